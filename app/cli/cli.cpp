@@ -1,0 +1,173 @@
+#include "cli.hpp"
+
+#include "lanemap/catalog.hpp"
+#include "lanemap/export.hpp"
+#include "lanemap/spec.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <ostream>
+#include <sstream>
+
+namespace lanemap::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const Variant* resolve(const std::string& text, std::ostream& err) {
+    const ParsedSpec parsed = parseSpec(text, Catalog::instance());
+    if (!parsed) {
+        err << "lanemap-cli: " << parsed.error << '\n';
+        return nullptr;
+    }
+    return parsed.variant;
+}
+
+int cmdList(const std::string& family, int sm, std::ostream& out, std::ostream& err) {
+    static const std::vector<std::string> families{"mma", "mma.sp", "wgmma", "wgmma.sp"};
+    if (!family.empty() && std::find(families.begin(), families.end(), family) == families.end()) {
+        err << "lanemap-cli: unknown family '" << family << "'; valid families: mma, mma.sp, wgmma, wgmma.sp\n";
+        return Usage;
+    }
+    for (const Variant* v : Catalog::instance().variants()) {
+        if (!family.empty() && toString(v->family) != family) continue;
+        if (sm > 0 && v->minSm > sm) continue;
+        out << v->spec << "\tsm_" << v->minSm << '\n';
+    }
+    return Ok;
+}
+
+int cmdShow(const std::string& spec, const ExportOptions& options, std::ostream& out, std::ostream& err) {
+    const Variant* v = resolve(spec, err);
+    if (!v) return Usage;
+    const Instruction& in = Catalog::instance().instruction(*v);
+    std::string doc, error;
+    if (!exportInstruction(in, ExportFormat::Text, options, doc, error)) {
+        err << "lanemap-cli: " << error << '\n';
+        return Usage;
+    }
+    out << doc;
+    return Ok;
+}
+
+int cmdExport(const std::string& spec, bool all, const std::string& formatName, const ExportOptions& options,
+              const std::string& path, std::ostream& out, std::ostream& err) {
+    if (all == !spec.empty()) {
+        err << "lanemap-cli: export needs exactly one of SPEC or --all\n";
+        return Usage;
+    }
+    const std::optional<ExportFormat> format = parseExportFormat(formatName);
+    if (!format) {
+        err << "lanemap-cli: unknown format '" << formatName << "'; valid formats: " << exportFormatList() << '\n';
+        return Usage;
+    }
+    if (path.empty()) {
+        err << "lanemap-cli: export needs -o PATH (a file for one spec, a folder for --all, '-' for stdout)\n";
+        return Usage;
+    }
+    const Catalog& catalog = Catalog::instance();
+    std::vector<const Variant*> variants;
+    if (all) variants = catalog.variants();
+    else if (const Variant* v = resolve(spec, err)) variants.push_back(v);
+    else return Usage;
+
+    if (all) {
+        if (path == "-") {
+            err << "lanemap-cli: --all writes one file per spec; give a folder with -o\n";
+            return Usage;
+        }
+        std::error_code ec;
+        fs::create_directories(path, ec);
+        if (ec || !fs::is_directory(path)) {
+            err << "lanemap-cli: cannot create folder '" << path << "': "
+                << (ec ? ec.message() : std::string("a file of that name exists")) << '\n';
+            return Usage;
+        }
+    }
+    std::size_t written = 0;
+    for (const Variant* v : variants) {
+        const Instruction& in = catalog.instruction(*v);
+        std::string doc, error;
+        if (!exportInstruction(in, *format, options, doc, error)) {
+            if (all) continue; // an option (e.g. --operand metadata) that fits only some variants
+            err << "lanemap-cli: " << error << '\n';
+            return Usage;
+        }
+        if (path == "-") {
+            out << doc;
+            continue;
+        }
+        std::string target = path;
+        if (all || fs::is_directory(path)) target = (fs::path(path) / (v->spec + "." + std::string(fileExtension(*format)))).string();
+        if (const std::string failure = writeFileAtomic(target, doc); !failure.empty()) {
+            err << "lanemap-cli: " << failure << '\n';
+            return Usage;
+        }
+        ++written;
+    }
+    if (path != "-") out << "wrote " << written << " file" << (written == 1 ? "" : "s") << " to " << path << '\n';
+    return Ok;
+}
+
+} // namespace
+
+int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    CLI::App app{"lanemap-cli — PTX tensor-core fragment layouts: list, show, export, probe"};
+    app.set_version_flag("--version", std::string("lanemap-cli ") + LANEMAP_VERSION);
+    app.require_subcommand(1);
+
+    std::string family;
+    int sm = 0;
+    auto* list = app.add_subcommand("list", "List every instruction variant (one spec per line, with min SM)");
+    list->add_option("--family", family, "Only this family: mma, mma.sp, wgmma, wgmma.sp");
+    list->add_option("--sm", sm, "Only variants that run on this SM (e.g. 90)");
+
+    std::string spec;
+    std::string operand;
+    int selector = -1;
+    auto* show = app.add_subcommand("show", "Print a text grid of one instruction (cells T<lane>:a<i>)");
+    show->add_option("spec", spec, "Spec or PTX instruction, e.g. mma.m16n8k16.f16")->required();
+    show->add_option("--operand", operand, "Only this operand: A, B, C, D or metadata");
+    show->add_option("--selector", selector, "Sparse metadata: only this sparsity selector");
+
+    std::string exportSpec, format = "json", output;
+    bool all = false;
+    auto* exp = app.add_subcommand("export", "Write JSON or text for one spec or for --all");
+    exp->add_option("spec", exportSpec, "Spec or PTX instruction");
+    exp->add_flag("--all", all, "Every variant in the catalog (-o names a folder)");
+    exp->add_option("--format", format, "Output format: " + exportFormatList());
+    exp->add_option("--operand", operand, "Only this operand (text formats)");
+    exp->add_option("--selector", selector, "Sparse metadata: only this sparsity selector");
+    exp->add_option("-o,--output", output, "Output file, folder (--all) or '-' for stdout");
+
+    std::vector<std::string> reversed(args.rbegin(), args.rend());
+    try {
+        app.parse(reversed);
+    } catch (const CLI::ParseError& e) {
+        const int code = app.exit(e, out, err);
+        return code == 0 ? Ok : Usage;
+    }
+
+    ExportOptions options;
+    if (!operand.empty()) {
+        std::string name = operand;
+        if (name.size() == 1) name[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(name[0])));
+        if (name == "Metadata" || name == "META" || name == "M") name = "metadata";
+        options.operand = name;
+    }
+    if (selector >= 0) options.selector = selector;
+    else if (selector != -1) {
+        err << "lanemap-cli: --selector must be 0..3\n";
+        return Usage;
+    }
+
+    if (list->parsed()) return cmdList(family, sm, out, err);
+    if (show->parsed()) return cmdShow(spec, options, out, err);
+    if (exp->parsed()) return cmdExport(exportSpec, all, format, options, output, out, err);
+    return Usage;
+}
+
+} // namespace lanemap::cli

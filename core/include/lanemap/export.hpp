@@ -1,0 +1,51 @@
+#pragma once
+// Exporters that need no drawing: JSON (design.md §4), plain-text grids like the PTX figures, and the
+// atomic file write every exporter goes through.
+
+#include "lanemap/model.hpp"
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace lanemap {
+
+// The JSON document of design.md §4 (stable field names; deterministic key order and bytes).
+std::string toJson(const Instruction& instruction, int indent = 1);
+
+// Text grid of one operand: each cell `T<thread>:<a|b|c|d><i>`, like the PTX figures. Quad-pair operands
+// print one grid per product. Sparse A cells list every owner of the chunk.
+std::string toTextGrid(const Instruction& instruction, const FragmentLayout& operand);
+
+// Text views of the metadata operand: per selector, the A grid with `T<k>: [hi..lo]` chunk cells.
+// `selector` limits the output to one selector value. Returns empty when the instruction has no metadata.
+std::string metadataTextGrid(const Instruction& instruction, std::optional<int> selector = std::nullopt);
+
+// The whole instruction as text: header, then every operand grid (and metadata).
+std::string toText(const Instruction& instruction);
+
+enum class ExportFormat { Json, Text };
+
+struct ExportOptions {
+    std::optional<std::string> operand; // only this operand (A, B, C, D, metadata); all when unset
+    std::optional<int> selector;        // sparse metadata: only this selector value
+};
+
+// Format names as the CLI spells them ("json", "txt"); nullopt for unknown names.
+std::optional<ExportFormat> parseExportFormat(std::string_view name);
+std::string_view formatName(ExportFormat format);
+std::string_view fileExtension(ExportFormat format);
+// Every valid format name, comma-separated, for error messages.
+std::string exportFormatList();
+
+// One document in `format`. Returns false and sets `error` (naming the bad input) when the options do not
+// fit the instruction (unknown operand, selector on a dense instruction, ...).
+bool exportInstruction(const Instruction& instruction, ExportFormat format, const ExportOptions& options,
+                       std::string& document, std::string& error);
+
+// Writes `contents` to `path` atomically: a temp file in the same folder, flushed, then renamed over the
+// target. On failure the old file is untouched, no temp file is left, and the returned message names the
+// path and the reason. Returns empty on success.
+std::string writeFileAtomic(const std::string& path, std::string_view contents);
+
+} // namespace lanemap

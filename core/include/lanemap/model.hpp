@@ -1,0 +1,188 @@
+#pragma once
+// The lanemap layout model: which thread, register and bits hold which element of each operand.
+// Qt-free and CUDA-free by design (design.md §2).
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lanemap {
+
+enum class Scope : std::uint8_t { Warp, Warpgroup };
+
+// Where a placement comes from (design.md §4).
+enum class Source : std::uint8_t { Doc, Figure, Inferred, Hardware };
+
+std::string_view toString(Scope scope);
+std::string_view toString(Source source);
+
+// Thread coordinates in the PTX manual's vocabulary.
+struct Lane {
+    int thread = 0;           // %laneid for warp scope, 0..127 in a warpgroup
+    int lane = 0;             // thread % 32
+    int warp = 0;             // thread / 32 (warp within the warpgroup)
+    int groupID = 0;          // lane >> 2
+    int threadID_in_group = 0; // lane % 4
+
+    static constexpr Lane of(int thread) {
+        return Lane{thread, thread % 32, thread / 32, (thread % 32) >> 2, (thread % 32) % 4};
+    }
+};
+
+// Where one element lands. For sparse A, [col, colLast] is the chunk the element may occupy;
+// for everything else col == colLast. `matrix` numbers the independent products of Volta's
+// m8n8k4 quad-pairs (0..3); -1 elsewhere.
+struct Cell {
+    int row = 0;
+    int col = 0;
+    int colLast = -1; // -1: same as col
+    int matrix = -1;
+};
+
+// One element of one operand: a (thread, element index) pair and where it lives.
+struct Element {
+    std::uint16_t thread = 0;
+    std::uint16_t index = 0;   // PTX element number (a0, a1, ...)
+    std::uint16_t reg = 0;     // register = index / elements per register
+    std::uint8_t bit = 0;      // lowest bit of the element inside its register
+    std::int8_t matrix = -1;   // quad-pair product for m8n8k4 .f16, else -1
+    std::uint16_t row = 0;
+    std::uint16_t col = 0;     // first column
+    std::uint16_t colLast = 0; // last column (== col unless sparse A chunk)
+    Source source = Source::Doc;
+};
+
+// Per-thread description of one operand fragment as a formula: (lane, i) -> cell.
+// Layout tables (core/src/families/*.cpp) are lists of these.
+using PlaceFn = Cell (*)(const Lane& lane, int i, int n);
+
+// Static facts about one operand's fragment: a row of the PTX fragment tables.
+struct FragmentShape {
+    int rows = 0;
+    int cols = 0;
+    int matrices = 1;          // 4 for m8n8k4 .f16 (quad-pair products)
+    int registers = 0;         // per thread
+    int registerBits = 32;     // 32 or 64
+    int elementsPerRegister = 1;
+};
+
+class FragmentLayout {
+public:
+    FragmentLayout() = default;
+
+    // Build from a formula. `elementBits` are the data bits; `bitPad` is the offset of the data inside
+    // its container (e.g. e2m1 sits in the middle 4 bits of an 8-bit container: pad 2).
+    static FragmentLayout build(std::string name, std::string elementType, int elementBits, int threads,
+                                const FragmentShape& shape, PlaceFn place, int n, Source source,
+                                int bitPad = 0);
+
+    const std::string& name() const { return m_name; }
+    const std::string& elementType() const { return m_elementType; }
+    int rows() const { return m_shape.rows; }
+    int cols() const { return m_shape.cols; }
+    int matrices() const { return m_shape.matrices; }
+    int threads() const { return m_threads; }
+    int registers() const { return m_shape.registers; }
+    int registerBits() const { return m_shape.registerBits; }
+    int elementBits() const { return m_elementBits; }
+    int containerBits() const { return m_shape.registerBits / m_shape.elementsPerRegister; }
+    int elementsPerRegister() const { return m_shape.elementsPerRegister; }
+    int elementsPerThread() const { return m_shape.registers * m_shape.elementsPerRegister; }
+    bool chunked() const { return m_chunked; } // sparse A: elements cover column ranges
+
+    // Elements sorted by (thread, index).
+    std::span<const Element> elements() const { return m_elements; }
+    const Element& element(int thread, int index) const {
+        return m_elements[static_cast<std::size_t>(thread * elementsPerThread() + index)];
+    }
+
+    // Inverse map: indices into elements() of the owners of (matrix, row, col). A list, because
+    // not every operand is a bijection (sparse chunks, quad-pair products).
+    std::span<const std::uint32_t> owners(int row, int col, int matrix = 0) const;
+
+    // Override the source of every element (e.g. after a hardware confirmation) or of some.
+    void setSource(Source source);
+    void setSource(int thread, int index, Source source);
+
+private:
+    void buildInverse();
+
+    std::string m_name;
+    std::string m_elementType;
+    int m_elementBits = 0;
+    int m_threads = 0;
+    bool m_chunked = false;
+    FragmentShape m_shape;
+    std::vector<Element> m_elements;
+    std::vector<std::uint32_t> m_ownerOffsets; // CSR over cells (matrix, row, col)
+    std::vector<std::uint32_t> m_ownerList;
+};
+
+// A documented disagreement between the PTX manual and what lanemap shows (ptx-catalog.md §10).
+struct Erratum {
+    std::string id;       // "E1"
+    std::string summary;  // one line
+    std::string manual;   // what the manual says
+    std::string lanemap;  // what lanemap shows instead, and why
+    std::string evidence; // where the belief comes from (inference, hardware report)
+    std::string status;   // "suspected", "confirmed", "refuted"
+};
+
+// Sparse metadata: one field = the bits holding the indices of one chunk of one row.
+struct MetadataField {
+    int thread = 0;
+    int bitHi = 0;
+    int bitLo = 0;
+    int row = 0;
+    int colFirst = 0;
+    int colLast = 0;
+    Source source = Source::Doc;
+};
+
+struct MetadataSelector {
+    int value = 0;
+    std::vector<MetadataField> fields;
+};
+
+struct MetadataLayout {
+    std::string granularity;          // "2:4", "1:2", "4:8 pair-wise"
+    int indexBits = 2;                // bits per index
+    std::vector<MetadataSelector> selectors;
+    std::vector<std::string> notes;   // e.g. UNRESOLVED candidates
+};
+
+enum class Family : std::uint8_t { Mma, MmaSp, Wgmma, WgmmaSp };
+std::string_view toString(Family family);
+
+// The cheap facts of one instruction variant: enough to list, parse and filter without building layouts.
+struct Variant {
+    std::string spec;      // canonical short spec, design.md §3
+    std::string ptx;       // canonical PTX instruction string
+    Family family = Family::Mma;
+    Scope scope = Scope::Warp;
+    int threads = 32;
+    int m = 0, n = 0, k = 0;
+    std::string atype, btype, ctype, dtype;
+    std::string alayout = "row", blayout = "col";
+    std::string kind;      // "f8f6f4" for .kind::f8f6f4, else empty
+    int minSm = 0;
+    bool ordered = false;  // mma.sp::ordered_metadata
+    std::string section;   // PTX 9.1 section number, e.g. "9.7.14.5.8"
+    std::string anchor;    // HTML anchor in the PTX manual
+    std::vector<std::string> ptxAliases; // other PTX strings with this layout (mixed types, .and, .satfinite)
+    std::vector<std::string> notes;
+    std::vector<Erratum> errata;
+};
+
+// A variant with its operand layouts built.
+struct Instruction : Variant {
+    std::vector<FragmentLayout> operands; // A, B, C, D in that order
+    std::optional<MetadataLayout> metadata;
+
+    const FragmentLayout* operand(std::string_view name) const;
+};
+
+} // namespace lanemap

@@ -1,0 +1,64 @@
+#include "lanemap/catalog.hpp"
+
+#include "lanemap/spec.hpp"
+
+#include <stdexcept>
+
+namespace lanemap {
+
+const Catalog& Catalog::instance() {
+    static const Catalog catalog = [] {
+        Catalog c;
+        registerDenseMma(c);
+        registerSparseMma(c);
+        registerWgmma(c);
+        return c;
+    }();
+    return catalog;
+}
+
+void Catalog::add(Variant variant, BuildFn build) {
+    if (m_bySpec.count(variant.spec)) throw std::logic_error("duplicate spec in catalog: " + variant.spec);
+    auto entry = std::make_unique<Entry>();
+    entry->variant = std::move(variant);
+    entry->build = std::move(build);
+    const Entry* raw = entry.get();
+    m_bySpec.emplace(raw->variant.spec, raw);
+    m_byPtx.emplace(normalizePtx(raw->variant.ptx), raw);
+    for (const std::string& alias : raw->variant.ptxAliases) m_byPtx.emplace(normalizePtx(alias), raw);
+    m_variantList.push_back(&raw->variant);
+    m_entries.push_back(std::move(entry));
+}
+
+const Variant* Catalog::variant(std::string_view spec) const {
+    auto it = m_bySpec.find(spec);
+    return it == m_bySpec.end() ? nullptr : &it->second->variant;
+}
+
+const Variant* Catalog::byPtx(std::string_view normalizedPtx) const {
+    auto it = m_byPtx.find(normalizedPtx);
+    return it == m_byPtx.end() ? nullptr : &it->second->variant;
+}
+
+const Instruction& Catalog::build(const Entry& entry) const {
+    std::call_once(entry.once, [&] {
+        auto instruction = std::make_unique<Instruction>();
+        static_cast<Variant&>(*instruction) = entry.variant;
+        entry.build(*instruction);
+        entry.built = std::move(instruction);
+    });
+    return *entry.built;
+}
+
+const Instruction* Catalog::instruction(std::string_view spec) const {
+    auto it = m_bySpec.find(spec);
+    return it == m_bySpec.end() ? nullptr : &build(*it->second);
+}
+
+const Instruction& Catalog::instruction(const Variant& variant) const {
+    auto it = m_bySpec.find(variant.spec);
+    if (it == m_bySpec.end()) throw std::logic_error("variant not in catalog: " + variant.spec);
+    return build(*it->second);
+}
+
+} // namespace lanemap

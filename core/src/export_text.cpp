@@ -1,0 +1,181 @@
+#include "lanemap/export.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fcntl.h>
+#include <map>
+#include <sstream>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <vector>
+
+namespace lanemap {
+
+namespace {
+
+char elementLetter(const FragmentLayout& op) {
+    return static_cast<char>(std::tolower(static_cast<unsigned char>(op.name().empty() ? 'x' : op.name()[0])));
+}
+
+std::string pad(const std::string& s, std::size_t width) {
+    return s.size() >= width ? s : s + std::string(width - s.size(), ' ');
+}
+
+std::string padLeft(const std::string& s, std::size_t width) {
+    return s.size() >= width ? s : std::string(width - s.size(), ' ') + s;
+}
+
+// Renders a labelled grid: header row with column numbers, then one line per row.
+std::string renderGrid(int rows, int cols, const std::vector<std::string>& cells, const std::string& colPrefix = "") {
+    std::size_t width = 1;
+    for (const std::string& c : cells) width = std::max(width, c.size());
+    for (int c = 0; c < cols; ++c) width = std::max(width, (colPrefix + std::to_string(c)).size());
+    const std::size_t rowLabel = std::to_string(rows - 1).size() + 1;
+    std::ostringstream out;
+    std::string header(rowLabel, ' ');
+    for (int c = 0; c < cols; ++c) header += ' ' + pad(colPrefix + std::to_string(c), width);
+    while (!header.empty() && header.back() == ' ') header.pop_back();
+    out << header << '\n';
+    for (int r = 0; r < rows; ++r) {
+        std::string line = padLeft(std::to_string(r), rowLabel);
+        for (int c = 0; c < cols; ++c) line += ' ' + pad(cells[static_cast<std::size_t>(r * cols + c)], width);
+        while (!line.empty() && line.back() == ' ') line.pop_back();
+        out << line << '\n';
+    }
+    return out.str();
+}
+
+std::string registerSummary(const FragmentLayout& op) {
+    std::ostringstream s;
+    s << op.name() << " (" << op.rows() << "x" << op.cols() << ", ." << op.elementType() << "): " << op.registers()
+      << " x " << op.registerBits() << "-bit register" << (op.registers() == 1 ? "" : "s") << " per thread, "
+      << op.elementsPerRegister() << " element" << (op.elementsPerRegister() == 1 ? "" : "s") << " each";
+    return s.str();
+}
+
+} // namespace
+
+std::string toTextGrid(const Instruction& in, const FragmentLayout& op) {
+    (void)in;
+    std::ostringstream out;
+    out << registerSummary(op) << '\n';
+    const char letter = elementLetter(op);
+    for (int m = 0; m < op.matrices(); ++m) {
+        if (op.matrices() > 1) out << "product " << m << " (quad-pair lanes " << 4 * m << ".." << 4 * m + 3 << ", "
+                                   << 16 + 4 * m << ".." << 16 + 4 * m + 3 << ")\n";
+        std::vector<std::string> cells(static_cast<std::size_t>(op.rows() * op.cols()));
+        for (int r = 0; r < op.rows(); ++r)
+            for (int c = 0; c < op.cols(); ++c) {
+                std::string label;
+                for (std::uint32_t idx : op.owners(r, c, m)) {
+                    const Element& e = op.elements()[idx];
+                    if (!label.empty()) label += '/';
+                    label += 'T' + std::to_string(e.thread) + ':' + letter + std::to_string(e.index);
+                }
+                cells[static_cast<std::size_t>(r * op.cols() + c)] = label.empty() ? "." : label;
+            }
+        out << renderGrid(op.rows(), op.cols(), cells);
+    }
+    return out.str();
+}
+
+std::string metadataTextGrid(const Instruction& in, std::optional<int> selector) {
+    if (!in.metadata) return {};
+    const MetadataLayout& md = *in.metadata;
+    const FragmentLayout* a = in.operand("A");
+    std::ostringstream out;
+    for (const MetadataSelector& sel : md.selectors) {
+        if (selector && *selector != sel.value) continue;
+        if (sel.fields.empty()) continue;
+        const int chunk = sel.fields.front().colLast - sel.fields.front().colFirst + 1;
+        const int rows = a ? a->rows() : in.m;
+        const int cols = a ? a->cols() : in.k;
+        const int chunks = cols / chunk;
+        std::vector<std::string> cells(static_cast<std::size_t>(rows * chunks));
+        for (const MetadataField& f : sel.fields) {
+            std::string& cell = cells[static_cast<std::size_t>(f.row * chunks + f.colFirst / chunk)];
+            if (!cell.empty()) cell += " / ";
+            cell += 'T' + std::to_string(f.thread) + ": [" + std::to_string(f.bitHi) + ".." + std::to_string(f.bitLo) + "]";
+        }
+        for (std::string& c : cells)
+            if (c.empty()) c = ".";
+        out << "metadata, sparsity selector " << sel.value << " (" << md.granularity << ", chunks of " << chunk
+            << " columns; column header = first column of the chunk)\n";
+        // Column labels are chunk start columns.
+        std::size_t width = 1;
+        for (const std::string& c : cells) width = std::max(width, c.size());
+        const std::size_t rowLabel = std::to_string(rows - 1).size() + 1;
+        out << std::string(rowLabel, ' ');
+        for (int c = 0; c < chunks; ++c)
+            out << ' ' << pad("[" + std::to_string(c * chunk) + ".." + std::to_string(c * chunk + chunk - 1) + "]", width);
+        out << '\n';
+        for (int r = 0; r < rows; ++r) {
+            std::string line = padLeft(std::to_string(r), rowLabel);
+            for (int c = 0; c < chunks; ++c) line += ' ' + pad(cells[static_cast<std::size_t>(r * chunks + c)], width);
+            while (!line.empty() && line.back() == ' ') line.pop_back();
+            out << line << '\n';
+        }
+    }
+    for (const std::string& note : md.notes) out << "note: " << note << '\n';
+    return out.str();
+}
+
+std::string toText(const Instruction& in) {
+    std::ostringstream out;
+    out << in.spec << "  (" << in.ptx << ")\n";
+    out << "PTX ISA 9.1 §" << in.section << "  #" << in.anchor << "  min sm_" << in.minSm << "  " << in.threads
+        << " threads (" << toString(in.scope) << ")\n";
+    for (const std::string& n : in.notes) out << "note: " << n << '\n';
+    for (const Erratum& e : in.errata) out << "erratum " << e.id << ": " << e.summary << " — lanemap: " << e.lanemap << '\n';
+    for (const FragmentLayout& op : in.operands) out << '\n' << toTextGrid(in, op);
+    if (in.metadata) out << '\n' << metadataTextGrid(in);
+    return out.str();
+}
+
+std::string writeFileAtomic(const std::string& path, std::string_view contents) {
+    namespace fs = std::filesystem;
+    const fs::path target(path);
+    const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+    std::string tmpl = (dir / ("." + target.filename().string() + ".tmp.XXXXXX")).string();
+    std::vector<char> name(tmpl.begin(), tmpl.end());
+    name.push_back('\0');
+    const int fd = ::mkstemp(name.data());
+    if (fd < 0) return "cannot write '" + path + "': " + std::strerror(errno);
+    const std::string tmp(name.data());
+    auto fail = [&](int err) {
+        ::close(fd);
+        ::unlink(tmp.c_str());
+        return "cannot write '" + path + "': " + std::strerror(err);
+    };
+    const char* data = contents.data();
+    std::size_t left = contents.size();
+    while (left > 0) {
+        const ssize_t n = ::write(fd, data, left);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return fail(errno);
+        }
+        data += n;
+        left -= static_cast<std::size_t>(n);
+    }
+    if (::fsync(fd) != 0) return fail(errno);
+    // mkstemp creates 0600; exported files are ordinary documents.
+    ::fchmod(fd, 0644);
+    if (::close(fd) != 0) {
+        const int err = errno;
+        ::unlink(tmp.c_str());
+        return "cannot write '" + path + "': " + std::strerror(err);
+    }
+    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+        const int err = errno;
+        ::unlink(tmp.c_str());
+        return "cannot write '" + path + "': " + std::strerror(err);
+    }
+    return {};
+}
+
+} // namespace lanemap

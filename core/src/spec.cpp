@@ -1,0 +1,270 @@
+#include "lanemap/spec.hpp"
+
+#include "lanemap/catalog.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+#include <sstream>
+
+namespace lanemap {
+
+namespace {
+
+const std::set<std::string, std::less<>> kTypes{"f16",  "bf16", "tf32", "f32",  "f64", "e4m3", "e5m2", "e3m2",
+                                                "e2m3", "e2m1", "s8",   "u8",   "s4",  "u4",   "b1",   "s32"};
+// Tokens of a PTX string that do not change the layout.
+const std::set<std::string, std::less<>> kIgnored{"sync", "aligned", "satfinite", "popc", "xor",
+                                                  "and",  "rn",      "rz",        "rm",   "rp"};
+
+std::string lower(std::string_view text) {
+    std::string s(text);
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+std::string trim(std::string_view text) {
+    std::size_t b = 0, e = text.size();
+    while (b < e && std::isspace(static_cast<unsigned char>(text[b]))) ++b;
+    while (e > b && (std::isspace(static_cast<unsigned char>(text[e - 1])) || text[e - 1] == ';')) --e;
+    std::string s(text.substr(b, e - b));
+    // A pasted instruction may carry operands after whitespace: keep the opcode only.
+    const std::size_t space = s.find_first_of(" \t\r\n");
+    if (space != std::string::npos) s.resize(space);
+    return s;
+}
+
+std::vector<std::string> split(std::string_view s) {
+    std::vector<std::string> out;
+    std::size_t start = 0;
+    while (start <= s.size()) {
+        const std::size_t dot = s.find('.', start);
+        const std::size_t end = dot == std::string_view::npos ? s.size() : dot;
+        out.emplace_back(s.substr(start, end - start));
+        if (dot == std::string_view::npos) break;
+        start = dot + 1;
+    }
+    return out;
+}
+
+bool isShape(std::string_view t) {
+    // mXnYkZ with decimal X, Y, Z
+    std::size_t i = 0;
+    auto number = [&] {
+        const std::size_t b = i;
+        while (i < t.size() && std::isdigit(static_cast<unsigned char>(t[i]))) ++i;
+        return i > b;
+    };
+    if (t.empty() || t[i++] != 'm' || !number()) return false;
+    if (i >= t.size() || t[i++] != 'n' || !number()) return false;
+    if (i >= t.size() || t[i++] != 'k' || !number()) return false;
+    return i == t.size();
+}
+
+std::size_t editDistance(std::string_view a, std::string_view b) {
+    std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        cur[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j)
+            cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+        std::swap(prev, cur);
+    }
+    return prev[b.size()];
+}
+
+std::string joinList(const std::vector<std::string>& items) {
+    std::string s;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        if (i) s += ", ";
+        s += items[i];
+    }
+    return s;
+}
+
+// The parts of a spec or PTX string, before canonicalization.
+struct Parts {
+    std::string family; // "mma", "mma.sp", "mma.sp::ordered_metadata", "wgmma", "wgmma.sp"
+    std::string shape;
+    std::vector<std::string> layouts;
+    std::string kind;
+    std::vector<std::string> types;
+    bool ptxForm = false;
+};
+
+// Tokenize; returns an error message or empty.
+std::string tokenize(const std::string& text, Parts& parts) {
+    const std::vector<std::string> tokens = split(text);
+    if (tokens.empty() || (tokens[0] != "mma" && tokens[0] != "wgmma"))
+        return "a spec starts with 'mma', 'mma.sp', 'mma.sp::ordered_metadata', 'wgmma' or 'wgmma.sp'";
+    parts.family = tokens[0];
+    for (std::size_t i = 1; i < tokens.size(); ++i) {
+        const std::string& tok = tokens[i];
+        if (tok.empty()) return "empty component (two dots in a row?)";
+        if (tok == "sp" || tok == "sp::ordered_metadata") {
+            if (parts.family.find(".sp") != std::string::npos) return "'" + tok + "' given twice";
+            parts.family += "." + tok;
+        } else if (tok == "mma_async") {
+            parts.ptxForm = true;
+        } else if (tok == "sync" || tok == "aligned") {
+            parts.ptxForm = true;
+        } else if (isShape(tok)) {
+            if (!parts.shape.empty()) return "two shapes given ('" + parts.shape + "' and '" + tok + "')";
+            parts.shape = tok;
+        } else if (tok == "row" || tok == "col") {
+            parts.layouts.push_back(tok);
+        } else if (tok.rfind("kind::", 0) == 0) {
+            parts.kind = tok.substr(6);
+        } else if (kTypes.count(tok)) {
+            parts.types.push_back(tok);
+        } else if (kIgnored.count(tok)) {
+            parts.ptxForm = parts.ptxForm || tok == "popc";
+        } else {
+            return "unknown component '" + tok + "'";
+        }
+    }
+    if (parts.shape.empty()) return "no shape given (e.g. m16n8k16)";
+    if (parts.types.empty()) return "no element type given (e.g. f16)";
+    if (parts.layouts.size() != 0 && parts.layouts.size() != 2) return "give both A and B layouts (e.g. row.col)";
+    return {};
+}
+
+// Canonical short spec from the parts: family.shape[.layouts][.kind::k].atype[.ctype][.dtype].
+std::string canonical(const Parts& p, std::string& error) {
+    const bool warpgroup = p.family.rfind("wgmma", 0) == 0;
+    std::string atype, ctype, dtype;
+    const std::size_t n = p.types.size();
+    if (p.ptxForm || (!warpgroup && n >= 4) || (warpgroup && n >= 3)) {
+        // PTX operand order: mma d.a.b.c, wgmma d.a.b
+        if (!warpgroup && n != 4) {
+            error = "a PTX mma string names four types (.dtype.atype.btype.ctype); got " + std::to_string(n);
+            return {};
+        }
+        if (warpgroup && n != 3) {
+            error = "a PTX wgmma string names three types (.dtype.atype.btype); got " + std::to_string(n);
+            return {};
+        }
+        dtype = p.types[0];
+        atype = p.types[1];
+        ctype = warpgroup ? dtype : p.types[3];
+    } else {
+        if (n > 3) {
+            error = "too many types: a short spec is atype[.ctype[.dtype]]";
+            return {};
+        }
+        atype = p.types[0];
+        ctype = n > 1 ? p.types[1] : std::string(defaultCtype(atype));
+        dtype = n > 2 ? p.types[2] : ctype;
+    }
+    std::string s = p.family + "." + p.shape;
+    const bool quadPair = !warpgroup && p.shape == "m8n8k4" && atype == "f16";
+    if (quadPair) s += "." + (p.layouts.empty() ? std::string("row.col") : p.layouts[0] + "." + p.layouts[1]);
+    else if (!p.layouts.empty() && (p.layouts[0] != "row" || p.layouts[1] != "col")) {
+        error = "layout ." + p.layouts[0] + "." + p.layouts[1] + " is not valid for " + p.family + "." + p.shape +
+                ": only .row.col (other layouts exist only for mma.m8n8k4 .f16)";
+        return {};
+    }
+    if (!p.kind.empty()) s += ".kind::" + p.kind;
+    s += "." + atype;
+    if (ctype != defaultCtype(atype) || dtype != ctype) s += "." + ctype;
+    if (dtype != ctype) s += "." + dtype;
+    return s;
+}
+
+// A specific message when the family and shape exist but the rest does not.
+std::string explain(const Parts& p, const Catalog& catalog) {
+    std::set<std::string> shapes, typesForShape;
+    std::set<int> validN;
+    const std::string shapeKey = p.family + "." + p.shape;
+    const std::string atype = p.types.empty() ? "" : (p.ptxForm && p.types.size() > 1 ? p.types[1] : p.types[0]);
+    for (const Variant* v : catalog.variants()) {
+        const std::string fam = v->spec.substr(0, v->spec.find(".m"));
+        if (fam != p.family) continue;
+        const std::string shape = "m" + std::to_string(v->m) + "n" + std::to_string(v->n) + "k" + std::to_string(v->k);
+        shapes.insert(shape);
+        if (shape == p.shape) typesForShape.insert(v->atype + (v->kind.empty() ? "" : " (kind::" + v->kind + ")"));
+        // wgmma: same M and K and type, any N
+        if (v->atype == atype && p.shape.size() > 1 &&
+            p.shape.substr(p.shape.find('k')) == "k" + std::to_string(v->k) && v->scope == Scope::Warpgroup)
+            validN.insert(v->n);
+    }
+    if (shapes.empty()) return "no variants of family '" + p.family + "' in the catalog";
+    if (!shapes.count(p.shape)) {
+        if (!validN.empty()) {
+            std::vector<std::string> ns;
+            for (int n : validN) ns.push_back(std::to_string(n));
+            return "N of " + p.shape + " is not valid for " + p.family + " ." + atype + "; valid N: " + joinList(ns);
+        }
+        return "unknown shape '" + p.shape + "' for " + p.family + "; valid shapes: " +
+               joinList(std::vector<std::string>(shapes.begin(), shapes.end()));
+    }
+    std::vector<std::string> types(typesForShape.begin(), typesForShape.end());
+    return "no " + shapeKey + " variant with these types; valid types for " + shapeKey + ": " + joinList(types);
+}
+
+} // namespace
+
+std::string_view defaultCtype(std::string_view atype) {
+    if (atype == "f64") return "f64";
+    static const std::set<std::string, std::less<>> integer{"s8", "u8", "s4", "u4", "b1", "s32"};
+    return integer.count(atype) ? "s32" : "f32";
+}
+
+std::string normalizePtx(std::string_view ptx) {
+    const std::string text = lower(trim(ptx));
+    std::string out;
+    for (const std::string& tok : split(text)) {
+        if (tok == "sync" || tok == "aligned" || kIgnored.count(tok)) continue;
+        if (!out.empty()) out += '.';
+        out += tok;
+    }
+    return out;
+}
+
+std::vector<std::string> nearestSpecs(std::string_view text, const Catalog& catalog, std::size_t count) {
+    const std::string query = lower(trim(text));
+    std::vector<std::pair<std::size_t, std::string>> scored;
+    scored.reserve(catalog.size());
+    for (const Variant* v : catalog.variants()) scored.emplace_back(editDistance(query, v->spec), v->spec);
+    std::stable_sort(scored.begin(), scored.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < scored.size() && out.size() < count; ++i) out.push_back(scored[i].second);
+    return out;
+}
+
+ParsedSpec parseSpec(std::string_view text, const Catalog& catalog) {
+    ParsedSpec result;
+    const std::string input = lower(trim(text));
+    if (input.empty()) {
+        result.error = "empty spec; try e.g. mma.m16n8k16.f16 (see `lanemap-cli list`)";
+        return result;
+    }
+    if (const Variant* v = catalog.variant(input)) {
+        result.variant = v;
+        return result;
+    }
+    if (const Variant* v = catalog.byPtx(normalizePtx(input))) {
+        result.variant = v;
+        return result;
+    }
+    Parts parts;
+    std::string error = tokenize(input, parts);
+    std::string spec;
+    if (error.empty()) spec = canonical(parts, error);
+    if (error.empty()) {
+        if (const Variant* v = catalog.variant(spec)) {
+            result.variant = v;
+            return result;
+        }
+        error = explain(parts, catalog);
+    }
+    result.suggestions = nearestSpecs(spec.empty() ? input : spec, catalog);
+    std::ostringstream msg;
+    msg << "invalid spec '" << std::string(trim(text)) << "': " << error;
+    if (!result.suggestions.empty()) msg << "; nearest valid specs: " << joinList(result.suggestions);
+    result.error = msg.str();
+    return result;
+}
+
+} // namespace lanemap

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# lanemap set-up in one command (Debian 12):
+#   ./dev.sh run    install what is missing, build, open the app
+#   ./dev.sh test   install what is missing, build, run every test
+# Environment: BUILD_DIR (default build), JOBS (default: all cores), LANEMAP_CMAKE_ARGS (extra cmake args).
+set -euo pipefail
+cd "$(dirname "$0")"
+
+mode=${1:-run}
+case "$mode" in run|test|build) ;; *) echo "usage: ./dev.sh run|test|build" >&2; exit 2 ;; esac
+
+BUILD_DIR=${BUILD_DIR:-build}
+JOBS=${JOBS:-$(nproc)}
+
+packages=(build-essential cmake ninja-build git pkg-config
+          qt6-base-dev qt6-svg-dev libgl-dev
+          libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev
+          clang libclang-rt-14-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "== installing: ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+echo "== configuring and building in $BUILD_DIR"
+# shellcheck disable=SC2086
+cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo ${LANEMAP_CMAKE_ARGS:-}
+cmake --build "$BUILD_DIR" -j "$JOBS"
+
+case "$mode" in
+  build) ;;
+  test)
+    echo "== running tests"
+    export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}
+    ctest --test-dir "$BUILD_DIR" -j "$JOBS" --output-on-failure
+    ;;
+  run)
+    if [ -x "$BUILD_DIR/app/lanemap" ]; then
+      exec "$BUILD_DIR/app/lanemap" "${@:2}"
+    fi
+    echo "The desktop app was not built (Qt6 not found); the CLI is at $BUILD_DIR/app/lanemap-cli:"
+    exec "$BUILD_DIR/app/lanemap-cli" list
+    ;;
+esac

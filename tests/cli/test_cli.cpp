@@ -1,0 +1,138 @@
+// lanemap-cli end to end: list/show/export, exit codes and messages (design.md §2, §7).
+#include "cli.hpp"
+
+#include "lanemap/catalog.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <sys/wait.h>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Result {
+    int code;
+    std::string out, err;
+};
+
+Result run(std::vector<std::string> args) {
+    std::ostringstream out, err;
+    const int code = lanemap::cli::run(args, out, err);
+    return {code, out.str(), err.str()};
+}
+
+fs::path tempDir(const std::string& name) {
+    fs::path dir = fs::temp_directory_path() / ("lanemap-cli-" + std::to_string(::getpid()) + "-" + name);
+    fs::remove_all(dir);
+    return dir;
+}
+
+TEST(CliList, OneSpecPerLineWithMinSm) {
+    const Result r = run({"list"});
+    EXPECT_EQ(r.code, 0);
+    EXPECT_NE(r.out.find("mma.m16n8k16.f16\tsm_80\n"), std::string::npos);
+    EXPECT_NE(r.out.find("mma.m8n8k4.row.col.f16\tsm_70\n"), std::string::npos);
+    const auto lines = static_cast<std::size_t>(std::count(r.out.begin(), r.out.end(), '\n'));
+    EXPECT_EQ(lines, lanemap::Catalog::instance().size());
+}
+
+TEST(CliList, FiltersBySm) {
+    const Result r = run({"list", "--sm", "80"});
+    EXPECT_EQ(r.code, 0);
+    EXPECT_EQ(r.out.find("e4m3"), std::string::npos) << "fp8 needs sm_89";
+    EXPECT_NE(r.out.find("mma.m16n8k16.bf16"), std::string::npos);
+    EXPECT_EQ(run({"list", "--family", "tcgen05"}).code, 2);
+}
+
+TEST(CliShow, PrintsTheGrid) {
+    const Result r = run({"show", "mma.m16n8k8.tf32", "--operand", "a"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("0 T0:a0  T1:a0  T2:a0  T3:a0  T0:a2"), std::string::npos) << r.out;
+}
+
+TEST(CliShow, WholeInstructionHasEveryOperand) {
+    const Result r = run({"show", "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    for (const char* head : {"\nA (16x16", "\nB (16x8", "\nC (16x8", "\nD (16x8"})
+        EXPECT_NE(r.out.find(head), std::string::npos) << head;
+}
+
+TEST(CliShow, BadSpecExits2WithSuggestions) {
+    const Result r = run({"show", "mma.m16n8k16.f61"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("invalid spec 'mma.m16n8k16.f61'"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("mma.m16n8k16.f16"), std::string::npos) << r.err;
+}
+
+TEST(CliShow, BadOperandExits2) {
+    const Result r = run({"show", "mma.m16n8k16.f16", "--operand", "metadata"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("no metadata operand"), std::string::npos) << r.err;
+}
+
+TEST(CliExport, AllJsonWritesOneParsableFilePerSpec) {
+    const fs::path dir = tempDir("all");
+    const Result r = run({"export", "--all", "--format", "json", "-o", dir.string()});
+    ASSERT_EQ(r.code, 0) << r.err;
+    std::size_t files = 0;
+    for (const lanemap::Variant* v : lanemap::Catalog::instance().variants()) {
+        const fs::path file = dir / (v->spec + ".json");
+        ASSERT_TRUE(fs::exists(file)) << file;
+        std::ifstream in(file);
+        const nlohmann::json doc = nlohmann::json::parse(in);
+        EXPECT_EQ(doc["spec"], v->spec);
+        ++files;
+    }
+    EXPECT_EQ(static_cast<std::size_t>(std::distance(fs::directory_iterator(dir), {})), files);
+    fs::remove_all(dir);
+}
+
+TEST(CliExport, OneSpecToAFileAndToStdout) {
+    const fs::path dir = tempDir("one");
+    fs::create_directories(dir);
+    const fs::path file = dir / "x.txt";
+    Result r = run({"export", "mma.m16n8k16.s8", "--format", "txt", "-o", file.string()});
+    ASSERT_EQ(r.code, 0) << r.err;
+    std::ifstream in(file);
+    const std::string text{std::istreambuf_iterator<char>(in), {}};
+    EXPECT_EQ(text.rfind("mma.m16n8k16.s8  (", 0), 0u);
+    r = run({"export", "mma.m16n8k16.s8", "-o", "-"});
+    ASSERT_EQ(r.code, 0);
+    EXPECT_EQ(nlohmann::json::parse(r.out)["spec"], "mma.m16n8k16.s8");
+    fs::remove_all(dir);
+}
+
+TEST(CliExport, UsageErrorsExit2) {
+    EXPECT_EQ(run({"export", "mma.m16n8k16.f16", "--format", "pdf", "-o", "/tmp/x"}).code, 2);
+    EXPECT_EQ(run({"export", "mma.m16n8k16.f16"}).code, 2);
+    EXPECT_EQ(run({"export", "--all", "mma.m16n8k16.f16", "-o", "/tmp/x"}).code, 2);
+    EXPECT_EQ(run({"export", "--all", "-o", "-"}).code, 2);
+    const Result r = run({"export", "mma.m16n8k16.f16", "-o", "/nonexistent-dir/x.json"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("/nonexistent-dir/x.json"), std::string::npos) << r.err;
+    EXPECT_EQ(run({"frobnicate"}).code, 2);
+    EXPECT_EQ(run({}).code, 2);
+}
+
+TEST(CliExport, FormatErrorListsValidFormats) {
+    const Result r = run({"export", "mma.m16n8k16.f16", "--format", "pdf", "-o", "/tmp/x"});
+    EXPECT_NE(r.err.find("unknown format 'pdf'; valid formats: json, txt"), std::string::npos) << r.err;
+}
+
+TEST(CliBinary, ExitCodesReachTheShell) {
+    const std::string bin = LANEMAP_CLI_BINARY;
+    int status = std::system((bin + " show mma.nope >/dev/null 2>&1").c_str());
+    EXPECT_EQ(WEXITSTATUS(status), 2);
+    status = std::system((bin + " list >/dev/null").c_str());
+    EXPECT_EQ(WEXITSTATUS(status), 0);
+    status = std::system((bin + " --help >/dev/null").c_str());
+    EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
+} // namespace
