@@ -2,6 +2,7 @@
 
 #include "lanemap/catalog.hpp"
 #include "lanemap/export.hpp"
+#include "lanemap/gpu/probe.hpp"
 #include "lanemap/spec.hpp"
 
 #include <CLI/CLI.hpp>
@@ -112,6 +113,51 @@ int cmdExport(const std::string& spec, bool all, const std::string& formatName, 
     return Ok;
 }
 
+int cmdProbe(const std::string& spec, bool all, const std::string& jsonPath, std::ostream& out,
+             std::ostream& err) {
+    if (all == !spec.empty()) {
+        err << "lanemap-cli: probe needs exactly one of SPEC or --all\n";
+        return Usage;
+    }
+    std::vector<const Variant*> variants;
+    if (all) variants = Catalog::instance().variants();
+    else if (const Variant* v = resolve(spec, err)) variants.push_back(v);
+    else return Usage;
+
+    const gpu::Availability availability = gpu::discover();
+    if (!availability.available) {
+        err << "lanemap-cli: GPU unavailable: " << availability.reason << '\n';
+        return GpuUnavailable;
+    }
+    out << "probing " << variants.size() << " variant" << (variants.size() == 1 ? "" : "s") << " on "
+        << availability.device.name << " (sm_" << availability.device.sm << ", driver " << availability.device.driver
+        << ", CUDA " << availability.device.cudaRuntime << ")\n";
+    const ProbeReport report = gpu::probeAll(variants);
+    int pass = 0, fail = 0, unsupported = 0;
+    for (const ProbeResult& r : report.results) {
+        out << r.verdict << '\t' << r.spec << '\t' << r.cellsChecked << " cells";
+        if (r.cellsMismatched) out << ", " << r.cellsMismatched << " mismatched";
+        if (!r.reason.empty()) out << " (" << r.reason << ")";
+        out << '\n';
+        for (const ProbeMismatch& m : r.mismatches)
+            out << "  " << m.operand << " (" << m.row << "," << m.col << ") " << m.experiment << ": expected "
+                << m.expected << ", observed " << m.observed << '\n';
+        for (const std::string& f : r.findings) out << "  finding: " << f << '\n';
+        pass += r.verdict == "pass";
+        fail += r.verdict == "fail";
+        unsupported += r.verdict == "unsupported";
+    }
+    out << pass << " passed, " << fail << " failed, " << unsupported << " unsupported\n";
+    if (!jsonPath.empty()) {
+        if (const std::string failure = writeFileAtomic(jsonPath, toJson(report)); !failure.empty()) {
+            err << "lanemap-cli: " << failure << '\n';
+            return Usage;
+        }
+        out << "report written to " << jsonPath << '\n';
+    }
+    return fail ? Mismatch : Ok;
+}
+
 } // namespace
 
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -143,6 +189,13 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     exp->add_option("--selector", selector, "Sparse metadata: only this sparsity selector");
     exp->add_option("-o,--output", output, "Output file, folder (--all) or '-' for stdout");
 
+    std::string probeSpec, jsonPath;
+    bool probeAllVariants = false;
+    auto* probe = app.add_subcommand("probe", "Run the real instructions on the GPU and compare every cell");
+    probe->add_option("spec", probeSpec, "Spec or PTX instruction");
+    probe->add_flag("--all", probeAllVariants, "Every variant in the catalog");
+    probe->add_option("--json", jsonPath, "Write the report (design.md §5 format) to this file");
+
     std::vector<std::string> reversed(args.rbegin(), args.rend());
     try {
         app.parse(reversed);
@@ -167,6 +220,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     if (list->parsed()) return cmdList(family, sm, out, err);
     if (show->parsed()) return cmdShow(spec, options, out, err);
     if (exp->parsed()) return cmdExport(exportSpec, all, format, options, output, out, err);
+    if (probe->parsed()) return cmdProbe(probeSpec, probeAllVariants, jsonPath, out, err);
     return Usage;
 }
 

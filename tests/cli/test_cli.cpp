@@ -2,6 +2,7 @@
 #include "cli.hpp"
 
 #include "lanemap/catalog.hpp"
+#include "lanemap/gpu/probe.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -133,6 +134,23 @@ TEST(CliBinary, ExitCodesReachTheShell) {
     EXPECT_EQ(WEXITSTATUS(status), 0);
     status = std::system((bin + " --help >/dev/null").c_str());
     EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
+} // namespace
+
+namespace {
+
+TEST(CliProbe, WithoutAGpuExits3AndSaysWhy) {
+    if (lanemap::gpu::discover().available) GTEST_SKIP() << "a GPU is present: covered by the gpu tests";
+    const Result r = run({"probe", "mma.m16n8k16.f16"});
+    EXPECT_EQ(r.code, 3);
+    EXPECT_NE(r.err.find("GPU unavailable: "), std::string::npos) << r.err;
+}
+
+TEST(CliProbe, BadInputIsAUsageErrorEvenWithoutAGpu) {
+    EXPECT_EQ(run({"probe"}).code, 2);
+    EXPECT_EQ(run({"probe", "mma.m16n8k16.f61"}).code, 2);
+    EXPECT_EQ(run({"probe", "--all", "mma.m16n8k16.f16"}).code, 2);
 }
 
 } // namespace

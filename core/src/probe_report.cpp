@@ -1,0 +1,147 @@
+#include "lanemap/probe_report.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace lanemap {
+
+using nlohmann::ordered_json;
+
+const ProbeResult* ProbeReport::result(std::string_view spec) const {
+    for (const ProbeResult& r : results)
+        if (r.spec == spec) return &r;
+    return nullptr;
+}
+
+std::string toJson(const ProbeReport& report) {
+    ordered_json doc;
+    doc["device"] = {{"name", report.device.name},
+                     {"sm", report.device.sm},
+                     {"driver", report.device.driver},
+                     {"cuda_runtime", report.device.cudaRuntime}};
+    doc["date"] = report.date;
+    doc["lanemap_version"] = report.lanemapVersion;
+    ordered_json results = ordered_json::array();
+    for (const ProbeResult& r : report.results) {
+        ordered_json j;
+        j["spec"] = r.spec;
+        j["verdict"] = r.verdict;
+        if (!r.reason.empty()) j["reason"] = r.reason;
+        j["experiments"] = r.experiments;
+        j["cells_checked"] = r.cellsChecked;
+        j["cells_mismatched"] = r.cellsMismatched;
+        j["seconds"] = r.seconds;
+        ordered_json mismatches = ordered_json::array();
+        for (const ProbeMismatch& m : r.mismatches) {
+            ordered_json mj{{"operand", m.operand}, {"row", m.row}, {"col", m.col}};
+            if (m.matrix >= 0) mj["matrix"] = m.matrix;
+            if (m.thread >= 0) mj["thread"] = m.thread;
+            if (m.index >= 0) mj["index"] = m.index;
+            mj["experiment"] = m.experiment;
+            mj["expected"] = m.expected;
+            mj["observed"] = m.observed;
+            mismatches.push_back(std::move(mj));
+        }
+        j["mismatches"] = std::move(mismatches);
+        if (!r.findings.empty()) j["findings"] = r.findings;
+        results.push_back(std::move(j));
+    }
+    doc["results"] = std::move(results);
+    return doc.dump(1) + "\n";
+}
+
+namespace {
+template <typename T>
+bool field(const ordered_json& j, const char* key, T& out, std::string& error, const std::string& where) {
+    if (!j.contains(key)) {
+        error = where + ": missing \"" + key + "\"";
+        return false;
+    }
+    try {
+        out = j.at(key).get<T>();
+    } catch (const nlohmann::json::exception&) {
+        error = where + ": \"" + key + "\" has the wrong type";
+        return false;
+    }
+    return true;
+}
+} // namespace
+
+bool parseProbeReport(std::string_view text, ProbeReport& report, std::string& error) {
+    ordered_json doc;
+    try {
+        doc = ordered_json::parse(text);
+    } catch (const nlohmann::json::parse_error& e) {
+        error = std::string("not JSON: ") + e.what();
+        return false;
+    }
+    if (!doc.is_object() || !doc.contains("device") || !doc.contains("results")) {
+        error = "not a lanemap probe report (needs \"device\" and \"results\")";
+        return false;
+    }
+    ProbeReport r;
+    const ordered_json& dev = doc["device"];
+    if (!dev.is_object()) {
+        error = "\"device\" is not an object";
+        return false;
+    }
+    if (!field(dev, "name", r.device.name, error, "device") || !field(dev, "sm", r.device.sm, error, "device") ||
+        !field(dev, "driver", r.device.driver, error, "device") ||
+        !field(dev, "cuda_runtime", r.device.cudaRuntime, error, "device") ||
+        !field(doc, "date", r.date, error, "report") || !field(doc, "lanemap_version", r.lanemapVersion, error, "report"))
+        return false;
+    if (!doc["results"].is_array()) {
+        error = "\"results\" is not an array";
+        return false;
+    }
+    for (std::size_t i = 0; i < doc["results"].size(); ++i) {
+        const ordered_json& j = doc["results"][i];
+        const std::string where = "results[" + std::to_string(i) + "]";
+        if (!j.is_object()) {
+            error = where + " is not an object";
+            return false;
+        }
+        ProbeResult res;
+        if (!field(j, "spec", res.spec, error, where) || !field(j, "verdict", res.verdict, error, where) ||
+            !field(j, "experiments", res.experiments, error, where) ||
+            !field(j, "cells_checked", res.cellsChecked, error, where) ||
+            !field(j, "cells_mismatched", res.cellsMismatched, error, where) ||
+            !field(j, "seconds", res.seconds, error, where))
+            return false;
+        if (res.verdict != "pass" && res.verdict != "fail" && res.verdict != "unsupported") {
+            error = where + ": verdict '" + res.verdict + "' is not pass, fail or unsupported";
+            return false;
+        }
+        if (j.contains("reason") && !field(j, "reason", res.reason, error, where)) return false;
+        if (j.contains("findings") && !field(j, "findings", res.findings, error, where)) return false;
+        if (j.contains("mismatches")) {
+            if (!j["mismatches"].is_array()) {
+                error = where + ": \"mismatches\" is not an array";
+                return false;
+            }
+            for (const ordered_json& mj : j["mismatches"]) {
+                ProbeMismatch m;
+                const std::string mw = where + ".mismatches";
+                if (!field(mj, "operand", m.operand, error, mw) || !field(mj, "row", m.row, error, mw) ||
+                    !field(mj, "col", m.col, error, mw))
+                    return false;
+                if (mj.contains("matrix")) field(mj, "matrix", m.matrix, error, mw);
+                if (mj.contains("thread")) field(mj, "thread", m.thread, error, mw);
+                if (mj.contains("index")) field(mj, "index", m.index, error, mw);
+                if (mj.contains("experiment")) field(mj, "experiment", m.experiment, error, mw);
+                if (mj.contains("expected")) field(mj, "expected", m.expected, error, mw);
+                if (mj.contains("observed")) field(mj, "observed", m.observed, error, mw);
+                res.mismatches.push_back(std::move(m));
+            }
+        }
+        if (res.cellsMismatched < 0 || res.cellsChecked < 0 || res.cellsMismatched > res.cellsChecked) {
+            error = where + ": inconsistent cell counts";
+            return false;
+        }
+        r.results.push_back(std::move(res));
+    }
+    report = std::move(r);
+    error.clear();
+    return true;
+}
+
+} // namespace lanemap

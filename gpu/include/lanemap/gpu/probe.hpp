@@ -1,0 +1,38 @@
+#pragma once
+// The hardware probe's public API (design.md §5). No CUDA types: the app and CLI include this whether or not
+// CUDA was available at build time. Without CUDA, or without a device, every call answers "unavailable:
+// <reason>" — never a crash, never a fake result.
+
+#include "lanemap/model.hpp"
+#include "lanemap/probe_report.hpp"
+
+#include <atomic>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace lanemap::gpu {
+
+struct Availability {
+    bool available = false;
+    std::string reason; // why not, when unavailable ("built without CUDA", "no CUDA driver (error 35)", ...)
+    DeviceInfo device;  // filled when available
+};
+
+// True when this binary contains the CUDA probe kernels.
+bool builtWithCuda();
+
+// Device discovery; safe to call without a driver or device.
+Availability discover();
+
+// Probe one variant on device 0. Variants the device cannot run come back `unsupported` with the reason.
+ProbeResult probe(const Variant& variant);
+
+// Called after each variant: (done, total, spec just finished).
+using Progress = std::function<void(std::size_t done, std::size_t total, const std::string& spec)>;
+
+// Probe many variants; `cancel` (optional) stops between variants. The report carries device, date and version.
+ProbeReport probeAll(const std::vector<const Variant*>& variants, const Progress& progress = {},
+                     const std::atomic<bool>* cancel = nullptr);
+
+} // namespace lanemap::gpu
