@@ -39,6 +39,16 @@ case "$mode" in
     echo "== running tests"
     export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}
     ctest --test-dir "$BUILD_DIR" -j "$JOBS" --output-on-failure
+    if [ "${LANEMAP_SKIP_CHECKS:-0}" != 1 ]; then
+      # Second build with clang: core and CLI tests under AddressSanitizer + UndefinedBehaviorSanitizer, and
+      # a short libFuzzer run of the spec parser and the probe-report reader.
+      echo "== sanitizer and fuzz build (clang, ASan+UBSan) in $BUILD_DIR-check"
+      CC=clang CXX=clang++ cmake -S . -B "$BUILD_DIR-check" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        -DLANEMAP_SANITIZE=ON -DLANEMAP_FUZZ=ON -DLANEMAP_GUI=OFF -DLANEMAP_CUDA=OFF -DLANEMAP_BENCH=OFF
+      cmake --build "$BUILD_DIR-check" -j "$JOBS"
+      ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0} UBSAN_OPTIONS=print_stacktrace=1 \
+        ctest --test-dir "$BUILD_DIR-check" -j "$JOBS" --output-on-failure
+    fi
     ;;
   run)
     if [ -x "$BUILD_DIR/app/lanemap" ]; then

@@ -50,6 +50,15 @@ const Instruction& Catalog::build(const Entry& entry) const {
     return *entry.built;
 }
 
+Instruction Catalog::buildUncached(const Variant& variant) const {
+    auto it = m_bySpec.find(variant.spec);
+    if (it == m_bySpec.end()) throw std::logic_error("variant not in catalog: " + variant.spec);
+    Instruction instruction;
+    static_cast<Variant&>(instruction) = it->second->variant;
+    it->second->build(instruction);
+    return instruction;
+}
+
 const Instruction* Catalog::instruction(std::string_view spec) const {
     auto it = m_bySpec.find(spec);
     return it == m_bySpec.end() ? nullptr : &build(*it->second);

@@ -2,6 +2,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
 namespace lanemap {
 
 using nlohmann::ordered_json;
@@ -56,8 +60,21 @@ bool field(const ordered_json& j, const char* key, T& out, std::string& error, c
         error = where + ": missing \"" + key + "\"";
         return false;
     }
+    const ordered_json& value = j.at(key);
+    if constexpr (std::is_same_v<T, int>) {
+        // Only integers in range: a float like 4e64 must not be narrowed (found by fuzzing).
+        if (!value.is_number_integer() ||
+            (value.is_number_unsigned() && value.get<std::uint64_t>() > std::numeric_limits<int>::max()) ||
+            (!value.is_number_unsigned() && (value.get<std::int64_t>() < std::numeric_limits<int>::min() ||
+                                             value.get<std::int64_t>() > std::numeric_limits<int>::max()))) {
+            error = where + ": \"" + key + "\" must be an integer";
+            return false;
+        }
+        out = static_cast<int>(value.get<std::int64_t>());
+        return true;
+    }
     try {
-        out = j.at(key).get<T>();
+        out = value.get<T>();
     } catch (const nlohmann::json::exception&) {
         error = where + ": \"" + key + "\" has the wrong type";
         return false;

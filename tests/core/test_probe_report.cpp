@@ -55,3 +55,15 @@ TEST(ProbeReport, RejectsCorruptAndForeignFiles) {
 }
 
 } // namespace
+
+namespace {
+TEST(ProbeReport, RejectsNumbersThatAreNotIntegers) {
+    // Found by fuzzing: a huge float where an integer belongs must be rejected, not narrowed.
+    std::string text = toJson(sample());
+    text.replace(text.find("\"sm\": 90"), 8, "\"sm\": 4.08889e+64");
+    ProbeReport r;
+    std::string error;
+    EXPECT_FALSE(parseProbeReport(text, r, error));
+    EXPECT_NE(error.find("\"sm\" must be an integer"), std::string::npos) << error;
+}
+} // namespace

@@ -33,6 +33,9 @@ public:
     const Instruction* instruction(std::string_view spec) const;
     const Instruction& instruction(const Variant& variant) const;
 
+    // A fresh, uncached build of a variant's layouts (benchmarks; tests of the build itself).
+    Instruction buildUncached(const Variant& variant) const;
+
     // Lookup by normalized PTX string (canonical or alias); nullptr when unknown.
     const Variant* byPtx(std::string_view normalizedPtx) const;
 

@@ -1,0 +1,38 @@
+// Core benchmarks (design.md §6). Budgets are goals, measured here and recorded in docs/performance.md.
+#include "lanemap/catalog.hpp"
+#include "lanemap/export.hpp"
+
+#include <benchmark/benchmark.h>
+
+using namespace lanemap;
+
+// Build every layout of the catalog: all operands, inverse maps (budget < 5 ms).
+static void BM_BuildCatalog(benchmark::State& state) {
+    const Catalog& catalog = Catalog::instance();
+    std::size_t elements = 0;
+    for (auto _ : state) {
+        elements = 0;
+        for (const Variant* v : catalog.variants()) {
+            const Instruction in = catalog.buildUncached(*v);
+            for (const FragmentLayout& op : in.operands) elements += op.elements().size();
+            benchmark::DoNotOptimize(in.operands.data());
+        }
+    }
+    state.counters["variants"] = static_cast<double>(catalog.size());
+    state.counters["elements"] = static_cast<double>(elements);
+}
+BENCHMARK(BM_BuildCatalog)->Unit(benchmark::kMillisecond);
+
+// JSON of every variant (not budgeted; tracks the export path).
+static void BM_JsonCatalog(benchmark::State& state) {
+    const Catalog& catalog = Catalog::instance();
+    std::size_t bytes = 0;
+    for (auto _ : state) {
+        bytes = 0;
+        for (const Variant* v : catalog.variants()) bytes += toJson(catalog.instruction(*v)).size();
+    }
+    state.counters["bytes"] = static_cast<double>(bytes);
+}
+BENCHMARK(BM_JsonCatalog)->Unit(benchmark::kMillisecond);
+
+BENCHMARK_MAIN();
