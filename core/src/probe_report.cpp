@@ -87,7 +87,8 @@ bool parseProbeReport(std::string_view text, ProbeReport& report, std::string& e
     ordered_json doc;
     try {
         doc = ordered_json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) {
+        // parse_error, and out_of_range for numbers like 1e999 (found by fuzzing)
         error = std::string("not JSON: ") + e.what();
         return false;
     }

@@ -67,3 +67,13 @@ TEST(ProbeReport, RejectsNumbersThatAreNotIntegers) {
     EXPECT_NE(error.find("\"sm\" must be an integer"), std::string::npos) << error;
 }
 } // namespace
+
+namespace {
+TEST(ProbeReport, RejectsNumbersOutOfRange) {
+    // Found by fuzzing: the JSON reader throws out_of_range for 1e999; the report reader must say "not JSON".
+    ProbeReport r;
+    std::string error;
+    EXPECT_FALSE(parseProbeReport(R"({"device": {"sm": 1e999}, "results": []})", r, error));
+    EXPECT_NE(error.find("not JSON"), std::string::npos) << error;
+}
+} // namespace
