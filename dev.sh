@@ -46,7 +46,7 @@ case "$mode" in
       CC=clang CXX=clang++ cmake -S . -B "$BUILD_DIR-check" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
         -DLANEMAP_SANITIZE=ON -DLANEMAP_FUZZ=ON -DLANEMAP_GUI=OFF -DLANEMAP_CUDA=OFF -DLANEMAP_BENCH=OFF
       cmake --build "$BUILD_DIR-check" -j "$JOBS"
-      ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0} UBSAN_OPTIONS=print_stacktrace=1 \
+      UBSAN_OPTIONS=print_stacktrace=1 \
         ctest --test-dir "$BUILD_DIR-check" -j "$JOBS" --output-on-failure
     fi
     ;;
