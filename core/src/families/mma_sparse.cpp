@@ -176,6 +176,7 @@ MetadataLayout buildMetadata(const MetadataFigure& figure, const sparse::Storage
         std::vector<MetadataSelector> out;
         for (int F : figure.selectors) {
             MetadataSelector sel{F, {}};
+            sel.fields.reserve(static_cast<std::size_t>(16 * warps * (k / rule.chunkCols)));
             for (int thread = 0; thread < 32 * warps; ++thread) {
                 const Lane lane = Lane::of(thread);
                 for (int j = 0; j < fieldsPerWord; ++j) {
