@@ -62,9 +62,66 @@ ordered_json metadataJson(const MetadataLayout& md) {
     if (!md.notes.empty()) o["notes"] = md.notes;
     return o;
 }
+
+// "shared_memory": one entry per operand that can live in shared memory (wgmma A in the SS form, and B).
+// Elements are written by hand: the largest (B of m64n256k256 .b1) has 65536 of them.
+void appendSharedMemory(std::string& out, const Instruction& in, const smem::Choice& choice) {
+    std::string error;
+    const std::vector<smem::Operand> shared = smem::operands(in, choice, error);
+    if (shared.empty()) return;
+    out += ",\n \"shared_memory\": [";
+    bool firstOperand = true;
+    for (const smem::Operand& op : shared) {
+        const smem::SmemLayout& l = op.layout;
+        ordered_json h;
+        h["operand"] = op.name;
+        h["element_type"] = op.elementType;
+        h["element_bits"] = l.elementBits();
+        h["rows"] = op.rows;
+        h["cols"] = op.cols;
+        h["orientation"] = op.name == "B" ? "row = k, col = n" : "row = m, col = k";
+        if (op.compressed) h["compressed"] = true;
+        h["major"] = std::string(smem::toString(l.major()));
+        h["swizzle"] = std::string(smem::toString(l.swizzle()));
+        h["layout"] = l.canonicalFormula();
+        h["exact_layout"] = l.exactLayout();
+        h["swizzle_rule"] = l.swizzleRule();
+        h["start_address"] = l.startAddress();
+        h["lbo"] = l.leadingByteOffset();
+        h["lbo_used"] = l.usesLeadingByteOffset();
+        h["sbo"] = l.strideByteOffset();
+        h["base_offset"] = l.baseOffset();
+        h["descriptor"] = smem::hex(l.encodedDescriptor());
+        h["footprint_bytes"] = l.footprintBytes();
+        std::string head = h.dump();
+        head.pop_back();
+        out += firstOperand ? "\n  " : ",\n  ";
+        firstOperand = false;
+        out += head + ", \"elements\": [";
+        const bool swizzled = l.swizzle() != smem::Swizzle::None;
+        const bool subByte = l.elementBits() < 8;
+        bool first = true;
+        for (int r = 0; r < op.rows; ++r)
+            for (int c = 0; c < op.cols; ++c) {
+                const smem::Coord lc = op.toLayout(r, c);
+                const smem::Placement p = l.placement(lc.mn, lc.k);
+                out += first ? "\n   " : ",\n   ";
+                first = false;
+                out += "{\"row\": " + std::to_string(r) + ", \"col\": " + std::to_string(c) +
+                       ", \"address\": " + std::to_string(p.address);
+                if (subByte) out += ", \"bit\": " + std::to_string(p.bit);
+                if (swizzled) out += ", \"linear\": " + std::to_string(p.linear);
+                out += '}';
+            }
+        out += "\n  ]}";
+    }
+    out += "\n ]";
+}
 } // namespace
 
-std::string toJson(const Instruction& in, int indent) {
+std::string toJson(const Instruction& in, int indent) { return toJson(in, smem::Choice{}, indent); }
+
+std::string toJson(const Instruction& in, const smem::Choice& choice, int indent) {
     ordered_json doc;
     doc["spec"] = in.spec;
     doc["ptx"] = in.ptx;
@@ -131,7 +188,9 @@ std::string toJson(const Instruction& in, int indent) {
         }
         out += "\n  ]}";
     }
-    out += "\n ]\n}\n";
+    out += "\n ]";
+    if (smem::hasSharedMemoryOperands(in)) appendSharedMemory(out, in, choice);
+    out += "\n}\n";
     return out;
 }
 
