@@ -107,6 +107,10 @@ class SmemLayout {
     // element bits in {1,2,4,8,16,32,64}; K-major: rows multiple of 8, a row of K a whole number of 16-byte
     // units; MN-major: a column of MN a whole number of 16-byte units, cols multiple of 8; start address
     // 16-byte aligned; the tile inside the 18-bit descriptor address space.
+    // The swizzle acts on the absolute address. Addresses of a layout made with start 0 are therefore byte
+    // offsets valid for any buffer aligned to repeatBytes() (1024 for 128B): place element (mn, k) at
+    // base + address(mn, k) and put base into the descriptor's start address (base offset 0). An unaligned
+    // start gets the ISA's base offset, (start >> 7) & 7; how the hardware combines the two is inferred.
     static SmemLayout make(int elementBits, int rows, int cols, Major major, Swizzle swizzle,
                            std::uint32_t startAddress = 0);
 
