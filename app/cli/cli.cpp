@@ -3,6 +3,7 @@
 #include "lanemap/catalog.hpp"
 #include "lanemap/export.hpp"
 #include "lanemap/gpu/probe.hpp"
+#include "lanemap/smem.hpp"
 #include "lanemap/spec.hpp"
 
 #include <CLI/CLI.hpp>
@@ -179,6 +180,9 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     show->add_option("spec", spec, "Spec or PTX instruction, e.g. mma.m16n8k16.f16")->required();
     show->add_option("--operand", operand, "Only this operand: A, B, C, D or metadata");
     show->add_option("--selector", selector, "Sparse metadata: only this sparsity selector");
+    std::string major, swizzle;
+    show->add_option("--major", major, "wgmma shared memory: K or MN (with --operand A: A's shared-memory view)");
+    show->add_option("--swizzle", swizzle, "wgmma shared memory: none, 32B, 64B or 128B (default 128B)");
 
     std::string exportSpec, format = "json", output;
     bool all = false;
@@ -188,6 +192,8 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     exp->add_option("--format", format, "Output format: " + exportFormatList());
     exp->add_option("--operand", operand, "Only this operand (text formats)");
     exp->add_option("--selector", selector, "Sparse metadata: only this sparsity selector");
+    exp->add_option("--major", major, "wgmma shared memory: K or MN (default K)");
+    exp->add_option("--swizzle", swizzle, "wgmma shared memory: none, 32B, 64B or 128B (default 128B)");
     exp->add_option("-o,--output", output, "Output file, folder (--all) or '-' for stdout");
 
     std::string probeSpec, jsonPath;
@@ -214,6 +220,14 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
         // PTX names the metadata operand `e`.
         if (lowered == "metadata" || lowered == "meta" || lowered == "m" || lowered == "e") name = "metadata";
         options.operand = name;
+    }
+    if (!major.empty() && !(options.major = smem::parseMajor(major))) {
+        err << "lanemap-cli: unknown --major '" << major << "'; valid: " << smem::majorList() << '\n';
+        return Usage;
+    }
+    if (!swizzle.empty() && !(options.swizzle = smem::parseSwizzle(swizzle))) {
+        err << "lanemap-cli: unknown --swizzle '" << swizzle << "'; valid: " << smem::swizzleList() << '\n';
+        return Usage;
     }
     if (selector >= 0) options.selector = selector;
     else if (selector != -1) {

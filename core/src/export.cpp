@@ -16,6 +16,7 @@ constexpr std::array kFormats{FormatName{ExportFormat::Json, "json", "json"},
 std::string operandList(const Instruction& in) {
     std::string s;
     for (const FragmentLayout& op : in.operands) s += (s.empty() ? "" : ", ") + op.name();
+    if (smem::hasSharedMemoryOperands(in)) s += ", B (shared memory)";
     if (in.metadata) s += ", metadata";
     return s;
 }
@@ -47,7 +48,9 @@ std::string exportFormatList() {
 
 bool exportInstruction(const Instruction& in, ExportFormat format, const ExportOptions& options,
                        std::string& document, std::string& error) {
-    if (options.operand && *options.operand != "metadata" && !in.operand(*options.operand)) {
+    const bool wgmma = smem::hasSharedMemoryOperands(in);
+    const bool smemOperand = wgmma && options.operand && *options.operand == "B";
+    if (options.operand && *options.operand != "metadata" && !smemOperand && !in.operand(*options.operand)) {
         error = "no operand '" + *options.operand + "' in " + in.spec + "; valid operands: " + operandList(in);
         return false;
     }
@@ -72,13 +75,32 @@ bool exportInstruction(const Instruction& in, ExportFormat format, const ExportO
             return false;
         }
     }
+    // Shared-memory layout options: wgmma only, and only for the operands that can live there.
+    const bool smemOption = options.major || options.swizzle;
+    smem::Choice choice;
+    if (options.major) choice.major = *options.major;
+    if (options.swizzle) choice.swizzle = *options.swizzle;
+    if (smemOption && !wgmma) {
+        error = "--major/--swizzle describe wgmma shared-memory operands; " + in.spec +
+                " is a warp-level instruction with every operand in registers";
+        return false;
+    }
+    if (smemOption && options.operand && *options.operand != "A" && *options.operand != "B") {
+        error = "--major/--swizzle describe the shared-memory operands A and B; " + *options.operand + " of " +
+                in.spec + " lives in registers";
+        return false;
+    }
+    std::vector<smem::Operand> shared;
+    if (wgmma && (shared = smem::operands(in, choice, error)).empty()) return false;
     switch (format) {
     case ExportFormat::Json:
-        document = toJson(in);
+        document = toJson(in, choice);
         return true;
     case ExportFormat::Text:
-        if (!options.operand) document = toText(in, options.selector);
+        if (!options.operand) document = toText(in, choice, options.selector);
         else if (*options.operand == "metadata") document = metadataTextGrid(in, options.selector);
+        else if (smemOperand) document = smem::toText(shared[1]);
+        else if (wgmma && smemOption && *options.operand == "A") document = smem::toText(shared[0]);
         else document = toTextGrid(in, *in.operand(*options.operand));
         return true;
     }

@@ -205,15 +205,23 @@ std::string metadataTextGrid(const Instruction& in, std::optional<int> selector)
     return out.str();
 }
 
-std::string toText(const Instruction& in, std::optional<int> selector) {
+std::string toText(const Instruction& in, std::optional<int> selector) { return toText(in, smem::Choice{}, selector); }
+
+std::string toText(const Instruction& in, const smem::Choice& choice, std::optional<int> selector) {
     std::ostringstream out;
     out << in.spec << "  (" << in.ptx << ")\n";
-    out << "PTX ISA 9.1 §" << in.section << "  #" << in.anchor << "  min sm_" << in.minSm << "  " << in.threads
+    out << "PTX ISA 9.1 §" << in.section << "  #" << in.anchor << "  min sm_" << in.minSm << (in.scope == Scope::Warpgroup ? "a" : "") << "  " << in.threads
         << " threads (" << toString(in.scope) << ")\n";
     for (const std::string& n : in.notes) out << "note: " << n << '\n';
     for (const Erratum& e : in.errata) out << "erratum " << e.id << ": " << e.summary << " — lanemap: " << e.lanemap << '\n';
     for (const FragmentLayout& op : in.operands) out << '\n' << toTextGrid(in, op);
     if (in.metadata) out << '\n' << metadataTextGrid(in, selector);
+    if (smem::hasSharedMemoryOperands(in)) {
+        std::string error;
+        const std::vector<smem::Operand> shared = smem::operands(in, choice, error);
+        if (shared.size() == 2) out << '\n' << smem::toText(shared[1]);
+        else out << "\nshared memory: " << error << '\n';
+    }
     return out.str();
 }
 

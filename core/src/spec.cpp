@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -179,30 +181,44 @@ std::string canonical(const Parts& p, std::string& error) {
 std::string explain(const Parts& p, const Catalog& catalog) {
     std::set<std::string> shapes, typesForShape;
     std::set<int> validN;
+    std::map<std::string, std::set<std::string>> accumulators; // per A type of the requested shape
     const std::string shapeKey = p.family + "." + p.shape;
     const std::string atype = p.types.empty() ? "" : (p.ptxForm && p.types.size() > 1 ? p.types[1] : p.types[0]);
     for (const Variant* v : catalog.variants()) {
         const std::string fam = v->spec.substr(0, v->spec.find(".m"));
         if (fam != p.family) continue;
         const std::string shape = "m" + std::to_string(v->m) + "n" + std::to_string(v->n) + "k" + std::to_string(v->k);
-        shapes.insert(shape);
-        if (shape == p.shape) typesForShape.insert(v->atype + (v->kind.empty() ? "" : " (kind::" + v->kind + ")"));
+        // wgmma shapes are listed per K (m64nNkK): the N values are given per type.
+        shapes.insert(v->scope == Scope::Warpgroup ? "m64nNk" + std::to_string(v->k) : shape);
+        if (shape == p.shape) {
+            const std::string type = v->atype + (v->kind.empty() ? "" : " (kind::" + v->kind + ")");
+            typesForShape.insert(type);
+            accumulators[type].insert(v->dtype);
+        }
         // wgmma: same M and K and type, any N
         if (v->atype == atype && p.shape.size() > 1 &&
             p.shape.substr(p.shape.find('k')) == "k" + std::to_string(v->k) && v->scope == Scope::Warpgroup)
             validN.insert(v->n);
     }
     if (shapes.empty()) return "no variants of family '" + p.family + "' in the catalog";
-    if (!shapes.count(p.shape)) {
-        if (!validN.empty()) {
-            std::vector<std::string> ns;
-            for (int n : validN) ns.push_back(std::to_string(n));
-            return "N of " + p.shape + " is not valid for " + p.family + " ." + atype + "; valid N: " + joinList(ns);
-        }
+    // wgmma: an N that another type of the same K accepts is still invalid for this type.
+    const std::size_t nPos = p.shape.find('n'), kPos = p.shape.find('k');
+    const int n = nPos != std::string::npos && kPos > nPos + 1 ? std::atoi(p.shape.c_str() + nPos + 1) : 0;
+    if (!validN.empty() && !validN.count(n)) {
+        std::vector<std::string> ns;
+        for (int valid : validN) ns.push_back(std::to_string(valid));
+        return "N of " + p.shape + " is not valid for " + p.family + " ." + atype + "; valid N: " + joinList(ns);
+    }
+    if (typesForShape.empty()) {
         return "unknown shape '" + p.shape + "' for " + p.family + "; valid shapes: " +
                joinList(std::vector<std::string>(shapes.begin(), shapes.end()));
     }
-    std::vector<std::string> types(typesForShape.begin(), typesForShape.end());
+    std::vector<std::string> types;
+    for (const std::string& type : typesForShape) {
+        std::string accs;
+        for (const std::string& d : accumulators[type]) accs += (accs.empty() ? "" : " or ") + d;
+        types.push_back(type + " (accumulator " + accs + ")");
+    }
     std::string hint;
     if (p.family == "mma.sp") {
         // Newer sparse types (fp8 with .f16 accumulation, .kind::*) exist only with ordered metadata.

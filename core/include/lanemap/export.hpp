@@ -3,6 +3,7 @@
 // atomic file write every exporter goes through.
 
 #include "lanemap/model.hpp"
+#include "lanemap/smem.hpp"
 
 #include <optional>
 #include <string>
@@ -12,6 +13,8 @@ namespace lanemap {
 
 // The JSON document of design.md §4 (stable field names; deterministic key order and bytes).
 std::string toJson(const Instruction& instruction, int indent = 1);
+// wgmma documents add "shared_memory": the shared-memory A and B for `choice` (default: K-major, 128B swizzle).
+std::string toJson(const Instruction& instruction, const smem::Choice& choice, int indent = 1);
 
 // Text grid of one operand: each cell `T<thread>:<a|b|c|d><i>`, like the PTX figures. Quad-pair operands
 // print one grid per product. Sparse A cells list every owner of the chunk.
@@ -22,13 +25,19 @@ std::string toTextGrid(const Instruction& instruction, const FragmentLayout& ope
 std::string metadataTextGrid(const Instruction& instruction, std::optional<int> selector = std::nullopt);
 
 // The whole instruction as text: header, then every operand grid (and metadata, limited to `selector` if set).
+// wgmma adds the shared-memory view of B for `choice` (default: K-major, 128B swizzle).
 std::string toText(const Instruction& instruction, std::optional<int> selector = std::nullopt);
+std::string toText(const Instruction& instruction, const smem::Choice& choice,
+                   std::optional<int> selector = std::nullopt);
 
 enum class ExportFormat { Json, Text };
 
 struct ExportOptions {
     std::optional<std::string> operand; // only this operand (A, B, C, D, metadata); all when unset
     std::optional<int> selector;        // sparse metadata: only this selector value
+    // wgmma shared-memory operands (B, and A with these set): the layout to show; K-major and 128B by default.
+    std::optional<smem::Major> major;
+    std::optional<smem::Swizzle> swizzle;
 };
 
 // Format names as the CLI spells them ("json", "txt"); nullopt for unknown names.
