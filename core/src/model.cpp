@@ -1,6 +1,9 @@
 #include "lanemap/model.hpp"
 
+#include <map>
+#include <mutex>
 #include <stdexcept>
+#include <tuple>
 
 namespace lanemap {
 
@@ -26,6 +29,33 @@ std::string_view toString(Family family) {
     return "mma";
 }
 
+namespace {
+// Layouts are pure functions of these facts; the element type's name is not among them.
+struct BuildKey {
+    PlaceFn place;
+    int threads, n, elementBits, bitPad;
+    FragmentShape shape;
+    Source source;
+    bool operator<(const BuildKey& o) const {
+        return std::tie(place, threads, n, elementBits, bitPad, shape.rows, shape.cols, shape.matrices,
+                        shape.registers, shape.registerBits, shape.elementsPerRegister, source) <
+               std::tie(o.place, o.threads, o.n, o.elementBits, o.bitPad, o.shape.rows, o.shape.cols,
+                        o.shape.matrices, o.shape.registers, o.shape.registerBits, o.shape.elementsPerRegister,
+                        o.source);
+    }
+};
+std::mutex g_cacheMutex;
+std::map<BuildKey, std::weak_ptr<const void>>& cache() {
+    static std::map<BuildKey, std::weak_ptr<const void>> c;
+    return c;
+}
+} // namespace
+
+void FragmentLayout::clearBuildCache() {
+    std::lock_guard lock(g_cacheMutex);
+    cache().clear();
+}
+
 FragmentLayout FragmentLayout::build(std::string name, std::string elementType, int elementBits, int threads,
                                      const FragmentShape& shape, PlaceFn place, int n, Source source,
                                      int bitPad) {
@@ -36,10 +66,22 @@ FragmentLayout FragmentLayout::build(std::string name, std::string elementType, 
     layout.m_threads = threads;
     layout.m_shape = shape;
 
+    const BuildKey key{place, threads, n, elementBits, bitPad, shape, source};
+    {
+        std::lock_guard lock(g_cacheMutex);
+        auto it = cache().find(key);
+        if (it != cache().end())
+            if (auto shared = std::static_pointer_cast<const Data>(it->second.lock())) {
+                layout.m_data = std::move(shared);
+                return layout;
+            }
+    }
+
+    auto data = std::make_shared<Data>();
     const int perThread = layout.elementsPerThread();
     const int container = layout.containerBits();
-    layout.m_elements.resize(static_cast<std::size_t>(threads * perThread));
-    Element* out = layout.m_elements.data();
+    data->elements.resize(static_cast<std::size_t>(threads * perThread));
+    Element* out = data->elements.data();
     for (int thread = 0; thread < threads; ++thread) {
         const Lane lane = Lane::of(thread);
         for (int i = 0; i < perThread; ++i) {
@@ -58,30 +100,35 @@ FragmentLayout FragmentLayout::build(std::string name, std::string elementType, 
             e.col = static_cast<std::uint16_t>(cell.col);
             e.colLast = static_cast<std::uint16_t>(colLast);
             e.source = source;
-            layout.m_chunked = layout.m_chunked || colLast != cell.col;
+            data->chunked = data->chunked || colLast != cell.col;
         }
     }
-    layout.buildInverse();
+    buildInverse(*data, shape);
+    {
+        std::lock_guard lock(g_cacheMutex);
+        cache()[key] = std::shared_ptr<const void>(data);
+    }
+    layout.m_data = std::move(data);
     return layout;
 }
 
-void FragmentLayout::buildInverse() {
-    const std::size_t plane = static_cast<std::size_t>(m_shape.rows) * static_cast<std::size_t>(m_shape.cols);
-    const std::size_t cells = plane * static_cast<std::size_t>(m_shape.matrices);
-    m_ownerOffsets.assign(cells + 1, 0);
+void FragmentLayout::buildInverse(Data& data, const FragmentShape& shape) {
+    const std::size_t plane = static_cast<std::size_t>(shape.rows) * static_cast<std::size_t>(shape.cols);
+    const std::size_t cells = plane * static_cast<std::size_t>(shape.matrices);
+    data.ownerOffsets.assign(cells + 1, 0);
     auto cellOf = [&](const Element& e, int col) {
         const std::size_t m = e.matrix < 0 ? 0 : static_cast<std::size_t>(e.matrix);
-        return m * plane + static_cast<std::size_t>(e.row) * static_cast<std::size_t>(m_shape.cols) +
+        return m * plane + static_cast<std::size_t>(e.row) * static_cast<std::size_t>(shape.cols) +
                static_cast<std::size_t>(col);
     };
-    for (const Element& e : m_elements)
-        for (int c = e.col; c <= e.colLast; ++c) ++m_ownerOffsets[cellOf(e, c) + 1];
-    for (std::size_t i = 1; i <= cells; ++i) m_ownerOffsets[i] += m_ownerOffsets[i - 1];
-    m_ownerList.resize(m_ownerOffsets[cells]);
-    std::vector<std::uint32_t> fill(m_ownerOffsets.begin(), m_ownerOffsets.end() - 1);
-    for (std::uint32_t idx = 0; idx < m_elements.size(); ++idx) {
-        const Element& e = m_elements[idx];
-        for (int c = e.col; c <= e.colLast; ++c) m_ownerList[fill[cellOf(e, c)]++] = idx;
+    for (const Element& e : data.elements)
+        for (int c = e.col; c <= e.colLast; ++c) ++data.ownerOffsets[cellOf(e, c) + 1];
+    for (std::size_t i = 1; i <= cells; ++i) data.ownerOffsets[i] += data.ownerOffsets[i - 1];
+    data.ownerList.resize(data.ownerOffsets[cells]);
+    std::vector<std::uint32_t> fill(data.ownerOffsets.begin(), data.ownerOffsets.end() - 1);
+    for (std::uint32_t idx = 0; idx < data.elements.size(); ++idx) {
+        const Element& e = data.elements[idx];
+        for (int c = e.col; c <= e.colLast; ++c) data.ownerList[fill[cellOf(e, c)]++] = idx;
     }
 }
 
@@ -93,15 +140,24 @@ std::span<const std::uint32_t> FragmentLayout::owners(int row, int col, int matr
         (static_cast<std::size_t>(matrix) * static_cast<std::size_t>(m_shape.rows) + static_cast<std::size_t>(row)) *
             static_cast<std::size_t>(m_shape.cols) +
         static_cast<std::size_t>(col);
-    return {m_ownerList.data() + m_ownerOffsets[cell], m_ownerOffsets[cell + 1] - m_ownerOffsets[cell]};
+    return {m_data->ownerList.data() + m_data->ownerOffsets[cell],
+            m_data->ownerOffsets[cell + 1] - m_data->ownerOffsets[cell]};
+}
+
+FragmentLayout::Data& FragmentLayout::mutableData() {
+    // Copy on write: other variants may share this layout.
+    auto copy = std::make_shared<Data>(*m_data);
+    Data& ref = *copy;
+    m_data = std::move(copy);
+    return ref;
 }
 
 void FragmentLayout::setSource(Source source) {
-    for (Element& e : m_elements) e.source = source;
+    for (Element& e : mutableData().elements) e.source = source;
 }
 
 void FragmentLayout::setSource(int thread, int index, Source source) {
-    m_elements[static_cast<std::size_t>(thread * elementsPerThread() + index)].source = source;
+    mutableData().elements[static_cast<std::size_t>(thread * elementsPerThread() + index)].source = source;
 }
 
 const FragmentLayout* Instruction::operand(std::string_view name) const {

@@ -3,6 +3,7 @@
 // Qt-free and CUDA-free by design (design.md §2).
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -91,34 +92,44 @@ public:
     int containerBits() const { return m_shape.registerBits / m_shape.elementsPerRegister; }
     int elementsPerRegister() const { return m_shape.elementsPerRegister; }
     int elementsPerThread() const { return m_shape.registers * m_shape.elementsPerRegister; }
-    bool chunked() const { return m_chunked; } // sparse A: elements cover column ranges
+    bool chunked() const { return m_data->chunked; } // sparse A: elements cover column ranges
 
     // Elements sorted by (thread, index).
-    std::span<const Element> elements() const { return m_elements; }
+    std::span<const Element> elements() const { return m_data->elements; }
     const Element& element(int thread, int index) const {
-        return m_elements[static_cast<std::size_t>(thread * elementsPerThread() + index)];
+        return m_data->elements[static_cast<std::size_t>(thread * elementsPerThread() + index)];
     }
 
     // Inverse map: indices into elements() of the owners of (matrix, row, col). A list, because
     // not every operand is a bijection (sparse chunks, quad-pair products).
     std::span<const std::uint32_t> owners(int row, int col, int matrix = 0) const;
 
+    // Drop the cache of built layouts (benchmarks measure building from scratch).
+    static void clearBuildCache();
+
     // Override the source of every element (e.g. after a hardware confirmation) or of some.
     void setSource(Source source);
     void setSource(int thread, int index, Source source);
 
 private:
-    void buildInverse();
+
+    // The placements and their inverse, immutable and shared: wgmma variants of one N share their D layout and
+    // every N of one type shares its A layout, so the catalog builds each distinct layout once.
+    struct Data {
+        bool chunked = false;
+        std::vector<Element> elements;
+        std::vector<std::uint32_t> ownerOffsets; // CSR over cells (matrix, row, col)
+        std::vector<std::uint32_t> ownerList;
+    };
+    Data& mutableData(); // copy-on-write for setSource
+    static void buildInverse(Data& data, const FragmentShape& shape);
 
     std::string m_name;
     std::string m_elementType;
     int m_elementBits = 0;
     int m_threads = 0;
-    bool m_chunked = false;
     FragmentShape m_shape;
-    std::vector<Element> m_elements;
-    std::vector<std::uint32_t> m_ownerOffsets; // CSR over cells (matrix, row, col)
-    std::vector<std::uint32_t> m_ownerList;
+    std::shared_ptr<const Data> m_data = std::make_shared<const Data>();
 };
 
 // A documented disagreement between the PTX manual and what lanemap shows (ptx-catalog.md §10).
