@@ -1,5 +1,7 @@
 #include "family.hpp"
 
+#include "lanemap/spec.hpp"
+
 #include <array>
 
 namespace lanemap::family {
@@ -60,6 +62,26 @@ std::string mmaPtx(std::string_view shape, std::string_view alayout, std::string
         s += ".popc";
     }
     return s;
+}
+
+std::string shortSpec(std::string_view familyName, std::string_view shape, std::string_view layouts,
+                      std::string_view kind, std::string_view atype, std::string_view ctype,
+                      std::string_view dtype) {
+    std::string s(familyName);
+    (s += '.') += shape;
+    if (!layouts.empty()) (s += '.') += layouts;
+    if (!kind.empty()) (s += ".kind::") += kind;
+    (s += '.') += atype;
+    if (ctype != defaultCtype(atype) || dtype != ctype) (s += '.') += ctype;
+    if (dtype != ctype) (s += '.') += dtype;
+    return s;
+}
+
+std::vector<std::string> mixedPartners(std::string_view atype) {
+    if (atype == "s8" || atype == "u8") return {"s8", "u8"};
+    if (atype == "s4" || atype == "u4") return {"s4", "u4"};
+    if (atype == "e4m3" || atype == "e5m2") return {"e4m3", "e5m2"};
+    return {std::string(atype)};
 }
 
 } // namespace lanemap::family

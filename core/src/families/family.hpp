@@ -41,4 +41,13 @@ std::string mmaPtx(std::string_view shape, std::string_view alayout, std::string
                    std::string_view btype, std::string_view ctype, std::string_view family = "mma",
                    std::string_view b1op = "xor");
 
+// Canonical short spec (design.md §3): family.shape[.layouts][.kind::k].atype[.ctype][.dtype], where the ctype
+// appears only when it is not the default (spec.hpp defaultCtype) or differs from the dtype.
+std::string shortSpec(std::string_view family, std::string_view shape, std::string_view layouts,
+                      std::string_view kind, std::string_view atype, std::string_view ctype,
+                      std::string_view dtype);
+
+// B type spellings with the same layout as `atype` (PTX allows any s8/u8, s4/u4, e4m3/e5m2 mix).
+std::vector<std::string> mixedPartners(std::string_view atype);
+
 } // namespace lanemap::family

@@ -239,30 +239,6 @@ const std::vector<DenseRow>& denseTable() {
     return rows;
 }
 
-// Other type spellings with the same layout (PTX allows any s8/u8, s4/u4, e4m3/e5m2 mix).
-std::vector<std::string> mixedPartners(std::string_view atype) {
-    if (atype == "s8" || atype == "u8") return {"s8", "u8"};
-    if (atype == "s4" || atype == "u4") return {"s4", "u4"};
-    if (atype == "e4m3" || atype == "e5m2") return {"e4m3", "e5m2"};
-    return {std::string(atype)};
-}
-
-std::string shortSpec(std::string_view shape, std::string_view layouts, std::string_view kind,
-                      std::string_view atype, std::string_view ctype, std::string_view dtype,
-                      std::string_view family = "mma") {
-    std::string s(family);
-    s += '.';
-    s += shape;
-    if (!layouts.empty()) (s += '.') += layouts;
-    if (!kind.empty()) (s += ".kind::") += kind;
-    (s += '.') += atype;
-    const TypeInfo* info = typeInfo(atype);
-    const std::string_view defaultC = atype == "f64" ? "f64" : (info && info->floating ? "f32" : "s32");
-    if (ctype != defaultC || dtype != ctype) (s += '.') += ctype;
-    if (dtype != ctype) (s += '.') += dtype;
-    return s;
-}
-
 void registerRow(Catalog& catalog, const DenseRow& row) {
     for (const char* atype : row.atypes) {
         for (const Accum& accum : row.accums) {
@@ -277,7 +253,7 @@ void registerRow(Catalog& catalog, const DenseRow& row) {
             v.minSm = row.minSm;
             v.section = row.section;
             v.anchor = row.anchor;
-            v.spec = shortSpec(row.shape, "", row.kind, atype, accum.ctype, accum.ctype);
+            v.spec = shortSpec("mma", row.shape, "", row.kind, atype, accum.ctype, accum.ctype);
             v.ptx = mmaPtx(row.shape, "row", "col", row.kind, accum.ctype, atype, atype, accum.ctype);
             const std::string_view a(atype);
             if (row.kind[0] == '\0') {
@@ -345,7 +321,7 @@ void registerQuadPair(Catalog& catalog) {
                 v.section = "9.7.14.5.1";
                 v.anchor = "warp-level-matrix-fragment-mma-884-f16";
                 const std::string layouts = std::string(am.name) + "." + bm.name;
-                v.spec = shortSpec("m8n8k4", layouts, "", "f16", dc.c, dc.d);
+                v.spec = shortSpec("mma", "m8n8k4", layouts, "", "f16", dc.c, dc.d);
                 v.ptx = mmaPtx("m8n8k4", am.name, bm.name, "", dc.d, "f16", "f16", dc.c);
                 v.notes.push_back("Volta quad-pair: four independent 8x8x4 products per warp; product q uses lanes "
                                   "4q..4q+3 (low group) and 16+4q..16+4q+3 (high group)");

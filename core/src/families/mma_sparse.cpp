@@ -323,25 +323,6 @@ const std::vector<SparseRow>& sparseTable() {
     return rows;
 }
 
-// Other B type spellings with the same layout (PTX allows any s8/u8, s4/u4, e4m3/e5m2 mix).
-std::vector<std::string> mixedPartners(std::string_view atype) {
-    if (atype == "s8" || atype == "u8") return {"s8", "u8"};
-    if (atype == "s4" || atype == "u4") return {"s4", "u4"};
-    if (atype == "e4m3" || atype == "e5m2") return {"e4m3", "e5m2"};
-    return {std::string(atype)};
-}
-
-std::string shortSpec(std::string_view family, std::string_view shape, std::string_view kind, std::string_view atype,
-                      std::string_view ctype) {
-    std::string s(family);
-    (s += '.') += shape;
-    if (!kind.empty()) (s += ".kind::") += kind;
-    (s += '.') += atype;
-    const TypeInfo* info = typeInfo(atype);
-    if (ctype != (info && info->floating ? "f32" : "s32")) (s += '.') += ctype;
-    return s;
-}
-
 std::string sparsePtx(std::string_view family, const SparseRow& row, const ScaleForm* scale, std::string_view ctype,
                       std::string_view atype, std::string_view btype) {
     std::string kind = row.kind;
@@ -375,7 +356,7 @@ void registerRow(Catalog& catalog, const SparseRow& row) {
                 v.minSm = row.minSm;
                 v.section = row.section;
                 v.anchor = row.anchor;
-                v.spec = shortSpec(family, shape, row.kind, a, accum.ctype);
+                v.spec = shortSpec(family, shape, "", row.kind, a, accum.ctype, accum.ctype);
                 const ScaleForm* scale = row.scale.empty() ? nullptr : &row.scale.front();
                 v.ptx = sparsePtx(family, row, scale, accum.ctype, a, a);
                 for (std::size_t s = 1; s < row.scale.size(); ++s)

@@ -243,14 +243,7 @@ std::string shapeName(int n, int k) {
 }
 
 std::string wgmmaSpec(bool sparse, int n, int k, std::string_view atype, std::string_view ctype) {
-    std::string s = sparse ? "wgmma.sp." : "wgmma.";
-    s += shapeName(n, k);
-    (s += '.') += atype;
-    const TypeInfo* info = typeInfo(atype);
-    const std::string_view defaultC = info && info->floating ? "f32" : "s32";
-    if (ctype != defaultC)
-        (s += '.') += ctype;
-    return s;
+    return shortSpec(sparse ? "wgmma.sp" : "wgmma", shapeName(n, k), "", "", atype, ctype, ctype);
 }
 
 // `wgmma.mma_async[.sp].sync.aligned.<shape>.<d>.<a>.<b>` plus b1's `.and.popc`.
@@ -263,14 +256,6 @@ std::string wgmmaPtx(bool sparse, int n, int k, std::string_view dtype, std::str
     if (atype == "b1")
         s += ".and.popc";
     return s;
-}
-
-std::vector<std::string> mixedPartners(std::string_view atype) {
-    if (atype == "s8" || atype == "u8")
-        return {"s8", "u8"};
-    if (atype == "e4m3" || atype == "e5m2")
-        return {"e4m3", "e5m2"};
-    return {std::string(atype)};
 }
 
 void registerRow(Catalog& catalog, const WgmmaRow& row, bool sparse) {
