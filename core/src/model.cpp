@@ -115,21 +115,40 @@ FragmentLayout FragmentLayout::build(std::string name, std::string elementType, 
 void FragmentLayout::buildInverse(Data& data, const FragmentShape& shape) {
     const std::size_t plane = static_cast<std::size_t>(shape.rows) * static_cast<std::size_t>(shape.cols);
     const std::size_t cells = plane * static_cast<std::size_t>(shape.matrices);
-    data.ownerOffsets.assign(cells + 1, 0);
     auto cellOf = [&](const Element& e, int col) {
         const std::size_t m = e.matrix < 0 ? 0 : static_cast<std::size_t>(e.matrix);
         return m * plane + static_cast<std::size_t>(e.row) * static_cast<std::size_t>(shape.cols) +
                static_cast<std::size_t>(col);
     };
+    // Fast path: most operands own every cell exactly once, so the inverse is one slot per cell.
+    if (!data.chunked && data.elements.size() == cells) {
+        constexpr std::uint32_t kEmpty = 0xFFFFFFFFu;
+        data.ownerList.assign(cells, kEmpty);
+        bool bijective = true;
+        for (std::uint32_t idx = 0; idx < data.elements.size() && bijective; ++idx) {
+            std::uint32_t& slot = data.ownerList[cellOf(data.elements[idx], data.elements[idx].col)];
+            bijective = slot == kEmpty;
+            slot = idx;
+        }
+        if (bijective) {
+            data.ownerOffsets.resize(cells + 1);
+            for (std::size_t i = 0; i <= cells; ++i) data.ownerOffsets[i] = static_cast<std::uint32_t>(i);
+            return;
+        }
+    }
+    // General case (sparse chunks, shared cells): counting sort of (cell, element) pairs into CSR.
+    data.ownerOffsets.assign(cells + 1, 0);
     for (const Element& e : data.elements)
         for (int c = e.col; c <= e.colLast; ++c) ++data.ownerOffsets[cellOf(e, c) + 1];
     for (std::size_t i = 1; i <= cells; ++i) data.ownerOffsets[i] += data.ownerOffsets[i - 1];
     data.ownerList.resize(data.ownerOffsets[cells]);
-    std::vector<std::uint32_t> fill(data.ownerOffsets.begin(), data.ownerOffsets.end() - 1);
     for (std::uint32_t idx = 0; idx < data.elements.size(); ++idx) {
         const Element& e = data.elements[idx];
-        for (int c = e.col; c <= e.colLast; ++c) data.ownerList[fill[cellOf(e, c)]++] = idx;
+        for (int c = e.col; c <= e.colLast; ++c) data.ownerList[data.ownerOffsets[cellOf(e, c)]++] = idx;
     }
+    // The fill advanced each offset to the next cell's start: shift back by one cell.
+    for (std::size_t i = cells; i > 0; --i) data.ownerOffsets[i] = data.ownerOffsets[i - 1];
+    data.ownerOffsets[0] = 0;
 }
 
 std::span<const std::uint32_t> FragmentLayout::owners(int row, int col, int matrix) const {
