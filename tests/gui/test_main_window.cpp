@@ -1,0 +1,260 @@
+// The window as a user drives it: open an instruction, hover, click, keyboard, lane filter, compare.
+#include "gui_test_support.hpp"
+
+#include "catalog_model.hpp"
+#include "details_panel.hpp"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QTreeView>
+
+#include <gtest/gtest.h>
+
+using namespace lanemap;
+using namespace lanemap::gui;
+using namespace lanemap::gui::test;
+
+namespace {
+
+std::size_t cellCount(const DiagramView* view) { return view && view->diagram() ? view->diagram()->cells.size() : 0; }
+
+TEST(MainWindow, SelectingASpecShowsItsPanesAndCells) {
+    Window w;
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
+    EXPECT_EQ(w->paneNames(), (QStringList{QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("C/D")}));
+    EXPECT_EQ(cellCount(w->pane(QStringLiteral("A"))), 16u * 16u);
+    EXPECT_EQ(cellCount(w->pane(QStringLiteral("B"))), 16u * 8u);
+    EXPECT_EQ(cellCount(w->pane(QStringLiteral("C/D"))), 16u * 8u);
+    EXPECT_EQ(w->pane(QStringLiteral("metadata")), nullptr);
+    EXPECT_FALSE(w->selectorBox()->isEnabled()) << "a dense instruction has no sparsity selector";
+    EXPECT_TRUE(w->windowTitle().startsWith(QStringLiteral("mma.m16n8k16.f16")));
+    // The tree follows.
+    EXPECT_EQ(w->catalogTree()->currentIndex().data(CatalogModel::SpecRole).toString(), QStringLiteral("mma.m16n8k16.f16"));
+
+    // Volta quad-pairs: four products per operand, and C (f16) differs from D (f32): four panes.
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m8n8k4.row.col.f16.f16.f32")));
+    EXPECT_EQ(w->paneNames(), (QStringList{QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("C"), QStringLiteral("D")}));
+    EXPECT_EQ(w->pane(QStringLiteral("A"))->diagram()->panels.size(), 4u);
+    EXPECT_EQ(cellCount(w->pane(QStringLiteral("D"))), 4u * 8u * 8u);
+
+    // A bad spec leaves the view alone and says why.
+    QString error;
+    EXPECT_FALSE(w->openSpec(QStringLiteral("mma.m16n8k16.tf32"), &error));
+    EXPECT_TRUE(error.contains(QStringLiteral("valid types"))) << error.toStdString();
+    EXPECT_EQ(w->currentSpec(), QStringLiteral("mma.m8n8k4.row.col.f16.f16.f32"));
+}
+
+TEST(MainWindow, ClickingATreeLeafOpensIt) {
+    Window w;
+    const QModelIndex source = w->catalogModel()->indexOfSpec(QStringLiteral("mma.m16n8k8.tf32"));
+    const QModelIndex idx = w->filterModel()->mapFromSource(source);
+    ASSERT_TRUE(idx.isValid());
+    w->catalogTree()->setCurrentIndex(idx);
+    EXPECT_EQ(w->currentSpec(), QStringLiteral("mma.m16n8k8.tf32"));
+    EXPECT_EQ(cellCount(w->pane(QStringLiteral("A"))), 16u * 8u);
+}
+
+TEST(MainWindow, FilterBoxAcceptsAPtxStringAndShowsParseErrors) {
+    Window w;
+    w->filterEdit()->setText(QStringLiteral("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"));
+    EXPECT_EQ(w->currentSpec(), QStringLiteral("mma.m16n8k16.bf16"));
+    EXPECT_TRUE(w->filterError()->isHidden());
+    EXPECT_EQ(w->filterModel()->matchingVariants(), 1);
+
+    w->filterEdit()->setText(QStringLiteral("mma.sync.aligned.m16n8k16.row.col.f32.tf32.tf32.f32"));
+    EXPECT_FALSE(w->filterError()->isHidden());
+    EXPECT_TRUE(w->filterError()->text().contains(QStringLiteral("invalid spec"))) << w->filterError()->text().toStdString();
+    EXPECT_EQ(w->currentSpec(), QStringLiteral("mma.m16n8k16.bf16")) << "an invalid string must not change the view";
+
+    w->filterEdit()->clear();
+    EXPECT_TRUE(w->filterError()->isHidden());
+}
+
+TEST(MainWindow, HoverShowsDetailsAndLightsTheLaneInEveryPane) {
+    Window w;
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
+    DiagramView* a = w->pane(QStringLiteral("A"));
+    // §9.7.14.5.8: row 9, col 3 of A is a3 of lane 5 (groupID 1 + 8, threadID_in_group 1): register 1, bits 16..31.
+    const int cell = cellAt(a, 9, 3);
+    ASSERT_GE(cell, 0);
+    hover(a, cell);
+    EXPECT_EQ(a->hoverCell(), cell);
+    const CellInfo& info = w->details()->cell();
+    ASSERT_TRUE(info.valid);
+    ASSERT_EQ(info.owners.size(), 1u);
+    EXPECT_EQ(info.owners[0].lane, 5);
+    EXPECT_EQ(info.owners[0].element, QStringLiteral("a3"));
+    EXPECT_EQ(info.owners[0].reg, 1);
+    EXPECT_EQ(info.owners[0].bitLo, 16);
+    EXPECT_EQ(info.owners[0].bitHi, 31);
+    EXPECT_EQ(info.row, 9);
+    EXPECT_EQ(info.col, 3);
+    EXPECT_EQ(info.section, QStringLiteral("9.7.14.5.8"));
+    const QString shown = w->details()->shownText();
+    EXPECT_TRUE(shown.contains(QStringLiteral("a3"))) << shown.toStdString();
+    EXPECT_TRUE(shown.contains(QStringLiteral("16–31"))) << shown.toStdString();
+    // Lane 5 is lit everywhere: 8 elements of A, 4 of B, 4 of C/D.
+    for (DiagramView* v : w->panes()) EXPECT_EQ(v->highlightThread(), 5) << v->objectName().toStdString();
+    EXPECT_EQ(a->litCellCount(), 8);
+    EXPECT_EQ(w->pane(QStringLiteral("B"))->litCellCount(), 4);
+    EXPECT_EQ(w->pane(QStringLiteral("C/D"))->litCellCount(), 4);
+
+    // Copy puts the same facts on the clipboard.
+    w->copyCellInfo();
+    const QString copied = QApplication::clipboard()->text();
+    EXPECT_TRUE(copied.contains(QStringLiteral("lane 5"))) << copied.toStdString();
+    EXPECT_TRUE(copied.contains(QStringLiteral("a3, register 1, bits 31..16"))) << copied.toStdString();
+
+    // Leaving the cells turns the light off.
+    QTest::mouseMove(a->viewport(), QPoint(1, 1));
+    for (DiagramView* v : w->panes()) EXPECT_EQ(v->highlightThread(), -1);
+}
+
+TEST(MainWindow, ClickPinsALaneAndClickingAgainUnpins) {
+    Window w;
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
+    DiagramView* b = w->pane(QStringLiteral("B"));
+    const int cell = cellAt(b, 0, 3); // b0 of lane 12 (row t*2, col g)
+    ASSERT_GE(cell, 0);
+    ASSERT_EQ(b->diagram()->cells[static_cast<std::size_t>(cell)].thread, 12);
+    QTest::mouseClick(b->viewport(), Qt::LeftButton, {}, b->cellViewportRect(cell).center());
+    EXPECT_EQ(w->pinnedThread(), 12);
+    for (DiagramView* v : w->panes()) EXPECT_EQ(v->pinnedThread(), 12);
+    QTest::mouseMove(b->viewport(), QPoint(1, 1)); // hover off: the pinned lane stays lit
+    EXPECT_EQ(w->pane(QStringLiteral("A"))->litCellCount(), 8);
+    QTest::mouseClick(b->viewport(), Qt::LeftButton, {}, b->cellViewportRect(cell).center());
+    EXPECT_EQ(w->pinnedThread(), -1);
+}
+
+TEST(MainWindow, ArrowsMoveTheCellCursorAndTabMovesBetweenPanes) {
+    Window w;
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
+    DiagramView* a = w->pane(QStringLiteral("A"));
+    a->setFocus();
+    a->setCursorCell(cellAt(a, 0, 0));
+    QTest::keyClick(a, Qt::Key_Right);
+    QTest::keyClick(a, Qt::Key_Down);
+    const int cursor = a->cursorCell();
+    ASSERT_GE(cursor, 0);
+    EXPECT_EQ(a->diagram()->cells[static_cast<std::size_t>(cursor)].row, 1);
+    EXPECT_EQ(a->diagram()->cells[static_cast<std::size_t>(cursor)].col, 1);
+    // The cursor drives the details and the lane light like the mouse: (1, 1) is a1 of lane 4.
+    EXPECT_EQ(w->details()->cell().row, 1);
+    EXPECT_EQ(w->details()->cell().owners.at(0).lane, 4);
+    EXPECT_EQ(w->pane(QStringLiteral("C/D"))->highlightThread(), 4);
+    // Left at column 0 stays put.
+    a->setCursorCell(cellAt(a, 5, 0));
+    QTest::keyClick(a, Qt::Key_Left);
+    EXPECT_EQ(a->cursorCell(), cellAt(a, 5, 0));
+
+    QTest::keyClick(a, Qt::Key_Tab);
+    EXPECT_TRUE(w->pane(QStringLiteral("B"))->hasFocus());
+    QTest::keyClick(w->pane(QStringLiteral("B")), Qt::Key_Tab);
+    EXPECT_TRUE(w->pane(QStringLiteral("C/D"))->hasFocus());
+    QTest::keyClick(w->pane(QStringLiteral("C/D")), Qt::Key_Backtab);
+    EXPECT_TRUE(w->pane(QStringLiteral("B"))->hasFocus());
+}
+
+TEST(MainWindow, LaneFilterGreysOtherLanesAndRejectsBadLists) {
+    Window w;
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
+    ASSERT_TRUE(w->setLaneFilter(QStringLiteral("0-3,13")));
+    const Diagram* d = w->pane(QStringLiteral("A"))->diagram();
+    int lit = 0;
+    for (const DiagramCell& c : d->cells) {
+        const bool inFilter = c.thread <= 3 || c.thread == 13;
+        EXPECT_EQ(c.dimmed, !inFilter);
+        lit += !c.dimmed;
+    }
+    EXPECT_EQ(lit, 5 * 8);
+    QString error;
+    EXPECT_FALSE(w->setLaneFilter(QStringLiteral("0-40"), &error));
+    EXPECT_TRUE(error.contains(QStringLiteral("0..31"))) << error.toStdString();
+    EXPECT_EQ(w->preferences().laneFilter, QStringLiteral("0-3,13")) << "a bad list keeps the last good filter";
+    ASSERT_TRUE(w->setLaneFilter(QString()));
+    for (const DiagramCell& c : w->pane(QStringLiteral("A"))->diagram()->cells) EXPECT_FALSE(c.dimmed);
+}
+
+TEST(MainWindow, ColorByRegisterRecolorsEveryPane) {
+    Window w;
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
+    w->setColorBy(ColorBy::Register);
+    for (DiagramView* v : w->panes()) {
+        EXPECT_EQ(v->diagram()->colorBy, ColorBy::Register);
+        for (const DiagramCell& c : v->diagram()->cells) EXPECT_EQ(c.colorKey, static_cast<std::uint32_t>(c.reg));
+    }
+    EXPECT_EQ(w->preferences().colorBy, ColorBy::Register);
+}
+
+TEST(MainWindow, CompareMarksThePositionsHeldDifferently) {
+    Window w;
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k8.tf32")));
+    w->setCompareOperand(QStringLiteral("A"));
+    ASSERT_TRUE(w->setCompare(QStringLiteral("mma.m16n8k8.f16")));
+    DiagramView* left = w->compareView(0);
+    DiagramView* right = w->compareView(1);
+    ASSERT_TRUE(left && right);
+    EXPECT_EQ(left->diagram()->spec, "mma.m16n8k8.tf32");
+    EXPECT_EQ(right->diagram()->spec, "mma.m16n8k8.f16");
+    // (0, 0) is a0 of lane 0 in both; (0, 1) is a0 of lane 1 in tf32 but a1 of lane 0 in f16.
+    const auto& marks = left->marks().diff;
+    ASSERT_EQ(marks.size(), left->diagram()->cells.size());
+    EXPECT_EQ(marks[static_cast<std::size_t>(cellAt(left, 0, 0))], 0);
+    EXPECT_EQ(marks[static_cast<std::size_t>(cellAt(left, 0, 1))], 1);
+    EXPECT_EQ(right->marks().diff[static_cast<std::size_t>(cellAt(right, 0, 1))], 1);
+    EXPECT_GT(w->compareDifferences(), 0);
+    EXPECT_LT(w->compareDifferences(), 16 * 8);
+    // Hovering in one side lights the lane on both.
+    hover(left, cellAt(left, 0, 1));
+    EXPECT_EQ(right->highlightThread(), 1);
+
+    // Comparing a variant with itself finds nothing; clearing turns compare off.
+    ASSERT_TRUE(w->setCompare(QStringLiteral("mma.m16n8k8.tf32")));
+    EXPECT_EQ(w->compareDifferences(), 0);
+    ASSERT_TRUE(w->setCompare(QString()));
+    EXPECT_EQ(w->compareView(0), nullptr);
+    QString error;
+    EXPECT_FALSE(w->setCompare(QStringLiteral("mma.m99n8k8.f16"), &error));
+    EXPECT_TRUE(error.contains(QStringLiteral("invalid spec"))) << error.toStdString();
+}
+
+TEST(MainWindow, SparseInstructionsGetAMetadataPaneWithSelector) {
+    const auto sparse = syntheticSparse();
+    Window w;
+    w->showInstruction(*sparse);
+    EXPECT_EQ(w->paneNames(), (QStringList{QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("C/D"), QStringLiteral("metadata")}));
+    DiagramView* md = w->pane(QStringLiteral("metadata"));
+    ASSERT_NE(md, nullptr);
+    EXPECT_EQ(md->diagram()->cells.size(), 64u);
+    EXPECT_EQ(md->diagram()->bitFields.size(), 8u) << "one register diagram per lane that holds metadata";
+    EXPECT_EQ(w->selectorBox()->count(), 2);
+    EXPECT_TRUE(w->selectorBox()->isEnabled());
+    for (const DiagramCell& c : md->diagram()->cells) EXPECT_EQ(c.thread % 4, 0) << "selector 0: lanes 4g";
+
+    ASSERT_TRUE(w->setSelector(1));
+    md = w->pane(QStringLiteral("metadata"));
+    ASSERT_EQ(md->diagram()->selector, 1);
+    for (const DiagramCell& c : md->diagram()->cells) EXPECT_EQ(c.thread % 4, 1) << "selector 1: lanes 4g+1";
+    EXPECT_FALSE(w->setSelector(2)) << "2 is not a selector of this instruction";
+
+    // Hovering a field names the metadata bits and the chunk.
+    const int cell = cellAt(md, 8, 4); // row g+8 = 8, chunk 4..7: lane 1, bits 23..20
+    ASSERT_GE(cell, 0);
+    hover(md, cell);
+    const CellInfo& info = w->details()->cell();
+    EXPECT_EQ(info.operand, QStringLiteral("metadata"));
+    EXPECT_EQ(info.selector, 1);
+    ASSERT_EQ(info.owners.size(), 1u);
+    EXPECT_EQ(info.owners[0].lane, 1);
+    EXPECT_EQ(info.owners[0].bitHi, 23);
+    EXPECT_EQ(info.owners[0].bitLo, 20);
+    EXPECT_EQ(info.fieldColFirst, 4);
+    EXPECT_EQ(info.fieldColLast, 7);
+    // ... and lights lane 1 in A as well.
+    EXPECT_EQ(w->pane(QStringLiteral("A"))->highlightThread(), 1);
+}
+
+} // namespace
