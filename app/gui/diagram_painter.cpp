@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <deque>
 #include <cmath>
 
 namespace lanemap::gui {
@@ -36,21 +37,36 @@ struct Map {
     }
 };
 
-// Fonts by (pixel size, bold, monospace), built once per paint call.
+// Fonts by (pixel size, bold, monospace) with their metrics, built once per thread: a tile render must not pay
+// for font matching.
+struct FontEntry {
+    QFont font;
+    double advance = 0; // monospace advance per character
+    double ascent = 0, descent = 0;
+};
+
 class Fonts {
 public:
-    QFont font(double unitSize, double zoom, bool bold, bool mono) {
+    const FontEntry& entry(double unitSize, double zoom, bool bold, bool mono) {
         const int px = std::max(1, static_cast<int>(std::lround(unitSize * zoom)));
         const int key = px * 4 + (bold ? 2 : 0) + (mono ? 1 : 0);
-        for (const auto& [k, f] : m_fonts)
-            if (k == key) return f;
+        for (const auto& [k, e] : m_fonts)
+            if (k == key) return e;
         QFont f = mono ? monoFont() : QFont();
         if (!mono) f.setFamilies({QStringLiteral("DejaVu Sans"), QStringLiteral("Liberation Sans"), QStringLiteral("sans-serif")});
         f.setPixelSize(px);
         f.setBold(bold);
         f.setHintingPreference(QFont::PreferNoHinting);
-        m_fonts.emplace_back(key, f);
-        return f;
+        const QFontMetricsF fm(f);
+        FontEntry e{f, fm.horizontalAdvance(QLatin1Char('0')), fm.ascent(), fm.descent()};
+        m_fonts.emplace_back(key, e);
+        return m_fonts.back().second;
+    }
+    QFont font(double unitSize, double zoom, bool bold, bool mono) { return entry(unitSize, zoom, bold, mono).font; }
+
+    static Fonts& instance() {
+        thread_local Fonts fonts;
+        return fonts;
     }
 
 private:
@@ -60,7 +76,7 @@ private:
         if (!QFontInfo(f).fixedPitch()) f = QFontDatabase::systemFont(QFontDatabase::FixedFont);
         return f;
     }
-    std::vector<std::pair<int, QFont>> m_fonts;
+    std::deque<std::pair<int, FontEntry>> m_fonts; // deque: entries stay put while new sizes are added
 };
 
 QColor cellFill(const DiagramCell& c, const ViewColors& colors) {
@@ -79,6 +95,15 @@ QString fittingLabel(const DiagramCell& c, double widthPx, double charPx) {
     return {};
 }
 
+// Centered monospace text without a text layout pass: width = characters x advance. This is what keeps a
+// tile of a few hundred labels in the low milliseconds.
+void drawCentered(QPainter& p, const FontEntry& f, const QRectF& r, const QString& text) {
+    const double w = static_cast<double>(text.size()) * f.advance;
+    const double x = r.center().x() - w / 2;
+    const double y = r.center().y() + (f.ascent - f.descent) / 2;
+    p.drawText(QPointF(x, y), text);
+}
+
 void drawCell(QPainter& p, const Diagram& d, const Map& m, const DiagramCell& c, const PaintOptions& o, Fonts& fonts,
               bool labels, const QColor* fillOverride = nullptr) {
     const QRect r = m.snapped(c.rect);
@@ -91,12 +116,12 @@ void drawCell(QPainter& p, const Diagram& d, const Map& m, const DiagramCell& c,
         p.fillRect(r, fill);
     }
     if (!labels) return;
-    const double charPx = d.metrics.charWidth * m.zoom;
-    const QString text = fittingLabel(c, r.width(), charPx);
+    const FontEntry& f = fonts.entry(d.metrics.cellFont, m.zoom, false, true);
+    const QString text = fittingLabel(c, r.width(), f.advance);
     if (text.isEmpty()) return;
-    p.setFont(fonts.font(d.metrics.cellFont, m.zoom, false, true));
+    p.setFont(f.font);
     p.setPen(cellText(c, o.colors));
-    p.drawText(r.adjusted(1, 1, 0, 0), Qt::AlignCenter, text);
+    drawCentered(p, f, QRectF(r).adjusted(1, 1, 0, 0), text);
 }
 
 void drawMarks(QPainter& p, const Map& m, const DiagramCell& c, std::size_t index, const CellMarks* marks,
@@ -104,14 +129,13 @@ void drawMarks(QPainter& p, const Map& m, const DiagramCell& c, std::size_t inde
     if (!marks) return;
     const QRect r = m.snapped(c.rect);
     if (index < marks->diff.size() && marks->diff[index]) {
-        const int w = r.width() >= 10 ? 2 : 1;
-        QPen pen(colors.diff, w);
-        pen.setJoinStyle(Qt::MiterJoin);
-        p.setPen(pen);
-        p.setBrush(Qt::NoBrush);
-        p.drawRect(QRectF(r).adjusted(w / 2.0 + 1, w / 2.0 + 1, -w / 2.0, -w / 2.0));
-        // A corner triangle keeps a difference visible when cells are tiny.
-        const double t = std::max(3.0, std::min(r.width(), r.height()) * 0.3);
+        // A thin outline and a corner flag: readable even when most cells differ, visible when cells are tiny.
+        if (r.width() >= 8 && r.height() >= 8) {
+            p.setPen(QPen(colors.diff, 1));
+            p.setBrush(Qt::NoBrush);
+            p.drawRect(QRectF(r).adjusted(1.5, 1.5, -0.5, -0.5));
+        }
+        const double t = std::max(3.0, std::min(r.width(), r.height()) * 0.42);
         const QPointF tri[3] = {QPointF(r.right() + 1 - t, r.top()), QPointF(r.right() + 1, r.top()),
                                 QPointF(r.right() + 1, r.top() + t)};
         p.setPen(Qt::NoPen);
@@ -199,7 +223,7 @@ QRectF cellRect(const Diagram& d, const PaintOptions& o, int cell) {
 
 void paintStatic(QPainter& p, const Diagram& d, const PaintOptions& o, const CellMarks* marks, const QRectF& exposed) {
     const Map m{o.zoom, o.origin};
-    Fonts fonts;
+    Fonts& fonts = Fonts::instance();
     const bool labels = o.labels && labelsVisible(d, o.zoom);
     // Exposed area in units, to skip whole panels and cells cheaply.
     const RectF ex{exposed.x() / o.zoom + o.origin.x(), exposed.y() / o.zoom + o.origin.y(), exposed.width() / o.zoom,
@@ -292,14 +316,15 @@ void paintStatic(QPainter& p, const Diagram& d, const PaintOptions& o, const Cel
         }
 }
 
-int paintOverlay(QPainter& p, const Diagram& d, const PaintOptions& o, const Highlight& h, const QRectF& exposed) {
+int paintOverlay(QPainter& p, const Diagram& d, const PaintOptions& o, const Highlight& h, const QRectF& exposed,
+                 bool shadeDone) {
     if (!h.active()) return 0;
     const Map m{o.zoom, o.origin};
-    Fonts fonts;
+    Fonts& fonts = Fonts::instance();
     const bool labels = o.labels && labelsVisible(d, o.zoom);
     int lit = 0;
     const bool anyLane = h.thread >= 0 || h.pinned >= 0;
-    if (anyLane) {
+    if (anyLane && !shadeDone) {
         // Shade every grid and bit register, then repaint the lit lanes' cells on top at full strength.
         for (const DiagramPanel& panel : d.panels) {
             const QRectF g = m.rect(panel.gridRect());
@@ -309,6 +334,8 @@ int paintOverlay(QPainter& p, const Diagram& d, const PaintOptions& o, const Hig
             const QRectF g = m.rect(bd.rect);
             if (g.intersects(exposed)) p.fillRect(g.intersected(exposed), o.colors.shade);
         }
+    }
+    if (anyLane) {
         auto light = [&](int thread, const QColor& outline) {
             if (thread < 0) return;
             for (std::uint32_t idx : d.cellsOfThread(thread)) {

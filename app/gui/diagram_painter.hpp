@@ -63,8 +63,9 @@ void paintStatic(QPainter& painter, const Diagram& diagram, const PaintOptions& 
                  const QRectF& exposed);
 
 // Paints the hover / pin / cursor layer over a painted static layer. Returns the number of cells lit.
+// `shadeDone`: the shade over unlit cells is already painted (cached shaded tiles); draw only what is lit.
 int paintOverlay(QPainter& painter, const Diagram& diagram, const PaintOptions& options, const Highlight& highlight,
-                 const QRectF& exposed);
+                 const QRectF& exposed, bool shadeDone = false);
 
 // The whole diagram as an image: `scale` device pixels per unit (2 = crisp on high-DPI and in documents).
 QImage renderDiagram(const Diagram& diagram, const PaintOptions& options, const CellMarks* marks = nullptr,

@@ -7,11 +7,15 @@
 #include <QKeyEvent>
 #include <QPaintEvent>
 #include <QPainter>
+#include <QSet>
+#include <QTimer>
 #include <QScrollBar>
+#include <QStyle>
 #include <QToolTip>
 #include <QWheelEvent>
 
 #include <algorithm>
+#include <limits>
 #include <cmath>
 
 namespace lanemap::gui {
@@ -85,11 +89,18 @@ void DiagramView::setMarks(CellMarks marks) {
 double DiagramView::fitZoom() const {
     if (!m_diagram) return 1.0;
     const QRectF c = contentRect(*m_diagram, m_options, kMargin);
-    const QSize vp = viewport()->size();
+    const QSize vp = maximumViewportSize(); // the viewport without scroll bars
     if (c.width() <= 0 || c.height() <= 0 || vp.width() <= 0 || vp.height() <= 0) return 1.0;
-    // Fit, but never magnify past 1.6: huge cells on a big screen look broken rather than helpful.
-    const double z = std::min({vp.width() / c.width(), vp.height() / c.height(), 1.6});
-    return std::clamp(z, kMinZoom, kMaxZoom);
+    // The whole diagram, but never magnified past 1.6: huge cells on a big screen look broken, not helpful.
+    const double both = std::min({vp.width() / c.width(), vp.height() / c.height(), 1.6});
+    if (labelsVisible(*m_diagram, both)) return std::clamp(both, kMinZoom, kMaxZoom);
+    // Too small to read (a 16x256 A, a 64x256 accumulator): fill the short side instead and scroll along the
+    // long one, up to 1:1.
+    const double bar = style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, this) + 1;
+    const bool wide = vp.width() / c.width() < vp.height() / c.height(); // scrolls horizontally
+    const double shortSide =
+        std::min(wide ? (vp.height() - bar) / c.height() : (vp.width() - bar) / c.width(), 1.0);
+    return std::clamp(std::max(both, shortSide), kMinZoom, kMaxZoom);
 }
 
 void DiagramView::fit() {
@@ -139,7 +150,10 @@ void DiagramView::relayout() {
     verticalScrollBar()->setPageStep(vp.height());
 }
 
-void DiagramView::invalidateTiles() { m_tiles.clear(); }
+void DiagramView::invalidateTiles() {
+    m_tiles.clear();
+    m_shadedTiles.clear();
+}
 
 QPoint DiagramView::scrollOffset() const {
     // Content smaller than the pane is centered horizontally and kept at the top.
@@ -153,11 +167,25 @@ QPointF DiagramView::toUnits(QPoint pos) const {
     return QPointF(pos + s) / m_options.zoom + m_options.origin;
 }
 
-const QImage& DiagramView::tile(int tx, int ty) {
+const QImage& DiagramView::tile(int tx, int ty, bool shadedTile) {
     const quint64 key = tileKey(tx, ty);
-    auto it = m_tiles.find(key);
-    if (it != m_tiles.end()) return *it;
-    if (m_tiles.size() >= kMaxTiles) m_tiles.clear();
+    QHash<quint64, QImage>& cache = shadedTile ? m_shadedTiles : m_tiles;
+    auto it = cache.find(key);
+    if (it != cache.end()) return *it;
+    if (cache.size() >= kMaxTiles) cache.clear();
+    if (shadedTile) {
+        // The shade is static too: the plain tile with the shade laid over it once, not on every frame.
+        QImage img = tile(tx, ty, false);
+        {
+            QPainter p(&img);
+            const QRectF exposed(tx * kTile, ty * kTile, kTile, kTile);
+            p.translate(-tx * kTile, -ty * kTile);
+            Highlight shadeOnly;
+            shadeOnly.thread = std::numeric_limits<int>::max(); // a thread with no cells: shade, light nothing
+            paintOverlay(p, *m_diagram, m_options, shadeOnly, exposed);
+        }
+        return *cache.insert(key, std::move(img));
+    }
     const double dpr = viewport()->devicePixelRatioF();
     QImage img(static_cast<int>(std::ceil(kTile * dpr)), static_cast<int>(std::ceil(kTile * dpr)),
                QImage::Format_ARGB32_Premultiplied);
@@ -170,34 +198,123 @@ const QImage& DiagramView::tile(int tx, int ty) {
         p.setClipRect(exposed);
         paintStatic(p, *m_diagram, m_options, m_marks.empty() ? nullptr : &m_marks, exposed);
     }
-    return *m_tiles.insert(key, std::move(img));
+    return *cache.insert(key, std::move(img));
 }
 
 void DiagramView::paintEvent(QPaintEvent* event) {
     QElapsedTimer timer;
     timer.start();
     QPainter p(viewport());
-    const QRect exposed = event->rect();
-    p.fillRect(exposed, m_options.colors.background);
-    if (m_diagram) {
+    const QRegion region = event->region();
+    const QRect bounds = region.boundingRect();
+    if (!m_diagram) {
+        p.fillRect(bounds, m_options.colors.background);
+    } else {
         const QPoint s = scrollOffset();
-        const QRect content = exposed.translated(s).intersected(QRect(QPoint(0, 0), m_contentPx));
-        if (!content.isEmpty()) {
+        const QRect contentPx(QPoint(0, 0), m_contentPx);
+        // Outside the content: background only.
+        const QRegion outside = region.subtracted(QRegion(contentPx.translated(-s)));
+        for (const QRect& r : outside) p.fillRect(r, m_options.colors.background);
+        const bool shade = shaded();
+        // A fresh diagram (or zoom) has no tiles yet: painting the exposed cells directly is about three times
+        // cheaper than rendering the tiles that cover them, so the first frame does that and the tiles are
+        // rendered in idle time right after.
+        int missing = 0;
+        const QRect need = bounds.translated(s).intersected(contentPx);
+        if (!need.isEmpty())
+            for (int ty = need.top() / kTile; ty <= need.bottom() / kTile; ++ty)
+                for (int tx = need.left() / kTile; tx <= need.right() / kTile; ++tx)
+                    missing += !(shade ? m_shadedTiles : m_tiles).contains(tileKey(tx, ty));
+        if (missing > 4) {
+            p.fillRect(bounds, m_options.colors.background);
+            p.translate(-s);
+            p.setClipRegion(region.translated(s));
+            const QRectF exposed(bounds.translated(s));
+            paintStatic(p, *m_diagram, m_options, m_marks.empty() ? nullptr : &m_marks, exposed);
+            paintOverlay(p, *m_diagram, m_options, m_highlight, exposed);
+            m_lastPaintMs = static_cast<double>(timer.nsecsElapsed()) / 1e6;
+            ++m_paintCount;
+            if (!m_warmPending) {
+                m_warmPending = true;
+                QTimer::singleShot(0, this, &DiagramView::warmTiles);
+            }
+            emit painted(m_lastPaintMs);
+            return;
+        }
+        // Blit the tiles under each exposed rectangle (a hover repaints a few cell-sized rectangles only).
+        QSet<quint64> drawn;
+        for (const QRect& r : region) {
+            const QRect content = r.translated(s).intersected(contentPx);
+            if (content.isEmpty()) continue;
             const int tx0 = content.left() / kTile, tx1 = content.right() / kTile;
             const int ty0 = content.top() / kTile, ty1 = content.bottom() / kTile;
             for (int ty = ty0; ty <= ty1; ++ty)
                 for (int tx = tx0; tx <= tx1; ++tx) {
-                    const QRect target(tx * kTile - s.x(), ty * kTile - s.y(), kTile, kTile);
-                    p.drawImage(target.topLeft(), tile(tx, ty));
+                    if (region.rectCount() > 1) {
+                        // Several small rectangles: copy only the part of the tile each one needs.
+                        const QRect tileRect(tx * kTile, ty * kTile, kTile, kTile);
+                        const QRect part = tileRect.intersected(content);
+                        const QImage& img = tile(tx, ty, shade);
+                        const double dpr = img.devicePixelRatio();
+                        const QRectF source(QPointF(part.topLeft() - tileRect.topLeft()) * dpr, QSizeF(part.size()) * dpr);
+                        p.drawImage(QRectF(part.translated(-s)), img, source);
+                        continue;
+                    }
+                    if (!drawn.contains(tileKey(tx, ty))) {
+                        drawn.insert(tileKey(tx, ty));
+                        p.drawImage(QPoint(tx * kTile - s.x(), ty * kTile - s.y()), tile(tx, ty, shade));
+                    }
                 }
-            p.translate(-s);
-            p.setClipRect(exposed.translated(s));
-            paintOverlay(p, *m_diagram, m_options, m_highlight, QRectF(exposed.translated(s)));
         }
+        p.translate(-s);
+        p.setClipRegion(region.translated(s));
+        // The shade is in the tiles; the overlay adds the lit lanes, the hovered cell and the cursor.
+        Highlight h = m_highlight;
+        paintOverlay(p, *m_diagram, m_options, h, QRectF(bounds.translated(s)), /*shadeDone=*/true);
     }
     m_lastPaintMs = static_cast<double>(timer.nsecsElapsed()) / 1e6;
     ++m_paintCount;
     emit painted(m_lastPaintMs);
+}
+
+void DiagramView::warmTiles() {
+    m_warmPending = false;
+    if (!m_diagram || !isVisible()) return;
+    // Render the visible tiles (plain, then shaded for hovering) a few milliseconds at a time.
+    QElapsedTimer budget;
+    budget.start();
+    const QPoint s = scrollOffset();
+    const QRect need = viewport()->rect().translated(s).intersected(QRect(QPoint(0, 0), m_contentPx));
+    if (need.isEmpty()) return;
+    for (bool shadedTile : {false, true})
+        for (int ty = need.top() / kTile; ty <= need.bottom() / kTile; ++ty)
+            for (int tx = need.left() / kTile; tx <= need.right() / kTile; ++tx) {
+                if ((shadedTile ? m_shadedTiles : m_tiles).contains(tileKey(tx, ty))) continue;
+                if (budget.elapsed() > 6) {
+                    m_warmPending = true;
+                    QTimer::singleShot(0, this, &DiagramView::warmTiles);
+                    return;
+                }
+                tile(tx, ty, shadedTile);
+            }
+}
+
+QRegion DiagramView::threadRegion(int thread) const {
+    QRegion region;
+    if (!m_diagram || thread < 0) return region;
+    const QRect vp = viewport()->rect();
+    for (std::uint32_t idx : m_diagram->cellsOfThread(thread)) {
+        const QRect r = cellViewportRect(static_cast<int>(idx)).adjusted(-2, -2, 2, 2);
+        if (r.intersects(vp)) region += r;
+    }
+    for (const BitFieldDiagram& bd : m_diagram->bitFields)
+        if (bd.thread == thread)
+            region += QRectF((bd.rect.x - m_options.origin.x()) * m_options.zoom - 3,
+                             (bd.rect.y - m_options.origin.y()) * m_options.zoom - 3, bd.rect.w * m_options.zoom + 6,
+                             bd.rect.h * m_options.zoom + 6)
+                          .toAlignedRect()
+                          .translated(-scrollOffset());
+    return region;
 }
 
 void DiagramView::resizeEvent(QResizeEvent* event) {
@@ -213,7 +330,10 @@ void DiagramView::resizeEvent(QResizeEvent* event) {
     relayout();
 }
 
-void DiagramView::scrollContentsBy(int, int) { viewport()->update(); }
+void DiagramView::scrollContentsBy(int dx, int dy) {
+    // Move the pixels already painted; only the strip that scrolls in is painted.
+    viewport()->scroll(dx, dy);
+}
 
 int DiagramView::cellAtViewport(QPoint pos) const {
     if (!m_diagram) return -1;
@@ -255,8 +375,15 @@ void DiagramView::setHover(int cell) {
 
 void DiagramView::setHighlightThread(int thread) {
     if (thread == m_highlight.thread) return;
+    const bool wasShaded = shaded();
+    const int old = m_highlight.thread;
     m_highlight.thread = thread;
-    viewport()->update();
+    if (wasShaded != shaded()) {
+        viewport()->update(); // the shade comes or goes everywhere
+        return;
+    }
+    // Lane to lane: only the two lanes' cells change.
+    viewport()->update(threadRegion(old) + threadRegion(thread));
 }
 
 void DiagramView::setPinnedThread(int thread) {

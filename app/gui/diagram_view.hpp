@@ -99,7 +99,11 @@ private:
     void invalidateTiles();
     QPoint scrollOffset() const;
     QPointF toUnits(QPoint viewportPos) const;
-    const QImage& tile(int tx, int ty);
+    // A static tile; `shaded` is the same tile under the hover shade (so a hover frame is a plain blit).
+    const QImage& tile(int tx, int ty, bool shaded);
+    bool shaded() const { return m_highlight.thread >= 0 || m_highlight.pinned >= 0; }
+    QRegion threadRegion(int thread) const; // viewport region of a thread's visible cells
+    void warmTiles();                        // renders missing visible tiles in idle time
     void updateCell(int cell);
     void setHover(int cell);
 
@@ -112,6 +116,8 @@ private:
     bool m_fit = true;
     bool m_title = false, m_legends = false;
     QHash<quint64, QImage> m_tiles;
+    QHash<quint64, QImage> m_shadedTiles;
+    bool m_warmPending = false;
     double m_lastPaintMs = 0;
     int m_paintCount = 0;
 };

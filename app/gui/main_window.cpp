@@ -435,6 +435,9 @@ QString MainWindow::currentSpec() const {
 void MainWindow::showInstruction(const Instruction& instruction) {
     m_selectTimer.start();
     m_waitingFirstPaint = true;
+    // An instruction from outside the catalog may reuse a freed one's address: never serve its cached diagrams.
+    if (Catalog::instance().instruction(instruction.spec) != &instruction)
+        m_diagramCache.remove_if([&](const CachedDiagram& c) { return c.instruction == &instruction; });
     m_instruction = &instruction;
     m_prefs.spec = QString::fromStdString(instruction.spec);
     // Keep view choices that still apply; drop those that do not (a selector of another instruction, lanes
@@ -467,21 +470,42 @@ void MainWindow::showInstruction(const Instruction& instruction) {
 
 // --- panes -------------------------------------------------------------------------------------------------
 
-std::vector<QString> MainWindow::operandPaneNames() const {
-    std::vector<QString> names;
-    if (!m_instruction) return names;
-    // One "C/D" pane when C and D have the same layout (the Diagram decides: it merges them).
-    DiagramOptions probe;
-    probe.operand = "C/D";
-    const bool merged = m_instruction->operand("C") && m_instruction->operand("D") &&
-                        !buildDiagram(*m_instruction, probe).panels.empty();
+std::shared_ptr<const Diagram> MainWindow::diagramFor(const Instruction& in, const DiagramOptions& o) const {
+    // Diagrams are immutable: a small cache makes going back to a recent instruction or coloring instant (the
+    // largest wgmma accumulators take tens of milliseconds to build).
+    std::string key = in.spec + '|' + o.operand.value_or("*") + '|' + std::string(toString(o.colorBy)) + '|' +
+                      std::string(toString(o.palette)) + '|' + (o.selector ? std::to_string(*o.selector) : "-") + '|';
+    for (int t : o.threads) key += std::to_string(t) + ',';
+    const void* owner = &in;
+    for (auto it = m_diagramCache.begin(); it != m_diagramCache.end(); ++it)
+        if (it->key == key && it->instruction == owner) {
+            m_diagramCache.splice(m_diagramCache.begin(), m_diagramCache, it);
+            return m_diagramCache.front().diagram;
+        }
+    auto diagram = std::make_shared<const Diagram>(buildDiagram(in, o));
+    m_diagramCache.push_front({key, owner, diagram});
+    if (m_diagramCache.size() > 32) m_diagramCache.pop_back();
+    return diagram;
+}
+
+std::vector<std::pair<QString, std::shared_ptr<const Diagram>>> MainWindow::paneDiagrams() const {
+    std::vector<std::pair<QString, std::shared_ptr<const Diagram>>> panes;
+    if (!m_instruction) return panes;
+    // One "C/D" pane when C and D have the same layout: the Diagram decides (an empty C/D diagram = not merged).
+    std::shared_ptr<const Diagram> cd;
+    if (m_instruction->operand("C") && m_instruction->operand("D")) {
+        cd = diagramFor(*m_instruction, diagramOptions(QStringLiteral("C/D")));
+        if (cd->panels.empty()) cd.reset();
+    }
     for (const FragmentLayout& op : m_instruction->operands) {
         const QString name = QString::fromStdString(op.name());
-        if (merged && name == QLatin1String("D")) continue;
-        names.push_back(merged && name == QLatin1String("C") ? QStringLiteral("C/D") : name);
+        if (cd && name == QLatin1String("D")) continue;
+        if (cd && name == QLatin1String("C")) panes.emplace_back(QStringLiteral("C/D"), cd);
+        else panes.emplace_back(name, diagramFor(*m_instruction, diagramOptions(name)));
     }
-    if (m_instruction->metadata) names.emplace_back(QStringLiteral("metadata"));
-    return names;
+    if (m_instruction->metadata)
+        panes.emplace_back(QStringLiteral("metadata"), diagramFor(*m_instruction, diagramOptions(QStringLiteral("metadata"))));
+    return panes;
 }
 
 DiagramOptions MainWindow::diagramOptions(const QString& operand) const {
@@ -512,16 +536,17 @@ void MainWindow::attachView(DiagramView* view) {
     connect(view, &DiagramView::cellClicked, this, [this, view](int cell) { onClick(view, cell); });
     connect(view, &DiagramView::tabPressed, this, [this, view](bool backward) { onPaneTab(view, backward); });
     connect(view, &DiagramView::painted, this, &MainWindow::onPainted);
-    connect(view, &DiagramView::zoomChanged, this,
-            [this](double z) { m_zoomStatus->setText(tr("zoom %1%").arg(std::lround(z * 100))); });
+    connect(view, &DiagramView::zoomChanged, this, [this, view](double z) {
+        if (view->isVisible()) m_zoomStatus->setText(tr("zoom %1%").arg(std::lround(z * 100)));
+    });
 }
 
 void MainWindow::rebuildPanes() {
-    const std::vector<QString> names = operandPaneNames();
+    const auto diagrams = paneDiagrams();
     // Reuse views by name (keeps zoom and scroll when switching between similar instructions).
     std::vector<Pane> old = std::move(m_panes);
     m_panes.clear();
-    for (const QString& name : names) {
+    for (const auto& [name, diagram] : diagrams) {
         Pane pane;
         pane.name = name;
         pane.instruction = m_instruction;
@@ -531,8 +556,7 @@ void MainWindow::rebuildPanes() {
                 o.view = nullptr;
             }
         if (!pane.view) pane.view = makeView(name);
-        auto diagram = std::make_shared<const Diagram>(buildDiagram(*m_instruction, diagramOptions(name)));
-        pane.view->setDiagram(std::move(diagram));
+        pane.view->setDiagram(diagram);
         pane.view->setPinnedThread(m_prefs.pinnedThread);
         pane.view->setHighlightThread(-1);
         m_panes.push_back(pane);
@@ -540,35 +564,42 @@ void MainWindow::rebuildPanes() {
     for (Pane& o : old)
         if (o.view) o.view->deleteLater();
 
-    // Arrangement: A (and metadata) on the left, B over C/D on the right — the shape of D = A·B + C.
-    for (const Pane& pane : m_panes) {
-        const bool left = pane.name == QLatin1String("A") || pane.name == QLatin1String("metadata");
-        QSplitter* column = left ? m_leftColumn : m_rightColumn;
-        if (pane.view->parentWidget() != column) column->addWidget(pane.view);
-    }
-    // Order inside the columns follows the pane order.
-    int li = 0, ri = 0;
-    for (const Pane& pane : m_panes) {
-        const bool left = pane.name == QLatin1String("A") || pane.name == QLatin1String("metadata");
-        (left ? m_leftColumn : m_rightColumn)->insertWidget(left ? li++ : ri++, pane.view);
-    }
-    // Split sizes follow the diagrams' natural sizes, so a 16x8 B does not get as much room as a 64x256 D.
+    // Arrangement, the shape of D = A·B + C: A (and metadata) in one group, B and C/D in the other. Side by side
+    // (A left, B over C/D) unless A is much wider than tall (large K): then A on top and B, C/D below it.
     auto natural = [](const DiagramView* v) {
         const QRectF r = contentRect(*v->diagram(), v->paintOptions());
         return QSizeF(r.width(), r.height());
     };
-    QList<int> leftSizes, rightSizes;
-    double leftW = 0, rightW = 0;
+    auto isFirstGroup = [](const Pane& p) { return p.name == QLatin1String("A") || p.name == QLatin1String("metadata"); };
+    QSizeF aSize(1, 1);
+    for (const Pane& pane : m_panes)
+        if (pane.name == QLatin1String("A")) aSize = natural(pane.view);
+    const bool rows = aSize.width() > 2.6 * aSize.height();
+    m_paneSplitter->setOrientation(rows ? Qt::Vertical : Qt::Horizontal);
+    m_leftColumn->setOrientation(rows ? Qt::Horizontal : Qt::Vertical);
+    m_rightColumn->setOrientation(rows ? Qt::Horizontal : Qt::Vertical);
+    int li = 0, ri = 0;
+    for (const Pane& pane : m_panes) {
+        const bool first = isFirstGroup(pane);
+        (first ? m_leftColumn : m_rightColumn)->insertWidget(first ? li++ : ri++, pane.view);
+    }
+    // Split sizes follow the diagrams' natural sizes, so a 16x8 B does not get as much room as a 64x256 D.
+    QList<int> firstSizes, secondSizes;
+    double firstExtent = 0, secondExtent = 0; // along the main splitter
     for (const Pane& pane : m_panes) {
         const QSizeF s = natural(pane.view);
-        const bool left = pane.name == QLatin1String("A") || pane.name == QLatin1String("metadata");
-        (left ? leftSizes : rightSizes) << std::max(120, static_cast<int>(s.height()));
-        (left ? leftW : rightW) = std::max(left ? leftW : rightW, s.width());
+        const bool first = isFirstGroup(pane);
+        const double inGroup = rows ? s.width() : s.height();
+        const double across = rows ? s.height() : s.width();
+        (first ? firstSizes : secondSizes) << std::max(120, static_cast<int>(inGroup));
+        double& extent = first ? firstExtent : secondExtent;
+        extent = std::max(extent, across);
     }
-    m_leftColumn->setSizes(leftSizes);
-    m_rightColumn->setSizes(rightSizes);
-    const int total = std::max(600, m_paneSplitter->width());
-    const double share = std::clamp(leftW / std::max(1.0, leftW + rightW), 0.25, 0.6);
+    m_leftColumn->setSizes(firstSizes);
+    m_rightColumn->setSizes(secondSizes);
+    // A wide A on top gets half the height: enough to read its labels while B and C/D scroll below.
+    const double share = rows ? 0.5 : std::clamp(firstExtent / std::max(1.0, firstExtent + secondExtent), 0.25, 0.6);
+    const int total = std::max(600, rows ? m_paneSplitter->height() : m_paneSplitter->width());
     m_paneSplitter->setSizes({static_cast<int>(total * share), total - static_cast<int>(total * share)});
     // Stretch factors keep that share when the window is resized (or first shown).
     m_paneSplitter->setStretchFactor(0, static_cast<int>(std::lround(share * 100)));
@@ -604,7 +635,7 @@ void MainWindow::rebuildCompare() {
         for (int t : m_laneFilter)
             if (t < in.threads) o.threads.push_back(t);
         o.selector.reset();
-        auto diagram = std::make_shared<const Diagram>(buildDiagram(in, o));
+        auto diagram = diagramFor(in, o);
         results[side] = compareDiagram(*diagram, in, *sides[1 - side]);
         if (side == 0) {
             m_compareDifferences = results[side].differing;
@@ -868,6 +899,7 @@ void MainWindow::onHover(DiagramView* view, int cell) {
     setHighlightThread(c.thread);
     m_details->setCell(describe(view, cell));
     m_hoverStatus->setText(QString::fromStdString(c.tooltip));
+    m_zoomStatus->setText(tr("zoom %1%").arg(std::lround(view->zoom() * 100)));
     m_lastView = view;
     m_lastCell = cell;
 }

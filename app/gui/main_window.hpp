@@ -12,6 +12,7 @@
 #include <QMainWindow>
 #include <QPointer>
 
+#include <list>
 #include <memory>
 #include <vector>
 
@@ -141,7 +142,8 @@ private:
     void selectInTree(const QString& spec);
     void rebuildPanes();
     void rebuildCompare();
-    std::vector<QString> operandPaneNames() const;
+    std::vector<std::pair<QString, std::shared_ptr<const Diagram>>> paneDiagrams() const;
+    std::shared_ptr<const Diagram> diagramFor(const Instruction& instruction, const DiagramOptions& options) const;
     DiagramOptions diagramOptions(const QString& operand) const;
     DiagramView* makeView(const QString& name);
     void attachView(DiagramView* view);
@@ -168,6 +170,12 @@ private:
     std::vector<int> m_laneFilter;
     std::vector<Pane> m_panes;
     std::vector<Pane> m_compareViews;
+    struct CachedDiagram {
+        std::string key;
+        const void* instruction;
+        std::shared_ptr<const Diagram> diagram;
+    };
+    mutable std::list<CachedDiagram> m_diagramCache; // most recent first
     int m_hoverThread = -1;
     DiagramView* m_lastView = nullptr;
     int m_lastCell = -1;
