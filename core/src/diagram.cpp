@@ -6,6 +6,7 @@
 #include <cmath>
 #include <map>
 #include <stdexcept>
+#include <string_view>
 #include <tuple>
 
 namespace lanemap {
@@ -216,6 +217,16 @@ bool sameLayout(const FragmentLayout& a, const FragmentLayout& b) {
 
 std::string plural(int n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
 
+// Appends without temporaries: tens of thousands of labels and tooltips are built per large diagram.
+void put(std::string& s, int v) {
+    char buf[16];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v);
+    s.append(buf, static_cast<std::size_t>(r.ptr - buf));
+}
+void put(std::string& s, std::string_view v) { s.append(v); }
+void put(std::string& s, char c) { s.push_back(c); }
+template <class... T> void append(std::string& s, const T&... parts) { (put(s, parts), ...); }
+
 // One owner to be drawn at a matrix position, before layout.
 struct Owner {
     int thread = 0;
@@ -225,13 +236,24 @@ struct Owner {
     int row = 0, col = 0, colLast = 0;
     int matrix = -1;
     Source source = Source::Doc;
+    std::string label;
+};
+
+// Positions of one panel: several owners starting at the same position share its span side by side; owners with
+// a different span starting there are stacked in horizontal bands.
+struct Spot {
+    int row, col, colLast;
+    int band = 0, bands = 1;
+    std::vector<std::uint32_t> owners; // indices into PanelPlan::owners
 };
 
 // What one panel will show, before coordinates are assigned.
 struct PanelPlan {
     DiagramPanel panel;
     std::vector<Owner> owners; // in (thread, element) order
+    std::vector<Spot> spots;   // in (row, col, colLast) order
     const FragmentLayout* layout = nullptr;
+    Source source = Source::Doc; // the source of most owners; tooltips name only the others
 };
 
 class Builder {
@@ -249,9 +271,8 @@ private:
     void validate() const;
     void planOperands();
     void planMetadata();
-    std::string laneText(int thread) const;
     std::string cellLabel(const Owner& o, char letter, PanelKind kind) const;
-    std::string cellTooltip(const Owner& o, const DiagramPanel& panel, const FragmentLayout* layout) const;
+    std::string cellTooltip(const Owner& o, const DiagramPanel& panel, Source common) const;
     std::uint32_t colorKey(const Owner& o) const;
     bool lit(int thread) const { return m_lit.empty() || m_lit[static_cast<std::size_t>(thread)]; }
     double labelWidth(std::size_t chars) const { return static_cast<double>(chars) * m_d.metrics.charWidth + 8; }
@@ -306,41 +327,32 @@ void Builder::validate() const {
                                         "; valid: 0.." + std::to_string(m_in.threads - 1));
 }
 
-std::string Builder::laneText(int thread) const {
-    if (m_in.scope == Scope::Warpgroup)
-        return "thread " + std::to_string(thread) + " (warp " + std::to_string(thread / 32) + ", lane " +
-               std::to_string(thread % 32) + ")";
-    return "lane " + std::to_string(thread);
-}
-
 std::string Builder::cellLabel(const Owner& o, char letter, PanelKind kind) const {
-    std::string s = "T" + std::to_string(o.thread) + ":";
-    if (kind == PanelKind::Metadata) return s + " [" + std::to_string(o.bitHi) + ".." + std::to_string(o.bitLo) + "]";
-    s += letter;
-    s += std::to_string(o.element);
+    std::string s;
+    if (kind == PanelKind::Metadata) append(s, 'T', o.thread, ": [", o.bitHi, "..", o.bitLo, ']');
+    else append(s, 'T', o.thread, ':', letter, o.element);
     return s;
 }
 
-std::string Builder::cellTooltip(const Owner& o, const DiagramPanel& panel, const FragmentLayout* layout) const {
-    std::string s = laneText(o.thread) + ", ";
-    auto bits = [&] {
-        return o.bitHi == o.bitLo ? "bit " + std::to_string(o.bitLo)
-                                  : "bits " + std::to_string(o.bitHi) + ".." + std::to_string(o.bitLo);
-    };
-    auto cols = [&] {
-        return o.col == o.colLast ? "col " + std::to_string(o.col)
-                                  : "cols " + std::to_string(o.col) + ".." + std::to_string(o.colLast);
-    };
-    if (panel.kind == PanelKind::Metadata) {
-        s += "metadata e " + bits() + ": row " + std::to_string(o.row) + ", " + cols();
-        if (m_selector) s += " (selector " + std::to_string(m_selector->value) + ")";
-        return s;
-    }
-    s += panel.letter + std::to_string(o.element) + ": reg " + std::to_string(o.reg) + " " + bits() + ", row " +
-         std::to_string(o.row) + ", " + cols();
-    if (o.matrix >= 0) s += ", product " + std::to_string(o.matrix);
-    if (layout && o.col != o.colLast) s += " (non-zero of the chunk)";
-    if (o.source != Source::Doc) s += " [" + std::string(toString(o.source)) + "]";
+// "lane 13 a5: reg 2 [31..16], row 3 col 11" (bits hi..lo, as in the PTX figures' `Tk: [m..n]`);
+// warpgroup thread 77: "warp 2 lane 13 d5: ...". Short: the SVG
+// carries one per cell.
+std::string Builder::cellTooltip(const Owner& o, const DiagramPanel& panel, Source common) const {
+    std::string s;
+    s.reserve(64);
+    // Warpgroup: the label shows T<thread>; the tooltip adds what it is made of.
+    if (m_in.scope == Scope::Warpgroup) append(s, "warp ", o.thread / 32, ' ');
+    append(s, "lane ", o.thread % 32, ' ');
+    if (panel.kind == PanelKind::Metadata) append(s, 'e');
+    else append(s, panel.letter, o.element, ": reg ", o.reg);
+    if (o.bitHi == o.bitLo) append(s, " [", o.bitLo, ']');
+    else append(s, " [", o.bitHi, "..", o.bitLo, ']');
+    append(s, panel.kind == PanelKind::Metadata ? ": row " : ", row ", o.row);
+    if (o.col == o.colLast) append(s, " col ", o.col);
+    else append(s, " cols ", o.col, "..", o.colLast);
+    if (o.matrix >= 0) append(s, ", product ", o.matrix);
+    if (panel.kind == PanelKind::Metadata && m_selector) append(s, ", selector ", m_selector->value);
+    if (o.source != common) append(s, " [", toString(o.source), ']');
     return s;
 }
 
@@ -403,7 +415,8 @@ void Builder::planOperands() {
                 o.colLast = e.colLast;
                 o.matrix = e.matrix;
                 o.source = e.source;
-                plan.owners.push_back(o);
+                o.label = cellLabel(o, p.letter, p.kind);
+                plan.owners.push_back(std::move(o));
             }
             m_plans.push_back(std::move(plan));
         }
@@ -441,53 +454,66 @@ void Builder::planMetadata() {
         o.col = f.colFirst;
         o.colLast = f.colLast;
         o.source = f.source;
-        plan.owners.push_back(o);
+        o.label = cellLabel(o, p.letter, p.kind);
+        plan.owners.push_back(std::move(o));
     }
     m_plans.push_back(std::move(plan));
 }
 
-// Positions of one panel: several owners starting at the same position share its span side by side; owners with
-// a different span starting there are stacked in horizontal bands.
-struct Spot {
-    int row, col, colLast;
-    std::vector<std::uint32_t> owners; // indices into plan.owners
-};
-
-std::vector<Spot> spotsOf(const PanelPlan& plan) {
-    std::map<std::array<int, 3>, std::size_t> index;
-    std::vector<Spot> spots;
-    for (std::uint32_t i = 0; i < plan.owners.size(); ++i) {
+void findSpots(PanelPlan& plan) {
+    std::vector<std::uint32_t> order(plan.owners.size());
+    for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+    auto key = [&](std::uint32_t i) {
         const Owner& o = plan.owners[i];
-        const std::array<int, 3> key{o.row, o.col, o.colLast};
-        auto [it, inserted] = index.try_emplace(key, spots.size());
-        if (inserted) spots.push_back({o.row, o.col, o.colLast, {}});
-        spots[it->second].owners.push_back(i);
+        return std::tuple(o.row, o.col, o.colLast, i);
+    };
+    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return key(a) < key(b); });
+    std::vector<Spot>& spots = plan.spots;
+    spots.clear();
+    for (std::uint32_t i : order) {
+        const Owner& o = plan.owners[i];
+        if (spots.empty() || spots.back().row != o.row || spots.back().col != o.col || spots.back().colLast != o.colLast)
+            spots.push_back({o.row, o.col, o.colLast, 0, 1, {}});
+        spots.back().owners.push_back(i);
     }
-    std::sort(spots.begin(), spots.end(), [](const Spot& a, const Spot& b) {
-        return std::tie(a.row, a.col, a.colLast) < std::tie(b.row, b.col, b.colLast);
-    });
-    return spots;
+    // Spans of different width starting at the same position: horizontal bands.
+    for (std::size_t a = 0; a < spots.size();) {
+        std::size_t b = a + 1;
+        while (b < spots.size() && spots[b].row == spots[a].row && spots[b].col == spots[a].col) ++b;
+        for (std::size_t k = a; k < b; ++k) {
+            spots[k].band = static_cast<int>(k - a);
+            spots[k].bands = static_cast<int>(b - a);
+        }
+        a = b;
+    }
+    std::map<Source, std::size_t> count;
+    for (const Owner& o : plan.owners) ++count[o.source];
+    std::size_t best = 0;
+    for (const auto& [src, n] : count)
+        if (n > best) best = n, plan.source = src;
 }
 
 double Builder::panelWidth(const PanelPlan& plan) const {
     const DiagramMetrics& mt = m_d.metrics;
-    const double rowHeader = labelWidth(std::to_string(plan.panel.rows - 1).size());
+    const double rowHeader = std::ceil(labelWidth(std::to_string(plan.panel.rows - 1).size()));
     const double note = m_in.scope == Scope::Warpgroup ? labelWidth(6) : 0;
     const double grid = plan.panel.cols * plan.panel.cellWidth;
     const double title = static_cast<double>(plan.panel.title.size()) * mt.panelTitleFont * 0.55;
     const double subtitle = static_cast<double>(plan.panel.subtitle.size()) * mt.noteFont * 0.52;
-    return std::max({rowHeader + grid + note, title, subtitle});
+    return std::ceil(std::max({rowHeader + grid + note, title, subtitle}));
 }
 
 void Builder::sizeCells(PanelPlan& plan) {
     DiagramPanel& p = plan.panel;
     const DiagramMetrics& mt = m_d.metrics;
     // Cell width: the widest label must fit its share of its spot; column headers must fit too.
-    const std::vector<Spot> spots = spotsOf(plan);
+    findSpots(plan);
+    if (plan.source != Source::Doc)
+        p.subtitle += std::string("; placement: ") + std::string(toString(plan.source)) + " (ptx-catalog.md)";
     double cellWidth = labelWidth(std::to_string(p.cols - 1).size()) - 2;
-    for (const Spot& s : spots) {
+    for (const Spot& s : plan.spots) {
         std::size_t chars = 0;
-        for (std::uint32_t i : s.owners) chars = std::max(chars, cellLabel(plan.owners[i], p.letter, p.kind).size());
+        for (std::uint32_t i : s.owners) chars = std::max(chars, plan.owners[i].label.size());
         const double need = labelWidth(chars) * static_cast<double>(s.owners.size()) / (s.colLast - s.col + 1);
         cellWidth = std::max(cellWidth, need);
     }
@@ -498,7 +524,7 @@ void Builder::sizeCells(PanelPlan& plan) {
 void Builder::layoutPanel(PanelPlan& plan, double x, double y) {
     DiagramPanel& p = plan.panel;
     const DiagramMetrics& mt = m_d.metrics;
-    const double rowHeader = labelWidth(std::to_string(p.rows - 1).size());
+    const double rowHeader = std::ceil(labelWidth(std::to_string(p.rows - 1).size()));
     p.bounds = {x, y, panelWidth(plan), 0};
     text(x, y + mt.panelTitleFont, p.title, mt.panelTitleFont, TextRole::PanelTitle, TextAnchor::Start, true);
     text(x, y + mt.panelTitleFont + 6 + mt.noteFont, p.subtitle, mt.noteFont, TextRole::PanelSubtitle,
@@ -744,31 +770,39 @@ Diagram Builder::build() {
         PanelPlan& plan = m_plans[pi];
         DiagramPanel& p = plan.panel;
         p.firstCell = static_cast<std::uint32_t>(m_d.cells.size());
-        const std::vector<Spot> spots = spotsOf(plan);
-        std::map<std::pair<int, int>, std::pair<int, int>> band; // (row, col) -> (next band, bands)
-        for (const Spot& s : spots) ++band[{s.row, s.col}].second;
+        // Colors per key, computed once (contrast needs pow()).
+        std::vector<std::pair<Rgb, Rgb>> colors;
+        auto colorOf = [&](std::uint32_t key) {
+            if (key >= colors.size()) {
+                const std::size_t from = colors.size();
+                colors.resize(key + 1);
+                for (std::size_t k = from; k <= key; ++k) {
+                    const Rgb fill = paletteColor(m_opt.palette, m_opt.colorBy, static_cast<int>(k));
+                    colors[k] = {fill, labelColorOn(fill)};
+                }
+            }
+            return colors[key];
+        };
         if (p.kind == PanelKind::Metadata) {
             m_metadataPanel = static_cast<int>(pi);
             m_metadataCellOfField.assign(plan.owners.size(), 0);
         }
-        for (const Spot& s : spots) {
-            auto& [next, bands] = band[{s.row, s.col}];
+        for (const Spot& s : plan.spots) {
             const RectF first = p.cellRect(s.row, s.col);
             const double spanW = (s.colLast - s.col + 1) * p.cellWidth;
-            const double bandH = p.cellHeight / bands;
+            const double bandH = p.cellHeight / s.bands;
             const double ownerW = spanW / static_cast<double>(s.owners.size());
             for (std::size_t k = 0; k < s.owners.size(); ++k) {
                 const Owner& o = plan.owners[s.owners[k]];
                 DiagramCell c;
-                c.rect = {first.x + static_cast<double>(k) * ownerW, first.y + next * bandH, ownerW, bandH};
-                c.label = cellLabel(o, p.letter, p.kind);
-                c.tooltip = cellTooltip(o, p, plan.layout);
-                if (p.kind == PanelKind::Metadata)
-                    c.hoverId = "metadata-t" + std::to_string(o.thread) + "-b" + std::to_string(o.bitLo);
+                c.rect = {first.x + static_cast<double>(k) * ownerW, first.y + s.band * bandH, ownerW, bandH};
+                c.label = o.label;
+                c.tooltip = cellTooltip(o, p, plan.source);
+                if (p.kind == PanelKind::Metadata) append(c.hoverId, "metadata-t", o.thread, "-b", o.bitLo);
                 else {
-                    c.hoverId = p.operand == "C/D" ? "CD" : p.operand;
-                    if (o.matrix >= 0) c.hoverId += "-m" + std::to_string(o.matrix);
-                    c.hoverId += "-t" + std::to_string(o.thread) + "-e" + std::to_string(o.element);
+                    append(c.hoverId, p.operand == "C/D" ? std::string_view("CD") : std::string_view(p.operand));
+                    if (o.matrix >= 0) append(c.hoverId, "-m", o.matrix);
+                    append(c.hoverId, "-t", o.thread, "-e", o.element);
                 }
                 c.colorKey = colorKey(o);
                 c.panel = static_cast<std::uint16_t>(pi);
@@ -787,12 +821,12 @@ Diagram Builder::build() {
                 c.owners = static_cast<std::int16_t>(s.owners.size());
                 c.source = o.source;
                 c.dimmed = !lit(o.thread);
-                c.fill = c.dimmed ? kDimFill : paletteColor(m_opt.palette, m_opt.colorBy, static_cast<int>(c.colorKey));
-                c.text = c.dimmed ? kDimText : labelColorOn(c.fill);
+                const auto [fill, ink] = colorOf(c.colorKey);
+                c.fill = c.dimmed ? kDimFill : fill;
+                c.text = c.dimmed ? kDimText : ink;
                 if (p.kind == PanelKind::Metadata) m_metadataCellOfField[s.owners[k]] = static_cast<std::uint32_t>(m_d.cells.size());
                 m_d.cells.push_back(std::move(c));
             }
-            ++next;
         }
         p.cellCount = static_cast<std::uint32_t>(m_d.cells.size()) - p.firstCell;
 

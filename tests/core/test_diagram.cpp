@@ -58,7 +58,7 @@ TEST(Diagram, CellOfLane13A5MatchesTheEngine) {
     EXPECT_EQ(c.row, 3);
     EXPECT_EQ(c.col, 11);
     EXPECT_EQ(c.hoverId, "A-t13-e5");
-    EXPECT_EQ(c.tooltip, "lane 13, a5: reg 2 bits 31..16, row 3, col 11");
+    EXPECT_EQ(c.tooltip, "lane 13 a5: reg 2 [31..16], row 3 col 11");
     // Hit test lands on the same cell from its centre, and misses outside every grid.
     const double cx = c.rect.x + c.rect.w / 2, cy = c.rect.y + c.rect.h / 2;
     EXPECT_EQ(d.cellAt(cx, cy), static_cast<int>(at[0]));
