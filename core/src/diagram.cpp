@@ -278,6 +278,8 @@ private:
     double labelWidth(std::size_t chars) const { return static_cast<double>(chars) * m_d.metrics.charWidth + 8; }
     void layoutPanel(PanelPlan& plan, double x, double y);
     double panelWidth(const PanelPlan& plan) const;
+    std::vector<std::string> subtitleLines(const PanelPlan& plan) const;
+    std::size_t m_subtitleLines = 1; // the most any panel needs: grids of one shelf stay aligned
     void sizeCells(PanelPlan& plan);
     void layoutBitFields(double y);
     void layoutLegend(double y);
@@ -368,18 +370,15 @@ std::uint32_t Builder::colorKey(const Owner& o) const {
 void Builder::planOperands() {
     const FragmentLayout* c = m_in.operand("C");
     const FragmentLayout* d = m_in.operand("D");
-    const bool mergeCD = m_opt.mergeIdenticalCD && c && d && sameLayout(*c, *d);
+    const std::string want = m_opt.operand.value_or("");
+    const bool mergeCD = m_opt.mergeIdenticalCD && c && d && (want.empty() || want == "C/D") && sameLayout(*c, *d);
     for (const FragmentLayout& op : m_in.operands) {
+        const bool accumulator = op.name() == "C" || op.name() == "D";
+        if (!want.empty() && (want == "C/D" ? !accumulator : want != op.name())) continue;
         std::string name = op.name();
-        if (mergeCD && (name == "C" || name == "D")) {
+        if (mergeCD && accumulator) {
             if (name == "D") continue; // drawn once, as "C/D"
             name = "C/D";
-        }
-        if (m_opt.operand) {
-            const std::string& want = *m_opt.operand;
-            if (want == "metadata") continue;
-            if (want != op.name() && !(want == "C/D" && name == "C/D")) continue;
-            name = want == "C/D" ? name : op.name();
         }
         for (int m = 0; m < op.matrices(); ++m) {
             PanelPlan plan;
@@ -493,14 +492,35 @@ void findSpots(PanelPlan& plan) {
         if (n > best) best = n, plan.source = src;
 }
 
+std::vector<std::string> Builder::subtitleLines(const PanelPlan& plan) const {
+    const auto maxChars = static_cast<std::size_t>(panelWidth(plan) / (m_d.metrics.noteFont * 0.52));
+    std::vector<std::string> lines;
+    std::string line;
+    std::size_t pos = 0;
+    const std::string& text = plan.panel.subtitle;
+    while (pos < text.size()) {
+        std::size_t end = text.find(' ', pos);
+        if (end == std::string::npos) end = text.size();
+        const std::string word = text.substr(pos, end - pos);
+        if (!line.empty() && line.size() + 1 + word.size() > maxChars) {
+            lines.push_back(std::move(line));
+            line.clear();
+        }
+        line += (line.empty() ? "" : " ") + word;
+        pos = end + 1;
+    }
+    if (!line.empty()) lines.push_back(std::move(line));
+    return lines;
+}
+
 double Builder::panelWidth(const PanelPlan& plan) const {
     const DiagramMetrics& mt = m_d.metrics;
     const double rowHeader = std::ceil(labelWidth(std::to_string(plan.panel.rows - 1).size()));
     const double note = m_in.scope == Scope::Warpgroup ? labelWidth(6) : 0;
     const double grid = plan.panel.cols * plan.panel.cellWidth;
     const double title = static_cast<double>(plan.panel.title.size()) * mt.panelTitleFont * 0.55;
-    const double subtitle = static_cast<double>(plan.panel.subtitle.size()) * mt.noteFont * 0.52;
-    return std::ceil(std::max({rowHeader + grid + note, title, subtitle}));
+    // Subtitles wrap (see subtitleLines) rather than widen the panel, down to 300 units.
+    return std::ceil(std::max({rowHeader + grid + note, title, 300.0}));
 }
 
 void Builder::sizeCells(PanelPlan& plan) {
@@ -527,9 +547,13 @@ void Builder::layoutPanel(PanelPlan& plan, double x, double y) {
     const double rowHeader = std::ceil(labelWidth(std::to_string(p.rows - 1).size()));
     p.bounds = {x, y, panelWidth(plan), 0};
     text(x, y + mt.panelTitleFont, p.title, mt.panelTitleFont, TextRole::PanelTitle, TextAnchor::Start, true);
-    text(x, y + mt.panelTitleFont + 6 + mt.noteFont, p.subtitle, mt.noteFont, TextRole::PanelSubtitle,
-         TextAnchor::Start, false, kMuted);
-    const double headerTop = y + mt.panelTitleFont + 6 + mt.noteFont + 10;
+    const double lineH = mt.noteFont + 4;
+    double ly = y + mt.panelTitleFont + 6 + mt.noteFont;
+    for (std::string& line : subtitleLines(plan)) {
+        text(x, ly, std::move(line), mt.noteFont, TextRole::PanelSubtitle, TextAnchor::Start, false, kMuted);
+        ly += lineH;
+    }
+    const double headerTop = y + mt.panelTitleFont + 6 + mt.noteFont + lineH * static_cast<double>(m_subtitleLines - 1) + 10;
     p.origin = {x + rowHeader, headerTop + mt.headerFont + 6};
     p.bounds.h = p.origin.y + p.rows * p.cellHeight - y;
 
@@ -634,8 +658,10 @@ void Builder::layoutBitFields(double y) {
         }
         std::sort(bd.fields.begin(), bd.fields.end(), [](const BitField& a, const BitField& b) { return a.bitHi > b.bitHi; });
         bottom = std::max(bottom, bd.rect.bottom());
+        m_d.width = std::max(m_d.width, std::ceil(bd.rect.right() + mt.margin));
         m_d.bitFields.push_back(std::move(bd));
     }
+    m_d.width = std::max(m_d.width, std::ceil(mt.margin * 2 + 110 * mt.noteFont * 0.52)); // the subtitle above
     m_d.height = bottom + mt.margin;
 }
 
@@ -663,7 +689,8 @@ void Builder::layoutLegend(double y) {
         }
         break;
     case ColorBy::Register:
-        legend.title = "color = fragment register (metadata: the e register)";
+        legend.title = m_metadataPanel >= 0 ? "color = fragment register (metadata: the e register)"
+                                            : "color = fragment register (the register index in the fragment)";
         for (const auto& [k, on] : used) keys.emplace_back(k, "reg " + std::to_string(k));
         break;
     case ColorBy::ThreadGroup:
@@ -696,6 +723,8 @@ void Builder::layoutLegend(double y) {
     if (anyDim) place(i++, kDimFill, "outside the lane filter", 0xFFFFFFFFu);
     const int rows = (i + perRow - 1) / perRow;
     legend.bounds = {mt.margin, y, perRow * entryW, top - y + rows * (swatch + 8)};
+    m_d.width = std::max(m_d.width, std::ceil(legend.bounds.right() + mt.margin));
+    m_d.width = std::max(m_d.width, std::ceil(2 * mt.margin + static_cast<double>(legend.title.size()) * mt.panelTitleFont * 0.55));
     m_d.height = std::max(m_d.height, legend.bounds.bottom() + mt.margin);
     m_d.legends.push_back(std::move(legend));
 }
@@ -748,6 +777,7 @@ Diagram Builder::build() {
     // Cell widths first (they decide panel widths), then a shelf layout: left to right, a new shelf when the
     // row would pass the widest of (2400 units, the widest panel).
     for (PanelPlan& plan : m_plans) sizeCells(plan);
+    for (const PanelPlan& plan : m_plans) m_subtitleLines = std::max(m_subtitleLines, subtitleLines(plan).size());
     double maxRow = 2400;
     for (const PanelPlan& plan : m_plans) maxRow = std::max(maxRow, panelWidth(plan));
     double x = mt.margin, shelfBottom = y, width = captionW + 2 * mt.margin;
@@ -863,6 +893,26 @@ Diagram Builder::build() {
                      mt.headerFont, TextRole::RowNote, TextAnchor::Start, true, kMuted);
                 if (r > 0) m_d.lines.push_back({{p.origin.x, ly}, {p.gridRect().right(), ly}, kGridLine, 2});
             }
+        }
+        // Chunked panels (sparse A, metadata): a dark line at every chunk boundary that all rows share.
+        bool chunked = false;
+        for (const Spot& sp : plan.spots) chunked = chunked || sp.colLast > sp.col;
+        if (chunked) {
+            std::vector<int> starts(static_cast<std::size_t>(p.cols), 0);
+            std::vector<bool> rowSeen(static_cast<std::size_t>(p.rows), false);
+            int rowsWithSpots = 0;
+            int lastRow = -1, lastCol = -1;
+            for (const Spot& sp : plan.spots) {
+                if (!rowSeen[static_cast<std::size_t>(sp.row)]) rowSeen[static_cast<std::size_t>(sp.row)] = true, ++rowsWithSpots;
+                if (sp.row == lastRow && sp.col == lastCol) continue; // another band of the same start
+                ++starts[static_cast<std::size_t>(sp.col)];
+                lastRow = sp.row, lastCol = sp.col;
+            }
+            for (int col = 1; col < p.cols; ++col)
+                if (starts[static_cast<std::size_t>(col)] == rowsWithSpots) {
+                    const double lx = p.origin.x + col * p.cellWidth;
+                    m_d.lines.push_back({{lx, p.origin.y}, {lx, p.gridRect().bottom()}, kGridLine, 1.5});
+                }
         }
         // Frame around the grid.
         const RectF g = p.gridRect();

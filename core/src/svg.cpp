@@ -131,6 +131,7 @@ private:
     void style();
     void background();
     void registers();
+    void rulers();
     void lines();
     void texts();
     void lanes();
@@ -175,7 +176,7 @@ void SvgBuilder::style() {
     m_w << ".bits text{font-size:";
     m_w.num(mt.cellFont - 1) << "px;text-anchor:middle;pointer-events:none;fill:#111}\n";
     m_w << ".regs rect{fill:#fff;stroke:#222;stroke-width:1}\n.regs path{stroke:#bbb;stroke-width:1;fill:none}\n";
-    m_w << ".lines path{fill:none}\n.legend rect{stroke:#666;stroke-width:.5}\n";
+    m_w << ".ruler{stroke:#222;stroke-width:1;fill:none}\n.lines path{fill:none}\n.legend rect{stroke:#666;stroke-width:.5}\n";
     // Roles: the first text of each role sets its class; texts that differ carry attributes.
     for (const auto& [role, t] : m_roleStyle) {
         m_w << '.' << roleClass(role) << "{font-size:";
@@ -227,6 +228,22 @@ void SvgBuilder::registers() {
         m_w << "\"/>\n";
     }
     m_w << "</g>\n";
+}
+
+// Bit ticks over the fields, so every field still shows how many bits it has.
+void SvgBuilder::rulers() {
+    if (m_d.bitFields.empty()) return;
+    m_w << "<path class=\"ruler\" d=\"";
+    for (const BitFieldDiagram& bd : m_d.bitFields)
+        for (int b = 1; b < bd.bits; ++b) {
+            const double x = bd.rect.x + b * bd.bitWidth;
+            m_w << 'M';
+            m_w.num(x) << ' ';
+            m_w.num(bd.rect.y) << "v5M";
+            m_w.num(x) << ' ';
+            m_w.num(bd.rect.bottom()) << "v-5";
+        }
+    m_w << "\"/>\n";
 }
 
 void SvgBuilder::lines() {
@@ -482,6 +499,7 @@ std::string SvgBuilder::build() {
     background();
     registers();
     lanes();
+    rulers();
     lines();
     texts();
     legends();
