@@ -74,35 +74,20 @@ std::optional<std::vector<int>> parseLaneList(std::string_view text, int limit, 
 
 namespace {
 
-Rgb hsl(double h, double s, double l) {
-    const double c = (1 - std::fabs(2 * l - 1)) * s;
-    const double hp = h / 60.0;
-    const double x = c * (1 - std::fabs(std::fmod(hp, 2.0) - 1));
-    double r = 0, g = 0, b = 0;
-    if (hp < 1) r = c, g = x;
-    else if (hp < 2) r = x, g = c;
-    else if (hp < 3) g = c, b = x;
-    else if (hp < 4) g = x, b = c;
-    else if (hp < 5) r = x, b = c;
-    else r = c, b = x;
-    const double m = l - c / 2;
-    auto to8 = [](double v) { return static_cast<std::uint8_t>(std::lround(std::clamp(v, 0.0, 1.0) * 255.0)); };
-    return {to8(r + m), to8(g + m), to8(b + m)};
+// 32 light colors for black labels (CIELAB L* 70..90, chroma 22..55, contrast with black >= 8), picked by
+// farthest-point sampling in CIELAB (every pair >= 17.8 dE76; evenly spaced HSL hues reach only 6.9) and ordered
+// so that lanes drawn next to each other in the PTX layouts (lane offsets 1, 2, 3, 4, 8, 12, 16, ...) differ by
+// >= 22 dE.
+constexpr Rgb rgb(std::uint32_t v) {
+    return {static_cast<std::uint8_t>(v >> 16), static_cast<std::uint8_t>(v >> 8), static_cast<std::uint8_t>(v)};
 }
-
-// 32 light hues; entry k has hue (7k mod 32) * 11.25°, so neighbouring lanes differ by ~79° and the lightness
-// alternates: adjacent lanes never look alike. Black labels stay readable on all of them.
-const std::array<Rgb, 32>& defaultTable() {
-    static const std::array<Rgb, 32> table = [] {
-        std::array<Rgb, 32> t{};
-        for (int k = 0; k < 32; ++k) {
-            const double hue = static_cast<double>((7 * k) % 32) * 11.25;
-            t[static_cast<std::size_t>(k)] = hsl(hue, k % 2 ? 0.70 : 0.60, k % 2 ? 0.74 : 0.82);
-        }
-        return t;
-    }();
-    return table;
-}
+constexpr std::array<Rgb, 32> kLaneColors{
+    rgb(0xC8E8A8), rgb(0xE890E0), rgb(0x40B8E8), rgb(0xF89068), rgb(0x20F8D8), rgb(0xA8B850), rgb(0xE0B0F0), rgb(0x68B8C0),
+    rgb(0xF89890), rgb(0x90F0B8), rgb(0xF8D870), rgb(0xB0A0F8), rgb(0xA0D0F0), rgb(0xF0B8B0), rgb(0x58C078), rgb(0xE0E888),
+    rgb(0xE0A050), rgb(0x68B0F8), rgb(0x38F8F8), rgb(0xE098B8), rgb(0xF8D8B0), rgb(0x88B8A0), rgb(0xB0B078), rgb(0x28C8A0),
+    rgb(0x00D8F8), rgb(0xE8D0F8), rgb(0xD8A078), rgb(0x88B878), rgb(0x98F0E8), rgb(0x00C0B8), rgb(0xA8E888), rgb(0xA8A8D8),
+};
+const std::array<Rgb, 32>& defaultTable() { return kLaneColors; }
 
 // Okabe & Ito (2008), the usual color-blind-safe set; black replaced by grey so labels stay readable.
 constexpr std::array<Rgb, 8> kOkabeIto{Rgb{0xE6, 0x9F, 0x00}, Rgb{0x56, 0xB4, 0xE9}, Rgb{0x00, 0x9E, 0x73},
