@@ -229,7 +229,7 @@ struct Owner {
 struct Spot {
     int row, col, colLast;
     int band = 0, bands = 1;
-    std::vector<std::uint32_t> owners; // indices into PanelPlan::owners
+    std::uint32_t first = 0, count = 0; // owners: PanelPlan::order[first .. first + count)
 };
 
 // What one panel will show, before coordinates are assigned.
@@ -237,6 +237,8 @@ struct PanelPlan {
     DiagramPanel panel;
     std::vector<Owner> owners; // in (thread, element) order
     std::vector<Spot> spots;   // in (row, col, colLast) order
+    std::vector<std::uint32_t> order; // owner indices sorted by spot
+    std::span<const std::uint32_t> ownersOf(const Spot& s) const { return {order.data() + s.first, s.count}; }
     const FragmentLayout* layout = nullptr;
     Source source = Source::Doc; // the source of most owners; tooltips name only the others
 };
@@ -445,7 +447,8 @@ void Builder::planMetadata() {
 }
 
 void findSpots(PanelPlan& plan) {
-    std::vector<std::uint32_t> order(plan.owners.size());
+    std::vector<std::uint32_t>& order = plan.order;
+    order.resize(plan.owners.size());
     for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
     auto key = [&](std::uint32_t i) {
         const Owner& o = plan.owners[i];
@@ -454,11 +457,11 @@ void findSpots(PanelPlan& plan) {
     std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return key(a) < key(b); });
     std::vector<Spot>& spots = plan.spots;
     spots.clear();
-    for (std::uint32_t i : order) {
-        const Owner& o = plan.owners[i];
+    for (std::uint32_t n = 0; n < order.size(); ++n) {
+        const Owner& o = plan.owners[order[n]];
         if (spots.empty() || spots.back().row != o.row || spots.back().col != o.col || spots.back().colLast != o.colLast)
-            spots.push_back({o.row, o.col, o.colLast, 0, 1, {}});
-        spots.back().owners.push_back(i);
+            spots.push_back({o.row, o.col, o.colLast, 0, 1, n, 0});
+        ++spots.back().count;
     }
     // Spans of different width starting at the same position: horizontal bands.
     for (std::size_t a = 0; a < spots.size();) {
@@ -518,8 +521,8 @@ void Builder::sizeCells(PanelPlan& plan) {
     double cellWidth = labelWidth(std::to_string(p.cols - 1).size()) - 2;
     for (const Spot& s : plan.spots) {
         std::size_t chars = 0;
-        for (std::uint32_t i : s.owners) chars = std::max(chars, plan.owners[i].label.size());
-        const double need = labelWidth(chars) * static_cast<double>(s.owners.size()) / (s.colLast - s.col + 1);
+        for (std::uint32_t i : plan.ownersOf(s)) chars = std::max(chars, plan.owners[i].label.size());
+        const double need = labelWidth(chars) * static_cast<double>(s.count) / (s.colLast - s.col + 1);
         cellWidth = std::max(cellWidth, need);
     }
     p.cellWidth = std::ceil(cellWidth);
@@ -806,9 +809,10 @@ Diagram Builder::build() {
             const RectF first = p.cellRect(s.row, s.col);
             const double spanW = (s.colLast - s.col + 1) * p.cellWidth;
             const double bandH = p.cellHeight / s.bands;
-            const double ownerW = spanW / static_cast<double>(s.owners.size());
-            for (std::size_t k = 0; k < s.owners.size(); ++k) {
-                const Owner& o = plan.owners[s.owners[k]];
+            const double ownerW = spanW / static_cast<double>(s.count);
+            const auto owners = plan.ownersOf(s);
+            for (std::size_t k = 0; k < owners.size(); ++k) {
+                const Owner& o = plan.owners[owners[k]];
                 DiagramCell c;
                 c.rect = {first.x + static_cast<double>(k) * ownerW, first.y + s.band * bandH, ownerW, bandH};
                 c.label = o.label;
@@ -833,13 +837,13 @@ Diagram Builder::build() {
                 c.col = static_cast<std::int16_t>(o.col);
                 c.colLast = static_cast<std::int16_t>(o.colLast);
                 c.matrix = static_cast<std::int16_t>(o.matrix);
-                c.owners = static_cast<std::int16_t>(s.owners.size());
+                c.owners = static_cast<std::int16_t>(s.count);
                 c.source = o.source;
                 c.dimmed = !lit(o.thread);
                 const auto [fill, ink] = colorOf(c.colorKey);
                 c.fill = c.dimmed ? kDimFill : fill;
                 c.text = c.dimmed ? kDimText : ink;
-                if (p.kind == PanelKind::Metadata) m_metadataCellOfField[s.owners[k]] = static_cast<std::uint32_t>(m_d.cells.size());
+                if (p.kind == PanelKind::Metadata) m_metadataCellOfField[owners[k]] = static_cast<std::uint32_t>(m_d.cells.size());
                 m_d.cells.push_back(std::move(c));
             }
         }

@@ -70,6 +70,16 @@ public:
     }
     // XML text and attribute escaping (quotes included, so one function serves both).
     Writer& escape(std::string_view v) {
+        // Fast path: most labels and tooltips need no escaping (one pass, no per-character appends).
+        bool plain = true;
+        for (char c : v) {
+            const auto u = static_cast<unsigned char>(c);
+            plain = plain && u >= 0x20 && c != '&' && c != '<' && c != '>' && c != '"';
+        }
+        if (plain) {
+            m_s.append(v);
+            return *this;
+        }
         for (char c : v) {
             switch (c) {
             case '&': m_s.append("&amp;"); break;
