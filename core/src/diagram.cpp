@@ -6,6 +6,7 @@
 #include <cmath>
 #include <map>
 #include <stdexcept>
+#include <string_view>
 #include <tuple>
 
 namespace lanemap {
@@ -73,35 +74,20 @@ std::optional<std::vector<int>> parseLaneList(std::string_view text, int limit, 
 
 namespace {
 
-Rgb hsl(double h, double s, double l) {
-    const double c = (1 - std::fabs(2 * l - 1)) * s;
-    const double hp = h / 60.0;
-    const double x = c * (1 - std::fabs(std::fmod(hp, 2.0) - 1));
-    double r = 0, g = 0, b = 0;
-    if (hp < 1) r = c, g = x;
-    else if (hp < 2) r = x, g = c;
-    else if (hp < 3) g = c, b = x;
-    else if (hp < 4) g = x, b = c;
-    else if (hp < 5) r = x, b = c;
-    else r = c, b = x;
-    const double m = l - c / 2;
-    auto to8 = [](double v) { return static_cast<std::uint8_t>(std::lround(std::clamp(v, 0.0, 1.0) * 255.0)); };
-    return {to8(r + m), to8(g + m), to8(b + m)};
+// 32 light colors for black labels (CIELAB L* 70..90, chroma 22..55, contrast with black >= 8), picked by
+// farthest-point sampling in CIELAB (every pair >= 17.8 dE76; evenly spaced HSL hues reach only 6.9) and ordered
+// so that lanes drawn next to each other in the PTX layouts (lane offsets 1, 2, 3, 4, 8, 12, 16, ...) differ by
+// >= 22 dE.
+constexpr Rgb rgb(std::uint32_t v) {
+    return {static_cast<std::uint8_t>(v >> 16), static_cast<std::uint8_t>(v >> 8), static_cast<std::uint8_t>(v)};
 }
-
-// 32 light hues; entry k has hue (7k mod 32) * 11.25°, so neighbouring lanes differ by ~79° and the lightness
-// alternates: adjacent lanes never look alike. Black labels stay readable on all of them.
-const std::array<Rgb, 32>& defaultTable() {
-    static const std::array<Rgb, 32> table = [] {
-        std::array<Rgb, 32> t{};
-        for (int k = 0; k < 32; ++k) {
-            const double hue = static_cast<double>((7 * k) % 32) * 11.25;
-            t[static_cast<std::size_t>(k)] = hsl(hue, k % 2 ? 0.70 : 0.60, k % 2 ? 0.74 : 0.82);
-        }
-        return t;
-    }();
-    return table;
-}
+constexpr std::array<Rgb, 32> kLaneColors{
+    rgb(0xC8E8A8), rgb(0xE890E0), rgb(0x40B8E8), rgb(0xF89068), rgb(0x20F8D8), rgb(0xA8B850), rgb(0xE0B0F0), rgb(0x68B8C0),
+    rgb(0xF89890), rgb(0x90F0B8), rgb(0xF8D870), rgb(0xB0A0F8), rgb(0xA0D0F0), rgb(0xF0B8B0), rgb(0x58C078), rgb(0xE0E888),
+    rgb(0xE0A050), rgb(0x68B0F8), rgb(0x38F8F8), rgb(0xE098B8), rgb(0xF8D8B0), rgb(0x88B8A0), rgb(0xB0B078), rgb(0x28C8A0),
+    rgb(0x00D8F8), rgb(0xE8D0F8), rgb(0xD8A078), rgb(0x88B878), rgb(0x98F0E8), rgb(0x00C0B8), rgb(0xA8E888), rgb(0xA8A8D8),
+};
+const std::array<Rgb, 32>& defaultTable() { return kLaneColors; }
 
 // Okabe & Ito (2008), the usual color-blind-safe set; black replaced by grey so labels stay readable.
 constexpr std::array<Rgb, 8> kOkabeIto{Rgb{0xE6, 0x9F, 0x00}, Rgb{0x56, 0xB4, 0xE9}, Rgb{0x00, 0x9E, 0x73},
@@ -216,6 +202,16 @@ bool sameLayout(const FragmentLayout& a, const FragmentLayout& b) {
 
 std::string plural(int n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
 
+// Appends without temporaries: tens of thousands of labels and tooltips are built per large diagram.
+void put(std::string& s, int v) {
+    char buf[16];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v);
+    s.append(buf, static_cast<std::size_t>(r.ptr - buf));
+}
+void put(std::string& s, std::string_view v) { s.append(v); }
+void put(std::string& s, char c) { s.push_back(c); }
+template <class... T> void append(std::string& s, const T&... parts) { (put(s, parts), ...); }
+
 // One owner to be drawn at a matrix position, before layout.
 struct Owner {
     int thread = 0;
@@ -225,13 +221,26 @@ struct Owner {
     int row = 0, col = 0, colLast = 0;
     int matrix = -1;
     Source source = Source::Doc;
+    std::string label;
+};
+
+// Positions of one panel: several owners starting at the same position share its span side by side; owners with
+// a different span starting there are stacked in horizontal bands.
+struct Spot {
+    int row, col, colLast;
+    int band = 0, bands = 1;
+    std::uint32_t first = 0, count = 0; // owners: PanelPlan::order[first .. first + count)
 };
 
 // What one panel will show, before coordinates are assigned.
 struct PanelPlan {
     DiagramPanel panel;
     std::vector<Owner> owners; // in (thread, element) order
+    std::vector<Spot> spots;   // in (row, col, colLast) order
+    std::vector<std::uint32_t> order; // owner indices sorted by spot
+    std::span<const std::uint32_t> ownersOf(const Spot& s) const { return {order.data() + s.first, s.count}; }
     const FragmentLayout* layout = nullptr;
+    Source source = Source::Doc; // the source of most owners; tooltips name only the others
 };
 
 class Builder {
@@ -249,14 +258,15 @@ private:
     void validate() const;
     void planOperands();
     void planMetadata();
-    std::string laneText(int thread) const;
     std::string cellLabel(const Owner& o, char letter, PanelKind kind) const;
-    std::string cellTooltip(const Owner& o, const DiagramPanel& panel, const FragmentLayout* layout) const;
+    std::string cellTooltip(const Owner& o, const DiagramPanel& panel, Source common) const;
     std::uint32_t colorKey(const Owner& o) const;
     bool lit(int thread) const { return m_lit.empty() || m_lit[static_cast<std::size_t>(thread)]; }
     double labelWidth(std::size_t chars) const { return static_cast<double>(chars) * m_d.metrics.charWidth + 8; }
     void layoutPanel(PanelPlan& plan, double x, double y);
     double panelWidth(const PanelPlan& plan) const;
+    std::vector<std::string> subtitleLines(const PanelPlan& plan) const;
+    std::size_t m_subtitleLines = 1; // the most any panel needs: grids of one shelf stay aligned
     void sizeCells(PanelPlan& plan);
     void layoutBitFields(double y);
     void layoutLegend(double y);
@@ -306,41 +316,32 @@ void Builder::validate() const {
                                         "; valid: 0.." + std::to_string(m_in.threads - 1));
 }
 
-std::string Builder::laneText(int thread) const {
-    if (m_in.scope == Scope::Warpgroup)
-        return "thread " + std::to_string(thread) + " (warp " + std::to_string(thread / 32) + ", lane " +
-               std::to_string(thread % 32) + ")";
-    return "lane " + std::to_string(thread);
-}
-
 std::string Builder::cellLabel(const Owner& o, char letter, PanelKind kind) const {
-    std::string s = "T" + std::to_string(o.thread) + ":";
-    if (kind == PanelKind::Metadata) return s + " [" + std::to_string(o.bitHi) + ".." + std::to_string(o.bitLo) + "]";
-    s += letter;
-    s += std::to_string(o.element);
+    std::string s;
+    if (kind == PanelKind::Metadata) append(s, 'T', o.thread, ": [", o.bitHi, "..", o.bitLo, ']');
+    else append(s, 'T', o.thread, ':', letter, o.element);
     return s;
 }
 
-std::string Builder::cellTooltip(const Owner& o, const DiagramPanel& panel, const FragmentLayout* layout) const {
-    std::string s = laneText(o.thread) + ", ";
-    auto bits = [&] {
-        return o.bitHi == o.bitLo ? "bit " + std::to_string(o.bitLo)
-                                  : "bits " + std::to_string(o.bitHi) + ".." + std::to_string(o.bitLo);
-    };
-    auto cols = [&] {
-        return o.col == o.colLast ? "col " + std::to_string(o.col)
-                                  : "cols " + std::to_string(o.col) + ".." + std::to_string(o.colLast);
-    };
-    if (panel.kind == PanelKind::Metadata) {
-        s += "metadata e " + bits() + ": row " + std::to_string(o.row) + ", " + cols();
-        if (m_selector) s += " (selector " + std::to_string(m_selector->value) + ")";
-        return s;
-    }
-    s += panel.letter + std::to_string(o.element) + ": reg " + std::to_string(o.reg) + " " + bits() + ", row " +
-         std::to_string(o.row) + ", " + cols();
-    if (o.matrix >= 0) s += ", product " + std::to_string(o.matrix);
-    if (layout && o.col != o.colLast) s += " (non-zero of the chunk)";
-    if (o.source != Source::Doc) s += " [" + std::string(toString(o.source)) + "]";
+// "lane 13 a5: reg 2 [31..16], row 3 col 11" (bits hi..lo, as in the PTX figures' `Tk: [m..n]`);
+// warpgroup thread 77: "warp 2 lane 13 d5: ...". Short: the SVG
+// carries one per cell.
+std::string Builder::cellTooltip(const Owner& o, const DiagramPanel& panel, Source common) const {
+    std::string s;
+    s.reserve(64);
+    // Warpgroup: the label shows T<thread>; the tooltip adds what it is made of.
+    if (m_in.scope == Scope::Warpgroup) append(s, "warp ", o.thread / 32, ' ');
+    append(s, "lane ", o.thread % 32, ' ');
+    if (panel.kind == PanelKind::Metadata) append(s, 'e');
+    else append(s, panel.letter, o.element, ": reg ", o.reg);
+    if (o.bitHi == o.bitLo) append(s, " [", o.bitLo, ']');
+    else append(s, " [", o.bitHi, "..", o.bitLo, ']');
+    append(s, panel.kind == PanelKind::Metadata ? ": row " : ", row ", o.row);
+    if (o.col == o.colLast) append(s, " col ", o.col);
+    else append(s, " cols ", o.col, "..", o.colLast);
+    if (o.matrix >= 0) append(s, ", product ", o.matrix);
+    if (panel.kind == PanelKind::Metadata && m_selector) append(s, ", selector ", m_selector->value);
+    if (o.source != common) append(s, " [", toString(o.source), ']');
     return s;
 }
 
@@ -356,18 +357,15 @@ std::uint32_t Builder::colorKey(const Owner& o) const {
 void Builder::planOperands() {
     const FragmentLayout* c = m_in.operand("C");
     const FragmentLayout* d = m_in.operand("D");
-    const bool mergeCD = m_opt.mergeIdenticalCD && c && d && sameLayout(*c, *d);
+    const std::string want = m_opt.operand.value_or("");
+    const bool mergeCD = m_opt.mergeIdenticalCD && c && d && (want.empty() || want == "C/D") && sameLayout(*c, *d);
     for (const FragmentLayout& op : m_in.operands) {
+        const bool accumulator = op.name() == "C" || op.name() == "D";
+        if (!want.empty() && (want == "C/D" ? !accumulator : want != op.name())) continue;
         std::string name = op.name();
-        if (mergeCD && (name == "C" || name == "D")) {
+        if (mergeCD && accumulator) {
             if (name == "D") continue; // drawn once, as "C/D"
             name = "C/D";
-        }
-        if (m_opt.operand) {
-            const std::string& want = *m_opt.operand;
-            if (want == "metadata") continue;
-            if (want != op.name() && !(want == "C/D" && name == "C/D")) continue;
-            name = want == "C/D" ? name : op.name();
         }
         for (int m = 0; m < op.matrices(); ++m) {
             PanelPlan plan;
@@ -403,7 +401,8 @@ void Builder::planOperands() {
                 o.colLast = e.colLast;
                 o.matrix = e.matrix;
                 o.source = e.source;
-                plan.owners.push_back(o);
+                o.label = cellLabel(o, p.letter, p.kind);
+                plan.owners.push_back(std::move(o));
             }
             m_plans.push_back(std::move(plan));
         }
@@ -441,54 +440,89 @@ void Builder::planMetadata() {
         o.col = f.colFirst;
         o.colLast = f.colLast;
         o.source = f.source;
-        plan.owners.push_back(o);
+        o.label = cellLabel(o, p.letter, p.kind);
+        plan.owners.push_back(std::move(o));
     }
     m_plans.push_back(std::move(plan));
 }
 
-// Positions of one panel: several owners starting at the same position share its span side by side; owners with
-// a different span starting there are stacked in horizontal bands.
-struct Spot {
-    int row, col, colLast;
-    std::vector<std::uint32_t> owners; // indices into plan.owners
-};
-
-std::vector<Spot> spotsOf(const PanelPlan& plan) {
-    std::map<std::array<int, 3>, std::size_t> index;
-    std::vector<Spot> spots;
-    for (std::uint32_t i = 0; i < plan.owners.size(); ++i) {
+void findSpots(PanelPlan& plan) {
+    std::vector<std::uint32_t>& order = plan.order;
+    order.resize(plan.owners.size());
+    for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+    auto key = [&](std::uint32_t i) {
         const Owner& o = plan.owners[i];
-        const std::array<int, 3> key{o.row, o.col, o.colLast};
-        auto [it, inserted] = index.try_emplace(key, spots.size());
-        if (inserted) spots.push_back({o.row, o.col, o.colLast, {}});
-        spots[it->second].owners.push_back(i);
+        return std::tuple(o.row, o.col, o.colLast, i);
+    };
+    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return key(a) < key(b); });
+    std::vector<Spot>& spots = plan.spots;
+    spots.clear();
+    for (std::uint32_t n = 0; n < order.size(); ++n) {
+        const Owner& o = plan.owners[order[n]];
+        if (spots.empty() || spots.back().row != o.row || spots.back().col != o.col || spots.back().colLast != o.colLast)
+            spots.push_back({o.row, o.col, o.colLast, 0, 1, n, 0});
+        ++spots.back().count;
     }
-    std::sort(spots.begin(), spots.end(), [](const Spot& a, const Spot& b) {
-        return std::tie(a.row, a.col, a.colLast) < std::tie(b.row, b.col, b.colLast);
-    });
-    return spots;
+    // Spans of different width starting at the same position: horizontal bands.
+    for (std::size_t a = 0; a < spots.size();) {
+        std::size_t b = a + 1;
+        while (b < spots.size() && spots[b].row == spots[a].row && spots[b].col == spots[a].col) ++b;
+        for (std::size_t k = a; k < b; ++k) {
+            spots[k].band = static_cast<int>(k - a);
+            spots[k].bands = static_cast<int>(b - a);
+        }
+        a = b;
+    }
+    std::map<Source, std::size_t> count;
+    for (const Owner& o : plan.owners) ++count[o.source];
+    std::size_t best = 0;
+    for (const auto& [src, n] : count)
+        if (n > best) best = n, plan.source = src;
+}
+
+std::vector<std::string> Builder::subtitleLines(const PanelPlan& plan) const {
+    const auto maxChars = static_cast<std::size_t>(panelWidth(plan) / (m_d.metrics.noteFont * 0.52));
+    std::vector<std::string> lines;
+    std::string line;
+    std::size_t pos = 0;
+    const std::string& text = plan.panel.subtitle;
+    while (pos < text.size()) {
+        std::size_t end = text.find(' ', pos);
+        if (end == std::string::npos) end = text.size();
+        const std::string word = text.substr(pos, end - pos);
+        if (!line.empty() && line.size() + 1 + word.size() > maxChars) {
+            lines.push_back(std::move(line));
+            line.clear();
+        }
+        line += (line.empty() ? "" : " ") + word;
+        pos = end + 1;
+    }
+    if (!line.empty()) lines.push_back(std::move(line));
+    return lines;
 }
 
 double Builder::panelWidth(const PanelPlan& plan) const {
     const DiagramMetrics& mt = m_d.metrics;
-    const double rowHeader = labelWidth(std::to_string(plan.panel.rows - 1).size());
+    const double rowHeader = std::ceil(labelWidth(std::to_string(plan.panel.rows - 1).size()));
     const double note = m_in.scope == Scope::Warpgroup ? labelWidth(6) : 0;
     const double grid = plan.panel.cols * plan.panel.cellWidth;
     const double title = static_cast<double>(plan.panel.title.size()) * mt.panelTitleFont * 0.55;
-    const double subtitle = static_cast<double>(plan.panel.subtitle.size()) * mt.noteFont * 0.52;
-    return std::max({rowHeader + grid + note, title, subtitle});
+    // Subtitles wrap (see subtitleLines) rather than widen the panel, down to 300 units.
+    return std::ceil(std::max({rowHeader + grid + note, title, 300.0}));
 }
 
 void Builder::sizeCells(PanelPlan& plan) {
     DiagramPanel& p = plan.panel;
     const DiagramMetrics& mt = m_d.metrics;
     // Cell width: the widest label must fit its share of its spot; column headers must fit too.
-    const std::vector<Spot> spots = spotsOf(plan);
+    findSpots(plan);
+    if (plan.source != Source::Doc)
+        p.subtitle += std::string("; placement: ") + std::string(toString(plan.source)) + " (ptx-catalog.md)";
     double cellWidth = labelWidth(std::to_string(p.cols - 1).size()) - 2;
-    for (const Spot& s : spots) {
+    for (const Spot& s : plan.spots) {
         std::size_t chars = 0;
-        for (std::uint32_t i : s.owners) chars = std::max(chars, cellLabel(plan.owners[i], p.letter, p.kind).size());
-        const double need = labelWidth(chars) * static_cast<double>(s.owners.size()) / (s.colLast - s.col + 1);
+        for (std::uint32_t i : plan.ownersOf(s)) chars = std::max(chars, plan.owners[i].label.size());
+        const double need = labelWidth(chars) * static_cast<double>(s.count) / (s.colLast - s.col + 1);
         cellWidth = std::max(cellWidth, need);
     }
     p.cellWidth = std::ceil(cellWidth);
@@ -498,12 +532,16 @@ void Builder::sizeCells(PanelPlan& plan) {
 void Builder::layoutPanel(PanelPlan& plan, double x, double y) {
     DiagramPanel& p = plan.panel;
     const DiagramMetrics& mt = m_d.metrics;
-    const double rowHeader = labelWidth(std::to_string(p.rows - 1).size());
+    const double rowHeader = std::ceil(labelWidth(std::to_string(p.rows - 1).size()));
     p.bounds = {x, y, panelWidth(plan), 0};
     text(x, y + mt.panelTitleFont, p.title, mt.panelTitleFont, TextRole::PanelTitle, TextAnchor::Start, true);
-    text(x, y + mt.panelTitleFont + 6 + mt.noteFont, p.subtitle, mt.noteFont, TextRole::PanelSubtitle,
-         TextAnchor::Start, false, kMuted);
-    const double headerTop = y + mt.panelTitleFont + 6 + mt.noteFont + 10;
+    const double lineH = mt.noteFont + 4;
+    double ly = y + mt.panelTitleFont + 6 + mt.noteFont;
+    for (std::string& line : subtitleLines(plan)) {
+        text(x, ly, std::move(line), mt.noteFont, TextRole::PanelSubtitle, TextAnchor::Start, false, kMuted);
+        ly += lineH;
+    }
+    const double headerTop = y + mt.panelTitleFont + 6 + mt.noteFont + lineH * static_cast<double>(m_subtitleLines - 1) + 10;
     p.origin = {x + rowHeader, headerTop + mt.headerFont + 6};
     p.bounds.h = p.origin.y + p.rows * p.cellHeight - y;
 
@@ -608,8 +646,10 @@ void Builder::layoutBitFields(double y) {
         }
         std::sort(bd.fields.begin(), bd.fields.end(), [](const BitField& a, const BitField& b) { return a.bitHi > b.bitHi; });
         bottom = std::max(bottom, bd.rect.bottom());
+        m_d.width = std::max(m_d.width, std::ceil(bd.rect.right() + mt.margin));
         m_d.bitFields.push_back(std::move(bd));
     }
+    m_d.width = std::max(m_d.width, std::ceil(mt.margin * 2 + 110 * mt.noteFont * 0.52)); // the subtitle above
     m_d.height = bottom + mt.margin;
 }
 
@@ -637,7 +677,8 @@ void Builder::layoutLegend(double y) {
         }
         break;
     case ColorBy::Register:
-        legend.title = "color = fragment register (metadata: the e register)";
+        legend.title = m_metadataPanel >= 0 ? "color = fragment register (metadata: the e register)"
+                                            : "color = fragment register (the register index in the fragment)";
         for (const auto& [k, on] : used) keys.emplace_back(k, "reg " + std::to_string(k));
         break;
     case ColorBy::ThreadGroup:
@@ -670,6 +711,8 @@ void Builder::layoutLegend(double y) {
     if (anyDim) place(i++, kDimFill, "outside the lane filter", 0xFFFFFFFFu);
     const int rows = (i + perRow - 1) / perRow;
     legend.bounds = {mt.margin, y, perRow * entryW, top - y + rows * (swatch + 8)};
+    m_d.width = std::max(m_d.width, std::ceil(legend.bounds.right() + mt.margin));
+    m_d.width = std::max(m_d.width, std::ceil(2 * mt.margin + static_cast<double>(legend.title.size()) * mt.panelTitleFont * 0.55));
     m_d.height = std::max(m_d.height, legend.bounds.bottom() + mt.margin);
     m_d.legends.push_back(std::move(legend));
 }
@@ -722,6 +765,7 @@ Diagram Builder::build() {
     // Cell widths first (they decide panel widths), then a shelf layout: left to right, a new shelf when the
     // row would pass the widest of (2400 units, the widest panel).
     for (PanelPlan& plan : m_plans) sizeCells(plan);
+    for (const PanelPlan& plan : m_plans) m_subtitleLines = std::max(m_subtitleLines, subtitleLines(plan).size());
     double maxRow = 2400;
     for (const PanelPlan& plan : m_plans) maxRow = std::max(maxRow, panelWidth(plan));
     double x = mt.margin, shelfBottom = y, width = captionW + 2 * mt.margin;
@@ -744,31 +788,40 @@ Diagram Builder::build() {
         PanelPlan& plan = m_plans[pi];
         DiagramPanel& p = plan.panel;
         p.firstCell = static_cast<std::uint32_t>(m_d.cells.size());
-        const std::vector<Spot> spots = spotsOf(plan);
-        std::map<std::pair<int, int>, std::pair<int, int>> band; // (row, col) -> (next band, bands)
-        for (const Spot& s : spots) ++band[{s.row, s.col}].second;
+        // Colors per key, computed once (contrast needs pow()).
+        std::vector<std::pair<Rgb, Rgb>> colors;
+        auto colorOf = [&](std::uint32_t key) {
+            if (key >= colors.size()) {
+                const std::size_t from = colors.size();
+                colors.resize(key + 1);
+                for (std::size_t k = from; k <= key; ++k) {
+                    const Rgb fill = paletteColor(m_opt.palette, m_opt.colorBy, static_cast<int>(k));
+                    colors[k] = {fill, labelColorOn(fill)};
+                }
+            }
+            return colors[key];
+        };
         if (p.kind == PanelKind::Metadata) {
             m_metadataPanel = static_cast<int>(pi);
             m_metadataCellOfField.assign(plan.owners.size(), 0);
         }
-        for (const Spot& s : spots) {
-            auto& [next, bands] = band[{s.row, s.col}];
+        for (const Spot& s : plan.spots) {
             const RectF first = p.cellRect(s.row, s.col);
             const double spanW = (s.colLast - s.col + 1) * p.cellWidth;
-            const double bandH = p.cellHeight / bands;
-            const double ownerW = spanW / static_cast<double>(s.owners.size());
-            for (std::size_t k = 0; k < s.owners.size(); ++k) {
-                const Owner& o = plan.owners[s.owners[k]];
+            const double bandH = p.cellHeight / s.bands;
+            const double ownerW = spanW / static_cast<double>(s.count);
+            const auto owners = plan.ownersOf(s);
+            for (std::size_t k = 0; k < owners.size(); ++k) {
+                const Owner& o = plan.owners[owners[k]];
                 DiagramCell c;
-                c.rect = {first.x + static_cast<double>(k) * ownerW, first.y + next * bandH, ownerW, bandH};
-                c.label = cellLabel(o, p.letter, p.kind);
-                c.tooltip = cellTooltip(o, p, plan.layout);
-                if (p.kind == PanelKind::Metadata)
-                    c.hoverId = "metadata-t" + std::to_string(o.thread) + "-b" + std::to_string(o.bitLo);
+                c.rect = {first.x + static_cast<double>(k) * ownerW, first.y + s.band * bandH, ownerW, bandH};
+                c.label = o.label;
+                c.tooltip = cellTooltip(o, p, plan.source);
+                if (p.kind == PanelKind::Metadata) append(c.hoverId, "metadata-t", o.thread, "-b", o.bitLo);
                 else {
-                    c.hoverId = p.operand == "C/D" ? "CD" : p.operand;
-                    if (o.matrix >= 0) c.hoverId += "-m" + std::to_string(o.matrix);
-                    c.hoverId += "-t" + std::to_string(o.thread) + "-e" + std::to_string(o.element);
+                    append(c.hoverId, p.operand == "C/D" ? std::string_view("CD") : std::string_view(p.operand));
+                    if (o.matrix >= 0) append(c.hoverId, "-m", o.matrix);
+                    append(c.hoverId, "-t", o.thread, "-e", o.element);
                 }
                 c.colorKey = colorKey(o);
                 c.panel = static_cast<std::uint16_t>(pi);
@@ -784,15 +837,15 @@ Diagram Builder::build() {
                 c.col = static_cast<std::int16_t>(o.col);
                 c.colLast = static_cast<std::int16_t>(o.colLast);
                 c.matrix = static_cast<std::int16_t>(o.matrix);
-                c.owners = static_cast<std::int16_t>(s.owners.size());
+                c.owners = static_cast<std::int16_t>(s.count);
                 c.source = o.source;
                 c.dimmed = !lit(o.thread);
-                c.fill = c.dimmed ? kDimFill : paletteColor(m_opt.palette, m_opt.colorBy, static_cast<int>(c.colorKey));
-                c.text = c.dimmed ? kDimText : labelColorOn(c.fill);
-                if (p.kind == PanelKind::Metadata) m_metadataCellOfField[s.owners[k]] = static_cast<std::uint32_t>(m_d.cells.size());
+                const auto [fill, ink] = colorOf(c.colorKey);
+                c.fill = c.dimmed ? kDimFill : fill;
+                c.text = c.dimmed ? kDimText : ink;
+                if (p.kind == PanelKind::Metadata) m_metadataCellOfField[owners[k]] = static_cast<std::uint32_t>(m_d.cells.size());
                 m_d.cells.push_back(std::move(c));
             }
-            ++next;
         }
         p.cellCount = static_cast<std::uint32_t>(m_d.cells.size()) - p.firstCell;
 
@@ -829,6 +882,26 @@ Diagram Builder::build() {
                      mt.headerFont, TextRole::RowNote, TextAnchor::Start, true, kMuted);
                 if (r > 0) m_d.lines.push_back({{p.origin.x, ly}, {p.gridRect().right(), ly}, kGridLine, 2});
             }
+        }
+        // Chunked panels (sparse A, metadata): a dark line at every chunk boundary that all rows share.
+        bool chunked = false;
+        for (const Spot& sp : plan.spots) chunked = chunked || sp.colLast > sp.col;
+        if (chunked) {
+            std::vector<int> starts(static_cast<std::size_t>(p.cols), 0);
+            std::vector<bool> rowSeen(static_cast<std::size_t>(p.rows), false);
+            int rowsWithSpots = 0;
+            int lastRow = -1, lastCol = -1;
+            for (const Spot& sp : plan.spots) {
+                if (!rowSeen[static_cast<std::size_t>(sp.row)]) rowSeen[static_cast<std::size_t>(sp.row)] = true, ++rowsWithSpots;
+                if (sp.row == lastRow && sp.col == lastCol) continue; // another band of the same start
+                ++starts[static_cast<std::size_t>(sp.col)];
+                lastRow = sp.row, lastCol = sp.col;
+            }
+            for (int col = 1; col < p.cols; ++col)
+                if (starts[static_cast<std::size_t>(col)] == rowsWithSpots) {
+                    const double lx = p.origin.x + col * p.cellWidth;
+                    m_d.lines.push_back({{lx, p.origin.y}, {lx, p.gridRect().bottom()}, kGridLine, 1.5});
+                }
         }
         // Frame around the grid.
         const RectF g = p.gridRect();

@@ -2,6 +2,7 @@
 // Exporters that need no drawing: JSON (design.md §4), plain-text grids like the PTX figures, and the
 // atomic file write every exporter goes through.
 
+#include "lanemap/diagram.hpp"
 #include "lanemap/model.hpp"
 
 #include <optional>
@@ -24,11 +25,15 @@ std::string metadataTextGrid(const Instruction& instruction, std::optional<int> 
 // The whole instruction as text: header, then every operand grid (and metadata).
 std::string toText(const Instruction& instruction);
 
-enum class ExportFormat { Json, Text };
+enum class ExportFormat { Json, Text, Svg };
 
 struct ExportOptions {
     std::optional<std::string> operand; // only this operand (A, B, C, D, metadata); all when unset
     std::optional<int> selector;        // sparse metadata: only this selector value
+    // Drawing formats (svg) only:
+    ColorBy colorBy = ColorBy::Lane;
+    Palette palette = Palette::Default;
+    std::vector<int> lanes; // lane filter (threads drawn in color); empty = all
 };
 
 // Format names as the CLI spells them ("json", "txt"); nullopt for unknown names.
