@@ -11,10 +11,7 @@
 #include "lanemap/catalog.hpp"
 #include "lanemap/export.hpp"
 #include "lanemap/spec.hpp"
-#if __has_include("lanemap/svg.hpp")
 #include "lanemap/svg.hpp"
-#define LANEMAP_HAVE_SVG_WRITER 1
-#endif
 
 #include <QAction>
 #include <QActionGroup>
@@ -491,11 +488,14 @@ std::shared_ptr<const Diagram> MainWindow::diagramFor(const Instruction& in, con
 std::vector<std::pair<QString, std::shared_ptr<const Diagram>>> MainWindow::paneDiagrams() const {
     std::vector<std::pair<QString, std::shared_ptr<const Diagram>>> panes;
     if (!m_instruction) return panes;
-    // One "C/D" pane when C and D have the same layout: the Diagram decides (an empty C/D diagram = not merged).
+    // One "C/D" pane when C and D have the same layout. The Diagram decides: asked for "C/D" it draws one merged
+    // "C/D" panel, or separate C and D panels when the layouts differ (then each gets its own pane).
     std::shared_ptr<const Diagram> cd;
     if (m_instruction->operand("C") && m_instruction->operand("D")) {
         cd = diagramFor(*m_instruction, diagramOptions(QStringLiteral("C/D")));
-        if (cd->panels.empty()) cd.reset();
+        const bool merged = std::any_of(cd->panels.begin(), cd->panels.end(),
+                                        [](const DiagramPanel& p) { return p.operand == "C/D"; });
+        if (!merged) cd.reset();
     }
     for (const FragmentLayout& op : m_instruction->operands) {
         const QString name = QString::fromStdString(op.name());
@@ -1144,13 +1144,7 @@ bool MainWindow::exportSvg(const QString& path, QString* error) const {
         if (error) *error = tr("no instruction is open");
         return false;
     }
-#ifdef LANEMAP_HAVE_SVG_WRITER
     const std::string svg = toSvg(exportDiagram());
-#else
-    const std::string svg; // the SVG writer arrives with the next merge of the svg branch
-    if (error) *error = tr("this build has no SVG writer");
-    return false;
-#endif
     const std::string failure = writeFileAtomic(path.toStdString(), svg);
     if (!failure.empty()) {
         if (error) *error = QString::fromStdString(failure);

@@ -1,6 +1,6 @@
 #pragma once
-// Helpers shared by the GUI tests: a window with its own temporary settings, cell lookup, a synthetic sparse
-// instruction (until the sparse tables land in the catalog, the metadata pane is tested on this one).
+// Helpers shared by the GUI tests: a window with its own temporary settings, cell lookup. Sparse and wgmma
+// instructions come from tests/support/synthetic.hpp until their tables land in the catalog.
 
 #include "diagram_view.hpp"
 #include "main_window.hpp"
@@ -57,34 +57,5 @@ struct Window {
     }
     MainWindow* operator->() const { return window.get(); }
 };
-
-// mma.m16n8k16.f16 with a made-up 2-selector metadata layout: selector s puts the fields in lanes 4g+s,
-// 4-bit fields [4j+3..4j] for row g (j < 4) or g+8 (j >= 4), chunk cols 4(j%4)..4(j%4)+3.
-inline std::unique_ptr<Instruction> syntheticSparse() {
-    auto in = std::make_unique<Instruction>(*Catalog::instance().instruction("mma.m16n8k16.f16"));
-    in->spec = "mma.sp.test.m16n8k16.f16";
-    in->family = Family::MmaSp;
-    MetadataLayout md;
-    md.granularity = "2:4";
-    md.indexBits = 2;
-    for (int s = 0; s < 2; ++s) {
-        MetadataSelector sel;
-        sel.value = s;
-        for (int g = 0; g < 8; ++g)
-            for (int j = 0; j < 8; ++j) {
-                MetadataField f;
-                f.thread = 4 * g + s;
-                f.bitLo = 4 * j;
-                f.bitHi = 4 * j + 3;
-                f.row = j < 4 ? g : g + 8;
-                f.colFirst = 4 * (j % 4);
-                f.colLast = f.colFirst + 3;
-                sel.fields.push_back(f);
-            }
-        md.selectors.push_back(sel);
-    }
-    in->metadata = md;
-    return in;
-}
 
 } // namespace lanemap::gui::test

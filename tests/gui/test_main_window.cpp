@@ -1,5 +1,6 @@
 // The window as a user drives it: open an instruction, hover, click, keyboard, lane filter, compare.
 #include "gui_test_support.hpp"
+#include "synthetic.hpp"
 
 #include "catalog_model.hpp"
 #include "details_panel.hpp"
@@ -222,15 +223,15 @@ TEST(MainWindow, CompareMarksThePositionsHeldDifferently) {
 }
 
 TEST(MainWindow, SparseInstructionsGetAMetadataPaneWithSelector) {
-    const auto sparse = syntheticSparse();
+    const Instruction sparse = lanemap::test::sparseM16n8k16();
     Window w;
-    w->showInstruction(*sparse);
+    w->showInstruction(sparse);
     EXPECT_EQ(w->paneNames(), (QStringList{QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("C/D"), QStringLiteral("metadata")}));
     DiagramView* md = w->pane(QStringLiteral("metadata"));
     ASSERT_NE(md, nullptr);
     EXPECT_EQ(md->diagram()->cells.size(), 64u);
     EXPECT_EQ(md->diagram()->bitFields.size(), 8u) << "one register diagram per lane that holds metadata";
-    EXPECT_EQ(w->selectorBox()->count(), 2);
+    EXPECT_EQ(w->selectorBox()->count(), 4);
     EXPECT_TRUE(w->selectorBox()->isEnabled());
     for (const DiagramCell& c : md->diagram()->cells) EXPECT_EQ(c.thread % 4, 0) << "selector 0: lanes 4g";
 
@@ -238,10 +239,11 @@ TEST(MainWindow, SparseInstructionsGetAMetadataPaneWithSelector) {
     md = w->pane(QStringLiteral("metadata"));
     ASSERT_EQ(md->diagram()->selector, 1);
     for (const DiagramCell& c : md->diagram()->cells) EXPECT_EQ(c.thread % 4, 1) << "selector 1: lanes 4g+1";
-    EXPECT_FALSE(w->setSelector(2)) << "2 is not a selector of this instruction";
+    EXPECT_FALSE(w->setSelector(4)) << "4 is not a selector of this instruction";
 
-    // Hovering a field names the metadata bits and the chunk.
-    const int cell = cellAt(md, 8, 4); // row g+8 = 8, chunk 4..7: lane 1, bits 23..20
+    // Hovering a field names the metadata bits and the chunk: row g+8 = 8, cols 4..7 is nibble 1 of the
+    // upper half of lane 1's e: bits 23..20.
+    const int cell = cellAt(md, 8, 4);
     ASSERT_GE(cell, 0);
     hover(md, cell);
     const CellInfo& info = w->details()->cell();
@@ -255,6 +257,44 @@ TEST(MainWindow, SparseInstructionsGetAMetadataPaneWithSelector) {
     EXPECT_EQ(info.fieldColLast, 7);
     // ... and lights lane 1 in A as well.
     EXPECT_EQ(w->pane(QStringLiteral("A"))->highlightThread(), 1);
+
+    // A sparse A position is a chunk shared by two non-zeros of one lane: both are named.
+    DiagramView* a = w->pane(QStringLiteral("A"));
+    hover(a, cellAt(a, 0, 0));
+    const CellInfo& chunk = w->details()->cell();
+    ASSERT_EQ(chunk.owners.size(), 2u);
+    EXPECT_EQ(chunk.owners[0].lane, 0);
+    EXPECT_EQ(chunk.owners[0].colFirst, 0);
+    EXPECT_EQ(chunk.owners[0].colLast, 3);
+    EXPECT_TRUE(w->details()->plainText().contains(QStringLiteral("chunk cols 0..3"))) << w->details()->plainText().toStdString();
+}
+
+TEST(MainWindow, WarpgroupInstructionsNameTheWarp) {
+    const Instruction wgmma = lanemap::test::wgmmaM64n256k16();
+    Window w;
+    w->showInstruction(wgmma);
+    EXPECT_EQ(w->paneNames(), (QStringList{QStringLiteral("A"), QStringLiteral("D")}));
+    DiagramView* d = w->pane(QStringLiteral("D"));
+    EXPECT_EQ(d->diagram()->cells.size(), 64u * 256u);
+    // Row 37, col 10: warp 2 (rows 32..47), groupID 5, t 1, v = 4 + 1 -> thread 64 + 21 = 85.
+    const int cell = cellAt(d, 37, 10);
+    ASSERT_GE(cell, 0);
+    d->ensureCellVisible(cell);
+    hover(d, cell);
+    const CellInfo& info = w->details()->cell();
+    ASSERT_EQ(info.owners.size(), 1u);
+    EXPECT_EQ(info.owners[0].thread, 85);
+    EXPECT_EQ(info.owners[0].warp, 2);
+    EXPECT_EQ(info.owners[0].lane, 21);
+    EXPECT_TRUE(w->details()->shownText().contains(QStringLiteral("warp"))) << w->details()->shownText().toStdString();
+    // Thread 85 holds 128 accumulator elements and 8 of A.
+    EXPECT_EQ(d->litCellCount(), 128);
+    EXPECT_EQ(w->pane(QStringLiteral("A"))->litCellCount(), 8);
+    // A lane filter on a warpgroup takes threads 0..127.
+    EXPECT_TRUE(w->setLaneFilter(QStringLiteral("64-95")));
+    QString error;
+    EXPECT_FALSE(w->setLaneFilter(QStringLiteral("128"), &error));
+    EXPECT_TRUE(error.contains(QStringLiteral("0..127"))) << error.toStdString();
 }
 
 } // namespace
