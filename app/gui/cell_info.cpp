@@ -2,6 +2,8 @@
 
 #include "lanemap/model.hpp"
 
+#include <cctype>
+
 namespace lanemap::gui {
 
 namespace {
@@ -24,6 +26,70 @@ QString threadText(const CellInfo& info, const OwnerInfo& o) {
 }
 
 } // namespace
+
+namespace {
+
+// "a2 a3 → row 9, cols 2–3" for the elements of one register.
+QString registerText(const FragmentLayout& op, const std::vector<const Element*>& elems, QChar letter) {
+    QStringList names;
+    for (const Element* e : elems) names << letter + QString::number(e->index);
+    bool sameRow = true, sameMatrix = true, consecutive = true;
+    for (std::size_t i = 1; i < elems.size(); ++i) {
+        sameRow = sameRow && elems[i]->row == elems[0]->row;
+        sameMatrix = sameMatrix && elems[i]->matrix == elems[0]->matrix;
+        consecutive = consecutive && elems[i]->col == elems[i - 1]->colLast + 1;
+    }
+    QString where;
+    const QString product = elems[0]->matrix >= 0 && op.matrices() > 1 ? QStringLiteral("product %1, ").arg(elems[0]->matrix) : QString();
+    if (sameRow && sameMatrix && consecutive) {
+        const int c0 = elems.front()->col, c1 = elems.back()->colLast;
+        where = c0 == c1 ? QStringLiteral("%1row %2, col %3").arg(product).arg(elems[0]->row).arg(c0)
+                         : QStringLiteral("%1row %2, cols %3–%4").arg(product).arg(elems[0]->row).arg(c0).arg(c1);
+    } else {
+        QStringList cells;
+        for (const Element* e : elems)
+            cells << (e->col == e->colLast ? QStringLiteral("(%1,%2)").arg(e->row).arg(e->col)
+                                           : QStringLiteral("(%1,%2–%3)").arg(e->row).arg(e->col).arg(e->colLast));
+        where = product + cells.join(QLatin1Char(' '));
+    }
+    const QString list = names.size() > 4 ? QStringLiteral("%1…%2").arg(names.front(), names.back()) : names.join(QLatin1Char(' '));
+    return QStringLiteral("%1 → %2").arg(list, where);
+}
+
+} // namespace
+
+void addLaneRegisters(CellInfo& info, const Instruction& in, int thread, bool mergedCD, int maxRegisters) {
+    info.laneThread = thread;
+    info.laneRegisters.clear();
+    if (thread < 0 || thread >= in.threads) return;
+    for (const FragmentLayout& op : in.operands) {
+        QString name = QString::fromStdString(op.name());
+        if (mergedCD && name == QLatin1String("D")) continue;
+        if (mergedCD && name == QLatin1String("C")) name = QStringLiteral("C/D");
+        const QChar letter = op.name().empty() ? QLatin1Char('x') : QChar::fromLatin1(static_cast<char>(std::tolower(op.name()[0])));
+        const int regs = op.registers();
+        for (int r = 0; r < regs; ++r) {
+            if (r == maxRegisters) {
+                info.laneRegisters << QStringLiteral("%1 … %2 more registers").arg(name).arg(regs - r);
+                break;
+            }
+            std::vector<const Element*> elems;
+            for (int i = r * op.elementsPerRegister(); i < (r + 1) * op.elementsPerRegister(); ++i)
+                elems.push_back(&op.element(thread, i));
+            info.laneRegisters << QStringLiteral("%1 r%2: %3").arg(name).arg(r).arg(registerText(op, elems, letter));
+        }
+    }
+    if (in.metadata)
+        for (const MetadataSelector& s : in.metadata->selectors) {
+            if (info.selector >= 0 && s.value != info.selector && info.operand == QLatin1String("metadata")) continue;
+            QStringList fields;
+            for (const MetadataField& f : s.fields)
+                if (f.thread == thread)
+                    fields << QStringLiteral("[%1..%2] → row %3, cols %4–%5").arg(f.bitHi).arg(f.bitLo).arg(f.row).arg(f.colFirst).arg(f.colLast);
+            if (!fields.isEmpty())
+                info.laneRegisters << QStringLiteral("e (selector %1): %2").arg(s.value).arg(fields.join(QStringLiteral("; ")));
+        }
+}
 
 QString manualUrl(const QString& anchor) {
     return QStringLiteral("https://docs.nvidia.com/cuda/parallel-thread-execution/#%1").arg(anchor);
@@ -134,6 +200,10 @@ QString CellInfo::toPlainText() const {
     lines << QStringLiteral("  PTX ISA 9.1 §%1 (%2)").arg(section, manualUrl(anchor));
     for (const QString& e : errata) lines << QStringLiteral("  erratum %1").arg(e);
     if (!probe.isEmpty()) lines << QStringLiteral("  probe: %1").arg(probe);
+    if (!laneRegisters.isEmpty()) {
+        lines << QStringLiteral("  %1 %2 holds:").arg(warpgroup ? QStringLiteral("thread") : QStringLiteral("lane")).arg(laneThread);
+        for (const QString& l : laneRegisters) lines << QStringLiteral("    ") + l;
+    }
     return lines.join(QLatin1Char('\n'));
 }
 
@@ -185,6 +255,13 @@ QString CellInfo::toHtml() const {
     }
     row2(QStringLiteral("row / col"), QStringLiteral("%1 / %2").arg(row).arg(col));
     h += QStringLiteral("</table>");
+    if (!laneRegisters.isEmpty()) {
+        const QString who = warpgroup ? QStringLiteral("Thread %1").arg(laneThread) : QStringLiteral("Lane %1").arg(laneThread);
+        h += QStringLiteral("<p><b>%1 holds</b></p><p style='font-family:monospace; white-space:pre-wrap'>").arg(who);
+        QStringList lines;
+        for (const QString& l : laneRegisters) lines << esc(l);
+        h += lines.join(QStringLiteral("<br/>")) + QStringLiteral("</p>");
+    }
     h += QStringLiteral("<p>PTX ISA 9.1 <a href='%1'>&sect;%2</a></p>").arg(manualUrl(anchor), esc(section));
     if (!probe.isEmpty()) h += QStringLiteral("<p>probe: %1</p>").arg(esc(probe));
     if (!errata.isEmpty()) {

@@ -51,6 +51,9 @@ struct CellInfo {
     QString anchor;  // PTX manual HTML anchor
     QStringList errata; // "E1 (suspected): summary"
     QString probe;      // "confirmed on NVIDIA H100 ... (driver ..., date)" / mismatch text / empty
+    // Everything the (first) owner's lane holds, register by register, per operand: "A r1: a2 a3 → row 9, cols 2–3".
+    int laneThread = -1;
+    QStringList laneRegisters;
 
     QString toPlainText() const;
     QString toHtml() const;
@@ -61,6 +64,10 @@ CellInfo describeCell(const Instruction& instruction, const FragmentLayout& oper
 
 // One metadata field of a sparse instruction under one selector value.
 CellInfo describeMetadataField(const Instruction& instruction, int selector, const MetadataField& field);
+
+// Fills info.laneRegisters with what `thread` holds in every operand of `instruction` (C and D once as "C/D"
+// when `mergedCD`). Long fragments (wgmma accumulators) are cut after `maxRegisters` registers per operand.
+void addLaneRegisters(CellInfo& info, const Instruction& instruction, int thread, bool mergedCD, int maxRegisters = 16);
 
 // The PTX manual URL of an anchor.
 QString manualUrl(const QString& anchor);

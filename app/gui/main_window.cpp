@@ -457,6 +457,8 @@ void MainWindow::showInstruction(const Instruction& instruction) {
     m_lastCell = -1;
     m_details->clear();
     rebuildPanes();
+    m_unpainted.clear();
+    for (const Pane& p : m_panes) m_unpainted.insert(p.view.data());
     updateHeader();
     updateSelectorBox();
     updateProbeStatus();
@@ -562,7 +564,12 @@ void MainWindow::rebuildPanes() {
         m_panes.push_back(pane);
     }
     for (Pane& o : old)
-        if (o.view) o.view->deleteLater();
+        if (o.view) {
+            // Out of the splitter now (deleteLater alone leaves it visible until the event loop runs again).
+            o.view->hide();
+            o.view->setParent(nullptr);
+            o.view->deleteLater();
+        }
 
     // Arrangement, the shape of D = A·B + C: A (and metadata) in one group, B and C/D in the other. Side by side
     // (A left, B over C/D) unless A is much wider than tall (large K): then A on top and B, C/D below it.
@@ -587,8 +594,10 @@ void MainWindow::rebuildPanes() {
     QList<int> firstSizes, secondSizes;
     double firstExtent = 0, secondExtent = 0; // along the main splitter
     for (const Pane& pane : m_panes) {
-        const QSizeF s = natural(pane.view);
+        QSizeF s = natural(pane.view);
         const bool first = isFirstGroup(pane);
+        // The metadata pane (grid plus one register diagram per lane) scrolls; A keeps most of its height.
+        if (pane.name == QLatin1String("metadata")) s = QSizeF(s.width(), std::min(s.height(), 1.2 * aSize.height()));
         const double inGroup = rows ? s.width() : s.height();
         const double across = rows ? s.height() : s.width();
         (first ? firstSizes : secondSizes) << std::max(120, static_cast<int>(inGroup));
@@ -863,6 +872,11 @@ CellInfo MainWindow::describe(const DiagramView* view, int cell) const {
         std::stable_partition(info.owners.begin(), info.owners.end(),
                               [&](const OwnerInfo& o) { return o.thread == c.thread && o.index == c.element; });
     }
+    if (!info.owners.empty()) {
+        const bool mergedCD = std::any_of(d->panels.begin(), d->panels.end(), [](const DiagramPanel& p) { return p.operand == "C/D"; }) ||
+                              std::any_of(m_panes.begin(), m_panes.end(), [](const Pane& p) { return p.name == QLatin1String("C/D"); });
+        addLaneRegisters(info, in, info.owners.front().thread, mergedCD && !pane->compare);
+    }
     if (!pane->compare) {
         const ProbeReport* report = nullptr;
         if (const ProbeResult* result = m_probe->resultFor(in.spec, &report); result && report) {
@@ -945,9 +959,13 @@ void MainWindow::onPainted(double ms) {
         m_startToFirstPaint = static_cast<double>(m_startTimer->nsecsElapsed()) / 1e6;
     }
     if (m_waitingFirstPaint && m_selectTimer.isValid()) {
-        m_waitingFirstPaint = false;
-        m_selectToFirstPaint = static_cast<double>(m_selectTimer.nsecsElapsed()) / 1e6;
-        emit firstPaint();
+        // Selected -> painted means every pane of the new instruction has painted once.
+        m_unpainted.remove(sender());
+        if (m_unpainted.isEmpty()) {
+            m_waitingFirstPaint = false;
+            m_selectToFirstPaint = static_cast<double>(m_selectTimer.nsecsElapsed()) / 1e6;
+            emit firstPaint();
+        }
     } else if (m_hoverPending) {
         m_maxHoverFrame = std::max(m_maxHoverFrame, ms);
         m_sumHoverFrame += ms;

@@ -11,6 +11,7 @@
 #include <QElapsedTimer>
 #include <QMainWindow>
 #include <QPointer>
+#include <QSet>
 
 #include <list>
 #include <memory>
@@ -224,6 +225,7 @@ private:
     const QElapsedTimer* m_startTimer = nullptr;
     QElapsedTimer m_selectTimer;
     bool m_waitingFirstPaint = false;
+    QSet<const QObject*> m_unpainted; // panes not yet painted since the instruction was selected
     bool m_startPainted = false;
     double m_startToFirstPaint = -1;
     double m_selectToFirstPaint = -1;
