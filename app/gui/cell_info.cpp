@@ -33,15 +33,20 @@ namespace {
 QString registerText(const FragmentLayout& op, const std::vector<const Element*>& elems, QChar letter) {
     QStringList names;
     for (const Element* e : elems) names << letter + QString::number(e->index);
-    bool sameRow = true, sameMatrix = true, consecutive = true;
+    bool sameRow = true, sameCol = true, sameMatrix = true, consecutive = true, consecutiveRows = true;
     for (std::size_t i = 1; i < elems.size(); ++i) {
         sameRow = sameRow && elems[i]->row == elems[0]->row;
+        sameCol = sameCol && elems[i]->col == elems[0]->col && elems[i]->colLast == elems[0]->colLast;
         sameMatrix = sameMatrix && elems[i]->matrix == elems[0]->matrix;
         consecutive = consecutive && elems[i]->col == elems[i - 1]->colLast + 1;
+        consecutiveRows = consecutiveRows && elems[i]->row == elems[i - 1]->row + 1;
     }
     QString where;
     const QString product = elems[0]->matrix >= 0 && op.matrices() > 1 ? QStringLiteral("product %1, ").arg(elems[0]->matrix) : QString();
-    if (sameRow && sameMatrix && consecutive) {
+    if (elems.size() > 1 && sameCol && sameMatrix && consecutiveRows && elems[0]->col == elems[0]->colLast) {
+        // B fragments: one column, consecutive k rows.
+        where = QStringLiteral("%1rows %2–%3, col %4").arg(product).arg(elems.front()->row).arg(elems.back()->row).arg(elems[0]->col);
+    } else if (sameRow && sameMatrix && consecutive) {
         const int c0 = elems.front()->col, c1 = elems.back()->colLast;
         where = c0 == c1 ? QStringLiteral("%1row %2, col %3").arg(product).arg(elems[0]->row).arg(c0)
                          : QStringLiteral("%1row %2, cols %3–%4").arg(product).arg(elems[0]->row).arg(c0).arg(c1);
@@ -76,7 +81,13 @@ void addLaneRegisters(CellInfo& info, const Instruction& in, int thread, bool me
             std::vector<const Element*> elems;
             for (int i = r * op.elementsPerRegister(); i < (r + 1) * op.elementsPerRegister(); ++i)
                 elems.push_back(&op.element(thread, i));
-            info.laneRegisters << QStringLiteral("%1 r%2: %3").arg(name).arg(r).arg(registerText(op, elems, letter));
+            // The register of the cell being described is marked.
+            const bool current = !info.owners.empty() && info.owners.front().thread == thread &&
+                                 info.operand == name && info.owners.front().reg == r;
+            info.laneRegisters << QStringLiteral("%1%2 r%3: %4")
+                                      .arg(current ? QStringLiteral("▸ ") : QStringLiteral("  "), name)
+                                      .arg(r)
+                                      .arg(registerText(op, elems, letter));
         }
     }
     if (in.metadata)
@@ -87,7 +98,10 @@ void addLaneRegisters(CellInfo& info, const Instruction& in, int thread, bool me
                 if (f.thread == thread)
                     fields << QStringLiteral("[%1..%2] → row %3, cols %4–%5").arg(f.bitHi).arg(f.bitLo).arg(f.row).arg(f.colFirst).arg(f.colLast);
             if (!fields.isEmpty())
-                info.laneRegisters << QStringLiteral("e (selector %1): %2").arg(s.value).arg(fields.join(QStringLiteral("; ")));
+                info.laneRegisters << QStringLiteral("%1e (selector %2): %3")
+                                          .arg(info.operand == QLatin1String("metadata") ? QStringLiteral("▸ ") : QStringLiteral("  "))
+                                          .arg(s.value)
+                                          .arg(fields.join(QStringLiteral("; ")));
         }
 }
 
@@ -259,7 +273,8 @@ QString CellInfo::toHtml() const {
         const QString who = warpgroup ? QStringLiteral("Thread %1").arg(laneThread) : QStringLiteral("Lane %1").arg(laneThread);
         h += QStringLiteral("<p><b>%1 holds</b></p><p style='font-family:monospace; white-space:pre-wrap'>").arg(who);
         QStringList lines;
-        for (const QString& l : laneRegisters) lines << esc(l);
+        for (const QString& l : laneRegisters)
+            lines << (l.startsWith(QStringLiteral("▸")) ? QStringLiteral("<b>%1</b>").arg(esc(l)) : esc(l));
         h += lines.join(QStringLiteral("<br/>")) + QStringLiteral("</p>");
     }
     h += QStringLiteral("<p>PTX ISA 9.1 <a href='%1'>&sect;%2</a></p>").arg(manualUrl(anchor), esc(section));
