@@ -323,7 +323,7 @@ std::string Builder::cellLabel(const Owner& o, char letter, PanelKind kind) cons
     return s;
 }
 
-// "lane 13 a5: reg 2 [31..16], row 3 col 11" (bits hi..lo, as in the PTX figures' `Tk: [m..n]`);
+// "lane 13 a5: reg 2 [31..16] row 3 col 11" (bits hi..lo, as in the PTX figures' `Tk: [m..n]`);
 // warpgroup thread 77: "warp 2 lane 13 d5: ...". Short: the SVG
 // carries one per cell.
 std::string Builder::cellTooltip(const Owner& o, const DiagramPanel& panel, Source common) const {
@@ -336,7 +336,7 @@ std::string Builder::cellTooltip(const Owner& o, const DiagramPanel& panel, Sour
     else append(s, panel.letter, o.element, ": reg ", o.reg);
     if (o.bitHi == o.bitLo) append(s, " [", o.bitLo, ']');
     else append(s, " [", o.bitHi, "..", o.bitLo, ']');
-    append(s, panel.kind == PanelKind::Metadata ? ": row " : ", row ", o.row);
+    append(s, panel.kind == PanelKind::Metadata ? ": row " : " row ", o.row);
     if (o.col == o.colLast) append(s, " col ", o.col);
     else append(s, " cols ", o.col, "..", o.colLast);
     if (o.matrix >= 0) append(s, ", product ", o.matrix);
