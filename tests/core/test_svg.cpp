@@ -239,10 +239,13 @@ std::string goldenSparseMetadata() {
     return toSvg(buildDiagram(test::sparseM16n8k16(), o));
 }
 
+std::string goldenDocsM16n8k16() { return toSvg(buildDiagram(get("mma.m16n8k16.f16"))); }
+std::string goldenDocsQuadPair() { return toSvg(buildDiagram(get("mma.m8n8k4.row.col.f16"))); }
+
 class SvgGolden : public ::testing::TestWithParam<Golden> {};
 
 std::string goldenName(const ::testing::TestParamInfo<Golden>& param) {
-    std::string name = param.param.file;
+    std::string name = std::filesystem::path(param.param.file).filename().string();
     for (char& c : name)
         if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
     return name;
@@ -250,7 +253,7 @@ std::string goldenName(const ::testing::TestParamInfo<Golden>& param) {
 
 TEST_P(SvgGolden, MatchesByteForByte) {
     const Golden& g = GetParam();
-    const std::filesystem::path path = std::filesystem::path(LANEMAP_SOURCE_DIR) / "tests/data/golden" / g.file;
+    const std::filesystem::path path = std::filesystem::path(LANEMAP_SOURCE_DIR) / g.file;
     const std::string actual = g.make();
     if (const char* update = std::getenv("LANEMAP_UPDATE_GOLDEN"); update && std::string(update) == "1") {
         ASSERT_EQ(writeFileAtomic(path.string(), actual), "");
@@ -267,10 +270,14 @@ TEST_P(SvgGolden, MatchesByteForByte) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Files, SvgGolden,
-                         ::testing::Values(Golden{"mma.m8n8k4.f64.svg", goldenF64},
-                                           Golden{"mma.m16n8k8.tf32.colorblind.svg", goldenTf32Colorblind},
-                                           Golden{"mma.m8n8k16.s8.register.lanes.svg", goldenS8ByRegister},
-                                           Golden{"synthetic-sparse-metadata.selector1.svg", goldenSparseMetadata}),
+                         ::testing::Values(
+                             Golden{"tests/data/golden/mma.m8n8k4.f64.svg", goldenF64},
+                             Golden{"tests/data/golden/mma.m16n8k8.tf32.colorblind.svg", goldenTf32Colorblind},
+                             Golden{"tests/data/golden/mma.m8n8k16.s8.register.lanes.svg", goldenS8ByRegister},
+                             Golden{"tests/data/golden/synthetic-sparse-metadata.selector1.svg", goldenSparseMetadata},
+                             // The README's examples: kept equal to what lanemap-cli writes today.
+                             Golden{"docs/mma.m16n8k16.f16.svg", goldenDocsM16n8k16},
+                             Golden{"docs/mma.m8n8k4.row.col.f16.svg", goldenDocsQuadPair}),
                          goldenName);
 
 } // namespace
