@@ -283,7 +283,6 @@ private:
     std::vector<PanelPlan> m_plans;
     const MetadataSelector* m_selector = nullptr;
     std::vector<std::uint32_t> m_metadataCellOfField; // selector field index -> cell index
-    std::uint32_t m_metadataFirstCell = 0;
     int m_metadataPanel = -1;
 };
 
