@@ -283,7 +283,6 @@ private:
     std::vector<PanelPlan> m_plans;
     const MetadataSelector* m_selector = nullptr;
     std::vector<std::uint32_t> m_metadataCellOfField; // selector field index -> cell index
-    std::uint32_t m_metadataFirstCell = 0;
     int m_metadataPanel = -1;
 };
 
@@ -323,7 +322,7 @@ std::string Builder::cellLabel(const Owner& o, char letter, PanelKind kind) cons
     return s;
 }
 
-// "lane 13 a5: reg 2 [31..16], row 3 col 11" (bits hi..lo, as in the PTX figures' `Tk: [m..n]`);
+// "lane 13 a5: reg 2 [31..16] row 3 col 11" (bits hi..lo, as in the PTX figures' `Tk: [m..n]`);
 // warpgroup thread 77: "warp 2 lane 13 d5: ...". Short: the SVG
 // carries one per cell.
 std::string Builder::cellTooltip(const Owner& o, const DiagramPanel& panel, Source common) const {
@@ -336,7 +335,7 @@ std::string Builder::cellTooltip(const Owner& o, const DiagramPanel& panel, Sour
     else append(s, panel.letter, o.element, ": reg ", o.reg);
     if (o.bitHi == o.bitLo) append(s, " [", o.bitLo, ']');
     else append(s, " [", o.bitHi, "..", o.bitLo, ']');
-    append(s, panel.kind == PanelKind::Metadata ? ": row " : ", row ", o.row);
+    append(s, panel.kind == PanelKind::Metadata ? ": row " : " row ", o.row);
     if (o.col == o.colLast) append(s, " col ", o.col);
     else append(s, " cols ", o.col, "..", o.colLast);
     if (o.matrix >= 0) append(s, ", product ", o.matrix);
@@ -769,16 +768,42 @@ Diagram Builder::build() {
     double maxRow = 2400;
     for (const PanelPlan& plan : m_plans) maxRow = std::max(maxRow, panelWidth(plan));
     double x = mt.margin, shelfBottom = y, width = captionW + 2 * mt.margin;
+    // Quad-pair products (m8n8k4 .f16): one row per product, A | B | C/D as for any other instruction.
+    std::stable_sort(m_plans.begin(), m_plans.end(), [](const PanelPlan& a, const PanelPlan& b) {
+        return std::max(a.panel.matrix, 0) < std::max(b.panel.matrix, 0);
+    });
+    // Rows of panels: a product starts a row; a row also ends when it would pass maxRow.
+    std::vector<std::vector<PanelPlan*>> rows;
+    double rowW = 0;
     for (PanelPlan& plan : m_plans) {
         const double w = panelWidth(plan);
-        if (x > mt.margin && x + w > mt.margin + maxRow) {
-            x = mt.margin;
-            y = shelfBottom + mt.gap;
+        const bool newProduct = !rows.empty() && plan.panel.matrix != rows.back().back()->panel.matrix;
+        if (rows.empty() || newProduct || rowW + w > maxRow) {
+            rows.emplace_back();
+            rowW = 0;
         }
-        layoutPanel(plan, x, y);
-        shelfBottom = std::max(shelfBottom, plan.panel.bounds.bottom());
-        width = std::max(width, plan.panel.bounds.right() + mt.margin);
-        x += w + mt.gap;
+        rows.back().push_back(&plan);
+        rowW += w + mt.gap;
+    }
+    // Rows of the same shape (the quad-pair products) share column widths, so A, B and C/D line up.
+    std::vector<double> columnW;
+    for (const auto& row : rows)
+        for (std::size_t i = 0; i < row.size(); ++i) {
+            if (columnW.size() <= i) columnW.push_back(0);
+            columnW[i] = std::max(columnW[i], panelWidth(*row[i]));
+        }
+    bool sameShape = rows.size() > 1;
+    for (const auto& row : rows) sameShape = sameShape && row.size() == rows.front().size();
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        if (r > 0) y = shelfBottom + mt.gap;
+        x = mt.margin;
+        for (std::size_t i = 0; i < rows[r].size(); ++i) {
+            PanelPlan& plan = *rows[r][i];
+            layoutPanel(plan, x, y);
+            shelfBottom = std::max(shelfBottom, plan.panel.bounds.bottom());
+            width = std::max(width, plan.panel.bounds.right() + mt.margin);
+            x += (sameShape ? columnW[i] : panelWidth(plan)) + mt.gap;
+        }
     }
     m_d.width = std::ceil(width);
     y = shelfBottom;

@@ -211,8 +211,10 @@ void SvgBuilder::style() {
     m_w << ".lane.dim{fill:#f0f0f0}\n.lane.dim text{fill:#a0a0a0}\n";
     if (m_o.hoverCss) {
         // Pure CSS: the lane group holds the lane's cells in every panel, so :hover on one cell outlines all.
-        m_w << ".lane:hover path,.lane:hover rect{stroke:#000;stroke-width:2.5}\n"
-            << ".cells:hover .lane:not(:hover){opacity:.3}\n";
+        // Inside @media screen: renderers that ignore pseudo-classes (Qt SVG) skip the block instead of
+        // applying the hover look to every cell.
+        m_w << "@media screen{\n.lane:hover path,.lane:hover rect{stroke:#000;stroke-width:2.5}\n"
+            << ".cells:hover .lane:not(:hover){opacity:.3}\n}\n";
     }
     m_w << "]]></style>\n";
 }
@@ -424,9 +426,12 @@ void SvgBuilder::lane(int thread) {
             m_w << "\"/>";
         }
         m_w << '\n';
+        // <g><title/><text/></g>, not <text>label<title/></text>: both are valid SVG, but renderers such as
+        // Qt SVG print a <title> inside <text> as if it were part of the label.
         for (std::size_t n = i; n < j; ++n) {
             const DiagramCell& c = m_d.cells[cells[n]];
-            m_w << "<text";
+            m_w << "<g><title>";
+            m_w.escape(c.tooltip) << "</title><text";
             if (perCellKey && m_lightKeys.count(c.colorKey)) {
                 m_w << " class=\"k";
                 m_w.integer(c.colorKey) << '"';
@@ -434,9 +439,9 @@ void SvgBuilder::lane(int thread) {
             m_w.attr("x", c.rect.x + c.rect.w / 2);
             if (!grouped) m_w.attr("y", c.rect.y + baselineOffset(c.rect.h, font));
             m_w << '>';
-            m_w.escape(c.label) << "<title>";
-            m_w.escape(c.tooltip) << "</title></text>\n";
+            m_w.escape(c.label) << "</text></g>";
         }
+        m_w << '\n';
         if (grouped) m_w << "</g>\n";
         i = j;
     }

@@ -68,7 +68,7 @@ TEST(CliSvg, OperandColorPaletteAndLanes) {
     ASSERT_EQ(r.code, 0) << r.err;
     const auto doc = parseXml(r.out);
     ASSERT_TRUE(doc) << doc.error;
-    const auto texts = doc.root->all([](const XmlNode& n) { return n.name == "text" && n.child("title"); });
+    const auto texts = doc.root->all([](const XmlNode& n) { return n.name == "text" && n.parent->child("title"); });
     EXPECT_EQ(texts.size(), 256u); // A only
     const auto dim = doc.root->all([](const XmlNode& n) { return n.name == "g" && n.hasClass("dim"); });
     EXPECT_EQ(dim.size(), 27u);

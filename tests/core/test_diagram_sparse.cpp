@@ -33,11 +33,11 @@ TEST(DiagramSparse, ChunkOwnersAreAllShownSideBySide) {
     EXPECT_EQ(a0.col, 4);
     EXPECT_EQ(a0.colLast, 7);
     EXPECT_DOUBLE_EQ(a0.rect.w, 2 * a.cellWidth);
-    EXPECT_EQ(a0.tooltip, "lane 13 a0: reg 0 [15..0], row 3 cols 4..7");
+    EXPECT_EQ(a0.tooltip, "lane 13 a0: reg 0 [15..0] row 3 cols 4..7");
     const auto right = a.cellsAtGrid(3, 6);
     ASSERT_EQ(right.size(), 1u);
     EXPECT_EQ(d.cells[right[0]].label, "T13:a1");
-    EXPECT_EQ(d.cells[right[0]].tooltip, "lane 13 a1: reg 0 [31..16], row 3 cols 4..7");
+    EXPECT_EQ(d.cells[right[0]].tooltip, "lane 13 a1: reg 0 [31..16] row 3 cols 4..7");
     // Chunk boundaries are drawn.
     int chunkLines = 0;
     for (const DiagramLine& l : d.lines) chunkLines += l.width == 1.5 && l.from.x == l.to.x && l.from.y == a.origin.y;

@@ -4,6 +4,19 @@
 //
 // Everything is laid out in abstract units (= pixels at zoom 1); a backend only scales. Plain structs and
 // vectors; nothing here knows PTX beyond the Instruction it is built from.
+//
+// Painting, in order (what svg.cpp does; a backend that follows it draws the same picture):
+//   1. white background, width x height;
+//   2. bit-field registers: each BitFieldDiagram::rect white with a dark outline, a light tick per bit boundary;
+//   3. cells: rect filled with `fill`, 1-unit white outline; label centred, monospace metrics.cellFont, color
+//      `text` (dimmed cells come already grey); bit fields: rect in `fill` with a dark 1.5 outline, `label` and
+//      `label2` on two centred lines; short ticks at the bit boundaries over the fields;
+//   4. lines (grid frames, warp separators, chunk boundaries) over the cells;
+//   5. texts: every free text - title, caption, panel titles, headers, row notes, bit numbers - at `pos` (the
+//      baseline point at `anchor`); BitFieldDiagram::title at titlePos (monospace, bold);
+//   6. legends: swatches and their texts.
+// Hover: light every cell of cellsOfThread(cell.thread) and, for metadata, the bit fields whose `cell` is one
+// of them (they share hoverId).
 
 #include "lanemap/model.hpp"
 
@@ -94,7 +107,7 @@ struct DiagramPanel {
 struct DiagramCell {
     RectF rect;
     std::string label;   // "T13:a5", metadata "T0: [3..0]"
-    std::string tooltip; // "lane 13 · a5 · reg 2 bits 31..16 · row 3, col 11"
+    std::string tooltip; // "lane 13 a5: reg 2 [31..16] row 3 col 11"; warpgroup "warp 2 lane 13 d5: ..."
     std::string hoverId; // stable across builds: "A-t13-e5", "metadata-t0-b3"
     Rgb fill, text;
     std::uint32_t colorKey = 0; // legend entry index (lane, register or group by ColorBy)
