@@ -43,7 +43,10 @@ QString registerText(const FragmentLayout& op, const std::vector<const Element*>
     }
     QString where;
     const QString product = elems[0]->matrix >= 0 && op.matrices() > 1 ? QStringLiteral("product %1, ").arg(elems[0]->matrix) : QString();
-    if (elems.size() > 1 && sameCol && sameMatrix && consecutiveRows && elems[0]->col == elems[0]->colLast) {
+    if (sameRow && sameCol && sameMatrix && elems[0]->col != elems[0]->colLast) {
+        // Sparse A: the non-zeros of one chunk.
+        where = QStringLiteral("%1row %2, chunk cols %3–%4").arg(product).arg(elems[0]->row).arg(elems[0]->col).arg(elems[0]->colLast);
+    } else if (elems.size() > 1 && sameCol && sameMatrix && consecutiveRows && elems[0]->col == elems[0]->colLast) {
         // B fragments: one column, consecutive k rows.
         where = QStringLiteral("%1rows %2–%3, col %4").arg(product).arg(elems.front()->row).arg(elems.back()->row).arg(elems[0]->col);
     } else if (sameRow && sameMatrix && consecutive) {
@@ -63,7 +66,7 @@ QString registerText(const FragmentLayout& op, const std::vector<const Element*>
 
 } // namespace
 
-void addLaneRegisters(CellInfo& info, const Instruction& in, int thread, bool mergedCD, int maxRegisters) {
+void addLaneRegisters(CellInfo& info, const Instruction& in, int thread, bool mergedCD, int selector, int maxRegisters) {
     info.laneThread = thread;
     info.laneRegisters.clear();
     if (thread < 0 || thread >= in.threads) return;
@@ -91,17 +94,24 @@ void addLaneRegisters(CellInfo& info, const Instruction& in, int thread, bool me
         }
     }
     if (in.metadata)
-        for (const MetadataSelector& s : in.metadata->selectors) {
-            if (info.selector >= 0 && s.value != info.selector && info.operand == QLatin1String("metadata")) continue;
-            QStringList fields;
-            for (const MetadataField& f : s.fields)
-                if (f.thread == thread)
-                    fields << QStringLiteral("[%1..%2] → row %3, cols %4–%5").arg(f.bitHi).arg(f.bitLo).arg(f.row).arg(f.colFirst).arg(f.colLast);
-            if (!fields.isEmpty())
-                info.laneRegisters << QStringLiteral("%1e (selector %2): %3")
-                                          .arg(info.operand == QLatin1String("metadata") ? QStringLiteral("▸ ") : QStringLiteral("  "))
-                                          .arg(s.value)
-                                          .arg(fields.join(QStringLiteral("; ")));
+        for (const MetadataSelector& sel : in.metadata->selectors) {
+            if (sel.value != selector) continue; // the selector being shown
+
+            bool first = true;
+            for (const MetadataField& f : sel.fields) {
+                if (f.thread != thread) continue;
+                if (first) info.laneRegisters << QStringLiteral("  e (selector %1):").arg(sel.value);
+                first = false;
+                const bool current = info.operand == QLatin1String("metadata") && !info.owners.empty() &&
+                                     info.owners.front().bitLo == f.bitLo;
+                info.laneRegisters << QStringLiteral("%1  [%2..%3] → row %4, cols %5–%6")
+                                          .arg(current ? QStringLiteral("▸ ") : QStringLiteral("  "))
+                                          .arg(f.bitHi)
+                                          .arg(f.bitLo)
+                                          .arg(f.row)
+                                          .arg(f.colFirst)
+                                          .arg(f.colLast);
+            }
         }
 }
 

@@ -66,8 +66,10 @@ CellInfo describeCell(const Instruction& instruction, const FragmentLayout& oper
 CellInfo describeMetadataField(const Instruction& instruction, int selector, const MetadataField& field);
 
 // Fills info.laneRegisters with what `thread` holds in every operand of `instruction` (C and D once as "C/D"
-// when `mergedCD`). Long fragments (wgmma accumulators) are cut after `maxRegisters` registers per operand.
-void addLaneRegisters(CellInfo& info, const Instruction& instruction, int thread, bool mergedCD, int maxRegisters = 16);
+// when `mergedCD`) and, for sparse instructions, its metadata fields under `selector`. Long fragments (wgmma
+// accumulators) are cut after `maxRegisters` registers per operand.
+void addLaneRegisters(CellInfo& info, const Instruction& instruction, int thread, bool mergedCD, int selector = 0,
+                      int maxRegisters = 16);
 
 // The PTX manual URL of an anchor.
 QString manualUrl(const QString& anchor);

@@ -109,8 +109,9 @@ void drawCell(QPainter& p, const Diagram& d, const Map& m, const DiagramCell& c,
     const QRect r = m.snapped(c.rect);
     const QColor fill = fillOverride ? *fillOverride : cellFill(c, o.colors);
     if (r.width() >= 4 && r.height() >= 4) {
-        // 1-px separator on the left and top edges; the grid frame closes the right and bottom.
-        p.fillRect(r, o.colors.gridLine);
+        // A 1-px background-colored gap between cells, as the SVG's white cell outline; the grid frame (a
+        // DiagramLine) is drawn over the cells afterwards.
+        p.fillRect(r, o.colors.background);
         p.fillRect(r.adjusted(1, 1, 0, 0), fill);
     } else {
         p.fillRect(r, fill);
@@ -186,6 +187,49 @@ RectF textBox(const DiagramText& t) {
     const double w = static_cast<double>(t.text.size()) * t.size * 0.62;
     const double x = t.anchor == TextAnchor::Start ? t.pos.x : t.anchor == TextAnchor::Middle ? t.pos.x - w / 2 : t.pos.x - w;
     return {x, t.pos.y - t.size, w, t.size * 1.35};
+}
+
+// A metadata register as the PTX bit figures draw it: the 32-bit box with a light tick per bit, the fields
+// filled and outlined with their labels, short ticks over the fields at the bit boundaries.
+void drawRegister(QPainter& p, const Diagram& d, const Map& m, const BitFieldDiagram& bd, const PaintOptions& o,
+                  Fonts& fonts, bool labels) {
+    const QRectF box = m.rect(bd.rect);
+    const double bitW = bd.bitWidth * m.zoom;
+    p.fillRect(box, o.colors.bitBox);
+    const double tick = std::max(2.0, box.height() * 0.18);
+    QColor light = o.colors.muted;
+    light.setAlpha(110);
+    p.setPen(QPen(light, 1));
+    for (int b = 1; b < bd.bits; ++b) {
+        const double x = std::round(box.left() + b * bitW) + 0.5;
+        p.drawLine(QPointF(x, box.top()), QPointF(x, box.top() + tick));
+        p.drawLine(QPointF(x, box.bottom() - tick), QPointF(x, box.bottom()));
+    }
+    p.setRenderHint(QPainter::Antialiasing, true);
+    for (const BitField& f : bd.fields) {
+        const QRectF r = m.rect(f.rect);
+        p.fillRect(r, QColor(f.fill.r, f.fill.g, f.fill.b));
+        QColor dark(f.text.r, f.text.g, f.text.b);
+        dark.setAlpha(90);
+        p.setPen(QPen(dark, 1));
+        for (int b = 1; b <= f.bitHi - f.bitLo; ++b) {
+            const double x = std::round(r.left() + b * bitW) + 0.5;
+            p.drawLine(QPointF(x, r.top()), QPointF(x, r.top() + tick));
+            p.drawLine(QPointF(x, r.bottom() - tick), QPointF(x, r.bottom()));
+        }
+        p.setPen(QPen(o.colors.ink, std::max(1.0, 1.5 * std::min(m.zoom, 1.0))));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(r);
+        if (!labels) continue;
+        p.setFont(fonts.font(d.metrics.cellFont, m.zoom, false, true));
+        p.setPen(QColor(f.text.r, f.text.g, f.text.b));
+        const QString text = f.label2.empty() ? qs(f.label) : qs(f.label) + QLatin1Char('\n') + qs(f.label2);
+        p.drawText(r, Qt::AlignCenter, text);
+    }
+    p.setPen(QPen(o.colors.ink, 1));
+    p.setBrush(Qt::NoBrush);
+    p.drawRect(box);
+    p.setRenderHint(QPainter::Antialiasing, false);
 }
 
 } // namespace
@@ -275,26 +319,7 @@ void paintStatic(QPainter& p, const Diagram& d, const PaintOptions& o, const Cel
         p.setFont(fonts.font(d.metrics.cellFont + 1, o.zoom, true, true));
         p.setPen(o.colors.ink);
         p.drawText(m.point(bd.titlePos.x, bd.titlePos.y), qs(bd.title));
-        for (int b = 0; b < bd.bits; ++b) {
-            const QRect r = m.snapped(bd.bitRect(b));
-            p.fillRect(r, o.colors.gridLine);
-            p.fillRect(r.adjusted(1, 1, 0, 0), o.colors.bitBox);
-        }
-        for (const BitField& f : bd.fields) {
-            const QRect r = m.snapped(f.rect);
-            const QColor fill(f.fill.r, f.fill.g, f.fill.b);
-            p.fillRect(r, o.colors.gridLine);
-            p.fillRect(r.adjusted(1, 1, 0, 0), fill);
-            if (!labels) continue;
-            p.setFont(fonts.font(d.metrics.cellFont, o.zoom, false, true));
-            p.setPen(QColor(f.text.r, f.text.g, f.text.b));
-            const QString text = f.label2.empty() ? qs(f.label) : qs(f.label) + QLatin1Char('\n') + qs(f.label2);
-            p.drawText(r.adjusted(1, 1, 0, 0), Qt::AlignCenter, text);
-        }
-        const QRect box = m.snapped(bd.rect);
-        p.setPen(QPen(o.colors.gridLine, 1));
-        p.setBrush(Qt::NoBrush);
-        p.drawRect(box.adjusted(0, 0, 0, 0));
+        drawRegister(p, d, m, bd, o, fonts, labels);
     }
 
     if (o.legends)
@@ -353,16 +378,7 @@ int paintOverlay(QPainter& p, const Diagram& d, const PaintOptions& o, const Hig
                 if (bd.thread != thread) continue;
                 const QRect r = m.snapped(bd.rect);
                 if (!QRectF(r).adjusted(-4, -4, 4, 4).intersects(exposed)) continue;
-                for (const BitField& f : bd.fields) {
-                    const QRect fr = m.snapped(f.rect);
-                    p.fillRect(fr.adjusted(1, 1, 0, 0), QColor(f.fill.r, f.fill.g, f.fill.b));
-                    if (labels) {
-                        p.setFont(fonts.font(d.metrics.cellFont, o.zoom, false, true));
-                        p.setPen(QColor(f.text.r, f.text.g, f.text.b));
-                        const QString text = f.label2.empty() ? qs(f.label) : qs(f.label) + QLatin1Char('\n') + qs(f.label2);
-                        p.drawText(fr.adjusted(1, 1, 0, 0), Qt::AlignCenter, text);
-                    }
-                }
+                drawRegister(p, d, m, bd, o, fonts, labels);
                 p.setPen(QPen(outline, 2));
                 p.setBrush(Qt::NoBrush);
                 p.drawRect(QRectF(r).adjusted(-1, -1, 1, 1));

@@ -875,7 +875,8 @@ CellInfo MainWindow::describe(const DiagramView* view, int cell) const {
     if (!info.owners.empty()) {
         const bool mergedCD = std::any_of(d->panels.begin(), d->panels.end(), [](const DiagramPanel& p) { return p.operand == "C/D"; }) ||
                               std::any_of(m_panes.begin(), m_panes.end(), [](const Pane& p) { return p.name == QLatin1String("C/D"); });
-        addLaneRegisters(info, in, info.owners.front().thread, mergedCD && !pane->compare);
+        addLaneRegisters(info, in, info.owners.front().thread, mergedCD && !pane->compare,
+                         d->selector.value_or(m_prefs.selector));
     }
     if (!pane->compare) {
         const ProbeReport* report = nullptr;
