@@ -22,6 +22,8 @@ public:
     void setDiagram(std::shared_ptr<const Diagram> diagram);
     void setColors(const ViewColors& colors);
     int entryCount() const { return static_cast<int>(m_entries.size()); }
+    // Where swatch `index` is drawn (widget coordinates).
+    QRect entryRect(int index) const { return swatchRect(index, width()); }
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
     bool hasHeightForWidth() const override { return true; }

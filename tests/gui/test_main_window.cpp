@@ -4,6 +4,7 @@
 
 #include "catalog_model.hpp"
 #include "details_panel.hpp"
+#include "legend_bar.hpp"
 
 #include <QApplication>
 #include <QClipboard>
@@ -11,6 +12,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QTreeView>
+#include <QWheelEvent>
 
 #include <gtest/gtest.h>
 
@@ -188,6 +190,50 @@ TEST(MainWindow, ColorByRegisterRecolorsEveryPane) {
         for (const DiagramCell& c : v->diagram()->cells) EXPECT_EQ(c.colorKey, static_cast<std::uint32_t>(c.reg));
     }
     EXPECT_EQ(w->preferences().colorBy, ColorBy::Register);
+}
+
+TEST(MainWindow, ZoomWithKeysCtrlWheelAndFit) {
+    Window w;
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
+    DiagramView* a = w->pane(QStringLiteral("A"));
+    ASSERT_TRUE(a->fitting());
+    const double fitted = a->zoom();
+    a->setFocus();
+    QTest::keyClick(a, Qt::Key_Plus);
+    EXPECT_NEAR(a->zoom(), fitted * 1.25, 1e-9);
+    EXPECT_FALSE(a->fitting());
+    QTest::keyClick(a, Qt::Key_Minus);
+    QTest::keyClick(a, Qt::Key_Minus);
+    EXPECT_NEAR(a->zoom(), fitted * 1.25 * 0.8 * 0.8, 1e-9);
+    // Ctrl+wheel zooms under the mouse; a plain wheel scrolls instead.
+    const QPoint at = a->viewport()->rect().center();
+    QWheelEvent up(at, a->viewport()->mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::ControlModifier,
+                   Qt::NoScrollPhase, false);
+    const double before = a->zoom();
+    QApplication::sendEvent(a->viewport(), &up);
+    EXPECT_NEAR(a->zoom(), before * 1.2, 1e-9);
+    QTest::keyClick(a, Qt::Key_0);
+    EXPECT_TRUE(a->fitting());
+    EXPECT_NEAR(a->zoom(), fitted, 1e-9);
+    // The window's zoom actions act on every pane.
+    w->zoomIn();
+    for (DiagramView* v : w->panes()) EXPECT_FALSE(v->fitting());
+    w->fitAll();
+    for (DiagramView* v : w->panes()) EXPECT_TRUE(v->fitting());
+}
+
+TEST(MainWindow, LegendFollowsTheColoringAndLightsALane) {
+    Window w;
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
+    EXPECT_EQ(w->legendBar()->entryCount(), 32) << "one swatch per lane";
+    w->setColorBy(ColorBy::Register);
+    EXPECT_EQ(w->legendBar()->entryCount(), 4) << "A's four registers";
+    w->setColorBy(ColorBy::Lane);
+    // Hovering the swatch of lane 7 lights lane 7 in every pane.
+    const QPoint swatch = w->legendBar()->entryRect(7).center();
+    QTest::mouseMove(w->legendBar(), swatch + QPoint(1, 1));
+    QTest::mouseMove(w->legendBar(), swatch);
+    for (DiagramView* v : w->panes()) EXPECT_EQ(v->highlightThread(), 7);
 }
 
 TEST(MainWindow, CompareMarksThePositionsHeldDifferently) {
