@@ -607,7 +607,7 @@ void MainWindow::rebuildPanes() {
     m_leftColumn->setSizes(firstSizes);
     m_rightColumn->setSizes(secondSizes);
     // A wide A on top gets half the height: enough to read its labels while B and C/D scroll below.
-    const double share = rows ? 0.5 : std::clamp(firstExtent / std::max(1.0, firstExtent + secondExtent), 0.25, 0.6);
+    const double share = rows ? 0.5 : std::clamp(firstExtent / std::max(1.0, firstExtent + secondExtent), 0.25, 0.7);
     const int total = std::max(600, rows ? m_paneSplitter->height() : m_paneSplitter->width());
     m_paneSplitter->setSizes({static_cast<int>(total * share), total - static_cast<int>(total * share)});
     // Stretch factors keep that share when the window is resized (or first shown).
