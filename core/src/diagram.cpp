@@ -245,12 +245,7 @@ struct PanelPlan {
 
 class Builder {
 public:
-    Builder(const Instruction& in, const DiagramOptions& options) : m_in(in), m_opt(options) {
-        if (!options.threads.empty()) {
-            m_lit.assign(static_cast<std::size_t>(in.threads), false);
-            for (int t : options.threads) m_lit[static_cast<std::size_t>(t)] = true;
-        }
-    }
+    Builder(const Instruction& in, const DiagramOptions& options) : m_in(in), m_opt(options) {}
 
     Diagram build();
 
@@ -323,8 +318,7 @@ std::string Builder::cellLabel(const Owner& o, char letter, PanelKind kind) cons
 }
 
 // "lane 13 a5: reg 2 [31..16] row 3 col 11" (bits hi..lo, as in the PTX figures' `Tk: [m..n]`);
-// warpgroup thread 77: "warp 2 lane 13 d5: ...". Short: the SVG
-// carries one per cell.
+// warpgroup thread 77: "warp 2 lane 13 d5: ...". Short: the SVG carries one per cell.
 std::string Builder::cellTooltip(const Owner& o, const DiagramPanel& panel, Source common) const {
     std::string s;
     s.reserve(64);
@@ -718,6 +712,10 @@ void Builder::layoutLegend(double y) {
 
 Diagram Builder::build() {
     validate();
+    if (!m_opt.threads.empty()) { // after validate(): every thread is in range
+        m_lit.assign(static_cast<std::size_t>(m_in.threads), false);
+        for (int t : m_opt.threads) m_lit[static_cast<std::size_t>(t)] = true;
+    }
     const DiagramMetrics& mt = m_d.metrics;
     m_d.spec = m_in.spec;
     m_d.ptx = m_in.ptx;
