@@ -13,8 +13,8 @@ BUILD_DIR=${BUILD_DIR:-build}
 JOBS=${JOBS:-$(nproc)}
 
 packages=(build-essential cmake ninja-build git pkg-config
-          qt6-base-dev qt6-svg-dev libgl-dev
-          libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev
+          qt6-base-dev qt6-svg-dev libgl-dev fonts-dejavu-core
+          libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev libexpat1-dev
           clang libclang-rt-14-dev)
 missing=()
 for p in "${packages[@]}"; do

@@ -186,15 +186,19 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
 
     std::string exportSpec, format = "json", output;
     bool all = false;
-    auto* exp = app.add_subcommand("export", "Write JSON or text for one spec or for --all");
+    auto* exp = app.add_subcommand("export", "Write JSON, text or SVG for one spec or for --all");
     exp->add_option("spec", exportSpec, "Spec or PTX instruction");
     exp->add_flag("--all", all, "Every variant in the catalog (-o names a folder)");
     exp->add_option("--format", format, "Output format: " + exportFormatList());
-    exp->add_option("--operand", operand, "Only this operand (text formats)");
+    exp->add_option("--operand", operand, "Only this operand (txt, svg)");
     exp->add_option("--selector", selector, "Sparse metadata: only this sparsity selector");
     exp->add_option("--major", major, "wgmma shared memory: K or MN (default K)");
     exp->add_option("--swizzle", swizzle, "wgmma shared memory: none, 32B, 64B or 128B (default 128B)");
     exp->add_option("-o,--output", output, "Output file, folder (--all) or '-' for stdout");
+    std::string color, palette, lanes;
+    exp->add_option("--color", color, "svg: color cells by lane, register or group (groupID); default lane");
+    exp->add_option("--palette", palette, "svg: default or colorblind");
+    exp->add_option("--lanes", lanes, "svg: only these lanes/threads in color, e.g. 0-3,13 (others grey)");
 
     std::string probeSpec, jsonPath;
     bool probeAllVariants = false;
@@ -233,6 +237,36 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     else if (selector != -1) {
         err << "lanemap-cli: --selector must be 0..3\n";
         return Usage;
+    }
+
+    if (exp->parsed() && (!color.empty() || !palette.empty() || !lanes.empty()) && format != "svg") {
+        err << "lanemap-cli: --color, --palette and --lanes apply to --format svg only\n";
+        return Usage;
+    }
+    if (!color.empty()) {
+        const std::optional<ColorBy> c = parseColorBy(color);
+        if (!c) {
+            err << "lanemap-cli: unknown --color '" << color << "'; valid: lane, register, group\n";
+            return Usage;
+        }
+        options.colorBy = *c;
+    }
+    if (!palette.empty()) {
+        const std::optional<Palette> p = parsePalette(palette);
+        if (!p) {
+            err << "lanemap-cli: unknown --palette '" << palette << "'; valid: default, colorblind\n";
+            return Usage;
+        }
+        options.palette = *p;
+    }
+    if (!lanes.empty()) {
+        std::string error;
+        const std::optional<std::vector<int>> laneList = parseLaneList(lanes, 128, error);
+        if (!laneList) {
+            err << "lanemap-cli: --lanes: " << error << '\n';
+            return Usage;
+        }
+        options.lanes = *laneList;
     }
 
     if (list->parsed()) return cmdList(family, sm, out, err);

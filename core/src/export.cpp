@@ -1,6 +1,9 @@
 #include "lanemap/export.hpp"
 
+#include "lanemap/svg.hpp"
+
 #include <array>
+#include <stdexcept>
 
 namespace lanemap {
 
@@ -11,7 +14,8 @@ struct FormatName {
     std::string_view extension;
 };
 constexpr std::array kFormats{FormatName{ExportFormat::Json, "json", "json"},
-                              FormatName{ExportFormat::Text, "txt", "txt"}};
+                              FormatName{ExportFormat::Text, "txt", "txt"},
+                              FormatName{ExportFormat::Svg, "svg", "svg"}};
 
 std::string operandList(const Instruction& in) {
     std::string s;
@@ -103,6 +107,21 @@ bool exportInstruction(const Instruction& in, ExportFormat format, const ExportO
         else if (wgmma && smemOption && *options.operand == "A") document = smem::toText(shared[0]);
         else document = toTextGrid(in, *in.operand(*options.operand));
         return true;
+    case ExportFormat::Svg: {
+        DiagramOptions d;
+        d.operand = options.operand;
+        d.selector = options.selector;
+        d.colorBy = options.colorBy;
+        d.palette = options.palette;
+        d.threads = options.lanes;
+        try {
+            document = toSvg(buildDiagram(in, d));
+        } catch (const std::invalid_argument& e) {
+            error = e.what();
+            return false;
+        }
+        return true;
+    }
     }
     error = "unsupported format";
     return false;

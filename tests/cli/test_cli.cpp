@@ -123,7 +123,7 @@ TEST(CliExport, UsageErrorsExit2) {
 
 TEST(CliExport, FormatErrorListsValidFormats) {
     const Result r = run({"export", "mma.m16n8k16.f16", "--format", "pdf", "-o", "/tmp/x"});
-    EXPECT_NE(r.err.find("unknown format 'pdf'; valid formats: json, txt"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("unknown format 'pdf'; valid formats: json, txt, svg"), std::string::npos) << r.err;
 }
 
 TEST(CliBinary, ExitCodesReachTheShell) {

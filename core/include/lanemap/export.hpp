@@ -2,6 +2,7 @@
 // Exporters that need no drawing: JSON (design.md §4), plain-text grids like the PTX figures, and the
 // atomic file write every exporter goes through.
 
+#include "lanemap/diagram.hpp"
 #include "lanemap/model.hpp"
 #include "lanemap/smem.hpp"
 
@@ -30,7 +31,7 @@ std::string toText(const Instruction& instruction, std::optional<int> selector =
 std::string toText(const Instruction& instruction, const smem::Choice& choice,
                    std::optional<int> selector = std::nullopt);
 
-enum class ExportFormat { Json, Text };
+enum class ExportFormat { Json, Text, Svg };
 
 struct ExportOptions {
     std::optional<std::string> operand; // only this operand (A, B, C, D, metadata); all when unset
@@ -38,6 +39,10 @@ struct ExportOptions {
     // wgmma shared-memory operands (B, and A with these set): the layout to show; K-major and 128B by default.
     std::optional<smem::Major> major;
     std::optional<smem::Swizzle> swizzle;
+    // Drawing formats (svg) only:
+    ColorBy colorBy = ColorBy::Lane;
+    Palette palette = Palette::Default;
+    std::vector<int> lanes; // lane filter (threads drawn in color); empty = all
 };
 
 // Format names as the CLI spells them ("json", "txt"); nullopt for unknown names.

@@ -1,0 +1,15 @@
+#pragma once
+// The lanemap program: command line, QApplication set-up, the window, and screenshot mode
+// (`lanemap --spec SPEC --screenshot FILE.png`: open, save the window as PNG, exit).
+
+class QElapsedTimer;
+
+namespace lanemap::gui {
+
+// Loads the icon and resources compiled into lanemap_gui_lib (a static library needs this once).
+void initResources();
+
+// Runs the app; returns the process exit code (0 ok, 2 bad arguments or spec, 1 screenshot not written).
+int runApp(int argc, char** argv, const QElapsedTimer* startTimer = nullptr);
+
+} // namespace lanemap::gui

@@ -1,0 +1,276 @@
+#include "catalog_model.hpp"
+
+#include "lanemap/catalog.hpp"
+#include "lanemap/spec.hpp"
+
+#include <QApplication>
+#include <QPainter>
+#include <QPainterPath>
+
+#include <algorithm>
+#include <climits>
+
+namespace lanemap::gui {
+
+struct CatalogModel::Node {
+    QString text;
+    QString spec; // leaves only
+    QString ptx;
+    QString search;
+    int minSm = INT_MAX;
+    int leaves = 0;
+    int row = 0;
+    Node* parent = nullptr;
+    std::vector<std::unique_ptr<Node>> children;
+
+    Node* child(const QString& label) {
+        for (auto& c : children)
+            if (c->text == label) return c.get();
+        auto n = std::make_unique<Node>();
+        n->text = label;
+        n->parent = this;
+        n->row = static_cast<int>(children.size());
+        children.push_back(std::move(n));
+        return children.back().get();
+    }
+};
+
+namespace {
+
+QString shapeOf(const Variant& v) {
+    return QStringLiteral("m%1n%2k%3").arg(v.m).arg(v.n).arg(v.k);
+}
+
+// Leaf label: the spec after "<family>.<shape>." — e.g. "f16", "f16.f16", "row.col.f16". A family prefix that
+// differs from the tree's family name (mma.sp::ordered_metadata) is kept in parentheses.
+QString leafLabel(const Variant& v) {
+    const QString spec = QString::fromStdString(v.spec);
+    const QString shape = shapeOf(v);
+    const qsizetype at = spec.indexOf(QLatin1Char('.') + shape + QLatin1Char('.'));
+    if (at < 0) return spec;
+    QString label = spec.mid(at + shape.size() + 2);
+    const QString prefix = spec.left(at);
+    const QString family = QString::fromUtf8(toString(v.family).data(), static_cast<qsizetype>(toString(v.family).size()));
+    if (prefix != family && prefix.startsWith(family)) label += QStringLiteral("  (%1)").arg(prefix.mid(family.size()));
+    return label;
+}
+
+} // namespace
+
+CatalogModel::CatalogModel(const Catalog& catalog, QObject* parent)
+    : QAbstractItemModel(parent), m_root(std::make_unique<Node>()) {
+    for (const Variant* v : catalog.variants()) {
+        const auto family = toString(v->family);
+        Node* fam = m_root->child(QString::fromUtf8(family.data(), static_cast<qsizetype>(family.size())));
+        Node* shape = fam->child(shapeOf(*v));
+        Node* leaf = shape->child(leafLabel(*v));
+        leaf->spec = QString::fromStdString(v->spec);
+        leaf->ptx = QString::fromStdString(v->ptx);
+        QString search = leaf->spec + QLatin1Char(' ') + leaf->ptx;
+        for (const std::string& alias : v->ptxAliases) search += QLatin1Char(' ') + QString::fromStdString(alias);
+        leaf->search = search.toLower();
+        leaf->minSm = v->minSm;
+        leaf->leaves = 1;
+        for (Node* n = shape; n; n = n->parent) {
+            n->minSm = std::min(n->minSm, v->minSm);
+            ++n->leaves;
+        }
+        ++m_variantCount;
+    }
+}
+
+CatalogModel::~CatalogModel() = default;
+
+CatalogModel::Node* CatalogModel::node(const QModelIndex& index) const {
+    return index.isValid() ? static_cast<Node*>(index.internalPointer()) : m_root.get();
+}
+
+QModelIndex CatalogModel::index(int row, int column, const QModelIndex& parent) const {
+    if (column != 0 || row < 0 || (parent.isValid() && parent.column() != 0)) return {};
+    const Node* p = node(parent);
+    if (row >= static_cast<int>(p->children.size())) return {};
+    return createIndex(row, column, p->children[static_cast<std::size_t>(row)].get());
+}
+
+QModelIndex CatalogModel::parent(const QModelIndex& child) const {
+    if (!child.isValid()) return {};
+    const Node* p = node(child)->parent;
+    if (!p || p == m_root.get()) return {};
+    return createIndex(p->row, 0, const_cast<Node*>(p));
+}
+
+int CatalogModel::rowCount(const QModelIndex& parent) const {
+    if (parent.isValid() && parent.column() != 0) return 0;
+    return static_cast<int>(node(parent)->children.size());
+}
+
+int CatalogModel::columnCount(const QModelIndex&) const { return 1; }
+
+QVariant CatalogModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid()) return {};
+    const Node* n = node(index);
+    switch (role) {
+    case Qt::DisplayRole: return n->text;
+    case Qt::ToolTipRole:
+        if (!n->spec.isEmpty()) return QStringLiteral("%1\n%2\nneeds sm_%3").arg(n->spec, n->ptx).arg(n->minSm);
+        return QStringLiteral("%1 variant%2, from sm_%3").arg(n->leaves).arg(n->leaves == 1 ? "" : "s").arg(n->minSm);
+    case SpecRole: return n->spec;
+    case MinSmRole: return n->minSm == INT_MAX ? QVariant() : QVariant(n->minSm);
+    case PtxRole: return n->ptx;
+    case SearchTextRole: return n->search;
+    case LeafCountRole: return n->leaves;
+    default: return {};
+    }
+}
+
+Qt::ItemFlags CatalogModel::flags(const QModelIndex& index) const {
+    if (!index.isValid()) return Qt::NoItemFlags;
+    return Qt::ItemIsEnabled | Qt::ItemIsSelectable;
+}
+
+QHash<int, QByteArray> CatalogModel::roleNames() const {
+    QHash<int, QByteArray> names = QAbstractItemModel::roleNames();
+    names[SpecRole] = "spec";
+    names[MinSmRole] = "minSm";
+    names[PtxRole] = "ptx";
+    return names;
+}
+
+QModelIndex CatalogModel::indexOfSpec(const QString& spec) const {
+    for (const auto& fam : m_root->children)
+        for (const auto& shape : fam->children)
+            for (const auto& leaf : shape->children)
+                if (leaf->spec == spec) return createIndex(leaf->row, 0, leaf.get());
+    return {};
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+CatalogFilterModel::CatalogFilterModel(const Catalog& catalog, QObject* parent)
+    : QSortFilterProxyModel(parent), m_catalog(catalog) {
+    setRecursiveFilteringEnabled(true);
+}
+
+void CatalogFilterModel::setFilterText(const QString& text) {
+    const QString trimmed = text.trimmed();
+    if (trimmed == m_text) return;
+    m_text = trimmed;
+    m_words = trimmed.toLower().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    m_parsedSpec.clear();
+    m_parseError.clear();
+    // A whole instruction ("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 d, a, b, c;") names one variant.
+    const bool specLike = trimmed.startsWith(QLatin1String("mma"), Qt::CaseInsensitive) ||
+                          trimmed.startsWith(QLatin1String("wgmma"), Qt::CaseInsensitive);
+    if (specLike) {
+        const ParsedSpec parsed = parseSpec(trimmed.toStdString(), m_catalog);
+        if (parsed) {
+            m_parsedSpec = QString::fromStdString(parsed.variant->spec);
+            m_words.clear();
+        } else {
+            // Operands after the opcode are not search words.
+            m_words = QStringList{trimmed.section(QLatin1Char(' '), 0, 0).toLower().remove(QLatin1Char(';'))};
+            m_parseError = QString::fromStdString(parsed.error);
+        }
+    }
+    invalidateFilter();
+    // Words that still match something (a prefix such as "mma.m16n8k16") are a search, not an error.
+    if (!m_parseError.isEmpty() && matchingVariants() > 0) m_parseError.clear();
+}
+
+bool CatalogFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const {
+    const QModelIndex idx = sourceModel()->index(sourceRow, 0, sourceParent);
+    const QString spec = idx.data(CatalogModel::SpecRole).toString();
+    if (spec.isEmpty()) return m_text.isEmpty(); // inner node: shown when a leaf below passes (recursive)
+    if (!m_parsedSpec.isEmpty()) return spec == m_parsedSpec;
+    const QString haystack = idx.data(CatalogModel::SearchTextRole).toString();
+    return std::all_of(m_words.begin(), m_words.end(), [&](const QString& w) { return haystack.contains(w); });
+}
+
+int CatalogFilterModel::matchingVariants() const {
+    int count = 0;
+    std::vector<QModelIndex> stack{QModelIndex()};
+    while (!stack.empty()) {
+        const QModelIndex p = stack.back();
+        stack.pop_back();
+        const int rows = rowCount(p);
+        for (int r = 0; r < rows; ++r) {
+            const QModelIndex c = index(r, 0, p);
+            if (hasChildren(c)) stack.push_back(c);
+            else if (!c.data(CatalogModel::SpecRole).toString().isEmpty()) ++count;
+        }
+    }
+    return count;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+namespace {
+QString badgeText(const QModelIndex& index) {
+    const QVariant sm = index.data(CatalogModel::MinSmRole);
+    return sm.isValid() ? QStringLiteral("sm_%1").arg(sm.toInt()) : QString();
+}
+
+// Badge colors by generation: Volta/Turing grey, Ampere green, Ada teal, Hopper blue, Blackwell purple.
+QColor badgeColor(int sm) {
+    if (sm >= 120) return QColor(0x8e, 0x44, 0xad);
+    if (sm >= 100) return QColor(0x6c, 0x3f, 0xc4);
+    if (sm >= 90) return QColor(0x1f, 0x6f, 0xd1);
+    if (sm >= 89) return QColor(0x13, 0x8a, 0x8a);
+    if (sm >= 80) return QColor(0x2e, 0x8b, 0x3e);
+    return QColor(0x70, 0x70, 0x70);
+}
+} // namespace
+
+void CatalogDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const {
+    QStyleOptionViewItem opt(option);
+    initStyleOption(&opt, index);
+    const bool leaf = !index.data(CatalogModel::SpecRole).toString().isEmpty();
+    QString badge = badgeText(index);
+    if (!badge.isEmpty() && !leaf) badge += QLatin1Char('+');
+    QFont badgeFont = opt.font;
+    badgeFont.setPointSizeF(std::max(6.0, badgeFont.pointSizeF() * 0.8));
+    const QFontMetrics bfm(badgeFont);
+    const int badgeW = badge.isEmpty() ? 0 : bfm.horizontalAdvance(badge) + 10;
+
+    // Row background (selection, hover) from the style, then our own text and badge.
+    const QWidget* widget = option.widget;
+    QStyle* style = widget ? widget->style() : QApplication::style();
+    const QString text = opt.text;
+    opt.text.clear();
+    style->drawControl(QStyle::CE_ItemViewItem, &opt, painter, widget);
+    opt.text = text;
+
+    painter->save();
+    const QRect textRect =
+        style->subElementRect(QStyle::SE_ItemViewItemText, &opt, widget).adjusted(0, 0, -(badgeW + 6), 0);
+    QFont textFont = opt.font;
+    if (!index.parent().isValid()) textFont.setBold(true);
+    painter->setFont(textFont);
+    painter->setPen(opt.palette.color(opt.state & QStyle::State_Selected ? QPalette::HighlightedText : QPalette::Text));
+    painter->drawText(textRect, Qt::AlignVCenter | Qt::AlignLeft,
+                      QFontMetrics(textFont).elidedText(text, Qt::ElideRight, textRect.width()));
+    if (!badge.isEmpty()) {
+        const int sm = index.data(CatalogModel::MinSmRole).toInt();
+        const int h = std::min(opt.rect.height() - 2, bfm.height() + 2);
+        const QRect r(opt.rect.right() - badgeW - 4, opt.rect.center().y() - h / 2, badgeW, h);
+        painter->setRenderHint(QPainter::Antialiasing);
+        QPainterPath path;
+        path.addRoundedRect(QRectF(r), r.height() / 2.0, r.height() / 2.0);
+        QColor fill = badgeColor(sm);
+        if (!leaf) fill.setAlpha(140);
+        painter->fillPath(path, fill);
+        painter->setPen(Qt::white);
+        painter->setFont(badgeFont);
+        painter->drawText(r, Qt::AlignCenter, badge);
+    }
+    painter->restore();
+}
+
+QSize CatalogDelegate::sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const {
+    QSize s = QStyledItemDelegate::sizeHint(option, index);
+    s.setWidth(s.width() + 60);
+    s.setHeight(std::max(s.height(), option.fontMetrics.height() + 6));
+    return s;
+}
+
+} // namespace lanemap::gui

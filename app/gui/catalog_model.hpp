@@ -1,0 +1,89 @@
+#pragma once
+// The catalog as a Qt tree: family -> shape -> types, each node with its minimum SM (the badge the tree
+// shows), and a filter proxy that takes search words or a whole PTX instruction string.
+
+#include <QAbstractItemModel>
+#include <QSortFilterProxyModel>
+#include <QStyledItemDelegate>
+
+#include <memory>
+#include <vector>
+
+namespace lanemap {
+class Catalog;
+struct Variant;
+} // namespace lanemap
+
+namespace lanemap::gui {
+
+class CatalogModel : public QAbstractItemModel {
+    Q_OBJECT
+public:
+    enum Role {
+        SpecRole = Qt::UserRole + 1, // canonical spec of a leaf; empty for family and shape nodes
+        MinSmRole,                   // minimum SM of the node (lowest of its leaves)
+        PtxRole,                     // canonical PTX string of a leaf
+        SearchTextRole,              // everything a search word may match (spec, PTX, aliases), lower case
+        LeafCountRole,               // variants under the node
+    };
+
+    explicit CatalogModel(const Catalog& catalog, QObject* parent = nullptr);
+    ~CatalogModel() override;
+
+    QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
+    QModelIndex parent(const QModelIndex& child) const override;
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    Qt::ItemFlags flags(const QModelIndex& index) const override;
+    QHash<int, QByteArray> roleNames() const override;
+
+    // The leaf of a canonical spec; invalid when unknown.
+    QModelIndex indexOfSpec(const QString& spec) const;
+    int variantCount() const { return m_variantCount; }
+
+private:
+    struct Node;
+    Node* node(const QModelIndex& index) const;
+    std::unique_ptr<Node> m_root;
+    int m_variantCount = 0;
+};
+
+// Filters the catalog tree. The text is either search words (all must occur in a leaf's spec or PTX string,
+// e.g. "m16n8k16 bf16") or a spec / full PTX instruction string: when lanemap::parseSpec accepts it, exactly
+// that variant remains. parseError() says why a spec-like text names no variant (empty otherwise).
+class CatalogFilterModel : public QSortFilterProxyModel {
+    Q_OBJECT
+public:
+    explicit CatalogFilterModel(const Catalog& catalog, QObject* parent = nullptr);
+
+    void setFilterText(const QString& text);
+    QString filterText() const { return m_text; }
+    // The variant the text names exactly (a spec or PTX string), or empty.
+    QString parsedSpec() const { return m_parsedSpec; }
+    // The parser's message when the text looks like an instruction but names none; empty otherwise.
+    QString parseError() const { return m_parseError; }
+    // Number of leaves that pass the filter.
+    int matchingVariants() const;
+
+protected:
+    bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;
+
+private:
+    const Catalog& m_catalog;
+    QString m_text;
+    QStringList m_words;
+    QString m_parsedSpec;
+    QString m_parseError;
+};
+
+// Paints tree rows with a rounded "sm_80" badge at the right edge.
+class CatalogDelegate : public QStyledItemDelegate {
+    Q_OBJECT
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+    void paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const override;
+    QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const override;
+};
+
+} // namespace lanemap::gui

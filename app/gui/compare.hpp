@@ -1,0 +1,26 @@
+#pragma once
+// Side-by-side compare of two variants (e.g. the A operands of mma.m16n8k8.tf32 and .f16): which positions
+// are held by a different (thread, element) pair in the other variant. Read from the core layouts.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace lanemap {
+struct Diagram;
+struct Instruction;
+} // namespace lanemap
+
+namespace lanemap::gui {
+
+struct CompareResult {
+    std::vector<std::uint8_t> marks; // per cell of the diagram: 1 = its position differs in the other variant
+    int positions = 0;               // matrix positions compared
+    int differing = 0;               // of those, held differently (or absent) in the other variant
+};
+
+// `diagram` was built from `mine`; every operand cell is compared with the same operand of `other`
+// (a merged "C/D" panel compares C). Positions outside the other operand's extent differ.
+CompareResult compareDiagram(const Diagram& diagram, const Instruction& mine, const Instruction& other);
+
+} // namespace lanemap::gui

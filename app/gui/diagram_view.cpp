@@ -1,0 +1,539 @@
+#include "diagram_view.hpp"
+
+#include "lanemap/diagram.hpp"
+
+#include <QElapsedTimer>
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QPaintEvent>
+#include <QPainter>
+#include <QSet>
+#include <QTimer>
+#include <QScrollBar>
+#include <QStyle>
+#include <QToolTip>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <limits>
+#include <cmath>
+
+namespace lanemap::gui {
+
+namespace {
+constexpr int kTile = 256;          // tile edge in logical pixels
+constexpr int kMaxTiles = 600;      // ~150 MB at dpr 1 worst case; the cache is dropped beyond this
+constexpr double kMinZoom = 0.05;
+constexpr double kMaxZoom = 6.0;
+constexpr double kMargin = 12;      // units around the content
+
+quint64 tileKey(int tx, int ty) {
+    return (static_cast<quint64>(static_cast<quint32>(tx)) << 32) | static_cast<quint32>(ty);
+}
+} // namespace
+
+DiagramView::DiagramView(QWidget* parent) : QAbstractScrollArea(parent) {
+    setFrameShape(QFrame::NoFrame);
+    setFocusPolicy(Qt::StrongFocus);
+    viewport()->setMouseTracking(true);
+    viewport()->setAttribute(Qt::WA_OpaquePaintEvent);
+    horizontalScrollBar()->setSingleStep(24);
+    verticalScrollBar()->setSingleStep(24);
+    m_options.chrome = false;
+    m_options.legends = false;
+}
+
+DiagramView::~DiagramView() = default;
+
+QSize DiagramView::sizeHint() const { return {420, 320}; }
+
+void DiagramView::setDiagram(std::shared_ptr<const Diagram> diagram) {
+    m_diagram = std::move(diagram);
+    m_marks = {};
+    m_highlight.hoverCell = -1;
+    m_highlight.cursorCell = -1;
+    invalidateTiles();
+    if (m_fit) m_options.zoom = fitZoom();
+    relayout();
+    viewport()->update();
+}
+
+void DiagramView::setColors(const ViewColors& colors) {
+    m_options.colors = colors;
+    invalidateTiles();
+    viewport()->update();
+}
+
+void DiagramView::setShowLabels(bool on) {
+    if (m_options.labels == on) return;
+    m_options.labels = on;
+    invalidateTiles();
+    viewport()->update();
+}
+
+void DiagramView::setChrome(bool title, bool legends) {
+    m_options.chrome = title;
+    m_options.legends = legends;
+    invalidateTiles();
+    if (m_fit) m_options.zoom = fitZoom();
+    relayout();
+    viewport()->update();
+}
+
+void DiagramView::setMarks(CellMarks marks) {
+    m_marks = std::move(marks);
+    invalidateTiles();
+    viewport()->update();
+}
+
+double DiagramView::fitZoom() const {
+    if (!m_diagram) return 1.0;
+    const QRectF c = contentRect(*m_diagram, m_options, kMargin);
+    const QSize vp = maximumViewportSize(); // the viewport without scroll bars
+    if (c.width() <= 0 || c.height() <= 0 || vp.width() <= 0 || vp.height() <= 0) return 1.0;
+    // The whole diagram, but never magnified past 1.6: huge cells on a big screen look broken, not helpful.
+    const double both = std::min({vp.width() / c.width(), vp.height() / c.height(), 1.6});
+    if (labelsVisible(*m_diagram, both)) return std::clamp(both, kMinZoom, kMaxZoom);
+    // Too small to read (a 16x256 A, a 64x256 accumulator): fill the short side instead and scroll along the
+    // long one, up to 1:1.
+    const double bar = style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, this) + 1;
+    const bool wide = vp.width() / c.width() < vp.height() / c.height(); // scrolls horizontally
+    const double shortSide =
+        std::min(wide ? (vp.height() - bar) / c.height() : (vp.width() - bar) / c.width(), 1.0);
+    return std::clamp(std::max(both, shortSide), kMinZoom, kMaxZoom);
+}
+
+void DiagramView::fit() {
+    m_fit = true;
+    const double z = fitZoom();
+    if (std::abs(z - m_options.zoom) > 1e-9) {
+        m_options.zoom = z;
+        invalidateTiles();
+        emit zoomChanged(z);
+    }
+    relayout();
+    viewport()->update();
+}
+
+void DiagramView::setZoom(double zoom, QPoint anchor) {
+    zoom = std::clamp(zoom, kMinZoom, kMaxZoom);
+    m_fit = false;
+    if (std::abs(zoom - m_options.zoom) < 1e-9) return;
+    if (anchor.x() < 0) anchor = viewport()->rect().center();
+    const QPointF unit = toUnits(anchor); // keep the unit under the anchor in place
+    m_options.zoom = zoom;
+    invalidateTiles();
+    relayout();
+    const QPointF px = (unit - m_options.origin) * zoom;
+    horizontalScrollBar()->setValue(static_cast<int>(std::lround(px.x() - anchor.x())));
+    verticalScrollBar()->setValue(static_cast<int>(std::lround(px.y() - anchor.y())));
+    viewport()->update();
+    emit zoomChanged(zoom);
+}
+
+void DiagramView::zoomBy(double factor, QPoint anchor) { setZoom(m_options.zoom * factor, anchor); }
+
+void DiagramView::relayout() {
+    if (!m_diagram) {
+        horizontalScrollBar()->setRange(0, 0);
+        verticalScrollBar()->setRange(0, 0);
+        return;
+    }
+    m_content = contentRect(*m_diagram, m_options, kMargin);
+    m_options.origin = m_content.topLeft();
+    m_contentPx = QSize(static_cast<int>(std::ceil(m_content.width() * m_options.zoom)),
+                        static_cast<int>(std::ceil(m_content.height() * m_options.zoom)));
+    const QSize vp = viewport()->size();
+    horizontalScrollBar()->setRange(0, std::max(0, m_contentPx.width() - vp.width()));
+    verticalScrollBar()->setRange(0, std::max(0, m_contentPx.height() - vp.height()));
+    horizontalScrollBar()->setPageStep(vp.width());
+    verticalScrollBar()->setPageStep(vp.height());
+}
+
+void DiagramView::invalidateTiles() {
+    m_tiles.clear();
+    m_shadedTiles.clear();
+}
+
+QPoint DiagramView::scrollOffset() const {
+    // Content smaller than the pane is centered horizontally and kept at the top.
+    const QSize vp = viewport()->size();
+    const int padX = std::max(0, (vp.width() - m_contentPx.width()) / 2);
+    return {horizontalScrollBar()->value() - padX, verticalScrollBar()->value()};
+}
+
+QPointF DiagramView::toUnits(QPoint pos) const {
+    const QPoint s = scrollOffset();
+    return QPointF(pos + s) / m_options.zoom + m_options.origin;
+}
+
+const QImage& DiagramView::tile(int tx, int ty, bool shadedTile) {
+    const quint64 key = tileKey(tx, ty);
+    QHash<quint64, QImage>& cache = shadedTile ? m_shadedTiles : m_tiles;
+    auto it = cache.find(key);
+    if (it != cache.end()) return *it;
+    if (cache.size() >= kMaxTiles) cache.clear();
+    if (shadedTile) {
+        // The shade is static too: the plain tile with the shade laid over it once, not on every frame.
+        QImage img = tile(tx, ty, false);
+        {
+            QPainter p(&img);
+            const QRectF exposed(tx * kTile, ty * kTile, kTile, kTile);
+            p.translate(-tx * kTile, -ty * kTile);
+            Highlight shadeOnly;
+            shadeOnly.thread = std::numeric_limits<int>::max(); // a thread with no cells: shade, light nothing
+            paintOverlay(p, *m_diagram, m_options, shadeOnly, exposed);
+        }
+        return *cache.insert(key, std::move(img));
+    }
+    const double dpr = viewport()->devicePixelRatioF();
+    QImage img(static_cast<int>(std::ceil(kTile * dpr)), static_cast<int>(std::ceil(kTile * dpr)),
+               QImage::Format_ARGB32_Premultiplied);
+    img.setDevicePixelRatio(dpr);
+    img.fill(m_options.colors.background);
+    {
+        QPainter p(&img);
+        p.translate(-tx * kTile, -ty * kTile);
+        const QRectF exposed(tx * kTile, ty * kTile, kTile, kTile);
+        p.setClipRect(exposed);
+        paintStatic(p, *m_diagram, m_options, m_marks.empty() ? nullptr : &m_marks, exposed);
+    }
+    return *cache.insert(key, std::move(img));
+}
+
+void DiagramView::paintEvent(QPaintEvent* event) {
+    QElapsedTimer timer;
+    timer.start();
+    QPainter p(viewport());
+    const QRegion region = event->region();
+    const QRect bounds = region.boundingRect();
+    if (!m_diagram) {
+        p.fillRect(bounds, m_options.colors.background);
+    } else {
+        const QPoint s = scrollOffset();
+        const QRect contentPx(QPoint(0, 0), m_contentPx);
+        // Outside the content: background only.
+        const QRegion outside = region.subtracted(QRegion(contentPx.translated(-s)));
+        for (const QRect& r : outside) p.fillRect(r, m_options.colors.background);
+        const bool shade = shaded();
+        // A fresh diagram (or zoom) has no tiles yet: painting the exposed cells directly is about three times
+        // cheaper than rendering the tiles that cover them, so the first frame does that and the tiles are
+        // rendered in idle time right after.
+        int missing = 0;
+        const QRect need = bounds.translated(s).intersected(contentPx);
+        if (!need.isEmpty())
+            for (int ty = need.top() / kTile; ty <= need.bottom() / kTile; ++ty)
+                for (int tx = need.left() / kTile; tx <= need.right() / kTile; ++tx)
+                    missing += !(shade ? m_shadedTiles : m_tiles).contains(tileKey(tx, ty));
+        if (missing > 4) {
+            p.fillRect(bounds, m_options.colors.background);
+            p.translate(-s);
+            p.setClipRegion(region.translated(s));
+            const QRectF exposed(bounds.translated(s));
+            paintStatic(p, *m_diagram, m_options, m_marks.empty() ? nullptr : &m_marks, exposed);
+            paintOverlay(p, *m_diagram, m_options, m_highlight, exposed);
+            m_lastPaintMs = static_cast<double>(timer.nsecsElapsed()) / 1e6;
+            ++m_paintCount;
+            if (!m_warmPending) {
+                m_warmPending = true;
+                QTimer::singleShot(0, this, &DiagramView::warmTiles);
+            }
+            emit painted(m_lastPaintMs);
+            return;
+        }
+        // Blit the tiles under each exposed rectangle (a hover repaints a few cell-sized rectangles only).
+        QSet<quint64> drawn;
+        for (const QRect& r : region) {
+            const QRect content = r.translated(s).intersected(contentPx);
+            if (content.isEmpty()) continue;
+            const int tx0 = content.left() / kTile, tx1 = content.right() / kTile;
+            const int ty0 = content.top() / kTile, ty1 = content.bottom() / kTile;
+            for (int ty = ty0; ty <= ty1; ++ty)
+                for (int tx = tx0; tx <= tx1; ++tx) {
+                    if (region.rectCount() > 1) {
+                        // Several small rectangles: copy only the part of the tile each one needs.
+                        const QRect tileRect(tx * kTile, ty * kTile, kTile, kTile);
+                        const QRect part = tileRect.intersected(content);
+                        const QImage& img = tile(tx, ty, shade);
+                        const double dpr = img.devicePixelRatio();
+                        const QRectF source(QPointF(part.topLeft() - tileRect.topLeft()) * dpr, QSizeF(part.size()) * dpr);
+                        p.drawImage(QRectF(part.translated(-s)), img, source);
+                        continue;
+                    }
+                    if (!drawn.contains(tileKey(tx, ty))) {
+                        drawn.insert(tileKey(tx, ty));
+                        p.drawImage(QPoint(tx * kTile - s.x(), ty * kTile - s.y()), tile(tx, ty, shade));
+                    }
+                }
+        }
+        p.translate(-s);
+        p.setClipRegion(region.translated(s));
+        // The shade is in the tiles; the overlay adds the lit lanes, the hovered cell and the cursor.
+        Highlight h = m_highlight;
+        paintOverlay(p, *m_diagram, m_options, h, QRectF(bounds.translated(s)), /*shadeDone=*/true);
+    }
+    m_lastPaintMs = static_cast<double>(timer.nsecsElapsed()) / 1e6;
+    ++m_paintCount;
+    emit painted(m_lastPaintMs);
+}
+
+void DiagramView::warmTiles() {
+    m_warmPending = false;
+    if (!m_diagram || !isVisible()) return;
+    // Render the visible tiles (plain, then shaded for hovering) a few milliseconds at a time.
+    QElapsedTimer budget;
+    budget.start();
+    const QPoint s = scrollOffset();
+    const QRect need = viewport()->rect().translated(s).intersected(QRect(QPoint(0, 0), m_contentPx));
+    if (need.isEmpty()) return;
+    for (bool shadedTile : {false, true})
+        for (int ty = need.top() / kTile; ty <= need.bottom() / kTile; ++ty)
+            for (int tx = need.left() / kTile; tx <= need.right() / kTile; ++tx) {
+                if ((shadedTile ? m_shadedTiles : m_tiles).contains(tileKey(tx, ty))) continue;
+                if (budget.elapsed() > 6) {
+                    m_warmPending = true;
+                    QTimer::singleShot(0, this, &DiagramView::warmTiles);
+                    return;
+                }
+                tile(tx, ty, shadedTile);
+            }
+}
+
+QRegion DiagramView::threadRegion(int thread) const {
+    QRegion region;
+    if (!m_diagram || thread < 0) return region;
+    const QRect vp = viewport()->rect();
+    for (std::uint32_t idx : m_diagram->cellsOfThread(thread)) {
+        const QRect r = cellViewportRect(static_cast<int>(idx)).adjusted(-2, -2, 2, 2);
+        if (r.intersects(vp)) region += r;
+    }
+    for (const BitFieldDiagram& bd : m_diagram->bitFields)
+        if (bd.thread == thread)
+            region += QRectF((bd.rect.x - m_options.origin.x()) * m_options.zoom - 3,
+                             (bd.rect.y - m_options.origin.y()) * m_options.zoom - 3, bd.rect.w * m_options.zoom + 6,
+                             bd.rect.h * m_options.zoom + 6)
+                          .toAlignedRect()
+                          .translated(-scrollOffset());
+    return region;
+}
+
+void DiagramView::resizeEvent(QResizeEvent* event) {
+    QAbstractScrollArea::resizeEvent(event);
+    if (m_fit && m_diagram) {
+        const double z = fitZoom();
+        if (std::abs(z - m_options.zoom) > 1e-9) {
+            m_options.zoom = z;
+            invalidateTiles();
+            emit zoomChanged(z);
+        }
+    }
+    relayout();
+}
+
+void DiagramView::scrollContentsBy(int dx, int dy) {
+    // Move the pixels already painted; only the strip that scrolls in is painted.
+    viewport()->scroll(dx, dy);
+}
+
+int DiagramView::cellAtViewport(QPoint pos) const {
+    if (!m_diagram) return -1;
+    const QPointF u = toUnits(pos);
+    const int cell = m_diagram->cellAt(u.x(), u.y());
+    if (cell >= 0) return cell;
+    const auto [bd, field] = m_diagram->bitFieldAt(u.x(), u.y());
+    if (bd >= 0) return m_diagram->bitFields[static_cast<std::size_t>(bd)].fields[static_cast<std::size_t>(field)].cell;
+    return -1;
+}
+
+QRect DiagramView::cellViewportRect(int cell) const {
+    if (!m_diagram) return {};
+    return cellRect(*m_diagram, m_options, cell).toRect().translated(-scrollOffset());
+}
+
+void DiagramView::ensureCellVisible(int cell) {
+    const QRect r = cellViewportRect(cell);
+    if (r.isNull()) return;
+    const QRect vp = viewport()->rect();
+    if (r.left() < 0) horizontalScrollBar()->setValue(horizontalScrollBar()->value() + r.left() - 8);
+    else if (r.right() > vp.right()) horizontalScrollBar()->setValue(horizontalScrollBar()->value() + r.right() - vp.right() + 8);
+    if (r.top() < 0) verticalScrollBar()->setValue(verticalScrollBar()->value() + r.top() - 8);
+    else if (r.bottom() > vp.bottom()) verticalScrollBar()->setValue(verticalScrollBar()->value() + r.bottom() - vp.bottom() + 8);
+}
+
+void DiagramView::updateCell(int cell) {
+    if (cell < 0) return;
+    viewport()->update(cellViewportRect(cell).adjusted(-4, -4, 4, 4));
+}
+
+void DiagramView::setHover(int cell) {
+    if (cell == m_highlight.hoverCell) return;
+    updateCell(m_highlight.hoverCell);
+    m_highlight.hoverCell = cell;
+    updateCell(cell);
+    emit cellHovered(cell);
+}
+
+void DiagramView::setHighlightThread(int thread) {
+    if (thread == m_highlight.thread) return;
+    const bool wasShaded = shaded();
+    const int old = m_highlight.thread;
+    m_highlight.thread = thread;
+    if (wasShaded != shaded()) {
+        viewport()->update(); // the shade comes or goes everywhere
+        return;
+    }
+    // Lane to lane: only the two lanes' cells change.
+    viewport()->update(threadRegion(old) + threadRegion(thread));
+}
+
+void DiagramView::setPinnedThread(int thread) {
+    if (thread == m_highlight.pinned) return;
+    m_highlight.pinned = thread;
+    viewport()->update();
+}
+
+void DiagramView::setCursorCell(int cell) {
+    if (m_diagram && (cell < -1 || cell >= static_cast<int>(m_diagram->cells.size()))) cell = -1;
+    if (cell == m_highlight.cursorCell) return;
+    updateCell(m_highlight.cursorCell);
+    m_highlight.cursorCell = cell;
+    updateCell(cell);
+    if (cell >= 0) ensureCellVisible(cell);
+    emit cursorMoved(cell);
+}
+
+int DiagramView::litCellCount() const {
+    if (!m_diagram) return 0;
+    int n = 0;
+    if (m_highlight.pinned >= 0) n += static_cast<int>(m_diagram->cellsOfThread(m_highlight.pinned).size());
+    if (m_highlight.thread >= 0 && m_highlight.thread != m_highlight.pinned)
+        n += static_cast<int>(m_diagram->cellsOfThread(m_highlight.thread).size());
+    return n;
+}
+
+bool DiagramView::moveCursor(int dRow, int dCol) {
+    if (!m_diagram || m_diagram->cells.empty()) return false;
+    const int current = m_highlight.cursorCell;
+    if (current < 0) {
+        setCursorCell(0);
+        return true;
+    }
+    const DiagramCell& c = m_diagram->cells[static_cast<std::size_t>(current)];
+    const DiagramPanel& panel = m_diagram->panels[c.panel];
+    // Owners side by side in one position are visited one by one before leaving the position.
+    if (dCol != 0 && c.owners > 1) {
+        const std::span<const std::uint32_t> here = panel.cellsAtGrid(c.row, dCol > 0 ? c.colLast : c.col);
+        auto it = std::find(here.begin(), here.end(), static_cast<std::uint32_t>(current));
+        if (it != here.end()) {
+            const auto pos = it - here.begin() + dCol;
+            if (pos >= 0 && pos < static_cast<std::ptrdiff_t>(here.size())) {
+                setCursorCell(static_cast<int>(here[static_cast<std::size_t>(pos)]));
+                return true;
+            }
+        }
+    }
+    int row = c.row + dRow;
+    int col = dCol > 0 ? c.colLast + dCol : dCol < 0 ? c.col + dCol : c.col;
+    // Skip empty positions (e.g. the gaps of a filtered or chunked grid) in the direction of travel.
+    while (row >= 0 && row < panel.rows && col >= 0 && col < panel.cols) {
+        const auto cells = panel.cellsAtGrid(row, col);
+        if (!cells.empty()) {
+            setCursorCell(static_cast<int>(dCol < 0 ? cells.back() : cells.front()));
+            return true;
+        }
+        row += dRow;
+        col += dCol;
+        if (dRow == 0 && dCol == 0) break;
+    }
+    return false;
+}
+
+bool DiagramView::event(QEvent* e) {
+    if (e->type() == QEvent::KeyPress) {
+        auto* k = static_cast<QKeyEvent*>(e);
+        if ((k->key() == Qt::Key_Tab || k->key() == Qt::Key_Backtab) &&
+            !(k->modifiers() & (Qt::ControlModifier | Qt::AltModifier))) {
+            emit tabPressed(k->key() == Qt::Key_Backtab || (k->modifiers() & Qt::ShiftModifier));
+            return true;
+        }
+    }
+    if (e->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(e);
+        const int cell = cellAtViewport(viewport()->mapFrom(this, help->pos()));
+        if (cell >= 0 && m_diagram)
+            QToolTip::showText(help->globalPos(), QString::fromStdString(m_diagram->cells[static_cast<std::size_t>(cell)].tooltip), this);
+        else
+            QToolTip::hideText();
+        return true;
+    }
+    return QAbstractScrollArea::event(e);
+}
+
+void DiagramView::mouseMoveEvent(QMouseEvent* event) {
+    setHover(cellAtViewport(event->position().toPoint()));
+    QAbstractScrollArea::mouseMoveEvent(event);
+}
+
+void DiagramView::mousePressEvent(QMouseEvent* event) {
+    setFocus(Qt::MouseFocusReason);
+    if (event->button() == Qt::LeftButton) {
+        const int cell = cellAtViewport(event->position().toPoint());
+        if (cell >= 0) setCursorCell(cell);
+        emit cellClicked(cell);
+    }
+    QAbstractScrollArea::mousePressEvent(event);
+}
+
+void DiagramView::leaveEvent(QEvent* event) {
+    setHover(-1);
+    QAbstractScrollArea::leaveEvent(event);
+}
+
+void DiagramView::wheelEvent(QWheelEvent* event) {
+    if (event->modifiers() & Qt::ControlModifier) {
+        const double steps = event->angleDelta().y() / 120.0;
+        if (steps != 0) zoomBy(std::pow(1.2, steps), event->position().toPoint());
+        event->accept();
+        return;
+    }
+    QAbstractScrollArea::wheelEvent(event);
+}
+
+void DiagramView::keyPressEvent(QKeyEvent* event) {
+    switch (event->key()) {
+    case Qt::Key_Left: moveCursor(0, -1); return;
+    case Qt::Key_Right: moveCursor(0, 1); return;
+    case Qt::Key_Up: moveCursor(-1, 0); return;
+    case Qt::Key_Down: moveCursor(1, 0); return;
+    case Qt::Key_Home: setCursorCell(m_diagram && !m_diagram->cells.empty() ? 0 : -1); return;
+    case Qt::Key_Return:
+    case Qt::Key_Enter:
+    case Qt::Key_Space: emit cellClicked(m_highlight.cursorCell); return;
+    case Qt::Key_Escape: setCursorCell(-1); emit cellClicked(-1); return;
+    case Qt::Key_Plus:
+    case Qt::Key_Equal: zoomBy(1.25); return;
+    case Qt::Key_Minus: zoomBy(0.8); return;
+    case Qt::Key_0: fit(); return;
+    default: break;
+    }
+    QAbstractScrollArea::keyPressEvent(event);
+}
+
+void DiagramView::focusInEvent(QFocusEvent* event) {
+    QAbstractScrollArea::focusInEvent(event);
+    if (m_highlight.cursorCell < 0 && m_diagram && !m_diagram->cells.empty() && event->reason() != Qt::MouseFocusReason)
+        setCursorCell(0);
+    viewport()->update();
+}
+
+void DiagramView::focusOutEvent(QFocusEvent* event) {
+    QAbstractScrollArea::focusOutEvent(event);
+    viewport()->update();
+}
+
+QImage DiagramView::renderImage(double scale) const {
+    if (!m_diagram) return {};
+    return renderDiagram(*m_diagram, m_options, m_marks.empty() ? nullptr : &m_marks, scale);
+}
+
+} // namespace lanemap::gui

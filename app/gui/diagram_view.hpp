@@ -1,0 +1,125 @@
+#pragma once
+// One pane's canvas: a scroll area that paints a core Diagram. The static layer (cells, labels, headers, marks)
+// is rendered once per zoom into 256-px tiles and then only blitted; a hover or scroll frame paints the tiles
+// it needs plus the small hover overlay. Only exposed tiles are rendered, so the 16 384-cell wgmma m64n256
+// accumulator costs what the visible part costs.
+
+#include "diagram_painter.hpp"
+
+#include <QAbstractScrollArea>
+#include <QHash>
+#include <QImage>
+
+#include <memory>
+
+namespace lanemap {
+struct Diagram;
+}
+
+namespace lanemap::gui {
+
+class DiagramView : public QAbstractScrollArea {
+    Q_OBJECT
+public:
+    explicit DiagramView(QWidget* parent = nullptr);
+    ~DiagramView() override;
+
+    void setDiagram(std::shared_ptr<const Diagram> diagram);
+    const Diagram* diagram() const { return m_diagram.get(); }
+    std::shared_ptr<const Diagram> sharedDiagram() const { return m_diagram; }
+
+    void setColors(const ViewColors& colors);
+    void setShowLabels(bool on);
+    // Title/caption and legend drawn inside the pane (off for panes: the window shows them once).
+    void setChrome(bool title, bool legends);
+    void setMarks(CellMarks marks);
+    const CellMarks& marks() const { return m_marks; }
+
+    // Zoom: units -> pixels. fit() picks the zoom that shows the whole diagram and keeps following the pane
+    // size until the user zooms.
+    double zoom() const { return m_options.zoom; }
+    void setZoom(double zoom, QPoint anchor = QPoint(-1, -1));
+    void zoomBy(double factor, QPoint anchor = QPoint(-1, -1));
+    void fit();
+    bool fitting() const { return m_fit; }
+    double fitZoom() const;
+
+    // Highlights shared by every pane.
+    void setHighlightThread(int thread);
+    int highlightThread() const { return m_highlight.thread; }
+    void setPinnedThread(int thread);
+    int pinnedThread() const { return m_highlight.pinned; }
+    void setCursorCell(int cell);
+    int cursorCell() const { return m_highlight.cursorCell; }
+    int hoverCell() const { return m_highlight.hoverCell; }
+    // Cells of the diagram lit by the hovered and pinned lanes (what the overlay draws).
+    int litCellCount() const;
+    // Moves the keyboard cursor by rows/cols within its panel; true when it moved.
+    bool moveCursor(int dRow, int dCol);
+
+    // Where a cell is drawn, in viewport coordinates (tests hover it with QTest::mouseMove).
+    QRect cellViewportRect(int cell) const;
+    void ensureCellVisible(int cell);
+    // The cell under a viewport point, or -1 (bit fields map to their metadata cell).
+    int cellAtViewport(QPoint pos) const;
+
+    // The whole diagram as this pane paints it (for PNG export of a pane).
+    QImage renderImage(double scale) const;
+    const PaintOptions& paintOptions() const { return m_options; }
+
+    // Timing of the last paint event (ms), for the --timing report.
+    double lastPaintMs() const { return m_lastPaintMs; }
+    int paintCount() const { return m_paintCount; }
+
+    QSize sizeHint() const override;
+
+signals:
+    void cellHovered(int cell);   // -1 when the mouse leaves the cells
+    void cellClicked(int cell);
+    void cursorMoved(int cell);
+    void zoomChanged(double zoom);
+    void tabPressed(bool backward);
+    void painted(double ms);
+
+protected:
+    bool event(QEvent* event) override;
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void scrollContentsBy(int dx, int dy) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void leaveEvent(QEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void focusInEvent(QFocusEvent* event) override;
+    void focusOutEvent(QFocusEvent* event) override;
+
+private:
+    void relayout();           // content rect, scroll ranges
+    void invalidateTiles();
+    QPoint scrollOffset() const;
+    QPointF toUnits(QPoint viewportPos) const;
+    // A static tile; `shaded` is the same tile under the hover shade (so a hover frame is a plain blit).
+    const QImage& tile(int tx, int ty, bool shaded);
+    bool shaded() const { return m_highlight.thread >= 0 || m_highlight.pinned >= 0; }
+    QRegion threadRegion(int thread) const; // viewport region of a thread's visible cells
+    void warmTiles();                        // renders missing visible tiles in idle time
+    void updateCell(int cell);
+    void setHover(int cell);
+
+    std::shared_ptr<const Diagram> m_diagram;
+    PaintOptions m_options;
+    CellMarks m_marks;
+    Highlight m_highlight;
+    QRectF m_content;          // units
+    QSize m_contentPx;         // content at the current zoom
+    bool m_fit = true;
+    bool m_title = false, m_legends = false;
+    QHash<quint64, QImage> m_tiles;
+    QHash<quint64, QImage> m_shadedTiles;
+    bool m_warmPending = false;
+    double m_lastPaintMs = 0;
+    int m_paintCount = 0;
+};
+
+} // namespace lanemap::gui

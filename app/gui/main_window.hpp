@@ -1,0 +1,239 @@
+#pragma once
+// The lanemap window: catalog tree with a filter box (search words or a pasted PTX instruction), one pane per
+// operand (A, B, C/D and, for sparse, the metadata grid with its per-lane bit diagrams), the details panel,
+// hover cross-highlighting, compare mode, export, themes, the probe status area, and QSettings persistence.
+
+#include "diagram_view.hpp"
+#include "preferences.hpp"
+
+#include "lanemap/diagram.hpp"
+
+#include <QElapsedTimer>
+#include <QMainWindow>
+#include <QPointer>
+#include <QSet>
+
+#include <list>
+#include <memory>
+#include <vector>
+
+class QAction;
+class QActionGroup;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QSettings;
+class QSplitter;
+class QStackedWidget;
+class QToolButton;
+class QTreeView;
+
+namespace lanemap {
+struct Instruction;
+}
+
+namespace lanemap::gui {
+
+class CatalogModel;
+class CatalogFilterModel;
+class DetailsPanel;
+class LegendBar;
+class ProbeController;
+struct CellInfo;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    struct Options {
+        QSettings* settings = nullptr;  // where preferences and the last view persist; nullptr = nowhere
+        bool restore = true;            // apply the stored preferences and last view at start
+        QString recordedReports = QStringLiteral(":/lanemap/probe"); // folder of recorded probe reports
+    };
+
+    explicit MainWindow(const Options& options, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Opens a spec or a full PTX instruction string. On failure the view is unchanged and *error says why.
+    bool openSpec(const QString& text, QString* error = nullptr);
+    // Shows an instruction that is not (necessarily) in the catalog; it must outlive the window's use of it.
+    void showInstruction(const Instruction& instruction);
+    const Instruction* instruction() const { return m_instruction; }
+    QString currentSpec() const;
+
+    // Panes: "A", "B", "C/D" (or "C" and "D"), "metadata" for sparse instructions.
+    QStringList paneNames() const;
+    DiagramView* pane(const QString& name) const;
+    QList<DiagramView*> panes() const;
+    // Compare views (left = current instruction, right = the compared one); nullptr when compare is off.
+    DiagramView* compareView(int side) const;
+
+    DetailsPanel* details() const { return m_details; }
+    QLineEdit* filterEdit() const { return m_filter; }
+    QLabel* filterError() const { return m_filterError; }
+    QTreeView* catalogTree() const { return m_tree; }
+    CatalogFilterModel* filterModel() const { return m_filterModel; }
+    CatalogModel* catalogModel() const { return m_catalogModel; }
+    ProbeController* probeController() const { return m_probe; }
+    QComboBox* selectorBox() const { return m_selectorBox; }
+    QLabel* probeStatus() const { return m_probeStatus; }
+    LegendBar* legendBar() const { return m_legend; }
+
+    // View state (what the toolbar and menus change).
+    void setTheme(Theme theme);
+    Theme theme() const { return m_prefs.theme; }
+    void setColorBy(ColorBy colorBy);
+    void setPalette(Palette palette);
+    bool setLaneFilter(const QString& lanes, QString* error = nullptr);
+    bool setSelector(int selector);
+    void setShowLabels(bool on);
+    void setPinnedThread(int thread);
+    int pinnedThread() const { return m_prefs.pinnedThread; }
+    // Compare the current instruction's `operand` with the same operand of `spec`; empty spec turns compare off.
+    bool setCompare(const QString& spec, QString* error = nullptr);
+    void setCompareOperand(const QString& operand);
+    int compareDifferences() const { return m_compareDifferences; }
+
+    // Hover as the mouse would (tests, and the legend strip): lights the cell's lane everywhere.
+    void hoverCell(DiagramView* view, int cell);
+
+    // Current preferences and last view (what closing the window saves).
+    Preferences preferences() const;
+    void applyPreferences(const Preferences& preferences);
+    void savePreferences();
+
+    // Exports the current instruction, every operand, with the current coloring, lane filter and selector.
+    bool exportSvg(const QString& path, QString* error = nullptr) const;
+    bool exportPng(const QString& path, QString* error = nullptr) const;
+    // The diagram that export writes.
+    Diagram exportDiagram() const;
+
+    // Timing (ms) for the --timing report: start->first paint, select->first paint, last hover frame.
+    void setStartTimer(const QElapsedTimer* timer) { m_startTimer = timer; }
+    double startToFirstPaintMs() const { return m_startToFirstPaint; }
+    double selectToFirstPaintMs() const { return m_selectToFirstPaint; }
+    QString timingReport() const;
+
+public slots:
+    void probeHardware();
+    void zoomIn();
+    void zoomOut();
+    void fitAll();
+    void copyCellInfo();
+
+signals:
+    void instructionChanged(const QString& spec);
+    void firstPaint();
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    struct Pane {
+        QString name;
+        QPointer<DiagramView> view;
+        const Instruction* instruction = nullptr;
+        bool compare = false;
+    };
+
+    void buildUi();
+    void buildActions();
+    void onFilterChanged(const QString& text);
+    void onTreeCurrentChanged(const QModelIndex& current);
+    void selectInTree(const QString& spec);
+    void rebuildPanes();
+    void rebuildCompare();
+    std::vector<std::pair<QString, std::shared_ptr<const Diagram>>> paneDiagrams() const;
+    std::shared_ptr<const Diagram> diagramFor(const Instruction& instruction, const DiagramOptions& options) const;
+    DiagramOptions diagramOptions(const QString& operand) const;
+    DiagramView* makeView(const QString& name);
+    void attachView(DiagramView* view);
+    const Pane* paneOf(const DiagramView* view) const;
+    void updateHeader();
+    void updateSelectorBox();
+    void updateProbeStatus();
+    void applyVerdictMarks();
+    void onHover(DiagramView* view, int cell);
+    void onClick(DiagramView* view, int cell);
+    void onPaneTab(DiagramView* view, bool backward);
+    void onPainted(double ms);
+    void setHighlightThread(int thread);
+    CellInfo describe(const DiagramView* view, int cell) const;
+    std::vector<DiagramView*> allViews() const;
+    void applyThemeToViews();
+
+    Options m_options;
+    Preferences m_prefs;
+    const Instruction* m_instruction = nullptr;
+    const Instruction* m_compareInstruction = nullptr;
+    QString m_compareOperand = QStringLiteral("A");
+    int m_compareDifferences = 0;
+    std::vector<int> m_laneFilter;
+    std::vector<Pane> m_panes;
+    std::vector<Pane> m_compareViews;
+    struct CachedDiagram {
+        std::string key;
+        const void* instruction;
+        std::shared_ptr<const Diagram> diagram;
+    };
+    mutable std::list<CachedDiagram> m_diagramCache; // most recent first
+    int m_hoverThread = -1;
+    DiagramView* m_lastView = nullptr;
+    int m_lastCell = -1;
+
+    // Widgets
+    QLineEdit* m_filter = nullptr;
+    QLabel* m_filterError = nullptr;
+    QLabel* m_filterCount = nullptr;
+    QTreeView* m_tree = nullptr;
+    CatalogModel* m_catalogModel = nullptr;
+    CatalogFilterModel* m_filterModel = nullptr;
+    DetailsPanel* m_details = nullptr;
+    QLabel* m_title = nullptr;
+    QLabel* m_ptx = nullptr;
+    QLabel* m_facts = nullptr;
+    QLabel* m_notes = nullptr;
+    LegendBar* m_legend = nullptr;
+    QStackedWidget* m_stack = nullptr;
+    QSplitter* m_paneSplitter = nullptr;
+    QSplitter* m_leftColumn = nullptr;
+    QSplitter* m_rightColumn = nullptr;
+    QWidget* m_comparePage = nullptr;
+    QLabel* m_compareSummary = nullptr;
+    QSplitter* m_compareSplitter = nullptr;
+    QComboBox* m_colorBox = nullptr;
+    QLineEdit* m_laneEdit = nullptr;
+    QComboBox* m_selectorBox = nullptr;
+    QLabel* m_selectorLabel = nullptr;
+    QLineEdit* m_compareEdit = nullptr;
+    QComboBox* m_compareOperandBox = nullptr;
+    QLabel* m_hoverStatus = nullptr;
+    QLabel* m_probeStatus = nullptr;
+    QProgressBar* m_probeProgress = nullptr;
+    QToolButton* m_probeCancel = nullptr;
+    QLabel* m_zoomStatus = nullptr;
+    ProbeController* m_probe = nullptr;
+
+    // Actions
+    QAction* m_actLabels = nullptr;
+    QAction* m_actDark = nullptr;
+    QAction* m_actColorBlind = nullptr;
+    QAction* m_actProbe = nullptr;
+    QActionGroup* m_colorGroup = nullptr;
+
+    // Timing
+    const QElapsedTimer* m_startTimer = nullptr;
+    QElapsedTimer m_selectTimer;
+    bool m_waitingFirstPaint = false;
+    QSet<const QObject*> m_unpainted; // panes not yet painted since the instruction was selected
+    bool m_startPainted = false;
+    double m_startToFirstPaint = -1;
+    double m_selectToFirstPaint = -1;
+    double m_maxHoverFrame = 0;
+    double m_sumHoverFrame = 0;
+    int m_hoverFrames = 0;
+    bool m_hoverPending = false;
+    bool m_restoring = false;
+};
+
+} // namespace lanemap::gui

@@ -1,0 +1,241 @@
+#pragma once
+// What a layout picture shows, independent of any backend (design.md §2): the GUI paints a Diagram with
+// QPainter, the SVG writer serializes it. One description, two backends: what you export is what you saw.
+//
+// Everything is laid out in abstract units (= pixels at zoom 1); a backend only scales. Plain structs and
+// vectors; nothing here knows PTX beyond the Instruction it is built from.
+//
+// Painting, in order (what svg.cpp does; a backend that follows it draws the same picture):
+//   1. white background, width x height;
+//   2. bit-field registers: each BitFieldDiagram::rect white with a dark outline, a light tick per bit boundary;
+//   3. cells: rect filled with `fill`, 1-unit white outline; label centred, monospace metrics.cellFont, color
+//      `text` (dimmed cells come already grey); bit fields: rect in `fill` with a dark 1.5 outline, `label` and
+//      `label2` on two centred lines; short ticks at the bit boundaries over the fields;
+//   4. lines (grid frames, warp separators, chunk boundaries) over the cells;
+//   5. texts: every free text - title, caption, panel titles, headers, row notes, bit numbers - at `pos` (the
+//      baseline point at `anchor`); BitFieldDiagram::title at titlePos (monospace, bold);
+//   6. legends: swatches and their texts.
+// Hover: light every cell of cellsOfThread(cell.thread) and, for metadata, the bit fields whose `cell` is one
+// of them (they share hoverId).
+
+#include "lanemap/model.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace lanemap {
+
+struct Rgb {
+    std::uint8_t r = 0, g = 0, b = 0;
+    friend bool operator==(const Rgb&, const Rgb&) = default;
+};
+
+struct PointF {
+    double x = 0, y = 0;
+};
+
+struct RectF {
+    double x = 0, y = 0, w = 0, h = 0;
+    bool contains(double px, double py) const { return px >= x && px < x + w && py >= y && py < y + h; }
+    double right() const { return x + w; }
+    double bottom() const { return y + h; }
+};
+
+// What the fill color of a cell says.
+enum class ColorBy : std::uint8_t {
+    Lane,        // 32 colors, one per %laneid (warpgroup threads t and t+32k share the lane color)
+    Register,    // one color per fragment register index
+    ThreadGroup, // one color per groupID (lane >> 2), the PTX "group of 4 threads"
+};
+enum class Palette : std::uint8_t {
+    Default,    // 32 distinguishable light hues
+    ColorBlind, // Okabe–Ito hues by groupID x 4 lightness steps by threadID_in_group
+};
+
+std::string_view toString(ColorBy colorBy);
+std::string_view toString(Palette palette);
+std::optional<ColorBy> parseColorBy(std::string_view name);   // "lane", "register", "group"
+std::optional<Palette> parsePalette(std::string_view name);   // "default", "colorblind"
+// Parses a lane/thread list like "0-3,13"; nullopt (with `error` set) on bad syntax or values >= limit.
+std::optional<std::vector<int>> parseLaneList(std::string_view text, int limit, std::string& error);
+
+struct DiagramOptions {
+    std::optional<std::string> operand; // "A", "B", "C", "D" or "metadata"; every operand when unset
+    ColorBy colorBy = ColorBy::Lane;
+    Palette palette = Palette::Default;
+    std::vector<int> threads;    // lane filter: threads drawn in color (others grey); empty = all.
+                                 // Thread = %laneid for warp scope, 0..127 for a warpgroup.
+    std::optional<int> selector; // sparse: the sparsity selector drawn; the first valid one when unset
+    bool mergeIdenticalCD = true; // one "C / D" panel when C and D have the same layout
+    bool metadataBitFields = true; // per-lane 32-bit register diagrams under the metadata grid
+};
+
+enum class PanelKind : std::uint8_t { Operand, Metadata };
+
+// One matrix grid: an operand (or one quad-pair product of it), or the metadata fields on the A grid.
+struct DiagramPanel {
+    PanelKind kind = PanelKind::Operand;
+    std::string operand;  // "A", "B", "C", "D", "C/D" or "metadata"
+    char letter = 'a';    // element letter of the labels (a, b, c, d; 'e' for metadata)
+    int matrix = -1;      // quad-pair product (m8n8k4 .f16), else -1
+    std::string title;    // "A  16×16 .f16"
+    std::string subtitle; // "4 × 32-bit registers per thread, 2 elements each"
+    RectF bounds;         // title, headers and grid
+    PointF origin;        // top-left of grid cell (0, 0)
+    double cellWidth = 0, cellHeight = 0;
+    int rows = 0, cols = 0;
+    std::vector<std::string> rowHeaders; // one per row (empty string = no label)
+    std::vector<std::string> colHeaders; // one per column
+    std::vector<std::string> rowNotes;   // one per row, right of the grid: "warp 2" for warpgroup rows, else ""
+    std::uint32_t firstCell = 0, cellCount = 0; // this panel's cells in Diagram::cells
+    // Grid position (row * cols + col) -> Diagram::cells indices covering it (CSR), for hit tests.
+    std::vector<std::uint32_t> gridOffsets;
+    std::vector<std::uint32_t> gridCells;
+
+    RectF gridRect() const { return {origin.x, origin.y, cols * cellWidth, rows * cellHeight}; }
+    RectF cellRect(int row, int col) const {
+        return {origin.x + col * cellWidth, origin.y + row * cellHeight, cellWidth, cellHeight};
+    }
+    std::span<const std::uint32_t> cellsAtGrid(int row, int col) const;
+};
+
+// One drawn owner of one matrix position (or chunk): several owners of one position are drawn side by side,
+// never hidden. For metadata cells, element = -1 and the bits are the metadata field.
+struct DiagramCell {
+    RectF rect;
+    std::string label;   // "T13:a5", metadata "T0: [3..0]"
+    std::string tooltip; // "lane 13 a5: reg 2 [31..16] row 3 col 11"; warpgroup "warp 2 lane 13 d5: ..."
+    std::string hoverId; // stable across builds: "A-t13-e5", "metadata-t0-b3"
+    Rgb fill, text;
+    std::uint32_t colorKey = 0; // legend entry index (lane, register or group by ColorBy)
+    std::uint16_t panel = 0;
+    std::int16_t thread = 0; // lane for warp scope, 0..127 in a warpgroup
+    std::int16_t lane = 0, warp = 0, groupID = 0;
+    std::int16_t element = 0; // PTX element index (a5 -> 5); -1 for metadata
+    std::int16_t reg = 0;     // fragment register (metadata: 0, the single `e` register)
+    std::int16_t bitLo = 0, bitHi = 0;
+    std::int16_t row = 0, col = 0, colLast = 0; // matrix position; [col, colLast] for chunks
+    std::int16_t matrix = -1;
+    std::int16_t owners = 1; // owners drawn in this position (1 = sole owner)
+    bool dimmed = false;     // outside the lane filter
+    Source source = Source::Doc;
+};
+
+struct LegendEntry {
+    RectF swatch;
+    PointF textPos; // baseline start
+    Rgb fill;
+    std::string text;
+    std::uint32_t key = 0; // DiagramCell::colorKey
+};
+
+struct Legend {
+    std::string title;
+    RectF bounds;
+    PointF titlePos;
+    std::vector<LegendEntry> entries;
+};
+
+// A metadata register as the PTX bit figures draw it: 32 bit boxes, bit 31 left, fields boxed and labeled.
+struct BitField {
+    RectF rect;
+    int bitHi = 0, bitLo = 0;
+    std::string label;   // "row 3"
+    std::string label2;  // "cols 4..7"
+    std::string tooltip;
+    std::string hoverId; // same as the matching metadata cell
+    Rgb fill, text;
+    int row = 0, colFirst = 0, colLast = 0;
+    int cell = -1; // index of the matching metadata cell in Diagram::cells
+};
+
+struct BitFieldDiagram {
+    int thread = 0;
+    std::string title; // "T4  e"
+    PointF titlePos;
+    RectF rect;        // the register box (bits 31..0 left to right)
+    int bits = 32;
+    double bitWidth = 0;
+    std::vector<BitField> fields;
+    RectF bitRect(int bit) const { return {rect.x + (bits - 1 - bit) * bitWidth, rect.y, bitWidth, rect.h}; }
+};
+
+enum class TextAnchor : std::uint8_t { Start, Middle, End };
+enum class TextRole : std::uint8_t { Title, Caption, Note, PanelTitle, PanelSubtitle, Header, RowNote, BitNumber, Legend };
+
+struct DiagramText {
+    PointF pos; // baseline point at the anchor
+    std::string text;
+    double size = 11;
+    bool bold = false;
+    bool monospace = false;
+    TextAnchor anchor = TextAnchor::Start;
+    TextRole role = TextRole::Note;
+    Rgb color{0x22, 0x22, 0x22};
+};
+
+struct DiagramLine {
+    PointF from, to;
+    Rgb color{0x33, 0x33, 0x33};
+    double width = 1;
+};
+
+// Font sizes and paddings the layout assumed (a backend uses the same to draw what was measured).
+struct DiagramMetrics {
+    double cellFont = 10;    // cell labels, monospace
+    double charWidth = 6.2;  // assumed advance of the monospace cell font (0.62 em; generous for Courier/DejaVu)
+    double cellHeight = 22;
+    double headerFont = 10;
+    double titleFont = 18;
+    double panelTitleFont = 14;
+    double noteFont = 11;
+    double margin = 24;
+    double gap = 40; // between panels
+};
+
+struct Diagram {
+    double width = 0, height = 0; // units (px at zoom 1)
+    std::string title;            // "mma.m16n8k16.f16"
+    std::vector<std::string> caption; // PTX string, § + anchor, scope/threads/SM, notes and errata
+    std::string spec, ptx, section, anchor;
+    Scope scope = Scope::Warp;
+    int threads = 32;
+    ColorBy colorBy = ColorBy::Lane;
+    Palette palette = Palette::Default;
+    std::optional<int> selector; // sparse selector drawn
+    DiagramMetrics metrics;
+
+    std::vector<DiagramPanel> panels;
+    std::vector<DiagramCell> cells;
+    std::vector<Legend> legends;
+    std::vector<BitFieldDiagram> bitFields;
+    std::vector<DiagramText> texts;
+    std::vector<DiagramLine> lines;
+
+    // thread -> indices into cells (CSR), every panel: what lights up when a lane is hovered.
+    std::vector<std::uint32_t> threadOffsets;
+    std::vector<std::uint32_t> threadCells;
+
+    // Index of the cell under (x, y), or -1: panel bounds test, then grid arithmetic, then the few owners.
+    int cellAt(double x, double y) const;
+    int panelAt(double x, double y) const; // -1 when outside every grid
+    // All cells (in every panel) owned by `thread`.
+    std::span<const std::uint32_t> cellsOfThread(int thread) const;
+    // Index of the bit field under (x, y): {diagram, field}, or {-1, -1}.
+    std::pair<int, int> bitFieldAt(double x, double y) const;
+};
+
+// Builds the picture of `instruction`. Throws std::invalid_argument naming the bad option (unknown operand,
+// selector on a dense instruction or not valid for it, thread outside 0..threads-1).
+Diagram buildDiagram(const Instruction& instruction, const DiagramOptions& options = {});
+
+// The fill color of palette entry `key` for a coloring (exposed for legends elsewhere and tests).
+Rgb paletteColor(Palette palette, ColorBy colorBy, int key);
+// Black or white, whichever reads better on `fill` (WCAG contrast).
+Rgb labelColorOn(Rgb fill);
+double contrastRatio(Rgb a, Rgb b);
+
+} // namespace lanemap

@@ -1,0 +1,952 @@
+#include "lanemap/diagram.hpp"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <map>
+#include <stdexcept>
+#include <string_view>
+#include <tuple>
+
+namespace lanemap {
+
+// --- names and parsing ------------------------------------------------------------------------------
+
+std::string_view toString(ColorBy colorBy) {
+    switch (colorBy) {
+    case ColorBy::Lane: return "lane";
+    case ColorBy::Register: return "register";
+    case ColorBy::ThreadGroup: return "group";
+    }
+    return "lane";
+}
+
+std::string_view toString(Palette palette) { return palette == Palette::ColorBlind ? "colorblind" : "default"; }
+
+std::optional<ColorBy> parseColorBy(std::string_view name) {
+    if (name == "lane" || name == "thread") return ColorBy::Lane;
+    if (name == "register" || name == "reg") return ColorBy::Register;
+    if (name == "group" || name == "groupID" || name == "groupid") return ColorBy::ThreadGroup;
+    return std::nullopt;
+}
+
+std::optional<Palette> parsePalette(std::string_view name) {
+    if (name == "default") return Palette::Default;
+    if (name == "colorblind" || name == "color-blind" || name == "cb") return Palette::ColorBlind;
+    return std::nullopt;
+}
+
+std::optional<std::vector<int>> parseLaneList(std::string_view text, int limit, std::string& error) {
+    std::vector<int> out;
+    auto number = [](std::string_view s, int& value) {
+        const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+        return ec == std::errc() && p == s.data() + s.size() && !s.empty();
+    };
+    std::size_t pos = 0;
+    while (pos <= text.size()) {
+        const std::size_t comma = std::min(text.find(',', pos), text.size());
+        const std::string_view item = text.substr(pos, comma - pos);
+        const std::size_t dash = item.find('-');
+        int first = 0, last = 0;
+        const bool ok = dash == std::string_view::npos
+                            ? number(item, first) && ((last = first), true)
+                            : number(item.substr(0, dash), first) && number(item.substr(dash + 1), last);
+        if (!ok || first > last) {
+            error = "bad lane list '" + std::string(text) + "' at '" + std::string(item) +
+                    "'; expected numbers and ranges like 0-3,13";
+            return std::nullopt;
+        }
+        if (first < 0 || last >= limit) {
+            error = "lane " + std::to_string(first < 0 ? first : last) + " is out of range; valid lanes are 0.." +
+                    std::to_string(limit - 1);
+            return std::nullopt;
+        }
+        for (int v = first; v <= last; ++v) out.push_back(v);
+        pos = comma + 1;
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+// --- colors ------------------------------------------------------------------------------------------
+
+namespace {
+
+// 32 light colors for black labels (CIELAB L* 70..90, chroma 22..55, contrast with black >= 8), picked by
+// farthest-point sampling in CIELAB (every pair >= 17.8 dE76; evenly spaced HSL hues reach only 6.9) and ordered
+// so that lanes drawn next to each other in the PTX layouts (lane offsets 1, 2, 3, 4, 8, 12, 16, ...) differ by
+// >= 22 dE.
+constexpr Rgb rgb(std::uint32_t v) {
+    return {static_cast<std::uint8_t>(v >> 16), static_cast<std::uint8_t>(v >> 8), static_cast<std::uint8_t>(v)};
+}
+constexpr std::array<Rgb, 32> kLaneColors{
+    rgb(0xC8E8A8), rgb(0xE890E0), rgb(0x40B8E8), rgb(0xF89068), rgb(0x20F8D8), rgb(0xA8B850), rgb(0xE0B0F0), rgb(0x68B8C0),
+    rgb(0xF89890), rgb(0x90F0B8), rgb(0xF8D870), rgb(0xB0A0F8), rgb(0xA0D0F0), rgb(0xF0B8B0), rgb(0x58C078), rgb(0xE0E888),
+    rgb(0xE0A050), rgb(0x68B0F8), rgb(0x38F8F8), rgb(0xE098B8), rgb(0xF8D8B0), rgb(0x88B8A0), rgb(0xB0B078), rgb(0x28C8A0),
+    rgb(0x00D8F8), rgb(0xE8D0F8), rgb(0xD8A078), rgb(0x88B878), rgb(0x98F0E8), rgb(0x00C0B8), rgb(0xA8E888), rgb(0xA8A8D8),
+};
+const std::array<Rgb, 32>& defaultTable() { return kLaneColors; }
+
+// Okabe & Ito (2008), the usual color-blind-safe set; black replaced by grey so labels stay readable.
+constexpr std::array<Rgb, 8> kOkabeIto{Rgb{0xE6, 0x9F, 0x00}, Rgb{0x56, 0xB4, 0xE9}, Rgb{0x00, 0x9E, 0x73},
+                                       Rgb{0xF0, 0xE4, 0x42}, Rgb{0x00, 0x72, 0xB2}, Rgb{0xD5, 0x5E, 0x00},
+                                       Rgb{0xCC, 0x79, 0xA7}, Rgb{0x99, 0x99, 0x99}};
+
+Rgb tint(Rgb c, double white) {
+    auto mix = [&](std::uint8_t v) {
+        return static_cast<std::uint8_t>(std::lround(v + (255.0 - v) * white));
+    };
+    return {mix(c.r), mix(c.g), mix(c.b)};
+}
+
+constexpr std::array<double, 4> kTints{0.0, 0.35, 0.6, 0.8};
+
+double luminance(Rgb c) {
+    auto lin = [](std::uint8_t v) {
+        const double s = v / 255.0;
+        return s <= 0.03928 ? s / 12.92 : std::pow((s + 0.055) / 1.055, 2.4);
+    };
+    return 0.2126 * lin(c.r) + 0.7152 * lin(c.g) + 0.0722 * lin(c.b);
+}
+
+} // namespace
+
+Rgb paletteColor(Palette palette, ColorBy colorBy, int key) {
+    key = std::max(key, 0);
+    if (palette == Palette::ColorBlind) {
+        if (colorBy == ColorBy::Lane) // hue = groupID (the row), lightness = threadID_in_group (the column)
+            return tint(kOkabeIto[static_cast<std::size_t>((key % 32) >> 2)], kTints[static_cast<std::size_t>(key % 4)]);
+        return tint(kOkabeIto[static_cast<std::size_t>(key % 8)], kTints[static_cast<std::size_t>((key / 8) % 4)]);
+    }
+    return defaultTable()[static_cast<std::size_t>(key % 32)];
+}
+
+double contrastRatio(Rgb a, Rgb b) {
+    const double la = luminance(a), lb = luminance(b);
+    return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+}
+
+Rgb labelColorOn(Rgb fill) {
+    constexpr Rgb dark{0x11, 0x11, 0x11}, light{0xFF, 0xFF, 0xFF};
+    return contrastRatio(fill, dark) >= contrastRatio(fill, light) ? dark : light;
+}
+
+// --- geometry lookups -------------------------------------------------------------------------------
+
+std::span<const std::uint32_t> DiagramPanel::cellsAtGrid(int row, int col) const {
+    if (row < 0 || row >= rows || col < 0 || col >= cols || gridOffsets.empty()) return {};
+    const std::size_t pos = static_cast<std::size_t>(row) * static_cast<std::size_t>(cols) + static_cast<std::size_t>(col);
+    return {gridCells.data() + gridOffsets[pos], gridOffsets[pos + 1] - gridOffsets[pos]};
+}
+
+int Diagram::panelAt(double x, double y) const {
+    for (std::size_t p = 0; p < panels.size(); ++p)
+        if (panels[p].gridRect().contains(x, y)) return static_cast<int>(p);
+    return -1;
+}
+
+int Diagram::cellAt(double x, double y) const {
+    const int p = panelAt(x, y);
+    if (p < 0) return -1;
+    const DiagramPanel& panel = panels[static_cast<std::size_t>(p)];
+    const int col = static_cast<int>(std::floor((x - panel.origin.x) / panel.cellWidth));
+    const int row = static_cast<int>(std::floor((y - panel.origin.y) / panel.cellHeight));
+    for (std::uint32_t idx : panel.cellsAtGrid(row, col))
+        if (cells[idx].rect.contains(x, y)) return static_cast<int>(idx);
+    return -1;
+}
+
+std::span<const std::uint32_t> Diagram::cellsOfThread(int thread) const {
+    if (thread < 0 || static_cast<std::size_t>(thread) + 1 >= threadOffsets.size()) return {};
+    const auto t = static_cast<std::size_t>(thread);
+    return {threadCells.data() + threadOffsets[t], threadOffsets[t + 1] - threadOffsets[t]};
+}
+
+std::pair<int, int> Diagram::bitFieldAt(double x, double y) const {
+    for (std::size_t d = 0; d < bitFields.size(); ++d) {
+        if (!bitFields[d].rect.contains(x, y)) continue;
+        for (std::size_t f = 0; f < bitFields[d].fields.size(); ++f)
+            if (bitFields[d].fields[f].rect.contains(x, y)) return {static_cast<int>(d), static_cast<int>(f)};
+    }
+    return {-1, -1};
+}
+
+// --- building --------------------------------------------------------------------------------------------
+
+namespace {
+
+constexpr Rgb kDimFill{0xF0, 0xF0, 0xF0};
+constexpr Rgb kDimText{0xA0, 0xA0, 0xA0};
+constexpr Rgb kInk{0x22, 0x22, 0x22};
+constexpr Rgb kMuted{0x55, 0x55, 0x55};
+constexpr Rgb kGridLine{0x44, 0x44, 0x44};
+
+char letterOf(const std::string& name) {
+    return name.empty() ? 'x' : static_cast<char>(std::tolower(static_cast<unsigned char>(name[0])));
+}
+
+bool sameLayout(const FragmentLayout& a, const FragmentLayout& b) {
+    if (a.rows() != b.rows() || a.cols() != b.cols() || a.matrices() != b.matrices() ||
+        a.threads() != b.threads() || a.elementsPerThread() != b.elementsPerThread() ||
+        a.elementType() != b.elementType() || a.registerBits() != b.registerBits())
+        return false;
+    const auto ea = a.elements(), eb = b.elements();
+    for (std::size_t i = 0; i < ea.size(); ++i)
+        if (ea[i].row != eb[i].row || ea[i].col != eb[i].col || ea[i].colLast != eb[i].colLast ||
+            ea[i].reg != eb[i].reg || ea[i].bit != eb[i].bit || ea[i].matrix != eb[i].matrix)
+            return false;
+    return true;
+}
+
+std::string plural(int n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
+
+// Appends without temporaries: tens of thousands of labels and tooltips are built per large diagram.
+void put(std::string& s, int v) {
+    char buf[16];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v);
+    s.append(buf, static_cast<std::size_t>(r.ptr - buf));
+}
+void put(std::string& s, std::string_view v) { s.append(v); }
+void put(std::string& s, char c) { s.push_back(c); }
+template <class... T> void append(std::string& s, const T&... parts) { (put(s, parts), ...); }
+
+// One owner to be drawn at a matrix position, before layout.
+struct Owner {
+    int thread = 0;
+    int element = -1;
+    int reg = 0;
+    int bitLo = 0, bitHi = 0;
+    int row = 0, col = 0, colLast = 0;
+    int matrix = -1;
+    Source source = Source::Doc;
+    std::string label;
+};
+
+// Positions of one panel: several owners starting at the same position share its span side by side; owners with
+// a different span starting there are stacked in horizontal bands.
+struct Spot {
+    int row, col, colLast;
+    int band = 0, bands = 1;
+    std::uint32_t first = 0, count = 0; // owners: PanelPlan::order[first .. first + count)
+};
+
+// What one panel will show, before coordinates are assigned.
+struct PanelPlan {
+    DiagramPanel panel;
+    std::vector<Owner> owners; // in (thread, element) order
+    std::vector<Spot> spots;   // in (row, col, colLast) order
+    std::vector<std::uint32_t> order; // owner indices sorted by spot
+    std::span<const std::uint32_t> ownersOf(const Spot& s) const { return {order.data() + s.first, s.count}; }
+    const FragmentLayout* layout = nullptr;
+    Source source = Source::Doc; // the source of most owners; tooltips name only the others
+};
+
+class Builder {
+public:
+    Builder(const Instruction& in, const DiagramOptions& options) : m_in(in), m_opt(options) {}
+
+    Diagram build();
+
+private:
+    void validate() const;
+    void planOperands();
+    void planMetadata();
+    std::string cellLabel(const Owner& o, char letter, PanelKind kind) const;
+    std::string cellTooltip(const Owner& o, const DiagramPanel& panel, Source common) const;
+    std::uint32_t colorKey(const Owner& o) const;
+    bool lit(int thread) const { return m_lit.empty() || m_lit[static_cast<std::size_t>(thread)]; }
+    double labelWidth(std::size_t chars) const { return static_cast<double>(chars) * m_d.metrics.charWidth + 8; }
+    void layoutPanel(PanelPlan& plan, double x, double y);
+    double panelWidth(const PanelPlan& plan) const;
+    std::vector<std::string> subtitleLines(const PanelPlan& plan) const;
+    std::size_t m_subtitleLines = 1; // the most any panel needs: grids of one shelf stay aligned
+    void sizeCells(PanelPlan& plan);
+    void layoutBitFields(double y);
+    void layoutLegend(double y);
+    void buildThreadIndex();
+    void text(double x, double y, std::string s, double size, TextRole role, TextAnchor anchor = TextAnchor::Start,
+              bool bold = false, Rgb color = kInk, bool mono = false) {
+        m_d.texts.push_back({{x, y}, std::move(s), size, bold, mono, anchor, role, color});
+    }
+
+    const Instruction& m_in;
+    const DiagramOptions& m_opt;
+    std::vector<bool> m_lit;
+    Diagram m_d;
+    std::vector<PanelPlan> m_plans;
+    const MetadataSelector* m_selector = nullptr;
+    std::vector<std::uint32_t> m_metadataCellOfField; // selector field index -> cell index
+    int m_metadataPanel = -1;
+};
+
+void Builder::validate() const {
+    std::string operands;
+    for (const FragmentLayout& op : m_in.operands) operands += (operands.empty() ? "" : ", ") + op.name();
+    if (m_in.metadata) operands += ", metadata";
+    if (m_opt.operand) {
+        const std::string& name = *m_opt.operand;
+        if (name == "metadata" ? !m_in.metadata : !m_in.operand(name) && name != "C/D")
+            throw std::invalid_argument("no operand '" + name + "' in " + m_in.spec + "; valid operands: " + operands);
+    }
+    if (m_opt.selector) {
+        if (!m_in.metadata)
+            throw std::invalid_argument("a sparsity selector applies to sparse instructions only; " + m_in.spec +
+                                        " is dense");
+        std::string valid;
+        bool found = false;
+        for (const MetadataSelector& s : m_in.metadata->selectors) {
+            found = found || s.value == *m_opt.selector;
+            valid += (valid.empty() ? "" : ", ") + std::to_string(s.value);
+        }
+        if (!found)
+            throw std::invalid_argument("sparsity selector " + std::to_string(*m_opt.selector) + " is not valid for " +
+                                        m_in.spec + "; valid selectors: " + valid);
+    }
+    for (int t : m_opt.threads)
+        if (t < 0 || t >= m_in.threads)
+            throw std::invalid_argument("lane filter: " + std::to_string(t) + " is not a thread of " + m_in.spec +
+                                        "; valid: 0.." + std::to_string(m_in.threads - 1));
+}
+
+std::string Builder::cellLabel(const Owner& o, char letter, PanelKind kind) const {
+    std::string s;
+    if (kind == PanelKind::Metadata) append(s, 'T', o.thread, ": [", o.bitHi, "..", o.bitLo, ']');
+    else append(s, 'T', o.thread, ':', letter, o.element);
+    return s;
+}
+
+// "lane 13 a5: reg 2 [31..16] row 3 col 11" (bits hi..lo, as in the PTX figures' `Tk: [m..n]`);
+// warpgroup thread 77: "warp 2 lane 13 d5: ...". Short: the SVG carries one per cell.
+std::string Builder::cellTooltip(const Owner& o, const DiagramPanel& panel, Source common) const {
+    std::string s;
+    s.reserve(64);
+    // Warpgroup: the label shows T<thread>; the tooltip adds what it is made of.
+    if (m_in.scope == Scope::Warpgroup) append(s, "warp ", o.thread / 32, ' ');
+    append(s, "lane ", o.thread % 32, ' ');
+    if (panel.kind == PanelKind::Metadata) append(s, 'e');
+    else append(s, panel.letter, o.element, ": reg ", o.reg);
+    if (o.bitHi == o.bitLo) append(s, " [", o.bitLo, ']');
+    else append(s, " [", o.bitHi, "..", o.bitLo, ']');
+    append(s, panel.kind == PanelKind::Metadata ? ": row " : " row ", o.row);
+    if (o.col == o.colLast) append(s, " col ", o.col);
+    else append(s, " cols ", o.col, "..", o.colLast);
+    if (o.matrix >= 0) append(s, ", product ", o.matrix);
+    if (panel.kind == PanelKind::Metadata && m_selector) append(s, ", selector ", m_selector->value);
+    if (o.source != common) append(s, " [", toString(o.source), ']');
+    return s;
+}
+
+std::uint32_t Builder::colorKey(const Owner& o) const {
+    switch (m_opt.colorBy) {
+    case ColorBy::Lane: return static_cast<std::uint32_t>(o.thread % 32);
+    case ColorBy::Register: return static_cast<std::uint32_t>(o.reg);
+    case ColorBy::ThreadGroup: return static_cast<std::uint32_t>((o.thread % 32) >> 2);
+    }
+    return 0;
+}
+
+void Builder::planOperands() {
+    const FragmentLayout* c = m_in.operand("C");
+    const FragmentLayout* d = m_in.operand("D");
+    const std::string want = m_opt.operand.value_or("");
+    const bool mergeCD = m_opt.mergeIdenticalCD && c && d && (want.empty() || want == "C/D") && sameLayout(*c, *d);
+    for (const FragmentLayout& op : m_in.operands) {
+        const bool accumulator = op.name() == "C" || op.name() == "D";
+        if (!want.empty() && (want == "C/D" ? !accumulator : want != op.name())) continue;
+        std::string name = op.name();
+        if (mergeCD && accumulator) {
+            if (name == "D") continue; // drawn once, as "C/D"
+            name = "C/D";
+        }
+        for (int m = 0; m < op.matrices(); ++m) {
+            PanelPlan plan;
+            plan.layout = &op;
+            DiagramPanel& p = plan.panel;
+            p.kind = PanelKind::Operand;
+            p.operand = name;
+            p.letter = name == "C/D" ? 'c' : letterOf(op.name());
+            p.matrix = op.matrices() > 1 ? m : -1;
+            p.rows = op.rows();
+            p.cols = op.cols();
+            p.title = name + "   " + std::to_string(op.rows()) + " \u00d7 " + std::to_string(op.cols()) + "   ." +
+                      op.elementType();
+            if (p.matrix >= 0)
+                p.title += "   product " + std::to_string(m) + " (lanes " + std::to_string(4 * m) + "\u2013" +
+                           std::to_string(4 * m + 3) + ", " + std::to_string(16 + 4 * m) + "\u2013" +
+                           std::to_string(16 + 4 * m + 3) + ")";
+            p.subtitle = plural(op.registers(), "register") + " of " + std::to_string(op.registerBits()) +
+                         " bits per thread, " + std::to_string(op.elementsPerRegister()) + " \u00d7 " +
+                         std::to_string(op.elementBits()) + "-bit element" + (op.elementsPerRegister() == 1 ? "" : "s") +
+                         " each";
+            if (op.chunked()) p.subtitle += "; each non-zero may sit anywhere in its chunk";
+            for (const Element& e : op.elements()) {
+                if ((e.matrix < 0 ? 0 : e.matrix) != m) continue;
+                Owner o;
+                o.thread = e.thread;
+                o.element = e.index;
+                o.reg = e.reg;
+                o.bitLo = e.bit;
+                o.bitHi = e.bit + op.elementBits() - 1;
+                o.row = e.row;
+                o.col = e.col;
+                o.colLast = e.colLast;
+                o.matrix = e.matrix;
+                o.source = e.source;
+                o.label = cellLabel(o, p.letter, p.kind);
+                plan.owners.push_back(std::move(o));
+            }
+            m_plans.push_back(std::move(plan));
+        }
+    }
+}
+
+void Builder::planMetadata() {
+    if (!m_in.metadata || m_in.metadata->selectors.empty()) return;
+    if (m_opt.operand && *m_opt.operand != "metadata") return;
+    const MetadataLayout& md = *m_in.metadata;
+    m_selector = &md.selectors.front();
+    if (m_opt.selector)
+        for (const MetadataSelector& s : md.selectors)
+            if (s.value == *m_opt.selector) m_selector = &s;
+    m_d.selector = m_selector->value;
+    const FragmentLayout* a = m_in.operand("A");
+    PanelPlan plan;
+    DiagramPanel& p = plan.panel;
+    p.kind = PanelKind::Metadata;
+    p.operand = "metadata";
+    p.letter = 'e';
+    p.rows = a ? a->rows() : m_in.m;
+    p.cols = a ? a->cols() : m_in.k;
+    std::string valid;
+    for (const MetadataSelector& s : md.selectors) valid += (valid.empty() ? "" : ", ") + std::to_string(s.value);
+    p.title = "metadata e on the A grid   sparsity selector " + std::to_string(m_selector->value);
+    p.subtitle = md.granularity + " sparsity, " + std::to_string(md.indexBits) +
+                 "-bit indices; cell = chunk of A, T<lane>: [bits] of e (selectors: " + valid + ")";
+    for (const MetadataField& f : m_selector->fields) {
+        Owner o;
+        o.thread = f.thread;
+        o.bitHi = f.bitHi;
+        o.bitLo = f.bitLo;
+        o.row = f.row;
+        o.col = f.colFirst;
+        o.colLast = f.colLast;
+        o.source = f.source;
+        o.label = cellLabel(o, p.letter, p.kind);
+        plan.owners.push_back(std::move(o));
+    }
+    m_plans.push_back(std::move(plan));
+}
+
+void findSpots(PanelPlan& plan) {
+    std::vector<std::uint32_t>& order = plan.order;
+    order.resize(plan.owners.size());
+    for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+    auto key = [&](std::uint32_t i) {
+        const Owner& o = plan.owners[i];
+        return std::tuple(o.row, o.col, o.colLast, i);
+    };
+    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return key(a) < key(b); });
+    std::vector<Spot>& spots = plan.spots;
+    spots.clear();
+    for (std::uint32_t n = 0; n < order.size(); ++n) {
+        const Owner& o = plan.owners[order[n]];
+        if (spots.empty() || spots.back().row != o.row || spots.back().col != o.col || spots.back().colLast != o.colLast)
+            spots.push_back({o.row, o.col, o.colLast, 0, 1, n, 0});
+        ++spots.back().count;
+    }
+    // Spans of different width starting at the same position: horizontal bands.
+    for (std::size_t a = 0; a < spots.size();) {
+        std::size_t b = a + 1;
+        while (b < spots.size() && spots[b].row == spots[a].row && spots[b].col == spots[a].col) ++b;
+        for (std::size_t k = a; k < b; ++k) {
+            spots[k].band = static_cast<int>(k - a);
+            spots[k].bands = static_cast<int>(b - a);
+        }
+        a = b;
+    }
+    std::map<Source, std::size_t> count;
+    for (const Owner& o : plan.owners) ++count[o.source];
+    std::size_t best = 0;
+    for (const auto& [src, n] : count)
+        if (n > best) best = n, plan.source = src;
+}
+
+std::vector<std::string> Builder::subtitleLines(const PanelPlan& plan) const {
+    const auto maxChars = static_cast<std::size_t>(panelWidth(plan) / (m_d.metrics.noteFont * 0.52));
+    std::vector<std::string> lines;
+    std::string line;
+    std::size_t pos = 0;
+    const std::string& text = plan.panel.subtitle;
+    while (pos < text.size()) {
+        std::size_t end = text.find(' ', pos);
+        if (end == std::string::npos) end = text.size();
+        const std::string word = text.substr(pos, end - pos);
+        if (!line.empty() && line.size() + 1 + word.size() > maxChars) {
+            lines.push_back(std::move(line));
+            line.clear();
+        }
+        line += (line.empty() ? "" : " ") + word;
+        pos = end + 1;
+    }
+    if (!line.empty()) lines.push_back(std::move(line));
+    return lines;
+}
+
+double Builder::panelWidth(const PanelPlan& plan) const {
+    const DiagramMetrics& mt = m_d.metrics;
+    const double rowHeader = std::ceil(labelWidth(std::to_string(plan.panel.rows - 1).size()));
+    const double note = m_in.scope == Scope::Warpgroup ? labelWidth(6) : 0;
+    const double grid = plan.panel.cols * plan.panel.cellWidth;
+    const double title = static_cast<double>(plan.panel.title.size()) * mt.panelTitleFont * 0.55;
+    // Subtitles wrap (see subtitleLines) rather than widen the panel, down to 300 units.
+    return std::ceil(std::max({rowHeader + grid + note, title, 300.0}));
+}
+
+void Builder::sizeCells(PanelPlan& plan) {
+    DiagramPanel& p = plan.panel;
+    const DiagramMetrics& mt = m_d.metrics;
+    // Cell width: the widest label must fit its share of its spot; column headers must fit too.
+    findSpots(plan);
+    if (plan.source != Source::Doc)
+        p.subtitle += std::string("; placement: ") + std::string(toString(plan.source)) + " (ptx-catalog.md)";
+    double cellWidth = labelWidth(std::to_string(p.cols - 1).size()) - 2;
+    for (const Spot& s : plan.spots) {
+        std::size_t chars = 0;
+        for (std::uint32_t i : plan.ownersOf(s)) chars = std::max(chars, plan.owners[i].label.size());
+        const double need = labelWidth(chars) * static_cast<double>(s.count) / (s.colLast - s.col + 1);
+        cellWidth = std::max(cellWidth, need);
+    }
+    p.cellWidth = std::ceil(cellWidth);
+    p.cellHeight = mt.cellHeight;
+}
+
+void Builder::layoutPanel(PanelPlan& plan, double x, double y) {
+    DiagramPanel& p = plan.panel;
+    const DiagramMetrics& mt = m_d.metrics;
+    const double rowHeader = std::ceil(labelWidth(std::to_string(p.rows - 1).size()));
+    p.bounds = {x, y, panelWidth(plan), 0};
+    text(x, y + mt.panelTitleFont, p.title, mt.panelTitleFont, TextRole::PanelTitle, TextAnchor::Start, true);
+    const double lineH = mt.noteFont + 4;
+    double ly = y + mt.panelTitleFont + 6 + mt.noteFont;
+    for (std::string& line : subtitleLines(plan)) {
+        text(x, ly, std::move(line), mt.noteFont, TextRole::PanelSubtitle, TextAnchor::Start, false, kMuted);
+        ly += lineH;
+    }
+    const double headerTop = y + mt.panelTitleFont + 6 + mt.noteFont + lineH * static_cast<double>(m_subtitleLines - 1) + 10;
+    p.origin = {x + rowHeader, headerTop + mt.headerFont + 6};
+    p.bounds.h = p.origin.y + p.rows * p.cellHeight - y;
+
+    p.colHeaders.resize(static_cast<std::size_t>(p.cols));
+    p.rowHeaders.resize(static_cast<std::size_t>(p.rows));
+    p.rowNotes.assign(static_cast<std::size_t>(p.rows), std::string());
+    // Column headers: every column when they fit, else every 2nd/4th/...; metadata panels label chunk starts.
+    const double headerW = labelWidth(std::to_string(p.cols - 1).size()) - 4;
+    int every = 1;
+    while (every * p.cellWidth < headerW) every *= 2;
+    for (int c = 0; c < p.cols; ++c) {
+        p.colHeaders[static_cast<std::size_t>(c)] = std::to_string(c);
+        if (c % every) continue;
+        text(p.origin.x + (c + 0.5) * p.cellWidth, p.origin.y - 5, std::to_string(c), mt.headerFont, TextRole::Header,
+             TextAnchor::Middle, false, kMuted);
+    }
+    for (int r = 0; r < p.rows; ++r) {
+        p.rowHeaders[static_cast<std::size_t>(r)] = std::to_string(r);
+        text(p.origin.x - 5, p.origin.y + (r + 0.5) * p.cellHeight + mt.headerFont * 0.35, std::to_string(r),
+             mt.headerFont, TextRole::Header, TextAnchor::End, false, kMuted);
+    }
+}
+
+void Builder::buildThreadIndex() {
+    m_d.threadOffsets.assign(static_cast<std::size_t>(m_in.threads) + 1, 0);
+    for (const DiagramCell& c : m_d.cells) ++m_d.threadOffsets[static_cast<std::size_t>(c.thread) + 1];
+    for (std::size_t t = 1; t < m_d.threadOffsets.size(); ++t) m_d.threadOffsets[t] += m_d.threadOffsets[t - 1];
+    m_d.threadCells.resize(m_d.cells.size());
+    std::vector<std::uint32_t> fill(m_d.threadOffsets.begin(), m_d.threadOffsets.end() - 1);
+    for (std::uint32_t i = 0; i < m_d.cells.size(); ++i)
+        m_d.threadCells[fill[static_cast<std::size_t>(m_d.cells[i].thread)]++] = i;
+}
+
+void Builder::layoutBitFields(double y) {
+    if (m_metadataPanel < 0 || !m_opt.metadataBitFields || !m_selector) return;
+    const DiagramMetrics& mt = m_d.metrics;
+    // Threads that hold fields, in order; one 32-bit register box each.
+    std::map<int, std::vector<std::size_t>> byThread;
+    for (std::size_t f = 0; f < m_selector->fields.size(); ++f) byThread[m_selector->fields[f].thread].push_back(f);
+    if (byThread.empty()) return;
+    // Bit width: every field's labels must fit; at least 16 units per bit.
+    double bitWidth = 16;
+    auto labels = [&](const MetadataField& f) {
+        return std::pair{"r" + std::to_string(f.row),
+                         f.colFirst == f.colLast ? "c" + std::to_string(f.colFirst)
+                                                 : "c" + std::to_string(f.colFirst) + ".." + std::to_string(f.colLast)};
+    };
+    for (const MetadataField& f : m_selector->fields) {
+        const auto [l1, l2] = labels(f);
+        const double w = static_cast<double>(std::max(l1.size(), l2.size())) * mt.charWidth * 0.9 + 4;
+        bitWidth = std::max(bitWidth, std::ceil(w / (f.bitHi - f.bitLo + 1)));
+    }
+    const double titleW = labelWidth(4);
+    const double regW = 32 * bitWidth;
+    const double boxH = 34, rowGap = 10;
+    const double unitW = titleW + regW + mt.gap;
+    const double avail = std::max(m_d.width - 2 * mt.margin, unitW);
+    const int columns = std::max(1, static_cast<int>((avail + mt.gap) / unitW));
+    text(mt.margin, y + mt.panelTitleFont, "metadata register e per lane, sparsity selector " +
+                                               std::to_string(m_selector->value) + " (bit 31 left, bit 0 right)",
+         mt.panelTitleFont, TextRole::PanelTitle, TextAnchor::Start, true);
+    text(mt.margin, y + mt.panelTitleFont + 6 + mt.noteFont,
+         "each boxed field holds the index bits of one chunk: r = row of A, c = its columns; white bits are unused",
+         mt.noteFont, TextRole::PanelSubtitle, TextAnchor::Start, false, kMuted);
+    const double top = y + mt.panelTitleFont + 6 + mt.noteFont + 10 + mt.headerFont + 4;
+    int slot = 0;
+    const int rowsPerColumn = (static_cast<int>(byThread.size()) + columns - 1) / columns;
+    double bottom = top;
+    for (const auto& [thread, fields] : byThread) {
+        const int column = slot / rowsPerColumn, line = slot % rowsPerColumn;
+        ++slot;
+        BitFieldDiagram bd;
+        bd.thread = thread;
+        bd.title = "T" + std::to_string(thread);
+        bd.bitWidth = bitWidth;
+        const double x0 = mt.margin + column * unitW;
+        const double y0 = top + line * (boxH + rowGap);
+        bd.titlePos = {x0, y0 + boxH / 2 + mt.cellFont * 0.35};
+        bd.rect = {x0 + titleW, y0, regW, boxH};
+        if (line == 0) // bit numbers above the first register of each column
+            for (int b = 31; b >= 0; --b)
+                if (b % 4 == 3 || b % 4 == 0)
+                    text(bd.rect.x + (31 - b + 0.5) * bitWidth, y0 - 4, std::to_string(b), mt.headerFont - 1,
+                         TextRole::BitNumber, TextAnchor::Middle, false, kMuted);
+        for (std::size_t f : fields) {
+            const MetadataField& mf = m_selector->fields[f];
+            BitField field;
+            field.bitHi = mf.bitHi;
+            field.bitLo = mf.bitLo;
+            field.row = mf.row;
+            field.colFirst = mf.colFirst;
+            field.colLast = mf.colLast;
+            std::tie(field.label, field.label2) = labels(mf);
+            field.rect = {bd.rect.x + (31 - mf.bitHi) * bitWidth, y0, (mf.bitHi - mf.bitLo + 1) * bitWidth, boxH};
+            field.cell = static_cast<int>(m_metadataCellOfField[f]);
+            const DiagramCell& cell = m_d.cells[m_metadataCellOfField[f]];
+            field.fill = cell.fill;
+            field.text = cell.text;
+            field.tooltip = cell.tooltip;
+            field.hoverId = cell.hoverId;
+            bd.fields.push_back(std::move(field));
+        }
+        std::sort(bd.fields.begin(), bd.fields.end(), [](const BitField& a, const BitField& b) { return a.bitHi > b.bitHi; });
+        bottom = std::max(bottom, bd.rect.bottom());
+        m_d.width = std::max(m_d.width, std::ceil(bd.rect.right() + mt.margin));
+        m_d.bitFields.push_back(std::move(bd));
+    }
+    m_d.width = std::max(m_d.width, std::ceil(mt.margin * 2 + 110 * mt.noteFont * 0.52)); // the subtitle above
+    m_d.height = bottom + mt.margin;
+}
+
+void Builder::layoutLegend(double y) {
+    const DiagramMetrics& mt = m_d.metrics;
+    Legend legend;
+    std::vector<std::pair<std::uint32_t, std::string>> keys;
+    std::map<std::uint32_t, bool> used;
+    bool anyDim = false;
+    for (const DiagramCell& c : m_d.cells) {
+        if (c.dimmed) anyDim = true;
+        else used[c.colorKey] = true;
+    }
+    switch (m_opt.colorBy) {
+    case ColorBy::Lane:
+        legend.title = m_in.scope == Scope::Warpgroup
+                           ? "color = lane (thread % 32); label T<thread>: thread = 32 \u00d7 warp + lane"
+                           : "color = lane (%laneid); label T<lane>:<operand><element index>";
+        for (const auto& [k, on] : used) {
+            std::string s = "lane " + std::to_string(k);
+            if (m_in.scope == Scope::Warpgroup)
+                s += "  (T" + std::to_string(k) + ", " + std::to_string(k + 32) + ", " + std::to_string(k + 64) + ", " +
+                     std::to_string(k + 96) + ")";
+            keys.emplace_back(k, s);
+        }
+        break;
+    case ColorBy::Register:
+        legend.title = m_metadataPanel >= 0 ? "color = fragment register (metadata: the e register)"
+                                            : "color = fragment register (the register index in the fragment)";
+        for (const auto& [k, on] : used) keys.emplace_back(k, "reg " + std::to_string(k));
+        break;
+    case ColorBy::ThreadGroup:
+        legend.title = "color = groupID (lane >> 2): lanes 4g .. 4g+3";
+        for (const auto& [k, on] : used)
+            keys.emplace_back(k, "group " + std::to_string(k) + "  (lanes " + std::to_string(4 * k) + "\u2013" +
+                                     std::to_string(4 * k + 3) + ")");
+        break;
+    }
+    std::size_t longest = 0;
+    for (const auto& [k, s] : keys) longest = std::max(longest, s.size());
+    const double swatch = 14;
+    const double entryW = swatch + 8 + static_cast<double>(longest) * mt.noteFont * 0.56 + 18;
+    const double avail = std::max(m_d.width - 2 * mt.margin, entryW);
+    const int perRow = std::max(1, static_cast<int>(avail / entryW));
+    legend.titlePos = {mt.margin, y + mt.noteFont + 2};
+    const double top = y + mt.noteFont + 12;
+    auto place = [&](int i, Rgb fill, std::string s, std::uint32_t key) {
+        LegendEntry e;
+        const double ex = mt.margin + (i % perRow) * entryW, ey = top + (i / perRow) * (swatch + 8);
+        e.swatch = {ex, ey, swatch, swatch};
+        e.textPos = {ex + swatch + 6, ey + swatch - 3};
+        e.fill = fill;
+        e.text = std::move(s);
+        e.key = key;
+        legend.entries.push_back(std::move(e));
+    };
+    int i = 0;
+    for (auto& [k, s] : keys) place(i++, paletteColor(m_opt.palette, m_opt.colorBy, static_cast<int>(k)), s, k);
+    if (anyDim) place(i++, kDimFill, "outside the lane filter", 0xFFFFFFFFu);
+    const int rows = (i + perRow - 1) / perRow;
+    legend.bounds = {mt.margin, y, perRow * entryW, top - y + rows * (swatch + 8)};
+    m_d.width = std::max(m_d.width, std::ceil(legend.bounds.right() + mt.margin));
+    m_d.width = std::max(m_d.width, std::ceil(2 * mt.margin + static_cast<double>(legend.title.size()) * mt.panelTitleFont * 0.55));
+    m_d.height = std::max(m_d.height, legend.bounds.bottom() + mt.margin);
+    m_d.legends.push_back(std::move(legend));
+}
+
+Diagram Builder::build() {
+    validate();
+    if (!m_opt.threads.empty()) { // after validate(): every thread is in range
+        m_lit.assign(static_cast<std::size_t>(m_in.threads), false);
+        for (int t : m_opt.threads) m_lit[static_cast<std::size_t>(t)] = true;
+    }
+    const DiagramMetrics& mt = m_d.metrics;
+    m_d.spec = m_in.spec;
+    m_d.ptx = m_in.ptx;
+    m_d.section = m_in.section;
+    m_d.anchor = m_in.anchor;
+    m_d.scope = m_in.scope;
+    m_d.threads = m_in.threads;
+    m_d.colorBy = m_opt.colorBy;
+    m_d.palette = m_opt.palette;
+    m_d.title = m_in.spec;
+
+    planOperands();
+    planMetadata();
+
+    // Caption: the instruction, where the PTX manual states it, and what it runs on.
+    m_d.caption.push_back(m_in.ptx);
+    std::string where = "PTX ISA 9.1 \u00a7" + m_in.section;
+    if (!m_in.anchor.empty()) where += "  #" + m_in.anchor;
+    m_d.caption.push_back(where);
+    std::string facts = std::to_string(m_in.threads) + " threads (" + std::string(toString(m_in.scope)) + "), m" +
+                        std::to_string(m_in.m) + " n" + std::to_string(m_in.n) + " k" + std::to_string(m_in.k) +
+                        ", min sm_" + std::to_string(m_in.minSm);
+    if (!m_opt.threads.empty()) {
+        facts += "; lane filter:";
+        for (std::size_t i = 0; i < m_opt.threads.size(); ++i) facts += (i ? "," : " ") + std::to_string(m_opt.threads[i]);
+    }
+    m_d.caption.push_back(facts);
+    for (const std::string& n : m_in.notes) m_d.caption.push_back("note: " + n);
+    for (const Erratum& e : m_in.errata) m_d.caption.push_back("erratum " + e.id + ": " + e.summary + " \u2014 lanemap: " + e.lanemap);
+    if (m_in.metadata)
+        for (const std::string& n : m_in.metadata->notes) m_d.caption.push_back("metadata: " + n);
+
+    double y = mt.margin;
+    text(mt.margin, y + mt.titleFont, m_d.title, mt.titleFont, TextRole::Title, TextAnchor::Start, true);
+    y += mt.titleFont + 8;
+    double captionW = static_cast<double>(m_d.title.size()) * mt.titleFont * 0.6;
+    for (const std::string& line : m_d.caption) {
+        y += mt.noteFont + 5;
+        text(mt.margin, y, line, mt.noteFont, TextRole::Caption, TextAnchor::Start, false, kMuted);
+        captionW = std::max(captionW, static_cast<double>(line.size()) * mt.noteFont * 0.52);
+    }
+    y += 22;
+
+    // Cell widths first (they decide panel widths), then a shelf layout: left to right, a new shelf when the
+    // row would pass the widest of (2400 units, the widest panel).
+    for (PanelPlan& plan : m_plans) sizeCells(plan);
+    for (const PanelPlan& plan : m_plans) m_subtitleLines = std::max(m_subtitleLines, subtitleLines(plan).size());
+    double maxRow = 2400;
+    for (const PanelPlan& plan : m_plans) maxRow = std::max(maxRow, panelWidth(plan));
+    double x = mt.margin, shelfBottom = y, width = captionW + 2 * mt.margin;
+    // Quad-pair products (m8n8k4 .f16): one row per product, A | B | C/D as for any other instruction.
+    std::stable_sort(m_plans.begin(), m_plans.end(), [](const PanelPlan& a, const PanelPlan& b) {
+        return std::max(a.panel.matrix, 0) < std::max(b.panel.matrix, 0);
+    });
+    // Rows of panels: a product starts a row; a row also ends when it would pass maxRow.
+    std::vector<std::vector<PanelPlan*>> rows;
+    double rowW = 0;
+    for (PanelPlan& plan : m_plans) {
+        const double w = panelWidth(plan);
+        const bool newProduct = !rows.empty() && plan.panel.matrix != rows.back().back()->panel.matrix;
+        if (rows.empty() || newProduct || rowW + w > maxRow) {
+            rows.emplace_back();
+            rowW = 0;
+        }
+        rows.back().push_back(&plan);
+        rowW += w + mt.gap;
+    }
+    // Rows of the same shape (the quad-pair products) share column widths, so A, B and C/D line up.
+    std::vector<double> columnW;
+    for (const auto& row : rows)
+        for (std::size_t i = 0; i < row.size(); ++i) {
+            if (columnW.size() <= i) columnW.push_back(0);
+            columnW[i] = std::max(columnW[i], panelWidth(*row[i]));
+        }
+    bool sameShape = rows.size() > 1;
+    for (const auto& row : rows) sameShape = sameShape && row.size() == rows.front().size();
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        if (r > 0) y = shelfBottom + mt.gap;
+        x = mt.margin;
+        for (std::size_t i = 0; i < rows[r].size(); ++i) {
+            PanelPlan& plan = *rows[r][i];
+            layoutPanel(plan, x, y);
+            shelfBottom = std::max(shelfBottom, plan.panel.bounds.bottom());
+            width = std::max(width, plan.panel.bounds.right() + mt.margin);
+            x += (sameShape ? columnW[i] : panelWidth(plan)) + mt.gap;
+        }
+    }
+    m_d.width = std::ceil(width);
+    y = shelfBottom;
+
+    // Cells.
+    for (std::size_t pi = 0; pi < m_plans.size(); ++pi) {
+        PanelPlan& plan = m_plans[pi];
+        DiagramPanel& p = plan.panel;
+        p.firstCell = static_cast<std::uint32_t>(m_d.cells.size());
+        // Colors per key, computed once (contrast needs pow()).
+        std::vector<std::pair<Rgb, Rgb>> colors;
+        auto colorOf = [&](std::uint32_t key) {
+            if (key >= colors.size()) {
+                const std::size_t from = colors.size();
+                colors.resize(key + 1);
+                for (std::size_t k = from; k <= key; ++k) {
+                    const Rgb fill = paletteColor(m_opt.palette, m_opt.colorBy, static_cast<int>(k));
+                    colors[k] = {fill, labelColorOn(fill)};
+                }
+            }
+            return colors[key];
+        };
+        if (p.kind == PanelKind::Metadata) {
+            m_metadataPanel = static_cast<int>(pi);
+            m_metadataCellOfField.assign(plan.owners.size(), 0);
+        }
+        for (const Spot& s : plan.spots) {
+            const RectF first = p.cellRect(s.row, s.col);
+            const double spanW = (s.colLast - s.col + 1) * p.cellWidth;
+            const double bandH = p.cellHeight / s.bands;
+            const double ownerW = spanW / static_cast<double>(s.count);
+            const auto owners = plan.ownersOf(s);
+            for (std::size_t k = 0; k < owners.size(); ++k) {
+                const Owner& o = plan.owners[owners[k]];
+                DiagramCell c;
+                c.rect = {first.x + static_cast<double>(k) * ownerW, first.y + s.band * bandH, ownerW, bandH};
+                c.label = o.label;
+                c.tooltip = cellTooltip(o, p, plan.source);
+                if (p.kind == PanelKind::Metadata) append(c.hoverId, "metadata-t", o.thread, "-b", o.bitLo);
+                else {
+                    append(c.hoverId, p.operand == "C/D" ? std::string_view("CD") : std::string_view(p.operand));
+                    if (o.matrix >= 0) append(c.hoverId, "-m", o.matrix);
+                    append(c.hoverId, "-t", o.thread, "-e", o.element);
+                }
+                c.colorKey = colorKey(o);
+                c.panel = static_cast<std::uint16_t>(pi);
+                c.thread = static_cast<std::int16_t>(o.thread);
+                c.lane = static_cast<std::int16_t>(o.thread % 32);
+                c.warp = static_cast<std::int16_t>(o.thread / 32);
+                c.groupID = static_cast<std::int16_t>((o.thread % 32) >> 2);
+                c.element = static_cast<std::int16_t>(o.element);
+                c.reg = static_cast<std::int16_t>(o.reg);
+                c.bitLo = static_cast<std::int16_t>(o.bitLo);
+                c.bitHi = static_cast<std::int16_t>(o.bitHi);
+                c.row = static_cast<std::int16_t>(o.row);
+                c.col = static_cast<std::int16_t>(o.col);
+                c.colLast = static_cast<std::int16_t>(o.colLast);
+                c.matrix = static_cast<std::int16_t>(o.matrix);
+                c.owners = static_cast<std::int16_t>(s.count);
+                c.source = o.source;
+                c.dimmed = !lit(o.thread);
+                const auto [fill, ink] = colorOf(c.colorKey);
+                c.fill = c.dimmed ? kDimFill : fill;
+                c.text = c.dimmed ? kDimText : ink;
+                if (p.kind == PanelKind::Metadata) m_metadataCellOfField[owners[k]] = static_cast<std::uint32_t>(m_d.cells.size());
+                m_d.cells.push_back(std::move(c));
+            }
+        }
+        p.cellCount = static_cast<std::uint32_t>(m_d.cells.size()) - p.firstCell;
+
+        // Hit-test index: grid position -> cells covering it.
+        const std::size_t positions = static_cast<std::size_t>(p.rows) * static_cast<std::size_t>(p.cols);
+        p.gridOffsets.assign(positions + 1, 0);
+        auto each = [&](auto&& fn) {
+            for (std::uint32_t i = p.firstCell; i < p.firstCell + p.cellCount; ++i) {
+                const DiagramCell& c = m_d.cells[i];
+                const int c0 = static_cast<int>(std::floor((c.rect.x - p.origin.x) / p.cellWidth + 1e-9));
+                const int c1 = static_cast<int>(std::ceil((c.rect.right() - p.origin.x) / p.cellWidth - 1e-9)) - 1;
+                for (int col = c0; col <= c1; ++col) fn(static_cast<std::size_t>(c.row) * static_cast<std::size_t>(p.cols) + static_cast<std::size_t>(col), i);
+            }
+        };
+        each([&](std::size_t pos, std::uint32_t) { ++p.gridOffsets[pos + 1]; });
+        for (std::size_t i = 1; i <= positions; ++i) p.gridOffsets[i] += p.gridOffsets[i - 1];
+        p.gridCells.resize(p.gridOffsets[positions]);
+        std::vector<std::uint32_t> fill(p.gridOffsets.begin(), p.gridOffsets.end() - 1);
+        each([&](std::size_t pos, std::uint32_t i) { p.gridCells[fill[pos]++] = i; });
+
+        // Warpgroup rows: name the warp that owns each run of rows (rows 16w..16w+15 for wgmma A and D).
+        if (m_in.scope == Scope::Warpgroup && p.kind == PanelKind::Operand) {
+            std::vector<int> warpOfRow(static_cast<std::size_t>(p.rows), -1);
+            for (std::uint32_t i = p.firstCell; i < p.firstCell + p.cellCount; ++i) {
+                int& w = warpOfRow[static_cast<std::size_t>(m_d.cells[i].row)];
+                w = (w == -1 || w == m_d.cells[i].warp) ? m_d.cells[i].warp : -2;
+            }
+            for (int r = 0; r < p.rows; ++r) {
+                const int w = warpOfRow[static_cast<std::size_t>(r)];
+                if (w < 0 || (r > 0 && warpOfRow[static_cast<std::size_t>(r - 1)] == w)) continue;
+                p.rowNotes[static_cast<std::size_t>(r)] = "warp " + std::to_string(w);
+                const double ly = p.origin.y + r * p.cellHeight;
+                text(p.gridRect().right() + 6, ly + (0.5 * p.cellHeight) + mt.headerFont * 0.35, "warp " + std::to_string(w),
+                     mt.headerFont, TextRole::RowNote, TextAnchor::Start, true, kMuted);
+                if (r > 0) m_d.lines.push_back({{p.origin.x, ly}, {p.gridRect().right(), ly}, kGridLine, 2});
+            }
+        }
+        // Chunked panels (sparse A, metadata): a dark line at every chunk boundary that all rows share.
+        bool chunked = false;
+        for (const Spot& sp : plan.spots) chunked = chunked || sp.colLast > sp.col;
+        if (chunked) {
+            std::vector<int> starts(static_cast<std::size_t>(p.cols), 0);
+            std::vector<bool> rowSeen(static_cast<std::size_t>(p.rows), false);
+            int rowsWithSpots = 0;
+            int lastRow = -1, lastCol = -1;
+            for (const Spot& sp : plan.spots) {
+                if (!rowSeen[static_cast<std::size_t>(sp.row)]) rowSeen[static_cast<std::size_t>(sp.row)] = true, ++rowsWithSpots;
+                if (sp.row == lastRow && sp.col == lastCol) continue; // another band of the same start
+                ++starts[static_cast<std::size_t>(sp.col)];
+                lastRow = sp.row, lastCol = sp.col;
+            }
+            for (int col = 1; col < p.cols; ++col)
+                if (starts[static_cast<std::size_t>(col)] == rowsWithSpots) {
+                    const double lx = p.origin.x + col * p.cellWidth;
+                    m_d.lines.push_back({{lx, p.origin.y}, {lx, p.gridRect().bottom()}, kGridLine, 1.5});
+                }
+        }
+        // Frame around the grid.
+        const RectF g = p.gridRect();
+        m_d.lines.push_back({{g.x, g.y}, {g.right(), g.y}, kGridLine, 1});
+        m_d.lines.push_back({{g.x, g.bottom()}, {g.right(), g.bottom()}, kGridLine, 1});
+        m_d.lines.push_back({{g.x, g.y}, {g.x, g.bottom()}, kGridLine, 1});
+        m_d.lines.push_back({{g.right(), g.y}, {g.right(), g.bottom()}, kGridLine, 1});
+        m_d.panels.push_back(std::move(p));
+    }
+
+    m_d.height = y + mt.margin;
+    layoutBitFields(y + mt.gap);
+    layoutLegend(m_d.height);
+    m_d.height = std::ceil(m_d.height);
+    buildThreadIndex();
+    return std::move(m_d);
+}
+
+} // namespace
+
+Diagram buildDiagram(const Instruction& instruction, const DiagramOptions& options) {
+    return Builder(instruction, options).build();
+}
+
+} // namespace lanemap

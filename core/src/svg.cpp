@@ -1,0 +1,529 @@
+#include "lanemap/svg.hpp"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <map>
+#include <string_view>
+#include <tuple>
+
+namespace lanemap {
+
+namespace {
+
+// Generic stacks: every system has one of these; nothing depends on the app's fonts.
+constexpr std::string_view kSans = R"("Helvetica Neue",Helvetica,Arial,"Liberation Sans","DejaVu Sans",sans-serif)";
+constexpr std::string_view kMono =
+    R"("DejaVu Sans Mono",Menlo,Consolas,"Liberation Mono","Courier New",monospace)";
+
+class Writer {
+public:
+    explicit Writer(std::size_t reserve) { m_s.reserve(reserve); }
+    Writer& operator<<(std::string_view s) {
+        m_s.append(s);
+        return *this;
+    }
+    Writer& operator<<(char c) {
+        m_s.push_back(c);
+        return *this;
+    }
+    // Integers as integers, everything else with at most two decimals: short and deterministic.
+    Writer& num(double v) {
+        const double r = std::round(v * 100.0) / 100.0;
+        char buf[32];
+        std::to_chars_result res{};
+        if (r == std::floor(r) && std::fabs(r) < 1e15)
+            res = std::to_chars(buf, buf + sizeof buf, static_cast<long long>(r));
+        else
+            res = std::to_chars(buf, buf + sizeof buf, r, std::chars_format::fixed, 2);
+        std::string_view s(buf, static_cast<std::size_t>(res.ptr - buf));
+        if (s.find('.') != std::string_view::npos) {
+            while (s.back() == '0') s.remove_suffix(1);
+            if (s.back() == '.') s.remove_suffix(1);
+        }
+        if (s == "-0") s = "0";
+        m_s.append(s);
+        return *this;
+    }
+    Writer& integer(long long v) {
+        char buf[24];
+        const auto res = std::to_chars(buf, buf + sizeof buf, v);
+        m_s.append(buf, static_cast<std::size_t>(res.ptr - buf));
+        return *this;
+    }
+    Writer& attr(std::string_view name, double v) {
+        m_s.push_back(' ');
+        m_s.append(name);
+        m_s.append("=\"");
+        num(v);
+        m_s.push_back('"');
+        return *this;
+    }
+    Writer& attr(std::string_view name, std::string_view v) {
+        m_s.push_back(' ');
+        m_s.append(name);
+        m_s.append("=\"");
+        escape(v);
+        m_s.push_back('"');
+        return *this;
+    }
+    // XML text and attribute escaping (quotes included, so one function serves both).
+    Writer& escape(std::string_view v) {
+        // Fast path: most labels and tooltips need no escaping (one pass, no per-character appends).
+        bool plain = true;
+        for (char c : v) {
+            const auto u = static_cast<unsigned char>(c);
+            plain = plain && u >= 0x20 && c != '&' && c != '<' && c != '>' && c != '"';
+        }
+        if (plain) {
+            m_s.append(v);
+            return *this;
+        }
+        for (char c : v) {
+            switch (c) {
+            case '&': m_s.append("&amp;"); break;
+            case '<': m_s.append("&lt;"); break;
+            case '>': m_s.append("&gt;"); break;
+            case '"': m_s.append("&quot;"); break;
+            default:
+                // Control characters are not allowed in XML 1.0; none should reach here, but never emit them.
+                if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') m_s.push_back(' ');
+                else m_s.push_back(c);
+            }
+        }
+        return *this;
+    }
+    Writer& hex(Rgb c) {
+        constexpr char digits[] = "0123456789abcdef";
+        m_s.push_back('#');
+        for (std::uint8_t v : {c.r, c.g, c.b}) {
+            m_s.push_back(digits[v >> 4]);
+            m_s.push_back(digits[v & 15]);
+        }
+        return *this;
+    }
+    std::string take() { return std::move(m_s); }
+
+private:
+    std::string m_s;
+};
+
+std::string_view roleClass(TextRole role) {
+    switch (role) {
+    case TextRole::Title: return "tt";
+    case TextRole::Caption: return "cp";
+    case TextRole::Note: return "nt";
+    case TextRole::PanelTitle: return "pt";
+    case TextRole::PanelSubtitle: return "ps";
+    case TextRole::Header: return "h";
+    case TextRole::RowNote: return "rn";
+    case TextRole::BitNumber: return "bn";
+    case TextRole::Legend: return "lg";
+    }
+    return "nt";
+}
+
+std::string_view anchorName(TextAnchor a) {
+    return a == TextAnchor::Middle ? "middle" : a == TextAnchor::End ? "end" : "start";
+}
+
+// Baseline of a label vertically centred in a box of height h.
+double baselineOffset(double h, double font) { return std::round(h / 2 + font * 0.35); }
+
+class SvgBuilder {
+public:
+    SvgBuilder(const Diagram& d, const SvgOptions& o) : m_d(d), m_o(o), m_w(d.cells.size() * 110 + 16384) {}
+    std::string build();
+
+private:
+    void head();
+    void style();
+    void background();
+    void registers();
+    void rulers();
+    void lines();
+    void texts();
+    void lanes();
+    void lane(int thread);
+    void bitFields(int thread, bool keyOnGroup);
+    void legends();
+
+    const Diagram& m_d;
+    const SvgOptions& m_o;
+    Writer m_w;
+    std::map<TextRole, const DiagramText*> m_roleStyle;
+    std::map<std::uint32_t, Rgb> m_keys; // colorKey -> fill, keys in use (non-dimmed cells)
+    std::map<std::uint32_t, bool> m_lightKeys; // keys whose labels are white
+    // Bit fields by thread (diagram index, field index).
+    std::map<int, std::vector<std::pair<std::size_t, std::size_t>>> m_fieldsOf;
+    DiagramText m_legendText, m_panelTitle; // role styles when no text of that role exists
+};
+
+void SvgBuilder::head() {
+    m_w << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        << "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" version=\"1.1\"";
+    m_w.attr("width", m_d.width).attr("height", m_d.height);
+    m_w << " viewBox=\"0 0 ";
+    m_w.num(m_d.width) << ' ';
+    m_w.num(m_d.height) << "\" class=\"lanemap\">\n<title>";
+    m_w.escape(m_d.title) << " \u2014 lanemap layout diagram</title>\n<desc>";
+    for (std::size_t i = 0; i < m_d.caption.size(); ++i) m_w.escape(m_d.caption[i]) << (i + 1 < m_d.caption.size() ? "\n" : "");
+    m_w << "\nHover a cell: its tooltip gives lane, element, register, bits, row and column; the lane is outlined "
+           "in every panel.</desc>\n";
+}
+
+void SvgBuilder::style() {
+    const DiagramMetrics& mt = m_d.metrics;
+    m_w << "<style type=\"text/css\"><![CDATA[\n";
+    m_w << "text{font-family:" << kSans << "}\n";
+    m_w << ".m,.cells text,.bits text,.regs text{font-family:" << kMono << "}\n";
+    m_w << ".bg{fill:#fff}\n";
+    m_w << ".cells text{font-size:";
+    m_w.num(mt.cellFont) << "px;text-anchor:middle;fill:#111}\n";
+    m_w << ".cells path{stroke:#fff;stroke-width:1}\n";
+    m_w << ".bits rect{stroke:#222;stroke-width:1.5}\n";
+    m_w << ".bits text{font-size:";
+    m_w.num(mt.cellFont - 1) << "px;text-anchor:middle;pointer-events:none;fill:#111}\n";
+    m_w << ".regs rect{fill:#fff;stroke:#222;stroke-width:1}\n.regs path{stroke:#bbb;stroke-width:1;fill:none}\n";
+    m_w << ".ruler{stroke:#222;stroke-width:1;fill:none}\n.lines path{fill:none}\n.legend rect{stroke:#666;stroke-width:.5}\n";
+    // Roles: the first text of each role sets its class; texts that differ carry attributes.
+    for (const auto& [role, t] : m_roleStyle) {
+        m_w << '.' << roleClass(role) << "{font-size:";
+        m_w.num(t->size) << "px;fill:";
+        m_w.hex(t->color);
+        if (t->bold) m_w << ";font-weight:bold";
+        if (t->anchor != TextAnchor::Start) m_w << ";text-anchor:" << anchorName(t->anchor);
+        if (t->monospace) m_w << ";font-family:" << kMono;
+        m_w << "}\n";
+    }
+    for (const auto& [key, fill] : m_keys) {
+        m_w << ".k";
+        m_w.integer(key) << "{fill:";
+        m_w.hex(fill) << "}\n";
+        if (m_lightKeys.count(key)) {
+            m_w << ".k";
+            m_w.integer(key) << " text,text.k";
+            m_w.integer(key) << "{fill:";
+            m_w.hex(labelColorOn(fill)) << "}\n";
+        }
+    }
+    m_w << ".lane.dim{fill:#f0f0f0}\n.lane.dim text{fill:#a0a0a0}\n";
+    if (m_o.hoverCss) {
+        // Pure CSS: the lane group holds the lane's cells in every panel, so :hover on one cell outlines all.
+        // Inside @media screen: renderers that ignore pseudo-classes (Qt SVG) skip the block instead of
+        // applying the hover look to every cell.
+        m_w << "@media screen{\n.lane:hover path,.lane:hover rect{stroke:#000;stroke-width:2.5}\n"
+            << ".cells:hover .lane:not(:hover){opacity:.3}\n}\n";
+    }
+    m_w << "]]></style>\n";
+}
+
+void SvgBuilder::background() {
+    m_w << "<rect class=\"bg\"";
+    m_w.attr("width", m_d.width).attr("height", m_d.height) << "/>\n";
+}
+
+void SvgBuilder::registers() {
+    if (m_d.bitFields.empty()) return;
+    m_w << "<g class=\"regs\">\n";
+    for (const BitFieldDiagram& bd : m_d.bitFields) {
+        m_w << "<rect";
+        m_w.attr("x", bd.rect.x).attr("y", bd.rect.y).attr("width", bd.rect.w).attr("height", bd.rect.h) << "/>\n";
+        m_w << "<path d=\"";
+        for (int b = 1; b < bd.bits; ++b) {
+            m_w << 'M';
+            m_w.num(bd.rect.x + b * bd.bitWidth) << ' ';
+            m_w.num(bd.rect.y) << 'v';
+            m_w.num(bd.rect.h);
+        }
+        m_w << "\"/>\n";
+    }
+    m_w << "</g>\n";
+}
+
+// Bit ticks over the fields, so every field still shows how many bits it has.
+void SvgBuilder::rulers() {
+    if (m_d.bitFields.empty()) return;
+    m_w << "<path class=\"ruler\" d=\"";
+    for (const BitFieldDiagram& bd : m_d.bitFields)
+        for (int b = 1; b < bd.bits; ++b) {
+            const double x = bd.rect.x + b * bd.bitWidth;
+            m_w << 'M';
+            m_w.num(x) << ' ';
+            m_w.num(bd.rect.y) << "v5M";
+            m_w.num(x) << ' ';
+            m_w.num(bd.rect.bottom()) << "v-5";
+        }
+    m_w << "\"/>\n";
+}
+
+void SvgBuilder::lines() {
+    if (m_d.lines.empty()) return;
+    // One path per (color, width): short and still exact.
+    std::map<std::tuple<std::uint8_t, std::uint8_t, std::uint8_t, double>, std::vector<const DiagramLine*>> groups;
+    for (const DiagramLine& l : m_d.lines) groups[{l.color.r, l.color.g, l.color.b, l.width}].push_back(&l);
+    m_w << "<g class=\"lines\">\n";
+    for (const auto& [key, ls] : groups) {
+        m_w << "<path stroke=\"";
+        m_w.hex(ls.front()->color) << '"';
+        m_w.attr("stroke-width", ls.front()->width) << " d=\"";
+        for (const DiagramLine* l : ls) {
+            m_w << 'M';
+            m_w.num(l->from.x) << ' ';
+            m_w.num(l->from.y);
+            if (l->from.y == l->to.y) {
+                m_w << 'H';
+                m_w.num(l->to.x);
+            } else if (l->from.x == l->to.x) {
+                m_w << 'V';
+                m_w.num(l->to.y);
+            } else {
+                m_w << 'L';
+                m_w.num(l->to.x) << ' ';
+                m_w.num(l->to.y);
+            }
+        }
+        m_w << "\"/>\n";
+    }
+    m_w << "</g>\n";
+}
+
+void SvgBuilder::texts() {
+    m_w << "<g class=\"texts\">\n";
+    auto one = [&](const DiagramText& t) {
+        const DiagramText& base = *m_roleStyle.at(t.role);
+        m_w << "<text class=\"" << roleClass(t.role) << '"';
+        m_w.attr("x", t.pos.x).attr("y", t.pos.y);
+        if (t.size != base.size) m_w.attr("font-size", t.size);
+        if (t.color != base.color) {
+            m_w << " fill=\"";
+            m_w.hex(t.color) << '"';
+        }
+        if (t.bold != base.bold) m_w << " font-weight=\"" << (t.bold ? "bold" : "normal") << '"';
+        if (t.anchor != base.anchor) m_w << " text-anchor=\"" << anchorName(t.anchor) << '"';
+        m_w << '>';
+        m_w.escape(t.text) << "</text>\n";
+    };
+    for (const DiagramText& t : m_d.texts) one(t);
+    for (const BitFieldDiagram& bd : m_d.bitFields) {
+        m_w << "<text class=\"pt m\"";
+        m_w.attr("x", bd.titlePos.x).attr("y", bd.titlePos.y) << '>';
+        m_w.escape(bd.title) << "</text>\n";
+    }
+    m_w << "</g>\n";
+}
+
+void SvgBuilder::lanes() {
+    m_w << "<g class=\"cells\">\n";
+    for (int t = 0; t < m_d.threads; ++t) lane(t);
+    m_w << "</g>\n";
+}
+
+void SvgBuilder::lane(int thread) {
+    const auto cells = m_d.cellsOfThread(thread);
+    const auto fields = m_fieldsOf.find(thread);
+    if (cells.empty() && fields == m_fieldsOf.end()) return;
+    const DiagramCell* first = cells.empty() ? nullptr : &m_d.cells[cells.front()];
+    const bool dim = first && first->dimmed;
+    bool keyOnGroup = true;
+    std::uint32_t groupKey = first ? first->colorKey : 0;
+    for (std::uint32_t i : cells) keyOnGroup = keyOnGroup && m_d.cells[i].colorKey == groupKey;
+    if (fields != m_fieldsOf.end())
+        for (const auto& [d, f] : fields->second)
+            keyOnGroup = keyOnGroup && first && m_d.cells[static_cast<std::size_t>(m_d.bitFields[d].fields[f].cell)].colorKey == groupKey;
+
+    m_w << "<g class=\"lane lane-";
+    m_w.integer(thread % 32);
+    if (m_d.scope == Scope::Warpgroup) {
+        m_w << " t";
+        m_w.integer(thread) << " warp-";
+        m_w.integer(thread / 32);
+    }
+    if (dim) m_w << " dim";
+    else if (keyOnGroup && first) {
+        m_w << " k";
+        m_w.integer(groupKey);
+    }
+    m_w << "\">\n";
+
+    const double font = m_d.metrics.cellFont;
+    // Cells come in (panel, row, col) order. The cells of one run on one baseline are one <path> per color
+    // (a subpath per cell) plus one <text> per cell carrying the cell's <title>; a run of >= 3 cells shares a
+    // translated group so nothing in it repeats the y coordinate.
+    std::size_t i = 0;
+    std::vector<std::size_t> order;
+    while (i < cells.size()) {
+        const DiagramCell& c0 = m_d.cells[cells[i]];
+        const double base = c0.rect.y + baselineOffset(c0.rect.h, font);
+        std::size_t j = i + 1;
+        while (j < cells.size()) {
+            const DiagramCell& cj = m_d.cells[cells[j]];
+            if (cj.panel != c0.panel || cj.rect.y + baselineOffset(cj.rect.h, font) != base) break;
+            ++j;
+        }
+        const bool grouped = j - i >= 3;
+        const double dy = grouped ? base : 0;
+        if (grouped) {
+            m_w << "<g transform=\"translate(0,";
+            m_w.num(base) << ")\">";
+        }
+        // Fill: one path per color key in this run.
+        const bool perCellKey = !keyOnGroup && !dim;
+        order.assign(j - i, 0);
+        for (std::size_t n = 0; n < order.size(); ++n) order[n] = i + n;
+        if (perCellKey)
+            std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+                return m_d.cells[cells[a]].colorKey < m_d.cells[cells[b]].colorKey;
+            });
+        for (std::size_t n = 0; n < order.size();) {
+            const std::uint32_t key = m_d.cells[cells[order[n]]].colorKey;
+            m_w << "<path";
+            if (perCellKey) {
+                m_w << " class=\"k";
+                m_w.integer(key) << '"';
+            }
+            m_w << " d=\"";
+            // Adjacent cells of one color are one rectangle plus white separators (stroked by the same path):
+            // half the bytes of a subpath per cell, and the hover outline still boxes every cell.
+            double px = 0, py = 0;
+            bool firstSub = true;
+            auto sameKey = [&](std::size_t m) {
+                return !perCellKey || m_d.cells[cells[order[m]]].colorKey == key;
+            };
+            while (n < order.size() && sameKey(n)) {
+                const RectF& r = m_d.cells[cells[order[n]]].rect;
+                std::size_t e = n + 1;
+                double runW = r.w;
+                while (e < order.size() && sameKey(e)) {
+                    const RectF& q = m_d.cells[cells[order[e]]].rect;
+                    if (q.y != r.y || q.h != r.h || std::fabs(q.x - (r.x + runW)) > 1e-9) break;
+                    runW += q.w;
+                    ++e;
+                }
+                const double x = r.x, y = r.y - dy;
+                if (firstSub) m_w << 'M';
+                else m_w << 'm';
+                m_w.num(firstSub ? x : x - px) << ' ';
+                m_w.num(firstSub ? y : y - py);
+                firstSub = false;
+                m_w << 'h';
+                m_w.num(runW) << 'v';
+                m_w.num(r.h) << 'h';
+                m_w.num(-runW) << 'z';
+                px = x, py = y;
+                double dir = 1;
+                for (std::size_t k = n; k + 1 < e; ++k) {
+                    m_w << 'm';
+                    m_w.num(m_d.cells[cells[order[k]]].rect.w) << " 0v";
+                    m_w.num(dir * r.h);
+                    px += m_d.cells[cells[order[k]]].rect.w;
+                    py += dir * r.h;
+                    dir = -dir;
+                }
+                n = e;
+            }
+            m_w << "\"/>";
+        }
+        m_w << '\n';
+        // <g><title/><text/></g>, not <text>label<title/></text>: both are valid SVG, but renderers such as
+        // Qt SVG print a <title> inside <text> as if it were part of the label.
+        for (std::size_t n = i; n < j; ++n) {
+            const DiagramCell& c = m_d.cells[cells[n]];
+            m_w << "<g><title>";
+            m_w.escape(c.tooltip) << "</title><text";
+            if (perCellKey && m_lightKeys.count(c.colorKey)) {
+                m_w << " class=\"k";
+                m_w.integer(c.colorKey) << '"';
+            }
+            m_w.attr("x", c.rect.x + c.rect.w / 2);
+            if (!grouped) m_w.attr("y", c.rect.y + baselineOffset(c.rect.h, font));
+            m_w << '>';
+            m_w.escape(c.label) << "</text></g>";
+        }
+        m_w << '\n';
+        if (grouped) m_w << "</g>\n";
+        i = j;
+    }
+    bitFields(thread, keyOnGroup || dim);
+    m_w << "</g>\n";
+}
+
+void SvgBuilder::bitFields(int thread, bool keyOnGroup) {
+    const auto it = m_fieldsOf.find(thread);
+    if (it == m_fieldsOf.end()) return;
+    m_w << "<g class=\"bits\">\n";
+    const double font = m_d.metrics.cellFont - 1;
+    for (const auto& [d, f] : it->second) {
+        const BitField& bf = m_d.bitFields[d].fields[f];
+        if (!keyOnGroup) {
+            m_w << "<g class=\"k";
+            m_w.integer(m_d.cells[static_cast<std::size_t>(bf.cell)].colorKey) << "\">";
+        }
+        m_w << "<rect";
+        m_w.attr("x", bf.rect.x).attr("y", bf.rect.y).attr("width", bf.rect.w).attr("height", bf.rect.h);
+        m_w << "><title>";
+        m_w.escape(bf.tooltip) << "</title></rect>";
+        const double cx = bf.rect.x + bf.rect.w / 2;
+        const double lineH = font + 2;
+        const double y1 = bf.rect.y + bf.rect.h / 2 - lineH / 2 + font * 0.35;
+        m_w << "<text";
+        m_w.attr("x", cx).attr("y", y1) << '>';
+        m_w.escape(bf.label) << "</text><text";
+        m_w.attr("x", cx).attr("y", y1 + lineH) << '>';
+        m_w.escape(bf.label2) << "</text>";
+        if (!keyOnGroup) m_w << "</g>";
+        m_w << '\n';
+    }
+    m_w << "</g>\n";
+}
+
+void SvgBuilder::legends() {
+    for (const Legend& lg : m_d.legends) {
+        m_w << "<g class=\"legend\">\n<text class=\"pt\"";
+        m_w.attr("x", lg.titlePos.x).attr("y", lg.titlePos.y) << '>';
+        m_w.escape(lg.title) << "</text>\n";
+        for (const LegendEntry& e : lg.entries) {
+            m_w << "<rect";
+            m_w.attr("x", e.swatch.x).attr("y", e.swatch.y).attr("width", e.swatch.w).attr("height", e.swatch.h);
+            m_w << " fill=\"";
+            m_w.hex(e.fill) << "\"/><text class=\"lg\"";
+            m_w.attr("x", e.textPos.x).attr("y", e.textPos.y) << '>';
+            m_w.escape(e.text) << "</text>\n";
+        }
+        m_w << "</g>\n";
+    }
+}
+
+std::string SvgBuilder::build() {
+    for (const DiagramCell& c : m_d.cells) {
+        if (!c.dimmed && m_keys.try_emplace(c.colorKey, c.fill).second && c.text != Rgb{0x11, 0x11, 0x11})
+            m_lightKeys[c.colorKey] = true;
+    }
+    for (const DiagramText& t : m_d.texts) m_roleStyle.try_emplace(t.role, &t);
+    m_legendText = {{}, {}, m_d.metrics.noteFont, false, false, TextAnchor::Start, TextRole::Legend, {0x22, 0x22, 0x22}};
+    m_panelTitle = {{}, {}, m_d.metrics.panelTitleFont, true, false, TextAnchor::Start, TextRole::PanelTitle, {0x22, 0x22, 0x22}};
+    m_roleStyle.try_emplace(TextRole::Legend, &m_legendText);
+    m_roleStyle.try_emplace(TextRole::PanelTitle, &m_panelTitle);
+    for (std::size_t d = 0; d < m_d.bitFields.size(); ++d)
+        for (std::size_t f = 0; f < m_d.bitFields[d].fields.size(); ++f)
+            m_fieldsOf[m_d.bitFields[d].thread].emplace_back(d, f);
+
+    head();
+    style();
+    background();
+    registers();
+    lanes();
+    rulers();
+    lines();
+    texts();
+    legends();
+    m_w << "</svg>\n";
+    return m_w.take();
+}
+
+} // namespace
+
+std::string toSvg(const Diagram& diagram, const SvgOptions& options) { return SvgBuilder(diagram, options).build(); }
+
+} // namespace lanemap

@@ -1,0 +1,283 @@
+// SVG export (design.md §2, §6): well-formed SVG 1.1 for every variant, one tooltip per drawn element whose
+// contents match the engine, lane groups for hover, deterministic bytes, golden files, the size budget.
+#include "lanemap/catalog.hpp"
+#include "lanemap/diagram.hpp"
+#include "lanemap/export.hpp"
+#include "lanemap/svg.hpp"
+
+#include "synthetic.hpp"
+#include "xml_dom.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
+
+using namespace lanemap;
+using test::parseXml;
+using test::XmlNode;
+
+namespace {
+
+const Instruction& get(const char* spec) { return *Catalog::instance().instruction(spec); }
+
+// A drawn cell is <g><title>tooltip</title><text>label</text></g> inside the cells group.
+bool isCellText(const XmlNode& n) { return n.name == "text" && n.parent && n.parent->child("title"); }
+const std::string& titleOf(const XmlNode* text) { return text->parent->child("title")->text; }
+
+std::vector<const XmlNode*> cellTexts(const XmlNode& root) {
+    for (const auto& ch : root.children)
+        if (ch->name == "g" && ch->hasClass("cells")) return ch->all(isCellText);
+    return {};
+}
+
+const XmlNode* laneGroupOf(const XmlNode* n) {
+    for (; n; n = n->parent)
+        if (n->name == "g" && n->hasClass("lane")) return n;
+    return nullptr;
+}
+
+// Checks one SVG against the instruction it shows: labels, tooltips and lane groups agree with the engine.
+void checkAgainstEngine(const Instruction& in, const std::string& svg, std::size_t expectedCells) {
+    const auto doc = parseXml(svg);
+    ASSERT_TRUE(doc) << in.spec << ": " << doc.error;
+    const XmlNode& root = *doc.root;
+    EXPECT_EQ(root.name, "svg");
+    EXPECT_EQ(root.attrOr("version"), "1.1");
+    EXPECT_EQ(root.attrOr("xmlns"), "http://www.w3.org/2000/svg");
+    EXPECT_TRUE(std::regex_match(root.attrOr("viewBox"), std::regex("0 0 [0-9.]+ [0-9.]+"))) << root.attrOr("viewBox");
+    const auto texts = cellTexts(root);
+    EXPECT_EQ(texts.size(), expectedCells) << in.spec;
+    static const std::regex label(R"(T(\d+):([abcd])(\d+))");
+    static const std::regex rowCol(R"(row (\d+) cols? (\d+))");
+    std::size_t checked = 0;
+    for (const XmlNode* t : texts) {
+        std::smatch m, rc;
+        ASSERT_TRUE(std::regex_match(t->text, m, label)) << in.spec << ": label '" << t->text << "'";
+        const int thread = std::stoi(m[1]);
+        const int index = std::stoi(m[3]);
+        const std::string operand(1, static_cast<char>(std::toupper(m[2].str()[0])));
+        const FragmentLayout* op = in.operand(operand);
+        ASSERT_NE(op, nullptr) << in.spec << " " << operand;
+        const Element& e = op->element(thread, index);
+        const std::string title = titleOf(t);
+        ASSERT_TRUE(std::regex_search(title, rc, rowCol)) << title;
+        EXPECT_EQ(std::stoi(rc[1]), e.row) << in.spec << " " << t->text << ": " << title;
+        EXPECT_EQ(std::stoi(rc[2]), e.col) << in.spec << " " << t->text << ": " << title;
+        EXPECT_NE(title.find("reg " + std::to_string(e.reg) + " ["), std::string::npos) << title;
+        EXPECT_NE(title.find("[" + std::to_string(e.bit + op->elementBits() - 1)), std::string::npos) << title;
+        const XmlNode* lane = laneGroupOf(t);
+        ASSERT_NE(lane, nullptr);
+        EXPECT_TRUE(lane->hasClass("lane-" + std::to_string(thread % 32))) << lane->attrOr("class");
+        ++checked;
+    }
+    EXPECT_EQ(checked, expectedCells);
+}
+
+TEST(SvgCatalog, EveryVariantIsWellFormedAndMatchesTheEngine) {
+    for (const Variant* v : Catalog::instance().variants()) {
+        const Instruction& in = Catalog::instance().instruction(*v);
+        DiagramOptions all;
+        all.mergeIdenticalCD = false;
+        std::size_t elements = 0;
+        for (const FragmentLayout& op : in.operands) elements += op.elements().size();
+        checkAgainstEngine(in, toSvg(buildDiagram(in, all)), elements);
+        if (::testing::Test::HasFatalFailure()) return;
+    }
+}
+
+TEST(SvgCatalog, ExportFormatSvgIsTheDefaultDiagram) {
+    const Instruction& in = get("mma.m16n8k16.f16");
+    std::string doc, error;
+    ASSERT_TRUE(exportInstruction(in, ExportFormat::Svg, {}, doc, error)) << error;
+    EXPECT_EQ(doc, toSvg(buildDiagram(in)));
+    // C and D are identical here: drawn once.
+    checkAgainstEngine(in, doc, 256 + 128 + 128);
+    EXPECT_EQ(parseExportFormat("svg"), ExportFormat::Svg);
+    EXPECT_EQ(fileExtension(ExportFormat::Svg), "svg");
+    EXPECT_NE(exportFormatList().find("svg"), std::string::npos);
+}
+
+TEST(SvgCatalog, ExportOptionsReachTheDiagram) {
+    const Instruction& in = get("mma.m16n8k16.f16");
+    ExportOptions o;
+    o.operand = "B";
+    o.lanes = {0, 1, 2, 3, 13};
+    o.colorBy = ColorBy::Register;
+    std::string doc, error;
+    ASSERT_TRUE(exportInstruction(in, ExportFormat::Svg, o, doc, error)) << error;
+    const auto xml = parseXml(doc);
+    ASSERT_TRUE(xml) << xml.error;
+    EXPECT_EQ(cellTexts(*xml.root).size(), 128u);
+    const auto dim = xml.root->all([](const XmlNode& n) { return n.name == "g" && n.hasClass("dim"); });
+    EXPECT_EQ(dim.size(), 32u - 5u);
+    o.lanes = {40};
+    EXPECT_FALSE(exportInstruction(in, ExportFormat::Svg, o, doc, error));
+    EXPECT_NE(error.find("40 is not a thread of mma.m16n8k16.f16"), std::string::npos) << error;
+}
+
+TEST(Svg, OneLaneGroupPerLaneAndPureCssHover) {
+    const std::string svg = toSvg(buildDiagram(get("mma.m16n8k16.f16")));
+    const auto doc = parseXml(svg);
+    ASSERT_TRUE(doc) << doc.error;
+    const auto lanes = doc.root->all([](const XmlNode& n) { return n.name == "g" && n.hasClass("lane"); });
+    ASSERT_EQ(lanes.size(), 32u);
+    for (int l = 0; l < 32; ++l) {
+        EXPECT_TRUE(lanes[static_cast<std::size_t>(l)]->hasClass("lane-" + std::to_string(l)));
+        // Lane 13 holds 8 + 4 + 4 labelled cells: A, B and C/D all inside its one group.
+        EXPECT_EQ(lanes[static_cast<std::size_t>(l)]->all([](const XmlNode& n) { return n.name == "text"; }).size(), 16u);
+    }
+    const XmlNode* style = doc.root->child("style");
+    ASSERT_NE(style, nullptr);
+    EXPECT_NE(style->text.find(".lane:hover path"), std::string::npos);
+    EXPECT_NE(style->text.find("monospace}"), std::string::npos) << "generic font fallback";
+    EXPECT_NE(style->text.find("sans-serif}"), std::string::npos) << "generic font fallback";
+    EXPECT_EQ(svg.find("<script"), std::string::npos);
+    EXPECT_EQ(svg.find("@import"), std::string::npos) << "no external fonts";
+    // Caption: instruction, PTX string and section with anchor.
+    const XmlNode* desc = doc.root->child("desc");
+    ASSERT_NE(desc, nullptr);
+    EXPECT_NE(desc->text.find("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"), std::string::npos);
+    EXPECT_NE(desc->text.find("\u00a79.7.14.5.8  #warp-level-matrix-fragment-mma-16816-float"), std::string::npos);
+    EXPECT_NE(svg.find(">PTX ISA 9.1 \u00a79.7.14.5.8  #warp-level-matrix-fragment-mma-16816-float</text>"),
+              std::string::npos);
+}
+
+TEST(Svg, DeterministicBytes) {
+    const Instruction& in = get("mma.m16n8k32.s8");
+    const std::string a = toSvg(buildDiagram(in));
+    const std::string b = toSvg(buildDiagram(in));
+    EXPECT_EQ(a, b);
+    const Instruction sparse = test::sparseM16n8k16();
+    EXPECT_EQ(toSvg(buildDiagram(sparse)), toSvg(buildDiagram(test::sparseM16n8k16())));
+}
+
+TEST(Svg, TextIsEscaped) {
+    Instruction in = get("mma.m8n8k4.f64");
+    in.notes = {"a < b && c > \"d\""};
+    const std::string svg = toSvg(buildDiagram(in));
+    const auto doc = parseXml(svg);
+    ASSERT_TRUE(doc) << doc.error;
+    EXPECT_NE(doc.root->child("desc")->text.find("note: a < b && c > \"d\""), std::string::npos);
+}
+
+TEST(SvgSparse, MetadataCellsAndBitFieldsShareTheLaneGroup) {
+    const Instruction in = test::sparseM16n8k16();
+    const Diagram d = buildDiagram(in);
+    const std::string svg = toSvg(d);
+    const auto doc = parseXml(svg);
+    ASSERT_TRUE(doc) << doc.error;
+    // Every drawn cell has its tooltip: 128 A owners (2 per chunk) + 128 B + 128 C/D + 64 metadata fields.
+    const auto texts = cellTexts(*doc.root);
+    EXPECT_EQ(texts.size(), d.cells.size());
+    EXPECT_EQ(texts.size(), 128u + 128u + 128u + 64u);
+    const auto lanes = doc.root->all([](const XmlNode& n) { return n.name == "g" && n.hasClass("lane-4"); });
+    ASSERT_EQ(lanes.size(), 1u);
+    const auto fields = lanes[0]->all([](const XmlNode& n) { return n.name == "rect" && n.child("title"); });
+    ASSERT_EQ(fields.size(), 8u);
+    EXPECT_EQ(fields.back()->child("title")->text, "lane 4 e [3..0]: row 1 cols 0..3, selector 0");
+    bool metadataCell = false;
+    for (const XmlNode* t : lanes[0]->all(isCellText))
+        metadataCell = metadataCell || t->text == "T4: [3..0]";
+    EXPECT_TRUE(metadataCell);
+    // Both owners of lane 13's chunk (row 3, cols 4..7) are drawn, with their chunk in the tooltip.
+    std::map<std::string, std::string> owners;
+    for (const XmlNode* t : texts)
+        if (t->text == "T13:a0" || t->text == "T13:a1") owners[t->text] = titleOf(t);
+    EXPECT_EQ(owners["T13:a0"], "lane 13 a0: reg 0 [15..0] row 3 cols 4..7");
+    EXPECT_EQ(owners["T13:a1"], "lane 13 a1: reg 0 [31..16] row 3 cols 4..7");
+}
+
+// design.md §6: the largest diagram (wgmma m64n256 D, 16 384 cells) stays under 2 MB. (Time is measured by the
+// benchmarks, never asserted here.)
+TEST(SvgLargest, WarpgroupAccumulatorUnderTwoMegabytes) {
+    const Instruction in = test::wgmmaM64n256k16();
+    DiagramOptions o;
+    o.operand = "D";
+    const std::string svg = toSvg(buildDiagram(in, o));
+    EXPECT_LT(svg.size(), 2000000u); // 2 MB, decimal: the stricter reading
+    const auto doc = parseXml(svg);
+    ASSERT_TRUE(doc) << doc.error;
+    const auto texts = cellTexts(*doc.root);
+    ASSERT_EQ(texts.size(), 16384u);
+    const auto groups = doc.root->all([](const XmlNode& n) { return n.name == "g" && n.hasClass("lane"); });
+    ASSERT_EQ(groups.size(), 128u);
+    EXPECT_TRUE(groups[77]->hasClass("t77"));
+    EXPECT_TRUE(groups[77]->hasClass("lane-13"));
+    EXPECT_TRUE(groups[77]->hasClass("warp-2"));
+    checkAgainstEngine(in, svg, 16384);
+}
+
+// Golden files: small diagrams byte for byte. Regenerate after an intended change with
+//   LANEMAP_UPDATE_GOLDEN=1 build/tests/lanemap-core-tests --gtest_filter='*SvgGolden*'
+// and review the diff (tests/data/golden/README.md).
+struct Golden {
+    const char* file;
+    std::string (*make)();
+};
+
+std::string goldenF64() { return toSvg(buildDiagram(get("mma.m8n8k4.f64"))); }
+std::string goldenTf32Colorblind() {
+    DiagramOptions o;
+    o.palette = Palette::ColorBlind;
+    return toSvg(buildDiagram(get("mma.m16n8k8.tf32"), o));
+}
+std::string goldenS8ByRegister() {
+    DiagramOptions o;
+    o.colorBy = ColorBy::Register;
+    o.threads = {0, 1, 2, 3, 13};
+    return toSvg(buildDiagram(get("mma.m8n8k16.s8"), o));
+}
+std::string goldenSparseMetadata() {
+    DiagramOptions o;
+    o.operand = "metadata";
+    o.selector = 1;
+    return toSvg(buildDiagram(test::sparseM16n8k16(), o));
+}
+
+std::string goldenDocsM16n8k16() { return toSvg(buildDiagram(get("mma.m16n8k16.f16"))); }
+std::string goldenDocsQuadPair() { return toSvg(buildDiagram(get("mma.m8n8k4.row.col.f16"))); }
+
+class SvgGolden : public ::testing::TestWithParam<Golden> {};
+
+std::string goldenName(const ::testing::TestParamInfo<Golden>& param) {
+    std::string name = std::filesystem::path(param.param.file).filename().string();
+    for (char& c : name)
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    return name;
+}
+
+TEST_P(SvgGolden, MatchesByteForByte) {
+    const Golden& g = GetParam();
+    const std::filesystem::path path = std::filesystem::path(LANEMAP_SOURCE_DIR) / g.file;
+    const std::string actual = g.make();
+    if (const char* update = std::getenv("LANEMAP_UPDATE_GOLDEN"); update && std::string(update) == "1") {
+        ASSERT_EQ(writeFileAtomic(path.string(), actual), "");
+        std::cout << "rewrote " << path << '\n';
+        return;
+    }
+    std::ifstream in(path, std::ios::binary);
+    ASSERT_TRUE(in) << "missing golden file " << path << "; create it with LANEMAP_UPDATE_GOLDEN=1";
+    std::stringstream expected;
+    expected << in.rdbuf();
+    EXPECT_TRUE(expected.str() == actual)
+        << path << " differs from the writer's output; if the change is intended, regenerate with "
+        << "LANEMAP_UPDATE_GOLDEN=1 and review the diff";
+}
+
+INSTANTIATE_TEST_SUITE_P(Files, SvgGolden,
+                         ::testing::Values(
+                             Golden{"tests/data/golden/mma.m8n8k4.f64.svg", goldenF64},
+                             Golden{"tests/data/golden/mma.m16n8k8.tf32.colorblind.svg", goldenTf32Colorblind},
+                             Golden{"tests/data/golden/mma.m8n8k16.s8.register.lanes.svg", goldenS8ByRegister},
+                             Golden{"tests/data/golden/synthetic-sparse-metadata.selector1.svg", goldenSparseMetadata},
+                             // The README's examples: kept equal to what lanemap-cli writes today.
+                             Golden{"docs/mma.m16n8k16.f16.svg", goldenDocsM16n8k16},
+                             Golden{"docs/mma.m8n8k4.row.col.f16.svg", goldenDocsQuadPair}),
+                         goldenName);
+
+} // namespace

@@ -1,0 +1,61 @@
+#pragma once
+// Helpers shared by the GUI tests: a window with its own temporary settings, cell lookup. Sparse and wgmma
+// instructions come from tests/support/synthetic.hpp until their tables land in the catalog.
+
+#include "diagram_view.hpp"
+#include "main_window.hpp"
+
+#include "lanemap/catalog.hpp"
+#include "lanemap/diagram.hpp"
+
+#include <QSettings>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+
+namespace lanemap::gui::test {
+
+// Index of the cell at (row, col) of the first panel of `view` (matrix: quad-pair product), or -1.
+inline int cellAt(const DiagramView* view, int row, int col, int matrix = -1) {
+    const Diagram* d = view ? view->diagram() : nullptr;
+    if (!d) return -1;
+    for (const DiagramPanel& p : d->panels) {
+        if (p.matrix != matrix) continue;
+        const auto cells = p.cellsAtGrid(row, col);
+        if (!cells.empty()) return static_cast<int>(cells.front());
+    }
+    return -1;
+}
+
+// Moves the mouse onto the cell. Two moves, because QTest drops a move to where the mouse already is (a cell
+// of an earlier window may have been at the same spot).
+inline void hover(DiagramView* view, int cell) {
+    const QPoint center = view->cellViewportRect(cell).center();
+    QTest::mouseMove(view->viewport(), center + QPoint(1, 1));
+    QTest::mouseMove(view->viewport(), center);
+}
+
+struct Window {
+    QTemporaryDir dir;
+    std::unique_ptr<QSettings> settings;
+    std::unique_ptr<MainWindow> window;
+
+    explicit Window(bool restore = false, const QString& reports = QStringLiteral(":/lanemap/probe")) {
+        settings = std::make_unique<QSettings>(dir.filePath(QStringLiteral("lanemap.ini")), QSettings::IniFormat);
+        open(restore, reports);
+    }
+    void open(bool restore, const QString& reports = QStringLiteral(":/lanemap/probe")) {
+        MainWindow::Options o;
+        o.settings = settings.get();
+        o.restore = restore;
+        o.recordedReports = reports;
+        window = std::make_unique<MainWindow>(o);
+        window->resize(1500, 950);
+        window->show();
+        (void)QTest::qWaitForWindowExposed(window.get());
+    }
+    MainWindow* operator->() const { return window.get(); }
+};
+
+} // namespace lanemap::gui::test

@@ -1,0 +1,94 @@
+// The catalog tree and its filter: family -> shape -> types with min-SM badges; search words or a PTX string.
+#include "catalog_model.hpp"
+
+#include "lanemap/catalog.hpp"
+
+#include <QAbstractItemModelTester>
+
+#include <gtest/gtest.h>
+
+using namespace lanemap;
+using namespace lanemap::gui;
+
+namespace {
+
+QModelIndex child(const QAbstractItemModel& m, const QModelIndex& parent, const QString& text) {
+    for (int r = 0; r < m.rowCount(parent); ++r)
+        if (m.index(r, 0, parent).data().toString() == text) return m.index(r, 0, parent);
+    return {};
+}
+
+QStringList leafSpecs(const QAbstractItemModel& m, const QModelIndex& parent = {}) {
+    QStringList out;
+    for (int r = 0; r < m.rowCount(parent); ++r) {
+        const QModelIndex c = m.index(r, 0, parent);
+        const QString spec = c.data(CatalogModel::SpecRole).toString();
+        if (!spec.isEmpty()) out << spec;
+        out << leafSpecs(m, c);
+    }
+    return out;
+}
+
+TEST(CatalogModel, TreeIsFamilyShapeTypesWithMinSm) {
+    CatalogModel model(Catalog::instance());
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    const QModelIndex mma = child(model, {}, QStringLiteral("mma"));
+    ASSERT_TRUE(mma.isValid());
+    const QModelIndex shape = child(model, mma, QStringLiteral("m16n8k16"));
+    ASSERT_TRUE(shape.isValid());
+    const QModelIndex f16 = child(model, shape, QStringLiteral("f16"));
+    ASSERT_TRUE(f16.isValid());
+    EXPECT_EQ(f16.data(CatalogModel::SpecRole).toString(), QStringLiteral("mma.m16n8k16.f16"));
+    EXPECT_EQ(f16.data(CatalogModel::MinSmRole).toInt(), 80);
+    EXPECT_EQ(f16.data(CatalogModel::PtxRole).toString(), QStringLiteral("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"));
+    // A shape's badge is its lowest SM: the f64 variant needs sm_90, the e4m3 ones sm_89, the rest sm_80.
+    EXPECT_EQ(shape.data(CatalogModel::MinSmRole).toInt(), 80);
+    EXPECT_EQ(child(model, shape, QStringLiteral("f64")).data(CatalogModel::MinSmRole).toInt(), 90);
+    // Volta quad-pairs come from sm_70.
+    EXPECT_EQ(child(model, mma, QStringLiteral("m8n8k4")).data(CatalogModel::MinSmRole).toInt(), 70);
+    // Every catalog variant is one leaf.
+    EXPECT_EQ(leafSpecs(model).size(), static_cast<qsizetype>(Catalog::instance().size()));
+    EXPECT_EQ(model.variantCount(), static_cast<int>(Catalog::instance().size()));
+    EXPECT_EQ(model.indexOfSpec(QStringLiteral("mma.m16n8k16.f16")), f16);
+}
+
+TEST(CatalogFilter, SearchWordsMustAllMatch) {
+    CatalogModel model(Catalog::instance());
+    CatalogFilterModel filter(Catalog::instance());
+    filter.setSourceModel(&model);
+    QAbstractItemModelTester tester(&filter, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    filter.setFilterText(QStringLiteral("m16n8k16 bf16"));
+    EXPECT_EQ(leafSpecs(filter), QStringList{QStringLiteral("mma.m16n8k16.bf16")});
+    EXPECT_TRUE(filter.parseError().isEmpty());
+    // A prefix of a spec is a search, not an error.
+    filter.setFilterText(QStringLiteral("mma.m16n8k16"));
+    EXPECT_GT(filter.matchingVariants(), 5);
+    EXPECT_TRUE(filter.parseError().isEmpty());
+    filter.setFilterText(QString());
+    EXPECT_EQ(filter.matchingVariants(), model.variantCount());
+}
+
+TEST(CatalogFilter, AcceptsAFullPtxInstruction) {
+    CatalogModel model(Catalog::instance());
+    CatalogFilterModel filter(Catalog::instance());
+    filter.setSourceModel(&model);
+    QAbstractItemModelTester tester(&filter, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    filter.setFilterText(QStringLiteral("  mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%f0,%f1,%f2,%f3}, {%r0,%r1}, ...;"));
+    EXPECT_EQ(filter.parsedSpec(), QStringLiteral("mma.m16n8k16.bf16"));
+    EXPECT_EQ(leafSpecs(filter), QStringList{QStringLiteral("mma.m16n8k16.bf16")});
+    EXPECT_TRUE(filter.parseError().isEmpty());
+}
+
+TEST(CatalogFilter, NamesWhyAnInstructionIsInvalid) {
+    CatalogModel model(Catalog::instance());
+    CatalogFilterModel filter(Catalog::instance());
+    filter.setSourceModel(&model);
+    // tf32 exists at m16n8k8 and m16n8k4 but not at dense m16n8k16.
+    filter.setFilterText(QStringLiteral("mma.sync.aligned.m16n8k16.row.col.f32.tf32.tf32.f32"));
+    EXPECT_TRUE(filter.parsedSpec().isEmpty());
+    EXPECT_EQ(filter.matchingVariants(), 0);
+    EXPECT_TRUE(filter.parseError().contains(QStringLiteral("valid types for mma.m16n8k16")))
+        << filter.parseError().toStdString();
+}
+
+} // namespace

@@ -1,0 +1,269 @@
+// What leaves the window (SVG, PNG, screenshots, clipboard), what it remembers (QSettings) and the probe area.
+#include "gui_test_support.hpp"
+
+#include "details_panel.hpp"
+#include "diagram_painter.hpp"
+#include "preferences.hpp"
+#include "probe_controller.hpp"
+
+#include "lanemap/gpu/probe.hpp"
+#include "lanemap/probe_report.hpp"
+
+#include <QFile>
+#include <QImage>
+#include <QLabel>
+#include <QPainter>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QSvgRenderer>
+
+#include <gtest/gtest.h>
+
+using namespace lanemap;
+using namespace lanemap::gui;
+using namespace lanemap::gui::test;
+
+namespace {
+
+QByteArray readAll(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+TEST(Export, SvgIsValidAndCarriesEveryLane) {
+    Window w;
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
+    const QString path = w.dir.filePath(QStringLiteral("out.svg"));
+    QString error;
+    ASSERT_TRUE(w->exportSvg(path, &error)) << error.toStdString();
+    const QByteArray svg = readAll(path);
+    ASSERT_FALSE(svg.isEmpty());
+    QSvgRenderer renderer(svg);
+    EXPECT_TRUE(renderer.isValid());
+    EXPECT_GT(renderer.defaultSize().width(), 300);
+    EXPECT_TRUE(svg.contains("T13:a5")) << "the cell labels the window shows";
+    EXPECT_TRUE(svg.contains("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"));
+
+    // The export follows the view: with a lane filter, lanes outside it are exported grey.
+    ASSERT_TRUE(w->setLaneFilter(QStringLiteral("13")));
+    ASSERT_TRUE(w->exportSvg(path, &error)) << error.toStdString();
+    EXPECT_TRUE(readAll(path).contains("lane filter: 13"));
+
+    // A path that cannot be written is reported with the path, and nothing is left behind.
+    const QString bad = w.dir.filePath(QStringLiteral("no/such/folder/out.svg"));
+    EXPECT_FALSE(w->exportSvg(bad, &error));
+    EXPECT_TRUE(error.contains(bad)) << error.toStdString();
+}
+
+TEST(Export, PngIsTheDiagramAsPainted) {
+    Window w;
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k8.tf32")));
+    const QString path = w.dir.filePath(QStringLiteral("out.png"));
+    QString error;
+    ASSERT_TRUE(w->exportPng(path, &error)) << error.toStdString();
+    QImage image(path);
+    ASSERT_FALSE(image.isNull());
+    // Rendered at 2 px per unit from the same Diagram the SVG writer gets.
+    const Diagram d = w->exportDiagram();
+    PaintOptions o;
+    const QRectF content = contentRect(d, o);
+    EXPECT_EQ(image.width(), static_cast<int>(std::ceil(content.width() * 2)));
+    // A cell's center pixel has the cell's fill.
+    const DiagramCell& cell = d.cells.front();
+    const QPointF center((cell.rect.x + 2 - content.x()) * 2, (cell.rect.y + 2 - content.y()) * 2);
+    EXPECT_EQ(image.pixelColor(center.toPoint()), QColor(cell.fill.r, cell.fill.g, cell.fill.b));
+}
+
+TEST(Painter, PaintsIntoAnOffscreenImageWithLevelOfDetail) {
+    const Diagram d = buildDiagram(*Catalog::instance().instruction("mma.m16n8k256.b1"));
+    PaintOptions o;
+    EXPECT_TRUE(labelsVisible(d, 1.0));
+    EXPECT_FALSE(labelsVisible(d, 0.3)) << "labels are dropped when cells are too small to read";
+    // Exposed-only painting: a small exposed rectangle paints only the cells in it.
+    o.origin = contentRect(d, o).topLeft();
+    QImage image(400, 300, QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::white);
+    {
+        QPainter p(&image);
+        paintStatic(p, d, o, nullptr, QRectF(0, 0, 400, 300));
+    }
+    const QRectF first = cellRect(d, o, 0);
+    ASSERT_TRUE(QRectF(0, 0, 400, 300).contains(first.center()));
+    const DiagramCell& c = d.cells.front();
+    EXPECT_EQ(image.pixelColor(first.topLeft().toPoint() + QPoint(2, 2)), QColor(c.fill.r, c.fill.g, c.fill.b));
+    // The overlay lights a lane: its cells keep their color, the others are shaded.
+    Highlight h;
+    h.thread = c.thread;
+    QPainter p(&image);
+    EXPECT_EQ(paintOverlay(p, d, o, h, QRectF(0, 0, 400, 300)), static_cast<int>(d.cellsOfThread(c.thread).size()));
+}
+
+TEST(Settings, PreferencesRoundTrip) {
+    QTemporaryDir dir;
+    QSettings settings(dir.filePath(QStringLiteral("p.ini")), QSettings::IniFormat);
+    Preferences p;
+    p.theme = Theme::Dark;
+    p.colorBy = ColorBy::ThreadGroup;
+    p.palette = Palette::ColorBlind;
+    p.zoom = 1.75;
+    p.fitToPane = false;
+    p.showLabels = false;
+    p.spec = QStringLiteral("mma.m16n8k8.tf32");
+    p.selector = 1;
+    p.laneFilter = QStringLiteral("0-3,13");
+    p.pinnedThread = 13;
+    p.compareSpec = QStringLiteral("mma.m16n8k8.f16");
+    p.geometry = QByteArray("geometry");
+    p.windowState = QByteArray("state");
+    savePreferences(settings, p);
+    QSettings again(dir.filePath(QStringLiteral("p.ini")), QSettings::IniFormat);
+    EXPECT_EQ(loadPreferences(again), p);
+    // A corrupt zoom does not make the view unusable.
+    again.setValue(QStringLiteral("view/zoom"), -3);
+    EXPECT_EQ(loadPreferences(again).zoom, Preferences().zoom);
+}
+
+TEST(Settings, TheWindowReopensWhereItWasLeft) {
+    Window w;
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k8.tf32")));
+    w->setTheme(Theme::Dark);
+    w->setColorBy(ColorBy::Register);
+    ASSERT_TRUE(w->setLaneFilter(QStringLiteral("0-3,13")));
+    w->setPinnedThread(13);
+    w->pane(QStringLiteral("A"))->setZoom(1.5);
+    w.window->close(); // saves
+    w.open(/*restore=*/true);
+    EXPECT_EQ(w->currentSpec(), QStringLiteral("mma.m16n8k8.tf32"));
+    EXPECT_EQ(w->theme(), Theme::Dark);
+    EXPECT_EQ(w->pane(QStringLiteral("A"))->diagram()->colorBy, ColorBy::Register);
+    EXPECT_EQ(w->preferences().laneFilter, QStringLiteral("0-3,13"));
+    EXPECT_EQ(w->pinnedThread(), 13);
+    EXPECT_FALSE(w->pane(QStringLiteral("A"))->fitting());
+    EXPECT_DOUBLE_EQ(w->pane(QStringLiteral("A"))->zoom(), 1.5);
+    w->setTheme(Theme::Light);
+}
+
+ProbeReport sampleReport(const std::string& verdict) {
+    ProbeReport r;
+    r.device = {"NVIDIA H100 80GB HBM3", 90, "580.159.04", "13.0"};
+    r.date = "2026-11-23T10:00:00Z";
+    r.lanemapVersion = "0.1.0";
+    ProbeResult res;
+    res.spec = "mma.m16n8k16.f16";
+    res.verdict = verdict;
+    res.experiments = 384;
+    res.cellsChecked = 512;
+    if (verdict == "fail") {
+        ProbeMismatch m;
+        m.operand = "A";
+        m.row = 9;
+        m.col = 3;
+        m.thread = 5;
+        m.index = 3;
+        m.experiment = "rows of A vs D";
+        m.expected = "row 9";
+        m.observed = "row 1";
+        res.mismatches.push_back(m);
+        res.cellsMismatched = 1;
+    }
+    r.results.push_back(res);
+    return r;
+}
+
+TEST(Probe, RecordedReportsShowWhereALayoutWasConfirmed) {
+    QTemporaryDir reports;
+    {
+        QFile f(reports.filePath(QStringLiteral("h100.json")));
+        ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray::fromStdString(toJson(sampleReport("pass"))));
+        QFile junk(reports.filePath(QStringLiteral("junk.json")));
+        ASSERT_TRUE(junk.open(QIODevice::WriteOnly));
+        junk.write("{not json");
+    }
+    QStringList errors;
+    const auto loaded = loadRecordedReports(reports.path(), &errors);
+    ASSERT_EQ(loaded.size(), 1u);
+    EXPECT_EQ(errors.size(), 1) << "a corrupt report is skipped and named";
+
+    Window w(false, reports.path());
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
+    const QString status = w->probeStatus()->text();
+    EXPECT_TRUE(status.contains(QStringLiteral("confirmed on NVIDIA H100 80GB HBM3"))) << status.toStdString();
+    EXPECT_TRUE(status.contains(QStringLiteral("580.159.04")));
+    EXPECT_TRUE(status.contains(QStringLiteral("2026-11-23")));
+    const auto& verdicts = w->pane(QStringLiteral("A"))->marks().verdict;
+    ASSERT_EQ(verdicts.size(), 256u);
+    for (std::uint8_t v : verdicts) EXPECT_EQ(v, CellMarks::Confirmed);
+    // Another instruction has no report.
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k8.f16")));
+    EXPECT_TRUE(w->probeStatus()->text().contains(QStringLiteral("not confirmed")));
+    EXPECT_TRUE(w->pane(QStringLiteral("A"))->marks().verdict.empty());
+}
+
+TEST(Probe, MismatchesAreCrossedOutCellByCell) {
+    QTemporaryDir reports;
+    {
+        QFile f(reports.filePath(QStringLiteral("fail.json")));
+        ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray::fromStdString(toJson(sampleReport("fail"))));
+    }
+    Window w(false, reports.path());
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
+    DiagramView* a = w->pane(QStringLiteral("A"));
+    const auto& verdicts = a->marks().verdict;
+    ASSERT_EQ(verdicts.size(), 256u);
+    int crossed = 0;
+    for (std::uint8_t v : verdicts) crossed += v == CellMarks::Mismatch;
+    EXPECT_EQ(crossed, 1);
+    EXPECT_EQ(verdicts[static_cast<std::size_t>(cellAt(a, 9, 3))], CellMarks::Mismatch);
+    EXPECT_TRUE(w->probeStatus()->text().contains(QStringLiteral("disagrees on 1 of 512")));
+    hover(a, cellAt(a, 9, 3));
+    EXPECT_TRUE(w->details()->cell().probe.startsWith(QStringLiteral("✗")));
+}
+
+TEST(Probe, WithoutAGpuTheActionSaysWhyAndTheAppStaysUsable) {
+    Window w;
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
+    const gpu::Availability avail = gpu::discover();
+    QSignalSpy finished(w->probeController(), &ProbeController::finished);
+    w->probeHardware();
+    ASSERT_TRUE(finished.wait(60000));
+    if (!avail.available) {
+        EXPECT_TRUE(w->probeStatus()->text().contains(QStringLiteral("GPU unavailable")));
+        EXPECT_TRUE(w->probeStatus()->text().contains(QString::fromStdString(avail.reason)));
+        EXPECT_FALSE(w->probeController()->hasLiveReport());
+    } else {
+        EXPECT_TRUE(w->probeController()->hasLiveReport()) << "a device was found: the probe must report";
+    }
+    // Still usable.
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k8.tf32")));
+    EXPECT_EQ(w->paneNames().size(), 3);
+}
+
+TEST(ScreenshotMode, WritesThePngAndExits) {
+    QTemporaryDir dir;
+    const QString png = dir.filePath(QStringLiteral("shot.png"));
+    QProcess app;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.path()); // never the user's settings
+    app.setProcessEnvironment(env);
+    app.start(QStringLiteral(LANEMAP_GUI_BINARY),
+              {QStringLiteral("--spec"), QStringLiteral("mma.m16n8k16.f16"), QStringLiteral("--screenshot"), png});
+    ASSERT_TRUE(app.waitForFinished(60000));
+    EXPECT_EQ(app.exitCode(), 0) << app.readAllStandardError().toStdString();
+    QImage image(png);
+    ASSERT_FALSE(image.isNull());
+    EXPECT_EQ(image.size(), QSize(1600, 1000));
+
+    // A bad spec is a usage error (exit 2) that names the problem; nothing is written.
+    const QString bad = dir.filePath(QStringLiteral("bad.png"));
+    app.start(QStringLiteral(LANEMAP_GUI_BINARY),
+              {QStringLiteral("--spec"), QStringLiteral("mma.m16n8k16.tf32"), QStringLiteral("--screenshot"), bad});
+    ASSERT_TRUE(app.waitForFinished(60000));
+    EXPECT_EQ(app.exitCode(), 2);
+    EXPECT_TRUE(app.readAllStandardError().contains("invalid spec"));
+    EXPECT_FALSE(QFile::exists(bad));
+}
+
+} // namespace

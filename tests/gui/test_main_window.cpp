@@ -1,0 +1,346 @@
+// The window as a user drives it: open an instruction, hover, click, keyboard, lane filter, compare.
+#include "gui_test_support.hpp"
+#include "synthetic.hpp"
+
+#include "catalog_model.hpp"
+#include "details_panel.hpp"
+#include "legend_bar.hpp"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QTreeView>
+#include <QWheelEvent>
+
+#include <gtest/gtest.h>
+
+using namespace lanemap;
+using namespace lanemap::gui;
+using namespace lanemap::gui::test;
+
+namespace {
+
+std::size_t cellCount(const DiagramView* view) { return view && view->diagram() ? view->diagram()->cells.size() : 0; }
+
+TEST(MainWindow, SelectingASpecShowsItsPanesAndCells) {
+    Window w;
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
+    EXPECT_EQ(w->paneNames(), (QStringList{QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("C/D")}));
+    EXPECT_EQ(cellCount(w->pane(QStringLiteral("A"))), 16u * 16u);
+    EXPECT_EQ(cellCount(w->pane(QStringLiteral("B"))), 16u * 8u);
+    EXPECT_EQ(cellCount(w->pane(QStringLiteral("C/D"))), 16u * 8u);
+    EXPECT_EQ(w->pane(QStringLiteral("metadata")), nullptr);
+    EXPECT_FALSE(w->selectorBox()->isEnabled()) << "a dense instruction has no sparsity selector";
+    EXPECT_TRUE(w->windowTitle().startsWith(QStringLiteral("mma.m16n8k16.f16")));
+    // The tree follows.
+    EXPECT_EQ(w->catalogTree()->currentIndex().data(CatalogModel::SpecRole).toString(), QStringLiteral("mma.m16n8k16.f16"));
+
+    // Volta quad-pairs: four products per operand, and C (f16) differs from D (f32): four panes.
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m8n8k4.row.col.f16.f16.f32")));
+    EXPECT_EQ(w->paneNames(), (QStringList{QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("C"), QStringLiteral("D")}));
+    EXPECT_EQ(w->pane(QStringLiteral("A"))->diagram()->panels.size(), 4u);
+    EXPECT_EQ(cellCount(w->pane(QStringLiteral("D"))), 4u * 8u * 8u);
+
+    // A bad spec leaves the view alone and says why.
+    QString error;
+    EXPECT_FALSE(w->openSpec(QStringLiteral("mma.m16n8k16.tf32"), &error));
+    EXPECT_TRUE(error.contains(QStringLiteral("valid types"))) << error.toStdString();
+    EXPECT_EQ(w->currentSpec(), QStringLiteral("mma.m8n8k4.row.col.f16.f16.f32"));
+}
+
+TEST(MainWindow, ClickingATreeLeafOpensIt) {
+    Window w;
+    const QModelIndex source = w->catalogModel()->indexOfSpec(QStringLiteral("mma.m16n8k8.tf32"));
+    const QModelIndex idx = w->filterModel()->mapFromSource(source);
+    ASSERT_TRUE(idx.isValid());
+    w->catalogTree()->setCurrentIndex(idx);
+    EXPECT_EQ(w->currentSpec(), QStringLiteral("mma.m16n8k8.tf32"));
+    EXPECT_EQ(cellCount(w->pane(QStringLiteral("A"))), 16u * 8u);
+}
+
+TEST(MainWindow, FilterBoxAcceptsAPtxStringAndShowsParseErrors) {
+    Window w;
+    w->filterEdit()->setText(QStringLiteral("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"));
+    EXPECT_EQ(w->currentSpec(), QStringLiteral("mma.m16n8k16.bf16"));
+    EXPECT_TRUE(w->filterError()->isHidden());
+    EXPECT_EQ(w->filterModel()->matchingVariants(), 1);
+
+    w->filterEdit()->setText(QStringLiteral("mma.sync.aligned.m16n8k16.row.col.f32.tf32.tf32.f32"));
+    EXPECT_FALSE(w->filterError()->isHidden());
+    EXPECT_TRUE(w->filterError()->text().contains(QStringLiteral("invalid spec"))) << w->filterError()->text().toStdString();
+    EXPECT_EQ(w->currentSpec(), QStringLiteral("mma.m16n8k16.bf16")) << "an invalid string must not change the view";
+
+    w->filterEdit()->clear();
+    EXPECT_TRUE(w->filterError()->isHidden());
+}
+
+TEST(MainWindow, HoverShowsDetailsAndLightsTheLaneInEveryPane) {
+    Window w;
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
+    DiagramView* a = w->pane(QStringLiteral("A"));
+    // §9.7.14.5.8: row 9, col 3 of A is a3 of lane 5 (groupID 1 + 8, threadID_in_group 1): register 1, bits 16..31.
+    const int cell = cellAt(a, 9, 3);
+    ASSERT_GE(cell, 0);
+    hover(a, cell);
+    EXPECT_EQ(a->hoverCell(), cell);
+    const CellInfo& info = w->details()->cell();
+    ASSERT_TRUE(info.valid);
+    ASSERT_EQ(info.owners.size(), 1u);
+    EXPECT_EQ(info.owners[0].lane, 5);
+    EXPECT_EQ(info.owners[0].element, QStringLiteral("a3"));
+    EXPECT_EQ(info.owners[0].reg, 1);
+    EXPECT_EQ(info.owners[0].bitLo, 16);
+    EXPECT_EQ(info.owners[0].bitHi, 31);
+    EXPECT_EQ(info.row, 9);
+    EXPECT_EQ(info.col, 3);
+    EXPECT_EQ(info.section, QStringLiteral("9.7.14.5.8"));
+    const QString shown = w->details()->shownText();
+    EXPECT_TRUE(shown.contains(QStringLiteral("a3"))) << shown.toStdString();
+    EXPECT_TRUE(shown.contains(QStringLiteral("16–31"))) << shown.toStdString();
+    // Lane 5 is lit everywhere: 8 elements of A, 4 of B, 4 of C/D.
+    for (DiagramView* v : w->panes()) EXPECT_EQ(v->highlightThread(), 5) << v->objectName().toStdString();
+    EXPECT_EQ(a->litCellCount(), 8);
+    EXPECT_EQ(w->pane(QStringLiteral("B"))->litCellCount(), 4);
+    EXPECT_EQ(w->pane(QStringLiteral("C/D"))->litCellCount(), 4);
+
+    // Copy puts the same facts on the clipboard.
+    w->copyCellInfo();
+    const QString copied = QApplication::clipboard()->text();
+    EXPECT_TRUE(copied.contains(QStringLiteral("lane 5"))) << copied.toStdString();
+    EXPECT_TRUE(copied.contains(QStringLiteral("a3, register 1, bits 31..16"))) << copied.toStdString();
+
+    // Leaving the cells turns the light off.
+    QTest::mouseMove(a->viewport(), QPoint(1, 1));
+    for (DiagramView* v : w->panes()) EXPECT_EQ(v->highlightThread(), -1);
+}
+
+TEST(MainWindow, ClickPinsALaneAndClickingAgainUnpins) {
+    Window w;
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
+    DiagramView* b = w->pane(QStringLiteral("B"));
+    const int cell = cellAt(b, 0, 3); // b0 of lane 12 (row t*2, col g)
+    ASSERT_GE(cell, 0);
+    ASSERT_EQ(b->diagram()->cells[static_cast<std::size_t>(cell)].thread, 12);
+    QTest::mouseClick(b->viewport(), Qt::LeftButton, {}, b->cellViewportRect(cell).center());
+    EXPECT_EQ(w->pinnedThread(), 12);
+    for (DiagramView* v : w->panes()) EXPECT_EQ(v->pinnedThread(), 12);
+    QTest::mouseMove(b->viewport(), QPoint(1, 1)); // hover off: the pinned lane stays lit
+    EXPECT_EQ(w->pane(QStringLiteral("A"))->litCellCount(), 8);
+    QTest::mouseClick(b->viewport(), Qt::LeftButton, {}, b->cellViewportRect(cell).center());
+    EXPECT_EQ(w->pinnedThread(), -1);
+}
+
+TEST(MainWindow, ArrowsMoveTheCellCursorAndTabMovesBetweenPanes) {
+    Window w;
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
+    DiagramView* a = w->pane(QStringLiteral("A"));
+    a->setFocus();
+    a->setCursorCell(cellAt(a, 0, 0));
+    QTest::keyClick(a, Qt::Key_Right);
+    QTest::keyClick(a, Qt::Key_Down);
+    const int cursor = a->cursorCell();
+    ASSERT_GE(cursor, 0);
+    EXPECT_EQ(a->diagram()->cells[static_cast<std::size_t>(cursor)].row, 1);
+    EXPECT_EQ(a->diagram()->cells[static_cast<std::size_t>(cursor)].col, 1);
+    // The cursor drives the details and the lane light like the mouse: (1, 1) is a1 of lane 4.
+    EXPECT_EQ(w->details()->cell().row, 1);
+    EXPECT_EQ(w->details()->cell().owners.at(0).lane, 4);
+    EXPECT_EQ(w->pane(QStringLiteral("C/D"))->highlightThread(), 4);
+    // Left at column 0 stays put.
+    a->setCursorCell(cellAt(a, 5, 0));
+    QTest::keyClick(a, Qt::Key_Left);
+    EXPECT_EQ(a->cursorCell(), cellAt(a, 5, 0));
+
+    QTest::keyClick(a, Qt::Key_Tab);
+    EXPECT_TRUE(w->pane(QStringLiteral("B"))->hasFocus());
+    QTest::keyClick(w->pane(QStringLiteral("B")), Qt::Key_Tab);
+    EXPECT_TRUE(w->pane(QStringLiteral("C/D"))->hasFocus());
+    QTest::keyClick(w->pane(QStringLiteral("C/D")), Qt::Key_Backtab);
+    EXPECT_TRUE(w->pane(QStringLiteral("B"))->hasFocus());
+}
+
+TEST(MainWindow, LaneFilterGreysOtherLanesAndRejectsBadLists) {
+    Window w;
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
+    ASSERT_TRUE(w->setLaneFilter(QStringLiteral("0-3,13")));
+    const Diagram* d = w->pane(QStringLiteral("A"))->diagram();
+    int lit = 0;
+    for (const DiagramCell& c : d->cells) {
+        const bool inFilter = c.thread <= 3 || c.thread == 13;
+        EXPECT_EQ(c.dimmed, !inFilter);
+        lit += !c.dimmed;
+    }
+    EXPECT_EQ(lit, 5 * 8);
+    QString error;
+    EXPECT_FALSE(w->setLaneFilter(QStringLiteral("0-40"), &error));
+    EXPECT_TRUE(error.contains(QStringLiteral("0..31"))) << error.toStdString();
+    EXPECT_EQ(w->preferences().laneFilter, QStringLiteral("0-3,13")) << "a bad list keeps the last good filter";
+    ASSERT_TRUE(w->setLaneFilter(QString()));
+    for (const DiagramCell& c : w->pane(QStringLiteral("A"))->diagram()->cells) EXPECT_FALSE(c.dimmed);
+}
+
+TEST(MainWindow, ColorByRegisterRecolorsEveryPane) {
+    Window w;
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
+    w->setColorBy(ColorBy::Register);
+    for (DiagramView* v : w->panes()) {
+        EXPECT_EQ(v->diagram()->colorBy, ColorBy::Register);
+        for (const DiagramCell& c : v->diagram()->cells) EXPECT_EQ(c.colorKey, static_cast<std::uint32_t>(c.reg));
+    }
+    EXPECT_EQ(w->preferences().colorBy, ColorBy::Register);
+}
+
+TEST(MainWindow, ZoomWithKeysCtrlWheelAndFit) {
+    Window w;
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
+    DiagramView* a = w->pane(QStringLiteral("A"));
+    ASSERT_TRUE(a->fitting());
+    const double fitted = a->zoom();
+    a->setFocus();
+    QTest::keyClick(a, Qt::Key_Plus);
+    EXPECT_NEAR(a->zoom(), fitted * 1.25, 1e-9);
+    EXPECT_FALSE(a->fitting());
+    QTest::keyClick(a, Qt::Key_Minus);
+    QTest::keyClick(a, Qt::Key_Minus);
+    EXPECT_NEAR(a->zoom(), fitted * 1.25 * 0.8 * 0.8, 1e-9);
+    // Ctrl+wheel zooms under the mouse; a plain wheel scrolls instead.
+    const QPoint at = a->viewport()->rect().center();
+    QWheelEvent up(at, a->viewport()->mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::ControlModifier,
+                   Qt::NoScrollPhase, false);
+    const double before = a->zoom();
+    QApplication::sendEvent(a->viewport(), &up);
+    EXPECT_NEAR(a->zoom(), before * 1.2, 1e-9);
+    QTest::keyClick(a, Qt::Key_0);
+    EXPECT_TRUE(a->fitting());
+    EXPECT_NEAR(a->zoom(), fitted, 1e-9);
+    // The window's zoom actions act on every pane.
+    w->zoomIn();
+    for (DiagramView* v : w->panes()) EXPECT_FALSE(v->fitting());
+    w->fitAll();
+    for (DiagramView* v : w->panes()) EXPECT_TRUE(v->fitting());
+}
+
+TEST(MainWindow, LegendFollowsTheColoringAndLightsALane) {
+    Window w;
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
+    EXPECT_EQ(w->legendBar()->entryCount(), 32) << "one swatch per lane";
+    w->setColorBy(ColorBy::Register);
+    EXPECT_EQ(w->legendBar()->entryCount(), 4) << "A's four registers";
+    w->setColorBy(ColorBy::Lane);
+    // Hovering the swatch of lane 7 lights lane 7 in every pane.
+    const QPoint swatch = w->legendBar()->entryRect(7).center();
+    QTest::mouseMove(w->legendBar(), swatch + QPoint(1, 1));
+    QTest::mouseMove(w->legendBar(), swatch);
+    for (DiagramView* v : w->panes()) EXPECT_EQ(v->highlightThread(), 7);
+}
+
+TEST(MainWindow, CompareMarksThePositionsHeldDifferently) {
+    Window w;
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k8.tf32")));
+    w->setCompareOperand(QStringLiteral("A"));
+    ASSERT_TRUE(w->setCompare(QStringLiteral("mma.m16n8k8.f16")));
+    DiagramView* left = w->compareView(0);
+    DiagramView* right = w->compareView(1);
+    ASSERT_TRUE(left && right);
+    EXPECT_EQ(left->diagram()->spec, "mma.m16n8k8.tf32");
+    EXPECT_EQ(right->diagram()->spec, "mma.m16n8k8.f16");
+    // (0, 0) is a0 of lane 0 in both; (0, 1) is a0 of lane 1 in tf32 but a1 of lane 0 in f16.
+    const auto& marks = left->marks().diff;
+    ASSERT_EQ(marks.size(), left->diagram()->cells.size());
+    EXPECT_EQ(marks[static_cast<std::size_t>(cellAt(left, 0, 0))], 0);
+    EXPECT_EQ(marks[static_cast<std::size_t>(cellAt(left, 0, 1))], 1);
+    EXPECT_EQ(right->marks().diff[static_cast<std::size_t>(cellAt(right, 0, 1))], 1);
+    EXPECT_GT(w->compareDifferences(), 0);
+    EXPECT_LT(w->compareDifferences(), 16 * 8);
+    // Hovering in one side lights the lane on both.
+    hover(left, cellAt(left, 0, 1));
+    EXPECT_EQ(right->highlightThread(), 1);
+
+    // Comparing a variant with itself finds nothing; clearing turns compare off.
+    ASSERT_TRUE(w->setCompare(QStringLiteral("mma.m16n8k8.tf32")));
+    EXPECT_EQ(w->compareDifferences(), 0);
+    ASSERT_TRUE(w->setCompare(QString()));
+    EXPECT_EQ(w->compareView(0), nullptr);
+    QString error;
+    EXPECT_FALSE(w->setCompare(QStringLiteral("mma.m99n8k8.f16"), &error));
+    EXPECT_TRUE(error.contains(QStringLiteral("invalid spec"))) << error.toStdString();
+}
+
+TEST(MainWindow, SparseInstructionsGetAMetadataPaneWithSelector) {
+    const Instruction sparse = lanemap::test::sparseM16n8k16();
+    Window w;
+    w->showInstruction(sparse);
+    EXPECT_EQ(w->paneNames(), (QStringList{QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("C/D"), QStringLiteral("metadata")}));
+    DiagramView* md = w->pane(QStringLiteral("metadata"));
+    ASSERT_NE(md, nullptr);
+    EXPECT_EQ(md->diagram()->cells.size(), 64u);
+    EXPECT_EQ(md->diagram()->bitFields.size(), 8u) << "one register diagram per lane that holds metadata";
+    EXPECT_EQ(w->selectorBox()->count(), 4);
+    EXPECT_TRUE(w->selectorBox()->isEnabled());
+    for (const DiagramCell& c : md->diagram()->cells) EXPECT_EQ(c.thread % 4, 0) << "selector 0: lanes 4g";
+
+    ASSERT_TRUE(w->setSelector(1));
+    md = w->pane(QStringLiteral("metadata"));
+    ASSERT_EQ(md->diagram()->selector, 1);
+    for (const DiagramCell& c : md->diagram()->cells) EXPECT_EQ(c.thread % 4, 1) << "selector 1: lanes 4g+1";
+    EXPECT_FALSE(w->setSelector(4)) << "4 is not a selector of this instruction";
+
+    // Hovering a field names the metadata bits and the chunk: row g+8 = 8, cols 4..7 is nibble 1 of the
+    // upper half of lane 1's e: bits 23..20.
+    const int cell = cellAt(md, 8, 4);
+    ASSERT_GE(cell, 0);
+    hover(md, cell);
+    const CellInfo& info = w->details()->cell();
+    EXPECT_EQ(info.operand, QStringLiteral("metadata"));
+    EXPECT_EQ(info.selector, 1);
+    ASSERT_EQ(info.owners.size(), 1u);
+    EXPECT_EQ(info.owners[0].lane, 1);
+    EXPECT_EQ(info.owners[0].bitHi, 23);
+    EXPECT_EQ(info.owners[0].bitLo, 20);
+    EXPECT_EQ(info.fieldColFirst, 4);
+    EXPECT_EQ(info.fieldColLast, 7);
+    // ... and lights lane 1 in A as well.
+    EXPECT_EQ(w->pane(QStringLiteral("A"))->highlightThread(), 1);
+
+    // A sparse A position is a chunk shared by two non-zeros of one lane: both are named.
+    DiagramView* a = w->pane(QStringLiteral("A"));
+    hover(a, cellAt(a, 0, 0));
+    const CellInfo& chunk = w->details()->cell();
+    ASSERT_EQ(chunk.owners.size(), 2u);
+    EXPECT_EQ(chunk.owners[0].lane, 0);
+    EXPECT_EQ(chunk.owners[0].colFirst, 0);
+    EXPECT_EQ(chunk.owners[0].colLast, 3);
+    EXPECT_TRUE(w->details()->plainText().contains(QStringLiteral("chunk cols 0..3"))) << w->details()->plainText().toStdString();
+}
+
+TEST(MainWindow, WarpgroupInstructionsNameTheWarp) {
+    const Instruction wgmma = lanemap::test::wgmmaM64n256k16();
+    Window w;
+    w->showInstruction(wgmma);
+    EXPECT_EQ(w->paneNames(), (QStringList{QStringLiteral("A"), QStringLiteral("D")}));
+    DiagramView* d = w->pane(QStringLiteral("D"));
+    EXPECT_EQ(d->diagram()->cells.size(), 64u * 256u);
+    // Row 37, col 10: warp 2 (rows 32..47), groupID 5, t 1, v = 4 + 1 -> thread 64 + 21 = 85.
+    const int cell = cellAt(d, 37, 10);
+    ASSERT_GE(cell, 0);
+    d->ensureCellVisible(cell);
+    hover(d, cell);
+    const CellInfo& info = w->details()->cell();
+    ASSERT_EQ(info.owners.size(), 1u);
+    EXPECT_EQ(info.owners[0].thread, 85);
+    EXPECT_EQ(info.owners[0].warp, 2);
+    EXPECT_EQ(info.owners[0].lane, 21);
+    EXPECT_TRUE(w->details()->shownText().contains(QStringLiteral("warp"))) << w->details()->shownText().toStdString();
+    // Thread 85 holds 128 accumulator elements and 8 of A.
+    EXPECT_EQ(d->litCellCount(), 128);
+    EXPECT_EQ(w->pane(QStringLiteral("A"))->litCellCount(), 8);
+    // A lane filter on a warpgroup takes threads 0..127.
+    EXPECT_TRUE(w->setLaneFilter(QStringLiteral("64-95")));
+    QString error;
+    EXPECT_FALSE(w->setLaneFilter(QStringLiteral("128"), &error));
+    EXPECT_TRUE(error.contains(QStringLiteral("0..127"))) << error.toStdString();
+}
+
+} // namespace
