@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <ostream>
 #include <sstream>
@@ -215,7 +216,10 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     if (!operand.empty()) {
         std::string name = operand;
         if (name.size() == 1) name[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(name[0])));
-        if (name == "Metadata" || name == "META" || name == "M") name = "metadata";
+        std::string lowered = operand;
+        for (char& c : lowered) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        // PTX names the metadata operand `e`.
+        if (lowered == "metadata" || lowered == "meta" || lowered == "m" || lowered == "e") name = "metadata";
         options.operand = name;
     }
     if (selector >= 0) options.selector = selector;

@@ -77,7 +77,7 @@ bool exportInstruction(const Instruction& in, ExportFormat format, const ExportO
         document = toJson(in);
         return true;
     case ExportFormat::Text:
-        if (!options.operand) document = toText(in);
+        if (!options.operand) document = toText(in, options.selector);
         else if (*options.operand == "metadata") document = metadataTextGrid(in, options.selector);
         else document = toTextGrid(in, *in.operand(*options.operand));
         return true;

@@ -36,13 +36,9 @@ ordered_json operandJson(const FragmentLayout& op) {
     return o;
 }
 
-ordered_json metadataJson(const MetadataLayout& md) {
-    ordered_json o;
-    o["name"] = "metadata";
-    o["granularity"] = md.granularity;
-    o["index_bits"] = md.indexBits;
+ordered_json selectorsJson(const std::vector<MetadataSelector>& list) {
     ordered_json selectors = ordered_json::array();
-    for (const MetadataSelector& sel : md.selectors) {
+    for (const MetadataSelector& sel : list) {
         ordered_json s;
         s["value"] = sel.value;
         ordered_json fields = ordered_json::array();
@@ -58,9 +54,43 @@ ordered_json metadataJson(const MetadataLayout& md) {
         s["fields"] = std::move(fields);
         selectors.push_back(std::move(s));
     }
-    o["selectors"] = std::move(selectors);
+    return selectors;
+}
+
+ordered_json metadataJson(const MetadataLayout& md) {
+    ordered_json o;
+    o["name"] = "metadata";
+    o["granularity"] = md.granularity;
+    o["index_bits"] = md.indexBits;
+    o["chunk_cols"] = md.chunkCols;
+    o["field_bits"] = md.fieldBits;
+    o["valid_values"] = md.validValues;
+    if (!md.candidate.empty()) o["candidate"] = md.candidate;
+    o["selectors"] = selectorsJson(md.selectors);
     if (!md.notes.empty()) o["notes"] = md.notes;
     return o;
+}
+
+// Unresolved mappings: every candidate reading, complete, after the primary selectors.
+ordered_json candidatesJson(const MetadataLayout& md) {
+    ordered_json list = ordered_json::array();
+    for (const MetadataCandidate& c : md.candidates)
+        list.push_back({{"name", c.name},
+                        {"primary", c.name == md.candidate},
+                        {"description", c.description},
+                        {"selectors", selectorsJson(c.selectors)}});
+    return list;
+}
+
+void appendSelectors(std::string& out, const ordered_json& selectors, const std::string& indent) {
+    for (std::size_t s = 0; s < selectors.size(); ++s) {
+        out += s ? ",\n" + indent + "{" : "\n" + indent + "{";
+        out += "\"value\": " + selectors[s]["value"].dump() + ", \"fields\": [";
+        const ordered_json& fields = selectors[s]["fields"];
+        for (std::size_t f = 0; f < fields.size(); ++f)
+            out += (f ? ",\n " : "\n ") + indent + fields[f].dump();
+        out += "\n" + indent + "]}";
+    }
 }
 } // namespace
 
@@ -74,6 +104,7 @@ std::string toJson(const Instruction& in, int indent) {
     doc["shape"] = {{"m", in.m}, {"n", in.n}, {"k", in.k}};
     doc["types"] = {{"a", in.atype}, {"b", in.btype}, {"c", in.ctype}, {"d", in.dtype}};
     if (!in.kind.empty()) doc["kind"] = in.kind;
+    if (in.family == Family::MmaSp || in.family == Family::WgmmaSp) doc["ordered_metadata"] = in.ordered;
     if (in.family == Family::Mma && in.m == 8 && in.k == 4 && in.atype == "f16")
         doc["layouts"] = {{"a", in.alayout}, {"b", in.blayout}};
     doc["min_sm"] = in.minSm;
@@ -122,14 +153,23 @@ std::string toJson(const Instruction& in, int indent) {
         std::string h = md.dump();
         h.pop_back();
         out += "\n  " + h + ", \"selectors\": [";
-        for (std::size_t s = 0; s < selectors.size(); ++s) {
-            out += s ? ",\n   {" : "\n   {";
-            out += "\"value\": " + selectors[s]["value"].dump() + ", \"fields\": [";
-            const ordered_json& fields = selectors[s]["fields"];
-            for (std::size_t f = 0; f < fields.size(); ++f) out += (f ? ",\n    " : "\n    ") + fields[f].dump();
-            out += "\n   ]}";
+        appendSelectors(out, selectors, "   ");
+        out += "\n  ]";
+        if (!in.metadata->candidates.empty()) {
+            out += ", \"candidates\": [";
+            const ordered_json candidates = candidatesJson(*in.metadata);
+            for (std::size_t c = 0; c < candidates.size(); ++c) {
+                ordered_json head = candidates[c];
+                head.erase("selectors");
+                std::string hc = head.dump();
+                hc.pop_back();
+                out += (c ? ",\n   " : "\n   ") + hc + ", \"selectors\": [";
+                appendSelectors(out, candidates[c]["selectors"], "    ");
+                out += "\n   ]}";
+            }
+            out += "\n  ]";
         }
-        out += "\n  ]}";
+        out += "}";
     }
     out += "\n ]\n}\n";
     return out;

@@ -14,8 +14,12 @@ namespace {
 const std::set<std::string, std::less<>> kTypes{"f16",  "bf16", "tf32", "f32",  "f64", "e4m3", "e5m2", "e3m2",
                                                 "e2m3", "e2m1", "s8",   "u8",   "s4",  "u4",   "b1",   "s32"};
 // Tokens of a PTX string that do not change the layout.
+// Block scaling (.block_scale, .scale_vec::NX, the scale type) adds scale-factor operands and leaves the A, B,
+// C/D and metadata fragments alone.
 const std::set<std::string, std::less<>> kIgnored{"sync", "aligned", "satfinite", "popc", "xor",
-                                                  "and",  "rn",      "rz",        "rm",   "rp"};
+                                                  "and",  "rn",      "rz",        "rm",   "rp",
+                                                  "block_scale", "scale_vec::1x", "scale_vec::2x", "scale_vec::4x",
+                                                  "ue8m0", "ue4m3"};
 
 std::string lower(std::string_view text) {
     std::string s(text);
@@ -199,7 +203,17 @@ std::string explain(const Parts& p, const Catalog& catalog) {
                joinList(std::vector<std::string>(shapes.begin(), shapes.end()));
     }
     std::vector<std::string> types(typesForShape.begin(), typesForShape.end());
-    return "no " + shapeKey + " variant with these types; valid types for " + shapeKey + ": " + joinList(types);
+    std::string hint;
+    if (p.family == "mma.sp") {
+        // Newer sparse types (fp8 with .f16 accumulation, .kind::*) exist only with ordered metadata.
+        Parts ordered = p;
+        ordered.family = "mma.sp::ordered_metadata";
+        std::string ignored;
+        const std::string spec = canonical(ordered, ignored);
+        if (!spec.empty() && catalog.variant(spec))
+            hint = "; " + spec + " exists: this form needs mma.sp::ordered_metadata";
+    }
+    return "no " + shapeKey + " variant with these types; valid types for " + shapeKey + ": " + joinList(types) + hint;
 }
 
 } // namespace

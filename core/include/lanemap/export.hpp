@@ -21,8 +21,8 @@ std::string toTextGrid(const Instruction& instruction, const FragmentLayout& ope
 // `selector` limits the output to one selector value. Returns empty when the instruction has no metadata.
 std::string metadataTextGrid(const Instruction& instruction, std::optional<int> selector = std::nullopt);
 
-// The whole instruction as text: header, then every operand grid (and metadata).
-std::string toText(const Instruction& instruction);
+// The whole instruction as text: header, then every operand grid (and metadata, limited to `selector` if set).
+std::string toText(const Instruction& instruction, std::optional<int> selector = std::nullopt);
 
 enum class ExportFormat { Json, Text };
 

@@ -147,11 +147,25 @@ struct MetadataSelector {
     std::vector<MetadataField> fields;
 };
 
+// One named reading of a metadata mapping the manual leaves unresolved (ptx-catalog.md §4.3). Every candidate
+// is complete (all selectors); the hardware probe decides which one is right.
+struct MetadataCandidate {
+    std::string name;        // "rows-per-lane"
+    std::string description; // what the reading says, in the manual's words
+    std::vector<MetadataSelector> selectors;
+};
+
 struct MetadataLayout {
     std::string granularity;          // "2:4", "1:2", "4:8 pair-wise"
     int indexBits = 2;                // bits per index
     std::vector<MetadataSelector> selectors;
     std::vector<std::string> notes;   // e.g. UNRESOLVED candidates
+    int chunkCols = 4;                // logical A columns described by one field (one chunk)
+    int fieldBits = 4;                // metadata bits per chunk
+    std::vector<std::uint8_t> validValues; // valid field values (plain .sp and ::ordered_metadata differ)
+    // Unresolved mappings only: every candidate reading, and the name of the one `selectors` shows.
+    std::string candidate;
+    std::vector<MetadataCandidate> candidates;
 };
 
 enum class Family : std::uint8_t { Mma, MmaSp, Wgmma, WgmmaSp };
