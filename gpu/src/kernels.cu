@@ -104,6 +104,31 @@ constexpr Words LM_ASMF64_4_4_2_4_WORDS{8, 4, 8, 8, 0};
 constexpr Words LM_ASMF64_4_8_4_4_WORDS{16, 8, 8, 8, 0};
 
 
+// mma.sp: the same, plus the metadata register e and the sparsity selector F (an immediate).
+#define LM_ASMSP_4_2_2_4(PTX) \
+    asm volatile(PTX " {%0,%1,%2,%3}, {%4,%5}, {%6,%7}, {%8,%9,%10,%11}, %12, %13;" \
+                 : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3]) \
+                 : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(e), "n"(F))
+constexpr Words LM_ASMSP_4_2_2_4_WORDS{2, 2, 4, 4, 1};
+
+#define LM_ASMSP_2_2_2_2(PTX) \
+    asm volatile(PTX " {%0,%1}, {%2,%3}, {%4,%5}, {%6,%7}, %8, %9;" \
+                 : "=r"(d[0]), "=r"(d[1]) \
+                 : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(e), "n"(F))
+constexpr Words LM_ASMSP_2_2_2_2_WORDS{2, 2, 2, 2, 1};
+
+#define LM_ASMSP_4_4_4_4(PTX) \
+    asm volatile(PTX " {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9,%10,%11}, {%12,%13,%14,%15}, %16, %17;" \
+                 : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3]) \
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(b[2]), "r"(b[3]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(e), "n"(F))
+constexpr Words LM_ASMSP_4_4_4_4_WORDS{4, 4, 4, 4, 1};
+
+#define LM_ASMSP_2_4_4_2(PTX) \
+    asm volatile(PTX " {%0,%1}, {%2,%3,%4,%5}, {%6,%7,%8,%9}, {%10,%11}, %12, %13;" \
+                 : "=r"(d[0]), "=r"(d[1]) \
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(b[2]), "r"(b[3]), "r"(c[0]), "r"(c[1]), "r"(e), "n"(F))
+constexpr Words LM_ASMSP_2_4_4_2_WORDS{4, 4, 2, 2, 1};
+
 // --- wrappers: one per PTX instruction ----------------------------------------------------------------------
 #define LM_WRAP(NAME, ARCH, SIG, PTX_)                                                                          \
     struct NAME {                                                                                              \
@@ -127,6 +152,19 @@ constexpr Words LM_ASMF64_4_8_4_4_WORDS{16, 8, 8, 8, 0};
             double x[SIG##_WORDS.d / 2];                                                                       \
             SIG(PTX_);                                                                                         \
             for (int i = 0; i < SIG##_WORDS.d / 2; ++i) lmStore(d, i, x[i]);                                   \
+        }                                                                                                      \
+    }
+
+#define LM_WRAP_SP(NAME, ARCH, SIG, PTX_)                                                                       \
+    template <int F>                                                                                           \
+    struct NAME {                                                                                              \
+        static constexpr const char* kPtx = PTX_;                                                              \
+        static constexpr int kSelector = F;                                                                    \
+        static constexpr int kMinArch = ARCH;                                                                  \
+        static constexpr Words kWords = SIG##_WORDS;                                                           \
+        __device__ static void run(const uint32_t* a, const uint32_t* b, const uint32_t* c, uint32_t e,        \
+                                   uint32_t* d) {                                                              \
+            SIG(PTX_);                                                                                         \
         }                                                                                                      \
     }
 
@@ -203,6 +241,65 @@ LM_WRAP(M16n8k128S32B1B1S32And, 800, LM_ASM_4_2_1_4, "mma.sync.aligned.m16n8k128
 LM_WRAP(M16n8k256S32B1B1S32Xor, 800, LM_ASM_4_4_2_4, "mma.sync.aligned.m16n8k256.row.col.s32.b1.b1.s32.xor.popc");
 LM_WRAP(M16n8k256S32B1B1S32And, 800, LM_ASM_4_4_2_4, "mma.sync.aligned.m16n8k256.row.col.s32.b1.b1.s32.and.popc");
 
+
+// Sparse mma.sp and mma.sp::ordered_metadata (PTX 9.1 §9.7.14.6): every variant of ptx-catalog.md §2.3 that runs
+// on sm_90a; a form per selector value is instantiated in the entry table.
+LM_WRAP_SP(SpM16n8k16F32F16F16F32, 800, LM_ASMSP_4_2_2_4, "mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32");
+LM_WRAP_SP(SpM16n8k16F16F16F16F16, 800, LM_ASMSP_2_2_2_2, "mma.sp.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16");
+LM_WRAP_SP(SpOrdM16n8k16F32F16F16F32, 800, LM_ASMSP_4_2_2_4, "mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32");
+LM_WRAP_SP(SpOrdM16n8k16F16F16F16F16, 800, LM_ASMSP_2_2_2_2, "mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16");
+LM_WRAP_SP(SpM16n8k16F32Bf16Bf16F32, 800, LM_ASMSP_4_2_2_4, "mma.sp.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32");
+LM_WRAP_SP(SpOrdM16n8k16F32Bf16Bf16F32, 800, LM_ASMSP_4_2_2_4, "mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32");
+LM_WRAP_SP(SpM16n8k32F32F16F16F32, 800, LM_ASMSP_4_4_4_4, "mma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32");
+LM_WRAP_SP(SpM16n8k32F16F16F16F16, 800, LM_ASMSP_2_4_4_2, "mma.sp.sync.aligned.m16n8k32.row.col.f16.f16.f16.f16");
+LM_WRAP_SP(SpOrdM16n8k32F32F16F16F32, 800, LM_ASMSP_4_4_4_4, "mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32");
+LM_WRAP_SP(SpOrdM16n8k32F16F16F16F16, 800, LM_ASMSP_2_4_4_2, "mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f16.f16.f16.f16");
+LM_WRAP_SP(SpM16n8k32F32Bf16Bf16F32, 800, LM_ASMSP_4_4_4_4, "mma.sp.sync.aligned.m16n8k32.row.col.f32.bf16.bf16.f32");
+LM_WRAP_SP(SpOrdM16n8k32F32Bf16Bf16F32, 800, LM_ASMSP_4_4_4_4, "mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.bf16.bf16.f32");
+LM_WRAP_SP(SpM16n8k16F32Tf32Tf32F32, 800, LM_ASMSP_4_4_4_4, "mma.sp.sync.aligned.m16n8k16.row.col.f32.tf32.tf32.f32");
+LM_WRAP_SP(SpOrdM16n8k16F32Tf32Tf32F32, 800, LM_ASMSP_4_4_4_4, "mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f32.tf32.tf32.f32");
+LM_WRAP_SP(SpM16n8k8F32Tf32Tf32F32, 800, LM_ASMSP_4_2_2_4, "mma.sp.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32");
+LM_WRAP_SP(SpOrdM16n8k8F32Tf32Tf32F32, 800, LM_ASMSP_4_2_2_4, "mma.sp::ordered_metadata.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32");
+LM_WRAP_SP(SpM16n8k32S32S8S8S32, 800, LM_ASMSP_4_2_2_4, "mma.sp.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32");
+LM_WRAP_SP(SpM16n8k32S32S8U8S32, 800, LM_ASMSP_4_2_2_4, "mma.sp.sync.aligned.m16n8k32.row.col.s32.s8.u8.s32");
+LM_WRAP_SP(SpM16n8k32S32U8U8S32, 800, LM_ASMSP_4_2_2_4, "mma.sp.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32");
+LM_WRAP_SP(SpM16n8k32S32U8S8S32, 800, LM_ASMSP_4_2_2_4, "mma.sp.sync.aligned.m16n8k32.row.col.s32.u8.s8.s32");
+LM_WRAP_SP(SpOrdM16n8k32S32S8S8S32, 800, LM_ASMSP_4_2_2_4, "mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32");
+LM_WRAP_SP(SpOrdM16n8k32S32S8U8S32, 800, LM_ASMSP_4_2_2_4, "mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.s32.s8.u8.s32");
+LM_WRAP_SP(SpOrdM16n8k32S32U8U8S32, 800, LM_ASMSP_4_2_2_4, "mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32");
+LM_WRAP_SP(SpOrdM16n8k32S32U8S8S32, 800, LM_ASMSP_4_2_2_4, "mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.s32.u8.s8.s32");
+LM_WRAP_SP(SpM16n8k64S32S8S8S32, 800, LM_ASMSP_4_4_4_4, "mma.sp.sync.aligned.m16n8k64.row.col.s32.s8.s8.s32");
+LM_WRAP_SP(SpM16n8k64S32S8U8S32, 800, LM_ASMSP_4_4_4_4, "mma.sp.sync.aligned.m16n8k64.row.col.s32.s8.u8.s32");
+LM_WRAP_SP(SpM16n8k64S32U8U8S32, 800, LM_ASMSP_4_4_4_4, "mma.sp.sync.aligned.m16n8k64.row.col.s32.u8.u8.s32");
+LM_WRAP_SP(SpM16n8k64S32U8S8S32, 800, LM_ASMSP_4_4_4_4, "mma.sp.sync.aligned.m16n8k64.row.col.s32.u8.s8.s32");
+LM_WRAP_SP(SpOrdM16n8k64S32S8S8S32, 800, LM_ASMSP_4_4_4_4, "mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.s32.s8.s8.s32");
+LM_WRAP_SP(SpOrdM16n8k64S32S8U8S32, 800, LM_ASMSP_4_4_4_4, "mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.s32.s8.u8.s32");
+LM_WRAP_SP(SpOrdM16n8k64S32U8U8S32, 800, LM_ASMSP_4_4_4_4, "mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.s32.u8.u8.s32");
+LM_WRAP_SP(SpOrdM16n8k64S32U8S8S32, 800, LM_ASMSP_4_4_4_4, "mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.s32.u8.s8.s32");
+LM_WRAP_SP(SpM16n8k64F32E4m3E4m3F32, 890, LM_ASMSP_4_4_4_4, "mma.sp.sync.aligned.m16n8k64.row.col.f32.e4m3.e4m3.f32");
+LM_WRAP_SP(SpM16n8k64F32E4m3E5m2F32, 890, LM_ASMSP_4_4_4_4, "mma.sp.sync.aligned.m16n8k64.row.col.f32.e4m3.e5m2.f32");
+LM_WRAP_SP(SpM16n8k64F32E5m2E5m2F32, 890, LM_ASMSP_4_4_4_4, "mma.sp.sync.aligned.m16n8k64.row.col.f32.e5m2.e5m2.f32");
+LM_WRAP_SP(SpM16n8k64F32E5m2E4m3F32, 890, LM_ASMSP_4_4_4_4, "mma.sp.sync.aligned.m16n8k64.row.col.f32.e5m2.e4m3.f32");
+LM_WRAP_SP(SpOrdM16n8k64F32E4m3E4m3F32, 890, LM_ASMSP_4_4_4_4, "mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.f32.e4m3.e4m3.f32");
+LM_WRAP_SP(SpOrdM16n8k64F32E4m3E5m2F32, 890, LM_ASMSP_4_4_4_4, "mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.f32.e4m3.e5m2.f32");
+LM_WRAP_SP(SpOrdM16n8k64F32E5m2E5m2F32, 890, LM_ASMSP_4_4_4_4, "mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.f32.e5m2.e5m2.f32");
+LM_WRAP_SP(SpOrdM16n8k64F32E5m2E4m3F32, 890, LM_ASMSP_4_4_4_4, "mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.f32.e5m2.e4m3.f32");
+LM_WRAP_SP(SpM16n8k64S32S4S4S32, 800, LM_ASMSP_4_2_2_4, "mma.sp.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32");
+LM_WRAP_SP(SpM16n8k64S32S4U4S32, 800, LM_ASMSP_4_2_2_4, "mma.sp.sync.aligned.m16n8k64.row.col.s32.s4.u4.s32");
+LM_WRAP_SP(SpM16n8k64S32U4U4S32, 800, LM_ASMSP_4_2_2_4, "mma.sp.sync.aligned.m16n8k64.row.col.s32.u4.u4.s32");
+LM_WRAP_SP(SpM16n8k64S32U4S4S32, 800, LM_ASMSP_4_2_2_4, "mma.sp.sync.aligned.m16n8k64.row.col.s32.u4.s4.s32");
+LM_WRAP_SP(SpOrdM16n8k64S32S4S4S32, 800, LM_ASMSP_4_2_2_4, "mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32");
+LM_WRAP_SP(SpOrdM16n8k64S32S4U4S32, 800, LM_ASMSP_4_2_2_4, "mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.s32.s4.u4.s32");
+LM_WRAP_SP(SpOrdM16n8k64S32U4U4S32, 800, LM_ASMSP_4_2_2_4, "mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.s32.u4.u4.s32");
+LM_WRAP_SP(SpOrdM16n8k64S32U4S4S32, 800, LM_ASMSP_4_2_2_4, "mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.s32.u4.s4.s32");
+LM_WRAP_SP(SpM16n8k128S32S4S4S32, 800, LM_ASMSP_4_4_4_4, "mma.sp.sync.aligned.m16n8k128.row.col.s32.s4.s4.s32");
+LM_WRAP_SP(SpM16n8k128S32S4U4S32, 800, LM_ASMSP_4_4_4_4, "mma.sp.sync.aligned.m16n8k128.row.col.s32.s4.u4.s32");
+LM_WRAP_SP(SpM16n8k128S32U4U4S32, 800, LM_ASMSP_4_4_4_4, "mma.sp.sync.aligned.m16n8k128.row.col.s32.u4.u4.s32");
+LM_WRAP_SP(SpM16n8k128S32U4S4S32, 800, LM_ASMSP_4_4_4_4, "mma.sp.sync.aligned.m16n8k128.row.col.s32.u4.s4.s32");
+LM_WRAP_SP(SpOrdM16n8k128S32S4S4S32, 800, LM_ASMSP_4_4_4_4, "mma.sp::ordered_metadata.sync.aligned.m16n8k128.row.col.s32.s4.s4.s32");
+LM_WRAP_SP(SpOrdM16n8k128S32S4U4S32, 800, LM_ASMSP_4_4_4_4, "mma.sp::ordered_metadata.sync.aligned.m16n8k128.row.col.s32.s4.u4.s32");
+LM_WRAP_SP(SpOrdM16n8k128S32U4U4S32, 800, LM_ASMSP_4_4_4_4, "mma.sp::ordered_metadata.sync.aligned.m16n8k128.row.col.s32.u4.u4.s32");
+LM_WRAP_SP(SpOrdM16n8k128S32U4S4S32, 800, LM_ASMSP_4_4_4_4, "mma.sp::ordered_metadata.sync.aligned.m16n8k128.row.col.s32.u4.s4.s32");
 // clang-format on
 
 // The forms of one variant: the warp's experiment picks one (warp-uniform, so .aligned holds).
@@ -318,6 +415,42 @@ const Entry kEntries[] = {
     entry<Forms<M16n8k64S32U4U4S32, M16n8k64S32U4S4S32>>(),
     entry<Forms<M16n8k128S32B1B1S32Xor, M16n8k128S32B1B1S32And>>(),
     entry<Forms<M16n8k256S32B1B1S32Xor, M16n8k256S32B1B1S32And>>(),
+    entry<Forms<SpM16n8k16F32F16F16F32<0>, SpM16n8k16F32F16F16F32<1>, SpM16n8k16F32F16F16F32<2>, SpM16n8k16F32F16F16F32<3>>>(),
+    entry<Forms<SpM16n8k16F16F16F16F16<0>, SpM16n8k16F16F16F16F16<1>, SpM16n8k16F16F16F16F16<2>, SpM16n8k16F16F16F16F16<3>>>(),
+    entry<Forms<SpOrdM16n8k16F32F16F16F32<0>, SpOrdM16n8k16F32F16F16F32<1>, SpOrdM16n8k16F32F16F16F32<2>, SpOrdM16n8k16F32F16F16F32<3>>>(),
+    entry<Forms<SpOrdM16n8k16F16F16F16F16<0>, SpOrdM16n8k16F16F16F16F16<1>, SpOrdM16n8k16F16F16F16F16<2>, SpOrdM16n8k16F16F16F16F16<3>>>(),
+    entry<Forms<SpM16n8k16F32Bf16Bf16F32<0>, SpM16n8k16F32Bf16Bf16F32<1>, SpM16n8k16F32Bf16Bf16F32<2>, SpM16n8k16F32Bf16Bf16F32<3>>>(),
+    entry<Forms<SpOrdM16n8k16F32Bf16Bf16F32<0>, SpOrdM16n8k16F32Bf16Bf16F32<1>, SpOrdM16n8k16F32Bf16Bf16F32<2>, SpOrdM16n8k16F32Bf16Bf16F32<3>>>(),
+    entry<Forms<SpM16n8k32F32F16F16F32<0>, SpM16n8k32F32F16F16F32<1>>>(),
+    entry<Forms<SpM16n8k32F16F16F16F16<0>, SpM16n8k32F16F16F16F16<1>>>(),
+    entry<Forms<SpOrdM16n8k32F32F16F16F32<0>, SpOrdM16n8k32F32F16F16F32<1>>>(),
+    entry<Forms<SpOrdM16n8k32F16F16F16F16<0>, SpOrdM16n8k32F16F16F16F16<1>>>(),
+    entry<Forms<SpM16n8k32F32Bf16Bf16F32<0>, SpM16n8k32F32Bf16Bf16F32<1>>>(),
+    entry<Forms<SpOrdM16n8k32F32Bf16Bf16F32<0>, SpOrdM16n8k32F32Bf16Bf16F32<1>>>(),
+    entry<Forms<SpM16n8k16F32Tf32Tf32F32<0>, SpM16n8k16F32Tf32Tf32F32<1>>>(),
+    entry<Forms<SpOrdM16n8k16F32Tf32Tf32F32<0>, SpOrdM16n8k16F32Tf32Tf32F32<1>>>(),
+    entry<Forms<SpM16n8k8F32Tf32Tf32F32<0>, SpM16n8k8F32Tf32Tf32F32<1>, SpM16n8k8F32Tf32Tf32F32<2>, SpM16n8k8F32Tf32Tf32F32<3>>>(),
+    entry<Forms<SpOrdM16n8k8F32Tf32Tf32F32<0>, SpOrdM16n8k8F32Tf32Tf32F32<1>, SpOrdM16n8k8F32Tf32Tf32F32<2>, SpOrdM16n8k8F32Tf32Tf32F32<3>>>(),
+    entry<Forms<SpM16n8k32S32S8S8S32<0>, SpM16n8k32S32S8S8S32<1>, SpM16n8k32S32S8U8S32<0>, SpM16n8k32S32S8U8S32<1>>>(),
+    entry<Forms<SpM16n8k32S32U8U8S32<0>, SpM16n8k32S32U8U8S32<1>, SpM16n8k32S32U8S8S32<0>, SpM16n8k32S32U8S8S32<1>>>(),
+    entry<Forms<SpOrdM16n8k32S32S8S8S32<0>, SpOrdM16n8k32S32S8S8S32<1>, SpOrdM16n8k32S32S8U8S32<0>, SpOrdM16n8k32S32S8U8S32<1>>>(),
+    entry<Forms<SpOrdM16n8k32S32U8U8S32<0>, SpOrdM16n8k32S32U8U8S32<1>, SpOrdM16n8k32S32U8S8S32<0>, SpOrdM16n8k32S32U8S8S32<1>>>(),
+    entry<Forms<SpM16n8k64S32S8S8S32<0>, SpM16n8k64S32S8U8S32<0>>>(),
+    entry<Forms<SpM16n8k64S32U8U8S32<0>, SpM16n8k64S32U8S8S32<0>>>(),
+    entry<Forms<SpOrdM16n8k64S32S8S8S32<0>, SpOrdM16n8k64S32S8U8S32<0>>>(),
+    entry<Forms<SpOrdM16n8k64S32U8U8S32<0>, SpOrdM16n8k64S32U8S8S32<0>>>(),
+    entry<Forms<SpM16n8k64F32E4m3E4m3F32<0>, SpM16n8k64F32E4m3E5m2F32<0>>>(),
+    entry<Forms<SpM16n8k64F32E5m2E5m2F32<0>, SpM16n8k64F32E5m2E4m3F32<0>>>(),
+    entry<Forms<SpOrdM16n8k64F32E4m3E4m3F32<0>, SpOrdM16n8k64F32E4m3E5m2F32<0>>>(),
+    entry<Forms<SpOrdM16n8k64F32E5m2E5m2F32<0>, SpOrdM16n8k64F32E5m2E4m3F32<0>>>(),
+    entry<Forms<SpM16n8k64S32S4S4S32<0>, SpM16n8k64S32S4S4S32<1>, SpM16n8k64S32S4U4S32<0>, SpM16n8k64S32S4U4S32<1>>>(),
+    entry<Forms<SpM16n8k64S32U4U4S32<0>, SpM16n8k64S32U4U4S32<1>, SpM16n8k64S32U4S4S32<0>, SpM16n8k64S32U4S4S32<1>>>(),
+    entry<Forms<SpOrdM16n8k64S32S4S4S32<0>, SpOrdM16n8k64S32S4S4S32<1>, SpOrdM16n8k64S32S4U4S32<0>, SpOrdM16n8k64S32S4U4S32<1>>>(),
+    entry<Forms<SpOrdM16n8k64S32U4U4S32<0>, SpOrdM16n8k64S32U4U4S32<1>, SpOrdM16n8k64S32U4S4S32<0>, SpOrdM16n8k64S32U4S4S32<1>>>(),
+    entry<Forms<SpM16n8k128S32S4S4S32<0>, SpM16n8k128S32S4U4S32<0>>>(),
+    entry<Forms<SpM16n8k128S32U4U4S32<0>, SpM16n8k128S32U4S4S32<0>>>(),
+    entry<Forms<SpOrdM16n8k128S32S4S4S32<0>, SpOrdM16n8k128S32S4U4S32<0>>>(),
+    entry<Forms<SpOrdM16n8k128S32U4U4S32<0>, SpOrdM16n8k128S32U4S4S32<0>>>(),
 };
 // clang-format on
 

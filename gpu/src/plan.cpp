@@ -11,6 +11,7 @@
 #include <cctype>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include <bit>
 #include <cstring>
@@ -94,7 +95,9 @@ Form formOfPtx(const std::string& ptx) {
     std::size_t i = 0;
     while (i < tok.size() && !isShape(tok[i])) ++i;
     i += 3; // shape, alayout, blayout
-    if (i < tok.size() && tok[i].rfind("kind::", 0) == 0) ++i;
+    // .kind::k, and for block scaling .block_scale{.scale_vec::NX}: qualifiers before the types.
+    while (i < tok.size() && (tok[i].rfind("kind::", 0) == 0 || tok[i] == "block_scale" || tok[i].rfind("scale_vec::", 0) == 0))
+        ++i;
     if (i + 3 >= tok.size()) throw std::logic_error("cannot read the types of " + ptx);
     Form f;
     f.ptx = ptx;
@@ -198,7 +201,10 @@ public:
                 s.bCode.push_back(segment(ops.b, w.b, [&](std::size_t f) { return ((f + 1) >> bit) & 1u ? oneB : 0; }));
             m_segments.push_back(std::move(s));
         }
+        if (plan.instruction->metadata) m_sparse.emplace(plan, ops.a, ops.b);
     }
+
+    const detail::SparseImages* sparse() const { return m_sparse ? &*m_sparse : nullptr; }
 
     void fill(const Experiment& x, std::uint32_t* img) const {
         const Form& form = m_plan.forms[x.form];
@@ -234,10 +240,11 @@ public:
         case ExperimentKind::KBase: copy(seg.bCode[static_cast<std::size_t>(x.bit)], b); break;
         case ExperimentKind::MetaLocate:
         case ExperimentKind::MetaValue:
-            throw std::logic_error("SPARSE-TODO");
+            oneHot(m_ops.a, a, oneA);
+            copy(m_sparse->kByColumn(x.form), b);
+            break;
         }
-        if (w.e) throw std::logic_error("SPARSE-TODO");
-        (void)e;
+        if (w.e) m_sparse->fillMetadata(x, e);
     }
 
 private:
@@ -258,6 +265,7 @@ private:
     const ProbePlan& m_plan;
     const Operands& m_ops;
     std::vector<Segments> m_segments;
+    std::optional<detail::SparseImages> m_sparse;
 };
 
 } // namespace
@@ -277,6 +285,7 @@ ProbePlan planProbe(const Instruction& in, std::vector<Form> forms) {
     const int nC = static_cast<int>(ops.c.elements().size());
     const std::int8_t patterns = sparse ? 2 : 1;
 
+    const ImageBuilder builder(plan, ops);
     auto& xs = plan.experiments;
     for (std::uint16_t fi = 0; fi < plan.forms.size(); ++fi) {
         const Form& form = plan.forms[fi];
@@ -290,13 +299,14 @@ ProbePlan planProbe(const Instruction& in, std::vector<Form> forms) {
             for (int e = 0; e < nA; ++e)
                 for (std::int16_t b = 0; b < plan.kBits; ++b) xs.push_back({ExperimentKind::KAB, fi, e, b, p});
         }
-        if (sparse) throw std::logic_error("SPARSE-TODO");
+        // The metadata experiments run once per selector, with the canonical types: where the hardware reads
+        // metadata does not depend on the element types (the mixed-type forms still run everything else).
+        if (sparse && form.ptx == in.ptx) builder.sparse()->planMetadata(fi, xs);
     }
 
     const std::size_t per = plan.inWordsPerExperiment();
     plan.images.assign(per * xs.size(), 0u);
     plan.modes.resize(xs.size());
-    const ImageBuilder builder(plan, ops);
     for (std::size_t i = 0; i < xs.size(); ++i) {
         builder.fill(xs[i], plan.images.data() + i * per);
         plan.modes[i] = static_cast<std::uint8_t>(xs[i].form);

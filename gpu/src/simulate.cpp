@@ -7,6 +7,7 @@
 #include "sparse_detail.hpp"
 
 #include <bit>
+#include <optional>
 #include <cmath>
 #include <stdexcept>
 
@@ -135,6 +136,8 @@ std::vector<std::uint32_t> simulate(const ProbePlan& plan, const SimReference& r
         std::vector<int> matrix, colSum;
     };
     std::vector<CachedB> cache;
+    std::optional<detail::SparseSim> sparse;
+    if (ref.metadata) sparse.emplace(ref, *ref.metadata);
     std::vector<Entry> nzA, nzC, nzB;
     std::vector<int> D(static_cast<std::size_t>(P * M * N)), rowSumA(static_cast<std::size_t>(P * M));
 
@@ -165,8 +168,7 @@ std::vector<std::uint32_t> simulate(const ProbePlan& plan, const SimReference& r
         }
         decode(img, ga, ia, ref.a, encodeOne(form.atype),
                [&](std::uint32_t i, const Element& e) {
-                   return ref.metadata ? detail::simulatedColumn(ref, i, *ref.metadata, form.selector, meta)
-                                       : static_cast<int>(e.col);
+                   return sparse ? sparse->column(i, form.selector, meta) : static_cast<int>(e.col);
                },
                nzA);
         decode(img, gc, ic, ref.c, oneC, ownColumn, nzC);

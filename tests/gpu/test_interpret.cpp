@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 #include <string>
 #include <tuple>
@@ -93,31 +94,48 @@ TEST(ProbeHost, RegisterImagesPutOneHotValuesWhereTheEngineSays) {
     EXPECT_EQ(plan.experiments.size(), 128u + 256u + 128u + 256u * 8u);
 }
 
-TEST(ProbeHost, EveryDenseVariantPassesAgainstItsOwnLayout) {
-    int probed = 0;
-    for (const Variant* v : Catalog::instance().variants()) {
-        if (v->family != Family::Mma) continue;
-        if (v->k >= 256) continue; // the largest b1 shape has its own test below (it takes the longest)
-        const Instruction& in = Catalog::instance().instruction(*v);
-        const Interpretation got = runSimulated(in, referenceOf(in));
-        const ProbeResult& r = got.result;
-        EXPECT_EQ(r.verdict, "pass") << v->spec << ": " << (r.mismatches.empty() ? "" : r.mismatches[0].observed);
-        EXPECT_EQ(r.cellsMismatched, 0) << v->spec;
-        const std::size_t cells = in.operand("A")->elements().size() + in.operand("B")->elements().size() +
-                                  in.operand("C")->elements().size() + in.operand("D")->elements().size();
-        EXPECT_EQ(static_cast<std::size_t>(r.cellsChecked), cells) << v->spec;
-        EXPECT_TRUE(hasFinding(r, "agree with lanemap")) << v->spec;
-        // The observed mapping is the engine's, element by element.
-        for (std::size_t f = 0; f < got.observed.a.size(); ++f)
-            for (std::size_t e = 0; e < in.operand("A")->elements().size(); ++e) {
-                const Element& el = in.operand("A")->elements()[e];
-                ASSERT_EQ(got.observed.a[f][e].row, el.row) << v->spec;
-                ASSERT_EQ(got.observed.a[f][e].col, el.col) << v->spec;
-            }
-        ++probed;
+// Every mma and mma.sp variant of the catalog (also those no H100 runs: the host side does not care), one test
+// each so CTest spreads them over the cores.
+class EveryVariant : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(EveryVariant, PassesAgainstItsOwnLayoutAndObservesTheEnginesMapping) {
+    const Instruction& in = instr(GetParam());
+    const Interpretation got = runSimulated(in, referenceOf(in));
+    const ProbeResult& r = got.result;
+    EXPECT_EQ(r.verdict, "pass") << (r.mismatches.empty() ? "" : r.mismatches[0].experiment + ": " + r.mismatches[0].observed);
+    EXPECT_EQ(r.cellsMismatched, 0);
+    std::size_t cells = in.operand("A")->elements().size() + in.operand("B")->elements().size() +
+                        in.operand("C")->elements().size() + in.operand("D")->elements().size();
+    if (in.metadata) {
+        for (const MetadataSelector& s : in.metadata->selectors) cells += s.fields.size();
     }
-    EXPECT_GE(probed, 55);
+    EXPECT_EQ(static_cast<std::size_t>(r.cellsChecked), cells);
+    EXPECT_TRUE(hasFinding(r, "agree with lanemap"));
+    // The observed mapping is the engine's, element by element (for mma.sp: the column under metadata 0b0100).
+    const FragmentLayout& a = *in.operand("A");
+    for (std::size_t f = 0; f < got.observed.a.size(); ++f)
+        for (std::size_t e = 0; e < a.elements().size(); ++e) {
+            ASSERT_EQ(got.observed.a[f][e].row, a.elements()[e].row) << "form " << f << " element " << e;
+            ASSERT_GE(got.observed.a[f][e].col, a.elements()[e].col) << "form " << f << " element " << e;
+            ASSERT_LE(got.observed.a[f][e].col, a.elements()[e].colLast) << "form " << f << " element " << e;
+        }
+    EXPECT_EQ(hasFinding(r, "metadata, selector"), in.metadata.has_value());
 }
+
+std::vector<std::string> probedSpecs() {
+    std::vector<std::string> specs;
+    for (const Variant* v : Catalog::instance().variants())
+        if (v->family == Family::Mma || v->family == Family::MmaSp) specs.push_back(v->spec);
+    return specs;
+}
+
+std::string testName(const ::testing::TestParamInfo<std::string>& spec) {
+    std::string name;
+    for (char ch : spec.param) name += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
+    return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Catalog, EveryVariant, ::testing::ValuesIn(probedSpecs()), testName);
 
 TEST(ProbeHost, SwappedRowsOfANameExactlyThoseTwoCells) {
     const Instruction& in = instr("mma.m16n8k16.f16");
@@ -273,6 +291,106 @@ TEST(ProbeHost, E1ConfirmedWhenTheHardwareMasksIAndRefutedWhenItFollowsTheManual
         cells.insert({m.thread, m.index});
     }
     EXPECT_EQ(cells.size(), 32u * 32u);
+}
+
+// --- mma.sp ------------------------------------------------------------------------------------------------------
+
+SimReference withCandidate(const Instruction& in, const std::string& name) {
+    SimReference hw = referenceOf(in);
+    for (const MetadataCandidate& c : hw.metadata->candidates)
+        if (c.name == name) hw.metadata->selectors = c.selectors;
+    return hw;
+}
+
+std::set<std::tuple<std::string, int, int, int>> metadataCells(const ProbeResult& r) { // (experiment, lane, row, col)
+    std::set<std::tuple<std::string, int, int, int>> out;
+    for (const ProbeMismatch& m : r.mismatches) {
+        EXPECT_EQ(m.operand, "metadata") << m.experiment << ": " << m.observed;
+        out.insert({m.experiment, m.thread, m.row, m.col});
+    }
+    return out;
+}
+
+TEST(ProbeSparse, UnresolvedMetadataIsDecidedByWhatTheHardwareReads) {
+    for (const char* spec : {"mma.sp.m16n8k32.s8", "mma.sp::ordered_metadata.m16n8k64.u4"}) {
+        const Instruction& in = instr(spec);
+        ASSERT_EQ(in.metadata->candidates.size(), 2u) << spec;
+        const std::string primary = in.metadata->candidate;
+        for (const MetadataCandidate& c : in.metadata->candidates) {
+            const ProbeResult r = runSimulated(in, withCandidate(in, c.name)).result;
+            EXPECT_TRUE(hasFinding(r, "metadata, selector 0: resolved: the hardware reads candidate '" + c.name + "'"))
+                << spec << " " << c.name;
+            EXPECT_TRUE(hasFinding(r, "metadata, selector 1: resolved: the hardware reads candidate '" + c.name + "'"))
+                << spec << " " << c.name;
+            if (c.name == primary) {
+                EXPECT_EQ(r.verdict, "pass") << spec;
+                continue;
+            }
+            // The other reading: only metadata fields are named, A, B, C and D stay clean.
+            EXPECT_EQ(r.verdict, "fail") << spec;
+            for (const ProbeMismatch& m : r.mismatches) EXPECT_EQ(m.operand, "metadata") << spec << " " << m.observed;
+        }
+    }
+}
+
+TEST(ProbeSparse, ObservedMetadataMapIsReportedInTheManualsTerms) {
+    const Instruction& in = instr("mma.sp.m16n8k32.u8");
+    const ProbeResult r = runSimulated(in, withCandidate(in, "k-halves-per-lane")).result;
+    EXPECT_TRUE(hasFinding(r, "observed: lane 0 bits [15:0] -> row 0 cols 0..15; lane 0 bits [31:16] -> row 8 cols "
+                              "0..15; lane 1 bits [15:0] -> row 0 cols 16..31; lane 1 bits [31:16] -> row 8 cols 16..31 "
+                              "(every quad g repeats this at lanes 4g.., rows g and g+8)"));
+}
+
+TEST(ProbeSparse, TwoSwappedMetadataFieldsAreNamedAndNothingElse) {
+    const Instruction& in = instr("mma.sp::ordered_metadata.m16n8k16.f16");
+    SimReference hw = referenceOf(in);
+    // Selector 0: the simulated GPU reads row 0 cols 0..3 from lane 0 bits [7:4] and cols 4..7 from bits [3:0].
+    auto& fields = hw.metadata->selectors[0].fields;
+    std::size_t f0 = 0, f1 = 0;
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+        if (fields[i].thread == 0 && fields[i].bitLo == 0) f0 = i;
+        if (fields[i].thread == 0 && fields[i].bitLo == 4) f1 = i;
+    }
+    std::swap(fields[f0].bitLo, fields[f1].bitLo);
+    std::swap(fields[f0].bitHi, fields[f1].bitHi);
+    const ProbeResult r = runSimulated(in, hw).result;
+    const std::set<std::tuple<std::string, int, int, int>> want{
+        {"metadata location [selector 0]", 0, 0, 0}, {"metadata location [selector 0]", 0, 0, 4},
+        {"metadata value [selector 0]", 0, 0, 0}, {"metadata value [selector 0]", 0, 0, 4}};
+    EXPECT_EQ(metadataCells(r), want);
+    EXPECT_EQ(r.cellsMismatched, 2);
+    EXPECT_TRUE(hasFinding(r, "metadata, selector 0: disagrees: the hardware reads 124 of 128"));
+    EXPECT_TRUE(hasFinding(r, "metadata, selector 1: confirmed"));
+}
+
+TEST(ProbeSparse, ACompressedElementInTheWrongChunkIsBlamedOnA) {
+    const Instruction& in = instr("mma.sp.m16n8k32.s8");
+    SimReference hw = referenceOf(in);
+    // T0:a1 (chunk 0, second kept) and T0:a2 (chunk 1, first kept) trade places in the simulated GPU.
+    std::swap(hw.a[flat(hw.a, 0, 1)].index, hw.a[flat(hw.a, 0, 2)].index);
+    const ProbeResult r = runSimulated(in, hw).result;
+    std::set<std::pair<int, int>> cells;
+    for (const ProbeMismatch& m : r.mismatches) {
+        EXPECT_EQ(m.operand, "A") << m.experiment;
+        EXPECT_EQ(m.experiment.rfind("k of A vs k of B", 0), 0u) << m.experiment;
+        cells.insert({m.thread, m.index});
+    }
+    const std::set<std::pair<int, int>> want{{0, 1}, {0, 2}};
+    EXPECT_EQ(cells, want);
+}
+
+TEST(ProbeSparse, MetadataExperimentsCoverEveryElementLocationBitAndValidValue) {
+    const Instruction& in = instr("mma.sp.m16n8k16.f16"); // plain .sp: 12 valid values, selectors 0..3
+    const ProbePlan plan = planProbe(in);
+    std::size_t locate = 0, value = 0;
+    for (const Experiment& x : plan.experiments) {
+        locate += x.kind == ExperimentKind::MetaLocate;
+        value += x.kind == ExperimentKind::MetaValue;
+    }
+    EXPECT_EQ(in.metadata->validValues.size(), 12u);
+    EXPECT_EQ(locate, 4u * 128u * 8u);
+    EXPECT_EQ(value, 4u * 128u * 12u);
+    EXPECT_EQ(plan.forms.size(), 4u);
 }
 
 TEST(ProbeHost, RejectsRawDOfTheWrongSize) {
