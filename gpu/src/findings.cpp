@@ -193,7 +193,8 @@ std::vector<std::string> metadataFindings(const ProbePlan& plan, const ObservedM
         if (md.candidates.empty()) {
             const auto [n, total] = matches(md.selectors);
             s << (n == total ? "confirmed" : "disagrees") << ": the hardware reads " << n << " of " << total
-              << " A elements' indices from the lane and bits lanemap draws";
+              << " A elements' indices from the lane and bits lanemap draws; observed: "
+              << observedMetadataMap(in, obs, form);
         } else {
             std::string winner;
             std::ostringstream tally;
