@@ -25,12 +25,13 @@ namespace lanemap::gpu {
 namespace {
 
 std::string errorText(cudaError_t err) {
-    return std::string(cudaGetErrorName(err)) + " (" + std::to_string(static_cast<int>(err)) + "): " +
-           cudaGetErrorString(err);
+    return std::string(cudaGetErrorName(err)) + " (" + std::to_string(static_cast<int>(err)) +
+           "): " + cudaGetErrorString(err);
 }
 
 struct CudaFailure : std::runtime_error {
-    CudaFailure(cudaError_t e, const std::string& what) : std::runtime_error(what + ": " + errorText(e)), err(e) {}
+    CudaFailure(cudaError_t e, const std::string& what)
+        : std::runtime_error(what + ": " + errorText(e)), err(e) {}
     cudaError_t err;
 };
 
@@ -39,8 +40,7 @@ void check(cudaError_t err, const char* what) {
 }
 
 // A device buffer that frees itself; the free is checked too, but never throws from a destructor.
-template <typename T>
-class DeviceBuffer {
+template <typename T> class DeviceBuffer {
 public:
     DeviceBuffer(std::size_t count, const char* what) {
         check(cudaMalloc(reinterpret_cast<void**>(&m_ptr), count * sizeof(T)), what);
@@ -57,7 +57,8 @@ private:
 };
 
 std::string driverVersion() {
-    // The kernel module's version (e.g. 580.159.04) is what users compare; the runtime only knows the API level.
+    // The kernel module's version (e.g. 580.159.04) is what users compare; the runtime only knows the API
+    // level.
     std::ifstream in("/proc/driver/nvidia/version");
     std::string line;
     if (in && std::getline(in, line)) {
@@ -75,7 +76,8 @@ Availability discoverOnce() {
     int count = 0; // cudaGetDeviceCount leaves it unset on failure
     const cudaError_t err = cudaGetDeviceCount(&count);
     if (err != cudaSuccess) {
-        a.reason = (err == cudaErrorNoDevice ? "no CUDA device: " : "no usable CUDA driver: ") + errorText(err);
+        a.reason =
+            (err == cudaErrorNoDevice ? "no CUDA device: " : "no usable CUDA driver: ") + errorText(err);
         return a;
     }
     if (count <= 0) {
@@ -123,13 +125,13 @@ std::string formsMismatch(const kernels::Entry& entry, const std::vector<Form>& 
                std::to_string(forms.size());
     for (std::size_t i = 0; i < forms.size(); ++i)
         if (forms[i].ptx != entry.forms[i].ptx || forms[i].selector != entry.forms[i].selector)
-            return "probe kernel form " + std::to_string(i) + " is " + entry.forms[i].ptx + ", the catalog's is " +
-                   forms[i].ptx;
+            return "probe kernel form " + std::to_string(i) + " is " + entry.forms[i].ptx +
+                   ", the catalog's is " + forms[i].ptx;
     return "";
 }
 
-// The GPU is one resource: transfers, the launch and the error handling of one variant run at a time, while other
-// threads plan and interpret (the host work dominates: up to 100k experiments per variant).
+// The GPU is one resource: transfers, the launch and the error handling of one variant run at a time, while
+// other threads plan and interpret (the host work dominates: up to 100k experiments per variant).
 std::mutex& gpuMutex() {
     static std::mutex m;
     return m;
@@ -140,8 +142,8 @@ using Clock = std::chrono::steady_clock;
 ProbeResult runOn(const DeviceInfo& device, const Variant& v) {
     if (v.minSm > device.sm)
         return unsupported(v, "needs sm_" + std::to_string(v.minSm) + (v.kind.empty() ? "" : "a") +
-                                  (v.kind.empty() ? "" : " (.kind::" + v.kind + ")") + "; this device is sm_" +
-                                  std::to_string(device.sm));
+                                  (v.kind.empty() ? "" : " (.kind::" + v.kind + ")") +
+                                  "; this device is sm_" + std::to_string(device.sm));
     const kernels::Entry* entry = kernels::find(v.ptx);
     if (!entry) return unsupported(v, "this build has no probe kernel for " + v.ptx);
     const Instruction& in = Catalog::instance().instruction(v);
@@ -179,16 +181,20 @@ ProbeResult runOn(const DeviceInfo& device, const Variant& v) {
                       entry->launch(dIn.get(), dModes.get(), dOut.get(), experiments, dCompiled.get())),
                   "kernel launch");
             check(cudaDeviceSynchronize(), "kernel execution");
-            check(cudaMemcpy(raw.data(), dOut.get(), raw.size() * sizeof(std::uint32_t), cudaMemcpyDeviceToHost),
+            check(cudaMemcpy(raw.data(), dOut.get(), raw.size() * sizeof(std::uint32_t),
+                             cudaMemcpyDeviceToHost),
                   "cudaMemcpy (D registers)");
-            check(cudaMemcpy(&compiled, dCompiled.get(), sizeof(int), cudaMemcpyDeviceToHost), "cudaMemcpy (flag)");
+            check(cudaMemcpy(&compiled, dCompiled.get(), sizeof(int), cudaMemcpyDeviceToHost),
+                  "cudaMemcpy (flag)");
         } catch (const CudaFailure& failure) {
             ProbeResult r;
             r.spec = v.spec;
             r.experiments = experiments;
-            if (failure.err == cudaErrorNoKernelImageForDevice || failure.err == cudaErrorUnsupportedPtxVersion) {
+            if (failure.err == cudaErrorNoKernelImageForDevice ||
+                failure.err == cudaErrorUnsupportedPtxVersion) {
                 r.verdict = "unsupported";
-                r.reason = std::string(failure.what()) + " (this binary has code for sm_90a and PTX for compute_80)";
+                r.reason =
+                    std::string(failure.what()) + " (this binary has code for sm_90a and PTX for compute_80)";
             } else {
                 r.verdict = "fail";
                 r.reason = failure.what();
@@ -237,8 +243,9 @@ ProbeReport probeAll(const std::vector<const Variant*>& variants, const Progress
     report.date = isoNow();
     const Availability a = discover();
     report.device = a.device;
-    // Variants are planned and interpreted on several threads (the GPU part is serialized by gpuMutex); results
-    // keep the order of `variants`. A cancel stops handing out variants; those already running finish.
+    // Variants are planned and interpreted on several threads (the GPU part is serialized by gpuMutex);
+    // results keep the order of `variants`. A cancel stops handing out variants; those already running
+    // finish.
     std::vector<std::optional<ProbeResult>> results(variants.size());
     std::atomic<std::size_t> next{0};
     std::mutex progressMutex;

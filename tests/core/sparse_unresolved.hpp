@@ -1,10 +1,10 @@
 #pragma once
-// An UNRESOLVED sparse metadata mapping, for tests of the candidate machinery (Codec candidates, JSON and text
-// export, the hardware probe's verdict between readings). The hardware probe resolved every unresolved mapping
-// of the catalog (resources/probe/h100-mma.json: 'rows-per-lane'), so tests rebuild the open question: a copy of
-// a resolved instruction whose confirmed fields become candidate 'rows-per-lane' (primary, inferred) next to the
-// refuted 'k-halves-per-lane' reading (lane 4g+2F holds the first half of K, lane 4g+2F+1 the second; bits
-// [15:0] row g, bits [31:16] row g+8).
+// An UNRESOLVED sparse metadata mapping, for tests of the candidate machinery (Codec candidates, JSON and
+// text export, the hardware probe's verdict between readings). The hardware probe resolved every unresolved
+// mapping of the catalog (resources/probe/h100-mma.json: 'rows-per-lane'), so tests rebuild the open
+// question: a copy of a resolved instruction whose confirmed fields become candidate 'rows-per-lane'
+// (primary, inferred) next to the refuted 'k-halves-per-lane' reading (lane 4g+2F holds the first half of K,
+// lane 4g+2F+1 the second; bits [15:0] row g, bits [31:16] row g+8).
 #include "lanemap/catalog.hpp"
 
 #include <map>
@@ -44,10 +44,12 @@ inline const Instruction& unresolvedSparse(const std::string& spec) {
     }
     md.selectors = rows;
     md.candidate = "rows-per-lane";
-    md.candidates = {{"rows-per-lane", "lane 4g+2F holds row g and lane 4g+2F+1 row g+8, all of K", rows},
-                     {"k-halves-per-lane", "lane 4g+2F holds the first half of K and lane 4g+2F+1 the second", halves}};
-    md.notes.push_back("UNRESOLVED: 2 candidate readings; showing 'rows-per-lane' (a guess, marked inferred) until "
-                       "the hardware probe decides");
+    md.candidates = {
+        {"rows-per-lane", "lane 4g+2F holds row g and lane 4g+2F+1 row g+8, all of K", rows},
+        {"k-halves-per-lane", "lane 4g+2F holds the first half of K and lane 4g+2F+1 the second", halves}};
+    md.notes.push_back(
+        "UNRESOLVED: 2 candidate readings; showing 'rows-per-lane' (a guess, marked inferred) until "
+        "the hardware probe decides");
     slot = std::move(in);
     return *slot;
 }

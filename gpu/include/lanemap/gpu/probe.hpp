@@ -32,8 +32,8 @@ ProbeResult probe(const Variant& variant);
 // the callback then comes from a worker thread, one call at a time.
 using Progress = std::function<void(std::size_t done, std::size_t total, const std::string& spec)>;
 
-// Probe many variants; `cancel` (optional) stops between variants. The report carries device, date and version;
-// its results keep the order of `variants` (after a cancel: those that finished).
+// Probe many variants; `cancel` (optional) stops between variants. The report carries device, date and
+// version; its results keep the order of `variants` (after a cancel: those that finished).
 ProbeReport probeAll(const std::vector<const Variant*>& variants, const Progress& progress = {},
                      const std::atomic<bool>* cancel = nullptr);
 
