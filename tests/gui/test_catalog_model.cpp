@@ -58,6 +58,9 @@ TEST(CatalogFilter, SearchWordsMustAllMatch) {
     filter.setSourceModel(&model);
     QAbstractItemModelTester tester(&filter, QAbstractItemModelTester::FailureReportingMode::Fatal);
     filter.setFilterText(QStringLiteral("m16n8k16 bf16"));
+    EXPECT_EQ(leafSpecs(filter), (QStringList{QStringLiteral("mma.m16n8k16.bf16"), QStringLiteral("mma.sp.m16n8k16.bf16"),
+                                              QStringLiteral("mma.sp::ordered_metadata.m16n8k16.bf16")}));
+    filter.setFilterText(QStringLiteral("bf16 mma.m16n8k16"));
     EXPECT_EQ(leafSpecs(filter), QStringList{QStringLiteral("mma.m16n8k16.bf16")});
     EXPECT_TRUE(filter.parseError().isEmpty());
     // A prefix of a spec is a search, not an error.
