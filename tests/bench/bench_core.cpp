@@ -1,6 +1,8 @@
 // Core benchmarks (design.md §6). Budgets are goals, measured here and recorded in docs/performance.md.
 #include "lanemap/catalog.hpp"
+#include "lanemap/diagram.hpp"
 #include "lanemap/export.hpp"
+#include "lanemap/svg.hpp"
 
 #include <benchmark/benchmark.h>
 
@@ -40,4 +42,36 @@ static void BM_JsonCatalog(benchmark::State& state) {
 }
 BENCHMARK(BM_JsonCatalog)->Unit(benchmark::kMillisecond);
 
-BENCHMARK_MAIN();
+
+namespace {
+DiagramOptions only(const char* operand) {
+    DiagramOptions o;
+    o.operand = operand;
+    return o;
+}
+} // namespace
+
+// SVG of the largest diagram: wgmma m64n256 D, 16 384 cells (budget < 20 ms, < 2 MB).
+static void BM_SvgLargest(benchmark::State& state) {
+    const Instruction& in = *Catalog::instance().instruction("wgmma.m64n256k16.f16");
+    std::size_t bytes = 0;
+    for (auto _ : state) {
+        const Diagram d = buildDiagram(in, only("D"));
+        bytes = toSvg(d).size();
+    }
+    state.counters["bytes"] = static_cast<double>(bytes);
+}
+BENCHMARK(BM_SvgLargest)->Name("BM_SvgLargest/64x256")->Unit(benchmark::kMillisecond);
+
+// SVG of every diagram in the catalog, all operands (budget < 2 s on one core).
+static void BM_SvgCatalog(benchmark::State& state) {
+    const Catalog& catalog = Catalog::instance();
+    std::size_t bytes = 0;
+    for (auto _ : state) {
+        bytes = 0;
+        for (const Variant* v : catalog.variants()) bytes += toSvg(buildDiagram(catalog.instruction(*v))).size();
+    }
+    state.counters["variants"] = static_cast<double>(catalog.size());
+    state.counters["bytes"] = static_cast<double>(bytes);
+}
+BENCHMARK(BM_SvgCatalog)->Unit(benchmark::kMillisecond)->Iterations(1);
