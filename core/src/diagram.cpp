@@ -381,6 +381,7 @@ void Builder::planOperands() {
                          std::to_string(op.elementBits()) + "-bit element" + (op.elementsPerRegister() == 1 ? "" : "s") +
                          " each";
             if (op.chunked()) p.subtitle += "; each non-zero may sit anywhere in its chunk";
+            plan.owners.reserve(op.elements().size() / static_cast<std::size_t>(op.matrices()));
             for (const Element& e : op.elements()) {
                 if ((e.matrix < 0 ? 0 : e.matrix) != m) continue;
                 Owner o;
@@ -440,14 +441,26 @@ void Builder::planMetadata() {
 }
 
 void findSpots(PanelPlan& plan) {
+    // Counting sort by grid position (stable: owners keep their (thread, element) order), then by span end where
+    // spans of different width start at one position (rare).
     std::vector<std::uint32_t>& order = plan.order;
-    order.resize(plan.owners.size());
-    for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-    auto key = [&](std::uint32_t i) {
-        const Owner& o = plan.owners[i];
-        return std::tuple(o.row, o.col, o.colLast, i);
+    const std::size_t positions = static_cast<std::size_t>(plan.panel.rows) * static_cast<std::size_t>(plan.panel.cols);
+    std::vector<std::uint32_t> start(positions + 1, 0);
+    auto pos = [&](const Owner& o) {
+        return static_cast<std::size_t>(o.row) * static_cast<std::size_t>(plan.panel.cols) + static_cast<std::size_t>(o.col);
     };
-    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return key(a) < key(b); });
+    for (const Owner& o : plan.owners) ++start[pos(o) + 1];
+    for (std::size_t i = 1; i <= positions; ++i) start[i] += start[i - 1];
+    order.resize(plan.owners.size());
+    {
+        std::vector<std::uint32_t> fill(start.begin(), start.end() - 1);
+        for (std::uint32_t i = 0; i < plan.owners.size(); ++i) order[fill[pos(plan.owners[i])]++] = i;
+    }
+    for (std::size_t p = 0; p < positions; ++p)
+        if (start[p + 1] - start[p] > 1)
+            std::stable_sort(order.begin() + start[p], order.begin() + start[p + 1], [&](std::uint32_t a, std::uint32_t b) {
+                return plan.owners[a].colLast < plan.owners[b].colLast;
+            });
     std::vector<Spot>& spots = plan.spots;
     spots.clear();
     for (std::uint32_t n = 0; n < order.size(); ++n) {
@@ -807,6 +820,9 @@ Diagram Builder::build() {
     y = shelfBottom;
 
     // Cells.
+    std::size_t total = 0;
+    for (const PanelPlan& plan : m_plans) total += plan.owners.size();
+    m_d.cells.reserve(total);
     for (std::size_t pi = 0; pi < m_plans.size(); ++pi) {
         PanelPlan& plan = m_plans[pi];
         DiagramPanel& p = plan.panel;

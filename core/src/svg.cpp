@@ -30,20 +30,19 @@ public:
     }
     // Integers as integers, everything else with at most two decimals: short and deterministic.
     Writer& num(double v) {
-        const double r = std::round(v * 100.0) / 100.0;
+        // Hundredths as an integer: exact, and no floating-point formatting on the common integral path.
+        const long long h = std::llround(v * 100.0);
         char buf[32];
-        std::to_chars_result res{};
-        if (r == std::floor(r) && std::fabs(r) < 1e15)
-            res = std::to_chars(buf, buf + sizeof buf, static_cast<long long>(r));
-        else
-            res = std::to_chars(buf, buf + sizeof buf, r, std::chars_format::fixed, 2);
-        std::string_view s(buf, static_cast<std::size_t>(res.ptr - buf));
-        if (s.find('.') != std::string_view::npos) {
-            while (s.back() == '0') s.remove_suffix(1);
-            if (s.back() == '.') s.remove_suffix(1);
+        const long long whole = h / 100, frac = (h < 0 ? -h : h) % 100;
+        char* p = buf;
+        if (h < 0 && whole == 0) *p++ = '-';
+        p = std::to_chars(p, buf + sizeof buf, whole).ptr;
+        if (frac) {
+            *p++ = '.';
+            *p++ = static_cast<char>('0' + frac / 10);
+            if (frac % 10) *p++ = static_cast<char>('0' + frac % 10);
         }
-        if (s == "-0") s = "0";
-        m_s.append(s);
+        m_s.append(buf, static_cast<std::size_t>(p - buf));
         return *this;
     }
     Writer& integer(long long v) {
@@ -133,7 +132,7 @@ double baselineOffset(double h, double font) { return std::round(h / 2 + font * 
 
 class SvgBuilder {
 public:
-    SvgBuilder(const Diagram& d, const SvgOptions& o) : m_d(d), m_o(o), m_w(d.cells.size() * 110 + 16384) {}
+    SvgBuilder(const Diagram& d, const SvgOptions& o) : m_d(d), m_o(o), m_w(d.cells.size() * 140 + 32768) {}
     std::string build();
 
 private:
@@ -158,6 +157,9 @@ private:
     // Bit fields by thread (diagram index, field index).
     std::map<int, std::vector<std::pair<std::size_t, std::size_t>>> m_fieldsOf;
     DiagramText m_legendText, m_panelTitle; // role styles when no text of that role exists
+    // Cell labels and tooltips are built from numbers, fixed words and the panels' operand names: when those
+    // need no escaping, neither do the 100k strings built from them.
+    bool m_plainCells = false;
 };
 
 void SvgBuilder::head() {
@@ -431,7 +433,9 @@ void SvgBuilder::lane(int thread) {
         for (std::size_t n = i; n < j; ++n) {
             const DiagramCell& c = m_d.cells[cells[n]];
             m_w << "<g><title>";
-            m_w.escape(c.tooltip) << "</title><text";
+            if (m_plainCells) m_w << c.tooltip;
+            else m_w.escape(c.tooltip);
+            m_w << "</title><text";
             if (perCellKey && m_lightKeys.count(c.colorKey)) {
                 m_w << " class=\"k";
                 m_w.integer(c.colorKey) << '"';
@@ -439,7 +443,9 @@ void SvgBuilder::lane(int thread) {
             m_w.attr("x", c.rect.x + c.rect.w / 2);
             if (!grouped) m_w.attr("y", c.rect.y + baselineOffset(c.rect.h, font));
             m_w << '>';
-            m_w.escape(c.label) << "</text></g>";
+            if (m_plainCells) m_w << c.label;
+            else m_w.escape(c.label);
+            m_w << "</text></g>";
         }
         m_w << '\n';
         if (grouped) m_w << "</g>\n";
@@ -501,6 +507,10 @@ std::string SvgBuilder::build() {
             m_lightKeys[c.colorKey] = true;
     }
     for (const DiagramText& t : m_d.texts) m_roleStyle.try_emplace(t.role, &t);
+    m_plainCells = true;
+    for (const DiagramPanel& p : m_d.panels)
+        for (char c : p.operand + p.letter)
+            m_plainCells = m_plainCells && c != '&' && c != '<' && c != '>' && c != '"' && static_cast<unsigned char>(c) >= 0x20;
     m_legendText = {{}, {}, m_d.metrics.noteFont, false, false, TextAnchor::Start, TextRole::Legend, {0x22, 0x22, 0x22}};
     m_panelTitle = {{}, {}, m_d.metrics.panelTitleFont, true, false, TextAnchor::Start, TextRole::PanelTitle, {0x22, 0x22, 0x22}};
     m_roleStyle.try_emplace(TextRole::Legend, &m_legendText);

@@ -81,12 +81,14 @@ TEST(Diagram, HoveringALaneFindsItInEveryPanel) {
     EXPECT_EQ(panels.size(), 3u);
 }
 
-TEST(Diagram, EveryDenseVariantDrawsEveryElementOnce) {
+// Every element of every operand is one cell (and every metadata field of the drawn selector one more).
+TEST(Diagram, EveryVariantDrawsEveryElementOnce) {
     for (const Variant* v : Catalog::instance().variants()) {
         const Instruction& in = Catalog::instance().instruction(*v);
         const Diagram d = buildDiagram(in, with([](DiagramOptions& o) { o.mergeIdenticalCD = false; }));
         std::size_t elements = 0;
         for (const FragmentLayout& op : in.operands) elements += op.elements().size();
+        if (in.metadata && !in.metadata->selectors.empty()) elements += in.metadata->selectors.front().fields.size();
         EXPECT_EQ(d.cells.size(), elements) << v->spec;
         for (const DiagramCell& c : d.cells) {
             const RectF& g = d.panels[c.panel].gridRect();

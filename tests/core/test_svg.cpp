@@ -41,8 +41,10 @@ const XmlNode* laneGroupOf(const XmlNode* n) {
     return nullptr;
 }
 
-// Checks one SVG against the instruction it shows: labels, tooltips and lane groups agree with the engine.
-void checkAgainstEngine(const Instruction& in, const std::string& svg, std::size_t expectedCells) {
+// Checks one SVG against the instruction it shows: labels, tooltips and lane groups agree with the engine
+// (operand elements by thread and index; metadata fields of the drawn selector by thread and bits).
+void checkAgainstEngine(const Instruction& in, const std::string& svg, std::size_t expectedCells,
+                        const MetadataSelector* selector = nullptr) {
     const auto doc = parseXml(svg);
     ASSERT_TRUE(doc) << in.spec << ": " << doc.error;
     const XmlNode& root = *doc.root;
@@ -53,23 +55,36 @@ void checkAgainstEngine(const Instruction& in, const std::string& svg, std::size
     const auto texts = cellTexts(root);
     EXPECT_EQ(texts.size(), expectedCells) << in.spec;
     static const std::regex label(R"(T(\d+):([abcd])(\d+))");
+    static const std::regex metadataLabel(R"(T(\d+): \[(\d+)\.\.(\d+)\])");
     static const std::regex rowCol(R"(row (\d+) cols? (\d+))");
     std::size_t checked = 0;
     for (const XmlNode* t : texts) {
         std::smatch m, rc;
-        ASSERT_TRUE(std::regex_match(t->text, m, label)) << in.spec << ": label '" << t->text << "'";
-        const int thread = std::stoi(m[1]);
-        const int index = std::stoi(m[3]);
-        const std::string operand(1, static_cast<char>(std::toupper(m[2].str()[0])));
-        const FragmentLayout* op = in.operand(operand);
-        ASSERT_NE(op, nullptr) << in.spec << " " << operand;
-        const Element& e = op->element(thread, index);
         const std::string title = titleOf(t);
         ASSERT_TRUE(std::regex_search(title, rc, rowCol)) << title;
-        EXPECT_EQ(std::stoi(rc[1]), e.row) << in.spec << " " << t->text << ": " << title;
-        EXPECT_EQ(std::stoi(rc[2]), e.col) << in.spec << " " << t->text << ": " << title;
-        EXPECT_NE(title.find("reg " + std::to_string(e.reg) + " ["), std::string::npos) << title;
-        EXPECT_NE(title.find("[" + std::to_string(e.bit + op->elementBits() - 1)), std::string::npos) << title;
+        const int row = std::stoi(rc[1]), col = std::stoi(rc[2]);
+        int thread = 0;
+        if (std::regex_match(t->text, m, metadataLabel)) {
+            ASSERT_NE(selector, nullptr) << in.spec << ": metadata cell " << t->text;
+            thread = std::stoi(m[1]);
+            const int hi = std::stoi(m[2]), lo = std::stoi(m[3]);
+            bool found = false;
+            for (const MetadataField& f : selector->fields)
+                found = found || (f.thread == thread && f.bitHi == hi && f.bitLo == lo && f.row == row && f.colFirst == col);
+            EXPECT_TRUE(found) << in.spec << " " << t->text << ": " << title;
+        } else {
+            ASSERT_TRUE(std::regex_match(t->text, m, label)) << in.spec << ": label '" << t->text << "'";
+            thread = std::stoi(m[1]);
+            const int index = std::stoi(m[3]);
+            const std::string operand(1, static_cast<char>(std::toupper(m[2].str()[0])));
+            const FragmentLayout* op = in.operand(operand);
+            ASSERT_NE(op, nullptr) << in.spec << " " << operand;
+            const Element& e = op->element(thread, index);
+            EXPECT_EQ(row, e.row) << in.spec << " " << t->text << ": " << title;
+            EXPECT_EQ(col, e.col) << in.spec << " " << t->text << ": " << title;
+            EXPECT_NE(title.find("reg " + std::to_string(e.reg) + " ["), std::string::npos) << title;
+            EXPECT_NE(title.find("[" + std::to_string(e.bit + op->elementBits() - 1)), std::string::npos) << title;
+        }
         const XmlNode* lane = laneGroupOf(t);
         ASSERT_NE(lane, nullptr);
         EXPECT_TRUE(lane->hasClass("lane-" + std::to_string(thread % 32))) << lane->attrOr("class");
@@ -85,7 +100,10 @@ TEST(SvgCatalog, EveryVariantIsWellFormedAndMatchesTheEngine) {
         all.mergeIdenticalCD = false;
         std::size_t elements = 0;
         for (const FragmentLayout& op : in.operands) elements += op.elements().size();
-        checkAgainstEngine(in, toSvg(buildDiagram(in, all)), elements);
+        const MetadataSelector* selector =
+            in.metadata && !in.metadata->selectors.empty() ? &in.metadata->selectors.front() : nullptr;
+        if (selector) elements += selector->fields.size();
+        checkAgainstEngine(in, toSvg(buildDiagram(in, all)), elements, selector);
         if (::testing::Test::HasFatalFailure()) return;
     }
 }
@@ -175,6 +193,7 @@ TEST(SvgSparse, MetadataCellsAndBitFieldsShareTheLaneGroup) {
     const auto texts = cellTexts(*doc.root);
     EXPECT_EQ(texts.size(), d.cells.size());
     EXPECT_EQ(texts.size(), 128u + 128u + 128u + 64u);
+    checkAgainstEngine(in, svg, texts.size(), &in.metadata->selectors.front());
     const auto lanes = doc.root->all([](const XmlNode& n) { return n.name == "g" && n.hasClass("lane-4"); });
     ASSERT_EQ(lanes.size(), 1u);
     const auto fields = lanes[0]->all([](const XmlNode& n) { return n.name == "rect" && n.child("title"); });
