@@ -5,9 +5,11 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <sys/resource.h>
 
 using namespace lanemap;
 using nlohmann::json;
@@ -148,6 +150,30 @@ TEST(ExportOptions, RejectUnknownOperandAndSelector) {
     options.selector = 1;
     EXPECT_FALSE(exportInstruction(get("mma.m16n8k16.f16"), ExportFormat::Text, options, doc, error));
     EXPECT_NE(error.find("dense"), std::string::npos) << error;
+}
+
+} // namespace
+
+namespace {
+
+// A write that runs out of space part-way (simulated with RLIMIT_FSIZE, which fails write() with EFBIG the way a
+// full disk fails it with ENOSPC): the old file survives untouched and no temp file is left behind.
+TEST_F(AtomicWrite, WriteFailurePartWayKeepsTheOldFile) {
+    const fs::path file = m_dir / "keep.json";
+    ASSERT_EQ(writeFileAtomic(file.string(), "old contents"), "");
+    struct rlimit saved {};
+    ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &saved), 0);
+    const auto previous = std::signal(SIGXFSZ, SIG_IGN);
+    struct rlimit small = saved;
+    small.rlim_cur = 64;
+    ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
+    const std::string error = writeFileAtomic(file.string(), std::string(100000, 'x'));
+    ::setrlimit(RLIMIT_FSIZE, &saved);
+    std::signal(SIGXFSZ, previous);
+    EXPECT_NE(error.find(file.string()), std::string::npos) << error;
+    EXPECT_NE(error.find("too large"), std::string::npos) << error;
+    EXPECT_EQ(read(file), "old contents");
+    EXPECT_EQ(entries(), 1u) << "no temp files left behind";
 }
 
 } // namespace
