@@ -75,3 +75,21 @@ static void BM_SvgCatalog(benchmark::State& state) {
     state.counters["bytes"] = static_cast<double>(bytes);
 }
 BENCHMARK(BM_SvgCatalog)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+// SVG of the SM80 16x8x16 atom, the size CuTe's print_svg is quoted for in design.md §6.
+static void BM_SvgSmall(benchmark::State& state) {
+    const Instruction& in = *Catalog::instance().instruction("mma.m16n8k16.f16");
+    std::size_t bytes = 0;
+    for (auto _ : state) bytes = toSvg(buildDiagram(in)).size();
+    state.counters["bytes"] = static_cast<double>(bytes);
+}
+BENCHMARK(BM_SvgSmall)->Name("BM_SvgSmall/m16n8k16")->Unit(benchmark::kMillisecond);
+
+// SVG of the wgmma 64x256x16 atom with every register operand (A and D), as CuTe draws its atom.
+static void BM_SvgAtom(benchmark::State& state) {
+    const Instruction& in = *Catalog::instance().instruction("wgmma.m64n256k16.f16");
+    std::size_t bytes = 0;
+    for (auto _ : state) bytes = toSvg(buildDiagram(in)).size();
+    state.counters["bytes"] = static_cast<double>(bytes);
+}
+BENCHMARK(BM_SvgAtom)->Name("BM_SvgAtom/m64n256k16")->Unit(benchmark::kMillisecond);
