@@ -13,6 +13,9 @@
 
 #include "mma_fragments.hpp"
 
+#include <map>
+#include <mutex>
+
 #include <array>
 #include <string>
 #include <vector>
@@ -214,6 +217,16 @@ MetadataLayout buildMetadata(const MetadataTable& table) {
     return md;
 }
 
+// The metadata of a row does not depend on N: build it once per table and copy it into each variant.
+const MetadataLayout& metadataFor(const MetadataTable& table) {
+    static std::mutex mutex;
+    static std::map<const MetadataTable*, MetadataLayout> built;
+    std::lock_guard lock(mutex);
+    auto it = built.find(&table);
+    if (it == built.end()) it = built.emplace(&table, buildMetadata(table)).first;
+    return it->second;
+}
+
 // --- errata and notes ----------------------------------------------------------------------------------
 
 Erratum erratumE11() {
@@ -315,8 +328,7 @@ void registerRow(Catalog& catalog, const WgmmaRow& row, bool sparse) {
                 catalog.add(std::move(v), [r, c](Instruction& in) {
                     in.operands.push_back(makeOperand("A", in.atype, 128, *r->a));
                     in.operands.push_back(makeOperand("D", c, 128, accumulator(in.n, c), in.n));
-                    if (r->metadata)
-                        in.metadata = buildMetadata(*r->metadata);
+                    if (r->metadata) in.metadata = metadataFor(*r->metadata);
                 });
             }
         }
