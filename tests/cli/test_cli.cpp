@@ -1,5 +1,6 @@
 // lanemap-cli end to end: list/show/export, exit codes and messages (design.md §2, §7).
 #include "cli.hpp"
+#include "cli_run.hpp"
 
 #include "lanemap/catalog.hpp"
 #include "lanemap/gpu/probe.hpp"
@@ -17,22 +18,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Result {
-    int code;
-    std::string out, err;
-};
+using Result = lanemap::test::CliResult;
+const auto run = lanemap::test::runCli;
 
-Result run(std::vector<std::string> args) {
-    std::ostringstream out, err;
-    const int code = lanemap::cli::run(args, out, err);
-    return {code, out.str(), err.str()};
-}
-
-fs::path tempDir(const std::string& name) {
-    fs::path dir = fs::temp_directory_path() / ("lanemap-cli-" + std::to_string(::getpid()) + "-" + name);
-    fs::remove_all(dir);
-    return dir;
-}
+fs::path tempDir(const std::string& name) { return lanemap::test::freshTempDir(name); }
 
 TEST(CliList, OneSpecPerLineWithMinSm) {
     const Result r = run({"list"});

@@ -1,5 +1,6 @@
 // lanemap-cli with sparse instructions: the metadata view per selector, selector errors (exit 2), sparse JSON.
 #include "cli.hpp"
+#include "cli_run.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -8,16 +9,8 @@
 
 namespace {
 
-struct Result {
-    int code;
-    std::string out, err;
-};
-
-Result run(std::vector<std::string> args) {
-    std::ostringstream out, err;
-    const int code = lanemap::cli::run(args, out, err);
-    return {code, out.str(), err.str()};
-}
+using Result = lanemap::test::CliResult;
+const auto run = lanemap::test::runCli;
 
 TEST(CliSparse, ListsTheSparseFamily) {
     const Result r = run({"list", "--family", "mma.sp"});

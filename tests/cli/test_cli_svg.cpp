@@ -1,5 +1,6 @@
 // lanemap-cli export --format svg: every variant, the drawing options and their errors.
 #include "cli.hpp"
+#include "cli_run.hpp"
 
 #include "lanemap/catalog.hpp"
 
@@ -18,22 +19,10 @@ using lanemap::test::XmlNode;
 
 namespace {
 
-struct Result {
-    int code;
-    std::string out, err;
-};
+using Result = lanemap::test::CliResult;
+const auto run = lanemap::test::runCli;
 
-Result run(std::vector<std::string> args) {
-    std::ostringstream out, err;
-    const int code = lanemap::cli::run(args, out, err);
-    return {code, out.str(), err.str()};
-}
-
-fs::path tempDir(const std::string& name) {
-    fs::path dir = fs::temp_directory_path() / ("lanemap-cli-svg-" + std::to_string(::getpid()) + "-" + name);
-    fs::remove_all(dir);
-    return dir;
-}
+fs::path tempDir(const std::string& name) { return lanemap::test::freshTempDir(name); }
 
 std::string slurp(const fs::path& file) {
     std::ifstream in(file, std::ios::binary);

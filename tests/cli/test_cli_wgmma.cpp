@@ -1,5 +1,6 @@
 // lanemap-cli with wgmma: the shared-memory view of B (and A) with --major/--swizzle, and its input errors.
 #include "cli.hpp"
+#include "cli_run.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -8,16 +9,8 @@
 
 namespace {
 
-struct Result {
-    int code;
-    std::string out, err;
-};
-
-Result run(std::vector<std::string> args) {
-    std::ostringstream out, err;
-    const int code = lanemap::cli::run(args, out, err);
-    return {code, out.str(), err.str()};
-}
+using Result = lanemap::test::CliResult;
+const auto run = lanemap::test::runCli;
 
 TEST(CliWgmma, ShowOperandBPrintsTheSharedMemoryAddressGrid) {
     const Result r = run({"show", "wgmma.m64n64k16.f16", "--operand", "B", "--swizzle", "128B"});
