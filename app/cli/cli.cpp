@@ -136,14 +136,21 @@ int cmdProbe(const std::string& spec, bool all, const std::string& jsonPath, std
         << ", CUDA " << availability.device.cudaRuntime << ")\n";
     const ProbeReport report = gpu::probeAll(variants);
     int pass = 0, fail = 0, unsupported = 0;
+    constexpr std::size_t kShown = 20; // per variant; the JSON report has every mismatch
     for (const ProbeResult& r : report.results) {
         out << r.verdict << '\t' << r.spec << '\t' << r.cellsChecked << " cells";
         if (r.cellsMismatched) out << ", " << r.cellsMismatched << " mismatched";
+        if (r.verdict != "unsupported") out << ", " << r.experiments << " experiments, " << r.seconds << " s";
         if (!r.reason.empty()) out << " (" << r.reason << ")";
         out << '\n';
-        for (const ProbeMismatch& m : r.mismatches)
-            out << "  " << m.operand << " (" << m.row << "," << m.col << ") " << m.experiment << ": expected "
-                << m.expected << ", observed " << m.observed << '\n';
+        for (std::size_t i = 0; i < r.mismatches.size() && i < kShown; ++i) {
+            const ProbeMismatch& m = r.mismatches[i];
+            out << "  " << m.operand << " (" << m.row << "," << m.col << ")";
+            if (m.thread >= 0) out << " T" << m.thread << (m.index >= 0 ? ":" + std::to_string(m.index) : "");
+            out << ' ' << m.experiment << ": expected " << m.expected << ", observed " << m.observed << '\n';
+        }
+        if (r.mismatches.size() > kShown)
+            out << "  ... " << r.mismatches.size() - kShown << " more mismatches (--json PATH writes them all)\n";
         for (const std::string& f : r.findings) out << "  finding: " << f << '\n';
         pass += r.verdict == "pass";
         fail += r.verdict == "fail";

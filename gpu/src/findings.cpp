@@ -1,0 +1,281 @@
+// What a probe run settled, in words: a summary, the sub-register positions the run can and cannot see, and
+// each erratum of ptx-catalog.md §10 the variant carries, read off the observed mapping (not off the verdict
+// alone), so a finding names what the hardware did even where it disagrees with both manual and engine.
+#include "interpret_detail.hpp"
+
+#include <functional>
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+#include <sstream>
+
+namespace lanemap::gpu::detail {
+
+namespace {
+
+struct Counts {
+    std::map<std::string, int> bad;
+    int total = 0;
+};
+
+Counts countBad(const ProbeResult& r) {
+    Counts c;
+    std::set<std::pair<std::string, std::tuple<int, int, int, int, int>>> seen;
+    for (const ProbeMismatch& m : r.mismatches)
+        if (seen.insert({m.operand, {m.matrix, m.row, m.col, m.thread, m.index}}).second) ++c.bad[m.operand];
+    return c;
+}
+
+// For the A elements with `pick(index)`, how many lanes' observed (row, k) match `formula`.
+struct Tally {
+    int elements = 0, matchEngine = 0, matchFormula = 0;
+    std::string firstOdd; // one observed placement that matches neither
+};
+
+Tally tallyA(const FragmentLayout& a, const std::vector<ObservedElement>& obs, const std::function<bool(int)>& pick,
+             const std::function<Cell(const Lane&, int)>& formula) {
+    Tally t;
+    for (std::size_t f = 0; f < a.elements().size(); ++f) {
+        const Element& e = a.elements()[f];
+        if (!pick(e.index)) continue;
+        ++t.elements;
+        const ObservedElement& o = obs[f];
+        const Cell want = formula(Lane::of(e.thread), e.index);
+        const bool engine = o.row == e.row && o.col == e.col;
+        const bool manual = o.row == want.row && o.col == want.col;
+        t.matchEngine += engine;
+        t.matchFormula += manual;
+        if (!engine && !manual && t.firstOdd.empty())
+            t.firstOdd = "T" + std::to_string(e.thread) + ":a" + std::to_string(e.index) + " at row " +
+                         std::to_string(o.row) + ", k " + std::to_string(o.col);
+    }
+    return t;
+}
+
+std::string e1Finding(const Instruction& in, const ObservedMapping& obs) {
+    const FragmentLayout& a = *in.operand("A");
+    // The manual's literal first branch: col = threadID_in_group * 32 + i for i < 64.
+    const auto manual = [](const Lane& l, int i) {
+        return Cell{(i < 32 || (64 <= i && i < 96)) ? l.groupID : l.groupID + 8, l.threadID_in_group * 32 + i};
+    };
+    Tally t;
+    for (const auto& form : obs.a) {
+        const Tally f = tallyA(a, form, [](int i) { return i >= 32 && i < 64; }, manual);
+        t.elements += f.elements;
+        t.matchEngine += f.matchEngine;
+        t.matchFormula += f.matchFormula;
+        if (t.firstOdd.empty()) t.firstOdd = f.firstOdd;
+    }
+    std::ostringstream s;
+    if (t.matchEngine == t.elements) {
+        s << "E1 confirmed: a32..a63 of every lane sit at row groupID+8, k = threadID_in_group*32 + (i & 0x1F), as "
+             "lanemap draws (" << t.matchEngine << " of " << t.elements << " placements); the manual's "
+             "k = threadID_in_group*32 + i matches " << t.matchFormula << " of them";
+    } else if (t.matchFormula == t.elements) {
+        s << "E1 refuted: the hardware follows the manual's literal formula for a32..a63 (" << t.matchFormula
+          << " of " << t.elements << " placements)";
+    } else {
+        s << "E1 unresolved: a32..a63 match lanemap in " << t.matchEngine << " and the manual in "
+          << t.matchFormula << " of " << t.elements << " placements; e.g. " << t.firstOdd;
+    }
+    return s.str();
+}
+
+std::string e2Finding(const Instruction& in, const ObservedMapping& obs, bool pass) {
+    const FragmentLayout& a = *in.operand("A");
+    const auto reading = [](const Lane& l, int i) {
+        return Cell{i % 2 == 0 ? l.groupID : l.groupID + 8, i % 2 == 0 ? i * 2 + l.threadID_in_group
+                                                                       : i * 2 - 2 + l.threadID_in_group};
+    };
+    const Tally t = tallyA(a, obs.a.at(0), [](int i) { return i % 2 == 1; }, reading);
+    std::ostringstream s;
+    if (t.matchFormula == t.elements && pass)
+        s << "E2 confirmed: the odd elements a1, a3, a5, a7 sit at row groupID+8, k = (i*2) - 2 + threadID_in_group "
+             "(the balanced reading of the manual's formula) in all " << t.elements << " placements";
+    else
+        s << "E2 unresolved: the balanced reading matches " << t.matchFormula << " of " << t.elements
+          << " odd-element placements" << (t.firstOdd.empty() ? "" : "; e.g. " + t.firstOdd);
+    return s.str();
+}
+
+std::string subRegisterFinding(const FragmentLayout& op, const char* name, bool clean, const char* anchor) {
+    if (op.elementsPerRegister() < 2 || !clean) return "";
+    const int w = op.containerBits();
+    const int pad = op.elements()[0].bit % w; // e2m1 sits in the middle of its 8-bit container
+    std::ostringstream s;
+    s << name << " sub-register positions: element " << name[0] << "i sits in bits [" << w << "*(i % "
+      << op.elementsPerRegister() << ") + " << (pad + op.elementBits() - 1) << " : " << w << "*(i % "
+      << op.elementsPerRegister() << ")" << (pad ? " + " + std::to_string(pad) : "") << "] of its register, low element first";
+    s << " (" << anchor << ")";
+    return s.str();
+}
+
+// Where the hardware reads metadata, in the manual's terms: for quad 0 (lanes 0..3, rows 0 and 8), which lane and
+// bits index which row and columns, and whether every quad g repeats it at lanes 4g.., rows g and g+8.
+std::string observedMetadataMap(const Instruction& in, const ObservedMapping& obs, std::size_t form) {
+    const FragmentLayout& a = *in.operand("A");
+    const int chunk = in.metadata->chunkCols;
+    std::map<std::pair<int, int>, std::pair<int, std::pair<int, int>>> map; // (lane, nibble) -> (row, [first, last])
+    bool everyQuad = true;
+    std::map<std::pair<int, int>, std::pair<int, int>> relative; // (lane - 4g, nibble) -> (row - g, chunk first)
+    for (std::size_t e = 0; e < a.elements().size(); ++e) {
+        const ObservedField& f = obs.metadata[form][e];
+        const ObservedElement& o = obs.a[form][e];
+        if (f.thread < 0 || o.row < 0 || o.col < 0) continue;
+        const int g = a.elements()[e].thread / 4 % 8;
+        const int first = o.col / chunk * chunk;
+        const auto key = std::make_pair(f.thread - 4 * g, f.nibble);
+        const auto val = std::make_pair(o.row - g, first);
+        auto [it, fresh] = relative.emplace(key, val);
+        if (!fresh && it->second != val) everyQuad = false;
+        if (g != 0) continue;
+        const auto [at, added] = map.emplace(std::make_pair(f.thread, f.nibble),
+                                             std::make_pair(o.row, std::make_pair(first, first + chunk - 1)));
+        if (!added) {
+            at->second.second.first = std::min(at->second.second.first, first);
+            at->second.second.second = std::max(at->second.second.second, first + chunk - 1);
+        }
+    }
+    // Runs of consecutive nibbles of one lane that index consecutive columns of one row read as one range.
+    struct Run {
+        int lane, nibbleLo, nibbleHi, row, colLo, colHi;
+    };
+    std::vector<Run> runs;
+    for (const auto& [key, val] : map) {
+        if (!runs.empty()) {
+            Run& r = runs.back();
+            if (r.lane == key.first && r.nibbleHi + 1 == key.second && r.row == val.first && r.colHi + 1 == val.second.first) {
+                r.nibbleHi = key.second;
+                r.colHi = val.second.second;
+                continue;
+            }
+        }
+        runs.push_back({key.first, key.second, key.second, val.first, val.second.first, val.second.second});
+    }
+    std::ostringstream s;
+    for (std::size_t i = 0; i < runs.size(); ++i)
+        s << (i ? "; " : "") << "lane " << runs[i].lane << " bits [" << 4 * runs[i].nibbleHi + 3 << ":"
+          << 4 * runs[i].nibbleLo << "] -> row " << runs[i].row << " cols " << runs[i].colLo << ".." << runs[i].colHi;
+    s << (everyQuad ? " (every quad g repeats this at lanes 4g.., rows g and g+8)" : " (quads differ)");
+    return s.str();
+}
+
+// For an unresolved mapping: how many A elements each candidate reading places where the hardware read them.
+std::vector<std::string> metadataFindings(const ProbePlan& plan, const ObservedMapping& obs) {
+    const Instruction& in = *plan.instruction;
+    const FragmentLayout& a = *in.operand("A");
+    const MetadataLayout& md = *in.metadata;
+    std::vector<std::string> out;
+    for (std::size_t form = 0; form < plan.forms.size(); ++form) {
+        const int selector = plan.forms[form].selector;
+        // Only the first base form of each selector: the aliases (mixed types) read metadata the same way.
+        if (form >= md.selectors.size()) break;
+        auto matches = [&](const std::vector<MetadataSelector>& selectors) {
+            int n = 0, total = 0;
+            const MetadataSelector* sel = nullptr;
+            for (const MetadataSelector& s : selectors)
+                if (s.value == selector) sel = &s;
+            for (std::size_t e = 0; e < a.elements().size(); ++e) {
+                const ObservedField& f = obs.metadata[form][e];
+                const ObservedElement& o = obs.a[form][e];
+                ++total;
+                if (!sel || f.thread < 0 || o.row < 0 || o.col < 0) continue;
+                for (const MetadataField& mf : sel->fields)
+                    if (mf.row == o.row && mf.colFirst <= o.col && o.col <= mf.colLast && mf.thread == f.thread &&
+                        mf.bitLo / 4 == f.nibble)
+                        ++n;
+            }
+            return std::make_pair(n, total);
+        };
+        std::ostringstream s;
+        s << "metadata, selector " << selector << ": ";
+        if (md.candidates.empty()) {
+            const auto [n, total] = matches(md.selectors);
+            s << (n == total ? "confirmed" : "disagrees") << ": the hardware reads " << n << " of " << total
+              << " A elements' indices from the lane and bits lanemap draws";
+        } else {
+            std::string winner;
+            std::ostringstream tally;
+            for (const MetadataCandidate& c : md.candidates) {
+                const auto [n, total] = matches(c.selectors);
+                if (n == total) winner = c.name;
+                tally << (tally.tellp() > 0 ? ", " : "") << "'" << c.name << "' " << n << " of " << total;
+            }
+            s << (winner.empty() ? "UNRESOLVED: no candidate matches the hardware"
+                                 : "resolved: the hardware reads candidate '" + winner + "'")
+              << " (" << tally.str() << " A elements); observed: " << observedMetadataMap(in, obs, form);
+        }
+        out.push_back(s.str());
+    }
+    return out;
+}
+
+// Placements the engine marks inferred or figure-only, now seen on hardware.
+std::vector<std::string> sourceFindings(const Instruction& in, const Counts& bad) {
+    std::vector<std::string> out;
+    for (const char* name : {"A", "B", "C", "D"}) {
+        const FragmentLayout& op = *in.operand(name);
+        int inferred = 0, figure = 0;
+        for (const Element& e : op.elements()) {
+            inferred += e.source == Source::Inferred;
+            figure += e.source == Source::Figure;
+        }
+        if (!inferred && !figure) continue;
+        std::ostringstream s;
+        s << name << " placements lanemap marks " << (inferred ? "inferred" : "figure-only");
+        s << (bad.bad.count(name) ? ": the hardware disagrees (see the mismatches)"
+                                  : ": the hardware agrees in all " + std::to_string(op.elements().size()) + " cells");
+        out.push_back(s.str());
+    }
+    return out;
+}
+
+} // namespace
+
+std::vector<std::string> findings(const ProbePlan& plan, const ObservedMapping& obs, const ProbeResult& r) {
+    const Instruction& in = *plan.instruction;
+    std::vector<std::string> out;
+    const Counts c = countBad(r);
+    const bool pass = r.cellsMismatched == 0;
+    {
+        std::ostringstream s;
+        if (pass) {
+            s << "all " << r.cellsChecked << " cells of A, B, C and D" << (in.metadata ? " and the metadata" : "")
+              << " agree with lanemap";
+            if (plan.forms.size() > 1) s << " in every one of the " << plan.forms.size() << " instruction forms";
+        } else {
+            s << r.cellsMismatched << " of " << r.cellsChecked << " cells disagree with lanemap:";
+            for (const auto& [op, n] : c.bad) s << ' ' << op << ' ' << n;
+        }
+        out.push_back(s.str());
+    }
+    const bool dClean = !c.bad.count("D") && !c.bad.count("B") && !c.bad.count("C");
+    const bool abClean = !c.bad.count("A") && !c.bad.count("B") && !c.bad.count("metadata");
+    const char* dAnchor = "confirmed: B's columns, which are lanes, anchor D's element order";
+    const char* abAnchor = in.metadata ? "confirmed within each chunk: the metadata indices anchor k"
+                                       : "consistent with the k pairing; a swap made in both A and B would be "
+                                         "invisible to A·B";
+    for (std::string s : {subRegisterFinding(*in.operand("D"), "D", dClean, dAnchor),
+                          subRegisterFinding(*in.operand("A"), "A", abClean, abAnchor),
+                          subRegisterFinding(*in.operand("B"), "B", abClean, abAnchor)})
+        if (!s.empty()) out.push_back(std::move(s));
+
+    for (std::string f : sourceFindings(in, c)) out.push_back(std::move(f));
+    if (in.metadata)
+        for (std::string f : metadataFindings(plan, obs)) out.push_back(std::move(f));
+    for (const Erratum& e : in.errata) {
+        if (e.id == "E1") out.push_back(e1Finding(in, obs));
+        else if (e.id == "E2") out.push_back(e2Finding(in, obs, pass));
+        else if (e.id == "E3") continue; // syntax typo: nothing the hardware can say
+        else if (pass)
+            out.push_back(e.id + " confirmed: " + e.summary + " — the instruction runs on this device and agrees with "
+                                                              "lanemap in every cell");
+        else
+            out.push_back(e.id + " unresolved: " + e.summary + " — the hardware disagrees with lanemap (see the "
+                                                               "mismatches)");
+    }
+    return out;
+}
+
+} // namespace lanemap::gpu::detail

@@ -1,0 +1,317 @@
+// Probe planning (design.md §5): the forms of a variant and the register images of every experiment.
+// Nothing here asks the engine where a row or column is in order to compute a result; the engine's layouts
+// only say where to put a one-hot value (the element's register and bits) — what the instruction does with
+// it is read back by interpret.cpp.
+#include "lanemap/gpu/experiments.hpp"
+
+#include "plan_detail.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cmath>
+#include <limits>
+#include <optional>
+
+#include <bit>
+#include <cstring>
+#include <stdexcept>
+
+namespace lanemap::gpu {
+
+std::string_view toString(ExperimentKind kind) {
+    switch (kind) {
+    case ExperimentKind::CvsD: return "C vs D";
+    case ExperimentKind::RowsAD: return "rows of A vs D";
+    case ExperimentKind::ColsBD: return "columns of B vs D";
+    case ExperimentKind::KAB: return "k of A vs k of B";
+    case ExperimentKind::KBase: return "popc baseline";
+    case ExperimentKind::MetaLocate: return "metadata location";
+    case ExperimentKind::MetaValue: return "metadata value";
+    }
+    return "?";
+}
+
+// --- element encodings --------------------------------------------------------------------------------
+
+std::uint64_t encodeOne(std::string_view type) {
+    if (type == "f16") return 0x3C00;
+    if (type == "bf16") return 0x3F80;
+    if (type == "tf32" || type == "f32") return 0x3F800000;
+    if (type == "f64") return 0x3FF0000000000000ull;
+    if (type == "e4m3") return 0x38; // 0 0111 000: bias 7
+    if (type == "e5m2") return 0x3C; // 0 01111 00: bias 15
+    if (type == "e3m2") return 0x0C; // 0 011 00: bias 3
+    if (type == "e2m3") return 0x08; // 0 01 000: bias 1
+    if (type == "e2m1") return 0x2;  // 0 01 0: bias 1
+    if (type == "s8" || type == "u8" || type == "s4" || type == "u4" || type == "b1" || type == "s32") return 1;
+    throw std::invalid_argument("no encoding of 1 for element type '" + std::string(type) + "'");
+}
+
+namespace {
+double halfToDouble(std::uint16_t h) {
+    const int sign = h >> 15;
+    const int exp = (h >> 10) & 0x1F;
+    const int man = h & 0x3FF;
+    double v;
+    if (exp == 0) v = std::ldexp(man, -24);
+    else if (exp == 31) v = man ? std::numeric_limits<double>::quiet_NaN() : std::numeric_limits<double>::infinity();
+    else v = std::ldexp(man | 0x400, exp - 25);
+    return sign ? -v : v;
+}
+} // namespace
+
+double decodeValue(std::string_view type, std::uint64_t bits) {
+    if (type == "f16") return halfToDouble(static_cast<std::uint16_t>(bits));
+    if (type == "f32") return static_cast<double>(std::bit_cast<float>(static_cast<std::uint32_t>(bits)));
+    if (type == "f64") return std::bit_cast<double>(bits);
+    if (type == "s32") return static_cast<double>(static_cast<std::int32_t>(static_cast<std::uint32_t>(bits)));
+    throw std::invalid_argument("cannot decode accumulator type '" + std::string(type) + "'");
+}
+
+// --- forms ----------------------------------------------------------------------------------------------
+
+namespace {
+std::vector<std::string> splitDots(std::string_view s) {
+    std::vector<std::string> out;
+    std::size_t start = 0;
+    while (start <= s.size()) {
+        const std::size_t dot = s.find('.', start);
+        out.emplace_back(s.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
+        if (dot == std::string_view::npos) break;
+        start = dot + 1;
+    }
+    return out;
+}
+
+bool isShape(const std::string& tok) {
+    return tok.size() > 4 && tok[0] == 'm' && tok.find('n') != std::string::npos && tok.find('k') != std::string::npos &&
+           std::isdigit(static_cast<unsigned char>(tok[1]));
+}
+
+// Types of `mma{.sp}.sync.aligned.<shape>.<alayout>.<blayout>[.kind::k].<d>.<a>.<b>.<c>[.op.popc]`.
+Form formOfPtx(const std::string& ptx) {
+    const std::vector<std::string> tok = splitDots(ptx);
+    std::size_t i = 0;
+    while (i < tok.size() && !isShape(tok[i])) ++i;
+    i += 3; // shape, alayout, blayout
+    // .kind::k, and for block scaling .block_scale{.scale_vec::NX}: qualifiers before the types.
+    while (i < tok.size() && (tok[i].rfind("kind::", 0) == 0 || tok[i] == "block_scale" || tok[i].rfind("scale_vec::", 0) == 0))
+        ++i;
+    if (i + 3 >= tok.size()) throw std::logic_error("cannot read the types of " + ptx);
+    Form f;
+    f.ptx = ptx;
+    f.atype = tok.at(i + 1);
+    f.btype = tok.at(i + 2);
+    for (std::size_t j = i + 4; j < tok.size(); ++j)
+        if (tok[j] == "xor") f.xorPopc = true;
+    return f;
+}
+} // namespace
+
+std::vector<Form> formsOf(const Instruction& in) {
+    std::vector<Form> base;
+    base.push_back(formOfPtx(in.ptx));
+    for (const std::string& alias : in.ptxAliases) base.push_back(formOfPtx(alias));
+    if (!in.metadata) return base;
+    std::vector<Form> out;
+    for (const Form& f : base)
+        for (const MetadataSelector& sel : in.metadata->selectors) {
+            Form s = f;
+            s.selector = sel.value;
+            out.push_back(std::move(s));
+        }
+    return out;
+}
+
+RegisterWords registerWords(const Instruction& in) {
+    auto words = [&](const char* name) {
+        const FragmentLayout* op = in.operand(name);
+        if (!op) throw std::logic_error(in.spec + " has no operand " + name);
+        return op->registers() * (op->registerBits() / 32);
+    };
+    RegisterWords w;
+    w.a = words("A");
+    w.b = words("B");
+    w.c = words("C");
+    w.d = words("D");
+    w.e = in.metadata ? 1 : 0;
+    return w;
+}
+
+// --- images -------------------------------------------------------------------------------------------
+
+namespace detail {
+
+void putElement(std::uint32_t* image, int wordOffset, const FragmentLayout& layout, const Element& e,
+                std::uint64_t value) {
+    const int regWords = layout.registerBits() / 32;
+    const int word = wordOffset + e.reg * regWords + e.bit / 32;
+    const std::size_t lane = e.thread;
+    if (regWords == 2) {
+        image[static_cast<std::size_t>(word) * 32 + lane] |= static_cast<std::uint32_t>(value);
+        image[static_cast<std::size_t>(word + 1) * 32 + lane] |= static_cast<std::uint32_t>(value >> 32);
+    } else {
+        image[static_cast<std::size_t>(word) * 32 + lane] |= static_cast<std::uint32_t>(value << (e.bit % 32));
+    }
+}
+
+int bitsFor(std::size_t values) { return static_cast<int>(std::bit_width(values)); } // values 1..N need bit_width(N) bits
+
+const std::array<std::uint8_t, 6>& orderedPatterns() {
+    // Both indices increasing from the LSB (the only patterns `::ordered_metadata` accepts, all valid for .sp).
+    static const std::array<std::uint8_t, 6> p{0b0100, 0b1000, 0b1100, 0b1001, 0b1101, 0b1110};
+    return p;
+}
+
+} // namespace detail
+
+namespace {
+
+using detail::putElement;
+
+struct Operands {
+    const FragmentLayout& a;
+    const FragmentLayout& b;
+    const FragmentLayout& c;
+    const FragmentLayout& d;
+};
+
+Operands operandsOf(const Instruction& in) {
+    const FragmentLayout* a = in.operand("A");
+    const FragmentLayout* b = in.operand("B");
+    const FragmentLayout* c = in.operand("C");
+    const FragmentLayout* d = in.operand("D");
+    if (!a || !b || !c || !d) throw std::logic_error(in.spec + ": the probe needs operands A, B, C and D");
+    return {*a, *b, *c, *d};
+}
+
+// Builds each experiment's image from per-form operand segments made once (all ones, the k codes of B), so a
+// plan of 100k experiments costs little more than copying its bytes.
+class ImageBuilder {
+public:
+    ImageBuilder(const ProbePlan& plan, const Operands& ops) : m_plan(plan), m_ops(ops) {
+        const RegisterWords& w = plan.words;
+        for (const Form& form : plan.forms) {
+            Segments s;
+            const std::uint64_t oneA = encodeOne(form.atype), oneB = encodeOne(form.btype);
+            s.onesA = segment(ops.a, w.a, [&](std::size_t) { return oneA; });
+            s.onesB = segment(ops.b, w.b, [&](std::size_t) { return oneB; });
+            for (int bit = 0; bit < plan.kBits; ++bit)
+                s.bCode.push_back(segment(ops.b, w.b, [&](std::size_t f) { return ((f + 1) >> bit) & 1u ? oneB : 0; }));
+            m_segments.push_back(std::move(s));
+        }
+        if (plan.instruction->metadata) m_sparse.emplace(plan, ops.a, ops.b);
+    }
+
+    const detail::SparseImages* sparse() const { return m_sparse ? &*m_sparse : nullptr; }
+
+    void fill(const Experiment& x, std::uint32_t* img) const {
+        const Form& form = m_plan.forms[x.form];
+        const Segments& seg = m_segments[x.form];
+        const RegisterWords& w = m_plan.words;
+        std::uint32_t* a = img;
+        std::uint32_t* b = img + static_cast<std::size_t>(w.a) * 32;
+        std::uint32_t* c = b + static_cast<std::size_t>(w.b) * 32;
+        std::uint32_t* e = c + static_cast<std::size_t>(w.c) * 32;
+        const std::uint64_t oneA = encodeOne(form.atype), oneB = encodeOne(form.btype);
+        // b1 .xor: the neutral partner of a one-hot is 0 (a ^ 0 = a), not 1.
+        const bool neutralOnes = !form.xorPopc;
+        auto oneHot = [&](const FragmentLayout& l, std::uint32_t* dst, std::uint64_t one) {
+            putElement(dst, 0, l, l.elements()[static_cast<std::size_t>(x.element)], one);
+        };
+        auto copy = [](const std::vector<std::uint32_t>& from, std::uint32_t* to) {
+            std::copy(from.begin(), from.end(), to);
+        };
+        switch (x.kind) {
+        case ExperimentKind::CvsD: oneHot(m_ops.c, c, encodeOne(m_ops.c.elementType())); break;
+        case ExperimentKind::RowsAD:
+            oneHot(m_ops.a, a, oneA);
+            if (neutralOnes) copy(seg.onesB, b);
+            break;
+        case ExperimentKind::ColsBD:
+            oneHot(m_ops.b, b, oneB);
+            if (neutralOnes) copy(seg.onesA, a);
+            break;
+        case ExperimentKind::KAB:
+            oneHot(m_ops.a, a, oneA);
+            copy(seg.bCode[static_cast<std::size_t>(x.bit)], b);
+            break;
+        case ExperimentKind::KBase: copy(seg.bCode[static_cast<std::size_t>(x.bit)], b); break;
+        case ExperimentKind::MetaLocate:
+        case ExperimentKind::MetaValue:
+            oneHot(m_ops.a, a, oneA);
+            copy(m_sparse->kByColumn(x.form), b);
+            break;
+        }
+        if (w.e) m_sparse->fillMetadata(x, e);
+    }
+
+private:
+    struct Segments {
+        std::vector<std::uint32_t> onesA, onesB;
+        std::vector<std::vector<std::uint32_t>> bCode; // per bit: B element f = bit of (f+1)
+    };
+
+    template <typename ValueOf>
+    static std::vector<std::uint32_t> segment(const FragmentLayout& l, int words, ValueOf valueOf) {
+        std::vector<std::uint32_t> s(static_cast<std::size_t>(words) * 32, 0u);
+        const auto els = l.elements();
+        for (std::size_t f = 0; f < els.size(); ++f)
+            if (const std::uint64_t v = valueOf(f)) putElement(s.data(), 0, l, els[f], v);
+        return s;
+    }
+
+    const ProbePlan& m_plan;
+    const Operands& m_ops;
+    std::vector<Segments> m_segments;
+    std::optional<detail::SparseImages> m_sparse;
+};
+
+} // namespace
+
+ProbePlan planProbe(const Instruction& in) { return planProbe(in, formsOf(in)); }
+
+ProbePlan planProbe(const Instruction& in, std::vector<Form> forms) {
+    const Operands ops = operandsOf(in);
+    ProbePlan plan;
+    plan.instruction = &in;
+    plan.forms = std::move(forms);
+    plan.words = registerWords(in);
+    plan.kBits = detail::bitsFor(ops.b.elements().size());
+    const bool sparse = in.metadata.has_value();
+    const int nA = static_cast<int>(ops.a.elements().size());
+    const int nB = static_cast<int>(ops.b.elements().size());
+    const int nC = static_cast<int>(ops.c.elements().size());
+    const std::int8_t patterns = sparse ? 2 : 1;
+
+    const ImageBuilder builder(plan, ops);
+    auto& xs = plan.experiments;
+    for (std::uint16_t fi = 0; fi < plan.forms.size(); ++fi) {
+        const Form& form = plan.forms[fi];
+        for (int c = 0; c < nC; ++c) xs.push_back({ExperimentKind::CvsD, fi, c});
+        for (int e = 0; e < nA; ++e) xs.push_back({ExperimentKind::RowsAD, fi, e});
+        for (std::int8_t p = 0; p < patterns; ++p)
+            for (int f = 0; f < nB; ++f) xs.push_back({ExperimentKind::ColsBD, fi, f, -1, p});
+        for (std::int8_t p = 0; p < patterns; ++p) {
+            if (form.xorPopc)
+                for (std::int16_t b = 0; b < plan.kBits; ++b) xs.push_back({ExperimentKind::KBase, fi, -1, b, p});
+            for (int e = 0; e < nA; ++e)
+                for (std::int16_t b = 0; b < plan.kBits; ++b) xs.push_back({ExperimentKind::KAB, fi, e, b, p});
+        }
+        // The metadata experiments run once per selector, with the canonical types: where the hardware reads
+        // metadata does not depend on the element types (the mixed-type forms still run everything else).
+        if (sparse && form.ptx == in.ptx) builder.sparse()->planMetadata(fi, xs);
+    }
+
+    const std::size_t per = plan.inWordsPerExperiment();
+    plan.images.assign(per * xs.size(), 0u);
+    plan.modes.resize(xs.size());
+    for (std::size_t i = 0; i < xs.size(); ++i) {
+        builder.fill(xs[i], plan.images.data() + i * per);
+        plan.modes[i] = static_cast<std::uint8_t>(xs[i].form);
+    }
+    return plan;
+}
+
+} // namespace lanemap::gpu

@@ -1,0 +1,227 @@
+// The probe API with CUDA: device discovery, and per variant plan -> one launch -> interpretation.
+// Every CUDA call is checked; an error ends that variant with the error's name and never a fake result.
+#include "lanemap/gpu/experiments.hpp"
+#include "lanemap/gpu/probe.hpp"
+
+#include "kernels.hpp"
+
+#include "lanemap/catalog.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <chrono>
+#include <ctime>
+#include <fstream>
+#include <mutex>
+#include <regex>
+#include <sstream>
+#include <stdexcept>
+
+namespace lanemap::gpu {
+
+namespace {
+
+std::string errorText(cudaError_t err) {
+    return std::string(cudaGetErrorName(err)) + " (" + std::to_string(static_cast<int>(err)) + "): " +
+           cudaGetErrorString(err);
+}
+
+struct CudaFailure : std::runtime_error {
+    CudaFailure(cudaError_t e, const std::string& what) : std::runtime_error(what + ": " + errorText(e)), err(e) {}
+    cudaError_t err;
+};
+
+void check(cudaError_t err, const char* what) {
+    if (err != cudaSuccess) throw CudaFailure(err, what);
+}
+
+// A device buffer that frees itself; the free is checked too, but never throws from a destructor.
+template <typename T>
+class DeviceBuffer {
+public:
+    DeviceBuffer(std::size_t count, const char* what) {
+        check(cudaMalloc(reinterpret_cast<void**>(&m_ptr), count * sizeof(T)), what);
+    }
+    ~DeviceBuffer() {
+        if (m_ptr) (void)cudaFree(m_ptr);
+    }
+    DeviceBuffer(const DeviceBuffer&) = delete;
+    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+    T* get() const { return m_ptr; }
+
+private:
+    T* m_ptr = nullptr;
+};
+
+std::string driverVersion() {
+    // The kernel module's version (e.g. 580.159.04) is what users compare; the runtime only knows the API level.
+    std::ifstream in("/proc/driver/nvidia/version");
+    std::string line;
+    if (in && std::getline(in, line)) {
+        std::smatch m;
+        if (std::regex_search(line, m, std::regex(R"(\b(\d{3,}\.\d+(\.\d+)?)\b)"))) return m[1];
+    }
+    int v = 0;
+    if (cudaDriverGetVersion(&v) == cudaSuccess && v > 0)
+        return "CUDA driver API " + std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
+    return "unknown";
+}
+
+Availability discoverOnce() {
+    Availability a;
+    int count = 0; // cudaGetDeviceCount leaves it unset on failure
+    const cudaError_t err = cudaGetDeviceCount(&count);
+    if (err != cudaSuccess) {
+        a.reason = (err == cudaErrorNoDevice ? "no CUDA device: " : "no usable CUDA driver: ") + errorText(err);
+        return a;
+    }
+    if (count <= 0) {
+        a.reason = "no CUDA device (cudaGetDeviceCount found 0)";
+        return a;
+    }
+    cudaDeviceProp prop{};
+    if (const cudaError_t e = cudaGetDeviceProperties(&prop, 0); e != cudaSuccess) {
+        a.reason = "cannot read device 0: " + errorText(e);
+        return a;
+    }
+    int runtime = 0;
+    if (const cudaError_t e = cudaRuntimeGetVersion(&runtime); e != cudaSuccess) {
+        a.reason = "cannot read the CUDA runtime version: " + errorText(e);
+        return a;
+    }
+    a.available = true;
+    a.device.name = prop.name;
+    a.device.sm = prop.major * 10 + prop.minor;
+    a.device.driver = driverVersion();
+    a.device.cudaRuntime = std::to_string(runtime / 1000) + "." + std::to_string((runtime % 1000) / 10);
+    return a;
+}
+
+std::string isoNow() {
+    const std::time_t t = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}
+
+ProbeResult unsupported(const Variant& v, std::string reason) {
+    ProbeResult r;
+    r.spec = v.spec;
+    r.verdict = "unsupported";
+    r.reason = std::move(reason);
+    return r;
+}
+
+std::string formsMismatch(const kernels::Entry& entry, const std::vector<Form>& forms) {
+    if (entry.forms.size() != forms.size())
+        return "the probe kernel runs " + std::to_string(entry.forms.size()) + " forms, the catalog lists " +
+               std::to_string(forms.size());
+    for (std::size_t i = 0; i < forms.size(); ++i)
+        if (forms[i].ptx != entry.forms[i].ptx || forms[i].selector != entry.forms[i].selector)
+            return "probe kernel form " + std::to_string(i) + " is " + entry.forms[i].ptx + ", the catalog's is " +
+                   forms[i].ptx;
+    return "";
+}
+
+ProbeResult runOn(const DeviceInfo& device, const Variant& v) {
+    if (v.minSm > device.sm)
+        return unsupported(v, "needs sm_" + std::to_string(v.minSm) + (v.kind.empty() ? "" : "a") +
+                                  (v.kind.empty() ? "" : " (.kind::" + v.kind + ")") + "; this device is sm_" +
+                                  std::to_string(device.sm));
+    const kernels::Entry* entry = kernels::find(v.ptx);
+    if (!entry) return unsupported(v, "this build has no probe kernel for " + v.ptx);
+    const Instruction& in = Catalog::instance().instruction(v);
+    std::vector<Form> forms = formsOf(in);
+    if (const std::string why = formsMismatch(*entry, forms); !why.empty())
+        return unsupported(v, "probe kernel out of date (" + why + "); rebuild lanemap");
+
+    const auto start = std::chrono::steady_clock::now();
+    const ProbePlan plan = planProbe(in, std::move(forms));
+    const RegisterWords& w = plan.words;
+    if (w.a != entry->words.a || w.b != entry->words.b || w.c != entry->words.c || w.d != entry->words.d ||
+        w.e != entry->words.e)
+        return unsupported(v, "probe kernel registers differ from the catalog's; rebuild lanemap");
+
+    const int experiments = static_cast<int>(plan.experiments.size());
+    std::vector<std::uint32_t> raw(plan.outWords());
+    int compiled = 0;
+    try {
+        DeviceBuffer<std::uint32_t> dIn(plan.images.size(), "cudaMalloc (register images)");
+        DeviceBuffer<std::uint8_t> dModes(plan.modes.size(), "cudaMalloc (forms)");
+        DeviceBuffer<std::uint32_t> dOut(raw.size(), "cudaMalloc (D registers)");
+        DeviceBuffer<int> dCompiled(1, "cudaMalloc (flag)");
+        check(cudaMemcpy(dIn.get(), plan.images.data(), plan.images.size() * sizeof(std::uint32_t),
+                         cudaMemcpyHostToDevice),
+              "cudaMemcpy (register images)");
+        check(cudaMemcpy(dModes.get(), plan.modes.data(), plan.modes.size(), cudaMemcpyHostToDevice),
+              "cudaMemcpy (forms)");
+        check(cudaMemset(dOut.get(), 0, raw.size() * sizeof(std::uint32_t)), "cudaMemset (D registers)");
+        check(cudaMemset(dCompiled.get(), 0, sizeof(int)), "cudaMemset (flag)");
+        check(static_cast<cudaError_t>(entry->launch(dIn.get(), dModes.get(), dOut.get(), experiments, dCompiled.get())),
+              "kernel launch");
+        check(cudaDeviceSynchronize(), "kernel execution");
+        check(cudaMemcpy(raw.data(), dOut.get(), raw.size() * sizeof(std::uint32_t), cudaMemcpyDeviceToHost),
+              "cudaMemcpy (D registers)");
+        check(cudaMemcpy(&compiled, dCompiled.get(), sizeof(int), cudaMemcpyDeviceToHost), "cudaMemcpy (flag)");
+    } catch (const CudaFailure& failure) {
+        ProbeResult r;
+        r.spec = v.spec;
+        r.experiments = experiments;
+        if (failure.err == cudaErrorNoKernelImageForDevice || failure.err == cudaErrorUnsupportedPtxVersion) {
+            r.verdict = "unsupported";
+            r.reason = std::string(failure.what()) + " (this binary has code for sm_90a and PTX for compute_80)";
+        } else {
+            r.verdict = "fail";
+            r.reason = failure.what();
+            r.findings.push_back("the instruction did not complete on this device: " + std::string(failure.what()));
+        }
+        // A fault poisons the context; start a fresh one so the next variant runs.
+        (void)cudaDeviceReset();
+        r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        return r;
+    }
+    if (!compiled)
+        return unsupported(v, "the code this device loaded (sm_" + std::to_string(device.sm) +
+                                  ") was built without this instruction; build with CMAKE_CUDA_ARCHITECTURES "
+                                  "including sm_" + std::to_string(device.sm));
+    Interpretation interpretation = interpretProbe(plan, raw);
+    interpretation.result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return std::move(interpretation.result);
+}
+
+} // namespace
+
+bool builtWithCuda() { return true; }
+
+Availability discover() {
+    static std::once_flag once;
+    static Availability cached;
+    std::call_once(once, [] { cached = discoverOnce(); });
+    return cached;
+}
+
+ProbeResult probe(const Variant& variant) {
+    const Availability a = discover();
+    if (!a.available) return unsupported(variant, "GPU unavailable: " + a.reason);
+    return runOn(a.device, variant);
+}
+
+ProbeReport probeAll(const std::vector<const Variant*>& variants, const Progress& progress,
+                     const std::atomic<bool>* cancel) {
+    ProbeReport report;
+    report.lanemapVersion = LANEMAP_VERSION;
+    report.date = isoNow();
+    const Availability a = discover();
+    report.device = a.device;
+    for (std::size_t i = 0; i < variants.size(); ++i) {
+        if (cancel && cancel->load()) break;
+        report.results.push_back(a.available ? runOn(a.device, *variants[i])
+                                             : unsupported(*variants[i], "GPU unavailable: " + a.reason));
+        if (progress) progress(i + 1, variants.size(), variants[i]->spec);
+    }
+    return report;
+}
+
+} // namespace lanemap::gpu

@@ -1,0 +1,90 @@
+// The probe as built: its kernel table against the catalog (CUDA builds), and the real probe where a GPU exists.
+// Without a GPU these tests skip and say why; with one, they must probe every runnable variant and see it pass.
+#include "lanemap/catalog.hpp"
+#include "lanemap/gpu/experiments.hpp"
+#include "lanemap/gpu/probe.hpp"
+
+#ifdef LANEMAP_HAVE_CUDA
+#include "kernels.hpp"
+#endif
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+using namespace lanemap;
+
+namespace {
+
+// Variants whose instructions ptxas 13.0 assembles for sm_90a (ptx-catalog.md §2.1, §2.3: H100 = Yes).
+bool runsOnSm90a(const Variant& v) { return v.minSm <= 90 && v.kind.empty() && v.family != Family::Wgmma && v.family != Family::WgmmaSp; }
+
+TEST(ProbeBuild, KernelTableCoversEveryVariantThatRunsOnSm90aWithTheCatalogsForms) {
+    if (!gpu::builtWithCuda()) GTEST_SKIP() << "built without CUDA (nvcc was not found at configure time): no kernels";
+#ifdef LANEMAP_HAVE_CUDA
+    int covered = 0;
+    for (const Variant* v : Catalog::instance().variants()) {
+        if (!runsOnSm90a(*v)) continue;
+        const gpu::kernels::Entry* entry = gpu::kernels::find(v->ptx);
+        ASSERT_NE(entry, nullptr) << "no probe kernel for " << v->spec << " (" << v->ptx << ")";
+        const Instruction& in = Catalog::instance().instruction(*v);
+        const std::vector<gpu::Form> forms = gpu::formsOf(in);
+        ASSERT_EQ(entry->forms.size(), forms.size()) << v->spec;
+        for (std::size_t i = 0; i < forms.size(); ++i) {
+            EXPECT_EQ(std::string(entry->forms[i].ptx), forms[i].ptx) << v->spec;
+            EXPECT_EQ(entry->forms[i].selector, forms[i].selector) << v->spec;
+        }
+        const gpu::RegisterWords w = gpu::registerWords(in);
+        EXPECT_EQ(entry->words.a, w.a) << v->spec;
+        EXPECT_EQ(entry->words.b, w.b) << v->spec;
+        EXPECT_EQ(entry->words.c, w.c) << v->spec;
+        EXPECT_EQ(entry->words.d, w.d) << v->spec;
+        EXPECT_EQ(entry->words.e, w.e) << v->spec;
+        EXPECT_LE(entry->minArch, v->minSm * 10 < 750 ? 750 : v->minSm * 10) << v->spec;
+        ++covered;
+    }
+    EXPECT_GE(covered, 47);
+    EXPECT_EQ(gpu::kernels::all().size(), static_cast<std::size_t>(covered)) << "a kernel for no catalog variant";
+#endif
+}
+
+TEST(ProbeDevice, WithoutAGpuEveryVariantSaysWhyItWasNotProbed) {
+    const gpu::Availability a = gpu::discover();
+    if (a.available) GTEST_SKIP() << "a GPU is present (" << a.device.name << "): covered by EveryRunnableVariantPasses";
+    EXPECT_FALSE(a.reason.empty());
+    const Variant* v = Catalog::instance().variant("mma.m16n8k16.f16");
+    ASSERT_NE(v, nullptr);
+    const ProbeResult r = gpu::probe(*v);
+    EXPECT_EQ(r.verdict, "unsupported");
+    EXPECT_NE(r.reason.find(gpu::builtWithCuda() ? "GPU unavailable" : "built without CUDA"), std::string::npos)
+        << r.reason;
+    EXPECT_EQ(r.cellsChecked, 0);
+}
+
+TEST(ProbeDevice, EveryRunnableVariantPassesOnTheGpu) {
+    const gpu::Availability a = gpu::discover();
+    if (!a.available) GTEST_SKIP() << "no GPU: " << a.reason;
+    std::vector<const Variant*> variants;
+    for (const Variant* v : Catalog::instance().variants())
+        if (v->family == Family::Mma || v->family == Family::MmaSp) variants.push_back(v);
+    const ProbeReport report = gpu::probeAll(variants);
+    ASSERT_EQ(report.results.size(), variants.size());
+    EXPECT_EQ(report.device.sm, a.device.sm);
+    int passed = 0;
+    for (std::size_t i = 0; i < variants.size(); ++i) {
+        const ProbeResult& r = report.results[i];
+        if (r.verdict == "unsupported") {
+            // Only what the device cannot run may be skipped.
+            EXPECT_GT(variants[i]->minSm, a.device.sm) << r.spec << ": " << r.reason;
+            continue;
+        }
+        EXPECT_EQ(r.verdict, "pass") << r.spec << ": " << r.reason
+                                     << (r.mismatches.empty() ? "" : " first mismatch: " + r.mismatches[0].observed);
+        EXPECT_GT(r.cellsChecked, 0) << r.spec;
+        passed += r.verdict == "pass";
+    }
+    EXPECT_GT(passed, 0) << "nothing was probed on " << a.device.name;
+}
+
+} // namespace
