@@ -4,6 +4,7 @@
 #include "lanemap/gpu/probe.hpp"
 
 #include "kernels.hpp"
+#include "probe_wgmma.hpp"
 
 #include "lanemap/catalog.hpp"
 
@@ -126,6 +127,7 @@ std::string formsMismatch(const kernels::Entry& entry, const std::vector<Form>& 
 }
 
 ProbeResult runOn(const DeviceInfo& device, const Variant& v) {
+    if (v.family == Family::Wgmma || v.family == Family::WgmmaSp) return runWgmma(device, v); // probe_wgmma_cuda.cpp
     if (v.minSm > device.sm)
         return unsupported(v, "needs sm_" + std::to_string(v.minSm) + (v.kind.empty() ? "" : "a") +
                                   (v.kind.empty() ? "" : " (.kind::" + v.kind + ")") + "; this device is sm_" +
