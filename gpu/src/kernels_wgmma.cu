@@ -17,6 +17,14 @@ std::span<const Entry> all() {
     return entries;
 }
 
+bool everyN() {
+#ifdef LANEMAP_WGMMA_ALL_N
+    return true;
+#else
+    return false;
+#endif
+}
+
 const Entry* find(std::string_view ptx) {
     for (const Entry& e : all())
         if (ptx == e.ptx) return &e;

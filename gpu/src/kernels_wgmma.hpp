@@ -52,6 +52,8 @@ struct Entry {
 };
 
 std::span<const Entry> all();
+// Whether this build has every valid N (LANEMAP_WGMMA_ALL_N) or the representative subset.
+bool everyN();
 const Entry* find(std::string_view ptx);
 
 // Per translation unit (compiled in parallel): the entries of one type family.
