@@ -3,12 +3,12 @@
 // alone), so a finding names what the hardware did even where it disagrees with both manual and engine.
 #include "interpret_detail.hpp"
 
-#include <functional>
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
-#include <tuple>
 #include <sstream>
+#include <tuple>
 
 namespace lanemap::gpu::detail {
 
@@ -33,8 +33,8 @@ struct Tally {
     std::string firstOdd; // one observed placement that matches neither
 };
 
-Tally tallyA(const FragmentLayout& a, const std::vector<ObservedElement>& obs, const std::function<bool(int)>& pick,
-             const std::function<Cell(const Lane&, int)>& formula) {
+Tally tallyA(const FragmentLayout& a, const std::vector<ObservedElement>& obs,
+             const std::function<bool(int)>& pick, const std::function<Cell(const Lane&, int)>& formula) {
     Tally t;
     for (std::size_t f = 0; f < a.elements().size(); ++f) {
         const Element& e = a.elements()[f];
@@ -57,11 +57,13 @@ std::string e1Finding(const Instruction& in, const ObservedMapping& obs) {
     const FragmentLayout& a = *in.operand("A");
     // The manual's literal first branch: col = threadID_in_group * 32 + i for i < 64.
     const auto manual = [](const Lane& l, int i) {
-        return Cell{(i < 32 || (64 <= i && i < 96)) ? l.groupID : l.groupID + 8, l.threadID_in_group * 32 + i};
+        return Cell{(i < 32 || (64 <= i && i < 96)) ? l.groupID : l.groupID + 8,
+                    l.threadID_in_group * 32 + i};
     };
     Tally t;
     for (const auto& form : obs.a) {
-        const Tally f = tallyA(a, form, [](int i) { return i >= 32 && i < 64; }, manual);
+        const Tally f = tallyA(
+            a, form, [](int i) { return i >= 32 && i < 64; }, manual);
         t.elements += f.elements;
         t.matchEngine += f.matchEngine;
         t.matchFormula += f.matchFormula;
@@ -69,9 +71,13 @@ std::string e1Finding(const Instruction& in, const ObservedMapping& obs) {
     }
     std::ostringstream s;
     if (t.matchEngine == t.elements) {
-        s << "E1 confirmed: a32..a63 of every lane sit at row groupID+8, k = threadID_in_group*32 + (i & 0x1F), as "
-             "lanemap draws (" << t.matchEngine << " of " << t.elements << " placements); the manual's "
-             "k = threadID_in_group*32 + i matches " << t.matchFormula << " of them";
+        s << "E1 confirmed: a32..a63 of every lane sit at row groupID+8, k = threadID_in_group*32 + (i & "
+             "0x1F), as "
+             "lanemap draws ("
+          << t.matchEngine << " of " << t.elements
+          << " placements); the manual's "
+             "k = threadID_in_group*32 + i matches "
+          << t.matchFormula << " of them";
     } else if (t.matchFormula == t.elements) {
         s << "E1 refuted: the hardware follows the manual's literal formula for a32..a63 (" << t.matchFormula
           << " of " << t.elements << " placements)";
@@ -85,14 +91,17 @@ std::string e1Finding(const Instruction& in, const ObservedMapping& obs) {
 std::string e2Finding(const Instruction& in, const ObservedMapping& obs, bool pass) {
     const FragmentLayout& a = *in.operand("A");
     const auto reading = [](const Lane& l, int i) {
-        return Cell{i % 2 == 0 ? l.groupID : l.groupID + 8, i % 2 == 0 ? i * 2 + l.threadID_in_group
-                                                                       : i * 2 - 2 + l.threadID_in_group};
+        return Cell{i % 2 == 0 ? l.groupID : l.groupID + 8,
+                    i % 2 == 0 ? i * 2 + l.threadID_in_group : i * 2 - 2 + l.threadID_in_group};
     };
-    const Tally t = tallyA(a, obs.a.at(0), [](int i) { return i % 2 == 1; }, reading);
+    const Tally t = tallyA(
+        a, obs.a.at(0), [](int i) { return i % 2 == 1; }, reading);
     std::ostringstream s;
     if (t.matchFormula == t.elements && pass)
-        s << "E2 confirmed: the odd elements a1, a3, a5, a7 sit at row groupID+8, k = (i*2) - 2 + threadID_in_group "
-             "(the balanced reading of the manual's formula) in all " << t.elements << " placements";
+        s << "E2 confirmed: the odd elements a1, a3, a5, a7 sit at row groupID+8, k = (i*2) - 2 + "
+             "threadID_in_group "
+             "(the balanced reading of the manual's formula) in all "
+          << t.elements << " placements";
     else
         s << "E2 unresolved: the balanced reading matches " << t.matchFormula << " of " << t.elements
           << " odd-element placements" << (t.firstOdd.empty() ? "" : "; e.g. " + t.firstOdd);
@@ -104,21 +113,29 @@ std::string subRegisterFinding(const FragmentLayout& op, const char* name, bool 
     const int w = op.containerBits();
     const int pad = op.elements()[0].bit % w; // e2m1 sits in the middle of its 8-bit container
     std::ostringstream s;
+    if (op.elementBits() == 1) {
+        s << name << " sub-register positions: element " << name[0] << "i is bit (i % "
+          << op.elementsPerRegister() << ") of its register (" << anchor << ")";
+        return s.str();
+    }
     s << name << " sub-register positions: element " << name[0] << "i sits in bits [" << w << "*(i % "
       << op.elementsPerRegister() << ") + " << (pad + op.elementBits() - 1) << " : " << w << "*(i % "
-      << op.elementsPerRegister() << ")" << (pad ? " + " + std::to_string(pad) : "") << "] of its register, low element first";
+      << op.elementsPerRegister() << ")" << (pad ? " + " + std::to_string(pad) : "")
+      << "] of its register, low element first";
     s << " (" << anchor << ")";
     return s.str();
 }
 
-// Where the hardware reads metadata, in the manual's terms: for quad 0 (lanes 0..3, rows 0 and 8), which lane and
-// bits index which row and columns, and whether every quad g repeats it at lanes 4g.., rows g and g+8.
+// Where the hardware reads metadata, in the manual's terms: for quad 0 (lanes 0..3, rows 0 and 8), which lane
+// and bits index which row and columns, and whether every quad g repeats it at lanes 4g.., rows g and g+8.
 std::string observedMetadataMap(const Instruction& in, const ObservedMapping& obs, std::size_t form) {
     const FragmentLayout& a = *in.operand("A");
     const int chunk = in.metadata->chunkCols;
-    std::map<std::pair<int, int>, std::pair<int, std::pair<int, int>>> map; // (lane, nibble) -> (row, [first, last])
+    std::map<std::pair<int, int>, std::pair<int, std::pair<int, int>>>
+        map; // (lane, nibble) -> (row, [first, last])
     bool everyQuad = true;
-    std::map<std::pair<int, int>, std::pair<int, int>> relative; // (lane - 4g, nibble) -> (row - g, chunk first)
+    std::map<std::pair<int, int>, std::pair<int, int>>
+        relative; // (lane - 4g, nibble) -> (row - g, chunk first)
     for (std::size_t e = 0; e < a.elements().size(); ++e) {
         const ObservedField& f = obs.metadata[form][e];
         const ObservedElement& o = obs.a[form][e];
@@ -145,7 +162,8 @@ std::string observedMetadataMap(const Instruction& in, const ObservedMapping& ob
     for (const auto& [key, val] : map) {
         if (!runs.empty()) {
             Run& r = runs.back();
-            if (r.lane == key.first && r.nibbleHi + 1 == key.second && r.row == val.first && r.colHi + 1 == val.second.first) {
+            if (r.lane == key.first && r.nibbleHi + 1 == key.second && r.row == val.first &&
+                r.colHi + 1 == val.second.first) {
                 r.nibbleHi = key.second;
                 r.colHi = val.second.second;
                 continue;
@@ -156,7 +174,8 @@ std::string observedMetadataMap(const Instruction& in, const ObservedMapping& ob
     std::ostringstream s;
     for (std::size_t i = 0; i < runs.size(); ++i)
         s << (i ? "; " : "") << "lane " << runs[i].lane << " bits [" << 4 * runs[i].nibbleHi + 3 << ":"
-          << 4 * runs[i].nibbleLo << "] -> row " << runs[i].row << " cols " << runs[i].colLo << ".." << runs[i].colHi;
+          << 4 * runs[i].nibbleLo << "] -> row " << runs[i].row << " cols " << runs[i].colLo << ".."
+          << runs[i].colHi;
     s << (everyQuad ? " (every quad g repeats this at lanes 4g.., rows g and g+8)" : " (quads differ)");
     return s.str();
 }
@@ -182,8 +201,8 @@ std::vector<std::string> metadataFindings(const ProbePlan& plan, const ObservedM
                 ++total;
                 if (!sel || f.thread < 0 || o.row < 0 || o.col < 0) continue;
                 for (const MetadataField& mf : sel->fields)
-                    if (mf.row == o.row && mf.colFirst <= o.col && o.col <= mf.colLast && mf.thread == f.thread &&
-                        mf.bitLo / 4 == f.nibble)
+                    if (mf.row == o.row && mf.colFirst <= o.col && o.col <= mf.colLast &&
+                        mf.thread == f.thread && mf.bitLo / 4 == f.nibble)
                         ++n;
             }
             return std::make_pair(n, total);
@@ -193,7 +212,8 @@ std::vector<std::string> metadataFindings(const ProbePlan& plan, const ObservedM
         if (md.candidates.empty()) {
             const auto [n, total] = matches(md.selectors);
             s << (n == total ? "confirmed" : "disagrees") << ": the hardware reads " << n << " of " << total
-              << " A elements' indices from the lane and bits lanemap draws";
+              << " A elements' indices from the lane and bits lanemap draws; observed: "
+              << observedMetadataMap(in, obs, form);
         } else {
             std::string winner;
             std::ostringstream tally;
@@ -224,8 +244,9 @@ std::vector<std::string> sourceFindings(const Instruction& in, const Counts& bad
         if (!inferred && !figure) continue;
         std::ostringstream s;
         s << name << " placements lanemap marks " << (inferred ? "inferred" : "figure-only");
-        s << (bad.bad.count(name) ? ": the hardware disagrees (see the mismatches)"
-                                  : ": the hardware agrees in all " + std::to_string(op.elements().size()) + " cells");
+        s << (bad.bad.count(name)
+                  ? ": the hardware disagrees (see the mismatches)"
+                  : ": the hardware agrees in all " + std::to_string(op.elements().size()) + " cells");
         out.push_back(s.str());
     }
     return out;
@@ -241,9 +262,10 @@ std::vector<std::string> findings(const ProbePlan& plan, const ObservedMapping& 
     {
         std::ostringstream s;
         if (pass) {
-            s << "all " << r.cellsChecked << " cells of A, B, C and D" << (in.metadata ? " and the metadata" : "")
-              << " agree with lanemap";
-            if (plan.forms.size() > 1) s << " in every one of the " << plan.forms.size() << " instruction forms";
+            s << "all " << r.cellsChecked << " cells of A, B, C and D"
+              << (in.metadata ? " and the metadata" : "") << " agree with lanemap";
+            if (plan.forms.size() > 1)
+                s << " in every one of the " << plan.forms.size() << " instruction forms";
         } else {
             s << r.cellsMismatched << " of " << r.cellsChecked << " cells disagree with lanemap:";
             for (const auto& [op, n] : c.bad) s << ' ' << op << ' ' << n;
@@ -253,9 +275,10 @@ std::vector<std::string> findings(const ProbePlan& plan, const ObservedMapping& 
     const bool dClean = !c.bad.count("D") && !c.bad.count("B") && !c.bad.count("C");
     const bool abClean = !c.bad.count("A") && !c.bad.count("B") && !c.bad.count("metadata");
     const char* dAnchor = "confirmed: B's columns, which are lanes, anchor D's element order";
-    const char* abAnchor = in.metadata ? "confirmed within each chunk: the metadata indices anchor k"
-                                       : "consistent with the k pairing; a swap made in both A and B would be "
-                                         "invisible to A·B";
+    const char* abAnchor = in.metadata
+                               ? "confirmed within each chunk: the metadata indices anchor k"
+                               : "consistent with the k pairing; a swap made in both A and B would be "
+                                 "invisible to A·B";
     for (std::string s : {subRegisterFinding(*in.operand("D"), "D", dClean, dAnchor),
                           subRegisterFinding(*in.operand("A"), "A", abClean, abAnchor),
                           subRegisterFinding(*in.operand("B"), "B", abClean, abAnchor)})
@@ -265,15 +288,20 @@ std::vector<std::string> findings(const ProbePlan& plan, const ObservedMapping& 
     if (in.metadata)
         for (std::string f : metadataFindings(plan, obs)) out.push_back(std::move(f));
     for (const Erratum& e : in.errata) {
-        if (e.id == "E1") out.push_back(e1Finding(in, obs));
-        else if (e.id == "E2") out.push_back(e2Finding(in, obs, pass));
-        else if (e.id == "E3") continue; // syntax typo: nothing the hardware can say
+        if (e.id == "E1")
+            out.push_back(e1Finding(in, obs));
+        else if (e.id == "E2")
+            out.push_back(e2Finding(in, obs, pass));
+        else if (e.id == "E3")
+            continue; // syntax typo: nothing the hardware can say
         else if (pass)
-            out.push_back(e.id + " confirmed: " + e.summary + " — the instruction runs on this device and agrees with "
-                                                              "lanemap in every cell");
+            out.push_back(e.id + " confirmed: " + e.summary +
+                          " — the instruction runs on this device and agrees with "
+                          "lanemap in every cell");
         else
-            out.push_back(e.id + " unresolved: " + e.summary + " — the hardware disagrees with lanemap (see the "
-                                                               "mismatches)");
+            out.push_back(e.id + " unresolved: " + e.summary +
+                          " — the hardware disagrees with lanemap (see the "
+                          "mismatches)");
     }
     return out;
 }

@@ -35,7 +35,8 @@ Frame::Frame(const FragmentLayout& d) : layout(d) {
         const Element& e = els[s];
         rowSlots[static_cast<std::size_t>(rowKey(e))].push_back(static_cast<int>(s));
         colSlots[static_cast<std::size_t>(colKey(e))].push_back(static_cast<int>(s));
-        cellSlot[static_cast<std::size_t>((matrixOf(e) * d.rows() + e.row) * d.cols() + e.col)] = static_cast<int>(s);
+        cellSlot[static_cast<std::size_t>((matrixOf(e) * d.rows() + e.row) * d.cols() + e.col)] =
+            static_cast<int>(s);
     }
 }
 
@@ -46,7 +47,8 @@ std::uint64_t Frame::bits(std::span<const std::uint32_t> block, int slot) const 
     const Element& e = layout.elements()[static_cast<std::size_t>(slot)];
     const int regWords = layout.registerBits() / 32;
     const std::size_t word = static_cast<std::size_t>(e.reg * regWords + e.bit / 32);
-    if (regWords == 2) return block[word * 32 + e.thread] | (std::uint64_t{block[(word + 1) * 32 + e.thread]} << 32);
+    if (regWords == 2)
+        return block[word * 32 + e.thread] | (std::uint64_t{block[(word + 1) * 32 + e.thread]} << 32);
     const int width = layout.containerBits();
     const std::uint32_t w = block[word * 32 + e.thread] >> (e.bit % 32);
     return width >= 32 ? w : (w & ((1u << width) - 1u));
@@ -75,7 +77,8 @@ std::string Frame::rowName(int key) const {
 
 std::string Frame::colName(int key) const {
     const int m = key / layout.cols(), c = key % layout.cols();
-    return (layout.matrices() > 1 ? "product " + std::to_string(m) + " column " : "column ") + std::to_string(c);
+    return (layout.matrices() > 1 ? "product " + std::to_string(m) + " column " : "column ") +
+           std::to_string(c);
 }
 
 } // namespace detail
@@ -107,8 +110,8 @@ std::string formLabel(const ProbePlan& plan, std::uint16_t form) {
     return " [" + s + "]";
 }
 
-void Collector::add(const std::string& operand, const FragmentLayout& layout, int flat, const std::string& experiment,
-                    std::string expected, std::string observed) {
+void Collector::add(const std::string& operand, const FragmentLayout& layout, int flat,
+                    const std::string& experiment, std::string expected, std::string observed) {
     const Element& e = layout.elements()[static_cast<std::size_t>(flat)];
     ProbeMismatch m;
     m.operand = operand;
@@ -124,8 +127,8 @@ void Collector::add(const std::string& operand, const FragmentLayout& layout, in
     mismatches.push_back(std::move(m));
 }
 
-void Collector::addField(int field, const MetadataField& f, const std::string& experiment, std::string expected,
-                         std::string observed) {
+void Collector::addField(int field, const MetadataField& f, const std::string& experiment,
+                         std::string expected, std::string observed) {
     ProbeMismatch m;
     m.operand = "metadata";
     m.row = f.row;
@@ -179,8 +182,8 @@ public:
         : m_plan(plan), m_in(*plan.instruction), m_a(*m_in.operand("A")), m_b(*m_in.operand("B")),
           m_c(*m_in.operand("C")), m_d(*m_in.operand("D")), m_frame(m_d), m_raw(raw) {
         if (raw.size() != plan.outWords())
-            throw std::invalid_argument("raw D has " + std::to_string(raw.size()) + " words; the plan expects " +
-                                        std::to_string(plan.outWords()));
+            throw std::invalid_argument("raw D has " + std::to_string(raw.size()) +
+                                        " words; the plan expects " + std::to_string(plan.outWords()));
         m_k = detail::kModelOf(m_in);
         m_sparse = m_in.metadata.has_value();
     }
@@ -198,7 +201,8 @@ public:
         std::size_t begin = 0;
         while (begin < m_plan.experiments.size()) {
             std::size_t end = begin;
-            while (end < m_plan.experiments.size() && m_plan.experiments[end].form == m_plan.experiments[begin].form)
+            while (end < m_plan.experiments.size() &&
+                   m_plan.experiments[end].form == m_plan.experiments[begin].form)
                 ++end;
             interpretForm(m_plan.experiments[begin].form, begin, end);
             begin = end;
@@ -207,8 +211,8 @@ public:
         ProbeResult& r = out.result;
         r.spec = m_in.spec;
         r.experiments = static_cast<int>(m_plan.experiments.size());
-        r.cellsChecked = static_cast<int>(m_a.elements().size() + m_b.elements().size() + m_c.elements().size() +
-                                          m_d.elements().size());
+        r.cellsChecked = static_cast<int>(m_a.elements().size() + m_b.elements().size() +
+                                          m_c.elements().size() + m_d.elements().size());
         if (m_sparse) r.cellsChecked += detail::metadataFieldCount(m_in);
         r.cellsMismatched = static_cast<int>(m_verdicts.badCells.size());
         r.mismatches = std::move(m_verdicts.mismatches);
@@ -245,7 +249,8 @@ private:
                 text = rows ? m_frame.rowName(static_cast<int>(key)) : m_frame.colName(static_cast<int>(key));
         if (text.empty()) {
             text = "D slots ";
-            for (std::size_t i = 0; i < ids.size() && i < 8; ++i) text += (i ? ", " : "") + m_frame.slotName(ids[i]);
+            for (std::size_t i = 0; i < ids.size() && i < 8; ++i)
+                text += (i ? ", " : "") + m_frame.slotName(ids[i]);
             if (ids.size() > 8) text += ", ... (" + std::to_string(ids.size()) + " slots)";
         }
         for (const auto& [s, v] : slots)
@@ -320,13 +325,15 @@ private:
             ObservedElement& o = observed[static_cast<std::size_t>(run.flat)];
             if (!run.slots.empty()) recordObserved(o, run.slots, check.rows);
             if (diff.empty() && !badValue) continue;
-            const std::string exp = key < 0 ? "no D slot changed"
-                                            : (check.rows ? m_frame.rowName(key) : m_frame.colName(key));
-            m_verdicts.add(check.operand, check.layout, run.flat, label, exp, describeSlots(run.slots, sets, check.rows));
+            const std::string exp =
+                key < 0 ? "no D slot changed" : (check.rows ? m_frame.rowName(key) : m_frame.colName(key));
+            m_verdicts.add(check.operand, check.layout, run.flat, label, exp,
+                           describeSlots(run.slots, sets, check.rows));
         }
     }
 
-    void recordObserved(ObservedElement& o, const std::vector<std::pair<int, double>>& slots, bool rows) const {
+    void recordObserved(ObservedElement& o, const std::vector<std::pair<int, double>>& slots,
+                        bool rows) const {
         std::map<int, int> votes;
         for (const auto& [s, v] : slots) {
             const Element& d = m_d.elements()[static_cast<std::size_t>(s)];
@@ -354,20 +361,23 @@ private:
         ObservedMapping& obs = *m_observed;
 
         // Rows of A vs D: the engine expects A element e in D's row of e.
-        checkAgainstFrame(form, begin, end, {m_a, "A", true, ExperimentKind::RowsAD},
-                          [&](int flat, int) { return m_frame.rowKey(m_a.elements()[static_cast<std::size_t>(flat)]); },
-                          obs.a[form]);
+        checkAgainstFrame(
+            form, begin, end, {m_a, "A", true, ExperimentKind::RowsAD},
+            [&](int flat, int) { return m_frame.rowKey(m_a.elements()[static_cast<std::size_t>(flat)]); },
+            obs.a[form]);
         // Columns of B vs D: B element f in D's column of f, if its k is multiplied under the pattern.
-        checkAgainstFrame(form, begin, end, {m_b, "B", false, ExperimentKind::ColsBD},
-                          [&](int flat, int pattern) {
-                              const Element& e = m_b.elements()[static_cast<std::size_t>(flat)];
-                              if (!m_k->kSelected(matrixOf(e), e.row, pattern)) return -1;
-                              return m_frame.colKey(e);
-                          },
-                          obs.b[form]);
+        checkAgainstFrame(
+            form, begin, end, {m_b, "B", false, ExperimentKind::ColsBD},
+            [&](int flat, int pattern) {
+                const Element& e = m_b.elements()[static_cast<std::size_t>(flat)];
+                if (!m_k->kSelected(matrixOf(e), e.row, pattern)) return -1;
+                return m_frame.colKey(e);
+            },
+            obs.b[form]);
         checkKPairs(form, f, begin, end);
         checkC(form, begin, end);
-        if (m_sparse) detail::checkMetadata(m_plan, m_frame, m_raw, form, begin, end, *m_k, m_verdicts, *m_observed);
+        if (m_sparse)
+            detail::checkMetadata(m_plan, m_frame, m_raw, form, begin, end, *m_k, m_verdicts, *m_observed);
     }
 
     // k of A vs k of B: per A element, the runs spell (f+1) per D slot; f must sit at the A element's k.
@@ -408,8 +418,10 @@ private:
                     const double diff = v - (*bl)[s];
                     if (diff == 0.0) continue;
                     a.touched[s] = true;
-                    if (diff == -1.0) a.code[s] |= 1u << ex.bit; // a ^ 1 = 0: the B bit was 1
-                    else if (diff != 1.0) a.anomaly = true;
+                    if (diff == -1.0)
+                        a.code[s] |= 1u << ex.bit; // a ^ 1 = 0: the B bit was 1
+                    else if (diff != 1.0)
+                        a.anomaly = true;
                 } else if (v != 0.0) {
                     a.touched[s] = true;
                     a.code[s] |= 1u << ex.bit;
@@ -446,7 +458,8 @@ private:
             return k < 0 ? -1 : matrixOf(e) * K + k;
         };
         auto kName = [&](int key) {
-            return (m_a.matrices() > 1 ? "product " + std::to_string(key / K) + " k " : "k ") + std::to_string(key % K);
+            return (m_a.matrices() > 1 ? "product " + std::to_string(key / K) + " k " : "k ") +
+                   std::to_string(key % K);
         };
         std::map<std::pair<int, int>, std::map<int, int>> aVotes; // (pattern, A) -> k of B
         std::map<int, std::map<int, int>> bVotes;                 // B -> k of A
@@ -485,7 +498,8 @@ private:
             const int own = kKeyB(fb);
             const Element& e = m_b.elements()[static_cast<std::size_t>(fb)];
             bool multiplied = false;
-            for (int p = 0; p < m_k->patterns(); ++p) multiplied = multiplied || m_k->kSelected(matrixOf(e), e.row, p);
+            for (int p = 0; p < m_k->patterns(); ++p)
+                multiplied = multiplied || m_k->kSelected(matrixOf(e), e.row, p);
             auto it = bVotes.find(fb);
             if (it == bVotes.end()) {
                 if (multiplied) m_verdicts.add("B", m_b, fb, label, kName(own), "multiplied by no A element");
@@ -510,7 +524,8 @@ private:
             const Experiment& ex = m_plan.experiments[x];
             if (ex.kind != ExperimentKind::CvsD) continue;
             const Element& c = m_c.elements()[static_cast<std::size_t>(ex.element)];
-            const int want = m_frame.cellSlot[static_cast<std::size_t>((matrixOf(c) * m_d.rows() + c.row) * m_d.cols() + c.col)];
+            const int want = m_frame.cellSlot[static_cast<std::size_t>(
+                (matrixOf(c) * m_d.rows() + c.row) * m_d.cols() + c.col)];
             const auto slots = lit(x);
             ObservedElement& o = m_observed->c[form][static_cast<std::size_t>(ex.element)];
             if (slots.size() == 1) {
@@ -521,14 +536,16 @@ private:
             }
             if (slots.size() == 1 && slots[0].first == want && slots[0].second == 1.0) continue;
             bool explained = !slots.empty();
-            for (const auto& [s, v] : slots) explained = explained && (s == want || m_dBlamedSlots.count(s)) && v == 1.0;
+            for (const auto& [s, v] : slots)
+                explained = explained && (s == want || m_dBlamedSlots.count(s)) && v == 1.0;
             if (explained && m_dBlamedSlots.count(want)) continue;
             std::string seen;
             if (slots.empty()) seen = "no D slot changed";
             for (std::size_t i = 0; i < slots.size() && i < 4; ++i) {
                 const Element& d = m_d.elements()[static_cast<std::size_t>(slots[i].first)];
-                seen += (i ? ", " : "") + m_frame.slotName(slots[i].first) + " (row " + std::to_string(d.row) +
-                        ", col " + std::to_string(d.col) + (slots[i].second != 1.0 ? ", value " + number(slots[i].second) : "") + ")";
+                seen += (i ? ", " : "") + m_frame.slotName(slots[i].first) + " (row " +
+                        std::to_string(d.row) + ", col " + std::to_string(d.col) +
+                        (slots[i].second != 1.0 ? ", value " + number(slots[i].second) : "") + ")";
             }
             m_verdicts.add("C", m_c, ex.element, label,
                            "D slot " + m_frame.slotName(want) + " (row " + std::to_string(c.row) + ", col " +

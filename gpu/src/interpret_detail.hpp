@@ -39,8 +39,8 @@ struct Collector {
     std::set<std::pair<std::string, int>> badCells; // (operand, flat element or field)
     std::vector<ProbeMismatch> mismatches;
 
-    void add(const std::string& operand, const FragmentLayout& layout, int flat, const std::string& experiment,
-             std::string expected, std::string observed);
+    void add(const std::string& operand, const FragmentLayout& layout, int flat,
+             const std::string& experiment, std::string expected, std::string observed);
     void addField(int field, const MetadataField& f, const std::string& experiment, std::string expected,
                   std::string observed);
 };
@@ -60,7 +60,8 @@ public:
 std::unique_ptr<KModel> kModelOf(const Instruction& instruction);
 
 // Text of the findings: what the run settled (errata, sub-register positions, the observed mapping).
-std::vector<std::string> findings(const ProbePlan& plan, const ObservedMapping& observed, const ProbeResult& result);
+std::vector<std::string> findings(const ProbePlan& plan, const ObservedMapping& observed,
+                                  const ProbeResult& result);
 
 // Short label of a form for experiment names (" [A .s8 x B .u8]"); empty when the variant has one form.
 std::string formLabel(const ProbePlan& plan, std::uint16_t form);
@@ -73,7 +74,8 @@ namespace lanemap::gpu::detail {
 // fields checked, and the metadata experiments (location of each A element's field, every valid value).
 std::unique_ptr<KModel> sparseKModel(const Instruction& instruction);
 int metadataFieldCount(const Instruction& instruction);
-void checkMetadata(const ProbePlan& plan, const Frame& frame, std::span<const std::uint32_t> raw, std::uint16_t form,
-                   std::size_t begin, std::size_t end, const KModel& k, Collector& verdicts, ObservedMapping& observed);
+void checkMetadata(const ProbePlan& plan, const Frame& frame, std::span<const std::uint32_t> raw,
+                   std::uint16_t form, std::size_t begin, std::size_t end, const KModel& k,
+                   Collector& verdicts, ObservedMapping& observed);
 
 } // namespace lanemap::gpu::detail

@@ -1,6 +1,7 @@
-// mma.sp interpretation: the k of compressed A elements under the base patterns, and the metadata experiments.
-// The observation for one run is the k its one-hot A element multiplied, read off D's row of that element (the
-// metadata runs give B element (k, n) the value bit n of (k+1), so the row spells k+1 across its 8 columns).
+// mma.sp interpretation: the k of compressed A elements under the base patterns, and the metadata
+// experiments. The observation for one run is the k its one-hot A element multiplied, read off D's row of
+// that element (the metadata runs give B element (k, n) the value bit n of (k+1), so the row spells k+1
+// across its 8 columns).
 #include "interpret_detail.hpp"
 #include "plan_detail.hpp"
 #include "sparse_detail.hpp"
@@ -51,13 +52,14 @@ private:
 };
 
 std::string bitsName(const MetadataField& f) {
-    return "lane " + std::to_string(f.thread) + " bits [" + std::to_string(f.bitHi) + ":" + std::to_string(f.bitLo) +
-           "]";
+    return "lane " + std::to_string(f.thread) + " bits [" + std::to_string(f.bitHi) + ":" +
+           std::to_string(f.bitLo) + "]";
 }
 
 std::string nibbleName(int id) {
     const int lane = id / 8, j = id % 8;
-    return "lane " + std::to_string(lane) + " bits [" + std::to_string(4 * j + 3) + ":" + std::to_string(4 * j) + "]";
+    return "lane " + std::to_string(lane) + " bits [" + std::to_string(4 * j + 3) + ":" +
+           std::to_string(4 * j) + "]";
 }
 
 int selectorIndex(const Instruction& in, int selector) {
@@ -95,9 +97,9 @@ int readK(const Frame& frame, std::span<const std::uint32_t> block, const Elemen
     return static_cast<int>(code) - 1;
 }
 
-void checkMetadata(const ProbePlan& plan, const Frame& frame, std::span<const std::uint32_t> raw, std::uint16_t form,
-                   std::size_t begin, std::size_t end, const KModel& kModel, Collector& verdicts,
-                   ObservedMapping& observed) {
+void checkMetadata(const ProbePlan& plan, const Frame& frame, std::span<const std::uint32_t> raw,
+                   std::uint16_t form, std::size_t begin, std::size_t end, const KModel& kModel,
+                   Collector& verdicts, ObservedMapping& observed) {
     const Instruction& in = *plan.instruction;
     const FragmentLayout& a = *in.operand("A");
     if (std::none_of(plan.experiments.begin() + static_cast<std::ptrdiff_t>(begin),
@@ -123,18 +125,21 @@ void checkMetadata(const ProbePlan& plan, const Frame& frame, std::span<const st
         const Experiment& ex = plan.experiments[x];
         if (ex.kind != ExperimentKind::MetaLocate && ex.kind != ExperimentKind::MetaValue) continue;
         // An element whose own k under metadata 0b0100 is already wrong is A's mismatch, not the metadata's.
-        if (observed.a[form][static_cast<std::size_t>(ex.element)].col != kModel.kOfA(ex.element, 0)) continue;
+        if (observed.a[form][static_cast<std::size_t>(ex.element)].col != kModel.kOfA(ex.element, 0))
+            continue;
         const Element& el = a.elements()[static_cast<std::size_t>(ex.element)];
         const int k = readK(frame, raw.subspan(x * per, per), el);
         if (ex.kind == ExperimentKind::MetaLocate) {
             Locate& l = locate[static_cast<std::size_t>(ex.element)];
             const int k0 = kModel.kOfA(ex.element, 0), k1 = kModel.kOfA(ex.element, 1);
-            if (k == k1 && k1 != k0) l.id |= 1 << ex.bit;
+            if (k == k1 && k1 != k0)
+                l.id |= 1 << ex.bit;
             else if (k != k0 && !l.odd) {
                 l.odd = true;
                 l.oddity = k == -2 ? "D changed outside the element's row"
                                    : "multiplied k " + std::to_string(k) + ", neither its 0b0100 column (k " +
-                                         std::to_string(k0) + ") nor its 0b1110 column (k " + std::to_string(k1) + ")";
+                                         std::to_string(k0) + ") nor its 0b1110 column (k " +
+                                         std::to_string(k1) + ")";
             }
             continue;
         }
@@ -149,8 +154,11 @@ void checkMetadata(const ProbePlan& plan, const Frame& frame, std::span<const st
         if (k != want)
             valueFailures[ex.field].push_back(
                 {ex.element, "value " + sparse::binary(value) + ": T" + std::to_string(el.thread) + ":a" +
-                                 std::to_string(el.index) + " should multiply k " + std::to_string(want) + ", multiplied " +
-                                 (k == -1 ? std::string("nothing") : k == -2 ? "(D changed outside its row)" : "k " + std::to_string(k))});
+                                 std::to_string(el.index) + " should multiply k " + std::to_string(want) +
+                                 ", multiplied " +
+                                 (k == -1   ? std::string("nothing")
+                                  : k == -2 ? "(D changed outside its row)"
+                                            : "k " + std::to_string(k))});
     }
 
     // Where the hardware read each element's indices, against the engine's field.
@@ -169,7 +177,8 @@ void checkMetadata(const ProbePlan& plan, const Frame& frame, std::span<const st
         const sparse::Placement& pl = base[static_cast<std::size_t>(e)];
         int field = -1;
         for (std::size_t f = 0; f < fields.size(); ++f)
-            if (fields[f].thread == pl.field.thread && fields[f].bitLo == pl.field.bitLo) field = static_cast<int>(f);
+            if (fields[f].thread == pl.field.thread && fields[f].bitLo == pl.field.bitLo)
+                field = static_cast<int>(f);
         const std::string who = "T" + std::to_string(el.thread) + ":a" + std::to_string(el.index);
         if (observed.a[form][static_cast<std::size_t>(e)].col != kModel.kOfA(e, 0)) continue;
         if (l.odd) {
@@ -206,7 +215,8 @@ void checkMetadata(const ProbePlan& plan, const Frame& frame, std::span<const st
         for (const auto& [e, text] : failures) texts.push_back(text);
         const MetadataField& f = fields[static_cast<std::size_t>(field)];
         verdicts.addField(cellBase + field, f, "metadata value" + label,
-                          "every valid value of " + bitsName(f) + " places its elements as the storage rule says",
+                          "every valid value of " + bitsName(f) +
+                              " places its elements as the storage rule says",
                           summary(texts));
     }
 }
@@ -218,7 +228,8 @@ SparseSim::SparseSim(const SimReference& ref, const MetadataLayout& md) : m_ref(
     std::map<std::tuple<int, int, int, int>, int> seen; // (thread, row, col, colLast) -> elements so far
     std::vector<std::size_t> order(ref.a.size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return ref.a[x].index < ref.a[y].index; });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t x, std::size_t y) { return ref.a[x].index < ref.a[y].index; });
     m_chunkFirst.assign(ref.a.size(), 0);
     m_slot.assign(ref.a.size(), 0);
     for (std::size_t i : order) {

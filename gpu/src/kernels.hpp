@@ -18,8 +18,8 @@ struct FormKernel {
 };
 
 struct Entry {
-    const char* ptx;  // canonical PTX of the variant (its first form)
-    int minArch;      // __CUDA_ARCH__ the instructions need, e.g. 800, 890, 900
+    const char* ptx; // canonical PTX of the variant (its first form)
+    int minArch;     // __CUDA_ARCH__ the instructions need, e.g. 800, 890, 900
     Words words;
     std::span<const FormKernel> forms;
     // One warp per experiment: in = [experiment][A,B,C,E words][lane], modes = form per experiment,

@@ -27,7 +27,8 @@ bool everyN() {
 
 const Entry* find(std::string_view ptx) {
     for (const Entry& e : all())
-        if (ptx == e.ptx) return &e;
+        if (ptx == e.ptx)
+            return &e;
     return nullptr;
 }
 

@@ -1,8 +1,8 @@
 #pragma once
 // The wgmma probe kernel (design.md §5 for warpgroups): ONE kernel template, and per instruction form one asm
-// statement. A block is one warpgroup and one experiment: it copies the host's shared-memory images (B, and A for
-// the SS forms) into a 1024-byte aligned buffer, loads the A registers and the metadata word, fences the generic
-// proxy's stores for the async proxy (fence.proxy.async.shared::cta, then a barrier), runs
+// statement. A block is one warpgroup and one experiment: it copies the host's shared-memory images (B, and A
+// for the SS forms) into a 1024-byte aligned buffer, loads the A registers and the metadata word, fences the
+// generic proxy's stores for the async proxy (fence.proxy.async.shared::cta, then a barrier), runs
 //     wgmma.fence; wgmma.mma_async[.sp] (scale-d = false: D = A*B); wgmma.commit_group; wgmma.wait_group 0
 // and stores the raw D registers. It never computes a row, a column or an element's address: the images come
 // from lanemap::smem, the descriptors from lanemap::smem::encodeDescriptor (start addresses relative to the
@@ -60,7 +60,8 @@ using std::uint64_t;
 
 // Every valid N of a type, with its D register counts (f32/s32: N/2; f16x2: N/4): X(N, W32, W16).
 // The floating types take N = 8..256 step 8; integer and b1 take 8, 16, 24, then 32..256 step 16.
-// Without LANEMAP_WGMMA_ALL_N a representative subset is built (8, 16, 24, 64, 128, 256; see gpu/CMakeLists.txt).
+// Without LANEMAP_WGMMA_ALL_N a representative subset is built (8, 16, 24, 64, 128, 256; see
+// gpu/CMakeLists.txt).
 // clang-format off
 #ifdef LANEMAP_WGMMA_ALL_N
 #define LM_WG_FLOAT_N(X) \
@@ -80,8 +81,7 @@ using std::uint64_t;
 // clang-format on
 
 // The forms of one variant; the block's experiment picks one (block-uniform, so .aligned holds).
-template <int W, class... F>
-struct Forms {
+template <int W, class... F> struct Forms {
     static constexpr int kWords = W;
     static constexpr Form kForms[] = {F::kForm...};
 
@@ -106,21 +106,24 @@ __global__ void __launch_bounds__(kThreads, 1)
     const uint32_t raw = static_cast<uint32_t>(__cvta_generic_to_shared(dynamicSmem));
     const uint32_t pad = (1024u - (raw & 1023u)) & 1023u; // the 128B swizzle repeats every 1024 bytes
     uint4* base = dynamicSmem + pad / 16;
-    for (uint32_t i = static_cast<uint32_t>(tid); i < x.bBytes / 16; i += kThreads) base[i] = pool[x.bOffset / 16 + i];
+    for (uint32_t i = static_cast<uint32_t>(tid); i < x.bBytes / 16; i += kThreads)
+        base[i] = pool[x.bOffset / 16 + i];
     for (uint32_t i = static_cast<uint32_t>(tid); i < x.aBytes / 16; i += kThreads)
         base[x.aAt / 16 + i] = pool[x.aOffset / 16 + i];
 
     uint32_t a[kARegisters];
 #pragma unroll
-    for (int i = 0; i < kARegisters; ++i) a[i] = x.aRegs == kNone ? 0u : words[x.aRegs + i * kThreads + tid];
+    for (int i = 0; i < kARegisters; ++i)
+        a[i] = x.aRegs == kNone ? 0u : words[x.aRegs + i * kThreads + tid];
     uint32_t e = x.meta == kNone ? 0u : words[x.meta + tid];
     uint32_t zero = 0;
     uint32_t d[W];
 #pragma unroll
-    for (int i = 0; i < W; ++i) d[i] = kSentinel;
+    for (int i = 0; i < W; ++i)
+        d[i] = kSentinel;
 
-    // Shared memory written by ordinary stores and read by wgmma (the async proxy): fence in every writing thread,
-    // then the barrier.
+    // Shared memory written by ordinary stores and read by wgmma (the async proxy): fence in every writing
+    // thread, then the barrier.
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
     __syncthreads();
 
@@ -131,11 +134,13 @@ __global__ void __launch_bounds__(kThreads, 1)
     uint64_t descB = x.descB + encodedBase;
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
     V::run(x.mode, a, descA, descB, e, zero, d);
-    if (blockIdx.x == 0 && tid == 0) *compiled = 1;
+    if (blockIdx.x == 0 && tid == 0)
+        *compiled = 1;
 #endif
     uint32_t* o = out + static_cast<size_t>(blockIdx.x) * W * kThreads + tid;
 #pragma unroll
-    for (int i = 0; i < W; ++i) o[i * kThreads] = d[i];
+    for (int i = 0; i < W; ++i)
+        o[i * kThreads] = d[i];
 }
 
 template <class V>
@@ -144,19 +149,20 @@ int launchWgmma(const Experiment* xs, const uint32_t* words, const void* pool, u
     if (smemBytes > 48 * 1024) {
         const cudaError_t err =
             cudaFuncSetAttribute(wgmmaProbeKernel<V>, cudaFuncAttributeMaxDynamicSharedMemorySize, smemBytes);
-        if (err != cudaSuccess) return static_cast<int>(err);
+        if (err != cudaSuccess)
+            return static_cast<int>(err);
     }
     wgmmaProbeKernel<V><<<count, kThreads, static_cast<size_t>(smemBytes)>>>(
         xs, words, static_cast<const uint4*>(pool), out, compiled);
     return static_cast<int>(cudaGetLastError());
 }
 
-template <class V>
-constexpr Entry wgEntry(int n) {
+template <class V> constexpr Entry wgEntry(int n) {
     return {V::kForms[0].ptx, n, V::kWords, std::span<const Form>(V::kForms), &launchWgmma<V>};
 }
 
-// --- the forms of each kind of variant -----------------------------------------------------------------------
+// --- the forms of each kind of variant
+// -----------------------------------------------------------------------
 // clang-format off
 // .f16/.bf16: A from registers with B K-major and N-major (imm-trans-b), A and B from shared memory both
 // K-major or both M/N-major.

@@ -15,6 +15,8 @@ const Entry kEntries[] = {LM_WG_FLOAT_N(LM_V)};
 // clang-format on
 } // namespace
 
-std::span<const Entry> entriesF16() { return kEntries; }
+std::span<const Entry> entriesF16() {
+    return kEntries;
+}
 
 } // namespace lanemap::gpu::wgkernels

@@ -18,6 +18,8 @@ const Entry kEntries[] = {LM_WG_FLOAT_N(LM_V)};
 // clang-format on
 } // namespace
 
-std::span<const Entry> entriesFp8() { return kEntries; }
+std::span<const Entry> entriesFp8() {
+    return kEntries;
+}
 
 } // namespace lanemap::gpu::wgkernels

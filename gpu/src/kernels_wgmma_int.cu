@@ -16,6 +16,8 @@ const Entry kEntries[] = {LM_WG_INT_N(LM_V)};
 // clang-format on
 } // namespace
 
-std::span<const Entry> entriesInt() { return kEntries; }
+std::span<const Entry> entriesInt() {
+    return kEntries;
+}
 
 } // namespace lanemap::gpu::wgkernels

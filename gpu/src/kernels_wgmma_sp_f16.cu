@@ -1,4 +1,5 @@
-// wgmma.sp .f16 (f32 and f16 accumulators) and .bf16 probe kernels, every N, both selectors (kernels_wgmma.cuh).
+// wgmma.sp .f16 (f32 and f16 accumulators) and .bf16 probe kernels, every N, both selectors
+// (kernels_wgmma.cuh).
 #include "kernels_wgmma.cuh"
 
 namespace lanemap::gpu::wgkernels {
@@ -16,6 +17,8 @@ const Entry kEntries[] = {LM_WG_FLOAT_N(LM_V)};
 // clang-format on
 } // namespace
 
-std::span<const Entry> entriesSparseF16() { return kEntries; }
+std::span<const Entry> entriesSparseF16() {
+    return kEntries;
+}
 
 } // namespace lanemap::gpu::wgkernels

@@ -21,6 +21,8 @@ const Entry kEntries[] = {LM_WG_FLOAT_N(LM_V) LM_WG_INT_N(LM_I)};
 // clang-format on
 } // namespace
 
-std::span<const Entry> entriesSparseTf32Int() { return kEntries; }
+std::span<const Entry> entriesSparseTf32Int() {
+    return kEntries;
+}
 
 } // namespace lanemap::gpu::wgkernels

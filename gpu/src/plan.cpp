@@ -44,7 +44,8 @@ std::uint64_t encodeOne(std::string_view type) {
     if (type == "e3m2") return 0x0C; // 0 011 00: bias 3
     if (type == "e2m3") return 0x08; // 0 01 000: bias 1
     if (type == "e2m1") return 0x2;  // 0 01 0: bias 1
-    if (type == "s8" || type == "u8" || type == "s4" || type == "u4" || type == "b1" || type == "s32") return 1;
+    if (type == "s8" || type == "u8" || type == "s4" || type == "u4" || type == "b1" || type == "s32")
+        return 1;
     throw std::invalid_argument("no encoding of 1 for element type '" + std::string(type) + "'");
 }
 
@@ -54,9 +55,12 @@ double halfToDouble(std::uint16_t h) {
     const int exp = (h >> 10) & 0x1F;
     const int man = h & 0x3FF;
     double v;
-    if (exp == 0) v = std::ldexp(man, -24);
-    else if (exp == 31) v = man ? std::numeric_limits<double>::quiet_NaN() : std::numeric_limits<double>::infinity();
-    else v = std::ldexp(man | 0x400, exp - 25);
+    if (exp == 0)
+        v = std::ldexp(man, -24);
+    else if (exp == 31)
+        v = man ? std::numeric_limits<double>::quiet_NaN() : std::numeric_limits<double>::infinity();
+    else
+        v = std::ldexp(man | 0x400, exp - 25);
     return sign ? -v : v;
 }
 } // namespace
@@ -65,7 +69,8 @@ double decodeValue(std::string_view type, std::uint64_t bits) {
     if (type == "f16") return halfToDouble(static_cast<std::uint16_t>(bits));
     if (type == "f32") return static_cast<double>(std::bit_cast<float>(static_cast<std::uint32_t>(bits)));
     if (type == "f64") return std::bit_cast<double>(bits);
-    if (type == "s32") return static_cast<double>(static_cast<std::int32_t>(static_cast<std::uint32_t>(bits)));
+    if (type == "s32")
+        return static_cast<double>(static_cast<std::int32_t>(static_cast<std::uint32_t>(bits)));
     throw std::invalid_argument("cannot decode accumulator type '" + std::string(type) + "'");
 }
 
@@ -77,7 +82,8 @@ std::vector<std::string> splitDots(std::string_view s) {
     std::size_t start = 0;
     while (start <= s.size()) {
         const std::size_t dot = s.find('.', start);
-        out.emplace_back(s.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
+        out.emplace_back(
+            s.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
         if (dot == std::string_view::npos) break;
         start = dot + 1;
     }
@@ -85,8 +91,8 @@ std::vector<std::string> splitDots(std::string_view s) {
 }
 
 bool isShape(const std::string& tok) {
-    return tok.size() > 4 && tok[0] == 'm' && tok.find('n') != std::string::npos && tok.find('k') != std::string::npos &&
-           std::isdigit(static_cast<unsigned char>(tok[1]));
+    return tok.size() > 4 && tok[0] == 'm' && tok.find('n') != std::string::npos &&
+           tok.find('k') != std::string::npos && std::isdigit(static_cast<unsigned char>(tok[1]));
 }
 
 // Types of `mma{.sp}.sync.aligned.<shape>.<alayout>.<blayout>[.kind::k].<d>.<a>.<b>.<c>[.op.popc]`.
@@ -96,7 +102,8 @@ Form formOfPtx(const std::string& ptx) {
     while (i < tok.size() && !isShape(tok[i])) ++i;
     i += 3; // shape, alayout, blayout
     // .kind::k, and for block scaling .block_scale{.scale_vec::NX}: qualifiers before the types.
-    while (i < tok.size() && (tok[i].rfind("kind::", 0) == 0 || tok[i] == "block_scale" || tok[i].rfind("scale_vec::", 0) == 0))
+    while (i < tok.size() &&
+           (tok[i].rfind("kind::", 0) == 0 || tok[i] == "block_scale" || tok[i].rfind("scale_vec::", 0) == 0))
         ++i;
     if (i + 3 >= tok.size()) throw std::logic_error("cannot read the types of " + ptx);
     Form f;
@@ -152,14 +159,18 @@ void putElement(std::uint32_t* image, int wordOffset, const FragmentLayout& layo
         image[static_cast<std::size_t>(word) * 32 + lane] |= static_cast<std::uint32_t>(value);
         image[static_cast<std::size_t>(word + 1) * 32 + lane] |= static_cast<std::uint32_t>(value >> 32);
     } else {
-        image[static_cast<std::size_t>(word) * 32 + lane] |= static_cast<std::uint32_t>(value << (e.bit % 32));
+        image[static_cast<std::size_t>(word) * 32 + lane] |=
+            static_cast<std::uint32_t>(value << (e.bit % 32));
     }
 }
 
-int bitsFor(std::size_t values) { return static_cast<int>(std::bit_width(values)); } // values 1..N need bit_width(N) bits
+int bitsFor(std::size_t values) {
+    return static_cast<int>(std::bit_width(values));
+} // values 1..N need bit_width(N) bits
 
 const std::array<std::uint8_t, 6>& orderedPatterns() {
-    // Both indices increasing from the LSB (the only patterns `::ordered_metadata` accepts, all valid for .sp).
+    // Both indices increasing from the LSB (the only patterns `::ordered_metadata` accepts, all valid for
+    // .sp).
     static const std::array<std::uint8_t, 6> p{0b0100, 0b1000, 0b1100, 0b1001, 0b1101, 0b1110};
     return p;
 }
@@ -198,7 +209,8 @@ public:
             s.onesA = segment(ops.a, w.a, [&](std::size_t) { return oneA; });
             s.onesB = segment(ops.b, w.b, [&](std::size_t) { return oneB; });
             for (int bit = 0; bit < plan.kBits; ++bit)
-                s.bCode.push_back(segment(ops.b, w.b, [&](std::size_t f) { return ((f + 1) >> bit) & 1u ? oneB : 0; }));
+                s.bCode.push_back(
+                    segment(ops.b, w.b, [&](std::size_t f) { return ((f + 1) >> bit) & 1u ? oneB : 0; }));
             m_segments.push_back(std::move(s));
         }
         if (plan.instruction->metadata) m_sparse.emplace(plan, ops.a, ops.b);
@@ -295,9 +307,11 @@ ProbePlan planProbe(const Instruction& in, std::vector<Form> forms) {
             for (int f = 0; f < nB; ++f) xs.push_back({ExperimentKind::ColsBD, fi, f, -1, p});
         for (std::int8_t p = 0; p < patterns; ++p) {
             if (form.xorPopc)
-                for (std::int16_t b = 0; b < plan.kBits; ++b) xs.push_back({ExperimentKind::KBase, fi, -1, b, p});
+                for (std::int16_t b = 0; b < plan.kBits; ++b)
+                    xs.push_back({ExperimentKind::KBase, fi, -1, b, p});
             for (int e = 0; e < nA; ++e)
-                for (std::int16_t b = 0; b < plan.kBits; ++b) xs.push_back({ExperimentKind::KAB, fi, e, b, p});
+                for (std::int16_t b = 0; b < plan.kBits; ++b)
+                    xs.push_back({ExperimentKind::KAB, fi, e, b, p});
         }
         // The metadata experiments run once per selector, with the canonical types: where the hardware reads
         // metadata does not depend on the element types (the mixed-type forms still run everything else).

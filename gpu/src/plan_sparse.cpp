@@ -1,8 +1,10 @@
 // mma.sp planning: the metadata words of every experiment, and the metadata experiments themselves.
-//  - MetaLocate: for each compressed A element, 8 runs; in run r every metadata nibble whose id (lane * 8 + nibble)
-//    has bit r set holds P1, the others P0. Whether the element then multiplies its P0 or its P1 column spells the
-//    id of the nibble the hardware read for it, whatever the engine says.
-//  - MetaValue: for each compressed A element and each valid field value, the engine's field of that element is
+//  - MetaLocate: for each compressed A element, 8 runs; in run r every metadata nibble whose id (lane * 8 +
+//  nibble)
+//    has bit r set holds P1, the others P0. Whether the element then multiplies its P0 or its P1 column
+//    spells the id of the nibble the hardware read for it, whatever the engine says.
+//  - MetaValue: for each compressed A element and each valid field value, the engine's field of that element
+//  is
 //    set to the value (every other nibble P0) and the column the element multiplies is read back.
 #include "plan_detail.hpp"
 
@@ -26,7 +28,8 @@ sparse::Codec codecFor(const Instruction& in, int selector) {
     return std::move(*codec);
 }
 
-SparseImages::SparseImages(const ProbePlan& plan, const FragmentLayout& a, const FragmentLayout& b) : m_plan(plan) {
+SparseImages::SparseImages(const ProbePlan& plan, const FragmentLayout& a, const FragmentLayout& b)
+    : m_plan(plan) {
     const Instruction& in = *plan.instruction;
     const std::vector<std::uint32_t> base(32, kPatternWord[0]);
     for (const Form& form : plan.forms) {
@@ -54,10 +57,11 @@ void SparseImages::planMetadata(std::uint16_t form, std::vector<Experiment>& out
     const auto& values = m_plan.instruction->metadata->validValues;
     const int nA = static_cast<int>(m_fieldOf[form].size());
     for (int e = 0; e < nA; ++e) {
-        for (std::int16_t bit = 0; bit < kLocateBits; ++bit) out.push_back({ExperimentKind::MetaLocate, form, e, bit});
+        for (std::int16_t bit = 0; bit < kLocateBits; ++bit)
+            out.push_back({ExperimentKind::MetaLocate, form, e, bit});
         for (std::size_t v = 0; v < values.size(); ++v)
-            out.push_back({ExperimentKind::MetaValue, form, e, -1, 0, m_fieldOf[form][static_cast<std::size_t>(e)],
-                           static_cast<std::int8_t>(v)});
+            out.push_back({ExperimentKind::MetaValue, form, e, -1, 0,
+                           m_fieldOf[form][static_cast<std::size_t>(e)], static_cast<std::int8_t>(v)});
     }
 }
 
@@ -69,7 +73,8 @@ void SparseImages::fillMetadata(const Experiment& x, std::uint32_t* words) const
     case ExperimentKind::MetaValue: {
         std::vector<std::uint32_t> md(32, kPatternWord[0]);
         const sparse::Codec& codec = *m_codecs[x.form];
-        if (x.field < 0) throw std::logic_error("probe: an A element of " + m_plan.instruction->spec + " has no field");
+        if (x.field < 0)
+            throw std::logic_error("probe: an A element of " + m_plan.instruction->spec + " has no field");
         sparse::Codec::setField(md, codec.fields()[static_cast<std::size_t>(x.field)],
                                 m_plan.instruction->metadata->validValues[static_cast<std::size_t>(x.value)]);
         std::copy(md.begin(), md.end(), words);

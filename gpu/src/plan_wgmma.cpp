@@ -1,6 +1,7 @@
 // wgmma probe planning: forms, setups (how A and B are fed), experiments, and the images the warpgroups read.
-// The engine's layouts only say where to put a value (the register and bits of an A element, the shared-memory
-// byte of a B element via lanemap::smem); what the instruction does with it is read back by interpret_wgmma.cpp.
+// The engine's layouts only say where to put a value (the register and bits of an A element, the
+// shared-memory byte of a B element via lanemap::smem); what the instruction does with it is read back by
+// interpret_wgmma.cpp.
 #include "lanemap/gpu/wgmma.hpp"
 
 #include "wgmma_detail.hpp"
@@ -17,16 +18,24 @@ namespace lanemap::gpu::wg {
 
 std::string_view toString(Kind kind) {
     switch (kind) {
-    case Kind::AIdent: return "A cells through a column selector";
-    case Kind::BIdent: return "B cells through a row selector";
-    case Kind::MetaLocate: return "metadata location";
-    case Kind::MetaValue: return "metadata value";
+    case Kind::AIdent:
+        return "A cells through a column selector";
+    case Kind::BIdent:
+        return "B cells through a row selector";
+    case Kind::MetaLocate:
+        return "metadata location";
+    case Kind::MetaValue:
+        return "metadata value";
     }
     return "?";
 }
 
-int Setup::transA() const { return a == ASource::SharedMemory && major == smem::Major::MN ? 1 : 0; }
-int Setup::transB() const { return major == smem::Major::MN ? 1 : 0; }
+int Setup::transA() const {
+    return a == ASource::SharedMemory && major == smem::Major::MN ? 1 : 0;
+}
+int Setup::transB() const {
+    return major == smem::Major::MN ? 1 : 0;
+}
 
 namespace detail {
 
@@ -40,7 +49,8 @@ Geometry::Geometry(const Instruction& in) {
     patterns = sparse ? 2 : 1;
     if (sparse) {
         rule = sparse::ruleFor(in.metadata->granularity);
-        if (!rule) throw std::logic_error("probe: unknown sparsity '" + in.metadata->granularity + "'");
+        if (!rule)
+            throw std::logic_error("probe: unknown sparsity '" + in.metadata->granularity + "'");
         for (int p = 0; p < 2; ++p) {
             const std::vector<int> kept = sparse::decodeField(rule->pattern, kPatternWord[p] & 0xFu);
             for (int col = 0; col < k; ++col)
@@ -48,7 +58,8 @@ Geometry::Geometry(const Instruction& in) {
                     selectable[p].push_back(col);
         }
     } else {
-        for (int col = 0; col < k; ++col) selectable[0].push_back(col);
+        for (int col = 0; col < k; ++col)
+            selectable[0].push_back(col);
     }
 }
 
@@ -65,7 +76,8 @@ int Geometry::selectA(int group, int pattern, int row) const {
 sparse::Codec codecFor(const Instruction& in, int selector) {
     std::string error;
     std::optional<sparse::Codec> codec = sparse::Codec::make(in, selector, error);
-    if (!codec) throw std::logic_error("probe: " + error);
+    if (!codec)
+        throw std::logic_error("probe: " + error);
     return std::move(*codec);
 }
 
@@ -109,8 +121,10 @@ ACells::ACells(const Instruction& in, const Geometry& g, const Setup& setup, int
                 const int row = c / g.storedK, j = c % g.storedK;
                 int col = j;
                 if (g.sparse) { // compressed M x K/2: stored column j is slot j % kept of chunk j / kept
-                    const std::vector<int> kept = sparse::decodeField(g.rule->pattern, kPatternWord[p] & 0xFu);
-                    col = (j / g.rule->kept) * g.rule->chunkCols + kept[static_cast<std::size_t>(j % g.rule->kept)];
+                    const std::vector<int> kept =
+                        sparse::decodeField(g.rule->pattern, kPatternWord[p] & 0xFu);
+                    col = (j / g.rule->kept) * g.rule->chunkCols +
+                          kept[static_cast<std::size_t>(j % g.rule->kept)];
                 }
                 m_at[p][static_cast<std::size_t>(c)] = {row, col};
                 m_cellAt[p][static_cast<std::size_t>(row * g.k + col)] = c;
@@ -136,7 +150,8 @@ ACells::ACells(const Instruction& in, const Geometry& g, const Setup& setup, int
             m_at[p][static_cast<std::size_t>(c)] = {pl.row, pl.col};
             m_cellAt[p][static_cast<std::size_t>(pl.row * g.k + pl.col)] = c;
             if (p == 0) {
-                if (m_field.empty()) m_field.assign(static_cast<std::size_t>(m_count), -1);
+                if (m_field.empty())
+                    m_field.assign(static_cast<std::size_t>(m_count), -1);
                 const auto& fields = codec.fields();
                 for (std::size_t f = 0; f < fields.size(); ++f)
                     if (fields[f].thread == pl.field.thread && fields[f].bitLo == pl.field.bitLo)
@@ -147,7 +162,8 @@ ACells::ACells(const Instruction& in, const Geometry& g, const Setup& setup, int
 }
 
 std::string ACells::name(int cell) const {
-    if (m_shared) return "A[" + std::to_string(cell / m_storedK) + "][" + std::to_string(cell % m_storedK) + "]";
+    if (m_shared)
+        return "A[" + std::to_string(cell / m_storedK) + "][" + std::to_string(cell % m_storedK) + "]";
     const Element& e = m_in.operand("A")->elements()[static_cast<std::size_t>(cell)];
     return "T" + std::to_string(e.thread) + ":a" + std::to_string(e.index);
 }
@@ -163,8 +179,10 @@ std::vector<std::string> splitDots(std::string_view s) {
     std::size_t start = 0;
     while (true) {
         const std::size_t dot = s.find('.', start);
-        out.emplace_back(s.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
-        if (dot == std::string_view::npos) return out;
+        out.emplace_back(
+            s.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
+        if (dot == std::string_view::npos)
+            return out;
         start = dot + 1;
     }
 }
@@ -173,11 +191,14 @@ std::vector<std::string> splitDots(std::string_view s) {
 Form formOfPtx(const std::string& ptx, int selector) {
     const std::vector<std::string> tok = splitDots(ptx);
     for (std::size_t i = 0; i + 3 < tok.size(); ++i)
-        if (tok[i].rfind("m64n", 0) == 0) return Form{ptx, tok[i + 2], tok[i + 3], selector};
+        if (tok[i].rfind("m64n", 0) == 0)
+            return Form{ptx, tok[i + 2], tok[i + 3], selector};
     throw std::logic_error("probe: cannot read the types of " + ptx);
 }
 
-bool sixteenBit(const std::string& type) { return type == "f16" || type == "bf16"; }
+bool sixteenBit(const std::string& type) {
+    return type == "f16" || type == "bf16";
+}
 
 } // namespace
 
@@ -185,12 +206,14 @@ std::vector<Form> formsOf(const Instruction& in) {
     std::vector<Form> out;
     if (in.metadata) {
         // Canonical types with every selector, then the mixed-type aliases with selector 0.
-        for (const MetadataSelector& s : in.metadata->selectors) out.push_back(formOfPtx(in.ptx, s.value));
+        for (const MetadataSelector& s : in.metadata->selectors)
+            out.push_back(formOfPtx(in.ptx, s.value));
         for (const std::string& alias : in.ptxAliases)
             out.push_back(formOfPtx(alias, in.metadata->selectors.at(0).value));
     } else {
         out.push_back(formOfPtx(in.ptx, -1));
-        for (const std::string& alias : in.ptxAliases) out.push_back(formOfPtx(alias, -1));
+        for (const std::string& alias : in.ptxAliases)
+            out.push_back(formOfPtx(alias, -1));
     }
     return out;
 }
@@ -203,12 +226,16 @@ using detail::kPatternWord;
 
 constexpr std::uint32_t kAlign = 1024; // the 128B swizzle's period: every image starts on it
 
-std::uint32_t roundUp(std::uint32_t v, std::uint32_t to) { return (v + to - 1) / to * to; }
+std::uint32_t roundUp(std::uint32_t v, std::uint32_t to) {
+    return (v + to - 1) / to * to;
+}
 
-Setup makeSetup(const Instruction& in, std::uint16_t form, ASource a, smem::Major major, smem::Swizzle swizzle) {
+Setup makeSetup(const Instruction& in, std::uint16_t form, ASource a, smem::Major major,
+                smem::Swizzle swizzle) {
     std::string error;
     const std::vector<smem::Operand> ops = smem::operands(in, smem::Choice{major, swizzle}, error);
-    if (ops.size() != 2) throw std::logic_error("probe: " + in.spec + ": " + error);
+    if (ops.size() != 2)
+        throw std::logic_error("probe: " + in.spec + ": " + error);
     Setup s;
     s.form = form;
     s.a = a;
@@ -230,36 +257,43 @@ Setup makeSetup(const Instruction& in, std::uint16_t form, ASource a, smem::Majo
 std::vector<Setup> setupsOf(const Instruction& in, const std::vector<Form>& forms) {
     std::vector<Setup> out;
     std::vector<smem::Major> majors{smem::Major::K};
-    if (sixteenBit(in.atype)) majors.push_back(smem::Major::MN);
-    const smem::Swizzle swizzles[] = {smem::Swizzle::None, smem::Swizzle::B32, smem::Swizzle::B64, smem::Swizzle::B128};
-    // Form 0 (canonical types, first selector): every B layout with A in registers, and A and B in shared memory
-    // in each of them. The first setup (A in registers, B K-major without swizzle, design.md §5) is the form's base
-    // setup: the one whose runs check A's registers and D against the simplest layout.
+    if (sixteenBit(in.atype))
+        majors.push_back(smem::Major::MN);
+    const smem::Swizzle swizzles[] = {smem::Swizzle::None, smem::Swizzle::B32, smem::Swizzle::B64,
+                                      smem::Swizzle::B128};
+    // Form 0 (canonical types, first selector): every B layout with A in registers, and A and B in shared
+    // memory in each of them. The first setup (A in registers, B K-major without swizzle, design.md §5) is
+    // the form's base setup: the one whose runs check A's registers and D against the simplest layout.
     for (smem::Major major : majors)
-        for (smem::Swizzle swizzle : swizzles) out.push_back(makeSetup(in, 0, ASource::Registers, major, swizzle));
+        for (smem::Swizzle swizzle : swizzles)
+            out.push_back(makeSetup(in, 0, ASource::Registers, major, swizzle));
     for (smem::Major major : majors)
-        for (smem::Swizzle swizzle : swizzles) out.push_back(makeSetup(in, 0, ASource::SharedMemory, major, swizzle));
+        for (smem::Swizzle swizzle : swizzles)
+            out.push_back(makeSetup(in, 0, ASource::SharedMemory, major, swizzle));
     // Other forms (selectors, mixed types): A in registers, B K-major without swizzle.
     for (std::uint16_t f = 1; f < forms.size(); ++f)
         out.push_back(makeSetup(in, f, ASource::Registers, smem::Major::K, smem::Swizzle::None));
     std::map<std::tuple<int, int, int>, std::uint16_t> configs;
     for (Setup& s : out) {
-        const auto key = std::make_tuple(static_cast<int>(s.form), static_cast<int>(s.major), static_cast<int>(s.swizzle));
+        const auto key =
+            std::make_tuple(static_cast<int>(s.form), static_cast<int>(s.major), static_cast<int>(s.swizzle));
         const auto [it, fresh] = configs.emplace(key, static_cast<std::uint16_t>(configs.size()));
         s.bConfig = it->second;
         const Form& f = forms[s.form];
         std::string extra;
-        if (f.atype != f.btype) extra = "A ." + f.atype + " x B ." + f.btype;
+        if (f.atype != f.btype)
+            extra = "A ." + f.atype + " x B ." + f.btype;
         if (f.selector >= 0 && in.metadata && in.metadata->selectors.size() > 1)
             extra += (extra.empty() ? "" : ", ") + std::string("selector ") + std::to_string(f.selector);
-        if (!extra.empty()) s.label += " [" + extra + "]";
+        if (!extra.empty())
+            s.label += " [" + extra + "]";
     }
     return out;
 }
 
 // Writes one element of value `value` where `layout` puts (mn, k); `origin` is the image's first byte.
-void putSmem(std::vector<std::uint8_t>& image, const smem::SmemLayout& layout, int mn, int k, std::uint64_t value,
-             std::uint32_t origin) {
+void putSmem(std::vector<std::uint8_t>& image, const smem::SmemLayout& layout, int mn, int k,
+             std::uint64_t value, std::uint32_t origin) {
     const smem::Placement p = layout.placement(mn, k);
     const std::size_t at = p.address - origin;
     const int bits = layout.elementBits();
@@ -272,23 +306,28 @@ void putSmem(std::vector<std::uint8_t>& image, const smem::SmemLayout& layout, i
 }
 
 class Builder {
-public:
+  public:
     Builder(Plan& plan, const Geometry& g) : m_plan(plan), m_g(g), m_in(*plan.instruction) {}
 
     // --- B images (K x N, element (k, n) at layout (mn = n, k)) ---
     std::pair<std::uint32_t, std::uint32_t> bImage(const Setup& s, int kind, int param) {
         const auto key = std::make_tuple(0, static_cast<int>(s.bConfig), kind, param);
-        if (auto it = m_pool.find(key); it != m_pool.end()) return it->second;
+        if (auto it = m_pool.find(key); it != m_pool.end())
+            return it->second;
         const smem::SmemLayout& l = s.bLayout;
         std::vector<std::uint8_t> img(l.footprintBytes(), 0);
         const std::uint64_t one = encodeOne(m_plan.forms[s.form].btype);
         for (int k = 0; k < m_g.k; ++k)
             for (int n = 0; n < m_g.n; ++n) {
                 bool set = false;
-                if (kind == 0) set = m_g.selectB(param, n) == k;                    // AIdent column selector
-                else if (kind == 1) set = (((k * m_g.n + n) + 1) >> param) & 1;    // BIdent code bit
-                else set = ((k + 1) >> (n % detail::kKCodeColumns)) & 1;            // metadata: k spelled per column
-                if (set) putSmem(img, l, n, k, one, 0);
+                if (kind == 0)
+                    set = m_g.selectB(param, n) == k; // AIdent column selector
+                else if (kind == 1)
+                    set = (((k * m_g.n + n) + 1) >> param) & 1; // BIdent code bit
+                else
+                    set = ((k + 1) >> (n % detail::kKCodeColumns)) & 1; // metadata: k spelled per column
+                if (set)
+                    putSmem(img, l, n, k, one, 0);
             }
         return m_pool[key] = store(img);
     }
@@ -297,14 +336,17 @@ public:
     // `cells(c)`: whether cell c holds 1.
     template <typename Pred>
     std::uint32_t aRegisters(const Setup& s, const std::tuple<int, int, int, int>& key, Pred cells) {
-        if (auto it = m_words.find(key); it != m_words.end()) return it->second;
+        if (auto it = m_words.find(key); it != m_words.end())
+            return it->second;
         const FragmentLayout& a = *m_in.operand("A");
         std::vector<std::uint32_t> img(static_cast<std::size_t>(kARegisters) * kThreads, 0u);
         const std::uint64_t one = encodeOne(m_plan.forms[s.form].atype);
         for (std::size_t c = 0; c < a.elements().size(); ++c) {
-            if (!cells(static_cast<int>(c))) continue;
+            if (!cells(static_cast<int>(c)))
+                continue;
             const Element& e = a.elements()[c];
-            img[static_cast<std::size_t>(e.reg) * kThreads + e.thread] |= static_cast<std::uint32_t>(one << (e.bit % 32));
+            img[static_cast<std::size_t>(e.reg) * kThreads + e.thread] |=
+                static_cast<std::uint32_t>(one << (e.bit % 32));
         }
         return m_words[key] = storeWords(img);
     }
@@ -312,21 +354,25 @@ public:
     template <typename Pred>
     std::pair<std::uint32_t, std::uint32_t> aShared(const Setup& s, const std::tuple<int, int, int, int>& key,
                                                     Pred cells) {
-        if (auto it = m_pool.find(key); it != m_pool.end()) return it->second;
+        if (auto it = m_pool.find(key); it != m_pool.end())
+            return it->second;
         const smem::SmemLayout& l = *s.aLayout;
         std::vector<std::uint8_t> img(l.footprintBytes(), 0);
         const std::uint64_t one = encodeOne(m_plan.forms[s.form].atype);
         for (int c = 0; c < m_g.m * m_g.storedK; ++c)
-            if (cells(c)) putSmem(img, l, c / m_g.storedK, c % m_g.storedK, one, s.aAt);
+            if (cells(c))
+                putSmem(img, l, c / m_g.storedK, c % m_g.storedK, one, s.aAt);
         return m_pool[key] = store(img);
     }
 
-    std::uint32_t metaImage(const std::tuple<int, int, int, int>& key, const std::vector<std::uint32_t>& img) {
-        if (auto it = m_words.find(key); it != m_words.end()) return it->second;
+    std::uint32_t metaImage(const std::tuple<int, int, int, int>& key,
+                            const std::vector<std::uint32_t>& img) {
+        if (auto it = m_words.find(key); it != m_words.end())
+            return it->second;
         return m_words[key] = storeWords(img);
     }
 
-private:
+  private:
     std::pair<std::uint32_t, std::uint32_t> store(const std::vector<std::uint8_t>& img) {
         const std::uint32_t offset = static_cast<std::uint32_t>(m_plan.pool.size());
         const std::uint32_t bytes = roundUp(static_cast<std::uint32_t>(img.size()), 16);
@@ -374,8 +420,11 @@ Plan planProbe(const Instruction& in) {
 
         auto aImage = [&](int kind, int p1, int p2, auto pred) -> std::pair<std::uint32_t, std::uint32_t> {
             // Register images depend on the form only; shared-memory images on the setup's layout too.
-            if (shared) return build.aShared(s, std::make_tuple(1 + static_cast<int>(si), kind, p1, p2), pred);
-            return {build.aRegisters(s, std::make_tuple(1 + 1000 * (1 + static_cast<int>(s.form)), kind, p1, p2), pred), 0u};
+            if (shared)
+                return build.aShared(s, std::make_tuple(1 + static_cast<int>(si), kind, p1, p2), pred);
+            return {build.aRegisters(
+                        s, std::make_tuple(1 + 1000 * (1 + static_cast<int>(s.form)), kind, p1, p2), pred),
+                    0u};
         };
         auto metaWords = [&](int kind, int p1, int p2, const std::vector<std::uint32_t>& img) {
             return build.metaImage(std::make_tuple(-1 - static_cast<int>(s.form), kind, p1, p2), img);
@@ -399,7 +448,8 @@ Plan planProbe(const Instruction& in) {
             plan.inputs.push_back(in2);
         };
         auto patternMeta = [&](int p) {
-            return g.sparse ? metaWords(0, p, 0, std::vector<std::uint32_t>(kThreads, kPatternWord[p])) : kNone;
+            return g.sparse ? metaWords(0, p, 0, std::vector<std::uint32_t>(kThreads, kPatternWord[p]))
+                            : kNone;
         };
 
         if (base || shared) // rows of A vs D, k of A vs k of B
@@ -408,8 +458,8 @@ Plan planProbe(const Instruction& in) {
                     for (int bit = 0; bit < bitsA; ++bit)
                         add({Kind::AIdent, si, static_cast<std::int8_t>(p), static_cast<std::int16_t>(grp),
                              static_cast<std::int16_t>(bit)},
-                            aImage(0, bit, 0, [&](int c) { return ((c + 1) >> bit) & 1; }), build.bImage(s, 0, grp),
-                            patternMeta(p));
+                            aImage(0, bit, 0, [&](int c) { return ((c + 1) >> bit) & 1; }),
+                            build.bImage(s, 0, grp), patternMeta(p));
         if (!shared && (base || s.form == 0)) // columns of B vs D, k of B vs k of A
             for (int p = 0; p < g.patterns; ++p)
                 for (int grp = 0; grp < g.bGroups(); ++grp)
@@ -425,9 +475,11 @@ Plan planProbe(const Instruction& in) {
         if (g.sparse && base) {
             // One A element per row: the j-th of the row in k order under 0b0100.
             std::vector<std::vector<int>> rowCells(static_cast<std::size_t>(g.m));
-            for (int c = 0; c < cells.count(); ++c) rowCells[static_cast<std::size_t>(cells.at(c, 0).row)].push_back(c);
+            for (int c = 0; c < cells.count(); ++c)
+                rowCells[static_cast<std::size_t>(cells.at(c, 0).row)].push_back(c);
             for (auto& r : rowCells)
-                std::sort(r.begin(), r.end(), [&](int x, int y) { return cells.at(x, 0).k < cells.at(y, 0).k; });
+                std::sort(r.begin(), r.end(),
+                          [&](int x, int y) { return cells.at(x, 0).k < cells.at(y, 0).k; });
             const sparse::Codec codec = detail::codecFor(in, plan.forms[s.form].selector);
             const std::vector<std::uint8_t> values = detail::probeValues(*g.rule);
             for (int j = 0; j < g.storedK; ++j) {
@@ -439,27 +491,34 @@ Plan planProbe(const Instruction& in) {
                 const auto b = build.bImage(s, 2, 0);
                 for (int bit = 0; bit < detail::kLocateBits; ++bit) {
                     std::vector<std::uint32_t> md(kThreads);
-                    for (int t = 0; t < kThreads; ++t) md[static_cast<std::size_t>(t)] = detail::locateWord(t, bit);
-                    add({Kind::MetaLocate, si, 0, static_cast<std::int16_t>(j), static_cast<std::int16_t>(bit)}, a, b,
-                        metaWords(1, bit, 0, md));
+                    for (int t = 0; t < kThreads; ++t)
+                        md[static_cast<std::size_t>(t)] = detail::locateWord(t, bit);
+                    add({Kind::MetaLocate, si, 0, static_cast<std::int16_t>(j),
+                         static_cast<std::int16_t>(bit)},
+                        a, b, metaWords(1, bit, 0, md));
                 }
                 for (std::size_t v = 0; v < values.size(); ++v) {
                     std::vector<std::uint32_t> md(kThreads, kPatternWord[0]);
                     for (int row = 0; row < g.m; ++row) {
                         const auto& r = rowCells[static_cast<std::size_t>(row)];
-                        if (static_cast<int>(r.size()) <= j) continue;
+                        if (static_cast<int>(r.size()) <= j)
+                            continue;
                         const int field = cells.fieldOf(r[static_cast<std::size_t>(j)]);
-                        if (field < 0) throw std::logic_error("probe: an A element of " + in.spec + " has no field");
-                        sparse::Codec::setField(md, codec.fields()[static_cast<std::size_t>(field)], values[v]);
+                        if (field < 0)
+                            throw std::logic_error("probe: an A element of " + in.spec + " has no field");
+                        sparse::Codec::setField(md, codec.fields()[static_cast<std::size_t>(field)],
+                                                values[v]);
                     }
-                    add({Kind::MetaValue, si, 0, static_cast<std::int16_t>(j), 0, static_cast<std::int8_t>(v)}, a, b,
-                        metaWords(2, j, static_cast<int>(v), md));
+                    add({Kind::MetaValue, si, 0, static_cast<std::int16_t>(j), 0,
+                         static_cast<std::int8_t>(v)},
+                        a, b, metaWords(2, j, static_cast<int>(v), md));
                 }
             }
         }
     }
     std::uint32_t smemBytes = 0;
-    for (const Inputs& x : plan.inputs) smemBytes = std::max({smemBytes, x.bBytes, x.aAt + x.aBytes});
+    for (const Inputs& x : plan.inputs)
+        smemBytes = std::max({smemBytes, x.bBytes, x.aAt + x.aBytes});
     plan.smemBytes = smemBytes + kAlign;
     return plan;
 }

@@ -10,25 +10,29 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <fstream>
 #include <mutex>
+#include <optional>
 #include <regex>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 namespace lanemap::gpu {
 
 namespace {
 
 std::string errorText(cudaError_t err) {
-    return std::string(cudaGetErrorName(err)) + " (" + std::to_string(static_cast<int>(err)) + "): " +
-           cudaGetErrorString(err);
+    return std::string(cudaGetErrorName(err)) + " (" + std::to_string(static_cast<int>(err)) +
+           "): " + cudaGetErrorString(err);
 }
 
 struct CudaFailure : std::runtime_error {
-    CudaFailure(cudaError_t e, const std::string& what) : std::runtime_error(what + ": " + errorText(e)), err(e) {}
+    CudaFailure(cudaError_t e, const std::string& what)
+        : std::runtime_error(what + ": " + errorText(e)), err(e) {}
     cudaError_t err;
 };
 
@@ -37,8 +41,7 @@ void check(cudaError_t err, const char* what) {
 }
 
 // A device buffer that frees itself; the free is checked too, but never throws from a destructor.
-template <typename T>
-class DeviceBuffer {
+template <typename T> class DeviceBuffer {
 public:
     DeviceBuffer(std::size_t count, const char* what) {
         check(cudaMalloc(reinterpret_cast<void**>(&m_ptr), count * sizeof(T)), what);
@@ -55,7 +58,8 @@ private:
 };
 
 std::string driverVersion() {
-    // The kernel module's version (e.g. 580.159.04) is what users compare; the runtime only knows the API level.
+    // The kernel module's version (e.g. 580.159.04) is what users compare; the runtime only knows the API
+    // level.
     std::ifstream in("/proc/driver/nvidia/version");
     std::string line;
     if (in && std::getline(in, line)) {
@@ -73,7 +77,8 @@ Availability discoverOnce() {
     int count = 0; // cudaGetDeviceCount leaves it unset on failure
     const cudaError_t err = cudaGetDeviceCount(&count);
     if (err != cudaSuccess) {
-        a.reason = (err == cudaErrorNoDevice ? "no CUDA device: " : "no usable CUDA driver: ") + errorText(err);
+        a.reason =
+            (err == cudaErrorNoDevice ? "no CUDA device: " : "no usable CUDA driver: ") + errorText(err);
         return a;
     }
     if (count <= 0) {
@@ -121,17 +126,27 @@ std::string formsMismatch(const kernels::Entry& entry, const std::vector<Form>& 
                std::to_string(forms.size());
     for (std::size_t i = 0; i < forms.size(); ++i)
         if (forms[i].ptx != entry.forms[i].ptx || forms[i].selector != entry.forms[i].selector)
-            return "probe kernel form " + std::to_string(i) + " is " + entry.forms[i].ptx + ", the catalog's is " +
-                   forms[i].ptx;
+            return "probe kernel form " + std::to_string(i) + " is " + entry.forms[i].ptx +
+                   ", the catalog's is " + forms[i].ptx;
     return "";
 }
 
+// The GPU is one resource: transfers, the launch and the error handling of one variant run at a time, while
+// other threads plan and interpret (the host work dominates: up to 100k experiments per variant).
+std::mutex& gpuMutex() {
+    static std::mutex m;
+    return m;
+}
+
+using Clock = std::chrono::steady_clock;
+
 ProbeResult runOn(const DeviceInfo& device, const Variant& v) {
-    if (v.family == Family::Wgmma || v.family == Family::WgmmaSp) return runWgmma(device, v); // probe_wgmma_cuda.cpp
+    if (v.family == Family::Wgmma || v.family == Family::WgmmaSp)
+        return runWgmma(device, v, gpuMutex()); // probe_wgmma_cuda.cpp
     if (v.minSm > device.sm)
         return unsupported(v, "needs sm_" + std::to_string(v.minSm) + (v.kind.empty() ? "" : "a") +
-                                  (v.kind.empty() ? "" : " (.kind::" + v.kind + ")") + "; this device is sm_" +
-                                  std::to_string(device.sm));
+                                  (v.kind.empty() ? "" : " (.kind::" + v.kind + ")") +
+                                  "; this device is sm_" + std::to_string(device.sm));
     const kernels::Entry* entry = kernels::find(v.ptx);
     if (!entry) return unsupported(v, "this build has no probe kernel for " + v.ptx);
     const Instruction& in = Catalog::instance().instruction(v);
@@ -139,57 +154,71 @@ ProbeResult runOn(const DeviceInfo& device, const Variant& v) {
     if (const std::string why = formsMismatch(*entry, forms); !why.empty())
         return unsupported(v, "probe kernel out of date (" + why + "); rebuild lanemap");
 
-    const auto start = std::chrono::steady_clock::now();
+    auto start = Clock::now();
     const ProbePlan plan = planProbe(in, std::move(forms));
     const RegisterWords& w = plan.words;
     if (w.a != entry->words.a || w.b != entry->words.b || w.c != entry->words.c || w.d != entry->words.d ||
         w.e != entry->words.e)
         return unsupported(v, "probe kernel registers differ from the catalog's; rebuild lanemap");
+    double seconds = std::chrono::duration<double>(Clock::now() - start).count();
 
     const int experiments = static_cast<int>(plan.experiments.size());
     std::vector<std::uint32_t> raw(plan.outWords());
     int compiled = 0;
-    try {
-        DeviceBuffer<std::uint32_t> dIn(plan.images.size(), "cudaMalloc (register images)");
-        DeviceBuffer<std::uint8_t> dModes(plan.modes.size(), "cudaMalloc (forms)");
-        DeviceBuffer<std::uint32_t> dOut(raw.size(), "cudaMalloc (D registers)");
-        DeviceBuffer<int> dCompiled(1, "cudaMalloc (flag)");
-        check(cudaMemcpy(dIn.get(), plan.images.data(), plan.images.size() * sizeof(std::uint32_t),
-                         cudaMemcpyHostToDevice),
-              "cudaMemcpy (register images)");
-        check(cudaMemcpy(dModes.get(), plan.modes.data(), plan.modes.size(), cudaMemcpyHostToDevice),
-              "cudaMemcpy (forms)");
-        check(cudaMemset(dOut.get(), 0, raw.size() * sizeof(std::uint32_t)), "cudaMemset (D registers)");
-        check(cudaMemset(dCompiled.get(), 0, sizeof(int)), "cudaMemset (flag)");
-        check(static_cast<cudaError_t>(entry->launch(dIn.get(), dModes.get(), dOut.get(), experiments, dCompiled.get())),
-              "kernel launch");
-        check(cudaDeviceSynchronize(), "kernel execution");
-        check(cudaMemcpy(raw.data(), dOut.get(), raw.size() * sizeof(std::uint32_t), cudaMemcpyDeviceToHost),
-              "cudaMemcpy (D registers)");
-        check(cudaMemcpy(&compiled, dCompiled.get(), sizeof(int), cudaMemcpyDeviceToHost), "cudaMemcpy (flag)");
-    } catch (const CudaFailure& failure) {
-        ProbeResult r;
-        r.spec = v.spec;
-        r.experiments = experiments;
-        if (failure.err == cudaErrorNoKernelImageForDevice || failure.err == cudaErrorUnsupportedPtxVersion) {
-            r.verdict = "unsupported";
-            r.reason = std::string(failure.what()) + " (this binary has code for sm_90a and PTX for compute_80)";
-        } else {
-            r.verdict = "fail";
-            r.reason = failure.what();
-            r.findings.push_back("the instruction did not complete on this device: " + std::string(failure.what()));
+    {
+        const std::lock_guard<std::mutex> lock(gpuMutex());
+        start = Clock::now();
+        try {
+            DeviceBuffer<std::uint32_t> dIn(plan.images.size(), "cudaMalloc (register images)");
+            DeviceBuffer<std::uint8_t> dModes(plan.modes.size(), "cudaMalloc (forms)");
+            DeviceBuffer<std::uint32_t> dOut(raw.size(), "cudaMalloc (D registers)");
+            DeviceBuffer<int> dCompiled(1, "cudaMalloc (flag)");
+            check(cudaMemcpy(dIn.get(), plan.images.data(), plan.images.size() * sizeof(std::uint32_t),
+                             cudaMemcpyHostToDevice),
+                  "cudaMemcpy (register images)");
+            check(cudaMemcpy(dModes.get(), plan.modes.data(), plan.modes.size(), cudaMemcpyHostToDevice),
+                  "cudaMemcpy (forms)");
+            check(cudaMemset(dOut.get(), 0, raw.size() * sizeof(std::uint32_t)), "cudaMemset (D registers)");
+            check(cudaMemset(dCompiled.get(), 0, sizeof(int)), "cudaMemset (flag)");
+            check(static_cast<cudaError_t>(
+                      entry->launch(dIn.get(), dModes.get(), dOut.get(), experiments, dCompiled.get())),
+                  "kernel launch");
+            check(cudaDeviceSynchronize(), "kernel execution");
+            check(cudaMemcpy(raw.data(), dOut.get(), raw.size() * sizeof(std::uint32_t),
+                             cudaMemcpyDeviceToHost),
+                  "cudaMemcpy (D registers)");
+            check(cudaMemcpy(&compiled, dCompiled.get(), sizeof(int), cudaMemcpyDeviceToHost),
+                  "cudaMemcpy (flag)");
+        } catch (const CudaFailure& failure) {
+            ProbeResult r;
+            r.spec = v.spec;
+            r.experiments = experiments;
+            if (failure.err == cudaErrorNoKernelImageForDevice ||
+                failure.err == cudaErrorUnsupportedPtxVersion) {
+                r.verdict = "unsupported";
+                r.reason =
+                    std::string(failure.what()) + " (this binary has code for sm_90a and PTX for compute_80)";
+            } else {
+                r.verdict = "fail";
+                r.reason = failure.what();
+                r.findings.push_back("the instruction did not complete on this device: " +
+                                     std::string(failure.what()));
+            }
+            // A fault poisons the context; start a fresh one so the next variant runs.
+            (void)cudaDeviceReset();
+            r.seconds = seconds + std::chrono::duration<double>(Clock::now() - start).count();
+            return r;
         }
-        // A fault poisons the context; start a fresh one so the next variant runs.
-        (void)cudaDeviceReset();
-        r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        return r;
+        seconds += std::chrono::duration<double>(Clock::now() - start).count();
     }
     if (!compiled)
         return unsupported(v, "the code this device loaded (sm_" + std::to_string(device.sm) +
                                   ") was built without this instruction; build with CMAKE_CUDA_ARCHITECTURES "
-                                  "including sm_" + std::to_string(device.sm));
+                                  "including sm_" +
+                                  std::to_string(device.sm));
+    start = Clock::now();
     Interpretation interpretation = interpretProbe(plan, raw);
-    interpretation.result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    interpretation.result.seconds = seconds + std::chrono::duration<double>(Clock::now() - start).count();
     return std::move(interpretation.result);
 }
 
@@ -217,12 +246,32 @@ ProbeReport probeAll(const std::vector<const Variant*>& variants, const Progress
     report.date = isoNow();
     const Availability a = discover();
     report.device = a.device;
-    for (std::size_t i = 0; i < variants.size(); ++i) {
-        if (cancel && cancel->load()) break;
-        report.results.push_back(a.available ? runOn(a.device, *variants[i])
-                                             : unsupported(*variants[i], "GPU unavailable: " + a.reason));
-        if (progress) progress(i + 1, variants.size(), variants[i]->spec);
-    }
+    // Variants are planned and interpreted on several threads (the GPU part is serialized by gpuMutex);
+    // results keep the order of `variants`. A cancel stops handing out variants; those already running
+    // finish.
+    std::vector<std::optional<ProbeResult>> results(variants.size());
+    std::atomic<std::size_t> next{0};
+    std::mutex progressMutex;
+    std::size_t done = 0;
+    auto work = [&] {
+        for (;;) {
+            if (cancel && cancel->load()) return;
+            const std::size_t i = next.fetch_add(1);
+            if (i >= variants.size()) return;
+            results[i] = a.available ? runOn(a.device, *variants[i])
+                                     : unsupported(*variants[i], "GPU unavailable: " + a.reason);
+            const std::lock_guard<std::mutex> lock(progressMutex);
+            ++done;
+            if (progress) progress(done, variants.size(), variants[i]->spec);
+        }
+    };
+    const unsigned workers = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < workers && t < variants.size(); ++t) pool.emplace_back(work);
+    work();
+    for (std::thread& t : pool) t.join();
+    for (std::optional<ProbeResult>& r : results)
+        if (r) report.results.push_back(std::move(*r));
     return report;
 }
 

@@ -7,8 +7,8 @@
 #include "sparse_detail.hpp"
 
 #include <bit>
-#include <optional>
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 
 namespace lanemap::gpu {
@@ -59,7 +59,8 @@ struct Geometry {
 std::uint64_t readBits(const std::uint32_t* img, const Geometry& g, const Element& e) {
     const int regWords = g.layout.registerBits() / 32;
     const std::size_t word = static_cast<std::size_t>(g.wordOffset + e.reg * regWords + e.bit / 32);
-    if (regWords == 2) return img[word * 32 + e.thread] | (std::uint64_t{img[(word + 1) * 32 + e.thread]} << 32);
+    if (regWords == 2)
+        return img[word * 32 + e.thread] | (std::uint64_t{img[(word + 1) * 32 + e.thread]} << 32);
     const int width = g.layout.elementBits();
     const std::uint32_t w = img[word * 32 + e.thread] >> (e.bit % 32);
     return width >= 32 ? w : (w & ((1u << width) - 1u));
@@ -72,10 +73,11 @@ int logical(std::uint64_t bits, std::uint64_t one) {
     throw std::logic_error("simulate: an element holds neither 0 nor 1");
 }
 
-// The elements of one operand grouped by the image word (word * 32 + lane) that holds them, so decoding an image
-// touches only its non-zero words.
+// The elements of one operand grouped by the image word (word * 32 + lane) that holds them, so decoding an
+// image touches only its non-zero words.
 struct WordIndex {
-    WordIndex(const std::vector<Element>& els, const Geometry& g, int words) : offsets(static_cast<std::size_t>(words) * 32 + 1, 0) {
+    WordIndex(const std::vector<Element>& els, const Geometry& g, int words)
+        : offsets(static_cast<std::size_t>(words) * 32 + 1, 0) {
         const int regWords = g.layout.registerBits() / 32;
         auto slot = [&](const Element& e) {
             return static_cast<std::size_t>(e.reg * regWords + e.bit / 32) * 32 + e.thread;
@@ -104,7 +106,8 @@ std::vector<std::uint32_t> simulate(const ProbePlan& plan, const SimReference& r
     const int P = la.matrices(), M = la.rows(), K = la.cols(), N = lb.cols();
     const RegisterWords& w = plan.words;
     const Geometry ga{la, 0}, gb{lb, w.a}, gc{lc, w.a + w.b};
-    const WordIndex ia(ref.a, Geometry{la, 0}, w.a), ib(ref.b, Geometry{lb, 0}, w.b), ic(ref.c, Geometry{lc, 0}, w.c);
+    const WordIndex ia(ref.a, Geometry{la, 0}, w.a), ib(ref.b, Geometry{lb, 0}, w.b),
+        ic(ref.c, Geometry{lc, 0}, w.c);
     const std::uint64_t oneC = encodeOne(lc.elementType());
     const std::size_t per = plan.inWordsPerExperiment();
     std::vector<std::uint32_t> out(plan.outWords(), 0u);
@@ -112,7 +115,8 @@ std::vector<std::uint32_t> simulate(const ProbePlan& plan, const SimReference& r
 
     // Non-zero elements of an operand image as (matrix, row, col, value), in image order.
     auto decode = [&](const std::uint32_t* img, const Geometry& g, const WordIndex& index,
-                      const std::vector<Element>& els, std::uint64_t one, auto&& column, std::vector<Entry>& to) {
+                      const std::vector<Element>& els, std::uint64_t one, auto&& column,
+                      std::vector<Entry>& to) {
         to.clear();
         const std::size_t words = index.offsets.size() - 1;
         const std::uint32_t* base = img + static_cast<std::size_t>(g.wordOffset) * 32;
@@ -166,11 +170,12 @@ std::vector<std::uint32_t> simulate(const ProbePlan& plan, const SimReference& r
             cache.push_back(std::move(fresh));
             b = &cache.back();
         }
-        decode(img, ga, ia, ref.a, encodeOne(form.atype),
-               [&](std::uint32_t i, const Element& e) {
-                   return sparse ? sparse->column(i, form.selector, meta) : static_cast<int>(e.col);
-               },
-               nzA);
+        decode(
+            img, ga, ia, ref.a, encodeOne(form.atype),
+            [&](std::uint32_t i, const Element& e) {
+                return sparse ? sparse->column(i, form.selector, meta) : static_cast<int>(e.col);
+            },
+            nzA);
         decode(img, gc, ic, ref.c, oneC, ownColumn, nzC);
 
         std::fill(D.begin(), D.end(), 0);
@@ -181,14 +186,16 @@ std::vector<std::uint32_t> simulate(const ProbePlan& plan, const SimReference& r
             rowSumA[static_cast<std::size_t>(a.p * M + a.r)] += a.v;
             for (int n = 0; n < N; ++n)
                 D[static_cast<std::size_t>((a.p * M + a.r) * N + n)] +=
-                    (form.xorPopc ? -2 : 1) * a.v * b->matrix[static_cast<std::size_t>((a.p * K + a.c) * N + n)];
+                    (form.xorPopc ? -2 : 1) * a.v *
+                    b->matrix[static_cast<std::size_t>((a.p * K + a.c) * N + n)];
         }
         if (form.xorPopc)
             for (int m = 0; m < P; ++m)
                 for (int r = 0; r < M; ++r)
                     for (int n = 0; n < N; ++n)
                         D[static_cast<std::size_t>((m * M + r) * N + n)] +=
-                            rowSumA[static_cast<std::size_t>(m * M + r)] + b->colSum[static_cast<std::size_t>(m * N + n)];
+                            rowSumA[static_cast<std::size_t>(m * M + r)] +
+                            b->colSum[static_cast<std::size_t>(m * N + n)];
 
         std::uint32_t* o = out.data() + x * plan.outWordsPerExperiment();
         const int regWords = ld.registerBits() / 32;

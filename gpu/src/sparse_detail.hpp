@@ -10,8 +10,8 @@
 namespace lanemap::gpu::detail {
 
 // Reads compressed A the way the simulated hardware does: each element's chunk and slot from the reference A
-// table (a thread's elements in one row and column range fill its chunks in column order, `kept` per chunk, in
-// increasing element index), its chunk's field from the reference metadata, and the field's value from the
+// table (a thread's elements in one row and column range fill its chunks in column order, `kept` per chunk,
+// in increasing element index), its chunk's field from the reference metadata, and the field's value from the
 // metadata words, decoded by the storage rule.
 class SparseSim {
 public:
@@ -24,7 +24,8 @@ private:
     const MetadataLayout& m_md;
     int m_pattern = 0; // sparse::Pattern
     std::vector<int> m_chunkFirst, m_slot;
-    std::map<std::tuple<int, int, int>, const MetadataField*> m_field; // (selector, row, chunk first) -> field
+    std::map<std::tuple<int, int, int>, const MetadataField*>
+        m_field; // (selector, row, chunk first) -> field
 };
 
 } // namespace lanemap::gpu::detail

@@ -30,7 +30,8 @@ TEST(CliProbeFamily, AnUnknownFamilyOrAFamilyWithoutAllIsAUsageError) {
 }
 
 TEST(CliProbeFamily, WithoutAGpuTheWgmmaFamilyExits3AndSaysWhy) {
-    if (lanemap::gpu::discover().available) GTEST_SKIP() << "a GPU is present: the device tests probe wgmma there";
+    if (lanemap::gpu::discover().available)
+        GTEST_SKIP() << "a GPU is present: the device tests probe wgmma there";
     const Result r = run({"probe", "--all", "--family", "wgmma.sp"});
     EXPECT_EQ(r.code, 3);
     EXPECT_NE(r.err.find("GPU unavailable: "), std::string::npos) << r.err;

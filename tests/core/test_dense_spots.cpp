@@ -124,7 +124,10 @@ TEST(DenseErrata, E1IsRecordedAndCorrected) {
     const Element& e = in->operand("A")->element(0, 32);
     EXPECT_EQ(e.row, 8);
     EXPECT_EQ(e.col, 0);
-    EXPECT_EQ(e.source, Source::Inferred);
+    // Confirmed on an H100 (resources/probe/h100-mma.json): the placement is hardware fact, the erratum confirmed.
+    EXPECT_EQ(e.source, Source::Hardware);
+    EXPECT_EQ(in->errata[0].status, "confirmed");
+    EXPECT_NE(in->errata[0].evidence.find("resources/probe/h100-mma.json"), std::string::npos);
     EXPECT_EQ(in->operand("B")->element(0, 0).source, Source::Doc);
 }
 

@@ -61,7 +61,8 @@ TEST(Json, ErrataAreListed) {
     const json doc = json::parse(toJson(get("mma.m16n8k256.b1")));
     ASSERT_TRUE(doc.contains("errata"));
     EXPECT_EQ(doc["errata"][0]["id"], "E1");
-    EXPECT_EQ(doc["operands"][0]["elements"][32]["source"], "inferred");
+    EXPECT_EQ(doc["errata"][0]["status"], "confirmed");
+    EXPECT_EQ(doc["operands"][0]["elements"][32]["source"], "hardware");
 }
 
 TEST(Json, IsDeterministic) {

@@ -4,6 +4,8 @@
 #include "lanemap/catalog.hpp"
 #include "lanemap/sparse.hpp"
 
+#include "sparse_unresolved.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -354,16 +356,24 @@ TEST(SparseCodec, MakeRejectsDenseInstructionsSelectorsAndCandidates) {
         << error;
     EXPECT_FALSE(Codec::make(get("mma.sp.m16n8k64.s8"), 1, error));
     EXPECT_NE(error.find("valid selectors: 0"), std::string::npos) << error;
-    EXPECT_FALSE(Codec::make(get("mma.sp.m16n8k32.s8"), 0, error, "diagonal"));
+    EXPECT_FALSE(Codec::make(lanemap::testing::unresolvedSparse("mma.sp.m16n8k32.s8"), 0, error, "diagonal"));
     EXPECT_NE(error.find("candidates: rows-per-lane, k-halves-per-lane"), std::string::npos) << error;
+    // Resolved on hardware: the catalog's m16n8k32 .s8 offers no candidates any more.
+    EXPECT_FALSE(Codec::make(get("mma.sp.m16n8k32.s8"), 0, error, "k-halves-per-lane"));
+    EXPECT_NE(error.find("resolved"), std::string::npos) << error;
     EXPECT_FALSE(Codec::make(get("mma.sp.m16n8k16.f16"), 0, error, "rows-per-lane"));
     EXPECT_NE(error.find("resolved"), std::string::npos) << error;
 }
 
 TEST(SparseCodec, CandidatesGiveDifferentMetadataWords) {
     std::mt19937 rng(99);
-    const Codec rows = codec("mma.sp.m16n8k32.s8", 1, "rows-per-lane");
-    const Codec halves = codec("mma.sp.m16n8k32.s8", 1, "k-halves-per-lane");
+    const Instruction& open = lanemap::testing::unresolvedSparse("mma.sp.m16n8k32.s8");
+    std::string error0;
+    const std::optional<Codec> rowsCodec = Codec::make(open, 1, error0, "rows-per-lane");
+    const std::optional<Codec> halvesCodec = Codec::make(open, 1, error0, "k-halves-per-lane");
+    ASSERT_TRUE(rowsCodec && halvesCodec) << error0;
+    const Codec& rows = *rowsCodec;
+    const Codec& halves = *halvesCodec;
     const Matrix m = randomSparse(rows, 16, 32, 8, rng);
     Fragments a, b;
     std::string error;

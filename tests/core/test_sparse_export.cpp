@@ -5,6 +5,8 @@
 #include "lanemap/export.hpp"
 #include "lanemap/spec.hpp"
 
+#include "sparse_unresolved.hpp"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -52,16 +54,24 @@ TEST(SparseJson, MetadataOperandHasOneEntryPerSelector) {
         const json& sel = md["selectors"][static_cast<std::size_t>(f)];
         EXPECT_EQ(sel["value"], f);
         ASSERT_EQ(sel["fields"].size(), 64u);
+        // Fig. 119, confirmed on an H100 (resources/probe/h100-mma.json).
         EXPECT_EQ(sel["fields"][0], (json{{"thread", f}, {"bits", {3, 0}}, {"row", 0}, {"cols", {0, 3}},
-                                         {"source", "figure"}}));
+                                         {"source", "hardware"}}));
     }
     EXPECT_FALSE(md.contains("candidates"));
     const json ordered = operand(json::parse(toJson(get("mma.sp::ordered_metadata.m16n8k16.f16"))), "metadata");
     EXPECT_EQ(ordered["valid_values"], (json{4, 8, 9, 12, 13, 14}));
 }
 
-TEST(SparseJson, UnresolvedMappingsListEveryCandidate) {
+TEST(SparseJson, ResolvedMappingsListNoCandidates) {
     const json md = operand(json::parse(toJson(get("mma.sp.m16n8k32.s8"))), "metadata");
+    EXPECT_FALSE(md.contains("candidates"));
+    EXPECT_FALSE(md.contains("candidate"));
+    EXPECT_EQ(md["selectors"][0]["fields"][0]["source"], "hardware");
+}
+
+TEST(SparseJson, UnresolvedMappingsListEveryCandidate) {
+    const json md = operand(json::parse(toJson(lanemap::testing::unresolvedSparse("mma.sp.m16n8k32.s8"))), "metadata");
     EXPECT_EQ(md["candidate"], "rows-per-lane");
     ASSERT_EQ(md["candidates"].size(), 2u);
     EXPECT_EQ(md["candidates"][0]["name"], "rows-per-lane");
@@ -120,7 +130,7 @@ TEST(SparseText, AllFourLanesAndCandidatesAreShown) {
     EXPECT_NE(k64.find("valid field values (::ordered_metadata): 0b0100 0b1000 0b1001 0b1100 0b1101 0b1110"),
               std::string::npos);
     EXPECT_NE(k64.find("lanes supplying metadata: 0 1 2 3 4"), std::string::npos);
-    const std::string k32 = metadataTextGrid(get("mma.sp.m16n8k32.u8"), 1);
+    const std::string k32 = metadataTextGrid(lanemap::testing::unresolvedSparse("mma.sp.m16n8k32.u8"), 1);
     EXPECT_NE(k32.find("sparsity selector 1 — candidate 'rows-per-lane' (UNRESOLVED, inferred)"), std::string::npos)
         << k32;
     EXPECT_NE(k32.find("sparsity selector 1 — alternative candidate 'k-halves-per-lane' (UNRESOLVED, inferred)"),

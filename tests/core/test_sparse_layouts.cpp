@@ -6,6 +6,8 @@
 #include "lanemap/catalog.hpp"
 #include "lanemap/sparse.hpp"
 
+#include "sparse_unresolved.hpp"
+
 #include <gtest/gtest.h>
 
 #include <map>
@@ -209,43 +211,43 @@ Source fieldSource(const char* spec) { return get(spec).metadata->selectors.fron
 Source elementSource(const char* spec, const char* op) { return get(spec).operand(op)->elements().front().source; }
 
 TEST(SparseSources, FiguresInferencesAndTextAreMarked) {
-    // [EMP] / [CUTLASS] -> figure, [INF] -> inferred (ptx-catalog.md §4.3, §4.4).
-    EXPECT_EQ(fieldSource("mma.sp.m16n8k16.f16"), Source::Figure);
-    EXPECT_EQ(fieldSource("mma.sp.m16n8k32.bf16"), Source::Figure);
-    EXPECT_EQ(fieldSource("mma.sp.m16n8k16.tf32"), Source::Figure);
-    EXPECT_EQ(fieldSource("mma.sp.m16n8k8.tf32"), Source::Inferred);
-    EXPECT_EQ(fieldSource("mma.sp.m16n8k64.s8"), Source::Figure);
+    // [EMP] / [CUTLASS] -> figure, [INF] -> inferred (ptx-catalog.md §4.3, §4.4); what the H100 probe confirmed
+    // (resources/probe/h100-mma.json) -> hardware. sm_120-only forms keep their figure source.
+    EXPECT_EQ(fieldSource("mma.sp.m16n8k16.f16"), Source::Hardware);
+    EXPECT_EQ(fieldSource("mma.sp.m16n8k32.bf16"), Source::Hardware);
+    EXPECT_EQ(fieldSource("mma.sp.m16n8k16.tf32"), Source::Hardware);
+    EXPECT_EQ(fieldSource("mma.sp.m16n8k8.tf32"), Source::Hardware);
+    EXPECT_EQ(fieldSource("mma.sp.m16n8k64.s8"), Source::Hardware);
     EXPECT_EQ(fieldSource("mma.sp::ordered_metadata.m16n8k64.kind::f8f6f4.e2m1"), Source::Figure);
-    EXPECT_EQ(fieldSource("mma.sp.m16n8k128.u4"), Source::Inferred);
+    EXPECT_EQ(fieldSource("mma.sp::ordered_metadata.m16n8k64.e4m3.f16"), Source::Figure);
+    EXPECT_EQ(fieldSource("mma.sp.m16n8k128.u4"), Source::Hardware);
     EXPECT_EQ(fieldSource("mma.sp::ordered_metadata.m16n8k128.kind::mxf4.e2m1"), Source::Figure);
-    EXPECT_EQ(fieldSource("mma.sp.m16n8k32.s8"), Source::Inferred);
-    EXPECT_EQ(fieldSource("mma.sp.m16n8k64.u4"), Source::Inferred);
+    EXPECT_EQ(fieldSource("mma.sp.m16n8k32.s8"), Source::Hardware);
+    EXPECT_EQ(fieldSource("mma.sp.m16n8k64.u4"), Source::Hardware);
     EXPECT_EQ(elementSource("mma.sp.m16n8k16.f16", "B"), Source::Doc);
-    EXPECT_EQ(elementSource("mma.sp.m16n8k32.f16", "B"), Source::Inferred);
-    EXPECT_EQ(elementSource("mma.sp.m16n8k16.tf32", "B"), Source::Inferred);
-    EXPECT_EQ(elementSource("mma.sp.m16n8k64.e4m3", "B"), Source::Figure);
-    EXPECT_EQ(elementSource("mma.sp.m16n8k128.s4", "B"), Source::Figure);
+    EXPECT_EQ(elementSource("mma.sp.m16n8k32.f16", "B"), Source::Hardware);
+    EXPECT_EQ(elementSource("mma.sp.m16n8k16.tf32", "B"), Source::Hardware);
+    EXPECT_EQ(elementSource("mma.sp.m16n8k64.e4m3", "B"), Source::Hardware);
+    EXPECT_EQ(elementSource("mma.sp::ordered_metadata.m16n8k64.kind::f8f6f4.e3m2", "B"), Source::Figure);
+    EXPECT_EQ(elementSource("mma.sp.m16n8k128.s4", "B"), Source::Hardware);
+    EXPECT_EQ(elementSource("mma.sp::ordered_metadata.m16n8k128.kind::mxf4.e2m1", "B"), Source::Figure);
     EXPECT_EQ(elementSource("mma.sp.m16n8k64.s4", "B"), Source::Doc);
 }
 
-TEST(SparseSources, UnresolvedMappingsCarryEveryCandidateAndNeverClaimFact) {
+TEST(SparseSources, MappingsTheHardwareResolvedOfferNoCandidatesAndNameTheRefutedReading) {
     for (const char* spec : {"mma.sp.m16n8k32.s8", "mma.sp::ordered_metadata.m16n8k32.u8", "mma.sp.m16n8k64.s4",
                              "mma.sp::ordered_metadata.m16n8k64.u4"}) {
         const MetadataLayout& md = *get(spec).metadata;
-        ASSERT_EQ(md.candidates.size(), 2u) << spec;
-        EXPECT_EQ(md.candidates[0].name, "rows-per-lane");
-        EXPECT_EQ(md.candidates[1].name, "k-halves-per-lane");
-        EXPECT_EQ(md.candidate, "rows-per-lane");
-        bool primaryListed = false;
-        for (const MetadataCandidate& c : md.candidates) {
-            primaryListed = primaryListed || c.name == md.candidate;
-            for (const MetadataSelector& s : c.selectors)
-                for (const MetadataField& f : s.fields) EXPECT_EQ(f.source, Source::Inferred) << spec;
-        }
-        EXPECT_TRUE(primaryListed);
-        bool noted = false;
-        for (const std::string& n : md.notes) noted = noted || n.find("UNRESOLVED") != std::string::npos;
-        EXPECT_TRUE(noted) << spec;
+        EXPECT_TRUE(md.candidates.empty()) << spec;
+        EXPECT_TRUE(md.candidate.empty()) << spec;
+        for (const MetadataSelector& s : md.selectors)
+            for (const MetadataField& f : s.fields) EXPECT_EQ(f.source, Source::Hardware) << spec;
+        bool resolved = false;
+        for (const std::string& n : md.notes)
+            resolved = resolved || (n.find("RESOLVED on hardware: 'rows-per-lane'") != std::string::npos &&
+                                    n.find("refuted: 'k-halves-per-lane'") != std::string::npos);
+        EXPECT_TRUE(resolved) << spec;
+        for (const std::string& n : md.notes) EXPECT_EQ(n.find("UNRESOLVED"), std::string::npos) << spec << ": " << n;
     }
     for (const char* spec : {"mma.sp.m16n8k16.f16", "mma.sp.m16n8k64.s8", "mma.sp.m16n8k128.s4"}) {
         EXPECT_TRUE(get(spec).metadata->candidates.empty()) << spec;
@@ -325,10 +327,11 @@ const MetaSpot kMetadataSpots[] = {
     // Figs. 146/147: lane bit 0 -> row g+8, lane bit 1 -> cols 64-127, 8-column chunks
     {"mma.sp.m16n8k128.s4", "", 0, 30, 11,  7, 80, 87},
     {"mma.sp::ordered_metadata.m16n8k128.kind::mxf4.e2m1", "", 0, 13, 31, 11, 56, 63},
-    // Fig. 129 UNRESOLVED: the two candidate readings put lane 6's top field on different chunks
+    // Fig. 129, resolved on hardware ('rows-per-lane'); the open copy's two readings put lane 6's top field on
+    // different chunks
     {"mma.sp.m16n8k32.s8", "rows-per-lane", 1, 6, 31, 1, 28, 31},
     {"mma.sp.m16n8k32.s8", "k-halves-per-lane", 1, 6, 31, 9, 12, 15},
-    // Fig. 139 UNRESOLVED, 8-column chunks
+    // Fig. 139, resolved likewise, 8-column chunks
     {"mma.sp.m16n8k64.u4", "rows-per-lane", 0, 1, 15, 8, 24, 31},
     {"mma.sp.m16n8k64.u4", "k-halves-per-lane", 0, 1, 15, 0, 56, 63},
 };
@@ -352,7 +355,8 @@ TEST(SparseSpots, MetadataCellsFromTheFigures) {
     for (const MetaSpot& s : kMetadataSpots) {
         SCOPED_TRACE(std::string(s.spec) + " '" + s.candidate + "' F=" + std::to_string(s.selector) + " T" +
                      std::to_string(s.thread) + " [" + std::to_string(s.bitHi) + "..]");
-        const MetadataLayout& md = *get(s.spec).metadata;
+        // Candidate spots read an open copy of the (now resolved) mapping: tests/core/sparse_unresolved.hpp.
+        const MetadataLayout& md = *(*s.candidate ? lanemap::testing::unresolvedSparse(s.spec) : get(s.spec)).metadata;
         const std::vector<MetadataSelector>* selectors = &md.selectors;
         for (const MetadataCandidate& c : md.candidates)
             if (c.name == s.candidate) selectors = &c.selectors;

@@ -1,5 +1,6 @@
-// The probe as built: its kernel table against the catalog (CUDA builds), and the real probe where a GPU exists.
-// Without a GPU these tests skip and say why; with one, they must probe every runnable variant and see it pass.
+// The probe as built: its kernel table against the catalog (CUDA builds), and the real probe where a GPU
+// exists. Without a GPU these tests skip and say why; with one, they must probe every runnable variant and
+// see it pass.
 #include "lanemap/catalog.hpp"
 #include "lanemap/gpu/experiments.hpp"
 #include "lanemap/gpu/probe.hpp"
@@ -18,10 +19,13 @@ using namespace lanemap;
 namespace {
 
 // Variants whose instructions ptxas 13.0 assembles for sm_90a (ptx-catalog.md §2.1, §2.3: H100 = Yes).
-bool runsOnSm90a(const Variant& v) { return v.minSm <= 90 && v.kind.empty() && v.family != Family::Wgmma && v.family != Family::WgmmaSp; }
+bool runsOnSm90a(const Variant& v) {
+    return v.minSm <= 90 && v.kind.empty() && v.family != Family::Wgmma && v.family != Family::WgmmaSp;
+}
 
 TEST(ProbeBuild, KernelTableCoversEveryVariantThatRunsOnSm90aWithTheCatalogsForms) {
-    if (!gpu::builtWithCuda()) GTEST_SKIP() << "built without CUDA (nvcc was not found at configure time): no kernels";
+    if (!gpu::builtWithCuda())
+        GTEST_SKIP() << "built without CUDA (nvcc was not found at configure time): no kernels";
 #ifdef LANEMAP_HAVE_CUDA
     int covered = 0;
     for (const Variant* v : Catalog::instance().variants()) {
@@ -45,19 +49,22 @@ TEST(ProbeBuild, KernelTableCoversEveryVariantThatRunsOnSm90aWithTheCatalogsForm
         ++covered;
     }
     EXPECT_GE(covered, 47);
-    EXPECT_EQ(gpu::kernels::all().size(), static_cast<std::size_t>(covered)) << "a kernel for no catalog variant";
+    EXPECT_EQ(gpu::kernels::all().size(), static_cast<std::size_t>(covered))
+        << "a kernel for no catalog variant";
 #endif
 }
 
 TEST(ProbeDevice, WithoutAGpuEveryVariantSaysWhyItWasNotProbed) {
     const gpu::Availability a = gpu::discover();
-    if (a.available) GTEST_SKIP() << "a GPU is present (" << a.device.name << "): covered by EveryRunnableVariantPasses";
+    if (a.available)
+        GTEST_SKIP() << "a GPU is present (" << a.device.name << "): covered by EveryRunnableVariantPasses";
     EXPECT_FALSE(a.reason.empty());
     const Variant* v = Catalog::instance().variant("mma.m16n8k16.f16");
     ASSERT_NE(v, nullptr);
     const ProbeResult r = gpu::probe(*v);
     EXPECT_EQ(r.verdict, "unsupported");
-    EXPECT_NE(r.reason.find(gpu::builtWithCuda() ? "GPU unavailable" : "built without CUDA"), std::string::npos)
+    EXPECT_NE(r.reason.find(gpu::builtWithCuda() ? "GPU unavailable" : "built without CUDA"),
+              std::string::npos)
         << r.reason;
     EXPECT_EQ(r.cellsChecked, 0);
 }
@@ -80,7 +87,9 @@ TEST(ProbeDevice, EveryRunnableVariantPassesOnTheGpu) {
             continue;
         }
         EXPECT_EQ(r.verdict, "pass") << r.spec << ": " << r.reason
-                                     << (r.mismatches.empty() ? "" : " first mismatch: " + r.mismatches[0].observed);
+                                     << (r.mismatches.empty()
+                                             ? ""
+                                             : " first mismatch: " + r.mismatches[0].observed);
         EXPECT_GT(r.cellsChecked, 0) << r.spec;
         passed += r.verdict == "pass";
     }

@@ -1,6 +1,7 @@
-// The wgmma probe's host side without a GPU: images -> CPU warpgroup (simulate) -> interpretation. A simulator that
-// uses the engine's own layouts must give a clean pass; one that uses a deliberately permuted D or A table, or that
-// misreads a swizzle, plays a GPU that disagrees, and the probe must name exactly the cells that moved.
+// The wgmma probe's host side without a GPU: images -> CPU warpgroup (simulate) -> interpretation. A
+// simulator that uses the engine's own layouts must give a clean pass; one that uses a deliberately permuted
+// D or A table, or that misreads a swizzle, plays a GPU that disagrees, and the probe must name exactly the
+// cells that moved.
 #include "lanemap/catalog.hpp"
 #include "lanemap/gpu/wgmma.hpp"
 #include "lanemap/smem.hpp"
@@ -19,7 +20,8 @@ namespace {
 
 const Instruction& instr(const std::string& spec) {
     const Instruction* in = Catalog::instance().instruction(spec);
-    if (!in) throw std::runtime_error("unknown spec " + spec);
+    if (!in)
+        throw std::runtime_error("unknown spec " + spec);
     return *in;
 }
 
@@ -29,7 +31,8 @@ bool hasFinding(const ProbeResult& r, const std::string& text) {
 }
 
 std::string firstMismatch(const ProbeResult& r) {
-    if (r.mismatches.empty()) return "";
+    if (r.mismatches.empty())
+        return "";
     const ProbeMismatch& m = r.mismatches[0];
     return m.operand + " (" + std::to_string(m.row) + "," + std::to_string(m.col) + ") " + m.experiment +
            ": expected " + m.expected + ", observed " + m.observed;
@@ -39,7 +42,8 @@ std::string firstMismatch(const ProbeResult& r) {
 using Cell = std::tuple<std::string, int, int, int, int>;
 std::set<Cell> named(const ProbeResult& r) {
     std::set<Cell> out;
-    for (const ProbeMismatch& m : r.mismatches) out.insert({m.operand, m.thread, m.index, m.row, m.col});
+    for (const ProbeMismatch& m : r.mismatches)
+        out.insert({m.operand, m.thread, m.index, m.row, m.col});
     return out;
 }
 
@@ -47,12 +51,15 @@ std::set<Cell> named(const ProbeResult& r) {
 std::string difference(const std::set<Cell>& got, const std::set<Cell>& want) {
     std::string s;
     auto name = [](const Cell& c) {
-        return std::get<0>(c) + "(" + std::to_string(std::get<3>(c)) + "," + std::to_string(std::get<4>(c)) + ") ";
+        return std::get<0>(c) + "(" + std::to_string(std::get<3>(c)) + "," + std::to_string(std::get<4>(c)) +
+               ") ";
     };
     for (const Cell& c : got)
-        if (!want.count(c)) s += "extra " + name(c);
+        if (!want.count(c))
+            s += "extra " + name(c);
     for (const Cell& c : want)
-        if (!got.count(c)) s += "missing " + name(c);
+        if (!got.count(c))
+            s += "missing " + name(c);
     return s.substr(0, 600);
 }
 
@@ -62,33 +69,37 @@ void swapCells(std::vector<Element>& els, std::size_t x, std::size_t y) {
     std::swap(els[x].colLast, els[y].colLast);
 }
 
-// --- the simulated hardware's descriptor decoding against lanemap::smem ------------------------------------------
+// --- the simulated hardware's descriptor decoding against lanemap::smem
+// ------------------------------------------
 
-// Two independent implementations of PTX 9.1 §9.7.15.5.1.2: lanemap::smem (address function + descriptor encoding)
-// and the simulator's direct evaluation of the canonical layouts from the encoded descriptor. Every element of every
-// canonical tile the probe uses must land on the same byte and bit.
+// Two independent implementations of PTX 9.1 §9.7.15.5.1.2: lanemap::smem (address function + descriptor
+// encoding) and the simulator's direct evaluation of the canonical layouts from the encoded descriptor. Every
+// element of every canonical tile the probe uses must land on the same byte and bit.
 TEST(WgmmaProbeHost, DescriptorAddressingAgreesWithTheSharedMemoryLayouts) {
     struct Tile {
         int bits, mn, k;
         bool mnMajor;
     };
-    const Tile tiles[] = {{16, 8, 16, true},  {16, 256, 16, true}, {16, 64, 32, true}, {16, 24, 16, true},
+    const Tile tiles[] = {{16, 8, 16, true},  {16, 256, 16, true},  {16, 64, 32, true}, {16, 24, 16, true},
                           {32, 8, 8, false},  {32, 200, 16, false}, {8, 16, 32, false}, {8, 64, 64, false},
                           {1, 8, 256, false}, {1, 48, 256, false},  {16, 64, 16, true}, {16, 64, 16, false}};
     int checked = 0;
     for (const Tile& t : tiles)
         for (smem::Major major : {smem::Major::K, smem::Major::MN}) {
-            if (major == smem::Major::MN && !t.mnMajor) continue;
-            for (smem::Swizzle sw : {smem::Swizzle::None, smem::Swizzle::B32, smem::Swizzle::B64, smem::Swizzle::B128})
+            if (major == smem::Major::MN && !t.mnMajor)
+                continue;
+            for (smem::Swizzle sw :
+                 {smem::Swizzle::None, smem::Swizzle::B32, smem::Swizzle::B64, smem::Swizzle::B128})
                 for (std::uint32_t start : {0u, 2048u}) {
                     const smem::SmemLayout l = smem::SmemLayout::make(t.bits, t.mn, t.k, major, sw, start);
                     for (int mn = 0; mn < t.mn; ++mn)
                         for (int k = 0; k < t.k; ++k) {
                             const smem::Placement p = l.placement(mn, k);
-                            const wg::HardwareAddress h = wg::descriptorAddress(l.encodedDescriptor(), major, t.bits, mn, k);
-                            ASSERT_EQ(h.byte, p.address) << t.bits << "-bit " << t.mn << "x" << t.k << " "
-                                                         << smem::toString(major) << "-major " << smem::toString(sw)
-                                                         << " element (" << mn << ", " << k << ")";
+                            const wg::HardwareAddress h =
+                                wg::descriptorAddress(l.encodedDescriptor(), major, t.bits, mn, k);
+                            ASSERT_EQ(h.byte, p.address)
+                                << t.bits << "-bit " << t.mn << "x" << t.k << " " << smem::toString(major)
+                                << "-major " << smem::toString(sw) << " element (" << mn << ", " << k << ")";
                             ASSERT_EQ(h.bit, p.bit);
                             ++checked;
                         }
@@ -97,7 +108,8 @@ TEST(WgmmaProbeHost, DescriptorAddressingAgreesWithTheSharedMemoryLayouts) {
     EXPECT_GT(checked, 100000);
 }
 
-// --- plans --------------------------------------------------------------------------------------------------------
+// --- plans
+// --------------------------------------------------------------------------------------------------------
 
 TEST(WgmmaProbeHost, PlansEveryOperandArrangementWithLayoutsFromTheEngine) {
     const Instruction& in = instr("wgmma.m64n24k16.f16");
@@ -105,7 +117,8 @@ TEST(WgmmaProbeHost, PlansEveryOperandArrangementWithLayoutsFromTheEngine) {
     ASSERT_EQ(plan.forms.size(), 1u);
     EXPECT_EQ(plan.forms[0].ptx, "wgmma.mma_async.sync.aligned.m64n24k16.f32.f16.f16");
     EXPECT_EQ(plan.dWords, 12);
-    // A in registers and A and B in shared memory, each with B K-major and N-major, no swizzle, 32B, 64B, 128B.
+    // A in registers and A and B in shared memory, each with B K-major and N-major, no swizzle, 32B, 64B,
+    // 128B.
     ASSERT_EQ(plan.setups.size(), 16u);
     EXPECT_EQ(plan.setups[0].label, "A in registers, B K-major none");
     std::set<std::tuple<int, int, int>> arrangements;
@@ -135,12 +148,12 @@ TEST(WgmmaProbeHost, PlansEveryOperandArrangementWithLayoutsFromTheEngine) {
             EXPECT_EQ(i.aBytes, 0u);
         }
     }
-    // The base setup's first A-code run: A cell c carries bit 0 of c + 1, so T0:a0 (cell 0) holds 1.0 in the low half
-    // of register 0 and T0:a1 (cell 1, code 2) holds 0.
+    // The base setup's first A-code run: A cell c carries bit 0 of c + 1, so T0:a0 (cell 0) holds 1.0 in the
+    // low half of register 0 and T0:a1 (cell 1, code 2) holds 0.
     ASSERT_EQ(plan.experiments[0].kind, wg::Kind::AIdent);
     EXPECT_EQ(plan.words[plan.inputs[0].aRegs + 0], 0x00003C00u);
-    // B there is column selector group 0 (N >= K): B(k, n) = 1 iff k == n % 16; element (k 0, n 0) is 1.0 at the
-    // address lanemap::smem gives it.
+    // B there is column selector group 0 (N >= K): B(k, n) = 1 iff k == n % 16; element (k 0, n 0) is 1.0 at
+    // the address lanemap::smem gives it.
     const std::uint32_t at = plan.setups[0].bLayout.address(0, 0);
     EXPECT_EQ(plan.pool[plan.inputs[0].bOffset + at], 0x00);
     EXPECT_EQ(plan.pool[plan.inputs[0].bOffset + at + 1], 0x3C);
@@ -164,7 +177,8 @@ TEST(WgmmaProbeHost, SparseFormsRunEverySelectorAndMixedTypesRunAsAliases) {
     EXPECT_EQ(meta, 2 * 16 * 10);
 }
 
-// --- simulated hardware -------------------------------------------------------------------------------------------
+// --- simulated hardware
+// -------------------------------------------------------------------------------------------
 
 Interpretation runSimulated(const wg::Plan& plan, const wg::SimReference& ref) {
     return wg::interpretProbe(plan, wg::simulate(plan, ref));
@@ -181,8 +195,9 @@ TEST_P(Representative, PassesAgainstItsOwnLayoutsAndObservesTheEnginesMapping) {
     EXPECT_EQ(r.verdict, "pass") << firstMismatch(r);
     EXPECT_EQ(r.cellsMismatched, 0);
     EXPECT_TRUE(hasFinding(r, "agree with lanemap")) << r.findings[0];
-    EXPECT_TRUE(hasFinding(r, "the hardware read every element where lanemap puts it in K-major none, K-major 32B, "
-                              "K-major 64B, K-major 128B"));
+    EXPECT_TRUE(
+        hasFinding(r, "the hardware read every element where lanemap puts it in K-major none, K-major 32B, "
+                      "K-major 64B, K-major 128B"));
     // Every A register element was seen where the engine puts it (under metadata 0b0100 for wgmma.sp).
     const FragmentLayout& a = *in.operand("A");
     for (std::size_t e = 0; e < a.elements().size(); ++e) {
@@ -193,18 +208,21 @@ TEST_P(Representative, PassesAgainstItsOwnLayoutsAndObservesTheEnginesMapping) {
     if (in.metadata) {
         EXPECT_TRUE(hasFinding(r, "metadata, selector 0: confirmed")) << r.findings.back();
     }
-    // Cells checked: D, A in registers per form, B per layout, A in shared memory per layout (+ metadata fields).
+    // Cells checked: D, A in registers per form, B per layout, A in shared memory per layout (+ metadata
+    // fields).
     EXPECT_GT(r.cellsChecked, static_cast<int>(in.operand("D")->elements().size() + a.elements().size()));
 }
 
 INSTANTIATE_TEST_SUITE_P(WgmmaProbeHost, Representative,
-                         ::testing::Values("wgmma.m64n8k16.f16", "wgmma.m64n256k16.f16", "wgmma.m64n24k16.f16.f16",
-                                           "wgmma.m64n16k16.bf16", "wgmma.m64n8k8.tf32", "wgmma.m64n40k8.tf32",
-                                           "wgmma.m64n32k32.e4m3", "wgmma.m64n8k32.e5m2.f16", "wgmma.m64n48k32.s8",
-                                           "wgmma.m64n8k32.u8", "wgmma.m64n8k256.b1", "wgmma.m64n80k256.b1",
-                                           "wgmma.sp.m64n8k32.f16", "wgmma.sp.m64n40k32.bf16",
-                                           "wgmma.sp.m64n24k32.f16.f16", "wgmma.sp.m64n8k16.tf32",
-                                           "wgmma.sp.m64n16k64.e4m3", "wgmma.sp.m64n8k64.s8", "wgmma.sp.m64n256k64.u8"),
+                         ::testing::Values("wgmma.m64n8k16.f16", "wgmma.m64n256k16.f16",
+                                           "wgmma.m64n24k16.f16.f16", "wgmma.m64n16k16.bf16",
+                                           "wgmma.m64n8k8.tf32", "wgmma.m64n40k8.tf32",
+                                           "wgmma.m64n32k32.e4m3", "wgmma.m64n8k32.e5m2.f16",
+                                           "wgmma.m64n48k32.s8", "wgmma.m64n8k32.u8", "wgmma.m64n8k256.b1",
+                                           "wgmma.m64n80k256.b1", "wgmma.sp.m64n8k32.f16",
+                                           "wgmma.sp.m64n40k32.bf16", "wgmma.sp.m64n24k32.f16.f16",
+                                           "wgmma.sp.m64n8k16.tf32", "wgmma.sp.m64n16k64.e4m3",
+                                           "wgmma.sp.m64n8k64.s8", "wgmma.sp.m64n256k64.u8"),
                          [](const ::testing::TestParamInfo<std::string>& param) {
                              std::string s = param.param;
                              std::replace(s.begin(), s.end(), '.', '_');
@@ -224,14 +242,16 @@ TEST(WgmmaProbeHost, APermutedDTableNamesExactlyTheSwappedDSlots) {
         EXPECT_EQ(r.verdict, "fail") << spec;
         const Element& dx = in.operand("D")->elements()[x];
         const Element& dy = in.operand("D")->elements()[y];
-        const std::set<Cell> want{{"D", dx.thread, dx.index, dx.row, dx.col}, {"D", dy.thread, dy.index, dy.row, dy.col}};
+        const std::set<Cell> want{{"D", dx.thread, dx.index, dx.row, dx.col},
+                                  {"D", dy.thread, dy.index, dy.row, dy.col}};
         EXPECT_EQ(named(r), want) << spec << ": " << firstMismatch(r);
         EXPECT_EQ(r.cellsMismatched, 2) << spec;
     }
 }
 
 TEST(WgmmaProbeHost, APermutedARegisterTableNamesExactlyTheSwappedElements) {
-    for (const char* spec : {"wgmma.m64n32k16.f16", "wgmma.m64n8k8.tf32", "wgmma.m64n8k256.b1", "wgmma.m64n16k32.s8"}) {
+    for (const char* spec :
+         {"wgmma.m64n32k16.f16", "wgmma.m64n8k8.tf32", "wgmma.m64n8k256.b1", "wgmma.m64n16k32.s8"}) {
         const Instruction& in = instr(spec);
         const wg::Plan plan = wg::planProbe(in);
         wg::SimReference ref = wg::referenceOf(in);
@@ -243,30 +263,35 @@ TEST(WgmmaProbeHost, APermutedARegisterTableNamesExactlyTheSwappedElements) {
         const ProbeResult r = runSimulated(plan, ref).result;
         const Element& ex = a.elements()[x];
         const Element& ey = a.elements()[y];
-        const std::set<Cell> want{{"A", ex.thread, ex.index, ex.row, ex.col}, {"A", ey.thread, ey.index, ey.row, ey.col}};
+        const std::set<Cell> want{{"A", ex.thread, ex.index, ex.row, ex.col},
+                                  {"A", ey.thread, ey.index, ey.row, ey.col}};
         EXPECT_EQ(named(r), want) << spec << ": " << firstMismatch(r);
-        EXPECT_TRUE(std::all_of(r.mismatches.begin(), r.mismatches.end(), [](const ProbeMismatch& m) {
-            return m.experiment.rfind("rows of A vs D", 0) == 0;
-        })) << spec << ": " << firstMismatch(r);
+        EXPECT_TRUE(
+            std::all_of(r.mismatches.begin(), r.mismatches.end(),
+                        [](const ProbeMismatch& m) { return m.experiment.rfind("rows of A vs D", 0) == 0; }))
+            << spec << ": " << firstMismatch(r);
     }
 }
 
-// The hardware reads the 128B swizzle as 64B (what a wrong 128B formula in lanemap::smem would look like on real
-// hardware), for B or for A: exactly the elements the misread moves are named, in the 128B layouts only — those
-// read from another address than lanemap::smem's, and those read for another element's place (with 128B strides
-// the 64B reading is not one-to-one: two places can read one element).
+// The hardware reads the 128B swizzle as 64B (what a wrong 128B formula in lanemap::smem would look like on
+// real hardware), for B or for A: exactly the elements the misread moves are named, in the 128B layouts only
+// — those read from another address than lanemap::smem's, and those read for another element's place (with
+// 128B strides the 64B reading is not one-to-one: two places can read one element).
 std::set<Cell> movedBy128As64(const wg::Plan& plan, bool b) {
     const Instruction& in = *plan.instruction;
     std::set<Cell> out;
     for (const wg::Setup& s : plan.setups) {
-        if (s.swizzle != smem::Swizzle::B128) continue;
+        if (s.swizzle != smem::Swizzle::B128)
+            continue;
         if (b) {
             for (int k = 0; k < in.k; ++k)
                 for (int n = 0; n < in.n; ++n) {
-                    const wg::HardwareAddress h = wg::descriptorAddress(s.bLayout.encodedDescriptor(), s.major,
-                                                                        s.bLayout.elementBits(), n, k, smem::Swizzle::B64);
+                    const wg::HardwareAddress h =
+                        wg::descriptorAddress(s.bLayout.encodedDescriptor(), s.major, s.bLayout.elementBits(),
+                                              n, k, smem::Swizzle::B64);
                     const smem::Placement p = s.bLayout.placement(n, k);
-                    if (h.byte != p.address || h.bit != p.bit) out.insert({"B", -1, -1, k, n});
+                    if (h.byte != p.address || h.bit != p.bit)
+                        out.insert({"B", -1, -1, k, n});
                     // The element the hardware reads for (k, n) instead shows up at a wrong place too.
                     if (const auto c = s.bLayout.elementAt(h.byte, h.bit); c && (c->mn != n || c->k != k))
                         out.insert({"B", -1, -1, c->k, c->mn});
@@ -274,10 +299,12 @@ std::set<Cell> movedBy128As64(const wg::Plan& plan, bool b) {
         } else if (s.aLayout) {
             for (int m = 0; m < s.aLayout->rows(); ++m)
                 for (int k = 0; k < s.aLayout->cols(); ++k) {
-                    const wg::HardwareAddress h = wg::descriptorAddress(
-                        s.aLayout->encodedDescriptor(), s.major, s.aLayout->elementBits(), m, k, smem::Swizzle::B64);
+                    const wg::HardwareAddress h =
+                        wg::descriptorAddress(s.aLayout->encodedDescriptor(), s.major,
+                                              s.aLayout->elementBits(), m, k, smem::Swizzle::B64);
                     const smem::Placement p = s.aLayout->placement(m, k);
-                    if (h.byte != p.address || h.bit != p.bit) out.insert({"A", -1, -1, m, k});
+                    if (h.byte != p.address || h.bit != p.bit)
+                        out.insert({"A", -1, -1, m, k});
                     if (const auto c = s.aLayout->elementAt(h.byte, h.bit); c && (c->mn != m || c->k != k))
                         out.insert({"A", -1, -1, c->mn, c->k});
                 }
@@ -287,7 +314,8 @@ std::set<Cell> movedBy128As64(const wg::Plan& plan, bool b) {
 }
 
 TEST(WgmmaProbeHost, AMisreadSwizzleOfBNamesExactlyTheBElementsItMoves) {
-    for (const char* spec : {"wgmma.m64n64k16.f16", "wgmma.m64n16k32.e4m3", "wgmma.m64n8k8.tf32", "wgmma.sp.m64n32k32.bf16"}) {
+    for (const char* spec :
+         {"wgmma.m64n64k16.f16", "wgmma.m64n16k32.e4m3", "wgmma.m64n8k8.tf32", "wgmma.sp.m64n32k32.bf16"}) {
         const Instruction& in = instr(spec);
         const wg::Plan plan = wg::planProbe(in);
         wg::SimReference ref = wg::referenceOf(in);
@@ -295,7 +323,8 @@ TEST(WgmmaProbeHost, AMisreadSwizzleOfBNamesExactlyTheBElementsItMoves) {
         const ProbeResult r = runSimulated(plan, ref).result;
         const std::set<Cell> want = movedBy128As64(plan, true);
         ASSERT_FALSE(want.empty()) << spec;
-        EXPECT_TRUE(named(r) == want) << spec << ": " << difference(named(r), want) << "; " << firstMismatch(r);
+        EXPECT_TRUE(named(r) == want)
+            << spec << ": " << difference(named(r), want) << "; " << firstMismatch(r);
         for (const ProbeMismatch& m : r.mismatches)
             EXPECT_NE(m.experiment.find("128B"), std::string::npos) << spec << ": " << m.experiment;
         EXPECT_TRUE(hasFinding(r, "lanemap puts it in K-major none, K-major 32B, K-major 64B")) << spec;
@@ -312,7 +341,8 @@ TEST(WgmmaProbeHost, AMisreadSwizzleOfAInSharedMemoryNamesExactlyTheAElementsItM
         const ProbeResult r = runSimulated(plan, ref).result;
         const std::set<Cell> want = movedBy128As64(plan, false);
         ASSERT_FALSE(want.empty()) << spec;
-        EXPECT_TRUE(named(r) == want) << spec << ": " << difference(named(r), want) << "; " << firstMismatch(r);
+        EXPECT_TRUE(named(r) == want)
+            << spec << ": " << difference(named(r), want) << "; " << firstMismatch(r);
         EXPECT_TRUE(hasFinding(r, "A in shared memory, K-major 128B: ")) << spec;
     }
 }
@@ -321,7 +351,8 @@ TEST(WgmmaProbeHost, AMovedMetadataFieldIsNamed) {
     const Instruction& in = instr("wgmma.sp.m64n8k32.f16");
     const wg::Plan plan = wg::planProbe(in);
     wg::SimReference ref = wg::referenceOf(in);
-    // The simulated hardware reads row 0's first chunk (selector 0) from lane 1 bits [3:0] instead of lane 0's.
+    // The simulated hardware reads row 0's first chunk (selector 0) from lane 1 bits [3:0] instead of lane
+    // 0's.
     MetadataSelector& sel = ref.metadata->selectors[0];
     auto find = [&](int thread, int bitLo) {
         return std::find_if(sel.fields.begin(), sel.fields.end(),
@@ -337,7 +368,8 @@ TEST(WgmmaProbeHost, AMovedMetadataFieldIsNamed) {
     EXPECT_EQ(r.verdict, "fail");
     std::set<std::pair<int, int>> fields;
     for (const ProbeMismatch& m : r.mismatches)
-        if (m.operand == "metadata") fields.insert({m.thread, m.row});
+        if (m.operand == "metadata")
+            fields.insert({m.thread, m.row});
     // The engine's fields of the two chunks: lane 0 and lane 1, both of row 0.
     EXPECT_EQ(fields, (std::set<std::pair<int, int>>{{0, 0}, {1, 0}})) << firstMismatch(r);
     EXPECT_TRUE(hasFinding(r, "metadata, selector 0: disagrees"));

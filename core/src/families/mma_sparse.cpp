@@ -5,6 +5,8 @@
 
 #include "mma_sparse.hpp"
 
+#include "hardware_evidence.hpp"
+
 #include "mma_fragments.hpp"
 
 #include <stdexcept>
@@ -128,35 +130,44 @@ const char* const kRowsPerLane = "lane 4g+2F holds row g and lane 4g+2F+1 row g+
 const char* const kKHalvesPerLane = "lane 4g+2F holds the first half of K and lane 4g+2F+1 the second; bits [15:0] "
                                     "row g, bits [31:16] row g+8 (the m16n8k32 .f16 pattern)";
 
-const MetadataFigure kMeta16n8k16_f16{"Fig. 119", {0, 1, 2, 3}, "one lane per quad: lane 4g+F", Source::Figure,
-    "[EMP] kmsmith137/gputils src_bin/test-sparse-mma.cu (randomized GPU test, all four selectors)",
+const MetadataFigure kMeta16n8k16_f16{"Fig. 119", {0, 1, 2, 3}, "one lane per quad: lane 4g+F", Source::Hardware,
+    "[EMP] kmsmith137/gputils src_bin/test-sparse-mma.cu (randomized GPU test, all four selectors); confirmed by the "
+    LANEMAP_H100_PROBE,
     {{"figure", "", fig119_meta16816_f16}}};
-const MetadataFigure kMeta16n8k32_f16{"Fig. 122", {0, 1}, "a thread pair: lanes 4g+2F and 4g+2F+1", Source::Figure,
-    "[CUTLASS] ELayout_64x32 in mma_traits_sm90_gmma_sparse.hpp (the ISA draws wgmma m64nNk32 with the same image)",
+const MetadataFigure kMeta16n8k32_f16{"Fig. 122", {0, 1}, "a thread pair: lanes 4g+2F and 4g+2F+1", Source::Hardware,
+    "[CUTLASS] ELayout_64x32 in mma_traits_sm90_gmma_sparse.hpp (the ISA draws wgmma m64nNk32 with the same image); "
+    "confirmed by the " LANEMAP_H100_PROBE,
     {{"figure", "", fig122_meta16832_f16}}};
-const MetadataFigure kMeta16n8k8_tf32{"Fig. 127", {0, 1, 2, 3}, "one lane per quad: lane 4g+F", Source::Inferred,
-    "[INF] the m16n8k16 .tf32 figure cut down to one lane (ptx-catalog.md §4.3)",
+const MetadataFigure kMeta16n8k8_tf32{"Fig. 127", {0, 1, 2, 3}, "one lane per quad: lane 4g+F", Source::Hardware,
+    "[INF] the m16n8k16 .tf32 figure cut down to one lane (ptx-catalog.md §4.3); confirmed by the " LANEMAP_H100_PROBE,
     {{"figure", "", fig127_meta1688_tf32}}};
-const MetadataFigure kMeta16n8k16_tf32{"Fig. 125", {0, 1}, "a thread pair: lanes 4g+2F and 4g+2F+1", Source::Figure,
-    "[CUTLASS] ELayout_64x16 in mma_traits_sm90_gmma_sparse.hpp (wgmma m64nNk16 .tf32 reuses the image)",
+const MetadataFigure kMeta16n8k16_tf32{"Fig. 125", {0, 1}, "a thread pair: lanes 4g+2F and 4g+2F+1", Source::Hardware,
+    "[CUTLASS] ELayout_64x16 in mma_traits_sm90_gmma_sparse.hpp (wgmma m64nNk16 .tf32 reuses the image); confirmed "
+    "by the " LANEMAP_H100_PROBE,
     {{"figure", "", fig125_meta16816_tf32}}};
-const MetadataFigure kMeta16n8k32_i8{"Fig. 129", {0, 1}, "a thread pair: lanes 4g+2F and 4g+2F+1", Source::Inferred,
-    "UNRESOLVED [INF]: the figure could not be read and no third-party layout covers it (ptx-catalog.md §4.3); "
-    "the hardware probe decides between the candidates",
+// Resolved on hardware: the first reading. The refuted one stays in the table as the record of what was ruled out.
+const MetadataFigure kMeta16n8k32_i8{"Fig. 129", {0, 1}, "a thread pair: lanes 4g+2F and 4g+2F+1", Source::Hardware,
+    "RESOLVED by the " LANEMAP_H100_PROBE ": lane 4g+2F holds row g and lane 4g+2F+1 row g+8, all of K "
+    "('rows-per-lane', 256 of 256 A elements per selector); 'k-halves-per-lane' matched 128 of 256 and is refuted",
     {{"rows-per-lane", kRowsPerLane, fig129_meta16832_i8_rows},
      {"k-halves-per-lane", kKHalvesPerLane, fig129_meta16832_i8_khalves}},
     /* primary */ 0};
 const MetadataFigure kMeta16n8k64_8bit{"Figs. 136/137", {0}, "all four lanes of each quad (selector 0 only)", Source::Figure,
     "[CUTLASS] wgmma ELayout_64x64 and SM120_SPARSE_16x8x64_TN::ELayout",
     {{"figure", "", fig136_meta16864_8bit}}};
-const MetadataFigure kMeta16n8k64_i4{"Fig. 139", {0, 1}, "a thread pair: lanes 4g+2F and 4g+2F+1", Source::Inferred,
-    "UNRESOLVED [INF]: the figure could not be read and no third-party layout covers it (ptx-catalog.md §4.3); "
-    "the hardware probe decides between the candidates",
+// The same figure for the forms an H100 runs (s8/u8, e4m3/e5m2 with .f32): seen on hardware.
+const MetadataFigure kMeta16n8k64_8bit_sm90{"Figs. 136/137", {0}, "all four lanes of each quad (selector 0 only)", Source::Hardware,
+    "[CUTLASS] wgmma ELayout_64x64 and SM120_SPARSE_16x8x64_TN::ELayout; confirmed by the " LANEMAP_H100_PROBE,
+    {{"figure", "", fig136_meta16864_8bit}}};
+const MetadataFigure kMeta16n8k64_i4{"Fig. 139", {0, 1}, "a thread pair: lanes 4g+2F and 4g+2F+1", Source::Hardware,
+    "RESOLVED by the " LANEMAP_H100_PROBE ": lane 4g+2F holds row g and lane 4g+2F+1 row g+8, all of K "
+    "('rows-per-lane', 512 of 512 A elements per selector); 'k-halves-per-lane' matched 256 of 512 and is refuted",
     {{"rows-per-lane", kRowsPerLane, fig139_meta16864_i4_rows},
      {"k-halves-per-lane", kKHalvesPerLane, fig139_meta16864_i4_khalves}},
     /* primary */ 0};
-const MetadataFigure kMeta16n8k128_i4{"Figs. 146/147", {0}, "all four lanes of each quad (selector 0 only)", Source::Inferred,
-    "[INF] for .u4/.s4: the figures serve .u4/.s4/.e2m1 alike and CUTLASS encodes them for mxf4 e2m1 only",
+const MetadataFigure kMeta16n8k128_i4{"Figs. 146/147", {0}, "all four lanes of each quad (selector 0 only)", Source::Hardware,
+    "[INF] for .u4/.s4: the figures serve .u4/.s4/.e2m1 alike and CUTLASS encodes them for mxf4 e2m1 only; "
+    "confirmed for .u4/.s4 by the " LANEMAP_H100_PROBE,
     {{"figure", "", fig146_meta168128_4bit}}};
 const MetadataFigure kMeta16n8k128_e2m1{"Figs. 146/147", {0}, "all four lanes of each quad (selector 0 only)", Source::Figure,
     "[CUTLASS] SM120 16x8x128 (mxf4) ELayout",
@@ -203,7 +214,14 @@ MetadataLayout buildMetadata(const MetadataFigure& figure, const sparse::Storage
     md.selectors = selectorsOf(primary);
     md.notes.push_back(std::string(figure.figures) + ": metadata comes from " + figure.lanes);
     md.notes.push_back(std::string("evidence: ") + figure.evidence);
-    if (figure.readings.size() > 1) {
+    if (figure.readings.size() > 1 && figure.source == Source::Hardware) {
+        // Settled on hardware: the primary reading is fact; the others are named as refuted, not offered.
+        std::string refuted;
+        for (const MetadataReading& r : figure.readings)
+            if (&r != &primary) refuted += (refuted.empty() ? "'" : ", '") + std::string(r.name) + "' (" + r.description + ")";
+        md.notes.push_back("RESOLVED on hardware: '" + std::string(primary.name) + "' (" + primary.description +
+                           "); refuted: " + refuted);
+    } else if (figure.readings.size() > 1) {
         md.candidate = primary.name;
         for (const MetadataReading& r : figure.readings)
             md.candidates.push_back({r.name, r.description, selectorsOf(r)});
@@ -237,10 +255,13 @@ const Fragment kSpA16n8k64_8bit  {{16,  64, 1, 4, 32, 4}, fig130_A16864_8bit};
 const Fragment kSpA16n8k64_i4    {{16,  64, 1, 2, 32, 8}, fig138_A16864_i4};
 const Fragment kSpA16n8k128_4bit {{16, 128, 1, 4, 32, 8}, fig140_A168128_4bit};
 
-const Fragment kSpB16n8k32_f16   {{32,   8, 1, 4, 32, 2}, fig121_B16832_f16,   Source::Inferred};
-const Fragment kSpB16n8k16_tf32  {{16,   8, 1, 4, 32, 1}, fig124_B16816_tf32,  Source::Inferred};
-const Fragment kSpB16n8k64_8bit  {{64,   8, 1, 4, 32, 4}, fig132_B16864_8bit,  Source::Figure};
-const Fragment kSpB16n8k128_4bit {{128,  8, 1, 4, 32, 8}, fig142_B168128_4bit, Source::Figure};
+// [INF]/[FIG] B fragments; the forms an H100 runs were confirmed by the hardware probe (hardware_evidence.hpp).
+const Fragment kSpB16n8k32_f16   {{32,   8, 1, 4, 32, 2}, fig121_B16832_f16,   Source::Hardware};
+const Fragment kSpB16n8k16_tf32  {{16,   8, 1, 4, 32, 1}, fig124_B16816_tf32,  Source::Hardware};
+const Fragment kSpB16n8k64_8bit  {{64,   8, 1, 4, 32, 4}, fig132_B16864_8bit,  Source::Figure};   // sm_120 forms
+const Fragment kSpB16n8k64_8bit_sm90 {{64, 8, 1, 4, 32, 4}, fig132_B16864_8bit, Source::Hardware};
+const Fragment kSpB16n8k128_4bit {{128,  8, 1, 4, 32, 8}, fig142_B168128_4bit, Source::Figure};   // sm_120 forms
+const Fragment kSpB16n8k128_4bit_sm90 {{128, 8, 1, 4, 32, 8}, fig142_B168128_4bit, Source::Hardware};
 // clang-format on
 
 // Errata of ptx-catalog.md §10 that touch mma.sp.
@@ -248,12 +269,14 @@ Erratum erratumE8() {
     return {"E8", "sparse mma.m16n8k16 .tf32: B fragment says four .tf32 elements per register",
             "four .b32 registers, each containing four .tf32 elements from matrix B",
             "four registers with one .tf32 element each (16x8 / 32 lanes = 4 elements per thread)",
-            "element count of the 16x8 B tile", "suspected"};
+            std::string("element count of the 16x8 B tile; ") + kH100Probe + ": B agrees cell by cell",
+            "confirmed"};
 }
 Erratum erratumE9() {
     return {"E9", "sparse mma.m16n8k32 .f16/.bf16: B element list stops at b3",
             "four .b32 registers each containing two elements; elements b0, b1, b2, b3",
-            "b0..b7 (four registers x two elements)", "element count of the 32x8 B tile", "suspected"};
+            "b0..b7 (four registers x two elements)",
+            std::string("element count of the 32x8 B tile; ") + kH100Probe + ": B agrees cell by cell", "confirmed"};
 }
 Erratum erratumE10() {
     return {"E10", "sparse fp8 with .f16 accumulation: the notes name shape .m16n8k32",
@@ -307,14 +330,14 @@ const std::vector<SparseRow>& sparseTable() {
         {"S4",  "m16n8k16",  16,  8,  16, {"tf32"},  {{"f32", &kCD16n8_f32}},                         &kSpA16n8k16_tf32,  &kSpB16n8k16_tf32,  &kMeta16n8k16_tf32,  Forms::Both,        80, "9.7.14.6.2.3", "warp-level-matrix-fragment-sparse-mma-16816-tf32"},
         {"S3",  "m16n8k8",   16,  8,   8, {"tf32"},  {{"f32", &kCD16n8_f32}},                         &kSpA16n8k8_tf32,   &kB16n8k8_tf32,     &kMeta16n8k8_tf32,   Forms::Both,        80, "9.7.14.6.2.4", "warp-level-matrix-fragment-sparse-mma-1688-tf32"},
         {"S5",  "m16n8k32",  16,  8,  32, {"s8", "u8"}, {{"s32", &kCD16n8_f32}},                      &kSpA16n8k32_i8,    &kB16n8k32_i8,      &kMeta16n8k32_i8,    Forms::Both,        80, "9.7.14.6.2.5", "warp-level-matrix-fragment-sparse-mma-16832-u8s8"},
-        {"S6",  "m16n8k64",  16,  8,  64, {"s8", "u8"}, {{"s32", &kCD16n8_f32}},                      &kSpA16n8k64_8bit,  &kSpB16n8k64_8bit,  &kMeta16n8k64_8bit,  Forms::Both,        80, "9.7.14.6.2.6", "warp-level-matrix-fragment-sparse-mma-16864-u8s8-fp8"},
-        {"S7",  "m16n8k64",  16,  8,  64, {"e4m3", "e5m2"}, {{"f32", &kCD16n8_f32}},                  &kSpA16n8k64_8bit,  &kSpB16n8k64_8bit,  &kMeta16n8k64_8bit,  Forms::Both,        89, "9.7.14.6.2.6", "warp-level-matrix-fragment-sparse-mma-16864-u8s8-fp8"},
+        {"S6",  "m16n8k64",  16,  8,  64, {"s8", "u8"}, {{"s32", &kCD16n8_f32}},                      &kSpA16n8k64_8bit,  &kSpB16n8k64_8bit_sm90, &kMeta16n8k64_8bit_sm90, Forms::Both, 80, "9.7.14.6.2.6", "warp-level-matrix-fragment-sparse-mma-16864-u8s8-fp8"},
+        {"S7",  "m16n8k64",  16,  8,  64, {"e4m3", "e5m2"}, {{"f32", &kCD16n8_f32}},                  &kSpA16n8k64_8bit,  &kSpB16n8k64_8bit_sm90, &kMeta16n8k64_8bit_sm90, Forms::Both, 89, "9.7.14.6.2.6", "warp-level-matrix-fragment-sparse-mma-16864-u8s8-fp8"},
         {"S8",  "m16n8k64",  16,  8,  64, {"e4m3", "e5m2"}, {{"f16", &kCD16n8_f16}},                  &kSpA16n8k64_8bit,  &kSpB16n8k64_8bit,  &kMeta16n8k64_8bit,  Forms::OrderedOnly, 120, "9.7.14.6.2.6", "warp-level-matrix-fragment-sparse-mma-16864-u8s8-fp8"},
         {"S9",  "m16n8k64",  16,  8,  64, f8f6f4,    {{"f32", &kCD16n8_f32}, {"f16", &kCD16n8_f16}}, &kSpA16n8k64_8bit,  &kSpB16n8k64_8bit,  &kMeta16n8k64_8bit,  Forms::OrderedOnly, 120, "9.7.14.6.2.6", "warp-level-matrix-fragment-sparse-mma-16864-u8s8-fp8", "f8f6f4"},
         {"S12", "m16n8k64",  16,  8,  64, f8f6f4,    {{"f32", &kCD16n8_f32}},                         &kSpA16n8k64_8bit,  &kSpB16n8k64_8bit,  &kMeta16n8k64_8bit,  Forms::OrderedOnly, 120, "9.7.14.6.2.6", "warp-level-matrix-fragment-sparse-mma-16864-u8s8-fp8", "mxf8f6f4",
                 {{".block_scale.scale_vec::1X", "ue8m0"}, {".block_scale", "ue8m0"}}},
         {"S10", "m16n8k64",  16,  8,  64, {"s4", "u4"}, {{"s32", &kCD16n8_f32}},                      &kSpA16n8k64_i4,    &kB16n8k64_i4,      &kMeta16n8k64_i4,    Forms::Both,        80, "9.7.14.6.2.7", "warp-level-matrix-fragment-sparse-mma-16864-u4s4"},
-        {"S11", "m16n8k128", 16,  8, 128, {"s4", "u4"}, {{"s32", &kCD16n8_f32}},                      &kSpA16n8k128_4bit, &kSpB16n8k128_4bit, &kMeta16n8k128_i4,   Forms::Both,        80, "9.7.14.6.2.8", "warp-level-matrix-fragment-sparse-mma-168128-u4s4"},
+        {"S11", "m16n8k128", 16,  8, 128, {"s4", "u4"}, {{"s32", &kCD16n8_f32}},                      &kSpA16n8k128_4bit, &kSpB16n8k128_4bit_sm90, &kMeta16n8k128_i4, Forms::Both,      80, "9.7.14.6.2.8", "warp-level-matrix-fragment-sparse-mma-168128-u4s4"},
         {"S13", "m16n8k128", 16,  8, 128, {"e2m1"},  {{"f32", &kCD16n8_f32}},                         &kSpA16n8k128_4bit, &kSpB16n8k128_4bit, &kMeta16n8k128_e2m1, Forms::OrderedOnly, 120, "9.7.14.6.2.8", "warp-level-matrix-fragment-sparse-mma-168128-u4s4", "mxf4",
                 {{".block_scale.scale_vec::2X", "ue8m0"}, {".block_scale", "ue8m0"}}},
         {"S13", "m16n8k128", 16,  8, 128, {"e2m1"},  {{"f32", &kCD16n8_f32}},                         &kSpA16n8k128_4bit, &kSpB16n8k128_4bit, &kMeta16n8k128_e2m1, Forms::OrderedOnly, 120, "9.7.14.6.2.8", "warp-level-matrix-fragment-sparse-mma-168128-u4s4", "mxf4nvf4",

@@ -24,8 +24,8 @@ namespace lanemap::gpu {
 // One PTX instruction form a variant is probed with: its canonical string, or an alias with the same layout
 // (mixed s8/u8 or e4m3/e5m2 operands, b1 `.and.popc`); for mma.sp, one form per sparsity selector value.
 struct Form {
-    std::string ptx;     // full PTX instruction string (no operands)
-    std::string atype;   // element types as the instruction names them
+    std::string ptx;   // full PTX instruction string (no operands)
+    std::string atype; // element types as the instruction names them
     std::string btype;
     bool xorPopc = false; // b1 `.xor.popc`: D = C + popc(a ^ b) instead of C + popc(a & b)
     int selector = -1;    // mma.sp sparsity selector immediate; -1 for dense forms
@@ -44,11 +44,12 @@ struct RegisterWords {
 RegisterWords registerWords(const Instruction& instruction);
 
 enum class ExperimentKind : std::uint8_t {
-    CvsD,    // C one-hot, A = B = 0: which D slot takes each C element
-    RowsAD,  // A one-hot, B all ones: which D slots (the row) each A element reaches
-    ColsBD,  // B one-hot, A all ones: which D slots (the column) each B element reaches
-    KAB,     // A one-hot, B element f = bit `bit` of (f+1): which B element each A element multiplies
-    KBase,   // b1 .xor only: A = 0 with the KAB images of B, the popcount baseline the xor runs are read against
+    CvsD,       // C one-hot, A = B = 0: which D slot takes each C element
+    RowsAD,     // A one-hot, B all ones: which D slots (the row) each A element reaches
+    ColsBD,     // B one-hot, A all ones: which D slots (the column) each B element reaches
+    KAB,        // A one-hot, B element f = bit `bit` of (f+1): which B element each A element multiplies
+    KBase,      // b1 .xor only: A = 0 with the KAB images of B, the popcount baseline the xor runs are read
+                // against
     MetaLocate, // mma.sp: A one-hot, each metadata nibble set to pattern P0/P1 by bit `bit` of its id
     MetaValue,  // mma.sp: A one-hot, the engine's field of that element set to `value`, the rest P0
 };
@@ -56,12 +57,13 @@ std::string_view toString(ExperimentKind kind);
 
 struct Experiment {
     ExperimentKind kind = ExperimentKind::RowsAD;
-    std::uint16_t form = 0;    // index into ProbePlan::forms
-    std::int32_t element = -1; // flat element index (thread * elements per thread + index) of the one-hot operand
-    std::int16_t bit = -1;     // KAB/KBase: bit of (f+1); MetaLocate: bit of the nibble id
-    std::int8_t pattern = 0;   // mma.sp: the base metadata pattern everywhere (0: P0, 1: P1)
-    std::int16_t field = -1;   // MetaValue: index of the engine's metadata field (in the selector's list)
-    std::int8_t value = -1;    // MetaValue: index into the valid patterns of that field
+    std::uint16_t form = 0; // index into ProbePlan::forms
+    std::int32_t element =
+        -1;                // flat element index (thread * elements per thread + index) of the one-hot operand
+    std::int16_t bit = -1; // KAB/KBase: bit of (f+1); MetaLocate: bit of the nibble id
+    std::int8_t pattern = 0; // mma.sp: the base metadata pattern everywhere (0: P0, 1: P1)
+    std::int16_t field = -1; // MetaValue: index of the engine's metadata field (in the selector's list)
+    std::int8_t value = -1;  // MetaValue: index into the valid patterns of that field
 };
 
 struct ProbePlan {
@@ -97,7 +99,7 @@ struct ObservedField { // mma.sp: which lane and nibble of the metadata decides 
 };
 struct ObservedMapping {
     std::vector<std::vector<ObservedElement>> a, b, c; // per form, per flat element
-    std::vector<std::vector<ObservedField>> metadata;   // per form, per flat A element (mma.sp)
+    std::vector<std::vector<ObservedField>> metadata;  // per form, per flat A element (mma.sp)
 };
 
 struct Interpretation {

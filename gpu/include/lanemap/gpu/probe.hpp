@@ -28,10 +28,12 @@ Availability discover();
 // Probe one variant on device 0. Variants the device cannot run come back `unsupported` with the reason.
 ProbeResult probe(const Variant& variant);
 
-// Called after each variant: (done, total, spec just finished).
+// Called after each variant: (done, total, spec just finished). With CUDA, probeAll works on several threads:
+// the callback then comes from a worker thread, one call at a time.
 using Progress = std::function<void(std::size_t done, std::size_t total, const std::string& spec)>;
 
-// Probe many variants; `cancel` (optional) stops between variants. The report carries device, date and version.
+// Probe many variants; `cancel` (optional) stops between variants. The report carries device, date and
+// version; its results keep the order of `variants` (after a cancel: those that finished).
 ProbeReport probeAll(const std::vector<const Variant*>& variants, const Progress& progress = {},
                      const std::atomic<bool>* cancel = nullptr);
 
