@@ -827,6 +827,42 @@ class Interpreter {
             out.push_back(
                 "B in " + b + ": " + std::to_string(wrongB.at(b)) +
                 " elements were read elsewhere than lanemap::smem places them (see the mismatches)");
+        // K-major swizzled tiles whose K is wider than one swizzled row: lanemap::smem places the next atom
+        // along K LBO bytes on, an inference (the ISA says LBO is unused there); say what the hardware did
+        // with it.
+        std::set<std::string> spans;
+        for (const Setup& s : m_plan.setups) {
+            if (s.form != 0)
+                continue;
+            std::vector<std::pair<const smem::SmemLayout*, char>> tiles{{&s.bLayout, 'n'}};
+            if (s.aLayout)
+                tiles.emplace_back(&*s.aLayout, 'm');
+            for (const auto& [l, mn] : tiles) {
+                if (l->major() != smem::Major::K || l->swizzle() == smem::Swizzle::None ||
+                    !l->usesLeadingByteOffset())
+                    continue;
+                const std::string name =
+                    std::string(mn == 'n' ? "B " : "A ") + detail::layoutName(l->major(), l->swizzle(), mn);
+                const bool wrong =
+                    (mn == 'n' ? wrongB : wrongA).count(detail::layoutName(l->major(), l->swizzle(), mn)) > 0;
+                if (!spans.insert(name).second)
+                    continue;
+                const int rowBytes = l->cols() * l->elementBits() / 8;
+                const bool adjacent =
+                    l->leadingByteOffset() ==
+                    128u * static_cast<std::uint32_t>(smem::swizzleBytes(l->swizzle()) / 16);
+                out.push_back(name + ": a row of K (" + std::to_string(rowBytes) + " bytes) spans " +
+                              std::to_string(rowBytes / smem::swizzleBytes(l->swizzle())) +
+                              " swizzle atoms, which lanemap::smem places LBO = " +
+                              std::to_string(l->leadingByteOffset()) +
+                              " bytes apart (inferred: the ISA calls LBO unused for swizzled K-major) — " +
+                              (wrong ? "the hardware disagrees (see the mismatches)"
+                               : adjacent
+                                   ? "the hardware read them there; at this N LBO equals one atom, so this "
+                                     "run cannot tell LBO from adjacent atoms"
+                                   : "the hardware read them there: the inference is confirmed"));
+            }
+        }
         if (!aOk.empty())
             out.push_back(std::string("A (") + (m_g.sparse ? "64 x K/2, compressed" : "64 x K") +
                           ") in shared memory: the hardware read every element where lanemap puts it in " +
@@ -879,9 +915,11 @@ class Interpreter {
                 (clean ? " — the instruction runs on this device and agrees with lanemap in every cell"
                        : " — the hardware disagrees with lanemap (see the mismatches)"));
         out.push_back(
-            "what this proves: rows of A and columns of B against D, and the k pairing of A with B, which is "
-            "absolute because B's k is anchored by its shared-memory address; a swap made in both the A "
-            "register table and every B layout at once would stay invisible");
+            "what this proves: rows of A and columns of B against D, and the k pairing of A with B, "
+            "anchored to memory order: D's columns are B's n and k is the position along a row of shared "
+            "memory (as the canonical layouts order it), and with A in shared memory D's rows are A's m; "
+            "a relabeling made at once in A's registers and in every shared-memory layout would stay "
+            "invisible");
         return out;
     }
 
