@@ -2,12 +2,11 @@
 //
 // Every AIdent/BIdent run set (the runs of one setup, pattern and selector group, one per code bit) gives,
 // per D slot, one observation: which A cell (or B element) reached the slot, and which the engine expected
-// there. An observation that disagrees implicates the D slot, the cell seen, the cell expected and the
-// selector cell of the slot's column (AIdent) or row (BIdent). Blame goes greedily to the entity whose wrong
-// observations most outweigh its right ones (a moved A element is seen wrong wherever it is seen; a moved D
-// slot shows wrong things in every run set; a misplaced B element is wrong in every row that selects it), so
-// a single wrong table names its own cells and not its neighbours'. The metadata runs are read as the mma.sp
-// probe reads them.
+// there. A disagreement implicates the D slot, the cell seen, the cell expected and the selector of the
+// slot's column (AIdent) or row (BIdent). Verdicts are reached frame first (judge()): D slots by majority
+// over every run set, then A, then B, then A in shared memory, each step leaving out what the steps before
+// found wrong, so a single wrong table names its own cells and not its neighbours'. The metadata runs are
+// read as the mma.sp probe reads them.
 #include "lanemap/gpu/wgmma.hpp"
 
 #include "wgmma_detail.hpp"
@@ -51,12 +50,6 @@ class DReader {
         if (bits == 0 || (m_negZero && bits == m_negZero))
             return 0;
         return bits == m_one ? 1 : -1;
-    }
-    double value(std::span<const std::uint32_t> block, int slot) const {
-        const std::uint32_t bits =
-            (block[m_word[static_cast<std::size_t>(slot)]] >> m_shift[static_cast<std::size_t>(slot)]) &
-            m_mask;
-        return decodeValue(m_d.elementType(), bits);
     }
     int slots() const { return static_cast<int>(m_word.size()); }
 

@@ -94,14 +94,6 @@ std::uint32_t locateWord(int thread, int bit) {
     return w;
 }
 
-double slotValue(const FragmentLayout& d, std::span<const std::uint32_t> block, int slot) {
-    const Element& e = d.elements()[static_cast<std::size_t>(slot)];
-    const std::uint32_t word = block[static_cast<std::size_t>(e.reg) * kThreads + e.thread];
-    const int width = d.containerBits();
-    const std::uint32_t bits = width >= 32 ? word : (word >> e.bit % 32) & ((1u << width) - 1u);
-    return decodeValue(d.elementType(), bits);
-}
-
 std::string layoutName(smem::Major major, smem::Swizzle swizzle, char mn) {
     std::string s = major == smem::Major::K ? "K" : std::string(1, static_cast<char>(mn - 'a' + 'A'));
     return s + "-major " + std::string(smem::toString(swizzle));

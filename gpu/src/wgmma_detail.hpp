@@ -77,9 +77,6 @@ std::vector<std::uint8_t> probeValues(const sparse::StorageRule& rule);
 // 0b1110.
 std::uint32_t locateWord(int thread, int bit);
 
-// The value of D slot `slot` (flat D element) in one experiment's block ([register][thread]).
-double slotValue(const FragmentLayout& d, std::span<const std::uint32_t> block, int slot);
-
 // "K-major 128B", "N-major none"
 std::string layoutName(smem::Major major, smem::Swizzle swizzle, char mn);
 
