@@ -115,16 +115,26 @@ int cmdExport(const std::string& spec, bool all, const std::string& formatName, 
     return Ok;
 }
 
-int cmdProbe(const std::string& spec, bool all, const std::string& jsonPath, std::ostream& out,
-             std::ostream& err) {
+int cmdProbe(const std::string& spec, bool all, const std::string& family, const std::string& jsonPath,
+             std::ostream& out, std::ostream& err) {
     if (all == !spec.empty()) {
         err << "lanemap-cli: probe needs exactly one of SPEC or --all\n";
         return Usage;
     }
+    static const std::vector<std::string> families{"mma", "mma.sp", "wgmma", "wgmma.sp"};
+    if (!family.empty() && (!all || std::find(families.begin(), families.end(), family) == families.end())) {
+        err << "lanemap-cli: --family goes with --all and is one of: mma, mma.sp, wgmma, wgmma.sp\n";
+        return Usage;
+    }
     std::vector<const Variant*> variants;
-    if (all) variants = Catalog::instance().variants();
-    else if (const Variant* v = resolve(spec, err)) variants.push_back(v);
-    else return Usage;
+    if (all) {
+        for (const Variant* v : Catalog::instance().variants())
+            if (family.empty() || toString(v->family) == family) variants.push_back(v);
+    } else if (const Variant* one = resolve(spec, err)) {
+        variants.push_back(one);
+    } else {
+        return Usage;
+    }
 
     const gpu::Availability availability = gpu::discover();
     if (!availability.available) {
@@ -213,6 +223,8 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     probe->add_option("spec", probeSpec, "Spec or PTX instruction");
     probe->add_flag("--all", probeAllVariants, "Every variant in the catalog");
     probe->add_option("--json", jsonPath, "Write the report (design.md §5 format) to this file");
+    std::string probeFamily;
+    probe->add_option("--family", probeFamily, "With --all: only this family (mma, mma.sp, wgmma, wgmma.sp)");
 
     std::vector<std::string> reversed(args.rbegin(), args.rend());
     try {
@@ -279,7 +291,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     if (list->parsed()) return cmdList(family, sm, out, err);
     if (show->parsed()) return cmdShow(spec, options, out, err);
     if (exp->parsed()) return cmdExport(exportSpec, all, format, options, output, out, err);
-    if (probe->parsed()) return cmdProbe(probeSpec, probeAllVariants, jsonPath, out, err);
+    if (probe->parsed()) return cmdProbe(probeSpec, probeAllVariants, probeFamily, jsonPath, out, err);
     return Usage;
 }
 

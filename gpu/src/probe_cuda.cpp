@@ -4,6 +4,7 @@
 #include "lanemap/gpu/probe.hpp"
 
 #include "kernels.hpp"
+#include "probe_wgmma.hpp"
 
 #include "lanemap/catalog.hpp"
 
@@ -140,6 +141,8 @@ std::mutex& gpuMutex() {
 using Clock = std::chrono::steady_clock;
 
 ProbeResult runOn(const DeviceInfo& device, const Variant& v) {
+    if (v.family == Family::Wgmma || v.family == Family::WgmmaSp)
+        return runWgmma(device, v, gpuMutex()); // probe_wgmma_cuda.cpp
     if (v.minSm > device.sm)
         return unsupported(v, "needs sm_" + std::to_string(v.minSm) + (v.kind.empty() ? "" : "a") +
                                   (v.kind.empty() ? "" : " (.kind::" + v.kind + ")") +

@@ -1,0 +1,173 @@
+// The wgmma probe on the device: plan -> one launch (one warpgroup per experiment) -> interpretation.
+// Every CUDA call is checked; an error ends the variant with the error's name, never with a fake result.
+#include "probe_wgmma.hpp"
+
+#include "kernels_wgmma.hpp"
+
+#include "lanemap/catalog.hpp"
+#include "lanemap/gpu/wgmma.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <chrono>
+#include <stdexcept>
+#include <string>
+
+namespace lanemap::gpu {
+
+namespace {
+
+std::string errorText(cudaError_t err) {
+    return std::string(cudaGetErrorName(err)) + " (" + std::to_string(static_cast<int>(err)) +
+           "): " + cudaGetErrorString(err);
+}
+
+struct CudaFailure : std::runtime_error {
+    CudaFailure(cudaError_t e, const std::string& what)
+        : std::runtime_error(what + ": " + errorText(e)), err(e) {}
+    cudaError_t err;
+};
+
+void check(cudaError_t err, const char* what) {
+    if (err != cudaSuccess)
+        throw CudaFailure(err, what);
+}
+
+template <typename T> class DeviceBuffer {
+  public:
+    DeviceBuffer(std::size_t count, const char* what) {
+        check(cudaMalloc(reinterpret_cast<void**>(&m_ptr), std::max<std::size_t>(count, 1) * sizeof(T)),
+              what);
+    }
+    ~DeviceBuffer() {
+        if (m_ptr)
+            (void)cudaFree(m_ptr);
+    }
+    DeviceBuffer(const DeviceBuffer&) = delete;
+    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+    T* get() const { return m_ptr; }
+
+  private:
+    T* m_ptr = nullptr;
+};
+
+ProbeResult unsupported(const Variant& v, std::string reason) {
+    ProbeResult r;
+    r.spec = v.spec;
+    r.verdict = "unsupported";
+    r.reason = std::move(reason);
+    return r;
+}
+
+// The kernel mode that runs a setup: same instruction, operand source, transposes and selector.
+int modeOf(const wgkernels::Entry& entry, const wg::Plan& plan, const wg::Setup& s) {
+    const wg::Form& f = plan.forms[s.form];
+    for (std::size_t i = 0; i < entry.forms.size(); ++i) {
+        const wgkernels::Form& k = entry.forms[i];
+        if (f.ptx == k.ptx && k.aShared == (s.a == wg::ASource::SharedMemory) && k.transA == s.transA() &&
+            k.transB == s.transB() && k.selector == f.selector)
+            return static_cast<int>(i);
+    }
+    return -1;
+}
+
+} // namespace
+
+ProbeResult runWgmma(const DeviceInfo& device, const Variant& v, std::mutex& gpu) {
+    // sm_90a code runs on compute capability 9.0 alone: wgmma does not exist before Hopper and sm_90a
+    // binaries do not load on later GPUs.
+    if (device.sm != 90)
+        return unsupported(v,
+                           "wgmma runs only on sm_90a (Hopper, compute capability 9.0); this device is sm_" +
+                               std::to_string(device.sm));
+    const wgkernels::Entry* entry = wgkernels::find(v.ptx);
+    if (!entry)
+        return unsupported(v, "this build has no wgmma probe kernel for " + v.ptx +
+                                  " (configure with -DLANEMAP_WGMMA_ALL_N=ON to build every N)");
+    using Clock = std::chrono::steady_clock;
+    const Instruction& in = Catalog::instance().instruction(v);
+    auto start = Clock::now();
+    const wg::Plan plan = wg::planProbe(in);
+    if (plan.dWords != entry->dWords)
+        return unsupported(v, "probe kernel D registers (" + std::to_string(entry->dWords) +
+                                  ") differ from the catalog's (" + std::to_string(plan.dWords) +
+                                  "); rebuild lanemap");
+    std::vector<int> modes;
+    for (const wg::Setup& s : plan.setups) {
+        modes.push_back(modeOf(*entry, plan, s));
+        if (modes.back() < 0)
+            return unsupported(v, "probe kernel has no form for " + s.label + "; rebuild lanemap");
+    }
+    std::vector<wgkernels::Experiment> xs(plan.experiments.size());
+    for (std::size_t i = 0; i < xs.size(); ++i) {
+        const wg::Inputs& p = plan.inputs[i];
+        xs[i] = {p.descA,   p.descB,
+                 p.aRegs,   p.meta,
+                 p.bOffset, p.bBytes,
+                 p.aOffset, p.aBytes,
+                 p.aAt,     static_cast<std::uint32_t>(modes[plan.experiments[i].setup])};
+    }
+
+    const int count = static_cast<int>(xs.size());
+    std::vector<std::uint32_t> raw(plan.outWords());
+    int compiled = 0;
+    double seconds =
+        std::chrono::duration<double>(Clock::now() - start).count(); // planning; waiting is not counted
+    {
+        const std::lock_guard<std::mutex> lock(gpu); // one variant on the device at a time
+        start = Clock::now();
+        try {
+            DeviceBuffer<wgkernels::Experiment> dXs(xs.size(), "cudaMalloc (experiments)");
+            DeviceBuffer<std::uint32_t> dWords(plan.words.size(), "cudaMalloc (register images)");
+            DeviceBuffer<std::uint8_t> dPool(plan.pool.size(), "cudaMalloc (shared-memory images)");
+            DeviceBuffer<std::uint32_t> dOut(raw.size(), "cudaMalloc (D registers)");
+            DeviceBuffer<int> dCompiled(1, "cudaMalloc (flag)");
+            check(cudaMemcpy(dXs.get(), xs.data(), xs.size() * sizeof(wgkernels::Experiment),
+                             cudaMemcpyHostToDevice),
+                  "cudaMemcpy (experiments)");
+            check(cudaMemcpy(dWords.get(), plan.words.data(), plan.words.size() * sizeof(std::uint32_t),
+                             cudaMemcpyHostToDevice),
+                  "cudaMemcpy (register images)");
+            check(cudaMemcpy(dPool.get(), plan.pool.data(), plan.pool.size(), cudaMemcpyHostToDevice),
+                  "cudaMemcpy (shared-memory images)");
+            check(cudaMemset(dOut.get(), 0, raw.size() * sizeof(std::uint32_t)), "cudaMemset (D registers)");
+            check(cudaMemset(dCompiled.get(), 0, sizeof(int)), "cudaMemset (flag)");
+            check(static_cast<cudaError_t>(entry->launch(dXs.get(), dWords.get(), dPool.get(), dOut.get(),
+                                                         count, static_cast<int>(plan.smemBytes),
+                                                         dCompiled.get())),
+                  "kernel launch");
+            check(cudaDeviceSynchronize(), "kernel execution");
+            check(cudaMemcpy(raw.data(), dOut.get(), raw.size() * sizeof(std::uint32_t),
+                             cudaMemcpyDeviceToHost),
+                  "cudaMemcpy (D registers)");
+            check(cudaMemcpy(&compiled, dCompiled.get(), sizeof(int), cudaMemcpyDeviceToHost),
+                  "cudaMemcpy (flag)");
+        } catch (const CudaFailure& failure) {
+            ProbeResult r;
+            r.spec = v.spec;
+            r.experiments = count;
+            if (failure.err == cudaErrorNoKernelImageForDevice ||
+                failure.err == cudaErrorUnsupportedPtxVersion) {
+                r.verdict = "unsupported";
+                r.reason = std::string(failure.what()) + " (the wgmma kernels are built for sm_90a only)";
+            } else {
+                r.verdict = "fail";
+                r.reason = failure.what();
+                r.findings.push_back("the instruction did not complete on this device: " +
+                                     std::string(failure.what()));
+            }
+            (void)cudaDeviceReset(); // a fault poisons the context; the next variant starts a fresh one
+            r.seconds = seconds + std::chrono::duration<double>(Clock::now() - start).count();
+            return r;
+        }
+        seconds += std::chrono::duration<double>(Clock::now() - start).count();
+    }
+    if (!compiled)
+        return unsupported(v, "the code this device loaded was built without wgmma (it needs sm_90a code)");
+    start = Clock::now();
+    Interpretation interpretation = wg::interpretProbe(plan, raw);
+    interpretation.result.seconds = seconds + std::chrono::duration<double>(Clock::now() - start).count();
+    return std::move(interpretation.result);
+}
+
+} // namespace lanemap::gpu
