@@ -163,7 +163,7 @@ TEST(WgmmaD, ThreadZeroHoldsRowsZeroAndEightRepeatedEveryEightColumns) {
     for (int v = 0; v < 8; ++v) {
         EXPECT_EQ(d.element(0, v).row, expect[v].first) << "d" << v;
         EXPECT_EQ(d.element(0, v).col, expect[v].second) << "d" << v;
-        EXPECT_EQ(d.element(0, v).source, Source::Figure);
+        EXPECT_EQ(d.element(0, v).source, Source::Hardware);
     }
     // Thread 127: warp 3, groupID 7, threadID_in_group 3.
     EXPECT_EQ(d.element(127, 0).row, 55);
@@ -232,8 +232,8 @@ TEST(WgmmaA, EachWarpHoldsTheMmaAFragmentOfItsSixteenRows) {
                 ASSERT_EQ(e.bit, r.bit);
             }
     }
-    EXPECT_EQ(get("wgmma.m64n8k256.b1").operand("A")->element(0, 0).source, Source::Inferred);
-    EXPECT_EQ(get("wgmma.m64n8k16.f16").operand("A")->element(0, 0).source, Source::Figure);
+    EXPECT_EQ(get("wgmma.m64n8k256.b1").operand("A")->element(0, 0).source, Source::Hardware);
+    EXPECT_EQ(get("wgmma.m64n8k16.f16").operand("A")->element(0, 0).source, Source::Hardware);
 }
 
 // A CuTe thread-value layout over (M64, K), index = m + 64 k: thread modes (4,8,4), value modes as given.
@@ -346,7 +346,7 @@ TEST(WgmmaMetadata, CoversEveryChunkOnceForEverySelectorAndMatchesCutlass) {
             std::map<std::pair<int, int>, int> cover;
             std::map<int, std::uint32_t> bitsOfThread;
             for (const MetadataField& f : sel.fields) {
-                EXPECT_EQ(f.source, Source::Figure);
+                EXPECT_EQ(f.source, Source::Hardware);
                 EXPECT_EQ(f.row / 16, f.thread / 32) << "each warp supplies its own 16 rows";
                 EXPECT_EQ(f.colLast - f.colFirst + 1, c.chunk);
                 const std::uint32_t mask = ((1u << (f.bitHi - f.bitLo + 1)) - 1u) << f.bitLo;
@@ -435,7 +435,7 @@ TEST(WgmmaJson, HasWarpgroupOperandsAndTheDefaultSharedMemoryLayouts) {
     EXPECT_EQ(doc["operands"][0]["name"], "A");
     EXPECT_EQ(doc["operands"][1]["name"], "D");
     EXPECT_EQ(doc["operands"][1]["elements"].size(), 64u * 64);
-    EXPECT_EQ(doc["operands"][1]["elements"][0]["source"], "figure");
+    EXPECT_EQ(doc["operands"][1]["elements"][0]["source"], "hardware");
     ASSERT_EQ(doc["shared_memory"].size(), 2u);
     const json& b = doc["shared_memory"][1];
     EXPECT_EQ(b["operand"], "B");
@@ -468,7 +468,7 @@ TEST(WgmmaJson, SparseDocumentsCarryChunksMetadataAndCompressedSharedA) {
     EXPECT_EQ(md["name"], "metadata");
     ASSERT_EQ(md["selectors"].size(), 2u);
     EXPECT_EQ(md["selectors"][1]["fields"][0],
-              (json{{"thread", 2}, {"bits", {3, 0}}, {"row", 0}, {"cols", {0, 3}}, {"source", "figure"}}));
+              (json{{"thread", 2}, {"bits", {3, 0}}, {"row", 0}, {"cols", {0, 3}}, {"source", "hardware"}}));
     const json& sa = doc["shared_memory"][0];
     EXPECT_EQ(sa["compressed"], true);
     EXPECT_EQ(sa["cols"], 16) << "A in shared memory is the compressed M x K/2 matrix";

@@ -11,6 +11,7 @@
 // Notation as in the ISA: thread = index in the warpgroup (0..127), w = thread / 32, g = groupID,
 // t = threadID_in_group, i (or v) = element index.
 
+#include "hardware_evidence.hpp"
 #include "mma_fragments.hpp"
 
 #include <map>
@@ -106,14 +107,14 @@ struct MetadataTable {
 
 // --- fragments: {rows, cols, matrices, registers, register bits, elements per register} + formula --------
 // clang-format off
-const Fragment kA_k16_f16  {{64,  16, 1, 4, 32,  2}, perWarp<mma::kA16n8k16_f16>, Source::Figure};  // Fig. 148
-const Fragment kA_k8_tf32  {{64,   8, 1, 4, 32,  1}, perWarp<mma::kA16n8k8_tf32>, Source::Figure};  // Fig. 150
-const Fragment kA_k32_8bit {{64,  32, 1, 4, 32,  4}, perWarp<mma::kA16n8k32_i8>,  Source::Figure};  // Fig. 152
-const Fragment kA_k256_b1  {{64, 256, 1, 4, 32, 32}, perWarp<mma::kA16n8k256_b1>, Source::Inferred}; // Fig. 154
+const Fragment kA_k16_f16  {{64,  16, 1, 4, 32,  2}, perWarp<mma::kA16n8k16_f16>, Source::Hardware}; // Fig. 148
+const Fragment kA_k8_tf32  {{64,   8, 1, 4, 32,  1}, perWarp<mma::kA16n8k8_tf32>, Source::Hardware}; // Fig. 150
+const Fragment kA_k32_8bit {{64,  32, 1, 4, 32,  4}, perWarp<mma::kA16n8k32_i8>,  Source::Hardware}; // Fig. 152
+const Fragment kA_k256_b1  {{64, 256, 1, 4, 32, 32}, perWarp<mma::kA16n8k256_b1>, Source::Hardware}; // Fig. 154
 
-const Fragment kSpA_k32_f16  {{64, 32, 1, 4, 32, 2}, fig175_spA_k32_f16,  Source::Figure};
-const Fragment kSpA_k16_tf32 {{64, 16, 1, 4, 32, 1}, fig177_spA_k16_tf32, Source::Figure};
-const Fragment kSpA_k64_8bit {{64, 64, 1, 4, 32, 4}, fig179_spA_k64_8bit, Source::Figure};
+const Fragment kSpA_k32_f16  {{64, 32, 1, 4, 32, 2}, fig175_spA_k32_f16,  Source::Hardware};
+const Fragment kSpA_k16_tf32 {{64, 16, 1, 4, 32, 1}, fig177_spA_k16_tf32, Source::Hardware};
+const Fragment kSpA_k64_8bit {{64, 64, 1, 4, 32, 4}, fig179_spA_k64_8bit, Source::Hardware};
 
 const MetadataTable kMeta_k32_f16  {"2:4", 2, 4, 2, 2, fig176_meta_k32_f16,  "Fig. 176 (the mma.sp Fig. 122 image)"};
 const MetadataTable kMeta_k16_tf32 {"1:2", 4, 2, 2, 2, fig178_meta_k16_tf32, "Fig. 178 (the mma.sp Fig. 125 image)"};
@@ -178,8 +179,8 @@ const std::vector<WgmmaRow>& sparseTable() {
 // D for one N and accumulator type: N/2 .f32/.s32 registers, or N/4 .f16x2 registers of two elements.
 Fragment accumulator(int n, std::string_view ctype) {
     if (ctype == "f16")
-        return {{64, n, 1, n / 4, 32, 2}, figD, Source::Figure};
-    return {{64, n, 1, n / 2, 32, 1}, figD, Source::Figure};
+        return {{64, n, 1, n / 4, 32, 2}, figD, Source::Hardware};
+    return {{64, n, 1, n / 2, 32, 1}, figD, Source::Hardware};
 }
 
 MetadataLayout buildMetadata(const MetadataTable& table) {
@@ -201,14 +202,15 @@ MetadataLayout buildMetadata(const MetadataTable& table) {
                         field.row = 16 * warp + group + cell.row;
                         field.colFirst = cell.col;
                         field.colLast = cell.col + table.chunk - 1;
-                        field.source = Source::Figure;
+                        field.source = Source::Hardware;
                         sel.fields.push_back(field);
                     }
         md.selectors.push_back(std::move(sel));
     }
     md.notes.push_back(std::string("each warp w supplies the metadata of rows 16w..16w+15 with the mma.sp "
                                    "mapping of ") +
-                       table.figures + "; read through CUTLASS (figure only in the ISA)");
+                       table.figures + "; read through CUTLASS (figure only in the ISA); confirmed by the " +
+                       kH100WgmmaProbe);
     if (table.selectors == 2)
         md.notes.push_back(
             "sparsity selector 0 uses lanes 4g+0 and 4g+1 of each quad, selector 1 lanes 4g+2 and 4g+3");
@@ -237,8 +239,9 @@ Erratum erratumE11() {
         "non-zero elements of a 4-wide chunk of matrix A (64 bits in a 32-bit register)",
         "8 4-bit fields per thread, each holding the two 2-bit indices of one 4-wide chunk; the four lanes "
         "of a quad together cover two rows x 64 columns (Figs. 180/181, CUTLASS ELayout_64x64)",
-        "register width; CUTLASS mma_traits_sm90_gmma_sparse.hpp (ptx-catalog.md §10 E11)",
-        "suspected"};
+        std::string("register width; CUTLASS mma_traits_sm90_gmma_sparse.hpp (ptx-catalog.md §10 E11); every field "
+                    "confirmed by the ") + kH100WgmmaProbe,
+        "confirmed"};
 }
 
 Erratum erratumE13() {
@@ -247,7 +250,8 @@ Erratum erratumE13() {
             "syntax: .shape = {.m64n8k32, ..., .m64n224k32}; the Matrix Shape table and the D fragment rule "
             "(N = 16*i, i = 3..16) include n240 and n256",
             "n240 and n256 are listed (ptxas 13.0 accepts m64n240k32 and m64n256k32 .s8/.u8)",
-            "ptxas 13.0 acceptance; the shape table (ptx-catalog.md §10 E13)",
+            std::string("ptxas 13.0 acceptance; the shape table (ptx-catalog.md §10 E13); n240 and n256 run on the ") +
+                kH100WgmmaProbe,
             "confirmed"};
 }
 
@@ -296,6 +300,8 @@ void registerRow(Catalog& catalog, const WgmmaRow& row, bool sparse) {
                     if (b != a)
                         v.ptxAliases.push_back(wgmmaPtx(sparse, n, row.k, ctype, a, b));
                 v.notes.push_back("sm_90a only (ptxas 13.0 rejects sm_90, sm_100a and sm_120a)");
+                v.notes.push_back(std::string("A and D (figure only in the ISA) confirmed cell by cell by the ") +
+                                  kH100WgmmaProbe + ", with B in every canonical shared-memory layout");
                 v.notes.push_back(
                     "A comes from registers (shown) or from shared memory through a descriptor; B "
                     "always comes from shared memory (see the shared-memory view)");
