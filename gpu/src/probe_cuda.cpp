@@ -10,6 +10,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include "cuda_check.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <ctime>
@@ -25,37 +27,10 @@ namespace lanemap::gpu {
 
 namespace {
 
-std::string errorText(cudaError_t err) {
-    return std::string(cudaGetErrorName(err)) + " (" + std::to_string(static_cast<int>(err)) +
-           "): " + cudaGetErrorString(err);
-}
-
-struct CudaFailure : std::runtime_error {
-    CudaFailure(cudaError_t e, const std::string& what)
-        : std::runtime_error(what + ": " + errorText(e)), err(e) {}
-    cudaError_t err;
-};
-
-void check(cudaError_t err, const char* what) {
-    if (err != cudaSuccess) throw CudaFailure(err, what);
-}
-
-// A device buffer that frees itself; the free is checked too, but never throws from a destructor.
-template <typename T> class DeviceBuffer {
-public:
-    DeviceBuffer(std::size_t count, const char* what) {
-        check(cudaMalloc(reinterpret_cast<void**>(&m_ptr), count * sizeof(T)), what);
-    }
-    ~DeviceBuffer() {
-        if (m_ptr) (void)cudaFree(m_ptr);
-    }
-    DeviceBuffer(const DeviceBuffer&) = delete;
-    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-    T* get() const { return m_ptr; }
-
-private:
-    T* m_ptr = nullptr;
-};
+using cuda::check;
+using cuda::CudaFailure;
+using cuda::DeviceBuffer;
+using cuda::errorText;
 
 std::string driverVersion() {
     // The kernel module's version (e.g. 580.159.04) is what users compare; the runtime only knows the API

@@ -9,6 +9,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include "cuda_check.hpp"
+
 #include <chrono>
 #include <stdexcept>
 #include <string>
@@ -17,39 +19,10 @@ namespace lanemap::gpu {
 
 namespace {
 
-std::string errorText(cudaError_t err) {
-    return std::string(cudaGetErrorName(err)) + " (" + std::to_string(static_cast<int>(err)) +
-           "): " + cudaGetErrorString(err);
-}
-
-struct CudaFailure : std::runtime_error {
-    CudaFailure(cudaError_t e, const std::string& what)
-        : std::runtime_error(what + ": " + errorText(e)), err(e) {}
-    cudaError_t err;
-};
-
-void check(cudaError_t err, const char* what) {
-    if (err != cudaSuccess)
-        throw CudaFailure(err, what);
-}
-
-template <typename T> class DeviceBuffer {
-  public:
-    DeviceBuffer(std::size_t count, const char* what) {
-        check(cudaMalloc(reinterpret_cast<void**>(&m_ptr), std::max<std::size_t>(count, 1) * sizeof(T)),
-              what);
-    }
-    ~DeviceBuffer() {
-        if (m_ptr)
-            (void)cudaFree(m_ptr);
-    }
-    DeviceBuffer(const DeviceBuffer&) = delete;
-    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-    T* get() const { return m_ptr; }
-
-  private:
-    T* m_ptr = nullptr;
-};
+using cuda::check;
+using cuda::CudaFailure;
+using cuda::DeviceBuffer;
+using cuda::errorText;
 
 ProbeResult unsupported(const Variant& v, std::string reason) {
     ProbeResult r;
