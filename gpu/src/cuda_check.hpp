@@ -2,6 +2,8 @@
 // Checked CUDA runtime calls for the probe drivers (probe_cuda.cpp, probe_wgmma_cuda.cpp): every call goes through
 // check(), failures carry the CUDA error name, and device buffers free themselves.
 
+#include "lanemap/probe_report.hpp"
+
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -41,5 +43,25 @@ public:
 private:
     T* m_ptr = nullptr;
 };
+
+// The result of a variant whose launch failed: `unsupported` when the binary has no code this device can load
+// (`builtFor` says what it has), `fail` otherwise. A fault poisons the context, so it is reset for the next variant.
+inline ProbeResult failedLaunch(const std::string& spec, int experiments, const CudaFailure& failure,
+                                const std::string& builtFor, double seconds) {
+    ProbeResult r;
+    r.spec = spec;
+    r.experiments = experiments;
+    if (failure.err == cudaErrorNoKernelImageForDevice || failure.err == cudaErrorUnsupportedPtxVersion) {
+        r.verdict = "unsupported";
+        r.reason = std::string(failure.what()) + " (" + builtFor + ")";
+    } else {
+        r.verdict = "fail";
+        r.reason = failure.what();
+        r.findings.push_back("the instruction did not complete on this device: " + std::string(failure.what()));
+    }
+    (void)cudaDeviceReset();
+    r.seconds = seconds;
+    return r;
+}
 
 } // namespace lanemap::gpu::cuda

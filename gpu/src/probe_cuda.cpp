@@ -165,24 +165,8 @@ ProbeResult runOn(const DeviceInfo& device, const Variant& v) {
             check(cudaMemcpy(&compiled, dCompiled.get(), sizeof(int), cudaMemcpyDeviceToHost),
                   "cudaMemcpy (flag)");
         } catch (const CudaFailure& failure) {
-            ProbeResult r;
-            r.spec = v.spec;
-            r.experiments = experiments;
-            if (failure.err == cudaErrorNoKernelImageForDevice ||
-                failure.err == cudaErrorUnsupportedPtxVersion) {
-                r.verdict = "unsupported";
-                r.reason =
-                    std::string(failure.what()) + " (this binary has code for sm_90a and PTX for compute_80)";
-            } else {
-                r.verdict = "fail";
-                r.reason = failure.what();
-                r.findings.push_back("the instruction did not complete on this device: " +
-                                     std::string(failure.what()));
-            }
-            // A fault poisons the context; start a fresh one so the next variant runs.
-            (void)cudaDeviceReset();
-            r.seconds = seconds + std::chrono::duration<double>(Clock::now() - start).count();
-            return r;
+            return cuda::failedLaunch(v.spec, experiments, failure, "this binary has code for sm_90a and PTX for compute_80",
+                                      seconds + std::chrono::duration<double>(Clock::now() - start).count());
         }
         seconds += std::chrono::duration<double>(Clock::now() - start).count();
     }

@@ -116,22 +116,8 @@ ProbeResult runWgmma(const DeviceInfo& device, const Variant& v, std::mutex& gpu
             check(cudaMemcpy(&compiled, dCompiled.get(), sizeof(int), cudaMemcpyDeviceToHost),
                   "cudaMemcpy (flag)");
         } catch (const CudaFailure& failure) {
-            ProbeResult r;
-            r.spec = v.spec;
-            r.experiments = count;
-            if (failure.err == cudaErrorNoKernelImageForDevice ||
-                failure.err == cudaErrorUnsupportedPtxVersion) {
-                r.verdict = "unsupported";
-                r.reason = std::string(failure.what()) + " (the wgmma kernels are built for sm_90a only)";
-            } else {
-                r.verdict = "fail";
-                r.reason = failure.what();
-                r.findings.push_back("the instruction did not complete on this device: " +
-                                     std::string(failure.what()));
-            }
-            (void)cudaDeviceReset(); // a fault poisons the context; the next variant starts a fresh one
-            r.seconds = seconds + std::chrono::duration<double>(Clock::now() - start).count();
-            return r;
+            return cuda::failedLaunch(v.spec, count, failure, "the wgmma kernels are built for sm_90a only",
+                                      seconds + std::chrono::duration<double>(Clock::now() - start).count());
         }
         seconds += std::chrono::duration<double>(Clock::now() - start).count();
     }
