@@ -1,5 +1,8 @@
 #include "lanemap/model.hpp"
 
+#include "build_cache.hpp"
+
+#include <algorithm>
 #include <map>
 #include <mutex>
 #include <stdexcept>
@@ -29,6 +32,33 @@ std::string_view toString(Family family) {
     return "mma";
 }
 
+namespace detail {
+namespace {
+struct Registry {
+    std::mutex mutex;
+    std::vector<std::pair<void (*)(void*), void*>> caches;
+};
+Registry& registry() {
+    static Registry r;
+    return r;
+}
+} // namespace
+
+void registerCache(void (*clear)(void*), void* cache) {
+    std::lock_guard lock(registry().mutex);
+    registry().caches.emplace_back(clear, cache);
+}
+
+void clearAllCaches() {
+    std::vector<std::pair<void (*)(void*), void*>> caches;
+    {
+        std::lock_guard lock(registry().mutex);
+        caches = registry().caches;
+    }
+    for (auto [clear, cache] : caches) clear(cache);
+}
+} // namespace detail
+
 namespace {
 // Layouts are pure functions of these facts; the element type's name is not among them.
 struct BuildKey {
@@ -44,17 +74,22 @@ struct BuildKey {
                         o.source);
     }
 };
-std::mutex g_cacheMutex;
-std::map<BuildKey, std::weak_ptr<const void>>& cache() {
-    static std::map<BuildKey, std::weak_ptr<const void>> c;
-    return c;
-}
+// A cut of a built layout: (its data, registers kept, columns kept).
+using CutKey = std::tuple<const void*, int, int>;
 } // namespace
 
-void FragmentLayout::clearBuildCache() {
-    std::lock_guard lock(g_cacheMutex);
-    cache().clear();
-}
+struct LayoutCaches {
+    static detail::SharedCache<BuildKey, FragmentLayout::Data>& built() {
+        static detail::SharedCache<BuildKey, FragmentLayout::Data> c;
+        return c;
+    }
+    static detail::SharedCache<CutKey, FragmentLayout::Data>& cuts() {
+        static detail::SharedCache<CutKey, FragmentLayout::Data> c;
+        return c;
+    }
+};
+
+void FragmentLayout::clearBuildCache() { detail::clearAllCaches(); }
 
 FragmentLayout FragmentLayout::build(std::string name, std::string elementType, int elementBits, int threads,
                                      const FragmentShape& shape, PlaceFn place, int n, Source source,
@@ -67,48 +102,75 @@ FragmentLayout FragmentLayout::build(std::string name, std::string elementType, 
     layout.m_shape = shape;
 
     const BuildKey key{place, threads, n, elementBits, bitPad, shape, source};
-    {
-        std::lock_guard lock(g_cacheMutex);
-        auto it = cache().find(key);
-        if (it != cache().end())
-            if (auto shared = std::static_pointer_cast<const Data>(it->second.lock())) {
-                layout.m_data = std::move(shared);
-                return layout;
+    layout.m_data = LayoutCaches::built().get(key, [&] {
+        auto data = std::make_shared<Data>();
+        const int perThread = layout.elementsPerThread();
+        const int container = layout.containerBits();
+        data->elements.reserve(static_cast<std::size_t>(threads * perThread)); // written once, not zeroed first
+        for (int thread = 0; thread < threads; ++thread) {
+            const Lane lane = Lane::of(thread);
+            for (int i = 0; i < perThread; ++i) {
+                const Cell cell = place(lane, i, n);
+                const int colLast = cell.colLast < 0 ? cell.col : cell.colLast;
+                if (cell.row < 0 || cell.row >= shape.rows || cell.col < 0 || colLast >= shape.cols ||
+                    colLast < cell.col ||
+                    (shape.matrices > 1 && (cell.matrix < 0 || cell.matrix >= shape.matrices)))
+                    throw std::logic_error("layout formula out of range for " + layout.m_name);
+                data->elements.push_back(Element{
+                    static_cast<std::uint16_t>(thread), static_cast<std::uint16_t>(i),
+                    static_cast<std::uint16_t>(i / shape.elementsPerRegister),
+                    static_cast<std::uint8_t>((i % shape.elementsPerRegister) * container + bitPad),
+                    static_cast<std::int8_t>(shape.matrices > 1 ? cell.matrix : -1), static_cast<std::uint16_t>(cell.row),
+                    static_cast<std::uint16_t>(cell.col), static_cast<std::uint16_t>(colLast), source});
+                data->chunked = data->chunked || colLast != cell.col;
             }
-    }
-
-    auto data = std::make_shared<Data>();
-    const int perThread = layout.elementsPerThread();
-    const int container = layout.containerBits();
-    data->elements.resize(static_cast<std::size_t>(threads * perThread));
-    Element* out = data->elements.data();
-    for (int thread = 0; thread < threads; ++thread) {
-        const Lane lane = Lane::of(thread);
-        for (int i = 0; i < perThread; ++i) {
-            const Cell cell = place(lane, i, n);
-            const int colLast = cell.colLast < 0 ? cell.col : cell.colLast;
-            if (cell.row < 0 || cell.row >= shape.rows || cell.col < 0 || colLast >= shape.cols ||
-                colLast < cell.col || (shape.matrices > 1 && (cell.matrix < 0 || cell.matrix >= shape.matrices)))
-                throw std::logic_error("layout formula out of range for " + layout.m_name);
-            Element& e = *out++;
-            e.thread = static_cast<std::uint16_t>(thread);
-            e.index = static_cast<std::uint16_t>(i);
-            e.reg = static_cast<std::uint16_t>(i / shape.elementsPerRegister);
-            e.bit = static_cast<std::uint8_t>((i % shape.elementsPerRegister) * container + bitPad);
-            e.matrix = static_cast<std::int8_t>(shape.matrices > 1 ? cell.matrix : -1);
-            e.row = static_cast<std::uint16_t>(cell.row);
-            e.col = static_cast<std::uint16_t>(cell.col);
-            e.colLast = static_cast<std::uint16_t>(colLast);
-            e.source = source;
-            data->chunked = data->chunked || colLast != cell.col;
         }
-    }
-    buildInverse(*data, shape);
-    {
-        std::lock_guard lock(g_cacheMutex);
-        cache()[key] = std::shared_ptr<const void>(data);
-    }
-    layout.m_data = std::move(data);
+        buildInverse(*data, shape);
+        return data;
+    });
+    return layout;
+}
+
+FragmentLayout FragmentLayout::leadingRegisters(const FragmentLayout& full, int registers, int cols) {
+    FragmentLayout layout = full;
+    layout.m_shape.registers = registers;
+    layout.m_shape.cols = cols;
+    const auto fail = [&](const std::string& why) {
+        return std::logic_error("leadingRegisters(" + full.m_name + ", " + std::to_string(registers) + ", " +
+                                std::to_string(cols) + "): " + why);
+    };
+    if (registers < 1 || registers > full.registers() || cols < 1 || cols > full.cols() || full.matrices() != 1)
+        throw fail("out of range");
+    if (registers == full.registers() && cols == full.cols()) return layout;
+    layout.m_data = LayoutCaches::cuts().get(CutKey{full.m_data.get(), registers, cols}, [&] {
+        if (!full.m_data->bijective) throw fail("the full layout is not one owner per cell");
+        const std::size_t perFull = static_cast<std::size_t>(full.elementsPerThread());
+        const std::size_t per = static_cast<std::size_t>(layout.elementsPerThread());
+        const std::size_t threads = static_cast<std::size_t>(full.threads());
+        const std::size_t cells = static_cast<std::size_t>(full.rows()) * static_cast<std::size_t>(cols);
+        if (threads * per != cells) throw fail("the kept registers do not hold one element per cell");
+        auto data = std::make_shared<Data>();
+        data->parent = full.m_data;
+        data->bijective = true;
+        data->elements.resize(threads * per);
+        data->ownerList.resize(cells);
+        const Element* from = full.m_data->elements.data();
+        Element* to = data->elements.data();
+        std::uint32_t* slots = data->ownerList.data();
+        std::uint32_t idx = 0;
+        for (std::size_t t = 0; t < threads; ++t, from += perFull) {
+            std::copy(from, from + per, to);
+            // A subset of a bijection is injective; with one element per cell and every column in range it is
+            // a bijection onto the narrower grid.
+            for (std::size_t i = 0; i < per; ++i, ++idx) {
+                const Element& e = to[i];
+                if (e.col >= cols) throw fail("register " + std::to_string(e.reg) + " reaches column " + std::to_string(e.col));
+                slots[static_cast<std::size_t>(e.row) * static_cast<std::size_t>(cols) + e.col] = idx;
+            }
+            to += per;
+        }
+        return data;
+    });
     return layout;
 }
 
@@ -131,8 +193,7 @@ void FragmentLayout::buildInverse(Data& data, const FragmentShape& shape) {
             slot = idx;
         }
         if (bijective) {
-            data.ownerOffsets.resize(cells + 1);
-            for (std::size_t i = 0; i <= cells; ++i) data.ownerOffsets[i] = static_cast<std::uint32_t>(i);
+            data.bijective = true;
             return;
         }
     }
@@ -159,6 +220,7 @@ std::span<const std::uint32_t> FragmentLayout::owners(int row, int col, int matr
         (static_cast<std::size_t>(matrix) * static_cast<std::size_t>(m_shape.rows) + static_cast<std::size_t>(row)) *
             static_cast<std::size_t>(m_shape.cols) +
         static_cast<std::size_t>(col);
+    if (m_data->bijective) return {m_data->ownerList.data() + cell, 1};
     return {m_data->ownerList.data() + m_data->ownerOffsets[cell],
             m_data->ownerOffsets[cell + 1] - m_data->ownerOffsets[cell]};
 }

@@ -185,7 +185,7 @@ public:
             throw std::invalid_argument("raw D has " + std::to_string(raw.size()) +
                                         " words; the plan expects " + std::to_string(plan.outWords()));
         m_k = detail::kModelOf(m_in);
-        m_sparse = m_in.metadata.has_value();
+        m_sparse = (m_in.metadata != nullptr);
     }
 
     Interpretation run() {

@@ -291,7 +291,7 @@ ProbePlan planProbe(const Instruction& in, std::vector<Form> forms) {
     plan.forms = std::move(forms);
     plan.words = registerWords(in);
     plan.kBits = detail::bitsFor(ops.b.elements().size());
-    const bool sparse = in.metadata.has_value();
+    const bool sparse = (in.metadata != nullptr);
     const int nA = static_cast<int>(ops.a.elements().size());
     const int nB = static_cast<int>(ops.b.elements().size());
     const int nC = static_cast<int>(ops.c.elements().size());

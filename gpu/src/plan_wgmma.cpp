@@ -44,7 +44,7 @@ Geometry::Geometry(const Instruction& in) {
     k = in.k;
     n = in.n;
     m = a.rows();
-    sparse = in.metadata.has_value();
+    sparse = (in.metadata != nullptr);
     storedK = sparse ? k / 2 : k;
     patterns = sparse ? 2 : 1;
     if (sparse) {

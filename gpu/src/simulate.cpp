@@ -24,7 +24,7 @@ SimReference referenceOf(const Instruction& in) {
     r.b = copy("B");
     r.c = copy("C");
     r.d = copy("D");
-    r.metadata = in.metadata;
+    if (in.metadata) r.metadata = *in.metadata; // a copy: simulations may play a different hardware
     return r;
 }
 

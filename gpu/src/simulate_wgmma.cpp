@@ -21,7 +21,7 @@ SimReference referenceOf(const Instruction& in) {
     SimReference r;
     r.a.assign(in.operand("A")->elements().begin(), in.operand("A")->elements().end());
     r.d.assign(in.operand("D")->elements().begin(), in.operand("D")->elements().end());
-    r.metadata = in.metadata;
+    if (in.metadata) r.metadata = *in.metadata; // a copy: simulations may play a different hardware
     return r;
 }
 
@@ -112,7 +112,7 @@ std::vector<std::uint32_t> simulate(const Plan& plan, const SimReference& ref) {
     const FragmentLayout& la = *in.operand("A");
     const FragmentLayout& ld = *in.operand("D");
     const int M = la.rows(), K = in.k, N = in.n;
-    const bool sparse = in.metadata.has_value();
+    const bool sparse = (in.metadata != nullptr);
     const int storedK = sparse ? K / 2 : K;
     gpu::SimReference mmaRef; // the mma.sp simulator's reading of compressed A, with this A table
     mmaRef.a = ref.a;

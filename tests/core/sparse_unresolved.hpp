@@ -18,7 +18,9 @@ inline const Instruction& unresolvedSparse(const std::string& spec) {
     auto& slot = cache[spec];
     if (slot) return *slot;
     auto in = std::make_unique<Instruction>(*Catalog::instance().instruction(spec));
-    MetadataLayout& md = *in->metadata;
+    auto copy = std::make_shared<MetadataLayout>(*in->metadata); // the catalog's table is shared and immutable
+    MetadataLayout& md = *copy;
+    in->metadata = copy;
     std::vector<MetadataSelector> rows = md.selectors, halves;
     for (MetadataSelector& s : rows)
         for (MetadataField& f : s.fields) f.source = Source::Inferred;

@@ -206,6 +206,59 @@ TEST(WgmmaD, MatchesCutlassCLayoutForEveryN) {
     }
 }
 
+// Every N's D is cut from the N = 256 one (FragmentLayout::leadingRegisters) instead of evaluated again: it
+// must be exactly what the formula gives for that N, inverse map included.
+Cell formulaD(const Lane& l, int v, int) {
+    return {16 * l.warp + l.groupID + 8 * ((v >> 1) & 1), 8 * (v >> 2) + 2 * l.threadID_in_group + (v & 1)};
+}
+
+TEST(WgmmaD, EveryNIsTheFormulaEvaluatedForThatN) {
+    for (const char* ctype : {"f32", "f16"})
+        for (int n : floatN()) {
+            const std::string spec = std::string("wgmma.m64n") + std::to_string(n) + "k16.f16" +
+                                     (std::string_view(ctype) == "f16" ? ".f16" : "");
+            const FragmentLayout& d = *get(spec).operand("D");
+            const int perRegister = std::string_view(ctype) == "f16" ? 2 : 1;
+            const FragmentLayout direct = FragmentLayout::build(
+                "D", ctype, perRegister == 2 ? 16 : 32, 128, {64, n, 1, n / 2 / perRegister, 32, perRegister},
+                formulaD, n, Source::Hardware);
+            ASSERT_EQ(d.registers(), direct.registers()) << spec;
+            ASSERT_EQ(d.cols(), n) << spec;
+            ASSERT_EQ(d.elements().size(), direct.elements().size()) << spec;
+            for (std::size_t i = 0; i < d.elements().size(); ++i) {
+                const Element &a = d.elements()[i], &b = direct.elements()[i];
+                ASSERT_TRUE(a.thread == b.thread && a.index == b.index && a.reg == b.reg && a.bit == b.bit &&
+                            a.row == b.row && a.col == b.col && a.colLast == b.colLast && a.source == b.source)
+                    << spec << " element " << i;
+            }
+            for (int r = 0; r < 64; ++r)
+                for (int c = 0; c < n; ++c) {
+                    const auto owners = d.owners(r, c);
+                    ASSERT_EQ(owners.size(), 1u) << spec << " (" << r << ", " << c << ")";
+                    EXPECT_EQ(d.elements()[owners[0]].row, r);
+                    ASSERT_EQ(d.elements()[owners[0]].col, c) << spec;
+                }
+            EXPECT_TRUE(d.owners(0, n).empty()) << spec << ": column N is outside the grid";
+        }
+}
+
+TEST(WgmmaD, ACutThatDoesNotFillItsColumnsIsRefused) {
+    const FragmentLayout& d = *get("wgmma.m64n256k16.f16").operand("D");
+    // 8 registers per thread hold columns 0..15; asking for 8 columns must fail, not drop elements.
+    EXPECT_THROW(FragmentLayout::leadingRegisters(d, 8, 8), std::logic_error);
+    EXPECT_THROW(FragmentLayout::leadingRegisters(d, 129, 256), std::logic_error);
+    EXPECT_EQ(FragmentLayout::leadingRegisters(d, 8, 16).owners(15, 15).size(), 1u);
+    // A chunked (sparse) layout has no one-owner-per-cell inverse to cut.
+    const FragmentLayout& spA = *get("wgmma.sp.m64n8k32.f16").operand("A");
+    EXPECT_THROW(FragmentLayout::leadingRegisters(spA, 2, 16), std::logic_error);
+}
+
+TEST(WgmmaMetadata, EveryNOfARowSharesOneTable) {
+    EXPECT_EQ(get("wgmma.sp.m64n8k32.f16").metadata, get("wgmma.sp.m64n256k32.f16").metadata);
+    EXPECT_EQ(get("wgmma.sp.m64n8k32.f16").metadata, get("wgmma.sp.m64n128k32.bf16").metadata);
+    EXPECT_NE(get("wgmma.sp.m64n8k32.f16").metadata, get("wgmma.sp.m64n8k16.tf32").metadata);
+}
+
 // --- A in registers: per warp the dense mma A fragment, and CUTLASS's ALayout ---------------------------
 
 struct ACase {
@@ -340,7 +393,7 @@ TEST(WgmmaMetadata, CoversEveryChunkOnceForEverySelectorAndMatchesCutlass) {
     };
     for (const MetaCase& c : cases) {
         const Instruction& in = get(c.spec);
-        ASSERT_TRUE(in.metadata.has_value()) << c.spec;
+        ASSERT_TRUE((in.metadata != nullptr)) << c.spec;
         ASSERT_EQ(in.metadata->selectors.size(), static_cast<std::size_t>(c.selectors)) << c.spec;
         for (const MetadataSelector& sel : in.metadata->selectors) {
             std::map<std::pair<int, int>, int> cover;
@@ -402,7 +455,7 @@ TEST(WgmmaMetadata, GranularityAndIndexBits) {
     EXPECT_EQ(get("wgmma.sp.m64n8k16.tf32").metadata->granularity, "1:2");
     EXPECT_EQ(get("wgmma.sp.m64n8k16.tf32").metadata->indexBits, 4);
     EXPECT_EQ(get("wgmma.sp.m64n8k64.e5m2").metadata->granularity, "2:4");
-    EXPECT_EQ(get("wgmma.m64n8k16.f16").metadata, std::nullopt);
+    EXPECT_EQ(get("wgmma.m64n8k16.f16").metadata, nullptr);
 }
 
 // --- errata and notes --------------------------------------------------------------------------------------

@@ -124,7 +124,7 @@ TEST_P(EveryVariant, PassesAgainstItsOwnLayoutAndObservesTheEnginesMapping) {
             ASSERT_GE(got.observed.a[f][e].col, a.elements()[e].col) << "form " << f << " element " << e;
             ASSERT_LE(got.observed.a[f][e].col, a.elements()[e].colLast) << "form " << f << " element " << e;
         }
-    EXPECT_EQ(hasFinding(r, "metadata, selector"), in.metadata.has_value());
+    EXPECT_EQ(hasFinding(r, "metadata, selector"), (in.metadata != nullptr));
 }
 
 std::vector<std::string> probedSpecs() {

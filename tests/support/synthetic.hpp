@@ -37,7 +37,7 @@ inline Instruction sparseM16n8k16() {
             }
         md.selectors.push_back(std::move(sel));
     }
-    in.metadata = std::move(md);
+    in.metadata = std::make_shared<const MetadataLayout>(std::move(md));
     return in;
 }
 

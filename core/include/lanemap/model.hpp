@@ -80,6 +80,12 @@ public:
                                 const FragmentShape& shape, PlaceFn place, int n, Source source,
                                 int bitPad = 0);
 
+    // The first `registers` registers of every thread of `full`, which must cover exactly its first `cols`
+    // columns: the same layout as building the narrower shape from the formula, copied instead of evaluated.
+    // (wgmma D: the m64nN fragment is the m64n256 one cut after N/2 registers, Figs. 149-155.) Throws
+    // std::logic_error when the kept registers do not fill those columns one owner per cell.
+    static FragmentLayout leadingRegisters(const FragmentLayout& full, int registers, int cols);
+
     const std::string& name() const { return m_name; }
     const std::string& elementType() const { return m_elementType; }
     int rows() const { return m_shape.rows; }
@@ -117,10 +123,13 @@ private:
     // every N of one type shares its A layout, so the catalog builds each distinct layout once.
     struct Data {
         bool chunked = false;
+        bool bijective = false; // one owner per cell: ownerList[cell] is it, ownerOffsets stays empty
         std::vector<Element> elements;
-        std::vector<std::uint32_t> ownerOffsets; // CSR over cells (matrix, row, col)
+        std::vector<std::uint32_t> ownerOffsets; // CSR over cells (matrix, row, col), unless bijective
         std::vector<std::uint32_t> ownerList;
+        std::shared_ptr<const Data> parent; // leadingRegisters: keeps the source alive (its address keys the cache)
     };
+    friend struct LayoutCaches;
     Data& mutableData(); // copy-on-write for setSource
     static void buildInverse(Data& data, const FragmentShape& shape);
 
@@ -205,7 +214,8 @@ struct Variant {
 // A variant with its operand layouts built.
 struct Instruction : Variant {
     std::vector<FragmentLayout> operands; // A, B, C, D in that order
-    std::optional<MetadataLayout> metadata;
+    // Shared and immutable like the operands: every N of one wgmma.sp row has the same table.
+    std::shared_ptr<const MetadataLayout> metadata;
 
     const FragmentLayout* operand(std::string_view name) const;
 };

@@ -5,11 +5,13 @@
 
 #include "mma_sparse.hpp"
 
+#include "../build_cache.hpp"
 #include "hardware_evidence.hpp"
 
 #include "mma_fragments.hpp"
 
 #include <stdexcept>
+#include <tuple>
 #include <string>
 #include <vector>
 
@@ -431,7 +433,12 @@ void registerRow(Catalog& catalog, const SparseRow& row) {
                     in.operands.push_back(makeOperand("D", acc.ctype, 32, *acc.cd));
                     const sparse::StorageRule* rule = sparse::ruleForContainerBits(in.operands.front().containerBits());
                     if (!rule) throw std::logic_error("no sparsity rule for the A operand of " + in.spec);
-                    in.metadata = buildMetadata(*r->metadata, *rule, in.ordered, in.k);
+                    // Shared: the .f32 and .f16 accumulator forms (and aliases) of one row have the same table.
+                    static detail::SharedCache<std::tuple<const MetadataFigure*, const sparse::StorageRule*, bool, int>,
+                                               MetadataLayout>
+                        cache;
+                    in.metadata = cache.get({r->metadata, rule, in.ordered, in.k},
+                                            [&] { return buildMetadata(*r->metadata, *rule, in.ordered, in.k); });
                 });
             }
         }

@@ -11,11 +11,9 @@
 // Notation as in the ISA: thread = index in the warpgroup (0..127), w = thread / 32, g = groupID,
 // t = threadID_in_group, i (or v) = element index.
 
+#include "../build_cache.hpp"
 #include "hardware_evidence.hpp"
 #include "mma_fragments.hpp"
-
-#include <map>
-#include <mutex>
 
 #include <array>
 #include <string>
@@ -183,6 +181,13 @@ Fragment accumulator(int n, std::string_view ctype) {
     return {{64, n, 1, n / 2, 32, 1}, figD, Source::Hardware};
 }
 
+// figD does not depend on N: the m64nN fragment is the m64n256 one cut after its first N/2 elements (the
+// figures draw one 8-column block and repeat it), so every N shares the work of building N = 256.
+FragmentLayout accumulatorLayout(int n, const std::string& ctype) {
+    const FragmentLayout full = makeOperand("D", ctype, 128, accumulator(256, ctype), 256);
+    return FragmentLayout::leadingRegisters(full, accumulator(n, ctype).shape.registers, n);
+}
+
 MetadataLayout buildMetadata(const MetadataTable& table) {
     MetadataLayout md;
     md.granularity = table.granularity;
@@ -219,14 +224,10 @@ MetadataLayout buildMetadata(const MetadataTable& table) {
     return md;
 }
 
-// The metadata of a row does not depend on N: build it once per table and copy it into each variant.
-const MetadataLayout& metadataFor(const MetadataTable& table) {
-    static std::mutex mutex;
-    static std::map<const MetadataTable*, MetadataLayout> built;
-    std::lock_guard lock(mutex);
-    auto it = built.find(&table);
-    if (it == built.end()) it = built.emplace(&table, buildMetadata(table)).first;
-    return it->second;
+// The metadata of a row does not depend on N: every variant of the row shares one table.
+std::shared_ptr<const MetadataLayout> metadataFor(const MetadataTable& table) {
+    static detail::SharedCache<const MetadataTable*, MetadataLayout> cache;
+    return cache.get(&table, [&] { return buildMetadata(table); });
 }
 
 // --- errata and notes ----------------------------------------------------------------------------------
@@ -333,7 +334,7 @@ void registerRow(Catalog& catalog, const WgmmaRow& row, bool sparse) {
                 const std::string c(ctype);
                 catalog.add(std::move(v), [r, c](Instruction& in) {
                     in.operands.push_back(makeOperand("A", in.atype, 128, *r->a));
-                    in.operands.push_back(makeOperand("D", c, 128, accumulator(in.n, c), in.n));
+                    in.operands.push_back(accumulatorLayout(in.n, c));
                     if (r->metadata) in.metadata = metadataFor(*r->metadata);
                 });
             }

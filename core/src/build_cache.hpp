@@ -1,0 +1,53 @@
+#pragma once
+// Layouts and metadata tables are pure functions of a few facts, and many variants share them (every wgmma
+// type of one N has the same D; every N of one sparse row has the same metadata). A SharedCache builds each
+// distinct value once and hands out shared, immutable copies while anyone holds one. Internal to core.
+//
+// Every cache registers itself, so FragmentLayout::clearBuildCache() empties all of them and a benchmark
+// measures building the catalog from scratch, not a lookup.
+
+#include <map>
+#include <memory>
+#include <mutex>
+
+namespace lanemap::detail {
+
+void registerCache(void (*clear)(void* cache), void* cache);
+void clearAllCaches();
+
+template <class Key, class Value> class SharedCache {
+public:
+    SharedCache() { registerCache([](void* self) { static_cast<SharedCache*>(self)->clear(); }, this); }
+    SharedCache(const SharedCache&) = delete;
+    SharedCache& operator=(const SharedCache&) = delete;
+
+    // The value for `key`, built by `make()` (returning Value or shared_ptr<const Value>) when nobody holds one.
+    template <class Make> std::shared_ptr<const Value> get(const Key& key, Make&& make) {
+        {
+            std::lock_guard lock(m_mutex);
+            auto it = m_values.find(key);
+            if (it != m_values.end())
+                if (auto value = it->second.lock()) return value;
+        }
+        // Built outside the lock: a build may itself use other caches (or this one, for another key).
+        std::shared_ptr<const Value> value = wrap(make());
+        std::lock_guard lock(m_mutex);
+        m_values[key] = value;
+        return value;
+    }
+
+    void clear() {
+        std::lock_guard lock(m_mutex);
+        m_values.clear();
+    }
+
+private:
+    static std::shared_ptr<const Value> wrap(std::shared_ptr<const Value> v) { return v; }
+    static std::shared_ptr<const Value> wrap(std::shared_ptr<Value> v) { return v; }
+    static std::shared_ptr<const Value> wrap(Value&& v) { return std::make_shared<const Value>(std::move(v)); }
+
+    std::mutex m_mutex;
+    std::map<Key, std::weak_ptr<const Value>> m_values;
+};
+
+} // namespace lanemap::detail
