@@ -87,11 +87,12 @@ QColor cellText(const DiagramCell& c, const ViewColors& colors) {
 }
 
 // The label that fits: the full "T13:a5", else the thread "T13", else nothing.
-QString fittingLabel(const DiagramCell& c, double widthPx, double charPx) {
+QString fittingLabel(const Diagram& d, const DiagramCell& c, double widthPx, double charPx) {
     const double room = widthPx - 3;
-    if (static_cast<double>(c.label.size()) * charPx <= room) return qs(c.label);
-    const std::size_t colon = c.label.find(':');
-    if (colon != std::string::npos && static_cast<double>(colon) * charPx <= room) return qs(c.label.substr(0, colon));
+    const std::string label = d.label(c);
+    if (static_cast<double>(label.size()) * charPx <= room) return qs(label);
+    const std::size_t colon = label.find(':');
+    if (colon != std::string::npos && static_cast<double>(colon) * charPx <= room) return qs(label.substr(0, colon));
     return {};
 }
 
@@ -118,7 +119,7 @@ void drawCell(QPainter& p, const Diagram& d, const Map& m, const DiagramCell& c,
     }
     if (!labels) return;
     const FontEntry& f = fonts.entry(d.metrics.cellFont, m.zoom, false, true);
-    const QString text = fittingLabel(c, r.width(), f.advance);
+    const QString text = fittingLabel(d, c, r.width(), f.advance);
     if (text.isEmpty()) return;
     p.setFont(f.font);
     p.setPen(cellText(c, o.colors));

@@ -461,7 +461,7 @@ bool DiagramView::event(QEvent* e) {
         auto* help = static_cast<QHelpEvent*>(e);
         const int cell = cellAtViewport(viewport()->mapFrom(this, help->pos()));
         if (cell >= 0 && m_diagram)
-            QToolTip::showText(help->globalPos(), QString::fromStdString(m_diagram->cells[static_cast<std::size_t>(cell)].tooltip), this);
+            QToolTip::showText(help->globalPos(), QString::fromStdString(m_diagram->tooltip(m_diagram->cells[static_cast<std::size_t>(cell)])), this);
         else
             QToolTip::hideText();
         return true;

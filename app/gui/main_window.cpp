@@ -913,7 +913,7 @@ void MainWindow::onHover(DiagramView* view, int cell) {
     const DiagramCell& c = d->cells[static_cast<std::size_t>(cell)];
     setHighlightThread(c.thread);
     m_details->setCell(describe(view, cell));
-    m_hoverStatus->setText(QString::fromStdString(c.tooltip));
+    m_hoverStatus->setText(QString::fromStdString(d->tooltip(c)));
     m_zoomStatus->setText(tr("zoom %1%").arg(std::lround(view->zoom() * 100)));
     m_lastView = view;
     m_lastCell = cell;

@@ -1,5 +1,7 @@
 #include "lanemap/diagram.hpp"
 
+#include "format.hpp"
+
 #include <algorithm>
 #include <array>
 #include <charconv>
@@ -104,11 +106,16 @@ Rgb tint(Rgb c, double white) {
 constexpr std::array<double, 4> kTints{0.0, 0.35, 0.6, 0.8};
 
 double luminance(Rgb c) {
-    auto lin = [](std::uint8_t v) {
-        const double s = v / 255.0;
-        return s <= 0.03928 ? s / 12.92 : std::pow((s + 0.055) / 1.055, 2.4);
-    };
-    return 0.2126 * lin(c.r) + 0.7152 * lin(c.g) + 0.0722 * lin(c.b);
+    // Linear light per 8-bit channel value, computed once (pow() per call showed in the catalog's profile).
+    static const std::array<double, 256> lin = [] {
+        std::array<double, 256> t{};
+        for (std::size_t v = 0; v < t.size(); ++v) {
+            const double s = static_cast<double>(v) / 255.0;
+            t[v] = s <= 0.03928 ? s / 12.92 : std::pow((s + 0.055) / 1.055, 2.4);
+        }
+        return t;
+    }();
+    return 0.2126 * lin[c.r] + 0.7152 * lin[c.g] + 0.0722 * lin[c.b];
 }
 
 } // namespace
@@ -209,8 +216,19 @@ void put(std::string& s, int v) {
     s.append(buf, static_cast<std::size_t>(r.ptr - buf));
 }
 void put(std::string& s, std::string_view v) { s.append(v); }
-void put(std::string& s, char c) { s.push_back(c); }
 template <class... T> void append(std::string& s, const T&... parts) { (put(s, parts), ...); }
+
+std::size_t digits(int v) {
+    std::size_t n = v < 0 ? 2 : 1;
+    for (v = v < 0 ? -v : v; v >= 10; v /= 10) ++n;
+    return n;
+}
+
+// Characters of a cell label ("T13:a5", "T0: [31..28]") without formatting it: cells are sized by their labels.
+std::size_t labelChars(PanelKind kind, int thread, int element, int bitHi, int bitLo) {
+    return kind == PanelKind::Metadata ? 7 + digits(thread) + digits(bitHi) + digits(bitLo)
+                                       : 3 + digits(thread) + digits(element);
+}
 
 // One owner to be drawn at a matrix position, before layout.
 struct Owner {
@@ -221,7 +239,6 @@ struct Owner {
     int row = 0, col = 0, colLast = 0;
     int matrix = -1;
     Source source = Source::Doc;
-    std::string label;
 };
 
 // Positions of one panel: several owners starting at the same position share its span side by side; owners with
@@ -253,8 +270,6 @@ private:
     void validate() const;
     void planOperands();
     void planMetadata();
-    std::string cellLabel(const Owner& o, char letter, PanelKind kind) const;
-    std::string cellTooltip(const Owner& o, const DiagramPanel& panel, Source common) const;
     std::uint32_t colorKey(const Owner& o) const;
     bool lit(int thread) const { return m_lit.empty() || m_lit[static_cast<std::size_t>(thread)]; }
     double labelWidth(std::size_t chars) const { return static_cast<double>(chars) * m_d.metrics.charWidth + 8; }
@@ -308,34 +323,6 @@ void Builder::validate() const {
         if (t < 0 || t >= m_in.threads)
             throw std::invalid_argument("lane filter: " + std::to_string(t) + " is not a thread of " + m_in.spec +
                                         "; valid: 0.." + std::to_string(m_in.threads - 1));
-}
-
-std::string Builder::cellLabel(const Owner& o, char letter, PanelKind kind) const {
-    std::string s;
-    if (kind == PanelKind::Metadata) append(s, 'T', o.thread, ": [", o.bitHi, "..", o.bitLo, ']');
-    else append(s, 'T', o.thread, ':', letter, o.element);
-    return s;
-}
-
-// "lane 13 a5: reg 2 [31..16] row 3 col 11" (bits hi..lo, as in the PTX figures' `Tk: [m..n]`);
-// warpgroup thread 77: "warp 2 lane 13 d5: ...". Short: the SVG carries one per cell.
-std::string Builder::cellTooltip(const Owner& o, const DiagramPanel& panel, Source common) const {
-    std::string s;
-    s.reserve(64);
-    // Warpgroup: the label shows T<thread>; the tooltip adds what it is made of.
-    if (m_in.scope == Scope::Warpgroup) append(s, "warp ", o.thread / 32, ' ');
-    append(s, "lane ", o.thread % 32, ' ');
-    if (panel.kind == PanelKind::Metadata) append(s, 'e');
-    else append(s, panel.letter, o.element, ": reg ", o.reg);
-    if (o.bitHi == o.bitLo) append(s, " [", o.bitLo, ']');
-    else append(s, " [", o.bitHi, "..", o.bitLo, ']');
-    append(s, panel.kind == PanelKind::Metadata ? ": row " : " row ", o.row);
-    if (o.col == o.colLast) append(s, " col ", o.col);
-    else append(s, " cols ", o.col, "..", o.colLast);
-    if (o.matrix >= 0) append(s, ", product ", o.matrix);
-    if (panel.kind == PanelKind::Metadata && m_selector) append(s, ", selector ", m_selector->value);
-    if (o.source != common) append(s, " [", toString(o.source), ']');
-    return s;
 }
 
 std::uint32_t Builder::colorKey(const Owner& o) const {
@@ -395,8 +382,7 @@ void Builder::planOperands() {
                 o.colLast = e.colLast;
                 o.matrix = e.matrix;
                 o.source = e.source;
-                o.label = cellLabel(o, p.letter, p.kind);
-                plan.owners.push_back(std::move(o));
+                plan.owners.push_back(o);
             }
             m_plans.push_back(std::move(plan));
         }
@@ -434,8 +420,7 @@ void Builder::planMetadata() {
         o.col = f.colFirst;
         o.colLast = f.colLast;
         o.source = f.source;
-        o.label = cellLabel(o, p.letter, p.kind);
-        plan.owners.push_back(std::move(o));
+        plan.owners.push_back(o);
     }
     m_plans.push_back(std::move(plan));
 }
@@ -479,11 +464,11 @@ void findSpots(PanelPlan& plan) {
         }
         a = b;
     }
-    std::map<Source, std::size_t> count;
-    for (const Owner& o : plan.owners) ++count[o.source];
+    std::array<std::size_t, 4> count{}; // by Source
+    for (const Owner& o : plan.owners) ++count[static_cast<std::size_t>(o.source)];
     std::size_t best = 0;
-    for (const auto& [src, n] : count)
-        if (n > best) best = n, plan.source = src;
+    for (std::size_t src = 0; src < count.size(); ++src)
+        if (count[src] > best) best = count[src], plan.source = static_cast<Source>(src);
 }
 
 std::vector<std::string> Builder::subtitleLines(const PanelPlan& plan) const {
@@ -522,12 +507,16 @@ void Builder::sizeCells(PanelPlan& plan) {
     const DiagramMetrics& mt = m_d.metrics;
     // Cell width: the widest label must fit its share of its spot; column headers must fit too.
     findSpots(plan);
+    p.source = plan.source;
     if (plan.source != Source::Doc)
         p.subtitle += std::string("; placement: ") + std::string(toString(plan.source)) + " (ptx-catalog.md)";
     double cellWidth = labelWidth(std::to_string(p.cols - 1).size()) - 2;
     for (const Spot& s : plan.spots) {
         std::size_t chars = 0;
-        for (std::uint32_t i : plan.ownersOf(s)) chars = std::max(chars, plan.owners[i].label.size());
+        for (std::uint32_t i : plan.ownersOf(s)) {
+            const Owner& o = plan.owners[i];
+            chars = std::max(chars, labelChars(p.kind, o.thread, o.element, o.bitHi, o.bitLo));
+        }
         const double need = labelWidth(chars) * static_cast<double>(s.count) / (s.colLast - s.col + 1);
         cellWidth = std::max(cellWidth, need);
     }
@@ -646,8 +635,6 @@ void Builder::layoutBitFields(double y) {
             const DiagramCell& cell = m_d.cells[m_metadataCellOfField[f]];
             field.fill = cell.fill;
             field.text = cell.text;
-            field.tooltip = cell.tooltip;
-            field.hoverId = cell.hoverId;
             bd.fields.push_back(std::move(field));
         }
         std::sort(bd.fields.begin(), bd.fields.end(), [](const BitField& a, const BitField& b) { return a.bitHi > b.bitHi; });
@@ -854,14 +841,6 @@ Diagram Builder::build() {
                 const Owner& o = plan.owners[owners[k]];
                 DiagramCell c;
                 c.rect = {first.x + static_cast<double>(k) * ownerW, first.y + s.band * bandH, ownerW, bandH};
-                c.label = o.label;
-                c.tooltip = cellTooltip(o, p, plan.source);
-                if (p.kind == PanelKind::Metadata) append(c.hoverId, "metadata-t", o.thread, "-b", o.bitLo);
-                else {
-                    append(c.hoverId, p.operand == "C/D" ? std::string_view("CD") : std::string_view(p.operand));
-                    if (o.matrix >= 0) append(c.hoverId, "-m", o.matrix);
-                    append(c.hoverId, "-t", o.thread, "-e", o.element);
-                }
                 c.colorKey = colorKey(o);
                 c.panel = static_cast<std::uint16_t>(pi);
                 c.thread = static_cast<std::int16_t>(o.thread);
@@ -960,6 +939,86 @@ Diagram Builder::build() {
 }
 
 } // namespace
+
+// A cell's label and tooltip are formatted into a fixed buffer: every part is a short word or an int16, so the
+// longest tooltip is well under CellText's capacity.
+namespace {
+// Hot: ~8 puts per tooltip, millions of tooltips per catalog export; the puts are inlined on purpose.
+class TextBuffer {
+public:
+    explicit TextBuffer(CellText& out) : m_out(out), m_p(out.chars) {}
+    ~TextBuffer() { m_out.size = static_cast<std::uint16_t>(m_p - m_out.chars); }
+    TextBuffer(const TextBuffer&) = delete;
+    TextBuffer& operator=(const TextBuffer&) = delete;
+    template <class... T> void operator()(const T&... parts) { (put(parts), ...); }
+
+private:
+    std::size_t room() const { return static_cast<std::size_t>(m_out.chars + sizeof m_out.chars - m_p); }
+    [[gnu::always_inline]] void put(char c) {
+        if (room() >= 1) *m_p++ = c;
+    }
+    template <std::size_t N> [[gnu::always_inline]] void put(const char (&literal)[N]) { // length known at compile time
+        if (room() >= N - 1) m_p = std::copy_n(literal, N - 1, m_p);
+    }
+    [[gnu::always_inline]] void put(std::string_view v) {
+        if (room() >= v.size()) m_p = std::copy_n(v.data(), v.size(), m_p);
+    }
+    [[gnu::always_inline]] void put(int v) {
+        if (room() >= 12) m_p = detail::formatInt(m_p, v);
+    }
+    CellText& m_out;
+    char* m_p;
+};
+} // namespace
+
+CellText Diagram::labelText(const DiagramCell& c) const {
+    const DiagramPanel& p = panels[c.panel];
+    CellText text;
+    TextBuffer put(text);
+    if (p.kind == PanelKind::Metadata) put('T', int{c.thread}, ": [", int{c.bitHi}, "..", int{c.bitLo}, ']');
+    else put('T', int{c.thread}, ':', p.letter, int{c.element});
+    return text;
+}
+
+// "lane 13 a5: reg 2 [31..16] row 3 col 11" (bits hi..lo, as in the PTX figures' `Tk: [m..n]`); warpgroup thread
+// 77: "warp 2 lane 13 d5: ...". Short: the SVG carries one per cell.
+CellText Diagram::tooltipText(const DiagramCell& c) const {
+    const DiagramPanel& p = panels[c.panel];
+    const bool metadata = p.kind == PanelKind::Metadata;
+    CellText text;
+    TextBuffer put(text);
+    // Warpgroup: the label shows T<thread>; the tooltip adds what it is made of.
+    if (scope == Scope::Warpgroup) put("warp ", int{c.warp}, ' ');
+    put("lane ", int{c.lane}, ' ');
+    if (metadata) put('e');
+    else put(p.letter, int{c.element}, ": reg ", int{c.reg});
+    if (c.bitHi == c.bitLo) put(" [", int{c.bitLo}, ']');
+    else put(" [", int{c.bitHi}, "..", int{c.bitLo}, ']');
+    if (metadata) put(": row ", int{c.row});
+    else put(" row ", int{c.row});
+    if (c.col == c.colLast) put(" col ", int{c.col});
+    else put(" cols ", int{c.col}, "..", int{c.colLast});
+    if (c.matrix >= 0) put(", product ", int{c.matrix});
+    if (metadata && selector) put(", selector ", *selector);
+    if (c.source != p.source) put(" [", toString(c.source), ']');
+    return text;
+}
+
+std::string Diagram::label(const DiagramCell& c) const { return std::string(labelText(c).view()); }
+std::string Diagram::tooltip(const DiagramCell& c) const { return std::string(tooltipText(c).view()); }
+
+std::string Diagram::hoverId(const DiagramCell& c) const {
+    const DiagramPanel& p = panels[c.panel];
+    std::string s;
+    if (p.kind == PanelKind::Metadata) {
+        append(s, "metadata-t", c.thread, "-b", c.bitLo);
+        return s;
+    }
+    append(s, p.operand == "C/D" ? std::string_view("CD") : std::string_view(p.operand));
+    if (c.matrix >= 0) append(s, "-m", c.matrix);
+    append(s, "-t", c.thread, "-e", c.element);
+    return s;
+}
 
 Diagram buildDiagram(const Instruction& instruction, const DiagramOptions& options) {
     return Builder(instruction, options).build();

@@ -1,9 +1,12 @@
 #include "lanemap/svg.hpp"
 
+#include "format.hpp"
+
 #include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <map>
 #include <string_view>
 #include <tuple>
@@ -17,54 +20,59 @@ constexpr std::string_view kSans = R"("Helvetica Neue",Helvetica,Arial,"Liberati
 constexpr std::string_view kMono =
     R"("DejaVu Sans Mono",Menlo,Consolas,"Liberation Mono","Courier New",monospace)";
 
+// An append-only text buffer for documents of up to a few MB: writes go through a raw pointer with one
+// capacity check each (a std::string append per piece was most of the writer's time), and literals are copied
+// with their length known at compile time.
 class Writer {
 public:
-    explicit Writer(std::size_t reserve) { m_s.reserve(reserve); }
+    explicit Writer(std::size_t reserve) {
+        m_buf.resize(std::max<std::size_t>(reserve, 256));
+        m_p = m_buf.data();
+        m_end = m_p + m_buf.size();
+    }
+    template <std::size_t N> Writer& operator<<(const char (&literal)[N]) {
+        put(literal, N - 1);
+        return *this;
+    }
     Writer& operator<<(std::string_view s) {
-        m_s.append(s);
+        put(s.data(), s.size());
         return *this;
     }
     Writer& operator<<(char c) {
-        m_s.push_back(c);
+        room(1);
+        *m_p++ = c;
         return *this;
     }
     // Integers as integers, everything else with at most two decimals: short and deterministic.
     Writer& num(double v) {
-        // Hundredths as an integer: exact, and no floating-point formatting on the common integral path.
-        const long long h = std::llround(v * 100.0);
-        char buf[32];
+        // Hundredths as an integer (rounded half away from zero): exact, and no floating-point formatting.
+        const double scaled = v * 100.0;
+        const long long h = static_cast<long long>(scaled + (scaled < 0 ? -0.5 : 0.5));
+        room(32);
         const long long whole = h / 100, frac = (h < 0 ? -h : h) % 100;
-        char* p = buf;
-        if (h < 0 && whole == 0) *p++ = '-';
-        p = std::to_chars(p, buf + sizeof buf, whole).ptr;
+        if (h < 0 && whole == 0) *m_p++ = '-';
+        m_p = detail::formatInt(m_p, whole);
         if (frac) {
-            *p++ = '.';
-            *p++ = static_cast<char>('0' + frac / 10);
-            if (frac % 10) *p++ = static_cast<char>('0' + frac % 10);
+            *m_p++ = '.';
+            *m_p++ = static_cast<char>('0' + frac / 10);
+            if (frac % 10) *m_p++ = static_cast<char>('0' + frac % 10);
         }
-        m_s.append(buf, static_cast<std::size_t>(p - buf));
         return *this;
     }
     Writer& integer(long long v) {
-        char buf[24];
-        const auto res = std::to_chars(buf, buf + sizeof buf, v);
-        m_s.append(buf, static_cast<std::size_t>(res.ptr - buf));
+        room(24);
+        m_p = detail::formatInt(m_p, v);
         return *this;
     }
-    Writer& attr(std::string_view name, double v) {
-        m_s.push_back(' ');
-        m_s.append(name);
-        m_s.append("=\"");
+    template <std::size_t N> Writer& attr(const char (&name)[N], double v) {
+        room(N + 3);
+        *m_p++ = ' ';
+        std::memcpy(m_p, name, N - 1);
+        m_p += N - 1;
+        *m_p++ = '=';
+        *m_p++ = '"';
         num(v);
-        m_s.push_back('"');
-        return *this;
-    }
-    Writer& attr(std::string_view name, std::string_view v) {
-        m_s.push_back(' ');
-        m_s.append(name);
-        m_s.append("=\"");
-        escape(v);
-        m_s.push_back('"');
+        *m_p++ = '"'; // num() left room for it
         return *this;
     }
     // XML text and attribute escaping (quotes included, so one function serves both).
@@ -75,37 +83,55 @@ public:
             const auto u = static_cast<unsigned char>(c);
             plain = plain && u >= 0x20 && c != '&' && c != '<' && c != '>' && c != '"';
         }
-        if (plain) {
-            m_s.append(v);
-            return *this;
-        }
+        if (plain) return *this << v;
         for (char c : v) {
             switch (c) {
-            case '&': m_s.append("&amp;"); break;
-            case '<': m_s.append("&lt;"); break;
-            case '>': m_s.append("&gt;"); break;
-            case '"': m_s.append("&quot;"); break;
+            case '&': *this << "&amp;"; break;
+            case '<': *this << "&lt;"; break;
+            case '>': *this << "&gt;"; break;
+            case '"': *this << "&quot;"; break;
             default:
                 // Control characters are not allowed in XML 1.0; none should reach here, but never emit them.
-                if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') m_s.push_back(' ');
-                else m_s.push_back(c);
+                *this << ((static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') ? ' ' : c);
             }
         }
         return *this;
     }
     Writer& hex(Rgb c) {
         constexpr char digits[] = "0123456789abcdef";
-        m_s.push_back('#');
+        room(7);
+        *m_p++ = '#';
         for (std::uint8_t v : {c.r, c.g, c.b}) {
-            m_s.push_back(digits[v >> 4]);
-            m_s.push_back(digits[v & 15]);
+            *m_p++ = digits[v >> 4];
+            *m_p++ = digits[v & 15];
         }
         return *this;
     }
-    std::string take() { return std::move(m_s); }
+    std::string take() {
+        m_buf.resize(static_cast<std::size_t>(m_p - m_buf.data()));
+        m_p = m_end = nullptr;
+        return std::move(m_buf);
+    }
 
 private:
-    std::string m_s;
+    [[gnu::always_inline]] void room(std::size_t n) {
+        if (static_cast<std::size_t>(m_end - m_p) < n) [[unlikely]]
+            grow(n);
+    }
+    [[gnu::always_inline]] void put(const char* s, std::size_t n) {
+        room(n);
+        std::memcpy(m_p, s, n);
+        m_p += n;
+    }
+    [[gnu::noinline]] void grow(std::size_t n) {
+        const std::size_t used = static_cast<std::size_t>(m_p - m_buf.data());
+        m_buf.resize(std::max(2 * m_buf.size(), used + n));
+        m_p = m_buf.data() + used;
+        m_end = m_buf.data() + m_buf.size();
+    }
+    std::string m_buf; // [data, m_p) written; the rest is room
+    char* m_p = nullptr;
+    char* m_end = nullptr;
 };
 
 std::string_view roleClass(TextRole role) {
@@ -433,8 +459,9 @@ void SvgBuilder::lane(int thread) {
         for (std::size_t n = i; n < j; ++n) {
             const DiagramCell& c = m_d.cells[cells[n]];
             m_w << "<g><title>";
-            if (m_plainCells) m_w << c.tooltip;
-            else m_w.escape(c.tooltip);
+            const CellText tooltip = m_d.tooltipText(c);
+            if (m_plainCells) m_w << tooltip.view();
+            else m_w.escape(tooltip.view());
             m_w << "</title><text";
             if (perCellKey && m_lightKeys.count(c.colorKey)) {
                 m_w << " class=\"k";
@@ -443,8 +470,9 @@ void SvgBuilder::lane(int thread) {
             m_w.attr("x", c.rect.x + c.rect.w / 2);
             if (!grouped) m_w.attr("y", c.rect.y + baselineOffset(c.rect.h, font));
             m_w << '>';
-            if (m_plainCells) m_w << c.label;
-            else m_w.escape(c.label);
+            const CellText label = m_d.labelText(c);
+            if (m_plainCells) m_w << label.view();
+            else m_w.escape(label.view());
             m_w << "</text></g>";
         }
         m_w << '\n';
@@ -469,7 +497,7 @@ void SvgBuilder::bitFields(int thread, bool keyOnGroup) {
         m_w << "<rect";
         m_w.attr("x", bf.rect.x).attr("y", bf.rect.y).attr("width", bf.rect.w).attr("height", bf.rect.h);
         m_w << "><title>";
-        m_w.escape(bf.tooltip) << "</title></rect>";
+        m_w.escape(m_d.tooltip(m_d.cells[static_cast<std::size_t>(bf.cell)])) << "</title></rect>";
         const double cx = bf.rect.x + bf.rect.w / 2;
         const double lineH = font + 2;
         const double y1 = bf.rect.y + bf.rect.h / 2 - lineH / 2 + font * 0.35;

@@ -53,7 +53,7 @@ TEST(Diagram, CellOfLane13A5MatchesTheEngine) {
     const auto at = a.cellsAtGrid(e.row, e.col);
     ASSERT_EQ(at.size(), 1u);
     const DiagramCell& c = d.cells[at[0]];
-    EXPECT_EQ(c.label, "T13:a5");
+    EXPECT_EQ(d.label(c), "T13:a5");
     EXPECT_EQ(c.thread, 13);
     EXPECT_EQ(c.element, 5);
     EXPECT_EQ(c.reg, 2);
@@ -61,8 +61,8 @@ TEST(Diagram, CellOfLane13A5MatchesTheEngine) {
     EXPECT_EQ(c.bitHi, 31);
     EXPECT_EQ(c.row, 3);
     EXPECT_EQ(c.col, 11);
-    EXPECT_EQ(c.hoverId, "A-t13-e5");
-    EXPECT_EQ(c.tooltip, "lane 13 a5: reg 2 [31..16] row 3 col 11");
+    EXPECT_EQ(d.hoverId(c), "A-t13-e5");
+    EXPECT_EQ(d.tooltip(c), "lane 13 a5: reg 2 [31..16] row 3 col 11");
     // Hit test lands on the same cell from its centre, and misses outside every grid.
     const double cx = c.rect.x + c.rect.w / 2, cy = c.rect.y + c.rect.h / 2;
     EXPECT_EQ(d.cellAt(cx, cy), static_cast<int>(at[0]));
@@ -94,7 +94,7 @@ TEST(Diagram, EveryVariantDrawsEveryElementOnce) {
             const RectF& g = d.panels[c.panel].gridRect();
             EXPECT_TRUE(c.rect.x >= g.x && c.rect.right() <= g.right() + 1e-6 && c.rect.y >= g.y &&
                         c.rect.bottom() <= g.bottom() + 1e-6)
-                << v->spec << " " << c.hoverId;
+                << v->spec << " " << d.hoverId(c);
         }
     }
 }
@@ -138,7 +138,7 @@ TEST(Diagram, QuadPairProductsAreSeparatePanels) {
     EXPECT_EQ(e.matrix, 3);
     bool found = false;
     for (std::uint32_t i : d.cellsOfThread(13))
-        found = found || (d.cells[i].hoverId == "A-m3-t13-e2" && d.cells[i].row == e.row && d.cells[i].col == e.col);
+        found = found || (d.hoverId(d.cells[i]) == "A-m3-t13-e2" && d.cells[i].row == e.row && d.cells[i].col == e.col);
     EXPECT_TRUE(found);
 }
 
@@ -149,8 +149,8 @@ TEST(Diagram, OneOperandAlone) {
     ASSERT_EQ(d.panels.size(), 1u);
     EXPECT_EQ(d.panels[0].operand, "B");
     EXPECT_EQ(d.cells.size(), 128u);
-    EXPECT_EQ(d.cells.front().label.substr(0, 3), "T0:");
-    EXPECT_EQ(d.cells.front().label.back(), '0');
+    EXPECT_EQ(d.label(d.cells.front()).substr(0, 3), "T0:");
+    EXPECT_EQ(d.label(d.cells.front()).back(), '0');
     o.operand = "D";
     const Diagram dd = buildDiagram(get("mma.m16n8k16.f16"), o);
     ASSERT_EQ(dd.panels.size(), 1u);
@@ -242,11 +242,11 @@ TEST(DiagramWarpgroup, LargestAccumulatorShowsThreadAndWarp) {
     const auto at = p.cellsAtGrid(35, 11);
     ASSERT_EQ(at.size(), 1u);
     const DiagramCell& c = d.cells[at[0]];
-    EXPECT_EQ(c.label, "T77:d5");
+    EXPECT_EQ(d.label(c), "T77:d5");
     EXPECT_EQ(c.thread, 77);
     EXPECT_EQ(c.warp, 2);
     EXPECT_EQ(c.lane, 13);
-    EXPECT_EQ(c.tooltip, "warp 2 lane 13 d5: reg 5 [31..0] row 35 col 11");
+    EXPECT_EQ(d.tooltip(c), "warp 2 lane 13 d5: reg 5 [31..0] row 35 col 11");
     EXPECT_EQ(d.cellAt(c.rect.x + 1, c.rect.y + 1), static_cast<int>(at[0]));
     EXPECT_EQ(d.cellsOfThread(77).size(), 128u);
     // Rows 16w..16w+15 belong to warp w: the panel says so once per warp.
@@ -263,7 +263,7 @@ TEST(DiagramWarpgroup, EveryCellLiesInsideItsGridAndHitTestsBack) {
     ASSERT_EQ(d.cells.size(), 1024u + 16384u);
     for (std::size_t i = 0; i < d.cells.size(); i += 7) {
         const DiagramCell& c = d.cells[i];
-        EXPECT_EQ(d.cellAt(c.rect.x + c.rect.w / 2, c.rect.y + c.rect.h / 2), static_cast<int>(i)) << c.hoverId;
+        EXPECT_EQ(d.cellAt(c.rect.x + c.rect.w / 2, c.rect.y + c.rect.h / 2), static_cast<int>(i)) << d.hoverId(c);
     }
     // A shelf layout keeps the 16k-unit-wide D from pushing A off to one side.
     EXPECT_LE(d.width, d.panels[1].bounds.right() + d.metrics.margin + 1);

@@ -28,16 +28,16 @@ TEST(DiagramSparse, ChunkOwnersAreAllShownSideBySide) {
     const auto at = a.cellsAtGrid(3, 4);
     ASSERT_EQ(at.size(), 1u);
     const DiagramCell& a0 = d.cells[at[0]];
-    EXPECT_EQ(a0.label, "T13:a0");
+    EXPECT_EQ(d.label(a0), "T13:a0");
     EXPECT_EQ(a0.owners, 2);
     EXPECT_EQ(a0.col, 4);
     EXPECT_EQ(a0.colLast, 7);
     EXPECT_DOUBLE_EQ(a0.rect.w, 2 * a.cellWidth);
-    EXPECT_EQ(a0.tooltip, "lane 13 a0: reg 0 [15..0] row 3 cols 4..7");
+    EXPECT_EQ(d.tooltip(a0), "lane 13 a0: reg 0 [15..0] row 3 cols 4..7");
     const auto right = a.cellsAtGrid(3, 6);
     ASSERT_EQ(right.size(), 1u);
-    EXPECT_EQ(d.cells[right[0]].label, "T13:a1");
-    EXPECT_EQ(d.cells[right[0]].tooltip, "lane 13 a1: reg 0 [31..16] row 3 cols 4..7");
+    EXPECT_EQ(d.label(d.cells[right[0]]), "T13:a1");
+    EXPECT_EQ(d.tooltip(d.cells[right[0]]), "lane 13 a1: reg 0 [31..16] row 3 cols 4..7");
     // Chunk boundaries are drawn.
     int chunkLines = 0;
     for (const DiagramLine& l : d.lines) chunkLines += l.width == 1.5 && l.from.x == l.to.x && l.from.y == a.origin.y;
@@ -55,21 +55,21 @@ TEST(DiagramSparse, MetadataOnTheAGridLikeThePtxFigures) {
     EXPECT_EQ(m.cols, 16);
     EXPECT_EQ(m.cellCount, 64u); // 16 rows x 4 chunks, one field each
     const DiagramCell& c = d.cells[m.cellsAtGrid(8, 13)[0]];
-    EXPECT_EQ(c.label, "T0: [31..28]");
+    EXPECT_EQ(d.label(c), "T0: [31..28]");
     EXPECT_EQ(c.thread, 0);
     EXPECT_EQ(c.element, -1);
     EXPECT_EQ(c.bitHi, 31);
     EXPECT_EQ(c.bitLo, 28);
     EXPECT_EQ(c.col, 12);
     EXPECT_EQ(c.colLast, 15);
-    EXPECT_EQ(c.tooltip, "lane 0 e [31..28]: row 8 cols 12..15, selector 0");
+    EXPECT_EQ(d.tooltip(c), "lane 0 e [31..28]: row 8 cols 12..15, selector 0");
     EXPECT_DOUBLE_EQ(c.rect.w, 4 * m.cellWidth);
     // Another selector moves the fields to lane 4g+2.
     DiagramOptions o;
     o.selector = 2;
     const Diagram d2 = buildDiagram(in, o);
     const DiagramPanel& m2 = panel(d2, "metadata");
-    EXPECT_EQ(d2.cells[m2.cellsAtGrid(8, 13)[0]].label, "T2: [31..28]");
+    EXPECT_EQ(d2.label(d2.cells[m2.cellsAtGrid(8, 13)[0]]), "T2: [31..28]");
     EXPECT_NE(m2.title.find("selector 2"), std::string::npos);
     o.selector = 4;
     EXPECT_THROW(buildDiagram(in, o), std::invalid_argument);
@@ -94,7 +94,8 @@ TEST(DiagramSparse, PerLaneRegisterBitDiagrams) {
             EXPECT_EQ(c.bitHi, f.bitHi);
             EXPECT_EQ(c.row, f.row);
             EXPECT_EQ(c.col, f.colFirst);
-            EXPECT_EQ(f.hoverId, c.hoverId);
+            EXPECT_EQ(c.bitLo, f.bitLo);
+            EXPECT_EQ(d.hoverId(c), "metadata-t" + std::to_string(bd.thread) + "-b" + std::to_string(f.bitLo));
             EXPECT_EQ(f.fill, c.fill);
         }
     }

@@ -24,6 +24,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace lanemap {
@@ -91,6 +92,7 @@ struct DiagramPanel {
     std::vector<std::string> colHeaders; // one per column
     std::vector<std::string> rowNotes;   // one per row, right of the grid: "warp 2" for warpgroup rows, else ""
     std::uint32_t firstCell = 0, cellCount = 0; // this panel's cells in Diagram::cells
+    Source source = Source::Doc; // where most of its placements come from; tooltips name only the others
     // Grid position (row * cols + col) -> Diagram::cells indices covering it (CSR), for hit tests.
     std::vector<std::uint32_t> gridOffsets;
     std::vector<std::uint32_t> gridCells;
@@ -103,12 +105,11 @@ struct DiagramPanel {
 };
 
 // One drawn owner of one matrix position (or chunk): several owners of one position are drawn side by side,
-// never hidden. For metadata cells, element = -1 and the bits are the metadata field.
+// never hidden. For metadata cells, element = -1 and the bits are the metadata field. Its label, tooltip and
+// hover id are derived from these numbers on demand (Diagram::label and friends): the catalog has millions
+// of cells, and a backend needs the strings of only the ones it draws.
 struct DiagramCell {
     RectF rect;
-    std::string label;   // "T13:a5", metadata "T0: [3..0]"
-    std::string tooltip; // "lane 13 a5: reg 2 [31..16] row 3 col 11"; warpgroup "warp 2 lane 13 d5: ..."
-    std::string hoverId; // stable across builds: "A-t13-e5", "metadata-t0-b3"
     Rgb fill, text;
     std::uint32_t colorKey = 0; // legend entry index (lane, register or group by ColorBy)
     std::uint16_t panel = 0;
@@ -143,13 +144,11 @@ struct Legend {
 struct BitField {
     RectF rect;
     int bitHi = 0, bitLo = 0;
-    std::string label;   // "row 3"
-    std::string label2;  // "cols 4..7"
-    std::string tooltip;
-    std::string hoverId; // same as the matching metadata cell
+    std::string label;   // "r3"
+    std::string label2;  // "c4..7"
     Rgb fill, text;
     int row = 0, colFirst = 0, colLast = 0;
-    int cell = -1; // index of the matching metadata cell in Diagram::cells
+    int cell = -1; // the matching metadata cell in Diagram::cells: its tooltip and hover id are this field's
 };
 
 struct BitFieldDiagram {
@@ -196,6 +195,13 @@ struct DiagramMetrics {
     double gap = 40; // between panels
 };
 
+// A short text in a fixed buffer: a cell's label or tooltip (Diagram::labelText, Diagram::tooltipText).
+struct CellText {
+    char chars[192];
+    std::uint16_t size = 0;
+    std::string_view view() const { return {chars, size}; }
+};
+
 struct Diagram {
     double width = 0, height = 0; // units (px at zoom 1)
     std::string title;            // "mma.m16n8k16.f16"
@@ -218,6 +224,18 @@ struct Diagram {
     // thread -> indices into cells (CSR), every panel: what lights up when a lane is hovered.
     std::vector<std::uint32_t> threadOffsets;
     std::vector<std::uint32_t> threadCells;
+
+    // A cell's texts, derived from its numbers:
+    //   label   "T13:a5" (warpgroup "T77:d5"), metadata "T0: [3..0]";
+    //   tooltip "lane 13 a5: reg 2 [31..16] row 3 col 11", warpgroup "warp 2 lane 13 d5: ...", metadata
+    //           "lane 0 e [31..28]: row 8 cols 12..15, selector 0"; a source other than the panel's is named;
+    //   hoverId stable across builds: "A-t13-e5", "CD-m1-t4-e0", "metadata-t0-b3".
+    std::string label(const DiagramCell& cell) const;
+    std::string tooltip(const DiagramCell& cell) const;
+    std::string hoverId(const DiagramCell& cell) const;
+    // The same in a fixed buffer (writers of large diagrams: no allocation per cell).
+    CellText labelText(const DiagramCell& cell) const;
+    CellText tooltipText(const DiagramCell& cell) const;
 
     // Index of the cell under (x, y), or -1: panel bounds test, then grid arithmetic, then the few owners.
     int cellAt(double x, double y) const;
