@@ -306,7 +306,9 @@ bool Codec::place(std::span<const std::uint32_t> metadata, std::vector<Placement
                 std::to_string(metadata.size());
         return false;
     }
-    std::vector<std::vector<int>> decoded(m_fields.size());
+    // Fields hold a handful of distinct values (4-bit fields: at most 16): decode each value once.
+    std::vector<std::vector<int>> byValue;
+    std::vector<const std::vector<int>*> decoded(m_fields.size());
     for (std::size_t i = 0; i < m_fields.size(); ++i) {
         const MetadataField& f = m_fields[i];
         const unsigned value = getField(metadata, f);
@@ -317,7 +319,9 @@ bool Codec::place(std::span<const std::uint32_t> metadata, std::vector<Placement
                     valueList(m_rule->pattern, m_ordered);
             return false;
         }
-        decoded[i] = decodeField(m_rule->pattern, value);
+        if (value >= byValue.size()) byValue.resize(value + 1);
+        if (byValue[value].empty()) byValue[value] = decodeField(m_rule->pattern, value);
+        decoded[i] = &byValue[value];
     }
     out.clear();
     out.reserve(m_slots.size());
@@ -334,7 +338,7 @@ bool Codec::place(std::span<const std::uint32_t> metadata, std::vector<Placement
         p.row = f.row;
         p.chunkFirst = f.colFirst;
         p.slot = s.slot;
-        p.col = f.colFirst + decoded[s.field][static_cast<std::size_t>(s.slot)];
+        p.col = f.colFirst + (*decoded[s.field])[static_cast<std::size_t>(s.slot)];
         p.field = f;
         out.push_back(p);
     }

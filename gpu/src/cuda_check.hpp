@@ -1,12 +1,13 @@
 #pragma once
 // Checked CUDA runtime calls for the probe drivers (probe_cuda.cpp, probe_wgmma_cuda.cpp): every call goes through
-// check(), failures carry the CUDA error name, and device buffers free themselves.
+// check(), failures carry the CUDA error name; device buffers are kept between variants.
 
 #include "lanemap/probe_report.hpp"
 
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <stdexcept>
 #include <string>
@@ -27,21 +28,45 @@ inline void check(cudaError_t err, const char* what) {
     if (err != cudaSuccess) throw CudaFailure(err, what);
 }
 
-// A device buffer that frees itself; the free is checked too, but never throws from a destructor.
-template <typename T> class DeviceBuffer {
+// cudaDeviceReset() (after a fault) frees every device allocation: the buffers below that outlive one variant
+// remember the reset count they were made under and forget (never free) pointers from before it.
+inline std::atomic<unsigned>& resetCount() {
+    static std::atomic<unsigned> count{0};
+    return count;
+}
+
+// Device memory kept from one variant to the next and grown on demand. The drivers run one variant at a time on
+// the GPU (under their mutex, which also guards these); cudaMalloc and cudaFree (which synchronizes the device)
+// for every variant cost more than its launch.
+class DeviceArena {
 public:
-    DeviceBuffer(std::size_t count, const char* what) {
-        check(cudaMalloc(reinterpret_cast<void**>(&m_ptr), std::max<std::size_t>(count, 1) * sizeof(T)), what);
+    DeviceArena() = default;
+    ~DeviceArena() { release(); }
+    DeviceArena(const DeviceArena&) = delete;
+    DeviceArena& operator=(const DeviceArena&) = delete;
+    template <typename T> T* reserve(std::size_t count, const char* what) {
+        return static_cast<T*>(reserveBytes(std::max<std::size_t>(count, 1) * sizeof(T), what));
     }
-    ~DeviceBuffer() {
-        if (m_ptr) (void)cudaFree(m_ptr);
-    }
-    DeviceBuffer(const DeviceBuffer&) = delete;
-    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-    T* get() const { return m_ptr; }
 
 private:
-    T* m_ptr = nullptr;
+    void* reserveBytes(std::size_t bytes, const char* what) {
+        if (m_reset != resetCount().load()) m_ptr = nullptr, m_bytes = 0, m_reset = resetCount().load();
+        if (bytes > m_bytes) {
+            const std::size_t grown = std::max(bytes, m_bytes + m_bytes / 2);
+            release();
+            check(cudaMalloc(&m_ptr, grown), what);
+            m_bytes = grown;
+        }
+        return m_ptr;
+    }
+    void release() {
+        if (m_ptr && m_reset == resetCount().load()) (void)cudaFree(m_ptr);
+        m_ptr = nullptr;
+        m_bytes = 0;
+    }
+    void* m_ptr = nullptr;
+    std::size_t m_bytes = 0;
+    unsigned m_reset = 0;
 };
 
 // The result of a variant whose launch failed: `unsupported` when the binary has no code this device can load
@@ -60,6 +85,7 @@ inline ProbeResult failedLaunch(const std::string& spec, int experiments, const 
         r.findings.push_back("the instruction did not complete on this device: " + std::string(failure.what()));
     }
     (void)cudaDeviceReset();
+    ++resetCount();
     r.seconds = seconds;
     return r;
 }

@@ -41,23 +41,45 @@ class DReader {
             m_word.push_back(static_cast<std::uint32_t>(e.reg) * kThreads + e.thread);
             m_shift.push_back(static_cast<std::uint8_t>(e.bit % 32));
         }
+        // Slots in the order the kernel wrote them ([register][thread]): whole-block scans read memory in
+        // sequence instead of jumping a register's 128 words per slot.
+        m_memoryOrder.resize(m_word.size());
+        for (std::size_t q = 0; q < m_word.size(); ++q) m_memoryOrder[q] = static_cast<std::uint32_t>(q);
+        std::sort(m_memoryOrder.begin(), m_memoryOrder.end(), [&](std::uint32_t a, std::uint32_t b) {
+            return m_word[a] != m_word[b] ? m_word[a] < m_word[b] : m_shift[a] < m_shift[b];
+        });
     }
     // 0, 1, or -1 for anything else.
     int read(std::span<const std::uint32_t> block, int slot) const {
-        const std::uint32_t bits =
-            (block[m_word[static_cast<std::size_t>(slot)]] >> m_shift[static_cast<std::size_t>(slot)]) &
-            m_mask;
+        const auto q = static_cast<std::size_t>(slot);
+        return classify((block[m_word[q]] >> m_shift[q]) & m_mask);
+    }
+    // fn(slot, value) for every slot, in memory order.
+    template <class Fn> void forEach(std::span<const std::uint32_t> block, Fn&& fn) const {
+        for (const std::uint32_t q : m_memoryOrder) fn(static_cast<int>(q), classify((block[m_word[q]] >> m_shift[q]) & m_mask));
+    }
+    // fn(position, value) with position = the slot's place in memory order (memoryOrder()[position] is the slot):
+    // per-slot tables kept in that order are read in sequence too.
+    template <class Fn> void forEachInOrder(std::span<const std::uint32_t> block, Fn&& fn) const {
+        for (std::size_t i = 0; i < m_memoryOrder.size(); ++i) {
+            const std::uint32_t q = m_memoryOrder[i];
+            fn(i, classify((block[m_word[q]] >> m_shift[q]) & m_mask));
+        }
+    }
+    const std::vector<std::uint32_t>& memoryOrder() const { return m_memoryOrder; }
+    int slots() const { return static_cast<int>(m_word.size()); }
+
+  private:
+    int classify(std::uint32_t bits) const {
         if (bits == 0 || (m_negZero && bits == m_negZero))
             return 0;
         return bits == m_one ? 1 : -1;
     }
-    int slots() const { return static_cast<int>(m_word.size()); }
-
-  private:
     const FragmentLayout& m_d;
     std::uint32_t m_mask = 0, m_one = 0, m_negZero = 0;
     std::vector<std::uint32_t> m_word;
     std::vector<std::uint8_t> m_shift;
+    std::vector<std::uint32_t> m_memoryOrder;
 };
 
 // --- entities
@@ -192,14 +214,13 @@ class Interpreter {
             std::vector<std::uint32_t> code(static_cast<std::size_t>(nSlots), 0u);
             std::vector<bool> odd(static_cast<std::size_t>(nSlots), false);
             for (const auto& [bit, x] : rs.runs) {
-                const auto b = block(x);
-                for (int q = 0; q < nSlots; ++q) {
-                    const int v = m_reader.read(b, q);
+                const std::uint32_t one = 1u << bit;
+                m_reader.forEach(block(x), [&](int q, int v) {
                     if (v == 1)
-                        code[static_cast<std::size_t>(q)] |= 1u << bit;
+                        code[static_cast<std::size_t>(q)] |= one;
                     else if (v < 0)
                         odd[static_cast<std::size_t>(q)] = true;
-                }
+                });
             }
             rs.seen.resize(static_cast<std::size_t>(nSlots));
             for (int q = 0; q < nSlots; ++q) {
@@ -583,26 +604,35 @@ class Interpreter {
     }
 
     // --- metadata (wgmma.sp)
-    // ----------------------------------------------------------------------------------- The k the element
-    // of row `row` multiplied in a metadata run: D row spells k+1 across columns (bit n % 8); -1 when it
-    // spells nothing, -2 when the row is inconsistent or holds values other than 0 and 1.
-    int readK(std::span<const std::uint32_t> b, int row) const {
-        int bits[detail::kKCodeColumns];
-        std::fill(std::begin(bits), std::end(bits), -1);
-        for (int q : m_rowSlots[static_cast<std::size_t>(row)]) {
-            const int v = m_reader.read(b, q);
-            if (v < 0)
-                return -2;
-            int& bit = bits[dSlot(q).col % detail::kKCodeColumns];
-            if (bit >= 0 && bit != v)
-                return -2;
-            bit = v;
+    // ----------------------------------------------------------------------------------- Per row of D, the
+    // k its element multiplied in a metadata run: the row spells k+1 across columns (bit n % 8); -1 when it
+    // spells nothing, -2 when the row is inconsistent or holds values other than 0 and 1. One pass over the
+    // block in memory order for every row at once.
+    std::vector<int> readKs(std::span<const std::uint32_t> b) const {
+        constexpr int kCols = detail::kKCodeColumns;
+        if (m_codeBitInOrder.empty()) // (row, col % 8) of each D slot in memory order: the scan's only lookup
+            for (const std::uint32_t q : m_reader.memoryOrder()) {
+                const Element& d = dSlot(static_cast<int>(q));
+                m_codeBitInOrder.push_back(static_cast<std::uint16_t>(d.row * kCols + d.col % kCols));
+            }
+        std::vector<std::int8_t> bits(static_cast<std::size_t>(m_g.m) * kCols, -1);
+        std::vector<std::uint8_t> inconsistent(static_cast<std::size_t>(m_g.m), 0);
+        m_reader.forEachInOrder(b, [&](std::size_t i, int v) {
+            const std::uint16_t at = m_codeBitInOrder[i];
+            std::int8_t& bit = bits[at];
+            if (v < 0 || (bit >= 0 && bit != v))
+                inconsistent[at / kCols] = 1;
+            bit = static_cast<std::int8_t>(v);
+        });
+        std::vector<int> k(static_cast<std::size_t>(m_g.m));
+        for (std::size_t row = 0; row < k.size(); ++row) {
+            int code = 0;
+            for (int i = 0; i < kCols; ++i)
+                if (bits[row * kCols + static_cast<std::size_t>(i)] > 0)
+                    code |= 1 << i;
+            k[row] = inconsistent[row] ? -2 : code - 1;
         }
-        int code = 0;
-        for (int i = 0; i < detail::kKCodeColumns; ++i)
-            if (bits[i] > 0)
-                code |= 1 << i;
-        return code - 1;
+        return k;
     }
 
     void checkMetadata(std::uint16_t form) {
@@ -634,7 +664,7 @@ class Interpreter {
             if (e.setup != si || (e.kind != Kind::MetaLocate && e.kind != Kind::MetaValue))
                 continue;
             any = true;
-            const auto b = block(x);
+            const std::vector<int> kOfRow = readKs(block(x));
             std::vector<std::uint32_t> md;
             std::vector<sparse::Placement> placed;
             if (e.kind == Kind::MetaValue) {
@@ -658,7 +688,7 @@ class Interpreter {
                 const int c = r[static_cast<std::size_t>(e.group)];
                 if (m_blamed.count(entity(EntityType::ARegister, form, c)))
                     continue;
-                const int k = readK(b, row);
+                const int k = kOfRow[static_cast<std::size_t>(row)];
                 if (e.kind == Kind::MetaLocate) {
                     Locate& l = locate[c];
                     const int k0 = cells.at(c, 0).k, k1 = cells.at(c, 1).k;
@@ -745,11 +775,6 @@ class Interpreter {
     }
 
     void interpretForm(std::uint16_t form) {
-        if (m_rowSlots.empty()) {
-            m_rowSlots.resize(static_cast<std::size_t>(m_g.m));
-            for (int q = 0; q < m_reader.slots(); ++q)
-                m_rowSlots[dSlot(q).row].push_back(q);
-        }
         judge(form);
         if (m_g.sparse)
             checkMetadata(form);
@@ -922,9 +947,9 @@ class Interpreter {
     const FragmentLayout& m_a;
     Geometry m_g;
     DReader m_reader;
+    mutable std::vector<std::uint16_t> m_codeBitInOrder; // readKs: row * 8 + col % 8 per D slot, memory order
     std::span<const std::uint32_t> m_raw;
     std::vector<ACells> m_cells; // per setup
-    std::vector<std::vector<int>> m_rowSlots;
     std::set<EntityId> m_blamed;
     std::set<std::tuple<int, int, int>> m_bad; // distinct wrong cells: (operand, layout or selector, index)
     int m_fieldsChecked = 0;

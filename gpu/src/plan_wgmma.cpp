@@ -108,19 +108,19 @@ ACells::ACells(const Instruction& in, const Geometry& g, const Setup& setup, int
         m_cellAt[p].assign(static_cast<std::size_t>(g.m * g.k), -1);
     }
     if (m_shared) {
-        for (int p = 0; p < g.patterns; ++p)
+        for (int p = 0; p < g.patterns; ++p) {
+            // Compressed M x K/2 (sparse): stored column j is slot j % kept of chunk j / kept.
+            const std::vector<int> kept =
+                g.sparse ? sparse::decodeField(g.rule->pattern, kPatternWord[p] & 0xFu) : std::vector<int>{};
             for (int c = 0; c < m_count; ++c) {
                 const int row = c / g.storedK, j = c % g.storedK;
                 int col = j;
-                if (g.sparse) { // compressed M x K/2: stored column j is slot j % kept of chunk j / kept
-                    const std::vector<int> kept =
-                        sparse::decodeField(g.rule->pattern, kPatternWord[p] & 0xFu);
-                    col = (j / g.rule->kept) * g.rule->chunkCols +
-                          kept[static_cast<std::size_t>(j % g.rule->kept)];
-                }
+                if (g.sparse)
+                    col = (j / g.rule->kept) * g.rule->chunkCols + kept[static_cast<std::size_t>(j % g.rule->kept)];
                 m_at[p][static_cast<std::size_t>(c)] = {row, col};
                 m_cellAt[p][static_cast<std::size_t>(row * g.k + col)] = c;
             }
+        }
         return;
     }
     if (!g.sparse) {
@@ -132,6 +132,12 @@ ACells::ACells(const Instruction& in, const Geometry& g, const Setup& setup, int
         return;
     }
     const sparse::Codec codec = codecFor(in, selector);
+    // Field index by (thread, nibble): one lookup per element instead of a scan of every field.
+    const auto& fields = codec.fields();
+    std::vector<int> fieldAt(static_cast<std::size_t>(kThreads) * 32, -1);
+    for (std::size_t f = 0; f < fields.size(); ++f)
+        fieldAt[static_cast<std::size_t>(fields[f].thread) * 32 + static_cast<std::size_t>(fields[f].bitLo)] =
+            static_cast<int>(f);
     for (int p = 0; p < 2; ++p) {
         std::vector<sparse::Placement> placed;
         std::string error;
@@ -144,10 +150,9 @@ ACells::ACells(const Instruction& in, const Geometry& g, const Setup& setup, int
             if (p == 0) {
                 if (m_field.empty())
                     m_field.assign(static_cast<std::size_t>(m_count), -1);
-                const auto& fields = codec.fields();
-                for (std::size_t f = 0; f < fields.size(); ++f)
-                    if (fields[f].thread == pl.field.thread && fields[f].bitLo == pl.field.bitLo)
-                        m_field[static_cast<std::size_t>(c)] = static_cast<int>(f);
+                if (pl.field.thread >= 0 && pl.field.thread < kThreads && pl.field.bitLo >= 0 && pl.field.bitLo < 32)
+                    m_field[static_cast<std::size_t>(c)] =
+                        fieldAt[static_cast<std::size_t>(pl.field.thread) * 32 + static_cast<std::size_t>(pl.field.bitLo)];
             }
         }
     }

@@ -29,7 +29,6 @@ namespace {
 
 using cuda::check;
 using cuda::CudaFailure;
-using cuda::DeviceBuffer;
 using cuda::errorText;
 
 std::string driverVersion() {
@@ -107,7 +106,8 @@ std::string formsMismatch(const kernels::Entry& entry, const std::vector<Form>& 
 }
 
 // The GPU is one resource: transfers, the launch and the error handling of one variant run at a time, while
-// other threads plan and interpret (the host work dominates: up to 100k experiments per variant).
+// other threads plan and interpret (the host work dominates: up to 100k experiments per variant), one thread per
+// core up to 16.
 std::mutex& gpuMutex() {
     static std::mutex m;
     return m;
@@ -143,27 +143,26 @@ ProbeResult runOn(const DeviceInfo& device, const Variant& v) {
     {
         const std::lock_guard<std::mutex> lock(gpuMutex());
         start = Clock::now();
+        // Device buffers kept between variants (guarded by the lock above).
+        static cuda::DeviceArena arenaIn, arenaModes, arenaOut, arenaFlag;
         try {
-            DeviceBuffer<std::uint32_t> dIn(plan.images.size(), "cudaMalloc (register images)");
-            DeviceBuffer<std::uint8_t> dModes(plan.modes.size(), "cudaMalloc (forms)");
-            DeviceBuffer<std::uint32_t> dOut(raw.size(), "cudaMalloc (D registers)");
-            DeviceBuffer<int> dCompiled(1, "cudaMalloc (flag)");
-            check(cudaMemcpy(dIn.get(), plan.images.data(), plan.images.size() * sizeof(std::uint32_t),
+            auto* dIn = arenaIn.reserve<std::uint32_t>(plan.images.size(), "cudaMalloc (register images)");
+            auto* dModes = arenaModes.reserve<std::uint8_t>(plan.modes.size(), "cudaMalloc (forms)");
+            auto* dOut = arenaOut.reserve<std::uint32_t>(raw.size(), "cudaMalloc (D registers)");
+            auto* dCompiled = arenaFlag.reserve<int>(1, "cudaMalloc (flag)");
+            check(cudaMemcpy(dIn, plan.images.data(), plan.images.size() * sizeof(std::uint32_t),
                              cudaMemcpyHostToDevice),
                   "cudaMemcpy (register images)");
-            check(cudaMemcpy(dModes.get(), plan.modes.data(), plan.modes.size(), cudaMemcpyHostToDevice),
+            check(cudaMemcpy(dModes, plan.modes.data(), plan.modes.size(), cudaMemcpyHostToDevice),
                   "cudaMemcpy (forms)");
-            check(cudaMemset(dOut.get(), 0, raw.size() * sizeof(std::uint32_t)), "cudaMemset (D registers)");
-            check(cudaMemset(dCompiled.get(), 0, sizeof(int)), "cudaMemset (flag)");
-            check(static_cast<cudaError_t>(
-                      entry->launch(dIn.get(), dModes.get(), dOut.get(), experiments, dCompiled.get())),
+            check(cudaMemset(dOut, 0, raw.size() * sizeof(std::uint32_t)), "cudaMemset (D registers)");
+            check(cudaMemset(dCompiled, 0, sizeof(int)), "cudaMemset (flag)");
+            check(static_cast<cudaError_t>(entry->launch(dIn, dModes, dOut, experiments, dCompiled)),
                   "kernel launch");
             check(cudaDeviceSynchronize(), "kernel execution");
-            check(cudaMemcpy(raw.data(), dOut.get(), raw.size() * sizeof(std::uint32_t),
-                             cudaMemcpyDeviceToHost),
+            check(cudaMemcpy(raw.data(), dOut, raw.size() * sizeof(std::uint32_t), cudaMemcpyDeviceToHost),
                   "cudaMemcpy (D registers)");
-            check(cudaMemcpy(&compiled, dCompiled.get(), sizeof(int), cudaMemcpyDeviceToHost),
-                  "cudaMemcpy (flag)");
+            check(cudaMemcpy(&compiled, dCompiled, sizeof(int), cudaMemcpyDeviceToHost), "cudaMemcpy (flag)");
         } catch (const CudaFailure& failure) {
             return cuda::failedLaunch(v.spec, experiments, failure, "this binary has code for sm_90a and PTX for compute_80",
                                       seconds + std::chrono::duration<double>(Clock::now() - start).count());
@@ -224,7 +223,7 @@ ProbeReport probeAll(const std::vector<const Variant*>& variants, const Progress
             if (progress) progress(done, variants.size(), variants[i]->spec);
         }
     };
-    const unsigned workers = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+    const unsigned workers = std::clamp(std::thread::hardware_concurrency(), 1u, 16u);
     std::vector<std::thread> pool;
     for (unsigned t = 1; t < workers && t < variants.size(); ++t) pool.emplace_back(work);
     work();

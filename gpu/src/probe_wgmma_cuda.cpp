@@ -21,7 +21,6 @@ namespace {
 
 using cuda::check;
 using cuda::CudaFailure;
-using cuda::DeviceBuffer;
 using cuda::errorText;
 
 ProbeResult unsupported(const Variant& v, std::string reason) {
@@ -89,32 +88,30 @@ ProbeResult runWgmma(const DeviceInfo& device, const Variant& v, std::mutex& gpu
     {
         const std::lock_guard<std::mutex> lock(gpu); // one variant on the device at a time
         start = Clock::now();
+        // Device buffers kept between variants (guarded by the lock above).
+        static cuda::DeviceArena arenaXs, arenaWords, arenaPool, arenaOut, arenaFlag;
         try {
-            DeviceBuffer<wgkernels::Experiment> dXs(xs.size(), "cudaMalloc (experiments)");
-            DeviceBuffer<std::uint32_t> dWords(plan.words.size(), "cudaMalloc (register images)");
-            DeviceBuffer<std::uint8_t> dPool(plan.pool.size(), "cudaMalloc (shared-memory images)");
-            DeviceBuffer<std::uint32_t> dOut(raw.size(), "cudaMalloc (D registers)");
-            DeviceBuffer<int> dCompiled(1, "cudaMalloc (flag)");
-            check(cudaMemcpy(dXs.get(), xs.data(), xs.size() * sizeof(wgkernels::Experiment),
-                             cudaMemcpyHostToDevice),
+            auto* dXs = arenaXs.reserve<wgkernels::Experiment>(xs.size(), "cudaMalloc (experiments)");
+            auto* dWords = arenaWords.reserve<std::uint32_t>(plan.words.size(), "cudaMalloc (register images)");
+            auto* dPool = arenaPool.reserve<std::uint8_t>(plan.pool.size(), "cudaMalloc (shared-memory images)");
+            auto* dOut = arenaOut.reserve<std::uint32_t>(raw.size(), "cudaMalloc (D registers)");
+            auto* dCompiled = arenaFlag.reserve<int>(1, "cudaMalloc (flag)");
+            check(cudaMemcpy(dXs, xs.data(), xs.size() * sizeof(wgkernels::Experiment), cudaMemcpyHostToDevice),
                   "cudaMemcpy (experiments)");
-            check(cudaMemcpy(dWords.get(), plan.words.data(), plan.words.size() * sizeof(std::uint32_t),
+            check(cudaMemcpy(dWords, plan.words.data(), plan.words.size() * sizeof(std::uint32_t),
                              cudaMemcpyHostToDevice),
                   "cudaMemcpy (register images)");
-            check(cudaMemcpy(dPool.get(), plan.pool.data(), plan.pool.size(), cudaMemcpyHostToDevice),
+            check(cudaMemcpy(dPool, plan.pool.data(), plan.pool.size(), cudaMemcpyHostToDevice),
                   "cudaMemcpy (shared-memory images)");
-            check(cudaMemset(dOut.get(), 0, raw.size() * sizeof(std::uint32_t)), "cudaMemset (D registers)");
-            check(cudaMemset(dCompiled.get(), 0, sizeof(int)), "cudaMemset (flag)");
-            check(static_cast<cudaError_t>(entry->launch(dXs.get(), dWords.get(), dPool.get(), dOut.get(),
-                                                         count, static_cast<int>(plan.smemBytes),
-                                                         dCompiled.get())),
+            check(cudaMemset(dOut, 0, raw.size() * sizeof(std::uint32_t)), "cudaMemset (D registers)");
+            check(cudaMemset(dCompiled, 0, sizeof(int)), "cudaMemset (flag)");
+            check(static_cast<cudaError_t>(entry->launch(dXs, dWords, dPool, dOut, count,
+                                                         static_cast<int>(plan.smemBytes), dCompiled)),
                   "kernel launch");
             check(cudaDeviceSynchronize(), "kernel execution");
-            check(cudaMemcpy(raw.data(), dOut.get(), raw.size() * sizeof(std::uint32_t),
-                             cudaMemcpyDeviceToHost),
+            check(cudaMemcpy(raw.data(), dOut, raw.size() * sizeof(std::uint32_t), cudaMemcpyDeviceToHost),
                   "cudaMemcpy (D registers)");
-            check(cudaMemcpy(&compiled, dCompiled.get(), sizeof(int), cudaMemcpyDeviceToHost),
-                  "cudaMemcpy (flag)");
+            check(cudaMemcpy(&compiled, dCompiled, sizeof(int), cudaMemcpyDeviceToHost), "cudaMemcpy (flag)");
         } catch (const CudaFailure& failure) {
             return cuda::failedLaunch(v.spec, count, failure, "the wgmma kernels are built for sm_90a only",
                                       seconds + std::chrono::duration<double>(Clock::now() - start).count());
