@@ -32,17 +32,16 @@ using detail::Position;
 // ---------------------------------------------------------------------
 class DReader {
   public:
-    explicit DReader(const FragmentLayout& d) : m_d(d) {
-        const int width = d.containerBits();
-        m_mask = width >= 32 ? 0xFFFFFFFFu : (1u << width) - 1u;
-        m_one = static_cast<std::uint32_t>(encodeOne(d.elementType()));
-        m_negZero = d.elementType() == "f32" ? 0x80000000u : d.elementType() == "f16" ? 0x8000u : 0u;
+    DReader(const FragmentLayout& d, const Plan& plan) : m_d(d) {
+        // Element p of a thread: class in packed word p / 16, bits 2(p % 16) + 1 .. 2(p % 16) (Plan).
+        const int width = plan.dElementBits;
         for (const Element& e : d.elements()) {
-            m_word.push_back(static_cast<std::uint32_t>(e.reg) * kThreads + e.thread);
-            m_shift.push_back(static_cast<std::uint8_t>(e.bit % 32));
+            const int p = e.reg * (32 / width) + (e.bit % 32) / width;
+            m_word.push_back(static_cast<std::uint32_t>(p / 16) * kThreads + e.thread);
+            m_shift.push_back(static_cast<std::uint8_t>(2 * (p % 16)));
         }
-        // Slots in the order the kernel wrote them ([register][thread]): whole-block scans read memory in
-        // sequence instead of jumping a register's 128 words per slot.
+        // Slots in the order the kernel wrote them ([packed word][thread]): whole-block scans read memory in
+        // sequence.
         m_memoryOrder.resize(m_word.size());
         for (std::size_t q = 0; q < m_word.size(); ++q) m_memoryOrder[q] = static_cast<std::uint32_t>(q);
         std::sort(m_memoryOrder.begin(), m_memoryOrder.end(), [&](std::uint32_t a, std::uint32_t b) {
@@ -52,31 +51,26 @@ class DReader {
     // 0, 1, or -1 for anything else.
     int read(std::span<const std::uint32_t> block, int slot) const {
         const auto q = static_cast<std::size_t>(slot);
-        return classify((block[m_word[q]] >> m_shift[q]) & m_mask);
+        return classify((block[m_word[q]] >> m_shift[q]) & 3u);
     }
     // fn(slot, value) for every slot, in memory order.
     template <class Fn> void forEach(std::span<const std::uint32_t> block, Fn&& fn) const {
-        for (const std::uint32_t q : m_memoryOrder) fn(static_cast<int>(q), classify((block[m_word[q]] >> m_shift[q]) & m_mask));
+        for (const std::uint32_t q : m_memoryOrder) fn(static_cast<int>(q), classify((block[m_word[q]] >> m_shift[q]) & 3u));
     }
     // fn(position, value) with position = the slot's place in memory order (memoryOrder()[position] is the slot):
     // per-slot tables kept in that order are read in sequence too.
     template <class Fn> void forEachInOrder(std::span<const std::uint32_t> block, Fn&& fn) const {
         for (std::size_t i = 0; i < m_memoryOrder.size(); ++i) {
             const std::uint32_t q = m_memoryOrder[i];
-            fn(i, classify((block[m_word[q]] >> m_shift[q]) & m_mask));
+            fn(i, classify((block[m_word[q]] >> m_shift[q]) & 3u));
         }
     }
     const std::vector<std::uint32_t>& memoryOrder() const { return m_memoryOrder; }
     int slots() const { return static_cast<int>(m_word.size()); }
 
   private:
-    int classify(std::uint32_t bits) const {
-        if (bits == 0 || (m_negZero && bits == m_negZero))
-            return 0;
-        return bits == m_one ? 1 : -1;
-    }
+    static int classify(std::uint32_t cls) { return cls == 0 ? 0 : cls == 1 ? 1 : -1; }
     const FragmentLayout& m_d;
-    std::uint32_t m_mask = 0, m_one = 0, m_negZero = 0;
     std::vector<std::uint32_t> m_word;
     std::vector<std::uint8_t> m_shift;
     std::vector<std::uint32_t> m_memoryOrder;
@@ -143,7 +137,7 @@ class Interpreter {
   public:
     Interpreter(const Plan& plan, std::span<const std::uint32_t> raw)
         : m_plan(plan), m_in(*plan.instruction), m_d(*m_in.operand("D")), m_a(*m_in.operand("A")), m_g(m_in),
-          m_reader(m_d), m_raw(raw) {
+          m_reader(m_d, plan), m_raw(raw) {
         if (raw.size() != plan.outWords())
             throw std::invalid_argument("raw D has " + std::to_string(raw.size()) +
                                         " words; the plan expects " + std::to_string(plan.outWords()));

@@ -4,7 +4,7 @@
 // for the SS forms) into a 1024-byte aligned buffer, loads the A registers and the metadata word, fences the
 // generic proxy's stores for the async proxy (fence.proxy.async.shared::cta, then a barrier), runs
 //     wgmma.fence; wgmma.mma_async[.sp] (scale-d = false: D = A*B); wgmma.commit_group; wgmma.wait_group 0
-// and stores the raw D registers. It never computes a row, a column or an element's address: the images come
+// and stores each D element's class (0, 1 or other; 2 bits, see DClass). It never computes a row, a column or an element's address: the images come
 // from lanemap::smem, the descriptors from lanemap::smem::encodeDescriptor (start addresses relative to the
 // base, to which the kernel adds the base's own shared-memory address).
 //
@@ -97,7 +97,7 @@ constexpr uint32_t kSentinel = 0xFFFFFFFFu; // never a 0/1 count: a D register t
 template <class V>
 __global__ void __launch_bounds__(kThreads, 1)
     wgmmaProbeKernel(const Experiment* __restrict__ experiments, const uint32_t* __restrict__ words,
-                     const uint4* __restrict__ pool, uint32_t* __restrict__ out, int* compiled) {
+                     const uint4* __restrict__ pool, uint32_t* __restrict__ out, DClass dClass, int* compiled) {
     extern __shared__ uint4 dynamicSmem[]; // 1024 bytes more than the images need, to align the base
     constexpr int W = V::kWords;
     const Experiment x = experiments[blockIdx.x];
@@ -137,15 +137,33 @@ __global__ void __launch_bounds__(kThreads, 1)
     if (blockIdx.x == 0 && tid == 0)
         *compiled = 1;
 #endif
-    uint32_t* o = out + static_cast<size_t>(blockIdx.x) * W * kThreads + tid;
+    // Each element's class, 16 per packed word, in register order (the host's plan computes the same count).
+    const int perRegister = 32 / dClass.bits;
+    const uint32_t mask = dClass.bits == 32 ? 0xFFFFFFFFu : (1u << dClass.bits) - 1u;
+    const int packedWords = (W * perRegister + 15) / 16;
+    uint32_t* o = out + static_cast<size_t>(blockIdx.x) * packedWords * kThreads + tid;
+    uint32_t word = 0;
+    int filled = 0;
 #pragma unroll
     for (int i = 0; i < W; ++i)
-        o[i * kThreads] = d[i];
+        for (int h = 0; h < perRegister; ++h) {
+            const uint32_t v = (d[i] >> (h * dClass.bits)) & mask;
+            const uint32_t cls = (v == 0u || v == dClass.negZero) ? 0u : v == dClass.one ? 1u : 2u;
+            word |= cls << (2 * filled);
+            if (++filled == 16) {
+                *o = word;
+                o += kThreads;
+                word = 0;
+                filled = 0;
+            }
+        }
+    if (filled)
+        *o = word;
 }
 
 template <class V>
 int launchWgmma(const Experiment* xs, const uint32_t* words, const void* pool, uint32_t* out, int count,
-                int smemBytes, int* compiled) {
+                int smemBytes, DClass dClass, int* compiled) {
     if (smemBytes > 48 * 1024) {
         const cudaError_t err =
             cudaFuncSetAttribute(wgmmaProbeKernel<V>, cudaFuncAttributeMaxDynamicSharedMemorySize, smemBytes);
@@ -153,7 +171,7 @@ int launchWgmma(const Experiment* xs, const uint32_t* words, const void* pool, u
             return static_cast<int>(err);
     }
     wgmmaProbeKernel<V><<<count, kThreads, static_cast<size_t>(smemBytes)>>>(
-        xs, words, static_cast<const uint4*>(pool), out, compiled);
+        xs, words, static_cast<const uint4*>(pool), out, dClass, compiled);
     return static_cast<int>(cudaGetLastError());
 }
 

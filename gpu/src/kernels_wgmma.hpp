@@ -6,7 +6,9 @@
 // One warpgroup (one block of 128 threads) runs one experiment. The host hands it shared-memory images that
 // it built with lanemap::smem (the kernel copies bytes, it never computes an address), descriptors encoded by
 // lanemap::smem::encodeDescriptor with start addresses relative to a 1024-byte aligned base (the kernel adds
-// that base), the A register image, the metadata words and the mode. The kernel writes the raw D registers.
+// that base), the A register image, the metadata words and the mode. The kernel reduces each D element to its
+// class (DClass: 0, 1 or anything else, 2 bits) and writes those: the host never reads more than that, and the
+// raw registers were ~10 GB per probe of the catalog, copied back through one bus.
 #include <cstdint>
 #include <span>
 #include <string_view>
@@ -41,16 +43,27 @@ struct Form {
     int selector;    // wgmma.sp sparsity selector immediate; -1 for dense
 };
 
+// How the kernel classifies a D element (all three from the host's plan): the element is `bits` wide (16 for
+// .f16x2 accumulators, else 32); `one` is the type's encoding of 1; `negZero` a second encoding of 0 (f32 and
+// f16 have -0; 0 for s32). Class 0 = zero, 1 = one, 2 = any other value (or a register wgmma did not write).
+struct DClass {
+    std::uint32_t one = 0;
+    std::uint32_t negZero = 0;
+    int bits = 32;
+};
+
 struct Entry {
     const char* ptx; // canonical PTX of the variant
     int n;           // N of the shape
     int dWords;      // 32-bit D registers per thread
     std::span<const Form> forms;
-    // Runs `experiments` warpgroups; out = [experiment][D register][thread]. smemBytes is the dynamic shared
+    // Runs `experiments` warpgroups; out = [experiment][packed word][thread], element p of a thread (register
+    // p / (32 / bits), bits from (p % (32 / bits)) * bits) in bits 2(p % 16) + 1 .. 2(p % 16) of packed word
+    // p / 16. smemBytes is the dynamic shared
     // memory per block (the largest aAt + aBytes or bBytes, plus 1024 for aligning the base). *compiled is
     // set to 1 when the code the device ran contains the instructions. Returns the cudaError_t of the launch.
     int (*launch)(const Experiment* experiments, const std::uint32_t* words, const void* pool,
-                  std::uint32_t* out, int count, int smemBytes, int* compiled);
+                  std::uint32_t* out, int count, int smemBytes, DClass dClass, int* compiled);
 };
 
 std::span<const Entry> all();

@@ -401,6 +401,9 @@ Plan planProbe(const Instruction& in) {
     plan.setups = setupsOf(in, plan.forms);
     const FragmentLayout& d = *in.operand("D");
     plan.dWords = d.registers() * (d.registerBits() / 32);
+    plan.dElementBits = d.containerBits();
+    plan.dOne = static_cast<std::uint32_t>(encodeOne(d.elementType()));
+    plan.dNegZero = d.elementType() == "f32" ? 0x80000000u : d.elementType() == "f16" ? 0x8000u : 0u;
     const Geometry g(in);
     Builder build(plan, g);
 

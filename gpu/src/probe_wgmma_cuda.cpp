@@ -105,8 +105,9 @@ ProbeResult runWgmma(const DeviceInfo& device, const Variant& v, std::mutex& gpu
                   "cudaMemcpy (shared-memory images)");
             check(cudaMemset(dOut, 0, raw.size() * sizeof(std::uint32_t)), "cudaMemset (D registers)");
             check(cudaMemset(dCompiled, 0, sizeof(int)), "cudaMemset (flag)");
+            const wgkernels::DClass dClass{plan.dOne, plan.dNegZero, plan.dElementBits};
             check(static_cast<cudaError_t>(entry->launch(dXs, dWords, dPool, dOut, count,
-                                                         static_cast<int>(plan.smemBytes), dCompiled)),
+                                                         static_cast<int>(plan.smemBytes), dClass, dCompiled)),
                   "kernel launch");
             check(cudaDeviceSynchronize(), "kernel execution");
             check(cudaMemcpy(raw.data(), dOut, raw.size() * sizeof(std::uint32_t), cudaMemcpyDeviceToHost),

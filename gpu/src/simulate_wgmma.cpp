@@ -58,27 +58,6 @@ HardwareAddress descriptorAddress(std::uint64_t descriptor, smem::Major major, i
 
 namespace {
 
-std::uint16_t toHalf(int v) {
-    if (v == 0)
-        return 0;
-    if (v < 0 || v > 2048)
-        throw std::out_of_range("simulated f16 value out of range");
-    int exp = 0;
-    const double man = std::frexp(static_cast<double>(v), &exp);
-    return static_cast<std::uint16_t>(((exp - 1 + 15) << 10) |
-                                      static_cast<int>(std::lround((man * 2.0 - 1.0) * 1024.0)));
-}
-
-std::uint32_t encode(std::string_view type, int v) {
-    if (type == "f32")
-        return std::bit_cast<std::uint32_t>(static_cast<float>(v));
-    if (type == "f16")
-        return toHalf(v);
-    if (type == "s32")
-        return static_cast<std::uint32_t>(v);
-    throw std::invalid_argument("simulate: cannot encode accumulator type '" + std::string(type) + "'");
-}
-
 int logical(std::uint64_t bits, std::uint64_t one) {
     if (bits == 0)
         return 0;
@@ -110,7 +89,6 @@ int typeBits(std::string_view type) {
 std::vector<std::uint32_t> simulate(const Plan& plan, const SimReference& ref) {
     const Instruction& in = *plan.instruction;
     const FragmentLayout& la = *in.operand("A");
-    const FragmentLayout& ld = *in.operand("D");
     const int M = la.rows(), K = in.k, N = in.n;
     const bool sparse = (in.metadata != nullptr);
     const int storedK = sparse ? K / 2 : K;
@@ -220,10 +198,15 @@ std::vector<std::uint32_t> simulate(const Plan& plan, const SimReference& ref) {
             for (int n : bRows[static_cast<std::size_t>(k)])
                 ++dm[static_cast<std::size_t>(r * N + n)];
 
+        // What the kernel writes: each element's class (0, 1, other) packed as Plan describes.
         std::uint32_t* o = out.data() + x * plan.outWordsPerExperiment();
-        for (const Element& e : ref.d)
-            o[static_cast<std::size_t>(e.reg) * kThreads + e.thread] |=
-                encode(ld.elementType(), dm[static_cast<std::size_t>(e.row * N + e.col)]) << (e.bit % 32);
+        const int perRegister = 32 / plan.dElementBits;
+        for (const Element& e : ref.d) {
+            const int p = e.reg * perRegister + (e.bit % 32) / plan.dElementBits;
+            const int count = dm[static_cast<std::size_t>(e.row * N + e.col)];
+            const std::uint32_t cls = count == 0 ? 0u : count == 1 ? 1u : 2u;
+            o[static_cast<std::size_t>(p / 16) * kThreads + e.thread] |= cls << (2 * (p % 16));
+        }
     }
     return out;
 }

@@ -6,7 +6,8 @@
 //              B (and of A for the SS forms) placed with lanemap::smem, their descriptors (lanemap::smem's
 //              encoding), and the metadata words. Values are 0 and 1 only.
 //   device:    one warpgroup per experiment copies the images into shared memory, runs the one instruction
-//              (fenced as the ISA requires) and dumps the raw D registers (or, in tests, simulate() does).
+//              (fenced as the ISA requires) and writes each D element's class: 0, 1 or other (or, in tests,
+//              simulate() does). Values are 0 and 1 only, so that is all the host ever needs of D.
 //   interpret: only the host reads D back into rows, columns and k, cell by cell.
 //
 // Experiments (each spelled in binary over a few runs, so a variant needs tens of launches' worth of
@@ -101,15 +102,21 @@ struct Plan {
     std::vector<std::uint8_t> pool;   // shared-memory images, each 16-byte aligned
     int dWords = 0;                   // 32-bit D registers per thread
     std::uint32_t smemBytes = 0;      // dynamic shared memory per warpgroup, 1024 of it for aligning the base
+    // The device reduces each D element to its class, 2 bits: 0 = zero (0 or dNegZero), 1 = dOne, 2 = anything
+    // else. Element p of a thread (register p / (32 / dElementBits)) sits in bits [2(p % 16) + 1 : 2(p % 16)]
+    // of packed word p / 16; the experiment's output is [packed word][thread].
+    int dElementBits = 32;            // 16 for .f16x2 accumulators
+    std::uint32_t dOne = 0, dNegZero = 0;
 
-    std::size_t outWordsPerExperiment() const { return static_cast<std::size_t>(dWords) * kThreads; }
+    int packedWords() const { return (dWords * (32 / dElementBits) + 15) / 16; } // per thread
+    std::size_t outWordsPerExperiment() const { return static_cast<std::size_t>(packedWords()) * kThreads; }
     std::size_t outWords() const { return outWordsPerExperiment() * experiments.size(); }
 };
 
 // Every experiment of every setup of every form.
 Plan planProbe(const Instruction& instruction);
 
-// Reads raw D ([experiment][register][thread], as the kernel wrote it) into per-cell verdicts. The observed
+// Reads D's classes ([experiment][packed word][thread], as the kernel wrote them) into per-cell verdicts. The observed
 // mapping holds, per form, where each A register element was seen (row, k under metadata 0b0100) and, for
 // wgmma.sp, which lane and nibble the hardware read its indices from; b[form] holds where each B element
 // (k * N + n) was seen in the form's first setup (row = k, col = n).
