@@ -219,9 +219,8 @@ void put(std::string& s, std::string_view v) { s.append(v); }
 template <class... T> void append(std::string& s, const T&... parts) { (put(s, parts), ...); }
 
 std::size_t digits(int v) {
-    std::size_t n = v < 0 ? 2 : 1;
-    for (v = v < 0 ? -v : v; v >= 10; v /= 10) ++n;
-    return n;
+    if (v < 0) return 1 + digits(-v);
+    return v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : v < 10000 ? 4 : 5; // int16 values
 }
 
 // Characters of a cell label ("T13:a5", "T0: [31..28]") without formatting it: cells are sized by their labels.
@@ -650,12 +649,18 @@ void Builder::layoutLegend(double y) {
     const DiagramMetrics& mt = m_d.metrics;
     Legend legend;
     std::vector<std::pair<std::uint32_t, std::string>> keys;
-    std::map<std::uint32_t, bool> used;
+    std::vector<bool> inUse; // by color key
     bool anyDim = false;
     for (const DiagramCell& c : m_d.cells) {
         if (c.dimmed) anyDim = true;
-        else used[c.colorKey] = true;
+        else {
+            if (c.colorKey >= inUse.size()) inUse.resize(c.colorKey + 1, false);
+            inUse[c.colorKey] = true;
+        }
     }
+    std::map<std::uint32_t, bool> used;
+    for (std::uint32_t k = 0; k < inUse.size(); ++k)
+        if (inUse[k]) used[k] = true;
     switch (m_opt.colorBy) {
     case ColorBy::Lane:
         legend.title = m_in.scope == Scope::Warpgroup
@@ -873,8 +878,11 @@ Diagram Builder::build() {
         auto each = [&](auto&& fn) {
             for (std::uint32_t i = p.firstCell; i < p.firstCell + p.cellCount; ++i) {
                 const DiagramCell& c = m_d.cells[i];
-                const int c0 = static_cast<int>(std::floor((c.rect.x - p.origin.x) / p.cellWidth + 1e-9));
-                const int c1 = static_cast<int>(std::ceil((c.rect.right() - p.origin.x) / p.cellWidth - 1e-9)) - 1;
+                // A sole owner covers its whole span; a shared span is split by x, so measure.
+                const bool sole = c.owners == 1 && c.rect.h == p.cellHeight;
+                const int c0 = sole ? c.col : static_cast<int>(std::floor((c.rect.x - p.origin.x) / p.cellWidth + 1e-9));
+                const int c1 = sole ? c.colLast
+                                    : static_cast<int>(std::ceil((c.rect.right() - p.origin.x) / p.cellWidth - 1e-9)) - 1;
                 for (int col = c0; col <= c1; ++col) fn(static_cast<std::size_t>(c.row) * static_cast<std::size_t>(p.cols) + static_cast<std::size_t>(col), i);
             }
         };

@@ -18,9 +18,28 @@ inline char* formatInt(char* p, long long v) {
         *p++ = '-';
         u = 0ull - u;
     }
+    // Cell coordinates, lanes, registers and bits are almost all below 10 000: no loops for them.
     if (u < 10) {
         *p = static_cast<char>('0' + u);
         return p + 1;
+    }
+    if (u < 100) {
+        p[0] = kPairs[2 * u];
+        p[1] = kPairs[2 * u + 1];
+        return p + 2;
+    }
+    if (u < 1000) {
+        p[0] = static_cast<char>('0' + u / 100);
+        p[1] = kPairs[2 * (u % 100)];
+        p[2] = kPairs[2 * (u % 100) + 1];
+        return p + 3;
+    }
+    if (u < 10000) {
+        p[0] = kPairs[2 * (u / 100)];
+        p[1] = kPairs[2 * (u / 100) + 1];
+        p[2] = kPairs[2 * (u % 100)];
+        p[3] = kPairs[2 * (u % 100) + 1];
+        return p + 4;
     }
     int n = 2;
     for (unsigned long long rest = u / 100; rest; rest /= 10) ++n;

@@ -10,6 +10,7 @@
 #include <map>
 #include <string_view>
 #include <tuple>
+#include <vector>
 
 namespace lanemap {
 
@@ -26,7 +27,8 @@ constexpr std::string_view kMono =
 class Writer {
 public:
     explicit Writer(std::size_t reserve) {
-        m_buf.resize(std::max<std::size_t>(reserve, 256));
+        m_buf.reserve(reserve);
+        m_buf.resize(kChunk);
         m_p = m_buf.data();
         m_end = m_p + m_buf.size();
     }
@@ -45,6 +47,15 @@ public:
     }
     // Integers as integers, everything else with at most two decimals: short and deterministic.
     Writer& num(double v) {
+        // Most coordinates are whole units: write them as integers straight away.
+        if (v >= 0 && v < 1e9) {
+            const auto whole = static_cast<long long>(v);
+            if (static_cast<double>(whole) == v) {
+                room(24);
+                m_p = detail::formatInt(m_p, whole);
+                return *this;
+            }
+        }
         // Hundredths as an integer (rounded half away from zero): exact, and no floating-point formatting.
         const double scaled = v * 100.0;
         const long long h = static_cast<long long>(scaled + (scaled < 0 ? -0.5 : 0.5));
@@ -123,9 +134,13 @@ private:
         std::memcpy(m_p, s, n);
         m_p += n;
     }
+    // Room comes a chunk at a time: std::string zero-fills what it adds, and a chunk that is filled right after
+    // is still in cache (zeroing the whole reserve up front cost a pass over memory of its own).
+    static constexpr std::size_t kChunk = 64 * 1024;
     [[gnu::noinline]] void grow(std::size_t n) {
         const std::size_t used = static_cast<std::size_t>(m_p - m_buf.data());
-        m_buf.resize(std::max(2 * m_buf.size(), used + n));
+        const std::size_t want = used + std::max(n, kChunk);
+        m_buf.resize(want <= m_buf.capacity() ? want : std::max(2 * m_buf.capacity(), want));
         m_p = m_buf.data() + used;
         m_end = m_buf.data() + m_buf.size();
     }
@@ -530,9 +545,18 @@ void SvgBuilder::legends() {
 }
 
 std::string SvgBuilder::build() {
+    // Keys in use: a flag per key first (a map insert per cell showed in the profile), then the map.
+    std::vector<const DiagramCell*> firstOfKey;
     for (const DiagramCell& c : m_d.cells) {
-        if (!c.dimmed && m_keys.try_emplace(c.colorKey, c.fill).second && c.text != Rgb{0x11, 0x11, 0x11})
-            m_lightKeys[c.colorKey] = true;
+        if (c.dimmed) continue;
+        if (c.colorKey >= firstOfKey.size()) firstOfKey.resize(c.colorKey + 1, nullptr);
+        if (!firstOfKey[c.colorKey]) firstOfKey[c.colorKey] = &c;
+    }
+    for (std::uint32_t key = 0; key < firstOfKey.size(); ++key) {
+        const DiagramCell* c = firstOfKey[key];
+        if (!c) continue;
+        m_keys.emplace(key, c->fill);
+        if (c->text != Rgb{0x11, 0x11, 0x11}) m_lightKeys[key] = true;
     }
     for (const DiagramText& t : m_d.texts) m_roleStyle.try_emplace(t.role, &t);
     m_plainCells = true;
