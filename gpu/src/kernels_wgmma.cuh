@@ -94,6 +94,11 @@ template <int W, class... F> struct Forms {
 
 constexpr uint32_t kSentinel = 0xFFFFFFFFu; // never a 0/1 count: a D register the instruction did not write
 
+// An element's class (DClass): 0 = zero or the type's -0, 1 = the type's 1, 2 = anything else.
+__device__ __forceinline__ uint32_t classOf(uint32_t v, const DClass& c) {
+    return (v == 0u || v == c.negZero) ? 0u : v == c.one ? 1u : 2u;
+}
+
 template <class V>
 __global__ void __launch_bounds__(kThreads, 1)
     wgmmaProbeKernel(const Experiment* __restrict__ experiments, const uint32_t* __restrict__ words,
@@ -138,27 +143,31 @@ __global__ void __launch_bounds__(kThreads, 1)
         *compiled = 1;
 #endif
     // Each element's class, 16 per packed word, in register order (the host's plan computes the same count).
-    const int perRegister = 32 / dClass.bits;
-    const uint32_t mask = dClass.bits == 32 ? 0xFFFFFFFFu : (1u << dClass.bits) - 1u;
-    const int packedWords = (W * perRegister + 15) / 16;
-    uint32_t* o = out + static_cast<size_t>(blockIdx.x) * packedWords * kThreads + tid;
-    uint32_t word = 0;
-    int filled = 0;
+    // Every index is a compile-time constant (straight-line code, as cheap to build as storing the registers).
+    if (dClass.bits == 32) {
+        uint32_t* o = out + static_cast<size_t>(blockIdx.x) * ((W + 15) / 16) * kThreads + tid;
 #pragma unroll
-    for (int i = 0; i < W; ++i)
-        for (int h = 0; h < perRegister; ++h) {
-            const uint32_t v = (d[i] >> (h * dClass.bits)) & mask;
-            const uint32_t cls = (v == 0u || v == dClass.negZero) ? 0u : v == dClass.one ? 1u : 2u;
-            word |= cls << (2 * filled);
-            if (++filled == 16) {
-                *o = word;
-                o += kThreads;
-                word = 0;
-                filled = 0;
-            }
+        for (int w = 0; w < (W + 15) / 16; ++w) {
+            uint32_t word = 0;
+#pragma unroll
+            for (int j = 0; j < 16; ++j)
+                if (w * 16 + j < W)
+                    word |= classOf(d[w * 16 + j], dClass) << (2 * j);
+            o[w * kThreads] = word;
         }
-    if (filled)
-        *o = word;
+    } else { // .f16x2: two elements per register, eight registers per packed word
+        uint32_t* o = out + static_cast<size_t>(blockIdx.x) * ((2 * W + 15) / 16) * kThreads + tid;
+#pragma unroll
+        for (int w = 0; w < (2 * W + 15) / 16; ++w) {
+            uint32_t word = 0;
+#pragma unroll
+            for (int j = 0; j < 8; ++j)
+                if (w * 8 + j < W)
+                    word |= (classOf(d[w * 8 + j] & 0xFFFFu, dClass) | classOf(d[w * 8 + j] >> 16, dClass) << 2)
+                            << (4 * j);
+            o[w * kThreads] = word;
+        }
+    }
 }
 
 template <class V>
