@@ -308,7 +308,7 @@ bool Codec::place(std::span<const std::uint32_t> metadata, std::vector<Placement
     }
     // Fields hold a handful of distinct values (4-bit fields: at most 16): decode each value once.
     std::vector<std::vector<int>> byValue;
-    std::vector<const std::vector<int>*> decoded(m_fields.size());
+    std::vector<unsigned> valueOf(m_fields.size()); // an index into byValue, which grows: no pointers into it
     for (std::size_t i = 0; i < m_fields.size(); ++i) {
         const MetadataField& f = m_fields[i];
         const unsigned value = getField(metadata, f);
@@ -321,7 +321,7 @@ bool Codec::place(std::span<const std::uint32_t> metadata, std::vector<Placement
         }
         if (value >= byValue.size()) byValue.resize(value + 1);
         if (byValue[value].empty()) byValue[value] = decodeField(m_rule->pattern, value);
-        decoded[i] = &byValue[value];
+        valueOf[i] = value;
     }
     out.clear();
     out.reserve(m_slots.size());
@@ -338,7 +338,7 @@ bool Codec::place(std::span<const std::uint32_t> metadata, std::vector<Placement
         p.row = f.row;
         p.chunkFirst = f.colFirst;
         p.slot = s.slot;
-        p.col = f.colFirst + (*decoded[s.field])[static_cast<std::size_t>(s.slot)];
+        p.col = f.colFirst + byValue[valueOf[s.field]][static_cast<std::size_t>(s.slot)];
         p.field = f;
         out.push_back(p);
     }

@@ -221,7 +221,7 @@ void checkMetadata(const ProbePlan& plan, const Frame& frame, std::span<const st
     }
 }
 
-SparseSim::SparseSim(const SimReference& ref, const MetadataLayout& md) : m_ref(ref), m_md(md) {
+SparseSim::SparseSim(const SimReference& ref, const MetadataLayout& md) : m_ref(ref) {
     const sparse::StorageRule* rule = sparse::ruleFor(md.granularity);
     if (!rule) throw std::logic_error("simulate: unknown sparsity '" + md.granularity + "'");
     m_pattern = static_cast<int>(rule->pattern);

@@ -32,7 +32,7 @@ using detail::Position;
 // ---------------------------------------------------------------------
 class DReader {
   public:
-    DReader(const FragmentLayout& d, const Plan& plan) : m_d(d) {
+    DReader(const FragmentLayout& d, const Plan& plan) {
         // Element p of a thread: class in packed word p / 16, bits 2(p % 16) + 1 .. 2(p % 16) (Plan).
         const int width = plan.dElementBits;
         for (const Element& e : d.elements()) {
@@ -70,7 +70,6 @@ class DReader {
 
   private:
     static int classify(std::uint32_t cls) { return cls == 0 ? 0 : cls == 1 ? 1 : -1; }
-    const FragmentLayout& m_d;
     std::vector<std::uint32_t> m_word;
     std::vector<std::uint8_t> m_shift;
     std::vector<std::uint32_t> m_memoryOrder;

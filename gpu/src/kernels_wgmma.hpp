@@ -57,11 +57,11 @@ struct Entry {
     int n;           // N of the shape
     int dWords;      // 32-bit D registers per thread
     std::span<const Form> forms;
-    // Runs `experiments` warpgroups; out = [experiment][packed word][thread], element p of a thread (register
-    // p / (32 / bits), bits from (p % (32 / bits)) * bits) in bits 2(p % 16) + 1 .. 2(p % 16) of packed word
-    // p / 16. smemBytes is the dynamic shared
-    // memory per block (the largest aAt + aBytes or bBytes, plus 1024 for aligning the base). *compiled is
-    // set to 1 when the code the device ran contains the instructions. Returns the cudaError_t of the launch.
+    // Runs `experiments` warpgroups. out = [experiment][packed word][thread]: element p of a thread (register
+    // p / (32 / bits), from bit (p % (32 / bits)) * bits) has its class in bits [2(p % 16) + 1 : 2(p % 16)] of
+    // packed word p / 16. smemBytes is the dynamic shared memory per block (the largest aAt + aBytes or bBytes,
+    // plus 1024 for aligning the base). *compiled is set to 1 when the code the device ran contains the
+    // instructions. Returns the cudaError_t of the launch.
     int (*launch)(const Experiment* experiments, const std::uint32_t* words, const void* pool,
                   std::uint32_t* out, int count, int smemBytes, DClass dClass, int* compiled);
 };

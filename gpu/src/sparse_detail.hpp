@@ -21,7 +21,6 @@ public:
 
 private:
     const SimReference& m_ref;
-    const MetadataLayout& m_md;
     int m_pattern = 0; // sparse::Pattern
     std::vector<int> m_chunkFirst, m_slot;
     std::map<std::tuple<int, int, int>, const MetadataField*>

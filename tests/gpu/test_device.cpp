@@ -18,8 +18,9 @@ using namespace lanemap;
 
 namespace {
 
-// Variants whose instructions ptxas 13.0 assembles for sm_90a (ptx-catalog.md §2.1, §2.3: H100 = Yes).
-bool runsOnSm90a(const Variant& v) {
+// Variants whose instructions ptxas 13.0 assembles for sm_90a (ptx-catalog.md §2.1, §2.3: H100 = Yes). Used only
+// where the build has kernels.
+[[maybe_unused]] bool runsOnSm90a(const Variant& v) {
     return v.minSm <= 90 && v.kind.empty() && v.family != Family::Wgmma && v.family != Family::WgmmaSp;
 }
 
