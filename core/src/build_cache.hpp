@@ -43,7 +43,6 @@ public:
 
 private:
     static std::shared_ptr<const Value> wrap(std::shared_ptr<const Value> v) { return v; }
-    static std::shared_ptr<const Value> wrap(std::shared_ptr<Value> v) { return v; }
     static std::shared_ptr<const Value> wrap(Value&& v) { return std::make_shared<const Value>(std::move(v)); }
 
     std::mutex m_mutex;

@@ -209,15 +209,6 @@ bool sameLayout(const FragmentLayout& a, const FragmentLayout& b) {
 
 std::string plural(int n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
 
-// Appends without temporaries: tens of thousands of labels and tooltips are built per large diagram.
-void put(std::string& s, int v) {
-    char buf[16];
-    const auto r = std::to_chars(buf, buf + sizeof buf, v);
-    s.append(buf, static_cast<std::size_t>(r.ptr - buf));
-}
-void put(std::string& s, std::string_view v) { s.append(v); }
-template <class... T> void append(std::string& s, const T&... parts) { (put(s, parts), ...); }
-
 std::size_t digits(int v) {
     if (v < 0) return 1 + digits(-v);
     return v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : v < 10000 ? 4 : 5; // int16 values
@@ -658,15 +649,15 @@ void Builder::layoutLegend(double y) {
             inUse[c.colorKey] = true;
         }
     }
-    std::map<std::uint32_t, bool> used;
+    std::vector<std::uint32_t> used; // the keys in use, ascending
     for (std::uint32_t k = 0; k < inUse.size(); ++k)
-        if (inUse[k]) used[k] = true;
+        if (inUse[k]) used.push_back(k);
     switch (m_opt.colorBy) {
     case ColorBy::Lane:
         legend.title = m_in.scope == Scope::Warpgroup
                            ? "color = lane (thread % 32); label T<thread>: thread = 32 \u00d7 warp + lane"
                            : "color = lane (%laneid); label T<lane>:<operand><element index>";
-        for (const auto& [k, on] : used) {
+        for (const std::uint32_t k : used) {
             std::string s = "lane " + std::to_string(k);
             if (m_in.scope == Scope::Warpgroup)
                 s += "  (T" + std::to_string(k) + ", " + std::to_string(k + 32) + ", " + std::to_string(k + 64) + ", " +
@@ -677,11 +668,11 @@ void Builder::layoutLegend(double y) {
     case ColorBy::Register:
         legend.title = m_metadataPanel >= 0 ? "color = fragment register (metadata: the e register)"
                                             : "color = fragment register (the register index in the fragment)";
-        for (const auto& [k, on] : used) keys.emplace_back(k, "reg " + std::to_string(k));
+        for (const std::uint32_t k : used) keys.emplace_back(k, "reg " + std::to_string(k));
         break;
     case ColorBy::ThreadGroup:
         legend.title = "color = groupID (lane >> 2): lanes 4g .. 4g+3";
-        for (const auto& [k, on] : used)
+        for (const std::uint32_t k : used)
             keys.emplace_back(k, "group " + std::to_string(k) + "  (lanes " + std::to_string(4 * k) + "\u2013" +
                                      std::to_string(4 * k + 3) + ")");
         break;
@@ -1017,15 +1008,17 @@ std::string Diagram::tooltip(const DiagramCell& c) const { return std::string(to
 
 std::string Diagram::hoverId(const DiagramCell& c) const {
     const DiagramPanel& p = panels[c.panel];
-    std::string s;
-    if (p.kind == PanelKind::Metadata) {
-        append(s, "metadata-t", c.thread, "-b", c.bitLo);
-        return s;
+    CellText text;
+    {
+        TextBuffer put(text);
+        if (p.kind == PanelKind::Metadata) put("metadata-t", int{c.thread}, "-b", int{c.bitLo});
+        else {
+            put(p.operand == "C/D" ? std::string_view("CD") : std::string_view(p.operand));
+            if (c.matrix >= 0) put("-m", int{c.matrix});
+            put("-t", int{c.thread}, "-e", int{c.element});
+        }
     }
-    append(s, p.operand == "C/D" ? std::string_view("CD") : std::string_view(p.operand));
-    if (c.matrix >= 0) append(s, "-m", c.matrix);
-    append(s, "-t", c.thread, "-e", c.element);
-    return s;
+    return std::string(text.view());
 }
 
 Diagram buildDiagram(const Instruction& instruction, const DiagramOptions& options) {

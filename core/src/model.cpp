@@ -152,22 +152,20 @@ FragmentLayout FragmentLayout::leadingRegisters(const FragmentLayout& full, int 
         auto data = std::make_shared<Data>();
         data->parent = full.m_data;
         data->bijective = true;
-        data->elements.resize(threads * per);
+        data->elements.reserve(threads * per); // copied in, not zero-filled first
         data->ownerList.resize(cells);
         const Element* from = full.m_data->elements.data();
-        Element* to = data->elements.data();
         std::uint32_t* slots = data->ownerList.data();
         std::uint32_t idx = 0;
         for (std::size_t t = 0; t < threads; ++t, from += perFull) {
-            std::copy(from, from + per, to);
+            data->elements.insert(data->elements.end(), from, from + per);
             // A subset of a bijection is injective; with one element per cell and every column in range it is
             // a bijection onto the narrower grid.
             for (std::size_t i = 0; i < per; ++i, ++idx) {
-                const Element& e = to[i];
+                const Element& e = from[i];
                 if (e.col >= cols) throw fail("register " + std::to_string(e.reg) + " reaches column " + std::to_string(e.col));
                 slots[static_cast<std::size_t>(e.row) * static_cast<std::size_t>(cols) + e.col] = idx;
             }
-            to += per;
         }
         return data;
     });

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace lanemap::gpu::cuda {
 
@@ -68,6 +69,32 @@ private:
     std::size_t m_bytes = 0;
     unsigned m_reset = 0;
 };
+
+// Copies `host` into `arena` (grown as needed) and returns where it is on the device. `name` goes into the error.
+template <typename T> T* upload(DeviceArena& arena, const std::vector<T>& host, const std::string& name) {
+    T* device = arena.reserve<T>(host.size(), ("cudaMalloc (" + name + ")").c_str());
+    check(cudaMemcpy(device, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice),
+          ("cudaMemcpy (" + name + ")").c_str());
+    return device;
+}
+
+// The part both drivers share after uploading their inputs: clears D and the kernel's "compiled" flag, runs
+// `launch(dOut, dCompiled)` (returning its cudaError_t as int), waits, and copies D back into `raw`. Returns the
+// flag. The caller holds the GPU lock that guards the arenas.
+template <typename Launch>
+int launchAndFetch(std::vector<std::uint32_t>& raw, DeviceArena& out, DeviceArena& flag, Launch&& launch) {
+    std::uint32_t* dOut = out.reserve<std::uint32_t>(raw.size(), "cudaMalloc (D registers)");
+    int* dCompiled = flag.reserve<int>(1, "cudaMalloc (flag)");
+    check(cudaMemset(dOut, 0, raw.size() * sizeof(std::uint32_t)), "cudaMemset (D registers)");
+    check(cudaMemset(dCompiled, 0, sizeof(int)), "cudaMemset (flag)");
+    check(static_cast<cudaError_t>(launch(dOut, dCompiled)), "kernel launch");
+    check(cudaDeviceSynchronize(), "kernel execution");
+    check(cudaMemcpy(raw.data(), dOut, raw.size() * sizeof(std::uint32_t), cudaMemcpyDeviceToHost),
+          "cudaMemcpy (D registers)");
+    int compiled = 0;
+    check(cudaMemcpy(&compiled, dCompiled, sizeof(int), cudaMemcpyDeviceToHost), "cudaMemcpy (flag)");
+    return compiled;
+}
 
 // The result of a variant whose launch failed: `unsupported` when the binary has no code this device can load
 // (`builtFor` says what it has), `fail` otherwise. A fault poisons the context, so it is reset for the next variant.

@@ -33,10 +33,8 @@ using detail::Position;
 class DReader {
   public:
     DReader(const FragmentLayout& d, const Plan& plan) {
-        // Element p of a thread: class in packed word p / 16, bits 2(p % 16) + 1 .. 2(p % 16) (Plan).
-        const int width = plan.dElementBits;
         for (const Element& e : d.elements()) {
-            const int p = e.reg * (32 / width) + (e.bit % 32) / width;
+            const int p = plan.classPosition(e);
             m_word.push_back(static_cast<std::uint32_t>(p / 16) * kThreads + e.thread);
             m_shift.push_back(static_cast<std::uint8_t>(2 * (p % 16)));
         }
@@ -48,21 +46,12 @@ class DReader {
             return m_word[a] != m_word[b] ? m_word[a] < m_word[b] : m_shift[a] < m_shift[b];
         });
     }
-    // 0, 1, or -1 for anything else.
-    int read(std::span<const std::uint32_t> block, int slot) const {
-        const auto q = static_cast<std::size_t>(slot);
-        return classify((block[m_word[q]] >> m_shift[q]) & 3u);
-    }
-    // fn(slot, value) for every slot, in memory order.
+    // fn(position, slot, value) for every slot in memory order; value is 0, 1, or -1 for anything else. Position is
+    // the slot's place in memoryOrder(): per-slot tables kept in that order are read in sequence too.
     template <class Fn> void forEach(std::span<const std::uint32_t> block, Fn&& fn) const {
-        for (const std::uint32_t q : m_memoryOrder) fn(static_cast<int>(q), classify((block[m_word[q]] >> m_shift[q]) & 3u));
-    }
-    // fn(position, value) with position = the slot's place in memory order (memoryOrder()[position] is the slot):
-    // per-slot tables kept in that order are read in sequence too.
-    template <class Fn> void forEachInOrder(std::span<const std::uint32_t> block, Fn&& fn) const {
         for (std::size_t i = 0; i < m_memoryOrder.size(); ++i) {
             const std::uint32_t q = m_memoryOrder[i];
-            fn(i, classify((block[m_word[q]] >> m_shift[q]) & 3u));
+            fn(i, static_cast<int>(q), classify((block[m_word[q]] >> m_shift[q]) & 3u));
         }
     }
     const std::vector<std::uint32_t>& memoryOrder() const { return m_memoryOrder; }
@@ -142,6 +131,12 @@ class Interpreter {
                                         " words; the plan expects " + std::to_string(plan.outWords()));
         for (std::size_t s = 0; s < plan.setups.size(); ++s)
             m_cells.emplace_back(m_in, m_g, plan.setups[s], plan.forms[plan.setups[s].form].selector);
+        if (m_g.sparse) // readKs' only lookup per slot: (row, col % 8), in memory order
+            for (const std::uint32_t q : m_reader.memoryOrder()) {
+                const Element& d = dSlot(static_cast<int>(q));
+                m_codeBitInOrder.push_back(
+                    static_cast<std::uint16_t>(d.row * detail::kKCodeColumns + d.col % detail::kKCodeColumns));
+            }
     }
 
     Interpretation run() {
@@ -208,7 +203,7 @@ class Interpreter {
             std::vector<bool> odd(static_cast<std::size_t>(nSlots), false);
             for (const auto& [bit, x] : rs.runs) {
                 const std::uint32_t one = 1u << bit;
-                m_reader.forEach(block(x), [&](int q, int v) {
+                m_reader.forEach(block(x), [&](std::size_t, int q, int v) {
                     if (v == 1)
                         code[static_cast<std::size_t>(q)] |= one;
                     else if (v < 0)
@@ -603,14 +598,9 @@ class Interpreter {
     // block in memory order for every row at once.
     std::vector<int> readKs(std::span<const std::uint32_t> b) const {
         constexpr int kCols = detail::kKCodeColumns;
-        if (m_codeBitInOrder.empty()) // (row, col % 8) of each D slot in memory order: the scan's only lookup
-            for (const std::uint32_t q : m_reader.memoryOrder()) {
-                const Element& d = dSlot(static_cast<int>(q));
-                m_codeBitInOrder.push_back(static_cast<std::uint16_t>(d.row * kCols + d.col % kCols));
-            }
         std::vector<std::int8_t> bits(static_cast<std::size_t>(m_g.m) * kCols, -1);
         std::vector<std::uint8_t> inconsistent(static_cast<std::size_t>(m_g.m), 0);
-        m_reader.forEachInOrder(b, [&](std::size_t i, int v) {
+        m_reader.forEach(b, [&](std::size_t i, int, int v) {
             const std::uint16_t at = m_codeBitInOrder[i];
             std::int8_t& bit = bits[at];
             if (v < 0 || (bit >= 0 && bit != v))
@@ -940,7 +930,7 @@ class Interpreter {
     const FragmentLayout& m_a;
     Geometry m_g;
     DReader m_reader;
-    mutable std::vector<std::uint16_t> m_codeBitInOrder; // readKs: row * 8 + col % 8 per D slot, memory order
+    std::vector<std::uint16_t> m_codeBitInOrder; // readKs: row * 8 + col % 8 per D slot, in memory order
     std::span<const std::uint32_t> m_raw;
     std::vector<ACells> m_cells; // per setup
     std::set<EntityId> m_blamed;

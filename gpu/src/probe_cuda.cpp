@@ -146,23 +146,11 @@ ProbeResult runOn(const DeviceInfo& device, const Variant& v) {
         // Device buffers kept between variants (guarded by the lock above).
         static cuda::DeviceArena arenaIn, arenaModes, arenaOut, arenaFlag;
         try {
-            auto* dIn = arenaIn.reserve<std::uint32_t>(plan.images.size(), "cudaMalloc (register images)");
-            auto* dModes = arenaModes.reserve<std::uint8_t>(plan.modes.size(), "cudaMalloc (forms)");
-            auto* dOut = arenaOut.reserve<std::uint32_t>(raw.size(), "cudaMalloc (D registers)");
-            auto* dCompiled = arenaFlag.reserve<int>(1, "cudaMalloc (flag)");
-            check(cudaMemcpy(dIn, plan.images.data(), plan.images.size() * sizeof(std::uint32_t),
-                             cudaMemcpyHostToDevice),
-                  "cudaMemcpy (register images)");
-            check(cudaMemcpy(dModes, plan.modes.data(), plan.modes.size(), cudaMemcpyHostToDevice),
-                  "cudaMemcpy (forms)");
-            check(cudaMemset(dOut, 0, raw.size() * sizeof(std::uint32_t)), "cudaMemset (D registers)");
-            check(cudaMemset(dCompiled, 0, sizeof(int)), "cudaMemset (flag)");
-            check(static_cast<cudaError_t>(entry->launch(dIn, dModes, dOut, experiments, dCompiled)),
-                  "kernel launch");
-            check(cudaDeviceSynchronize(), "kernel execution");
-            check(cudaMemcpy(raw.data(), dOut, raw.size() * sizeof(std::uint32_t), cudaMemcpyDeviceToHost),
-                  "cudaMemcpy (D registers)");
-            check(cudaMemcpy(&compiled, dCompiled, sizeof(int), cudaMemcpyDeviceToHost), "cudaMemcpy (flag)");
+            const std::uint32_t* dIn = cuda::upload(arenaIn, plan.images, "register images");
+            const std::uint8_t* dModes = cuda::upload(arenaModes, plan.modes, "forms");
+            compiled = cuda::launchAndFetch(raw, arenaOut, arenaFlag, [&](std::uint32_t* dOut, int* dCompiled) {
+                return entry->launch(dIn, dModes, dOut, experiments, dCompiled);
+            });
         } catch (const CudaFailure& failure) {
             return cuda::failedLaunch(v.spec, experiments, failure, "this binary has code for sm_90a and PTX for compute_80",
                                       seconds + std::chrono::duration<double>(Clock::now() - start).count());

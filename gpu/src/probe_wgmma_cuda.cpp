@@ -91,28 +91,14 @@ ProbeResult runWgmma(const DeviceInfo& device, const Variant& v, std::mutex& gpu
         // Device buffers kept between variants (guarded by the lock above).
         static cuda::DeviceArena arenaXs, arenaWords, arenaPool, arenaOut, arenaFlag;
         try {
-            auto* dXs = arenaXs.reserve<wgkernels::Experiment>(xs.size(), "cudaMalloc (experiments)");
-            auto* dWords = arenaWords.reserve<std::uint32_t>(plan.words.size(), "cudaMalloc (register images)");
-            auto* dPool = arenaPool.reserve<std::uint8_t>(plan.pool.size(), "cudaMalloc (shared-memory images)");
-            auto* dOut = arenaOut.reserve<std::uint32_t>(raw.size(), "cudaMalloc (D registers)");
-            auto* dCompiled = arenaFlag.reserve<int>(1, "cudaMalloc (flag)");
-            check(cudaMemcpy(dXs, xs.data(), xs.size() * sizeof(wgkernels::Experiment), cudaMemcpyHostToDevice),
-                  "cudaMemcpy (experiments)");
-            check(cudaMemcpy(dWords, plan.words.data(), plan.words.size() * sizeof(std::uint32_t),
-                             cudaMemcpyHostToDevice),
-                  "cudaMemcpy (register images)");
-            check(cudaMemcpy(dPool, plan.pool.data(), plan.pool.size(), cudaMemcpyHostToDevice),
-                  "cudaMemcpy (shared-memory images)");
-            check(cudaMemset(dOut, 0, raw.size() * sizeof(std::uint32_t)), "cudaMemset (D registers)");
-            check(cudaMemset(dCompiled, 0, sizeof(int)), "cudaMemset (flag)");
+            const wgkernels::Experiment* dXs = cuda::upload(arenaXs, xs, "experiments");
+            const std::uint32_t* dWords = cuda::upload(arenaWords, plan.words, "register images");
+            const std::uint8_t* dPool = cuda::upload(arenaPool, plan.pool, "shared-memory images");
             const wgkernels::DClass dClass{plan.dOne, plan.dNegZero, plan.dElementBits};
-            check(static_cast<cudaError_t>(entry->launch(dXs, dWords, dPool, dOut, count,
-                                                         static_cast<int>(plan.smemBytes), dClass, dCompiled)),
-                  "kernel launch");
-            check(cudaDeviceSynchronize(), "kernel execution");
-            check(cudaMemcpy(raw.data(), dOut, raw.size() * sizeof(std::uint32_t), cudaMemcpyDeviceToHost),
-                  "cudaMemcpy (D registers)");
-            check(cudaMemcpy(&compiled, dCompiled, sizeof(int), cudaMemcpyDeviceToHost), "cudaMemcpy (flag)");
+            compiled = cuda::launchAndFetch(raw, arenaOut, arenaFlag, [&](std::uint32_t* dOut, int* dCompiled) {
+                return entry->launch(dXs, dWords, dPool, dOut, count, static_cast<int>(plan.smemBytes), dClass,
+                                     dCompiled);
+            });
         } catch (const CudaFailure& failure) {
             return cuda::failedLaunch(v.spec, count, failure, "the wgmma kernels are built for sm_90a only",
                                       seconds + std::chrono::duration<double>(Clock::now() - start).count());

@@ -200,9 +200,8 @@ std::vector<std::uint32_t> simulate(const Plan& plan, const SimReference& ref) {
 
         // What the kernel writes: each element's class (0, 1, other) packed as Plan describes.
         std::uint32_t* o = out.data() + x * plan.outWordsPerExperiment();
-        const int perRegister = 32 / plan.dElementBits;
         for (const Element& e : ref.d) {
-            const int p = e.reg * perRegister + (e.bit % 32) / plan.dElementBits;
+            const int p = plan.classPosition(e);
             const int count = dm[static_cast<std::size_t>(e.row * N + e.col)];
             const std::uint32_t cls = count == 0 ? 0u : count == 1 ? 1u : 2u;
             o[static_cast<std::size_t>(p / 16) * kThreads + e.thread] |= cls << (2 * (p % 16));

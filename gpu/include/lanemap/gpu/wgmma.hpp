@@ -109,6 +109,7 @@ struct Plan {
     std::uint32_t dOne = 0, dNegZero = 0;
 
     int packedWords() const { return (dWords * (32 / dElementBits) + 15) / 16; } // per thread
+    int classPosition(const Element& d) const { return d.reg * (32 / dElementBits) + (d.bit % 32) / dElementBits; }
     std::size_t outWordsPerExperiment() const { return static_cast<std::size_t>(packedWords()) * kThreads; }
     std::size_t outWords() const { return outWordsPerExperiment() * experiments.size(); }
 };
