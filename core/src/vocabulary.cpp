@@ -1,0 +1,103 @@
+#include "lanemap/vocabulary.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+
+namespace lanemap {
+
+namespace {
+using T = ElementType;
+// clang-format off
+constexpr std::array kTraits{
+    //           type     name     bits  float  signed  encoding of 1            default accumulator
+    ElementTraits{T::F16,   "f16",   16,  true,  false, 0x3C00,                   T::F32},
+    ElementTraits{T::BF16,  "bf16",  16,  true,  false, 0x3F80,                   T::F32},
+    ElementTraits{T::TF32,  "tf32",  32,  true,  false, 0x3F800000,               T::F32},
+    ElementTraits{T::F32,   "f32",   32,  true,  false, 0x3F800000,               T::F32},
+    ElementTraits{T::F64,   "f64",   64,  true,  false, 0x3FF0000000000000ull,    T::F64},
+    ElementTraits{T::E4M3,  "e4m3",   8,  true,  false, 0x38, /* 0 0111 000 */    T::F32},
+    ElementTraits{T::E5M2,  "e5m2",   8,  true,  false, 0x3C, /* 0 01111 00 */    T::F32},
+    ElementTraits{T::E3M2,  "e3m2",   6,  true,  false, 0x0C, /* 0 011 00 */      T::F32},
+    ElementTraits{T::E2M3,  "e2m3",   6,  true,  false, 0x08, /* 0 01 000 */      T::F32},
+    ElementTraits{T::E2M1,  "e2m1",   4,  true,  false, 0x2,  /* 0 01 0 */        T::F32},
+    ElementTraits{T::S8,    "s8",     8,  false, true,  1,                        T::S32},
+    ElementTraits{T::U8,    "u8",     8,  false, false, 1,                        T::S32},
+    ElementTraits{T::S4,    "s4",     4,  false, true,  1,                        T::S32},
+    ElementTraits{T::U4,    "u4",     4,  false, false, 1,                        T::S32},
+    ElementTraits{T::S32,   "s32",   32,  false, true,  1,                        T::S32},
+    ElementTraits{T::B1,    "b1",     1,  false, false, 1,                        T::S32},
+    ElementTraits{T::UE8M0, "ue8m0",  8,  true,  false, 0x7F, /* 2^0 */           T::F32},
+    ElementTraits{T::UE4M3, "ue4m3",  8,  true,  false, 0x38, /* 0111 000 */      T::F32},
+};
+// clang-format on
+
+bool equalNoCase(std::string_view a, std::string_view b) {
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+               return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+           });
+}
+} // namespace
+
+const ElementTraits& traits(ElementType type) {
+    return kTraits[static_cast<std::size_t>(type)];
+}
+
+std::string_view toString(ElementType type) {
+    return traits(type).name;
+}
+
+std::optional<ElementType> parseElementType(std::string_view name) {
+    for (const ElementTraits& t : kTraits)
+        if (t.name == name) return t.type;
+    return std::nullopt;
+}
+
+bool sameMixGroup(ElementType a, ElementType b) {
+    auto group = [](ElementType t) {
+        switch (t) {
+        case T::S8:
+        case T::U8: return 1;
+        case T::S4:
+        case T::U4: return 2;
+        case T::E4M3:
+        case T::E5M2: return 3;
+        default: return 0;
+        }
+    };
+    return a == b || (group(a) != 0 && group(a) == group(b));
+}
+
+std::string_view toString(Operand operand) {
+    switch (operand) {
+    case Operand::A: return "A";
+    case Operand::B: return "B";
+    case Operand::C: return "C";
+    case Operand::D: return "D";
+    case Operand::Metadata: return "metadata";
+    }
+    return "?";
+}
+
+std::optional<Operand> parseOperand(std::string_view name) {
+    for (Operand o : kOperands)
+        if (equalNoCase(name, toString(o))) return o;
+    return std::nullopt;
+}
+
+std::string_view toString(Verdict verdict) {
+    switch (verdict) {
+    case Verdict::Pass: return "pass";
+    case Verdict::Fail: return "fail";
+    case Verdict::Unsupported: return "unsupported";
+    }
+    return "?";
+}
+
+std::optional<Verdict> parseVerdict(std::string_view name) {
+    for (Verdict v : {Verdict::Pass, Verdict::Fail, Verdict::Unsupported})
+        if (name == toString(v)) return v;
+    return std::nullopt;
+}
+
+} // namespace lanemap
