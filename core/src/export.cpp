@@ -17,6 +17,13 @@ constexpr std::array kFormats{FormatName{ExportFormat::Json, "json", "json"},
                               FormatName{ExportFormat::Text, "txt", "txt"},
                               FormatName{ExportFormat::Svg, "svg", "svg"}};
 
+std::string registerOperands(const Instruction& in) {
+    std::string s;
+    for (const FragmentLayout& op : in.operands) (s += s.empty() ? "" : ", ") += op.name();
+    if (in.metadata) s += ", metadata";
+    return s;
+}
+
 std::string operandList(const Instruction& in) {
     std::string s;
     for (const FragmentLayout& op : in.operands) (s += s.empty() ? "" : ", ") += op.name();
@@ -30,12 +37,6 @@ std::optional<ExportFormat> parseExportFormat(std::string_view name) {
     for (const FormatName& f : kFormats)
         if (f.name == name) return f.format;
     return std::nullopt;
-}
-
-std::string_view formatName(ExportFormat format) {
-    for (const FormatName& f : kFormats)
-        if (f.format == format) return f.name;
-    return "json";
 }
 
 std::string_view fileExtension(ExportFormat format) {
@@ -93,6 +94,22 @@ bool exportInstruction(const Instruction& in, ExportFormat format, const ExportO
     if (smemOption && options.operand && *options.operand != "A" && *options.operand != "B") {
         error = "--major/--swizzle describe the shared-memory operands A and B; " + *options.operand + " of " +
                 in.spec + " lives in registers";
+        return false;
+    }
+    // Options the chosen format cannot honour are refused, never silently dropped.
+    if (format == ExportFormat::Json && (options.operand || options.selector)) {
+        error = "--operand and --selector choose what txt and svg draw; a json document always holds every operand "
+                "and every sparsity selector";
+        return false;
+    }
+    if (format == ExportFormat::Svg && smemOption) {
+        error = "--major/--swizzle choose the shared-memory layout of the json and txt views; the svg draws the "
+                "register fragments only";
+        return false;
+    }
+    if (format == ExportFormat::Svg && smemOperand) {
+        error = "B of " + in.spec + " lives in shared memory, which the svg does not draw (it draws " +
+                registerOperands(in) + "); use --format txt --operand B for B's shared-memory layout";
         return false;
     }
     std::vector<smem::SharedOperand> shared;

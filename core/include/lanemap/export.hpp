@@ -47,7 +47,6 @@ struct ExportOptions {
 
 // Format names as the CLI spells them ("json", "txt"); nullopt for unknown names.
 std::optional<ExportFormat> parseExportFormat(std::string_view name);
-std::string_view formatName(ExportFormat format);
 std::string_view fileExtension(ExportFormat format);
 // Every valid format name, comma-separated, for error messages.
 std::string exportFormatList();
