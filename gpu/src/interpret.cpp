@@ -4,6 +4,7 @@
 // majority vote, so a single wrong table names its own cells and not its neighbours'.
 #include "lanemap/gpu/experiments.hpp"
 
+#include "forms.hpp"
 #include "interpret_detail.hpp"
 #include "plan_detail.hpp"
 
@@ -20,11 +21,16 @@ namespace lanemap::gpu {
 
 namespace detail {
 
-int matrixOf(const Element& e) { return e.matrix < 0 ? 0 : e.matrix; }
+int matrixOf(const Element& e) {
+    return e.matrix < 0 ? 0 : e.matrix;
+}
 
 Frame::Frame(const FragmentLayout& d) : layout(d) {
-    const std::string& t = d.elementType();
-    m_kind = t == "f32" ? Kind::F32 : t == "s32" ? Kind::S32 : t == "f64" ? Kind::F64 : Kind::Other;
+    m_type = elementTypeOf(d.elementType());
+    m_kind = m_type == ElementType::F32   ? Kind::F32
+             : m_type == ElementType::S32 ? Kind::S32
+             : m_type == ElementType::F64 ? Kind::F64
+                                          : Kind::Other;
     const auto els = d.elements();
     const std::size_t planeRows = static_cast<std::size_t>(d.matrices() * d.rows());
     const std::size_t planeCols = static_cast<std::size_t>(d.matrices() * d.cols());
@@ -40,8 +46,12 @@ Frame::Frame(const FragmentLayout& d) : layout(d) {
     }
 }
 
-int Frame::rowKey(const Element& e) const { return matrixOf(e) * layout.rows() + e.row; }
-int Frame::colKey(const Element& e) const { return matrixOf(e) * layout.cols() + e.col; }
+int Frame::rowKey(const Element& e) const {
+    return matrixOf(e) * layout.rows() + e.row;
+}
+int Frame::colKey(const Element& e) const {
+    return matrixOf(e) * layout.cols() + e.col;
+}
 
 std::uint64_t Frame::bits(std::span<const std::uint32_t> block, int slot) const {
     const Element& e = layout.elements()[static_cast<std::size_t>(slot)];
@@ -57,12 +67,16 @@ std::uint64_t Frame::bits(std::span<const std::uint32_t> block, int slot) const 
 double Frame::value(std::span<const std::uint32_t> block, int slot) const {
     const std::uint64_t b = bits(block, slot);
     switch (m_kind) {
-    case Kind::F32: return static_cast<double>(std::bit_cast<float>(static_cast<std::uint32_t>(b)));
-    case Kind::S32: return static_cast<double>(static_cast<std::int32_t>(static_cast<std::uint32_t>(b)));
-    case Kind::F64: return std::bit_cast<double>(b);
-    case Kind::Other: break;
+    case Kind::F32:
+        return static_cast<double>(std::bit_cast<float>(static_cast<std::uint32_t>(b)));
+    case Kind::S32:
+        return static_cast<double>(static_cast<std::int32_t>(static_cast<std::uint32_t>(b)));
+    case Kind::F64:
+        return std::bit_cast<double>(b);
+    case Kind::Other:
+        break;
     }
-    return decodeValue(layout.elementType(), b);
+    return decodeValue(m_type, b);
 }
 
 std::string Frame::slotName(int slot) const {
@@ -99,14 +113,20 @@ std::string number(double v) {
 namespace detail {
 
 std::string formLabel(const ProbePlan& plan, std::uint16_t form) {
-    if (plan.forms.size() < 2) return "";
-    const Form& f = plan.forms[form];
+    if (plan.forms.size() < 2)
+        return "";
+    const ProbeForm& f = plan.forms[form];
+    const std::string a(toString(f.atype())), b(toString(f.btype()));
     std::string s;
     auto add = [&](const std::string& part) { s += (s.empty() ? "" : ", ") + part; };
-    if (f.atype != f.btype) add("A ." + f.atype + " x B ." + f.btype);
-    if (f.atype == "b1") add(f.xorPopc ? ".xor.popc" : ".and.popc");
-    if (f.selector >= 0) add("selector " + std::to_string(f.selector));
-    if (s.empty()) add("." + f.atype);
+    if (a != b)
+        add("A ." + a + " x B ." + b);
+    if (f.atype() == ElementType::B1)
+        add(f.xorPopc() ? ".xor.popc" : ".and.popc");
+    if (f.selector >= 0)
+        add("selector " + std::to_string(f.selector));
+    if (s.empty())
+        add("." + a);
     return " [" + s + "]";
 }
 
@@ -143,18 +163,19 @@ void Collector::addField(int field, const MetadataField& f, const std::string& e
 
 namespace {
 class DenseK final : public KModel {
-public:
+  public:
     explicit DenseK(const FragmentLayout& a) : m_a(a) {}
     int kOfA(int flat, int) const override { return m_a.elements()[static_cast<std::size_t>(flat)].col; }
     bool kSelected(int, int, int) const override { return true; }
 
-private:
+  private:
     const FragmentLayout& m_a;
 };
 } // namespace
 
 std::unique_ptr<KModel> kModelOf(const Instruction& in) {
-    if (in.metadata) return sparseKModel(in);
+    if (in.metadata)
+        return sparseKModel(in);
     return std::make_unique<DenseK>(*in.operand("A"));
 }
 
@@ -172,12 +193,13 @@ int majority(const std::map<int, int>& votes, int own, int* count = nullptr) {
             best = key;
             bestCount = n;
         }
-    if (count) *count = bestCount;
+    if (count)
+        *count = bestCount;
     return best;
 }
 
 class Interpreter {
-public:
+  public:
     Interpreter(const ProbePlan& plan, std::span<const std::uint32_t> raw)
         : m_plan(plan), m_in(*plan.instruction), m_a(*m_in.operand("A")), m_b(*m_in.operand("B")),
           m_c(*m_in.operand("C")), m_d(*m_in.operand("D")), m_frame(m_d), m_raw(raw) {
@@ -194,7 +216,8 @@ public:
         out.observed.a.assign(forms, std::vector<ObservedElement>(m_a.elements().size()));
         out.observed.b.assign(forms, std::vector<ObservedElement>(m_b.elements().size()));
         out.observed.c.assign(forms, std::vector<ObservedElement>(m_c.elements().size()));
-        if (m_sparse) out.observed.metadata.assign(forms, std::vector<ObservedField>(m_a.elements().size()));
+        if (m_sparse)
+            out.observed.metadata.assign(forms, std::vector<ObservedField>(m_a.elements().size()));
         m_observed = &out.observed;
 
         // Experiments of one form are contiguous; interpret form by form.
@@ -213,7 +236,8 @@ public:
         r.experiments = static_cast<int>(m_plan.experiments.size());
         r.cellsChecked = static_cast<int>(m_a.elements().size() + m_b.elements().size() +
                                           m_c.elements().size() + m_d.elements().size());
-        if (m_sparse) r.cellsChecked += detail::metadataFieldCount(m_in);
+        if (m_sparse)
+            r.cellsChecked += detail::metadataFieldCount(m_in);
         r.cellsMismatched = static_cast<int>(m_verdicts.badCells.size());
         r.mismatches = std::move(m_verdicts.mismatches);
         r.verdict = r.cellsMismatched == 0 ? "pass" : "fail";
@@ -221,7 +245,7 @@ public:
         return out;
     }
 
-private:
+  private:
     std::span<const std::uint32_t> block(std::size_t experiment) const {
         const std::size_t per = m_plan.outWordsPerExperiment();
         return m_raw.subspan(experiment * per, per);
@@ -233,16 +257,19 @@ private:
         const auto b = block(experiment);
         for (int s = 0; s < static_cast<int>(m_d.elements().size()); ++s) {
             const double v = m_frame.value(b, s);
-            if (v != 0.0) out.emplace_back(s, v);
+            if (v != 0.0)
+                out.emplace_back(s, v);
         }
         return out;
     }
 
     std::string describeSlots(const std::vector<std::pair<int, double>>& slots,
                               const std::vector<std::vector<int>>& sets, bool rows) const {
-        if (slots.empty()) return "no D slot changed";
+        if (slots.empty())
+            return "no D slot changed";
         std::vector<int> ids;
-        for (const auto& [s, v] : slots) ids.push_back(s);
+        for (const auto& [s, v] : slots)
+            ids.push_back(s);
         std::string text;
         for (std::size_t key = 0; key < sets.size(); ++key)
             if (sets[key] == ids)
@@ -251,7 +278,8 @@ private:
             text = "D slots ";
             for (std::size_t i = 0; i < ids.size() && i < 8; ++i)
                 text += (i ? ", " : "") + m_frame.slotName(ids[i]);
-            if (ids.size() > 8) text += ", ... (" + std::to_string(ids.size()) + " slots)";
+            if (ids.size() > 8)
+                text += ", ... (" + std::to_string(ids.size()) + " slots)";
         }
         for (const auto& [s, v] : slots)
             if (v != 1.0) {
@@ -283,13 +311,16 @@ private:
         std::vector<std::map<int, int>> votes(m_d.elements().size());
         for (std::size_t x = begin; x < end; ++x) {
             const Experiment& ex = m_plan.experiments[x];
-            if (ex.kind != check.kind) continue;
+            if (ex.kind != check.kind)
+                continue;
             Run run{ex.element, ex.pattern, lit(x)};
             const int key = expectedKey(ex.element, ex.pattern);
-            for (const auto& [s, v] : run.slots) ++votes[static_cast<std::size_t>(s)][key < 0 ? -2 : key];
+            for (const auto& [s, v] : run.slots)
+                ++votes[static_cast<std::size_t>(s)][key < 0 ? -2 : key];
             runs.push_back(std::move(run));
         }
-        if (runs.empty()) return;
+        if (runs.empty())
+            return;
 
         // D slots that most of the evidence places elsewhere than the engine's D table does.
         std::set<int> blamed;
@@ -298,7 +329,8 @@ private:
             const int own = check.rows ? m_frame.rowKey(d) : m_frame.colKey(d);
             int n = 0;
             const int best = majority(votes[s], own, &n);
-            if (votes[s].empty() || best == own) continue;
+            if (votes[s].empty() || best == own)
+                continue;
             blamed.insert(static_cast<int>(s));
             const std::string where = check.rows ? m_frame.rowName(own) : m_frame.colName(own);
             std::string seen = best == -2 ? "reached by elements that should reach nothing"
@@ -311,7 +343,8 @@ private:
         for (const Run& run : runs) {
             const int key = expectedKey(run.flat, run.pattern);
             std::vector<int> expected;
-            if (key >= 0) expected = sets[static_cast<std::size_t>(key)];
+            if (key >= 0)
+                expected = sets[static_cast<std::size_t>(key)];
             std::vector<int> seen;
             bool badValue = false;
             for (const auto& [s, v] : run.slots) {
@@ -323,8 +356,10 @@ private:
                                           std::back_inserter(diff));
             std::erase_if(diff, [&](int s) { return blamed.count(s) > 0; });
             ObservedElement& o = observed[static_cast<std::size_t>(run.flat)];
-            if (!run.slots.empty()) recordObserved(o, run.slots, check.rows);
-            if (diff.empty() && !badValue) continue;
+            if (!run.slots.empty())
+                recordObserved(o, run.slots, check.rows);
+            if (diff.empty() && !badValue)
+                continue;
             const std::string exp =
                 key < 0 ? "no D slot changed" : (check.rows ? m_frame.rowName(key) : m_frame.colName(key));
             m_verdicts.add(check.operand, check.layout, run.flat, label, exp,
@@ -350,14 +385,15 @@ private:
     }
 
     void addD(int slot, const std::string& label, const std::string& expected, const std::string& observed) {
-        if (m_dBlamed.count({label, slot})) return;
+        if (m_dBlamed.count({label, slot}))
+            return;
         m_dBlamed.insert({label, slot});
         m_verdicts.add("D", m_d, slot, label, expected, observed);
         m_dBlamedSlots.insert(slot);
     }
 
     void interpretForm(std::uint16_t form, std::size_t begin, std::size_t end) {
-        const Form& f = m_plan.forms[form];
+        const ProbeForm& f = m_plan.forms[form];
         ObservedMapping& obs = *m_observed;
 
         // Rows of A vs D: the engine expects A element e in D's row of e.
@@ -370,7 +406,8 @@ private:
             form, begin, end, {m_b, "B", false, ExperimentKind::ColsBD},
             [&](int flat, int pattern) {
                 const Element& e = m_b.elements()[static_cast<std::size_t>(flat)];
-                if (!m_k->kSelected(matrixOf(e), e.row, pattern)) return -1;
+                if (!m_k->kSelected(matrixOf(e), e.row, pattern))
+                    return -1;
                 return m_frame.colKey(e);
             },
             obs.b[form]);
@@ -381,19 +418,21 @@ private:
     }
 
     // k of A vs k of B: per A element, the runs spell (f+1) per D slot; f must sit at the A element's k.
-    void checkKPairs(std::uint16_t form, const Form& f, std::size_t begin, std::size_t end) {
+    void checkKPairs(std::uint16_t form, const ProbeForm& f, std::size_t begin, std::size_t end) {
         const std::string label = std::string(toString(ExperimentKind::KAB)) + formLabel(m_plan, form);
         const std::size_t nD = m_d.elements().size();
         const int nB = static_cast<int>(m_b.elements().size());
         // xor baselines per (pattern, bit)
         std::map<std::pair<int, int>, std::vector<double>> base;
-        if (f.xorPopc)
+        if (f.xorPopc())
             for (std::size_t x = begin; x < end; ++x) {
                 const Experiment& ex = m_plan.experiments[x];
-                if (ex.kind != ExperimentKind::KBase) continue;
+                if (ex.kind != ExperimentKind::KBase)
+                    continue;
                 std::vector<double> v(nD);
                 const auto b = block(x);
-                for (std::size_t s = 0; s < nD; ++s) v[s] = m_frame.value(b, static_cast<int>(s));
+                for (std::size_t s = 0; s < nD; ++s)
+                    v[s] = m_frame.value(b, static_cast<int>(s));
                 base[{ex.pattern, ex.bit}] = std::move(v);
             }
         struct Acc {
@@ -404,19 +443,21 @@ private:
         std::map<std::pair<int, int>, Acc> acc; // (pattern, A element)
         for (std::size_t x = begin; x < end; ++x) {
             const Experiment& ex = m_plan.experiments[x];
-            if (ex.kind != ExperimentKind::KAB) continue;
+            if (ex.kind != ExperimentKind::KAB)
+                continue;
             Acc& a = acc[{ex.pattern, ex.element}];
             if (a.code.empty()) {
                 a.code.assign(nD, 0);
                 a.touched.assign(nD, false);
             }
             const auto b = block(x);
-            const std::vector<double>* bl = f.xorPopc ? &base.at({ex.pattern, ex.bit}) : nullptr;
+            const std::vector<double>* bl = f.xorPopc() ? &base.at({ex.pattern, ex.bit}) : nullptr;
             for (std::size_t s = 0; s < nD; ++s) {
                 const double v = m_frame.value(b, static_cast<int>(s));
                 if (bl) {
                     const double diff = v - (*bl)[s];
-                    if (diff == 0.0) continue;
+                    if (diff == 0.0)
+                        continue;
                     a.touched[s] = true;
                     if (diff == -1.0)
                         a.code[s] |= 1u << ex.bit; // a ^ 1 = 0: the B bit was 1
@@ -425,7 +466,8 @@ private:
                 } else if (v != 0.0) {
                     a.touched[s] = true;
                     a.code[s] |= 1u << ex.bit;
-                    if (v != 1.0) a.anomaly = true;
+                    if (v != 1.0)
+                        a.anomaly = true;
                 }
             }
         }
@@ -436,7 +478,8 @@ private:
         std::map<std::pair<int, int>, std::string> oddities;
         for (const auto& [key, a] : acc) {
             for (std::size_t s = 0; s < nD; ++s) {
-                if (!a.touched[s]) continue;
+                if (!a.touched[s])
+                    continue;
                 const int fb = static_cast<int>(a.code[s]) - 1;
                 if (fb < 0 || fb >= nB) {
                     oddities[key] = "slot " + m_frame.slotName(static_cast<int>(s)) + " spelled " +
@@ -445,7 +488,8 @@ private:
                 }
                 pairs.push_back({key.second, key.first, fb, static_cast<int>(s)});
             }
-            if (a.anomaly && !oddities.count(key)) oddities[key] = "D values other than 0 and 1";
+            if (a.anomaly && !oddities.count(key))
+                oddities[key] = "D values other than 0 and 1";
         }
         const int K = m_a.cols();
         auto kKeyB = [&](int fb) {
@@ -486,7 +530,8 @@ private:
             }
             if (best != own) {
                 int total = 0;
-                for (const auto& [k2, c] : it->second) total += c;
+                for (const auto& [k2, c] : it->second)
+                    total += c;
                 m_verdicts.add("A", m_a, fa, label + suffix, own < 0 ? "multiplies nothing" : kName(own),
                                kName(best) + " (in " + std::to_string(n) + " of " + std::to_string(total) +
                                    " columns)");
@@ -502,12 +547,14 @@ private:
                 multiplied = multiplied || m_k->kSelected(matrixOf(e), e.row, p);
             auto it = bVotes.find(fb);
             if (it == bVotes.end()) {
-                if (multiplied) m_verdicts.add("B", m_b, fb, label, kName(own), "multiplied by no A element");
+                if (multiplied)
+                    m_verdicts.add("B", m_b, fb, label, kName(own), "multiplied by no A element");
                 continue;
             }
             int n = 0, total = 0;
             const int best = majority(it->second, own, &n);
-            for (const auto& [k2, c] : it->second) total += c;
+            for (const auto& [k2, c] : it->second)
+                total += c;
             m_observed->b[form][static_cast<std::size_t>(fb)].row = best < 0 ? -1 : best % K;
             m_observed->b[form][static_cast<std::size_t>(fb)].matrix = best < 0 ? -1 : best / K;
             if (best != own)
@@ -522,7 +569,8 @@ private:
         const std::string label = std::string(toString(ExperimentKind::CvsD)) + formLabel(m_plan, form);
         for (std::size_t x = begin; x < end; ++x) {
             const Experiment& ex = m_plan.experiments[x];
-            if (ex.kind != ExperimentKind::CvsD) continue;
+            if (ex.kind != ExperimentKind::CvsD)
+                continue;
             const Element& c = m_c.elements()[static_cast<std::size_t>(ex.element)];
             const int want = m_frame.cellSlot[static_cast<std::size_t>(
                 (matrixOf(c) * m_d.rows() + c.row) * m_d.cols() + c.col)];
@@ -534,13 +582,16 @@ private:
                 o.row = d.row;
                 o.col = d.col;
             }
-            if (slots.size() == 1 && slots[0].first == want && slots[0].second == 1.0) continue;
+            if (slots.size() == 1 && slots[0].first == want && slots[0].second == 1.0)
+                continue;
             bool explained = !slots.empty();
             for (const auto& [s, v] : slots)
                 explained = explained && (s == want || m_dBlamedSlots.count(s)) && v == 1.0;
-            if (explained && m_dBlamedSlots.count(want)) continue;
+            if (explained && m_dBlamedSlots.count(want))
+                continue;
             std::string seen;
-            if (slots.empty()) seen = "no D slot changed";
+            if (slots.empty())
+                seen = "no D slot changed";
             for (std::size_t i = 0; i < slots.size() && i < 4; ++i) {
                 const Element& d = m_d.elements()[static_cast<std::size_t>(slots[i].first)];
                 seen += (i ? ", " : "") + m_frame.slotName(slots[i].first) + " (row " +
@@ -573,7 +624,8 @@ private:
 } // namespace
 
 Interpretation interpretProbe(const ProbePlan& plan, std::span<const std::uint32_t> rawD) {
-    if (!plan.instruction) throw std::invalid_argument("interpretProbe: the plan has no instruction");
+    if (!plan.instruction)
+        throw std::invalid_argument("interpretProbe: the plan has no instruction");
     return Interpreter(plan, rawD).run();
 }
 

@@ -9,6 +9,7 @@
 // read as the mma.sp probe reads them.
 #include "lanemap/gpu/wgmma.hpp"
 
+#include "metadata_check.hpp"
 #include "wgmma_detail.hpp"
 
 #include <algorithm>
@@ -41,13 +42,15 @@ class DReader {
         // Slots in the order the kernel wrote them ([packed word][thread]): whole-block scans read memory in
         // sequence.
         m_memoryOrder.resize(m_word.size());
-        for (std::size_t q = 0; q < m_word.size(); ++q) m_memoryOrder[q] = static_cast<std::uint32_t>(q);
+        for (std::size_t q = 0; q < m_word.size(); ++q)
+            m_memoryOrder[q] = static_cast<std::uint32_t>(q);
         std::sort(m_memoryOrder.begin(), m_memoryOrder.end(), [&](std::uint32_t a, std::uint32_t b) {
             return m_word[a] != m_word[b] ? m_word[a] < m_word[b] : m_shift[a] < m_shift[b];
         });
     }
-    // fn(position, slot, value) for every slot in memory order; value is 0, 1, or -1 for anything else. Position is
-    // the slot's place in memoryOrder(): per-slot tables kept in that order are read in sequence too.
+    // fn(position, slot, value) for every slot in memory order; value is 0, 1, or -1 for anything else.
+    // Position is the slot's place in memoryOrder(): per-slot tables kept in that order are read in sequence
+    // too.
     template <class Fn> void forEach(std::span<const std::uint32_t> block, Fn&& fn) const {
         for (std::size_t i = 0; i < m_memoryOrder.size(); ++i) {
             const std::uint32_t q = m_memoryOrder[i];
@@ -134,8 +137,8 @@ class Interpreter {
         if (m_g.sparse) // readKs' only lookup per slot: (row, col % 8), in memory order
             for (const std::uint32_t q : m_reader.memoryOrder()) {
                 const Element& d = dSlot(static_cast<int>(q));
-                m_codeBitInOrder.push_back(
-                    static_cast<std::uint16_t>(d.row * detail::kKCodeColumns + d.col % detail::kKCodeColumns));
+                m_codeBitInOrder.push_back(static_cast<std::uint16_t>(d.row * detail::kKCodeColumns +
+                                                                      d.col % detail::kKCodeColumns));
             }
     }
 
@@ -613,7 +616,7 @@ class Interpreter {
             for (int i = 0; i < kCols; ++i)
                 if (bits[row * kCols + static_cast<std::size_t>(i)] > 0)
                     code |= 1 << i;
-            k[row] = inconsistent[row] ? -2 : code - 1;
+            k[row] = inconsistent[row] ? gpu::detail::kInconsistentK : code - 1;
         }
         return k;
     }
@@ -636,12 +639,8 @@ class Interpreter {
             if (typeOf(id) == EntityType::DSlot && scopeOf(id) == form)
                 badRows.insert(dSlot(indexOf(id)).row);
 
-        struct Locate {
-            int id = 0;
-            std::string odd;
-        };
-        std::map<int, Locate> locate;                          // cell -> nibble id read
-        std::map<int, std::vector<std::string>> valueFailures; // field -> texts
+        std::map<int, gpu::detail::Locate> locate; // cell -> nibble id read
+        gpu::detail::FieldFailures valueFailures;
         for (std::size_t x = 0; x < m_plan.experiments.size(); ++x) {
             const Experiment& e = m_plan.experiments[x];
             if (e.setup != si || (e.kind != Kind::MetaLocate && e.kind != Kind::MetaValue))
@@ -673,25 +672,15 @@ class Interpreter {
                     continue;
                 const int k = kOfRow[static_cast<std::size_t>(row)];
                 if (e.kind == Kind::MetaLocate) {
-                    Locate& l = locate[c];
-                    const int k0 = cells.at(c, 0).k, k1 = cells.at(c, 1).k;
-                    if (k == k1 && k1 != k0)
-                        l.id |= 1 << e.bit;
-                    else if (k != k0 && l.odd.empty())
-                        l.odd = k == -2 ? "D row " + std::to_string(row) + " does not spell one k"
-                                        : "multiplied k " + std::to_string(k) +
-                                              ", neither its 0b0100 column (k " + std::to_string(k0) +
-                                              ") nor its 0b1110 column (k " + std::to_string(k1) + ")";
+                    locate[c].add(e.bit, k, cells.at(c, 0).k, cells.at(c, 1).k,
+                                  "D row " + std::to_string(row) + " does not spell one k");
                     continue;
                 }
                 const int want = placed[static_cast<std::size_t>(c)].col;
                 if (k != want)
                     valueFailures[cells.fieldOf(c)].push_back(
-                        "value " + sparse::binary(values[static_cast<std::size_t>(e.value)]) + ": " +
-                        cells.name(c) + " should multiply k " + std::to_string(want) + ", multiplied " +
-                        (k == -1   ? std::string("nothing")
-                         : k == -2 ? "(D row inconsistent)"
-                                   : "k " + std::to_string(k)));
+                        gpu::detail::valueFailure(values[static_cast<std::size_t>(e.value)], cells.name(c),
+                                                  want, k, "(D row inconsistent)"));
             }
         }
         if (!any)
@@ -700,23 +689,11 @@ class Interpreter {
             if (sel.value == m_plan.forms[form].selector)
                 m_fieldsChecked += static_cast<int>(sel.fields.size());
 
-        auto fieldName = [](const MetadataField& f) {
-            return "lane " + std::to_string(f.thread) + " bits [" + std::to_string(f.bitHi) + ":" +
-                   std::to_string(f.bitLo) + "]";
-        };
-        auto summary = [](const std::vector<std::string>& texts) {
-            std::string out = texts[0];
-            if (texts.size() > 1)
-                out += "; " + texts[1];
-            if (texts.size() > 2)
-                out += " (and " + std::to_string(texts.size() - 2) + " more)";
-            return out;
-        };
-        std::map<int, std::vector<std::string>> locateFailures;
+        gpu::detail::FieldFailures locateFailures;
         for (const auto& [c, l] : locate) {
             const int field = cells.fieldOf(c);
             const MetadataField& f = fields[static_cast<std::size_t>(field)];
-            if (!l.odd.empty()) {
+            if (!l.ok()) {
                 locateFailures[field].push_back(cells.name(c) + " " + l.odd);
                 continue;
             }
@@ -724,37 +701,12 @@ class Interpreter {
             o.thread = l.id / 8;
             o.nibble = l.id % 8;
             if (l.id != f.thread * 8 + f.bitLo / 4)
-                locateFailures[field].push_back(
-                    cells.name(c) + "'s indices were read from lane " + std::to_string(l.id / 8) + " bits [" +
-                    std::to_string(4 * (l.id % 8) + 3) + ":" + std::to_string(4 * (l.id % 8)) + "]");
+                locateFailures[field].push_back(cells.name(c) + "'s indices were read from " +
+                                                gpu::detail::nibbleName(l.id));
         }
-        const std::string setupLabel = " [" + s.label + "]";
-        auto add = [&](int field, const std::string& experiment, const std::string& expected,
-                       const std::string& observed) {
-            const MetadataField& f = fields[static_cast<std::size_t>(field)];
-            ProbeMismatch m;
-            m.operand = "metadata";
-            m.row = f.row;
-            m.col = f.colFirst;
-            m.thread = f.thread;
-            m.experiment = experiment + setupLabel;
-            m.expected = expected;
-            m.observed = observed;
+        for (int field : gpu::detail::reportMetadata(fields, locateFailures, valueFailures,
+                                                     " [" + s.label + "]", m_mismatches))
             m_bad.insert({4, m_plan.forms[form].selector, field});
-            m_mismatches.push_back(std::move(m));
-        };
-        for (const auto& [field, texts] : locateFailures) {
-            const MetadataField& f = fields[static_cast<std::size_t>(field)];
-            add(field, "metadata location",
-                "row " + std::to_string(f.row) + " cols " + std::to_string(f.colFirst) + ".." +
-                    std::to_string(f.colLast) + " indexed by " + fieldName(f),
-                summary(texts));
-        }
-        for (const auto& [field, texts] : valueFailures)
-            add(field, "metadata value",
-                "every valid value of " + fieldName(fields[static_cast<std::size_t>(field)]) +
-                    " places its elements as the storage rule says",
-                summary(texts));
     }
 
     void interpretForm(std::uint16_t form) {
@@ -874,8 +826,8 @@ class Interpreter {
                 " elements were read elsewhere than lanemap::smem places them (see the mismatches)");
         if (m_g.sparse)
             for (std::size_t f = 0; f < m_plan.forms.size(); ++f) {
-                const Form& form = m_plan.forms[f];
-                if (form.atype != m_in.atype || form.btype != m_in.btype)
+                const ProbeForm& form = m_plan.forms[f];
+                if (form.instruction != m_plan.forms[0].instruction)
                     continue;
                 int n = 0, total = 0;
                 const sparse::Codec codec = detail::codecFor(m_in, form.selector);

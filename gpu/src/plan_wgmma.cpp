@@ -4,6 +4,7 @@
 // interpret_wgmma.cpp.
 #include "lanemap/gpu/wgmma.hpp"
 
+#include "forms.hpp"
 #include "wgmma_detail.hpp"
 
 #include "lanemap/sparse.hpp"
@@ -116,7 +117,8 @@ ACells::ACells(const Instruction& in, const Geometry& g, const Setup& setup, int
                 const int row = c / g.storedK, j = c % g.storedK;
                 int col = j;
                 if (g.sparse)
-                    col = (j / g.rule->kept) * g.rule->chunkCols + kept[static_cast<std::size_t>(j % g.rule->kept)];
+                    col = (j / g.rule->kept) * g.rule->chunkCols +
+                          kept[static_cast<std::size_t>(j % g.rule->kept)];
                 m_at[p][static_cast<std::size_t>(c)] = {row, col};
                 m_cellAt[p][static_cast<std::size_t>(row * g.k + col)] = c;
             }
@@ -150,9 +152,11 @@ ACells::ACells(const Instruction& in, const Geometry& g, const Setup& setup, int
             if (p == 0) {
                 if (m_field.empty())
                     m_field.assign(static_cast<std::size_t>(m_count), -1);
-                if (pl.field.thread >= 0 && pl.field.thread < kThreads && pl.field.bitLo >= 0 && pl.field.bitLo < 32)
+                if (pl.field.thread >= 0 && pl.field.thread < kThreads && pl.field.bitLo >= 0 &&
+                    pl.field.bitLo < 32)
                     m_field[static_cast<std::size_t>(c)] =
-                        fieldAt[static_cast<std::size_t>(pl.field.thread) * 32 + static_cast<std::size_t>(pl.field.bitLo)];
+                        fieldAt[static_cast<std::size_t>(pl.field.thread) * 32 +
+                                static_cast<std::size_t>(pl.field.bitLo)];
             }
         }
     }
@@ -171,47 +175,24 @@ std::string ACells::name(int cell) const {
 
 namespace {
 
-std::vector<std::string> splitDots(std::string_view s) {
-    std::vector<std::string> out;
-    std::size_t start = 0;
-    while (true) {
-        const std::size_t dot = s.find('.', start);
-        out.emplace_back(
-            s.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
-        if (dot == std::string_view::npos)
-            return out;
-        start = dot + 1;
-    }
-}
-
-// `wgmma.mma_async[.sp].sync.aligned.m64nNkK.<d>.<a>.<b>[.and.popc]`
-Form formOfPtx(const std::string& ptx, int selector) {
-    const std::vector<std::string> tok = splitDots(ptx);
-    for (std::size_t i = 0; i + 3 < tok.size(); ++i)
-        if (tok[i].rfind("m64n", 0) == 0)
-            return Form{ptx, tok[i + 2], tok[i + 3], selector};
-    throw std::logic_error("probe: cannot read the types of " + ptx);
-}
-
-bool sixteenBit(const std::string& type) {
-    return type == "f16" || type == "bf16";
+bool sixteenBit(ElementType type) {
+    return type == ElementType::F16 || type == ElementType::BF16;
 }
 
 } // namespace
 
-std::vector<Form> formsOf(const Instruction& in) {
-    std::vector<Form> out;
-    if (in.metadata) {
-        // Canonical types with every selector, then the mixed-type aliases with selector 0.
+std::vector<ProbeForm> formsOf(const Instruction& in) {
+    const std::vector<lanemap::Form> forms = variantForms(in);
+    const int first = in.metadata ? in.metadata->selectors.at(0).value : -1;
+    std::vector<ProbeForm> out;
+    // Canonical types with every selector, then the mixed-type aliases with the first.
+    if (in.metadata)
         for (const MetadataSelector& s : in.metadata->selectors)
-            out.push_back(formOfPtx(in.ptx, s.value));
-        for (const std::string& alias : in.ptxAliases)
-            out.push_back(formOfPtx(alias, in.metadata->selectors.at(0).value));
-    } else {
-        out.push_back(formOfPtx(in.ptx, -1));
-        for (const std::string& alias : in.ptxAliases)
-            out.push_back(formOfPtx(alias, -1));
-    }
+            out.push_back({forms[0], s.value, ptxOf(in, forms[0])});
+    else
+        out.push_back({forms[0], -1, ptxOf(in, forms[0])});
+    for (std::size_t i = 1; i < forms.size(); ++i)
+        out.push_back({forms[i], first, ptxOf(in, forms[i])});
     return out;
 }
 
@@ -251,10 +232,10 @@ Setup makeSetup(const Instruction& in, std::uint16_t form, ASource a, smem::Majo
     return s;
 }
 
-std::vector<Setup> setupsOf(const Instruction& in, const std::vector<Form>& forms) {
+std::vector<Setup> setupsOf(const Instruction& in, const std::vector<ProbeForm>& forms) {
     std::vector<Setup> out;
     std::vector<smem::Major> majors{smem::Major::K};
-    if (sixteenBit(in.atype))
+    if (sixteenBit(forms.at(0).atype()))
         majors.push_back(smem::Major::MN);
     const smem::Swizzle swizzles[] = {smem::Swizzle::None, smem::Swizzle::B32, smem::Swizzle::B64,
                                       smem::Swizzle::B128};
@@ -276,10 +257,10 @@ std::vector<Setup> setupsOf(const Instruction& in, const std::vector<Form>& form
             std::make_tuple(static_cast<int>(s.form), static_cast<int>(s.major), static_cast<int>(s.swizzle));
         const auto [it, fresh] = configs.emplace(key, static_cast<std::uint16_t>(configs.size()));
         s.bConfig = it->second;
-        const Form& f = forms[s.form];
+        const ProbeForm& f = forms[s.form];
         std::string extra;
-        if (f.atype != f.btype)
-            extra = "A ." + f.atype + " x B ." + f.btype;
+        if (f.atype() != f.btype())
+            extra = "A ." + std::string(toString(f.atype())) + " x B ." + std::string(toString(f.btype()));
         if (f.selector >= 0 && in.metadata && in.metadata->selectors.size() > 1)
             extra += (extra.empty() ? "" : ", ") + std::string("selector ") + std::to_string(f.selector);
         if (!extra.empty())
@@ -313,7 +294,7 @@ class Builder {
             return it->second;
         const smem::SmemLayout& l = s.bLayout;
         std::vector<std::uint8_t> img(l.footprintBytes(), 0);
-        const std::uint64_t one = encodeOne(m_plan.forms[s.form].btype);
+        const std::uint64_t one = traits(m_plan.forms[s.form].btype()).one;
         for (int k = 0; k < m_g.k; ++k)
             for (int n = 0; n < m_g.n; ++n) {
                 bool set = false;
@@ -337,7 +318,7 @@ class Builder {
             return it->second;
         const FragmentLayout& a = *m_in.operand("A");
         std::vector<std::uint32_t> img(static_cast<std::size_t>(kARegisters) * kThreads, 0u);
-        const std::uint64_t one = encodeOne(m_plan.forms[s.form].atype);
+        const std::uint64_t one = traits(m_plan.forms[s.form].atype()).one;
         for (std::size_t c = 0; c < a.elements().size(); ++c) {
             if (!cells(static_cast<int>(c)))
                 continue;
@@ -355,7 +336,7 @@ class Builder {
             return it->second;
         const smem::SmemLayout& l = *s.aLayout;
         std::vector<std::uint8_t> img(l.footprintBytes(), 0);
-        const std::uint64_t one = encodeOne(m_plan.forms[s.form].atype);
+        const std::uint64_t one = traits(m_plan.forms[s.form].atype()).one;
         for (int c = 0; c < m_g.m * m_g.storedK; ++c)
             if (cells(c))
                 putSmem(img, l, c / m_g.storedK, c % m_g.storedK, one, s.aAt);
@@ -402,8 +383,9 @@ Plan planProbe(const Instruction& in) {
     const FragmentLayout& d = *in.operand("D");
     plan.dWords = d.registers() * (d.registerBits() / 32);
     plan.dElementBits = d.containerBits();
-    plan.dOne = static_cast<std::uint32_t>(encodeOne(d.elementType()));
-    plan.dNegZero = d.elementType() == "f32" ? 0x80000000u : d.elementType() == "f16" ? 0x8000u : 0u;
+    const ElementType dType = elementTypeOf(d.elementType());
+    plan.dOne = static_cast<std::uint32_t>(traits(dType).one);
+    plan.dNegZero = dType == ElementType::F32 ? 0x80000000u : dType == ElementType::F16 ? 0x8000u : 0u;
     const Geometry g(in);
     Builder build(plan, g);
 

@@ -22,7 +22,8 @@ namespace {
 
 const Instruction& instr(const std::string& spec) {
     const Instruction* in = Catalog::instance().instruction(spec);
-    if (!in) throw std::runtime_error("unknown spec " + spec);
+    if (!in)
+        throw std::runtime_error("unknown spec " + spec);
     return *in;
 }
 
@@ -34,7 +35,8 @@ Interpretation runSimulated(const Instruction& in, const SimReference& ref) {
 // Index of (thread, index) in an operand's element list.
 std::size_t flat(const std::vector<Element>& els, int thread, int index) {
     for (std::size_t i = 0; i < els.size(); ++i)
-        if (els[i].thread == thread && els[i].index == index) return i;
+        if (els[i].thread == thread && els[i].index == index)
+            return i;
     throw std::runtime_error("no such element");
 }
 
@@ -49,7 +51,8 @@ using Named = std::tuple<std::string, int, int, std::string>; // operand, thread
 
 std::set<Named> named(const ProbeResult& r) {
     std::set<Named> out;
-    for (const ProbeMismatch& m : r.mismatches) out.insert({m.operand, m.thread, m.index, m.experiment});
+    for (const ProbeMismatch& m : r.mismatches)
+        out.insert({m.operand, m.thread, m.index, m.experiment});
     return out;
 }
 
@@ -58,20 +61,26 @@ bool hasFinding(const ProbeResult& r, const std::string& text) {
                        [&](const std::string& f) { return f.find(text) != std::string::npos; });
 }
 
-TEST(ProbeHost, EncodesOneInEveryElementType) {
-    EXPECT_EQ(encodeOne("f16"), 0x3C00u);
-    EXPECT_EQ(encodeOne("bf16"), 0x3F80u);
-    EXPECT_EQ(encodeOne("tf32"), 0x3F800000u);
-    EXPECT_EQ(encodeOne("f64"), 0x3FF0000000000000ull);
-    EXPECT_EQ(encodeOne("e4m3"), 0x38u);
-    EXPECT_EQ(encodeOne("e5m2"), 0x3Cu);
-    EXPECT_EQ(encodeOne("s4"), 1u);
-    EXPECT_EQ(encodeOne("b1"), 1u);
-    EXPECT_THROW(encodeOne("f7"), std::invalid_argument);
-    EXPECT_EQ(decodeValue("f16", 0x3C00), 1.0);
-    EXPECT_EQ(decodeValue("f16", 0x4000), 2.0);
-    EXPECT_EQ(decodeValue("s32", 0xFFFFFFFF), -1.0);
-    EXPECT_EQ(decodeValue("f64", 0x3FF0000000000000ull), 1.0);
+TEST(ProbeHost, DecodesEveryAccumulatorType) {
+    EXPECT_EQ(decodeValue(ElementType::F16, 0x3C00), 1.0);
+    EXPECT_EQ(decodeValue(ElementType::F16, 0x4000), 2.0);
+    EXPECT_EQ(decodeValue(ElementType::F32, 0x3F800000), 1.0);
+    EXPECT_EQ(decodeValue(ElementType::S32, 0xFFFFFFFF), -1.0);
+    EXPECT_EQ(decodeValue(ElementType::F64, 0x3FF0000000000000ull), 1.0);
+    EXPECT_THROW(decodeValue(ElementType::E4M3, 0x38), std::invalid_argument);
+}
+
+TEST(ProbeHost, FormsAreStructuredAndTheirPtxIsTheCatalogs) {
+    const Instruction& in = instr("mma.m16n8k32.s8");
+    const std::vector<ProbeForm> forms = formsOf(in);
+    ASSERT_EQ(forms.size(), 1 + in.ptxAliases.size());
+    EXPECT_EQ(forms[0].ptx, in.ptx);
+    EXPECT_EQ(forms[0].atype(), ElementType::S8);
+    for (std::size_t i = 1; i < forms.size(); ++i) {
+        EXPECT_EQ(forms[i].ptx, in.ptxAliases[i - 1]);
+        EXPECT_TRUE(sameMixGroup(forms[i].atype(), ElementType::S8));
+    }
+    EXPECT_NE(forms[1].instruction, forms[0].instruction);
 }
 
 TEST(ProbeHost, RegisterImagesPutOneHotValuesWhereTheEngineSays) {
@@ -111,7 +120,8 @@ TEST_P(EveryVariant, PassesAgainstItsOwnLayoutAndObservesTheEnginesMapping) {
     std::size_t cells = in.operand("A")->elements().size() + in.operand("B")->elements().size() +
                         in.operand("C")->elements().size() + in.operand("D")->elements().size();
     if (in.metadata) {
-        for (const MetadataSelector& s : in.metadata->selectors) cells += s.fields.size();
+        for (const MetadataSelector& s : in.metadata->selectors)
+            cells += s.fields.size();
     }
     EXPECT_EQ(static_cast<std::size_t>(r.cellsChecked), cells);
     EXPECT_TRUE(hasFinding(r, "agree with lanemap"));
@@ -130,13 +140,15 @@ TEST_P(EveryVariant, PassesAgainstItsOwnLayoutAndObservesTheEnginesMapping) {
 std::vector<std::string> probedSpecs() {
     std::vector<std::string> specs;
     for (const Variant* v : Catalog::instance().variants())
-        if (v->family == Family::Mma || v->family == Family::MmaSp) specs.push_back(v->spec);
+        if (v->family == Family::Mma || v->family == Family::MmaSp)
+            specs.push_back(v->spec);
     return specs;
 }
 
 std::string testName(const ::testing::TestParamInfo<std::string>& spec) {
     std::string name;
-    for (char ch : spec.param) name += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
+    for (char ch : spec.param)
+        name += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
     return name;
 }
 
@@ -267,8 +279,8 @@ TEST(ProbeHost, B1IsProbedWithXorAndAndAndReadCorrectlyForBoth) {
     const Instruction& in = instr("mma.m8n8k128.b1");
     const ProbePlan plan = planProbe(in);
     ASSERT_EQ(plan.forms.size(), 2u);
-    EXPECT_TRUE(plan.forms[0].xorPopc);
-    EXPECT_FALSE(plan.forms[1].xorPopc);
+    EXPECT_TRUE(plan.forms[0].xorPopc());
+    EXPECT_FALSE(plan.forms[1].xorPopc());
     SimReference hw = referenceOf(in);
     swapCells(hw.b, flat(hw.b, 2, 5), flat(hw.b, 2, 6));
     const ProbeResult r = interpretProbe(plan, simulate(plan, hw)).result;
@@ -300,7 +312,8 @@ TEST(ProbeHost, E1ConfirmedWhenTheHardwareMasksIAndRefutedWhenItFollowsTheManual
     // of B.)
     std::set<std::pair<int, int>> cells;
     for (const ProbeMismatch& m : r.mismatches) {
-        if (m.operand != "A") continue;
+        if (m.operand != "A")
+            continue;
         EXPECT_GE(m.index, 32);
         EXPECT_LT(m.index, 64);
         cells.insert({m.thread, m.index});
@@ -316,7 +329,8 @@ TEST(ProbeHost, E1ConfirmedWhenTheHardwareMasksIAndRefutedWhenItFollowsTheManual
 SimReference withCandidate(const Instruction& in, const std::string& name) {
     SimReference hw = referenceOf(in);
     for (const MetadataCandidate& c : hw.metadata->candidates)
-        if (c.name == name) hw.metadata->selectors = c.selectors;
+        if (c.name == name)
+            hw.metadata->selectors = c.selectors;
     return hw;
 }
 
@@ -372,8 +386,10 @@ TEST(ProbeSparse, TwoSwappedMetadataFieldsAreNamedAndNothingElse) {
     auto& fields = hw.metadata->selectors[0].fields;
     std::size_t f0 = 0, f1 = 0;
     for (std::size_t i = 0; i < fields.size(); ++i) {
-        if (fields[i].thread == 0 && fields[i].bitLo == 0) f0 = i;
-        if (fields[i].thread == 0 && fields[i].bitLo == 4) f1 = i;
+        if (fields[i].thread == 0 && fields[i].bitLo == 0)
+            f0 = i;
+        if (fields[i].thread == 0 && fields[i].bitLo == 4)
+            f1 = i;
     }
     std::swap(fields[f0].bitLo, fields[f1].bitLo);
     std::swap(fields[f0].bitHi, fields[f1].bitHi);
