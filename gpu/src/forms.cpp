@@ -38,12 +38,20 @@ lanemap::Form formOfPtx(const std::string& ptx) {
     if (tok.empty() || tok[0] != "wgmma")
         i += 2; // mma: the operand layouts follow the shape
     ++i;
-    while (i < tok.size() &&
-           (tok[i].rfind("kind::", 0) == 0 || tok[i] == "block_scale" || tok[i].rfind("scale_vec::", 0) == 0))
-        ++i;
+    lanemap::Form f;
+    for (; i < tok.size(); ++i) {
+        const std::string& q = tok[i];
+        if (q == "block_scale") {
+            f.scaleVec = ScaleVec::Default;
+        } else if (q.rfind("scale_vec::", 0) == 0) {
+            const char n = q.size() > 11 ? q[11] : '?';
+            f.scaleVec = n == '1' ? ScaleVec::X1 : n == '2' ? ScaleVec::X2 : ScaleVec::X4;
+        } else if (q.rfind("kind::", 0) != 0) {
+            break;
+        }
+    }
     if (i + 2 >= tok.size())
         throw std::logic_error("probe: cannot read the types of " + ptx);
-    lanemap::Form f;
     f.atype = elementTypeOf(tok[i + 1]);
     f.btype = elementTypeOf(tok[i + 2]);
     for (std::size_t j = i + 3; j < tok.size(); ++j) {
@@ -51,6 +59,10 @@ lanemap::Form formOfPtx(const std::string& ptx) {
             f.b1 = B1Op::Xor;
         if (tok[j] == "and")
             f.b1 = B1Op::And;
+        // Block scaling names the scale factors' type last (after C).
+        if (f.scaleVec != ScaleVec::None && j == i + 4)
+            if (const std::optional<ElementType> t = parseElementType(tok[j]))
+                f.scaleType = *t;
     }
     return f;
 }

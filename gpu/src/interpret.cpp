@@ -130,11 +130,11 @@ std::string formLabel(const ProbePlan& plan, std::uint16_t form) {
     return " [" + s + "]";
 }
 
-void Collector::add(const std::string& operand, const FragmentLayout& layout, int flat,
-                    const std::string& experiment, std::string expected, std::string observed) {
+void Collector::add(Operand operand, const FragmentLayout& layout, int flat, const std::string& experiment,
+                    std::string expected, std::string observed) {
     const Element& e = layout.elements()[static_cast<std::size_t>(flat)];
     ProbeMismatch m;
-    m.operand = operand;
+    m.operand = toString(operand);
     m.matrix = e.matrix;
     m.row = e.row;
     m.col = e.col;
@@ -144,20 +144,6 @@ void Collector::add(const std::string& operand, const FragmentLayout& layout, in
     m.expected = std::move(expected);
     m.observed = std::move(observed);
     badCells.insert({operand, flat});
-    mismatches.push_back(std::move(m));
-}
-
-void Collector::addField(int field, const MetadataField& f, const std::string& experiment,
-                         std::string expected, std::string observed) {
-    ProbeMismatch m;
-    m.operand = "metadata";
-    m.row = f.row;
-    m.col = f.colFirst;
-    m.thread = f.thread;
-    m.experiment = experiment;
-    m.expected = std::move(expected);
-    m.observed = std::move(observed);
-    badCells.insert({"metadata", field});
     mismatches.push_back(std::move(m));
 }
 
@@ -293,7 +279,7 @@ class Interpreter {
     // engine's D key, or -1 where the element should reach nothing.
     struct FrameCheck {
         const FragmentLayout& layout;
-        const char* operand;
+        Operand operand;
         bool rows;
         ExperimentKind kind;
     };
@@ -334,8 +320,8 @@ class Interpreter {
             blamed.insert(static_cast<int>(s));
             const std::string where = check.rows ? m_frame.rowName(own) : m_frame.colName(own);
             std::string seen = best == -2 ? "reached by elements that should reach nothing"
-                                          : "reached by " + std::to_string(n) + " " + check.operand +
-                                                " elements of " +
+                                          : "reached by " + std::to_string(n) + " " +
+                                                std::string(toString(check.operand)) + " elements of " +
                                                 (check.rows ? m_frame.rowName(best) : m_frame.colName(best));
             addD(static_cast<int>(s), label, where, seen);
         }
@@ -388,7 +374,7 @@ class Interpreter {
         if (m_dBlamed.count({label, slot}))
             return;
         m_dBlamed.insert({label, slot});
-        m_verdicts.add("D", m_d, slot, label, expected, observed);
+        m_verdicts.add(Operand::D, m_d, slot, label, expected, observed);
         m_dBlamedSlots.insert(slot);
     }
 
@@ -398,12 +384,12 @@ class Interpreter {
 
         // Rows of A vs D: the engine expects A element e in D's row of e.
         checkAgainstFrame(
-            form, begin, end, {m_a, "A", true, ExperimentKind::RowsAD},
+            form, begin, end, {m_a, Operand::A, true, ExperimentKind::RowsAD},
             [&](int flat, int) { return m_frame.rowKey(m_a.elements()[static_cast<std::size_t>(flat)]); },
             obs.a[form]);
         // Columns of B vs D: B element f in D's column of f, if its k is multiplied under the pattern.
         checkAgainstFrame(
-            form, begin, end, {m_b, "B", false, ExperimentKind::ColsBD},
+            form, begin, end, {m_b, Operand::B, false, ExperimentKind::ColsBD},
             [&](int flat, int pattern) {
                 const Element& e = m_b.elements()[static_cast<std::size_t>(flat)];
                 if (!m_k->kSelected(matrixOf(e), e.row, pattern))
@@ -524,7 +510,7 @@ class Interpreter {
             const std::string suffix = m_k->patternName(pattern);
             if (it == aVotes.end()) {
                 if (own >= 0)
-                    m_verdicts.add("A", m_a, fa, label + suffix, kName(own),
+                    m_verdicts.add(Operand::A, m_a, fa, label + suffix, kName(own),
                                    oddities.count(key) ? oddities[key] : "multiplies no B element");
                 continue;
             }
@@ -532,11 +518,11 @@ class Interpreter {
                 int total = 0;
                 for (const auto& [k2, c] : it->second)
                     total += c;
-                m_verdicts.add("A", m_a, fa, label + suffix, own < 0 ? "multiplies nothing" : kName(own),
-                               kName(best) + " (in " + std::to_string(n) + " of " + std::to_string(total) +
-                                   " columns)");
+                m_verdicts.add(
+                    Operand::A, m_a, fa, label + suffix, own < 0 ? "multiplies nothing" : kName(own),
+                    kName(best) + " (in " + std::to_string(n) + " of " + std::to_string(total) + " columns)");
             } else if (oddities.count(key)) {
-                m_verdicts.add("A", m_a, fa, label + suffix, kName(own), oddities[key]);
+                m_verdicts.add(Operand::A, m_a, fa, label + suffix, kName(own), oddities[key]);
             }
         }
         for (int fb = 0; fb < nB; ++fb) {
@@ -548,7 +534,7 @@ class Interpreter {
             auto it = bVotes.find(fb);
             if (it == bVotes.end()) {
                 if (multiplied)
-                    m_verdicts.add("B", m_b, fb, label, kName(own), "multiplied by no A element");
+                    m_verdicts.add(Operand::B, m_b, fb, label, kName(own), "multiplied by no A element");
                 continue;
             }
             int n = 0, total = 0;
@@ -558,7 +544,7 @@ class Interpreter {
             m_observed->b[form][static_cast<std::size_t>(fb)].row = best < 0 ? -1 : best % K;
             m_observed->b[form][static_cast<std::size_t>(fb)].matrix = best < 0 ? -1 : best / K;
             if (best != own)
-                m_verdicts.add("B", m_b, fb, label, kName(own),
+                m_verdicts.add(Operand::B, m_b, fb, label, kName(own),
                                (best < 0 ? std::string("multiplied by unplaced A elements")
                                          : "multiplied by A elements of " + kName(best)) +
                                    " (" + std::to_string(n) + " of " + std::to_string(total) + ")");
@@ -598,7 +584,7 @@ class Interpreter {
                         std::to_string(d.row) + ", col " + std::to_string(d.col) +
                         (slots[i].second != 1.0 ? ", value " + number(slots[i].second) : "") + ")";
             }
-            m_verdicts.add("C", m_c, ex.element, label,
+            m_verdicts.add(Operand::C, m_c, ex.element, label,
                            "D slot " + m_frame.slotName(want) + " (row " + std::to_string(c.row) + ", col " +
                                std::to_string(c.col) + ")",
                            seen);

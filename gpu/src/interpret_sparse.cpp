@@ -182,7 +182,7 @@ void checkMetadata(const ProbePlan& plan, const Frame& frame, std::span<const st
             locateFailures[field].push_back(who + "'s indices were read from " + nibbleName(l.id));
     }
     for (int field : reportMetadata(fields, locateFailures, valueFailures, label, verdicts.mismatches))
-        verdicts.badCells.insert({"metadata", cellBase + field});
+        verdicts.badCells.insert({Operand::Metadata, cellBase + field});
 }
 
 SparseSim::SparseSim(const SimReference& ref, const MetadataLayout& md) : m_ref(ref) {

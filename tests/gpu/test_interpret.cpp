@@ -6,12 +6,16 @@
 #include "lanemap/gpu/simulate.hpp"
 
 #include "../core/sparse_unresolved.hpp"
+#include "errata.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
+#include <fstream>
 #include <set>
+#include <sstream>
 #include <string>
 #include <tuple>
 
@@ -291,13 +295,51 @@ TEST(ProbeHost, B1IsProbedWithXorAndAndAndReadCorrectlyForBoth) {
     EXPECT_EQ(named(r), want);
 }
 
+// Every erratum that carries the manual's reading of an operand is settled by the same tally: a simulated GPU
+// that uses lanemap's layout confirms it, one that follows the manual's reading refutes it.
+TEST(ProbeHost, EveryErratumWithAManualReadingIsConfirmedByLanemapsLayoutAndRefutedByTheManuals) {
+    int errata = 0;
+    for (const Variant* v : Catalog::instance().variants()) {
+        if (v->family != Family::Mma && v->family != Family::MmaSp)
+            continue;
+        for (const Erratum& e : v->errata) {
+            const std::optional<detail::ManualReading> reading = detail::manualReadingOf(e);
+            if (!reading)
+                continue;
+            ++errata;
+            const Instruction& in = Catalog::instance().instruction(*v);
+            const ProbeResult pass = runSimulated(in, referenceOf(in)).result;
+            EXPECT_EQ(pass.verdict, "pass") << v->spec;
+            EXPECT_TRUE(hasFinding(pass, e.id + " confirmed: ")) << v->spec;
+
+            // A GPU that implements the manual's reading of the operand.
+            SimReference manual = referenceOf(in);
+            std::vector<Element>& els = reading->operand == Operand::A   ? manual.a
+                                        : reading->operand == Operand::B ? manual.b
+                                                                         : manual.c;
+            for (Element& el : els) {
+                const Cell c = reading->place(Lane::of(el.thread), el.index, in.n);
+                el.row = static_cast<std::uint16_t>(c.row);
+                el.col = el.colLast = static_cast<std::uint16_t>(c.col);
+            }
+            const ProbeResult r = runSimulated(in, manual).result;
+            EXPECT_EQ(r.verdict, "fail") << v->spec;
+            EXPECT_TRUE(hasFinding(r, e.id + " refuted: the hardware follows the manual's literal formula"))
+                << v->spec;
+        }
+    }
+    EXPECT_GE(errata, 1); // E1
+}
+
 TEST(ProbeHost, E1ConfirmedWhenTheHardwareMasksIAndRefutedWhenItFollowsTheManual) {
     const Instruction& in = instr("mma.m16n8k256.b1");
     const ProbeResult pass = runSimulated(in, referenceOf(in)).result;
     EXPECT_EQ(pass.verdict, "pass");
-    EXPECT_TRUE(hasFinding(pass, "E1 confirmed: a32..a63 of every lane sit at row groupID+8"))
+    EXPECT_TRUE(hasFinding(pass,
+                           "E1 confirmed: a32..a63 of every lane sit at row groupID+8, k = "
+                           "threadID_in_group*32 + (i & 0x1F), as lanemap draws (2048 of 2048 placements); "
+                           "the manual's k = threadID_in_group*32 + i matches 0 of them"))
         << pass.findings[0];
-    EXPECT_TRUE(hasFinding(pass, "(2048 of 2048 placements)"));
 
     // A GPU that implements the manual's literal text: col = threadID_in_group*32 + i for i < 64.
     SimReference manual = referenceOf(in);
@@ -306,7 +348,9 @@ TEST(ProbeHost, E1ConfirmedWhenTheHardwareMasksIAndRefutedWhenItFollowsTheManual
             e.col = e.colLast = static_cast<std::uint16_t>((e.thread % 4) * 32 + e.index);
     const ProbeResult r = runSimulated(in, manual).result;
     EXPECT_EQ(r.verdict, "fail");
-    EXPECT_TRUE(hasFinding(r, "E1 refuted: the hardware follows the manual's literal formula for a32..a63"));
+    EXPECT_TRUE(
+        hasFinding(r, "E1 refuted: the hardware follows the manual's literal formula for a32..a63 (2048 of "
+                      "2048 placements)"));
     // The two readings differ for every a32..a63 of every lane (i & 0x1F != i for i >= 32): all are named,
     // and no other A element. (The manual's text is no bijection, so the all-ones runs also see doubled cells
     // of B.)
@@ -319,6 +363,13 @@ TEST(ProbeHost, E1ConfirmedWhenTheHardwareMasksIAndRefutedWhenItFollowsTheManual
         cells.insert({m.thread, m.index});
     }
     EXPECT_EQ(cells.size(), 32u * 32u);
+
+    // Half the lanes masked, half literal: neither reading holds, and the finding shows a placement.
+    SimReference mixed = referenceOf(in);
+    for (Element& e : mixed.a)
+        if (e.index >= 32 && e.index < 64 && e.thread < 16)
+            e.col = e.colLast = static_cast<std::uint16_t>((e.thread % 4) * 32 + e.index);
+    EXPECT_TRUE(hasFinding(runSimulated(in, mixed).result, "E1 unresolved: a32..a63 match lanemap in"));
 }
 
 // --- mma.sp

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <mutex>
 #include <set>
@@ -172,4 +173,25 @@ TEST(ProbePipeline, WorkerThreadsKeepTheOrderOfTheVariants) {
         EXPECT_EQ(report.results[i].verdict, "pass") << variants[i]->spec;
     }
     EXPECT_EQ(done, (std::vector<std::size_t>{1, 2, 3, 4, 5, 6})); // one call at a time, counted in order
+}
+
+// Forms are structured; the PTX the kernels switch on is rendered from them and must be the catalog's, for
+// every variant: the canonical string first, then every alias once, each a distinct form.
+TEST(ProbePipeline, EveryVariantsFormsRenderExactlyItsCatalogPtx) {
+    for (const Variant* v : Catalog::instance().variants()) {
+        const Instruction& in = Catalog::instance().instruction(*v);
+        std::vector<std::string> ptx;
+        std::vector<lanemap::Form> distinct;
+        for (const ProbeForm& f : methodFor(v->family)->forms(in)) {
+            if (std::find(ptx.begin(), ptx.end(), f.ptx) != ptx.end())
+                continue;
+            ptx.push_back(f.ptx);
+            EXPECT_EQ(std::find(distinct.begin(), distinct.end(), f.instruction), distinct.end())
+                << v->spec << ": two PTX strings with one form: " << f.ptx;
+            distinct.push_back(f.instruction);
+        }
+        std::vector<std::string> want{v->ptx};
+        want.insert(want.end(), v->ptxAliases.begin(), v->ptxAliases.end());
+        EXPECT_EQ(ptx, want) << v->spec;
+    }
 }
