@@ -91,7 +91,7 @@ class Interpreter {
             r.cellsChecked += detail::metadataFieldCount(m_in);
         r.cellsMismatched = static_cast<int>(m_verdicts.badCells.size());
         r.mismatches = std::move(m_verdicts.mismatches);
-        r.verdict = r.cellsMismatched == 0 ? "pass" : "fail";
+        r.verdict = toString(r.cellsMismatched == 0 ? Verdict::Pass : Verdict::Fail);
         r.findings = detail::findings(m_plan, out.observed, r);
         return out;
     }
