@@ -11,12 +11,14 @@ namespace lanemap::gpu::detail {
 
 namespace {
 
-// E1, mma.m16n8k256 .b1 A: the manual writes col = threadID_in_group*32 + i for i < 64 (no & 0x1F), which
-// overlaps the i >= 64 branch; its rows and its i >= 64 branch are lanemap's.
-Cell e1Manual(const Lane& l, int i, int) {
-    return {(i < 32 || (64 <= i && i < 96)) ? l.groupID : l.groupID + 8,
-            i < 64 ? l.threadID_in_group * 32 + i : l.threadID_in_group * 32 + (i & 0x1F) + 128};
-}
+// How a finding words the two readings of an erratum's elements. The placements themselves are core's
+// (Erratum::manualReading); only these words are not there yet.
+struct ReadingWords {
+    std::string_view id, lanemapSays, manualSays;
+};
+constexpr ReadingWords kWords[] = {
+    {"E1", "row groupID+8, k = threadID_in_group*32 + (i & 0x1F)", "k = threadID_in_group*32 + i"},
+};
 
 // For the elements with `pick(element)`, how many observed placements match the engine and how many
 // `formula`.
@@ -61,7 +63,7 @@ Tally tally(const FragmentLayout& op, Operand operand, const std::vector<Observe
 }
 
 std::string e2Finding(const Instruction& in, const ObservedMapping& obs, bool pass) {
-    const FragmentLayout& a = *in.operand("A");
+    const FragmentLayout& a = *in.operand(Operand::A);
     const Tally t = tally(
         a, Operand::A, obs.a.at(0), [](const Element& e) { return e.index % 2 == 1; },
         [](const Element& e) {
@@ -84,15 +86,21 @@ std::string e2Finding(const Instruction& in, const ObservedMapping& obs, bool pa
 } // namespace
 
 std::optional<ManualReading> manualReadingOf(const Erratum& erratum) {
-    if (erratum.id == "E1")
-        return ManualReading{Operand::A, e1Manual, "row groupID+8, k = threadID_in_group*32 + (i & 0x1F)",
-                             "k = threadID_in_group*32 + i"};
-    return std::nullopt;
+    if (!erratum.manualReading)
+        return std::nullopt;
+    ManualReading r{erratum.manualReading->operand, erratum.manualReading->place, "where lanemap draws them",
+                    "literal formula"};
+    for (const ReadingWords& w : kWords)
+        if (w.id == erratum.id) {
+            r.lanemapSays = w.lanemapSays;
+            r.manualSays = w.manualSays;
+        }
+    return r;
 }
 
-std::string readingFinding(const std::string& id, const ManualReading& reading, const Instruction& in,
+std::string readingFinding(std::string_view id, const ManualReading& reading, const Instruction& in,
                            const ObservedMapping& obs) {
-    const FragmentLayout& op = *in.operand(toString(reading.operand));
+    const FragmentLayout& op = *in.operand(reading.operand);
     const auto manual = [&](const Element& e) { return reading.place(Lane::of(e.thread), e.index, in.n); };
     // The elements the two readings place differently: the only ones that can tell them apart.
     const auto differs = [&](const Element& e) {
@@ -140,10 +148,10 @@ std::vector<std::string> errataFindings(const Instruction& in, const ObservedMap
         else if (e.id == "E3")
             continue; // syntax typo: nothing the hardware can say
         else if (pass)
-            out.push_back(e.id + " confirmed: " + e.summary +
+            out.push_back(std::string(e.id) + " confirmed: " + std::string(e.summary) +
                           " — the instruction runs on this device and agrees with lanemap in every cell");
         else
-            out.push_back(e.id + " unresolved: " + e.summary +
+            out.push_back(std::string(e.id) + " unresolved: " + std::string(e.summary) +
                           " — the hardware disagrees with lanemap (see the mismatches)");
     }
     return out;

@@ -19,8 +19,7 @@ struct ManualReading {
     std::string manualSays; // the manual's, likewise
 };
 
-// The manual's reading an erratum carries, if any. (The readings belong to the errata in the core model;
-// until core's Erratum carries them, they are written here, and only here.)
+// The manual's reading an erratum carries (Erratum::manualReading), with the words its finding uses.
 std::optional<ManualReading> manualReadingOf(const Erratum& erratum);
 
 // One finding per erratum of the instruction that a run can speak to; `pass`: the run found no mismatch.
@@ -29,7 +28,7 @@ std::vector<std::string> errataFindings(const Instruction& instruction, const Ob
 
 // "<id> confirmed / refuted / unresolved: ..." from the observed placements of the reading's operand, per
 // form.
-std::string readingFinding(const std::string& id, const ManualReading& reading,
-                           const Instruction& instruction, const ObservedMapping& observed);
+std::string readingFinding(std::string_view id, const ManualReading& reading, const Instruction& instruction,
+                           const ObservedMapping& observed);
 
 } // namespace lanemap::gpu::detail

@@ -15,13 +15,13 @@ namespace lanemap::gpu::detail {
 namespace {
 
 struct Counts {
-    std::map<std::string, int> bad;
+    std::map<Operand, int> bad;
     int total = 0;
 };
 
 Counts countBad(const ProbeResult& r) {
     Counts c;
-    std::set<std::pair<std::string, std::tuple<int, int, int, int, int>>> seen;
+    std::set<std::pair<Operand, std::tuple<int, int, int, int, int>>> seen;
     for (const ProbeMismatch& m : r.mismatches)
         if (seen.insert({m.operand, {m.matrix, m.row, m.col, m.thread, m.index}}).second)
             ++c.bad[m.operand];
@@ -50,7 +50,7 @@ std::string subRegisterFinding(const FragmentLayout& op, const char* name, bool 
 // Where the hardware reads metadata, in the manual's terms: for quad 0 (lanes 0..3, rows 0 and 8), which lane
 // and bits index which row and columns, and whether every quad g repeats it at lanes 4g.., rows g and g+8.
 std::string observedMetadataMap(const Instruction& in, const ObservedMapping& obs, std::size_t form) {
-    const FragmentLayout& a = *in.operand("A");
+    const FragmentLayout& a = *in.operand(Operand::A);
     const int chunk = in.metadata->chunkCols;
     std::map<std::pair<int, int>, std::pair<int, std::pair<int, int>>>
         map; // (lane, nibble) -> (row, [first, last])
@@ -107,7 +107,7 @@ std::string observedMetadataMap(const Instruction& in, const ObservedMapping& ob
 // For an unresolved mapping: how many A elements each candidate reading places where the hardware read them.
 std::vector<std::string> metadataFindings(const ProbePlan& plan, const ObservedMapping& obs) {
     const Instruction& in = *plan.instruction;
-    const FragmentLayout& a = *in.operand("A");
+    const FragmentLayout& a = *in.operand(Operand::A);
     const MetadataLayout& md = *in.metadata;
     std::vector<std::string> out;
     for (std::size_t form = 0; form < plan.forms.size(); ++form) {
@@ -162,7 +162,7 @@ std::vector<std::string> metadataFindings(const ProbePlan& plan, const ObservedM
 // Placements the engine marks inferred or figure-only, now seen on hardware.
 std::vector<std::string> sourceFindings(const Instruction& in, const Counts& bad) {
     std::vector<std::string> out;
-    for (const char* name : {"A", "B", "C", "D"}) {
+    for (const Operand name : {Operand::A, Operand::B, Operand::C, Operand::D}) {
         const FragmentLayout& op = *in.operand(name);
         int inferred = 0, figure = 0;
         for (const Element& e : op.elements()) {
@@ -172,7 +172,7 @@ std::vector<std::string> sourceFindings(const Instruction& in, const Counts& bad
         if (!inferred && !figure)
             continue;
         std::ostringstream s;
-        s << name << " placements lanemap marks " << (inferred ? "inferred" : "figure-only");
+        s << toString(name) << " placements lanemap marks " << (inferred ? "inferred" : "figure-only");
         s << (bad.bad.count(name)
                   ? ": the hardware disagrees (see the mismatches)"
                   : ": the hardware agrees in all " + std::to_string(op.elements().size()) + " cells");
@@ -202,16 +202,17 @@ std::vector<std::string> findings(const ProbePlan& plan, const ObservedMapping& 
         }
         out.push_back(s.str());
     }
-    const bool dClean = !c.bad.count("D") && !c.bad.count("B") && !c.bad.count("C");
-    const bool abClean = !c.bad.count("A") && !c.bad.count("B") && !c.bad.count("metadata");
+    const bool dClean = !c.bad.count(Operand::D) && !c.bad.count(Operand::B) && !c.bad.count(Operand::C);
+    const bool abClean =
+        !c.bad.count(Operand::A) && !c.bad.count(Operand::B) && !c.bad.count(Operand::Metadata);
     const char* dAnchor = "confirmed: B's columns, which are lanes, anchor D's element order";
     const char* abAnchor = in.metadata
                                ? "confirmed within each chunk: the metadata indices anchor k"
                                : "consistent with the k pairing; a swap made in both A and B would be "
                                  "invisible to A·B";
-    for (std::string s : {subRegisterFinding(*in.operand("D"), "D", dClean, dAnchor),
-                          subRegisterFinding(*in.operand("A"), "A", abClean, abAnchor),
-                          subRegisterFinding(*in.operand("B"), "B", abClean, abAnchor)})
+    for (std::string s : {subRegisterFinding(*in.operand(Operand::D), "D", dClean, dAnchor),
+                          subRegisterFinding(*in.operand(Operand::A), "A", abClean, abAnchor),
+                          subRegisterFinding(*in.operand(Operand::B), "B", abClean, abAnchor)})
         if (!s.empty())
             out.push_back(std::move(s));
 

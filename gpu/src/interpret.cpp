@@ -4,7 +4,6 @@
 // majority vote, so a single wrong table names its own cells and not its neighbours'.
 #include "lanemap/gpu/experiments.hpp"
 
-#include "forms.hpp"
 #include "interpret_detail.hpp"
 #include "plan_detail.hpp"
 
@@ -52,8 +51,9 @@ int majority(const std::map<int, int>& votes, int own, int* count = nullptr) {
 class Interpreter {
   public:
     Interpreter(const ProbePlan& plan, std::span<const std::uint32_t> raw)
-        : m_plan(plan), m_in(*plan.instruction), m_a(*m_in.operand("A")), m_b(*m_in.operand("B")),
-          m_c(*m_in.operand("C")), m_d(*m_in.operand("D")), m_frame(m_d), m_raw(raw) {
+        : m_plan(plan), m_in(*plan.instruction), m_a(*m_in.operand(Operand::A)),
+          m_b(*m_in.operand(Operand::B)), m_c(*m_in.operand(Operand::C)), m_d(*m_in.operand(Operand::D)),
+          m_frame(m_d), m_raw(raw) {
         if (raw.size() != plan.outWords())
             throw std::invalid_argument("raw D has " + std::to_string(raw.size()) +
                                         " words; the plan expects " + std::to_string(plan.outWords()));
@@ -91,7 +91,7 @@ class Interpreter {
             r.cellsChecked += detail::metadataFieldCount(m_in);
         r.cellsMismatched = static_cast<int>(m_verdicts.badCells.size());
         r.mismatches = std::move(m_verdicts.mismatches);
-        r.verdict = toString(r.cellsMismatched == 0 ? Verdict::Pass : Verdict::Fail);
+        r.verdict = r.cellsMismatched == 0 ? Verdict::Pass : Verdict::Fail;
         r.findings = detail::findings(m_plan, out.observed, r);
         return out;
     }

@@ -2,7 +2,6 @@
 // value, the per-cell verdict collector, form labels and the k model of dense A.
 #include "lanemap/gpu/experiments.hpp"
 
-#include "forms.hpp"
 #include "interpret_detail.hpp"
 #include "plan_detail.hpp"
 
@@ -24,7 +23,7 @@ int matrixOf(const Element& e) {
 }
 
 Frame::Frame(const FragmentLayout& d) : layout(d) {
-    m_type = elementTypeOf(d.elementType());
+    m_type = d.elementType();
     m_kind = m_type == ElementType::F32   ? Kind::F32
              : m_type == ElementType::S32 ? Kind::S32
              : m_type == ElementType::F64 ? Kind::F64
@@ -119,7 +118,7 @@ void Collector::add(Operand operand, const FragmentLayout& layout, int flat, con
                     std::string expected, std::string observed) {
     const Element& e = layout.elements()[static_cast<std::size_t>(flat)];
     ProbeMismatch m;
-    m.operand = toString(operand);
+    m.operand = operand;
     m.matrix = e.matrix;
     m.row = e.row;
     m.col = e.col;
@@ -147,7 +146,7 @@ class DenseK final : public KModel {
 std::unique_ptr<KModel> kModelOf(const Instruction& in) {
     if (in.metadata)
         return sparseKModel(in);
-    return std::make_unique<DenseK>(*in.operand("A"));
+    return std::make_unique<DenseK>(*in.operand(Operand::A));
 }
 
 } // namespace detail

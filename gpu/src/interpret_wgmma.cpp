@@ -28,7 +28,7 @@ Interpretation Interpreter::run() {
     r.cellsChecked = cellsChecked();
     r.cellsMismatched = static_cast<int>(m_bad.size());
     r.mismatches = std::move(m_mismatches);
-    r.verdict = toString(r.cellsMismatched == 0 ? Verdict::Pass : Verdict::Fail);
+    r.verdict = r.cellsMismatched == 0 ? Verdict::Pass : Verdict::Fail;
     r.findings = findings(r);
     return out;
 }

@@ -54,7 +54,7 @@ std::set<int> reportMetadata(const std::vector<MetadataField>& fields, const Fie
                    const std::vector<std::string>& texts) {
         const MetadataField& f = fields[static_cast<std::size_t>(field)];
         ProbeMismatch m;
-        m.operand = "metadata";
+        m.operand = Operand::Metadata;
         m.row = f.row;
         m.col = f.colFirst;
         m.thread = f.thread;

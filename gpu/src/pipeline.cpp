@@ -96,7 +96,7 @@ DeviceRun SimulatedDevice::run(const Variant&, const ProbeMethod&, const Planned
 ProbeResult unsupportedResult(const Variant& v, std::string reason) {
     ProbeResult r;
     r.spec = v.spec;
-    r.verdict = toString(Verdict::Unsupported);
+    r.verdict = Verdict::Unsupported;
     r.reason = std::move(reason);
     return r;
 }

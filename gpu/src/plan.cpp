@@ -4,7 +4,6 @@
 // it is read back by interpret.cpp.
 #include "lanemap/gpu/experiments.hpp"
 
-#include "forms.hpp"
 #include "plan_detail.hpp"
 
 #include <algorithm>
@@ -78,7 +77,7 @@ double decodeValue(ElementType type, std::uint64_t bits) {
 
 std::vector<ProbeForm> formsOf(const Instruction& in) {
     std::vector<ProbeForm> out;
-    for (const lanemap::Form& f : variantForms(in)) {
+    for (const lanemap::Form& f : in.forms) {
         if (!in.metadata) {
             out.push_back({f, -1, ptxOf(in, f)});
             continue;
@@ -90,17 +89,17 @@ std::vector<ProbeForm> formsOf(const Instruction& in) {
 }
 
 RegisterWords registerWords(const Instruction& in) {
-    auto words = [&](const char* name) {
+    auto words = [&](Operand name) {
         const FragmentLayout* op = in.operand(name);
         if (!op)
-            throw std::logic_error(in.spec + " has no operand " + name);
+            throw std::logic_error(in.spec + " has no operand " + std::string(toString(name)));
         return op->registers() * (op->registerBits() / 32);
     };
     RegisterWords w;
-    w.a = words("A");
-    w.b = words("B");
-    w.c = words("C");
-    w.d = words("D");
+    w.a = words(Operand::A);
+    w.b = words(Operand::B);
+    w.c = words(Operand::C);
+    w.d = words(Operand::D);
     w.e = in.metadata ? 1 : 0;
     return w;
 }
@@ -148,10 +147,10 @@ struct Operands {
 };
 
 Operands operandsOf(const Instruction& in) {
-    const FragmentLayout* a = in.operand("A");
-    const FragmentLayout* b = in.operand("B");
-    const FragmentLayout* c = in.operand("C");
-    const FragmentLayout* d = in.operand("D");
+    const FragmentLayout* a = in.operand(Operand::A);
+    const FragmentLayout* b = in.operand(Operand::B);
+    const FragmentLayout* c = in.operand(Operand::C);
+    const FragmentLayout* d = in.operand(Operand::D);
     if (!a || !b || !c || !d)
         throw std::logic_error(in.spec + ": the probe needs operands A, B, C and D");
     return {*a, *b, *c, *d};
@@ -198,7 +197,7 @@ class ImageBuilder {
         };
         switch (x.kind) {
         case ExperimentKind::CvsD:
-            oneHot(m_ops.c, c, traits(elementTypeOf(m_ops.c.elementType())).one);
+            oneHot(m_ops.c, c, traits(m_ops.c.elementType()).one);
             break;
         case ExperimentKind::RowsAD:
             oneHot(m_ops.a, a, oneA);
@@ -269,7 +268,7 @@ ProbePlan planProbe(const Instruction& in, std::vector<ProbeForm> forms) {
     const std::int8_t patterns = sparse ? 2 : 1;
 
     const ImageBuilder builder(plan, ops);
-    const lanemap::Form canonical = variantForms(in).front();
+    const lanemap::Form canonical = in.forms.front();
     auto& xs = plan.experiments;
     for (std::uint16_t fi = 0; fi < plan.forms.size(); ++fi) {
         const ProbeForm& form = plan.forms[fi];

@@ -4,7 +4,6 @@
 // interpret_wgmma.cpp.
 #include "lanemap/gpu/wgmma.hpp"
 
-#include "forms.hpp"
 #include "wgmma_detail.hpp"
 
 #include "lanemap/sparse.hpp"
@@ -49,7 +48,7 @@ bool sixteenBit(ElementType type) {
 } // namespace
 
 std::vector<ProbeForm> formsOf(const Instruction& in) {
-    const std::vector<lanemap::Form> forms = variantForms(in);
+    const std::vector<lanemap::Form> forms = in.forms;
     const int first = in.metadata ? in.metadata->selectors.at(0).value : -1;
     std::vector<ProbeForm> out;
     // Canonical types with every selector, then the mixed-type aliases with the first.
@@ -78,7 +77,7 @@ std::uint32_t roundUp(std::uint32_t v, std::uint32_t to) {
 Setup makeSetup(const Instruction& in, std::uint16_t form, ASource a, smem::Major major,
                 smem::Swizzle swizzle) {
     std::string error;
-    const std::vector<smem::Operand> ops = smem::operands(in, smem::Choice{major, swizzle}, error);
+    const std::vector<smem::SharedOperand> ops = smem::operands(in, smem::Choice{major, swizzle}, error);
     if (ops.size() != 2)
         throw std::logic_error("probe: " + in.spec + ": " + error);
     Setup s;
@@ -183,7 +182,7 @@ class Builder {
     std::uint32_t aRegisters(const Setup& s, const std::tuple<int, int, int, int>& key, Pred cells) {
         if (auto it = m_words.find(key); it != m_words.end())
             return it->second;
-        const FragmentLayout& a = *m_in.operand("A");
+        const FragmentLayout& a = *m_in.operand(Operand::A);
         std::vector<std::uint32_t> img(static_cast<std::size_t>(kARegisters) * kThreads, 0u);
         const std::uint64_t one = traits(m_plan.forms[s.form].atype()).one;
         for (std::size_t c = 0; c < a.elements().size(); ++c) {
@@ -247,10 +246,10 @@ Plan planProbe(const Instruction& in) {
     plan.instruction = &in;
     plan.forms = formsOf(in);
     plan.setups = setupsOf(in, plan.forms);
-    const FragmentLayout& d = *in.operand("D");
+    const FragmentLayout& d = *in.operand(Operand::D);
     plan.dWords = d.registers() * (d.registerBits() / 32);
     plan.dElementBits = d.containerBits();
-    const ElementType dType = elementTypeOf(d.elementType());
+    const ElementType dType = d.elementType();
     plan.dOne = static_cast<std::uint32_t>(traits(dType).one);
     plan.dNegZero = dType == ElementType::F32 ? 0x80000000u : dType == ElementType::F16 ? 0x8000u : 0u;
     const Geometry g(in);

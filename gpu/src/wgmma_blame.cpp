@@ -156,7 +156,7 @@ void Interpreter::report(EntityId id, const std::vector<Observation>& bad) {
     switch (typeOf(id)) {
     case EntityType::DSlot: {
         const Element& d = dSlot(index);
-        m.operand = "D";
+        m.operand = Operand::D;
         m.row = d.row;
         m.col = d.col;
         m.thread = d.thread;
@@ -187,7 +187,7 @@ void Interpreter::report(EntityId id, const std::vector<Observation>& bad) {
         const Setup& s = m_plan.setups[first.setup];
         const ACells& cells = m_cells[first.setup];
         const Position want = cells.at(index, first.pattern);
-        m.operand = "A";
+        m.operand = Operand::A;
         if (typeOf(id) == EntityType::ARegister) {
             const Element& e = m_a.elements()[static_cast<std::size_t>(index)];
             m.row = e.row;
@@ -222,7 +222,7 @@ void Interpreter::report(EntityId id, const std::vector<Observation>& bad) {
     }
     case EntityType::BCell: {
         const int k = index / m_g.n, n = index % m_g.n;
-        m.operand = "B";
+        m.operand = Operand::B;
         m.row = k;
         m.col = n;
         bool columnWrong = false;

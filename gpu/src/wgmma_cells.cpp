@@ -15,7 +15,7 @@ namespace lanemap::gpu::wg {
 namespace detail {
 
 Geometry::Geometry(const Instruction& in) {
-    const FragmentLayout& a = *in.operand("A");
+    const FragmentLayout& a = *in.operand(Operand::A);
     k = in.k;
     n = in.n;
     m = a.rows();
@@ -25,7 +25,7 @@ Geometry::Geometry(const Instruction& in) {
     if (sparse) {
         rule = sparse::ruleFor(in.metadata->granularity);
         if (!rule)
-            throw std::logic_error("probe: unknown sparsity '" + in.metadata->granularity + "'");
+            throw std::logic_error("probe: unknown sparsity '" + std::string(in.metadata->granularity) + "'");
         for (int p = 0; p < 2; ++p) {
             const std::vector<int> kept = sparse::decodeField(rule->pattern, kPatternWord[p] & 0xFu);
             for (int col = 0; col < k; ++col)
@@ -76,7 +76,7 @@ std::string layoutName(smem::Major major, smem::Swizzle swizzle, char mn) {
 
 ACells::ACells(const Instruction& in, const Geometry& g, const Setup& setup, int selector)
     : m_in(in), m_shared(setup.a == ASource::SharedMemory), m_k(g.k), m_storedK(g.storedK) {
-    const FragmentLayout& a = *in.operand("A");
+    const FragmentLayout& a = *in.operand(Operand::A);
     m_count = m_shared ? g.m * g.storedK : static_cast<int>(a.elements().size());
     for (int p = 0; p < g.patterns; ++p) {
         m_at[p].assign(static_cast<std::size_t>(m_count), Position{});
@@ -139,7 +139,7 @@ ACells::ACells(const Instruction& in, const Geometry& g, const Setup& setup, int
 std::string ACells::name(int cell) const {
     if (m_shared)
         return "A[" + std::to_string(cell / m_storedK) + "][" + std::to_string(cell % m_storedK) + "]";
-    const Element& e = m_in.operand("A")->elements()[static_cast<std::size_t>(cell)];
+    const Element& e = m_in.operand(Operand::A)->elements()[static_cast<std::size_t>(cell)];
     return "T" + std::to_string(e.thread) + ":a" + std::to_string(e.index);
 }
 

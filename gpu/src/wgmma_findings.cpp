@@ -11,7 +11,7 @@ namespace lanemap::gpu::wg::detail {
 // ----------------------------------------------------------------------------------------------
 std::vector<std::string> Interpreter::findings(const ProbeResult& r) const {
     std::vector<std::string> out;
-    std::map<std::string, int> perOperand;
+    std::map<Operand, int> perOperand;
     for (const ProbeMismatch& m : r.mismatches)
         ++perOperand[m.operand];
     {
@@ -133,7 +133,7 @@ std::vector<std::string> Interpreter::findings(const ProbeResult& r) const {
         }
     const bool clean = r.cellsMismatched == 0;
     if (clean) {
-        for (const char* name : {"A", "D"}) {
+        for (const Operand name : {Operand::A, Operand::D}) {
             const FragmentLayout& op = *m_in.operand(name);
             int figure = 0, inferred = 0;
             for (const Element& e : op.elements()) {
@@ -141,7 +141,7 @@ std::vector<std::string> Interpreter::findings(const ProbeResult& r) const {
                 inferred += e.source == Source::Inferred;
             }
             if (figure || inferred)
-                out.push_back(std::string(name) + " placements lanemap marks " +
+                out.push_back(std::string(toString(name)) + " placements lanemap marks " +
                               (inferred ? "inferred" : "figure-only") + ": the hardware agrees in all " +
                               std::to_string(op.elements().size()) + " cells");
         }

@@ -116,8 +116,8 @@ inline T majorityOf(const std::map<T, int>& votes, int* count = nullptr, int* to
 class Interpreter {
   public:
     Interpreter(const Plan& plan, std::span<const std::uint32_t> raw)
-        : m_plan(plan), m_in(*plan.instruction), m_d(*m_in.operand("D")), m_a(*m_in.operand("A")), m_g(m_in),
-          m_reader(m_d, plan), m_raw(raw) {
+        : m_plan(plan), m_in(*plan.instruction), m_d(*m_in.operand(Operand::D)),
+          m_a(*m_in.operand(Operand::A)), m_g(m_in), m_reader(m_d, plan), m_raw(raw) {
         if (raw.size() != plan.outWords())
             throw std::invalid_argument("raw D has " + std::to_string(raw.size()) +
                                         " words; the plan expects " + std::to_string(plan.outWords()));

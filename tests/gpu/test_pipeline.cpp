@@ -51,7 +51,7 @@ class ScriptedDevice : public SimulatedDevice {
             return {DeviceRun::Outcome::Unsupported, "kernel out of date", {}, 0.0};
         if (fail.count(v.spec)) {
             DeviceRun r{DeviceRun::Outcome::Failed, "", {}, 0.0};
-            r.failure.verdict = "fail";
+            r.failure.verdict = Verdict::Fail;
             r.failure.reason = "illegal instruction";
             return r;
         }
@@ -86,7 +86,7 @@ TEST(ProbePipeline, TheSimulatorPassesOneVariantOfEveryFamilyThroughTheSameDrive
     for (std::size_t i = 0; i < variants.size(); ++i) {
         const ProbeResult& r = report.results[i];
         EXPECT_EQ(r.spec, variants[i]->spec);
-        EXPECT_EQ(r.verdict, "pass") << r.spec;
+        EXPECT_EQ(r.verdict, Verdict::Pass) << r.spec;
         const auto plan = methodFor(variants[i]->family)->plan(Catalog::instance().instruction(*variants[i]));
         EXPECT_EQ(r.experiments, plan->experiments()) << r.spec;
         EXPECT_GT(r.cellsChecked, 0) << r.spec;
@@ -104,7 +104,7 @@ TEST(ProbePipeline, ADeviceThatDisagreesFailsTheVariant) {
     device.zeroOutput = {"mma.m16n8k16.f16", "wgmma.m64n8k16.f16"};
     for (const char* spec : {"mma.m16n8k16.f16", "wgmma.m64n8k16.f16"}) {
         const ProbeResult r = probeOn(device, variant(spec));
-        EXPECT_EQ(r.verdict, "fail") << spec;
+        EXPECT_EQ(r.verdict, Verdict::Fail) << spec;
         EXPECT_GT(r.cellsMismatched, 0) << spec;
     }
 }
@@ -116,18 +116,18 @@ TEST(ProbePipeline, UnsupportedAndFailedRunsSayWhyWithoutInterpreting) {
     device.fail = {"wgmma.m64n8k16.f16"};
     const ProbeReport report = probeMany(device, oneOfEachFamily());
     ASSERT_EQ(report.results.size(), 4u);
-    EXPECT_EQ(report.results[0].verdict, "unsupported");
+    EXPECT_EQ(report.results[0].verdict, Verdict::Unsupported);
     EXPECT_EQ(report.results[0].reason, "no kernel for mma.m16n8k16.f16");
     EXPECT_EQ(report.results[0].experiments, 0);
-    EXPECT_EQ(report.results[1].verdict, "unsupported");
+    EXPECT_EQ(report.results[1].verdict, Verdict::Unsupported);
     EXPECT_EQ(report.results[1].reason, "kernel out of date");
     EXPECT_EQ(report.results[1].cellsChecked, 0);
-    EXPECT_EQ(report.results[2].verdict, "fail");
+    EXPECT_EQ(report.results[2].verdict, Verdict::Fail);
     EXPECT_EQ(report.results[2].reason, "illegal instruction");
     EXPECT_EQ(report.results[2].spec, "wgmma.m64n8k16.f16");
     EXPECT_GT(report.results[2].experiments, 0); // the plan was made and sent
     EXPECT_EQ(report.results[2].cellsChecked, 0);
-    EXPECT_EQ(report.results[3].verdict, "pass");
+    EXPECT_EQ(report.results[3].verdict, Verdict::Pass);
     EXPECT_EQ(device.runs.load(), 3); // the variant refused before planning never reached the device
 }
 
@@ -138,7 +138,7 @@ TEST(ProbePipeline, AnAbsentDeviceAnswersEveryVariantWithItsReason) {
         probeMany(device, oneOfEachFamily(), [&](std::size_t, std::size_t, const std::string&) { ++calls; });
     ASSERT_EQ(report.results.size(), 4u);
     for (const ProbeResult& r : report.results) {
-        EXPECT_EQ(r.verdict, "unsupported");
+        EXPECT_EQ(r.verdict, Verdict::Unsupported);
         EXPECT_EQ(r.reason, "GPU unavailable: no CUDA device");
     }
     EXPECT_EQ(calls, 4);
@@ -151,7 +151,7 @@ TEST(ProbePipeline, CancelStopsHandingOutVariantsAndKeepsThoseThatFinished) {
     const ProbeReport report = probeMany(device, oneOfEachFamily(), {}, &cancel);
     ASSERT_EQ(report.results.size(), 1u);
     EXPECT_EQ(report.results[0].spec, "mma.m16n8k16.f16");
-    EXPECT_EQ(report.results[0].verdict, "pass");
+    EXPECT_EQ(report.results[0].verdict, Verdict::Pass);
 }
 
 TEST(ProbePipeline, WorkerThreadsKeepTheOrderOfTheVariants) {
@@ -170,7 +170,7 @@ TEST(ProbePipeline, WorkerThreadsKeepTheOrderOfTheVariants) {
     ASSERT_EQ(report.results.size(), variants.size());
     for (std::size_t i = 0; i < variants.size(); ++i) {
         EXPECT_EQ(report.results[i].spec, variants[i]->spec);
-        EXPECT_EQ(report.results[i].verdict, "pass") << variants[i]->spec;
+        EXPECT_EQ(report.results[i].verdict, Verdict::Pass) << variants[i]->spec;
     }
     EXPECT_EQ(done, (std::vector<std::size_t>{1, 2, 3, 4, 5, 6})); // one call at a time, counted in order
 }
@@ -190,8 +190,9 @@ TEST(ProbePipeline, EveryVariantsFormsRenderExactlyItsCatalogPtx) {
                 << v->spec << ": two PTX strings with one form: " << f.ptx;
             distinct.push_back(f.instruction);
         }
-        std::vector<std::string> want{v->ptx};
-        want.insert(want.end(), v->ptxAliases.begin(), v->ptxAliases.end());
+        std::vector<std::string> want;
+        for (const lanemap::Form& f : v->forms)
+            want.push_back(ptxOf(*v, f));
         EXPECT_EQ(ptx, want) << v->spec;
     }
 }
