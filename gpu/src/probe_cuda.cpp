@@ -95,9 +95,9 @@ class OneHotKernels final : public KernelBinding {
   public:
     std::string unsupported(const Variant& v, const DeviceInfo& device) const override {
         if (v.minSm > device.sm)
-            return "needs sm_" + std::to_string(v.minSm) + (v.kind.empty() ? "" : "a") +
-                   (v.kind.empty() ? "" : " (.kind::" + v.kind + ")") + "; this device is sm_" +
-                   std::to_string(device.sm);
+            return "needs sm_" + std::to_string(v.minSm) + (v.kind == Kind::None ? "" : "a") +
+                   (v.kind == Kind::None ? "" : " (.kind::" + std::string(toString(v.kind)) + ")") +
+                   "; this device is sm_" + std::to_string(device.sm);
         const kernels::Entry* entry = kernels::find(v.ptx);
         if (!entry)
             return "this build has no probe kernel for " + v.ptx;
