@@ -1,8 +1,9 @@
 #pragma once
-// Checked CUDA runtime calls for the probe drivers (probe_cuda.cpp, probe_wgmma_cuda.cpp): every call goes through
-// check(), failures carry the CUDA error name; device buffers are kept between variants.
+// Checked CUDA runtime calls for the probe drivers (probe_cuda.cpp, probe_wgmma_cuda.cpp): every call goes
+// through check(), failures carry the CUDA error name; device buffers are kept between variants.
 
 #include "lanemap/probe_report.hpp"
+#include "lanemap/vocabulary.hpp"
 
 #include <cuda_runtime_api.h>
 
@@ -21,12 +22,14 @@ inline std::string errorText(cudaError_t err) {
 }
 
 struct CudaFailure : std::runtime_error {
-    CudaFailure(cudaError_t e, const std::string& what) : std::runtime_error(what + ": " + errorText(e)), err(e) {}
+    CudaFailure(cudaError_t e, const std::string& what)
+        : std::runtime_error(what + ": " + errorText(e)), err(e) {}
     cudaError_t err;
 };
 
 inline void check(cudaError_t err, const char* what) {
-    if (err != cudaSuccess) throw CudaFailure(err, what);
+    if (err != cudaSuccess)
+        throw CudaFailure(err, what);
 }
 
 // cudaDeviceReset() (after a fault) frees every device allocation: the buffers below that outlive one variant
@@ -36,11 +39,11 @@ inline std::atomic<unsigned>& resetCount() {
     return count;
 }
 
-// Device memory kept from one variant to the next and grown on demand. The drivers run one variant at a time on
-// the GPU (under their mutex, which also guards these); cudaMalloc and cudaFree (which synchronizes the device)
-// for every variant cost more than its launch.
+// Device memory kept from one variant to the next and grown on demand. The drivers run one variant at a time
+// on the GPU (under their mutex, which also guards these); cudaMalloc and cudaFree (which synchronizes the
+// device) for every variant cost more than its launch.
 class DeviceArena {
-public:
+  public:
     DeviceArena() = default;
     ~DeviceArena() { release(); }
     DeviceArena(const DeviceArena&) = delete;
@@ -49,9 +52,10 @@ public:
         return static_cast<T*>(reserveBytes(std::max<std::size_t>(count, 1) * sizeof(T), what));
     }
 
-private:
+  private:
     void* reserveBytes(std::size_t bytes, const char* what) {
-        if (m_reset != resetCount().load()) m_ptr = nullptr, m_bytes = 0, m_reset = resetCount().load();
+        if (m_reset != resetCount().load())
+            m_ptr = nullptr, m_bytes = 0, m_reset = resetCount().load();
         if (bytes > m_bytes) {
             const std::size_t grown = std::max(bytes, m_bytes + m_bytes / 2);
             release();
@@ -61,7 +65,8 @@ private:
         return m_ptr;
     }
     void release() {
-        if (m_ptr && m_reset == resetCount().load()) (void)cudaFree(m_ptr);
+        if (m_ptr && m_reset == resetCount().load())
+            (void)cudaFree(m_ptr);
         m_ptr = nullptr;
         m_bytes = 0;
     }
@@ -70,7 +75,8 @@ private:
     unsigned m_reset = 0;
 };
 
-// Copies `host` into `arena` (grown as needed) and returns where it is on the device. `name` goes into the error.
+// Copies `host` into `arena` (grown as needed) and returns where it is on the device. `name` goes into the
+// error.
 template <typename T> T* upload(DeviceArena& arena, const std::vector<T>& host, const std::string& name) {
     T* device = arena.reserve<T>(host.size(), ("cudaMalloc (" + name + ")").c_str());
     check(cudaMemcpy(device, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice),
@@ -79,8 +85,8 @@ template <typename T> T* upload(DeviceArena& arena, const std::vector<T>& host, 
 }
 
 // The part both drivers share after uploading their inputs: clears D and the kernel's "compiled" flag, runs
-// `launch(dOut, dCompiled)` (returning its cudaError_t as int), waits, and copies D back into `raw`. Returns the
-// flag. The caller holds the GPU lock that guards the arenas.
+// `launch(dOut, dCompiled)` (returning its cudaError_t as int), waits, and copies D back into `raw`. Returns
+// the flag. The caller holds the GPU lock that guards the arenas.
 template <typename Launch>
 int launchAndFetch(std::vector<std::uint32_t>& raw, DeviceArena& out, DeviceArena& flag, Launch&& launch) {
     std::uint32_t* dOut = out.reserve<std::uint32_t>(raw.size(), "cudaMalloc (D registers)");
@@ -97,7 +103,8 @@ int launchAndFetch(std::vector<std::uint32_t>& raw, DeviceArena& out, DeviceAren
 }
 
 // The result of a variant whose launch failed: `unsupported` when the binary has no code this device can load
-// (`builtFor` says what it has), `fail` otherwise. A fault poisons the context, so it is reset for the next variant.
+// (`builtFor` says what it has), `fail` otherwise. A fault poisons the context, so it is reset for the next
+// variant.
 inline ProbeResult failedLaunch(const std::string& spec, int experiments, const CudaFailure& failure,
                                 const std::string& builtFor, double seconds) {
     ProbeResult r;
@@ -109,7 +116,8 @@ inline ProbeResult failedLaunch(const std::string& spec, int experiments, const 
     } else {
         r.verdict = Verdict::Fail;
         r.reason = failure.what();
-        r.findings.push_back("the instruction did not complete on this device: " + std::string(failure.what()));
+        r.findings.push_back("the instruction did not complete on this device: " +
+                             std::string(failure.what()));
     }
     (void)cudaDeviceReset();
     ++resetCount();

@@ -1,6 +1,6 @@
 // What a probe run settled, in words: a summary, the sub-register positions the run can and cannot see, and
-// each erratum of ptx-catalog.md §10 the variant carries, read off the observed mapping (not off the verdict
-// alone), so a finding names what the hardware did even where it disagrees with both manual and engine.
+// what the run says about each erratum the variant carries (errata.cpp).
+#include "errata.hpp"
 #include "interpret_detail.hpp"
 
 #include <algorithm>
@@ -23,93 +23,14 @@ Counts countBad(const ProbeResult& r) {
     Counts c;
     std::set<std::pair<Operand, std::tuple<int, int, int, int, int>>> seen;
     for (const ProbeMismatch& m : r.mismatches)
-        if (seen.insert({m.operand, {m.matrix, m.row, m.col, m.thread, m.index}}).second) ++c.bad[m.operand];
+        if (seen.insert({m.operand, {m.matrix, m.row, m.col, m.thread, m.index}}).second)
+            ++c.bad[m.operand];
     return c;
 }
 
-// For the A elements with `pick(index)`, how many lanes' observed (row, k) match `formula`.
-struct Tally {
-    int elements = 0, matchEngine = 0, matchFormula = 0;
-    std::string firstOdd; // one observed placement that matches neither
-};
-
-Tally tallyA(const FragmentLayout& a, const std::vector<ObservedElement>& obs,
-             const std::function<bool(int)>& pick, const std::function<Cell(const Lane&, int)>& formula) {
-    Tally t;
-    for (std::size_t f = 0; f < a.elements().size(); ++f) {
-        const Element& e = a.elements()[f];
-        if (!pick(e.index)) continue;
-        ++t.elements;
-        const ObservedElement& o = obs[f];
-        const Cell want = formula(Lane::of(e.thread), e.index);
-        const bool engine = o.row == e.row && o.col == e.col;
-        const bool manual = o.row == want.row && o.col == want.col;
-        t.matchEngine += engine;
-        t.matchFormula += manual;
-        if (!engine && !manual && t.firstOdd.empty())
-            t.firstOdd = "T" + std::to_string(e.thread) + ":a" + std::to_string(e.index) + " at row " +
-                         std::to_string(o.row) + ", k " + std::to_string(o.col);
-    }
-    return t;
-}
-
-std::string e1Finding(const Instruction& in, const ObservedMapping& obs) {
-    const FragmentLayout& a = *in.operand(Operand::A);
-    // The manual's literal first branch: col = threadID_in_group * 32 + i for i < 64.
-    const auto manual = [](const Lane& l, int i) {
-        return Cell{(i < 32 || (64 <= i && i < 96)) ? l.groupID : l.groupID + 8,
-                    l.threadID_in_group * 32 + i};
-    };
-    Tally t;
-    for (const auto& form : obs.a) {
-        const Tally f = tallyA(
-            a, form, [](int i) { return i >= 32 && i < 64; }, manual);
-        t.elements += f.elements;
-        t.matchEngine += f.matchEngine;
-        t.matchFormula += f.matchFormula;
-        if (t.firstOdd.empty()) t.firstOdd = f.firstOdd;
-    }
-    std::ostringstream s;
-    if (t.matchEngine == t.elements) {
-        s << "E1 confirmed: a32..a63 of every lane sit at row groupID+8, k = threadID_in_group*32 + (i & "
-             "0x1F), as "
-             "lanemap draws ("
-          << t.matchEngine << " of " << t.elements
-          << " placements); the manual's "
-             "k = threadID_in_group*32 + i matches "
-          << t.matchFormula << " of them";
-    } else if (t.matchFormula == t.elements) {
-        s << "E1 refuted: the hardware follows the manual's literal formula for a32..a63 (" << t.matchFormula
-          << " of " << t.elements << " placements)";
-    } else {
-        s << "E1 unresolved: a32..a63 match lanemap in " << t.matchEngine << " and the manual in "
-          << t.matchFormula << " of " << t.elements << " placements; e.g. " << t.firstOdd;
-    }
-    return s.str();
-}
-
-std::string e2Finding(const Instruction& in, const ObservedMapping& obs, bool pass) {
-    const FragmentLayout& a = *in.operand(Operand::A);
-    const auto reading = [](const Lane& l, int i) {
-        return Cell{i % 2 == 0 ? l.groupID : l.groupID + 8,
-                    i % 2 == 0 ? i * 2 + l.threadID_in_group : i * 2 - 2 + l.threadID_in_group};
-    };
-    const Tally t = tallyA(
-        a, obs.a.at(0), [](int i) { return i % 2 == 1; }, reading);
-    std::ostringstream s;
-    if (t.matchFormula == t.elements && pass)
-        s << "E2 confirmed: the odd elements a1, a3, a5, a7 sit at row groupID+8, k = (i*2) - 2 + "
-             "threadID_in_group "
-             "(the balanced reading of the manual's formula) in all "
-          << t.elements << " placements";
-    else
-        s << "E2 unresolved: the balanced reading matches " << t.matchFormula << " of " << t.elements
-          << " odd-element placements" << (t.firstOdd.empty() ? "" : "; e.g. " + t.firstOdd);
-    return s.str();
-}
-
 std::string subRegisterFinding(const FragmentLayout& op, const char* name, bool clean, const char* anchor) {
-    if (op.elementsPerRegister() < 2 || !clean) return "";
+    if (op.elementsPerRegister() < 2 || !clean)
+        return "";
     const int w = op.containerBits();
     const int pad = op.elements()[0].bit % w; // e2m1 sits in the middle of its 8-bit container
     std::ostringstream s;
@@ -139,14 +60,17 @@ std::string observedMetadataMap(const Instruction& in, const ObservedMapping& ob
     for (std::size_t e = 0; e < a.elements().size(); ++e) {
         const ObservedField& f = obs.metadata[form][e];
         const ObservedElement& o = obs.a[form][e];
-        if (f.thread < 0 || o.row < 0 || o.col < 0) continue;
+        if (f.thread < 0 || o.row < 0 || o.col < 0)
+            continue;
         const int g = a.elements()[e].thread / 4 % 8;
         const int first = o.col / chunk * chunk;
         const auto key = std::make_pair(f.thread - 4 * g, f.nibble);
         const auto val = std::make_pair(o.row - g, first);
         auto [it, fresh] = relative.emplace(key, val);
-        if (!fresh && it->second != val) everyQuad = false;
-        if (g != 0) continue;
+        if (!fresh && it->second != val)
+            everyQuad = false;
+        if (g != 0)
+            continue;
         const auto [at, added] = map.emplace(std::make_pair(f.thread, f.nibble),
                                              std::make_pair(o.row, std::make_pair(first, first + chunk - 1)));
         if (!added) {
@@ -189,17 +113,20 @@ std::vector<std::string> metadataFindings(const ProbePlan& plan, const ObservedM
     for (std::size_t form = 0; form < plan.forms.size(); ++form) {
         const int selector = plan.forms[form].selector;
         // Only the first base form of each selector: the aliases (mixed types) read metadata the same way.
-        if (form >= md.selectors.size()) break;
+        if (form >= md.selectors.size())
+            break;
         auto matches = [&](const std::vector<MetadataSelector>& selectors) {
             int n = 0, total = 0;
             const MetadataSelector* sel = nullptr;
             for (const MetadataSelector& s : selectors)
-                if (s.value == selector) sel = &s;
+                if (s.value == selector)
+                    sel = &s;
             for (std::size_t e = 0; e < a.elements().size(); ++e) {
                 const ObservedField& f = obs.metadata[form][e];
                 const ObservedElement& o = obs.a[form][e];
                 ++total;
-                if (!sel || f.thread < 0 || o.row < 0 || o.col < 0) continue;
+                if (!sel || f.thread < 0 || o.row < 0 || o.col < 0)
+                    continue;
                 for (const MetadataField& mf : sel->fields)
                     if (mf.row == o.row && mf.colFirst <= o.col && o.col <= mf.colLast &&
                         mf.thread == f.thread && mf.bitLo / 4 == f.nibble)
@@ -219,7 +146,8 @@ std::vector<std::string> metadataFindings(const ProbePlan& plan, const ObservedM
             std::ostringstream tally;
             for (const MetadataCandidate& c : md.candidates) {
                 const auto [n, total] = matches(c.selectors);
-                if (n == total) winner = c.name;
+                if (n == total)
+                    winner = c.name;
                 tally << (tally.tellp() > 0 ? ", " : "") << "'" << c.name << "' " << n << " of " << total;
             }
             s << (winner.empty() ? "UNRESOLVED: no candidate matches the hardware"
@@ -241,9 +169,10 @@ std::vector<std::string> sourceFindings(const Instruction& in, const Counts& bad
             inferred += e.source == Source::Inferred;
             figure += e.source == Source::Figure;
         }
-        if (!inferred && !figure) continue;
+        if (!inferred && !figure)
+            continue;
         std::ostringstream s;
-        s << name << " placements lanemap marks " << (inferred ? "inferred" : "figure-only");
+        s << toString(name) << " placements lanemap marks " << (inferred ? "inferred" : "figure-only");
         s << (bad.bad.count(name)
                   ? ": the hardware disagrees (see the mismatches)"
                   : ": the hardware agrees in all " + std::to_string(op.elements().size()) + " cells");
@@ -268,12 +197,14 @@ std::vector<std::string> findings(const ProbePlan& plan, const ObservedMapping& 
                 s << " in every one of the " << plan.forms.size() << " instruction forms";
         } else {
             s << r.cellsMismatched << " of " << r.cellsChecked << " cells disagree with lanemap:";
-            for (const auto& [op, n] : c.bad) s << ' ' << op << ' ' << n;
+            for (const auto& [op, n] : c.bad)
+                s << ' ' << op << ' ' << n;
         }
         out.push_back(s.str());
     }
     const bool dClean = !c.bad.count(Operand::D) && !c.bad.count(Operand::B) && !c.bad.count(Operand::C);
-    const bool abClean = !c.bad.count(Operand::A) && !c.bad.count(Operand::B) && !c.bad.count(Operand::Metadata);
+    const bool abClean =
+        !c.bad.count(Operand::A) && !c.bad.count(Operand::B) && !c.bad.count(Operand::Metadata);
     const char* dAnchor = "confirmed: B's columns, which are lanes, anchor D's element order";
     const char* abAnchor = in.metadata
                                ? "confirmed within each chunk: the metadata indices anchor k"
@@ -282,27 +213,16 @@ std::vector<std::string> findings(const ProbePlan& plan, const ObservedMapping& 
     for (std::string s : {subRegisterFinding(*in.operand(Operand::D), "D", dClean, dAnchor),
                           subRegisterFinding(*in.operand(Operand::A), "A", abClean, abAnchor),
                           subRegisterFinding(*in.operand(Operand::B), "B", abClean, abAnchor)})
-        if (!s.empty()) out.push_back(std::move(s));
+        if (!s.empty())
+            out.push_back(std::move(s));
 
-    for (std::string f : sourceFindings(in, c)) out.push_back(std::move(f));
+    for (std::string f : sourceFindings(in, c))
+        out.push_back(std::move(f));
     if (in.metadata)
-        for (std::string f : metadataFindings(plan, obs)) out.push_back(std::move(f));
-    for (const Erratum& e : in.errata) {
-        if (e.id == "E1")
-            out.push_back(e1Finding(in, obs));
-        else if (e.id == "E2")
-            out.push_back(e2Finding(in, obs, pass));
-        else if (e.id == "E3")
-            continue; // syntax typo: nothing the hardware can say
-        else if (pass)
-            out.push_back(std::string(e.id) + " confirmed: " + std::string(e.summary) +
-                          " — the instruction runs on this device and agrees with "
-                          "lanemap in every cell");
-        else
-            out.push_back(std::string(e.id) + " unresolved: " + std::string(e.summary) +
-                          " — the hardware disagrees with lanemap (see the "
-                          "mismatches)");
-    }
+        for (std::string f : metadataFindings(plan, obs))
+            out.push_back(std::move(f));
+    for (std::string f : errataFindings(in, obs, pass))
+        out.push_back(std::move(f));
     return out;
 }
 

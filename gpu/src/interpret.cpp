@@ -18,74 +18,6 @@
 
 namespace lanemap::gpu {
 
-namespace detail {
-
-int matrixOf(const Element& e) { return e.matrix < 0 ? 0 : e.matrix; }
-
-Frame::Frame(const FragmentLayout& d) : layout(d) {
-    const ElementType t = d.elementType();
-    m_kind = t == ElementType::F32   ? Kind::F32
-             : t == ElementType::S32 ? Kind::S32
-             : t == ElementType::F64 ? Kind::F64
-                                     : Kind::Other;
-    const auto els = d.elements();
-    const std::size_t planeRows = static_cast<std::size_t>(d.matrices() * d.rows());
-    const std::size_t planeCols = static_cast<std::size_t>(d.matrices() * d.cols());
-    rowSlots.resize(planeRows);
-    colSlots.resize(planeCols);
-    cellSlot.assign(static_cast<std::size_t>(d.matrices() * d.rows() * d.cols()), -1);
-    for (std::size_t s = 0; s < els.size(); ++s) {
-        const Element& e = els[s];
-        rowSlots[static_cast<std::size_t>(rowKey(e))].push_back(static_cast<int>(s));
-        colSlots[static_cast<std::size_t>(colKey(e))].push_back(static_cast<int>(s));
-        cellSlot[static_cast<std::size_t>((matrixOf(e) * d.rows() + e.row) * d.cols() + e.col)] =
-            static_cast<int>(s);
-    }
-}
-
-int Frame::rowKey(const Element& e) const { return matrixOf(e) * layout.rows() + e.row; }
-int Frame::colKey(const Element& e) const { return matrixOf(e) * layout.cols() + e.col; }
-
-std::uint64_t Frame::bits(std::span<const std::uint32_t> block, int slot) const {
-    const Element& e = layout.elements()[static_cast<std::size_t>(slot)];
-    const int regWords = layout.registerBits() / 32;
-    const std::size_t word = static_cast<std::size_t>(e.reg * regWords + e.bit / 32);
-    if (regWords == 2)
-        return block[word * 32 + e.thread] | (std::uint64_t{block[(word + 1) * 32 + e.thread]} << 32);
-    const int width = layout.containerBits();
-    const std::uint32_t w = block[word * 32 + e.thread] >> (e.bit % 32);
-    return width >= 32 ? w : (w & ((1u << width) - 1u));
-}
-
-double Frame::value(std::span<const std::uint32_t> block, int slot) const {
-    const std::uint64_t b = bits(block, slot);
-    switch (m_kind) {
-    case Kind::F32: return static_cast<double>(std::bit_cast<float>(static_cast<std::uint32_t>(b)));
-    case Kind::S32: return static_cast<double>(static_cast<std::int32_t>(static_cast<std::uint32_t>(b)));
-    case Kind::F64: return std::bit_cast<double>(b);
-    case Kind::Other: break;
-    }
-    return decodeValue(toString(layout.elementType()), b);
-}
-
-std::string Frame::slotName(int slot) const {
-    const Element& e = layout.elements()[static_cast<std::size_t>(slot)];
-    return "T" + std::to_string(e.thread) + ":d" + std::to_string(e.index);
-}
-
-std::string Frame::rowName(int key) const {
-    const int m = key / layout.rows(), r = key % layout.rows();
-    return (layout.matrices() > 1 ? "product " + std::to_string(m) + " row " : "row ") + std::to_string(r);
-}
-
-std::string Frame::colName(int key) const {
-    const int m = key / layout.cols(), c = key % layout.cols();
-    return (layout.matrices() > 1 ? "product " + std::to_string(m) + " column " : "column ") +
-           std::to_string(c);
-}
-
-} // namespace detail
-
 namespace {
 
 using detail::Frame;
@@ -99,70 +31,6 @@ std::string number(double v) {
 
 } // namespace
 
-namespace detail {
-
-std::string formLabel(const ProbePlan& plan, std::uint16_t form) {
-    if (plan.forms.size() < 2) return "";
-    const Form& f = plan.forms[form];
-    std::string s;
-    auto add = [&](const std::string& part) { s += (s.empty() ? "" : ", ") + part; };
-    if (f.atype != f.btype) add("A ." + f.atype + " x B ." + f.btype);
-    if (f.atype == "b1") add(f.xorPopc ? ".xor.popc" : ".and.popc");
-    if (f.selector >= 0) add("selector " + std::to_string(f.selector));
-    if (s.empty()) add("." + f.atype);
-    return " [" + s + "]";
-}
-
-void Collector::add(Operand operand, const FragmentLayout& layout, int flat,
-                    const std::string& experiment, std::string expected, std::string observed) {
-    const Element& e = layout.elements()[static_cast<std::size_t>(flat)];
-    ProbeMismatch m;
-    m.operand = operand;
-    m.matrix = e.matrix;
-    m.row = e.row;
-    m.col = e.col;
-    m.thread = e.thread;
-    m.index = e.index;
-    m.experiment = experiment;
-    m.expected = std::move(expected);
-    m.observed = std::move(observed);
-    badCells.insert({operand, flat});
-    mismatches.push_back(std::move(m));
-}
-
-void Collector::addField(int field, const MetadataField& f, const std::string& experiment,
-                         std::string expected, std::string observed) {
-    ProbeMismatch m;
-    m.operand = Operand::Metadata;
-    m.row = f.row;
-    m.col = f.colFirst;
-    m.thread = f.thread;
-    m.experiment = experiment;
-    m.expected = std::move(expected);
-    m.observed = std::move(observed);
-    badCells.insert({Operand::Metadata, field});
-    mismatches.push_back(std::move(m));
-}
-
-namespace {
-class DenseK final : public KModel {
-public:
-    explicit DenseK(const FragmentLayout& a) : m_a(a) {}
-    int kOfA(int flat, int) const override { return m_a.elements()[static_cast<std::size_t>(flat)].col; }
-    bool kSelected(int, int, int) const override { return true; }
-
-private:
-    const FragmentLayout& m_a;
-};
-} // namespace
-
-std::unique_ptr<KModel> kModelOf(const Instruction& in) {
-    if (in.metadata) return sparseKModel(in);
-    return std::make_unique<DenseK>(*in.operand(Operand::A));
-}
-
-} // namespace detail
-
 namespace {
 using detail::Collector;
 using detail::formLabel;
@@ -175,15 +43,17 @@ int majority(const std::map<int, int>& votes, int own, int* count = nullptr) {
             best = key;
             bestCount = n;
         }
-    if (count) *count = bestCount;
+    if (count)
+        *count = bestCount;
     return best;
 }
 
 class Interpreter {
-public:
+  public:
     Interpreter(const ProbePlan& plan, std::span<const std::uint32_t> raw)
-        : m_plan(plan), m_in(*plan.instruction), m_a(*m_in.operand(Operand::A)), m_b(*m_in.operand(Operand::B)),
-          m_c(*m_in.operand(Operand::C)), m_d(*m_in.operand(Operand::D)), m_frame(m_d), m_raw(raw) {
+        : m_plan(plan), m_in(*plan.instruction), m_a(*m_in.operand(Operand::A)),
+          m_b(*m_in.operand(Operand::B)), m_c(*m_in.operand(Operand::C)), m_d(*m_in.operand(Operand::D)),
+          m_frame(m_d), m_raw(raw) {
         if (raw.size() != plan.outWords())
             throw std::invalid_argument("raw D has " + std::to_string(raw.size()) +
                                         " words; the plan expects " + std::to_string(plan.outWords()));
@@ -197,7 +67,8 @@ public:
         out.observed.a.assign(forms, std::vector<ObservedElement>(m_a.elements().size()));
         out.observed.b.assign(forms, std::vector<ObservedElement>(m_b.elements().size()));
         out.observed.c.assign(forms, std::vector<ObservedElement>(m_c.elements().size()));
-        if (m_sparse) out.observed.metadata.assign(forms, std::vector<ObservedField>(m_a.elements().size()));
+        if (m_sparse)
+            out.observed.metadata.assign(forms, std::vector<ObservedField>(m_a.elements().size()));
         m_observed = &out.observed;
 
         // Experiments of one form are contiguous; interpret form by form.
@@ -216,7 +87,8 @@ public:
         r.experiments = static_cast<int>(m_plan.experiments.size());
         r.cellsChecked = static_cast<int>(m_a.elements().size() + m_b.elements().size() +
                                           m_c.elements().size() + m_d.elements().size());
-        if (m_sparse) r.cellsChecked += detail::metadataFieldCount(m_in);
+        if (m_sparse)
+            r.cellsChecked += detail::metadataFieldCount(m_in);
         r.cellsMismatched = static_cast<int>(m_verdicts.badCells.size());
         r.mismatches = std::move(m_verdicts.mismatches);
         r.verdict = r.cellsMismatched == 0 ? Verdict::Pass : Verdict::Fail;
@@ -224,7 +96,7 @@ public:
         return out;
     }
 
-private:
+  private:
     std::span<const std::uint32_t> block(std::size_t experiment) const {
         const std::size_t per = m_plan.outWordsPerExperiment();
         return m_raw.subspan(experiment * per, per);
@@ -236,16 +108,19 @@ private:
         const auto b = block(experiment);
         for (int s = 0; s < static_cast<int>(m_d.elements().size()); ++s) {
             const double v = m_frame.value(b, s);
-            if (v != 0.0) out.emplace_back(s, v);
+            if (v != 0.0)
+                out.emplace_back(s, v);
         }
         return out;
     }
 
     std::string describeSlots(const std::vector<std::pair<int, double>>& slots,
                               const std::vector<std::vector<int>>& sets, bool rows) const {
-        if (slots.empty()) return "no D slot changed";
+        if (slots.empty())
+            return "no D slot changed";
         std::vector<int> ids;
-        for (const auto& [s, v] : slots) ids.push_back(s);
+        for (const auto& [s, v] : slots)
+            ids.push_back(s);
         std::string text;
         for (std::size_t key = 0; key < sets.size(); ++key)
             if (sets[key] == ids)
@@ -254,7 +129,8 @@ private:
             text = "D slots ";
             for (std::size_t i = 0; i < ids.size() && i < 8; ++i)
                 text += (i ? ", " : "") + m_frame.slotName(ids[i]);
-            if (ids.size() > 8) text += ", ... (" + std::to_string(ids.size()) + " slots)";
+            if (ids.size() > 8)
+                text += ", ... (" + std::to_string(ids.size()) + " slots)";
         }
         for (const auto& [s, v] : slots)
             if (v != 1.0) {
@@ -286,13 +162,16 @@ private:
         std::vector<std::map<int, int>> votes(m_d.elements().size());
         for (std::size_t x = begin; x < end; ++x) {
             const Experiment& ex = m_plan.experiments[x];
-            if (ex.kind != check.kind) continue;
+            if (ex.kind != check.kind)
+                continue;
             Run run{ex.element, ex.pattern, lit(x)};
             const int key = expectedKey(ex.element, ex.pattern);
-            for (const auto& [s, v] : run.slots) ++votes[static_cast<std::size_t>(s)][key < 0 ? -2 : key];
+            for (const auto& [s, v] : run.slots)
+                ++votes[static_cast<std::size_t>(s)][key < 0 ? -2 : key];
             runs.push_back(std::move(run));
         }
-        if (runs.empty()) return;
+        if (runs.empty())
+            return;
 
         // D slots that most of the evidence places elsewhere than the engine's D table does.
         std::set<int> blamed;
@@ -301,12 +180,13 @@ private:
             const int own = check.rows ? m_frame.rowKey(d) : m_frame.colKey(d);
             int n = 0;
             const int best = majority(votes[s], own, &n);
-            if (votes[s].empty() || best == own) continue;
+            if (votes[s].empty() || best == own)
+                continue;
             blamed.insert(static_cast<int>(s));
             const std::string where = check.rows ? m_frame.rowName(own) : m_frame.colName(own);
             std::string seen = best == -2 ? "reached by elements that should reach nothing"
-                                          : "reached by " + std::to_string(n) + " " + std::string(toString(check.operand)) +
-                                                " elements of " +
+                                          : "reached by " + std::to_string(n) + " " +
+                                                std::string(toString(check.operand)) + " elements of " +
                                                 (check.rows ? m_frame.rowName(best) : m_frame.colName(best));
             addD(static_cast<int>(s), label, where, seen);
         }
@@ -314,7 +194,8 @@ private:
         for (const Run& run : runs) {
             const int key = expectedKey(run.flat, run.pattern);
             std::vector<int> expected;
-            if (key >= 0) expected = sets[static_cast<std::size_t>(key)];
+            if (key >= 0)
+                expected = sets[static_cast<std::size_t>(key)];
             std::vector<int> seen;
             bool badValue = false;
             for (const auto& [s, v] : run.slots) {
@@ -326,8 +207,10 @@ private:
                                           std::back_inserter(diff));
             std::erase_if(diff, [&](int s) { return blamed.count(s) > 0; });
             ObservedElement& o = observed[static_cast<std::size_t>(run.flat)];
-            if (!run.slots.empty()) recordObserved(o, run.slots, check.rows);
-            if (diff.empty() && !badValue) continue;
+            if (!run.slots.empty())
+                recordObserved(o, run.slots, check.rows);
+            if (diff.empty() && !badValue)
+                continue;
             const std::string exp =
                 key < 0 ? "no D slot changed" : (check.rows ? m_frame.rowName(key) : m_frame.colName(key));
             m_verdicts.add(check.operand, check.layout, run.flat, label, exp,
@@ -353,14 +236,15 @@ private:
     }
 
     void addD(int slot, const std::string& label, const std::string& expected, const std::string& observed) {
-        if (m_dBlamed.count({label, slot})) return;
+        if (m_dBlamed.count({label, slot}))
+            return;
         m_dBlamed.insert({label, slot});
         m_verdicts.add(Operand::D, m_d, slot, label, expected, observed);
         m_dBlamedSlots.insert(slot);
     }
 
     void interpretForm(std::uint16_t form, std::size_t begin, std::size_t end) {
-        const Form& f = m_plan.forms[form];
+        const ProbeForm& f = m_plan.forms[form];
         ObservedMapping& obs = *m_observed;
 
         // Rows of A vs D: the engine expects A element e in D's row of e.
@@ -373,7 +257,8 @@ private:
             form, begin, end, {m_b, Operand::B, false, ExperimentKind::ColsBD},
             [&](int flat, int pattern) {
                 const Element& e = m_b.elements()[static_cast<std::size_t>(flat)];
-                if (!m_k->kSelected(matrixOf(e), e.row, pattern)) return -1;
+                if (!m_k->kSelected(matrixOf(e), e.row, pattern))
+                    return -1;
                 return m_frame.colKey(e);
             },
             obs.b[form]);
@@ -384,19 +269,21 @@ private:
     }
 
     // k of A vs k of B: per A element, the runs spell (f+1) per D slot; f must sit at the A element's k.
-    void checkKPairs(std::uint16_t form, const Form& f, std::size_t begin, std::size_t end) {
+    void checkKPairs(std::uint16_t form, const ProbeForm& f, std::size_t begin, std::size_t end) {
         const std::string label = std::string(toString(ExperimentKind::KAB)) + formLabel(m_plan, form);
         const std::size_t nD = m_d.elements().size();
         const int nB = static_cast<int>(m_b.elements().size());
         // xor baselines per (pattern, bit)
         std::map<std::pair<int, int>, std::vector<double>> base;
-        if (f.xorPopc)
+        if (f.xorPopc())
             for (std::size_t x = begin; x < end; ++x) {
                 const Experiment& ex = m_plan.experiments[x];
-                if (ex.kind != ExperimentKind::KBase) continue;
+                if (ex.kind != ExperimentKind::KBase)
+                    continue;
                 std::vector<double> v(nD);
                 const auto b = block(x);
-                for (std::size_t s = 0; s < nD; ++s) v[s] = m_frame.value(b, static_cast<int>(s));
+                for (std::size_t s = 0; s < nD; ++s)
+                    v[s] = m_frame.value(b, static_cast<int>(s));
                 base[{ex.pattern, ex.bit}] = std::move(v);
             }
         struct Acc {
@@ -407,19 +294,21 @@ private:
         std::map<std::pair<int, int>, Acc> acc; // (pattern, A element)
         for (std::size_t x = begin; x < end; ++x) {
             const Experiment& ex = m_plan.experiments[x];
-            if (ex.kind != ExperimentKind::KAB) continue;
+            if (ex.kind != ExperimentKind::KAB)
+                continue;
             Acc& a = acc[{ex.pattern, ex.element}];
             if (a.code.empty()) {
                 a.code.assign(nD, 0);
                 a.touched.assign(nD, false);
             }
             const auto b = block(x);
-            const std::vector<double>* bl = f.xorPopc ? &base.at({ex.pattern, ex.bit}) : nullptr;
+            const std::vector<double>* bl = f.xorPopc() ? &base.at({ex.pattern, ex.bit}) : nullptr;
             for (std::size_t s = 0; s < nD; ++s) {
                 const double v = m_frame.value(b, static_cast<int>(s));
                 if (bl) {
                     const double diff = v - (*bl)[s];
-                    if (diff == 0.0) continue;
+                    if (diff == 0.0)
+                        continue;
                     a.touched[s] = true;
                     if (diff == -1.0)
                         a.code[s] |= 1u << ex.bit; // a ^ 1 = 0: the B bit was 1
@@ -428,7 +317,8 @@ private:
                 } else if (v != 0.0) {
                     a.touched[s] = true;
                     a.code[s] |= 1u << ex.bit;
-                    if (v != 1.0) a.anomaly = true;
+                    if (v != 1.0)
+                        a.anomaly = true;
                 }
             }
         }
@@ -439,7 +329,8 @@ private:
         std::map<std::pair<int, int>, std::string> oddities;
         for (const auto& [key, a] : acc) {
             for (std::size_t s = 0; s < nD; ++s) {
-                if (!a.touched[s]) continue;
+                if (!a.touched[s])
+                    continue;
                 const int fb = static_cast<int>(a.code[s]) - 1;
                 if (fb < 0 || fb >= nB) {
                     oddities[key] = "slot " + m_frame.slotName(static_cast<int>(s)) + " spelled " +
@@ -448,7 +339,8 @@ private:
                 }
                 pairs.push_back({key.second, key.first, fb, static_cast<int>(s)});
             }
-            if (a.anomaly && !oddities.count(key)) oddities[key] = "D values other than 0 and 1";
+            if (a.anomaly && !oddities.count(key))
+                oddities[key] = "D values other than 0 and 1";
         }
         const int K = m_a.cols();
         auto kKeyB = [&](int fb) {
@@ -489,10 +381,11 @@ private:
             }
             if (best != own) {
                 int total = 0;
-                for (const auto& [k2, c] : it->second) total += c;
-                m_verdicts.add(Operand::A, m_a, fa, label + suffix, own < 0 ? "multiplies nothing" : kName(own),
-                               kName(best) + " (in " + std::to_string(n) + " of " + std::to_string(total) +
-                                   " columns)");
+                for (const auto& [k2, c] : it->second)
+                    total += c;
+                m_verdicts.add(
+                    Operand::A, m_a, fa, label + suffix, own < 0 ? "multiplies nothing" : kName(own),
+                    kName(best) + " (in " + std::to_string(n) + " of " + std::to_string(total) + " columns)");
             } else if (oddities.count(key)) {
                 m_verdicts.add(Operand::A, m_a, fa, label + suffix, kName(own), oddities[key]);
             }
@@ -505,12 +398,14 @@ private:
                 multiplied = multiplied || m_k->kSelected(matrixOf(e), e.row, p);
             auto it = bVotes.find(fb);
             if (it == bVotes.end()) {
-                if (multiplied) m_verdicts.add(Operand::B, m_b, fb, label, kName(own), "multiplied by no A element");
+                if (multiplied)
+                    m_verdicts.add(Operand::B, m_b, fb, label, kName(own), "multiplied by no A element");
                 continue;
             }
             int n = 0, total = 0;
             const int best = majority(it->second, own, &n);
-            for (const auto& [k2, c] : it->second) total += c;
+            for (const auto& [k2, c] : it->second)
+                total += c;
             m_observed->b[form][static_cast<std::size_t>(fb)].row = best < 0 ? -1 : best % K;
             m_observed->b[form][static_cast<std::size_t>(fb)].matrix = best < 0 ? -1 : best / K;
             if (best != own)
@@ -525,7 +420,8 @@ private:
         const std::string label = std::string(toString(ExperimentKind::CvsD)) + formLabel(m_plan, form);
         for (std::size_t x = begin; x < end; ++x) {
             const Experiment& ex = m_plan.experiments[x];
-            if (ex.kind != ExperimentKind::CvsD) continue;
+            if (ex.kind != ExperimentKind::CvsD)
+                continue;
             const Element& c = m_c.elements()[static_cast<std::size_t>(ex.element)];
             const int want = m_frame.cellSlot[static_cast<std::size_t>(
                 (matrixOf(c) * m_d.rows() + c.row) * m_d.cols() + c.col)];
@@ -537,13 +433,16 @@ private:
                 o.row = d.row;
                 o.col = d.col;
             }
-            if (slots.size() == 1 && slots[0].first == want && slots[0].second == 1.0) continue;
+            if (slots.size() == 1 && slots[0].first == want && slots[0].second == 1.0)
+                continue;
             bool explained = !slots.empty();
             for (const auto& [s, v] : slots)
                 explained = explained && (s == want || m_dBlamedSlots.count(s)) && v == 1.0;
-            if (explained && m_dBlamedSlots.count(want)) continue;
+            if (explained && m_dBlamedSlots.count(want))
+                continue;
             std::string seen;
-            if (slots.empty()) seen = "no D slot changed";
+            if (slots.empty())
+                seen = "no D slot changed";
             for (std::size_t i = 0; i < slots.size() && i < 4; ++i) {
                 const Element& d = m_d.elements()[static_cast<std::size_t>(slots[i].first)];
                 seen += (i ? ", " : "") + m_frame.slotName(slots[i].first) + " (row " +
@@ -576,7 +475,8 @@ private:
 } // namespace
 
 Interpretation interpretProbe(const ProbePlan& plan, std::span<const std::uint32_t> rawD) {
-    if (!plan.instruction) throw std::invalid_argument("interpretProbe: the plan has no instruction");
+    if (!plan.instruction)
+        throw std::invalid_argument("interpretProbe: the plan has no instruction");
     return Interpreter(plan, rawD).run();
 }
 

@@ -30,7 +30,8 @@ struct Frame {
     std::string rowName(int key) const;
     std::string colName(int key) const;
 
-private:
+  private:
+    ElementType m_type = ElementType::F32;
     enum class Kind { F32, S32, F64, Other } m_kind = Kind::Other;
 };
 
@@ -39,15 +40,13 @@ struct Collector {
     std::set<std::pair<Operand, int>> badCells; // (operand, flat element or field)
     std::vector<ProbeMismatch> mismatches;
 
-    void add(Operand operand, const FragmentLayout& layout, int flat,
-             const std::string& experiment, std::string expected, std::string observed);
-    void addField(int field, const MetadataField& f, const std::string& experiment, std::string expected,
-                  std::string observed);
+    void add(Operand operand, const FragmentLayout& layout, int flat, const std::string& experiment,
+             std::string expected, std::string observed);
 };
 
 // What the engine says about k where metadata decides it. Dense: an A element's k is its column.
 class KModel {
-public:
+  public:
     virtual ~KModel() = default;
     virtual int patterns() const { return 1; }
     // k of A element `flat` when every metadata nibble holds base pattern `pattern`; -1: not multiplied.

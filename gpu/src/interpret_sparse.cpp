@@ -3,6 +3,7 @@
 // that element (the metadata runs give B element (k, n) the value bit n of (k+1), so the row spells k+1
 // across its 8 columns).
 #include "interpret_detail.hpp"
+#include "metadata_check.hpp"
 #include "plan_detail.hpp"
 #include "sparse_detail.hpp"
 
@@ -15,7 +16,7 @@ namespace lanemap::gpu::detail {
 namespace {
 
 class SparseK final : public KModel {
-public:
+  public:
     explicit SparseK(const Instruction& in) {
         const sparse::Codec codec = codecFor(in, in.metadata->selectors.at(0).value);
         const FragmentLayout& a = *in.operand(Operand::A);
@@ -24,7 +25,8 @@ public:
             std::vector<sparse::Placement> placed;
             std::string error;
             const std::vector<std::uint32_t> words(32, kPatternWord[p]);
-            if (!codec.place(words, placed, error)) throw std::logic_error("probe: " + error);
+            if (!codec.place(words, placed, error))
+                throw std::logic_error("probe: " + error);
             std::vector<int> k(placed.size());
             std::vector<bool> selected(static_cast<std::size_t>(P * K), false);
             for (std::size_t e = 0; e < placed.size(); ++e) {
@@ -45,42 +47,35 @@ public:
         return pattern == 0 ? " (metadata 0b0100 everywhere)" : " (metadata 0b1110 everywhere)";
     }
 
-private:
+  private:
     std::vector<int> m_k[2];
     std::vector<bool> m_selected[2];
     int m_k0 = 0;
 };
 
-std::string bitsName(const MetadataField& f) {
-    return "lane " + std::to_string(f.thread) + " bits [" + std::to_string(f.bitHi) + ":" +
-           std::to_string(f.bitLo) + "]";
-}
-
-std::string nibbleName(int id) {
-    const int lane = id / 8, j = id % 8;
-    return "lane " + std::to_string(lane) + " bits [" + std::to_string(4 * j + 3) + ":" +
-           std::to_string(4 * j) + "]";
-}
-
 int selectorIndex(const Instruction& in, int selector) {
     const auto& sels = in.metadata->selectors;
     for (std::size_t i = 0; i < sels.size(); ++i)
-        if (sels[i].value == selector) return static_cast<int>(i);
+        if (sels[i].value == selector)
+            return static_cast<int>(i);
     return 0;
 }
 
 } // namespace
 
-std::unique_ptr<KModel> sparseKModel(const Instruction& in) { return std::make_unique<SparseK>(in); }
+std::unique_ptr<KModel> sparseKModel(const Instruction& in) {
+    return std::make_unique<SparseK>(in);
+}
 
 int metadataFieldCount(const Instruction& in) {
     int n = 0;
-    for (const MetadataSelector& s : in.metadata->selectors) n += static_cast<int>(s.fields.size());
+    for (const MetadataSelector& s : in.metadata->selectors)
+        n += static_cast<int>(s.fields.size());
     return n;
 }
 
-// The k the one-hot A element `flat` multiplied in a metadata run: -1 if its D row spells nothing,
-// -2 if D changed outside that row or holds values other than 0 and 1.
+// The k the one-hot A element `flat` multiplied in a metadata run: kNoK if its D row spells nothing,
+// kInconsistentK if D changed outside that row or holds values other than 0 and 1.
 int readK(const Frame& frame, std::span<const std::uint32_t> block, const Element& a) {
     const auto& mine = frame.rowSlots[static_cast<std::size_t>(frame.rowKey(a))];
     std::uint32_t code = 0;
@@ -89,9 +84,12 @@ int readK(const Frame& frame, std::span<const std::uint32_t> block, const Elemen
     for (int s = 0; s < nD; ++s) {
         const double v = frame.value(block, s);
         const bool inRow = next < mine.size() && mine[next] == s;
-        if (inRow) ++next;
-        if (v == 0.0) continue;
-        if (!inRow || v != 1.0) return -2;
+        if (inRow)
+            ++next;
+        if (v == 0.0)
+            continue;
+        if (!inRow || v != 1.0)
+            return kInconsistentK;
         code |= 1u << frame.layout.elements()[static_cast<std::size_t>(s)].col;
     }
     return static_cast<int>(code) - 1;
@@ -113,34 +111,22 @@ void checkMetadata(const ProbePlan& plan, const Frame& frame, std::span<const st
     const std::size_t per = plan.outWordsPerExperiment();
     const int nA = static_cast<int>(a.elements().size());
 
-    struct Locate {
-        int id = 0;
-        bool odd = false;
-        std::string oddity;
-    };
+    constexpr std::string_view kInconsistent = "D changed outside the element's row";
     std::vector<Locate> locate(static_cast<std::size_t>(nA));
-    std::map<int, std::vector<std::pair<int, std::string>>> valueFailures; // field -> (element, text)
+    FieldFailures valueFailures;
 
     for (std::size_t x = begin; x < end; ++x) {
         const Experiment& ex = plan.experiments[x];
-        if (ex.kind != ExperimentKind::MetaLocate && ex.kind != ExperimentKind::MetaValue) continue;
+        if (ex.kind != ExperimentKind::MetaLocate && ex.kind != ExperimentKind::MetaValue)
+            continue;
         // An element whose own k under metadata 0b0100 is already wrong is A's mismatch, not the metadata's.
         if (observed.a[form][static_cast<std::size_t>(ex.element)].col != kModel.kOfA(ex.element, 0))
             continue;
         const Element& el = a.elements()[static_cast<std::size_t>(ex.element)];
         const int k = readK(frame, raw.subspan(x * per, per), el);
         if (ex.kind == ExperimentKind::MetaLocate) {
-            Locate& l = locate[static_cast<std::size_t>(ex.element)];
-            const int k0 = kModel.kOfA(ex.element, 0), k1 = kModel.kOfA(ex.element, 1);
-            if (k == k1 && k1 != k0)
-                l.id |= 1 << ex.bit;
-            else if (k != k0 && !l.odd) {
-                l.odd = true;
-                l.oddity = k == -2 ? "D changed outside the element's row"
-                                   : "multiplied k " + std::to_string(k) + ", neither its 0b0100 column (k " +
-                                         std::to_string(k0) + ") nor its 0b1110 column (k " +
-                                         std::to_string(k1) + ")";
-            }
+            locate[static_cast<std::size_t>(ex.element)].add(ex.bit, k, kModel.kOfA(ex.element, 0),
+                                                             kModel.kOfA(ex.element, 1), kInconsistent);
             continue;
         }
         // MetaValue: the engine's field of the element holds a valid value, every other nibble 0b0100.
@@ -149,16 +135,13 @@ void checkMetadata(const ProbePlan& plan, const Frame& frame, std::span<const st
         sparse::Codec::setField(words, fields[static_cast<std::size_t>(ex.field)], value);
         std::vector<sparse::Placement> placed;
         std::string error;
-        if (!codec.place(words, placed, error)) throw std::logic_error("probe: " + error);
+        if (!codec.place(words, placed, error))
+            throw std::logic_error("probe: " + error);
         const int want = placed[static_cast<std::size_t>(ex.element)].col;
         if (k != want)
             valueFailures[ex.field].push_back(
-                {ex.element, "value " + sparse::binary(value) + ": T" + std::to_string(el.thread) + ":a" +
-                                 std::to_string(el.index) + " should multiply k " + std::to_string(want) +
-                                 ", multiplied " +
-                                 (k == -1   ? std::string("nothing")
-                                  : k == -2 ? "(D changed outside its row)"
-                                            : "k " + std::to_string(k))});
+                valueFailure(value, "T" + std::to_string(el.thread) + ":a" + std::to_string(el.index), want,
+                             k, "(D changed outside its row)"));
     }
 
     // Where the hardware read each element's indices, against the engine's field.
@@ -170,7 +153,7 @@ void checkMetadata(const ProbePlan& plan, const Frame& frame, std::span<const st
     }
     const sparse::StorageRule& rule = codec.rule();
     const std::vector<int> p0 = sparse::decodeField(rule.pattern, 0b0100);
-    std::map<int, std::vector<std::string>> locateFailures; // engine field -> what was seen instead
+    FieldFailures locateFailures; // engine field -> what was seen instead
     for (int e = 0; e < nA; ++e) {
         const Element& el = a.elements()[static_cast<std::size_t>(e)];
         const Locate& l = locate[static_cast<std::size_t>(e)];
@@ -180,9 +163,10 @@ void checkMetadata(const ProbePlan& plan, const Frame& frame, std::span<const st
             if (fields[f].thread == pl.field.thread && fields[f].bitLo == pl.field.bitLo)
                 field = static_cast<int>(f);
         const std::string who = "T" + std::to_string(el.thread) + ":a" + std::to_string(el.index);
-        if (observed.a[form][static_cast<std::size_t>(e)].col != kModel.kOfA(e, 0)) continue;
-        if (l.odd) {
-            locateFailures[field].push_back(who + " " + l.oddity);
+        if (observed.a[form][static_cast<std::size_t>(e)].col != kModel.kOfA(e, 0))
+            continue;
+        if (!l.ok()) {
+            locateFailures[field].push_back(who + " " + l.odd);
             continue;
         }
         ObservedField& o = observed.metadata[form][static_cast<std::size_t>(e)];
@@ -191,43 +175,25 @@ void checkMetadata(const ProbePlan& plan, const Frame& frame, std::span<const st
         const int k0 = observed.a[form][static_cast<std::size_t>(e)].col;
         if (k0 >= 0) {
             const auto it = std::find(p0.begin(), p0.end(), k0 % rule.chunkCols);
-            if (it != p0.end()) o.slot = static_cast<int>(it - p0.begin()) * 2 / rule.kept;
+            if (it != p0.end())
+                o.slot = static_cast<int>(it - p0.begin()) * 2 / rule.kept;
         }
         if (l.id != pl.field.thread * 8 + pl.field.bitLo / 4)
             locateFailures[field].push_back(who + "'s indices were read from " + nibbleName(l.id));
     }
-    auto summary = [](const std::vector<std::string>& texts) {
-        std::string s = texts[0];
-        if (texts.size() > 1) s += "; " + texts[1];
-        if (texts.size() > 2) s += " (and " + std::to_string(texts.size() - 2) + " more)";
-        return s;
-    };
-    for (const auto& [field, texts] : locateFailures) {
-        if (field < 0) continue;
-        const MetadataField& f = fields[static_cast<std::size_t>(field)];
-        verdicts.addField(cellBase + field, f, "metadata location" + label,
-                          "row " + std::to_string(f.row) + " cols " + std::to_string(f.colFirst) + ".." +
-                              std::to_string(f.colLast) + " indexed by " + bitsName(f),
-                          summary(texts));
-    }
-    for (const auto& [field, failures] : valueFailures) {
-        std::vector<std::string> texts;
-        for (const auto& [e, text] : failures) texts.push_back(text);
-        const MetadataField& f = fields[static_cast<std::size_t>(field)];
-        verdicts.addField(cellBase + field, f, "metadata value" + label,
-                          "every valid value of " + bitsName(f) +
-                              " places its elements as the storage rule says",
-                          summary(texts));
-    }
+    for (int field : reportMetadata(fields, locateFailures, valueFailures, label, verdicts.mismatches))
+        verdicts.badCells.insert({Operand::Metadata, cellBase + field});
 }
 
 SparseSim::SparseSim(const SimReference& ref, const MetadataLayout& md) : m_ref(ref) {
     const sparse::StorageRule* rule = sparse::ruleFor(md.granularity);
-    if (!rule) throw std::logic_error("simulate: unknown sparsity '" + std::string(md.granularity) + "'");
+    if (!rule)
+        throw std::logic_error("simulate: unknown sparsity '" + std::string(md.granularity) + "'");
     m_pattern = static_cast<int>(rule->pattern);
     std::map<std::tuple<int, int, int, int>, int> seen; // (thread, row, col, colLast) -> elements so far
     std::vector<std::size_t> order(ref.a.size());
-    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
     std::stable_sort(order.begin(), order.end(),
                      [&](std::size_t x, std::size_t y) { return ref.a[x].index < ref.a[y].index; });
     m_chunkFirst.assign(ref.a.size(), 0);
@@ -239,18 +205,21 @@ SparseSim::SparseSim(const SimReference& ref, const MetadataLayout& md) : m_ref(
         m_slot[i] = position % rule->kept;
     }
     for (const MetadataSelector& s : md.selectors)
-        for (const MetadataField& f : s.fields) m_field[{s.value, f.row, f.colFirst}] = &f;
+        for (const MetadataField& f : s.fields)
+            m_field[{s.value, f.row, f.colFirst}] = &f;
 }
 
 int SparseSim::column(std::size_t flat, int selector, const std::uint32_t* meta) const {
     const Element& e = m_ref.a[flat];
     const auto it = m_field.find({selector, e.row, m_chunkFirst[flat]});
-    if (it == m_field.end()) return -1;
+    if (it == m_field.end())
+        return -1;
     const MetadataField& f = *it->second;
     const unsigned width = static_cast<unsigned>(f.bitHi - f.bitLo + 1);
     const unsigned value = (meta[f.thread] >> f.bitLo) & ((1u << width) - 1u);
     const std::vector<int> offsets = sparse::decodeField(static_cast<sparse::Pattern>(m_pattern), value);
-    if (m_slot[flat] >= static_cast<int>(offsets.size())) return -1;
+    if (m_slot[flat] >= static_cast<int>(offsets.size()))
+        return -1;
     return m_chunkFirst[flat] + offsets[static_cast<std::size_t>(m_slot[flat])];
 }
 

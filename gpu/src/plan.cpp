@@ -21,33 +21,25 @@ namespace lanemap::gpu {
 
 std::string_view toString(ExperimentKind kind) {
     switch (kind) {
-    case ExperimentKind::CvsD: return "C vs D";
-    case ExperimentKind::RowsAD: return "rows of A vs D";
-    case ExperimentKind::ColsBD: return "columns of B vs D";
-    case ExperimentKind::KAB: return "k of A vs k of B";
-    case ExperimentKind::KBase: return "popc baseline";
-    case ExperimentKind::MetaLocate: return "metadata location";
-    case ExperimentKind::MetaValue: return "metadata value";
+    case ExperimentKind::CvsD:
+        return "C vs D";
+    case ExperimentKind::RowsAD:
+        return "rows of A vs D";
+    case ExperimentKind::ColsBD:
+        return "columns of B vs D";
+    case ExperimentKind::KAB:
+        return "k of A vs k of B";
+    case ExperimentKind::KBase:
+        return "popc baseline";
+    case ExperimentKind::MetaLocate:
+        return "metadata location";
+    case ExperimentKind::MetaValue:
+        return "metadata value";
     }
     return "?";
 }
 
 // --- element encodings --------------------------------------------------------------------------------
-
-std::uint64_t encodeOne(std::string_view type) {
-    if (type == "f16") return 0x3C00;
-    if (type == "bf16") return 0x3F80;
-    if (type == "tf32" || type == "f32") return 0x3F800000;
-    if (type == "f64") return 0x3FF0000000000000ull;
-    if (type == "e4m3") return 0x38; // 0 0111 000: bias 7
-    if (type == "e5m2") return 0x3C; // 0 01111 00: bias 15
-    if (type == "e3m2") return 0x0C; // 0 011 00: bias 3
-    if (type == "e2m3") return 0x08; // 0 01 000: bias 1
-    if (type == "e2m1") return 0x2;  // 0 01 0: bias 1
-    if (type == "s8" || type == "u8" || type == "s4" || type == "u4" || type == "b1" || type == "s32")
-        return 1;
-    throw std::invalid_argument("no encoding of 1 for element type '" + std::string(type) + "'");
-}
 
 namespace {
 double halfToDouble(std::uint16_t h) {
@@ -65,37 +57,42 @@ double halfToDouble(std::uint16_t h) {
 }
 } // namespace
 
-double decodeValue(std::string_view type, std::uint64_t bits) {
-    if (type == "f16") return halfToDouble(static_cast<std::uint16_t>(bits));
-    if (type == "f32") return static_cast<double>(std::bit_cast<float>(static_cast<std::uint32_t>(bits)));
-    if (type == "f64") return std::bit_cast<double>(bits);
-    if (type == "s32")
+double decodeValue(ElementType type, std::uint64_t bits) {
+    switch (type) {
+    case ElementType::F16:
+        return halfToDouble(static_cast<std::uint16_t>(bits));
+    case ElementType::F32:
+        return static_cast<double>(std::bit_cast<float>(static_cast<std::uint32_t>(bits)));
+    case ElementType::F64:
+        return std::bit_cast<double>(bits);
+    case ElementType::S32:
         return static_cast<double>(static_cast<std::int32_t>(static_cast<std::uint32_t>(bits)));
-    throw std::invalid_argument("cannot decode accumulator type '" + std::string(type) + "'");
+    default:
+        break;
+    }
+    throw std::invalid_argument("cannot decode accumulator type '" + std::string(toString(type)) + "'");
 }
 
 // --- forms ----------------------------------------------------------------------------------------------
 
-std::vector<Form> formsOf(const Instruction& in) {
-    std::vector<Form> base;
-    for (const lanemap::Form& form : in.forms)
-        base.push_back({ptxOf(in, form), std::string(toString(form.atype)), std::string(toString(form.btype)),
-                        form.b1 == B1Op::Xor, -1});
-    if (!in.metadata) return base;
-    std::vector<Form> out;
-    for (const Form& f : base)
-        for (const MetadataSelector& sel : in.metadata->selectors) {
-            Form s = f;
-            s.selector = sel.value;
-            out.push_back(std::move(s));
+std::vector<ProbeForm> formsOf(const Instruction& in) {
+    std::vector<ProbeForm> out;
+    for (const lanemap::Form& f : in.forms) {
+        if (!in.metadata) {
+            out.push_back({f, -1, ptxOf(in, f)});
+            continue;
         }
+        for (const MetadataSelector& sel : in.metadata->selectors)
+            out.push_back({f, sel.value, ptxOf(in, f)});
+    }
     return out;
 }
 
 RegisterWords registerWords(const Instruction& in) {
     auto words = [&](Operand name) {
         const FragmentLayout* op = in.operand(name);
-        if (!op) throw std::logic_error(in.spec + " has no operand " + std::string(toString(name)));
+        if (!op)
+            throw std::logic_error(in.spec + " has no operand " + std::string(toString(name)));
         return op->registers() * (op->registerBits() / 32);
     };
     RegisterWords w;
@@ -154,19 +151,20 @@ Operands operandsOf(const Instruction& in) {
     const FragmentLayout* b = in.operand(Operand::B);
     const FragmentLayout* c = in.operand(Operand::C);
     const FragmentLayout* d = in.operand(Operand::D);
-    if (!a || !b || !c || !d) throw std::logic_error(in.spec + ": the probe needs operands A, B, C and D");
+    if (!a || !b || !c || !d)
+        throw std::logic_error(in.spec + ": the probe needs operands A, B, C and D");
     return {*a, *b, *c, *d};
 }
 
 // Builds each experiment's image from per-form operand segments made once (all ones, the k codes of B), so a
 // plan of 100k experiments costs little more than copying its bytes.
 class ImageBuilder {
-public:
+  public:
     ImageBuilder(const ProbePlan& plan, const Operands& ops) : m_plan(plan), m_ops(ops) {
         const RegisterWords& w = plan.words;
-        for (const Form& form : plan.forms) {
+        for (const ProbeForm& form : plan.forms) {
             Segments s;
-            const std::uint64_t oneA = encodeOne(form.atype), oneB = encodeOne(form.btype);
+            const std::uint64_t oneA = traits(form.atype()).one, oneB = traits(form.btype()).one;
             s.onesA = segment(ops.a, w.a, [&](std::size_t) { return oneA; });
             s.onesB = segment(ops.b, w.b, [&](std::size_t) { return oneB; });
             for (int bit = 0; bit < plan.kBits; ++bit)
@@ -174,22 +172,23 @@ public:
                     segment(ops.b, w.b, [&](std::size_t f) { return ((f + 1) >> bit) & 1u ? oneB : 0; }));
             m_segments.push_back(std::move(s));
         }
-        if (plan.instruction->metadata) m_sparse.emplace(plan, ops.a, ops.b);
+        if (plan.instruction->metadata)
+            m_sparse.emplace(plan, ops.a, ops.b);
     }
 
     const detail::SparseImages* sparse() const { return m_sparse ? &*m_sparse : nullptr; }
 
     void fill(const Experiment& x, std::uint32_t* img) const {
-        const Form& form = m_plan.forms[x.form];
+        const ProbeForm& form = m_plan.forms[x.form];
         const Segments& seg = m_segments[x.form];
         const RegisterWords& w = m_plan.words;
         std::uint32_t* a = img;
         std::uint32_t* b = img + static_cast<std::size_t>(w.a) * 32;
         std::uint32_t* c = b + static_cast<std::size_t>(w.b) * 32;
         std::uint32_t* e = c + static_cast<std::size_t>(w.c) * 32;
-        const std::uint64_t oneA = encodeOne(form.atype), oneB = encodeOne(form.btype);
+        const std::uint64_t oneA = traits(form.atype()).one, oneB = traits(form.btype()).one;
         // b1 .xor: the neutral partner of a one-hot is 0 (a ^ 0 = a), not 1.
-        const bool neutralOnes = !form.xorPopc;
+        const bool neutralOnes = !form.xorPopc();
         auto oneHot = [&](const FragmentLayout& l, std::uint32_t* dst, std::uint64_t one) {
             putElement(dst, 0, l, l.elements()[static_cast<std::size_t>(x.element)], one);
         };
@@ -197,30 +196,37 @@ public:
             std::copy(from.begin(), from.end(), to);
         };
         switch (x.kind) {
-        case ExperimentKind::CvsD: oneHot(m_ops.c, c, encodeOne(toString(m_ops.c.elementType()))); break;
+        case ExperimentKind::CvsD:
+            oneHot(m_ops.c, c, traits(m_ops.c.elementType()).one);
+            break;
         case ExperimentKind::RowsAD:
             oneHot(m_ops.a, a, oneA);
-            if (neutralOnes) copy(seg.onesB, b);
+            if (neutralOnes)
+                copy(seg.onesB, b);
             break;
         case ExperimentKind::ColsBD:
             oneHot(m_ops.b, b, oneB);
-            if (neutralOnes) copy(seg.onesA, a);
+            if (neutralOnes)
+                copy(seg.onesA, a);
             break;
         case ExperimentKind::KAB:
             oneHot(m_ops.a, a, oneA);
             copy(seg.bCode[static_cast<std::size_t>(x.bit)], b);
             break;
-        case ExperimentKind::KBase: copy(seg.bCode[static_cast<std::size_t>(x.bit)], b); break;
+        case ExperimentKind::KBase:
+            copy(seg.bCode[static_cast<std::size_t>(x.bit)], b);
+            break;
         case ExperimentKind::MetaLocate:
         case ExperimentKind::MetaValue:
             oneHot(m_ops.a, a, oneA);
             copy(m_sparse->kByColumn(x.form), b);
             break;
         }
-        if (w.e) m_sparse->fillMetadata(x, e);
+        if (w.e)
+            m_sparse->fillMetadata(x, e);
     }
 
-private:
+  private:
     struct Segments {
         std::vector<std::uint32_t> onesA, onesB;
         std::vector<std::vector<std::uint32_t>> bCode; // per bit: B element f = bit of (f+1)
@@ -231,7 +237,8 @@ private:
         std::vector<std::uint32_t> s(static_cast<std::size_t>(words) * 32, 0u);
         const auto els = l.elements();
         for (std::size_t f = 0; f < els.size(); ++f)
-            if (const std::uint64_t v = valueOf(f)) putElement(s.data(), 0, l, els[f], v);
+            if (const std::uint64_t v = valueOf(f))
+                putElement(s.data(), 0, l, els[f], v);
         return s;
     }
 
@@ -243,9 +250,11 @@ private:
 
 } // namespace
 
-ProbePlan planProbe(const Instruction& in) { return planProbe(in, formsOf(in)); }
+ProbePlan planProbe(const Instruction& in) {
+    return planProbe(in, formsOf(in));
+}
 
-ProbePlan planProbe(const Instruction& in, std::vector<Form> forms) {
+ProbePlan planProbe(const Instruction& in, std::vector<ProbeForm> forms) {
     const Operands ops = operandsOf(in);
     ProbePlan plan;
     plan.instruction = &in;
@@ -259,15 +268,19 @@ ProbePlan planProbe(const Instruction& in, std::vector<Form> forms) {
     const std::int8_t patterns = sparse ? 2 : 1;
 
     const ImageBuilder builder(plan, ops);
+    const lanemap::Form canonical = in.forms.front();
     auto& xs = plan.experiments;
     for (std::uint16_t fi = 0; fi < plan.forms.size(); ++fi) {
-        const Form& form = plan.forms[fi];
-        for (int c = 0; c < nC; ++c) xs.push_back({ExperimentKind::CvsD, fi, c});
-        for (int e = 0; e < nA; ++e) xs.push_back({ExperimentKind::RowsAD, fi, e});
+        const ProbeForm& form = plan.forms[fi];
+        for (int c = 0; c < nC; ++c)
+            xs.push_back({ExperimentKind::CvsD, fi, c});
+        for (int e = 0; e < nA; ++e)
+            xs.push_back({ExperimentKind::RowsAD, fi, e});
         for (std::int8_t p = 0; p < patterns; ++p)
-            for (int f = 0; f < nB; ++f) xs.push_back({ExperimentKind::ColsBD, fi, f, -1, p});
+            for (int f = 0; f < nB; ++f)
+                xs.push_back({ExperimentKind::ColsBD, fi, f, -1, p});
         for (std::int8_t p = 0; p < patterns; ++p) {
-            if (form.xorPopc)
+            if (form.xorPopc())
                 for (std::int16_t b = 0; b < plan.kBits; ++b)
                     xs.push_back({ExperimentKind::KBase, fi, -1, b, p});
             for (int e = 0; e < nA; ++e)
@@ -276,7 +289,8 @@ ProbePlan planProbe(const Instruction& in, std::vector<Form> forms) {
         }
         // The metadata experiments run once per selector, with the canonical types: where the hardware reads
         // metadata does not depend on the element types (the mixed-type forms still run everything else).
-        if (sparse && form.ptx == in.ptx) builder.sparse()->planMetadata(fi, xs);
+        if (sparse && form.instruction == canonical)
+            builder.sparse()->planMetadata(fi, xs);
     }
 
     const std::size_t per = plan.inWordsPerExperiment();

@@ -24,7 +24,8 @@ std::uint32_t locateWord(int lane, int bit) {
 sparse::Codec codecFor(const Instruction& in, int selector) {
     std::string error;
     std::optional<sparse::Codec> codec = sparse::Codec::make(in, selector, error);
-    if (!codec) throw std::logic_error("probe: " + error);
+    if (!codec)
+        throw std::logic_error("probe: " + error);
     return std::move(*codec);
 }
 
@@ -32,11 +33,12 @@ SparseImages::SparseImages(const ProbePlan& plan, const FragmentLayout& a, const
     : m_plan(plan) {
     const Instruction& in = *plan.instruction;
     const std::vector<std::uint32_t> base(32, kPatternWord[0]);
-    for (const Form& form : plan.forms) {
+    for (const ProbeForm& form : plan.forms) {
         m_codecs.emplace_back(codecFor(in, form.selector));
         std::vector<sparse::Placement> placed;
         std::string error;
-        if (!m_codecs.back()->place(base, placed, error)) throw std::logic_error("probe: " + error);
+        if (!m_codecs.back()->place(base, placed, error))
+            throw std::logic_error("probe: " + error);
         std::vector<std::int16_t> fieldOf(a.elements().size(), -1);
         const auto& fields = m_codecs.back()->fields();
         for (std::size_t e = 0; e < placed.size(); ++e)
@@ -46,9 +48,10 @@ SparseImages::SparseImages(const ProbePlan& plan, const FragmentLayout& a, const
         m_fieldOf.push_back(std::move(fieldOf));
 
         std::vector<std::uint32_t> seg(static_cast<std::size_t>(plan.words.b) * 32, 0u);
-        const std::uint64_t oneB = encodeOne(form.btype);
+        const std::uint64_t oneB = traits(form.btype()).one;
         for (const Element& e : b.elements())
-            if (((e.row + 1) >> e.col) & 1) putElement(seg.data(), 0, b, e, oneB);
+            if (((e.row + 1) >> e.col) & 1)
+                putElement(seg.data(), 0, b, e, oneB);
         m_kByColumn.push_back(std::move(seg));
     }
 }
@@ -68,7 +71,8 @@ void SparseImages::planMetadata(std::uint16_t form, std::vector<Experiment>& out
 void SparseImages::fillMetadata(const Experiment& x, std::uint32_t* words) const {
     switch (x.kind) {
     case ExperimentKind::MetaLocate:
-        for (int lane = 0; lane < 32; ++lane) words[lane] = locateWord(lane, x.bit);
+        for (int lane = 0; lane < 32; ++lane)
+            words[lane] = locateWord(lane, x.bit);
         return;
     case ExperimentKind::MetaValue: {
         std::vector<std::uint32_t> md(32, kPatternWord[0]);
@@ -81,7 +85,8 @@ void SparseImages::fillMetadata(const Experiment& x, std::uint32_t* words) const
         return;
     }
     default:
-        for (int lane = 0; lane < 32; ++lane) words[lane] = kPatternWord[x.pattern];
+        for (int lane = 0; lane < 32; ++lane)
+            words[lane] = kPatternWord[x.pattern];
         return;
     }
 }

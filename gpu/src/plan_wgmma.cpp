@@ -37,176 +37,28 @@ int Setup::transB() const {
     return major == smem::Major::MN ? 1 : 0;
 }
 
-namespace detail {
-
-Geometry::Geometry(const Instruction& in) {
-    const FragmentLayout& a = *in.operand(Operand::A);
-    k = in.k;
-    n = in.n;
-    m = a.rows();
-    sparse = (in.metadata != nullptr);
-    storedK = sparse ? k / 2 : k;
-    patterns = sparse ? 2 : 1;
-    if (sparse) {
-        rule = sparse::ruleFor(in.metadata->granularity);
-        if (!rule)
-            throw std::logic_error("probe: unknown sparsity '" + std::string(in.metadata->granularity) + "'");
-        for (int p = 0; p < 2; ++p) {
-            const std::vector<int> kept = sparse::decodeField(rule->pattern, kPatternWord[p] & 0xFu);
-            for (int col = 0; col < k; ++col)
-                if (std::find(kept.begin(), kept.end(), col % rule->chunkCols) != kept.end())
-                    selectable[p].push_back(col);
-        }
-    } else {
-        for (int col = 0; col < k; ++col)
-            selectable[0].push_back(col);
-    }
-}
-
-int Geometry::bGroups() const {
-    const int size = static_cast<int>(selectable[0].size());
-    return (size + m - 1) / m;
-}
-
-int Geometry::selectA(int group, int pattern, int row) const {
-    const std::vector<int>& s = selectable[pattern];
-    return s[static_cast<std::size_t>((row + m * group) % static_cast<int>(s.size()))];
-}
-
-sparse::Codec codecFor(const Instruction& in, int selector) {
-    std::string error;
-    std::optional<sparse::Codec> codec = sparse::Codec::make(in, selector, error);
-    if (!codec)
-        throw std::logic_error("probe: " + error);
-    return std::move(*codec);
-}
-
-std::vector<std::uint8_t> probeValues(const sparse::StorageRule& rule) {
-    return sparse::validFieldValues(rule.pattern, /*ordered=*/true);
-}
-
-std::uint32_t locateWord(int thread, int bit) {
-    std::uint32_t w = 0;
-    for (int j = 0; j < 8; ++j) {
-        const int id = thread * 8 + j;
-        w |= (((id >> bit) & 1) ? 0xEu : 0x4u) << (4 * j);
-    }
-    return w;
-}
-
-std::string layoutName(smem::Major major, smem::Swizzle swizzle, char mn) {
-    std::string s = major == smem::Major::K ? "K" : std::string(1, static_cast<char>(mn - 'a' + 'A'));
-    return s + "-major " + std::string(smem::toString(swizzle));
-}
-
-ACells::ACells(const Instruction& in, const Geometry& g, const Setup& setup, int selector)
-    : m_in(in), m_shared(setup.a == ASource::SharedMemory), m_k(g.k), m_storedK(g.storedK) {
-    const FragmentLayout& a = *in.operand(Operand::A);
-    m_count = m_shared ? g.m * g.storedK : static_cast<int>(a.elements().size());
-    for (int p = 0; p < g.patterns; ++p) {
-        m_at[p].assign(static_cast<std::size_t>(m_count), Position{});
-        m_cellAt[p].assign(static_cast<std::size_t>(g.m * g.k), -1);
-    }
-    if (m_shared) {
-        for (int p = 0; p < g.patterns; ++p) {
-            // Compressed M x K/2 (sparse): stored column j is slot j % kept of chunk j / kept.
-            const std::vector<int> kept =
-                g.sparse ? sparse::decodeField(g.rule->pattern, kPatternWord[p] & 0xFu) : std::vector<int>{};
-            for (int c = 0; c < m_count; ++c) {
-                const int row = c / g.storedK, j = c % g.storedK;
-                int col = j;
-                if (g.sparse)
-                    col = (j / g.rule->kept) * g.rule->chunkCols + kept[static_cast<std::size_t>(j % g.rule->kept)];
-                m_at[p][static_cast<std::size_t>(c)] = {row, col};
-                m_cellAt[p][static_cast<std::size_t>(row * g.k + col)] = c;
-            }
-        }
-        return;
-    }
-    if (!g.sparse) {
-        for (int c = 0; c < m_count; ++c) {
-            const Element& e = a.elements()[static_cast<std::size_t>(c)];
-            m_at[0][static_cast<std::size_t>(c)] = {e.row, e.col};
-            m_cellAt[0][static_cast<std::size_t>(e.row * g.k + e.col)] = c;
-        }
-        return;
-    }
-    const sparse::Codec codec = codecFor(in, selector);
-    // Field index by (thread, nibble): one lookup per element instead of a scan of every field.
-    const auto& fields = codec.fields();
-    std::vector<int> fieldAt(static_cast<std::size_t>(kThreads) * 32, -1);
-    for (std::size_t f = 0; f < fields.size(); ++f)
-        fieldAt[static_cast<std::size_t>(fields[f].thread) * 32 + static_cast<std::size_t>(fields[f].bitLo)] =
-            static_cast<int>(f);
-    for (int p = 0; p < 2; ++p) {
-        std::vector<sparse::Placement> placed;
-        std::string error;
-        if (!codec.place(std::vector<std::uint32_t>(kThreads, kPatternWord[p]), placed, error))
-            throw std::logic_error("probe: " + error);
-        for (int c = 0; c < m_count; ++c) {
-            const sparse::Placement& pl = placed[static_cast<std::size_t>(c)];
-            m_at[p][static_cast<std::size_t>(c)] = {pl.row, pl.col};
-            m_cellAt[p][static_cast<std::size_t>(pl.row * g.k + pl.col)] = c;
-            if (p == 0) {
-                if (m_field.empty())
-                    m_field.assign(static_cast<std::size_t>(m_count), -1);
-                if (pl.field.thread >= 0 && pl.field.thread < kThreads && pl.field.bitLo >= 0 && pl.field.bitLo < 32)
-                    m_field[static_cast<std::size_t>(c)] =
-                        fieldAt[static_cast<std::size_t>(pl.field.thread) * 32 + static_cast<std::size_t>(pl.field.bitLo)];
-            }
-        }
-    }
-}
-
-std::string ACells::name(int cell) const {
-    if (m_shared)
-        return "A[" + std::to_string(cell / m_storedK) + "][" + std::to_string(cell % m_storedK) + "]";
-    const Element& e = m_in.operand(Operand::A)->elements()[static_cast<std::size_t>(cell)];
-    return "T" + std::to_string(e.thread) + ":a" + std::to_string(e.index);
-}
-
-} // namespace detail
-
 // --- forms and setups --------------------------------------------------------------------------------------
 
 namespace {
 
-std::vector<std::string> splitDots(std::string_view s) {
-    std::vector<std::string> out;
-    std::size_t start = 0;
-    while (true) {
-        const std::size_t dot = s.find('.', start);
-        out.emplace_back(
-            s.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
-        if (dot == std::string_view::npos)
-            return out;
-        start = dot + 1;
-    }
-}
-
-// `wgmma.mma_async[.sp].sync.aligned.m64nNkK.<d>.<a>.<b>[.and.popc]`
-Form formOf(const Instruction& in, const lanemap::Form& form, int selector) {
-    return Form{ptxOf(in, form), std::string(toString(form.atype)), std::string(toString(form.btype)), selector};
-}
-
 bool sixteenBit(ElementType type) {
-    return traits(type).bits == 16;
+    return type == ElementType::F16 || type == ElementType::BF16;
 }
 
 } // namespace
 
-std::vector<Form> formsOf(const Instruction& in) {
-    std::vector<Form> out;
-    if (in.metadata) {
-        // Canonical types with every selector, then the mixed-type aliases with selector 0.
+std::vector<ProbeForm> formsOf(const Instruction& in) {
+    const std::vector<lanemap::Form> forms = in.forms;
+    const int first = in.metadata ? in.metadata->selectors.at(0).value : -1;
+    std::vector<ProbeForm> out;
+    // Canonical types with every selector, then the mixed-type aliases with the first.
+    if (in.metadata)
         for (const MetadataSelector& s : in.metadata->selectors)
-            out.push_back(formOf(in, in.forms.front(), s.value));
-        for (std::size_t f = 1; f < in.forms.size(); ++f)
-            out.push_back(formOf(in, in.forms[f], in.metadata->selectors.at(0).value));
-    } else {
-        for (const lanemap::Form& form : in.forms)
-            out.push_back(formOf(in, form, -1));
-    }
+            out.push_back({forms[0], s.value, ptxOf(in, forms[0])});
+    else
+        out.push_back({forms[0], -1, ptxOf(in, forms[0])});
+    for (std::size_t i = 1; i < forms.size(); ++i)
+        out.push_back({forms[i], first, ptxOf(in, forms[i])});
     return out;
 }
 
@@ -246,10 +98,10 @@ Setup makeSetup(const Instruction& in, std::uint16_t form, ASource a, smem::Majo
     return s;
 }
 
-std::vector<Setup> setupsOf(const Instruction& in, const std::vector<Form>& forms) {
+std::vector<Setup> setupsOf(const Instruction& in, const std::vector<ProbeForm>& forms) {
     std::vector<Setup> out;
     std::vector<smem::Major> majors{smem::Major::K};
-    if (sixteenBit(in.atype))
+    if (sixteenBit(forms.at(0).atype()))
         majors.push_back(smem::Major::MN);
     const smem::Swizzle swizzles[] = {smem::Swizzle::None, smem::Swizzle::B32, smem::Swizzle::B64,
                                       smem::Swizzle::B128};
@@ -271,10 +123,10 @@ std::vector<Setup> setupsOf(const Instruction& in, const std::vector<Form>& form
             std::make_tuple(static_cast<int>(s.form), static_cast<int>(s.major), static_cast<int>(s.swizzle));
         const auto [it, fresh] = configs.emplace(key, static_cast<std::uint16_t>(configs.size()));
         s.bConfig = it->second;
-        const Form& f = forms[s.form];
+        const ProbeForm& f = forms[s.form];
         std::string extra;
-        if (f.atype != f.btype)
-            extra = "A ." + f.atype + " x B ." + f.btype;
+        if (f.atype() != f.btype())
+            extra = "A ." + std::string(toString(f.atype())) + " x B ." + std::string(toString(f.btype()));
         if (f.selector >= 0 && in.metadata && in.metadata->selectors.size() > 1)
             extra += (extra.empty() ? "" : ", ") + std::string("selector ") + std::to_string(f.selector);
         if (!extra.empty())
@@ -308,7 +160,7 @@ class Builder {
             return it->second;
         const smem::SmemLayout& l = s.bLayout;
         std::vector<std::uint8_t> img(l.footprintBytes(), 0);
-        const std::uint64_t one = encodeOne(m_plan.forms[s.form].btype);
+        const std::uint64_t one = traits(m_plan.forms[s.form].btype()).one;
         for (int k = 0; k < m_g.k; ++k)
             for (int n = 0; n < m_g.n; ++n) {
                 bool set = false;
@@ -332,7 +184,7 @@ class Builder {
             return it->second;
         const FragmentLayout& a = *m_in.operand(Operand::A);
         std::vector<std::uint32_t> img(static_cast<std::size_t>(kARegisters) * kThreads, 0u);
-        const std::uint64_t one = encodeOne(m_plan.forms[s.form].atype);
+        const std::uint64_t one = traits(m_plan.forms[s.form].atype()).one;
         for (std::size_t c = 0; c < a.elements().size(); ++c) {
             if (!cells(static_cast<int>(c)))
                 continue;
@@ -350,7 +202,7 @@ class Builder {
             return it->second;
         const smem::SmemLayout& l = *s.aLayout;
         std::vector<std::uint8_t> img(l.footprintBytes(), 0);
-        const std::uint64_t one = encodeOne(m_plan.forms[s.form].atype);
+        const std::uint64_t one = traits(m_plan.forms[s.form].atype()).one;
         for (int c = 0; c < m_g.m * m_g.storedK; ++c)
             if (cells(c))
                 putSmem(img, l, c / m_g.storedK, c % m_g.storedK, one, s.aAt);
@@ -397,10 +249,9 @@ Plan planProbe(const Instruction& in) {
     const FragmentLayout& d = *in.operand(Operand::D);
     plan.dWords = d.registers() * (d.registerBits() / 32);
     plan.dElementBits = d.containerBits();
-    plan.dOne = static_cast<std::uint32_t>(encodeOne(toString(d.elementType())));
-    plan.dNegZero = d.elementType() == ElementType::F32   ? 0x80000000u
-                    : d.elementType() == ElementType::F16 ? 0x8000u
-                                                          : 0u;
+    const ElementType dType = d.elementType();
+    plan.dOne = static_cast<std::uint32_t>(traits(dType).one);
+    plan.dNegZero = dType == ElementType::F32 ? 0x80000000u : dType == ElementType::F16 ? 0x8000u : 0u;
     const Geometry g(in);
     Builder build(plan, g);
 

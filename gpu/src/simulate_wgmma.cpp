@@ -21,7 +21,8 @@ SimReference referenceOf(const Instruction& in) {
     SimReference r;
     r.a.assign(in.operand(Operand::A)->elements().begin(), in.operand(Operand::A)->elements().end());
     r.d.assign(in.operand(Operand::D)->elements().begin(), in.operand(Operand::D)->elements().end());
-    if (in.metadata) r.metadata = *in.metadata; // a copy: simulations may play a different hardware
+    if (in.metadata)
+        r.metadata = *in.metadata; // a copy: simulations may play a different hardware
     return r;
 }
 
@@ -74,16 +75,6 @@ std::optional<smem::Swizzle> misread(const std::map<smem::Swizzle, smem::Swizzle
     return it->second;
 }
 
-int typeBits(std::string_view type) {
-    if (type == "f16" || type == "bf16")
-        return 16;
-    if (type == "tf32")
-        return 32;
-    if (type == "b1")
-        return 1;
-    return 8;
-}
-
 } // namespace
 
 std::vector<std::uint32_t> simulate(const Plan& plan, const SimReference& ref) {
@@ -108,9 +99,9 @@ std::vector<std::uint32_t> simulate(const Plan& plan, const SimReference& ref) {
         const Experiment& ex = plan.experiments[x];
         const Inputs& inputs = plan.inputs[x];
         const Setup& s = plan.setups[ex.setup];
-        const Form& form = plan.forms[s.form];
-        const std::uint64_t oneA = encodeOne(form.atype), oneB = encodeOne(form.btype);
-        const int aBits = typeBits(form.atype), bBits = typeBits(form.btype);
+        const ProbeForm& form = plan.forms[s.form];
+        const std::uint64_t oneA = traits(form.atype()).one, oneB = traits(form.btype()).one;
+        const int aBits = traits(form.atype()).bits, bBits = traits(form.btype()).bits;
         // Shared memory as the warpgroup would hold it: B at the base, A at aAt.
         auto readSmem = [&](std::uint32_t address, int bit, int bits) -> std::uint64_t {
             const std::uint8_t* src;

@@ -18,8 +18,8 @@ using namespace lanemap;
 
 namespace {
 
-// Variants whose instructions ptxas 13.0 assembles for sm_90a (docs/reference/ptx-facts.md: H100 = Yes). Used only
-// where the build has kernels.
+// Variants whose instructions ptxas 13.0 assembles for sm_90a (docs/reference/ptx-facts.md: H100 = Yes). Used
+// only where the build has kernels.
 [[maybe_unused]] bool runsOnSm90a(const Variant& v) {
     return v.minSm <= 90 && v.kind == Kind::None && v.family != Family::Wgmma && v.family != Family::WgmmaSp;
 }
@@ -30,11 +30,12 @@ TEST(ProbeBuild, KernelTableCoversEveryVariantThatRunsOnSm90aWithTheCatalogsForm
 #ifdef LANEMAP_HAVE_CUDA
     int covered = 0;
     for (const Variant* v : Catalog::instance().variants()) {
-        if (!runsOnSm90a(*v)) continue;
+        if (!runsOnSm90a(*v))
+            continue;
         const gpu::kernels::Entry* entry = gpu::kernels::find(v->ptx);
         ASSERT_NE(entry, nullptr) << "no probe kernel for " << v->spec << " (" << v->ptx << ")";
         const Instruction& in = Catalog::instance().instruction(*v);
-        const std::vector<gpu::Form> forms = gpu::formsOf(in);
+        const std::vector<gpu::ProbeForm> forms = gpu::formsOf(in);
         ASSERT_EQ(entry->forms.size(), forms.size()) << v->spec;
         for (std::size_t i = 0; i < forms.size(); ++i) {
             EXPECT_EQ(std::string(entry->forms[i].ptx), forms[i].ptx) << v->spec;
@@ -72,10 +73,12 @@ TEST(ProbeDevice, WithoutAGpuEveryVariantSaysWhyItWasNotProbed) {
 
 TEST(ProbeDevice, EveryRunnableVariantPassesOnTheGpu) {
     const gpu::Availability a = gpu::discover();
-    if (!a.available) GTEST_SKIP() << "no GPU: " << a.reason;
+    if (!a.available)
+        GTEST_SKIP() << "no GPU: " << a.reason;
     std::vector<const Variant*> variants;
     for (const Variant* v : Catalog::instance().variants())
-        if (v->family == Family::Mma || v->family == Family::MmaSp) variants.push_back(v);
+        if (v->family == Family::Mma || v->family == Family::MmaSp)
+            variants.push_back(v);
     const ProbeReport report = gpu::probeAll(variants);
     ASSERT_EQ(report.results.size(), variants.size());
     EXPECT_EQ(report.device.sm, a.device.sm);
@@ -87,10 +90,9 @@ TEST(ProbeDevice, EveryRunnableVariantPassesOnTheGpu) {
             EXPECT_GT(variants[i]->minSm, a.device.sm) << r.spec << ": " << r.reason;
             continue;
         }
-        EXPECT_EQ(r.verdict, Verdict::Pass) << r.spec << ": " << r.reason
-                                     << (r.mismatches.empty()
-                                             ? ""
-                                             : " first mismatch: " + r.mismatches[0].observed);
+        EXPECT_EQ(r.verdict, Verdict::Pass)
+            << r.spec << ": " << r.reason
+            << (r.mismatches.empty() ? "" : " first mismatch: " + r.mismatches[0].observed);
         EXPECT_GT(r.cellsChecked, 0) << r.spec;
         passed += r.verdict == Verdict::Pass;
     }

@@ -6,12 +6,16 @@
 #include "lanemap/gpu/simulate.hpp"
 
 #include "../core/sparse_unresolved.hpp"
+#include "errata.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
+#include <fstream>
 #include <set>
+#include <sstream>
 #include <string>
 #include <tuple>
 
@@ -22,7 +26,8 @@ namespace {
 
 const Instruction& instr(const std::string& spec) {
     const Instruction* in = Catalog::instance().instruction(spec);
-    if (!in) throw std::runtime_error("unknown spec " + spec);
+    if (!in)
+        throw std::runtime_error("unknown spec " + spec);
     return *in;
 }
 
@@ -34,7 +39,8 @@ Interpretation runSimulated(const Instruction& in, const SimReference& ref) {
 // Index of (thread, index) in an operand's element list.
 std::size_t flat(const std::vector<Element>& els, int thread, int index) {
     for (std::size_t i = 0; i < els.size(); ++i)
-        if (els[i].thread == thread && els[i].index == index) return i;
+        if (els[i].thread == thread && els[i].index == index)
+            return i;
     throw std::runtime_error("no such element");
 }
 
@@ -49,7 +55,8 @@ using Named = std::tuple<Operand, int, int, std::string>; // operand, thread, in
 
 std::set<Named> named(const ProbeResult& r) {
     std::set<Named> out;
-    for (const ProbeMismatch& m : r.mismatches) out.insert({m.operand, m.thread, m.index, m.experiment});
+    for (const ProbeMismatch& m : r.mismatches)
+        out.insert({m.operand, m.thread, m.index, m.experiment});
     return out;
 }
 
@@ -58,20 +65,26 @@ bool hasFinding(const ProbeResult& r, const std::string& text) {
                        [&](const std::string& f) { return f.find(text) != std::string::npos; });
 }
 
-TEST(ProbeHost, EncodesOneInEveryElementType) {
-    EXPECT_EQ(encodeOne("f16"), 0x3C00u);
-    EXPECT_EQ(encodeOne("bf16"), 0x3F80u);
-    EXPECT_EQ(encodeOne("tf32"), 0x3F800000u);
-    EXPECT_EQ(encodeOne("f64"), 0x3FF0000000000000ull);
-    EXPECT_EQ(encodeOne("e4m3"), 0x38u);
-    EXPECT_EQ(encodeOne("e5m2"), 0x3Cu);
-    EXPECT_EQ(encodeOne("s4"), 1u);
-    EXPECT_EQ(encodeOne("b1"), 1u);
-    EXPECT_THROW(encodeOne("f7"), std::invalid_argument);
-    EXPECT_EQ(decodeValue("f16", 0x3C00), 1.0);
-    EXPECT_EQ(decodeValue("f16", 0x4000), 2.0);
-    EXPECT_EQ(decodeValue("s32", 0xFFFFFFFF), -1.0);
-    EXPECT_EQ(decodeValue("f64", 0x3FF0000000000000ull), 1.0);
+TEST(ProbeHost, DecodesEveryAccumulatorType) {
+    EXPECT_EQ(decodeValue(ElementType::F16, 0x3C00), 1.0);
+    EXPECT_EQ(decodeValue(ElementType::F16, 0x4000), 2.0);
+    EXPECT_EQ(decodeValue(ElementType::F32, 0x3F800000), 1.0);
+    EXPECT_EQ(decodeValue(ElementType::S32, 0xFFFFFFFF), -1.0);
+    EXPECT_EQ(decodeValue(ElementType::F64, 0x3FF0000000000000ull), 1.0);
+    EXPECT_THROW(decodeValue(ElementType::E4M3, 0x38), std::invalid_argument);
+}
+
+TEST(ProbeHost, FormsAreStructuredAndTheirPtxIsTheCatalogs) {
+    const Instruction& in = instr("mma.m16n8k32.s8");
+    const std::vector<ProbeForm> forms = formsOf(in);
+    ASSERT_EQ(forms.size(), in.forms.size());
+    EXPECT_EQ(forms[0].ptx, in.ptx);
+    EXPECT_EQ(forms[0].atype(), ElementType::S8);
+    for (std::size_t i = 1; i < forms.size(); ++i) {
+        EXPECT_EQ(forms[i].ptx, ptxOf(in, in.forms[i]));
+        EXPECT_TRUE(sameMixGroup(forms[i].atype(), ElementType::S8));
+    }
+    EXPECT_NE(forms[1].instruction, forms[0].instruction);
 }
 
 TEST(ProbeHost, RegisterImagesPutOneHotValuesWhereTheEngineSays) {
@@ -104,14 +117,15 @@ TEST_P(EveryVariant, PassesAgainstItsOwnLayoutAndObservesTheEnginesMapping) {
     const Instruction& in = instr(GetParam());
     const Interpretation got = runSimulated(in, referenceOf(in));
     const ProbeResult& r = got.result;
-    EXPECT_EQ(r.verdict, Verdict::Pass) << (r.mismatches.empty()
-                                         ? ""
-                                         : r.mismatches[0].experiment + ": " + r.mismatches[0].observed);
+    EXPECT_EQ(r.verdict, Verdict::Pass)
+        << (r.mismatches.empty() ? "" : r.mismatches[0].experiment + ": " + r.mismatches[0].observed);
     EXPECT_EQ(r.cellsMismatched, 0);
-    std::size_t cells = in.operand(Operand::A)->elements().size() + in.operand(Operand::B)->elements().size() +
+    std::size_t cells = in.operand(Operand::A)->elements().size() +
+                        in.operand(Operand::B)->elements().size() +
                         in.operand(Operand::C)->elements().size() + in.operand(Operand::D)->elements().size();
     if (in.metadata) {
-        for (const MetadataSelector& s : in.metadata->selectors) cells += s.fields.size();
+        for (const MetadataSelector& s : in.metadata->selectors)
+            cells += s.fields.size();
     }
     EXPECT_EQ(static_cast<std::size_t>(r.cellsChecked), cells);
     EXPECT_TRUE(hasFinding(r, "agree with lanemap"));
@@ -130,13 +144,15 @@ TEST_P(EveryVariant, PassesAgainstItsOwnLayoutAndObservesTheEnginesMapping) {
 std::vector<std::string> probedSpecs() {
     std::vector<std::string> specs;
     for (const Variant* v : Catalog::instance().variants())
-        if (v->family == Family::Mma || v->family == Family::MmaSp) specs.push_back(v->spec);
+        if (v->family == Family::Mma || v->family == Family::MmaSp)
+            specs.push_back(v->spec);
     return specs;
 }
 
 std::string testName(const ::testing::TestParamInfo<std::string>& spec) {
     std::string name;
-    for (char ch : spec.param) name += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
+    for (char ch : spec.param)
+        name += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
     return name;
 }
 
@@ -169,7 +185,8 @@ TEST(ProbeHost, SwappedKOfANamesThoseCellsInTheKExperiment) {
     // T5:a0 (row 1, k 2) and T5:a1 (row 1, k 3): same row, k exchanged — the sub-register order of a0/a1.
     swapCells(hw.a, flat(hw.a, 5, 0), flat(hw.a, 5, 1));
     const ProbeResult r = runSimulated(in, hw).result;
-    const std::set<Named> want{{Operand::A, 5, 0, "k of A vs k of B"}, {Operand::A, 5, 1, "k of A vs k of B"}};
+    const std::set<Named> want{{Operand::A, 5, 0, "k of A vs k of B"},
+                               {Operand::A, 5, 1, "k of A vs k of B"}};
     EXPECT_EQ(named(r), want);
     for (const ProbeMismatch& m : r.mismatches)
         if (m.index == 0) {
@@ -184,7 +201,8 @@ TEST(ProbeHost, SwappedBElementsAreBlamedOnBNotOnTheAElementsTheyMeet) {
     // T0:b0 is (k 0, col 0), T0:b1 is (k 4, col 0).
     swapCells(hw.b, flat(hw.b, 0, 0), flat(hw.b, 0, 1));
     const ProbeResult r = runSimulated(in, hw).result;
-    const std::set<Named> want{{Operand::B, 0, 0, "k of A vs k of B"}, {Operand::B, 0, 1, "k of A vs k of B"}};
+    const std::set<Named> want{{Operand::B, 0, 0, "k of A vs k of B"},
+                               {Operand::B, 0, 1, "k of A vs k of B"}};
     EXPECT_EQ(named(r), want);
     for (const ProbeMismatch& m : r.mismatches)
         if (m.index == 0) {
@@ -226,7 +244,8 @@ TEST(ProbeHost, SwappedHalvesOfAnF16AccumulatorAreNamed) {
     swapCells(hw.d, flat(hw.d, 9, 0), flat(hw.d, 9, 1));
     swapCells(hw.c, flat(hw.c, 9, 0), flat(hw.c, 9, 1));
     const ProbeResult r = runSimulated(in, hw).result;
-    const std::set<Named> want{{Operand::D, 9, 0, "columns of B vs D"}, {Operand::D, 9, 1, "columns of B vs D"}};
+    const std::set<Named> want{{Operand::D, 9, 0, "columns of B vs D"},
+                               {Operand::D, 9, 1, "columns of B vs D"}};
     EXPECT_EQ(named(r), want);
     EXPECT_FALSE(hasFinding(r, "D sub-register positions"));
     const ProbeResult clean = runSimulated(in, referenceOf(in)).result;
@@ -267,8 +286,8 @@ TEST(ProbeHost, B1IsProbedWithXorAndAndAndReadCorrectlyForBoth) {
     const Instruction& in = instr("mma.m8n8k128.b1");
     const ProbePlan plan = planProbe(in);
     ASSERT_EQ(plan.forms.size(), 2u);
-    EXPECT_TRUE(plan.forms[0].xorPopc);
-    EXPECT_FALSE(plan.forms[1].xorPopc);
+    EXPECT_TRUE(plan.forms[0].xorPopc());
+    EXPECT_FALSE(plan.forms[1].xorPopc());
     SimReference hw = referenceOf(in);
     swapCells(hw.b, flat(hw.b, 2, 5), flat(hw.b, 2, 6));
     const ProbeResult r = interpretProbe(plan, simulate(plan, hw)).result;
@@ -279,13 +298,52 @@ TEST(ProbeHost, B1IsProbedWithXorAndAndAndReadCorrectlyForBoth) {
     EXPECT_EQ(named(r), want);
 }
 
+// Every erratum that carries the manual's reading of an operand is settled by the same tally: a simulated GPU
+// that uses lanemap's layout confirms it, one that follows the manual's reading refutes it.
+TEST(ProbeHost, EveryErratumWithAManualReadingIsConfirmedByLanemapsLayoutAndRefutedByTheManuals) {
+    int errata = 0;
+    for (const Variant* v : Catalog::instance().variants()) {
+        if (v->family != Family::Mma && v->family != Family::MmaSp)
+            continue;
+        for (const Erratum& e : v->errata) {
+            const std::optional<detail::ManualReading> reading = detail::manualReadingOf(e);
+            if (!reading)
+                continue;
+            ++errata;
+            const Instruction& in = Catalog::instance().instruction(*v);
+            const ProbeResult pass = runSimulated(in, referenceOf(in)).result;
+            EXPECT_EQ(pass.verdict, Verdict::Pass) << v->spec;
+            EXPECT_TRUE(hasFinding(pass, std::string(e.id) + " confirmed: ")) << v->spec;
+
+            // A GPU that implements the manual's reading of the operand.
+            SimReference manual = referenceOf(in);
+            std::vector<Element>& els = reading->operand == Operand::A   ? manual.a
+                                        : reading->operand == Operand::B ? manual.b
+                                                                         : manual.c;
+            for (Element& el : els) {
+                const Cell c = reading->place(Lane::of(el.thread), el.index, in.n);
+                el.row = static_cast<std::uint16_t>(c.row);
+                el.col = el.colLast = static_cast<std::uint16_t>(c.col);
+            }
+            const ProbeResult r = runSimulated(in, manual).result;
+            EXPECT_EQ(r.verdict, Verdict::Fail) << v->spec;
+            EXPECT_TRUE(hasFinding(r, std::string(e.id) +
+                                          " refuted: the hardware follows the manual's literal formula"))
+                << v->spec;
+        }
+    }
+    EXPECT_GE(errata, 1); // E1
+}
+
 TEST(ProbeHost, E1ConfirmedWhenTheHardwareMasksIAndRefutedWhenItFollowsTheManual) {
     const Instruction& in = instr("mma.m16n8k256.b1");
     const ProbeResult pass = runSimulated(in, referenceOf(in)).result;
     EXPECT_EQ(pass.verdict, Verdict::Pass);
-    EXPECT_TRUE(hasFinding(pass, "E1 confirmed: a32..a63 of every lane sit at row groupID+8"))
+    EXPECT_TRUE(hasFinding(pass,
+                           "E1 confirmed: a32..a63 of every lane sit at row groupID+8, k = "
+                           "threadID_in_group*32 + (i & 0x1F), as lanemap draws (2048 of 2048 placements); "
+                           "the manual's k = threadID_in_group*32 + i matches 0 of them"))
         << pass.findings[0];
-    EXPECT_TRUE(hasFinding(pass, "(2048 of 2048 placements)"));
 
     // A GPU that implements the manual's literal text: col = threadID_in_group*32 + i for i < 64.
     SimReference manual = referenceOf(in);
@@ -294,18 +352,28 @@ TEST(ProbeHost, E1ConfirmedWhenTheHardwareMasksIAndRefutedWhenItFollowsTheManual
             e.col = e.colLast = static_cast<std::uint16_t>((e.thread % 4) * 32 + e.index);
     const ProbeResult r = runSimulated(in, manual).result;
     EXPECT_EQ(r.verdict, Verdict::Fail);
-    EXPECT_TRUE(hasFinding(r, "E1 refuted: the hardware follows the manual's literal formula for a32..a63"));
+    EXPECT_TRUE(
+        hasFinding(r, "E1 refuted: the hardware follows the manual's literal formula for a32..a63 (2048 of "
+                      "2048 placements)"));
     // The two readings differ for every a32..a63 of every lane (i & 0x1F != i for i >= 32): all are named,
     // and no other A element. (The manual's text is no bijection, so the all-ones runs also see doubled cells
     // of B.)
     std::set<std::pair<int, int>> cells;
     for (const ProbeMismatch& m : r.mismatches) {
-        if (m.operand != Operand::A) continue;
+        if (m.operand != Operand::A)
+            continue;
         EXPECT_GE(m.index, 32);
         EXPECT_LT(m.index, 64);
         cells.insert({m.thread, m.index});
     }
     EXPECT_EQ(cells.size(), 32u * 32u);
+
+    // Half the lanes masked, half literal: neither reading holds, and the finding shows a placement.
+    SimReference mixed = referenceOf(in);
+    for (Element& e : mixed.a)
+        if (e.index >= 32 && e.index < 64 && e.thread < 16)
+            e.col = e.colLast = static_cast<std::uint16_t>((e.thread % 4) * 32 + e.index);
+    EXPECT_TRUE(hasFinding(runSimulated(in, mixed).result, "E1 unresolved: a32..a63 match lanemap in"));
 }
 
 // --- mma.sp
@@ -316,7 +384,8 @@ TEST(ProbeHost, E1ConfirmedWhenTheHardwareMasksIAndRefutedWhenItFollowsTheManual
 SimReference withCandidate(const Instruction& in, const std::string& name) {
     SimReference hw = referenceOf(in);
     for (const MetadataCandidate& c : hw.metadata->candidates)
-        if (c.name == name) hw.metadata->selectors = c.selectors;
+        if (c.name == name)
+            hw.metadata->selectors = c.selectors;
     return hw;
 }
 
@@ -372,8 +441,10 @@ TEST(ProbeSparse, TwoSwappedMetadataFieldsAreNamedAndNothingElse) {
     auto& fields = hw.metadata->selectors[0].fields;
     std::size_t f0 = 0, f1 = 0;
     for (std::size_t i = 0; i < fields.size(); ++i) {
-        if (fields[i].thread == 0 && fields[i].bitLo == 0) f0 = i;
-        if (fields[i].thread == 0 && fields[i].bitLo == 4) f1 = i;
+        if (fields[i].thread == 0 && fields[i].bitLo == 0)
+            f0 = i;
+        if (fields[i].thread == 0 && fields[i].bitLo == 4)
+            f1 = i;
     }
     std::swap(fields[f0].bitLo, fields[f1].bitLo);
     std::swap(fields[f0].bitHi, fields[f1].bitHi);

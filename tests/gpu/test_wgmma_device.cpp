@@ -38,7 +38,7 @@ TEST(WgmmaProbeBuild, EveryKernelRunsEverySetupOfItsVariantWithTheCatalogsRegist
         EXPECT_EQ(entry->n, v->n) << v->spec;
         EXPECT_EQ(entry->dWords, plan.dWords) << v->spec;
         for (const gpu::wg::Setup& s : plan.setups) {
-            const gpu::wg::Form& f = plan.forms[s.form];
+            const gpu::ProbeForm& f = plan.forms[s.form];
             bool found = false;
             for (const gpu::wgkernels::Form& k : entry->forms)
                 found =

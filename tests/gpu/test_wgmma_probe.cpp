@@ -168,7 +168,7 @@ TEST(WgmmaProbeHost, SparseFormsRunEverySelectorAndMixedTypesRunAsAliases) {
     const wg::Plan e4m3 = wg::planProbe(instr("wgmma.m64n8k32.e4m3"));
     ASSERT_EQ(e4m3.forms.size(), 2u);
     EXPECT_EQ(e4m3.forms[1].ptx, "wgmma.mma_async.sync.aligned.m64n8k32.f32.e4m3.e5m2");
-    EXPECT_EQ(e4m3.forms[1].btype, "e5m2");
+    EXPECT_EQ(e4m3.forms[1].btype(), ElementType::E5M2);
     // 8-bit and tf32 read shared memory K-major only: 4 swizzles x (registers, shared) + the alias.
     EXPECT_EQ(e4m3.setups.size(), 9u);
     const auto meta = std::count_if(f16.experiments.begin(), f16.experiments.end(),

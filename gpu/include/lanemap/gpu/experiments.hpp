@@ -13,6 +13,7 @@
 
 #include "lanemap/model.hpp"
 #include "lanemap/probe_report.hpp"
+#include "lanemap/vocabulary.hpp"
 
 #include <cstdint>
 #include <span>
@@ -21,18 +22,22 @@
 
 namespace lanemap::gpu {
 
-// One PTX instruction form a variant is probed with: its canonical string, or an alias with the same layout
-// (mixed s8/u8 or e4m3/e5m2 operands, b1 `.and.popc`); for mma.sp, one form per sparsity selector value.
-struct Form {
-    std::string ptx;   // full PTX instruction string (no operands)
-    std::string atype; // element types as the instruction names them
-    std::string btype;
-    bool xorPopc = false; // b1 `.xor.popc`: D = C + popc(a ^ b) instead of C + popc(a & b)
-    int selector = -1;    // mma.sp sparsity selector immediate; -1 for dense forms
+// One instruction form the probe runs, for every method: the variant's structured form (types, b1 operation)
+// and, for sparse instructions, the sparsity selector. The PTX string is rendered from the form once (the
+// kernels' instruction switch and the reports use it) and never read back.
+struct ProbeForm {
+    lanemap::Form instruction;
+    int selector = -1; // sparsity selector immediate; -1 for dense forms
+    std::string ptx;   // full PTX instruction string (no operands), rendered from `instruction`
+
+    ElementType atype() const { return instruction.atype; }
+    ElementType btype() const { return instruction.btype; }
+    bool xorPopc() const { return instruction.b1 == B1Op::Xor; } // D = C + popc(a ^ b), not popc(a & b)
 };
 
-// Every form probed for a variant, canonical first, then its aliases; for mma.sp, each form × selector.
-std::vector<Form> formsOf(const Instruction& instruction);
+// The one-hot method's forms: canonical first, then its aliases (mixed s8/u8 or e4m3/e5m2 operands, b1
+// `.and.popc`); for mma.sp, each of them with every sparsity selector.
+std::vector<ProbeForm> formsOf(const Instruction& instruction);
 
 // 32-bit words per lane of each operand (64-bit registers take two words, low word first).
 struct RegisterWords {
@@ -68,7 +73,7 @@ struct Experiment {
 
 struct ProbePlan {
     const Instruction* instruction = nullptr;
-    std::vector<Form> forms;
+    std::vector<ProbeForm> forms;
     RegisterWords words;
     std::vector<Experiment> experiments;
     // [experiment][word][lane]: the words of A, then B, then C, then the metadata word.
@@ -83,7 +88,7 @@ struct ProbePlan {
 
 // Every experiment of design.md §5 for every form of the instruction.
 ProbePlan planProbe(const Instruction& instruction);
-ProbePlan planProbe(const Instruction& instruction, std::vector<Form> forms);
+ProbePlan planProbe(const Instruction& instruction, std::vector<ProbeForm> forms);
 
 // What the hardware showed, read back in the engine's coordinates (its D frame for rows and columns, its B
 // frame for k): the observed mapping, whether or not it agrees with the engine. -1 where nothing was seen.
@@ -110,9 +115,7 @@ struct Interpretation {
 // Reads the raw D words ([experiment][word][lane], as the kernel wrote them) back into cells.
 Interpretation interpretProbe(const ProbePlan& plan, std::span<const std::uint32_t> rawD);
 
-// The encoding of the value 1 in an element type (f16 0x3C00, bf16 0x3F80, tf32 0x3F800000, e4m3 0x38, ...).
-std::uint64_t encodeOne(std::string_view type);
 // Reads a D element of `type` (f16, f32, s32, f64) as a number.
-double decodeValue(std::string_view type, std::uint64_t bits);
+double decodeValue(ElementType type, std::uint64_t bits);
 
 } // namespace lanemap::gpu

@@ -43,14 +43,9 @@ constexpr int kThreads = 128;
 constexpr int kARegisters = 4;
 constexpr std::uint32_t kNone = 0xFFFFFFFFu;
 
-// One PTX instruction a variant is probed with: the canonical string or a mixed-type alias; for wgmma.sp, per
-// sparsity selector.
-struct Form {
-    std::string ptx;
-    std::string atype, btype;
-    int selector = -1; // -1 for dense
-};
-std::vector<Form> formsOf(const Instruction& instruction);
+// The class-coded method's forms: canonical types with every sparsity selector, then the mixed-type aliases
+// (wgmma.sp: with the first selector).
+std::vector<ProbeForm> formsOf(const Instruction& instruction);
 
 enum class ASource : std::uint8_t { Registers, SharedMemory };
 
@@ -94,7 +89,7 @@ struct Inputs {
 
 struct Plan {
     const Instruction* instruction = nullptr;
-    std::vector<Form> forms;
+    std::vector<ProbeForm> forms;
     std::vector<Setup> setups;
     std::vector<Experiment> experiments;
     std::vector<Inputs> inputs;       // per experiment
@@ -102,14 +97,16 @@ struct Plan {
     std::vector<std::uint8_t> pool;   // shared-memory images, each 16-byte aligned
     int dWords = 0;                   // 32-bit D registers per thread
     std::uint32_t smemBytes = 0;      // dynamic shared memory per warpgroup, 1024 of it for aligning the base
-    // The device reduces each D element to its class, 2 bits: 0 = zero (0 or dNegZero), 1 = dOne, 2 = anything
-    // else. Element p of a thread (register p / (32 / dElementBits)) sits in bits [2(p % 16) + 1 : 2(p % 16)]
-    // of packed word p / 16; the experiment's output is [packed word][thread].
-    int dElementBits = 32;            // 16 for .f16x2 accumulators
+    // The device reduces each D element to its class, 2 bits: 0 = zero (0 or dNegZero), 1 = dOne, 2 =
+    // anything else. Element p of a thread (register p / (32 / dElementBits)) sits in bits [2(p % 16) + 1 :
+    // 2(p % 16)] of packed word p / 16; the experiment's output is [packed word][thread].
+    int dElementBits = 32; // 16 for .f16x2 accumulators
     std::uint32_t dOne = 0, dNegZero = 0;
 
     int packedWords() const { return (dWords * (32 / dElementBits) + 15) / 16; } // per thread
-    int classPosition(const Element& d) const { return d.reg * (32 / dElementBits) + (d.bit % 32) / dElementBits; }
+    int classPosition(const Element& d) const {
+        return d.reg * (32 / dElementBits) + (d.bit % 32) / dElementBits;
+    }
     std::size_t outWordsPerExperiment() const { return static_cast<std::size_t>(packedWords()) * kThreads; }
     std::size_t outWords() const { return outWordsPerExperiment() * experiments.size(); }
 };
@@ -117,10 +114,10 @@ struct Plan {
 // Every experiment of every setup of every form.
 Plan planProbe(const Instruction& instruction);
 
-// Reads D's classes ([experiment][packed word][thread], as the kernel wrote them) into per-cell verdicts. The observed
-// mapping holds, per form, where each A register element was seen (row, k under metadata 0b0100) and, for
-// wgmma.sp, which lane and nibble the hardware read its indices from; b[form] holds where each B element
-// (k * N + n) was seen in the form's first setup (row = k, col = n).
+// Reads D's classes ([experiment][packed word][thread], as the kernel wrote them) into per-cell verdicts. The
+// observed mapping holds, per form, where each A register element was seen (row, k under metadata 0b0100)
+// and, for wgmma.sp, which lane and nibble the hardware read its indices from; b[form] holds where each B
+// element (k * N + n) was seen in the form's first setup (row = k, col = n).
 Interpretation interpretProbe(const Plan& plan, std::span<const std::uint32_t> rawD);
 
 // A CPU warpgroup for tests: executes a plan the way hardware would that used `reference` as its layouts.

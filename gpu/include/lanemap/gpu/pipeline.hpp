@@ -1,0 +1,119 @@
+#pragma once
+// One probe pipeline for every instruction family, CUDA-free:
+//
+//   method:  a ProbeMethod turns a variant into a plan (its forms, its experiments, their input images) and
+//            reads the device's raw output back into a ProbeResult. The one-hot method probes mma and mma.sp
+//            (experiments.hpp), the class-coded method wgmma and wgmma.sp (wgmma.hpp); methodFor() picks by
+//            family, so a new family costs one method.
+//   device:  a Device runs a plan: the GPU (probe_cuda.cpp), or in tests the CPU simulator.
+//   driver:  probeOn() and probeMany() are the one loop around both: unsupported handling, timing, worker
+//            threads, progress and cancel.
+
+#include "lanemap/gpu/experiments.hpp"
+#include "lanemap/gpu/probe.hpp"
+#include "lanemap/model.hpp"
+#include "lanemap/probe_report.hpp"
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lanemap::gpu {
+
+// One variant planned by one method: what the device runs and what the method reads back.
+class PlannedProbe {
+  public:
+    virtual ~PlannedProbe() = default;
+    virtual const Instruction& instruction() const = 0;
+    virtual int experiments() const = 0;
+    virtual std::size_t outWords() const = 0; // raw 32-bit words the device writes
+    // The CPU stand-in for the device, with the engine's own layouts: what a device that agrees with lanemap
+    // writes.
+    virtual std::vector<std::uint32_t> simulate() const = 0;
+    // Reads raw output (outWords() words) into verdicts; the result's seconds stay 0 (the driver times).
+    virtual Interpretation interpret(std::span<const std::uint32_t> raw) const = 0;
+};
+
+class ProbeMethod {
+  public:
+    virtual ~ProbeMethod() = default;
+    virtual std::string_view name() const = 0; // "one-hot", "class-coded"
+    // The instruction forms the plan runs, in the order the kernels' instruction switch lists them.
+    virtual std::vector<ProbeForm> forms(const Instruction& instruction) const = 0;
+    virtual std::unique_ptr<PlannedProbe> plan(const Instruction& instruction) const = 0;
+};
+
+// The method that probes `family`; nullptr where none does.
+const ProbeMethod* methodFor(Family family);
+
+// What a device did with one plan.
+struct DeviceRun {
+    enum class Outcome : std::uint8_t {
+        Ran,         // raw holds the output
+        Unsupported, // this device or build cannot run the plan: `reason` says why
+        Failed,      // the run was attempted and failed: `failure` carries its verdict, reason and findings
+    };
+    Outcome outcome = Outcome::Ran;
+    std::string reason;
+    ProbeResult failure;
+    double seconds = 0.0; // time this device spent on the plan, waiting for it excluded
+};
+
+class Device {
+  public:
+    virtual ~Device() = default;
+    virtual DeviceInfo info() const = 0;
+    // Why the device cannot run `variant` with `method`, asked before planning; empty when it can.
+    virtual std::string unsupported(const Variant& variant, const ProbeMethod& method) const = 0;
+    // Runs the plan, filling raw (plan.outWords() words). Called from several threads at once when
+    // workers() > 1.
+    virtual DeviceRun run(const Variant& variant, const ProbeMethod& method, const PlannedProbe& plan,
+                          std::vector<std::uint32_t>& raw) = 0;
+    // How many variants probeMany() handles at once.
+    virtual unsigned workers() const { return 1; }
+};
+
+// The CPU simulator as a device: every plan's output is what the engine's own layouts give.
+class SimulatedDevice : public Device {
+  public:
+    DeviceInfo info() const override;
+    std::string unsupported(const Variant&, const ProbeMethod&) const override { return {}; }
+    DeviceRun run(const Variant& variant, const ProbeMethod& method, const PlannedProbe& plan,
+                  std::vector<std::uint32_t>& raw) override;
+};
+
+// A device that is not there: every variant comes back unsupported with `reason`.
+class AbsentDevice final : public Device {
+  public:
+    explicit AbsentDevice(std::string reason, DeviceInfo info = {})
+        : m_reason(std::move(reason)), m_info(std::move(info)) {}
+    DeviceInfo info() const override { return m_info; }
+    std::string unsupported(const Variant&, const ProbeMethod&) const override { return m_reason; }
+    DeviceRun run(const Variant&, const ProbeMethod&, const PlannedProbe&,
+                  std::vector<std::uint32_t>&) override {
+        return {DeviceRun::Outcome::Unsupported, m_reason, {}, 0.0};
+    }
+
+  private:
+    std::string m_reason;
+    DeviceInfo m_info;
+};
+
+// A result that says why the variant was not probed.
+ProbeResult unsupportedResult(const Variant& variant, std::string reason);
+
+// The driver: method -> device -> method for one variant; seconds are planning, the device's own time and
+// interpretation.
+ProbeResult probeOn(Device& device, const Variant& variant);
+
+// Every variant on `device.workers()` threads; results keep the order of `variants` (after a cancel: those
+// that finished). Progress comes once per finished variant, one call at a time, possibly from a worker
+// thread. The report carries the device, the date and the version.
+ProbeReport probeMany(Device& device, const std::vector<const Variant*>& variants,
+                      const Progress& progress = {}, const std::atomic<bool>* cancel = nullptr);
+
+} // namespace lanemap::gpu
