@@ -1,5 +1,6 @@
 #include "lanemap/export.hpp"
 
+#include "lanemap/excerpt.hpp"
 #include "lanemap/svg.hpp"
 
 #include <array>
@@ -55,7 +56,7 @@ bool exportInstruction(const Instruction& in, ExportFormat format, const ExportO
     const bool wgmma = smem::hasSharedMemoryOperands(in);
     const bool smemOperand = wgmma && options.operand && *options.operand == "B";
     if (options.operand && *options.operand != "metadata" && !smemOperand && !in.operand(*options.operand)) {
-        error = "no operand '" + *options.operand + "' in " + in.spec + "; valid operands: " + operandList(in);
+        error = "no operand '" + excerpt(*options.operand) + "' in " + in.spec + "; valid operands: " + operandList(in);
         return false;
     }
     if (options.operand && *options.operand == "metadata" && !in.metadata) {

@@ -1,6 +1,7 @@
 #include "lanemap/spec.hpp"
 
 #include "lanemap/catalog.hpp"
+#include "lanemap/excerpt.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -126,7 +127,7 @@ std::string tokenize(const std::string& text, Parts& parts) {
         } else if (kIgnored.count(tok)) {
             parts.ptxForm = parts.ptxForm || tok == "popc";
         } else {
-            return "unknown component '" + tok + "'";
+            return "unknown component '" + excerpt(tok, 32) + "'";
         }
     }
     if (parts.shape.empty()) return "no shape given (e.g. m16n8k16)";
@@ -265,6 +266,13 @@ std::vector<std::string> nearestSpecs(std::string_view text, const Catalog& cata
 
 ParsedSpec parseSpec(std::string_view text, const Catalog& catalog) {
     ParsedSpec result;
+    // Bounded before any work: a pasted wgmma with all its operands fits in 4 KiB, an opcode in 256 bytes.
+    constexpr std::size_t kMaxText = 4096, kMaxOpcode = 256;
+    if (text.size() > kMaxText || trim(text.substr(0, kMaxText)).size() > kMaxOpcode) {
+        result.error = "invalid spec '" + excerpt(text, 60) + "': too long (at most " + std::to_string(kMaxOpcode) +
+                       " characters before the operands, " + std::to_string(kMaxText) + " in all)";
+        return result;
+    }
     const std::string input = lower(trim(text));
     if (input.empty()) {
         result.error = "empty spec; try e.g. mma.m16n8k16.f16 (see `lanemap-cli list`)";
@@ -291,7 +299,7 @@ ParsedSpec parseSpec(std::string_view text, const Catalog& catalog) {
     }
     result.suggestions = nearestSpecs(spec.empty() ? input : spec, catalog);
     std::ostringstream msg;
-    msg << "invalid spec '" << std::string(trim(text)) << "': " << error;
+    msg << "invalid spec '" << excerpt(trim(text)) << "': " << error;
     if (!result.suggestions.empty()) msg << "; nearest valid specs: " << joinList(result.suggestions);
     result.error = msg.str();
     return result;
