@@ -8,6 +8,9 @@
 
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <poll.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -20,6 +23,26 @@
 namespace fs = std::filesystem;
 
 namespace {
+
+// Reads a FIFO until EOF without hanging when nobody ever writes to it (a writer that replaced the FIFO
+// instead of opening it): non-blocking open, then at most 20 s of waiting for a writer.
+std::string readFifo(const std::string& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK);
+    if (fd < 0)
+        return "<cannot open>";
+    pollfd p{fd, POLLIN, 0};
+    if (::poll(&p, 1, 20000) <= 0) {
+        ::close(fd);
+        return "<no writer>";
+    }
+    ::fcntl(fd, F_SETFL, 0);
+    std::string text;
+    char buffer[65536];
+    for (ssize_t n; (n = ::read(fd, buffer, sizeof buffer)) > 0;)
+        text.append(buffer, static_cast<std::size_t>(n));
+    ::close(fd);
+    return text;
+}
 
 using lanemap::test::runCli;
 
@@ -51,10 +74,7 @@ class CliHostile : public ::testing::Test {
 TEST_F(CliHostile, ExportToAFifoStreamsIntoIt) {
     const fs::path fifo = m_dir / "f";
     ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-    auto reader = std::async(std::launch::async, [&] {
-        std::ifstream in(fifo);
-        return std::string{std::istreambuf_iterator<char>(in), {}};
-    });
+    auto reader = std::async(std::launch::async, [&] { return readFifo(fifo.string()); });
     const auto r = runCli({"export", "mma.m16n8k16.f16", "-o", fifo.string()});
     EXPECT_EQ(r.code, 0) << r.err;
     EXPECT_NE(reader.get().find("\"spec\": \"mma.m16n8k16.f16\""), std::string::npos);
@@ -165,6 +185,25 @@ TEST_F(CliHostile, LongAndControlCharacterInputIsQuotedShortAndEscaped) {
     r = runCli({"list", "--family", "\x1b]0;title\x07"});
     EXPECT_EQ(r.code, 2);
     EXPECT_EQ(r.err.find('\x1b'), std::string::npos) << r.err;
+}
+
+} // namespace
+
+namespace {
+
+TEST(CliPtxForms, MixedTypesKeepTheirOwnPtxString) {
+    const auto r =
+        lanemap::test::runCli({"show", "mma.sync.aligned.m16n8k32.row.col.s32.s8.u8.s32", "--operand", "A"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    auto j = lanemap::test::runCli(
+        {"export", "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e4m3.e2m1.f32", "-o", "-"});
+    ASSERT_EQ(j.code, 0) << j.err;
+    EXPECT_NE(j.out.find("\"ptx\": \"mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e4m3.e2m1.f32\""),
+              std::string::npos)
+        << j.out.substr(0, 400);
+    const auto bad = lanemap::test::runCli({"show", "mma.sync.aligned.m16n8k16.row.col.f32.f16.s8.f32"});
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(bad.err.find("B type '.s8'"), std::string::npos) << bad.err;
 }
 
 } // namespace
