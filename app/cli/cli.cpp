@@ -23,13 +23,27 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// The PTX string of what the user typed, when it is another form of the variant (s8 x u8, .and): shown and
+// exported instead of the canonical one. Empty when the canonical form was typed.
+std::string g_typedPtx;
+
 const Variant* resolve(const std::string& text, std::ostream& err) {
     const ParsedSpec parsed = parseSpec(text, Catalog::instance());
     if (!parsed) {
         err << "lanemap-cli: " << parsed.error << '\n';
         return nullptr;
     }
+    g_typedPtx = parsed.ptx != parsed.variant->ptx ? parsed.ptx : std::string();
     return parsed.variant;
+}
+
+// The instruction as typed: the catalog's, with the typed form's PTX string where that differs.
+const Instruction& asTyped(const Instruction& in, Instruction& copy) {
+    if (g_typedPtx.empty())
+        return in;
+    copy = in;
+    copy.ptx = g_typedPtx;
+    return copy;
 }
 
 int cmdList(const std::string& family, int sm, std::ostream& out, std::ostream& err) {
@@ -53,7 +67,8 @@ int cmdShow(const std::string& spec, const ExportOptions& options, std::ostream&
     const Variant* v = resolve(spec, err);
     if (!v)
         return Usage;
-    const Instruction& in = Catalog::instance().instruction(*v);
+    Instruction copy;
+    const Instruction& in = asTyped(Catalog::instance().instruction(*v), copy);
     std::string doc, error;
     if (!exportInstruction(in, ExportFormat::Text, options, doc, error)) {
         err << "lanemap-cli: " << error << '\n';
@@ -105,7 +120,8 @@ int cmdExport(const std::string& spec, bool all, const std::string& formatName, 
     std::size_t written = 0, skipped = 0;
     std::string firstSkip;
     for (const Variant* v : variants) {
-        const Instruction& in = catalog.instruction(*v);
+        Instruction copy;
+        const Instruction& in = all ? catalog.instruction(*v) : asTyped(catalog.instruction(*v), copy);
         std::string doc, error;
         if (!exportInstruction(in, *format, options, doc, error)) {
             if (!all) {

@@ -3,6 +3,8 @@
 #include "lanemap/catalog.hpp"
 #include "lanemap/excerpt.hpp"
 
+#include "ptx_rules.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
@@ -278,24 +280,36 @@ ParsedSpec parseSpec(std::string_view text, const Catalog& catalog) {
         result.error = "empty spec; try e.g. mma.m16n8k16.f16 (see `lanemap-cli list`)";
         return result;
     }
+    // What was typed, checked against the ISA's rules for the variant it names (ptx_rules).
+    auto accept = [&](const Variant* v, bool ptxForm) {
+        result.form = ptx_rules::canonicalForm(*v);
+        const std::string why = ptxForm ? ptx_rules::checkPtx(split(input), *v, result.form)
+                                        : ptx_rules::checkShortSpec(split(input));
+        if (!why.empty()) return why;
+        result.variant = v;
+        result.ptx = ptx_rules::ptxOfForm(*v, result.form);
+        return std::string();
+    };
     if (const Variant* v = catalog.variant(input)) {
-        result.variant = v;
-        return result;
-    }
-    if (const Variant* v = catalog.byPtx(normalizePtx(input))) {
-        result.variant = v;
+        accept(v, false);
         return result;
     }
     Parts parts;
-    std::string error = tokenize(input, parts);
+    std::string error;
+    if (const Variant* v = catalog.byPtx(normalizePtx(input))) {
+        if ((error = accept(v, true)).empty()) return result;
+    } else {
+        error = tokenize(input, parts);
+    }
     std::string spec;
     if (error.empty()) spec = canonical(parts, error);
     if (error.empty()) {
+        const bool ptxForm = parts.ptxForm || parts.types.size() >= (parts.family.rfind("wgmma", 0) == 0 ? 3u : 4u);
         if (const Variant* v = catalog.variant(spec)) {
-            result.variant = v;
-            return result;
+            if ((error = accept(v, ptxForm)).empty()) return result;
+        } else {
+            error = explain(parts, catalog);
         }
-        error = explain(parts, catalog);
     }
     result.suggestions = nearestSpecs(spec.empty() ? input : spec, catalog);
     std::ostringstream msg;
