@@ -311,7 +311,8 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     auto* probe = app.add_subcommand("probe", "Run the real instructions on the GPU and compare every cell");
     probe->add_option("spec", probeSpec, "Spec or PTX instruction");
     probe->add_flag("--all", probeAllVariants, "Every variant in the catalog");
-    probe->add_option("--json", jsonPath, "Write the report (design.md §5 format) to this file");
+    probe->add_option("--json", jsonPath,
+                      "Write the report (JSON, docs/probe.md) to this file; checked before the run");
     std::string probeFamily;
     probe->add_option("--family", probeFamily, "With --all: only this family (mma, mma.sp, wgmma, wgmma.sp)");
 
