@@ -93,7 +93,6 @@ bool parseHover(const QString& text, QString& operand, int& row, int& col) {
 } // namespace
 
 int runApp(int argc, char** argv, const QElapsedTimer* startTimer) {
-    installQuitSignals();
     QApplication::setApplicationName(QStringLiteral("lanemap"));
     QApplication::setOrganizationName(QStringLiteral("lanemap"));
     QApplication::setApplicationVersion(QStringLiteral(LANEMAP_VERSION));
@@ -148,6 +147,11 @@ int runApp(int argc, char** argv, const QElapsedTimer* startTimer) {
         parser.showVersion();
 
     const bool screenshot = parser.isSet(shotOpt);
+    // An interactive window closes (and saves) on SIGTERM; a screenshot run just stops, leaving no temp file.
+    if (screenshot)
+        installWriteSignalCleanup();
+    else
+        installQuitSignals();
     // Check what can be checked before building the window: the screenshot's path, --size and --hover.
     if (screenshot) {
         if (const std::string failure = checkWritable(parser.value(shotOpt).toStdString());
