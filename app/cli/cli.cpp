@@ -204,7 +204,7 @@ int cmdProbe(const std::string& spec, bool all, const std::string& family, const
         out << r.verdict << '\t' << r.spec << '\t' << r.cellsChecked << " cells";
         if (r.cellsMismatched)
             out << ", " << r.cellsMismatched << " mismatched";
-        if (r.verdict != "unsupported")
+        if (r.verdict != Verdict::Unsupported)
             out << ", " << r.experiments << " experiments, " << r.seconds << " s";
         if (!r.reason.empty())
             out << " (" << r.reason << ")";
@@ -221,9 +221,9 @@ int cmdProbe(const std::string& spec, bool all, const std::string& family, const
                 << " more mismatches (--json PATH writes them all)\n";
         for (const std::string& f : r.findings)
             out << "  finding: " << f << '\n';
-        pass += r.verdict == "pass";
-        fail += r.verdict == "fail";
-        unsupported += r.verdict == "unsupported";
+        pass += r.verdict == Verdict::Pass;
+        fail += r.verdict == Verdict::Fail;
+        unsupported += r.verdict == Verdict::Unsupported;
     }
     out << pass << " passed, " << fail << " failed, " << unsupported << " unsupported\n";
     if (!jsonPath.empty()) {

@@ -67,7 +67,8 @@ CatalogModel::CatalogModel(const Catalog& catalog, QObject* parent)
         leaf->spec = QString::fromStdString(v->spec);
         leaf->ptx = QString::fromStdString(v->ptx);
         QString search = leaf->spec + QLatin1Char(' ') + leaf->ptx;
-        for (const std::string& alias : v->ptxAliases) search += QLatin1Char(' ') + QString::fromStdString(alias);
+        for (std::size_t f = 1; f < v->forms.size(); ++f)
+            search += QLatin1Char(' ') + QString::fromStdString(ptxOf(*v, v->forms[f]));
         leaf->search = search.toLower();
         leaf->minSm = v->minSm;
         leaf->leaves = 1;

@@ -8,6 +8,7 @@
 #include "probe_controller.hpp"
 #include "theme.hpp"
 
+#include "lanemap/evidence.hpp"
 #include "lanemap/catalog.hpp"
 #include "lanemap/export.hpp"
 #include "lanemap/spec.hpp"
@@ -308,7 +309,7 @@ void MainWindow::buildActions() {
     // Help
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("PTX manual section of this instruction"), this, [this] {
-        if (m_instruction) QDesktopServices::openUrl(QUrl(manualUrl(QString::fromStdString(m_instruction->anchor))));
+        if (m_instruction) QDesktopServices::openUrl(QUrl(manualUrl(qs(m_instruction->anchor))));
     });
     help->addAction(tr("&About lanemap"), this, [this] {
         QMessageBox::about(this, tr("About lanemap"),
@@ -493,14 +494,14 @@ std::vector<std::pair<QString, std::shared_ptr<const Diagram>>> MainWindow::pane
     // One "C/D" pane when C and D have the same layout. The Diagram decides: asked for "C/D" it draws one merged
     // "C/D" panel, or separate C and D panels when the layouts differ (then each gets its own pane).
     std::shared_ptr<const Diagram> cd;
-    if (m_instruction->operand("C") && m_instruction->operand("D")) {
+    if (m_instruction->operand(Operand::C) && m_instruction->operand(Operand::D)) {
         cd = diagramFor(*m_instruction, diagramOptions(QStringLiteral("C/D")));
         const bool merged = std::any_of(cd->panels.begin(), cd->panels.end(),
                                         [](const DiagramPanel& p) { return p.operand == "C/D"; });
         if (!merged) cd.reset();
     }
     for (const FragmentLayout& op : m_instruction->operands) {
-        const QString name = QString::fromStdString(op.name());
+        const QString name = qs(op.name());
         if (cd && name == QLatin1String("D")) continue;
         if (cd && name == QLatin1String("C")) panes.emplace_back(QStringLiteral("C/D"), cd);
         else panes.emplace_back(name, diagramFor(*m_instruction, diagramOptions(name)));
@@ -632,7 +633,8 @@ void MainWindow::rebuildCompare() {
         return;
     }
     QString operand = m_compareOperand;
-    if (!m_instruction->operand(operand.toStdString()) || !m_compareInstruction->operand(operand.toStdString()))
+    const std::optional<Operand> which = parseOperand(operand.toStdString());
+    if (!which || !m_instruction->operand(*which) || !m_compareInstruction->operand(*which))
         operand = QStringLiteral("A");
     const Instruction* sides[2] = {m_instruction, m_compareInstruction};
     CompareResult results[2];
@@ -768,14 +770,14 @@ void MainWindow::updateHeader() {
                         .arg(in.n)
                         .arg(in.k)
                         .arg(in.minSm)
-                        .arg(manualUrl(QString::fromStdString(in.anchor)), QString::fromStdString(in.section));
+                        .arg(manualUrl(qs(in.anchor)), qs(in.section));
     m_facts->setText(facts);
     QStringList notes;
     for (const std::string& n : in.notes) notes << QString::fromStdString(n).toHtmlEscaped();
     for (const Erratum& e : in.errata)
         notes << QStringLiteral("<span style='color:#c0392b'><b>erratum %1</b> (%2)</span>: %3 — <i>lanemap: %4</i>")
-                     .arg(qs(e.id), qs(e.status), QString::fromStdString(e.summary).toHtmlEscaped(),
-                          QString::fromStdString(e.lanemap).toHtmlEscaped());
+                     .arg(qs(e.id), qs(toString(statusOf(in, e))), qs(e.summary).toHtmlEscaped(),
+                          qs(e.lanemap).toHtmlEscaped());
     if (in.metadata)
         for (const std::string& n : in.metadata->notes) notes << tr("metadata: %1").arg(QString::fromStdString(n).toHtmlEscaped());
     m_notes->setText(notes.join(QStringLiteral("<br/>")));
@@ -863,8 +865,8 @@ CellInfo MainWindow::describe(const DiagramView* view, int cell) const {
                     info = describeMetadataField(in, s.value, f);
         }
     } else {
-        const std::string name = panel.operand == "C/D" ? "C" : panel.operand;
-        const FragmentLayout* op = in.operand(name);
+        const std::optional<Operand> name = parseOperand(panel.operand == "C/D" ? "C" : panel.operand);
+        const FragmentLayout* op = name ? in.operand(*name) : nullptr;
         if (!op) return {};
         info = describeCell(in, *op, c.matrix, c.row, c.col);
         info.operand = QString::fromStdString(panel.operand);

@@ -38,9 +38,9 @@ QString describeReport(const ProbeReport& report, const ProbeResult& result) {
                               .arg(QString::fromStdString(report.device.driver),
                                    QString::fromStdString(report.device.cudaRuntime),
                                    QString::fromStdString(report.date).left(10));
-    if (result.verdict == "pass")
+    if (result.verdict == Verdict::Pass)
         return QStringLiteral("confirmed on %1: %2 cells, %3 experiments").arg(where).arg(result.cellsChecked).arg(result.experiments);
-    if (result.verdict == "fail")
+    if (result.verdict == Verdict::Fail)
         return QStringLiteral("hardware disagrees on %1 of %2 cells on %3")
             .arg(result.cellsMismatched)
             .arg(result.cellsChecked)
@@ -49,10 +49,10 @@ QString describeReport(const ProbeReport& report, const ProbeResult& result) {
 }
 
 CellVerdict cellVerdict(const ProbeResult& result, const QString& operand, int matrix, int row, int col) {
-    if (result.verdict != "pass" && result.verdict != "fail") return CellVerdict::None;
-    const std::string op = operand.toStdString();
+    if (result.verdict != Verdict::Pass && result.verdict != Verdict::Fail) return CellVerdict::None;
+    const std::optional<Operand> op = parseOperand(operand.toStdString());
     for (const ProbeMismatch& m : result.mismatches)
-        if (m.operand == op && m.row == row && m.col == col && (m.matrix < 0 || matrix < 0 || m.matrix == matrix))
+        if (op && m.operand == *op && m.row == row && m.col == col && (m.matrix < 0 || matrix < 0 || m.matrix == matrix))
             return CellVerdict::Mismatch;
     return CellVerdict::Confirmed;
 }
@@ -114,7 +114,7 @@ void ProbeController::cancel() {
 }
 
 const ProbeResult* ProbeController::resultFor(const std::string& spec, const ProbeReport** report) const {
-    auto usable = [](const ProbeResult* r) { return r && (r->verdict == "pass" || r->verdict == "fail"); };
+    auto usable = [](const ProbeResult* r) { return r && (r->verdict == Verdict::Pass || r->verdict == Verdict::Fail); };
     if (const ProbeResult* r = m_live.result(spec); usable(r)) {
         if (report) *report = &m_live;
         return r;

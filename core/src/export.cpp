@@ -20,34 +20,41 @@ constexpr std::array kFormats{FormatName{ExportFormat::Json, "json", "json"},
 
 std::string operandList(const Instruction& in) {
     std::string s;
-    for (const FragmentLayout& op : in.operands) s += (s.empty() ? "" : ", ") + op.name();
-    if (smem::hasSharedMemoryOperands(in)) s += ", B (shared memory)";
-    if (in.metadata) s += ", metadata";
+    for (const FragmentLayout& op : in.operands)
+        (s += s.empty() ? "" : ", ") += op.name();
+    if (smem::hasSharedMemoryOperands(in))
+        s += ", B (shared memory)";
+    if (in.metadata)
+        s += ", metadata";
     return s;
 }
 } // namespace
 
 std::optional<ExportFormat> parseExportFormat(std::string_view name) {
     for (const FormatName& f : kFormats)
-        if (f.name == name) return f.format;
+        if (f.name == name)
+            return f.format;
     return std::nullopt;
 }
 
 std::string_view formatName(ExportFormat format) {
     for (const FormatName& f : kFormats)
-        if (f.format == format) return f.name;
+        if (f.format == format)
+            return f.name;
     return "json";
 }
 
 std::string_view fileExtension(ExportFormat format) {
     for (const FormatName& f : kFormats)
-        if (f.format == format) return f.extension;
+        if (f.format == format)
+            return f.extension;
     return "json";
 }
 
 std::string exportFormatList() {
     std::string s;
-    for (const FormatName& f : kFormats) s += (s.empty() ? "" : ", ") + std::string(f.name);
+    for (const FormatName& f : kFormats)
+        s += (s.empty() ? "" : ", ") + std::string(f.name);
     return s;
 }
 
@@ -55,12 +62,16 @@ bool exportInstruction(const Instruction& in, ExportFormat format, const ExportO
                        std::string& document, std::string& error) {
     const bool wgmma = smem::hasSharedMemoryOperands(in);
     const bool smemOperand = wgmma && options.operand && *options.operand == "B";
-    if (options.operand && *options.operand != "metadata" && !smemOperand && !in.operand(*options.operand)) {
-        error = "no operand '" + excerpt(*options.operand) + "' in " + in.spec + "; valid operands: " + operandList(in);
+    const std::optional<Operand> which = options.operand ? parseOperand(*options.operand) : std::nullopt;
+    if (options.operand && *options.operand != "metadata" && !smemOperand &&
+        (!which || !in.operand(*which))) {
+        error = "no operand '" + excerpt(*options.operand) + "' in " + in.spec +
+                "; valid operands: " + operandList(in);
         return false;
     }
     if (options.operand && *options.operand == "metadata" && !in.metadata) {
-        error = in.spec + " has no metadata operand (only sparse instructions do); valid operands: " + operandList(in);
+        error = in.spec +
+                " has no metadata operand (only sparse instructions do); valid operands: " + operandList(in);
         return false;
     }
     if (options.selector) {
@@ -75,38 +86,46 @@ bool exportInstruction(const Instruction& in, ExportFormat format, const ExportO
             valid += (valid.empty() ? "" : ", ") + std::to_string(s.value);
         }
         if (!found) {
-            error = "sparsity selector " + std::to_string(*options.selector) + " is not valid for " + in.spec +
-                    "; valid selectors: " + valid;
+            error = "sparsity selector " + std::to_string(*options.selector) + " is not valid for " +
+                    in.spec + "; valid selectors: " + valid;
             return false;
         }
     }
     // Shared-memory layout options: wgmma only, and only for the operands that can live there.
     const bool smemOption = options.major || options.swizzle;
     smem::Choice choice;
-    if (options.major) choice.major = *options.major;
-    if (options.swizzle) choice.swizzle = *options.swizzle;
+    if (options.major)
+        choice.major = *options.major;
+    if (options.swizzle)
+        choice.swizzle = *options.swizzle;
     if (smemOption && !wgmma) {
         error = "--major/--swizzle describe wgmma shared-memory operands; " + in.spec +
                 " is a warp-level instruction with every operand in registers";
         return false;
     }
     if (smemOption && options.operand && *options.operand != "A" && *options.operand != "B") {
-        error = "--major/--swizzle describe the shared-memory operands A and B; " + *options.operand + " of " +
-                in.spec + " lives in registers";
+        error = "--major/--swizzle describe the shared-memory operands A and B; " + *options.operand +
+                " of " + in.spec + " lives in registers";
         return false;
     }
-    std::vector<smem::Operand> shared;
-    if (wgmma && (shared = smem::operands(in, choice, error)).empty()) return false;
+    std::vector<smem::SharedOperand> shared;
+    if (wgmma && (shared = smem::operands(in, choice, error)).empty())
+        return false;
     switch (format) {
     case ExportFormat::Json:
         document = toJson(in, choice);
         return true;
     case ExportFormat::Text:
-        if (!options.operand) document = toText(in, choice, options.selector);
-        else if (*options.operand == "metadata") document = metadataTextGrid(in, options.selector);
-        else if (smemOperand) document = smem::toText(shared[1]);
-        else if (wgmma && smemOption && *options.operand == "A") document = smem::toText(shared[0]);
-        else document = toTextGrid(in, *in.operand(*options.operand));
+        if (!options.operand)
+            document = toText(in, choice, options.selector);
+        else if (*options.operand == "metadata")
+            document = metadataTextGrid(in, options.selector);
+        else if (smemOperand)
+            document = smem::toText(shared[1]);
+        else if (wgmma && smemOption && *options.operand == "A")
+            document = smem::toText(shared[0]);
+        else
+            document = toTextGrid(in, *in.operand(*which));
         return true;
     case ExportFormat::Svg: {
         DiagramOptions d;

@@ -70,13 +70,6 @@ bool isSyncStep(const std::string& token) {
     return token == "sync" || token == "aligned" || token == "mma_async";
 }
 
-std::string dotted(const std::vector<std::string>& tokens) {
-    std::string s;
-    for (const std::string& t : tokens)
-        s += (s.empty() ? "" : ".") + t;
-    return s;
-}
-
 } // namespace
 
 std::vector<ElementType> allowedBTypes(ElementType atype, const std::string& kind) {
@@ -128,7 +121,8 @@ std::string checkShortSpec(const std::vector<std::string>& tokens) {
 }
 
 std::string checkPtx(const std::vector<std::string>& tokens, const Variant& v, Form& form) {
-    const std::string& atype = v.atype;
+    const std::string atype(toString(v.atype));
+    const std::string kind(toString(v.kind));
     // 1. Optional qualifiers: only where they apply, at most once, anywhere after the shape (ptxas accepts
     // both orders the manual uses).
     std::vector<std::string> rest;
@@ -159,23 +153,21 @@ std::string checkPtx(const std::vector<std::string>& tokens, const Variant& v, F
         return "A type '." + typedA + "' does not match " + v.spec;
     const ElementType a = *parseElementType(typedA), b = *parseElementType(typedB);
     if (b != a) {
-        const std::vector<ElementType> allowed = allowedBTypes(a, v.kind);
+        const std::vector<ElementType> allowed = allowedBTypes(a, kind);
         if (std::find(allowed.begin(), allowed.end(), b) == allowed.end()) {
             std::string list;
             for (ElementType t : allowed)
                 list += (list.empty() ? "." : ", .") + std::string(toString(t));
             return "B type '." + typedB + "' cannot go with A type '." + typedA + "'" +
-                   (v.kind.empty() ? "" : " under .kind::" + v.kind) + "; valid B types: " + list;
+                   (kind.empty() ? "" : " under .kind::" + kind) + "; valid B types: " + list;
         }
         rest[at[2]] = typedA;
     }
     // 3. Everything else, in order, against the variant's own spellings.
     const bool userSync = std::any_of(rest.begin(), rest.end(), isSyncStep);
     std::vector<std::vector<std::string>> spellings;
-    std::vector<std::string> all{v.ptx};
-    all.insert(all.end(), v.ptxAliases.begin(), v.ptxAliases.end());
-    for (const std::string& s : all) {
-        std::string lowered = s;
+    for (const Form& f : v.forms) {
+        std::string lowered = ptxOf(v, f);
         for (char& c : lowered)
             c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
         std::vector<std::string> t = splitDots(lowered);
@@ -186,6 +178,8 @@ std::string checkPtx(const std::vector<std::string>& tokens, const Variant& v, F
             t.erase(std::remove_if(t.begin(), t.end(), isSyncStep), t.end());
         spellings.push_back(std::move(t));
     }
+    if (spellings.empty())
+        return "no PTX spelling known for " + v.spec;
     const std::vector<std::string>* best = nullptr;
     std::size_t bestPrefix = 0;
     for (const std::vector<std::string>& s : spellings) {
@@ -203,7 +197,6 @@ std::string checkPtx(const std::vector<std::string>& tokens, const Variant& v, F
         }
     }
     if (bestPrefix <= best->size()) {
-        const std::string canonical = dotted(spellings.front());
         if (bestPrefix < rest.size())
             return "qualifier '." + excerpt(rest[bestPrefix], 32) + "' is not valid here" +
                    (bestPrefix < best->size() ? " (expected '." + (*best)[bestPrefix] + "')" : "") + "; " +
@@ -211,49 +204,20 @@ std::string checkPtx(const std::vector<std::string>& tokens, const Variant& v, F
         return "missing '." + (*best)[bestPrefix] + "' after '." + rest[bestPrefix - 1] + "'; " + v.spec +
                " is spelled " + v.ptx;
     }
-    form = Form{};
+    // The matched spelling's form (b1 operation, scale vector and type), with B as typed.
+    form = v.forms[static_cast<std::size_t>(best - spellings.data())];
     form.atype = a;
     form.btype = b;
-    if (std::find(rest.begin(), rest.end(), "xor") != rest.end())
-        form.b1 = B1Op::Xor;
-    if (std::find(rest.begin(), rest.end(), "and") != rest.end())
-        form.b1 = B1Op::And;
-    for (const std::string& t : rest) {
-        if (t == "scale_vec::1x")
-            form.scaleVec = ScaleVec::X1;
-        else if (t == "scale_vec::2x")
-            form.scaleVec = ScaleVec::X2;
-        else if (t == "scale_vec::4x")
-            form.scaleVec = ScaleVec::X4;
-        else if (t == "block_scale" && form.scaleVec == ScaleVec::None)
-            form.scaleVec = ScaleVec::Default;
-        else if (t == "ue4m3")
-            form.scaleType = T::UE4M3;
-    }
     return {};
 }
 
 Form canonicalForm(const Variant& v) {
-    std::string lowered = v.ptx;
-    for (char& c : lowered)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (!v.forms.empty())
+        return v.forms.front();
     Form form;
-    if (const std::optional<ElementType> a = parseElementType(v.atype))
-        form.atype = form.btype = *a;
-    checkPtx(splitDots(lowered), v,
-             form); // the catalog's own spelling passes; this fills in its b1 op and scales
+    form.atype = v.atype;
+    form.btype = v.btype;
     return form;
-}
-
-std::string ptxOfForm(const Variant& v, const Form& form) {
-    std::vector<std::string> t = splitDots(v.ptx);
-    const std::vector<std::size_t> at = typePositions(t);
-    if (at.size() >= 3)
-        t[at[2]] = std::string(toString(form.btype));
-    for (std::string& token : t)
-        if ((token == "xor" || token == "and") && form.b1 != B1Op::None)
-            token = form.b1 == B1Op::And ? "and" : "xor";
-    return dotted(t);
 }
 
 } // namespace lanemap::ptx_rules

@@ -2,7 +2,7 @@
 // The ISA's rules for the qualifiers of one instruction string, checked after the catalog has named the
 // variant: which B types may go with A (mixes), which optional qualifiers apply (.satfinite: integer types;
 // .rn/.rz/.rm/.rp: f64), and the order and spelling of everything else, compared token by token with the
-// variant's own PTX spellings (the catalog's canonical string and aliases: layouts, .kind, b1 operations,
+// variant's own PTX spellings (its forms rendered with ptxOf: layouts, .kind, b1 operations,
 // block-scale vectors and scale types). Each check names the offending qualifier.
 
 #include "lanemap/model.hpp"
@@ -23,9 +23,6 @@ std::string checkShortSpec(const std::vector<std::string>& tokens);
 
 // The form of the variant's canonical PTX string (A's type twice, its b1 operation and scale vector).
 Form canonicalForm(const Variant& variant);
-
-// The PTX string of `form` for `variant`: its canonical string with B's type and the b1 operation put in.
-std::string ptxOfForm(const Variant& variant, const Form& form);
 
 // The B types PTX allows with A type `atype` under `kind` (empty: no .kind).
 std::vector<ElementType> allowedBTypes(ElementType atype, const std::string& kind);

@@ -21,10 +21,10 @@ nlohmann::ordered_json failingReport() {
     r.lanemapVersion = "0.1.0";
     ProbeResult fail;
     fail.spec = "mma.m16n8k256.b1";
-    fail.verdict = "fail";
+    fail.verdict = Verdict::Fail;
     fail.cellsChecked = 512;
     fail.cellsMismatched = 1;
-    fail.mismatches.push_back({"A", -1, 8, 0, 0, 32, "rows of A vs D", "row 8", "row 0"});
+    fail.mismatches.push_back({Operand::A, -1, 8, 0, 0, 32, "rows of A vs D", "row 8", "row 0"});
     r.results = {fail};
     return nlohmann::ordered_json::parse(toJson(r));
 }

@@ -99,12 +99,13 @@ TEST(PtxRules, B1OperationIsPartOfTheForm) {
 
 TEST(PtxRules, EveryCatalogSpellingStillParsesWithItsForm) {
     for (const Variant* v : cat().variants()) {
-        std::vector<std::string> spellings{v->ptx};
-        spellings.insert(spellings.end(), v->ptxAliases.begin(), v->ptxAliases.end());
-        for (const std::string& s : spellings) {
+        for (const Form& f : v->forms) {
+            const std::string s = ptxOf(*v, f);
             const ParsedSpec p = parseSpec(s, cat());
             ASSERT_TRUE(p) << s << ": " << p.error;
             EXPECT_EQ(p.variant, v) << s;
+            EXPECT_EQ(p.form, f) << s;
+            EXPECT_EQ(p.ptx, s);
         }
     }
 }

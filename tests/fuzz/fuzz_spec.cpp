@@ -67,11 +67,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const std::vector<lanemap::ElementType> types = typesOf(text);
         const std::size_t ptxTypes = v.scope == lanemap::Scope::Warpgroup ? 3 : 4;
         if (types.size() == ptxTypes) {
-            if (lanemap::toString(types[1]) != v.atype)
+            if (types[1] != v.atype)
                 std::abort();
-            if (!mixAllowed(types[1], types[2], v.kind))
+            if (!mixAllowed(types[1], types[2], std::string(lanemap::toString(v.kind))))
                 std::abort();
-            if (lanemap::toString(types[0]) != v.dtype)
+            if (types[0] != v.dtype)
                 std::abort();
         }
         if (types.size() > ptxTypes)

@@ -143,7 +143,7 @@ TEST(Settings, TheWindowReopensWhereItWasLeft) {
     w->setTheme(Theme::Light);
 }
 
-ProbeReport sampleReport(const std::string& verdict) {
+ProbeReport sampleReport(Verdict verdict) {
     ProbeReport r;
     r.device = {"NVIDIA H100 80GB HBM3", 90, "580.159.04", "13.0"};
     r.date = "2026-11-23T10:00:00Z";
@@ -153,9 +153,9 @@ ProbeReport sampleReport(const std::string& verdict) {
     res.verdict = verdict;
     res.experiments = 384;
     res.cellsChecked = 512;
-    if (verdict == "fail") {
+    if (verdict == Verdict::Fail) {
         ProbeMismatch m;
-        m.operand = "A";
+        m.operand = Operand::A;
         m.row = 9;
         m.col = 3;
         m.thread = 5;
@@ -175,7 +175,7 @@ TEST(Probe, RecordedReportsShowWhereALayoutWasConfirmed) {
     {
         QFile f(reports.filePath(QStringLiteral("h100.json")));
         ASSERT_TRUE(f.open(QIODevice::WriteOnly));
-        f.write(QByteArray::fromStdString(toJson(sampleReport("pass"))));
+        f.write(QByteArray::fromStdString(toJson(sampleReport(Verdict::Pass))));
         QFile junk(reports.filePath(QStringLiteral("junk.json")));
         ASSERT_TRUE(junk.open(QIODevice::WriteOnly));
         junk.write("{not json");
@@ -205,7 +205,7 @@ TEST(Probe, MismatchesAreCrossedOutCellByCell) {
     {
         QFile f(reports.filePath(QStringLiteral("fail.json")));
         ASSERT_TRUE(f.open(QIODevice::WriteOnly));
-        f.write(QByteArray::fromStdString(toJson(sampleReport("fail"))));
+        f.write(QByteArray::fromStdString(toJson(sampleReport(Verdict::Fail))));
     }
     Window w(false, reports.path());
     ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));

@@ -1,6 +1,8 @@
 #pragma once
-// Hardware probe reports: what a real GPU said about each variant. Plain data plus JSON
-// I/O, so the app can show recorded reports without CUDA. Produced by lanemap_gpu.
+// Hardware probe reports (docs/reference/probe-report.md): what a real GPU said about each variant. Plain
+// data plus JSON I/O, so the app can show recorded reports without CUDA. Produced by lanemap_gpu.
+
+#include "lanemap/vocabulary.hpp"
 
 #include <cstddef>
 #include <string>
@@ -18,8 +20,8 @@ struct DeviceInfo {
 
 // One cell the hardware placed differently from the engine.
 struct ProbeMismatch {
-    std::string operand; // "A", "B", "C", "D", "metadata"
-    int matrix = -1;     // quad-pair product, -1 elsewhere
+    Operand operand = Operand::A;
+    int matrix = -1; // quad-pair product, -1 elsewhere
     int row = 0;
     int col = 0;
     int thread = -1;        // owner the engine names (-1 unknown)
@@ -31,8 +33,8 @@ struct ProbeMismatch {
 
 struct ProbeResult {
     std::string spec;
-    std::string verdict; // "pass", "fail", "unsupported"
-    std::string reason;  // for unsupported / failed launches
+    Verdict verdict = Verdict::Unsupported;
+    std::string reason; // for unsupported / failed launches
     int experiments = 0;
     int cellsChecked = 0;
     int cellsMismatched = 0;
@@ -52,8 +54,8 @@ struct ProbeReport {
 
 std::string toJson(const ProbeReport& report);
 
-// Parses and validates a report (the format toJson writes). A corrupt or foreign file is rejected with a
-// message naming what is wrong, down to the field; nothing of it is trusted.
+// Parses and validates a report (docs/reference/probe-report.md). A corrupt or foreign file is rejected with
+// a message naming what is wrong, down to the field; nothing of it is trusted.
 bool parseProbeReport(std::string_view json, ProbeReport& report, std::string& error);
 
 // The largest report file loadProbeReportFile reads (the recorded H100 reports are under 1 MB).
