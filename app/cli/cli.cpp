@@ -1,10 +1,12 @@
 #include "cli.hpp"
 
 #include "lanemap/catalog.hpp"
+#include "lanemap/excerpt.hpp"
 #include "lanemap/export.hpp"
 #include "lanemap/gpu/probe.hpp"
 #include "lanemap/smem.hpp"
 #include "lanemap/spec.hpp"
+#include "lanemap/write.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -13,6 +15,7 @@
 #include <filesystem>
 #include <ostream>
 #include <sstream>
+#include <unistd.h>
 
 namespace lanemap::cli {
 
@@ -20,24 +23,41 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// The PTX string of what the user typed, when it is another form of the variant (s8 x u8, .and): shown and
+// exported instead of the canonical one. Empty when the canonical form was typed.
+std::string g_typedPtx;
+
 const Variant* resolve(const std::string& text, std::ostream& err) {
     const ParsedSpec parsed = parseSpec(text, Catalog::instance());
     if (!parsed) {
         err << "lanemap-cli: " << parsed.error << '\n';
         return nullptr;
     }
+    g_typedPtx = parsed.ptx != parsed.variant->ptx ? parsed.ptx : std::string();
     return parsed.variant;
+}
+
+// The instruction as typed: the catalog's, with the typed form's PTX string where that differs.
+const Instruction& asTyped(const Instruction& in, Instruction& copy) {
+    if (g_typedPtx.empty())
+        return in;
+    copy = in;
+    copy.ptx = g_typedPtx;
+    return copy;
 }
 
 int cmdList(const std::string& family, int sm, std::ostream& out, std::ostream& err) {
     static const std::vector<std::string> families{"mma", "mma.sp", "wgmma", "wgmma.sp"};
     if (!family.empty() && std::find(families.begin(), families.end(), family) == families.end()) {
-        err << "lanemap-cli: unknown family '" << family << "'; valid families: mma, mma.sp, wgmma, wgmma.sp\n";
+        err << "lanemap-cli: unknown family '" << excerpt(family)
+            << "'; valid families: mma, mma.sp, wgmma, wgmma.sp\n";
         return Usage;
     }
     for (const Variant* v : Catalog::instance().variants()) {
-        if (!family.empty() && toString(v->family) != family) continue;
-        if (sm > 0 && v->minSm > sm) continue;
+        if (!family.empty() && toString(v->family) != family)
+            continue;
+        if (sm > 0 && v->minSm > sm)
+            continue;
         out << v->spec << "\tsm_" << v->minSm << '\n';
     }
     return Ok;
@@ -45,8 +65,10 @@ int cmdList(const std::string& family, int sm, std::ostream& out, std::ostream& 
 
 int cmdShow(const std::string& spec, const ExportOptions& options, std::ostream& out, std::ostream& err) {
     const Variant* v = resolve(spec, err);
-    if (!v) return Usage;
-    const Instruction& in = Catalog::instance().instruction(*v);
+    if (!v)
+        return Usage;
+    Instruction copy;
+    const Instruction& in = asTyped(Catalog::instance().instruction(*v), copy);
     std::string doc, error;
     if (!exportInstruction(in, ExportFormat::Text, options, doc, error)) {
         err << "lanemap-cli: " << error << '\n';
@@ -64,18 +86,23 @@ int cmdExport(const std::string& spec, bool all, const std::string& formatName, 
     }
     const std::optional<ExportFormat> format = parseExportFormat(formatName);
     if (!format) {
-        err << "lanemap-cli: unknown format '" << formatName << "'; valid formats: " << exportFormatList() << '\n';
+        err << "lanemap-cli: unknown format '" << excerpt(formatName)
+            << "'; valid formats: " << exportFormatList() << '\n';
         return Usage;
     }
     if (path.empty()) {
-        err << "lanemap-cli: export needs -o PATH (a file for one spec, a folder for --all, '-' for stdout)\n";
+        err << "lanemap-cli: export needs -o PATH (a file for one spec, a folder for --all, '-' for "
+               "stdout)\n";
         return Usage;
     }
     const Catalog& catalog = Catalog::instance();
     std::vector<const Variant*> variants;
-    if (all) variants = catalog.variants();
-    else if (const Variant* v = resolve(spec, err)) variants.push_back(v);
-    else return Usage;
+    if (all)
+        variants = catalog.variants();
+    else if (const Variant* v = resolve(spec, err))
+        variants.push_back(v);
+    else
+        return Usage;
 
     if (all) {
         if (path == "-") {
@@ -85,33 +112,51 @@ int cmdExport(const std::string& spec, bool all, const std::string& formatName, 
         std::error_code ec;
         fs::create_directories(path, ec);
         if (ec || !fs::is_directory(path)) {
-            err << "lanemap-cli: cannot create folder '" << path << "': "
-                << (ec ? ec.message() : std::string("a file of that name exists")) << '\n';
+            err << "lanemap-cli: cannot create folder '" << path
+                << "': " << (ec ? ec.message() : std::string("a file of that name exists")) << '\n';
             return Usage;
         }
     }
-    std::size_t written = 0;
+    std::size_t written = 0, skipped = 0;
+    std::string firstSkip;
     for (const Variant* v : variants) {
-        const Instruction& in = catalog.instruction(*v);
+        Instruction copy;
+        const Instruction& in = all ? catalog.instruction(*v) : asTyped(catalog.instruction(*v), copy);
         std::string doc, error;
         if (!exportInstruction(in, *format, options, doc, error)) {
-            if (all) continue; // an option (e.g. --operand metadata) that fits only some variants
-            err << "lanemap-cli: " << error << '\n';
-            return Usage;
+            if (!all) {
+                err << "lanemap-cli: " << error << '\n';
+                return Usage;
+            }
+            // An option (--operand metadata, --lanes 64-127) that fits only some variants: skip them, and say
+            // so.
+            if (!skipped++)
+                firstSkip = v->spec + ": " + error;
+            continue;
         }
         if (path == "-") {
             out << doc;
             continue;
         }
         std::string target = path;
-        if (all || fs::is_directory(path)) target = (fs::path(path) / (v->spec + "." + std::string(fileExtension(*format)))).string();
-        if (const std::string failure = writeFileAtomic(target, doc); !failure.empty()) {
+        if (all || fs::is_directory(path))
+            target = (fs::path(path) / (v->spec + "." + std::string(fileExtension(*format)))).string();
+        if (const std::string failure = writeFile(target, doc); !failure.empty()) {
             err << "lanemap-cli: " << failure << '\n';
             return Usage;
         }
         ++written;
     }
-    if (path != "-") out << "wrote " << written << " file" << (written == 1 ? "" : "s") << " to " << path << '\n';
+    if (skipped) {
+        err << "lanemap-cli: skipped " << skipped << " of " << variants.size()
+            << " variants the options do not fit (first: " << firstSkip << ")\n";
+        if (!written) {
+            err << "lanemap-cli: nothing written: the options fit no variant\n";
+            return Usage;
+        }
+    }
+    if (path != "-")
+        out << "wrote " << written << " file" << (written == 1 ? "" : "s") << " to " << path << '\n';
     return Ok;
 }
 
@@ -129,47 +174,70 @@ int cmdProbe(const std::string& spec, bool all, const std::string& family, const
     std::vector<const Variant*> variants;
     if (all) {
         for (const Variant* v : Catalog::instance().variants())
-            if (family.empty() || toString(v->family) == family) variants.push_back(v);
+            if (family.empty() || toString(v->family) == family)
+                variants.push_back(v);
     } else if (const Variant* one = resolve(spec, err)) {
         variants.push_back(one);
     } else {
         return Usage;
     }
 
+    // A bad --json path must not cost a whole run: check it first.
+    if (!jsonPath.empty()) {
+        if (const std::string failure = checkWritable(jsonPath); !failure.empty()) {
+            err << "lanemap-cli: --json: " << failure << '\n';
+            return Usage;
+        }
+    }
     const gpu::Availability availability = gpu::discover();
     if (!availability.available) {
         err << "lanemap-cli: GPU unavailable: " << availability.reason << '\n';
         return GpuUnavailable;
     }
     out << "probing " << variants.size() << " variant" << (variants.size() == 1 ? "" : "s") << " on "
-        << availability.device.name << " (sm_" << availability.device.sm << ", driver " << availability.device.driver
-        << ", CUDA " << availability.device.cudaRuntime << ")\n";
+        << availability.device.name << " (sm_" << availability.device.sm << ", driver "
+        << availability.device.driver << ", CUDA " << availability.device.cudaRuntime << ")\n";
     const ProbeReport report = gpu::probeAll(variants);
     int pass = 0, fail = 0, unsupported = 0;
     constexpr std::size_t kShown = 20; // per variant; the JSON report has every mismatch
     for (const ProbeResult& r : report.results) {
         out << r.verdict << '\t' << r.spec << '\t' << r.cellsChecked << " cells";
-        if (r.cellsMismatched) out << ", " << r.cellsMismatched << " mismatched";
-        if (r.verdict != Verdict::Unsupported) out << ", " << r.experiments << " experiments, " << r.seconds << " s";
-        if (!r.reason.empty()) out << " (" << r.reason << ")";
+        if (r.cellsMismatched)
+            out << ", " << r.cellsMismatched << " mismatched";
+        if (r.verdict != Verdict::Unsupported)
+            out << ", " << r.experiments << " experiments, " << r.seconds << " s";
+        if (!r.reason.empty())
+            out << " (" << r.reason << ")";
         out << '\n';
         for (std::size_t i = 0; i < r.mismatches.size() && i < kShown; ++i) {
             const ProbeMismatch& m = r.mismatches[i];
             out << "  " << m.operand << " (" << m.row << "," << m.col << ")";
-            if (m.thread >= 0) out << " T" << m.thread << (m.index >= 0 ? ":" + std::to_string(m.index) : "");
+            if (m.thread >= 0)
+                out << " T" << m.thread << (m.index >= 0 ? ":" + std::to_string(m.index) : "");
             out << ' ' << m.experiment << ": expected " << m.expected << ", observed " << m.observed << '\n';
         }
         if (r.mismatches.size() > kShown)
-            out << "  ... " << r.mismatches.size() - kShown << " more mismatches (--json PATH writes them all)\n";
-        for (const std::string& f : r.findings) out << "  finding: " << f << '\n';
+            out << "  ... " << r.mismatches.size() - kShown
+                << " more mismatches (--json PATH writes them all)\n";
+        for (const std::string& f : r.findings)
+            out << "  finding: " << f << '\n';
         pass += r.verdict == Verdict::Pass;
         fail += r.verdict == Verdict::Fail;
         unsupported += r.verdict == Verdict::Unsupported;
     }
     out << pass << " passed, " << fail << " failed, " << unsupported << " unsupported\n";
     if (!jsonPath.empty()) {
-        if (const std::string failure = writeFileAtomic(jsonPath, toJson(report)); !failure.empty()) {
+        const std::string json = toJson(report);
+        if (const std::string failure = writeFile(jsonPath, json); !failure.empty()) {
+            // The run is done: keep its report somewhere rather than lose it.
             err << "lanemap-cli: " << failure << '\n';
+            const std::string rescue =
+                (fs::temp_directory_path() / ("lanemap-probe-report-" + std::to_string(::getpid()) + ".json"))
+                    .string();
+            if (writeFile(rescue, json).empty())
+                err << "lanemap-cli: the report was saved to " << rescue << " instead\n";
+            else
+                err << "lanemap-cli: the report follows on standard error\n" << json;
             return Usage;
         }
         out << "report written to " << jsonPath << '\n';
@@ -177,28 +245,49 @@ int cmdProbe(const std::string& spec, bool all, const std::string& family, const
     return fail ? Mismatch : Ok;
 }
 
+bool selectorGiven(const CLI::App* command) {
+    return command->parsed() && command->get_option("--selector")->count() > 0;
+}
+
+int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
 } // namespace
 
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    const int code = dispatch(args, out, err);
+    // Output that never arrived (full disk, closed pipe, closed stdout) is a failure, not a success.
+    out.flush();
+    if (!out) {
+        err << "lanemap-cli: the output could not be written (standard output closed, full or broken)\n";
+        return code == Ok ? Usage : code;
+    }
+    return code;
+}
+
+namespace {
+
+int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     CLI::App app{"lanemap-cli — PTX tensor-core fragment layouts: list, show, export, probe"};
     app.set_version_flag("--version", std::string("lanemap-cli ") + LANEMAP_VERSION);
     app.require_subcommand(1);
 
     std::string family;
     int sm = 0;
-    auto* list = app.add_subcommand("list", "List every instruction variant (one spec per line, with min SM)");
+    auto* list =
+        app.add_subcommand("list", "List every instruction variant (one spec per line, with min SM)");
     list->add_option("--family", family, "Only this family: mma, mma.sp, wgmma, wgmma.sp");
     list->add_option("--sm", sm, "Only variants that run on this SM (e.g. 90)");
 
     std::string spec;
     std::string operand;
-    int selector = -1;
+    int selector = 0;
     auto* show = app.add_subcommand("show", "Print a text grid of one instruction (cells T<lane>:a<i>)");
     show->add_option("spec", spec, "Spec or PTX instruction, e.g. mma.m16n8k16.f16")->required();
     show->add_option("--operand", operand, "Only this operand: A, B, C, D or metadata");
     show->add_option("--selector", selector, "Sparse metadata: only this sparsity selector");
     std::string major, swizzle;
-    show->add_option("--major", major, "wgmma shared memory: K or MN (with --operand A: A's shared-memory view)");
+    show->add_option("--major", major,
+                     "wgmma shared memory: K or MN (with --operand A: A's shared-memory view)");
     show->add_option("--swizzle", swizzle, "wgmma shared memory: none, 32B, 64B or 128B (default 128B)");
 
     std::string exportSpec, format = "json", output;
@@ -222,7 +311,8 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     auto* probe = app.add_subcommand("probe", "Run the real instructions on the GPU and compare every cell");
     probe->add_option("spec", probeSpec, "Spec or PTX instruction");
     probe->add_flag("--all", probeAllVariants, "Every variant in the catalog");
-    probe->add_option("--json", jsonPath, "Write the report (design.md §5 format) to this file");
+    probe->add_option("--json", jsonPath,
+                      "Write the report (JSON, docs/probe.md) to this file; checked before the run");
     std::string probeFamily;
     probe->add_option("--family", probeFamily, "With --all: only this family (mma, mma.sp, wgmma, wgmma.sp)");
 
@@ -237,25 +327,32 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     ExportOptions options;
     if (!operand.empty()) {
         std::string name = operand;
-        if (name.size() == 1) name[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(name[0])));
+        if (name.size() == 1)
+            name[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(name[0])));
         std::string lowered = operand;
-        for (char& c : lowered) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        for (char& c : lowered)
+            c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
         // PTX names the metadata operand `e`.
-        if (lowered == "metadata" || lowered == "meta" || lowered == "m" || lowered == "e") name = "metadata";
+        if (lowered == "metadata" || lowered == "meta" || lowered == "m" || lowered == "e")
+            name = "metadata";
         options.operand = name;
     }
     if (!major.empty() && !(options.major = smem::parseMajor(major))) {
-        err << "lanemap-cli: unknown --major '" << major << "'; valid: " << smem::majorList() << '\n';
+        err << "lanemap-cli: unknown --major '" << excerpt(major) << "'; valid: " << smem::majorList()
+            << '\n';
         return Usage;
     }
     if (!swizzle.empty() && !(options.swizzle = smem::parseSwizzle(swizzle))) {
-        err << "lanemap-cli: unknown --swizzle '" << swizzle << "'; valid: " << smem::swizzleList() << '\n';
+        err << "lanemap-cli: unknown --swizzle '" << excerpt(swizzle) << "'; valid: " << smem::swizzleList()
+            << '\n';
         return Usage;
     }
-    if (selector >= 0) options.selector = selector;
-    else if (selector != -1) {
-        err << "lanemap-cli: --selector must be 0..3\n";
-        return Usage;
+    if (selectorGiven(show) || selectorGiven(exp)) {
+        if (selector < 0 || selector > 3) {
+            err << "lanemap-cli: --selector " << selector << " is out of range: --selector must be 0..3\n";
+            return Usage;
+        }
+        options.selector = selector;
     }
 
     if (exp->parsed() && (!color.empty() || !palette.empty() || !lanes.empty()) && format != "svg") {
@@ -265,7 +362,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     if (!color.empty()) {
         const std::optional<ColorBy> c = parseColorBy(color);
         if (!c) {
-            err << "lanemap-cli: unknown --color '" << color << "'; valid: lane, register, group\n";
+            err << "lanemap-cli: unknown --color '" << excerpt(color) << "'; valid: lane, register, group\n";
             return Usage;
         }
         options.colorBy = *c;
@@ -273,7 +370,8 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     if (!palette.empty()) {
         const std::optional<Palette> p = parsePalette(palette);
         if (!p) {
-            err << "lanemap-cli: unknown --palette '" << palette << "'; valid: default, colorblind\n";
+            err << "lanemap-cli: unknown --palette '" << excerpt(palette)
+                << "'; valid: default, colorblind\n";
             return Usage;
         }
         options.palette = *p;
@@ -288,11 +386,17 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
         options.lanes = *laneList;
     }
 
-    if (list->parsed()) return cmdList(family, sm, out, err);
-    if (show->parsed()) return cmdShow(spec, options, out, err);
-    if (exp->parsed()) return cmdExport(exportSpec, all, format, options, output, out, err);
-    if (probe->parsed()) return cmdProbe(probeSpec, probeAllVariants, probeFamily, jsonPath, out, err);
+    if (list->parsed())
+        return cmdList(family, sm, out, err);
+    if (show->parsed())
+        return cmdShow(spec, options, out, err);
+    if (exp->parsed())
+        return cmdExport(exportSpec, all, format, options, output, out, err);
+    if (probe->parsed())
+        return cmdProbe(probeSpec, probeAllVariants, probeFamily, jsonPath, out, err);
     return Usage;
 }
+
+} // namespace
 
 } // namespace lanemap::cli

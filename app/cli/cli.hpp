@@ -1,6 +1,6 @@
 #pragma once
-// lanemap-cli as a library so tests run it in-process. Exit codes (design.md §2):
-// 0 ok, 1 mismatch found, 2 usage/input error, 3 GPU unavailable.
+// lanemap-cli as a library so tests run it in-process. Exit codes (docs/guarantees.md):
+// 0 ok, 1 mismatch found, 2 usage/input error or output not written, 3 GPU unavailable.
 
 #include <iosfwd>
 #include <string>

@@ -1,8 +1,31 @@
 #include "cli.hpp"
 
+#include "lanemap/write.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
 #include <iostream>
+#include <unistd.h>
 
 int main(int argc, char** argv) {
+    // A closed stdin/stdout/stderr would let the next file we open take its number (and the output land in a
+    // temp file): hold them with /dev/null, and treat a closed stdout as an output error.
+    const bool stdoutClosed = ::fcntl(STDOUT_FILENO, F_GETFD) == -1;
+    for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; ++fd)
+        if (::fcntl(fd, F_GETFD) == -1 && ::open("/dev/null", fd == STDIN_FILENO ? O_RDONLY : O_WRONLY) != fd)
+            return 2;
+    if (stdoutClosed)
+        std::cout.setstate(std::ios::badbit);
+    lanemap::installWriteSignalCleanup();
+
     std::vector<std::string> args(argv + 1, argv + argc);
-    return lanemap::cli::run(args, std::cout, std::cerr);
+    int code = lanemap::cli::run(args, std::cout, std::cerr);
+    if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+        std::cerr << "lanemap-cli: the output could not be written: " << std::strerror(errno) << '\n';
+        if (code == lanemap::cli::Ok)
+            code = lanemap::cli::Usage;
+    }
+    return code;
 }

@@ -2,17 +2,25 @@
 
 #include "main_window.hpp"
 
+#include "lanemap/excerpt.hpp"
+#include "lanemap/write.hpp"
+
 #include <QApplication>
+#include <QBuffer>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QImage>
 #include <QSettings>
+#include <QSocketNotifier>
 #include <QStyleFactory>
 #include <QTextStream>
 #include <QTimer>
 
+#include <csignal>
 #include <cstdio>
+#include <fcntl.h>
 #include <memory>
+#include <unistd.h>
 
 static void lanemapInitResources() {
     Q_INIT_RESOURCE(lanemap);
@@ -21,20 +29,65 @@ static void lanemapInitResources() {
 
 namespace lanemap::gui {
 
-void initResources() { lanemapInitResources(); }
+void initResources() {
+    lanemapInitResources();
+}
 
 namespace {
 
 // The offscreen platform (screenshots, CI) warns about every top-level window: noise, not a problem.
 QtMessageHandler g_defaultHandler = nullptr;
 void quietOffscreen(QtMsgType type, const QMessageLogContext& context, const QString& message) {
-    if (message.contains(QLatin1String("propagateSizeHints"))) return;
-    if (g_defaultHandler) g_defaultHandler(type, context, message);
+    if (message.contains(QLatin1String("propagateSizeHints")))
+        return;
+    if (g_defaultHandler)
+        g_defaultHandler(type, context, message);
 }
 
 void printErr(const QString& text) {
     QTextStream err(stderr);
     err << text << Qt::endl;
+}
+
+QString quoted(const QString& text) {
+    return QString::fromStdString(excerpt(text.toStdString()));
+}
+
+// SIGTERM/SIGINT/SIGHUP end the app like closing the window (so the view is saved): the handler only writes a
+// byte to a pipe, the event loop does the rest.
+int g_signalPipe[2] = {-1, -1};
+void onQuitSignal(int) {
+    const char byte = 1;
+    [[maybe_unused]] const ssize_t n = ::write(g_signalPipe[1], &byte, 1);
+}
+void installQuitSignals() {
+    if (::pipe2(g_signalPipe, O_CLOEXEC | O_NONBLOCK) != 0)
+        return;
+    struct sigaction action {};
+    action.sa_handler = onQuitSignal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    for (int signal : {SIGTERM, SIGINT, SIGHUP})
+        ::sigaction(signal, &action, nullptr);
+}
+
+// Largest window side the screenshot and --size accept: the grab is a w*h*4-byte image, and past this Qt's
+// painting runs out of memory or coordinates (100000x100000 crashed).
+constexpr int kMaxSide = 8192;
+
+// `OPERAND:ROW,COL` with ROW and COL non-negative decimal integers that fit an int.
+bool parseHover(const QString& text, QString& operand, int& row, int& col) {
+    const qsizetype colon = text.indexOf(QLatin1Char(':'));
+    if (colon <= 0)
+        return false;
+    operand = text.left(colon);
+    const QStringList rc = text.mid(colon + 1).split(QLatin1Char(','));
+    if (rc.size() != 2)
+        return false;
+    bool okRow = false, okCol = false;
+    row = rc[0].toInt(&okRow);
+    col = rc[1].toInt(&okCol);
+    return okRow && okCol && row >= 0 && col >= 0;
 }
 
 } // namespace
@@ -52,34 +105,88 @@ int runApp(int argc, char** argv, const QElapsedTimer* startTimer) {
     QApplication::setDesktopFileName(QStringLiteral("lanemap"));
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Tensor-core fragment layouts: which lane, register and bits hold "
-                                                    "each element of PTX mma, mma.sp and wgmma operands."));
+    parser.setApplicationDescription(
+        QStringLiteral("Tensor-core fragment layouts: which lane, register and bits hold "
+                       "each element of PTX mma, mma.sp and wgmma operands."));
     parser.addHelpOption();
     parser.addVersionOption();
-    const QCommandLineOption specOpt(QStringLiteral("spec"), QStringLiteral("Open SPEC (a spec or a PTX instruction)."),
+    const QCommandLineOption specOpt(QStringLiteral("spec"),
+                                     QStringLiteral("Open SPEC (a spec or a PTX instruction)."),
                                      QStringLiteral("SPEC"));
     const QCommandLineOption shotOpt(QStringLiteral("screenshot"),
-                                     QStringLiteral("Save the window as a PNG to FILE and exit."), QStringLiteral("FILE"));
-    const QCommandLineOption sizeOpt(QStringLiteral("size"), QStringLiteral("Window size WxH (screenshot default 1600x1000)."),
+                                     QStringLiteral("Save the window as a PNG to FILE and exit."),
+                                     QStringLiteral("FILE"));
+    const QCommandLineOption sizeOpt(QStringLiteral("size"),
+                                     QStringLiteral("Window size WxH (screenshot default 1600x1000)."),
                                      QStringLiteral("WxH"));
-    const QCommandLineOption themeOpt(QStringLiteral("theme"), QStringLiteral("light or dark."), QStringLiteral("THEME"));
+    const QCommandLineOption themeOpt(QStringLiteral("theme"), QStringLiteral("light or dark."),
+                                      QStringLiteral("THEME"));
     const QCommandLineOption colorOpt(QStringLiteral("color-by"), QStringLiteral("lane, register or group."),
                                       QStringLiteral("COLOR"));
     const QCommandLineOption lanesOpt(QStringLiteral("lanes"), QStringLiteral("Lane filter, e.g. 0-3,13."),
                                       QStringLiteral("LANES"));
-    const QCommandLineOption hoverOpt(QStringLiteral("hover"),
-                                      QStringLiteral("Screenshot: hover the cell of OPERAND at ROW,COL (e.g. A:9,3)."),
-                                      QStringLiteral("OPERAND:ROW,COL"));
-    const QCommandLineOption compareOpt(QStringLiteral("compare"), QStringLiteral("Compare with SPEC."), QStringLiteral("SPEC"));
-    const QCommandLineOption timingOpt(QStringLiteral("timing"),
-                                       QStringLiteral("Print start-to-first-paint, select-to-first-paint and hover frame times."));
-    parser.addOptions({specOpt, shotOpt, sizeOpt, themeOpt, colorOpt, lanesOpt, hoverOpt, compareOpt, timingOpt});
-    parser.process(app);
+    const QCommandLineOption hoverOpt(
+        QStringLiteral("hover"),
+        QStringLiteral("Screenshot: hover the cell of OPERAND at ROW,COL (e.g. A:9,3)."),
+        QStringLiteral("OPERAND:ROW,COL"));
+    const QCommandLineOption compareOpt(QStringLiteral("compare"), QStringLiteral("Compare with SPEC."),
+                                        QStringLiteral("SPEC"));
+    const QCommandLineOption timingOpt(
+        QStringLiteral("timing"),
+        QStringLiteral("Print start-to-first-paint, select-to-first-paint and hover frame times."));
+    parser.addOptions(
+        {specOpt, shotOpt, sizeOpt, themeOpt, colorOpt, lanesOpt, hoverOpt, compareOpt, timingOpt});
+    // parse(), not process(): process() exits 1 on a bad option, and 1 means "mismatch" here.
+    if (!parser.parse(QApplication::arguments())) {
+        printErr(QStringLiteral("lanemap: %1; see lanemap --help").arg(quoted(parser.errorText())));
+        return 2;
+    }
+    if (parser.isSet(QStringLiteral("help")))
+        parser.showHelp(0);
+    if (parser.isSet(QStringLiteral("version")))
+        parser.showVersion();
 
     const bool screenshot = parser.isSet(shotOpt);
+    // An interactive window closes (and saves) on SIGTERM; a screenshot run just stops, leaving no temp file.
+    if (screenshot)
+        installWriteSignalCleanup();
+    else
+        installQuitSignals();
+    // Check what can be checked before building the window: the screenshot's path, --size and --hover.
+    if (screenshot) {
+        if (const std::string failure = checkWritable(parser.value(shotOpt).toStdString());
+            !failure.empty()) {
+            printErr(QStringLiteral("lanemap: --screenshot: %1").arg(QString::fromStdString(failure)));
+            return 2;
+        }
+    }
+    QSize size(1600, 1000);
+    if (parser.isSet(sizeOpt)) {
+        const QStringList wh = parser.value(sizeOpt).split(QLatin1Char('x'));
+        bool okW = false, okH = false;
+        if (wh.size() == 2)
+            size = QSize(wh[0].toInt(&okW), wh[1].toInt(&okH));
+        if (!okW || !okH || size.width() < 200 || size.height() < 150 || size.width() > kMaxSide ||
+            size.height() > kMaxSide) {
+            printErr(
+                QStringLiteral("lanemap: bad --size '%1'; expected WxH from 200x150 to %2x%2, e.g. 1600x1000")
+                    .arg(quoted(parser.value(sizeOpt)))
+                    .arg(kMaxSide));
+            return 2;
+        }
+    }
+    QString hoverOperand;
+    int hoverRow = 0, hoverCol = 0;
+    if (parser.isSet(hoverOpt) && !parseHover(parser.value(hoverOpt), hoverOperand, hoverRow, hoverCol)) {
+        printErr(QStringLiteral("lanemap: bad --hover '%1'; expected OPERAND:ROW,COL with ROW and COL "
+                                "non-negative integers, e.g. A:9,3")
+                     .arg(quoted(parser.value(hoverOpt))));
+        return 2;
+    }
     // Screenshots are reproducible: they ignore and never change the stored preferences.
     std::unique_ptr<QSettings> settings;
-    if (!screenshot) settings = std::make_unique<QSettings>();
+    if (!screenshot)
+        settings = std::make_unique<QSettings>();
     MainWindow::Options options;
     options.settings = settings.get();
     options.restore = !screenshot && !parser.isSet(specOpt);
@@ -104,7 +211,8 @@ int runApp(int argc, char** argv, const QElapsedTimer* startTimer) {
     if (parser.isSet(colorOpt)) {
         const auto c = parseColorBy(parser.value(colorOpt).toStdString());
         if (!c) {
-            printErr(QStringLiteral("lanemap: unknown --color-by '%1'; valid: lane, register, group").arg(parser.value(colorOpt)));
+            printErr(QStringLiteral("lanemap: unknown --color-by '%1'; valid: lane, register, group")
+                         .arg(parser.value(colorOpt)));
             return 2;
         }
         window.setColorBy(*c);
@@ -123,36 +231,27 @@ int runApp(int argc, char** argv, const QElapsedTimer* startTimer) {
             return 2;
         }
     }
-    QSize size(1600, 1000);
-    if (parser.isSet(sizeOpt)) {
-        const QStringList wh = parser.value(sizeOpt).split(QLatin1Char('x'));
-        bool okW = false, okH = false;
-        if (wh.size() == 2) size = QSize(wh[0].toInt(&okW), wh[1].toInt(&okH));
-        if (!okW || !okH || size.width() < 200 || size.height() < 150) {
-            printErr(QStringLiteral("lanemap: bad --size '%1'; expected WxH, e.g. 1600x1000").arg(parser.value(sizeOpt)));
-            return 2;
-        }
-    }
-    if (screenshot || parser.isSet(sizeOpt)) window.resize(size);
+    if (screenshot || parser.isSet(sizeOpt))
+        window.resize(size);
     window.show();
 
     if (screenshot) {
         // Let layouts settle and the panes paint once, then grab.
-        for (int i = 0; i < 5; ++i) QApplication::processEvents();
+        for (int i = 0; i < 5; ++i)
+            QApplication::processEvents();
         window.fitAll();
         QApplication::processEvents();
         if (parser.isSet(hoverOpt)) {
             const QString h = parser.value(hoverOpt);
-            const QString operand = h.section(QLatin1Char(':'), 0, 0);
-            const QStringList rc = h.section(QLatin1Char(':'), 1).split(QLatin1Char(','));
-            DiagramView* view = window.pane(operand);
-            bool ok = view && rc.size() == 2;
+            DiagramView* view = window.pane(hoverOperand);
+            bool ok = view != nullptr;
             if (ok) {
-                const int row = rc[0].toInt(), col = rc[1].toInt();
+                const int row = hoverRow, col = hoverCol;
                 int found = -1;
                 const Diagram* d = view->diagram();
                 for (std::size_t i = 0; d && i < d->cells.size() && found < 0; ++i)
-                    if (d->cells[i].row == row && d->cells[i].col <= col && col <= d->cells[i].colLast) found = static_cast<int>(i);
+                    if (d->cells[i].row == row && d->cells[i].col <= col && col <= d->cells[i].colLast)
+                        found = static_cast<int>(i);
                 ok = found >= 0;
                 if (ok) {
                     view->setCursorCell(found);
@@ -160,21 +259,46 @@ int runApp(int argc, char** argv, const QElapsedTimer* startTimer) {
                 }
             }
             if (!ok) {
-                printErr(QStringLiteral("lanemap: --hover '%1' names no cell; panes: %2").arg(h, window.paneNames().join(QStringLiteral(", "))));
+                printErr(QStringLiteral("lanemap: --hover '%1' names no cell; panes: %2")
+                             .arg(quoted(h), window.paneNames().join(QStringLiteral(", "))));
                 return 2;
             }
             QApplication::processEvents();
         }
+        // Encoded in memory, then through the same writer as every export: atomic, links followed, old file
+        // kept on failure.
         const QImage image = window.grab().toImage();
-        if (image.isNull() || !image.save(parser.value(shotOpt), "PNG")) {
-            printErr(QStringLiteral("lanemap: could not write the screenshot to '%1'").arg(parser.value(shotOpt)));
-            return 1;
+        QByteArray png;
+        QBuffer buffer(&png);
+        buffer.open(QIODevice::WriteOnly);
+        if (image.isNull() || !image.save(&buffer, "PNG")) {
+            printErr(QStringLiteral("lanemap: --screenshot: could not render the window as PNG"));
+            return 2;
         }
-        if (parser.isSet(timingOpt)) printErr(window.timingReport());
+        const std::string failure =
+            writeFile(parser.value(shotOpt).toStdString(),
+                      std::string_view(png.constData(), static_cast<std::size_t>(png.size())));
+        if (!failure.empty()) {
+            printErr(QStringLiteral("lanemap: --screenshot: %1").arg(QString::fromStdString(failure)));
+            return 2;
+        }
+        if (parser.isSet(timingOpt))
+            printErr(window.timingReport());
         return 0;
     }
+    std::unique_ptr<QSocketNotifier> quitNotifier;
+    if (g_signalPipe[0] >= 0) {
+        quitNotifier = std::make_unique<QSocketNotifier>(g_signalPipe[0], QSocketNotifier::Read);
+        QObject::connect(quitNotifier.get(), &QSocketNotifier::activated, &window, [&window] {
+            char byte = 0;
+            while (::read(g_signalPipe[0], &byte, 1) > 0) {
+            }
+            window.close(); // saves the view, like a user closing the window
+        });
+    }
     const int code = QApplication::exec();
-    if (parser.isSet(timingOpt)) printErr(window.timingReport());
+    if (parser.isSet(timingOpt))
+        printErr(window.timingReport());
     return code;
 }
 

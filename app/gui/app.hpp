@@ -9,7 +9,8 @@ namespace lanemap::gui {
 // Loads the icon and resources compiled into lanemap_gui_lib (a static library needs this once).
 void initResources();
 
-// Runs the app; returns the process exit code (0 ok, 2 bad arguments or spec, 1 screenshot not written).
+// Runs the app; returns the process exit code (0 ok, 2 bad arguments or spec, or the screenshot
+// not written; docs/guarantees.md). A bad settings value is dropped with a warning, never fatal.
 int runApp(int argc, char** argv, const QElapsedTimer* startTimer = nullptr);
 
 } // namespace lanemap::gui

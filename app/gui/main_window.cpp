@@ -1130,7 +1130,11 @@ void MainWindow::applyPreferences(const Preferences& prefs) {
 }
 
 void MainWindow::savePreferences() {
-    if (m_options.settings) lanemap::gui::savePreferences(*m_options.settings, preferences());
+    if (!m_options.settings) return;
+    const QString error = lanemap::gui::savePreferences(*m_options.settings, preferences());
+    if (error.isEmpty()) return;
+    qWarning("lanemap: %s", qPrintable(error)); // the log: on close the status bar is gone with the window
+    statusBar()->showMessage(error, 10000);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -14,18 +14,12 @@ std::vector<RecordedReport> loadRecordedReports(const QString& folder, QStringLi
     const QDir dir(folder);
     const QStringList files = dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name);
     for (const QString& name : files) {
-        QFile file(dir.filePath(name));
-        if (!file.open(QIODevice::ReadOnly)) {
-            if (errors) *errors << QStringLiteral("%1: %2").arg(file.fileName(), file.errorString());
-            continue;
-        }
-        const QByteArray bytes = file.readAll();
         RecordedReport r;
-        r.file = file.fileName();
+        r.file = dir.filePath(name);
         std::string error;
-        if (!parseProbeReport(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())), r.report,
-                              error)) {
-            if (errors) *errors << QStringLiteral("%1: %2").arg(file.fileName(), QString::fromStdString(error));
+        // Through the core loader: regular files only, size-capped (a link to /dev/zero must not eat the memory).
+        if (!loadProbeReportFile(QFile::encodeName(r.file).toStdString(), r.report, error)) {
+            if (errors) *errors << QStringLiteral("%1: %2").arg(r.file, QString::fromStdString(error));
             continue;
         }
         out.push_back(std::move(r));

@@ -1,5 +1,6 @@
 #include "lanemap/export.hpp"
 
+#include "lanemap/excerpt.hpp"
 #include "lanemap/svg.hpp"
 
 #include <array>
@@ -26,28 +27,34 @@ std::string registerOperands(const Instruction& in) {
 
 std::string operandList(const Instruction& in) {
     std::string s;
-    for (const FragmentLayout& op : in.operands) (s += s.empty() ? "" : ", ") += op.name();
-    if (smem::hasSharedMemoryOperands(in)) s += ", B (shared memory)";
-    if (in.metadata) s += ", metadata";
+    for (const FragmentLayout& op : in.operands)
+        (s += s.empty() ? "" : ", ") += op.name();
+    if (smem::hasSharedMemoryOperands(in))
+        s += ", B (shared memory)";
+    if (in.metadata)
+        s += ", metadata";
     return s;
 }
 } // namespace
 
 std::optional<ExportFormat> parseExportFormat(std::string_view name) {
     for (const FormatName& f : kFormats)
-        if (f.name == name) return f.format;
+        if (f.name == name)
+            return f.format;
     return std::nullopt;
 }
 
 std::string_view fileExtension(ExportFormat format) {
     for (const FormatName& f : kFormats)
-        if (f.format == format) return f.extension;
+        if (f.format == format)
+            return f.extension;
     return "json";
 }
 
 std::string exportFormatList() {
     std::string s;
-    for (const FormatName& f : kFormats) s += (s.empty() ? "" : ", ") + std::string(f.name);
+    for (const FormatName& f : kFormats)
+        s += (s.empty() ? "" : ", ") + std::string(f.name);
     return s;
 }
 
@@ -56,12 +63,15 @@ bool exportInstruction(const Instruction& in, ExportFormat format, const ExportO
     const bool wgmma = smem::hasSharedMemoryOperands(in);
     const bool smemOperand = wgmma && options.operand && *options.operand == "B";
     const std::optional<Operand> which = options.operand ? parseOperand(*options.operand) : std::nullopt;
-    if (options.operand && *options.operand != "metadata" && !smemOperand && (!which || !in.operand(*which))) {
-        error = "no operand '" + *options.operand + "' in " + in.spec + "; valid operands: " + operandList(in);
+    if (options.operand && *options.operand != "metadata" && !smemOperand &&
+        (!which || !in.operand(*which))) {
+        error = "no operand '" + excerpt(*options.operand) + "' in " + in.spec +
+                "; valid operands: " + operandList(in);
         return false;
     }
     if (options.operand && *options.operand == "metadata" && !in.metadata) {
-        error = in.spec + " has no metadata operand (only sparse instructions do); valid operands: " + operandList(in);
+        error = in.spec +
+                " has no metadata operand (only sparse instructions do); valid operands: " + operandList(in);
         return false;
     }
     if (options.selector) {
@@ -76,24 +86,26 @@ bool exportInstruction(const Instruction& in, ExportFormat format, const ExportO
             valid += (valid.empty() ? "" : ", ") + std::to_string(s.value);
         }
         if (!found) {
-            error = "sparsity selector " + std::to_string(*options.selector) + " is not valid for " + in.spec +
-                    "; valid selectors: " + valid;
+            error = "sparsity selector " + std::to_string(*options.selector) + " is not valid for " +
+                    in.spec + "; valid selectors: " + valid;
             return false;
         }
     }
     // Shared-memory layout options: wgmma only, and only for the operands that can live there.
     const bool smemOption = options.major || options.swizzle;
     smem::Choice choice;
-    if (options.major) choice.major = *options.major;
-    if (options.swizzle) choice.swizzle = *options.swizzle;
+    if (options.major)
+        choice.major = *options.major;
+    if (options.swizzle)
+        choice.swizzle = *options.swizzle;
     if (smemOption && !wgmma) {
         error = "--major/--swizzle describe wgmma shared-memory operands; " + in.spec +
                 " is a warp-level instruction with every operand in registers";
         return false;
     }
     if (smemOption && options.operand && *options.operand != "A" && *options.operand != "B") {
-        error = "--major/--swizzle describe the shared-memory operands A and B; " + *options.operand + " of " +
-                in.spec + " lives in registers";
+        error = "--major/--swizzle describe the shared-memory operands A and B; " + *options.operand +
+                " of " + in.spec + " lives in registers";
         return false;
     }
     // Options the chosen format cannot honour are refused, never silently dropped.
@@ -113,17 +125,23 @@ bool exportInstruction(const Instruction& in, ExportFormat format, const ExportO
         return false;
     }
     std::vector<smem::SharedOperand> shared;
-    if (wgmma && (shared = smem::operands(in, choice, error)).empty()) return false;
+    if (wgmma && (shared = smem::operands(in, choice, error)).empty())
+        return false;
     switch (format) {
     case ExportFormat::Json:
         document = toJson(in, choice);
         return true;
     case ExportFormat::Text:
-        if (!options.operand) document = toText(in, choice, options.selector);
-        else if (*options.operand == "metadata") document = metadataTextGrid(in, options.selector);
-        else if (smemOperand) document = smem::toText(shared[1]);
-        else if (wgmma && smemOption && *options.operand == "A") document = smem::toText(shared[0]);
-        else document = toTextGrid(in, *in.operand(*which));
+        if (!options.operand)
+            document = toText(in, choice, options.selector);
+        else if (*options.operand == "metadata")
+            document = metadataTextGrid(in, options.selector);
+        else if (smemOperand)
+            document = smem::toText(shared[1]);
+        else if (wgmma && smemOption && *options.operand == "A")
+            document = smem::toText(shared[0]);
+        else
+            document = toTextGrid(in, *in.operand(*which));
         return true;
     case ExportFormat::Svg: {
         DiagramOptions d;

@@ -230,46 +230,4 @@ std::string toText(const Instruction& in, const smem::Choice& choice, std::optio
     return out.str();
 }
 
-std::string writeFileAtomic(const std::string& path, std::string_view contents) {
-    namespace fs = std::filesystem;
-    const fs::path target(path);
-    const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-    std::string tmpl = (dir / ("." + target.filename().string() + ".tmp.XXXXXX")).string();
-    std::vector<char> name(tmpl.begin(), tmpl.end());
-    name.push_back('\0');
-    const int fd = ::mkstemp(name.data());
-    if (fd < 0) return "cannot write '" + path + "': " + std::strerror(errno);
-    const std::string tmp(name.data());
-    auto fail = [&](int err) {
-        ::close(fd);
-        ::unlink(tmp.c_str());
-        return "cannot write '" + path + "': " + std::strerror(err);
-    };
-    const char* data = contents.data();
-    std::size_t left = contents.size();
-    while (left > 0) {
-        const ssize_t n = ::write(fd, data, left);
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            return fail(errno);
-        }
-        data += n;
-        left -= static_cast<std::size_t>(n);
-    }
-    if (::fsync(fd) != 0) return fail(errno);
-    // mkstemp creates 0600; exported files are ordinary documents.
-    ::fchmod(fd, 0644);
-    if (::close(fd) != 0) {
-        const int err = errno;
-        ::unlink(tmp.c_str());
-        return "cannot write '" + path + "': " + std::strerror(err);
-    }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-        const int err = errno;
-        ::unlink(tmp.c_str());
-        return "cannot write '" + path + "': " + std::strerror(err);
-    }
-    return {};
-}
-
 } // namespace lanemap

@@ -2,9 +2,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cerrno>
 #include <cstdint>
+#include <cstring>
+#include <fcntl.h>
 #include <limits>
+#include <sys/stat.h>
 #include <type_traits>
+#include <unistd.h>
 
 namespace lanemap {
 
@@ -12,7 +18,8 @@ using nlohmann::ordered_json;
 
 const ProbeResult* ProbeReport::result(std::string_view spec) const {
     for (const ProbeResult& r : results)
-        if (r.spec == spec) return &r;
+        if (r.spec == spec)
+            return &r;
     return nullptr;
 }
 
@@ -29,7 +36,8 @@ std::string toJson(const ProbeReport& report) {
         ordered_json j;
         j["spec"] = r.spec;
         j["verdict"] = toString(r.verdict);
-        if (!r.reason.empty()) j["reason"] = r.reason;
+        if (!r.reason.empty())
+            j["reason"] = r.reason;
         j["experiments"] = r.experiments;
         j["cells_checked"] = r.cellsChecked;
         j["cells_mismatched"] = r.cellsMismatched;
@@ -37,16 +45,20 @@ std::string toJson(const ProbeReport& report) {
         ordered_json mismatches = ordered_json::array();
         for (const ProbeMismatch& m : r.mismatches) {
             ordered_json mj{{"operand", toString(m.operand)}, {"row", m.row}, {"col", m.col}};
-            if (m.matrix >= 0) mj["matrix"] = m.matrix;
-            if (m.thread >= 0) mj["thread"] = m.thread;
-            if (m.index >= 0) mj["index"] = m.index;
+            if (m.matrix >= 0)
+                mj["matrix"] = m.matrix;
+            if (m.thread >= 0)
+                mj["thread"] = m.thread;
+            if (m.index >= 0)
+                mj["index"] = m.index;
             mj["experiment"] = m.experiment;
             mj["expected"] = m.expected;
             mj["observed"] = m.observed;
             mismatches.push_back(std::move(mj));
         }
         j["mismatches"] = std::move(mismatches);
-        if (!r.findings.empty()) j["findings"] = r.findings;
+        if (!r.findings.empty())
+            j["findings"] = r.findings;
         results.push_back(std::move(j));
     }
     doc["results"] = std::move(results);
@@ -102,10 +114,12 @@ bool parseProbeReport(std::string_view text, ProbeReport& report, std::string& e
         error = "\"device\" is not an object";
         return false;
     }
-    if (!field(dev, "name", r.device.name, error, "device") || !field(dev, "sm", r.device.sm, error, "device") ||
+    if (!field(dev, "name", r.device.name, error, "device") ||
+        !field(dev, "sm", r.device.sm, error, "device") ||
         !field(dev, "driver", r.device.driver, error, "device") ||
         !field(dev, "cuda_runtime", r.device.cudaRuntime, error, "device") ||
-        !field(doc, "date", r.date, error, "report") || !field(doc, "lanemap_version", r.lanemapVersion, error, "report"))
+        !field(doc, "date", r.date, error, "report") ||
+        !field(doc, "lanemap_version", r.lanemapVersion, error, "report"))
         return false;
     if (!doc["results"].is_array()) {
         error = "\"results\" is not an array";
@@ -132,16 +146,23 @@ bool parseProbeReport(std::string_view text, ProbeReport& report, std::string& e
             error = where + ": verdict '" + verdict + "' is not pass, fail or unsupported";
             return false;
         }
-        if (j.contains("reason") && !field(j, "reason", res.reason, error, where)) return false;
-        if (j.contains("findings") && !field(j, "findings", res.findings, error, where)) return false;
+        if (j.contains("reason") && !field(j, "reason", res.reason, error, where))
+            return false;
+        if (j.contains("findings") && !field(j, "findings", res.findings, error, where))
+            return false;
         if (j.contains("mismatches")) {
             if (!j["mismatches"].is_array()) {
                 error = where + ": \"mismatches\" is not an array";
                 return false;
             }
-            for (const ordered_json& mj : j["mismatches"]) {
+            for (std::size_t k = 0; k < j["mismatches"].size(); ++k) {
+                const ordered_json& mj = j["mismatches"][k];
                 ProbeMismatch m;
-                const std::string mw = where + ".mismatches";
+                const std::string mw = where + ".mismatches[" + std::to_string(k) + "]";
+                if (!mj.is_object()) {
+                    error = mw + " is not an object";
+                    return false;
+                }
                 std::string operand;
                 if (!field(mj, "operand", operand, error, mw) || !field(mj, "row", m.row, error, mw) ||
                     !field(mj, "col", m.col, error, mw))
@@ -152,12 +173,18 @@ bool parseProbeReport(std::string_view text, ProbeReport& report, std::string& e
                     error = mw + ": operand '" + operand + "' is not A, B, C, D or metadata";
                     return false;
                 }
-                if (mj.contains("matrix")) field(mj, "matrix", m.matrix, error, mw);
-                if (mj.contains("thread")) field(mj, "thread", m.thread, error, mw);
-                if (mj.contains("index")) field(mj, "index", m.index, error, mw);
-                if (mj.contains("experiment")) field(mj, "experiment", m.experiment, error, mw);
-                if (mj.contains("expected")) field(mj, "expected", m.expected, error, mw);
-                if (mj.contains("observed")) field(mj, "observed", m.observed, error, mw);
+                if (mj.contains("matrix") && !field(mj, "matrix", m.matrix, error, mw))
+                    return false;
+                if (mj.contains("thread") && !field(mj, "thread", m.thread, error, mw))
+                    return false;
+                if (mj.contains("index") && !field(mj, "index", m.index, error, mw))
+                    return false;
+                if (mj.contains("experiment") && !field(mj, "experiment", m.experiment, error, mw))
+                    return false;
+                if (mj.contains("expected") && !field(mj, "expected", m.expected, error, mw))
+                    return false;
+                if (mj.contains("observed") && !field(mj, "observed", m.observed, error, mw))
+                    return false;
                 res.mismatches.push_back(std::move(m));
             }
         }
@@ -165,11 +192,66 @@ bool parseProbeReport(std::string_view text, ProbeReport& report, std::string& e
             error = where + ": inconsistent cell counts";
             return false;
         }
+        if (res.verdict == Verdict::Pass && (res.cellsMismatched > 0 || !res.mismatches.empty())) {
+            error = where + ": verdict \"pass\" with mismatches (\"cells_mismatched\" " +
+                    std::to_string(res.cellsMismatched) + ", " + std::to_string(res.mismatches.size()) +
+                    " listed)";
+            return false;
+        }
         r.results.push_back(std::move(res));
     }
     report = std::move(r);
     error.clear();
     return true;
+}
+
+bool loadProbeReportFile(const std::string& path, ProbeReport& report, std::string& error) {
+    // Only regular files, and only up to the cap: a link to /dev/zero or a 200 MB file must not eat the
+    // memory.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) {
+        error = std::strerror(errno);
+        return false;
+    }
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        ::close(fd);
+        error = "not a regular file";
+        return false;
+    }
+    if (st.st_size > static_cast<off_t>(kMaxProbeReportBytes)) {
+        ::close(fd);
+        error = "too large (" + std::to_string(st.st_size) + " bytes; a report is at most " +
+                std::to_string(kMaxProbeReportBytes) + ")";
+        return false;
+    }
+    std::string text;
+    text.resize(static_cast<std::size_t>(st.st_size) + 1);
+    std::size_t have = 0;
+    for (;;) {
+        const ssize_t n = ::read(fd, text.data() + have, text.size() - have);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            error = std::strerror(errno);
+            ::close(fd);
+            return false;
+        }
+        if (n == 0)
+            break;
+        have += static_cast<std::size_t>(n);
+        if (have == text.size()) {
+            if (text.size() > kMaxProbeReportBytes) {
+                ::close(fd);
+                error = "too large (grew past " + std::to_string(kMaxProbeReportBytes) + " bytes while read)";
+                return false;
+            }
+            text.resize(std::min(text.size() * 2, kMaxProbeReportBytes + 1));
+        }
+    }
+    ::close(fd);
+    text.resize(have);
+    return parseProbeReport(text, report, error);
 }
 
 } // namespace lanemap

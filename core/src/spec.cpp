@@ -1,6 +1,9 @@
 #include "lanemap/spec.hpp"
 
 #include "lanemap/catalog.hpp"
+#include "lanemap/excerpt.hpp"
+
+#include "ptx_rules.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -126,7 +129,7 @@ std::string tokenize(const std::string& text, Parts& parts) {
         } else if (kIgnored.count(tok)) {
             parts.ptxForm = parts.ptxForm || tok == "popc";
         } else {
-            return "unknown component '" + tok + "'";
+            return "unknown component '" + excerpt(tok, 32) + "'";
         }
     }
     if (parts.shape.empty()) return "no shape given (e.g. m16n8k16)";
@@ -266,33 +269,52 @@ std::vector<std::string> nearestSpecs(std::string_view text, const Catalog& cata
 
 ParsedSpec parseSpec(std::string_view text, const Catalog& catalog) {
     ParsedSpec result;
+    // Bounded before any work: a pasted wgmma with all its operands fits in 4 KiB, an opcode in 256 bytes.
+    constexpr std::size_t kMaxText = 4096, kMaxOpcode = 256;
+    if (text.size() > kMaxText || trim(text.substr(0, kMaxText)).size() > kMaxOpcode) {
+        result.error = "invalid spec '" + excerpt(text, 60) + "': too long (at most " + std::to_string(kMaxOpcode) +
+                       " characters before the operands, " + std::to_string(kMaxText) + " in all)";
+        return result;
+    }
     const std::string input = lower(trim(text));
     if (input.empty()) {
         result.error = "empty spec; try e.g. mma.m16n8k16.f16 (see `lanemap-cli list`)";
         return result;
     }
+    // What was typed, checked against the ISA's rules for the variant it names (ptx_rules).
+    auto accept = [&](const Variant* v, bool ptxForm) {
+        result.form = ptx_rules::canonicalForm(*v);
+        const std::string why = ptxForm ? ptx_rules::checkPtx(split(input), *v, result.form)
+                                        : ptx_rules::checkShortSpec(split(input));
+        if (!why.empty()) return why;
+        result.variant = v;
+        result.ptx = ptxOf(*v, result.form);
+        return std::string();
+    };
     if (const Variant* v = catalog.variant(input)) {
-        result.variant = v;
-        return result;
-    }
-    if (const Variant* v = catalog.byPtx(normalizePtx(input))) {
-        result.variant = v;
+        accept(v, false);
         return result;
     }
     Parts parts;
-    std::string error = tokenize(input, parts);
+    std::string error;
+    if (const Variant* v = catalog.byPtx(normalizePtx(input))) {
+        if ((error = accept(v, true)).empty()) return result;
+    } else {
+        error = tokenize(input, parts);
+    }
     std::string spec;
     if (error.empty()) spec = canonical(parts, error);
     if (error.empty()) {
+        const bool ptxForm = parts.ptxForm || parts.types.size() >= (parts.family.rfind("wgmma", 0) == 0 ? 3u : 4u);
         if (const Variant* v = catalog.variant(spec)) {
-            result.variant = v;
-            return result;
+            if ((error = accept(v, ptxForm)).empty()) return result;
+        } else {
+            error = explain(parts, catalog);
         }
-        error = explain(parts, catalog);
     }
     result.suggestions = nearestSpecs(spec.empty() ? input : spec, catalog);
     std::ostringstream msg;
-    msg << "invalid spec '" << std::string(trim(text)) << "': " << error;
+    msg << "invalid spec '" << excerpt(trim(text)) << "': " << error;
     if (!result.suggestions.empty()) msg << "; nearest valid specs: " << joinList(result.suggestions);
     result.error = msg.str();
     return result;

@@ -113,7 +113,7 @@ TEST(Settings, PreferencesRoundTrip) {
     p.laneFilter = QStringLiteral("0-3,13");
     p.pinnedThread = 13;
     p.compareSpec = QStringLiteral("mma.m16n8k8.f16");
-    p.geometry = QByteArray("geometry");
+    p.geometry = QMainWindow().saveGeometry(); // a real one: implausible geometries are dropped on load
     p.windowState = QByteArray("state");
     savePreferences(settings, p);
     QSettings again(dir.filePath(QStringLiteral("p.ini")), QSettings::IniFormat);

@@ -1,10 +1,10 @@
 #pragma once
-// Exporters that need no drawing: JSON (design.md §4), plain-text grids like the PTX figures, and the
-// atomic file write every exporter goes through.
+// Exporters that need no drawing: JSON (design.md §4) and plain-text grids like the PTX figures.
 
 #include "lanemap/diagram.hpp"
 #include "lanemap/model.hpp"
 #include "lanemap/smem.hpp"
+#include "lanemap/write.hpp"
 
 #include <optional>
 #include <string>
@@ -56,9 +56,7 @@ std::string exportFormatList();
 bool exportInstruction(const Instruction& instruction, ExportFormat format, const ExportOptions& options,
                        std::string& document, std::string& error);
 
-// Writes `contents` to `path` atomically: a temp file in the same folder, flushed, then renamed over the
-// target. On failure the old file is untouched, no temp file is left, and the returned message names the
-// path and the reason. Returns empty on success.
-std::string writeFileAtomic(const std::string& path, std::string_view contents);
+// The file writer now lives in lanemap/write.hpp; this name stays for the app's export actions.
+inline std::string writeFileAtomic(const std::string& path, std::string_view contents) { return writeFile(path, contents); }
 
 } // namespace lanemap

@@ -1,7 +1,8 @@
 #pragma once
-// Spec grammar (design.md §3): short specs and full PTX instruction strings, canonicalized.
+// Spec grammar (README "Spec grammar"): short specs and full PTX instruction strings, canonicalized.
 
 #include "lanemap/model.hpp"
+#include "lanemap/vocabulary.hpp"
 
 #include <string>
 #include <string_view>
@@ -13,7 +14,11 @@ class Catalog;
 
 struct ParsedSpec {
     const Variant* variant = nullptr; // set on success
-    std::string error;                // set on failure: what was wrong and what is valid
+    // What was typed (set on success): A and B types, b1 operation, scale vector. A mixed form (s8 x u8,
+    // e4m3 x e5m2, the f8f6f4 mixes) shares the variant's layout but keeps its own PTX string in `ptx`.
+    Form form;
+    std::string ptx;
+    std::string error;                    // set on failure: what was wrong and what is valid
     std::vector<std::string> suggestions; // nearest valid specs, best first
 
     explicit operator bool() const { return variant != nullptr; }

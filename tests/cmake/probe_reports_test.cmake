@@ -1,0 +1,15 @@
+# cmake -DWORK=DIR -P probe_reports_test.cmake: a dangling symlink among the recorded probe reports is left out
+# of the resource file (with a warning) instead of breaking the build.
+include(${CMAKE_CURRENT_LIST_DIR}/../../app/probe_reports.cmake)
+file(REMOVE_RECURSE ${WORK})
+file(MAKE_DIRECTORY ${WORK})
+file(WRITE ${WORK}/good.json "{}")
+file(CREATE_LINK ${WORK}/missing-target.json ${WORK}/dangling.json SYMBOLIC)
+lanemap_probe_qrc(${WORK} qrc)
+file(REMOVE_RECURSE ${WORK})
+if(NOT qrc MATCHES "good.json")
+  message(FATAL_ERROR "the readable report is missing from the resource file:\n${qrc}")
+endif()
+if(qrc MATCHES "dangling.json")
+  message(FATAL_ERROR "the dangling symlink went into the resource file (rcc fails on it):\n${qrc}")
+endif()

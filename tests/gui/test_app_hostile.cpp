@@ -1,0 +1,214 @@
+// The app against hostile flags, settings and disks: usage errors exit 2 and say why, screenshots are written
+// like every export (atomic, old file kept), a corrupt settings file never crashes the start, and a failed or
+// signalled save is not silent.
+#include "gui_test_support.hpp"
+#include "preferences.hpp"
+
+#include <QDataStream>
+#include <QDir>
+#include <QFile>
+#include <QMainWindow>
+#include <QStatusBar>
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <fcntl.h>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+using namespace lanemap::gui;
+
+namespace {
+
+struct AppRun {
+    int code;
+    std::string err;
+};
+
+std::string slurp(const fs::path& p) {
+    std::ifstream in(p);
+    return {std::istreambuf_iterator<char>(in), {}};
+}
+
+class AppHostile : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        m_dir = fs::temp_directory_path() / ("lanemap-app-" + std::to_string(::getpid()) + "-" +
+                                             ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        fs::remove_all(m_dir);
+        fs::create_directories(m_dir);
+    }
+    void TearDown() override { fs::remove_all(m_dir); }
+
+    // The app binary through the shell (offscreen, settings in the test folder), stderr captured.
+    AppRun app(const std::string& arguments, const std::string& prefix = {}) const {
+        const fs::path errFile = m_dir / "stderr.txt";
+        const std::string command = "cd '" + m_dir.string() + "' && " + prefix +
+                                    " QT_QPA_PLATFORM=offscreen XDG_CONFIG_HOME='" + m_dir.string() +
+                                    "/config' " + LANEMAP_GUI_BINARY + " " + arguments + " 2>'" +
+                                    errFile.string() + "'";
+        const int status = std::system(("sh -c \"" + command + "\"").c_str());
+        return {WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), slurp(errFile)};
+    }
+    fs::path m_dir;
+};
+
+TEST_F(AppHostile, UsageErrorsExit2AndSayWhy) {
+    AppRun r = app("--bogus-option");
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_NE(r.err.find("bogus-option"), std::string::npos) << r.err;
+    fs::create_directories(m_dir / "folder");
+    for (const auto& [target, reason] : {std::pair{std::string("missing/s.png"), std::string("No such file")},
+                                         std::pair{std::string("folder"), std::string("is a directory")},
+                                         std::pair{std::string("''"), std::string("empty file name")}}) {
+        r = app("--spec mma.m16n8k16.f16 --screenshot " + target);
+        EXPECT_EQ(r.code, 2) << target << ": " << r.err;
+        EXPECT_NE(r.err.find(reason), std::string::npos) << target << ": " << r.err;
+    }
+}
+
+TEST_F(AppHostile, OversizedWindowIsRejectedNotCrashed) {
+    for (const char* size : {"100000x100000", "16777215x200", "60000x60000"}) {
+        const AppRun r = app(std::string("--spec mma.m16n8k16.f16 --size ") + size + " --screenshot s.png");
+        EXPECT_EQ(r.code, 2) << size << ": " << r.err;
+        EXPECT_NE(r.err.find("bad --size"), std::string::npos) << r.err;
+    }
+    EXPECT_FALSE(fs::exists(m_dir / "s.png"));
+}
+
+TEST_F(AppHostile, HoverMustNameNumbers) {
+    for (const char* hover : {"A:foo,bar", "A:4294967296,0", "A:-1,0", "A:1"}) {
+        const AppRun r = app(std::string("--spec mma.m16n8k16.f16 --hover ") + hover + " --screenshot s.png");
+        EXPECT_EQ(r.code, 2) << hover;
+        EXPECT_NE(r.err.find("bad --hover"), std::string::npos) << hover << ": " << r.err;
+    }
+}
+
+// A file-size limit stands in for a full disk: the write fails part-way, as on a full tmpfs.
+TEST_F(AppHostile, ScreenshotOnAFullDiskKeepsTheOldFile) {
+    std::ofstream(m_dir / "old.png") << "the old picture";
+    const AppRun r = app("--spec mma.m16n8k16.f16 --screenshot old.png", "trap '' XFSZ; ulimit -f 16;");
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_NE(r.err.find("File too large"), std::string::npos) << r.err;
+    EXPECT_EQ(slurp(m_dir / "old.png"), "the old picture");
+    for (const auto& e : fs::directory_iterator(m_dir))
+        EXPECT_EQ(e.path().filename().string().find(".tmp."), std::string::npos) << e.path();
+}
+
+TEST_F(AppHostile, ScreenshotThroughALinkKeepsTheLink) {
+    std::ofstream(m_dir / "real.png") << "old";
+    fs::create_symlink("real.png", m_dir / "link.png");
+    const AppRun r = app("--spec mma.m16n8k16.f16 --screenshot link.png");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(fs::is_symlink(m_dir / "link.png"));
+    EXPECT_EQ(slurp(m_dir / "real.png").substr(1, 3), "PNG");
+}
+
+QByteArray geometryOf(int width, int height) {
+    QByteArray bytes;
+    QDataStream out(&bytes, QIODevice::WriteOnly);
+    out.setVersion(QDataStream::Qt_4_0);
+    const QRect rect(10, 10, width, height);
+    out << quint32(0x1D9D0CB) << quint16(3) << quint16(0) << rect << rect << qint32(0) << quint8(0)
+        << quint8(0) << qint32(1920) << rect;
+    return bytes;
+}
+
+TEST(SettingsHostile, ImpossibleValuesAreDroppedNotFatal) {
+    QTemporaryDir dir;
+    QSettings s(dir.filePath(QStringLiteral("p.ini")), QSettings::IniFormat);
+    s.setValue(QStringLiteral("last/geometry"), geometryOf(99999, 99999));
+    s.setValue(QStringLiteral("last/windowState"), QByteArray("state"));
+    s.setValue(QStringLiteral("last/spec"), QString(1 << 20, QLatin1Char('m')));
+    s.setValue(QStringLiteral("last/selector"), 99);
+    s.setValue(QStringLiteral("last/pinnedThread"), QStringLiteral("notanint"));
+    const Preferences p = loadPreferences(s);
+    EXPECT_TRUE(p.geometry.isEmpty());
+    EXPECT_TRUE(p.windowState.isEmpty());
+    EXPECT_EQ(p.spec, Preferences().spec);
+    EXPECT_EQ(p.selector, 0);
+    EXPECT_EQ(p.pinnedThread, -1);
+    s.setValue(QStringLiteral("last/geometry"), geometryOf(800, 600));
+    EXPECT_EQ(loadPreferences(s).geometry, geometryOf(800, 600)) << "a sane geometry is kept";
+}
+
+TEST(SettingsHostile, FailedSaveIsReportedAndShown) {
+    QTemporaryDir dir;
+    // The settings path is a folder: nothing can be written there, not even by root.
+    ASSERT_TRUE(QDir(dir.path()).mkdir(QStringLiteral("lanemap.ini")));
+    QSettings s(dir.filePath(QStringLiteral("lanemap.ini")), QSettings::IniFormat);
+    EXPECT_NE(savePreferences(s, Preferences()).indexOf(QStringLiteral("could not save the settings")), -1);
+    MainWindow::Options o;
+    o.settings = &s;
+    o.restore = false;
+    MainWindow window(o);
+    window.show();
+    window.close();
+    EXPECT_NE(window.statusBar()->currentMessage().indexOf(QStringLiteral("could not save the settings")),
+              -1);
+}
+
+// A start with a crash-grade geometry in the settings, then SIGTERM: no crash, and the view is saved.
+TEST_F(AppHostile, CorruptGeometryStartsAndSigtermSaves) {
+    fs::create_directories(m_dir / "config" / "lanemap");
+    {
+        QSettings s(QString::fromStdString((m_dir / "config" / "lanemap" / "lanemap.conf").string()),
+                    QSettings::IniFormat);
+        s.setValue(QStringLiteral("last/geometry"), geometryOf(99999, 99999));
+        s.setValue(QStringLiteral("last/spec"), QStringLiteral("mma.m16n8k8.tf32"));
+    }
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        ::setenv("QT_QPA_PLATFORM", "offscreen", 1);
+        ::setenv("XDG_CONFIG_HOME", (m_dir / "config").c_str(), 1);
+        const int devnull = ::open("/dev/null", O_WRONLY);
+        ::dup2(devnull, STDERR_FILENO);
+        ::execl(LANEMAP_GUI_BINARY, LANEMAP_GUI_BINARY, static_cast<char*>(nullptr));
+        ::_exit(127);
+    }
+    // Wait until the app catches SIGTERM (its SigCgt mask in /proc), or until it is gone.
+    const std::string statusFile = "/proc/" + std::to_string(child) + "/status";
+    int status = 0;
+    bool exited = false;
+    // At most 20 s: an app that never catches SIGTERM gets it anyway (and the test fails on how it ended).
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (std::chrono::steady_clock::now() < deadline) {
+        if (::waitpid(child, &status, WNOHANG) == child) {
+            exited = true;
+            break;
+        }
+        std::istringstream lines(slurp(statusFile));
+        std::string line;
+        unsigned long long caught = 0;
+        while (std::getline(lines, line))
+            if (line.rfind("SigCgt:", 0) == 0)
+                caught = std::stoull(line.substr(7), nullptr, 16);
+        if (caught & (1ull << (SIGTERM - 1)))
+            break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    if (!exited) {
+        std::this_thread::sleep_for(
+            std::chrono::milliseconds(500)); // let it reach the event loop (not required)
+        ::kill(child, SIGTERM);
+        ASSERT_EQ(::waitpid(child, &status, 0), child);
+    }
+    ASSERT_TRUE(WIFEXITED(status)) << "killed by signal " << (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    EXPECT_EQ(WEXITSTATUS(status), 0);
+    QSettings saved(QString::fromStdString((m_dir / "config" / "lanemap" / "lanemap.conf").string()),
+                    QSettings::IniFormat);
+    EXPECT_EQ(saved.value(QStringLiteral("last/spec")).toString(), QStringLiteral("mma.m16n8k8.tf32"));
+    EXPECT_NE(saved.value(QStringLiteral("last/geometry")).toByteArray(), geometryOf(99999, 99999))
+        << "the corrupt geometry was not replaced on SIGTERM";
+}
+
+} // namespace
