@@ -7,11 +7,13 @@
 #include "legend_bar.hpp"
 #include "probe_controller.hpp"
 #include "theme.hpp"
+#include "view_state.hpp"
 
 #include "lanemap/catalog.hpp"
 #include "lanemap/export.hpp"
 #include "lanemap/spec.hpp"
 #include "lanemap/svg.hpp"
+#include "lanemap/verdict.hpp"
 
 #include <QAction>
 #include <QActionGroup>
@@ -45,12 +47,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace lanemap::gui {
 
 namespace {
 
-QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+QString qs(std::string_view s) {
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
 
 QLabel* makeLabel(const QString& objectName, QWidget* parent) {
     auto* l = new QLabel(parent);
@@ -65,11 +70,13 @@ MainWindow::MainWindow(const Options& options, QWidget* parent) : QMainWindow(pa
     setObjectName(QStringLiteral("lanemapMainWindow"));
     setWindowTitle(QStringLiteral("lanemap"));
     setWindowIcon(QIcon(QStringLiteral(":/lanemap/lanemap.svg")));
+    m_state = new ViewState(this);
     m_probe = new ProbeController(this);
     QStringList reportErrors;
     m_probe->setRecorded(loadRecordedReports(m_options.recordedReports, &reportErrors));
     buildUi();
     buildActions();
+    connectViewState();
     connect(m_probe, &ProbeController::progress, this, [this](int done, int total, const QString& spec) {
         m_probeProgress->setRange(0, total);
         m_probeProgress->setValue(done);
@@ -77,25 +84,32 @@ MainWindow::MainWindow(const Options& options, QWidget* parent) : QMainWindow(pa
     });
     connect(m_probe, &ProbeController::unavailable, this, [this](const QString& reason) {
         m_probeStatus->setText(tr("GPU unavailable: %1").arg(reason));
-        m_probeStatus->setToolTip(tr("The probe needs an NVIDIA GPU and driver; every other feature works without one.\n%1").arg(reason));
+        m_probeStatus->setToolTip(
+            tr("The probe needs an NVIDIA GPU and driver; every other feature works without one.\n%1")
+                .arg(reason));
         statusBar()->showMessage(tr("Probe hardware: GPU unavailable — %1").arg(reason), 10000);
     });
     connect(m_probe, &ProbeController::finished, this, [this](bool cancelled) {
         m_probeProgress->hide();
         m_probeCancel->hide();
         m_actProbe->setEnabled(true);
-        if (cancelled) statusBar()->showMessage(tr("Probe cancelled"), 5000);
+        if (cancelled)
+            statusBar()->showMessage(tr("Probe cancelled"), 5000);
         if (m_probe->hasLiveReport()) {
             applyVerdictMarks();
             updateProbeStatus();
         }
     });
-    if (!reportErrors.isEmpty()) statusBar()->showMessage(tr("Skipped recorded probe reports: %1").arg(reportErrors.join(QStringLiteral("; "))), 10000);
+    if (!reportErrors.isEmpty())
+        statusBar()->showMessage(
+            tr("Skipped recorded probe reports: %1").arg(reportErrors.join(QStringLiteral("; "))), 10000);
 
     Preferences prefs;
-    if (m_options.settings && m_options.restore) prefs = loadPreferences(*m_options.settings);
+    if (m_options.settings && m_options.restore)
+        prefs = loadPreferences(*m_options.settings);
     applyPreferences(prefs);
-    if (!m_instruction) openSpec(Preferences().spec);
+    if (!m_instruction)
+        openSpec(Preferences().spec);
 }
 
 MainWindow::~MainWindow() = default;
@@ -146,10 +160,12 @@ void MainWindow::buildUi() {
     connect(m_filter, &QLineEdit::textChanged, this, &MainWindow::onFilterChanged);
     connect(m_filter, &QLineEdit::returnPressed, this, [this] {
         // Enter opens the only match (or the parsed instruction).
-        if (!m_filterModel->parsedSpec().isEmpty()) openSpec(m_filterModel->parsedSpec());
+        if (!m_filterModel->parsedSpec().isEmpty())
+            openSpec(m_filterModel->parsedSpec());
         else if (m_filterModel->matchingVariants() >= 1) {
             QModelIndex idx = m_filterModel->index(0, 0);
-            while (m_filterModel->hasChildren(idx)) idx = m_filterModel->index(0, 0, idx);
+            while (m_filterModel->hasChildren(idx))
+                idx = m_filterModel->index(0, 0, idx);
             openSpec(idx.data(CatalogModel::SpecRole).toString());
         }
     });
@@ -159,6 +175,7 @@ void MainWindow::buildUi() {
 
     // Details dock.
     m_details = new DetailsPanel(this);
+    connect(m_state, &ViewState::cellChanged, m_details, &DetailsPanel::setCell);
     auto* detailsDock = new QDockWidget(tr("Cell"), this);
     detailsDock->setObjectName(QStringLiteral("detailsDock"));
     detailsDock->setWidget(m_details);
@@ -196,7 +213,7 @@ void MainWindow::buildUi() {
     m_legend = new LegendBar(central);
     m_legend->setObjectName(QStringLiteral("legend"));
     vl->addWidget(m_legend);
-    connect(m_legend, &LegendBar::laneHovered, this, [this](int lane) { setHighlightThread(lane); });
+    connect(m_legend, &LegendBar::laneHovered, m_state, &ViewState::setHoveredLane);
 
     m_stack = new QStackedWidget(central);
     m_paneSplitter = new QSplitter(Qt::Horizontal, m_stack);
@@ -246,19 +263,23 @@ void MainWindow::buildActions() {
     // File
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QAction* exportSvgAct = file->addAction(tr("Export &SVG…"), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Export SVG"), currentSpec() + QStringLiteral(".svg"),
-                                                          tr("SVG (*.svg)"));
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Export SVG"), currentSpec() + QStringLiteral(".svg"), tr("SVG (*.svg)"));
         QString error;
-        if (!path.isEmpty() && !exportSvg(path, &error)) QMessageBox::warning(this, tr("Export SVG"), error);
-        else if (!path.isEmpty()) statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
+        if (!path.isEmpty() && !exportSvg(path, &error))
+            QMessageBox::warning(this, tr("Export SVG"), error);
+        else if (!path.isEmpty())
+            statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
     });
     exportSvgAct->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     QAction* exportPngAct = file->addAction(tr("Export &PNG…"), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Export PNG"), currentSpec() + QStringLiteral(".png"),
-                                                          tr("PNG (*.png)"));
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Export PNG"), currentSpec() + QStringLiteral(".png"), tr("PNG (*.png)"));
         QString error;
-        if (!path.isEmpty() && !exportPng(path, &error)) QMessageBox::warning(this, tr("Export PNG"), error);
-        else if (!path.isEmpty()) statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
+        if (!path.isEmpty() && !exportPng(path, &error))
+            QMessageBox::warning(this, tr("Export PNG"), error);
+        else if (!path.isEmpty())
+            statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
     });
     exportPngAct->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
     file->addSeparator();
@@ -266,7 +287,8 @@ void MainWindow::buildActions() {
 
     // Edit
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
-    edit->addAction(tr("&Copy cell info"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C), this, &MainWindow::copyCellInfo);
+    edit->addAction(tr("&Copy cell info"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C), this,
+                    &MainWindow::copyCellInfo);
     edit->addAction(tr("&Find instruction"), QKeySequence::Find, this, [this] {
         m_filter->setFocus();
         m_filter->selectAll();
@@ -298,26 +320,31 @@ void MainWindow::buildActions() {
     m_actDark = view->addAction(tr("&Dark theme"));
     m_actDark->setCheckable(true);
     m_actDark->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
-    connect(m_actDark, &QAction::toggled, this, [this](bool on) { setTheme(on ? Theme::Dark : Theme::Light); });
+    connect(m_actDark, &QAction::toggled, this,
+            [this](bool on) { setTheme(on ? Theme::Dark : Theme::Light); });
 
     // Tools
     QMenu* tools = menuBar()->addMenu(tr("&Tools"));
-    m_actProbe = tools->addAction(tr("&Probe hardware"), QKeySequence(Qt::CTRL | Qt::Key_P), this, &MainWindow::probeHardware);
-    m_actProbe->setToolTip(tr("Run every variant on the GPU and check each cell against the layout (needs CUDA and a GPU)"));
+    m_actProbe = tools->addAction(tr("&Probe hardware"), QKeySequence(Qt::CTRL | Qt::Key_P), this,
+                                  &MainWindow::probeHardware);
+    m_actProbe->setToolTip(
+        tr("Run every variant on the GPU and check each cell against the layout (needs CUDA and a GPU)"));
 
     // Help
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("PTX manual section of this instruction"), this, [this] {
-        if (m_instruction) QDesktopServices::openUrl(QUrl(manualUrl(QString::fromStdString(m_instruction->anchor))));
+        if (m_instruction)
+            QDesktopServices::openUrl(QUrl(manualUrl(QString::fromStdString(m_instruction->anchor))));
     });
     help->addAction(tr("&About lanemap"), this, [this] {
-        QMessageBox::about(this, tr("About lanemap"),
-                           tr("<b>lanemap %1</b><p>Which lane, register and bits hold each element of the PTX "
-                              "tensor-core instructions (mma, mma.sp, wgmma).</p><p>Layouts from the PTX ISA 9.1; "
-                              "the hardware probe confirms them on a GPU. The probe sees A, B and D only through "
-                              "D = A·B + C: it proves their consistency with each other, and absolute K positions "
-                              "only where metadata or a memory layout anchors them.</p>")
-                               .arg(QStringLiteral(LANEMAP_VERSION)));
+        QMessageBox::about(
+            this, tr("About lanemap"),
+            tr("<b>lanemap %1</b><p>Which lane, register and bits hold each element of the PTX "
+               "tensor-core instructions (mma, mma.sp, wgmma).</p><p>Layouts from the PTX ISA 9.1; "
+               "the hardware probe confirms them on a GPU. The probe sees A, B and D only through "
+               "D = A·B + C: it proves their consistency with each other, and absolute K positions "
+               "only where metadata or a memory layout anchors them.</p>")
+                .arg(QStringLiteral(LANEMAP_VERSION)));
     });
 
     // Toolbar
@@ -346,7 +373,8 @@ void MainWindow::buildActions() {
     m_selectorBox = new QComboBox(tb);
     m_selectorBox->setObjectName(QStringLiteral("selector"));
     m_selectorBox->setToolTip(tr("Sparsity selector: which threads hold the metadata"));
-    connect(m_selectorBox, &QComboBox::activated, this, [this](int i) { setSelector(m_selectorBox->itemData(i).toInt()); });
+    connect(m_selectorBox, &QComboBox::activated, this,
+            [this](int i) { setSelector(m_selectorBox->itemData(i).toInt()); });
     tb->addWidget(m_selectorLabel);
     tb->addWidget(m_selectorBox);
     tb->addSeparator();
@@ -365,12 +393,14 @@ void MainWindow::buildActions() {
     m_compareEdit->setMaximumWidth(220);
     connect(m_compareEdit, &QLineEdit::editingFinished, this, [this] {
         QString error;
-        if (!setCompare(m_compareEdit->text(), &error)) statusBar()->showMessage(error, 10000);
+        if (!setCompare(m_compareEdit->text(), &error))
+            statusBar()->showMessage(error, 10000);
     });
     tb->addWidget(m_compareEdit);
     m_compareOperandBox = new QComboBox(tb);
     m_compareOperandBox->setObjectName(QStringLiteral("compareOperand"));
-    for (const char* op : {"A", "B", "C", "D"}) m_compareOperandBox->addItem(QString::fromLatin1(op));
+    for (const char* op : {"A", "B", "C", "D"})
+        m_compareOperandBox->addItem(QString::fromLatin1(op));
     connect(m_compareOperandBox, &QComboBox::activated, this,
             [this](int i) { setCompareOperand(m_compareOperandBox->itemText(i)); });
     tb->addWidget(m_compareOperandBox);
@@ -391,24 +421,30 @@ void MainWindow::onFilterChanged(const QString& text) {
     m_filterError->setVisible(!error.isEmpty());
     const int matches = m_filterModel->matchingVariants();
     m_filterCount->setText(tr("%1 of %2 variants").arg(matches).arg(m_catalogModel->variantCount()));
-    if (!text.trimmed().isEmpty() && matches <= 60) m_tree->expandAll();
+    if (!text.trimmed().isEmpty() && matches <= 60)
+        m_tree->expandAll();
     else if (text.trimmed().isEmpty()) {
         m_tree->collapseAll();
-        for (int r = 0; r < m_filterModel->rowCount(); ++r) m_tree->expand(m_filterModel->index(r, 0));
-        if (m_instruction) selectInTree(currentSpec());
+        for (int r = 0; r < m_filterModel->rowCount(); ++r)
+            m_tree->expand(m_filterModel->index(r, 0));
+        if (m_instruction)
+            selectInTree(currentSpec());
     }
-    if (!m_filterModel->parsedSpec().isEmpty()) openSpec(m_filterModel->parsedSpec());
+    if (!m_filterModel->parsedSpec().isEmpty())
+        openSpec(m_filterModel->parsedSpec());
 }
 
 void MainWindow::onTreeCurrentChanged(const QModelIndex& current) {
     const QString spec = current.data(CatalogModel::SpecRole).toString();
-    if (!spec.isEmpty() && spec != currentSpec()) openSpec(spec);
+    if (!spec.isEmpty() && spec != currentSpec())
+        openSpec(spec);
 }
 
 void MainWindow::selectInTree(const QString& spec) {
     const QModelIndex source = m_catalogModel->indexOfSpec(spec);
     const QModelIndex idx = m_filterModel->mapFromSource(source);
-    if (!idx.isValid()) return;
+    if (!idx.isValid())
+        return;
     const QSignalBlocker block(m_tree->selectionModel());
     m_tree->setCurrentIndex(idx);
     m_tree->scrollTo(idx);
@@ -417,11 +453,13 @@ void MainWindow::selectInTree(const QString& spec) {
 bool MainWindow::openSpec(const QString& text, QString* error) {
     const ParsedSpec parsed = parseSpec(text.toStdString(), Catalog::instance());
     if (!parsed) {
-        if (error) *error = QString::fromStdString(parsed.error);
+        if (error)
+            *error = QString::fromStdString(parsed.error);
         return false;
     }
     const Instruction& in = Catalog::instance().instruction(*parsed.variant);
-    if (&in != m_instruction) showInstruction(in);
+    if (&in != m_instruction)
+        showInstruction(in);
     return true;
 }
 
@@ -432,37 +470,43 @@ QString MainWindow::currentSpec() const {
 void MainWindow::showInstruction(const Instruction& instruction) {
     m_selectTimer.start();
     m_waitingFirstPaint = true;
-    // An instruction from outside the catalog may reuse a freed one's address: never serve its cached diagrams.
+    // An instruction from outside the catalog may reuse a freed one's address: never serve its cached
+    // diagrams.
     if (Catalog::instance().instruction(instruction.spec) != &instruction)
-        m_diagramCache.remove_if([&](const CachedDiagram& c) { return c.instruction == &instruction; });
+        m_cache.forget(instruction);
     m_instruction = &instruction;
     m_prefs.spec = QString::fromStdString(instruction.spec);
     // Keep view choices that still apply; drop those that do not (a selector of another instruction, lanes
-    // beyond its thread count).
+    // beyond its thread count). The panes are rebuilt once below, not per dropped choice.
+    const bool restoring = std::exchange(m_restoring, true);
     bool selectorValid = false;
     if (instruction.metadata)
-        for (const MetadataSelector& s : instruction.metadata->selectors) selectorValid = selectorValid || s.value == m_prefs.selector;
+        for (const MetadataSelector& s : instruction.metadata->selectors)
+            selectorValid = selectorValid || s.value == m_state->selector();
     if (!selectorValid)
-        m_prefs.selector = instruction.metadata && !instruction.metadata->selectors.empty()
-                               ? instruction.metadata->selectors.front().value
-                               : 0;
-    if (!m_laneFilter.empty() && m_laneFilter.back() >= instruction.threads) {
-        m_laneFilter.clear();
-        m_prefs.laneFilter.clear();
+        m_state->setSelector(instruction.metadata && !instruction.metadata->selectors.empty()
+                                 ? instruction.metadata->selectors.front().value
+                                 : 0);
+    if (!m_state->lanes().empty() && m_state->lanes().back() >= instruction.threads) {
+        m_state->setLanes(QString(), {});
         m_laneEdit->clear();
     }
-    if (m_prefs.pinnedThread >= instruction.threads) m_prefs.pinnedThread = -1;
-    m_hoverThread = -1;
+    if (m_state->pinnedLane() >= instruction.threads)
+        m_state->setPinnedLane(-1);
+    m_state->setHoveredLane(-1);
+    m_restoring = restoring;
     m_lastView = nullptr;
     m_lastCell = -1;
     m_details->clear();
     rebuildPanes();
     m_unpainted.clear();
-    for (const Pane& p : m_panes) m_unpainted.insert(p.view.data());
+    for (const Pane& p : m_panes)
+        m_unpainted.insert(p.view.data());
     updateHeader();
     updateSelectorBox();
     updateProbeStatus();
-    if (!m_prefs.compareSpec.isEmpty()) rebuildCompare();
+    if (!m_state->compareSpec().isEmpty())
+        rebuildCompare();
     selectInTree(m_prefs.spec);
     emit instructionChanged(m_prefs.spec);
 }
@@ -470,54 +514,40 @@ void MainWindow::showInstruction(const Instruction& instruction) {
 // --- panes -------------------------------------------------------------------------------------------------
 
 std::shared_ptr<const Diagram> MainWindow::diagramFor(const Instruction& in, const DiagramOptions& o) const {
-    // Diagrams are immutable: a small cache makes going back to a recent instruction or coloring instant (the
-    // largest wgmma accumulators take tens of milliseconds to build).
-    std::string key = in.spec + '|' + o.operand.value_or("*") + '|' + std::string(toString(o.colorBy)) + '|' +
-                      std::string(toString(o.palette)) + '|' + (o.selector ? std::to_string(*o.selector) : "-") + '|';
-    for (int t : o.threads) key += std::to_string(t) + ',';
-    const void* owner = &in;
-    for (auto it = m_diagramCache.begin(); it != m_diagramCache.end(); ++it)
-        if (it->key == key && it->instruction == owner) {
-            m_diagramCache.splice(m_diagramCache.begin(), m_diagramCache, it);
-            return m_diagramCache.front().diagram;
-        }
-    auto diagram = std::make_shared<const Diagram>(buildDiagram(in, o));
-    m_diagramCache.push_front({key, owner, diagram});
-    if (m_diagramCache.size() > 32) m_diagramCache.pop_back();
-    return diagram;
+    return m_cache.get(in, o);
 }
 
 std::vector<std::pair<QString, std::shared_ptr<const Diagram>>> MainWindow::paneDiagrams() const {
     std::vector<std::pair<QString, std::shared_ptr<const Diagram>>> panes;
-    if (!m_instruction) return panes;
-    // One "C/D" pane when C and D have the same layout. The Diagram decides: asked for "C/D" it draws one merged
-    // "C/D" panel, or separate C and D panels when the layouts differ (then each gets its own pane).
+    if (!m_instruction)
+        return panes;
+    // One "C/D" pane when C and D have the same layout. The Diagram decides: asked for "C/D" it draws one
+    // merged "C/D" panel, or separate C and D panels when the layouts differ (then each gets its own pane).
     std::shared_ptr<const Diagram> cd;
     if (m_instruction->operand("C") && m_instruction->operand("D")) {
         cd = diagramFor(*m_instruction, diagramOptions(QStringLiteral("C/D")));
         const bool merged = std::any_of(cd->panels.begin(), cd->panels.end(),
                                         [](const DiagramPanel& p) { return p.operand == "C/D"; });
-        if (!merged) cd.reset();
+        if (!merged)
+            cd.reset();
     }
     for (const FragmentLayout& op : m_instruction->operands) {
         const QString name = QString::fromStdString(op.name());
-        if (cd && name == QLatin1String("D")) continue;
-        if (cd && name == QLatin1String("C")) panes.emplace_back(QStringLiteral("C/D"), cd);
-        else panes.emplace_back(name, diagramFor(*m_instruction, diagramOptions(name)));
+        if (cd && name == QLatin1String("D"))
+            continue;
+        if (cd && name == QLatin1String("C"))
+            panes.emplace_back(QStringLiteral("C/D"), cd);
+        else
+            panes.emplace_back(name, diagramFor(*m_instruction, diagramOptions(name)));
     }
     if (m_instruction->metadata)
-        panes.emplace_back(QStringLiteral("metadata"), diagramFor(*m_instruction, diagramOptions(QStringLiteral("metadata"))));
+        panes.emplace_back(QStringLiteral("metadata"),
+                           diagramFor(*m_instruction, diagramOptions(QStringLiteral("metadata"))));
     return panes;
 }
 
 DiagramOptions MainWindow::diagramOptions(const QString& operand) const {
-    DiagramOptions o;
-    if (!operand.isEmpty()) o.operand = operand.toStdString();
-    o.colorBy = m_prefs.colorBy;
-    o.palette = m_prefs.palette;
-    o.threads = m_laneFilter;
-    if (m_instruction && m_instruction->metadata) o.selector = m_prefs.selector;
-    return o;
+    return m_state->diagramOptions(operand, m_instruction && m_instruction->metadata);
 }
 
 DiagramView* MainWindow::makeView(const QString& name) {
@@ -529,17 +559,18 @@ DiagramView* MainWindow::makeView(const QString& name) {
 }
 
 void MainWindow::attachView(DiagramView* view) {
-    view->setColors(viewColors(m_prefs.theme));
-    view->setShowLabels(m_prefs.showLabels);
+    view->setViewState(m_state);
     connect(view, &DiagramView::cellHovered, this, [this, view](int cell) { onHover(view, cell); });
     connect(view, &DiagramView::cursorMoved, this, [this, view](int cell) {
-        if (cell >= 0) onHover(view, cell);
+        if (cell >= 0)
+            onHover(view, cell);
     });
     connect(view, &DiagramView::cellClicked, this, [this, view](int cell) { onClick(view, cell); });
     connect(view, &DiagramView::tabPressed, this, [this, view](bool backward) { onPaneTab(view, backward); });
     connect(view, &DiagramView::painted, this, &MainWindow::onPainted);
     connect(view, &DiagramView::zoomChanged, this, [this, view](double z) {
-        if (view->isVisible()) m_zoomStatus->setText(tr("zoom %1%").arg(std::lround(z * 100)));
+        if (view->isVisible())
+            m_zoomStatus->setText(tr("zoom %1%").arg(std::lround(z * 100)));
     });
 }
 
@@ -557,10 +588,9 @@ void MainWindow::rebuildPanes() {
                 pane.view = o.view;
                 o.view = nullptr;
             }
-        if (!pane.view) pane.view = makeView(name);
+        if (!pane.view)
+            pane.view = makeView(name);
         pane.view->setDiagram(diagram);
-        pane.view->setPinnedThread(m_prefs.pinnedThread);
-        pane.view->setHighlightThread(-1);
         m_panes.push_back(pane);
     }
     for (Pane& o : old)
@@ -571,16 +601,20 @@ void MainWindow::rebuildPanes() {
             o.view->deleteLater();
         }
 
-    // Arrangement, the shape of D = A·B + C: A (and metadata) in one group, B and C/D in the other. Side by side
-    // (A left, B over C/D) unless A is much wider than tall (large K): then A on top and B, C/D below it.
+    // Arrangement, the shape of D = A·B + C: A (and metadata) in one group, B and C/D in the other. Side by
+    // side (A left, B over C/D) unless A is much wider than tall (large K): then A on top and B, C/D below
+    // it.
     auto natural = [](const DiagramView* v) {
         const QRectF r = contentRect(*v->diagram(), v->paintOptions());
         return QSizeF(r.width(), r.height());
     };
-    auto isFirstGroup = [](const Pane& p) { return p.name == QLatin1String("A") || p.name == QLatin1String("metadata"); };
+    auto isFirstGroup = [](const Pane& p) {
+        return p.name == QLatin1String("A") || p.name == QLatin1String("metadata");
+    };
     QSizeF aSize(1, 1);
     for (const Pane& pane : m_panes)
-        if (pane.name == QLatin1String("A")) aSize = natural(pane.view);
+        if (pane.name == QLatin1String("A"))
+            aSize = natural(pane.view);
     const bool rows = aSize.width() > 2.6 * aSize.height();
     m_paneSplitter->setOrientation(rows ? Qt::Vertical : Qt::Horizontal);
     m_leftColumn->setOrientation(rows ? Qt::Horizontal : Qt::Vertical);
@@ -597,7 +631,8 @@ void MainWindow::rebuildPanes() {
         QSizeF s = natural(pane.view);
         const bool first = isFirstGroup(pane);
         // The metadata pane (grid plus one register diagram per lane) scrolls; A keeps most of its height.
-        if (pane.name == QLatin1String("metadata")) s = QSizeF(s.width(), std::min(s.height(), 1.2 * aSize.height()));
+        if (pane.name == QLatin1String("metadata"))
+            s = QSizeF(s.width(), std::min(s.height(), 1.2 * aSize.height()));
         const double inGroup = rows ? s.width() : s.height();
         const double across = rows ? s.height() : s.width();
         (first ? firstSizes : secondSizes) << std::max(120, static_cast<int>(inGroup));
@@ -607,32 +642,38 @@ void MainWindow::rebuildPanes() {
     m_leftColumn->setSizes(firstSizes);
     m_rightColumn->setSizes(secondSizes);
     // A wide A on top gets half the height: enough to read its labels while B and C/D scroll below.
-    const double share = rows ? 0.5 : std::clamp(firstExtent / std::max(1.0, firstExtent + secondExtent), 0.25, 0.7);
+    const double share =
+        rows ? 0.5 : std::clamp(firstExtent / std::max(1.0, firstExtent + secondExtent), 0.25, 0.7);
     const int total = std::max(600, rows ? m_paneSplitter->height() : m_paneSplitter->width());
     m_paneSplitter->setSizes({static_cast<int>(total * share), total - static_cast<int>(total * share)});
     // Stretch factors keep that share when the window is resized (or first shown).
     m_paneSplitter->setStretchFactor(0, static_cast<int>(std::lround(share * 100)));
     m_paneSplitter->setStretchFactor(1, 100 - static_cast<int>(std::lround(share * 100)));
 
-    if (!m_panes.empty()) m_legend->setDiagram(m_panes.front().view->sharedDiagram());
+    if (!m_panes.empty())
+        m_legend->setDiagram(m_panes.front().view->sharedDiagram());
     applyVerdictMarks();
     if (!m_prefs.fitToPane)
-        for (const Pane& pane : m_panes) pane.view->setZoom(m_prefs.zoom);
+        for (const Pane& pane : m_panes)
+            pane.view->setZoom(m_prefs.zoom);
     else
-        for (const Pane& pane : m_panes) pane.view->fit();
+        for (const Pane& pane : m_panes)
+            pane.view->fit();
 }
 
 void MainWindow::rebuildCompare() {
     for (Pane& p : m_compareViews)
-        if (p.view) p.view->deleteLater();
+        if (p.view)
+            p.view->deleteLater();
     m_compareViews.clear();
     m_compareDifferences = 0;
     if (!m_instruction || !m_compareInstruction) {
         m_stack->setCurrentWidget(m_paneSplitter);
         return;
     }
-    QString operand = m_compareOperand;
-    if (!m_instruction->operand(operand.toStdString()) || !m_compareInstruction->operand(operand.toStdString()))
+    QString operand = qs(toString(m_state->compareOperand()));
+    if (!m_instruction->operand(operand.toStdString()) ||
+        !m_compareInstruction->operand(operand.toStdString()))
         operand = QStringLiteral("A");
     const Instruction* sides[2] = {m_instruction, m_compareInstruction};
     CompareResult results[2];
@@ -641,8 +682,9 @@ void MainWindow::rebuildCompare() {
         const Instruction& in = *sides[side];
         DiagramOptions o = diagramOptions(operand);
         o.threads.clear();
-        for (int t : m_laneFilter)
-            if (t < in.threads) o.threads.push_back(t);
+        for (int t : m_state->lanes())
+            if (t < in.threads)
+                o.threads.push_back(t);
         o.selector.reset();
         auto diagram = diagramFor(in, o);
         results[side] = compareDiagram(*diagram, in, *sides[1 - side]);
@@ -654,15 +696,15 @@ void MainWindow::rebuildCompare() {
         auto* bl = new QVBoxLayout(box);
         bl->setContentsMargins(0, 0, 0, 0);
         auto* head = makeLabel(QStringLiteral("compareTitle%1").arg(side), box);
-        head->setText(QStringLiteral("<b>%1</b> &nbsp; <span style='color:gray'>%2</span>")
-                          .arg(QString::fromStdString(in.spec), QString::fromStdString(in.ptx).toHtmlEscaped()));
+        head->setText(
+            QStringLiteral("<b>%1</b> &nbsp; <span style='color:gray'>%2</span>")
+                .arg(QString::fromStdString(in.spec), QString::fromStdString(in.ptx).toHtmlEscaped()));
         bl->addWidget(head);
         auto* view = makeView(QStringLiteral("compare%1").arg(side));
         view->setDiagram(diagram);
         CellMarks marks;
         marks.diff = results[side].marks;
         view->setMarks(std::move(marks));
-        view->setPinnedThread(m_prefs.pinnedThread < in.threads ? m_prefs.pinnedThread : -1);
         bl->addWidget(view, 1);
         m_compareSplitter->addWidget(box);
         Pane pane;
@@ -674,110 +716,134 @@ void MainWindow::rebuildCompare() {
         // The box owns the view; deleting the box deletes both.
         connect(view, &QObject::destroyed, box, &QObject::deleteLater);
     }
-    m_compareSummary->setText(
-        tr("Comparing operand <b>%1</b>: %2 of %3 positions of %4 are held by a different lane or element in %5 "
-           "(marked in red on both sides).")
-            .arg(operand)
-            .arg(m_compareDifferences)
-            .arg(positions)
-            .arg(QString::fromStdString(m_instruction->spec), QString::fromStdString(m_compareInstruction->spec)));
+    m_compareSummary->setText(tr("Comparing operand <b>%1</b>: %2 of %3 positions of %4 are held by a "
+                                 "different lane or element in %5 "
+                                 "(marked in red on both sides).")
+                                  .arg(operand)
+                                  .arg(m_compareDifferences)
+                                  .arg(positions)
+                                  .arg(QString::fromStdString(m_instruction->spec),
+                                       QString::fromStdString(m_compareInstruction->spec)));
     m_stack->setCurrentWidget(m_comparePage);
-    for (const Pane& p : m_compareViews) p.view->fit();
+    for (const Pane& p : m_compareViews)
+        p.view->fit();
 }
 
 bool MainWindow::setCompare(const QString& spec, QString* error) {
     const QString text = spec.trimmed();
     if (text.isEmpty()) {
         m_compareInstruction = nullptr;
-        m_prefs.compareSpec.clear();
-        if (m_compareEdit->text() != text) m_compareEdit->setText(text);
+        m_state->setCompareSpec(QString());
+        if (m_compareEdit->text() != text)
+            m_compareEdit->setText(text);
         rebuildCompare();
         return true;
     }
     const ParsedSpec parsed = parseSpec(text.toStdString(), Catalog::instance());
     if (!parsed) {
-        if (error) *error = QString::fromStdString(parsed.error);
+        if (error)
+            *error = QString::fromStdString(parsed.error);
         return false;
     }
     m_compareInstruction = &Catalog::instance().instruction(*parsed.variant);
-    m_prefs.compareSpec = QString::fromStdString(m_compareInstruction->spec);
-    if (m_compareEdit->text() != m_prefs.compareSpec) m_compareEdit->setText(m_prefs.compareSpec);
+    m_state->setCompareSpec(QString::fromStdString(m_compareInstruction->spec));
+    if (m_compareEdit->text() != m_state->compareSpec())
+        m_compareEdit->setText(m_state->compareSpec());
     rebuildCompare();
     return true;
 }
 
 void MainWindow::setCompareOperand(const QString& operand) {
-    m_compareOperand = operand;
+    const std::optional<Operand> parsed = parseOperand(operand.toStdString());
+    if (!parsed)
+        return;
+    m_state->setCompareOperand(*parsed);
     const int i = m_compareOperandBox->findText(operand);
-    if (i >= 0) m_compareOperandBox->setCurrentIndex(i);
-    if (m_compareInstruction) rebuildCompare();
+    if (i >= 0)
+        m_compareOperandBox->setCurrentIndex(i);
+    if (m_compareInstruction)
+        rebuildCompare();
 }
 
 QStringList MainWindow::paneNames() const {
     QStringList names;
-    for (const Pane& p : m_panes) names << p.name;
+    for (const Pane& p : m_panes)
+        names << p.name;
     return names;
 }
 
 DiagramView* MainWindow::pane(const QString& name) const {
     for (const Pane& p : m_panes)
-        if (p.name == name) return p.view;
+        if (p.name == name)
+            return p.view;
     return nullptr;
 }
 
 QList<DiagramView*> MainWindow::panes() const {
     QList<DiagramView*> out;
-    for (const Pane& p : m_panes) out << p.view;
+    for (const Pane& p : m_panes)
+        out << p.view;
     return out;
 }
 
 DiagramView* MainWindow::compareView(int side) const {
-    if (side < 0 || side >= static_cast<int>(m_compareViews.size())) return nullptr;
+    if (side < 0 || side >= static_cast<int>(m_compareViews.size()))
+        return nullptr;
     return m_compareViews[static_cast<std::size_t>(side)].view;
 }
 
 std::vector<DiagramView*> MainWindow::allViews() const {
     std::vector<DiagramView*> out;
     for (const Pane& p : m_panes)
-        if (p.view) out.push_back(p.view);
+        if (p.view)
+            out.push_back(p.view);
     for (const Pane& p : m_compareViews)
-        if (p.view) out.push_back(p.view);
+        if (p.view)
+            out.push_back(p.view);
     return out;
 }
 
 const MainWindow::Pane* MainWindow::paneOf(const DiagramView* view) const {
     for (const Pane& p : m_panes)
-        if (p.view == view) return &p;
+        if (p.view == view)
+            return &p;
     for (const Pane& p : m_compareViews)
-        if (p.view == view) return &p;
+        if (p.view == view)
+            return &p;
     return nullptr;
 }
 
-// --- header and status ---------------------------------------------------------------------------------------
+// --- header and status
+// ---------------------------------------------------------------------------------------
 
 void MainWindow::updateHeader() {
-    if (!m_instruction) return;
+    if (!m_instruction)
+        return;
     const Instruction& in = *m_instruction;
     m_title->setText(QString::fromStdString(in.spec));
     m_ptx->setText(QString::fromStdString(in.ptx));
     setWindowTitle(QStringLiteral("%1 — lanemap").arg(QString::fromStdString(in.spec)));
-    QString facts = tr("%1 threads (%2) · m%3 n%4 k%5 · min <b>sm_%6</b> · PTX ISA 9.1 <a href='%7'>§%8</a>")
-                        .arg(in.threads)
-                        .arg(qs(toString(in.scope)))
-                        .arg(in.m)
-                        .arg(in.n)
-                        .arg(in.k)
-                        .arg(in.minSm)
-                        .arg(manualUrl(QString::fromStdString(in.anchor)), QString::fromStdString(in.section));
+    QString facts =
+        tr("%1 threads (%2) · m%3 n%4 k%5 · min <b>sm_%6</b> · PTX ISA 9.1 <a href='%7'>§%8</a>")
+            .arg(in.threads)
+            .arg(qs(toString(in.scope)))
+            .arg(in.m)
+            .arg(in.n)
+            .arg(in.k)
+            .arg(in.minSm)
+            .arg(manualUrl(QString::fromStdString(in.anchor)), QString::fromStdString(in.section));
     m_facts->setText(facts);
     QStringList notes;
-    for (const std::string& n : in.notes) notes << QString::fromStdString(n).toHtmlEscaped();
+    for (const std::string& n : in.notes)
+        notes << QString::fromStdString(n).toHtmlEscaped();
     for (const Erratum& e : in.errata)
-        notes << QStringLiteral("<span style='color:#c0392b'><b>erratum %1</b> (%2)</span>: %3 — <i>lanemap: %4</i>")
+        notes << QStringLiteral(
+                     "<span style='color:#c0392b'><b>erratum %1</b> (%2)</span>: %3 — <i>lanemap: %4</i>")
                      .arg(qs(e.id), qs(e.status), QString::fromStdString(e.summary).toHtmlEscaped(),
                           QString::fromStdString(e.lanemap).toHtmlEscaped());
     if (in.metadata)
-        for (const std::string& n : in.metadata->notes) notes << tr("metadata: %1").arg(QString::fromStdString(n).toHtmlEscaped());
+        for (const std::string& n : in.metadata->notes)
+            notes << tr("metadata: %1").arg(QString::fromStdString(n).toHtmlEscaped());
     m_notes->setText(notes.join(QStringLiteral("<br/>")));
     m_notes->setVisible(!notes.isEmpty());
 }
@@ -789,7 +855,8 @@ void MainWindow::updateSelectorBox() {
     if (sparse)
         for (const MetadataSelector& s : m_instruction->metadata->selectors) {
             m_selectorBox->addItem(QString::number(s.value), s.value);
-            if (s.value == m_prefs.selector) m_selectorBox->setCurrentIndex(m_selectorBox->count() - 1);
+            if (s.value == m_state->selector())
+                m_selectorBox->setCurrentIndex(m_selectorBox->count() - 1);
         }
     m_selectorBox->setEnabled(sparse && m_selectorBox->count() > 1);
     m_selectorBox->setToolTip(sparse ? tr("Sparsity selector: which threads of each group hold the metadata")
@@ -797,44 +864,44 @@ void MainWindow::updateSelectorBox() {
 }
 
 void MainWindow::updateProbeStatus() {
-    if (!m_instruction || m_probe->running()) return;
+    if (!m_instruction || m_probe->running())
+        return;
     const ProbeReport* report = nullptr;
     const ProbeResult* result = m_probe->resultFor(m_instruction->spec, &report);
     if (result && report) {
         m_probeStatus->setText(describeReport(*report, *result));
-        m_probeStatus->setToolTip(tr("Hardware report (%1 of %2 cells mismatched). The probe proves that A, B and D "
-                                     "are consistent with each other; K positions only where metadata or a memory "
-                                     "layout anchors them.")
-                                      .arg(result->cellsMismatched)
-                                      .arg(result->cellsChecked));
+        m_probeStatus->setToolTip(
+            tr("Hardware report (%1 of %2 cells mismatched). The probe proves that A, B and D "
+               "are consistent with each other; K positions only where metadata or a memory "
+               "layout anchors them.")
+                .arg(result->cellsMismatched)
+                .arg(result->cellsChecked));
     } else {
         m_probeStatus->setText(tr("not confirmed on hardware yet"));
-        m_probeStatus->setToolTip(tr("No recorded or live probe report covers %1. Tools → Probe hardware runs it on "
-                                     "this machine's GPU.")
-                                      .arg(currentSpec()));
+        m_probeStatus->setToolTip(
+            tr("No recorded or live probe report covers %1. Tools → Probe hardware runs it on "
+               "this machine's GPU.")
+                .arg(currentSpec()));
     }
 }
 
 void MainWindow::applyVerdictMarks() {
-    if (!m_instruction) return;
+    if (!m_instruction)
+        return;
     const ProbeResult* result = m_probe->resultFor(m_instruction->spec);
     for (const Pane& pane : m_panes) {
         const Diagram* d = pane.view->diagram();
-        if (!d) continue;
+        if (!d)
+            continue;
         CellMarks marks;
         if (result) {
             marks.verdict.assign(d->cells.size(), CellMarks::NoVerdict);
+            std::vector<std::vector<Operand>> panelOperands;
+            for (const DiagramPanel& panel : d->panels)
+                panelOperands.push_back(operandsOfView(panel.operand));
             for (std::size_t i = 0; i < d->cells.size(); ++i) {
                 const DiagramCell& c = d->cells[i];
-                const std::string& operand = d->panels[c.panel].operand;
-                CellVerdict v = CellVerdict::None;
-                if (operand == "C/D") {
-                    const CellVerdict vc = cellVerdict(*result, QStringLiteral("C"), c.matrix, c.row, c.col);
-                    const CellVerdict vd = cellVerdict(*result, QStringLiteral("D"), c.matrix, c.row, c.col);
-                    v = (vc == CellVerdict::Mismatch || vd == CellVerdict::Mismatch) ? CellVerdict::Mismatch : vc;
-                } else {
-                    v = cellVerdict(*result, QString::fromStdString(operand), c.matrix, c.row, c.col);
-                }
+                const CellVerdict v = cellVerdict(result, panelOperands[c.panel], c.matrix, c.row, c.col);
                 marks.verdict[i] = v == CellVerdict::Mismatch    ? CellMarks::Mismatch
                                    : v == CellVerdict::Confirmed ? CellMarks::Confirmed
                                                                  : CellMarks::NoVerdict;
@@ -844,20 +911,24 @@ void MainWindow::applyVerdictMarks() {
     }
 }
 
-// --- hover, click, keyboard ----------------------------------------------------------------------------------
+// --- hover, click, keyboard
+// ----------------------------------------------------------------------------------
 
 CellInfo MainWindow::describe(const DiagramView* view, int cell) const {
     const Pane* pane = paneOf(view);
     const Diagram* d = view ? view->diagram() : nullptr;
-    if (!pane || !d || cell < 0 || static_cast<std::size_t>(cell) >= d->cells.size()) return {};
+    if (!pane || !d || cell < 0 || static_cast<std::size_t>(cell) >= d->cells.size())
+        return {};
     const Instruction& in = *pane->instruction;
     const DiagramCell& c = d->cells[static_cast<std::size_t>(cell)];
     const DiagramPanel& panel = d->panels[c.panel];
     CellInfo info;
     if (panel.kind == PanelKind::Metadata) {
-        if (!in.metadata) return {};
+        if (!in.metadata)
+            return {};
         for (const MetadataSelector& s : in.metadata->selectors) {
-            if (!d->selector || s.value != *d->selector) continue;
+            if (!d->selector || s.value != *d->selector)
+                continue;
             for (const MetadataField& f : s.fields)
                 if (f.thread == c.thread && f.bitLo == c.bitLo && f.row == c.row && f.colFirst == c.col)
                     info = describeMetadataField(in, s.value, f);
@@ -865,61 +936,58 @@ CellInfo MainWindow::describe(const DiagramView* view, int cell) const {
     } else {
         const std::string name = panel.operand == "C/D" ? "C" : panel.operand;
         const FragmentLayout* op = in.operand(name);
-        if (!op) return {};
+        if (!op)
+            return {};
         info = describeCell(in, *op, c.matrix, c.row, c.col);
         info.operand = QString::fromStdString(panel.operand);
         // The hovered owner first when several share the position.
-        std::stable_partition(info.owners.begin(), info.owners.end(),
-                              [&](const OwnerInfo& o) { return o.thread == c.thread && o.index == c.element; });
+        std::stable_partition(info.owners.begin(), info.owners.end(), [&](const OwnerInfo& o) {
+            return o.thread == c.thread && o.index == c.element;
+        });
     }
     if (!info.owners.empty()) {
-        const bool mergedCD = std::any_of(d->panels.begin(), d->panels.end(), [](const DiagramPanel& p) { return p.operand == "C/D"; }) ||
-                              std::any_of(m_panes.begin(), m_panes.end(), [](const Pane& p) { return p.name == QLatin1String("C/D"); });
+        const bool mergedCD = std::any_of(d->panels.begin(), d->panels.end(),
+                                          [](const DiagramPanel& p) { return p.operand == "C/D"; }) ||
+                              std::any_of(m_panes.begin(), m_panes.end(),
+                                          [](const Pane& p) { return p.name == QLatin1String("C/D"); });
         addLaneRegisters(info, in, info.owners.front().thread, mergedCD && !pane->compare,
-                         d->selector.value_or(m_prefs.selector));
+                         d->selector.value_or(m_state->selector()));
     }
     if (!pane->compare) {
         const ProbeReport* report = nullptr;
         if (const ProbeResult* result = m_probe->resultFor(in.spec, &report); result && report) {
-            const CellVerdict v = cellVerdict(*result, info.operand == QLatin1String("C/D") ? QStringLiteral("D") : info.operand,
-                                              c.matrix, c.row, c.col);
-            info.probe = v == CellVerdict::Mismatch ? tr("✗ the hardware placed this cell differently (%1)").arg(describeReport(*report, *result))
+            const CellVerdict v = cellVerdict(result, operandsOfView(panel.operand), c.matrix, c.row, c.col);
+            info.probe = v == CellVerdict::Mismatch ? tr("✗ the hardware placed this cell differently (%1)")
+                                                          .arg(describeReport(*report, *result))
                                                     : QStringLiteral("✓ ") + describeReport(*report, *result);
         }
     }
     return info;
 }
 
-void MainWindow::setHighlightThread(int thread) {
-    m_hoverThread = thread;
-    for (DiagramView* v : allViews()) {
-        const Pane* p = paneOf(v);
-        v->setHighlightThread(p && thread < p->instruction->threads ? thread : -1);
-    }
-}
-
 void MainWindow::onHover(DiagramView* view, int cell) {
     m_hoverPending = true;
     if (cell < 0) {
-        setHighlightThread(-1);
+        m_state->setHoveredLane(-1);
         m_hoverStatus->clear();
         // Fall back to the keyboard cursor's cell, if any.
-        if (m_lastView && m_lastView->cursorCell() >= 0) {
-            m_details->setCell(describe(m_lastView, m_lastView->cursorCell()));
-        }
+        if (m_lastView && m_lastView->cursorCell() >= 0)
+            m_state->setCell(describe(m_lastView, m_lastView->cursorCell()));
         return;
     }
     const Diagram* d = view->diagram();
     const DiagramCell& c = d->cells[static_cast<std::size_t>(cell)];
-    setHighlightThread(c.thread);
-    m_details->setCell(describe(view, cell));
+    m_state->setHoveredLane(c.thread);
+    m_state->setCell(describe(view, cell));
     m_hoverStatus->setText(QString::fromStdString(d->tooltip(c)));
     m_zoomStatus->setText(tr("zoom %1%").arg(std::lround(view->zoom() * 100)));
     m_lastView = view;
     m_lastCell = cell;
 }
 
-void MainWindow::hoverCell(DiagramView* view, int cell) { onHover(view, cell); }
+void MainWindow::hoverCell(DiagramView* view, int cell) {
+    onHover(view, cell);
+}
 
 void MainWindow::onClick(DiagramView* view, int cell) {
     if (cell < 0) {
@@ -927,26 +995,26 @@ void MainWindow::onClick(DiagramView* view, int cell) {
         return;
     }
     const int thread = view->diagram()->cells[static_cast<std::size_t>(cell)].thread;
-    setPinnedThread(thread == m_prefs.pinnedThread ? -1 : thread);
+    setPinnedThread(thread == m_state->pinnedLane() ? -1 : thread);
     m_lastView = view;
     m_lastCell = cell;
-    m_details->setCell(describe(view, cell));
+    m_state->setCell(describe(view, cell));
 }
 
 void MainWindow::setPinnedThread(int thread) {
-    m_prefs.pinnedThread = thread;
-    for (DiagramView* v : allViews()) {
-        const Pane* p = paneOf(v);
-        v->setPinnedThread(p && thread < p->instruction->threads ? thread : -1);
-    }
-    if (thread >= 0) statusBar()->showMessage(tr("Pinned lane %1 (click it again or press Esc to unpin)").arg(thread), 4000);
+    m_state->setPinnedLane(thread);
+    if (thread >= 0)
+        statusBar()->showMessage(tr("Pinned lane %1 (click it again or press Esc to unpin)").arg(thread),
+                                 4000);
 }
 
 void MainWindow::onPaneTab(DiagramView* view, bool backward) {
     std::vector<DiagramView*> views;
     for (DiagramView* v : allViews())
-        if (v->isVisible()) views.push_back(v);
-    if (views.empty()) return;
+        if (v->isVisible())
+            views.push_back(v);
+    if (views.empty())
+        return;
     auto it = std::find(views.begin(), views.end(), view);
     std::ptrdiff_t i = it == views.end() ? 0 : it - views.begin();
     const auto n = static_cast<std::ptrdiff_t>(views.size());
@@ -975,7 +1043,8 @@ void MainWindow::onPainted(double ms) {
 }
 
 QString MainWindow::timingReport() const {
-    return tr("start -> first paint %1 ms; select -> first paint %2 ms; hover frames: %3, mean %4 ms, max %5 ms")
+    return tr("start -> first paint %1 ms; select -> first paint %2 ms; hover frames: %3, mean %4 ms, max %5 "
+              "ms")
         .arg(m_startToFirstPaint, 0, 'f', 1)
         .arg(m_selectToFirstPaint, 0, 'f', 1)
         .arg(m_hoverFrames)
@@ -983,16 +1052,46 @@ QString MainWindow::timingReport() const {
         .arg(m_maxHoverFrame, 0, 'f', 2);
 }
 
-// --- view state ----------------------------------------------------------------------------------------------
+// --- view state
+// ----------------------------------------------------------------------------------------------
 
-void MainWindow::applyThemeToViews() {
-    const ViewColors colors = viewColors(m_prefs.theme);
-    for (DiagramView* v : allViews()) v->setColors(colors);
-    m_legend->setColors(colors);
+void MainWindow::connectViewState() {
+    // The window's own controls follow the state; views and the details panel connect to it themselves.
+    connect(m_state, &ViewState::diagramOptionsChanged, this, [this] {
+        if (m_restoring)
+            return;
+        if (m_instruction)
+            rebuildPanes();
+        if (m_compareInstruction)
+            rebuildCompare();
+    });
+    connect(m_state, &ViewState::compareChanged, this, [this] {
+        if (!m_restoring && m_compareInstruction)
+            rebuildCompare();
+    });
+    connect(m_state, &ViewState::colorByChanged, this, [this](ColorBy colorBy) {
+        m_colorBox->setCurrentIndex(m_colorBox->findData(static_cast<int>(colorBy)));
+        for (QAction* a : m_colorGroup->actions())
+            a->setChecked(a->data().toInt() == static_cast<int>(colorBy));
+    });
+    connect(m_state, &ViewState::paletteChanged, this, [this](Palette palette) {
+        const QSignalBlocker block(m_actColorBlind);
+        m_actColorBlind->setChecked(palette == Palette::ColorBlind);
+    });
+    connect(m_state, &ViewState::showLabelsChanged, this, [this](bool on) {
+        const QSignalBlocker block(m_actLabels);
+        m_actLabels->setChecked(on);
+    });
+    connect(m_state, &ViewState::selectorChanged, this, [this] { updateSelectorBox(); });
+    connect(m_state, &ViewState::compareChanged, this, [this] {
+        const int i = m_compareOperandBox->findText(qs(toString(m_state->compareOperand())));
+        if (i >= 0)
+            m_compareOperandBox->setCurrentIndex(i);
+    });
 }
 
 void MainWindow::setTheme(Theme theme) {
-    m_prefs.theme = theme;
+    m_state->setTheme(theme);
     qApp->setPalette(windowPalette(theme));
     {
         const QSignalBlocker block(m_actDark);
@@ -1000,27 +1099,23 @@ void MainWindow::setTheme(Theme theme) {
     }
     m_filterError->setStyleSheet(theme == Theme::Dark ? QStringLiteral("QLabel { color: #ff7b72; }")
                                                       : QStringLiteral("QLabel { color: #c62828; }"));
-    applyThemeToViews();
+    m_legend->setColors(viewColors(theme));
+}
+
+Theme MainWindow::theme() const {
+    return m_state->theme();
+}
+
+int MainWindow::pinnedThread() const {
+    return m_state->pinnedLane();
 }
 
 void MainWindow::setColorBy(ColorBy colorBy) {
-    m_prefs.colorBy = colorBy;
-    m_colorBox->setCurrentIndex(m_colorBox->findData(static_cast<int>(colorBy)));
-    for (QAction* a : m_colorGroup->actions()) a->setChecked(a->data().toInt() == static_cast<int>(colorBy));
-    if (m_restoring) return;
-    if (m_instruction) rebuildPanes();
-    if (m_compareInstruction) rebuildCompare();
+    m_state->setColorBy(colorBy);
 }
 
 void MainWindow::setPalette(Palette palette) {
-    m_prefs.palette = palette;
-    {
-        const QSignalBlocker block(m_actColorBlind);
-        m_actColorBlind->setChecked(palette == Palette::ColorBlind);
-    }
-    if (m_restoring) return;
-    if (m_instruction) rebuildPanes();
-    if (m_compareInstruction) rebuildCompare();
+    m_state->setPalette(palette);
 }
 
 bool MainWindow::setLaneFilter(const QString& lanes, QString* error) {
@@ -1034,67 +1129,72 @@ bool MainWindow::setLaneFilter(const QString& lanes, QString* error) {
             m_laneEdit->setStyleSheet(QStringLiteral("QLineEdit { border: 1px solid #d23c3c; }"));
             m_laneEdit->setToolTip(QString::fromStdString(message));
             statusBar()->showMessage(QString::fromStdString(message), 8000);
-            if (error) *error = QString::fromStdString(message);
+            if (error)
+                *error = QString::fromStdString(message);
             return false;
         }
         threads = *parsed;
     }
     m_laneEdit->setStyleSheet(QString());
     m_laneEdit->setToolTip(tr("Lanes drawn in color; the others are grey. E.g. 0-3,13"));
-    if (m_laneEdit->text() != text) m_laneEdit->setText(text);
-    const bool changed = threads != m_laneFilter;
-    m_laneFilter = std::move(threads);
-    m_prefs.laneFilter = text;
-    if (changed && !m_restoring) {
-        if (m_instruction) rebuildPanes();
-        if (m_compareInstruction) rebuildCompare();
-    }
+    if (m_laneEdit->text() != text)
+        m_laneEdit->setText(text);
+    m_state->setLanes(text, std::move(threads));
     return true;
 }
 
 bool MainWindow::setSelector(int selector) {
-    if (!m_instruction || !m_instruction->metadata) return false;
+    if (!m_instruction || !m_instruction->metadata)
+        return false;
     bool valid = false;
-    for (const MetadataSelector& s : m_instruction->metadata->selectors) valid = valid || s.value == selector;
-    if (!valid) return false;
-    m_prefs.selector = selector;
-    updateSelectorBox();
-    if (!m_restoring) rebuildPanes();
+    for (const MetadataSelector& s : m_instruction->metadata->selectors)
+        valid = valid || s.value == selector;
+    if (!valid)
+        return false;
+    m_state->setSelector(selector);
     return true;
 }
 
 void MainWindow::setShowLabels(bool on) {
-    m_prefs.showLabels = on;
-    {
-        const QSignalBlocker block(m_actLabels);
-        m_actLabels->setChecked(on);
-    }
-    for (DiagramView* v : allViews()) v->setShowLabels(on);
+    m_state->setShowLabels(on);
 }
 
 void MainWindow::zoomIn() {
-    for (DiagramView* v : allViews()) v->zoomBy(1.25);
+    for (DiagramView* v : allViews())
+        v->zoomBy(1.25);
 }
 void MainWindow::zoomOut() {
-    for (DiagramView* v : allViews()) v->zoomBy(0.8);
+    for (DiagramView* v : allViews())
+        v->zoomBy(0.8);
 }
 void MainWindow::fitAll() {
-    for (DiagramView* v : allViews()) v->fit();
+    for (DiagramView* v : allViews())
+        v->fit();
 }
 
 void MainWindow::copyCellInfo() {
     m_details->copyToClipboard();
-    if (m_details->cell().valid) statusBar()->showMessage(tr("Copied the cell's details"), 3000);
+    if (m_details->cell().valid)
+        statusBar()->showMessage(tr("Copied the cell's details"), 3000);
 }
 
 Preferences MainWindow::preferences() const {
     Preferences p = m_prefs;
     p.spec = currentSpec();
+    p.theme = m_state->theme();
+    p.colorBy = m_state->colorBy();
+    p.palette = m_state->palette();
+    p.showLabels = m_state->showLabels();
+    p.selector = m_state->selector();
+    p.laneFilter = m_state->lanesText();
+    p.pinnedThread = m_state->pinnedLane();
+    p.compareSpec = m_state->compareSpec();
     bool fit = true;
     double zoom = p.zoom;
     for (const Pane& pane : m_panes) {
         fit = fit && pane.view->fitting();
-        if (!pane.view->fitting()) zoom = pane.view->zoom();
+        if (!pane.view->fitting())
+            zoom = pane.view->zoom();
     }
     p.fitToPane = fit;
     p.zoom = zoom;
@@ -1110,37 +1210,49 @@ void MainWindow::applyPreferences(const Preferences& prefs) {
     setShowLabels(prefs.showLabels);
     setColorBy(prefs.colorBy);
     setPalette(prefs.palette);
+    m_state->setSelector(prefs.selector);
     m_restoring = false;
-    if (!prefs.geometry.isEmpty()) restoreGeometry(prefs.geometry);
-    if (!prefs.windowState.isEmpty()) restoreState(prefs.windowState);
+    if (!prefs.geometry.isEmpty())
+        restoreGeometry(prefs.geometry);
+    if (!prefs.windowState.isEmpty())
+        restoreState(prefs.windowState);
     // The lane filter is validated against the instruction it applies to.
     QString error;
     if (!openSpec(prefs.spec, &error)) {
-        statusBar()->showMessage(tr("Last instruction '%1' is not in this catalog: %2").arg(prefs.spec, error), 8000);
+        statusBar()->showMessage(
+            tr("Last instruction '%1' is not in this catalog: %2").arg(prefs.spec, error), 8000);
         openSpec(Preferences().spec);
     }
-    if (!prefs.laneFilter.isEmpty()) setLaneFilter(prefs.laneFilter);
-    if (m_instruction && m_instruction->metadata) setSelector(prefs.selector);
+    if (!prefs.laneFilter.isEmpty())
+        setLaneFilter(prefs.laneFilter);
+    if (m_instruction && m_instruction->metadata)
+        setSelector(prefs.selector);
     setPinnedThread(prefs.pinnedThread);
-    if (!prefs.compareSpec.isEmpty()) setCompare(prefs.compareSpec);
+    if (!prefs.compareSpec.isEmpty())
+        setCompare(prefs.compareSpec);
     if (!prefs.fitToPane)
-        for (DiagramView* v : panes()) v->setZoom(prefs.zoom);
+        for (DiagramView* v : panes())
+            v->setZoom(prefs.zoom);
 }
 
 void MainWindow::savePreferences() {
-    if (m_options.settings) lanemap::gui::savePreferences(*m_options.settings, preferences());
+    if (m_options.settings)
+        lanemap::gui::savePreferences(*m_options.settings, preferences());
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
-    if (m_probe->running()) m_probe->cancel();
+    if (m_probe->running())
+        m_probe->cancel();
     savePreferences();
     QMainWindow::closeEvent(event);
 }
 
-// --- probe ---------------------------------------------------------------------------------------------------
+// --- probe
+// ---------------------------------------------------------------------------------------------------
 
 void MainWindow::probeHardware() {
-    if (m_probe->running()) return;
+    if (m_probe->running())
+        return;
     const std::vector<const Variant*>& variants = Catalog::instance().variants();
     m_probeProgress->setRange(0, static_cast<int>(variants.size()));
     m_probeProgress->setValue(0);
@@ -1151,22 +1263,26 @@ void MainWindow::probeHardware() {
     m_probe->start(variants);
 }
 
-// --- export --------------------------------------------------------------------------------------------------
+// --- export
+// --------------------------------------------------------------------------------------------------
 
 Diagram MainWindow::exportDiagram() const {
-    if (!m_instruction) return {};
+    if (!m_instruction)
+        return {};
     return buildDiagram(*m_instruction, diagramOptions(QString()));
 }
 
 bool MainWindow::exportSvg(const QString& path, QString* error) const {
     if (!m_instruction) {
-        if (error) *error = tr("no instruction is open");
+        if (error)
+            *error = tr("no instruction is open");
         return false;
     }
     const std::string svg = toSvg(exportDiagram());
     const std::string failure = writeFileAtomic(path.toStdString(), svg);
     if (!failure.empty()) {
-        if (error) *error = QString::fromStdString(failure);
+        if (error)
+            *error = QString::fromStdString(failure);
         return false;
     }
     return true;
@@ -1174,12 +1290,13 @@ bool MainWindow::exportSvg(const QString& path, QString* error) const {
 
 bool MainWindow::exportPng(const QString& path, QString* error) const {
     if (!m_instruction) {
-        if (error) *error = tr("no instruction is open");
+        if (error)
+            *error = tr("no instruction is open");
         return false;
     }
     PaintOptions o;
-    o.colors = viewColors(m_prefs.theme);
-    o.labels = m_prefs.showLabels;
+    o.colors = viewColors(m_state->theme());
+    o.labels = m_state->showLabels();
     o.chrome = true;
     o.legends = true;
     const Diagram d = exportDiagram();
@@ -1191,13 +1308,16 @@ bool MainWindow::exportPng(const QString& path, QString* error) const {
         QBuffer buffer(&bytes);
         buffer.open(QIODevice::WriteOnly);
         if (!image.save(&buffer, "PNG")) {
-            if (error) *error = tr("could not encode the PNG (%1x%2)").arg(image.width()).arg(image.height());
+            if (error)
+                *error = tr("could not encode the PNG (%1x%2)").arg(image.width()).arg(image.height());
             return false;
         }
     }
-    const std::string failure = writeFileAtomic(path.toStdString(), std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
+    const std::string failure = writeFileAtomic(
+        path.toStdString(), std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
     if (!failure.empty()) {
-        if (error) *error = QString::fromStdString(failure);
+        if (error)
+            *error = QString::fromStdString(failure);
         return false;
     }
     return true;

@@ -3,6 +3,7 @@
 // operand (A, B, C/D and, for sparse, the metadata grid with its per-lane bit diagrams), the details panel,
 // hover cross-highlighting, compare mode, export, themes, the probe status area, and QSettings persistence.
 
+#include "diagram_cache.hpp"
 #include "diagram_view.hpp"
 #include "preferences.hpp"
 
@@ -13,7 +14,6 @@
 #include <QPointer>
 #include <QSet>
 
-#include <list>
 #include <memory>
 #include <vector>
 
@@ -40,14 +40,15 @@ class CatalogFilterModel;
 class DetailsPanel;
 class LegendBar;
 class ProbeController;
+class ViewState;
 struct CellInfo;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
-public:
+  public:
     struct Options {
-        QSettings* settings = nullptr;  // where preferences and the last view persist; nullptr = nowhere
-        bool restore = true;            // apply the stored preferences and last view at start
+        QSettings* settings = nullptr; // where preferences and the last view persist; nullptr = nowhere
+        bool restore = true;           // apply the stored preferences and last view at start
         QString recordedReports = QStringLiteral(":/lanemap/probe"); // folder of recorded probe reports
     };
 
@@ -78,18 +79,22 @@ public:
     QComboBox* selectorBox() const { return m_selectorBox; }
     QLabel* probeStatus() const { return m_probeStatus; }
     LegendBar* legendBar() const { return m_legend; }
+    // What every view shares (hovered and pinned lane, coloring, filter, selector, compare).
+    ViewState* viewState() const { return m_state; }
+    const DiagramCache& diagramCache() const { return m_cache; }
 
     // View state (what the toolbar and menus change).
     void setTheme(Theme theme);
-    Theme theme() const { return m_prefs.theme; }
+    Theme theme() const;
     void setColorBy(ColorBy colorBy);
     void setPalette(Palette palette);
     bool setLaneFilter(const QString& lanes, QString* error = nullptr);
     bool setSelector(int selector);
     void setShowLabels(bool on);
     void setPinnedThread(int thread);
-    int pinnedThread() const { return m_prefs.pinnedThread; }
-    // Compare the current instruction's `operand` with the same operand of `spec`; empty spec turns compare off.
+    int pinnedThread() const;
+    // Compare the current instruction's `operand` with the same operand of `spec`; empty spec turns compare
+    // off.
     bool setCompare(const QString& spec, QString* error = nullptr);
     void setCompareOperand(const QString& operand);
     int compareDifferences() const { return m_compareDifferences; }
@@ -114,21 +119,21 @@ public:
     double selectToFirstPaintMs() const { return m_selectToFirstPaint; }
     QString timingReport() const;
 
-public slots:
+  public slots:
     void probeHardware();
     void zoomIn();
     void zoomOut();
     void fitAll();
     void copyCellInfo();
 
-signals:
+  signals:
     void instructionChanged(const QString& spec);
     void firstPaint();
 
-protected:
+  protected:
     void closeEvent(QCloseEvent* event) override;
 
-private:
+  private:
     struct Pane {
         QString name;
         QPointer<DiagramView> view;
@@ -144,7 +149,8 @@ private:
     void rebuildPanes();
     void rebuildCompare();
     std::vector<std::pair<QString, std::shared_ptr<const Diagram>>> paneDiagrams() const;
-    std::shared_ptr<const Diagram> diagramFor(const Instruction& instruction, const DiagramOptions& options) const;
+    std::shared_ptr<const Diagram> diagramFor(const Instruction& instruction,
+                                              const DiagramOptions& options) const;
     DiagramOptions diagramOptions(const QString& operand) const;
     DiagramView* makeView(const QString& name);
     void attachView(DiagramView* view);
@@ -157,27 +163,19 @@ private:
     void onClick(DiagramView* view, int cell);
     void onPaneTab(DiagramView* view, bool backward);
     void onPainted(double ms);
-    void setHighlightThread(int thread);
     CellInfo describe(const DiagramView* view, int cell) const;
     std::vector<DiagramView*> allViews() const;
-    void applyThemeToViews();
+    void connectViewState();
 
     Options m_options;
     Preferences m_prefs;
     const Instruction* m_instruction = nullptr;
     const Instruction* m_compareInstruction = nullptr;
-    QString m_compareOperand = QStringLiteral("A");
     int m_compareDifferences = 0;
-    std::vector<int> m_laneFilter;
+    ViewState* m_state = nullptr;
     std::vector<Pane> m_panes;
     std::vector<Pane> m_compareViews;
-    struct CachedDiagram {
-        std::string key;
-        const void* instruction;
-        std::shared_ptr<const Diagram> diagram;
-    };
-    mutable std::list<CachedDiagram> m_diagramCache; // most recent first
-    int m_hoverThread = -1;
+    mutable DiagramCache m_cache;
     DiagramView* m_lastView = nullptr;
     int m_lastCell = -1;
 

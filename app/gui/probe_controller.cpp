@@ -1,6 +1,7 @@
 #include "probe_controller.hpp"
 
 #include "lanemap/gpu/probe.hpp"
+#include "lanemap/verdict.hpp"
 
 #include <QDir>
 #include <QFile>
@@ -16,23 +17,26 @@ std::vector<RecordedReport> loadRecordedReports(const QString& folder, QStringLi
     for (const QString& name : files) {
         QFile file(dir.filePath(name));
         if (!file.open(QIODevice::ReadOnly)) {
-            if (errors) *errors << QStringLiteral("%1: %2").arg(file.fileName(), file.errorString());
+            if (errors)
+                *errors << QStringLiteral("%1: %2").arg(file.fileName(), file.errorString());
             continue;
         }
         const QByteArray bytes = file.readAll();
         RecordedReport r;
         r.file = file.fileName();
         std::string error;
-        if (!parseProbeReport(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())), r.report,
-                              error)) {
-            if (errors) *errors << QStringLiteral("%1: %2").arg(file.fileName(), QString::fromStdString(error));
+        if (!parseProbeReport(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())),
+                              r.report, error)) {
+            if (errors)
+                *errors << QStringLiteral("%1: %2").arg(file.fileName(), QString::fromStdString(error));
             continue;
         }
         out.push_back(std::move(r));
     }
     // Newest first (ISO dates sort as text).
-    std::stable_sort(out.begin(), out.end(),
-                     [](const RecordedReport& a, const RecordedReport& b) { return a.report.date > b.report.date; });
+    std::stable_sort(out.begin(), out.end(), [](const RecordedReport& a, const RecordedReport& b) {
+        return a.report.date > b.report.date;
+    });
     return out;
 }
 
@@ -45,22 +49,16 @@ QString describeReport(const ProbeReport& report, const ProbeResult& result) {
                                    QString::fromStdString(report.device.cudaRuntime),
                                    QString::fromStdString(report.date).left(10));
     if (result.verdict == "pass")
-        return QStringLiteral("confirmed on %1: %2 cells, %3 experiments").arg(where).arg(result.cellsChecked).arg(result.experiments);
+        return QStringLiteral("confirmed on %1: %2 cells, %3 experiments")
+            .arg(where)
+            .arg(result.cellsChecked)
+            .arg(result.experiments);
     if (result.verdict == "fail")
         return QStringLiteral("hardware disagrees on %1 of %2 cells on %3")
             .arg(result.cellsMismatched)
             .arg(result.cellsChecked)
             .arg(where);
     return QStringLiteral("not probed on %1: %2").arg(where, QString::fromStdString(result.reason));
-}
-
-CellVerdict cellVerdict(const ProbeResult& result, const QString& operand, int matrix, int row, int col) {
-    if (result.verdict != "pass" && result.verdict != "fail") return CellVerdict::None;
-    const std::string op = operand.toStdString();
-    for (const ProbeMismatch& m : result.mismatches)
-        if (m.operand == op && m.row == row && m.col == col && (m.matrix < 0 || matrix < 0 || m.matrix == matrix))
-            return CellVerdict::Mismatch;
-    return CellVerdict::Confirmed;
 }
 
 ProbeController::ProbeController(QObject* parent) : QObject(parent) {}
@@ -74,7 +72,8 @@ ProbeController::~ProbeController() {
 }
 
 bool ProbeController::start(std::vector<const Variant*> variants) {
-    if (m_thread) return false;
+    if (m_thread)
+        return false;
     m_cancel = std::make_shared<std::atomic<bool>>(false);
     auto cancel = m_cancel;
     QPointer<ProbeController> self(this);
@@ -93,7 +92,8 @@ bool ProbeController::start(std::vector<const Variant*> variants) {
                 QMetaObject::invokeMethod(
                     self.data(),
                     [self, done, total, s] {
-                        if (self) emit self->progress(static_cast<int>(done), static_cast<int>(total), s);
+                        if (self)
+                            emit self->progress(static_cast<int>(done), static_cast<int>(total), s);
                     },
                     Qt::QueuedConnection);
             },
@@ -108,7 +108,8 @@ bool ProbeController::start(std::vector<const Variant*> variants) {
             emit finished(false);
             return;
         }
-        if (!report->results.empty()) m_live = std::move(*report);
+        if (!report->results.empty())
+            m_live = std::move(*report);
         emit finished(cancelled);
     });
     m_thread->start();
@@ -116,18 +117,21 @@ bool ProbeController::start(std::vector<const Variant*> variants) {
 }
 
 void ProbeController::cancel() {
-    if (m_cancel) m_cancel->store(true);
+    if (m_cancel)
+        m_cancel->store(true);
 }
 
 const ProbeResult* ProbeController::resultFor(const std::string& spec, const ProbeReport** report) const {
-    auto usable = [](const ProbeResult* r) { return r && (r->verdict == "pass" || r->verdict == "fail"); };
+    auto usable = [](const ProbeResult* r) { return r && coversCells(*r); };
     if (const ProbeResult* r = m_live.result(spec); usable(r)) {
-        if (report) *report = &m_live;
+        if (report)
+            *report = &m_live;
         return r;
     }
     for (const RecordedReport& rec : m_recorded)
         if (const ProbeResult* r = rec.report.result(spec); usable(r)) {
-            if (report) *report = &rec.report;
+            if (report)
+                *report = &rec.report;
             return r;
         }
     return nullptr;

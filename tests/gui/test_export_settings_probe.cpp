@@ -1,4 +1,5 @@
-// What leaves the window (SVG, PNG, screenshots, clipboard), what it remembers (QSettings) and the probe area.
+// What leaves the window (SVG, PNG, screenshots, clipboard), what it remembers (QSettings) and the probe
+// area.
 #include "gui_test_support.hpp"
 
 #include "details_panel.hpp"
@@ -90,12 +91,14 @@ TEST(Painter, PaintsIntoAnOffscreenImageWithLevelOfDetail) {
     const QRectF first = cellRect(d, o, 0);
     ASSERT_TRUE(QRectF(0, 0, 400, 300).contains(first.center()));
     const DiagramCell& c = d.cells.front();
-    EXPECT_EQ(image.pixelColor(first.topLeft().toPoint() + QPoint(2, 2)), QColor(c.fill.r, c.fill.g, c.fill.b));
+    EXPECT_EQ(image.pixelColor(first.topLeft().toPoint() + QPoint(2, 2)),
+              QColor(c.fill.r, c.fill.g, c.fill.b));
     // The overlay lights a lane: its cells keep their color, the others are shaded.
     Highlight h;
     h.thread = c.thread;
     QPainter p(&image);
-    EXPECT_EQ(paintOverlay(p, d, o, h, QRectF(0, 0, 400, 300)), static_cast<int>(d.cellsOfThread(c.thread).size()));
+    EXPECT_EQ(paintOverlay(p, d, o, h, QRectF(0, 0, 400, 300)),
+              static_cast<int>(d.cellsOfThread(c.thread).size()));
 }
 
 TEST(Settings, PreferencesRoundTrip) {
@@ -188,12 +191,14 @@ TEST(Probe, RecordedReportsShowWhereALayoutWasConfirmed) {
     Window w(false, reports.path());
     ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
     const QString status = w->probeStatus()->text();
-    EXPECT_TRUE(status.contains(QStringLiteral("confirmed on NVIDIA H100 80GB HBM3"))) << status.toStdString();
+    EXPECT_TRUE(status.contains(QStringLiteral("confirmed on NVIDIA H100 80GB HBM3")))
+        << status.toStdString();
     EXPECT_TRUE(status.contains(QStringLiteral("580.159.04")));
     EXPECT_TRUE(status.contains(QStringLiteral("2026-11-23")));
     const auto& verdicts = w->pane(QStringLiteral("A"))->marks().verdict;
     ASSERT_EQ(verdicts.size(), 256u);
-    for (std::uint8_t v : verdicts) EXPECT_EQ(v, CellMarks::Confirmed);
+    for (std::uint8_t v : verdicts)
+        EXPECT_EQ(v, CellMarks::Confirmed);
     // Another instruction has no report.
     ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k8.f16")));
     EXPECT_TRUE(w->probeStatus()->text().contains(QStringLiteral("not confirmed")));
@@ -213,12 +218,44 @@ TEST(Probe, MismatchesAreCrossedOutCellByCell) {
     const auto& verdicts = a->marks().verdict;
     ASSERT_EQ(verdicts.size(), 256u);
     int crossed = 0;
-    for (std::uint8_t v : verdicts) crossed += v == CellMarks::Mismatch;
+    for (std::uint8_t v : verdicts)
+        crossed += v == CellMarks::Mismatch;
     EXPECT_EQ(crossed, 1);
     EXPECT_EQ(verdicts[static_cast<std::size_t>(cellAt(a, 9, 3))], CellMarks::Mismatch);
     EXPECT_TRUE(w->probeStatus()->text().contains(QStringLiteral("disagrees on 1 of 512")));
     hover(a, cellAt(a, 9, 3));
     EXPECT_TRUE(w->details()->cell().probe.startsWith(QStringLiteral("✗")));
+}
+
+// The merged C/D pane shows C and D together: a cell where the hardware disagrees about C is a mismatch in
+// the grid and in the Cell panel alike (they used to map "C/D" differently: ✗ in the grid, ✓ in the panel).
+TEST(Probe, AMismatchOfCInTheMergedPaneIsAMismatchEverywhere) {
+    ProbeReport report = sampleReport("fail");
+    ProbeMismatch& m = report.results.front().mismatches.front();
+    m.operand = "C";
+    m.row = 2;
+    m.col = 5;
+    QTemporaryDir reports;
+    {
+        QFile f(reports.filePath(QStringLiteral("fail.json")));
+        ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray::fromStdString(toJson(report)));
+    }
+    Window w(false, reports.path());
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
+    DiagramView* cd = w->pane(QStringLiteral("C/D"));
+    ASSERT_NE(cd, nullptr);
+    const int cell = cellAt(cd, 2, 5);
+    ASSERT_GE(cell, 0);
+    EXPECT_EQ(cd->marks().verdict.at(static_cast<std::size_t>(cell)), CellMarks::Mismatch);
+    hover(cd, cell);
+    EXPECT_TRUE(w->details()->cell().probe.startsWith(QStringLiteral("✗")))
+        << w->details()->cell().probe.toStdString();
+    // A cell both agree on is confirmed in both places.
+    const int other = cellAt(cd, 0, 0);
+    hover(cd, other);
+    EXPECT_TRUE(w->details()->cell().probe.startsWith(QStringLiteral("✓")))
+        << w->details()->cell().probe.toStdString();
 }
 
 TEST(Probe, WithoutAGpuTheActionSaysWhyAndTheAppStaysUsable) {
@@ -248,8 +285,9 @@ TEST(ScreenshotMode, WritesThePngAndExits) {
     env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
     env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.path()); // never the user's settings
     app.setProcessEnvironment(env);
-    app.start(QStringLiteral(LANEMAP_GUI_BINARY),
-              {QStringLiteral("--spec"), QStringLiteral("mma.m16n8k16.f16"), QStringLiteral("--screenshot"), png});
+    app.start(
+        QStringLiteral(LANEMAP_GUI_BINARY),
+        {QStringLiteral("--spec"), QStringLiteral("mma.m16n8k16.f16"), QStringLiteral("--screenshot"), png});
     ASSERT_TRUE(app.waitForFinished(60000));
     EXPECT_EQ(app.exitCode(), 0) << app.readAllStandardError().toStdString();
     QImage image(png);
@@ -258,8 +296,9 @@ TEST(ScreenshotMode, WritesThePngAndExits) {
 
     // A bad spec is a usage error (exit 2) that names the problem; nothing is written.
     const QString bad = dir.filePath(QStringLiteral("bad.png"));
-    app.start(QStringLiteral(LANEMAP_GUI_BINARY),
-              {QStringLiteral("--spec"), QStringLiteral("mma.m16n8k16.tf32"), QStringLiteral("--screenshot"), bad});
+    app.start(
+        QStringLiteral(LANEMAP_GUI_BINARY),
+        {QStringLiteral("--spec"), QStringLiteral("mma.m16n8k16.tf32"), QStringLiteral("--screenshot"), bad});
     ASSERT_TRUE(app.waitForFinished(60000));
     EXPECT_EQ(app.exitCode(), 2);
     EXPECT_TRUE(app.readAllStandardError().contains("invalid spec"));
