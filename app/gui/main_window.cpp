@@ -5,6 +5,7 @@
 #include "compare.hpp"
 #include "details_panel.hpp"
 #include "legend_bar.hpp"
+#include "pane_frame.hpp"
 #include "probe_controller.hpp"
 #include "theme.hpp"
 #include "view_state.hpp"
@@ -213,6 +214,10 @@ void MainWindow::buildUi() {
     m_legend = new LegendBar(central);
     m_legend->setObjectName(QStringLiteral("legend"));
     vl->addWidget(m_legend);
+    m_verdictLine = makeLabel(QStringLiteral("verdictLegend"), central);
+    m_verdictLine->setWordWrap(true);
+    m_verdictLine->hide();
+    vl->addWidget(m_verdictLine);
     connect(m_legend, &LegendBar::laneHovered, m_state, &ViewState::setHoveredLane);
 
     m_stack = new QStackedWidget(central);
@@ -317,6 +322,12 @@ void MainWindow::buildActions() {
     m_actLabels->setCheckable(true);
     m_actLabels->setChecked(true);
     connect(m_actLabels, &QAction::toggled, this, &MainWindow::setShowLabels);
+    m_actMarks = view->addAction(tr("Probe &marks"));
+    m_actMarks->setObjectName(QStringLiteral("actionProbeMarks"));
+    m_actMarks->setCheckable(true);
+    m_actMarks->setChecked(true);
+    m_actMarks->setToolTip(tr("Frame the cells where the hardware report disagrees with the layout"));
+    connect(m_actMarks, &QAction::toggled, this, [this] { applyVerdictMarks(); });
     m_actDark = view->addAction(tr("&Dark theme"));
     m_actDark->setCheckable(true);
     m_actDark->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
@@ -586,19 +597,26 @@ void MainWindow::rebuildPanes() {
         for (Pane& o : old)
             if (o.name == name && o.view) {
                 pane.view = o.view;
+                pane.frame = o.frame;
                 o.view = nullptr;
+                o.frame = nullptr;
             }
-        if (!pane.view)
+        if (!pane.view) {
             pane.view = makeView(name);
+            pane.frame = new PaneFrame(pane.view);
+            pane.frame->setObjectName(QStringLiteral("frame_") +
+                                      QString(name).replace(QLatin1Char('/'), QString()));
+        }
+        pane.frame->setTitle(paneTitle(name));
         pane.view->setDiagram(diagram);
         m_panes.push_back(pane);
     }
     for (Pane& o : old)
-        if (o.view) {
+        if (o.frame) {
             // Out of the splitter now (deleteLater alone leaves it visible until the event loop runs again).
-            o.view->hide();
-            o.view->setParent(nullptr);
-            o.view->deleteLater();
+            o.frame->hide();
+            o.frame->setParent(nullptr);
+            o.frame->deleteLater();
         }
 
     // Arrangement, the shape of D = A·B + C: A (and metadata) in one group, B and C/D in the other. Side by
@@ -622,7 +640,7 @@ void MainWindow::rebuildPanes() {
     int li = 0, ri = 0;
     for (const Pane& pane : m_panes) {
         const bool first = isFirstGroup(pane);
-        (first ? m_leftColumn : m_rightColumn)->insertWidget(first ? li++ : ri++, pane.view);
+        (first ? m_leftColumn : m_rightColumn)->insertWidget(first ? li++ : ri++, pane.frame);
     }
     // Split sizes follow the diagrams' natural sizes, so a 16x8 B does not get as much room as a 64x256 D.
     QList<int> firstSizes, secondSizes;
@@ -779,6 +797,13 @@ DiagramView* MainWindow::pane(const QString& name) const {
     return nullptr;
 }
 
+PaneFrame* MainWindow::paneFrame(const QString& name) const {
+    for (const Pane& p : m_panes)
+        if (p.name == name)
+            return p.frame;
+    return nullptr;
+}
+
 QList<DiagramView*> MainWindow::panes() const {
     QList<DiagramView*> out;
     for (const Pane& p : m_panes)
@@ -869,6 +894,19 @@ void MainWindow::updateProbeStatus() {
     const ProbeReport* report = nullptr;
     const ProbeResult* result = m_probe->resultFor(m_instruction->spec, &report);
     if (result && report) {
+        // Which report speaks: this machine's probe run, or a file recorded elsewhere (a user without a GPU
+        // must not take it for their own hardware).
+        QString origin = tr("probe run on this machine");
+        for (const RecordedReport& rec : m_probe->recorded())
+            if (&rec.report == report)
+                origin = tr("recorded report %1, not this machine").arg(QFileInfo(rec.file).fileName());
+        const QString sentence =
+            result->cellsMismatched == 0
+                ? tr("✓ Every cell confirmed by the hardware (%1): %2.")
+                : tr("<span style='color:#c62828'>✗ Red frame: the hardware placed that cell "
+                     "differently</span> (%1): %2.");
+        m_verdictLine->setText(sentence.arg(origin, describeReport(*report, *result).toHtmlEscaped()));
+        m_verdictLine->show();
         m_probeStatus->setText(describeReport(*report, *result));
         m_probeStatus->setToolTip(
             tr("Hardware report (%1 of %2 cells mismatched). The probe proves that A, B and D "
@@ -877,6 +915,8 @@ void MainWindow::updateProbeStatus() {
                 .arg(result->cellsMismatched)
                 .arg(result->cellsChecked));
     } else {
+        m_verdictLine->clear();
+        m_verdictLine->hide();
         m_probeStatus->setText(tr("not confirmed on hardware yet"));
         m_probeStatus->setToolTip(
             tr("No recorded or live probe report covers %1. Tools → Probe hardware runs it on "
@@ -885,29 +925,59 @@ void MainWindow::updateProbeStatus() {
     }
 }
 
+QString MainWindow::paneTitle(const QString& name) const {
+    if (!m_instruction)
+        return name;
+    const Instruction& in = *m_instruction;
+    // Which matrix axis runs down the rows and which across the columns.
+    if (name == QLatin1String("A"))
+        return tr("<b>A</b> &nbsp;rows M = %1, columns K = %2").arg(in.m).arg(in.k);
+    if (name == QLatin1String("B"))
+        return tr("<b>B</b> &nbsp;rows K = %1, columns N = %2").arg(in.k).arg(in.n);
+    if (name == QLatin1String("metadata"))
+        return tr("<b>metadata</b> &nbsp;on A: rows M = %1, columns K = %2").arg(in.m).arg(in.k);
+    return tr("<b>%1</b> &nbsp;rows M = %2, columns N = %3").arg(name).arg(in.m).arg(in.n);
+}
+
 void MainWindow::applyVerdictMarks() {
     if (!m_instruction)
         return;
-    const ProbeResult* result = m_probe->resultFor(m_instruction->spec);
+    const ProbeReport* report = nullptr;
+    const ProbeResult* result = m_probe->resultFor(m_instruction->spec, &report);
+    const bool showMarks = !m_actMarks || m_actMarks->isChecked();
     for (const Pane& pane : m_panes) {
         const Diagram* d = pane.view->diagram();
         if (!d)
             continue;
         CellMarks marks;
+        int mismatched = 0;
         if (result) {
+            // Only disagreement is marked in the grid; agreement is said once, in the pane's badge.
             marks.verdict.assign(d->cells.size(), CellMarks::NoVerdict);
             std::vector<std::vector<Operand>> panelOperands;
             for (const DiagramPanel& panel : d->panels)
                 panelOperands.push_back(operandsOfView(panel.operand));
             for (std::size_t i = 0; i < d->cells.size(); ++i) {
                 const DiagramCell& c = d->cells[i];
-                const CellVerdict v = cellVerdict(result, panelOperands[c.panel], c.matrix, c.row, c.col);
-                marks.verdict[i] = v == CellVerdict::Mismatch    ? CellMarks::Mismatch
-                                   : v == CellVerdict::Confirmed ? CellMarks::Confirmed
-                                                                 : CellMarks::NoVerdict;
+                if (cellVerdict(result, panelOperands[c.panel], c.matrix, c.row, c.col) !=
+                    CellVerdict::Mismatch)
+                    continue;
+                marks.verdict[i] = CellMarks::Mismatch;
+                ++mismatched;
             }
         }
+        if (!showMarks || mismatched == 0)
+            marks.verdict.clear();
         pane.view->setMarks(std::move(marks));
+        if (!pane.frame)
+            continue;
+        if (!result || !report)
+            pane.frame->setBadge(QString(), true);
+        else if (mismatched == 0)
+            pane.frame->setBadge(tr("✓ confirmed on hardware"), true, describeReport(*report, *result));
+        else
+            pane.frame->setBadge(tr("✗ %n cell(s) placed differently", nullptr, mismatched), false,
+                                 describeReport(*report, *result));
     }
 }
 

@@ -39,6 +39,7 @@ class CatalogModel;
 class CatalogFilterModel;
 class DetailsPanel;
 class LegendBar;
+class PaneFrame;
 class ProbeController;
 class ViewState;
 struct CellInfo;
@@ -65,6 +66,9 @@ class MainWindow : public QMainWindow {
     // Panes: "A", "B", "C/D" (or "C" and "D"), "metadata" for sparse instructions.
     QStringList paneNames() const;
     DiagramView* pane(const QString& name) const;
+    // The pane's frame: its title (operand and axes), hardware verdict badge and zoom.
+    PaneFrame* paneFrame(const QString& name) const;
+    QLabel* verdictLegend() const { return m_verdictLine; }
     QList<DiagramView*> panes() const;
     // Compare views (left = current instruction, right = the compared one); nullptr when compare is off.
     DiagramView* compareView(int side) const;
@@ -137,6 +141,7 @@ class MainWindow : public QMainWindow {
     struct Pane {
         QString name;
         QPointer<DiagramView> view;
+        QPointer<PaneFrame> frame; // header (axes, verdict badge, zoom) over the view; null for compare views
         const Instruction* instruction = nullptr;
         bool compare = false;
     };
@@ -159,6 +164,7 @@ class MainWindow : public QMainWindow {
     void updateSelectorBox();
     void updateProbeStatus();
     void applyVerdictMarks();
+    QString paneTitle(const QString& name) const;
     void onHover(DiagramView* view, int cell);
     void onClick(DiagramView* view, int cell);
     void onPaneTab(DiagramView* view, bool backward);
@@ -192,6 +198,7 @@ class MainWindow : public QMainWindow {
     QLabel* m_facts = nullptr;
     QLabel* m_notes = nullptr;
     LegendBar* m_legend = nullptr;
+    QLabel* m_verdictLine = nullptr;
     QStackedWidget* m_stack = nullptr;
     QSplitter* m_paneSplitter = nullptr;
     QSplitter* m_leftColumn = nullptr;
@@ -215,6 +222,7 @@ class MainWindow : public QMainWindow {
     // Actions
     QAction* m_actLabels = nullptr;
     QAction* m_actDark = nullptr;
+    QAction* m_actMarks = nullptr;
     QAction* m_actColorBlind = nullptr;
     QAction* m_actProbe = nullptr;
     QActionGroup* m_colorGroup = nullptr;

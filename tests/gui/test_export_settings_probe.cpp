@@ -4,12 +4,14 @@
 
 #include "details_panel.hpp"
 #include "diagram_painter.hpp"
+#include "pane_frame.hpp"
 #include "preferences.hpp"
 #include "probe_controller.hpp"
 
 #include "lanemap/gpu/probe.hpp"
 #include "lanemap/probe_report.hpp"
 
+#include <QAction>
 #include <QFile>
 #include <QImage>
 #include <QLabel>
@@ -195,10 +197,9 @@ TEST(Probe, RecordedReportsShowWhereALayoutWasConfirmed) {
         << status.toStdString();
     EXPECT_TRUE(status.contains(QStringLiteral("580.159.04")));
     EXPECT_TRUE(status.contains(QStringLiteral("2026-11-23")));
-    const auto& verdicts = w->pane(QStringLiteral("A"))->marks().verdict;
-    ASSERT_EQ(verdicts.size(), 256u);
-    for (std::uint8_t v : verdicts)
-        EXPECT_EQ(v, CellMarks::Confirmed);
+    // Agreement is said once in the pane's badge, never painted on every cell.
+    EXPECT_TRUE(w->pane(QStringLiteral("A"))->marks().verdict.empty());
+    EXPECT_TRUE(w->paneFrame(QStringLiteral("A"))->badge()->text().contains(QStringLiteral("confirmed")));
     // Another instruction has no report.
     ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k8.f16")));
     EXPECT_TRUE(w->probeStatus()->text().contains(QStringLiteral("not confirmed")));
@@ -256,6 +257,100 @@ TEST(Probe, AMismatchOfCInTheMergedPaneIsAMismatchEverywhere) {
     hover(cd, other);
     EXPECT_TRUE(w->details()->cell().probe.startsWith(QStringLiteral("✓")))
         << w->details()->cell().probe.toStdString();
+}
+
+// Issue 14.1: a verdict never covers a label. Agreement is said once per pane (badge) and in a legend line
+// naming the report; only disagreeing cells are marked, with a frame on the cell's edge; View → Probe marks.
+TEST(Probe, AMismatchMarkLeavesTheLabelUntouchedAndAgreementPaintsNothing) {
+    const Diagram d = buildDiagram(*Catalog::instance().instruction("mma.m16n8k16.f16"), [] {
+        DiagramOptions o;
+        o.operand = "A";
+        return o;
+    }());
+    PaintOptions o;
+    o.chrome = false;
+    o.legends = false;
+    CellMarks none;
+    CellMarks confirmed;
+    confirmed.verdict.assign(d.cells.size(), CellMarks::Confirmed);
+    CellMarks mismatch;
+    mismatch.verdict.assign(d.cells.size(), CellMarks::NoVerdict);
+    mismatch.verdict[0] = CellMarks::Mismatch;
+    const QImage plain = renderDiagram(d, o, &none, 2.0);
+    EXPECT_EQ(renderDiagram(d, o, &confirmed, 2.0), plain) << "agreement must not be painted on every cell";
+    const QImage marked = renderDiagram(d, o, &mismatch, 2.0);
+    ASSERT_EQ(marked.size(), plain.size());
+    // Cell 0 as rendered at scale 2: its interior (3 px in from the edge, where the label is) is unchanged,
+    // and its edge shows the mark.
+    PaintOptions at2 = o;
+    at2.zoom = 2.0;
+    at2.origin = contentRect(d, o).topLeft();
+    const QRect cell = cellRect(d, at2, 0).toAlignedRect();
+    int interiorChanged = 0, edgeChanged = 0;
+    for (int y = cell.top(); y <= cell.bottom(); ++y)
+        for (int x = cell.left(); x <= cell.right(); ++x) {
+            if (!plain.rect().contains(x, y) || plain.pixel(x, y) == marked.pixel(x, y))
+                continue;
+            const bool interior = QRect(cell).adjusted(4, 4, -4, -4).contains(x, y);
+            (interior ? interiorChanged : edgeChanged)++;
+        }
+    EXPECT_EQ(interiorChanged, 0) << "the mark must not cover the label";
+    EXPECT_GT(edgeChanged, 20) << "the mismatch must be visible";
+}
+
+TEST(Probe, ConfirmationIsABadgePerPaneAndALegendLineNamingTheReport) {
+    QTemporaryDir reports;
+    {
+        QFile f(reports.filePath(QStringLiteral("h100.json")));
+        ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray::fromStdString(toJson(sampleReport("pass"))));
+    }
+    Window w(false, reports.path());
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
+    for (const QString& name : w->paneNames()) {
+        PaneFrame* frame = w->paneFrame(name);
+        ASSERT_NE(frame, nullptr) << name.toStdString();
+        EXPECT_TRUE(frame->badge()->isVisible()) << name.toStdString();
+        EXPECT_TRUE(frame->badge()->text().contains(QStringLiteral("confirmed")))
+            << frame->badge()->text().toStdString();
+        EXPECT_TRUE(w->pane(name)->marks().verdict.empty())
+            << "no cell of " << name.toStdString() << " is marked";
+    }
+    const QString legend = w->verdictLegend()->text();
+    EXPECT_TRUE(w->verdictLegend()->isVisible());
+    EXPECT_TRUE(legend.contains(QStringLiteral("NVIDIA H100 80GB HBM3"))) << legend.toStdString();
+    EXPECT_TRUE(legend.contains(QStringLiteral("2026-11-23")));
+    EXPECT_TRUE(legend.contains(QStringLiteral("recorded report h100.json, not this machine")))
+        << legend.toStdString();
+    // No report: no badge, no legend line.
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k8.f16")));
+    EXPECT_FALSE(w->paneFrame(QStringLiteral("A"))->badge()->isVisible());
+    EXPECT_FALSE(w->verdictLegend()->isVisible());
+}
+
+TEST(Probe, OnlyDisagreeingCellsAreMarkedAndTheViewToggleHidesThem) {
+    QTemporaryDir reports;
+    {
+        QFile f(reports.filePath(QStringLiteral("fail.json")));
+        ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray::fromStdString(toJson(sampleReport("fail"))));
+    }
+    Window w(false, reports.path());
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
+    DiagramView* a = w->pane(QStringLiteral("A"));
+    EXPECT_TRUE(w->paneFrame(QStringLiteral("A"))->badge()->text().contains(QStringLiteral("1 cell")));
+    EXPECT_TRUE(w->paneFrame(QStringLiteral("B"))->badge()->text().contains(QStringLiteral("confirmed")))
+        << "B has no disagreeing cell";
+    int marked = 0;
+    for (std::uint8_t v : a->marks().verdict)
+        marked += v != CellMarks::NoVerdict;
+    EXPECT_EQ(marked, 1);
+    QAction* toggle = w->findChild<QAction*>(QStringLiteral("actionProbeMarks"));
+    ASSERT_NE(toggle, nullptr);
+    toggle->setChecked(false);
+    EXPECT_TRUE(a->marks().verdict.empty());
+    toggle->setChecked(true);
+    EXPECT_EQ(a->marks().verdict.at(static_cast<std::size_t>(cellAt(a, 9, 3))), CellMarks::Mismatch);
 }
 
 TEST(Probe, WithoutAGpuTheActionSaysWhyAndTheAppStaysUsable) {
