@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 namespace lanemap::gui {
 
@@ -117,6 +118,10 @@ void DiagramView::setMarks(CellMarks marks) {
 }
 
 double DiagramView::fitZoom() const {
+    return fitZoom(m_fitMode);
+}
+
+double DiagramView::fitZoom(FitMode mode) const {
     if (!m_diagram)
         return 1.0;
     const QRectF c = contentRect(*m_diagram, m_options, kMargin);
@@ -125,7 +130,7 @@ double DiagramView::fitZoom() const {
         return 1.0;
     // The whole diagram, but never magnified past 1.6: huge cells on a big screen look broken, not helpful.
     const double both = std::min({vp.width() / c.width(), vp.height() / c.height(), 1.6});
-    if (labelsVisible(*m_diagram, both))
+    if (mode == FitMode::All || labelsVisible(*m_diagram, both))
         return std::clamp(both, kMinZoom, kMaxZoom);
     // Too small to read (a 16x256 A, a 64x256 accumulator): fill the short side instead and scroll along the
     // long one, up to 1:1.
@@ -136,13 +141,17 @@ double DiagramView::fitZoom() const {
     return std::clamp(std::max(both, shortSide), kMinZoom, kMaxZoom);
 }
 
-void DiagramView::fit() {
+void DiagramView::fit(FitMode mode) {
+    const bool changed = !m_fit || mode != m_fitMode;
     m_fit = true;
+    m_fitMode = mode;
     const double z = fitZoom();
     if (std::abs(z - m_options.zoom) > 1e-9) {
         m_options.zoom = z;
         invalidateTiles();
         emit zoomChanged(z);
+    } else if (changed) {
+        emit zoomChanged(z); // same scale, but now it follows the pane
     }
     relayout();
     viewport()->update();
@@ -150,9 +159,12 @@ void DiagramView::fit() {
 
 void DiagramView::setZoom(double zoom, QPoint anchor) {
     zoom = std::clamp(zoom, kMinZoom, kMaxZoom);
-    m_fit = false;
-    if (std::abs(zoom - m_options.zoom) < 1e-9)
+    const bool wasFit = std::exchange(m_fit, false);
+    if (std::abs(zoom - m_options.zoom) < 1e-9) {
+        if (wasFit)
+            emit zoomChanged(zoom); // same scale, but it no longer follows the pane
         return;
+    }
     if (anchor.x() < 0)
         anchor = viewport()->rect().center();
     const QPointF unit = toUnits(anchor); // keep the unit under the anchor in place

@@ -41,14 +41,19 @@ class DiagramView : public QAbstractScrollArea {
     void setMarks(CellMarks marks);
     const CellMarks& marks() const { return m_marks; }
 
-    // Zoom: units -> pixels. fit() picks the zoom that shows the whole diagram and keeps following the pane
-    // size until the user zooms.
+    // Zoom: units -> pixels. Each pane has its own. fit() picks the zoom from the pane size and keeps
+    // following it until the user zooms: FitMode::Readable shows the whole diagram when its labels stay
+    // readable, else fills the short side and scrolls along the long one; FitMode::All always shows the whole
+    // diagram (colour alone shows the pattern when labels cannot fit).
+    enum class FitMode { Readable, All };
     double zoom() const { return m_options.zoom; }
     void setZoom(double zoom, QPoint anchor = QPoint(-1, -1));
     void zoomBy(double factor, QPoint anchor = QPoint(-1, -1));
-    void fit();
+    void fit(FitMode mode = FitMode::Readable);
     bool fitting() const { return m_fit; }
-    double fitZoom() const;
+    FitMode fitMode() const { return m_fitMode; }
+    double fitZoom() const; // of the current fit mode
+    double fitZoom(FitMode mode) const;
 
     // Highlights shared by every pane.
     void setHighlightThread(int thread);
@@ -123,6 +128,7 @@ class DiagramView : public QAbstractScrollArea {
     QRectF m_content;  // units
     QSize m_contentPx; // content at the current zoom
     bool m_fit = true;
+    FitMode m_fitMode = FitMode::Readable;
     bool m_title = false, m_legends = false;
     QHash<quint64, QImage> m_tiles;
     QHash<quint64, QImage> m_shadedTiles;

@@ -34,6 +34,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressBar>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -303,7 +304,11 @@ void MainWindow::buildActions() {
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(tr("Zoom &in"), QKeySequence::ZoomIn, this, &MainWindow::zoomIn);
     view->addAction(tr("Zoom &out"), QKeySequence::ZoomOut, this, &MainWindow::zoomOut);
-    view->addAction(tr("&Fit"), QKeySequence(Qt::CTRL | Qt::Key_0), this, &MainWindow::fitAll);
+    view->addAction(tr("&Fit readable"), QKeySequence(Qt::CTRL | Qt::Key_0), this, &MainWindow::fitAll)
+        ->setToolTip(tr("Whole diagram where its labels stay readable, else fill the short side and scroll"));
+    view->addAction(tr("Fit &all"), QKeySequence(Qt::CTRL | Qt::Key_9), this, &MainWindow::fitWhole)
+        ->setToolTip(
+            tr("Whole diagram in every pane; colour alone shows the pattern when labels cannot fit"));
     view->addSeparator();
     QMenu* colorMenu = view->addMenu(tr("&Color by"));
     m_colorGroup = new QActionGroup(this);
@@ -394,7 +399,9 @@ void MainWindow::buildActions() {
     QAction* zout = tb->addAction(tr("−"), this, &MainWindow::zoomOut);
     zout->setToolTip(tr("Zoom out (Ctrl+-)"));
     QAction* zfit = tb->addAction(tr("Fit"), this, &MainWindow::fitAll);
-    zfit->setToolTip(tr("Fit every pane (Ctrl+0)"));
+    QAction* zall = tb->addAction(tr("Fit all"), this, &MainWindow::fitWhole);
+    zall->setToolTip(tr("Whole diagram in every pane (Ctrl+9)"));
+    zfit->setToolTip(tr("Fit readable, every pane (Ctrl+0)"));
     tb->addSeparator();
     tb->addWidget(new QLabel(tr(" Compare with "), tb));
     m_compareEdit = new QLineEdit(tb);
@@ -509,7 +516,7 @@ void MainWindow::showInstruction(const Instruction& instruction) {
     m_lastView = nullptr;
     m_lastCell = -1;
     m_details->clear();
-    rebuildPanes();
+    rebuildPanes(true);
     m_unpainted.clear();
     for (const Pane& p : m_panes)
         m_unpainted.insert(p.view.data());
@@ -585,7 +592,7 @@ void MainWindow::attachView(DiagramView* view) {
     });
 }
 
-void MainWindow::rebuildPanes() {
+void MainWindow::rebuildPanes(bool newInstruction) {
     const auto diagrams = paneDiagrams();
     // Reuse views by name (keeps zoom and scroll when switching between similar instructions).
     std::vector<Pane> old = std::move(m_panes);
@@ -671,12 +678,15 @@ void MainWindow::rebuildPanes() {
     if (!m_panes.empty())
         m_legend->setDiagram(m_panes.front().view->sharedDiagram());
     applyVerdictMarks();
-    if (!m_prefs.fitToPane)
-        for (const Pane& pane : m_panes)
-            pane.view->setZoom(m_prefs.zoom);
-    else
-        for (const Pane& pane : m_panes)
-            pane.view->fit();
+    // A newly opened instruction starts fitted; a rebuild of the same one (coloring, palette, selector, lane
+    // filter) keeps each pane's zoom, fitted or explicit.
+    if (newInstruction)
+        for (const Pane& pane : m_panes) {
+            pane.view->fit(DiagramView::FitMode::Readable);
+            // From the top-left corner, where the row and column headers are.
+            pane.view->horizontalScrollBar()->setValue(0);
+            pane.view->verticalScrollBar()->setValue(0);
+        }
 }
 
 void MainWindow::rebuildCompare() {
@@ -1239,7 +1249,11 @@ void MainWindow::zoomOut() {
 }
 void MainWindow::fitAll() {
     for (DiagramView* v : allViews())
-        v->fit();
+        v->fit(DiagramView::FitMode::Readable);
+}
+void MainWindow::fitWhole() {
+    for (DiagramView* v : allViews())
+        v->fit(DiagramView::FitMode::All);
 }
 
 void MainWindow::copyCellInfo() {

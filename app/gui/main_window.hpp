@@ -127,7 +127,8 @@ class MainWindow : public QMainWindow {
     void probeHardware();
     void zoomIn();
     void zoomOut();
-    void fitAll();
+    void fitAll();   // every pane: fit readable (the default for a newly opened instruction)
+    void fitWhole(); // every pane: fit all (the whole diagram)
     void copyCellInfo();
 
   signals:
@@ -151,7 +152,7 @@ class MainWindow : public QMainWindow {
     void onFilterChanged(const QString& text);
     void onTreeCurrentChanged(const QModelIndex& current);
     void selectInTree(const QString& spec);
-    void rebuildPanes();
+    void rebuildPanes(bool newInstruction = false);
     void rebuildCompare();
     std::vector<std::pair<QString, std::shared_ptr<const Diagram>>> paneDiagrams() const;
     std::shared_ptr<const Diagram> diagramFor(const Instruction& instruction,

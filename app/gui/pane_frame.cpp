@@ -33,8 +33,10 @@ PaneFrame::PaneFrame(DiagramView* view, QWidget* parent) : QWidget(parent), m_vi
     view->setParent(this);
     vl->addWidget(view, 1);
     auto showZoom = [this](double zoom) {
-        m_zoom->setText(
-            tr("%1%2 %").arg(m_view->fitting() ? tr("fit ") : QString()).arg(std::lround(zoom * 100)));
+        const QString mode = !m_view->fitting()                               ? QString()
+                             : m_view->fitMode() == DiagramView::FitMode::All ? tr("fit all ")
+                                                                              : tr("fit ");
+        m_zoom->setText(tr("%1%2 %").arg(mode).arg(std::lround(zoom * 100)));
     };
     connect(view, &DiagramView::zoomChanged, this, showZoom);
     showZoom(view->zoom());

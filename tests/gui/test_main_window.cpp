@@ -11,6 +11,7 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QScrollBar>
 #include <QTreeView>
 #include <QWheelEvent>
 
@@ -22,7 +23,9 @@ using namespace lanemap::gui::test;
 
 namespace {
 
-std::size_t cellCount(const DiagramView* view) { return view && view->diagram() ? view->diagram()->cells.size() : 0; }
+std::size_t cellCount(const DiagramView* view) {
+    return view && view->diagram() ? view->diagram()->cells.size() : 0;
+}
 
 TEST(MainWindow, SelectingASpecShowsItsPanesAndCells) {
     Window w;
@@ -35,11 +38,13 @@ TEST(MainWindow, SelectingASpecShowsItsPanesAndCells) {
     EXPECT_FALSE(w->selectorBox()->isEnabled()) << "a dense instruction has no sparsity selector";
     EXPECT_TRUE(w->windowTitle().startsWith(QStringLiteral("mma.m16n8k16.f16")));
     // The tree follows.
-    EXPECT_EQ(w->catalogTree()->currentIndex().data(CatalogModel::SpecRole).toString(), QStringLiteral("mma.m16n8k16.f16"));
+    EXPECT_EQ(w->catalogTree()->currentIndex().data(CatalogModel::SpecRole).toString(),
+              QStringLiteral("mma.m16n8k16.f16"));
 
     // Volta quad-pairs: four products per operand, and C (f16) differs from D (f32): four panes.
     ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m8n8k4.row.col.f16.f16.f32")));
-    EXPECT_EQ(w->paneNames(), (QStringList{QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("C"), QStringLiteral("D")}));
+    EXPECT_EQ(w->paneNames(), (QStringList{QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("C"),
+                                           QStringLiteral("D")}));
     EXPECT_EQ(w->pane(QStringLiteral("A"))->diagram()->panels.size(), 4u);
     EXPECT_EQ(cellCount(w->pane(QStringLiteral("D"))), 4u * 8u * 8u);
 
@@ -69,8 +74,10 @@ TEST(MainWindow, FilterBoxAcceptsAPtxStringAndShowsParseErrors) {
 
     w->filterEdit()->setText(QStringLiteral("mma.sync.aligned.m16n8k16.row.col.f32.tf32.tf32.f32"));
     EXPECT_FALSE(w->filterError()->isHidden());
-    EXPECT_TRUE(w->filterError()->text().contains(QStringLiteral("invalid spec"))) << w->filterError()->text().toStdString();
-    EXPECT_EQ(w->currentSpec(), QStringLiteral("mma.m16n8k16.bf16")) << "an invalid string must not change the view";
+    EXPECT_TRUE(w->filterError()->text().contains(QStringLiteral("invalid spec")))
+        << w->filterError()->text().toStdString();
+    EXPECT_EQ(w->currentSpec(), QStringLiteral("mma.m16n8k16.bf16"))
+        << "an invalid string must not change the view";
 
     w->filterEdit()->clear();
     EXPECT_TRUE(w->filterError()->isHidden());
@@ -80,7 +87,8 @@ TEST(MainWindow, HoverShowsDetailsAndLightsTheLaneInEveryPane) {
     Window w;
     ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
     DiagramView* a = w->pane(QStringLiteral("A"));
-    // §9.7.14.5.8: row 9, col 3 of A is a3 of lane 5 (groupID 1 + 8, threadID_in_group 1): register 1, bits 16..31.
+    // §9.7.14.5.8: row 9, col 3 of A is a3 of lane 5 (groupID 1 + 8, threadID_in_group 1): register 1,
+    // bits 16..31.
     const int cell = cellAt(a, 9, 3);
     ASSERT_GE(cell, 0);
     hover(a, cell);
@@ -100,7 +108,8 @@ TEST(MainWindow, HoverShowsDetailsAndLightsTheLaneInEveryPane) {
     EXPECT_TRUE(shown.contains(QStringLiteral("a3"))) << shown.toStdString();
     EXPECT_TRUE(shown.contains(QStringLiteral("16–31"))) << shown.toStdString();
     // Lane 5 is lit everywhere: 8 elements of A, 4 of B, 4 of C/D.
-    for (DiagramView* v : w->panes()) EXPECT_EQ(v->highlightThread(), 5) << v->objectName().toStdString();
+    for (DiagramView* v : w->panes())
+        EXPECT_EQ(v->highlightThread(), 5) << v->objectName().toStdString();
     EXPECT_EQ(a->litCellCount(), 8);
     EXPECT_EQ(w->pane(QStringLiteral("B"))->litCellCount(), 4);
     EXPECT_EQ(w->pane(QStringLiteral("C/D"))->litCellCount(), 4);
@@ -113,7 +122,8 @@ TEST(MainWindow, HoverShowsDetailsAndLightsTheLaneInEveryPane) {
 
     // Leaving the cells turns the light off.
     QTest::mouseMove(a->viewport(), QPoint(1, 1));
-    for (DiagramView* v : w->panes()) EXPECT_EQ(v->highlightThread(), -1);
+    for (DiagramView* v : w->panes())
+        EXPECT_EQ(v->highlightThread(), -1);
 }
 
 TEST(MainWindow, ClickPinsALaneAndClickingAgainUnpins) {
@@ -125,7 +135,8 @@ TEST(MainWindow, ClickPinsALaneAndClickingAgainUnpins) {
     ASSERT_EQ(b->diagram()->cells[static_cast<std::size_t>(cell)].thread, 12);
     QTest::mouseClick(b->viewport(), Qt::LeftButton, {}, b->cellViewportRect(cell).center());
     EXPECT_EQ(w->pinnedThread(), 12);
-    for (DiagramView* v : w->panes()) EXPECT_EQ(v->pinnedThread(), 12);
+    for (DiagramView* v : w->panes())
+        EXPECT_EQ(v->pinnedThread(), 12);
     QTest::mouseMove(b->viewport(), QPoint(1, 1)); // hover off: the pinned lane stays lit
     EXPECT_EQ(w->pane(QStringLiteral("A"))->litCellCount(), 8);
     QTest::mouseClick(b->viewport(), Qt::LeftButton, {}, b->cellViewportRect(cell).center());
@@ -176,9 +187,11 @@ TEST(MainWindow, LaneFilterGreysOtherLanesAndRejectsBadLists) {
     QString error;
     EXPECT_FALSE(w->setLaneFilter(QStringLiteral("0-40"), &error));
     EXPECT_TRUE(error.contains(QStringLiteral("0..31"))) << error.toStdString();
-    EXPECT_EQ(w->preferences().laneFilter, QStringLiteral("0-3,13")) << "a bad list keeps the last good filter";
+    EXPECT_EQ(w->preferences().laneFilter, QStringLiteral("0-3,13"))
+        << "a bad list keeps the last good filter";
     ASSERT_TRUE(w->setLaneFilter(QString()));
-    for (const DiagramCell& c : w->pane(QStringLiteral("A"))->diagram()->cells) EXPECT_FALSE(c.dimmed);
+    for (const DiagramCell& c : w->pane(QStringLiteral("A"))->diagram()->cells)
+        EXPECT_FALSE(c.dimmed);
 }
 
 TEST(MainWindow, ColorByRegisterRecolorsEveryPane) {
@@ -187,7 +200,8 @@ TEST(MainWindow, ColorByRegisterRecolorsEveryPane) {
     w->setColorBy(ColorBy::Register);
     for (DiagramView* v : w->panes()) {
         EXPECT_EQ(v->diagram()->colorBy, ColorBy::Register);
-        for (const DiagramCell& c : v->diagram()->cells) EXPECT_EQ(c.colorKey, static_cast<std::uint32_t>(c.reg));
+        for (const DiagramCell& c : v->diagram()->cells)
+            EXPECT_EQ(c.colorKey, static_cast<std::uint32_t>(c.reg));
     }
     EXPECT_EQ(w->preferences().colorBy, ColorBy::Register);
 }
@@ -207,8 +221,8 @@ TEST(MainWindow, ZoomWithKeysCtrlWheelAndFit) {
     EXPECT_NEAR(a->zoom(), fitted * 1.25 * 0.8 * 0.8, 1e-9);
     // Ctrl+wheel zooms under the mouse; a plain wheel scrolls instead.
     const QPoint at = a->viewport()->rect().center();
-    QWheelEvent up(at, a->viewport()->mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::ControlModifier,
-                   Qt::NoScrollPhase, false);
+    QWheelEvent up(at, a->viewport()->mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton,
+                   Qt::ControlModifier, Qt::NoScrollPhase, false);
     const double before = a->zoom();
     QApplication::sendEvent(a->viewport(), &up);
     EXPECT_NEAR(a->zoom(), before * 1.2, 1e-9);
@@ -217,9 +231,11 @@ TEST(MainWindow, ZoomWithKeysCtrlWheelAndFit) {
     EXPECT_NEAR(a->zoom(), fitted, 1e-9);
     // The window's zoom actions act on every pane.
     w->zoomIn();
-    for (DiagramView* v : w->panes()) EXPECT_FALSE(v->fitting());
+    for (DiagramView* v : w->panes())
+        EXPECT_FALSE(v->fitting());
     w->fitAll();
-    for (DiagramView* v : w->panes()) EXPECT_TRUE(v->fitting());
+    for (DiagramView* v : w->panes())
+        EXPECT_TRUE(v->fitting());
 }
 
 TEST(MainWindow, LegendFollowsTheColoringAndLightsALane) {
@@ -233,7 +249,8 @@ TEST(MainWindow, LegendFollowsTheColoringAndLightsALane) {
     const QPoint swatch = w->legendBar()->entryRect(7).center();
     QTest::mouseMove(w->legendBar(), swatch + QPoint(1, 1));
     QTest::mouseMove(w->legendBar(), swatch);
-    for (DiagramView* v : w->panes()) EXPECT_EQ(v->highlightThread(), 7);
+    for (DiagramView* v : w->panes())
+        EXPECT_EQ(v->highlightThread(), 7);
 }
 
 TEST(MainWindow, CompareMarksThePositionsHeldDifferently) {
@@ -272,19 +289,22 @@ TEST(MainWindow, SparseInstructionsGetAMetadataPaneWithSelector) {
     const Instruction sparse = lanemap::test::sparseM16n8k16();
     Window w;
     w->showInstruction(sparse);
-    EXPECT_EQ(w->paneNames(), (QStringList{QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("C/D"), QStringLiteral("metadata")}));
+    EXPECT_EQ(w->paneNames(), (QStringList{QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("C/D"),
+                                           QStringLiteral("metadata")}));
     DiagramView* md = w->pane(QStringLiteral("metadata"));
     ASSERT_NE(md, nullptr);
     EXPECT_EQ(md->diagram()->cells.size(), 64u);
     EXPECT_EQ(md->diagram()->bitFields.size(), 8u) << "one register diagram per lane that holds metadata";
     EXPECT_EQ(w->selectorBox()->count(), 4);
     EXPECT_TRUE(w->selectorBox()->isEnabled());
-    for (const DiagramCell& c : md->diagram()->cells) EXPECT_EQ(c.thread % 4, 0) << "selector 0: lanes 4g";
+    for (const DiagramCell& c : md->diagram()->cells)
+        EXPECT_EQ(c.thread % 4, 0) << "selector 0: lanes 4g";
 
     ASSERT_TRUE(w->setSelector(1));
     md = w->pane(QStringLiteral("metadata"));
     ASSERT_EQ(md->diagram()->selector, 1);
-    for (const DiagramCell& c : md->diagram()->cells) EXPECT_EQ(c.thread % 4, 1) << "selector 1: lanes 4g+1";
+    for (const DiagramCell& c : md->diagram()->cells)
+        EXPECT_EQ(c.thread % 4, 1) << "selector 1: lanes 4g+1";
     EXPECT_FALSE(w->setSelector(4)) << "4 is not a selector of this instruction";
 
     // Hovering a field names the metadata bits and the chunk: row g+8 = 8, cols 4..7 is nibble 1 of the
@@ -312,7 +332,8 @@ TEST(MainWindow, SparseInstructionsGetAMetadataPaneWithSelector) {
     EXPECT_EQ(chunk.owners[0].lane, 0);
     EXPECT_EQ(chunk.owners[0].colFirst, 0);
     EXPECT_EQ(chunk.owners[0].colLast, 3);
-    EXPECT_TRUE(w->details()->plainText().contains(QStringLiteral("chunk cols 0..3"))) << w->details()->plainText().toStdString();
+    EXPECT_TRUE(w->details()->plainText().contains(QStringLiteral("chunk cols 0..3")))
+        << w->details()->plainText().toStdString();
 }
 
 TEST(MainWindow, WarpgroupInstructionsNameTheWarp) {
@@ -332,7 +353,8 @@ TEST(MainWindow, WarpgroupInstructionsNameTheWarp) {
     EXPECT_EQ(info.owners[0].thread, 85);
     EXPECT_EQ(info.owners[0].warp, 2);
     EXPECT_EQ(info.owners[0].lane, 21);
-    EXPECT_TRUE(w->details()->shownText().contains(QStringLiteral("warp"))) << w->details()->shownText().toStdString();
+    EXPECT_TRUE(w->details()->shownText().contains(QStringLiteral("warp")))
+        << w->details()->shownText().toStdString();
     // Thread 85 holds 128 accumulator elements and 8 of A.
     EXPECT_EQ(d->litCellCount(), 128);
     EXPECT_EQ(w->pane(QStringLiteral("A"))->litCellCount(), 8);
@@ -344,3 +366,60 @@ TEST(MainWindow, WarpgroupInstructionsNameTheWarp) {
 }
 
 } // namespace
+
+// Issue 14.2: zoom is per pane and predictable.
+TEST(MainWindow, ChoicesThatRebuildTheDiagramsKeepAnExplicitZoom) {
+    Window w;
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
+    DiagramView* a = w->pane(QStringLiteral("A"));
+    a->setZoom(2.0);
+    w->setPalette(Palette::ColorBlind);
+    w->setShowLabels(false);
+    w->setColorBy(ColorBy::Register);
+    ASSERT_TRUE(w->setLaneFilter(QStringLiteral("0-3")));
+    EXPECT_EQ(w->pane(QStringLiteral("A")), a);
+    EXPECT_FALSE(a->fitting()) << "a rebuild must not throw away the user's zoom";
+    EXPECT_DOUBLE_EQ(a->zoom(), 2.0);
+    // Another pane that was left fitted stays fitted.
+    EXPECT_TRUE(w->pane(QStringLiteral("B"))->fitting());
+    // A newly opened instruction starts fitted, scrolled to its headers.
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k8.f16")));
+    for (DiagramView* v : w->panes()) {
+        EXPECT_TRUE(v->fitting()) << v->objectName().toStdString();
+        EXPECT_EQ(v->horizontalScrollBar()->value(), 0);
+        EXPECT_EQ(v->verticalScrollBar()->value(), 0);
+    }
+}
+
+TEST(MainWindow, ASavedZoomAppliesOnlyToTheInstructionItWasSavedWith) {
+    Window w;
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
+    w->zoomIn();
+    w->zoomIn();
+    w->savePreferences();
+    w.open(true); // restart
+    ASSERT_EQ(w->currentSpec(), QStringLiteral("mma.m16n8k16.f16"));
+    EXPECT_FALSE(w->pane(QStringLiteral("A"))->fitting()) << "the last view comes back as it was";
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k8.f16")));
+    for (DiagramView* v : w->panes())
+        EXPECT_TRUE(v->fitting()) << "a saved zoom must not override Fit for "
+                                  << v->objectName().toStdString();
+}
+
+TEST(MainWindow, FitAllShowsTheWholeGridWhereFitReadableScrolls) {
+    Window w;
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m8n8k128.b1")));
+    DiagramView* a = w->pane(QStringLiteral("A"));
+    const QSize vp = a->maximumViewportSize();
+    auto contentPx = [&] { return contentRect(*a->diagram(), a->paintOptions()).size() * a->zoom(); };
+    ASSERT_TRUE(labelsVisible(*a->diagram(), a->zoom())) << "fit readable keeps the labels";
+    ASSERT_GT(contentPx().width(), vp.width()) << "128 columns do not fit readably: this pane scrolls";
+    w->fitWhole();
+    EXPECT_TRUE(a->fitting());
+    EXPECT_EQ(a->fitMode(), DiagramView::FitMode::All);
+    EXPECT_LE(contentPx().width(), vp.width() + 1);
+    EXPECT_LE(contentPx().height(), vp.height() + 1);
+    w->fitAll();
+    EXPECT_EQ(a->fitMode(), DiagramView::FitMode::Readable);
+    EXPECT_TRUE(labelsVisible(*a->diagram(), a->zoom()));
+}
