@@ -136,6 +136,13 @@ void MainWindow::buildUi() {
     m_filterError->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_filterError->setStyleSheet(QStringLiteral("QLabel { color: #d23c3c; }"));
     m_filterError->hide();
+    // Zero hits: what was probably meant, and the nearest specs as links that open them.
+    m_filterHint = new QLabel(catalogWidget);
+    m_filterHint->setObjectName(QStringLiteral("filterHint"));
+    m_filterHint->setWordWrap(true);
+    m_filterHint->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse);
+    m_filterHint->hide();
+    connect(m_filterHint, &QLabel::linkActivated, this, [this](const QString& spec) { openSpec(spec); });
     m_filterCount = new QLabel(catalogWidget);
     m_filterCount->setObjectName(QStringLiteral("filterCount"));
     m_filterCount->setEnabled(false);
@@ -152,6 +159,7 @@ void MainWindow::buildUi() {
     m_tree->setMinimumWidth(250);
     cl->addWidget(m_filter);
     cl->addWidget(m_filterError);
+    cl->addWidget(m_filterHint);
     cl->addWidget(m_tree, 1);
     cl->addWidget(m_filterCount);
     auto* catalogDock = new QDockWidget(tr("Catalog"), this);
@@ -437,6 +445,15 @@ void MainWindow::onFilterChanged(const QString& text) {
     const QString error = m_filterModel->parseError();
     m_filterError->setText(error);
     m_filterError->setVisible(!error.isEmpty());
+    QString hint = m_filterModel->hint().toHtmlEscaped();
+    if (!hint.isEmpty() && !m_filterModel->nearestSpecs().isEmpty()) {
+        QStringList links;
+        for (const QString& spec : m_filterModel->nearestSpecs())
+            links << QStringLiteral("<a href='%1'>%1</a>").arg(spec);
+        hint += QStringLiteral("<br/>") + tr("Nearest: %1").arg(links.join(QStringLiteral(", ")));
+    }
+    m_filterHint->setText(hint);
+    m_filterHint->setVisible(!hint.isEmpty() && error.isEmpty());
     const int matches = m_filterModel->matchingVariants();
     m_filterCount->setText(tr("%1 of %2 variants").arg(matches).arg(m_catalogModel->variantCount()));
     if (!text.trimmed().isEmpty() && matches <= 60)

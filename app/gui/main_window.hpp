@@ -76,6 +76,7 @@ class MainWindow : public QMainWindow {
     DetailsPanel* details() const { return m_details; }
     QLineEdit* filterEdit() const { return m_filter; }
     QLabel* filterError() const { return m_filterError; }
+    QLabel* filterHint() const { return m_filterHint; }
     QTreeView* catalogTree() const { return m_tree; }
     CatalogFilterModel* filterModel() const { return m_filterModel; }
     CatalogModel* catalogModel() const { return m_catalogModel; }
@@ -189,6 +190,7 @@ class MainWindow : public QMainWindow {
     // Widgets
     QLineEdit* m_filter = nullptr;
     QLabel* m_filterError = nullptr;
+    QLabel* m_filterHint = nullptr;
     QLabel* m_filterCount = nullptr;
     QTreeView* m_tree = nullptr;
     CatalogModel* m_catalogModel = nullptr;

@@ -423,3 +423,16 @@ TEST(MainWindow, FitAllShowsTheWholeGridWhereFitReadableScrolls) {
     EXPECT_EQ(a->fitMode(), DiagramView::FitMode::Readable);
     EXPECT_TRUE(labelsVisible(*a->diagram(), a->zoom()));
 }
+
+TEST(MainWindow, AFilterWithNoHitsShowsAHintWhoseLinksOpenTheNearestSpec) {
+    Window w;
+    w->filterEdit()->setText(QStringLiteral("m16n8k16 bf61"));
+    EXPECT_TRUE(w->filterHint()->isVisible());
+    EXPECT_TRUE(w->filterHint()->text().contains(QStringLiteral("bf16")))
+        << w->filterHint()->text().toStdString();
+    const QString nearest = w->filterModel()->nearestSpecs().front();
+    emit w->filterHint()->linkActivated(nearest);
+    EXPECT_EQ(w->currentSpec(), nearest);
+    w->filterEdit()->setText(QStringLiteral("m16n8k16 bf16"));
+    EXPECT_FALSE(w->filterHint()->isVisible());
+}
