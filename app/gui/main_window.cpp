@@ -85,11 +85,19 @@ MainWindow::MainWindow(const Options& options, QWidget* parent) : QMainWindow(pa
         m_probeStatus->setText(tr("probing %1 (%2/%3)").arg(spec).arg(done).arg(total));
     });
     connect(m_probe, &ProbeController::unavailable, this, [this](const QString& reason) {
-        m_probeStatus->setText(tr("GPU unavailable: %1").arg(reason));
-        m_probeStatus->setToolTip(
-            tr("The probe needs an NVIDIA GPU and driver; every other feature works without one.\n%1")
-                .arg(reason));
-        statusBar()->showMessage(tr("Probe hardware: GPU unavailable — %1").arg(reason), 10000);
+        // A non-modal notice in plain words (the technical reason under "Show Details"); the status area
+        // keeps the variant's provenance.
+        if (!m_probeNotice) {
+            m_probeNotice = new QMessageBox(QMessageBox::Information, tr("Probe hardware"), QString(),
+                                            QMessageBox::Close, this);
+            m_probeNotice->setObjectName(QStringLiteral("probeNotice"));
+            m_probeNotice->setWindowModality(Qt::NonModal);
+            m_probeNotice->setModal(false);
+        }
+        m_probeNotice->setText(plainUnavailable(reason));
+        m_probeNotice->setDetailedText(reason);
+        m_probeNotice->show();
+        updateProbeStatus();
     });
     connect(m_probe, &ProbeController::finished, this, [this](bool cancelled) {
         m_probeProgress->hide();
@@ -256,8 +264,6 @@ void MainWindow::buildUi() {
     m_hoverStatus = new QLabel(this);
     m_hoverStatus->setObjectName(QStringLiteral("hoverStatus"));
     statusBar()->addWidget(m_hoverStatus, 1);
-    m_zoomStatus = new QLabel(this);
-    statusBar()->addPermanentWidget(m_zoomStatus);
     m_probeStatus = new QLabel(this);
     m_probeStatus->setObjectName(QStringLiteral("probeStatus"));
     statusBar()->addPermanentWidget(m_probeStatus);
@@ -603,10 +609,6 @@ void MainWindow::attachView(DiagramView* view) {
     connect(view, &DiagramView::cellClicked, this, [this, view](int cell) { onClick(view, cell); });
     connect(view, &DiagramView::tabPressed, this, [this, view](bool backward) { onPaneTab(view, backward); });
     connect(view, &DiagramView::painted, this, &MainWindow::onPainted);
-    connect(view, &DiagramView::zoomChanged, this, [this, view](double z) {
-        if (view->isVisible())
-            m_zoomStatus->setText(tr("zoom %1%").arg(std::lround(z * 100)));
-    });
 }
 
 void MainWindow::rebuildPanes(bool newInstruction) {
@@ -822,6 +824,10 @@ DiagramView* MainWindow::pane(const QString& name) const {
         if (p.name == name)
             return p.view;
     return nullptr;
+}
+
+QMessageBox* MainWindow::probeNotice() const {
+    return m_probeNotice.data();
 }
 
 PaneFrame* MainWindow::paneFrame(const QString& name) const {
@@ -1077,7 +1083,6 @@ void MainWindow::onHover(DiagramView* view, int cell) {
     m_state->setHoveredLane(c.thread);
     m_state->setCell(describe(view, cell));
     m_hoverStatus->setText(QString::fromStdString(d->tooltip(c)));
-    m_zoomStatus->setText(tr("zoom %1%").arg(std::lround(view->zoom() * 100)));
     m_lastView = view;
     m_lastCell = cell;
 }

@@ -22,6 +22,7 @@ class QActionGroup;
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QMessageBox;
 class QProgressBar;
 class QSettings;
 class QSplitter;
@@ -83,6 +84,8 @@ class MainWindow : public QMainWindow {
     ProbeController* probeController() const { return m_probe; }
     QComboBox* selectorBox() const { return m_selectorBox; }
     QLabel* probeStatus() const { return m_probeStatus; }
+    // The non-modal notice the probe action shows when it cannot run here; nullptr before that.
+    QMessageBox* probeNotice() const;
     LegendBar* legendBar() const { return m_legend; }
     // What every view shares (hovered and pinned lane, coloring, filter, selector, compare).
     ViewState* viewState() const { return m_state; }
@@ -219,7 +222,7 @@ class MainWindow : public QMainWindow {
     QLabel* m_probeStatus = nullptr;
     QProgressBar* m_probeProgress = nullptr;
     QToolButton* m_probeCancel = nullptr;
-    QLabel* m_zoomStatus = nullptr;
+    QPointer<QMessageBox> m_probeNotice; // "no GPU here", non-modal
     ProbeController* m_probe = nullptr;
 
     // Actions

@@ -40,6 +40,23 @@ std::vector<RecordedReport> loadRecordedReports(const QString& folder, QStringLi
     return out;
 }
 
+QString plainUnavailable(const QString& reason) {
+    const QString rest =
+        QObject::tr(" Everything else in lanemap works without one; hardware verdicts shown come from "
+                    "reports recorded on other machines.");
+    if (reason.contains(QLatin1String("without CUDA")))
+        return QObject::tr("This build of lanemap has no GPU probe (it was built without CUDA).") + rest;
+    if (reason.contains(QLatin1String("no CUDA device")) || reason.contains(QLatin1String("NoDevice")))
+        return QObject::tr("No NVIDIA GPU was found on this machine.") + rest;
+    if (reason.contains(QLatin1String("driver"), Qt::CaseInsensitive))
+        // cudaErrorInsufficientDriver is also what a machine with no NVIDIA driver at all reports.
+        return QObject::tr(
+                   "No working NVIDIA GPU driver was found on this machine (none is installed, or it is "
+                   "older than this build of lanemap needs).") +
+               rest;
+    return QObject::tr("The GPU probe cannot run on this machine.") + rest;
+}
+
 QString describeReport(const ProbeReport& report, const ProbeResult& result) {
     const QString device = QString::fromStdString(report.device.name);
     const QString where = QStringLiteral("%1 (sm_%2), driver %3, CUDA %4, %5")

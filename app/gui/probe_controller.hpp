@@ -30,6 +30,10 @@ struct RecordedReport {
 // that are not valid reports are skipped and named in `errors`.
 std::vector<RecordedReport> loadRecordedReports(const QString& folder, QStringList* errors = nullptr);
 
+// Why the probe cannot run, in plain words for someone who may have no NVIDIA hardware at all (the technical
+// reason from gpu::discover() goes in the details): "No NVIDIA GPU driver was found on this machine..."
+QString plainUnavailable(const QString& reason);
+
 // "confirmed on NVIDIA H100 80GB HBM3, driver 580.159.04, 2026-11-23" — one line for the status area.
 QString describeReport(const ProbeReport& report, const ProbeResult& result);
 

@@ -15,6 +15,7 @@
 #include <QFile>
 #include <QImage>
 #include <QLabel>
+#include <QMessageBox>
 #include <QPainter>
 #include <QProcess>
 #include <QSignalSpy>
@@ -361,8 +362,17 @@ TEST(Probe, WithoutAGpuTheActionSaysWhyAndTheAppStaysUsable) {
     w->probeHardware();
     ASSERT_TRUE(finished.wait(60000));
     if (!avail.available) {
-        EXPECT_TRUE(w->probeStatus()->text().contains(QStringLiteral("GPU unavailable")));
-        EXPECT_TRUE(w->probeStatus()->text().contains(QString::fromStdString(avail.reason)));
+        // Issue 14.10: a non-modal notice says why in plain words, with the technical reason in its details;
+        // the status area keeps the variant's provenance.
+        QMessageBox* notice = w->probeNotice();
+        ASSERT_NE(notice, nullptr);
+        EXPECT_TRUE(notice->isVisible());
+        EXPECT_FALSE(notice->isModal());
+        EXPECT_EQ(notice->text(), plainUnavailable(QString::fromStdString(avail.reason)));
+        EXPECT_EQ(notice->detailedText(), QString::fromStdString(avail.reason));
+        EXPECT_FALSE(w->probeStatus()->text().contains(QString::fromStdString(avail.reason)));
+        EXPECT_TRUE(w->probeStatus()->text().contains(QStringLiteral("confirmed")))
+            << w->probeStatus()->text().toStdString();
         EXPECT_FALSE(w->probeController()->hasLiveReport());
     } else {
         EXPECT_TRUE(w->probeController()->hasLiveReport()) << "a device was found: the probe must report";
@@ -370,6 +380,22 @@ TEST(Probe, WithoutAGpuTheActionSaysWhyAndTheAppStaysUsable) {
     // Still usable.
     ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k8.tf32")));
     EXPECT_EQ(w->paneNames().size(), 3);
+}
+
+TEST(Probe, NoDriverIsSaidInPlainWordsNotAsAnUpgradeRequest) {
+    // What a machine without any NVIDIA driver reports through the CUDA runtime.
+    const QString noDriver =
+        plainUnavailable(QStringLiteral("no usable CUDA driver: cudaErrorInsufficientDriver (35): CUDA "
+                                        "driver version is insufficient for CUDA runtime version"));
+    EXPECT_TRUE(noDriver.startsWith(QStringLiteral("No working NVIDIA GPU driver was found on this machine")))
+        << noDriver.toStdString();
+    EXPECT_FALSE(noDriver.contains(QStringLiteral("insufficient")));
+    EXPECT_TRUE(noDriver.contains(QStringLiteral("works without one")));
+    EXPECT_TRUE(plainUnavailable(QStringLiteral("no CUDA device (cudaGetDeviceCount found 0)"))
+                    .startsWith(QStringLiteral("No NVIDIA GPU was found")));
+    EXPECT_TRUE(plainUnavailable(
+                    QStringLiteral("built without CUDA (nvcc was not found when lanemap was configured)"))
+                    .contains(QStringLiteral("built without CUDA")));
 }
 
 TEST(ScreenshotMode, WritesThePngAndExits) {
