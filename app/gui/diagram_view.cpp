@@ -284,7 +284,7 @@ void DiagramView::paintEvent(QPaintEvent* event) {
             p.setClipRegion(region.translated(s));
             const QRectF exposed(bounds.translated(s));
             paintStatic(p, *m_diagram, m_options, m_marks.empty() ? nullptr : &m_marks, exposed);
-            paintOverlay(p, *m_diagram, m_options, m_highlight, exposed);
+            paintOverlay(p, *m_diagram, m_options, paintedHighlight(), exposed);
             m_lastPaintMs = static_cast<double>(timer.nsecsElapsed()) / 1e6;
             ++m_paintCount;
             if (!m_warmPending) {
@@ -324,8 +324,8 @@ void DiagramView::paintEvent(QPaintEvent* event) {
         p.translate(-s);
         p.setClipRegion(region.translated(s));
         // The shade is in the tiles; the overlay adds the lit lanes, the hovered cell and the cursor.
-        Highlight h = m_highlight;
-        paintOverlay(p, *m_diagram, m_options, h, QRectF(bounds.translated(s)), /*shadeDone=*/true);
+        paintOverlay(p, *m_diagram, m_options, paintedHighlight(), QRectF(bounds.translated(s)),
+                     /*shadeDone=*/true);
     }
     m_lastPaintMs = static_cast<double>(timer.nsecsElapsed()) / 1e6;
     ++m_paintCount;
@@ -638,7 +638,15 @@ void DiagramView::focusInEvent(QFocusEvent* event) {
 
 void DiagramView::focusOutEvent(QFocusEvent* event) {
     QAbstractScrollArea::focusOutEvent(event);
-    viewport()->update();
+    viewport()->update(); // the cursor is drawn only while the pane has the focus
+}
+
+Highlight DiagramView::paintedHighlight() const {
+    Highlight h = m_highlight;
+    // One cursor on screen: the focused pane's (an unfocused pane remembers its position).
+    if (!hasFocus())
+        h.cursorCell = -1;
+    return h;
 }
 
 QImage DiagramView::renderImage(double scale) const {

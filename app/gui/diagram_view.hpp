@@ -63,6 +63,8 @@ class DiagramView : public QAbstractScrollArea {
     void setCursorCell(int cell);
     int cursorCell() const { return m_highlight.cursorCell; }
     int hoverCell() const { return m_highlight.hoverCell; }
+    // What the overlay draws: the highlight, without the cursor while another widget has the focus.
+    Highlight paintedHighlight() const;
     // Cells of the diagram lit by the hovered and pinned lanes (what the overlay draws).
     int litCellCount() const;
     // Moves the keyboard cursor by rows/cols within its panel; true when it moved.

@@ -538,7 +538,10 @@ void MainWindow::showInstruction(const Instruction& instruction) {
     m_restoring = restoring;
     m_lastView = nullptr;
     m_lastCell = -1;
+    // Nothing of the previous instruction stays on screen: its cell, its hover text.
+    m_state->setCell(CellInfo{});
     m_details->clear();
+    m_hoverStatus->clear();
     rebuildPanes(true);
     m_unpainted.clear();
     for (const Pane& p : m_panes)

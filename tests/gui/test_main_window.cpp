@@ -436,3 +436,29 @@ TEST(MainWindow, AFilterWithNoHitsShowsAHintWhoseLinksOpenTheNearestSpec) {
     w->filterEdit()->setText(QStringLiteral("m16n8k16 bf16"));
     EXPECT_FALSE(w->filterHint()->isVisible());
 }
+
+// Issue 14.11: nothing of the previous instruction stays after switching; one cursor on screen.
+TEST(MainWindow, SwitchingInstructionLeavesNoStaleCellHoverTextOrSecondCursor) {
+    Window w;
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
+    DiagramView* a = w->pane(QStringLiteral("A"));
+    hover(a, cellAt(a, 3, 5));
+    ASSERT_TRUE(w->details()->cell().valid);
+    auto* hoverStatus = w->findChild<QLabel*>(QStringLiteral("hoverStatus"));
+    ASSERT_NE(hoverStatus, nullptr);
+    ASSERT_FALSE(hoverStatus->text().isEmpty());
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k8.tf32")));
+    EXPECT_FALSE(w->details()->cell().valid) << "the Cell panel must not describe the previous variant";
+    EXPECT_TRUE(hoverStatus->text().isEmpty()) << hoverStatus->text().toStdString();
+
+    a = w->pane(QStringLiteral("A"));
+    a->setFocus();
+    a->setCursorCell(cellAt(a, 1, 1));
+    QTest::keyClick(a, Qt::Key_Tab);
+    DiagramView* focused = qobject_cast<DiagramView*>(QApplication::focusWidget());
+    ASSERT_NE(focused, nullptr);
+    ASSERT_NE(focused, a);
+    EXPECT_GE(focused->paintedHighlight().cursorCell, 0);
+    EXPECT_EQ(a->paintedHighlight().cursorCell, -1) << "the unfocused pane must not draw a second cursor";
+    EXPECT_EQ(a->cursorCell(), cellAt(a, 1, 1)) << "but it remembers where its cursor was";
+}
