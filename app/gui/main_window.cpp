@@ -173,7 +173,8 @@ void MainWindow::buildUi() {
     auto* catalogDock = new QDockWidget(tr("Catalog"), this);
     catalogDock->setObjectName(QStringLiteral("catalogDock"));
     catalogDock->setWidget(catalogWidget);
-    catalogDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    catalogDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
+                             QDockWidget::DockWidgetClosable);
     addDockWidget(Qt::LeftDockWidgetArea, catalogDock);
     connect(m_filter, &QLineEdit::textChanged, this, &MainWindow::onFilterChanged);
     connect(m_filter, &QLineEdit::returnPressed, this, [this] {
@@ -197,9 +198,12 @@ void MainWindow::buildUi() {
     auto* detailsDock = new QDockWidget(tr("Cell"), this);
     detailsDock->setObjectName(QStringLiteral("detailsDock"));
     detailsDock->setWidget(m_details);
-    detailsDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
-    detailsDock->setMinimumWidth(270);
-    addDockWidget(Qt::RightDockWidgetArea, detailsDock);
+    detailsDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
+                             QDockWidget::DockWidgetClosable);
+    // Under the catalog by default: the panes get the window's whole width, which a 1280 px laptop needs.
+    addDockWidget(Qt::LeftDockWidgetArea, detailsDock);
+    splitDockWidget(catalogDock, detailsDock, Qt::Vertical);
+    m_docks = {catalogDock, detailsDock};
 
     // Central: header, legend strip, panes (or compare page).
     auto* central = new QWidget(this);
@@ -347,6 +351,10 @@ void MainWindow::buildActions() {
     m_actMarks->setChecked(true);
     m_actMarks->setToolTip(tr("Frame the cells where the hardware report disagrees with the layout"));
     connect(m_actMarks, &QAction::toggled, this, [this] { applyVerdictMarks(); });
+    QMenu* panels = view->addMenu(tr("&Panels"));
+    panels->setObjectName(QStringLiteral("panelsMenu"));
+    for (QDockWidget* dock : m_docks)
+        panels->addAction(dock->toggleViewAction());
     m_actDark = view->addAction(tr("&Dark theme"));
     m_actDark->setCheckable(true);
     m_actDark->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));

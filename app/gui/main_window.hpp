@@ -21,6 +21,7 @@ class QAction;
 class QActionGroup;
 class QComboBox;
 class QLabel;
+class QDockWidget;
 class QLineEdit;
 class QMessageBox;
 class QProgressBar;
@@ -205,6 +206,7 @@ class MainWindow : public QMainWindow {
     QLabel* m_notes = nullptr;
     LegendBar* m_legend = nullptr;
     QLabel* m_verdictLine = nullptr;
+    std::vector<QDockWidget*> m_docks; // listed in View -> Panels
     QStackedWidget* m_stack = nullptr;
     QSplitter* m_paneSplitter = nullptr;
     QSplitter* m_leftColumn = nullptr;

@@ -21,11 +21,13 @@ PaneFrame::PaneFrame(DiagramView* view, QWidget* parent) : QWidget(parent), m_vi
     m_badge = new QLabel(this);
     m_badge->setObjectName(QStringLiteral("paneBadge"));
     m_badge->hide();
+    // Header texts give way when the pane is narrow (a laptop, half a screen): the grid matters more.
+    for (QLabel* l : {m_title, m_badge})
+        l->setMinimumWidth(1); // below the text's width: clipped rather than widening the window
     m_zoom = new QLabel(this);
     m_zoom->setObjectName(QStringLiteral("paneZoom"));
     m_zoom->setEnabled(false); // secondary text
-    header->addWidget(m_title);
-    header->addStretch(1);
+    header->addWidget(m_title, 1);
     header->addWidget(m_badge);
     header->addSpacing(8);
     header->addWidget(m_zoom);

@@ -9,8 +9,10 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QScrollBar>
 #include <QTreeView>
 #include <QWheelEvent>
@@ -461,4 +463,40 @@ TEST(MainWindow, SwitchingInstructionLeavesNoStaleCellHoverTextOrSecondCursor) {
     EXPECT_GE(focused->paintedHighlight().cursorCell, 0);
     EXPECT_EQ(a->paintedHighlight().cursorCell, -1) << "the unfocused pane must not draw a second cursor";
     EXPECT_EQ(a->cursorCell(), cellAt(a, 1, 1)) << "but it remembers where its cursor was";
+}
+
+// Issue 14.4: the window works on a laptop and snaps to half of a 1920 screen; docks close and come back.
+TEST(MainWindow, FitsALaptopScreenAndHalfAFullHdOne) {
+    Window w;
+    EXPECT_LE(w->minimumSizeHint().width(), 960) << "half of a 1920 px screen";
+    w->resize(1280, 720);
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
+    QApplication::processEvents();
+    ASSERT_EQ(w->width(), 1280);
+    for (const QString& name : {QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("C/D")}) {
+        DiagramView* v = w->pane(name);
+        const QSizeF content = contentRect(*v->diagram(), v->paintOptions()).size() * v->zoom();
+        EXPECT_TRUE(labelsVisible(*v->diagram(), v->zoom())) << name.toStdString() << " must be labeled";
+        EXPECT_LE(content.width(), v->maximumViewportSize().width() + 1)
+            << name.toStdString() << " is clipped: " << content.width() << " > "
+            << v->maximumViewportSize().width();
+    }
+}
+
+TEST(MainWindow, DocksCloseAndComeBackFromViewPanels) {
+    Window w;
+    QMenu* panels = w->findChild<QMenu*>(QStringLiteral("panelsMenu"));
+    ASSERT_NE(panels, nullptr);
+    const auto docks = w->findChildren<QDockWidget*>();
+    ASSERT_GE(docks.size(), 2);
+    for (QDockWidget* dock : docks) {
+        EXPECT_TRUE(dock->features() & QDockWidget::DockWidgetClosable) << dock->objectName().toStdString();
+        QAction* toggle = dock->toggleViewAction();
+        EXPECT_TRUE(panels->actions().contains(toggle)) << dock->objectName().toStdString();
+        dock->close();
+        EXPECT_FALSE(dock->isVisible());
+        EXPECT_FALSE(toggle->isChecked());
+        toggle->trigger();
+        EXPECT_TRUE(dock->isVisible());
+    }
 }
