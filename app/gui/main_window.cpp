@@ -230,7 +230,24 @@ void MainWindow::buildUi() {
     titleRow->addSpacing(12);
     titleRow->addWidget(m_ptx, 1);
     vl->addLayout(titleRow);
-    vl->addWidget(m_facts);
+    // Notes and errata fold into one button on the facts line: provenance is never above the grids unless
+    // asked for (a sparse variant has six to nine lines of it).
+    m_notesToggle = new QToolButton(central);
+    m_notesToggle->setObjectName(QStringLiteral("notesToggle"));
+    m_notesToggle->setCheckable(true);
+    m_notesToggle->setAutoRaise(true);
+    m_notesToggle->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_notesToggle->setArrowType(Qt::RightArrow);
+    connect(m_notesToggle, &QToolButton::toggled, this, [this](bool on) {
+        m_notesToggle->setArrowType(on ? Qt::DownArrow : Qt::RightArrow);
+        m_notes->setVisible(on && !m_notes->text().isEmpty());
+    });
+    auto* factsRow = new QHBoxLayout;
+    factsRow->addWidget(m_facts);
+    factsRow->addSpacing(12);
+    factsRow->addWidget(m_notesToggle);
+    factsRow->addStretch(1);
+    vl->addLayout(factsRow);
     vl->addWidget(m_notes);
     m_legend = new LegendBar(central);
     m_legend->setObjectName(QStringLiteral("legend"));
@@ -914,7 +931,13 @@ void MainWindow::updateHeader() {
         for (const std::string& n : in.metadata->notes)
             notes << tr("metadata: %1").arg(QString::fromStdString(n).toHtmlEscaped());
     m_notes->setText(notes.join(QStringLiteral("<br/>")));
-    m_notes->setVisible(!notes.isEmpty());
+    m_notes->setVisible(m_notesToggle->isChecked() && !notes.isEmpty());
+    QString summary = tr("%n note(s)", nullptr, static_cast<int>(notes.size() - in.errata.size()));
+    for (const Erratum& e : in.errata)
+        summary += tr(" · erratum %1 (%2)").arg(qs(e.id), qs(e.status));
+    m_notesToggle->setText(summary);
+    m_notesToggle->setToolTip(tr("Where this layout comes from: notes, errata and metadata evidence"));
+    m_notesToggle->setVisible(!notes.isEmpty());
 }
 
 void MainWindow::updateSelectorBox() {

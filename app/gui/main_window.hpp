@@ -204,6 +204,7 @@ class MainWindow : public QMainWindow {
     QLabel* m_ptx = nullptr;
     QLabel* m_facts = nullptr;
     QLabel* m_notes = nullptr;
+    QToolButton* m_notesToggle = nullptr; // shows or hides m_notes
     LegendBar* m_legend = nullptr;
     QLabel* m_verdictLine = nullptr;
     std::vector<QDockWidget*> m_docks; // listed in View -> Panels

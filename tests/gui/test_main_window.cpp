@@ -14,6 +14,7 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QScrollBar>
+#include <QToolButton>
 #include <QTreeView>
 #include <QWheelEvent>
 
@@ -499,4 +500,28 @@ TEST(MainWindow, DocksCloseAndComeBackFromViewPanels) {
         toggle->trigger();
         EXPECT_TRUE(dock->isVisible());
     }
+}
+
+// Issue 14.5: provenance notes never push the grids down; they are one click away.
+TEST(MainWindow, SparseProvenanceNotesFoldAwayAboveTheGrids) {
+    Window w;
+    w->resize(1280, 800);
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
+    QApplication::processEvents();
+    const int denseTop = w->pane(QStringLiteral("A"))->mapTo(w.window.get(), QPoint(0, 0)).y();
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.sp.m16n8k32.f16")));
+    QApplication::processEvents();
+    const int sparseTop = w->pane(QStringLiteral("A"))->mapTo(w.window.get(), QPoint(0, 0)).y();
+    EXPECT_LE(sparseTop - denseTop, 24)
+        << "the notes pushed the grids down by " << sparseTop - denseTop << " px";
+    auto* notes = w->findChild<QLabel*>(QStringLiteral("notes"));
+    auto* toggle = w->findChild<QToolButton*>(QStringLiteral("notesToggle"));
+    ASSERT_NE(notes, nullptr);
+    ASSERT_NE(toggle, nullptr);
+    EXPECT_FALSE(notes->isVisible());
+    EXPECT_TRUE(toggle->isVisible());
+    EXPECT_TRUE(toggle->text().contains(QStringLiteral("erratum"))) << toggle->text().toStdString();
+    toggle->click();
+    EXPECT_TRUE(notes->isVisible());
+    EXPECT_FALSE(notes->text().isEmpty());
 }
