@@ -20,9 +20,11 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QBuffer>
+#include <QClipboard>
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDesktopServices>
+#include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -31,6 +33,7 @@
 #include <QKeySequence>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressBar>
@@ -49,6 +52,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <utility>
 
 namespace lanemap::gui {
@@ -257,6 +261,8 @@ void MainWindow::buildUi() {
     m_verdictLine->hide();
     vl->addWidget(m_verdictLine);
     connect(m_legend, &LegendBar::laneHovered, m_state, &ViewState::setHoveredLane);
+    connect(m_legend, &LegendBar::laneClicked, this,
+            [this](int lane) { setPinnedThread(lane == m_state->pinnedLane() ? -1 : lane); });
 
     m_stack = new QStackedWidget(central);
     m_paneSplitter = new QSplitter(Qt::Horizontal, m_stack);
@@ -305,24 +311,32 @@ void MainWindow::buildActions() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QAction* exportSvgAct = file->addAction(tr("Export &SVG…"), this, [this] {
         const QString path = QFileDialog::getSaveFileName(
-            this, tr("Export SVG"), currentSpec() + QStringLiteral(".svg"), tr("SVG (*.svg)"));
+            this, tr("Export SVG"),
+            exportFolder() + QLatin1Char('/') + currentSpec() + QStringLiteral(".svg"), tr("SVG (*.svg)"));
         QString error;
         if (!path.isEmpty() && !exportSvg(path, &error))
             QMessageBox::warning(this, tr("Export SVG"), error);
-        else if (!path.isEmpty())
+        else if (!path.isEmpty()) {
+            rememberExportFolder(path);
             statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
+        }
     });
     exportSvgAct->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     QAction* exportPngAct = file->addAction(tr("Export &PNG…"), this, [this] {
         const QString path = QFileDialog::getSaveFileName(
-            this, tr("Export PNG"), currentSpec() + QStringLiteral(".png"), tr("PNG (*.png)"));
+            this, tr("Export PNG"),
+            exportFolder() + QLatin1Char('/') + currentSpec() + QStringLiteral(".png"), tr("PNG (*.png)"));
         QString error;
         if (!path.isEmpty() && !exportPng(path, &error))
             QMessageBox::warning(this, tr("Export PNG"), error);
-        else if (!path.isEmpty())
+        else if (!path.isEmpty()) {
+            rememberExportFolder(path);
             statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
+        }
     });
     exportPngAct->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    m_recentMenu = file->addMenu(tr("&Recent instructions"));
+    m_recentMenu->setObjectName(QStringLiteral("recentMenu"));
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -330,6 +344,9 @@ void MainWindow::buildActions() {
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
     edit->addAction(tr("&Copy cell info"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C), this,
                     &MainWindow::copyCellInfo);
+    QAction* copyImage = edit->addAction(tr("Copy &image"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_C),
+                                         this, &MainWindow::copyImage);
+    copyImage->setObjectName(QStringLiteral("actionCopyImage"));
     edit->addAction(tr("&Find instruction"), QKeySequence::Find, this, [this] {
         m_filter->setFocus();
         m_filter->selectAll();
@@ -380,13 +397,49 @@ void MainWindow::buildActions() {
 
     // Tools
     QMenu* tools = menuBar()->addMenu(tr("&Tools"));
-    m_actProbe = tools->addAction(tr("&Probe hardware"), QKeySequence(Qt::CTRL | Qt::Key_P), this,
+    m_actProbe = tools->addAction(tr("&Probe hardware"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P), this,
                                   &MainWindow::probeHardware);
     m_actProbe->setToolTip(
         tr("Run every variant on the GPU and check each cell against the layout (needs CUDA and a GPU)"));
 
     // Help
+    // Go: a browsing tool's history.
+    QMenu* go = menuBar()->addMenu(tr("&Go"));
+    m_actBack = go->addAction(tr("&Back"), QKeySequence::Back, this, &MainWindow::goBack);
+    m_actBack->setObjectName(QStringLiteral("actionBack"));
+    m_actForward = go->addAction(tr("&Forward"), QKeySequence::Forward, this, &MainWindow::goForward);
+    m_actForward->setObjectName(QStringLiteral("actionForward"));
+    m_actBack->setEnabled(false);
+    m_actForward->setEnabled(false);
+
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* keys = help->addAction(tr("&Keyboard shortcuts"), QKeySequence::HelpContents, this, [this] {
+        auto* box = new QMessageBox(QMessageBox::NoIcon, tr("Keyboard shortcuts"), shortcutsText(),
+                                    QMessageBox::Close, this);
+        box->setObjectName(QStringLiteral("shortcutsDialog"));
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->setModal(false);
+        box->show();
+    });
+    keys->setObjectName(QStringLiteral("actionShortcuts"));
+    help->addAction(tr("Quick &guide"), this, [this] {
+        QMessageBox::information(
+            this, tr("lanemap quick guide"),
+            tr("<p><b>Open</b> an instruction from the catalog, or type words (<i>mma m16n8k16 bf16</i>, "
+               "<i>sm_90</i>, "
+               "<i>sparse</i>, <i>f16 acc</i>) or paste a whole PTX instruction into the filter.</p>"
+               "<p><b>Hover</b> a cell: its lane lights up in every pane and the Cell panel says which "
+               "register and "
+               "bits hold it; <b>click</b> pins the lane (a legend swatch too). Arrows move a cell cursor, "
+               "Tab "
+               "moves between panes.</p><p><b>Panes</b> each have their own zoom: Fit readable (Ctrl+0), Fit "
+               "all "
+               "(Ctrl+9), Ctrl+wheel. <b>Compare</b> shows which positions another variant holds "
+               "differently.</p>"
+               "<p><b>Hardware verdicts</b> come from the probe (Tools → Probe hardware) or from recorded "
+               "reports; "
+               "only cells the hardware placed differently are framed in red.</p>"));
+    });
     help->addAction(tr("PTX manual section of this instruction"), this, [this] {
         if (m_instruction)
             QDesktopServices::openUrl(QUrl(manualUrl(QString::fromStdString(m_instruction->anchor))));
@@ -401,6 +454,7 @@ void MainWindow::buildActions() {
                "only where metadata or a memory layout anchors them.</p>")
                 .arg(QStringLiteral(LANEMAP_VERSION)));
     });
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
 
     // Toolbar
     QToolBar* tb = addToolBar(tr("View"));
@@ -577,6 +631,7 @@ void MainWindow::showInstruction(const Instruction& instruction) {
     if (!m_state->compareSpec().isEmpty())
         rebuildCompare();
     selectInTree(m_prefs.spec);
+    rememberVisit(m_prefs.spec);
     emit instructionChanged(m_prefs.spec);
 }
 
@@ -1289,6 +1344,88 @@ bool MainWindow::setSelector(int selector) {
         return false;
     m_state->setSelector(selector);
     return true;
+}
+
+QString MainWindow::exportFolder() const {
+    const QString folder = m_options.settings
+                               ? m_options.settings->value(QStringLiteral("export/folder")).toString()
+                               : QString();
+    return folder.isEmpty() || !QFileInfo(folder).isDir() ? QDir::currentPath() : folder;
+}
+
+void MainWindow::rememberExportFolder(const QString& path) {
+    if (m_options.settings)
+        m_options.settings->setValue(QStringLiteral("export/folder"), QFileInfo(path).absolutePath());
+}
+
+void MainWindow::copyImage() {
+    if (!m_instruction)
+        return;
+    PaintOptions o;
+    o.colors = viewColors(m_state->theme());
+    o.labels = m_state->showLabels();
+    const Diagram d = exportDiagram();
+    QApplication::clipboard()->setImage(renderDiagram(d, o, nullptr, d.width * d.height > 4.0e6 ? 1.0 : 2.0));
+    statusBar()->showMessage(tr("Copied the picture of %1").arg(currentSpec()), 3000);
+}
+
+void MainWindow::rememberVisit(const QString& spec) {
+    if (!m_navigating && (m_history.isEmpty() || m_history[m_historyPos] != spec)) {
+        m_history.resize(m_history.isEmpty() ? 0 : m_historyPos + 1); // a new visit drops the forward part
+        m_history << spec;
+        m_historyPos = static_cast<int>(m_history.size()) - 1;
+    }
+    m_actBack->setEnabled(m_historyPos > 0);
+    m_actForward->setEnabled(m_historyPos + 1 < m_history.size());
+    m_recent.removeAll(spec);
+    m_recent.prepend(spec);
+    while (m_recent.size() > 10)
+        m_recent.removeLast();
+    m_recentMenu->clear();
+    for (const QString& s : m_recent)
+        m_recentMenu->addAction(s, this, [this, s] { openSpec(s); });
+}
+
+void MainWindow::goBack() {
+    if (m_historyPos <= 0)
+        return;
+    m_navigating = true;
+    openSpec(m_history[--m_historyPos]);
+    m_navigating = false;
+    rememberVisit(currentSpec());
+}
+
+void MainWindow::goForward() {
+    if (m_historyPos + 1 >= m_history.size())
+        return;
+    m_navigating = true;
+    openSpec(m_history[++m_historyPos]);
+    m_navigating = false;
+    rememberVisit(currentSpec());
+}
+
+QString MainWindow::shortcutsText() const {
+    QString rows;
+    auto row = [&rows](const QString& keys, const QString& what) {
+        rows += QStringLiteral("<tr><td><b>%1</b>&nbsp;&nbsp;</td><td>%2</td></tr>")
+                    .arg(keys.toHtmlEscaped(), what.toHtmlEscaped());
+    };
+    const std::function<void(const QList<QAction*>&)> walk = [&](const QList<QAction*>& actions) {
+        for (QAction* a : actions) {
+            if (a->menu())
+                walk(a->menu()->actions());
+            else if (!a->shortcut().isEmpty())
+                row(a->shortcut().toString(QKeySequence::NativeText),
+                    QString(a->text()).remove(QLatin1Char('&')));
+        }
+    };
+    walk(menuBar()->actions());
+    row(tr("Arrows"), tr("move the cell cursor in the focused pane"));
+    row(tr("Tab / Shift+Tab"), tr("next / previous pane"));
+    row(tr("Space, click"), tr("pin the lane under the cursor (again to unpin)"));
+    row(tr("Esc"), tr("unpin, hide the cursor"));
+    row(tr("+ / − / 0 in a pane, Ctrl+wheel"), tr("zoom that pane / fit it"));
+    return QStringLiteral("<table>%1</table>").arg(rows);
 }
 
 void MainWindow::setShowLabels(bool on) {

@@ -23,6 +23,7 @@ class QComboBox;
 class QLabel;
 class QDockWidget;
 class QLineEdit;
+class QMenu;
 class QMessageBox;
 class QProgressBar;
 class QSettings;
@@ -135,6 +136,10 @@ class MainWindow : public QMainWindow {
     void fitAll();   // every pane: fit readable (the default for a newly opened instruction)
     void fitWhole(); // every pane: fit all (the whole diagram)
     void copyCellInfo();
+    // History of opened instructions (Alt+Left / Alt+Right).
+    void goBack();
+    void goForward();
+    void copyImage(); // the whole picture (as exported) to the clipboard
 
   signals:
     void instructionChanged(const QString& spec);
@@ -171,6 +176,10 @@ class MainWindow : public QMainWindow {
     void updateProbeStatus();
     void applyVerdictMarks();
     QString paneTitle(const QString& name) const;
+    void rememberVisit(const QString& spec);
+    QString exportFolder() const; // where the export dialogs open: the last folder written to
+    void rememberExportFolder(const QString& path);
+    QString shortcutsText() const;
     void onHover(DiagramView* view, int cell);
     void onClick(DiagramView* view, int cell);
     void onPaneTab(DiagramView* view, bool backward);
@@ -232,6 +241,13 @@ class MainWindow : public QMainWindow {
     QAction* m_actLabels = nullptr;
     QAction* m_actDark = nullptr;
     QAction* m_actMarks = nullptr;
+    QAction* m_actBack = nullptr;
+    QAction* m_actForward = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    QStringList m_history; // opened specs, oldest first
+    int m_historyPos = -1;
+    bool m_navigating = false;
+    QStringList m_recent; // newest first
     QAction* m_actColorBlind = nullptr;
     QAction* m_actProbe = nullptr;
     QActionGroup* m_colorGroup = nullptr;

@@ -13,6 +13,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
+#include <QMessageBox>
 #include <QScrollBar>
 #include <QToolButton>
 #include <QTreeView>
@@ -524,4 +525,61 @@ TEST(MainWindow, SparseProvenanceNotesFoldAwayAboveTheGrids) {
     toggle->click();
     EXPECT_TRUE(notes->isVisible());
     EXPECT_FALSE(notes->text().isEmpty());
+}
+
+// Issue 14.12: desktop conventions.
+TEST(MainWindow, BackForwardAndRecentInstructions) {
+    Window w;
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k8.tf32")));
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m8n8k4.f64")));
+    auto* back = w->findChild<QAction*>(QStringLiteral("actionBack"));
+    auto* forward = w->findChild<QAction*>(QStringLiteral("actionForward"));
+    ASSERT_NE(back, nullptr);
+    ASSERT_NE(forward, nullptr);
+    EXPECT_EQ(back->shortcut(), QKeySequence(QKeySequence::Back));
+    back->trigger();
+    EXPECT_EQ(w->currentSpec(), QStringLiteral("mma.m16n8k8.tf32"));
+    back->trigger();
+    EXPECT_EQ(w->currentSpec(), QStringLiteral("mma.m16n8k16.f16"));
+    forward->trigger();
+    EXPECT_EQ(w->currentSpec(), QStringLiteral("mma.m16n8k8.tf32"));
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k32.s8")));
+    EXPECT_FALSE(forward->isEnabled()) << "a new visit drops the forward history";
+    auto* recent = w->findChild<QMenu*>(QStringLiteral("recentMenu"));
+    ASSERT_NE(recent, nullptr);
+    ASSERT_GE(recent->actions().size(), 4);
+    EXPECT_EQ(recent->actions().front()->text(), QStringLiteral("mma.m16n8k32.s8"));
+    recent->actions().at(1)->trigger();
+    EXPECT_EQ(w->currentSpec(), QStringLiteral("mma.m16n8k8.tf32"));
+}
+
+TEST(MainWindow, HelpShortcutsAboutQtCopyImageAndLegendPin) {
+    Window w;
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
+    bool aboutQt = false, printFree = true;
+    for (QAction* a : w->findChildren<QAction*>()) {
+        aboutQt = aboutQt || a->text().remove(QLatin1Char('&')) == QStringLiteral("About Qt");
+        printFree = printFree && a->shortcut() != QKeySequence(Qt::CTRL | Qt::Key_P);
+    }
+    EXPECT_TRUE(aboutQt);
+    EXPECT_TRUE(printFree) << "Ctrl+P is Print by convention, not Probe";
+    auto* keys = w->findChild<QAction*>(QStringLiteral("actionShortcuts"));
+    ASSERT_NE(keys, nullptr);
+    keys->trigger();
+    auto* dialog = w->findChild<QMessageBox*>(QStringLiteral("shortcutsDialog"));
+    ASSERT_NE(dialog, nullptr);
+    EXPECT_TRUE(dialog->text().contains(QStringLiteral("Fit readable"))) << dialog->text().toStdString();
+    EXPECT_TRUE(dialog->text().contains(QStringLiteral("Back")));
+    dialog->close();
+
+    QApplication::clipboard()->clear();
+    auto* copy = w->findChild<QAction*>(QStringLiteral("actionCopyImage"));
+    ASSERT_NE(copy, nullptr);
+    copy->trigger();
+    EXPECT_GT(QApplication::clipboard()->image().width(), 200);
+
+    LegendBar* legend = w->legendBar();
+    QTest::mouseClick(legend, Qt::LeftButton, {}, legend->entryRect(5).center());
+    EXPECT_EQ(w->pinnedThread(), 5) << "clicking a lane swatch pins the lane";
 }
