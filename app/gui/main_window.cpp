@@ -506,6 +506,8 @@ void MainWindow::buildActions() {
         QString error;
         if (!setCompare(m_compareEdit->text(), &error))
             statusBar()->showMessage(error, 10000);
+        else
+            statusBar()->clearMessage(); // an earlier error no longer applies
     });
     tb->addWidget(m_compareEdit);
     m_compareOperandBox = new QComboBox(tb);
@@ -829,6 +831,8 @@ void MainWindow::rebuildCompare() {
         head->setText(
             QStringLiteral("<b>%1</b> &nbsp; <span style='color:gray'>%2</span>")
                 .arg(QString::fromStdString(in.spec), QString::fromStdString(in.ptx).toHtmlEscaped()));
+        head->setWordWrap(true);
+        head->setMinimumWidth(1); // a long PTX string wraps instead of widening the window
         bl->addWidget(head);
         auto* view = makeView(QStringLiteral("compare%1").arg(side));
         view->setDiagram(diagram);
@@ -855,8 +859,21 @@ void MainWindow::rebuildCompare() {
                                   .arg(QString::fromStdString(m_instruction->spec),
                                        QString::fromStdString(m_compareInstruction->spec)));
     m_stack->setCurrentWidget(m_comparePage);
-    for (const Pane& p : m_compareViews)
+    // One zoom for both sides (the smaller fit), from the top-left: compared cells line up side by side.
+    m_compareSplitter->setSizes({1, 1});
+    if (QLayout* l = centralWidget()->layout())
+        l->activate();
+    m_comparePage->layout()->activate();
+    double zoom = 0;
+    for (const Pane& p : m_compareViews) {
         p.view->fit();
+        zoom = zoom == 0 ? p.view->fitZoom() : std::min(zoom, p.view->fitZoom());
+    }
+    for (const Pane& p : m_compareViews) {
+        p.view->setZoom(zoom);
+        p.view->horizontalScrollBar()->setValue(0);
+        p.view->verticalScrollBar()->setValue(0);
+    }
 }
 
 bool MainWindow::setCompare(const QString& spec, QString* error) {

@@ -15,6 +15,7 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QScrollBar>
+#include <QStatusBar>
 #include <QToolButton>
 #include <QTreeView>
 #include <QWheelEvent>
@@ -582,4 +583,24 @@ TEST(MainWindow, HelpShortcutsAboutQtCopyImageAndLegendPin) {
     LegendBar* legend = w->legendBar();
     QTest::mouseClick(legend, Qt::LeftButton, {}, legend->entryRect(5).center());
     EXPECT_EQ(w->pinnedThread(), 5) << "clicking a lane swatch pins the lane";
+}
+
+// Issue 14.9: compare fits a laptop, lines the two sides up and leaves no stale error.
+TEST(MainWindow, CompareStaysInTheWindowLinesUpAndClearsOldErrors) {
+    Window w;
+    w->resize(1280, 720);
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
+    QLineEdit* edit = w->findChild<QLineEdit*>(QStringLiteral("compare"));
+    ASSERT_NE(edit, nullptr);
+    edit->setText(QStringLiteral("mma.m16n8k99.f16"));
+    emit edit->editingFinished();
+    EXPECT_FALSE(w->statusBar()->currentMessage().isEmpty()) << "a bad spec is named";
+    edit->setText(QStringLiteral("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32"));
+    emit edit->editingFinished();
+    QApplication::processEvents();
+    ASSERT_NE(w->compareView(1), nullptr);
+    EXPECT_TRUE(w->statusBar()->currentMessage().isEmpty()) << w->statusBar()->currentMessage().toStdString();
+    EXPECT_LE(w->width(), 1280) << "entering a compare spec must not widen the window";
+    EXPECT_LE(w->minimumSizeHint().width(), 1366);
+    EXPECT_DOUBLE_EQ(w->compareView(0)->zoom(), w->compareView(1)->zoom()) << "one zoom: cells line up";
 }
