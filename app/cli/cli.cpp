@@ -150,7 +150,7 @@ int cmdProbe(const std::string& spec, bool all, const std::string& family, const
     for (const ProbeResult& r : report.results) {
         out << r.verdict << '\t' << r.spec << '\t' << r.cellsChecked << " cells";
         if (r.cellsMismatched) out << ", " << r.cellsMismatched << " mismatched";
-        if (r.verdict != "unsupported") out << ", " << r.experiments << " experiments, " << r.seconds << " s";
+        if (r.verdict != Verdict::Unsupported) out << ", " << r.experiments << " experiments, " << r.seconds << " s";
         if (!r.reason.empty()) out << " (" << r.reason << ")";
         out << '\n';
         for (std::size_t i = 0; i < r.mismatches.size() && i < kShown; ++i) {
@@ -162,9 +162,9 @@ int cmdProbe(const std::string& spec, bool all, const std::string& family, const
         if (r.mismatches.size() > kShown)
             out << "  ... " << r.mismatches.size() - kShown << " more mismatches (--json PATH writes them all)\n";
         for (const std::string& f : r.findings) out << "  finding: " << f << '\n';
-        pass += r.verdict == "pass";
-        fail += r.verdict == "fail";
-        unsupported += r.verdict == "unsupported";
+        pass += r.verdict == Verdict::Pass;
+        fail += r.verdict == Verdict::Fail;
+        unsupported += r.verdict == Verdict::Unsupported;
     }
     out << pass << " passed, " << fail << " failed, " << unsupported << " unsupported\n";
     if (!jsonPath.empty()) {

@@ -74,15 +74,16 @@ CatalogModel::CatalogModel(const Catalog& catalog, QObject* parent)
         leaf->spec = QString::fromStdString(v->spec);
         leaf->ptx = QString::fromStdString(v->ptx);
         QString search = leaf->spec + QLatin1Char(' ') + leaf->ptx;
-        for (const std::string& alias : v->ptxAliases)
-            search += QLatin1Char(' ') + QString::fromStdString(alias);
+        for (std::size_t f = 1; f < v->forms.size(); ++f)
+            search += QLatin1Char(' ') + QString::fromStdString(ptxOf(*v, v->forms[f]));
         // Words a search may use beyond the spelling: the SM badge the row shows, sparse or dense, and the
         // accumulator type ("f16 acc" becomes acc:f16, see CatalogFilterModel).
         const bool sparse = v->family == Family::MmaSp || v->family == Family::WgmmaSp;
         search += QStringLiteral(" sm_%1 %2 acc:%3")
                       .arg(v->minSm)
                       .arg(sparse ? QStringLiteral("sparse") : QStringLiteral("dense"),
-                           QString::fromStdString(v->dtype));
+                           QString::fromUtf8(toString(v->dtype).data(),
+                                             static_cast<qsizetype>(toString(v->dtype).size())));
         leaf->search = search.toLower();
         leaf->minSm = v->minSm;
         leaf->leaves = 1;

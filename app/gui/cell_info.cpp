@@ -1,5 +1,6 @@
 #include "cell_info.hpp"
 
+#include "lanemap/evidence.hpp"
 #include "lanemap/model.hpp"
 
 #include <cctype>
@@ -13,10 +14,10 @@ QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<
 void fillInstruction(CellInfo& info, const Instruction& in) {
     info.spec = QString::fromStdString(in.spec);
     info.warpgroup = in.scope == Scope::Warpgroup;
-    info.section = QString::fromStdString(in.section);
-    info.anchor = QString::fromStdString(in.anchor);
+    info.section = qs(in.section);
+    info.anchor = qs(in.anchor);
     for (const Erratum& e : in.errata)
-        info.errata << QStringLiteral("%1 (%2): %3").arg(qs(e.id), qs(e.status), qs(e.summary));
+        info.errata << QStringLiteral("%1 (%2): %3").arg(qs(e.id), qs(toString(statusOf(in, e))), qs(e.summary));
 }
 
 QString threadText(const CellInfo& info, const OwnerInfo& o) {
@@ -71,7 +72,7 @@ void addLaneRegisters(CellInfo& info, const Instruction& in, int thread, bool me
     info.laneRegisters.clear();
     if (thread < 0 || thread >= in.threads) return;
     for (const FragmentLayout& op : in.operands) {
-        QString name = QString::fromStdString(op.name());
+        QString name = qs(op.name());
         if (mergedCD && name == QLatin1String("D")) continue;
         if (mergedCD && name == QLatin1String("C")) name = QStringLiteral("C/D");
         const QChar letter = op.name().empty() ? QLatin1Char('x') : QChar::fromLatin1(static_cast<char>(std::tolower(op.name()[0])));
@@ -127,13 +128,13 @@ CellInfo describeCell(const Instruction& in, const FragmentLayout& op, int matri
     if (m >= op.matrices()) return info;
     fillInstruction(info, in);
     info.valid = true;
-    info.operand = QString::fromStdString(op.name());
+    info.operand = qs(op.name());
     info.matrix = op.matrices() > 1 ? matrix : -1;
     info.row = row;
     info.col = col;
     info.rows = op.rows();
     info.cols = op.cols();
-    info.elementType = QString::fromStdString(op.elementType());
+    info.elementType = qs(toString(op.elementType()));
     info.registerBits = op.registerBits();
     const QChar letter = info.operand.isEmpty() ? QLatin1Char('x') : info.operand.at(0).toLower();
     for (std::uint32_t idx : op.owners(row, col, m)) {
@@ -169,7 +170,7 @@ CellInfo describeMetadataField(const Instruction& in, int selector, const Metada
     info.fieldColFirst = f.colFirst;
     info.fieldColLast = f.colLast;
     info.elementType = QStringLiteral("b32");
-    if (in.metadata) info.granularity = QString::fromStdString(in.metadata->granularity);
+    if (in.metadata) info.granularity = qs(in.metadata->granularity);
     const Lane lane = Lane::of(f.thread);
     OwnerInfo o;
     o.thread = f.thread;

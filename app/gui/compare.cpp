@@ -28,9 +28,9 @@ CompareResult compareDiagram(const Diagram& d, const Instruction& mine, const In
     result.marks.assign(d.cells.size(), 0);
     for (const DiagramPanel& panel : d.panels) {
         if (panel.kind != PanelKind::Operand) continue;
-        const std::string name = panel.operand == "C/D" ? "C" : panel.operand;
-        const FragmentLayout* a = mine.operand(name);
-        const FragmentLayout* b = other.operand(name);
+        const std::optional<Operand> name = parseOperand(panel.operand == "C/D" ? "C" : panel.operand);
+        const FragmentLayout* a = name ? mine.operand(*name) : nullptr;
+        const FragmentLayout* b = name ? other.operand(*name) : nullptr;
         if (!a) continue;
         const int matrix = std::max(panel.matrix, 0);
         std::vector<std::uint8_t> differs(static_cast<std::size_t>(panel.rows * panel.cols), 0);

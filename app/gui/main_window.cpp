@@ -11,6 +11,7 @@
 #include "view_state.hpp"
 
 #include "lanemap/catalog.hpp"
+#include "lanemap/evidence.hpp"
 #include "lanemap/export.hpp"
 #include "lanemap/spec.hpp"
 #include "lanemap/svg.hpp"
@@ -442,7 +443,7 @@ void MainWindow::buildActions() {
     });
     help->addAction(tr("PTX manual section of this instruction"), this, [this] {
         if (m_instruction)
-            QDesktopServices::openUrl(QUrl(manualUrl(QString::fromStdString(m_instruction->anchor))));
+            QDesktopServices::openUrl(QUrl(manualUrl(qs(m_instruction->anchor))));
     });
     help->addAction(tr("&About lanemap"), this, [this] {
         QMessageBox::about(
@@ -650,7 +651,7 @@ std::vector<std::pair<QString, std::shared_ptr<const Diagram>>> MainWindow::pane
     // One "C/D" pane when C and D have the same layout. The Diagram decides: asked for "C/D" it draws one
     // merged "C/D" panel, or separate C and D panels when the layouts differ (then each gets its own pane).
     std::shared_ptr<const Diagram> cd;
-    if (m_instruction->operand("C") && m_instruction->operand("D")) {
+    if (m_instruction->operand(Operand::C) && m_instruction->operand(Operand::D)) {
         cd = diagramFor(*m_instruction, diagramOptions(QStringLiteral("C/D")));
         const bool merged = std::any_of(cd->panels.begin(), cd->panels.end(),
                                         [](const DiagramPanel& p) { return p.operand == "C/D"; });
@@ -658,7 +659,7 @@ std::vector<std::pair<QString, std::shared_ptr<const Diagram>>> MainWindow::pane
             cd.reset();
     }
     for (const FragmentLayout& op : m_instruction->operands) {
-        const QString name = QString::fromStdString(op.name());
+        const QString name = qs(op.name());
         if (cd && name == QLatin1String("D"))
             continue;
         if (cd && name == QLatin1String("C"))
@@ -804,8 +805,8 @@ void MainWindow::rebuildCompare() {
         return;
     }
     QString operand = qs(toString(m_state->compareOperand()));
-    if (!m_instruction->operand(operand.toStdString()) ||
-        !m_compareInstruction->operand(operand.toStdString()))
+    const std::optional<Operand> which = m_state->compareOperand();
+    if (!m_instruction->operand(*which) || !m_compareInstruction->operand(*which))
         operand = QStringLiteral("A");
     const Instruction* sides[2] = {m_instruction, m_compareInstruction};
     CompareResult results[2];
@@ -981,15 +982,14 @@ void MainWindow::updateHeader() {
     m_title->setText(QString::fromStdString(in.spec));
     m_ptx->setText(QString::fromStdString(in.ptx));
     setWindowTitle(QStringLiteral("%1 — lanemap").arg(QString::fromStdString(in.spec)));
-    QString facts =
-        tr("%1 threads (%2) · m%3 n%4 k%5 · min <b>sm_%6</b> · PTX ISA 9.1 <a href='%7'>§%8</a>")
-            .arg(in.threads)
-            .arg(qs(toString(in.scope)))
-            .arg(in.m)
-            .arg(in.n)
-            .arg(in.k)
-            .arg(in.minSm)
-            .arg(manualUrl(QString::fromStdString(in.anchor)), QString::fromStdString(in.section));
+    QString facts = tr("%1 threads (%2) · m%3 n%4 k%5 · min <b>sm_%6</b> · PTX ISA 9.1 <a href='%7'>§%8</a>")
+                        .arg(in.threads)
+                        .arg(qs(toString(in.scope)))
+                        .arg(in.m)
+                        .arg(in.n)
+                        .arg(in.k)
+                        .arg(in.minSm)
+                        .arg(manualUrl(qs(in.anchor)), qs(in.section));
     m_facts->setText(facts);
     QStringList notes;
     for (const std::string& n : in.notes)
@@ -997,8 +997,8 @@ void MainWindow::updateHeader() {
     for (const Erratum& e : in.errata)
         notes << QStringLiteral(
                      "<span style='color:#c0392b'><b>erratum %1</b> (%2)</span>: %3 — <i>lanemap: %4</i>")
-                     .arg(qs(e.id), qs(e.status), QString::fromStdString(e.summary).toHtmlEscaped(),
-                          QString::fromStdString(e.lanemap).toHtmlEscaped());
+                     .arg(qs(e.id), qs(toString(statusOf(in, e))), qs(e.summary).toHtmlEscaped(),
+                          qs(e.lanemap).toHtmlEscaped());
     if (in.metadata)
         for (const std::string& n : in.metadata->notes)
             notes << tr("metadata: %1").arg(QString::fromStdString(n).toHtmlEscaped());
@@ -1006,7 +1006,7 @@ void MainWindow::updateHeader() {
     m_notes->setVisible(m_notesToggle->isChecked() && !notes.isEmpty());
     QString summary = tr("%n note(s)", nullptr, static_cast<int>(notes.size() - in.errata.size()));
     for (const Erratum& e : in.errata)
-        summary += tr(" · erratum %1 (%2)").arg(qs(e.id), qs(e.status));
+        summary += tr(" · erratum %1 (%2)").arg(qs(e.id), qs(toString(statusOf(in, e))));
     m_notesToggle->setText(summary);
     m_notesToggle->setToolTip(tr("Where this layout comes from: notes, errata and metadata evidence"));
     m_notesToggle->setVisible(!notes.isEmpty());
@@ -1143,8 +1143,8 @@ CellInfo MainWindow::describe(const DiagramView* view, int cell) const {
                     info = describeMetadataField(in, s.value, f);
         }
     } else {
-        const std::string name = panel.operand == "C/D" ? "C" : panel.operand;
-        const FragmentLayout* op = in.operand(name);
+        const std::optional<Operand> name = parseOperand(panel.operand == "C/D" ? "C" : panel.operand);
+        const FragmentLayout* op = name ? in.operand(*name) : nullptr;
         if (!op)
             return {};
         info = describeCell(in, *op, c.matrix, c.row, c.col);

@@ -65,12 +65,12 @@ QString describeReport(const ProbeReport& report, const ProbeResult& result) {
                               .arg(QString::fromStdString(report.device.driver),
                                    QString::fromStdString(report.device.cudaRuntime),
                                    QString::fromStdString(report.date).left(10));
-    if (result.verdict == "pass")
+    if (result.verdict == Verdict::Pass)
         return QStringLiteral("confirmed on %1: %2 cells, %3 experiments")
             .arg(where)
             .arg(result.cellsChecked)
             .arg(result.experiments);
-    if (result.verdict == "fail")
+    if (result.verdict == Verdict::Fail)
         return QStringLiteral("hardware disagrees on %1 of %2 cells on %3")
             .arg(result.cellsMismatched)
             .arg(result.cellsChecked)

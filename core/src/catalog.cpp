@@ -1,5 +1,6 @@
 #include "lanemap/catalog.hpp"
 
+#include "lanemap/evidence.hpp"
 #include "lanemap/spec.hpp"
 
 #include <stdexcept>
@@ -24,8 +25,7 @@ void Catalog::add(Variant variant, BuildFn build) {
     entry->build = std::move(build);
     const Entry* raw = entry.get();
     m_bySpec.emplace(raw->variant.spec, raw);
-    m_byPtx.emplace(normalizePtx(raw->variant.ptx), raw);
-    for (const std::string& alias : raw->variant.ptxAliases) m_byPtx.emplace(normalizePtx(alias), raw);
+    for (const Form& form : raw->variant.forms) m_byPtx.emplace(normalizePtx(ptxOf(raw->variant, form)), raw);
     m_variantList.push_back(&raw->variant);
     m_entries.push_back(std::move(entry));
 }
@@ -44,6 +44,7 @@ const Instruction& Catalog::build(const Entry& entry) const {
     std::call_once(entry.once, [&] {
         auto instruction = std::make_unique<Instruction>();
         static_cast<Variant&>(*instruction) = entry.variant;
+        instruction->hardware = EvidenceOverlay::recorded().find(entry.variant.spec);
         entry.build(*instruction);
         entry.built = std::move(instruction);
     });
@@ -55,6 +56,7 @@ Instruction Catalog::buildUncached(const Variant& variant) const {
     if (it == m_bySpec.end()) throw std::logic_error("variant not in catalog: " + variant.spec);
     Instruction instruction;
     static_cast<Variant&>(instruction) = it->second->variant;
+    instruction.hardware = EvidenceOverlay::recorded().find(variant.spec);
     it->second->build(instruction);
     return instruction;
 }

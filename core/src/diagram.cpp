@@ -1,4 +1,5 @@
 #include "lanemap/diagram.hpp"
+#include "lanemap/evidence.hpp"
 
 #include "format.hpp"
 
@@ -190,7 +191,7 @@ constexpr Rgb kInk{0x22, 0x22, 0x22};
 constexpr Rgb kMuted{0x55, 0x55, 0x55};
 constexpr Rgb kGridLine{0x44, 0x44, 0x44};
 
-char letterOf(const std::string& name) {
+char letterOf(std::string_view name) {
     return name.empty() ? 'x' : static_cast<char>(std::tolower(static_cast<unsigned char>(name[0])));
 }
 
@@ -288,11 +289,12 @@ private:
 
 void Builder::validate() const {
     std::string operands;
-    for (const FragmentLayout& op : m_in.operands) operands += (operands.empty() ? "" : ", ") + op.name();
+    for (const FragmentLayout& op : m_in.operands) (operands += operands.empty() ? "" : ", ") += op.name();
     if (m_in.metadata) operands += ", metadata";
     if (m_opt.operand) {
-        const std::string& name = *m_opt.operand;
-        if (name == "metadata" ? !m_in.metadata : !m_in.operand(name) && name != "C/D")
+        const std::string& name = *m_opt.operand; // user input: "A", "C/D", "metadata", ...
+        const std::optional<Operand> which = parseOperand(name);
+        if (name == "metadata" ? !m_in.metadata : name != "C/D" && (!which || !m_in.operand(*which)))
             throw std::invalid_argument("no operand '" + name + "' in " + m_in.spec + "; valid operands: " + operands);
     }
     if (m_opt.selector) {
@@ -325,16 +327,16 @@ std::uint32_t Builder::colorKey(const Owner& o) const {
 }
 
 void Builder::planOperands() {
-    const FragmentLayout* c = m_in.operand("C");
-    const FragmentLayout* d = m_in.operand("D");
+    const FragmentLayout* c = m_in.operand(Operand::C);
+    const FragmentLayout* d = m_in.operand(Operand::D);
     const std::string want = m_opt.operand.value_or("");
     const bool mergeCD = m_opt.mergeIdenticalCD && c && d && (want.empty() || want == "C/D") && sameLayout(*c, *d);
     for (const FragmentLayout& op : m_in.operands) {
-        const bool accumulator = op.name() == "C" || op.name() == "D";
+        const bool accumulator = op.operand() == Operand::C || op.operand() == Operand::D;
         if (!want.empty() && (want == "C/D" ? !accumulator : want != op.name())) continue;
-        std::string name = op.name();
+        std::string name(op.name());
         if (mergeCD && accumulator) {
-            if (name == "D") continue; // drawn once, as "C/D"
+            if (op.operand() == Operand::D) continue; // drawn once, as "C/D"
             name = "C/D";
         }
         for (int m = 0; m < op.matrices(); ++m) {
@@ -348,7 +350,7 @@ void Builder::planOperands() {
             p.rows = op.rows();
             p.cols = op.cols();
             p.title = name + "   " + std::to_string(op.rows()) + " \u00d7 " + std::to_string(op.cols()) + "   ." +
-                      op.elementType();
+                      std::string(toString(op.elementType()));
             if (p.matrix >= 0)
                 p.title += "   product " + std::to_string(m) + " (lanes " + std::to_string(4 * m) + "\u2013" +
                            std::to_string(4 * m + 3) + ", " + std::to_string(16 + 4 * m) + "\u2013" +
@@ -371,7 +373,7 @@ void Builder::planOperands() {
                 o.col = e.col;
                 o.colLast = e.colLast;
                 o.matrix = e.matrix;
-                o.source = e.source;
+                o.source = m_in.sourceOf(e.source);
                 plan.owners.push_back(o);
             }
             m_plans.push_back(std::move(plan));
@@ -388,7 +390,7 @@ void Builder::planMetadata() {
         for (const MetadataSelector& s : md.selectors)
             if (s.value == *m_opt.selector) m_selector = &s;
     m_d.selector = m_selector->value;
-    const FragmentLayout* a = m_in.operand("A");
+    const FragmentLayout* a = m_in.operand(Operand::A);
     PanelPlan plan;
     DiagramPanel& p = plan.panel;
     p.kind = PanelKind::Metadata;
@@ -399,7 +401,7 @@ void Builder::planMetadata() {
     std::string valid;
     for (const MetadataSelector& s : md.selectors) valid += (valid.empty() ? "" : ", ") + std::to_string(s.value);
     p.title = "metadata e on the A grid   sparsity selector " + std::to_string(m_selector->value);
-    p.subtitle = md.granularity + " sparsity, " + std::to_string(md.indexBits) +
+    p.subtitle = std::string(md.granularity) + " sparsity, " + std::to_string(md.indexBits) +
                  "-bit indices; cell = chunk of A, T<lane>: [bits] of e (selectors: " + valid + ")";
     for (const MetadataField& f : m_selector->fields) {
         Owner o;
@@ -409,7 +411,7 @@ void Builder::planMetadata() {
         o.row = f.row;
         o.col = f.colFirst;
         o.colLast = f.colLast;
-        o.source = f.source;
+        o.source = m_in.sourceOf(f.source);
         plan.owners.push_back(o);
     }
     m_plans.push_back(std::move(plan));
@@ -454,7 +456,7 @@ void findSpots(PanelPlan& plan) {
         }
         a = b;
     }
-    std::array<std::size_t, 4> count{}; // by Source
+    std::array<std::size_t, kSourceCount> count{}; // by Source
     for (const Owner& o : plan.owners) ++count[static_cast<std::size_t>(o.source)];
     std::size_t best = 0;
     for (std::size_t src = 0; src < count.size(); ++src)
@@ -499,7 +501,7 @@ void Builder::sizeCells(PanelPlan& plan) {
     findSpots(plan);
     p.source = plan.source;
     if (plan.source != Source::Doc)
-        p.subtitle += std::string("; placement: ") + std::string(toString(plan.source)) + " (ptx-catalog.md)";
+        p.subtitle += std::string("; placement: ") + std::string(toString(plan.source)) + " (docs/reference/ptx-facts.md)";
     double cellWidth = labelWidth(std::to_string(p.cols - 1).size()) - 2;
     for (const Spot& s : plan.spots) {
         std::size_t chars = 0;
@@ -728,8 +730,8 @@ Diagram Builder::build() {
 
     // Caption: the instruction, where the PTX manual states it, and what it runs on.
     m_d.caption.push_back(m_in.ptx);
-    std::string where = "PTX ISA 9.1 \u00a7" + m_in.section;
-    if (!m_in.anchor.empty()) where += "  #" + m_in.anchor;
+    std::string where = "PTX ISA 9.1 \u00a7" + std::string(m_in.section);
+    if (!m_in.anchor.empty()) (where += "  #") += m_in.anchor;
     m_d.caption.push_back(where);
     std::string facts = std::to_string(m_in.threads) + " threads (" + std::string(toString(m_in.scope)) + "), m" +
                         std::to_string(m_in.m) + " n" + std::to_string(m_in.n) + " k" + std::to_string(m_in.k) +
@@ -740,7 +742,11 @@ Diagram Builder::build() {
     }
     m_d.caption.push_back(facts);
     for (const std::string& n : m_in.notes) m_d.caption.push_back("note: " + n);
-    for (const Erratum& e : m_in.errata) m_d.caption.push_back("erratum " + e.id + ": " + e.summary + " \u2014 lanemap: " + e.lanemap);
+    for (const Erratum& e : m_in.errata)
+        m_d.caption.push_back("erratum " + std::string(e.id) + ": " + std::string(e.summary) + " \u2014 lanemap: " +
+                              std::string(e.lanemap));
+    if (m_in.hardware && m_in.hardware->verdict == Verdict::Pass)
+        m_d.caption.push_back("confirmed cell by cell by the " + describe(*m_in.hardware->run));
     if (m_in.metadata)
         for (const std::string& n : m_in.metadata->notes) m_d.caption.push_back("metadata: " + n);
 

@@ -19,7 +19,7 @@ constexpr std::array kFormats{FormatName{ExportFormat::Json, "json", "json"},
 
 std::string operandList(const Instruction& in) {
     std::string s;
-    for (const FragmentLayout& op : in.operands) s += (s.empty() ? "" : ", ") + op.name();
+    for (const FragmentLayout& op : in.operands) (s += s.empty() ? "" : ", ") += op.name();
     if (smem::hasSharedMemoryOperands(in)) s += ", B (shared memory)";
     if (in.metadata) s += ", metadata";
     return s;
@@ -54,7 +54,8 @@ bool exportInstruction(const Instruction& in, ExportFormat format, const ExportO
                        std::string& document, std::string& error) {
     const bool wgmma = smem::hasSharedMemoryOperands(in);
     const bool smemOperand = wgmma && options.operand && *options.operand == "B";
-    if (options.operand && *options.operand != "metadata" && !smemOperand && !in.operand(*options.operand)) {
+    const std::optional<Operand> which = options.operand ? parseOperand(*options.operand) : std::nullopt;
+    if (options.operand && *options.operand != "metadata" && !smemOperand && (!which || !in.operand(*which))) {
         error = "no operand '" + *options.operand + "' in " + in.spec + "; valid operands: " + operandList(in);
         return false;
     }
@@ -94,7 +95,7 @@ bool exportInstruction(const Instruction& in, ExportFormat format, const ExportO
                 in.spec + " lives in registers";
         return false;
     }
-    std::vector<smem::Operand> shared;
+    std::vector<smem::SharedOperand> shared;
     if (wgmma && (shared = smem::operands(in, choice, error)).empty()) return false;
     switch (format) {
     case ExportFormat::Json:
@@ -105,7 +106,7 @@ bool exportInstruction(const Instruction& in, ExportFormat format, const ExportO
         else if (*options.operand == "metadata") document = metadataTextGrid(in, options.selector);
         else if (smemOperand) document = smem::toText(shared[1]);
         else if (wgmma && smemOption && *options.operand == "A") document = smem::toText(shared[0]);
-        else document = toTextGrid(in, *in.operand(*options.operand));
+        else document = toTextGrid(in, *in.operand(*which));
         return true;
     case ExportFormat::Svg: {
         DiagramOptions d;

@@ -1,4 +1,5 @@
 #include "lanemap/export.hpp"
+#include "lanemap/evidence.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -11,11 +12,11 @@ using ordered_json = nlohmann::ordered_json;
 
 ordered_json operandJson(const FragmentLayout& op) {
     ordered_json o;
-    o["name"] = op.name();
+    o["name"] = std::string(op.name());
     o["rows"] = op.rows();
     o["cols"] = op.cols();
     if (op.matrices() > 1) o["matrices"] = op.matrices();
-    o["element_type"] = op.elementType();
+    o["element_type"] = std::string(toString(op.elementType()));
     o["element_bits"] = op.elementBits();
     if (op.containerBits() != op.elementBits()) o["container_bits"] = op.containerBits();
     o["registers"] = op.registers();
@@ -31,7 +32,7 @@ void appendNumber(std::string& out, int value) {
     out.append(buf, r.ptr);
 }
 
-void appendElements(std::string& out, const FragmentLayout& op) {
+void appendElements(std::string& out, const Instruction& in, const FragmentLayout& op) {
     bool first = true;
     for (const Element& e : op.elements()) {
         out += first ? "\n   " : ",\n   ";
@@ -61,12 +62,12 @@ void appendElements(std::string& out, const FragmentLayout& op) {
             appendNumber(out, e.col);
         }
         out += ",\"source\":\"";
-        out += toString(e.source);
+        out += toString(in.sourceOf(e.source));
         out += "\"}";
     }
 }
 
-ordered_json selectorsJson(const std::vector<MetadataSelector>& list) {
+ordered_json selectorsJson(const Instruction& in, const std::vector<MetadataSelector>& list) {
     ordered_json selectors = ordered_json::array();
     for (const MetadataSelector& sel : list) {
         ordered_json s;
@@ -78,7 +79,7 @@ ordered_json selectorsJson(const std::vector<MetadataSelector>& list) {
             j["bits"] = {f.bitHi, f.bitLo};
             j["row"] = f.row;
             j["cols"] = {f.colFirst, f.colLast};
-            j["source"] = std::string(toString(f.source));
+            j["source"] = std::string(toString(in.sourceOf(f.source)));
             fields.push_back(std::move(j));
         }
         s["fields"] = std::move(fields);
@@ -87,28 +88,28 @@ ordered_json selectorsJson(const std::vector<MetadataSelector>& list) {
     return selectors;
 }
 
-ordered_json metadataJson(const MetadataLayout& md) {
+ordered_json metadataJson(const Instruction& in, const MetadataLayout& md) {
     ordered_json o;
     o["name"] = "metadata";
-    o["granularity"] = md.granularity;
+    o["granularity"] = std::string(md.granularity);
     o["index_bits"] = md.indexBits;
     o["chunk_cols"] = md.chunkCols;
     o["field_bits"] = md.fieldBits;
     o["valid_values"] = md.validValues;
     if (!md.candidate.empty()) o["candidate"] = md.candidate;
-    o["selectors"] = selectorsJson(md.selectors);
+    o["selectors"] = selectorsJson(in, md.selectors);
     if (!md.notes.empty()) o["notes"] = md.notes;
     return o;
 }
 
 // Unresolved mappings: every candidate reading, complete, after the primary selectors.
-ordered_json candidatesJson(const MetadataLayout& md) {
+ordered_json candidatesJson(const Instruction& in, const MetadataLayout& md) {
     ordered_json list = ordered_json::array();
     for (const MetadataCandidate& c : md.candidates)
         list.push_back({{"name", c.name},
                         {"primary", c.name == md.candidate},
                         {"description", c.description},
-                        {"selectors", selectorsJson(c.selectors)}});
+                        {"selectors", selectorsJson(in, c.selectors)}});
     return list;
 }
 
@@ -127,19 +128,19 @@ void appendSelectors(std::string& out, const ordered_json& selectors, const std:
 // Elements are written by hand: the largest (B of m64n256k256 .b1) has 65536 of them.
 void appendSharedMemory(std::string& out, const Instruction& in, const smem::Choice& choice) {
     std::string error;
-    const std::vector<smem::Operand> shared = smem::operands(in, choice, error);
+    const std::vector<smem::SharedOperand> shared = smem::operands(in, choice, error);
     if (shared.empty()) return;
     out += ",\n \"shared_memory\": [";
     bool firstOperand = true;
-    for (const smem::Operand& op : shared) {
+    for (const smem::SharedOperand& op : shared) {
         const smem::SmemLayout& l = op.layout;
         ordered_json h;
-        h["operand"] = op.name;
-        h["element_type"] = op.elementType;
+        h["operand"] = std::string(toString(op.operand));
+        h["element_type"] = std::string(toString(op.elementType));
         h["element_bits"] = l.elementBits();
         h["rows"] = op.rows;
         h["cols"] = op.cols;
-        h["orientation"] = op.name == "B" ? "row = k, col = n" : "row = m, col = k";
+        h["orientation"] = op.operand == Operand::B ? "row = k, col = n" : "row = m, col = k";
         if (op.compressed) h["compressed"] = true;
         h["major"] = std::string(smem::toString(l.major()));
         h["swizzle"] = std::string(smem::toString(l.swizzle()));
@@ -199,15 +200,19 @@ std::string toJson(const Instruction& in, const smem::Choice& choice, int indent
     doc["scope"] = std::string(toString(in.scope));
     doc["threads"] = in.threads;
     doc["shape"] = {{"m", in.m}, {"n", in.n}, {"k", in.k}};
-    doc["types"] = {{"a", in.atype}, {"b", in.btype}, {"c", in.ctype}, {"d", in.dtype}};
-    if (!in.kind.empty()) doc["kind"] = in.kind;
+    doc["types"] = {{"a", toString(in.atype)}, {"b", toString(in.btype)}, {"c", toString(in.ctype)}, {"d", toString(in.dtype)}};
+    if (in.kind != Kind::None) doc["kind"] = toString(in.kind);
     if (in.family == Family::MmaSp || in.family == Family::WgmmaSp) doc["ordered_metadata"] = in.ordered;
-    if (in.family == Family::Mma && in.m == 8 && in.k == 4 && in.atype == "f16")
-        doc["layouts"] = {{"a", in.alayout}, {"b", in.blayout}};
+    if (in.family == Family::Mma && in.m == 8 && in.k == 4 && in.atype == ElementType::F16)
+        doc["layouts"] = {{"a", toString(in.alayout)}, {"b", toString(in.blayout)}};
     doc["min_sm"] = in.minSm;
-    doc["section"] = in.section;
-    doc["anchor"] = in.anchor;
-    if (!in.ptxAliases.empty()) doc["ptx_aliases"] = in.ptxAliases;
+    doc["section"] = std::string(in.section);
+    doc["anchor"] = std::string(in.anchor);
+    if (in.forms.size() > 1) {
+        ordered_json aliases = ordered_json::array();
+        for (std::size_t f = 1; f < in.forms.size(); ++f) aliases.push_back(ptxOf(in, in.forms[f]));
+        doc["ptx_aliases"] = std::move(aliases);
+    }
     if (!in.notes.empty()) doc["notes"] = in.notes;
     if (!in.errata.empty()) {
         ordered_json errata = ordered_json::array();
@@ -216,9 +221,16 @@ std::string toJson(const Instruction& in, const smem::Choice& choice, int indent
                               {"summary", e.summary},
                               {"manual", e.manual},
                               {"lanemap", e.lanemap},
-                              {"evidence", e.evidence},
-                              {"status", e.status}});
+                              {"evidence", evidenceOf(in, e)},
+                              {"status", toString(statusOf(in, e))}});
         doc["errata"] = std::move(errata);
+    }
+    if (in.hardware) {
+        const RecordedRun& run = *in.hardware->run;
+        doc["hardware"] = {{"verdict", toString(in.hardware->verdict)}, {"device", run.device.name},
+                           {"sm", run.device.sm},   {"driver", run.device.driver},
+                           {"cuda_runtime", run.device.cudaRuntime}, {"date", run.date},
+                           {"report", run.report}};
     }
     // Layout: document fields indented, one operand header per line, one element (or field) per line —
     // small, diffable and still plain JSON.
@@ -233,11 +245,11 @@ std::string toJson(const Instruction& in, const smem::Choice& choice, int indent
         if (!first) out += ',';
         first = false;
         out += "\n  " + h + ", \"elements\": [";
-        appendElements(out, op);
+        appendElements(out, in, op);
         out += "\n  ]}";
     }
     if (in.metadata) {
-        ordered_json md = metadataJson(*in.metadata);
+        ordered_json md = metadataJson(in, *in.metadata);
         ordered_json selectors = std::move(md["selectors"]);
         md.erase("selectors");
         if (!first) out += ',';
@@ -248,7 +260,7 @@ std::string toJson(const Instruction& in, const smem::Choice& choice, int indent
         out += "\n  ]";
         if (!in.metadata->candidates.empty()) {
             out += ", \"candidates\": [";
-            const ordered_json candidates = candidatesJson(*in.metadata);
+            const ordered_json candidates = candidatesJson(in, *in.metadata);
             for (std::size_t c = 0; c < candidates.size(); ++c) {
                 ordered_json head = candidates[c];
                 head.erase("selectors");

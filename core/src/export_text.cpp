@@ -1,4 +1,5 @@
 #include "lanemap/export.hpp"
+#include "lanemap/evidence.hpp"
 #include "lanemap/sparse.hpp"
 
 #include <algorithm>
@@ -53,7 +54,7 @@ std::string renderGrid(int rows, int cols, const std::vector<std::string>& cells
 
 std::string registerSummary(const FragmentLayout& op) {
     std::ostringstream s;
-    s << op.name() << " (" << op.rows() << "x" << op.cols() << ", ." << op.elementType() << "): " << op.registers()
+    s << op.name() << " (" << op.rows() << "x" << op.cols() << ", ." << toString(op.elementType()) << "): " << op.registers()
       << " x " << op.registerBits() << "-bit register" << (op.registers() == 1 ? "" : "s") << " per thread, "
       << op.elementsPerRegister() << " element" << (op.elementsPerRegister() == 1 ? "" : "s") << " each";
     return s.str();
@@ -175,7 +176,7 @@ std::string toTextGrid(const Instruction& in, const FragmentLayout& op) {
 std::string metadataTextGrid(const Instruction& in, std::optional<int> selector) {
     if (!in.metadata) return {};
     const MetadataLayout& md = *in.metadata;
-    const FragmentLayout* a = in.operand("A");
+    const FragmentLayout* a = in.operand(Operand::A);
     const int rows = a ? a->rows() : in.m;
     const int cols = a ? a->cols() : in.k;
     const int chunk = md.chunkCols;
@@ -213,12 +214,16 @@ std::string toText(const Instruction& in, const smem::Choice& choice, std::optio
     out << "PTX ISA 9.1 §" << in.section << "  #" << in.anchor << "  min sm_" << in.minSm << (in.scope == Scope::Warpgroup ? "a" : "") << "  " << in.threads
         << " threads (" << toString(in.scope) << ")\n";
     for (const std::string& n : in.notes) out << "note: " << n << '\n';
-    for (const Erratum& e : in.errata) out << "erratum " << e.id << ": " << e.summary << " — lanemap: " << e.lanemap << '\n';
+    for (const Erratum& e : in.errata)
+        out << "erratum " << e.id << " (" << toString(statusOf(in, e)) << "): " << e.summary << " — lanemap: " << e.lanemap
+            << '\n';
+    if (in.hardware && in.hardware->verdict == Verdict::Pass)
+        out << "confirmed cell by cell by the " << describe(*in.hardware->run) << '\n';
     for (const FragmentLayout& op : in.operands) out << '\n' << toTextGrid(in, op);
     if (in.metadata) out << '\n' << metadataTextGrid(in, selector);
     if (smem::hasSharedMemoryOperands(in)) {
         std::string error;
-        const std::vector<smem::Operand> shared = smem::operands(in, choice, error);
+        const std::vector<smem::SharedOperand> shared = smem::operands(in, choice, error);
         if (shared.size() == 2) out << '\n' << smem::toText(shared[1]);
         else out << "\nshared memory: " << error << '\n';
     }

@@ -1,6 +1,7 @@
 #include "lanemap/model.hpp"
 
 #include "build_cache.hpp"
+#include "lanemap/evidence.hpp"
 
 #include <algorithm>
 #include <map>
@@ -17,9 +18,62 @@ std::string_view toString(Source source) {
     case Source::Doc: return "doc";
     case Source::Figure: return "figure";
     case Source::Inferred: return "inferred";
+    case Source::Cutlass: return "cutlass";
     case Source::Hardware: return "hardware";
     }
     return "doc";
+}
+
+std::string_view toString(ErratumStatus status) {
+    switch (status) {
+    case ErratumStatus::Suspected: return "suspected";
+    case ErratumStatus::Confirmed: return "confirmed";
+    case ErratumStatus::Refuted: return "refuted";
+    }
+    return "suspected";
+}
+
+std::string_view toString(Major major) { return major == Major::Row ? "row" : "col"; }
+
+std::string_view toString(Kind kind) {
+    switch (kind) {
+    case Kind::None: return "";
+    case Kind::F8F6F4: return "f8f6f4";
+    case Kind::MXF8F6F4: return "mxf8f6f4";
+    case Kind::MXF4: return "mxf4";
+    case Kind::MXF4NVF4: return "mxf4nvf4";
+    }
+    return "";
+}
+
+std::string shapeName(const Variant& v) {
+    return "m" + std::to_string(v.m) + "n" + std::to_string(v.n) + "k" + std::to_string(v.k);
+}
+
+std::string ptxOf(const Variant& v, const Form& form) {
+    const bool warpgroup = v.family == Family::Wgmma || v.family == Family::WgmmaSp;
+    std::string s;
+    switch (v.family) {
+    case Family::Mma: s = "mma"; break;
+    case Family::MmaSp: s = v.ordered ? "mma.sp::ordered_metadata" : "mma.sp"; break;
+    case Family::Wgmma: s = "wgmma.mma_async"; break;
+    case Family::WgmmaSp: s = "wgmma.mma_async.sp"; break;
+    }
+    (s += ".sync.aligned.") += shapeName(v);
+    auto add = [&s](std::string_view part) { (s += '.') += part; };
+    if (!warpgroup) {
+        add(toString(v.alayout));
+        add(toString(v.blayout));
+    }
+    if (v.kind != Kind::None) (s += ".kind::") += toString(v.kind);
+    s += toString(form.scaleVec);
+    add(toString(v.dtype));
+    add(toString(form.atype));
+    add(toString(form.btype));
+    if (!warpgroup) add(toString(v.ctype));
+    if (form.b1 != B1Op::None) s += form.b1 == B1Op::Xor ? ".xor.popc" : ".and.popc";
+    if (form.scaleVec != ScaleVec::None) add(toString(form.scaleType));
+    return s;
 }
 
 std::string_view toString(Family family) {
@@ -91,12 +145,12 @@ struct LayoutCaches {
 
 void FragmentLayout::clearBuildCache() { detail::clearAllCaches(); }
 
-FragmentLayout FragmentLayout::build(std::string name, std::string elementType, int elementBits, int threads,
+FragmentLayout FragmentLayout::build(Operand operand, ElementType elementType, int elementBits, int threads,
                                      const FragmentShape& shape, PlaceFn place, int n, Source source,
                                      int bitPad) {
     FragmentLayout layout;
-    layout.m_name = std::move(name);
-    layout.m_elementType = std::move(elementType);
+    layout.m_operand = operand;
+    layout.m_elementType = elementType;
     layout.m_elementBits = elementBits;
     layout.m_threads = threads;
     layout.m_shape = shape;
@@ -115,7 +169,7 @@ FragmentLayout FragmentLayout::build(std::string name, std::string elementType, 
                 if (cell.row < 0 || cell.row >= shape.rows || cell.col < 0 || colLast >= shape.cols ||
                     colLast < cell.col ||
                     (shape.matrices > 1 && (cell.matrix < 0 || cell.matrix >= shape.matrices)))
-                    throw std::logic_error("layout formula out of range for " + layout.m_name);
+                    throw std::logic_error("layout formula out of range for " + std::string(layout.name()));
                 data->elements.push_back(Element{
                     static_cast<std::uint16_t>(thread), static_cast<std::uint16_t>(i),
                     static_cast<std::uint16_t>(i / shape.elementsPerRegister),
@@ -136,7 +190,7 @@ FragmentLayout FragmentLayout::leadingRegisters(const FragmentLayout& full, int 
     layout.m_shape.registers = registers;
     layout.m_shape.cols = cols;
     const auto fail = [&](const std::string& why) {
-        return std::logic_error("leadingRegisters(" + full.m_name + ", " + std::to_string(registers) + ", " +
+        return std::logic_error("leadingRegisters(" + std::string(full.name()) + ", " + std::to_string(registers) + ", " +
                                 std::to_string(cols) + "): " + why);
     };
     if (registers < 1 || registers > full.registers() || cols < 1 || cols > full.cols() || full.matrices() != 1)
@@ -223,26 +277,17 @@ std::span<const std::uint32_t> FragmentLayout::owners(int row, int col, int matr
             m_data->ownerOffsets[cell + 1] - m_data->ownerOffsets[cell]};
 }
 
-FragmentLayout::Data& FragmentLayout::mutableData() {
-    // Copy on write: other variants may share this layout.
-    auto copy = std::make_shared<Data>(*m_data);
-    Data& ref = *copy;
-    m_data = std::move(copy);
-    return ref;
-}
-
-void FragmentLayout::setSource(Source source) {
-    for (Element& e : mutableData().elements) e.source = source;
-}
-
-void FragmentLayout::setSource(int thread, int index, Source source) {
-    mutableData().elements[static_cast<std::size_t>(thread * elementsPerThread() + index)].source = source;
-}
-
-const FragmentLayout* Instruction::operand(std::string_view name) const {
+const FragmentLayout* Instruction::operand(Operand which) const {
     for (const FragmentLayout& op : operands)
-        if (op.name() == name) return &op;
+        if (op.operand() == which) return &op;
     return nullptr;
+}
+
+Source Instruction::sourceOf(Source tableSource) const {
+    // A document's text formula stays "doc" even when confirmed; figure-only and inferred placements a recorded run
+    // confirmed are shown as hardware.
+    if (hardware && hardware->verdict == Verdict::Pass && tableSource != Source::Doc) return Source::Hardware;
+    return tableSource;
 }
 
 } // namespace lanemap

@@ -28,7 +28,7 @@ std::string toJson(const ProbeReport& report) {
     for (const ProbeResult& r : report.results) {
         ordered_json j;
         j["spec"] = r.spec;
-        j["verdict"] = r.verdict;
+        j["verdict"] = toString(r.verdict);
         if (!r.reason.empty()) j["reason"] = r.reason;
         j["experiments"] = r.experiments;
         j["cells_checked"] = r.cellsChecked;
@@ -36,7 +36,7 @@ std::string toJson(const ProbeReport& report) {
         j["seconds"] = r.seconds;
         ordered_json mismatches = ordered_json::array();
         for (const ProbeMismatch& m : r.mismatches) {
-            ordered_json mj{{"operand", m.operand}, {"row", m.row}, {"col", m.col}};
+            ordered_json mj{{"operand", toString(m.operand)}, {"row", m.row}, {"col", m.col}};
             if (m.matrix >= 0) mj["matrix"] = m.matrix;
             if (m.thread >= 0) mj["thread"] = m.thread;
             if (m.index >= 0) mj["index"] = m.index;
@@ -119,14 +119,17 @@ bool parseProbeReport(std::string_view text, ProbeReport& report, std::string& e
             return false;
         }
         ProbeResult res;
-        if (!field(j, "spec", res.spec, error, where) || !field(j, "verdict", res.verdict, error, where) ||
+        std::string verdict;
+        if (!field(j, "spec", res.spec, error, where) || !field(j, "verdict", verdict, error, where) ||
             !field(j, "experiments", res.experiments, error, where) ||
             !field(j, "cells_checked", res.cellsChecked, error, where) ||
             !field(j, "cells_mismatched", res.cellsMismatched, error, where) ||
             !field(j, "seconds", res.seconds, error, where))
             return false;
-        if (res.verdict != "pass" && res.verdict != "fail" && res.verdict != "unsupported") {
-            error = where + ": verdict '" + res.verdict + "' is not pass, fail or unsupported";
+        if (const std::optional<Verdict> v = parseVerdict(verdict))
+            res.verdict = *v;
+        else {
+            error = where + ": verdict '" + verdict + "' is not pass, fail or unsupported";
             return false;
         }
         if (j.contains("reason") && !field(j, "reason", res.reason, error, where)) return false;
@@ -139,9 +142,16 @@ bool parseProbeReport(std::string_view text, ProbeReport& report, std::string& e
             for (const ordered_json& mj : j["mismatches"]) {
                 ProbeMismatch m;
                 const std::string mw = where + ".mismatches";
-                if (!field(mj, "operand", m.operand, error, mw) || !field(mj, "row", m.row, error, mw) ||
+                std::string operand;
+                if (!field(mj, "operand", operand, error, mw) || !field(mj, "row", m.row, error, mw) ||
                     !field(mj, "col", m.col, error, mw))
                     return false;
+                if (const std::optional<Operand> o = parseOperand(operand))
+                    m.operand = *o;
+                else {
+                    error = mw + ": operand '" + operand + "' is not A, B, C, D or metadata";
+                    return false;
+                }
                 if (mj.contains("matrix")) field(mj, "matrix", m.matrix, error, mw);
                 if (mj.contains("thread")) field(mj, "thread", m.thread, error, mw);
                 if (mj.contains("index")) field(mj, "index", m.index, error, mw);

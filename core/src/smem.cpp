@@ -1,7 +1,6 @@
 // wgmma shared-memory layouts and the matrix descriptor: PTX 9.1 §9.7.15.5.1.2 as arithmetic.
 #include "lanemap/smem.hpp"
 
-#include "families/family.hpp"
 #include "lanemap/model.hpp"
 
 #include <algorithm>
@@ -417,31 +416,27 @@ bool hasSharedMemoryOperands(const Variant& v) {
     return v.family == Family::Wgmma || v.family == Family::WgmmaSp;
 }
 
-std::vector<Operand> operands(const Variant& v, const Choice& choice, std::string& error) {
+std::vector<SharedOperand> operands(const Variant& v, const Choice& choice, std::string& error) {
     if (!hasSharedMemoryOperands(v)) {
         error = "shared-memory layouts (--major, --swizzle) apply to wgmma only; " + v.spec +
                 " takes every operand from registers";
         return {};
     }
-    const family::TypeInfo* type = family::typeInfo(v.atype);
-    if (!type) {
-        error = "unknown element type ." + v.atype;
-        return {};
-    }
-    if (choice.major == Major::MN && v.atype != "f16" && v.atype != "bf16") {
-        error = "MN-major (imm-trans-a/b = 1) exists only for .f16/.bf16 wgmma; " + v.spec + " (." + v.atype +
-                ") reads shared memory K-major only";
+    const int bits = traits(v.atype).bits;
+    if (choice.major == Major::MN && bits != 16) {
+        error = "MN-major (imm-trans-a/b = 1) exists only for .f16/.bf16 wgmma; " + v.spec + " (." +
+                std::string(toString(v.atype)) + ") reads shared memory K-major only";
         return {};
     }
     const bool sparse = v.family == Family::WgmmaSp;
-    std::vector<Operand> out;
+    std::vector<SharedOperand> out;
     try {
         // A (the SS form): M x K, or the compressed M x K/2 of sparse wgmma.
         const int aCols = sparse ? v.k / 2 : v.k;
-        out.push_back(Operand{"A", v.atype, v.m, aCols, 'm', sparse,
-                              SmemLayout::make(type->bits, v.m, aCols, choice.major, choice.swizzle)});
-        out.push_back(Operand{"B", v.btype.empty() ? v.atype : v.btype, v.k, v.n, 'n', false,
-                              SmemLayout::make(type->bits, v.n, v.k, choice.major, choice.swizzle)});
+        out.push_back(SharedOperand{lanemap::Operand::A, v.atype, v.m, aCols, 'm', sparse,
+                                    SmemLayout::make(bits, v.m, aCols, choice.major, choice.swizzle)});
+        out.push_back(SharedOperand{lanemap::Operand::B, v.btype, v.k, v.n, 'n', false,
+                                    SmemLayout::make(bits, v.n, v.k, choice.major, choice.swizzle)});
     } catch (const std::invalid_argument& e) {
         error = e.what();
         return {};
@@ -449,14 +444,15 @@ std::vector<Operand> operands(const Variant& v, const Choice& choice, std::strin
     return out;
 }
 
-std::string toText(const Operand& op) {
+std::string toText(const SharedOperand& op) {
     const SmemLayout& l = op.layout;
     std::ostringstream out;
-    const char row = op.name == "B" ? 'k' : 'm';
-    const char col = op.name == "B" ? 'n' : 'k';
-    out << op.name << " in shared memory ("
-        << (op.name == "B" ? "K x N" : (op.compressed ? "M x K/2, compressed" : "M x K")) << " = " << op.rows
-        << " x " << op.cols << ", ." << op.elementType << ", " << l.elementBits()
+    const bool b = op.operand == lanemap::Operand::B;
+    const char row = b ? 'k' : 'm';
+    const char col = b ? 'n' : 'k';
+    out << toString(op.operand) << " in shared memory ("
+        << (b ? "K x N" : (op.compressed ? "M x K/2, compressed" : "M x K")) << " = " << op.rows << " x "
+        << op.cols << ", ." << toString(op.elementType) << ", " << l.elementBits()
         << " bits): " << toString(l.major()) << "-major, " << toString(l.swizzle()) << " swizzle\n";
     out << "layout: " << l.canonicalFormula() << '\n';
     out << "exact (elements): " << l.exactLayout() << '\n';

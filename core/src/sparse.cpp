@@ -129,10 +129,10 @@ std::optional<Codec> Codec::make(const Instruction& in, int selector, std::strin
         return std::nullopt;
     }
     const MetadataLayout& md = *in.metadata;
-    const FragmentLayout* a = in.operand("A");
+    const FragmentLayout* a = in.operand(Operand::A);
     const StorageRule* r = ruleFor(md.granularity);
     if (!a || !a->chunked() || !r) {
-        error = in.spec + ": no compressed A operand or unknown sparsity '" + md.granularity + "'";
+        error = in.spec + ": no compressed A operand or unknown sparsity '" + std::string(md.granularity) + "'";
         return std::nullopt;
     }
     const std::vector<MetadataSelector>* selectors = &md.selectors;
@@ -238,7 +238,7 @@ bool Codec::compress(const Matrix& logical, Fragments& out, std::string& error) 
             if (logical.at(r, c) & ~valueMask) {
                 error = "value " + hex(logical.at(r, c)) + " at row " + std::to_string(r) + ", col " +
                         std::to_string(c) + " does not fit the " + std::to_string(m_elementBits) + "-bit ." +
-                        m_a->elementType() + " elements of " + m_spec;
+                        std::string(toString(m_a->elementType())) + " elements of " + m_spec;
                 return false;
             }
     const StorageRule& rl = *m_rule;

@@ -191,12 +191,13 @@ std::string explain(const Parts& p, const Catalog& catalog) {
         // wgmma shapes are listed per K (m64nNkK): the N values are given per type.
         shapes.insert(v->scope == Scope::Warpgroup ? "m64nNk" + std::to_string(v->k) : shape);
         if (shape == p.shape) {
-            const std::string type = v->atype + (v->kind.empty() ? "" : " (kind::" + v->kind + ")");
+            const std::string type = std::string(toString(v->atype)) +
+                                     (v->kind == Kind::None ? "" : " (kind::" + std::string(toString(v->kind)) + ")");
             typesForShape.insert(type);
-            accumulators[type].insert(v->dtype);
+            accumulators[type].insert(std::string(toString(v->dtype)));
         }
         // wgmma: same M and K and type, any N
-        if (v->atype == atype && p.shape.size() > 1 &&
+        if (toString(v->atype) == atype && p.shape.size() > 1 &&
             p.shape.substr(p.shape.find('k')) == "k" + std::to_string(v->k) && v->scope == Scope::Warpgroup)
             validN.insert(v->n);
     }

@@ -8,12 +8,12 @@ namespace lanemap {
 
 namespace {
 
-// The report's string fields read as vocabulary: the one place they are converted.
+// The report's fields read as vocabulary: the one place the report's representation is consulted.
 std::optional<Operand> operandOf(const ProbeMismatch& mismatch) {
-    return parseOperand(mismatch.operand);
+    return mismatch.operand;
 }
 std::optional<Verdict> verdictOf(const ProbeResult& result) {
-    return parseVerdict(result.verdict);
+    return result.verdict;
 }
 
 } // namespace

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <ostream>
 
 namespace lanemap {
 
@@ -85,6 +86,17 @@ std::optional<Operand> parseOperand(std::string_view name) {
     return std::nullopt;
 }
 
+std::string_view toString(ScaleVec vec) {
+    switch (vec) {
+    case ScaleVec::None: return "";
+    case ScaleVec::Default: return ".block_scale";
+    case ScaleVec::X1: return ".block_scale.scale_vec::1X";
+    case ScaleVec::X2: return ".block_scale.scale_vec::2X";
+    case ScaleVec::X4: return ".block_scale.scale_vec::4X";
+    }
+    return "";
+}
+
 std::string_view toString(Verdict verdict) {
     switch (verdict) {
     case Verdict::Pass: return "pass";
@@ -99,5 +111,9 @@ std::optional<Verdict> parseVerdict(std::string_view name) {
         if (name == toString(v)) return v;
     return std::nullopt;
 }
+
+std::ostream& operator<<(std::ostream& out, Operand operand) { return out << toString(operand); }
+std::ostream& operator<<(std::ostream& out, ElementType type) { return out << toString(type); }
+std::ostream& operator<<(std::ostream& out, Verdict verdict) { return out << toString(verdict); }
 
 } // namespace lanemap

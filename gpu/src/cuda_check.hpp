@@ -104,10 +104,10 @@ inline ProbeResult failedLaunch(const std::string& spec, int experiments, const 
     r.spec = spec;
     r.experiments = experiments;
     if (failure.err == cudaErrorNoKernelImageForDevice || failure.err == cudaErrorUnsupportedPtxVersion) {
-        r.verdict = "unsupported";
+        r.verdict = Verdict::Unsupported;
         r.reason = std::string(failure.what()) + " (" + builtFor + ")";
     } else {
-        r.verdict = "fail";
+        r.verdict = Verdict::Fail;
         r.reason = failure.what();
         r.findings.push_back("the instruction did not complete on this device: " + std::string(failure.what()));
     }

@@ -15,13 +15,13 @@ namespace lanemap::gpu::detail {
 namespace {
 
 struct Counts {
-    std::map<std::string, int> bad;
+    std::map<Operand, int> bad;
     int total = 0;
 };
 
 Counts countBad(const ProbeResult& r) {
     Counts c;
-    std::set<std::pair<std::string, std::tuple<int, int, int, int, int>>> seen;
+    std::set<std::pair<Operand, std::tuple<int, int, int, int, int>>> seen;
     for (const ProbeMismatch& m : r.mismatches)
         if (seen.insert({m.operand, {m.matrix, m.row, m.col, m.thread, m.index}}).second) ++c.bad[m.operand];
     return c;
@@ -54,7 +54,7 @@ Tally tallyA(const FragmentLayout& a, const std::vector<ObservedElement>& obs,
 }
 
 std::string e1Finding(const Instruction& in, const ObservedMapping& obs) {
-    const FragmentLayout& a = *in.operand("A");
+    const FragmentLayout& a = *in.operand(Operand::A);
     // The manual's literal first branch: col = threadID_in_group * 32 + i for i < 64.
     const auto manual = [](const Lane& l, int i) {
         return Cell{(i < 32 || (64 <= i && i < 96)) ? l.groupID : l.groupID + 8,
@@ -89,7 +89,7 @@ std::string e1Finding(const Instruction& in, const ObservedMapping& obs) {
 }
 
 std::string e2Finding(const Instruction& in, const ObservedMapping& obs, bool pass) {
-    const FragmentLayout& a = *in.operand("A");
+    const FragmentLayout& a = *in.operand(Operand::A);
     const auto reading = [](const Lane& l, int i) {
         return Cell{i % 2 == 0 ? l.groupID : l.groupID + 8,
                     i % 2 == 0 ? i * 2 + l.threadID_in_group : i * 2 - 2 + l.threadID_in_group};
@@ -129,7 +129,7 @@ std::string subRegisterFinding(const FragmentLayout& op, const char* name, bool 
 // Where the hardware reads metadata, in the manual's terms: for quad 0 (lanes 0..3, rows 0 and 8), which lane
 // and bits index which row and columns, and whether every quad g repeats it at lanes 4g.., rows g and g+8.
 std::string observedMetadataMap(const Instruction& in, const ObservedMapping& obs, std::size_t form) {
-    const FragmentLayout& a = *in.operand("A");
+    const FragmentLayout& a = *in.operand(Operand::A);
     const int chunk = in.metadata->chunkCols;
     std::map<std::pair<int, int>, std::pair<int, std::pair<int, int>>>
         map; // (lane, nibble) -> (row, [first, last])
@@ -183,7 +183,7 @@ std::string observedMetadataMap(const Instruction& in, const ObservedMapping& ob
 // For an unresolved mapping: how many A elements each candidate reading places where the hardware read them.
 std::vector<std::string> metadataFindings(const ProbePlan& plan, const ObservedMapping& obs) {
     const Instruction& in = *plan.instruction;
-    const FragmentLayout& a = *in.operand("A");
+    const FragmentLayout& a = *in.operand(Operand::A);
     const MetadataLayout& md = *in.metadata;
     std::vector<std::string> out;
     for (std::size_t form = 0; form < plan.forms.size(); ++form) {
@@ -234,7 +234,7 @@ std::vector<std::string> metadataFindings(const ProbePlan& plan, const ObservedM
 // Placements the engine marks inferred or figure-only, now seen on hardware.
 std::vector<std::string> sourceFindings(const Instruction& in, const Counts& bad) {
     std::vector<std::string> out;
-    for (const char* name : {"A", "B", "C", "D"}) {
+    for (const Operand name : {Operand::A, Operand::B, Operand::C, Operand::D}) {
         const FragmentLayout& op = *in.operand(name);
         int inferred = 0, figure = 0;
         for (const Element& e : op.elements()) {
@@ -272,16 +272,16 @@ std::vector<std::string> findings(const ProbePlan& plan, const ObservedMapping& 
         }
         out.push_back(s.str());
     }
-    const bool dClean = !c.bad.count("D") && !c.bad.count("B") && !c.bad.count("C");
-    const bool abClean = !c.bad.count("A") && !c.bad.count("B") && !c.bad.count("metadata");
+    const bool dClean = !c.bad.count(Operand::D) && !c.bad.count(Operand::B) && !c.bad.count(Operand::C);
+    const bool abClean = !c.bad.count(Operand::A) && !c.bad.count(Operand::B) && !c.bad.count(Operand::Metadata);
     const char* dAnchor = "confirmed: B's columns, which are lanes, anchor D's element order";
     const char* abAnchor = in.metadata
                                ? "confirmed within each chunk: the metadata indices anchor k"
                                : "consistent with the k pairing; a swap made in both A and B would be "
                                  "invisible to A·B";
-    for (std::string s : {subRegisterFinding(*in.operand("D"), "D", dClean, dAnchor),
-                          subRegisterFinding(*in.operand("A"), "A", abClean, abAnchor),
-                          subRegisterFinding(*in.operand("B"), "B", abClean, abAnchor)})
+    for (std::string s : {subRegisterFinding(*in.operand(Operand::D), "D", dClean, dAnchor),
+                          subRegisterFinding(*in.operand(Operand::A), "A", abClean, abAnchor),
+                          subRegisterFinding(*in.operand(Operand::B), "B", abClean, abAnchor)})
         if (!s.empty()) out.push_back(std::move(s));
 
     for (std::string f : sourceFindings(in, c)) out.push_back(std::move(f));
@@ -295,11 +295,11 @@ std::vector<std::string> findings(const ProbePlan& plan, const ObservedMapping& 
         else if (e.id == "E3")
             continue; // syntax typo: nothing the hardware can say
         else if (pass)
-            out.push_back(e.id + " confirmed: " + e.summary +
+            out.push_back(std::string(e.id) + " confirmed: " + std::string(e.summary) +
                           " — the instruction runs on this device and agrees with "
                           "lanemap in every cell");
         else
-            out.push_back(e.id + " unresolved: " + e.summary +
+            out.push_back(std::string(e.id) + " unresolved: " + std::string(e.summary) +
                           " — the hardware disagrees with lanemap (see the "
                           "mismatches)");
     }

@@ -23,8 +23,11 @@ namespace detail {
 int matrixOf(const Element& e) { return e.matrix < 0 ? 0 : e.matrix; }
 
 Frame::Frame(const FragmentLayout& d) : layout(d) {
-    const std::string& t = d.elementType();
-    m_kind = t == "f32" ? Kind::F32 : t == "s32" ? Kind::S32 : t == "f64" ? Kind::F64 : Kind::Other;
+    const ElementType t = d.elementType();
+    m_kind = t == ElementType::F32   ? Kind::F32
+             : t == ElementType::S32 ? Kind::S32
+             : t == ElementType::F64 ? Kind::F64
+                                     : Kind::Other;
     const auto els = d.elements();
     const std::size_t planeRows = static_cast<std::size_t>(d.matrices() * d.rows());
     const std::size_t planeCols = static_cast<std::size_t>(d.matrices() * d.cols());
@@ -62,7 +65,7 @@ double Frame::value(std::span<const std::uint32_t> block, int slot) const {
     case Kind::F64: return std::bit_cast<double>(b);
     case Kind::Other: break;
     }
-    return decodeValue(layout.elementType(), b);
+    return decodeValue(toString(layout.elementType()), b);
 }
 
 std::string Frame::slotName(int slot) const {
@@ -110,7 +113,7 @@ std::string formLabel(const ProbePlan& plan, std::uint16_t form) {
     return " [" + s + "]";
 }
 
-void Collector::add(const std::string& operand, const FragmentLayout& layout, int flat,
+void Collector::add(Operand operand, const FragmentLayout& layout, int flat,
                     const std::string& experiment, std::string expected, std::string observed) {
     const Element& e = layout.elements()[static_cast<std::size_t>(flat)];
     ProbeMismatch m;
@@ -130,14 +133,14 @@ void Collector::add(const std::string& operand, const FragmentLayout& layout, in
 void Collector::addField(int field, const MetadataField& f, const std::string& experiment,
                          std::string expected, std::string observed) {
     ProbeMismatch m;
-    m.operand = "metadata";
+    m.operand = Operand::Metadata;
     m.row = f.row;
     m.col = f.colFirst;
     m.thread = f.thread;
     m.experiment = experiment;
     m.expected = std::move(expected);
     m.observed = std::move(observed);
-    badCells.insert({"metadata", field});
+    badCells.insert({Operand::Metadata, field});
     mismatches.push_back(std::move(m));
 }
 
@@ -155,7 +158,7 @@ private:
 
 std::unique_ptr<KModel> kModelOf(const Instruction& in) {
     if (in.metadata) return sparseKModel(in);
-    return std::make_unique<DenseK>(*in.operand("A"));
+    return std::make_unique<DenseK>(*in.operand(Operand::A));
 }
 
 } // namespace detail
@@ -179,8 +182,8 @@ int majority(const std::map<int, int>& votes, int own, int* count = nullptr) {
 class Interpreter {
 public:
     Interpreter(const ProbePlan& plan, std::span<const std::uint32_t> raw)
-        : m_plan(plan), m_in(*plan.instruction), m_a(*m_in.operand("A")), m_b(*m_in.operand("B")),
-          m_c(*m_in.operand("C")), m_d(*m_in.operand("D")), m_frame(m_d), m_raw(raw) {
+        : m_plan(plan), m_in(*plan.instruction), m_a(*m_in.operand(Operand::A)), m_b(*m_in.operand(Operand::B)),
+          m_c(*m_in.operand(Operand::C)), m_d(*m_in.operand(Operand::D)), m_frame(m_d), m_raw(raw) {
         if (raw.size() != plan.outWords())
             throw std::invalid_argument("raw D has " + std::to_string(raw.size()) +
                                         " words; the plan expects " + std::to_string(plan.outWords()));
@@ -216,7 +219,7 @@ public:
         if (m_sparse) r.cellsChecked += detail::metadataFieldCount(m_in);
         r.cellsMismatched = static_cast<int>(m_verdicts.badCells.size());
         r.mismatches = std::move(m_verdicts.mismatches);
-        r.verdict = r.cellsMismatched == 0 ? "pass" : "fail";
+        r.verdict = r.cellsMismatched == 0 ? Verdict::Pass : Verdict::Fail;
         r.findings = detail::findings(m_plan, out.observed, r);
         return out;
     }
@@ -265,7 +268,7 @@ private:
     // engine's D key, or -1 where the element should reach nothing.
     struct FrameCheck {
         const FragmentLayout& layout;
-        const char* operand;
+        Operand operand;
         bool rows;
         ExperimentKind kind;
     };
@@ -302,7 +305,7 @@ private:
             blamed.insert(static_cast<int>(s));
             const std::string where = check.rows ? m_frame.rowName(own) : m_frame.colName(own);
             std::string seen = best == -2 ? "reached by elements that should reach nothing"
-                                          : "reached by " + std::to_string(n) + " " + check.operand +
+                                          : "reached by " + std::to_string(n) + " " + std::string(toString(check.operand)) +
                                                 " elements of " +
                                                 (check.rows ? m_frame.rowName(best) : m_frame.colName(best));
             addD(static_cast<int>(s), label, where, seen);
@@ -352,7 +355,7 @@ private:
     void addD(int slot, const std::string& label, const std::string& expected, const std::string& observed) {
         if (m_dBlamed.count({label, slot})) return;
         m_dBlamed.insert({label, slot});
-        m_verdicts.add("D", m_d, slot, label, expected, observed);
+        m_verdicts.add(Operand::D, m_d, slot, label, expected, observed);
         m_dBlamedSlots.insert(slot);
     }
 
@@ -362,12 +365,12 @@ private:
 
         // Rows of A vs D: the engine expects A element e in D's row of e.
         checkAgainstFrame(
-            form, begin, end, {m_a, "A", true, ExperimentKind::RowsAD},
+            form, begin, end, {m_a, Operand::A, true, ExperimentKind::RowsAD},
             [&](int flat, int) { return m_frame.rowKey(m_a.elements()[static_cast<std::size_t>(flat)]); },
             obs.a[form]);
         // Columns of B vs D: B element f in D's column of f, if its k is multiplied under the pattern.
         checkAgainstFrame(
-            form, begin, end, {m_b, "B", false, ExperimentKind::ColsBD},
+            form, begin, end, {m_b, Operand::B, false, ExperimentKind::ColsBD},
             [&](int flat, int pattern) {
                 const Element& e = m_b.elements()[static_cast<std::size_t>(flat)];
                 if (!m_k->kSelected(matrixOf(e), e.row, pattern)) return -1;
@@ -480,18 +483,18 @@ private:
             const std::string suffix = m_k->patternName(pattern);
             if (it == aVotes.end()) {
                 if (own >= 0)
-                    m_verdicts.add("A", m_a, fa, label + suffix, kName(own),
+                    m_verdicts.add(Operand::A, m_a, fa, label + suffix, kName(own),
                                    oddities.count(key) ? oddities[key] : "multiplies no B element");
                 continue;
             }
             if (best != own) {
                 int total = 0;
                 for (const auto& [k2, c] : it->second) total += c;
-                m_verdicts.add("A", m_a, fa, label + suffix, own < 0 ? "multiplies nothing" : kName(own),
+                m_verdicts.add(Operand::A, m_a, fa, label + suffix, own < 0 ? "multiplies nothing" : kName(own),
                                kName(best) + " (in " + std::to_string(n) + " of " + std::to_string(total) +
                                    " columns)");
             } else if (oddities.count(key)) {
-                m_verdicts.add("A", m_a, fa, label + suffix, kName(own), oddities[key]);
+                m_verdicts.add(Operand::A, m_a, fa, label + suffix, kName(own), oddities[key]);
             }
         }
         for (int fb = 0; fb < nB; ++fb) {
@@ -502,7 +505,7 @@ private:
                 multiplied = multiplied || m_k->kSelected(matrixOf(e), e.row, p);
             auto it = bVotes.find(fb);
             if (it == bVotes.end()) {
-                if (multiplied) m_verdicts.add("B", m_b, fb, label, kName(own), "multiplied by no A element");
+                if (multiplied) m_verdicts.add(Operand::B, m_b, fb, label, kName(own), "multiplied by no A element");
                 continue;
             }
             int n = 0, total = 0;
@@ -511,7 +514,7 @@ private:
             m_observed->b[form][static_cast<std::size_t>(fb)].row = best < 0 ? -1 : best % K;
             m_observed->b[form][static_cast<std::size_t>(fb)].matrix = best < 0 ? -1 : best / K;
             if (best != own)
-                m_verdicts.add("B", m_b, fb, label, kName(own),
+                m_verdicts.add(Operand::B, m_b, fb, label, kName(own),
                                (best < 0 ? std::string("multiplied by unplaced A elements")
                                          : "multiplied by A elements of " + kName(best)) +
                                    " (" + std::to_string(n) + " of " + std::to_string(total) + ")");
@@ -547,7 +550,7 @@ private:
                         std::to_string(d.row) + ", col " + std::to_string(d.col) +
                         (slots[i].second != 1.0 ? ", value " + number(slots[i].second) : "") + ")";
             }
-            m_verdicts.add("C", m_c, ex.element, label,
+            m_verdicts.add(Operand::C, m_c, ex.element, label,
                            "D slot " + m_frame.slotName(want) + " (row " + std::to_string(c.row) + ", col " +
                                std::to_string(c.col) + ")",
                            seen);

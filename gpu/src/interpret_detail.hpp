@@ -36,10 +36,10 @@ private:
 
 // Per-cell verdicts: one ProbeMismatch per wrong cell and experiment.
 struct Collector {
-    std::set<std::pair<std::string, int>> badCells; // (operand, flat element or field)
+    std::set<std::pair<Operand, int>> badCells; // (operand, flat element or field)
     std::vector<ProbeMismatch> mismatches;
 
-    void add(const std::string& operand, const FragmentLayout& layout, int flat,
+    void add(Operand operand, const FragmentLayout& layout, int flat,
              const std::string& experiment, std::string expected, std::string observed);
     void addField(int field, const MetadataField& f, const std::string& experiment, std::string expected,
                   std::string observed);

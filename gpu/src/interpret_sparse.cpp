@@ -18,7 +18,7 @@ class SparseK final : public KModel {
 public:
     explicit SparseK(const Instruction& in) {
         const sparse::Codec codec = codecFor(in, in.metadata->selectors.at(0).value);
-        const FragmentLayout& a = *in.operand("A");
+        const FragmentLayout& a = *in.operand(Operand::A);
         const int K = a.cols(), P = a.matrices();
         for (int p = 0; p < 2; ++p) {
             std::vector<sparse::Placement> placed;
@@ -101,7 +101,7 @@ void checkMetadata(const ProbePlan& plan, const Frame& frame, std::span<const st
                    std::uint16_t form, std::size_t begin, std::size_t end, const KModel& kModel,
                    Collector& verdicts, ObservedMapping& observed) {
     const Instruction& in = *plan.instruction;
-    const FragmentLayout& a = *in.operand("A");
+    const FragmentLayout& a = *in.operand(Operand::A);
     if (std::none_of(plan.experiments.begin() + static_cast<std::ptrdiff_t>(begin),
                      plan.experiments.begin() + static_cast<std::ptrdiff_t>(end),
                      [](const Experiment& x) { return x.kind == ExperimentKind::MetaLocate; }))
@@ -223,7 +223,7 @@ void checkMetadata(const ProbePlan& plan, const Frame& frame, std::span<const st
 
 SparseSim::SparseSim(const SimReference& ref, const MetadataLayout& md) : m_ref(ref) {
     const sparse::StorageRule* rule = sparse::ruleFor(md.granularity);
-    if (!rule) throw std::logic_error("simulate: unknown sparsity '" + md.granularity + "'");
+    if (!rule) throw std::logic_error("simulate: unknown sparsity '" + std::string(md.granularity) + "'");
     m_pattern = static_cast<int>(rule->pattern);
     std::map<std::tuple<int, int, int, int>, int> seen; // (thread, row, col, colLast) -> elements so far
     std::vector<std::size_t> order(ref.a.size());

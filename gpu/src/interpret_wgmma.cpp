@@ -124,7 +124,7 @@ T majorityOf(const std::map<T, int>& votes, int* count = nullptr, int* total = n
 class Interpreter {
   public:
     Interpreter(const Plan& plan, std::span<const std::uint32_t> raw)
-        : m_plan(plan), m_in(*plan.instruction), m_d(*m_in.operand("D")), m_a(*m_in.operand("A")), m_g(m_in),
+        : m_plan(plan), m_in(*plan.instruction), m_d(*m_in.operand(Operand::D)), m_a(*m_in.operand(Operand::A)), m_g(m_in),
           m_reader(m_d, plan), m_raw(raw) {
         if (raw.size() != plan.outWords())
             throw std::invalid_argument("raw D has " + std::to_string(raw.size()) +
@@ -156,7 +156,7 @@ class Interpreter {
         r.cellsChecked = cellsChecked();
         r.cellsMismatched = static_cast<int>(m_bad.size());
         r.mismatches = std::move(m_mismatches);
-        r.verdict = r.cellsMismatched == 0 ? "pass" : "fail";
+        r.verdict = r.cellsMismatched == 0 ? Verdict::Pass : Verdict::Fail;
         r.findings = findings(r);
         return out;
     }
@@ -462,7 +462,7 @@ class Interpreter {
         switch (typeOf(id)) {
         case EntityType::DSlot: {
             const Element& d = dSlot(index);
-            m.operand = "D";
+            m.operand = Operand::D;
             m.row = d.row;
             m.col = d.col;
             m.thread = d.thread;
@@ -493,7 +493,7 @@ class Interpreter {
             const Setup& s = m_plan.setups[first.setup];
             const ACells& cells = m_cells[first.setup];
             const Position want = cells.at(index, first.pattern);
-            m.operand = "A";
+            m.operand = Operand::A;
             if (typeOf(id) == EntityType::ARegister) {
                 const Element& e = m_a.elements()[static_cast<std::size_t>(index)];
                 m.row = e.row;
@@ -528,7 +528,7 @@ class Interpreter {
         }
         case EntityType::BCell: {
             const int k = index / m_g.n, n = index % m_g.n;
-            m.operand = "B";
+            m.operand = Operand::B;
             m.row = k;
             m.col = n;
             bool columnWrong = false;
@@ -733,7 +733,7 @@ class Interpreter {
                        const std::string& observed) {
             const MetadataField& f = fields[static_cast<std::size_t>(field)];
             ProbeMismatch m;
-            m.operand = "metadata";
+            m.operand = Operand::Metadata;
             m.row = f.row;
             m.col = f.colFirst;
             m.thread = f.thread;
@@ -767,7 +767,7 @@ class Interpreter {
     // ----------------------------------------------------------------------------------------------
     std::vector<std::string> findings(const ProbeResult& r) const {
         std::vector<std::string> out;
-        std::map<std::string, int> perOperand;
+        std::map<Operand, int> perOperand;
         for (const ProbeMismatch& m : r.mismatches)
             ++perOperand[m.operand];
         {
@@ -875,7 +875,7 @@ class Interpreter {
         if (m_g.sparse)
             for (std::size_t f = 0; f < m_plan.forms.size(); ++f) {
                 const Form& form = m_plan.forms[f];
-                if (form.atype != m_in.atype || form.btype != m_in.btype)
+                if (form.atype != toString(m_in.atype) || form.btype != toString(m_in.btype))
                     continue;
                 int n = 0, total = 0;
                 const sparse::Codec codec = detail::codecFor(m_in, form.selector);
@@ -893,7 +893,7 @@ class Interpreter {
             }
         const bool clean = r.cellsMismatched == 0;
         if (clean) {
-            for (const char* name : {"A", "D"}) {
+            for (const Operand name : {Operand::A, Operand::D}) {
                 const FragmentLayout& op = *m_in.operand(name);
                 int figure = 0, inferred = 0;
                 for (const Element& e : op.elements()) {
@@ -901,7 +901,7 @@ class Interpreter {
                     inferred += e.source == Source::Inferred;
                 }
                 if (figure || inferred)
-                    out.push_back(std::string(name) + " placements lanemap marks " +
+                    out.push_back(std::string(toString(name)) + " placements lanemap marks " +
                                   (inferred ? "inferred" : "figure-only") + ": the hardware agrees in all " +
                                   std::to_string(op.elements().size()) + " cells");
             }
@@ -912,7 +912,7 @@ class Interpreter {
         }
         for (const Erratum& e : m_in.errata)
             out.push_back(
-                e.id + (clean ? " confirmed: " : " unresolved: ") + e.summary +
+                std::string(e.id) + (clean ? " confirmed: " : " unresolved: ") + std::string(e.summary) +
                 (clean ? " — the instruction runs on this device and agrees with lanemap in every cell"
                        : " — the hardware disagrees with lanemap (see the mismatches)"));
         out.push_back(

@@ -76,50 +76,11 @@ double decodeValue(std::string_view type, std::uint64_t bits) {
 
 // --- forms ----------------------------------------------------------------------------------------------
 
-namespace {
-std::vector<std::string> splitDots(std::string_view s) {
-    std::vector<std::string> out;
-    std::size_t start = 0;
-    while (start <= s.size()) {
-        const std::size_t dot = s.find('.', start);
-        out.emplace_back(
-            s.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
-        if (dot == std::string_view::npos) break;
-        start = dot + 1;
-    }
-    return out;
-}
-
-bool isShape(const std::string& tok) {
-    return tok.size() > 4 && tok[0] == 'm' && tok.find('n') != std::string::npos &&
-           tok.find('k') != std::string::npos && std::isdigit(static_cast<unsigned char>(tok[1]));
-}
-
-// Types of `mma{.sp}.sync.aligned.<shape>.<alayout>.<blayout>[.kind::k].<d>.<a>.<b>.<c>[.op.popc]`.
-Form formOfPtx(const std::string& ptx) {
-    const std::vector<std::string> tok = splitDots(ptx);
-    std::size_t i = 0;
-    while (i < tok.size() && !isShape(tok[i])) ++i;
-    i += 3; // shape, alayout, blayout
-    // .kind::k, and for block scaling .block_scale{.scale_vec::NX}: qualifiers before the types.
-    while (i < tok.size() &&
-           (tok[i].rfind("kind::", 0) == 0 || tok[i] == "block_scale" || tok[i].rfind("scale_vec::", 0) == 0))
-        ++i;
-    if (i + 3 >= tok.size()) throw std::logic_error("cannot read the types of " + ptx);
-    Form f;
-    f.ptx = ptx;
-    f.atype = tok.at(i + 1);
-    f.btype = tok.at(i + 2);
-    for (std::size_t j = i + 4; j < tok.size(); ++j)
-        if (tok[j] == "xor") f.xorPopc = true;
-    return f;
-}
-} // namespace
-
 std::vector<Form> formsOf(const Instruction& in) {
     std::vector<Form> base;
-    base.push_back(formOfPtx(in.ptx));
-    for (const std::string& alias : in.ptxAliases) base.push_back(formOfPtx(alias));
+    for (const lanemap::Form& form : in.forms)
+        base.push_back({ptxOf(in, form), std::string(toString(form.atype)), std::string(toString(form.btype)),
+                        form.b1 == B1Op::Xor, -1});
     if (!in.metadata) return base;
     std::vector<Form> out;
     for (const Form& f : base)
@@ -132,16 +93,16 @@ std::vector<Form> formsOf(const Instruction& in) {
 }
 
 RegisterWords registerWords(const Instruction& in) {
-    auto words = [&](const char* name) {
+    auto words = [&](Operand name) {
         const FragmentLayout* op = in.operand(name);
-        if (!op) throw std::logic_error(in.spec + " has no operand " + name);
+        if (!op) throw std::logic_error(in.spec + " has no operand " + std::string(toString(name)));
         return op->registers() * (op->registerBits() / 32);
     };
     RegisterWords w;
-    w.a = words("A");
-    w.b = words("B");
-    w.c = words("C");
-    w.d = words("D");
+    w.a = words(Operand::A);
+    w.b = words(Operand::B);
+    w.c = words(Operand::C);
+    w.d = words(Operand::D);
     w.e = in.metadata ? 1 : 0;
     return w;
 }
@@ -189,10 +150,10 @@ struct Operands {
 };
 
 Operands operandsOf(const Instruction& in) {
-    const FragmentLayout* a = in.operand("A");
-    const FragmentLayout* b = in.operand("B");
-    const FragmentLayout* c = in.operand("C");
-    const FragmentLayout* d = in.operand("D");
+    const FragmentLayout* a = in.operand(Operand::A);
+    const FragmentLayout* b = in.operand(Operand::B);
+    const FragmentLayout* c = in.operand(Operand::C);
+    const FragmentLayout* d = in.operand(Operand::D);
     if (!a || !b || !c || !d) throw std::logic_error(in.spec + ": the probe needs operands A, B, C and D");
     return {*a, *b, *c, *d};
 }
@@ -236,7 +197,7 @@ public:
             std::copy(from.begin(), from.end(), to);
         };
         switch (x.kind) {
-        case ExperimentKind::CvsD: oneHot(m_ops.c, c, encodeOne(m_ops.c.elementType())); break;
+        case ExperimentKind::CvsD: oneHot(m_ops.c, c, encodeOne(toString(m_ops.c.elementType()))); break;
         case ExperimentKind::RowsAD:
             oneHot(m_ops.a, a, oneA);
             if (neutralOnes) copy(seg.onesB, b);

@@ -40,7 +40,7 @@ int Setup::transB() const {
 namespace detail {
 
 Geometry::Geometry(const Instruction& in) {
-    const FragmentLayout& a = *in.operand("A");
+    const FragmentLayout& a = *in.operand(Operand::A);
     k = in.k;
     n = in.n;
     m = a.rows();
@@ -50,7 +50,7 @@ Geometry::Geometry(const Instruction& in) {
     if (sparse) {
         rule = sparse::ruleFor(in.metadata->granularity);
         if (!rule)
-            throw std::logic_error("probe: unknown sparsity '" + in.metadata->granularity + "'");
+            throw std::logic_error("probe: unknown sparsity '" + std::string(in.metadata->granularity) + "'");
         for (int p = 0; p < 2; ++p) {
             const std::vector<int> kept = sparse::decodeField(rule->pattern, kPatternWord[p] & 0xFu);
             for (int col = 0; col < k; ++col)
@@ -101,7 +101,7 @@ std::string layoutName(smem::Major major, smem::Swizzle swizzle, char mn) {
 
 ACells::ACells(const Instruction& in, const Geometry& g, const Setup& setup, int selector)
     : m_in(in), m_shared(setup.a == ASource::SharedMemory), m_k(g.k), m_storedK(g.storedK) {
-    const FragmentLayout& a = *in.operand("A");
+    const FragmentLayout& a = *in.operand(Operand::A);
     m_count = m_shared ? g.m * g.storedK : static_cast<int>(a.elements().size());
     for (int p = 0; p < g.patterns; ++p) {
         m_at[p].assign(static_cast<std::size_t>(m_count), Position{});
@@ -161,7 +161,7 @@ ACells::ACells(const Instruction& in, const Geometry& g, const Setup& setup, int
 std::string ACells::name(int cell) const {
     if (m_shared)
         return "A[" + std::to_string(cell / m_storedK) + "][" + std::to_string(cell % m_storedK) + "]";
-    const Element& e = m_in.operand("A")->elements()[static_cast<std::size_t>(cell)];
+    const Element& e = m_in.operand(Operand::A)->elements()[static_cast<std::size_t>(cell)];
     return "T" + std::to_string(e.thread) + ":a" + std::to_string(e.index);
 }
 
@@ -185,16 +185,12 @@ std::vector<std::string> splitDots(std::string_view s) {
 }
 
 // `wgmma.mma_async[.sp].sync.aligned.m64nNkK.<d>.<a>.<b>[.and.popc]`
-Form formOfPtx(const std::string& ptx, int selector) {
-    const std::vector<std::string> tok = splitDots(ptx);
-    for (std::size_t i = 0; i + 3 < tok.size(); ++i)
-        if (tok[i].rfind("m64n", 0) == 0)
-            return Form{ptx, tok[i + 2], tok[i + 3], selector};
-    throw std::logic_error("probe: cannot read the types of " + ptx);
+Form formOf(const Instruction& in, const lanemap::Form& form, int selector) {
+    return Form{ptxOf(in, form), std::string(toString(form.atype)), std::string(toString(form.btype)), selector};
 }
 
-bool sixteenBit(const std::string& type) {
-    return type == "f16" || type == "bf16";
+bool sixteenBit(ElementType type) {
+    return traits(type).bits == 16;
 }
 
 } // namespace
@@ -204,13 +200,12 @@ std::vector<Form> formsOf(const Instruction& in) {
     if (in.metadata) {
         // Canonical types with every selector, then the mixed-type aliases with selector 0.
         for (const MetadataSelector& s : in.metadata->selectors)
-            out.push_back(formOfPtx(in.ptx, s.value));
-        for (const std::string& alias : in.ptxAliases)
-            out.push_back(formOfPtx(alias, in.metadata->selectors.at(0).value));
+            out.push_back(formOf(in, in.forms.front(), s.value));
+        for (std::size_t f = 1; f < in.forms.size(); ++f)
+            out.push_back(formOf(in, in.forms[f], in.metadata->selectors.at(0).value));
     } else {
-        out.push_back(formOfPtx(in.ptx, -1));
-        for (const std::string& alias : in.ptxAliases)
-            out.push_back(formOfPtx(alias, -1));
+        for (const lanemap::Form& form : in.forms)
+            out.push_back(formOf(in, form, -1));
     }
     return out;
 }
@@ -230,7 +225,7 @@ std::uint32_t roundUp(std::uint32_t v, std::uint32_t to) {
 Setup makeSetup(const Instruction& in, std::uint16_t form, ASource a, smem::Major major,
                 smem::Swizzle swizzle) {
     std::string error;
-    const std::vector<smem::Operand> ops = smem::operands(in, smem::Choice{major, swizzle}, error);
+    const std::vector<smem::SharedOperand> ops = smem::operands(in, smem::Choice{major, swizzle}, error);
     if (ops.size() != 2)
         throw std::logic_error("probe: " + in.spec + ": " + error);
     Setup s;
@@ -335,7 +330,7 @@ class Builder {
     std::uint32_t aRegisters(const Setup& s, const std::tuple<int, int, int, int>& key, Pred cells) {
         if (auto it = m_words.find(key); it != m_words.end())
             return it->second;
-        const FragmentLayout& a = *m_in.operand("A");
+        const FragmentLayout& a = *m_in.operand(Operand::A);
         std::vector<std::uint32_t> img(static_cast<std::size_t>(kARegisters) * kThreads, 0u);
         const std::uint64_t one = encodeOne(m_plan.forms[s.form].atype);
         for (std::size_t c = 0; c < a.elements().size(); ++c) {
@@ -399,11 +394,13 @@ Plan planProbe(const Instruction& in) {
     plan.instruction = &in;
     plan.forms = formsOf(in);
     plan.setups = setupsOf(in, plan.forms);
-    const FragmentLayout& d = *in.operand("D");
+    const FragmentLayout& d = *in.operand(Operand::D);
     plan.dWords = d.registers() * (d.registerBits() / 32);
     plan.dElementBits = d.containerBits();
-    plan.dOne = static_cast<std::uint32_t>(encodeOne(d.elementType()));
-    plan.dNegZero = d.elementType() == "f32" ? 0x80000000u : d.elementType() == "f16" ? 0x8000u : 0u;
+    plan.dOne = static_cast<std::uint32_t>(encodeOne(toString(d.elementType())));
+    plan.dNegZero = d.elementType() == ElementType::F32   ? 0x80000000u
+                    : d.elementType() == ElementType::F16 ? 0x8000u
+                                                          : 0u;
     const Geometry g(in);
     Builder build(plan, g);
 

@@ -89,7 +89,7 @@ std::string isoNow() {
 ProbeResult unsupported(const Variant& v, std::string reason) {
     ProbeResult r;
     r.spec = v.spec;
-    r.verdict = "unsupported";
+    r.verdict = Verdict::Unsupported;
     r.reason = std::move(reason);
     return r;
 }
@@ -119,8 +119,8 @@ ProbeResult runOn(const DeviceInfo& device, const Variant& v) {
     if (v.family == Family::Wgmma || v.family == Family::WgmmaSp)
         return runWgmma(device, v, gpuMutex()); // probe_wgmma_cuda.cpp
     if (v.minSm > device.sm)
-        return unsupported(v, "needs sm_" + std::to_string(v.minSm) + (v.kind.empty() ? "" : "a") +
-                                  (v.kind.empty() ? "" : " (.kind::" + v.kind + ")") +
+        return unsupported(v, "needs sm_" + std::to_string(v.minSm) + (v.kind == Kind::None ? "" : "a") +
+                                  (v.kind == Kind::None ? "" : " (.kind::" + std::string(toString(v.kind)) + ")") +
                                   "; this device is sm_" + std::to_string(device.sm));
     const kernels::Entry* entry = kernels::find(v.ptx);
     if (!entry) return unsupported(v, "this build has no probe kernel for " + v.ptx);

@@ -14,7 +14,7 @@ Availability discover() { return Availability{false, kReason, {}}; }
 ProbeResult probe(const Variant& variant) {
     ProbeResult r;
     r.spec = variant.spec;
-    r.verdict = "unsupported";
+    r.verdict = Verdict::Unsupported;
     r.reason = kReason;
     return r;
 }

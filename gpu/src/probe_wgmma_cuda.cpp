@@ -26,7 +26,7 @@ using cuda::errorText;
 ProbeResult unsupported(const Variant& v, std::string reason) {
     ProbeResult r;
     r.spec = v.spec;
-    r.verdict = "unsupported";
+    r.verdict = Verdict::Unsupported;
     r.reason = std::move(reason);
     return r;
 }

@@ -15,15 +15,15 @@ namespace lanemap::gpu {
 
 SimReference referenceOf(const Instruction& in) {
     SimReference r;
-    auto copy = [&](const char* name) {
+    auto copy = [&](Operand name) {
         const FragmentLayout* op = in.operand(name);
-        if (!op) throw std::logic_error(in.spec + " has no operand " + name);
+        if (!op) throw std::logic_error(in.spec + " has no operand " + std::string(toString(name)));
         return std::vector<Element>(op->elements().begin(), op->elements().end());
     };
-    r.a = copy("A");
-    r.b = copy("B");
-    r.c = copy("C");
-    r.d = copy("D");
+    r.a = copy(Operand::A);
+    r.b = copy(Operand::B);
+    r.c = copy(Operand::C);
+    r.d = copy(Operand::D);
     if (in.metadata) r.metadata = *in.metadata; // a copy: simulations may play a different hardware
     return r;
 }
@@ -99,16 +99,16 @@ struct Entry {
 
 std::vector<std::uint32_t> simulate(const ProbePlan& plan, const SimReference& ref) {
     const Instruction& in = *plan.instruction;
-    const FragmentLayout& la = *in.operand("A");
-    const FragmentLayout& lb = *in.operand("B");
-    const FragmentLayout& lc = *in.operand("C");
-    const FragmentLayout& ld = *in.operand("D");
+    const FragmentLayout& la = *in.operand(Operand::A);
+    const FragmentLayout& lb = *in.operand(Operand::B);
+    const FragmentLayout& lc = *in.operand(Operand::C);
+    const FragmentLayout& ld = *in.operand(Operand::D);
     const int P = la.matrices(), M = la.rows(), K = la.cols(), N = lb.cols();
     const RegisterWords& w = plan.words;
     const Geometry ga{la, 0}, gb{lb, w.a}, gc{lc, w.a + w.b};
     const WordIndex ia(ref.a, Geometry{la, 0}, w.a), ib(ref.b, Geometry{lb, 0}, w.b),
         ic(ref.c, Geometry{lc, 0}, w.c);
-    const std::uint64_t oneC = encodeOne(lc.elementType());
+    const std::uint64_t oneC = encodeOne(toString(lc.elementType()));
     const std::size_t per = plan.inWordsPerExperiment();
     std::vector<std::uint32_t> out(plan.outWords(), 0u);
     auto mat = [](const Element& e) { return e.matrix < 0 ? 0 : e.matrix; };
@@ -201,7 +201,7 @@ std::vector<std::uint32_t> simulate(const ProbePlan& plan, const SimReference& r
         const int regWords = ld.registerBits() / 32;
         for (const Element& e : ref.d) {
             const std::uint64_t bits =
-                encode(ld.elementType(), D[static_cast<std::size_t>((mat(e) * M + e.row) * N + e.col)]);
+                encode(toString(ld.elementType()), D[static_cast<std::size_t>((mat(e) * M + e.row) * N + e.col)]);
             const std::size_t word = static_cast<std::size_t>(e.reg * regWords + e.bit / 32);
             if (regWords == 2) {
                 o[word * 32 + e.thread] = static_cast<std::uint32_t>(bits);

@@ -19,8 +19,8 @@ namespace lanemap::gpu::wg {
 
 SimReference referenceOf(const Instruction& in) {
     SimReference r;
-    r.a.assign(in.operand("A")->elements().begin(), in.operand("A")->elements().end());
-    r.d.assign(in.operand("D")->elements().begin(), in.operand("D")->elements().end());
+    r.a.assign(in.operand(Operand::A)->elements().begin(), in.operand(Operand::A)->elements().end());
+    r.d.assign(in.operand(Operand::D)->elements().begin(), in.operand(Operand::D)->elements().end());
     if (in.metadata) r.metadata = *in.metadata; // a copy: simulations may play a different hardware
     return r;
 }
@@ -88,7 +88,7 @@ int typeBits(std::string_view type) {
 
 std::vector<std::uint32_t> simulate(const Plan& plan, const SimReference& ref) {
     const Instruction& in = *plan.instruction;
-    const FragmentLayout& la = *in.operand("A");
+    const FragmentLayout& la = *in.operand(Operand::A);
     const int M = la.rows(), K = in.k, N = in.n;
     const bool sparse = (in.metadata != nullptr);
     const int storedK = sparse ? K / 2 : K;

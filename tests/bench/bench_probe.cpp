@@ -18,7 +18,7 @@ void probeHost(benchmark::State& state, const char* spec) {
         const gpu::wg::Plan plan = gpu::wg::planProbe(in);
         const gpu::Interpretation r = gpu::wg::interpretProbe(plan, rawD);
         experiments = plan.experiments.size();
-        if (r.result.verdict != "pass") state.SkipWithError("the simulated probe did not pass");
+        if (r.result.verdict != Verdict::Pass) state.SkipWithError("the simulated probe did not pass");
     }
     state.counters["experiments"] = static_cast<double>(experiments);
 }

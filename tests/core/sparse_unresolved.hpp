@@ -18,6 +18,7 @@ inline const Instruction& unresolvedSparse(const std::string& spec) {
     auto& slot = cache[spec];
     if (slot) return *slot;
     auto in = std::make_unique<Instruction>(*Catalog::instance().instruction(spec));
+    in->hardware = nullptr; // the open question: no recorded run has settled it
     auto copy = std::make_shared<MetadataLayout>(*in->metadata); // the catalog's table is shared and immutable
     MetadataLayout& md = *copy;
     in->metadata = copy;

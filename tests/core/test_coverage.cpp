@@ -22,14 +22,14 @@ TEST_P(EveryVariant, OperandsCoverTheirTileAndPackRegisters) {
     const Instruction* in = Catalog::instance().instruction(GetParam());
     ASSERT_NE(in, nullptr);
     // Warp-level mma has A, B, C and D in registers; wgmma reads B (and optionally A) from shared memory.
-    ASSERT_NE(in->operand("A"), nullptr);
-    ASSERT_NE(in->operand("D"), nullptr);
+    ASSERT_NE(in->operand(Operand::A), nullptr);
+    ASSERT_NE(in->operand(Operand::D), nullptr);
     if (in->scope == Scope::Warp) {
-        ASSERT_NE(in->operand("B"), nullptr);
-        ASSERT_NE(in->operand("C"), nullptr);
+        ASSERT_NE(in->operand(Operand::B), nullptr);
+        ASSERT_NE(in->operand(Operand::C), nullptr);
     }
     for (const FragmentLayout& op : in->operands) {
-        SCOPED_TRACE(in->spec + " operand " + op.name());
+        SCOPED_TRACE(in->spec + " operand " + std::string(op.name()));
         EXPECT_EQ(op.threads(), in->threads);
         // Register packing: the elements of one register fill it exactly, and each element's data fits.
         EXPECT_EQ(op.elementsPerRegister() * op.containerBits(), op.registerBits());
@@ -56,12 +56,12 @@ TEST_P(EveryVariant, OperandsCoverTheirTileAndPackRegisters) {
         EXPECT_EQ(op.elements().size(), static_cast<std::size_t>(op.rows() * op.cols() * op.matrices()));
     }
     // Shapes: A is M x K, B is K x N, C/D are M x N (per product for quad-pairs).
-    const FragmentLayout* a = in->operand("A");
-    const FragmentLayout* d = in->operand("D");
+    const FragmentLayout* a = in->operand(Operand::A);
+    const FragmentLayout* d = in->operand(Operand::D);
     const int mm = a->matrices() > 1 ? 8 : in->m;
     EXPECT_EQ(a->rows(), mm);
     EXPECT_EQ(a->cols(), in->k);
-    if (const FragmentLayout* b = in->operand("B")) {
+    if (const FragmentLayout* b = in->operand(Operand::B)) {
         EXPECT_EQ(b->rows(), in->k);
         EXPECT_EQ(b->cols(), in->n);
     }

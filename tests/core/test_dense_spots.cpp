@@ -1,6 +1,7 @@
 // Named cells from the PTX text of every dense section (§9.7.14.5.1–.13), worked by hand from the ISA
 // formulas: lane 13 is groupID 3, threadID_in_group 1; lane 22 is 5, 2; lane 31 is 7, 3.
 #include "lanemap/catalog.hpp"
+#include "lanemap/evidence.hpp"
 
 #include <gtest/gtest.h>
 
@@ -100,7 +101,7 @@ TEST_P(DenseSpot, MatchesThePtxFormula) {
     const Spot& s = GetParam();
     const Instruction* in = Catalog::instance().instruction(s.spec);
     ASSERT_NE(in, nullptr) << s.spec;
-    const FragmentLayout* op = in->operand(s.operand);
+    const FragmentLayout* op = in->operand(*parseOperand(s.operand));
     ASSERT_NE(op, nullptr);
     const Element& e = op->element(s.thread, s.index);
     EXPECT_EQ(e.row, s.row) << s.spec << " " << s.operand << " T" << s.thread << " [" << s.index << "]";
@@ -121,27 +122,35 @@ TEST(DenseErrata, E1IsRecordedAndCorrected) {
     ASSERT_FALSE(in->errata.empty());
     EXPECT_EQ(in->errata[0].id, "E1");
     // The literal ISA formula would put a32 of lane 0 at column 32; the corrected one at column 0, row 8.
-    const Element& e = in->operand("A")->element(0, 32);
+    const Element& e = in->operand(Operand::A)->element(0, 32);
     EXPECT_EQ(e.row, 8);
     EXPECT_EQ(e.col, 0);
-    // Confirmed on an H100 (resources/probe/h100-mma.json): the placement is hardware fact, the erratum confirmed.
-    EXPECT_EQ(e.source, Source::Hardware);
-    EXPECT_EQ(in->errata[0].status, "confirmed");
-    EXPECT_NE(in->errata[0].evidence.find("resources/probe/h100-mma.json"), std::string::npos);
-    EXPECT_EQ(in->operand("B")->element(0, 0).source, Source::Doc);
+    // The table states only the corrected reading (inferred) and keeps the manual's as an alternative placement.
+    EXPECT_EQ(e.source, Source::Inferred);
+    ASSERT_TRUE(in->errata[0].manualReading.has_value());
+    EXPECT_EQ(in->errata[0].manualReading->operand, Operand::A);
+    EXPECT_EQ(in->errata[0].manualReading->place(Lane::of(0), 32, 0).col, 32); // the manual's literal column
+    // Confirmed on an H100 (resources/probe/h100-mma.json, through the evidence overlay): shown as hardware fact,
+    // the erratum confirmed, the run named.
+    EXPECT_EQ(in->sourceOf(e.source), Source::Hardware);
+    EXPECT_EQ(statusOf(*in, in->errata[0]), ErratumStatus::Confirmed);
+    ASSERT_NE(in->hardware, nullptr);
+    EXPECT_EQ(in->hardware->run->report.rfind("resources/probe/h100-mma", 0), 0u) << in->hardware->run->report;
+    EXPECT_NE(evidenceOf(*in, in->errata[0]).find(in->hardware->run->report), std::string::npos);
+    EXPECT_EQ(in->sourceOf(in->operand(Operand::B)->element(0, 0).source), Source::Doc);
 }
 
 TEST(DenseTypes, ElementWidthsFollowTheType) {
     const Catalog& c = Catalog::instance();
-    EXPECT_EQ(c.instruction("mma.m16n8k16.f16")->operand("A")->elementBits(), 16);
-    EXPECT_EQ(c.instruction("mma.m16n8k8.tf32")->operand("A")->elementBits(), 32);
-    EXPECT_EQ(c.instruction("mma.m16n8k16.f64")->operand("A")->registerBits(), 64);
-    EXPECT_EQ(c.instruction("mma.m16n8k32.s4")->operand("A")->elementBits(), 4);
-    EXPECT_EQ(c.instruction("mma.m16n8k128.b1")->operand("A")->elementBits(), 1);
-    const FragmentLayout* e2m1 = c.instruction("mma.m16n8k32.kind::f8f6f4.e2m1")->operand("A");
+    EXPECT_EQ(c.instruction("mma.m16n8k16.f16")->operand(Operand::A)->elementBits(), 16);
+    EXPECT_EQ(c.instruction("mma.m16n8k8.tf32")->operand(Operand::A)->elementBits(), 32);
+    EXPECT_EQ(c.instruction("mma.m16n8k16.f64")->operand(Operand::A)->registerBits(), 64);
+    EXPECT_EQ(c.instruction("mma.m16n8k32.s4")->operand(Operand::A)->elementBits(), 4);
+    EXPECT_EQ(c.instruction("mma.m16n8k128.b1")->operand(Operand::A)->elementBits(), 1);
+    const FragmentLayout* e2m1 = c.instruction("mma.m16n8k32.kind::f8f6f4.e2m1")->operand(Operand::A);
     EXPECT_EQ(e2m1->elementBits(), 4);
     EXPECT_EQ(e2m1->containerBits(), 8);
-    EXPECT_EQ(c.instruction("mma.m16n8k16.f16.f16")->operand("D")->elementsPerRegister(), 2);
+    EXPECT_EQ(c.instruction("mma.m16n8k16.f16.f16")->operand(Operand::D)->elementsPerRegister(), 2);
 }
 
 } // namespace

@@ -48,7 +48,7 @@ TEST(Diagram, ClassicArrangementMergesIdenticalCAndD) {
 TEST(Diagram, CellOfLane13A5MatchesTheEngine) {
     const Instruction& in = get("mma.m16n8k16.f16");
     const Diagram d = buildDiagram(in);
-    const Element& e = in.operand("A")->element(13, 5);
+    const Element& e = in.operand(Operand::A)->element(13, 5);
     const DiagramPanel& a = *panelNamed(d, "A");
     const auto at = a.cellsAtGrid(e.row, e.col);
     ASSERT_EQ(at.size(), 1u);
@@ -134,7 +134,7 @@ TEST(Diagram, QuadPairProductsAreSeparatePanels) {
     }
     EXPECT_EQ(aPanels, 4);
     // Product 3 is lanes 12..15 and 28..31: lane 13 a2 lands there.
-    const Element& e = in.operand("A")->element(13, 2);
+    const Element& e = in.operand(Operand::A)->element(13, 2);
     EXPECT_EQ(e.matrix, 3);
     bool found = false;
     for (std::uint32_t i : d.cellsOfThread(13))

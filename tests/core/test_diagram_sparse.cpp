@@ -23,7 +23,7 @@ TEST(DiagramSparse, ChunkOwnersAreAllShownSideBySide) {
     const Instruction in = test::sparseM16n8k16();
     const Diagram d = buildDiagram(in);
     const DiagramPanel& a = panel(d, "A");
-    EXPECT_EQ(a.cellCount, in.operand("A")->elements().size()); // every owner drawn, none hidden
+    EXPECT_EQ(a.cellCount, in.operand(Operand::A)->elements().size()); // every owner drawn, none hidden
     // Row 3, chunk cols 4..7 belongs to lane 13 (g 3, t 1): a0 and a1, each half the chunk.
     const auto at = a.cellsAtGrid(3, 4);
     ASSERT_EQ(at.size(), 1u);

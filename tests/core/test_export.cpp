@@ -73,7 +73,7 @@ TEST(Json, IsDeterministic) {
 
 TEST(Text, GridLooksLikeThePtxFigure) {
     const Instruction& in = get("mma.m16n8k16.f16");
-    const std::string grid = toTextGrid(in, *in.operand("A"));
+    const std::string grid = toTextGrid(in, *in.operand(Operand::A));
     std::istringstream lines(grid);
     std::string summary, header, row0;
     std::getline(lines, summary);
@@ -92,7 +92,7 @@ TEST(Text, GridLooksLikeThePtxFigure) {
 
 TEST(Text, QuadPairPrintsOneGridPerProduct) {
     const Instruction& in = get("mma.m8n8k4.row.col.f16");
-    const std::string grid = toTextGrid(in, *in.operand("C"));
+    const std::string grid = toTextGrid(in, *in.operand(Operand::C));
     EXPECT_NE(grid.find("product 3 (quad-pair lanes 12..15, 28..31)"), std::string::npos);
 }
 

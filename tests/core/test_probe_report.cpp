@@ -14,15 +14,15 @@ ProbeReport sample() {
     r.lanemapVersion = "0.1.0";
     ProbeResult pass;
     pass.spec = "mma.m16n8k16.f16";
-    pass.verdict = "pass";
+    pass.verdict = Verdict::Pass;
     pass.experiments = 384;
     pass.cellsChecked = 512;
     pass.seconds = 0.004;
     ProbeResult fail = pass;
     fail.spec = "mma.m16n8k256.b1";
-    fail.verdict = "fail";
+    fail.verdict = Verdict::Fail;
     fail.cellsMismatched = 1;
-    fail.mismatches.push_back({"A", -1, 8, 0, 0, 32, "rows of A vs D", "row 8", "row 0"});
+    fail.mismatches.push_back({Operand::A, -1, 8, 0, 0, 32, "rows of A vs D", "row 8", "row 0"});
     r.results = {pass, fail};
     return r;
 }

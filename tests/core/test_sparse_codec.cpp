@@ -120,7 +120,7 @@ class EverySparseVariant : public ::testing::TestWithParam<std::string> {};
 TEST_P(EverySparseVariant, CompressExpandRoundTripsForEverySelectorAndCandidate) {
     const Instruction& in = get(GetParam().c_str());
     ASSERT_TRUE(in.metadata);
-    const FragmentLayout& a = *in.operand("A");
+    const FragmentLayout& a = *in.operand(Operand::A);
     std::vector<std::string> candidates{""};
     for (const MetadataCandidate& c : in.metadata->candidates) candidates.push_back(c.name);
     std::mt19937 rng(12345);
@@ -174,7 +174,7 @@ TEST_P(EverySparseVariant, EveryChunkReceivesExactlyItsKeptElements) {
         for (const Placement& p : placed) {
             ++perChunk[{p.row, p.chunkFirst}];
             EXPECT_TRUE(cells.insert({p.row, p.col}).second) << "two elements on (" << p.row << "," << p.col << ")";
-            const Element& e = in.operand("A")->element(p.thread, p.index);
+            const Element& e = in.operand(Operand::A)->element(p.thread, p.index);
             EXPECT_GE(p.col, e.col);
             EXPECT_LE(p.col, e.colLast);
             EXPECT_EQ(p.row, e.row);

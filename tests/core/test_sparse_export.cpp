@@ -141,7 +141,7 @@ TEST(SparseText, AllFourLanesAndCandidatesAreShown) {
 
 TEST(SparseText, CompressedAGridListsKeptElementsPerRange) {
     const Instruction& in = get("mma.sp.m16n8k32.s8");
-    const std::string grid = toTextGrid(in, *in.operand("A"));
+    const std::string grid = toTextGrid(in, *in.operand(Operand::A));
     EXPECT_NE(grid.find("    [0..7]          [8..15]"), std::string::npos) << grid;
     EXPECT_NE(grid.find("  0 T0:a0,a1,a2,a3  T1:a0,a1,a2,a3"), std::string::npos) << grid;
     EXPECT_NE(grid.find(" 15 T28:a4,a5,a6,a7"), std::string::npos) << grid;

@@ -105,7 +105,7 @@ class EverySparseLayout : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(EverySparseLayout, CompressedACoversItsTileWithHalfTheElements) {
     const Instruction& in = get(GetParam());
-    const FragmentLayout& a = *in.operand("A");
+    const FragmentLayout& a = *in.operand(Operand::A);
     ASSERT_TRUE(a.chunked());
     EXPECT_EQ(a.rows(), in.m);
     EXPECT_EQ(a.cols(), in.k);
@@ -136,7 +136,7 @@ TEST_P(EverySparseLayout, MetadataFieldsCoverEveryChunkOncePerSelector) {
     const MetadataLayout& md = *in.metadata;
     const sparse::StorageRule* rule = sparse::ruleFor(md.granularity);
     ASSERT_NE(rule, nullptr) << md.granularity;
-    EXPECT_EQ(rule, sparse::ruleForContainerBits(in.operand("A")->containerBits()));
+    EXPECT_EQ(rule, sparse::ruleForContainerBits(in.operand(Operand::A)->containerBits()));
     EXPECT_EQ(md.chunkCols, rule->chunkCols);
     EXPECT_EQ(md.indexBits, rule->indexBits);
     EXPECT_EQ(md.validValues, sparse::validFieldValues(rule->pattern, in.ordered));
@@ -178,8 +178,8 @@ TEST_P(EverySparseLayout, SelectorsPickTheLanesSection41Names) {
     for (const MetadataSelector& s : md.selectors) values.push_back(s.value);
     // One lane per quad (m16n8k16 f16/bf16, m16n8k8 tf32), a pair (m16n8k32 f16/bf16/s8/u8, m16n8k16 tf32,
     // m16n8k64 s4/u4), all four lanes with selector 0 (k64 8-bit, k128 4-bit).
-    const bool oneLane = (in.k == 16 && in.atype != "tf32") || (in.k == 8);
-    const bool allFour = (in.k == 64 && in.operand("A")->containerBits() == 8) || in.k == 128;
+    const bool oneLane = (in.k == 16 && in.atype != ElementType::TF32) || (in.k == 8);
+    const bool allFour = (in.k == 64 && in.operand(Operand::A)->containerBits() == 8) || in.k == 128;
     const std::vector<int> expected = oneLane ? std::vector<int>{0, 1, 2, 3}
                                               : (allFour ? std::vector<int>{0} : std::vector<int>{0, 1});
     EXPECT_EQ(values, expected);
@@ -196,41 +196,47 @@ TEST_P(EverySparseLayout, SelectorsPickTheLanesSection41Names) {
 TEST_P(EverySparseLayout, BCAndDAreDenseShapes) {
     const Instruction& in = get(GetParam());
     ASSERT_EQ(in.operands.size(), 4u);
-    EXPECT_EQ(in.operand("B")->rows(), in.k);
-    EXPECT_EQ(in.operand("B")->cols(), in.n);
-    EXPECT_EQ(in.operand("D")->rows(), in.m);
-    EXPECT_EQ(in.operand("D")->elementType(), in.dtype);
-    EXPECT_FALSE(in.operand("B")->chunked());
+    EXPECT_EQ(in.operand(Operand::B)->rows(), in.k);
+    EXPECT_EQ(in.operand(Operand::B)->cols(), in.n);
+    EXPECT_EQ(in.operand(Operand::D)->rows(), in.m);
+    EXPECT_EQ(in.operand(Operand::D)->elementType(), in.dtype);
+    EXPECT_FALSE(in.operand(Operand::B)->chunked());
 }
 
 INSTANTIATE_TEST_SUITE_P(Catalog, EverySparseLayout, ::testing::ValuesIn(sparseSpecs()), testName);
 
 // --- where the placements come from ------------------------------------------------------------------------
 
-Source fieldSource(const char* spec) { return get(spec).metadata->selectors.front().fields.front().source; }
-Source elementSource(const char* spec, const char* op) { return get(spec).operand(op)->elements().front().source; }
+// What a user is shown: the table's source, or hardware where a recorded run confirmed it (the evidence overlay).
+Source fieldSource(const char* spec) {
+    return get(spec).sourceOf(get(spec).metadata->selectors.front().fields.front().source);
+}
+Source elementSource(const char* spec, const char* op) {
+    return get(spec).sourceOf(get(spec).operand(*parseOperand(op))->elements().front().source);
+}
 
 TEST(SparseSources, FiguresInferencesAndTextAreMarked) {
-    // [EMP] / [CUTLASS] -> figure, [INF] -> inferred (ptx-catalog.md §4.3, §4.4); what the H100 probe confirmed
-    // (resources/probe/h100-mma.json) -> hardware. sm_120-only forms keep their figure source.
+    // The ISA figure -> figure, CUTLASS -> cutlass, inference -> inferred (docs/reference/ptx-facts.md); what the
+    // H100 probe confirmed (resources/probe/h100-mma*.json, through the evidence overlay) -> hardware. sm_120-only
+    // forms keep their document source.
     EXPECT_EQ(fieldSource("mma.sp.m16n8k16.f16"), Source::Hardware);
     EXPECT_EQ(fieldSource("mma.sp.m16n8k32.bf16"), Source::Hardware);
     EXPECT_EQ(fieldSource("mma.sp.m16n8k16.tf32"), Source::Hardware);
     EXPECT_EQ(fieldSource("mma.sp.m16n8k8.tf32"), Source::Hardware);
     EXPECT_EQ(fieldSource("mma.sp.m16n8k64.s8"), Source::Hardware);
-    EXPECT_EQ(fieldSource("mma.sp::ordered_metadata.m16n8k64.kind::f8f6f4.e2m1"), Source::Figure);
-    EXPECT_EQ(fieldSource("mma.sp::ordered_metadata.m16n8k64.e4m3.f16"), Source::Figure);
+    EXPECT_EQ(fieldSource("mma.sp::ordered_metadata.m16n8k64.kind::f8f6f4.e2m1"), Source::Cutlass);
+    EXPECT_EQ(fieldSource("mma.sp::ordered_metadata.m16n8k64.e4m3.f16"), Source::Cutlass);
     EXPECT_EQ(fieldSource("mma.sp.m16n8k128.u4"), Source::Hardware);
-    EXPECT_EQ(fieldSource("mma.sp::ordered_metadata.m16n8k128.kind::mxf4.e2m1"), Source::Figure);
+    EXPECT_EQ(fieldSource("mma.sp::ordered_metadata.m16n8k128.kind::mxf4.e2m1"), Source::Cutlass);
     EXPECT_EQ(fieldSource("mma.sp.m16n8k32.s8"), Source::Hardware);
     EXPECT_EQ(fieldSource("mma.sp.m16n8k64.u4"), Source::Hardware);
     EXPECT_EQ(elementSource("mma.sp.m16n8k16.f16", "B"), Source::Doc);
     EXPECT_EQ(elementSource("mma.sp.m16n8k32.f16", "B"), Source::Hardware);
     EXPECT_EQ(elementSource("mma.sp.m16n8k16.tf32", "B"), Source::Hardware);
     EXPECT_EQ(elementSource("mma.sp.m16n8k64.e4m3", "B"), Source::Hardware);
-    EXPECT_EQ(elementSource("mma.sp::ordered_metadata.m16n8k64.kind::f8f6f4.e3m2", "B"), Source::Figure);
+    EXPECT_EQ(elementSource("mma.sp::ordered_metadata.m16n8k64.kind::f8f6f4.e3m2", "B"), Source::Cutlass);
     EXPECT_EQ(elementSource("mma.sp.m16n8k128.s4", "B"), Source::Hardware);
-    EXPECT_EQ(elementSource("mma.sp::ordered_metadata.m16n8k128.kind::mxf4.e2m1", "B"), Source::Figure);
+    EXPECT_EQ(elementSource("mma.sp::ordered_metadata.m16n8k128.kind::mxf4.e2m1", "B"), Source::Cutlass);
     EXPECT_EQ(elementSource("mma.sp.m16n8k64.s4", "B"), Source::Doc);
 }
 
@@ -241,7 +247,7 @@ TEST(SparseSources, MappingsTheHardwareResolvedOfferNoCandidatesAndNameTheRefute
         EXPECT_TRUE(md.candidates.empty()) << spec;
         EXPECT_TRUE(md.candidate.empty()) << spec;
         for (const MetadataSelector& s : md.selectors)
-            for (const MetadataField& f : s.fields) EXPECT_EQ(f.source, Source::Hardware) << spec;
+            for (const MetadataField& f : s.fields) EXPECT_EQ(get(spec).sourceOf(f.source), Source::Hardware) << spec;
         bool resolved = false;
         for (const std::string& n : md.notes)
             resolved = resolved || (n.find("RESOLVED on hardware: 'rows-per-lane'") != std::string::npos &&
@@ -341,7 +347,7 @@ TEST(SparseSpots, ElementsFromTheIsaText) {
     for (const ASpot& s : kElementSpots) {
         SCOPED_TRACE(std::string(s.spec) + " " + s.operand + " T" + std::to_string(s.thread) + " i" +
                      std::to_string(s.index));
-        const FragmentLayout& op = *get(s.spec).operand(s.operand);
+        const FragmentLayout& op = *get(s.spec).operand(*parseOperand(s.operand));
         const Element& e = op.element(s.thread, s.index);
         EXPECT_EQ(e.row, s.row);
         EXPECT_EQ(e.col, s.colFirst);

@@ -19,7 +19,8 @@ TEST(Spec, EveryVariantRoundTripsThroughSpecAndPtx) {
         const ParsedSpec byPtx = parseSpec(v->ptx, cat());
         ASSERT_TRUE(byPtx) << v->ptx << ": " << byPtx.error;
         EXPECT_EQ(byPtx.variant->spec, v->spec) << v->ptx;
-        for (const std::string& alias : v->ptxAliases) {
+        for (const Form& form : v->forms) {
+            const std::string alias = ptxOf(*v, form);
             const ParsedSpec byAlias = parseSpec(alias, cat());
             ASSERT_TRUE(byAlias) << alias << ": " << byAlias.error;
             EXPECT_EQ(byAlias.variant->spec, v->spec) << alias;

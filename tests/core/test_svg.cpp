@@ -77,7 +77,7 @@ void checkAgainstEngine(const Instruction& in, const std::string& svg, std::size
             thread = std::stoi(m[1]);
             const int index = std::stoi(m[3]);
             const std::string operand(1, static_cast<char>(std::toupper(m[2].str()[0])));
-            const FragmentLayout* op = in.operand(operand);
+            const FragmentLayout* op = in.operand(*parseOperand(operand));
             ASSERT_NE(op, nullptr) << in.spec << " " << operand;
             const Element& e = op->element(thread, index);
             EXPECT_EQ(row, e.row) << in.spec << " " << t->text << ": " << title;

@@ -8,10 +8,10 @@ using namespace lanemap;
 
 namespace {
 
-ProbeResult failed(const std::string& operand, int row, int col, int matrix = -1) {
+ProbeResult failed(Operand operand, int row, int col, int matrix = -1) {
     ProbeResult r;
     r.spec = "mma.m16n8k16.f16";
-    r.verdict = "fail";
+    r.verdict = Verdict::Fail;
     ProbeMismatch m;
     m.operand = operand;
     m.matrix = matrix;
@@ -26,15 +26,15 @@ ProbeResult failed(const std::string& operand, int row, int col, int matrix = -1
 } // namespace
 
 TEST(CellVerdict, OnlyTheDisagreeingCellOfTheDisagreeingOperandIsAMismatch) {
-    const ProbeResult r = failed("A", 9, 3);
+    const ProbeResult r = failed(Operand::A, 9, 3);
     EXPECT_EQ(cellVerdict(&r, {Operand::A}, -1, 9, 3), CellVerdict::Mismatch);
     EXPECT_EQ(cellVerdict(&r, {Operand::A}, -1, 9, 4), CellVerdict::Confirmed);
     EXPECT_EQ(cellVerdict(&r, {Operand::B}, -1, 9, 3), CellVerdict::Confirmed);
 }
 
 TEST(CellVerdict, AMergedCDViewDisagreesWhenEitherCOrDDoes) {
-    const ProbeResult c = failed("C", 2, 5);
-    const ProbeResult d = failed("D", 2, 5);
+    const ProbeResult c = failed(Operand::C, 2, 5);
+    const ProbeResult d = failed(Operand::D, 2, 5);
     const std::vector<Operand> merged = operandsOfView("C/D");
     ASSERT_EQ(merged, (std::vector<Operand>{Operand::C, Operand::D}));
     EXPECT_EQ(cellVerdict(&c, merged, -1, 2, 5), CellVerdict::Mismatch);
@@ -44,17 +44,17 @@ TEST(CellVerdict, AMergedCDViewDisagreesWhenEitherCOrDDoes) {
 }
 
 TEST(CellVerdict, QuadPairProductsAreMatchedUnlessTheReportNamesNone) {
-    const ProbeResult one = failed("D", 1, 1, 2);
+    const ProbeResult one = failed(Operand::D, 1, 1, 2);
     EXPECT_EQ(cellVerdict(&one, {Operand::D}, 2, 1, 1), CellVerdict::Mismatch);
     EXPECT_EQ(cellVerdict(&one, {Operand::D}, 3, 1, 1), CellVerdict::Confirmed);
-    const ProbeResult every = failed("D", 1, 1, -1);
+    const ProbeResult every = failed(Operand::D, 1, 1, -1);
     EXPECT_EQ(cellVerdict(&every, {Operand::D}, 3, 1, 1), CellVerdict::Mismatch);
 }
 
 TEST(CellVerdict, NoReportOrAnUnsupportedVariantIsNotProbed) {
     EXPECT_EQ(cellVerdict(nullptr, {Operand::A}, -1, 0, 0), CellVerdict::NotProbed);
-    ProbeResult r = failed("A", 0, 0);
-    r.verdict = "unsupported";
+    ProbeResult r = failed(Operand::A, 0, 0);
+    r.verdict = Verdict::Unsupported;
     EXPECT_EQ(cellVerdict(&r, {Operand::A}, -1, 0, 0), CellVerdict::NotProbed);
     EXPECT_FALSE(coversCells(r));
     EXPECT_TRUE(operandsOfView("compare0").empty());

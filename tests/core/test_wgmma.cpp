@@ -157,13 +157,14 @@ INSTANTIATE_TEST_SUITE_P(
 // --- D: the mma m16n8 accumulator of warp w, repeated every 8 columns -----------------------------------
 
 TEST(WgmmaD, ThreadZeroHoldsRowsZeroAndEightRepeatedEveryEightColumns) {
-    const FragmentLayout& d = *get("wgmma.m64n64k16.f16").operand("D");
+    const Instruction& in = get("wgmma.m64n64k16.f16");
+    const FragmentLayout& d = *in.operand(Operand::D);
     EXPECT_EQ(d.registers(), 32);
     const std::pair<int, int> expect[] = {{0, 0}, {0, 1}, {8, 0}, {8, 1}, {0, 8}, {0, 9}, {8, 8}, {8, 9}};
     for (int v = 0; v < 8; ++v) {
         EXPECT_EQ(d.element(0, v).row, expect[v].first) << "d" << v;
         EXPECT_EQ(d.element(0, v).col, expect[v].second) << "d" << v;
-        EXPECT_EQ(d.element(0, v).source, Source::Hardware);
+        EXPECT_EQ(in.sourceOf(d.element(0, v).source), Source::Hardware);
     }
     // Thread 127: warp 3, groupID 7, threadID_in_group 3.
     EXPECT_EQ(d.element(127, 0).row, 55);
@@ -173,12 +174,12 @@ TEST(WgmmaD, ThreadZeroHoldsRowsZeroAndEightRepeatedEveryEightColumns) {
 }
 
 TEST(WgmmaD, F16AccumulatorsPackTwoPerRegister) {
-    const FragmentLayout& d16 = *get("wgmma.m64n256k16.f16.f16").operand("D");
+    const FragmentLayout& d16 = *get("wgmma.m64n256k16.f16.f16").operand(Operand::D);
     EXPECT_EQ(d16.registers(), 64); // N/4 .f16x2
     EXPECT_EQ(d16.elementsPerRegister(), 2);
     EXPECT_EQ(d16.element(5, 3).reg, 1);
     EXPECT_EQ(d16.element(5, 3).bit, 16);
-    const FragmentLayout& d32 = *get("wgmma.m64n256k16.f16").operand("D");
+    const FragmentLayout& d32 = *get("wgmma.m64n256k16.f16").operand(Operand::D);
     EXPECT_EQ(d32.registers(), 128); // N/2 .f32
     EXPECT_EQ(d32.element(5, 3).reg, 3);
     EXPECT_EQ(d32.element(5, 3).bit, 0);
@@ -188,13 +189,13 @@ TEST(WgmmaD, F16AccumulatorsPackTwoPerRegister) {
             EXPECT_EQ(d16.element(thread, v).row, d32.element(thread, v).row);
             EXPECT_EQ(d16.element(thread, v).col, d32.element(thread, v).col);
         }
-    EXPECT_EQ(get("wgmma.m64n8k32.s8").operand("D")->registers(), 4);
+    EXPECT_EQ(get("wgmma.m64n8k32.s8").operand(Operand::D)->registers(), 4);
 }
 
 // CUTLASS CLayout_64xN = ((4,8,4),(2,2,N/8)):((128,1,16),(64,8,512)) over (M64, N), index = m + 64 n.
 TEST(WgmmaD, MatchesCutlassCLayoutForEveryN) {
     for (int n : floatN()) {
-        const FragmentLayout& d = *get("wgmma.m64n" + std::to_string(n) + "k16.f16").operand("D");
+        const FragmentLayout& d = *get("wgmma.m64n" + std::to_string(n) + "k16.f16").operand(Operand::D);
         for (int tid = 0; tid < 128; ++tid)
             for (int v = 0; v < n / 2; ++v) {
                 const int t0 = tid % 4, t1 = (tid / 4) % 8, t2 = tid / 32;
@@ -217,11 +218,11 @@ TEST(WgmmaD, EveryNIsTheFormulaEvaluatedForThatN) {
         for (int n : floatN()) {
             const std::string spec = std::string("wgmma.m64n") + std::to_string(n) + "k16.f16" +
                                      (std::string_view(ctype) == "f16" ? ".f16" : "");
-            const FragmentLayout& d = *get(spec).operand("D");
+            const FragmentLayout& d = *get(spec).operand(Operand::D);
             const int perRegister = std::string_view(ctype) == "f16" ? 2 : 1;
             const FragmentLayout direct = FragmentLayout::build(
-                "D", ctype, perRegister == 2 ? 16 : 32, 128, {64, n, 1, n / 2 / perRegister, 32, perRegister},
-                formulaD, n, Source::Hardware);
+                Operand::D, *parseElementType(ctype), perRegister == 2 ? 16 : 32, 128,
+                {64, n, 1, n / 2 / perRegister, 32, perRegister}, formulaD, n, Source::Figure);
             ASSERT_EQ(d.registers(), direct.registers()) << spec;
             ASSERT_EQ(d.cols(), n) << spec;
             ASSERT_EQ(d.elements().size(), direct.elements().size()) << spec;
@@ -243,13 +244,13 @@ TEST(WgmmaD, EveryNIsTheFormulaEvaluatedForThatN) {
 }
 
 TEST(WgmmaD, ACutThatDoesNotFillItsColumnsIsRefused) {
-    const FragmentLayout& d = *get("wgmma.m64n256k16.f16").operand("D");
+    const FragmentLayout& d = *get("wgmma.m64n256k16.f16").operand(Operand::D);
     // 8 registers per thread hold columns 0..15; asking for 8 columns must fail, not drop elements.
     EXPECT_THROW(FragmentLayout::leadingRegisters(d, 8, 8), std::logic_error);
     EXPECT_THROW(FragmentLayout::leadingRegisters(d, 129, 256), std::logic_error);
     EXPECT_EQ(FragmentLayout::leadingRegisters(d, 8, 16).owners(15, 15).size(), 1u);
     // A chunked (sparse) layout has no one-owner-per-cell inverse to cut.
-    const FragmentLayout& spA = *get("wgmma.sp.m64n8k32.f16").operand("A");
+    const FragmentLayout& spA = *get("wgmma.sp.m64n8k32.f16").operand(Operand::A);
     EXPECT_THROW(FragmentLayout::leadingRegisters(spA, 2, 16), std::logic_error);
 }
 
@@ -272,8 +273,8 @@ TEST(WgmmaA, EachWarpHoldsTheMmaAFragmentOfItsSixteenRows) {
         {"wgmma.m64n8k8.tf32", "mma.m16n8k8.tf32"}, {"wgmma.m64n8k32.e4m3", "mma.m16n8k32.e4m3"},
         {"wgmma.m64n8k32.u8", "mma.m16n8k32.u8"},   {"wgmma.m64n8k256.b1", "mma.m16n8k256.b1"}};
     for (const ACase& c : cases) {
-        const FragmentLayout& a = *get(c.wgmma).operand("A");
-        const FragmentLayout& ref = *get(c.mma).operand("A");
+        const FragmentLayout& a = *get(c.wgmma).operand(Operand::A);
+        const FragmentLayout& ref = *get(c.mma).operand(Operand::A);
         ASSERT_EQ(a.elementsPerThread(), ref.elementsPerThread()) << c.wgmma;
         EXPECT_EQ(a.registers(), 4) << c.wgmma;
         for (int tid = 0; tid < 128; ++tid)
@@ -285,8 +286,10 @@ TEST(WgmmaA, EachWarpHoldsTheMmaAFragmentOfItsSixteenRows) {
                 ASSERT_EQ(e.bit, r.bit);
             }
     }
-    EXPECT_EQ(get("wgmma.m64n8k256.b1").operand("A")->element(0, 0).source, Source::Hardware);
-    EXPECT_EQ(get("wgmma.m64n8k16.f16").operand("A")->element(0, 0).source, Source::Hardware);
+    for (const char* spec : {"wgmma.m64n8k256.b1", "wgmma.m64n8k16.f16"}) {
+        const Instruction& in = get(spec);
+        EXPECT_EQ(in.sourceOf(in.operand(Operand::A)->element(0, 0).source), Source::Hardware) << spec;
+    }
 }
 
 // A CuTe thread-value layout over (M64, K), index = m + 64 k: thread modes (4,8,4), value modes as given.
@@ -311,7 +314,7 @@ TEST(WgmmaA, MatchesCutlassALayouts) {
         {"wgmma.m64n16k32.s8", {256, {4, 2, 2}, {64, 8, 1024}}}, // ALayout_64x32
     };
     for (const auto& [spec, tv] : cases) {
-        const FragmentLayout& a = *get(spec).operand("A");
+        const FragmentLayout& a = *get(spec).operand(Operand::A);
         for (int tid = 0; tid < 128; ++tid)
             for (int v = 0; v < a.elementsPerThread(); ++v) {
                 const auto [m, k] = evalTV(tv, tid, v);
@@ -333,7 +336,7 @@ TEST(WgmmaSparseA, ChunksMatchCutlassLogicalPositions) {
         {"wgmma.sp.m64n8k64.e4m3", {512, {8, 2, 2}, {64, 8, 2048}}},
     };
     for (const auto& [spec, tv] : cases) {
-        const FragmentLayout& a = *get(spec).operand("A");
+        const FragmentLayout& a = *get(spec).operand(Operand::A);
         ASSERT_TRUE(a.chunked()) << spec;
         const int logical = a.elementsPerThread() * 2; // 50 % sparsity
         for (int tid = 0; tid < 128; ++tid) {
@@ -357,7 +360,7 @@ TEST(WgmmaSparseA, EveryChunkOfEveryRowHasItsNonZeros) {
     const std::tuple<const char*, int, int> cases[] = {
         {"wgmma.sp.m64n8k32.bf16", 4, 2}, {"wgmma.sp.m64n8k16.tf32", 2, 1}, {"wgmma.sp.m64n8k64.s8", 8, 4}};
     for (const auto& [spec, chunk, nonZeros] : cases) {
-        const FragmentLayout& a = *get(spec).operand("A");
+        const FragmentLayout& a = *get(spec).operand(Operand::A);
         std::map<std::pair<int, int>, int> count;
         for (const Element& e : a.elements()) {
             ASSERT_EQ(e.colLast - e.col + 1, chunk) << spec;
@@ -399,7 +402,7 @@ TEST(WgmmaMetadata, CoversEveryChunkOnceForEverySelectorAndMatchesCutlass) {
             std::map<std::pair<int, int>, int> cover;
             std::map<int, std::uint32_t> bitsOfThread;
             for (const MetadataField& f : sel.fields) {
-                EXPECT_EQ(f.source, Source::Hardware);
+                EXPECT_EQ(in.sourceOf(f.source), Source::Hardware);
                 EXPECT_EQ(f.row / 16, f.thread / 32) << "each warp supplies its own 16 rows";
                 EXPECT_EQ(f.colLast - f.colFirst + 1, c.chunk);
                 const std::uint32_t mask = ((1u << (f.bitHi - f.bitLo + 1)) - 1u) << f.bitLo;

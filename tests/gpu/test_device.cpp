@@ -18,10 +18,10 @@ using namespace lanemap;
 
 namespace {
 
-// Variants whose instructions ptxas 13.0 assembles for sm_90a (ptx-catalog.md §2.1, §2.3: H100 = Yes). Used only
+// Variants whose instructions ptxas 13.0 assembles for sm_90a (docs/reference/ptx-facts.md: H100 = Yes). Used only
 // where the build has kernels.
 [[maybe_unused]] bool runsOnSm90a(const Variant& v) {
-    return v.minSm <= 90 && v.kind.empty() && v.family != Family::Wgmma && v.family != Family::WgmmaSp;
+    return v.minSm <= 90 && v.kind == Kind::None && v.family != Family::Wgmma && v.family != Family::WgmmaSp;
 }
 
 TEST(ProbeBuild, KernelTableCoversEveryVariantThatRunsOnSm90aWithTheCatalogsForms) {
@@ -63,7 +63,7 @@ TEST(ProbeDevice, WithoutAGpuEveryVariantSaysWhyItWasNotProbed) {
     const Variant* v = Catalog::instance().variant("mma.m16n8k16.f16");
     ASSERT_NE(v, nullptr);
     const ProbeResult r = gpu::probe(*v);
-    EXPECT_EQ(r.verdict, "unsupported");
+    EXPECT_EQ(r.verdict, Verdict::Unsupported);
     EXPECT_NE(r.reason.find(gpu::builtWithCuda() ? "GPU unavailable" : "built without CUDA"),
               std::string::npos)
         << r.reason;
@@ -82,17 +82,17 @@ TEST(ProbeDevice, EveryRunnableVariantPassesOnTheGpu) {
     int passed = 0;
     for (std::size_t i = 0; i < variants.size(); ++i) {
         const ProbeResult& r = report.results[i];
-        if (r.verdict == "unsupported") {
+        if (r.verdict == Verdict::Unsupported) {
             // Only what the device cannot run may be skipped.
             EXPECT_GT(variants[i]->minSm, a.device.sm) << r.spec << ": " << r.reason;
             continue;
         }
-        EXPECT_EQ(r.verdict, "pass") << r.spec << ": " << r.reason
+        EXPECT_EQ(r.verdict, Verdict::Pass) << r.spec << ": " << r.reason
                                      << (r.mismatches.empty()
                                              ? ""
                                              : " first mismatch: " + r.mismatches[0].observed);
         EXPECT_GT(r.cellsChecked, 0) << r.spec;
-        passed += r.verdict == "pass";
+        passed += r.verdict == Verdict::Pass;
     }
     EXPECT_GT(passed, 0) << "nothing was probed on " << a.device.name;
 }

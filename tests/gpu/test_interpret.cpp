@@ -45,7 +45,7 @@ void swapCells(std::vector<Element>& els, std::size_t x, std::size_t y) {
     std::swap(els[x].matrix, els[y].matrix);
 }
 
-using Named = std::tuple<std::string, int, int, std::string>; // operand, thread, index, experiment
+using Named = std::tuple<Operand, int, int, std::string>; // operand, thread, index, experiment
 
 std::set<Named> named(const ProbeResult& r) {
     std::set<Named> out;
@@ -104,12 +104,12 @@ TEST_P(EveryVariant, PassesAgainstItsOwnLayoutAndObservesTheEnginesMapping) {
     const Instruction& in = instr(GetParam());
     const Interpretation got = runSimulated(in, referenceOf(in));
     const ProbeResult& r = got.result;
-    EXPECT_EQ(r.verdict, "pass") << (r.mismatches.empty()
+    EXPECT_EQ(r.verdict, Verdict::Pass) << (r.mismatches.empty()
                                          ? ""
                                          : r.mismatches[0].experiment + ": " + r.mismatches[0].observed);
     EXPECT_EQ(r.cellsMismatched, 0);
-    std::size_t cells = in.operand("A")->elements().size() + in.operand("B")->elements().size() +
-                        in.operand("C")->elements().size() + in.operand("D")->elements().size();
+    std::size_t cells = in.operand(Operand::A)->elements().size() + in.operand(Operand::B)->elements().size() +
+                        in.operand(Operand::C)->elements().size() + in.operand(Operand::D)->elements().size();
     if (in.metadata) {
         for (const MetadataSelector& s : in.metadata->selectors) cells += s.fields.size();
     }
@@ -117,7 +117,7 @@ TEST_P(EveryVariant, PassesAgainstItsOwnLayoutAndObservesTheEnginesMapping) {
     EXPECT_TRUE(hasFinding(r, "agree with lanemap"));
     // The observed mapping is the engine's, element by element (for mma.sp: the column under metadata
     // 0b0100).
-    const FragmentLayout& a = *in.operand("A");
+    const FragmentLayout& a = *in.operand(Operand::A);
     for (std::size_t f = 0; f < got.observed.a.size(); ++f)
         for (std::size_t e = 0; e < a.elements().size(); ++e) {
             ASSERT_EQ(got.observed.a[f][e].row, a.elements()[e].row) << "form " << f << " element " << e;
@@ -148,9 +148,9 @@ TEST(ProbeHost, SwappedRowsOfANameExactlyThoseTwoCells) {
     // T0:a0 is (row 0, k 0) and T0:a2 is (row 8, k 0): the simulated GPU swaps their rows.
     swapCells(hw.a, flat(hw.a, 0, 0), flat(hw.a, 0, 2));
     const ProbeResult r = runSimulated(in, hw).result;
-    EXPECT_EQ(r.verdict, "fail");
+    EXPECT_EQ(r.verdict, Verdict::Fail);
     EXPECT_EQ(r.cellsMismatched, 2);
-    const std::set<Named> want{{"A", 0, 0, "rows of A vs D"}, {"A", 0, 2, "rows of A vs D"}};
+    const std::set<Named> want{{Operand::A, 0, 0, "rows of A vs D"}, {Operand::A, 0, 2, "rows of A vs D"}};
     EXPECT_EQ(named(r), want);
     for (const ProbeMismatch& m : r.mismatches) {
         if (m.index == 0) {
@@ -169,7 +169,7 @@ TEST(ProbeHost, SwappedKOfANamesThoseCellsInTheKExperiment) {
     // T5:a0 (row 1, k 2) and T5:a1 (row 1, k 3): same row, k exchanged — the sub-register order of a0/a1.
     swapCells(hw.a, flat(hw.a, 5, 0), flat(hw.a, 5, 1));
     const ProbeResult r = runSimulated(in, hw).result;
-    const std::set<Named> want{{"A", 5, 0, "k of A vs k of B"}, {"A", 5, 1, "k of A vs k of B"}};
+    const std::set<Named> want{{Operand::A, 5, 0, "k of A vs k of B"}, {Operand::A, 5, 1, "k of A vs k of B"}};
     EXPECT_EQ(named(r), want);
     for (const ProbeMismatch& m : r.mismatches)
         if (m.index == 0) {
@@ -184,7 +184,7 @@ TEST(ProbeHost, SwappedBElementsAreBlamedOnBNotOnTheAElementsTheyMeet) {
     // T0:b0 is (k 0, col 0), T0:b1 is (k 4, col 0).
     swapCells(hw.b, flat(hw.b, 0, 0), flat(hw.b, 0, 1));
     const ProbeResult r = runSimulated(in, hw).result;
-    const std::set<Named> want{{"B", 0, 0, "k of A vs k of B"}, {"B", 0, 1, "k of A vs k of B"}};
+    const std::set<Named> want{{Operand::B, 0, 0, "k of A vs k of B"}, {Operand::B, 0, 1, "k of A vs k of B"}};
     EXPECT_EQ(named(r), want);
     for (const ProbeMismatch& m : r.mismatches)
         if (m.index == 0) {
@@ -200,10 +200,10 @@ TEST(ProbeHost, SwappedColumnsOfBAreNamed) {
     swapCells(hw.b, flat(hw.b, 0, 0), flat(hw.b, 4, 0));
     const ProbeResult r = runSimulated(in, hw).result;
     const std::string form0 = " [.s8]", form1 = " [A .s8 x B .u8]";
-    const std::set<Named> want{{"B", 0, 0, "columns of B vs D" + form0},
-                               {"B", 4, 0, "columns of B vs D" + form0},
-                               {"B", 0, 0, "columns of B vs D" + form1},
-                               {"B", 4, 0, "columns of B vs D" + form1}};
+    const std::set<Named> want{{Operand::B, 0, 0, "columns of B vs D" + form0},
+                               {Operand::B, 4, 0, "columns of B vs D" + form0},
+                               {Operand::B, 0, 0, "columns of B vs D" + form1},
+                               {Operand::B, 4, 0, "columns of B vs D" + form1}};
     EXPECT_EQ(named(r), want);
     EXPECT_EQ(r.cellsMismatched, 2);
 }
@@ -214,7 +214,7 @@ TEST(ProbeHost, AWrongDTableIsBlamedOnDAlone) {
     // The simulated GPU keeps (row 0, col 0) in T0:d2 and (row 8, col 0) in T0:d0.
     swapCells(hw.d, flat(hw.d, 0, 0), flat(hw.d, 0, 2));
     const ProbeResult r = runSimulated(in, hw).result;
-    const std::set<Named> want{{"D", 0, 0, "rows of A vs D"}, {"D", 0, 2, "rows of A vs D"}};
+    const std::set<Named> want{{Operand::D, 0, 0, "rows of A vs D"}, {Operand::D, 0, 2, "rows of A vs D"}};
     EXPECT_EQ(named(r), want);
     EXPECT_EQ(r.cellsMismatched, 2);
 }
@@ -226,7 +226,7 @@ TEST(ProbeHost, SwappedHalvesOfAnF16AccumulatorAreNamed) {
     swapCells(hw.d, flat(hw.d, 9, 0), flat(hw.d, 9, 1));
     swapCells(hw.c, flat(hw.c, 9, 0), flat(hw.c, 9, 1));
     const ProbeResult r = runSimulated(in, hw).result;
-    const std::set<Named> want{{"D", 9, 0, "columns of B vs D"}, {"D", 9, 1, "columns of B vs D"}};
+    const std::set<Named> want{{Operand::D, 9, 0, "columns of B vs D"}, {Operand::D, 9, 1, "columns of B vs D"}};
     EXPECT_EQ(named(r), want);
     EXPECT_FALSE(hasFinding(r, "D sub-register positions"));
     const ProbeResult clean = runSimulated(in, referenceOf(in)).result;
@@ -239,21 +239,21 @@ TEST(ProbeHost, AWrongCTableIsBlamedOnC) {
     SimReference hw = referenceOf(in);
     swapCells(hw.c, flat(hw.c, 3, 0), flat(hw.c, 3, 3));
     const ProbeResult r = runSimulated(in, hw).result;
-    const std::set<Named> want{{"C", 3, 0, "C vs D"}, {"C", 3, 3, "C vs D"}};
+    const std::set<Named> want{{Operand::C, 3, 0, "C vs D"}, {Operand::C, 3, 3, "C vs D"}};
     EXPECT_EQ(named(r), want);
 }
 
 TEST(ProbeHost, QuadPairProductsAreToldApart) {
     const Instruction& in = instr("mma.m8n8k4.row.col.f16");
-    EXPECT_EQ(runSimulated(in, referenceOf(in)).result.verdict, "pass");
+    EXPECT_EQ(runSimulated(in, referenceOf(in)).result.verdict, Verdict::Pass);
     SimReference hw = referenceOf(in);
     // Lane 4 works on product 1, lane 8 on product 2: the simulated GPU exchanges their a0.
     std::swap(hw.a[flat(hw.a, 4, 0)].matrix, hw.a[flat(hw.a, 8, 0)].matrix);
     const ProbeResult r = runSimulated(in, hw).result;
-    const std::set<Named> want{{"A", 4, 0, "rows of A vs D"},
-                               {"A", 8, 0, "rows of A vs D"},
-                               {"A", 4, 0, "k of A vs k of B"},
-                               {"A", 8, 0, "k of A vs k of B"}};
+    const std::set<Named> want{{Operand::A, 4, 0, "rows of A vs D"},
+                               {Operand::A, 8, 0, "rows of A vs D"},
+                               {Operand::A, 4, 0, "k of A vs k of B"},
+                               {Operand::A, 8, 0, "k of A vs k of B"}};
     EXPECT_EQ(named(r), want);
     for (const ProbeMismatch& m : r.mismatches)
         if (m.thread == 4 && m.experiment == "rows of A vs D") {
@@ -272,17 +272,17 @@ TEST(ProbeHost, B1IsProbedWithXorAndAndAndReadCorrectlyForBoth) {
     SimReference hw = referenceOf(in);
     swapCells(hw.b, flat(hw.b, 2, 5), flat(hw.b, 2, 6));
     const ProbeResult r = interpretProbe(plan, simulate(plan, hw)).result;
-    const std::set<Named> want{{"B", 2, 5, "k of A vs k of B [.xor.popc]"},
-                               {"B", 2, 6, "k of A vs k of B [.xor.popc]"},
-                               {"B", 2, 5, "k of A vs k of B [.and.popc]"},
-                               {"B", 2, 6, "k of A vs k of B [.and.popc]"}};
+    const std::set<Named> want{{Operand::B, 2, 5, "k of A vs k of B [.xor.popc]"},
+                               {Operand::B, 2, 6, "k of A vs k of B [.xor.popc]"},
+                               {Operand::B, 2, 5, "k of A vs k of B [.and.popc]"},
+                               {Operand::B, 2, 6, "k of A vs k of B [.and.popc]"}};
     EXPECT_EQ(named(r), want);
 }
 
 TEST(ProbeHost, E1ConfirmedWhenTheHardwareMasksIAndRefutedWhenItFollowsTheManual) {
     const Instruction& in = instr("mma.m16n8k256.b1");
     const ProbeResult pass = runSimulated(in, referenceOf(in)).result;
-    EXPECT_EQ(pass.verdict, "pass");
+    EXPECT_EQ(pass.verdict, Verdict::Pass);
     EXPECT_TRUE(hasFinding(pass, "E1 confirmed: a32..a63 of every lane sit at row groupID+8"))
         << pass.findings[0];
     EXPECT_TRUE(hasFinding(pass, "(2048 of 2048 placements)"));
@@ -293,14 +293,14 @@ TEST(ProbeHost, E1ConfirmedWhenTheHardwareMasksIAndRefutedWhenItFollowsTheManual
         if (e.index >= 32 && e.index < 64)
             e.col = e.colLast = static_cast<std::uint16_t>((e.thread % 4) * 32 + e.index);
     const ProbeResult r = runSimulated(in, manual).result;
-    EXPECT_EQ(r.verdict, "fail");
+    EXPECT_EQ(r.verdict, Verdict::Fail);
     EXPECT_TRUE(hasFinding(r, "E1 refuted: the hardware follows the manual's literal formula for a32..a63"));
     // The two readings differ for every a32..a63 of every lane (i & 0x1F != i for i >= 32): all are named,
     // and no other A element. (The manual's text is no bijection, so the all-ones runs also see doubled cells
     // of B.)
     std::set<std::pair<int, int>> cells;
     for (const ProbeMismatch& m : r.mismatches) {
-        if (m.operand != "A") continue;
+        if (m.operand != Operand::A) continue;
         EXPECT_GE(m.index, 32);
         EXPECT_LT(m.index, 64);
         cells.insert({m.thread, m.index});
@@ -324,7 +324,7 @@ std::set<std::tuple<std::string, int, int, int>>
 metadataCells(const ProbeResult& r) { // (experiment, lane, row, col)
     std::set<std::tuple<std::string, int, int, int>> out;
     for (const ProbeMismatch& m : r.mismatches) {
-        EXPECT_EQ(m.operand, "metadata") << m.experiment << ": " << m.observed;
+        EXPECT_EQ(m.operand, Operand::Metadata) << m.experiment << ": " << m.observed;
         out.insert({m.experiment, m.thread, m.row, m.col});
     }
     return out;
@@ -344,13 +344,13 @@ TEST(ProbeSparse, UnresolvedMetadataIsDecidedByWhatTheHardwareReads) {
                                           c.name + "'"))
                 << spec << " " << c.name;
             if (c.name == primary) {
-                EXPECT_EQ(r.verdict, "pass") << spec;
+                EXPECT_EQ(r.verdict, Verdict::Pass) << spec;
                 continue;
             }
             // The other reading: only metadata fields are named, A, B, C and D stay clean.
-            EXPECT_EQ(r.verdict, "fail") << spec;
+            EXPECT_EQ(r.verdict, Verdict::Fail) << spec;
             for (const ProbeMismatch& m : r.mismatches)
-                EXPECT_EQ(m.operand, "metadata") << spec << " " << m.observed;
+                EXPECT_EQ(m.operand, Operand::Metadata) << spec << " " << m.observed;
         }
     }
 }
@@ -396,7 +396,7 @@ TEST(ProbeSparse, ACompressedElementInTheWrongChunkIsBlamedOnA) {
     const ProbeResult r = runSimulated(in, hw).result;
     std::set<std::pair<int, int>> cells;
     for (const ProbeMismatch& m : r.mismatches) {
-        EXPECT_EQ(m.operand, "A") << m.experiment;
+        EXPECT_EQ(m.operand, Operand::A) << m.experiment;
         EXPECT_EQ(m.experiment.rfind("k of A vs k of B", 0), 0u) << m.experiment;
         cells.insert({m.thread, m.index});
     }

@@ -74,25 +74,25 @@ TEST(WgmmaProbeDevice, EveryWgmmaVariantPassesOnAnSm90Gpu) {
     if (a.device.sm != 90) {
         // wgmma is sm_90a only: every variant must say so, none may pass or fail.
         for (const ProbeResult& r : report.results) {
-            EXPECT_EQ(r.verdict, "unsupported") << r.spec;
+            EXPECT_EQ(r.verdict, Verdict::Unsupported) << r.spec;
             EXPECT_NE(r.reason.find("sm_90a"), std::string::npos) << r.spec << ": " << r.reason;
         }
         GTEST_SKIP() << a.device.name << " is sm_" << a.device.sm << ": wgmma runs only on sm_90a";
     }
     int passed = 0;
     for (const ProbeResult& r : report.results) {
-        if (r.verdict == "unsupported") {
+        if (r.verdict == Verdict::Unsupported) {
             // Only variants this build left out (LANEMAP_WGMMA_ALL_N=OFF) may be skipped.
             EXPECT_NE(r.reason.find("no wgmma probe kernel"), std::string::npos)
                 << r.spec << ": " << r.reason;
             continue;
         }
-        EXPECT_EQ(r.verdict, "pass") << r.spec << ": " << r.reason
+        EXPECT_EQ(r.verdict, Verdict::Pass) << r.spec << ": " << r.reason
                                      << (r.mismatches.empty()
                                              ? ""
                                              : " first mismatch: " + r.mismatches[0].observed);
         EXPECT_GT(r.cellsChecked, 0) << r.spec;
-        passed += r.verdict == "pass";
+        passed += r.verdict == Verdict::Pass;
     }
     EXPECT_GT(passed, 0) << "nothing was probed on " << a.device.name;
 }

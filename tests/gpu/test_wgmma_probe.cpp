@@ -34,12 +34,12 @@ std::string firstMismatch(const ProbeResult& r) {
     if (r.mismatches.empty())
         return "";
     const ProbeMismatch& m = r.mismatches[0];
-    return m.operand + " (" + std::to_string(m.row) + "," + std::to_string(m.col) + ") " + m.experiment +
+    return std::string(toString(m.operand)) + " (" + std::to_string(m.row) + "," + std::to_string(m.col) + ") " + m.experiment +
            ": expected " + m.expected + ", observed " + m.observed;
 }
 
 // (operand, thread, index, row, col) of every mismatch.
-using Cell = std::tuple<std::string, int, int, int, int>;
+using Cell = std::tuple<Operand, int, int, int, int>;
 std::set<Cell> named(const ProbeResult& r) {
     std::set<Cell> out;
     for (const ProbeMismatch& m : r.mismatches)
@@ -51,7 +51,7 @@ std::set<Cell> named(const ProbeResult& r) {
 std::string difference(const std::set<Cell>& got, const std::set<Cell>& want) {
     std::string s;
     auto name = [](const Cell& c) {
-        return std::get<0>(c) + "(" + std::to_string(std::get<3>(c)) + "," + std::to_string(std::get<4>(c)) +
+        return std::string(toString(std::get<0>(c))) + "(" + std::to_string(std::get<3>(c)) + "," + std::to_string(std::get<4>(c)) +
                ") ";
     };
     for (const Cell& c : got)
@@ -192,14 +192,14 @@ TEST_P(Representative, PassesAgainstItsOwnLayoutsAndObservesTheEnginesMapping) {
     const wg::Plan plan = wg::planProbe(in);
     const Interpretation got = runSimulated(plan, wg::referenceOf(in));
     const ProbeResult& r = got.result;
-    EXPECT_EQ(r.verdict, "pass") << firstMismatch(r);
+    EXPECT_EQ(r.verdict, Verdict::Pass) << firstMismatch(r);
     EXPECT_EQ(r.cellsMismatched, 0);
     EXPECT_TRUE(hasFinding(r, "agree with lanemap")) << r.findings[0];
     EXPECT_TRUE(
         hasFinding(r, "the hardware read every element where lanemap puts it in K-major none, K-major 32B, "
                       "K-major 64B, K-major 128B"));
     // Every A register element was seen where the engine puts it (under metadata 0b0100 for wgmma.sp).
-    const FragmentLayout& a = *in.operand("A");
+    const FragmentLayout& a = *in.operand(Operand::A);
     for (std::size_t e = 0; e < a.elements().size(); ++e) {
         ASSERT_EQ(got.observed.a[0][e].row, a.elements()[e].row) << "element " << e;
         ASSERT_GE(got.observed.a[0][e].col, a.elements()[e].col) << "element " << e;
@@ -210,7 +210,7 @@ TEST_P(Representative, PassesAgainstItsOwnLayoutsAndObservesTheEnginesMapping) {
     }
     // Cells checked: D, A in registers per form, B per layout, A in shared memory per layout (+ metadata
     // fields).
-    EXPECT_GT(r.cellsChecked, static_cast<int>(in.operand("D")->elements().size() + a.elements().size()));
+    EXPECT_GT(r.cellsChecked, static_cast<int>(in.operand(Operand::D)->elements().size() + a.elements().size()));
 }
 
 INSTANTIATE_TEST_SUITE_P(WgmmaProbeHost, Representative,
@@ -235,15 +235,15 @@ TEST(WgmmaProbeHost, APermutedDTableNamesExactlyTheSwappedDSlots) {
         const wg::Plan plan = wg::planProbe(in);
         wg::SimReference ref = wg::referenceOf(in);
         // T5:d1 (row 1, col 3) and T70:d2 (row 41, col 4): a different row and column.
-        const auto per = static_cast<std::size_t>(in.operand("D")->elementsPerThread());
+        const auto per = static_cast<std::size_t>(in.operand(Operand::D)->elementsPerThread());
         const std::size_t x = 5 * per + 1, y = 70 * per + 2;
         swapCells(ref.d, x, y);
         const ProbeResult r = runSimulated(plan, ref).result;
-        EXPECT_EQ(r.verdict, "fail") << spec;
-        const Element& dx = in.operand("D")->elements()[x];
-        const Element& dy = in.operand("D")->elements()[y];
-        const std::set<Cell> want{{"D", dx.thread, dx.index, dx.row, dx.col},
-                                  {"D", dy.thread, dy.index, dy.row, dy.col}};
+        EXPECT_EQ(r.verdict, Verdict::Fail) << spec;
+        const Element& dx = in.operand(Operand::D)->elements()[x];
+        const Element& dy = in.operand(Operand::D)->elements()[y];
+        const std::set<Cell> want{{Operand::D, dx.thread, dx.index, dx.row, dx.col},
+                                  {Operand::D, dy.thread, dy.index, dy.row, dy.col}};
         EXPECT_EQ(named(r), want) << spec << ": " << firstMismatch(r);
         EXPECT_EQ(r.cellsMismatched, 2) << spec;
     }
@@ -255,7 +255,7 @@ TEST(WgmmaProbeHost, APermutedARegisterTableNamesExactlyTheSwappedElements) {
         const Instruction& in = instr(spec);
         const wg::Plan plan = wg::planProbe(in);
         wg::SimReference ref = wg::referenceOf(in);
-        const FragmentLayout& a = *in.operand("A");
+        const FragmentLayout& a = *in.operand(Operand::A);
         // T9's first element and T100's last: different warps, rows and k.
         const std::size_t x = 9 * static_cast<std::size_t>(a.elementsPerThread()),
                           y = 101 * static_cast<std::size_t>(a.elementsPerThread()) - 1;
@@ -263,8 +263,8 @@ TEST(WgmmaProbeHost, APermutedARegisterTableNamesExactlyTheSwappedElements) {
         const ProbeResult r = runSimulated(plan, ref).result;
         const Element& ex = a.elements()[x];
         const Element& ey = a.elements()[y];
-        const std::set<Cell> want{{"A", ex.thread, ex.index, ex.row, ex.col},
-                                  {"A", ey.thread, ey.index, ey.row, ey.col}};
+        const std::set<Cell> want{{Operand::A, ex.thread, ex.index, ex.row, ex.col},
+                                  {Operand::A, ey.thread, ey.index, ey.row, ey.col}};
         EXPECT_EQ(named(r), want) << spec << ": " << firstMismatch(r);
         EXPECT_TRUE(
             std::all_of(r.mismatches.begin(), r.mismatches.end(),
@@ -291,10 +291,10 @@ std::set<Cell> movedBy128As64(const wg::Plan& plan, bool b) {
                                               n, k, smem::Swizzle::B64);
                     const smem::Placement p = s.bLayout.placement(n, k);
                     if (h.byte != p.address || h.bit != p.bit)
-                        out.insert({"B", -1, -1, k, n});
+                        out.insert({Operand::B, -1, -1, k, n});
                     // The element the hardware reads for (k, n) instead shows up at a wrong place too.
                     if (const auto c = s.bLayout.elementAt(h.byte, h.bit); c && (c->mn != n || c->k != k))
-                        out.insert({"B", -1, -1, c->k, c->mn});
+                        out.insert({Operand::B, -1, -1, c->k, c->mn});
                 }
         } else if (s.aLayout) {
             for (int m = 0; m < s.aLayout->rows(); ++m)
@@ -304,9 +304,9 @@ std::set<Cell> movedBy128As64(const wg::Plan& plan, bool b) {
                                               s.aLayout->elementBits(), m, k, smem::Swizzle::B64);
                     const smem::Placement p = s.aLayout->placement(m, k);
                     if (h.byte != p.address || h.bit != p.bit)
-                        out.insert({"A", -1, -1, m, k});
+                        out.insert({Operand::A, -1, -1, m, k});
                     if (const auto c = s.aLayout->elementAt(h.byte, h.bit); c && (c->mn != m || c->k != k))
-                        out.insert({"A", -1, -1, c->mn, c->k});
+                        out.insert({Operand::A, -1, -1, c->mn, c->k});
                 }
         }
     }
@@ -365,10 +365,10 @@ TEST(WgmmaProbeHost, AMovedMetadataFieldIsNamed) {
     std::swap(f0->colFirst, f1->colFirst);
     std::swap(f0->colLast, f1->colLast);
     const ProbeResult r = runSimulated(plan, ref).result;
-    EXPECT_EQ(r.verdict, "fail");
+    EXPECT_EQ(r.verdict, Verdict::Fail);
     std::set<std::pair<int, int>> fields;
     for (const ProbeMismatch& m : r.mismatches)
-        if (m.operand == "metadata")
+        if (m.operand == Operand::Metadata)
             fields.insert({m.thread, m.row});
     // The engine's fields of the two chunks: lane 0 and lane 1, both of row 0.
     EXPECT_EQ(fields, (std::set<std::pair<int, int>>{{0, 0}, {1, 0}})) << firstMismatch(r);

@@ -39,7 +39,7 @@ TEST(WgmmaProbeReports, TheH100RunsCoverAndPassEveryWgmmaVariantOfTheCatalog) {
             ++variants;
             const ProbeResult* r = report.result(v->spec);
             ASSERT_NE(r, nullptr) << file << " has no result for " << v->spec;
-            EXPECT_EQ(r->verdict, "pass") << v->spec;
+            EXPECT_EQ(r->verdict, Verdict::Pass) << v->spec;
             EXPECT_EQ(r->cellsMismatched, 0) << v->spec;
             EXPECT_GT(r->cellsChecked, 0) << v->spec;
         }

@@ -143,7 +143,8 @@ TEST(CatalogFilter, SmSparseAndAccumulatorWords) {
     const QStringList f16acc = f.specs(QStringLiteral("m16n8k16 f16 acc"));
     ASSERT_FALSE(f16acc.isEmpty());
     for (const QString& spec : f16acc)
-        EXPECT_EQ(Catalog::instance().variant(spec.toStdString())->dtype, "f16") << spec.toStdString();
+        EXPECT_EQ(Catalog::instance().variant(spec.toStdString())->dtype, ElementType::F16)
+            << spec.toStdString();
     EXPECT_FALSE(f16acc.contains(QStringLiteral("mma.m16n8k16.f16")))
         << "the default f16 variant accumulates in f32";
     EXPECT_EQ(f.specs(QStringLiteral("fp16 m16n8k16")), f.specs(QStringLiteral("f16 m16n8k16")));

@@ -149,7 +149,7 @@ TEST(Settings, TheWindowReopensWhereItWasLeft) {
     w->setTheme(Theme::Light);
 }
 
-ProbeReport sampleReport(const std::string& verdict) {
+ProbeReport sampleReport(Verdict verdict) {
     ProbeReport r;
     r.device = {"NVIDIA H100 80GB HBM3", 90, "580.159.04", "13.0"};
     r.date = "2026-11-23T10:00:00Z";
@@ -159,9 +159,9 @@ ProbeReport sampleReport(const std::string& verdict) {
     res.verdict = verdict;
     res.experiments = 384;
     res.cellsChecked = 512;
-    if (verdict == "fail") {
+    if (verdict == Verdict::Fail) {
         ProbeMismatch m;
-        m.operand = "A";
+        m.operand = Operand::A;
         m.row = 9;
         m.col = 3;
         m.thread = 5;
@@ -181,7 +181,7 @@ TEST(Probe, RecordedReportsShowWhereALayoutWasConfirmed) {
     {
         QFile f(reports.filePath(QStringLiteral("h100.json")));
         ASSERT_TRUE(f.open(QIODevice::WriteOnly));
-        f.write(QByteArray::fromStdString(toJson(sampleReport("pass"))));
+        f.write(QByteArray::fromStdString(toJson(sampleReport(Verdict::Pass))));
         QFile junk(reports.filePath(QStringLiteral("junk.json")));
         ASSERT_TRUE(junk.open(QIODevice::WriteOnly));
         junk.write("{not json");
@@ -212,7 +212,7 @@ TEST(Probe, MismatchesAreCrossedOutCellByCell) {
     {
         QFile f(reports.filePath(QStringLiteral("fail.json")));
         ASSERT_TRUE(f.open(QIODevice::WriteOnly));
-        f.write(QByteArray::fromStdString(toJson(sampleReport("fail"))));
+        f.write(QByteArray::fromStdString(toJson(sampleReport(Verdict::Fail))));
     }
     Window w(false, reports.path());
     ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
@@ -232,9 +232,9 @@ TEST(Probe, MismatchesAreCrossedOutCellByCell) {
 // The merged C/D pane shows C and D together: a cell where the hardware disagrees about C is a mismatch in
 // the grid and in the Cell panel alike (they used to map "C/D" differently: ✗ in the grid, ✓ in the panel).
 TEST(Probe, AMismatchOfCInTheMergedPaneIsAMismatchEverywhere) {
-    ProbeReport report = sampleReport("fail");
+    ProbeReport report = sampleReport(Verdict::Fail);
     ProbeMismatch& m = report.results.front().mismatches.front();
-    m.operand = "C";
+    m.operand = Operand::C;
     m.row = 2;
     m.col = 5;
     QTemporaryDir reports;
@@ -304,7 +304,7 @@ TEST(Probe, ConfirmationIsABadgePerPaneAndALegendLineNamingTheReport) {
     {
         QFile f(reports.filePath(QStringLiteral("h100.json")));
         ASSERT_TRUE(f.open(QIODevice::WriteOnly));
-        f.write(QByteArray::fromStdString(toJson(sampleReport("pass"))));
+        f.write(QByteArray::fromStdString(toJson(sampleReport(Verdict::Pass))));
     }
     Window w(false, reports.path());
     ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
@@ -334,7 +334,7 @@ TEST(Probe, OnlyDisagreeingCellsAreMarkedAndTheViewToggleHidesThem) {
     {
         QFile f(reports.filePath(QStringLiteral("fail.json")));
         ASSERT_TRUE(f.open(QIODevice::WriteOnly));
-        f.write(QByteArray::fromStdString(toJson(sampleReport("fail"))));
+        f.write(QByteArray::fromStdString(toJson(sampleReport(Verdict::Fail))));
     }
     Window w(false, reports.path());
     ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));

@@ -13,7 +13,7 @@ inline Cell sparseA16816(const Lane& l, int i, int) {
 }
 
 // The dense m16n8k16 .f16 instruction with A replaced by the 2:4 chunked A and the metadata of
-// ptx-catalog.md §4.3 (selector F: lane 4g+F; nibble j of bits 15..0 -> row g, cols 4j..4j+3; bits 31..16 -> g+8).
+// docs/reference/ptx-facts.md (selector F: lane 4g+F; nibble j of bits 15..0 -> row g, cols 4j..4j+3; bits 31..16 -> g+8).
 inline Instruction sparseM16n8k16() {
     Instruction in = *Catalog::instance().instruction("mma.m16n8k16.f16");
     in.spec = "mma.sp.m16n8k16.f16";
@@ -23,7 +23,8 @@ inline Instruction sparseM16n8k16() {
     in.anchor = "warp-level-matrix-fragment-sparse-mma-16816-f16bf16";
     in.notes = {"synthetic test instruction"};
     in.errata.clear();
-    in.operands[0] = FragmentLayout::build("A", "f16", 16, 32, {16, 16, 1, 2, 32, 2}, sparseA16816, 8, Source::Doc);
+    in.hardware = nullptr;
+    in.operands[0] = FragmentLayout::build(Operand::A, ElementType::F16, 16, 32, {16, 16, 1, 2, 32, 2}, sparseA16816, 8, Source::Doc);
     MetadataLayout md;
     md.granularity = "2:4";
     md.indexBits = 2;
@@ -41,7 +42,7 @@ inline Instruction sparseM16n8k16() {
     return in;
 }
 
-// ptx-catalog.md §5.1: D row = 16w + g + 8((v >> 1) & 1), col = 8(v >> 2) + 2t + (v & 1).
+// The wgmma D fragment (docs/reference/ptx-facts.md): D row = 16w + g + 8((v >> 1) & 1), col = 8(v >> 2) + 2t + (v & 1).
 inline Cell wgmmaD(const Lane& l, int v, int) {
     return {16 * l.warp + l.groupID + 8 * ((v >> 1) & 1), 8 * (v >> 2) + 2 * l.threadID_in_group + (v & 1)};
 }
@@ -59,14 +60,15 @@ inline Instruction wgmmaM64n256k16() {
     in.scope = Scope::Warpgroup;
     in.threads = 128;
     in.m = 64, in.n = 256, in.k = 16;
-    in.atype = in.btype = "f16";
-    in.ctype = in.dtype = "f32";
+    in.atype = in.btype = ElementType::F16;
+    in.ctype = in.dtype = ElementType::F32;
+    in.forms = {Form{ElementType::F16, ElementType::F16}};
     in.minSm = 90;
     in.section = "9.7.15.5.1.1";
     in.anchor = "asynchronous-warpgroup-level-matrix-register-fragment-wgmma-64n16";
-    in.operands.push_back(FragmentLayout::build("A", "f16", 16, 128, {64, 16, 1, 4, 32, 2}, wgmmaA, 256, Source::Inferred));
+    in.operands.push_back(FragmentLayout::build(Operand::A, ElementType::F16, 16, 128, {64, 16, 1, 4, 32, 2}, wgmmaA, 256, Source::Inferred));
     in.operands.push_back(
-        FragmentLayout::build("D", "f32", 32, 128, {64, 256, 1, 128, 32, 1}, wgmmaD, 256, Source::Inferred));
+        FragmentLayout::build(Operand::D, ElementType::F32, 32, 128, {64, 256, 1, 128, 32, 1}, wgmmaD, 256, Source::Inferred));
     return in;
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // The lanemap layout model: which thread, register and bits hold which element of each operand.
-// Qt-free and CUDA-free by design (design.md §2).
+// Qt-free and CUDA-free by design.
 
 #include <cstdint>
 #include <memory>
@@ -10,12 +10,16 @@
 #include <string_view>
 #include <vector>
 
+#include "lanemap/vocabulary.hpp"
+
 namespace lanemap {
 
 enum class Scope : std::uint8_t { Warp, Warpgroup };
 
-// Where a placement comes from (design.md §4).
-enum class Source : std::uint8_t { Doc, Figure, Inferred, Hardware };
+// Where a placement comes from. Layout tables say which document (text formula, figure, CUTLASS, inference);
+// `Hardware` is never written in a table: the evidence overlay (evidence.hpp) reports it from recorded runs.
+enum class Source : std::uint8_t { Doc, Figure, Inferred, Cutlass, Hardware };
+inline constexpr int kSourceCount = 5;
 
 std::string_view toString(Scope scope);
 std::string_view toString(Source source);
@@ -76,7 +80,7 @@ public:
 
     // Build from a formula. `elementBits` are the data bits; `bitPad` is the offset of the data inside
     // its container (e.g. e2m1 sits in the middle 4 bits of an 8-bit container: pad 2).
-    static FragmentLayout build(std::string name, std::string elementType, int elementBits, int threads,
+    static FragmentLayout build(Operand operand, ElementType elementType, int elementBits, int threads,
                                 const FragmentShape& shape, PlaceFn place, int n, Source source,
                                 int bitPad = 0);
 
@@ -86,8 +90,9 @@ public:
     // std::logic_error when the kept registers do not fill those columns one owner per cell.
     static FragmentLayout leadingRegisters(const FragmentLayout& full, int registers, int cols);
 
-    const std::string& name() const { return m_name; }
-    const std::string& elementType() const { return m_elementType; }
+    Operand operand() const { return m_operand; }
+    std::string_view name() const { return toString(m_operand); } // label: "A", "B", "C", "D"
+    ElementType elementType() const { return m_elementType; }
     int rows() const { return m_shape.rows; }
     int cols() const { return m_shape.cols; }
     int matrices() const { return m_shape.matrices; }
@@ -113,10 +118,6 @@ public:
     // Drop the cache of built layouts (benchmarks measure building from scratch).
     static void clearBuildCache();
 
-    // Override the source of every element (e.g. after a hardware confirmation) or of some.
-    void setSource(Source source);
-    void setSource(int thread, int index, Source source);
-
 private:
 
     // The placements and their inverse, immutable and shared: wgmma variants of one N share their D layout and
@@ -130,25 +131,36 @@ private:
         std::shared_ptr<const Data> parent; // leadingRegisters: keeps the source alive (its address keys the cache)
     };
     friend struct LayoutCaches;
-    Data& mutableData(); // copy-on-write for setSource
     static void buildInverse(Data& data, const FragmentShape& shape);
 
-    std::string m_name;
-    std::string m_elementType;
+    Operand m_operand = Operand::A;
+    ElementType m_elementType = ElementType::F16;
     int m_elementBits = 0;
     int m_threads = 0;
     FragmentShape m_shape;
     std::shared_ptr<const Data> m_data = std::make_shared<const Data>();
 };
 
-// A documented disagreement between the PTX manual and what lanemap shows (ptx-catalog.md §10).
+// The manual's literal reading of a placement lanemap draws differently: the probe tests it next to the engine's
+// own reading, so hardware decides between the two without erratum-specific code.
+struct AlternativePlacement {
+    Operand operand = Operand::A;
+    PlaceFn place = nullptr;
+};
+
+enum class ErratumStatus : std::uint8_t { Suspected, Confirmed, Refuted };
+std::string_view toString(ErratumStatus status); // "suspected", "confirmed", "refuted"
+
+// A documented disagreement between the PTX manual and what lanemap shows (docs/reference/errata.md). The
+// table's status and evidence come from documents and tools (ptxas); hardware evidence is added by the overlay.
 struct Erratum {
-    std::string id;       // "E1"
-    std::string summary;  // one line
-    std::string manual;   // what the manual says
-    std::string lanemap;  // what lanemap shows instead, and why
-    std::string evidence; // where the belief comes from (inference, hardware report)
-    std::string status;   // "suspected", "confirmed", "refuted"
+    std::string_view id;       // "E1"
+    std::string_view summary;  // one line
+    std::string_view manual;   // what the manual says
+    std::string_view lanemap;  // what lanemap shows instead, and why
+    std::string_view evidence; // where the belief comes from (documents, ptxas, inference)
+    ErratumStatus status = ErratumStatus::Suspected;
+    std::optional<AlternativePlacement> manualReading; // set where the manual's reading is a placement
 };
 
 // Sparse metadata: one field = the bits holding the indices of one chunk of one row.
@@ -176,7 +188,7 @@ struct MetadataCandidate {
 };
 
 struct MetadataLayout {
-    std::string granularity;          // "2:4", "1:2", "4:8 pair-wise"
+    std::string_view granularity;     // "2:4", "1:2", "4:8 pair-wise"
     int indexBits = 2;                // bits per index
     std::vector<MetadataSelector> selectors;
     std::vector<std::string> notes;   // e.g. UNRESOLVED candidates
@@ -191,33 +203,54 @@ struct MetadataLayout {
 enum class Family : std::uint8_t { Mma, MmaSp, Wgmma, WgmmaSp };
 std::string_view toString(Family family);
 
+// PTX .row/.col of an mma operand (only m8n8k4 .f16 takes anything but A row, B col).
+enum class Major : std::uint8_t { Row, Col };
+std::string_view toString(Major major);
+
+// mma .kind:: qualifier.
+enum class Kind : std::uint8_t { None, F8F6F4, MXF8F6F4, MXF4, MXF4NVF4 };
+std::string_view toString(Kind kind); // "" for None, else "f8f6f4", ...
+
 // The cheap facts of one instruction variant: enough to list, parse and filter without building layouts.
 struct Variant {
-    std::string spec;      // canonical short spec, design.md §3
-    std::string ptx;       // canonical PTX instruction string
+    std::string spec; // canonical short spec (docs/reference/spec-grammar.md)
+    std::string ptx;  // canonical PTX instruction string: ptxOf(*this, forms.front())
     Family family = Family::Mma;
     Scope scope = Scope::Warp;
     int threads = 32;
     int m = 0, n = 0, k = 0;
-    std::string atype, btype, ctype, dtype;
-    std::string alayout = "row", blayout = "col";
-    std::string kind;      // "f8f6f4" for .kind::f8f6f4, else empty
+    ElementType atype = ElementType::F16, btype = ElementType::F16;
+    ElementType ctype = ElementType::F32, dtype = ElementType::F32;
+    Major alayout = Major::Row, blayout = Major::Col;
+    Kind kind = Kind::None;
     int minSm = 0;
-    bool ordered = false;  // mma.sp::ordered_metadata
-    std::string section;   // PTX 9.1 section number, e.g. "9.7.14.5.8"
-    std::string anchor;    // HTML anchor in the PTX manual
-    std::vector<std::string> ptxAliases; // other PTX strings with this layout (mixed types, .and, .satfinite)
+    bool ordered = false;     // mma.sp::ordered_metadata
+    std::string_view section; // PTX 9.1 section number, e.g. "9.7.14.5.8"
+    std::string_view anchor;  // HTML anchor in the PTX manual
+    std::vector<Form> forms;  // every PTX spelling with this layout, canonical first
     std::vector<std::string> notes;
     std::vector<Erratum> errata;
 };
 
+// `m16n8k16`
+std::string shapeName(const Variant& variant);
+// The PTX instruction string of one form of a variant (no operands).
+std::string ptxOf(const Variant& variant, const Form& form);
+
+struct HardwareEvidence;
+
 // A variant with its operand layouts built.
 struct Instruction : Variant {
-    std::vector<FragmentLayout> operands; // A, B, C, D in that order
+    std::vector<FragmentLayout> operands; // A, B, C, D in that order (wgmma: A, D)
     // Shared and immutable like the operands: every N of one wgmma.sp row has the same table.
     std::shared_ptr<const MetadataLayout> metadata;
+    // The recorded hardware run that confirmed this variant (evidence.hpp); nullptr when none did.
+    const HardwareEvidence* hardware = nullptr;
 
-    const FragmentLayout* operand(std::string_view name) const;
+    const FragmentLayout* operand(Operand operand) const;
+    // The source a user is shown for a placement: the table's, or Hardware where a recorded run confirmed a
+    // placement that no document states as text.
+    Source sourceOf(Source tableSource) const;
 };
 
 } // namespace lanemap

@@ -1,6 +1,8 @@
 #pragma once
-// Hardware probe reports (design.md §5): what a real GPU said about each variant. Plain data plus JSON
-// I/O, so the app can show recorded reports without CUDA. Produced by lanemap_gpu.
+// Hardware probe reports (docs/reference/probe-report.md): what a real GPU said about each variant. Plain data
+// plus JSON I/O, so the app can show recorded reports without CUDA. Produced by lanemap_gpu.
+
+#include "lanemap/vocabulary.hpp"
 
 #include <string>
 #include <string_view>
@@ -17,7 +19,7 @@ struct DeviceInfo {
 
 // One cell the hardware placed differently from the engine.
 struct ProbeMismatch {
-    std::string operand;    // "A", "B", "C", "D", "metadata"
+    Operand operand = Operand::A;
     int matrix = -1;        // quad-pair product, -1 elsewhere
     int row = 0;
     int col = 0;
@@ -30,7 +32,7 @@ struct ProbeMismatch {
 
 struct ProbeResult {
     std::string spec;
-    std::string verdict;       // "pass", "fail", "unsupported"
+    Verdict verdict = Verdict::Unsupported;
     std::string reason;        // for unsupported / failed launches
     int experiments = 0;
     int cellsChecked = 0;
@@ -51,7 +53,7 @@ struct ProbeReport {
 
 std::string toJson(const ProbeReport& report);
 
-// Parses and validates a report (design.md §5 format). A corrupt or foreign file is rejected with a message
+// Parses and validates a report (docs/reference/probe-report.md). A corrupt or foreign file is rejected with a message
 // naming what is wrong; nothing of it is trusted.
 bool parseProbeReport(std::string_view json, ProbeReport& report, std::string& error);
 

@@ -19,6 +19,8 @@
 // the smem pointer, i.e. on byte addresses; the ISA's "exact layout" examples print element offsets and
 // leave this implicit.)
 
+#include "lanemap/vocabulary.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -168,18 +170,20 @@ struct Choice {
 
 // One operand of a wgmma variant as it sits in shared memory. The operand's own grid orientation is kept:
 // A is M x K (row = m, col = k), B is K x N (row = k, col = n).
-struct Operand {
-    std::string name;        // "A" (the SS form; sparse A is the compressed M x K/2 matrix) or "B"
-    std::string elementType; // "f16", "tf32", ...
+struct SharedOperand {
+    lanemap::Operand operand = lanemap::Operand::B; // A (the SS form; sparse A is the compressed M x K/2 matrix) or B
+    ElementType elementType = ElementType::F16;
     int rows = 0, cols = 0;  // in the operand's orientation
     char mnLetter = 'n';     // 'm' for A, 'n' for B
     bool compressed = false; // sparse A: K/2 stored columns
     SmemLayout layout;
 
     // (row, col) of the operand grid <-> (mn, k) of the layout.
-    Coord toLayout(int row, int col) const { return name == "B" ? Coord{col, row} : Coord{row, col}; }
+    Coord toLayout(int row, int col) const {
+        return operand == lanemap::Operand::B ? Coord{col, row} : Coord{row, col};
+    }
     std::pair<int, int> toGrid(const Coord& c) const {
-        return name == "B" ? std::pair{c.k, c.mn} : std::pair{c.mn, c.k};
+        return operand == lanemap::Operand::B ? std::pair{c.k, c.mn} : std::pair{c.mn, c.k};
     }
 };
 
@@ -188,11 +192,11 @@ bool hasSharedMemoryOperands(const Variant& variant);
 
 // The shared-memory A and B of a wgmma variant for one major-ness and swizzle. Returns an empty list and
 // sets `error` when the choice does not fit (MN-major exists only for .f16/.bf16; dense mma has none).
-std::vector<Operand> operands(const Variant& variant, const Choice& choice, std::string& error);
+std::vector<SharedOperand> operands(const Variant& variant, const Choice& choice, std::string& error);
 
 // Text view of one shared-memory operand: layout, descriptor, the XOR rule, an address grid in the operand's
 // orientation, and a memory map (one line per swizzled row, each 16-byte chunk naming the elements it holds
 // and the chunk they came from before the XOR).
-std::string toText(const Operand& operand);
+std::string toText(const SharedOperand& operand);
 
 } // namespace lanemap::smem

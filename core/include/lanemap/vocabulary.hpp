@@ -4,6 +4,7 @@
 // toString()/parse*() there and the enums everywhere else.
 
 #include <cstdint>
+#include <iosfwd>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -49,11 +50,18 @@ enum class Verdict : std::uint8_t { Pass, Fail, Unsupported };
 std::string_view toString(Verdict verdict); // "pass", "fail", "unsupported"
 std::optional<Verdict> parseVerdict(std::string_view name);
 
+// Labels for text output (the same words as toString).
+std::ostream& operator<<(std::ostream& out, Operand operand);
+std::ostream& operator<<(std::ostream& out, ElementType type);
+std::ostream& operator<<(std::ostream& out, Verdict verdict);
+
 // b1 multiplication: D = C + popc(a OP b).
 enum class B1Op : std::uint8_t { None, Xor, And };
 
 // mma block scaling (.block_scale[.scale_vec::NX]).
 enum class ScaleVec : std::uint8_t { None, Default, X1, X2, X4 };
+// The qualifiers as PTX writes them: "" (None), ".block_scale", ".block_scale.scale_vec::1X", ...
+std::string_view toString(ScaleVec vec);
 
 // One PTX spelling of a variant that shares its layout: the canonical form, a mixed-type form (s8 x u8,
 // e4m3 x e5m2), the other b1 operation, or another block-scale spelling. Structured: the PTX string is rendered

@@ -4,11 +4,7 @@
 
 #include "mma_fragments.hpp"
 
-#include "hardware_evidence.hpp"
 
-#include <array>
-#include <string>
-#include <vector>
 
 namespace lanemap::family::mma {
 
@@ -127,7 +123,7 @@ const Fragment kA16n8k32_i4  {{16,  32, 1, 2, 32, 8}, fig87_A16832_i4};
 const Fragment kB16n8k32_i4  {{32,   8, 1, 1, 32, 8}, fig89_B16832_i4};
 const Fragment kA16n8k64_i4  {{16,  64, 1, 4, 32, 8}, fig93_A16864_i4};
 const Fragment kB16n8k64_i4  {{64,   8, 1, 2, 32, 8}, fig94_B16864_i4};
-const Fragment kA16n8k256_b1 {{16, 256, 1, 4, 32, 32}, fig100_A168256, Source::Hardware}; // E1 confirmed
+const Fragment kA16n8k256_b1 {{16, 256, 1, 4, 32, 32}, fig100_A168256, Source::Inferred}; // E1 corrected
 
 namespace {
 const Fragment kA884_f16_row {{8, 4, 4, 2, 32, 2}, fig46_A884_row};
@@ -160,197 +156,57 @@ const Fragment kB168128      {{128,  8, 1, 1, 32, 32}, fig98_B168128};
 const Fragment kB168256      {{256,  8, 1, 2, 32, 32}, fig101_B168256};
 // clang-format on
 
-// Errata of ptx-catalog.md §10 that touch dense mma.
-Erratum erratumE1() {
-    return {"E1", "mma.m16n8k256 .b1: the A column formula overlaps itself",
-            "col = (threadID_in_group * 32) + i for ai where i < 64 — for 32 <= i < 64 this gives columns "
-            "32..159, overlapping the i >= 64 branch and breaking the row g / g+8 split",
-            "col = (threadID_in_group * 32) + (i & 0x1F) for i < 64, as in m16n8k128: the only reading that "
-            "covers the 16x256 tile exactly once",
-            std::string(kH100Probe) + ": a32..a63 of every lane sit at row groupID+8, k = threadID_in_group*32 + "
-            "(i & 0x1F) in all 2048 placements (.xor.popc and .and.popc); the manual's formula matches none",
-            "confirmed"};
+// The accumulator fragment of each C/D type.
+Fragment cd16n8(ElementType t, int) {
+    return t == ElementType::F16 ? kCD16n8_f16 : t == ElementType::F64 ? kCD16n8_f64 : kCD16n8_f32;
 }
-Erratum erratumE2() {
-    return {"E2", "mma.m16n8k16 .f64: unbalanced parenthesis in the A column formula",
-            "(i * 2) - 2 + (threadID_in_group      Otherwise", "(i * 2) - 2 + threadID_in_group for odd i",
-            std::string("the only balanced reading; it covers the tile exactly once. ") + kH100Probe +
-                ": the odd elements sit there in all 128 placements",
-            "confirmed"};
-}
-Erratum erratumE3() {
-    return {"E3", "mma .f64 syntax lists shape .m8n84",
-            ".shape = {.m8n84, .m16n8k4, .m16n8k8, .m16n8k16}; the .rnd qualifier is missing from the syntax",
-            ".m8n8k4 (ptxas accepts .m8n8k4 and .rn/.rz/.rm/.rp)", "ptxas 13.0 acceptance", "confirmed"};
-}
-Erratum erratumE4() {
-    return {"E4", "mma.m16n8k16 integer section: .f16 accumulator element list reads c0, c1, c1, c2",
-            "c0, c1, c1, c2", "c0, c1, c2, c3 (two .f16x2 registers, four elements)",
-            std::string("register count: two .f16x2 registers hold four distinct elements. ") + kH100Probe +
-                ": C and D of mma.m16n8k16 .e4m3/.e5m2 .f16 agree cell by cell",
-            "confirmed"};
-}
-Erratum erratumE14() {
-    return {"E14", "fp8 mma.m16n8k16 (and f16 accumulation): target architecture not stated",
-            "PTX 8.7 adds .m16n8k16 with .e4m3/.e5m2 and .f16 accumulation; the target notes only say "
-            "e4m3/e5m2 requires sm_89",
-            "listed with min SM 89 (ptxas 13.0 accepts it for sm_89/sm_90/sm_90a)",
-            std::string("ptxas 13.0 acceptance; ") + kH100Probe +
-                ": .e4m3/.e5m2 (mixed too) with .f32 and .f16 accumulation run on sm_90 and agree in every cell",
-            "confirmed"};
-}
+Fragment cd8n8(ElementType t, int) { return t == ElementType::F64 ? kCD8n8_f64 : kCD8n8_s32; }
+Fragment cd884(ElementType t, int) { return t == ElementType::F16 ? kC884_f16 : kC884_f32; }
 
-// One row of the dense catalog: shape, operand fragments and every (atype, ctype) it takes.
-struct Accum {
-    const char* ctype;
-    const Fragment* cd;
-};
-struct DenseRow {
-    const char* shape;
-    int m, n, k;
-    std::vector<const char*> atypes;
-    std::vector<Accum> accums; // first = default accumulator
-    const Fragment* a;
-    const Fragment* b;
-    int minSm;
-    const char* section;
-    const char* anchor;
-    const char* kind = ""; // "f8f6f4" for .kind::f8f6f4
-};
+using enum ElementType;
+constexpr Family M = Family::Mma;
+const std::vector<Accumulator> kF32{acc(F32)}, kF32F16{acc(F32), acc(F16)}, kS32{acc(S32)}, kF64{acc(F64)};
 
-const std::vector<DenseRow>& denseTable() {
-    static const std::vector<DenseRow> rows = {
-        // shape       m   n    k   A/B types                accumulators                       A / B fragments
-        {"m8n8k4",     8,  8,   4, {"f64"},                 {{"f64", &kCD8n8_f64}},            &kA884_f64,     &kB884_f64,     80, "9.7.14.5.2", "warp-level-matrix-fragment-mma-884-f64"},
-        {"m8n8k16",    8,  8,  16, {"s8", "u8"},            {{"s32", &kCD8n8_s32}},            &kA8816,        &kB8816,        75, "9.7.14.5.3", "warp-level-matrix-fragment-mma-8816"},
-        {"m8n8k32",    8,  8,  32, {"s4", "u4"},            {{"s32", &kCD8n8_s32}},            &kA8832,        &kB8832,        75, "9.7.14.5.4", "warp-level-matrix-fragment-mma-8832"},
-        {"m8n8k128",   8,  8, 128, {"b1"},                  {{"s32", &kCD8n8_s32}},            &kA88128,       &kB88128,       75, "9.7.14.5.5", "warp-level-matrix-fragment-mma-88128"},
-        {"m16n8k4",   16,  8,   4, {"tf32"},                {{"f32", &kCD16n8_f32}},           &kA1684_tf32,   &kB1684_tf32,   80, "9.7.14.5.6", "warp-level-matrix-fragment-mma-1684"},
-        {"m16n8k4",   16,  8,   4, {"f64"},                 {{"f64", &kCD16n8_f64}},           &kA1684_f64,    &kB1684_f64,    90, "9.7.14.5.6", "warp-level-matrix-fragment-mma-1684"},
-        {"m16n8k8",   16,  8,   8, {"f16"},                 {{"f32", &kCD16n8_f32}, {"f16", &kCD16n8_f16}}, &kA16n8k8_f16, &kB16n8k8_f16, 75, "9.7.14.5.7", "warp-level-matrix-fragment-mma-1688"},
-        {"m16n8k8",   16,  8,   8, {"bf16"},                {{"f32", &kCD16n8_f32}},           &kA16n8k8_f16,  &kB16n8k8_f16,  80, "9.7.14.5.7", "warp-level-matrix-fragment-mma-1688"},
-        {"m16n8k8",   16,  8,   8, {"tf32"},                {{"f32", &kCD16n8_f32}},           &kA16n8k8_tf32, &kB16n8k8_tf32, 80, "9.7.14.5.7", "warp-level-matrix-fragment-mma-1688"},
-        {"m16n8k8",   16,  8,   8, {"f64"},                 {{"f64", &kCD16n8_f64}},           &kA1688_f64,    &kB1688_f64,    90, "9.7.14.5.7", "warp-level-matrix-fragment-mma-1688"},
-        {"m16n8k16",  16,  8,  16, {"f16"},                 {{"f32", &kCD16n8_f32}, {"f16", &kCD16n8_f16}}, &kA16n8k16_f16, &kB16n8k16_f16, 80, "9.7.14.5.8", "warp-level-matrix-fragment-mma-16816-float"},
-        {"m16n8k16",  16,  8,  16, {"bf16"},                {{"f32", &kCD16n8_f32}},           &kA16n8k16_f16, &kB16n8k16_f16, 80, "9.7.14.5.8", "warp-level-matrix-fragment-mma-16816-float"},
-        {"m16n8k16",  16,  8,  16, {"f64"},                 {{"f64", &kCD16n8_f64}},           &kA16816_f64,   &kB16816_f64,   90, "9.7.14.5.8", "warp-level-matrix-fragment-mma-16816-float"},
-        {"m16n8k16",  16,  8,  16, {"s8", "u8"},            {{"s32", &kCD16n8_f32}},           &kA16n8k16_i8,  &kB16n8k16_i8,  80, "9.7.14.5.9", "warp-level-matrix-fragment-mma-16816-i8-f8"},
-        {"m16n8k16",  16,  8,  16, {"e4m3", "e5m2"},        {{"f32", &kCD16n8_f32}, {"f16", &kCD16n8_f16}}, &kA16n8k16_i8, &kB16n8k16_i8, 89, "9.7.14.5.9", "warp-level-matrix-fragment-mma-16816-i8-f8"},
-        {"m16n8k32",  16,  8,  32, {"s8", "u8"},            {{"s32", &kCD16n8_f32}},           &kA16n8k32_i8,  &kB16n8k32_i8,  80, "9.7.14.5.10", "warp-level-matrix-fragment-mma-16832"},
-        {"m16n8k32",  16,  8,  32, {"s4", "u4"},            {{"s32", &kCD16n8_f32}},           &kA16n8k32_i4,  &kB16n8k32_i4,  80, "9.7.14.5.10", "warp-level-matrix-fragment-mma-16832"},
-        {"m16n8k32",  16,  8,  32, {"e4m3", "e5m2"},        {{"f32", &kCD16n8_f32}, {"f16", &kCD16n8_f16}}, &kA16n8k32_i8, &kB16n8k32_i8, 89, "9.7.14.5.10", "warp-level-matrix-fragment-mma-16832"},
-        {"m16n8k32",  16,  8,  32, {"e4m3", "e5m2", "e3m2", "e2m3", "e2m1"}, {{"f32", &kCD16n8_f32}, {"f16", &kCD16n8_f16}}, &kA16n8k32_i8, &kB16n8k32_i8, 120, "9.7.14.5.10", "warp-level-matrix-fragment-mma-16832", "f8f6f4"},
-        {"m16n8k64",  16,  8,  64, {"s4", "u4"},            {{"s32", &kCD16n8_f32}},           &kA16n8k64_i4,  &kB16n8k64_i4,  80, "9.7.14.5.11", "warp-level-matrix-fragment-mma-16864"},
-        {"m16n8k128", 16,  8, 128, {"b1"},                  {{"s32", &kCD16n8_f32}},           &kA168128,      &kB168128,      80, "9.7.14.5.12", "warp-level-matrix-fragment-mma-168128"},
-        {"m16n8k256", 16,  8, 256, {"b1"},                  {{"s32", &kCD16n8_f32}},           &kA16n8k256_b1, &kB168256,      80, "9.7.14.5.13", "warp-level-matrix-fragment-mma-168256"},
+// One atom per fragment table of §9.7.14.5 (and one per type that takes another A/B fragment or minimum SM).
+// clang-format off
+const std::vector<Atom>& denseAtoms() {
+    static const std::vector<Atom> atoms = {
+        // family m  {n}  k  A/B types        accumulators  A              B               C/D     SM   section        anchor
+        {M,  8, {8},   4, {F16},           {acc(F16), {F16, F32}, acc(F32)}, &kA884_f16_row, &kB884_f16_row, cd884, 70, "9.7.14.5.1", "warp-level-matrix-fragment-mma-884-f16",
+             nullptr, SparseForms::Both, Kind::None, {}, MajorPair{Major::Row, Major::Row}},
+        {M,  8, {8},   4, {F16},           {acc(F16), {F16, F32}, acc(F32)}, &kA884_f16_row, &kB884_f16_col, cd884, 70, "9.7.14.5.1", "warp-level-matrix-fragment-mma-884-f16",
+             nullptr, SparseForms::Both, Kind::None, {}, MajorPair{Major::Row, Major::Col}},
+        {M,  8, {8},   4, {F16},           {acc(F16), {F16, F32}, acc(F32)}, &kA884_f16_col, &kB884_f16_row, cd884, 70, "9.7.14.5.1", "warp-level-matrix-fragment-mma-884-f16",
+             nullptr, SparseForms::Both, Kind::None, {}, MajorPair{Major::Col, Major::Row}},
+        {M,  8, {8},   4, {F16},           {acc(F16), {F16, F32}, acc(F32)}, &kA884_f16_col, &kB884_f16_col, cd884, 70, "9.7.14.5.1", "warp-level-matrix-fragment-mma-884-f16",
+             nullptr, SparseForms::Both, Kind::None, {}, MajorPair{Major::Col, Major::Col}},
+        {M,  8, {8},   4, {F64},           kF64,    &kA884_f64,     &kB884_f64,     cd8n8,  80, "9.7.14.5.2",  "warp-level-matrix-fragment-mma-884-f64"},
+        {M,  8, {8},  16, {S8, U8},        kS32,    &kA8816,        &kB8816,        cd8n8,  75, "9.7.14.5.3",  "warp-level-matrix-fragment-mma-8816"},
+        {M,  8, {8},  32, {S4, U4},        kS32,    &kA8832,        &kB8832,        cd8n8,  75, "9.7.14.5.4",  "warp-level-matrix-fragment-mma-8832"},
+        {M,  8, {8}, 128, {B1},            kS32,    &kA88128,       &kB88128,       cd8n8,  75, "9.7.14.5.5",  "warp-level-matrix-fragment-mma-88128"},
+        {M, 16, {8},   4, {TF32},          kF32,    &kA1684_tf32,   &kB1684_tf32,   cd16n8, 80, "9.7.14.5.6",  "warp-level-matrix-fragment-mma-1684"},
+        {M, 16, {8},   4, {F64},           kF64,    &kA1684_f64,    &kB1684_f64,    cd16n8, 90, "9.7.14.5.6",  "warp-level-matrix-fragment-mma-1684"},
+        {M, 16, {8},   8, {F16},           kF32F16, &kA16n8k8_f16,  &kB16n8k8_f16,  cd16n8, 75, "9.7.14.5.7",  "warp-level-matrix-fragment-mma-1688"},
+        {M, 16, {8},   8, {BF16},          kF32,    &kA16n8k8_f16,  &kB16n8k8_f16,  cd16n8, 80, "9.7.14.5.7",  "warp-level-matrix-fragment-mma-1688"},
+        {M, 16, {8},   8, {TF32},          kF32,    &kA16n8k8_tf32, &kB16n8k8_tf32, cd16n8, 80, "9.7.14.5.7",  "warp-level-matrix-fragment-mma-1688"},
+        {M, 16, {8},   8, {F64},           kF64,    &kA1688_f64,    &kB1688_f64,    cd16n8, 90, "9.7.14.5.7",  "warp-level-matrix-fragment-mma-1688"},
+        {M, 16, {8},  16, {F16},           kF32F16, &kA16n8k16_f16, &kB16n8k16_f16, cd16n8, 80, "9.7.14.5.8",  "warp-level-matrix-fragment-mma-16816-float"},
+        {M, 16, {8},  16, {BF16},          kF32,    &kA16n8k16_f16, &kB16n8k16_f16, cd16n8, 80, "9.7.14.5.8",  "warp-level-matrix-fragment-mma-16816-float"},
+        {M, 16, {8},  16, {F64},           kF64,    &kA16816_f64,   &kB16816_f64,   cd16n8, 90, "9.7.14.5.8",  "warp-level-matrix-fragment-mma-16816-float"},
+        {M, 16, {8},  16, {S8, U8},        kS32,    &kA16n8k16_i8,  &kB16n8k16_i8,  cd16n8, 80, "9.7.14.5.9",  "warp-level-matrix-fragment-mma-16816-i8-f8"},
+        {M, 16, {8},  16, {E4M3, E5M2},    kF32F16, &kA16n8k16_i8,  &kB16n8k16_i8,  cd16n8, 89, "9.7.14.5.9",  "warp-level-matrix-fragment-mma-16816-i8-f8"},
+        {M, 16, {8},  32, {S8, U8},        kS32,    &kA16n8k32_i8,  &kB16n8k32_i8,  cd16n8, 80, "9.7.14.5.10", "warp-level-matrix-fragment-mma-16832"},
+        {M, 16, {8},  32, {S4, U4},        kS32,    &kA16n8k32_i4,  &kB16n8k32_i4,  cd16n8, 80, "9.7.14.5.10", "warp-level-matrix-fragment-mma-16832"},
+        {M, 16, {8},  32, {E4M3, E5M2},    kF32F16, &kA16n8k32_i8,  &kB16n8k32_i8,  cd16n8, 89, "9.7.14.5.10", "warp-level-matrix-fragment-mma-16832"},
+        {M, 16, {8},  32, {E4M3, E5M2, E3M2, E2M3, E2M1}, kF32F16, &kA16n8k32_i8, &kB16n8k32_i8, cd16n8, 120, "9.7.14.5.10", "warp-level-matrix-fragment-mma-16832",
+             nullptr, SparseForms::Both, Kind::F8F6F4},
+        {M, 16, {8},  64, {S4, U4},        kS32,    &kA16n8k64_i4,  &kB16n8k64_i4,  cd16n8, 80, "9.7.14.5.11", "warp-level-matrix-fragment-mma-16864"},
+        {M, 16, {8}, 128, {B1},            kS32,    &kA168128,      &kB168128,      cd16n8, 80, "9.7.14.5.12", "warp-level-matrix-fragment-mma-168128"},
+        {M, 16, {8}, 256, {B1},            kS32,    &kA16n8k256_b1, &kB168256,      cd16n8, 80, "9.7.14.5.13", "warp-level-matrix-fragment-mma-168256"},
     };
-    return rows;
+    return atoms;
 }
-
-void registerRow(Catalog& catalog, const DenseRow& row) {
-    for (const char* atype : row.atypes) {
-        for (const Accum& accum : row.accums) {
-            Variant v;
-            v.family = Family::Mma;
-            v.m = row.m;
-            v.n = row.n;
-            v.k = row.k;
-            v.atype = v.btype = atype;
-            v.ctype = v.dtype = accum.ctype;
-            v.kind = row.kind;
-            v.minSm = row.minSm;
-            v.section = row.section;
-            v.anchor = row.anchor;
-            v.spec = shortSpec("mma", row.shape, "", row.kind, atype, accum.ctype, accum.ctype);
-            v.ptx = mmaPtx(row.shape, "row", "col", row.kind, accum.ctype, atype, atype, accum.ctype);
-            const std::string_view a(atype);
-            if (row.kind[0] == '\0') {
-                for (const std::string& b : mixedPartners(a))
-                    if (b != a) v.ptxAliases.push_back(mmaPtx(row.shape, "row", "col", "", accum.ctype, a, b, accum.ctype));
-            }
-            if (a == "b1") {
-                v.ptxAliases.push_back(mmaPtx(row.shape, "row", "col", "", "s32", "b1", "b1", "s32", "mma", "and"));
-                v.notes.push_back(row.minSm < 80 ? "`.xor.popc` needs sm_75, `.and.popc` needs sm_80; the layout is the same"
-                                                 : "`.xor.popc` and `.and.popc` share this layout");
-            }
-            if (a == "e4m3" || a == "e5m2") v.notes.push_back("A and B may mix .e4m3 and .e5m2; the layout is the same");
-            if (a == "s8" || a == "u8" || a == "s4" || a == "u4")
-                v.notes.push_back("A and B may mix signed and unsigned types; the layout is the same");
-            if (!std::string_view(row.kind).empty())
-                v.notes.push_back("sm_120 family only (.kind::f8f6f4); every element sits in an 8-bit container");
-            if (std::string_view(row.shape) == "m16n8k256") v.errata.push_back(erratumE1());
-            if (std::string_view(row.shape) == "m16n8k16" && a == "f64") v.errata.push_back(erratumE2());
-            if (a == "f64") v.errata.push_back(erratumE3());
-            if (std::string_view(row.shape) == "m16n8k16" && (a == "e4m3" || a == "e5m2")) {
-                v.errata.push_back(erratumE14());
-                if (std::string_view(accum.ctype) == "f16") v.errata.push_back(erratumE4());
-            }
-            const DenseRow* r = &row;
-            const Accum acc = accum;
-            catalog.add(std::move(v), [r, acc](Instruction& in) {
-                in.operands.push_back(makeOperand("A", in.atype, 32, *r->a));
-                in.operands.push_back(makeOperand("B", in.btype, 32, *r->b));
-                in.operands.push_back(makeOperand("C", acc.ctype, 32, *acc.cd));
-                in.operands.push_back(makeOperand("D", acc.ctype, 32, *acc.cd));
-            });
-        }
-    }
-}
-
-// m8n8k4 .f16 (Volta quad-pairs): every A/B major-ness and the three legal (D, C) type pairs.
-void registerQuadPair(Catalog& catalog) {
-    struct Major {
-        const char* name;
-        const Fragment* a;
-        const Fragment* b;
-    };
-    static const std::array<Major, 2> majors{Major{"row", &kA884_f16_row, &kB884_f16_row},
-                                             Major{"col", &kA884_f16_col, &kB884_f16_col}};
-    struct DC {
-        const char* d;
-        const char* c;
-    };
-    // C = f32 forces D = f32 (ptxas rejects D = f16 with C = f32).
-    static const std::array<DC, 3> accums{DC{"f16", "f16"}, DC{"f32", "f16"}, DC{"f32", "f32"}};
-    for (const Major& am : majors) {
-        for (const Major& bm : majors) {
-            for (const DC& dc : accums) {
-                Variant v;
-                v.family = Family::Mma;
-                v.m = 8;
-                v.n = 8;
-                v.k = 4;
-                v.atype = v.btype = "f16";
-                v.ctype = dc.c;
-                v.dtype = dc.d;
-                v.alayout = am.name;
-                v.blayout = bm.name;
-                v.minSm = 70;
-                v.section = "9.7.14.5.1";
-                v.anchor = "warp-level-matrix-fragment-mma-884-f16";
-                const std::string layouts = std::string(am.name) + "." + bm.name;
-                v.spec = shortSpec("mma", "m8n8k4", layouts, "", "f16", dc.c, dc.d);
-                v.ptx = mmaPtx("m8n8k4", am.name, bm.name, "", dc.d, "f16", "f16", dc.c);
-                v.notes.push_back("Volta quad-pair: four independent 8x8x4 products per warp; product q uses lanes "
-                                  "4q..4q+3 (low group) and 16+4q..16+4q+3 (high group)");
-                v.notes.push_back("optimized for sm_70; may have substantially reduced performance on other targets "
-                                  "(CUDA 13 cannot target sm_70; ptxas accepts sm_75 and later)");
-                const Fragment* a = am.a;
-                const Fragment* b = bm.b;
-                const DC types = dc;
-                catalog.add(std::move(v), [a, b, types](Instruction& in) {
-                    auto cd = [](std::string_view type) {
-                        return type == "f16" ? &kC884_f16 : &kC884_f32;
-                    };
-                    in.operands.push_back(makeOperand("A", "f16", 32, *a));
-                    in.operands.push_back(makeOperand("B", "f16", 32, *b));
-                    in.operands.push_back(makeOperand("C", types.c, 32, *cd(types.c)));
-                    in.operands.push_back(makeOperand("D", types.d, 32, *cd(types.d)));
-                });
-            }
-        }
-    }
-}
+// clang-format on
 } // namespace
 
 } // namespace lanemap::family::mma
@@ -358,9 +214,7 @@ void registerQuadPair(Catalog& catalog) {
 namespace lanemap {
 
 void registerDenseMma(Catalog& catalog) {
-    using namespace family::mma;
-    registerQuadPair(catalog);
-    for (const DenseRow& row : denseTable()) registerRow(catalog, row);
+    for (const family::Atom& atom : family::mma::denseAtoms()) family::registerAtom(catalog, atom);
 }
 
 } // namespace lanemap

@@ -2,7 +2,7 @@
 // The dense warp-level mma fragments of PTX 9.1 §9.7.14.5, one constant per ISA fragment figure.
 // Reused by the sparse table (B, C/D "same as dense") and by wgmma (A per warp, D per 8 columns).
 
-#include "family.hpp"
+#include "atom.hpp"
 
 namespace lanemap::family::mma {
 
