@@ -796,8 +796,13 @@ void MainWindow::rebuildPanes(bool newInstruction) {
 
 void MainWindow::rebuildCompare() {
     for (Pane& p : m_compareViews)
-        if (p.view)
-            p.view->deleteLater();
+        if (p.view) {
+            // The box around the view leaves the splitter now, not when the event loop next runs.
+            QWidget* box = p.view->parentWidget();
+            box->hide();
+            box->setParent(nullptr);
+            box->deleteLater();
+        }
     m_compareViews.clear();
     m_compareDifferences = 0;
     if (!m_instruction || !m_compareInstruction) {
@@ -1273,10 +1278,7 @@ void MainWindow::connectViewState() {
         if (m_compareInstruction)
             rebuildCompare();
     });
-    connect(m_state, &ViewState::compareChanged, this, [this] {
-        if (!m_restoring && m_compareInstruction)
-            rebuildCompare();
-    });
+    // setCompare and setCompareOperand rebuild the compare page themselves (once).
     connect(m_state, &ViewState::colorByChanged, this, [this](ColorBy colorBy) {
         m_colorBox->setCurrentIndex(m_colorBox->findData(static_cast<int>(colorBy)));
         for (QAction* a : m_colorGroup->actions())

@@ -603,4 +603,10 @@ TEST(MainWindow, CompareStaysInTheWindowLinesUpAndClearsOldErrors) {
     EXPECT_LE(w->width(), 1280) << "entering a compare spec must not widen the window";
     EXPECT_LE(w->minimumSizeHint().width(), 1366);
     EXPECT_DOUBLE_EQ(w->compareView(0)->zoom(), w->compareView(1)->zoom()) << "one zoom: cells line up";
+    // Entering it again (or another) shows two sides, never the previous pair next to the new one.
+    ASSERT_TRUE(w->setCompare(QStringLiteral("mma.m16n8k8.bf16")));
+    int sides = 0;
+    for (DiagramView* v : w->findChildren<DiagramView*>())
+        sides += v->isVisible() && v->objectName().startsWith(QStringLiteral("pane_compare"));
+    EXPECT_EQ(sides, 2);
 }
