@@ -1,11 +1,14 @@
 #include "catalog_model.hpp"
 
 #include "lanemap/catalog.hpp"
+#include "lanemap/model.hpp"
 #include "lanemap/spec.hpp"
 
 #include <QApplication>
 #include <QPainter>
 #include <QPainterPath>
+#include <QRegularExpression>
+#include <QSet>
 
 #include <algorithm>
 #include <climits>
@@ -25,7 +28,8 @@ struct CatalogModel::Node {
 
     Node* child(const QString& label) {
         for (auto& c : children)
-            if (c->text == label) return c.get();
+            if (c->text == label)
+                return c.get();
         auto n = std::make_unique<Node>();
         n->text = label;
         n->parent = this;
@@ -47,11 +51,14 @@ QString leafLabel(const Variant& v) {
     const QString spec = QString::fromStdString(v.spec);
     const QString shape = shapeOf(v);
     const qsizetype at = spec.indexOf(QLatin1Char('.') + shape + QLatin1Char('.'));
-    if (at < 0) return spec;
+    if (at < 0)
+        return spec;
     QString label = spec.mid(at + shape.size() + 2);
     const QString prefix = spec.left(at);
-    const QString family = QString::fromUtf8(toString(v.family).data(), static_cast<qsizetype>(toString(v.family).size()));
-    if (prefix != family && prefix.startsWith(family)) label += QStringLiteral("  (%1)").arg(prefix.mid(family.size()));
+    const QString family =
+        QString::fromUtf8(toString(v.family).data(), static_cast<qsizetype>(toString(v.family).size()));
+    if (prefix != family && prefix.startsWith(family))
+        label += QStringLiteral("  (%1)").arg(prefix.mid(family.size()));
     return label;
 }
 
@@ -69,6 +76,14 @@ CatalogModel::CatalogModel(const Catalog& catalog, QObject* parent)
         QString search = leaf->spec + QLatin1Char(' ') + leaf->ptx;
         for (std::size_t f = 1; f < v->forms.size(); ++f)
             search += QLatin1Char(' ') + QString::fromStdString(ptxOf(*v, v->forms[f]));
+        // Words a search may use beyond the spelling: the SM badge the row shows, sparse or dense, and the
+        // accumulator type ("f16 acc" becomes acc:f16, see CatalogFilterModel).
+        const bool sparse = v->family == Family::MmaSp || v->family == Family::WgmmaSp;
+        search += QStringLiteral(" sm_%1 %2 acc:%3")
+                      .arg(v->minSm)
+                      .arg(sparse ? QStringLiteral("sparse") : QStringLiteral("dense"),
+                           QString::fromUtf8(toString(v->dtype).data(),
+                                             static_cast<qsizetype>(toString(v->dtype).size())));
         leaf->search = search.toLower();
         leaf->minSm = v->minSm;
         leaf->leaves = 1;
@@ -87,45 +102,65 @@ CatalogModel::Node* CatalogModel::node(const QModelIndex& index) const {
 }
 
 QModelIndex CatalogModel::index(int row, int column, const QModelIndex& parent) const {
-    if (column != 0 || row < 0 || (parent.isValid() && parent.column() != 0)) return {};
+    if (column != 0 || row < 0 || (parent.isValid() && parent.column() != 0))
+        return {};
     const Node* p = node(parent);
-    if (row >= static_cast<int>(p->children.size())) return {};
+    if (row >= static_cast<int>(p->children.size()))
+        return {};
     return createIndex(row, column, p->children[static_cast<std::size_t>(row)].get());
 }
 
 QModelIndex CatalogModel::parent(const QModelIndex& child) const {
-    if (!child.isValid()) return {};
+    if (!child.isValid())
+        return {};
     const Node* p = node(child)->parent;
-    if (!p || p == m_root.get()) return {};
+    if (!p || p == m_root.get())
+        return {};
     return createIndex(p->row, 0, const_cast<Node*>(p));
 }
 
 int CatalogModel::rowCount(const QModelIndex& parent) const {
-    if (parent.isValid() && parent.column() != 0) return 0;
+    if (parent.isValid() && parent.column() != 0)
+        return 0;
     return static_cast<int>(node(parent)->children.size());
 }
 
-int CatalogModel::columnCount(const QModelIndex&) const { return 1; }
+int CatalogModel::columnCount(const QModelIndex&) const {
+    return 1;
+}
 
 QVariant CatalogModel::data(const QModelIndex& index, int role) const {
-    if (!index.isValid()) return {};
+    if (!index.isValid())
+        return {};
     const Node* n = node(index);
     switch (role) {
-    case Qt::DisplayRole: return n->text;
+    case Qt::DisplayRole:
+        return n->text;
     case Qt::ToolTipRole:
-        if (!n->spec.isEmpty()) return QStringLiteral("%1\n%2\nneeds sm_%3").arg(n->spec, n->ptx).arg(n->minSm);
-        return QStringLiteral("%1 variant%2, from sm_%3").arg(n->leaves).arg(n->leaves == 1 ? "" : "s").arg(n->minSm);
-    case SpecRole: return n->spec;
-    case MinSmRole: return n->minSm == INT_MAX ? QVariant() : QVariant(n->minSm);
-    case PtxRole: return n->ptx;
-    case SearchTextRole: return n->search;
-    case LeafCountRole: return n->leaves;
-    default: return {};
+        if (!n->spec.isEmpty())
+            return QStringLiteral("%1\n%2\nneeds sm_%3").arg(n->spec, n->ptx).arg(n->minSm);
+        return QStringLiteral("%1 variant%2, from sm_%3")
+            .arg(n->leaves)
+            .arg(n->leaves == 1 ? "" : "s")
+            .arg(n->minSm);
+    case SpecRole:
+        return n->spec;
+    case MinSmRole:
+        return n->minSm == INT_MAX ? QVariant() : QVariant(n->minSm);
+    case PtxRole:
+        return n->ptx;
+    case SearchTextRole:
+        return n->search;
+    case LeafCountRole:
+        return n->leaves;
+    default:
+        return {};
     }
 }
 
 Qt::ItemFlags CatalogModel::flags(const QModelIndex& index) const {
-    if (!index.isValid()) return Qt::NoItemFlags;
+    if (!index.isValid())
+        return Qt::NoItemFlags;
     return Qt::ItemIsEnabled | Qt::ItemIsSelectable;
 }
 
@@ -141,7 +176,8 @@ QModelIndex CatalogModel::indexOfSpec(const QString& spec) const {
     for (const auto& fam : m_root->children)
         for (const auto& shape : fam->children)
             for (const auto& leaf : shape->children)
-                if (leaf->spec == spec) return createIndex(leaf->row, 0, leaf.get());
+                if (leaf->spec == spec)
+                    return createIndex(leaf->row, 0, leaf.get());
     return {};
 }
 
@@ -152,14 +188,92 @@ CatalogFilterModel::CatalogFilterModel(const Catalog& catalog, QObject* parent)
     setRecursiveFilteringEnabled(true);
 }
 
+namespace {
+
+// Everyday spellings of PTX type names and SM numbers.
+QString canonicalWord(const QString& word) {
+    static const QHash<QString, QString> synonyms = {
+        {QStringLiteral("fp16"), QStringLiteral("f16")},
+        {QStringLiteral("half"), QStringLiteral("f16")},
+        {QStringLiteral("fp32"), QStringLiteral("f32")},
+        {QStringLiteral("float"), QStringLiteral("f32")},
+        {QStringLiteral("fp64"), QStringLiteral("f64")},
+        {QStringLiteral("double"), QStringLiteral("f64")},
+        {QStringLiteral("bfloat16"), QStringLiteral("bf16")},
+        {QStringLiteral("int8"), QStringLiteral("s8")},
+        {QStringLiteral("uint8"), QStringLiteral("u8")},
+        {QStringLiteral("int4"), QStringLiteral("s4")},
+        {QStringLiteral("uint4"), QStringLiteral("u4")},
+        {QStringLiteral("int32"), QStringLiteral("s32")},
+        {QStringLiteral("sp"), QStringLiteral("sparse")},
+    };
+    if (const auto it = synonyms.find(word); it != synonyms.end())
+        return *it;
+    static const QRegularExpression sm(QStringLiteral("^sm_?(\\d+)a?$"));
+    if (const QRegularExpressionMatch m = sm.match(word); m.hasMatch())
+        return QStringLiteral("sm_") + m.captured(1);
+    return word;
+}
+
+bool isAccumulatorWord(const QString& w) {
+    return w == QLatin1String("acc") || w == QLatin1String("accumulator") || w == QLatin1String("accum");
+}
+
+// Search words: canonical spellings, and "<type> acc" (or "acc <type>") folded into one "acc:<type>" word.
+QStringList searchWords(const QString& text) {
+    QStringList raw = text.toLower().split(QRegularExpression(QStringLiteral("[\\s,]+")), Qt::SkipEmptyParts);
+    for (QString& w : raw)
+        w = canonicalWord(w);
+    QStringList words;
+    for (qsizetype i = 0; i < raw.size(); ++i) {
+        if (isAccumulatorWord(raw[i])) {
+            if (!words.isEmpty() && !words.back().startsWith(QLatin1String("acc:")))
+                words.back() = QStringLiteral("acc:") + words.back();
+            else if (i + 1 < raw.size())
+                words << QStringLiteral("acc:") + raw[++i];
+            continue;
+        }
+        words << raw[i];
+    }
+    return words;
+}
+
+// Edits between two words, a swap of neighbours counting as one ("bf61" is one edit from "bf16").
+int editDistance(const QString& a, const QString& b) {
+    const qsizetype n = a.size(), m = b.size();
+    std::vector<std::vector<int>> d(static_cast<std::size_t>(n + 1),
+                                    std::vector<int>(static_cast<std::size_t>(m + 1)));
+    auto at = [&](qsizetype i, qsizetype j) -> int& {
+        return d[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)];
+    };
+    for (qsizetype i = 0; i <= n; ++i)
+        at(i, 0) = static_cast<int>(i);
+    for (qsizetype j = 0; j <= m; ++j)
+        at(0, j) = static_cast<int>(j);
+    for (qsizetype i = 1; i <= n; ++i)
+        for (qsizetype j = 1; j <= m; ++j) {
+            at(i, j) = std::min(
+                {at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+                at(i, j) = std::min(at(i, j), at(i - 2, j - 2) + 1);
+        }
+    return at(n, m);
+}
+
+} // namespace
+
 void CatalogFilterModel::setFilterText(const QString& text) {
     const QString trimmed = text.trimmed();
-    if (trimmed == m_text) return;
+    if (trimmed == m_text)
+        return;
     m_text = trimmed;
-    m_words = trimmed.toLower().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    m_words = searchWords(trimmed);
     m_parsedSpec.clear();
     m_parseError.clear();
-    // A whole instruction ("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 d, a, b, c;") names one variant.
+    m_hint.clear();
+    m_nearest.clear();
+    // A whole instruction ("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 d, a, b, c;") names one
+    // variant.
     const bool specLike = trimmed.startsWith(QLatin1String("mma"), Qt::CaseInsensitive) ||
                           trimmed.startsWith(QLatin1String("wgmma"), Qt::CaseInsensitive);
     if (specLike) {
@@ -168,23 +282,95 @@ void CatalogFilterModel::setFilterText(const QString& text) {
             m_parsedSpec = QString::fromStdString(parsed.variant->spec);
             m_words.clear();
         } else {
-            // Operands after the opcode are not search words.
-            m_words = QStringList{trimmed.section(QLatin1Char(' '), 0, 0).toLower().remove(QLatin1Char(';'))};
+            // A PTX instruction with operands ("mma.sync... {%f0,...}, ...;"): only the opcode is a search
+            // word. Plain words ("mma m16n8k16 bf16") are all search words.
+            const QString opcode = trimmed.section(QLatin1Char(' '), 0, 0);
+            if (opcode.contains(QLatin1Char('.')) &&
+                trimmed.contains(QRegularExpression(QStringLiteral("[{%;]|,\\s"))))
+                m_words = QStringList{opcode.toLower().remove(QLatin1Char(';'))};
             m_parseError = QString::fromStdString(parsed.error);
         }
     }
     invalidateFilter();
     // Words that still match something (a prefix such as "mma.m16n8k16") are a search, not an error.
-    if (!m_parseError.isEmpty() && matchingVariants() > 0) m_parseError.clear();
+    const int matches = matchingVariants();
+    if (!m_parseError.isEmpty() && matches > 0)
+        m_parseError.clear();
+    if (matches == 0 && m_parsedSpec.isEmpty() && !m_words.isEmpty())
+        suggest();
+}
+
+void CatalogFilterModel::suggest() {
+    // Vocabulary: every dot-separated part of every spec, plus the extra words leaves answer to.
+    QSet<QString> vocabulary;
+    QStringList specs;
+    for (const Variant* v : m_catalog.variants()) {
+        const QString spec = QString::fromStdString(v->spec);
+        specs << spec;
+        for (const QString& part :
+             spec.split(QRegularExpression(QStringLiteral("[.:]+")), Qt::SkipEmptyParts))
+            vocabulary.insert(part);
+    }
+    vocabulary.insert(QStringLiteral("sparse"));
+    vocabulary.insert(QStringLiteral("dense"));
+    // A word that matches nothing is replaced by the closest vocabulary word (at most 2 edits).
+    QStringList corrected = m_words;
+    QStringList replacements;
+    for (QString& w : corrected) {
+        if (w.startsWith(QLatin1String("acc:")) || w.startsWith(QLatin1String("sm_")))
+            continue;
+        if (vocabulary.contains(w))
+            continue;
+        QString best;
+        int bestDistance = 3;
+        for (const QString& candidate : vocabulary) {
+            const int d = editDistance(w, candidate);
+            if (d < bestDistance || (d == bestDistance && !best.isEmpty() && candidate < best)) {
+                bestDistance = d;
+                best = candidate;
+            }
+        }
+        if (best.isEmpty())
+            continue;
+        replacements << QStringLiteral("%1 → %2").arg(w, best);
+        w = best;
+    }
+    for (const Variant* v : m_catalog.variants()) {
+        const QModelIndex leaf =
+            static_cast<const CatalogModel*>(sourceModel())->indexOfSpec(QString::fromStdString(v->spec));
+        const QString haystack = leaf.data(CatalogModel::SearchTextRole).toString();
+        if (!replacements.isEmpty() && std::all_of(corrected.begin(), corrected.end(),
+                                                   [&](const QString& w) { return haystack.contains(w); }))
+            m_nearest << QString::fromStdString(v->spec);
+        if (m_nearest.size() >= 3)
+            break;
+    }
+    if (m_nearest.isEmpty()) {
+        // No single-word fix: the specs closest to the whole text.
+        std::vector<std::pair<int, QString>> ranked;
+        const QString text = m_words.join(QLatin1Char('.'));
+        for (const QString& spec : specs)
+            ranked.emplace_back(editDistance(text, spec), spec);
+        std::partial_sort(ranked.begin(), ranked.begin() + std::min<std::ptrdiff_t>(3, std::ssize(ranked)),
+                          ranked.end());
+        for (std::size_t i = 0; i < ranked.size() && i < 3; ++i)
+            m_nearest << ranked[i].second;
+    }
+    m_hint = replacements.isEmpty() ? tr("No variant matches all of “%1”.").arg(m_text)
+                                    : tr("No variant matches “%1”. Did you mean %2?")
+                                          .arg(m_text, replacements.join(QStringLiteral(", ")));
 }
 
 bool CatalogFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const {
     const QModelIndex idx = sourceModel()->index(sourceRow, 0, sourceParent);
     const QString spec = idx.data(CatalogModel::SpecRole).toString();
-    if (spec.isEmpty()) return m_text.isEmpty(); // inner node: shown when a leaf below passes (recursive)
-    if (!m_parsedSpec.isEmpty()) return spec == m_parsedSpec;
+    if (spec.isEmpty())
+        return m_text.isEmpty(); // inner node: shown when a leaf below passes (recursive)
+    if (!m_parsedSpec.isEmpty())
+        return spec == m_parsedSpec;
     const QString haystack = idx.data(CatalogModel::SearchTextRole).toString();
-    return std::all_of(m_words.begin(), m_words.end(), [&](const QString& w) { return haystack.contains(w); });
+    return std::all_of(m_words.begin(), m_words.end(),
+                       [&](const QString& w) { return haystack.contains(w); });
 }
 
 int CatalogFilterModel::matchingVariants() const {
@@ -196,8 +382,10 @@ int CatalogFilterModel::matchingVariants() const {
         const int rows = rowCount(p);
         for (int r = 0; r < rows; ++r) {
             const QModelIndex c = index(r, 0, p);
-            if (hasChildren(c)) stack.push_back(c);
-            else if (!c.data(CatalogModel::SpecRole).toString().isEmpty()) ++count;
+            if (hasChildren(c))
+                stack.push_back(c);
+            else if (!c.data(CatalogModel::SpecRole).toString().isEmpty())
+                ++count;
         }
     }
     return count;
@@ -213,21 +401,28 @@ QString badgeText(const QModelIndex& index) {
 
 // Badge colors by generation: Volta/Turing grey, Ampere green, Ada teal, Hopper blue, Blackwell purple.
 QColor badgeColor(int sm) {
-    if (sm >= 120) return QColor(0x8e, 0x44, 0xad);
-    if (sm >= 100) return QColor(0x6c, 0x3f, 0xc4);
-    if (sm >= 90) return QColor(0x1f, 0x6f, 0xd1);
-    if (sm >= 89) return QColor(0x13, 0x8a, 0x8a);
-    if (sm >= 80) return QColor(0x2e, 0x8b, 0x3e);
+    if (sm >= 120)
+        return QColor(0x8e, 0x44, 0xad);
+    if (sm >= 100)
+        return QColor(0x6c, 0x3f, 0xc4);
+    if (sm >= 90)
+        return QColor(0x1f, 0x6f, 0xd1);
+    if (sm >= 89)
+        return QColor(0x13, 0x8a, 0x8a);
+    if (sm >= 80)
+        return QColor(0x2e, 0x8b, 0x3e);
     return QColor(0x70, 0x70, 0x70);
 }
 } // namespace
 
-void CatalogDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const {
+void CatalogDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option,
+                            const QModelIndex& index) const {
     QStyleOptionViewItem opt(option);
     initStyleOption(&opt, index);
     const bool leaf = !index.data(CatalogModel::SpecRole).toString().isEmpty();
     QString badge = badgeText(index);
-    if (!badge.isEmpty() && !leaf) badge += QLatin1Char('+');
+    if (!badge.isEmpty() && !leaf)
+        badge += QLatin1Char('+');
     QFont badgeFont = opt.font;
     badgeFont.setPointSizeF(std::max(6.0, badgeFont.pointSizeF() * 0.8));
     const QFontMetrics bfm(badgeFont);
@@ -245,9 +440,11 @@ void CatalogDelegate::paint(QPainter* painter, const QStyleOptionViewItem& optio
     const QRect textRect =
         style->subElementRect(QStyle::SE_ItemViewItemText, &opt, widget).adjusted(0, 0, -(badgeW + 6), 0);
     QFont textFont = opt.font;
-    if (!index.parent().isValid()) textFont.setBold(true);
+    if (!index.parent().isValid())
+        textFont.setBold(true);
     painter->setFont(textFont);
-    painter->setPen(opt.palette.color(opt.state & QStyle::State_Selected ? QPalette::HighlightedText : QPalette::Text));
+    painter->setPen(
+        opt.palette.color(opt.state & QStyle::State_Selected ? QPalette::HighlightedText : QPalette::Text));
     painter->drawText(textRect, Qt::AlignVCenter | Qt::AlignLeft,
                       QFontMetrics(textFont).elidedText(text, Qt::ElideRight, textRect.width()));
     if (!badge.isEmpty()) {
@@ -258,7 +455,8 @@ void CatalogDelegate::paint(QPainter* painter, const QStyleOptionViewItem& optio
         QPainterPath path;
         path.addRoundedRect(QRectF(r), r.height() / 2.0, r.height() / 2.0);
         QColor fill = badgeColor(sm);
-        if (!leaf) fill.setAlpha(140);
+        if (!leaf)
+            fill.setAlpha(140);
         painter->fillPath(path, fill);
         painter->setPen(Qt::white);
         painter->setFont(badgeFont);

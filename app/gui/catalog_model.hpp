@@ -18,7 +18,7 @@ namespace lanemap::gui {
 
 class CatalogModel : public QAbstractItemModel {
     Q_OBJECT
-public:
+  public:
     enum Role {
         SpecRole = Qt::UserRole + 1, // canonical spec of a leaf; empty for family and shape nodes
         MinSmRole,                   // minimum SM of the node (lowest of its leaves)
@@ -42,7 +42,7 @@ public:
     QModelIndex indexOfSpec(const QString& spec) const;
     int variantCount() const { return m_variantCount; }
 
-private:
+  private:
     struct Node;
     Node* node(const QModelIndex& index) const;
     std::unique_ptr<Node> m_root;
@@ -50,11 +50,13 @@ private:
 };
 
 // Filters the catalog tree. The text is either search words (all must occur in a leaf's spec or PTX string,
-// e.g. "m16n8k16 bf16") or a spec / full PTX instruction string: when lanemap::parseSpec accepts it, exactly
-// that variant remains. parseError() says why a spec-like text names no variant (empty otherwise).
+// e.g. "mma m16n8k16 bf16"; also "sm_90" for the SM badge, "sparse"/"dense", "f16 acc" for the accumulator
+// type, everyday spellings such as fp16 or int8) or a spec / full PTX instruction string: when
+// lanemap::parseSpec accepts it, exactly that variant remains. parseError() says why a spec-like text names
+// no variant (empty otherwise); when nothing matches, hint() and nearestSpecs() say what would.
 class CatalogFilterModel : public QSortFilterProxyModel {
     Q_OBJECT
-public:
+  public:
     explicit CatalogFilterModel(const Catalog& catalog, QObject* parent = nullptr);
 
     void setFilterText(const QString& text);
@@ -65,24 +67,34 @@ public:
     QString parseError() const { return m_parseError; }
     // Number of leaves that pass the filter.
     int matchingVariants() const;
+    // With zero matches: a sentence naming the likely typo ("bf61 → bf16"), and up to three specs to open.
+    QString hint() const { return m_hint; }
+    QStringList nearestSpecs() const { return m_nearest; }
+    // The words the filter searches for, after synonyms ("fp16" -> "f16", "f16 acc" -> "acc:f16").
+    QStringList words() const { return m_words; }
 
-protected:
+  protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;
 
-private:
+  private:
+    void suggest();
+
     const Catalog& m_catalog;
     QString m_text;
     QStringList m_words;
     QString m_parsedSpec;
     QString m_parseError;
+    QString m_hint;
+    QStringList m_nearest;
 };
 
 // Paints tree rows with a rounded "sm_80" badge at the right edge.
 class CatalogDelegate : public QStyledItemDelegate {
     Q_OBJECT
-public:
+  public:
     using QStyledItemDelegate::QStyledItemDelegate;
-    void paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const override;
+    void paint(QPainter* painter, const QStyleOptionViewItem& option,
+               const QModelIndex& index) const override;
     QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const override;
 };
 

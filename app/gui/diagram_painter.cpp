@@ -8,16 +8,20 @@
 
 #include <algorithm>
 #include <array>
-#include <deque>
 #include <cmath>
+#include <deque>
 
 namespace lanemap::gui {
 
 namespace {
 
-QString qs(const std::string& s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+QString qs(const std::string& s) {
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
 
-QRectF rectOf(const RectF& r) { return {r.x, r.y, r.w, r.h}; }
+QRectF rectOf(const RectF& r) {
+    return {r.x, r.y, r.w, r.h};
+}
 
 // Unit -> painter coordinates.
 struct Map {
@@ -37,8 +41,8 @@ struct Map {
     }
 };
 
-// Fonts by (pixel size, bold, monospace) with their metrics, built once per thread: a tile render must not pay
-// for font matching.
+// Fonts by (pixel size, bold, monospace) with their metrics, built once per thread: a tile render must not
+// pay for font matching.
 struct FontEntry {
     QFont font;
     double advance = 0; // monospace advance per character
@@ -46,14 +50,17 @@ struct FontEntry {
 };
 
 class Fonts {
-public:
+  public:
     const FontEntry& entry(double unitSize, double zoom, bool bold, bool mono) {
         const int px = std::max(1, static_cast<int>(std::lround(unitSize * zoom)));
         const int key = px * 4 + (bold ? 2 : 0) + (mono ? 1 : 0);
         for (const auto& [k, e] : m_fonts)
-            if (k == key) return e;
+            if (k == key)
+                return e;
         QFont f = mono ? monoFont() : QFont();
-        if (!mono) f.setFamilies({QStringLiteral("DejaVu Sans"), QStringLiteral("Liberation Sans"), QStringLiteral("sans-serif")});
+        if (!mono)
+            f.setFamilies({QStringLiteral("DejaVu Sans"), QStringLiteral("Liberation Sans"),
+                           QStringLiteral("sans-serif")});
         f.setPixelSize(px);
         f.setBold(bold);
         f.setHintingPreference(QFont::PreferNoHinting);
@@ -62,18 +69,21 @@ public:
         m_fonts.emplace_back(key, e);
         return m_fonts.back().second;
     }
-    QFont font(double unitSize, double zoom, bool bold, bool mono) { return entry(unitSize, zoom, bold, mono).font; }
+    QFont font(double unitSize, double zoom, bool bold, bool mono) {
+        return entry(unitSize, zoom, bold, mono).font;
+    }
 
     static Fonts& instance() {
         thread_local Fonts fonts;
         return fonts;
     }
 
-private:
+  private:
     static QFont monoFont() {
         QFont f(QStringLiteral("DejaVu Sans Mono"));
         f.setStyleHint(QFont::Monospace);
-        if (!QFontInfo(f).fixedPitch()) f = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+        if (!QFontInfo(f).fixedPitch())
+            f = QFontDatabase::systemFont(QFontDatabase::FixedFont);
         return f;
     }
     std::deque<std::pair<int, FontEntry>> m_fonts; // deque: entries stay put while new sizes are added
@@ -90,9 +100,11 @@ QColor cellText(const DiagramCell& c, const ViewColors& colors) {
 QString fittingLabel(const Diagram& d, const DiagramCell& c, double widthPx, double charPx) {
     const double room = widthPx - 3;
     const std::string label = d.label(c);
-    if (static_cast<double>(label.size()) * charPx <= room) return qs(label);
+    if (static_cast<double>(label.size()) * charPx <= room)
+        return qs(label);
     const std::size_t colon = label.find(':');
-    if (colon != std::string::npos && static_cast<double>(colon) * charPx <= room) return qs(label.substr(0, colon));
+    if (colon != std::string::npos && static_cast<double>(colon) * charPx <= room)
+        return qs(label.substr(0, colon));
     return {};
 }
 
@@ -105,8 +117,8 @@ void drawCentered(QPainter& p, const FontEntry& f, const QRectF& r, const QStrin
     p.drawText(QPointF(x, y), text);
 }
 
-void drawCell(QPainter& p, const Diagram& d, const Map& m, const DiagramCell& c, const PaintOptions& o, Fonts& fonts,
-              bool labels, const QColor* fillOverride = nullptr) {
+void drawCell(QPainter& p, const Diagram& d, const Map& m, const DiagramCell& c, const PaintOptions& o,
+              Fonts& fonts, bool labels, const QColor* fillOverride = nullptr) {
     const QRect r = m.snapped(c.rect);
     const QColor fill = fillOverride ? *fillOverride : cellFill(c, o.colors);
     if (r.width() >= 4 && r.height() >= 4) {
@@ -117,10 +129,12 @@ void drawCell(QPainter& p, const Diagram& d, const Map& m, const DiagramCell& c,
     } else {
         p.fillRect(r, fill);
     }
-    if (!labels) return;
+    if (!labels)
+        return;
     const FontEntry& f = fonts.entry(d.metrics.cellFont, m.zoom, false, true);
     const QString text = fittingLabel(d, c, r.width(), f.advance);
-    if (text.isEmpty()) return;
+    if (text.isEmpty())
+        return;
     p.setFont(f.font);
     p.setPen(cellText(c, o.colors));
     drawCentered(p, f, QRectF(r).adjusted(1, 1, 0, 0), text);
@@ -128,10 +142,12 @@ void drawCell(QPainter& p, const Diagram& d, const Map& m, const DiagramCell& c,
 
 void drawMarks(QPainter& p, const Map& m, const DiagramCell& c, std::size_t index, const CellMarks* marks,
                const ViewColors& colors) {
-    if (!marks) return;
+    if (!marks)
+        return;
     const QRect r = m.snapped(c.rect);
     if (index < marks->diff.size() && marks->diff[index]) {
-        // A thin outline and a corner flag: readable even when most cells differ, visible when cells are tiny.
+        // A thin outline and a corner flag: readable even when most cells differ, visible when cells are
+        // tiny.
         if (r.width() >= 8 && r.height() >= 8) {
             p.setPen(QPen(colors.diff, 1));
             p.setBrush(Qt::NoBrush);
@@ -144,31 +160,23 @@ void drawMarks(QPainter& p, const Map& m, const DiagramCell& c, std::size_t inde
         p.setBrush(colors.diff);
         p.drawPolygon(tri, 3);
     }
-    if (index < marks->verdict.size() && marks->verdict[index] != CellMarks::NoVerdict) {
-        const bool ok = marks->verdict[index] == CellMarks::Confirmed;
-        const double s = std::min({r.width() * 0.28, r.height() * 0.45, 10.0});
-        if (s < 3) {
-            p.fillRect(QRect(r.right() - 1, r.bottom() - 1, 2, 2), ok ? colors.confirmed : colors.mismatch);
-            return;
-        }
-        const QPointF at(r.right() - s - 2, r.bottom() - s - 2); // bottom-right corner
-        QPen pen(ok ? colors.confirmed : colors.mismatch, std::max(1.5, s / 4.5));
-        pen.setCapStyle(Qt::RoundCap);
-        p.setPen(pen);
+    if (index < marks->verdict.size() && marks->verdict[index] == CellMarks::Mismatch) {
+        // Only disagreement is marked (agreement is said once per pane): a frame along the cell's edge, so
+        // the label in the middle stays readable at every zoom. Outside the lane filter the frame is faded
+        // like the cell.
+        QColor color = colors.mismatch;
+        if (c.dimmed)
+            color.setAlphaF(0.45);
+        const double w = r.width() >= 8 && r.height() >= 8 ? 2.0 : 1.0;
+        p.setPen(QPen(color, w, Qt::SolidLine, Qt::SquareCap, Qt::MiterJoin));
         p.setBrush(Qt::NoBrush);
-        p.setRenderHint(QPainter::Antialiasing, true);
-        if (ok) {
-            const QPointF pts[3] = {at + QPointF(0, s * 0.55), at + QPointF(s * 0.38, s), at + QPointF(s, 0)};
-            p.drawPolyline(pts, 3);
-        } else {
-            p.drawLine(at, at + QPointF(s, s));
-            p.drawLine(at + QPointF(0, s), at + QPointF(s, 0));
-        }
-        p.setRenderHint(QPainter::Antialiasing, false);
+        p.drawRect(QRectF(r).adjusted(w / 2 + 0.5, w / 2 + 0.5, -w / 2 + 0.5, -w / 2 + 0.5));
     }
 }
 
-bool chromeText(TextRole role) { return role == TextRole::Title || role == TextRole::Caption; }
+bool chromeText(TextRole role) {
+    return role == TextRole::Title || role == TextRole::Caption;
+}
 
 void drawText(QPainter& p, const Map& m, const DiagramText& t, const ViewColors& colors, Fonts& fonts) {
     const QFont f = fonts.font(t.size, m.zoom, t.bold, t.monospace);
@@ -186,14 +194,16 @@ void drawText(QPainter& p, const Map& m, const DiagramText& t, const ViewColors&
 // Bounding box of a text in units (approximate; used to skip texts outside the exposed area).
 RectF textBox(const DiagramText& t) {
     const double w = static_cast<double>(t.text.size()) * t.size * 0.62;
-    const double x = t.anchor == TextAnchor::Start ? t.pos.x : t.anchor == TextAnchor::Middle ? t.pos.x - w / 2 : t.pos.x - w;
+    const double x = t.anchor == TextAnchor::Start    ? t.pos.x
+                     : t.anchor == TextAnchor::Middle ? t.pos.x - w / 2
+                                                      : t.pos.x - w;
     return {x, t.pos.y - t.size, w, t.size * 1.35};
 }
 
 // A metadata register as the PTX bit figures draw it: the 32-bit box with a light tick per bit, the fields
 // filled and outlined with their labels, short ticks over the fields at the bit boundaries.
-void drawRegister(QPainter& p, const Diagram& d, const Map& m, const BitFieldDiagram& bd, const PaintOptions& o,
-                  Fonts& fonts, bool labels) {
+void drawRegister(QPainter& p, const Diagram& d, const Map& m, const BitFieldDiagram& bd,
+                  const PaintOptions& o, Fonts& fonts, bool labels) {
     const QRectF box = m.rect(bd.rect);
     const double bitW = bd.bitWidth * m.zoom;
     p.fillRect(box, o.colors.bitBox);
@@ -221,7 +231,8 @@ void drawRegister(QPainter& p, const Diagram& d, const Map& m, const BitFieldDia
         p.setPen(QPen(o.colors.ink, std::max(1.0, 1.5 * std::min(m.zoom, 1.0))));
         p.setBrush(Qt::NoBrush);
         p.drawRect(r);
-        if (!labels) continue;
+        if (!labels)
+            continue;
         p.setFont(fonts.font(d.metrics.cellFont, m.zoom, false, true));
         p.setPen(QColor(f.text.r, f.text.g, f.text.b));
         const QString text = f.label2.empty() ? qs(f.label) : qs(f.label) + QLatin1Char('\n') + qs(f.label2);
@@ -248,57 +259,75 @@ QRectF contentRect(const Diagram& d, const PaintOptions& o, double margin) {
             }
         add(b);
     }
-    for (const BitFieldDiagram& bd : d.bitFields) add({bd.titlePos.x, bd.rect.y - 40, bd.rect.right() - bd.titlePos.x, bd.rect.h + 40});
+    for (const BitFieldDiagram& bd : d.bitFields)
+        add({bd.titlePos.x, bd.rect.y - 40, bd.rect.right() - bd.titlePos.x, bd.rect.h + 40});
     if (o.legends)
-        for (const Legend& l : d.legends) add(l.bounds);
+        for (const Legend& l : d.legends)
+            add(l.bounds);
     if (o.chrome)
         for (const DiagramText& t : d.texts)
-            if (chromeText(t.role)) add(textBox(t));
-    if (r.isNull()) r = QRectF(0, 0, d.width, d.height);
+            if (chromeText(t.role))
+                add(textBox(t));
+    if (r.isNull())
+        r = QRectF(0, 0, d.width, d.height);
     return r.adjusted(-margin, -margin, margin, margin);
 }
 
-bool labelsVisible(const Diagram& d, double zoom) { return d.metrics.cellFont * zoom >= 6.5; }
+bool labelsVisible(const Diagram& d, double zoom) {
+    return d.metrics.cellFont * zoom >= 6.5;
+}
 
 QRectF cellRect(const Diagram& d, const PaintOptions& o, int cell) {
-    if (cell < 0 || static_cast<std::size_t>(cell) >= d.cells.size()) return {};
+    if (cell < 0 || static_cast<std::size_t>(cell) >= d.cells.size())
+        return {};
     const Map m{o.zoom, o.origin};
     return QRectF(m.snapped(d.cells[static_cast<std::size_t>(cell)].rect));
 }
 
-void paintStatic(QPainter& p, const Diagram& d, const PaintOptions& o, const CellMarks* marks, const QRectF& exposed) {
+void paintStatic(QPainter& p, const Diagram& d, const PaintOptions& o, const CellMarks* marks,
+                 const QRectF& exposed) {
     const Map m{o.zoom, o.origin};
     Fonts& fonts = Fonts::instance();
     const bool labels = o.labels && labelsVisible(d, o.zoom);
     // Exposed area in units, to skip whole panels and cells cheaply.
-    const RectF ex{exposed.x() / o.zoom + o.origin.x(), exposed.y() / o.zoom + o.origin.y(), exposed.width() / o.zoom,
-                   exposed.height() / o.zoom};
+    const RectF ex{exposed.x() / o.zoom + o.origin.x(), exposed.y() / o.zoom + o.origin.y(),
+                   exposed.width() / o.zoom, exposed.height() / o.zoom};
     auto hit = [&](const RectF& r) {
         return r.x < ex.x + ex.w && r.x + r.w > ex.x && r.y < ex.y + ex.h && r.y + r.h > ex.y;
     };
     p.setRenderHint(QPainter::TextAntialiasing, true);
 
     for (const DiagramText& t : d.texts) {
-        if (chromeText(t.role) && !o.chrome) continue;
-        if (t.role == TextRole::Legend && !o.legends) continue;
-        if (!hit(textBox(t))) continue;
+        if (chromeText(t.role) && !o.chrome)
+            continue;
+        if (t.role == TextRole::Legend && !o.legends)
+            continue;
+        if (!hit(textBox(t)))
+            continue;
         drawText(p, m, t, o.colors, fonts);
     }
 
     for (const DiagramPanel& panel : d.panels) {
-        if (!hit(panel.gridRect())) continue;
+        if (!hit(panel.gridRect()))
+            continue;
         // Visible rows and columns by grid arithmetic; then only the cells starting in or covering them.
         const int r0 = std::max(0, static_cast<int>(std::floor((ex.y - panel.origin.y) / panel.cellHeight)));
-        const int r1 = std::min(panel.rows - 1, static_cast<int>(std::floor((ex.y + ex.h - panel.origin.y) / panel.cellHeight)));
+        const int r1 = std::min(
+            panel.rows - 1, static_cast<int>(std::floor((ex.y + ex.h - panel.origin.y) / panel.cellHeight)));
         const int c0 = std::max(0, static_cast<int>(std::floor((ex.x - panel.origin.x) / panel.cellWidth)));
-        const int c1 = std::min(panel.cols - 1, static_cast<int>(std::floor((ex.x + ex.w - panel.origin.x) / panel.cellWidth)));
+        const int c1 = std::min(
+            panel.cols - 1, static_cast<int>(std::floor((ex.x + ex.w - panel.origin.x) / panel.cellWidth)));
         for (int r = r0; r <= r1; ++r)
             for (int c = c0; c <= c1; ++c)
                 for (std::uint32_t idx : panel.cellsAtGrid(r, c)) {
                     const DiagramCell& cell = d.cells[idx];
-                    // A cell spanning several columns (a sparse chunk) is drawn once, at its first visible column.
-                    const int firstCol = std::max(c0, static_cast<int>(std::floor((cell.rect.x - panel.origin.x) / panel.cellWidth + 1e-9)));
-                    if (c != firstCol) continue;
+                    // A cell spanning several columns (a sparse chunk) is drawn once, at its first visible
+                    // column.
+                    const int firstCol =
+                        std::max(c0, static_cast<int>(std::floor(
+                                         (cell.rect.x - panel.origin.x) / panel.cellWidth + 1e-9)));
+                    if (c != firstCol)
+                        continue;
                     drawCell(p, d, m, cell, o, fonts, labels);
                     drawMarks(p, m, cell, idx, marks, o.colors);
                 }
@@ -307,16 +336,19 @@ void paintStatic(QPainter& p, const Diagram& d, const PaintOptions& o, const Cel
     for (const DiagramLine& line : d.lines) {
         const RectF box{std::min(line.from.x, line.to.x) - 2, std::min(line.from.y, line.to.y) - 2,
                         std::fabs(line.to.x - line.from.x) + 4, std::fabs(line.to.y - line.from.y) + 4};
-        if (!hit(box)) continue;
+        if (!hit(box))
+            continue;
         QPen pen(themed(line.color, o.colors), std::max(1.0, std::round(line.width * std::min(o.zoom, 1.5))));
         pen.setCapStyle(Qt::SquareCap);
         p.setPen(pen);
         const QPointF a = m.point(line.from.x, line.from.y), b = m.point(line.to.x, line.to.y);
-        p.drawLine(QPointF(std::round(a.x()), std::round(a.y())), QPointF(std::round(b.x()), std::round(b.y())));
+        p.drawLine(QPointF(std::round(a.x()), std::round(a.y())),
+                   QPointF(std::round(b.x()), std::round(b.y())));
     }
 
     for (const BitFieldDiagram& bd : d.bitFields) {
-        if (!hit({bd.titlePos.x, bd.rect.y, bd.rect.right() - bd.titlePos.x, bd.rect.h})) continue;
+        if (!hit({bd.titlePos.x, bd.rect.y, bd.rect.right() - bd.titlePos.x, bd.rect.h}))
+            continue;
         p.setFont(fonts.font(d.metrics.cellFont + 1, o.zoom, true, true));
         p.setPen(o.colors.ink);
         p.drawText(m.point(bd.titlePos.x, bd.titlePos.y), qs(bd.title));
@@ -325,7 +357,8 @@ void paintStatic(QPainter& p, const Diagram& d, const PaintOptions& o, const Cel
 
     if (o.legends)
         for (const Legend& l : d.legends) {
-            if (!hit(l.bounds)) continue;
+            if (!hit(l.bounds))
+                continue;
             const QFont title = fonts.font(d.metrics.noteFont, o.zoom, true, false);
             p.setFont(title);
             p.setPen(o.colors.ink);
@@ -342,9 +375,10 @@ void paintStatic(QPainter& p, const Diagram& d, const PaintOptions& o, const Cel
         }
 }
 
-int paintOverlay(QPainter& p, const Diagram& d, const PaintOptions& o, const Highlight& h, const QRectF& exposed,
-                 bool shadeDone) {
-    if (!h.active()) return 0;
+int paintOverlay(QPainter& p, const Diagram& d, const PaintOptions& o, const Highlight& h,
+                 const QRectF& exposed, bool shadeDone) {
+    if (!h.active())
+        return 0;
     const Map m{o.zoom, o.origin};
     Fonts& fonts = Fonts::instance();
     const bool labels = o.labels && labelsVisible(d, o.zoom);
@@ -354,21 +388,25 @@ int paintOverlay(QPainter& p, const Diagram& d, const PaintOptions& o, const Hig
         // Shade every grid and bit register, then repaint the lit lanes' cells on top at full strength.
         for (const DiagramPanel& panel : d.panels) {
             const QRectF g = m.rect(panel.gridRect());
-            if (g.intersects(exposed)) p.fillRect(g.intersected(exposed), o.colors.shade);
+            if (g.intersects(exposed))
+                p.fillRect(g.intersected(exposed), o.colors.shade);
         }
         for (const BitFieldDiagram& bd : d.bitFields) {
             const QRectF g = m.rect(bd.rect);
-            if (g.intersects(exposed)) p.fillRect(g.intersected(exposed), o.colors.shade);
+            if (g.intersects(exposed))
+                p.fillRect(g.intersected(exposed), o.colors.shade);
         }
     }
     if (anyLane) {
         auto light = [&](int thread, const QColor& outline) {
-            if (thread < 0) return;
+            if (thread < 0)
+                return;
             for (std::uint32_t idx : d.cellsOfThread(thread)) {
                 const DiagramCell& c = d.cells[idx];
                 ++lit;
                 const QRect r = m.snapped(c.rect);
-                if (!QRectF(r).intersects(exposed)) continue;
+                if (!QRectF(r).intersects(exposed))
+                    continue;
                 drawCell(p, d, m, c, o, fonts, labels);
                 const int w = r.width() >= 12 && r.height() >= 12 ? 2 : 1;
                 p.setPen(QPen(outline, w));
@@ -376,9 +414,11 @@ int paintOverlay(QPainter& p, const Diagram& d, const PaintOptions& o, const Hig
                 p.drawRect(QRectF(r).adjusted(w / 2.0, w / 2.0, -w / 2.0, -w / 2.0));
             }
             for (const BitFieldDiagram& bd : d.bitFields) {
-                if (bd.thread != thread) continue;
+                if (bd.thread != thread)
+                    continue;
                 const QRect r = m.snapped(bd.rect);
-                if (!QRectF(r).adjusted(-4, -4, 4, 4).intersects(exposed)) continue;
+                if (!QRectF(r).adjusted(-4, -4, 4, 4).intersects(exposed))
+                    continue;
                 drawRegister(p, d, m, bd, o, fonts, labels);
                 p.setPen(QPen(outline, 2));
                 p.setBrush(Qt::NoBrush);
@@ -386,18 +426,22 @@ int paintOverlay(QPainter& p, const Diagram& d, const PaintOptions& o, const Hig
             }
         };
         light(h.pinned, o.colors.pinned);
-        if (h.thread != h.pinned) light(h.thread, o.colors.highlight);
+        if (h.thread != h.pinned)
+            light(h.thread, o.colors.highlight);
     }
     auto outlineCell = [&](int cell, const QColor& color, int width) {
-        if (cell < 0 || static_cast<std::size_t>(cell) >= d.cells.size()) return;
+        if (cell < 0 || static_cast<std::size_t>(cell) >= d.cells.size())
+            return;
         const QRect r = m.snapped(d.cells[static_cast<std::size_t>(cell)].rect);
-        if (!QRectF(r).adjusted(-4, -4, 4, 4).intersects(exposed)) return;
+        if (!QRectF(r).adjusted(-4, -4, 4, 4).intersects(exposed))
+            return;
         p.setPen(QPen(color, width));
         p.setBrush(Qt::NoBrush);
         p.drawRect(QRectF(r).adjusted(-width / 2.0 + 1, -width / 2.0 + 1, width / 2.0, width / 2.0));
     };
     outlineCell(h.cursorCell, o.colors.cursor, 3);
-    if (h.hoverCell != h.cursorCell) outlineCell(h.hoverCell, o.colors.cursor, 2);
+    if (h.hoverCell != h.cursorCell)
+        outlineCell(h.hoverCell, o.colors.cursor, 2);
     return lit;
 }
 
@@ -406,7 +450,8 @@ QImage renderDiagram(const Diagram& d, const PaintOptions& options, const CellMa
     o.zoom = scale;
     const QRectF content = contentRect(d, o);
     o.origin = content.topLeft();
-    const QSize size(static_cast<int>(std::ceil(content.width() * scale)), static_cast<int>(std::ceil(content.height() * scale)));
+    const QSize size(static_cast<int>(std::ceil(content.width() * scale)),
+                     static_cast<int>(std::ceil(content.height() * scale)));
     QImage image(size, QImage::Format_ARGB32_Premultiplied);
     image.fill(o.colors.background);
     QPainter p(&image);

@@ -26,9 +26,9 @@ namespace lanemap::gui {
 
 struct PaintOptions {
     double zoom = 1.0;
-    QPointF origin;      // unit point painted at (0, 0)
-    bool labels = true;  // cell labels (level of detail still drops them when cells are too small)
-    bool chrome = true;  // the diagram's title and caption lines
+    QPointF origin;     // unit point painted at (0, 0)
+    bool labels = true; // cell labels (level of detail still drops them when cells are too small)
+    bool chrome = true; // the diagram's title and caption lines
     bool legends = true;
     ViewColors colors = viewColors(Theme::Light);
 };
@@ -36,8 +36,9 @@ struct PaintOptions {
 // Marks that change rarely and so live in the cached static layer: one entry per Diagram cell (or empty).
 struct CellMarks {
     enum Verdict : std::uint8_t { NoVerdict = 0, Confirmed = 1, Mismatch = 2 };
-    std::vector<std::uint8_t> verdict; // probe ✓ / ✗
-    std::vector<std::uint8_t> diff;    // compare: 1 = differs from the other variant
+    std::vector<std::uint8_t>
+        verdict;                    // probe verdict per cell; only Mismatch is painted (a frame on the edge)
+    std::vector<std::uint8_t> diff; // compare: 1 = differs from the other variant
     bool empty() const { return verdict.empty() && diff.empty(); }
 };
 
@@ -57,15 +58,16 @@ QRectF contentRect(const Diagram& diagram, const PaintOptions& options, double m
 // Level of detail: whether cell labels are drawn at this zoom.
 bool labelsVisible(const Diagram& diagram, double zoom);
 
-// Paints everything static (texts, cells, lines, legends, bit fields, marks) that intersects `exposed` (painter
-// coordinates). Cells outside `exposed` are skipped, which is what makes large diagrams cheap to scroll.
-void paintStatic(QPainter& painter, const Diagram& diagram, const PaintOptions& options, const CellMarks* marks,
-                 const QRectF& exposed);
+// Paints everything static (texts, cells, lines, legends, bit fields, marks) that intersects `exposed`
+// (painter coordinates). Cells outside `exposed` are skipped, which is what makes large diagrams cheap to
+// scroll.
+void paintStatic(QPainter& painter, const Diagram& diagram, const PaintOptions& options,
+                 const CellMarks* marks, const QRectF& exposed);
 
 // Paints the hover / pin / cursor layer over a painted static layer. Returns the number of cells lit.
 // `shadeDone`: the shade over unlit cells is already painted (cached shaded tiles); draw only what is lit.
-int paintOverlay(QPainter& painter, const Diagram& diagram, const PaintOptions& options, const Highlight& highlight,
-                 const QRectF& exposed, bool shadeDone = false);
+int paintOverlay(QPainter& painter, const Diagram& diagram, const PaintOptions& options,
+                 const Highlight& highlight, const QRectF& exposed, bool shadeDone = false);
 
 // The whole diagram as an image: `scale` device pixels per unit (2 = crisp on high-DPI and in documents).
 QImage renderDiagram(const Diagram& diagram, const PaintOptions& options, const CellMarks* marks = nullptr,

@@ -1,5 +1,7 @@
 #include "diagram_view.hpp"
 
+#include "view_state.hpp"
+
 #include "lanemap/diagram.hpp"
 
 #include <QElapsedTimer>
@@ -7,25 +9,26 @@
 #include <QKeyEvent>
 #include <QPaintEvent>
 #include <QPainter>
-#include <QSet>
-#include <QTimer>
 #include <QScrollBar>
+#include <QSet>
 #include <QStyle>
+#include <QTimer>
 #include <QToolTip>
 #include <QWheelEvent>
 
 #include <algorithm>
-#include <limits>
 #include <cmath>
+#include <limits>
+#include <utility>
 
 namespace lanemap::gui {
 
 namespace {
-constexpr int kTile = 256;          // tile edge in logical pixels
-constexpr int kMaxTiles = 600;      // ~150 MB at dpr 1 worst case; the cache is dropped beyond this
+constexpr int kTile = 256;     // tile edge in logical pixels
+constexpr int kMaxTiles = 600; // ~150 MB at dpr 1 worst case; the cache is dropped beyond this
 constexpr double kMinZoom = 0.05;
 constexpr double kMaxZoom = 6.0;
-constexpr double kMargin = 12;      // units around the content
+constexpr double kMargin = 12; // units around the content
 
 quint64 tileKey(int tx, int ty) {
     return (static_cast<quint64>(static_cast<quint32>(tx)) << 32) | static_cast<quint32>(ty);
@@ -45,17 +48,43 @@ DiagramView::DiagramView(QWidget* parent) : QAbstractScrollArea(parent) {
 
 DiagramView::~DiagramView() = default;
 
-QSize DiagramView::sizeHint() const { return {420, 320}; }
+QSize DiagramView::sizeHint() const {
+    return {420, 320};
+}
 
 void DiagramView::setDiagram(std::shared_ptr<const Diagram> diagram) {
     m_diagram = std::move(diagram);
     m_marks = {};
     m_highlight.hoverCell = -1;
     m_highlight.cursorCell = -1;
+    if (m_state) {
+        // Lanes the new diagram does not have light nothing.
+        m_highlight.thread = laneOf(m_state->hoveredLane());
+        m_highlight.pinned = laneOf(m_state->pinnedLane());
+    }
     invalidateTiles();
-    if (m_fit) m_options.zoom = fitZoom();
+    if (m_fit)
+        m_options.zoom = fitZoom();
     relayout();
     viewport()->update();
+}
+
+int DiagramView::laneOf(int thread) const {
+    return m_diagram && thread < m_diagram->threads ? thread : -1;
+}
+
+void DiagramView::setViewState(const ViewState* state) {
+    m_state = state;
+    auto lane = [this](int thread) { return laneOf(thread); };
+    setColors(viewColors(state->theme()));
+    setShowLabels(state->showLabels());
+    setPinnedThread(lane(state->pinnedLane()));
+    setHighlightThread(lane(state->hoveredLane()));
+    connect(state, &ViewState::hoveredLaneChanged, this,
+            [this, lane](int t) { setHighlightThread(lane(t)); });
+    connect(state, &ViewState::pinnedLaneChanged, this, [this, lane](int t) { setPinnedThread(lane(t)); });
+    connect(state, &ViewState::showLabelsChanged, this, &DiagramView::setShowLabels);
+    connect(state, &ViewState::themeChanged, this, [this](Theme theme) { setColors(viewColors(theme)); });
 }
 
 void DiagramView::setColors(const ViewColors& colors) {
@@ -65,7 +94,8 @@ void DiagramView::setColors(const ViewColors& colors) {
 }
 
 void DiagramView::setShowLabels(bool on) {
-    if (m_options.labels == on) return;
+    if (m_options.labels == on)
+        return;
     m_options.labels = on;
     invalidateTiles();
     viewport()->update();
@@ -75,7 +105,8 @@ void DiagramView::setChrome(bool title, bool legends) {
     m_options.chrome = title;
     m_options.legends = legends;
     invalidateTiles();
-    if (m_fit) m_options.zoom = fitZoom();
+    if (m_fit)
+        m_options.zoom = fitZoom();
     relayout();
     viewport()->update();
 }
@@ -87,13 +118,20 @@ void DiagramView::setMarks(CellMarks marks) {
 }
 
 double DiagramView::fitZoom() const {
-    if (!m_diagram) return 1.0;
+    return fitZoom(m_fitMode);
+}
+
+double DiagramView::fitZoom(FitMode mode) const {
+    if (!m_diagram)
+        return 1.0;
     const QRectF c = contentRect(*m_diagram, m_options, kMargin);
     const QSize vp = maximumViewportSize(); // the viewport without scroll bars
-    if (c.width() <= 0 || c.height() <= 0 || vp.width() <= 0 || vp.height() <= 0) return 1.0;
+    if (c.width() <= 0 || c.height() <= 0 || vp.width() <= 0 || vp.height() <= 0)
+        return 1.0;
     // The whole diagram, but never magnified past 1.6: huge cells on a big screen look broken, not helpful.
     const double both = std::min({vp.width() / c.width(), vp.height() / c.height(), 1.6});
-    if (labelsVisible(*m_diagram, both)) return std::clamp(both, kMinZoom, kMaxZoom);
+    if (mode == FitMode::All || labelsVisible(*m_diagram, both))
+        return std::clamp(both, kMinZoom, kMaxZoom);
     // Too small to read (a 16x256 A, a 64x256 accumulator): fill the short side instead and scroll along the
     // long one, up to 1:1.
     const double bar = style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, this) + 1;
@@ -103,13 +141,17 @@ double DiagramView::fitZoom() const {
     return std::clamp(std::max(both, shortSide), kMinZoom, kMaxZoom);
 }
 
-void DiagramView::fit() {
+void DiagramView::fit(FitMode mode) {
+    const bool changed = !m_fit || mode != m_fitMode;
     m_fit = true;
+    m_fitMode = mode;
     const double z = fitZoom();
     if (std::abs(z - m_options.zoom) > 1e-9) {
         m_options.zoom = z;
         invalidateTiles();
         emit zoomChanged(z);
+    } else if (changed) {
+        emit zoomChanged(z); // same scale, but now it follows the pane
     }
     relayout();
     viewport()->update();
@@ -117,9 +159,14 @@ void DiagramView::fit() {
 
 void DiagramView::setZoom(double zoom, QPoint anchor) {
     zoom = std::clamp(zoom, kMinZoom, kMaxZoom);
-    m_fit = false;
-    if (std::abs(zoom - m_options.zoom) < 1e-9) return;
-    if (anchor.x() < 0) anchor = viewport()->rect().center();
+    const bool wasFit = std::exchange(m_fit, false);
+    if (std::abs(zoom - m_options.zoom) < 1e-9) {
+        if (wasFit)
+            emit zoomChanged(zoom); // same scale, but it no longer follows the pane
+        return;
+    }
+    if (anchor.x() < 0)
+        anchor = viewport()->rect().center();
     const QPointF unit = toUnits(anchor); // keep the unit under the anchor in place
     m_options.zoom = zoom;
     invalidateTiles();
@@ -131,7 +178,9 @@ void DiagramView::setZoom(double zoom, QPoint anchor) {
     emit zoomChanged(zoom);
 }
 
-void DiagramView::zoomBy(double factor, QPoint anchor) { setZoom(m_options.zoom * factor, anchor); }
+void DiagramView::zoomBy(double factor, QPoint anchor) {
+    setZoom(m_options.zoom * factor, anchor);
+}
 
 void DiagramView::relayout() {
     if (!m_diagram) {
@@ -171,8 +220,10 @@ const QImage& DiagramView::tile(int tx, int ty, bool shadedTile) {
     const quint64 key = tileKey(tx, ty);
     QHash<quint64, QImage>& cache = shadedTile ? m_shadedTiles : m_tiles;
     auto it = cache.find(key);
-    if (it != cache.end()) return *it;
-    if (cache.size() >= kMaxTiles) cache.clear();
+    if (it != cache.end())
+        return *it;
+    if (cache.size() >= kMaxTiles)
+        cache.clear();
     if (shadedTile) {
         // The shade is static too: the plain tile with the shade laid over it once, not on every frame.
         QImage img = tile(tx, ty, false);
@@ -181,7 +232,8 @@ const QImage& DiagramView::tile(int tx, int ty, bool shadedTile) {
             const QRectF exposed(tx * kTile, ty * kTile, kTile, kTile);
             p.translate(-tx * kTile, -ty * kTile);
             Highlight shadeOnly;
-            shadeOnly.thread = std::numeric_limits<int>::max(); // a thread with no cells: shade, light nothing
+            shadeOnly.thread =
+                std::numeric_limits<int>::max(); // a thread with no cells: shade, light nothing
             paintOverlay(p, *m_diagram, m_options, shadeOnly, exposed);
         }
         return *cache.insert(key, std::move(img));
@@ -214,11 +266,12 @@ void DiagramView::paintEvent(QPaintEvent* event) {
         const QRect contentPx(QPoint(0, 0), m_contentPx);
         // Outside the content: background only.
         const QRegion outside = region.subtracted(QRegion(contentPx.translated(-s)));
-        for (const QRect& r : outside) p.fillRect(r, m_options.colors.background);
+        for (const QRect& r : outside)
+            p.fillRect(r, m_options.colors.background);
         const bool shade = shaded();
-        // A fresh diagram (or zoom) has no tiles yet: painting the exposed cells directly is about three times
-        // cheaper than rendering the tiles that cover them, so the first frame does that and the tiles are
-        // rendered in idle time right after.
+        // A fresh diagram (or zoom) has no tiles yet: painting the exposed cells directly is about three
+        // times cheaper than rendering the tiles that cover them, so the first frame does that and the tiles
+        // are rendered in idle time right after.
         int missing = 0;
         const QRect need = bounds.translated(s).intersected(contentPx);
         if (!need.isEmpty())
@@ -231,7 +284,7 @@ void DiagramView::paintEvent(QPaintEvent* event) {
             p.setClipRegion(region.translated(s));
             const QRectF exposed(bounds.translated(s));
             paintStatic(p, *m_diagram, m_options, m_marks.empty() ? nullptr : &m_marks, exposed);
-            paintOverlay(p, *m_diagram, m_options, m_highlight, exposed);
+            paintOverlay(p, *m_diagram, m_options, paintedHighlight(), exposed);
             m_lastPaintMs = static_cast<double>(timer.nsecsElapsed()) / 1e6;
             ++m_paintCount;
             if (!m_warmPending) {
@@ -245,7 +298,8 @@ void DiagramView::paintEvent(QPaintEvent* event) {
         QSet<quint64> drawn;
         for (const QRect& r : region) {
             const QRect content = r.translated(s).intersected(contentPx);
-            if (content.isEmpty()) continue;
+            if (content.isEmpty())
+                continue;
             const int tx0 = content.left() / kTile, tx1 = content.right() / kTile;
             const int ty0 = content.top() / kTile, ty1 = content.bottom() / kTile;
             for (int ty = ty0; ty <= ty1; ++ty)
@@ -256,7 +310,8 @@ void DiagramView::paintEvent(QPaintEvent* event) {
                         const QRect part = tileRect.intersected(content);
                         const QImage& img = tile(tx, ty, shade);
                         const double dpr = img.devicePixelRatio();
-                        const QRectF source(QPointF(part.topLeft() - tileRect.topLeft()) * dpr, QSizeF(part.size()) * dpr);
+                        const QRectF source(QPointF(part.topLeft() - tileRect.topLeft()) * dpr,
+                                            QSizeF(part.size()) * dpr);
                         p.drawImage(QRectF(part.translated(-s)), img, source);
                         continue;
                     }
@@ -269,8 +324,8 @@ void DiagramView::paintEvent(QPaintEvent* event) {
         p.translate(-s);
         p.setClipRegion(region.translated(s));
         // The shade is in the tiles; the overlay adds the lit lanes, the hovered cell and the cursor.
-        Highlight h = m_highlight;
-        paintOverlay(p, *m_diagram, m_options, h, QRectF(bounds.translated(s)), /*shadeDone=*/true);
+        paintOverlay(p, *m_diagram, m_options, paintedHighlight(), QRectF(bounds.translated(s)),
+                     /*shadeDone=*/true);
     }
     m_lastPaintMs = static_cast<double>(timer.nsecsElapsed()) / 1e6;
     ++m_paintCount;
@@ -279,17 +334,20 @@ void DiagramView::paintEvent(QPaintEvent* event) {
 
 void DiagramView::warmTiles() {
     m_warmPending = false;
-    if (!m_diagram || !isVisible()) return;
+    if (!m_diagram || !isVisible())
+        return;
     // Render the visible tiles (plain, then shaded for hovering) a few milliseconds at a time.
     QElapsedTimer budget;
     budget.start();
     const QPoint s = scrollOffset();
     const QRect need = viewport()->rect().translated(s).intersected(QRect(QPoint(0, 0), m_contentPx));
-    if (need.isEmpty()) return;
+    if (need.isEmpty())
+        return;
     for (bool shadedTile : {false, true})
         for (int ty = need.top() / kTile; ty <= need.bottom() / kTile; ++ty)
             for (int tx = need.left() / kTile; tx <= need.right() / kTile; ++tx) {
-                if ((shadedTile ? m_shadedTiles : m_tiles).contains(tileKey(tx, ty))) continue;
+                if ((shadedTile ? m_shadedTiles : m_tiles).contains(tileKey(tx, ty)))
+                    continue;
                 if (budget.elapsed() > 6) {
                     m_warmPending = true;
                     QTimer::singleShot(0, this, &DiagramView::warmTiles);
@@ -301,17 +359,19 @@ void DiagramView::warmTiles() {
 
 QRegion DiagramView::threadRegion(int thread) const {
     QRegion region;
-    if (!m_diagram || thread < 0) return region;
+    if (!m_diagram || thread < 0)
+        return region;
     const QRect vp = viewport()->rect();
     for (std::uint32_t idx : m_diagram->cellsOfThread(thread)) {
         const QRect r = cellViewportRect(static_cast<int>(idx)).adjusted(-2, -2, 2, 2);
-        if (r.intersects(vp)) region += r;
+        if (r.intersects(vp))
+            region += r;
     }
     for (const BitFieldDiagram& bd : m_diagram->bitFields)
         if (bd.thread == thread)
             region += QRectF((bd.rect.x - m_options.origin.x()) * m_options.zoom - 3,
-                             (bd.rect.y - m_options.origin.y()) * m_options.zoom - 3, bd.rect.w * m_options.zoom + 6,
-                             bd.rect.h * m_options.zoom + 6)
+                             (bd.rect.y - m_options.origin.y()) * m_options.zoom - 3,
+                             bd.rect.w * m_options.zoom + 6, bd.rect.h * m_options.zoom + 6)
                           .toAlignedRect()
                           .translated(-scrollOffset());
     return region;
@@ -336,37 +396,50 @@ void DiagramView::scrollContentsBy(int dx, int dy) {
 }
 
 int DiagramView::cellAtViewport(QPoint pos) const {
-    if (!m_diagram) return -1;
+    if (!m_diagram)
+        return -1;
     const QPointF u = toUnits(pos);
     const int cell = m_diagram->cellAt(u.x(), u.y());
-    if (cell >= 0) return cell;
+    if (cell >= 0)
+        return cell;
     const auto [bd, field] = m_diagram->bitFieldAt(u.x(), u.y());
-    if (bd >= 0) return m_diagram->bitFields[static_cast<std::size_t>(bd)].fields[static_cast<std::size_t>(field)].cell;
+    if (bd >= 0)
+        return m_diagram->bitFields[static_cast<std::size_t>(bd)]
+            .fields[static_cast<std::size_t>(field)]
+            .cell;
     return -1;
 }
 
 QRect DiagramView::cellViewportRect(int cell) const {
-    if (!m_diagram) return {};
+    if (!m_diagram)
+        return {};
     return cellRect(*m_diagram, m_options, cell).toRect().translated(-scrollOffset());
 }
 
 void DiagramView::ensureCellVisible(int cell) {
     const QRect r = cellViewportRect(cell);
-    if (r.isNull()) return;
+    if (r.isNull())
+        return;
     const QRect vp = viewport()->rect();
-    if (r.left() < 0) horizontalScrollBar()->setValue(horizontalScrollBar()->value() + r.left() - 8);
-    else if (r.right() > vp.right()) horizontalScrollBar()->setValue(horizontalScrollBar()->value() + r.right() - vp.right() + 8);
-    if (r.top() < 0) verticalScrollBar()->setValue(verticalScrollBar()->value() + r.top() - 8);
-    else if (r.bottom() > vp.bottom()) verticalScrollBar()->setValue(verticalScrollBar()->value() + r.bottom() - vp.bottom() + 8);
+    if (r.left() < 0)
+        horizontalScrollBar()->setValue(horizontalScrollBar()->value() + r.left() - 8);
+    else if (r.right() > vp.right())
+        horizontalScrollBar()->setValue(horizontalScrollBar()->value() + r.right() - vp.right() + 8);
+    if (r.top() < 0)
+        verticalScrollBar()->setValue(verticalScrollBar()->value() + r.top() - 8);
+    else if (r.bottom() > vp.bottom())
+        verticalScrollBar()->setValue(verticalScrollBar()->value() + r.bottom() - vp.bottom() + 8);
 }
 
 void DiagramView::updateCell(int cell) {
-    if (cell < 0) return;
+    if (cell < 0)
+        return;
     viewport()->update(cellViewportRect(cell).adjusted(-4, -4, 4, 4));
 }
 
 void DiagramView::setHover(int cell) {
-    if (cell == m_highlight.hoverCell) return;
+    if (cell == m_highlight.hoverCell)
+        return;
     updateCell(m_highlight.hoverCell);
     m_highlight.hoverCell = cell;
     updateCell(cell);
@@ -374,7 +447,8 @@ void DiagramView::setHover(int cell) {
 }
 
 void DiagramView::setHighlightThread(int thread) {
-    if (thread == m_highlight.thread) return;
+    if (thread == m_highlight.thread)
+        return;
     const bool wasShaded = shaded();
     const int old = m_highlight.thread;
     m_highlight.thread = thread;
@@ -387,32 +461,39 @@ void DiagramView::setHighlightThread(int thread) {
 }
 
 void DiagramView::setPinnedThread(int thread) {
-    if (thread == m_highlight.pinned) return;
+    if (thread == m_highlight.pinned)
+        return;
     m_highlight.pinned = thread;
     viewport()->update();
 }
 
 void DiagramView::setCursorCell(int cell) {
-    if (m_diagram && (cell < -1 || cell >= static_cast<int>(m_diagram->cells.size()))) cell = -1;
-    if (cell == m_highlight.cursorCell) return;
+    if (m_diagram && (cell < -1 || cell >= static_cast<int>(m_diagram->cells.size())))
+        cell = -1;
+    if (cell == m_highlight.cursorCell)
+        return;
     updateCell(m_highlight.cursorCell);
     m_highlight.cursorCell = cell;
     updateCell(cell);
-    if (cell >= 0) ensureCellVisible(cell);
+    if (cell >= 0)
+        ensureCellVisible(cell);
     emit cursorMoved(cell);
 }
 
 int DiagramView::litCellCount() const {
-    if (!m_diagram) return 0;
+    if (!m_diagram)
+        return 0;
     int n = 0;
-    if (m_highlight.pinned >= 0) n += static_cast<int>(m_diagram->cellsOfThread(m_highlight.pinned).size());
+    if (m_highlight.pinned >= 0)
+        n += static_cast<int>(m_diagram->cellsOfThread(m_highlight.pinned).size());
     if (m_highlight.thread >= 0 && m_highlight.thread != m_highlight.pinned)
         n += static_cast<int>(m_diagram->cellsOfThread(m_highlight.thread).size());
     return n;
 }
 
 bool DiagramView::moveCursor(int dRow, int dCol) {
-    if (!m_diagram || m_diagram->cells.empty()) return false;
+    if (!m_diagram || m_diagram->cells.empty())
+        return false;
     const int current = m_highlight.cursorCell;
     if (current < 0) {
         setCursorCell(0);
@@ -443,7 +524,8 @@ bool DiagramView::moveCursor(int dRow, int dCol) {
         }
         row += dRow;
         col += dCol;
-        if (dRow == 0 && dCol == 0) break;
+        if (dRow == 0 && dCol == 0)
+            break;
     }
     return false;
 }
@@ -461,7 +543,10 @@ bool DiagramView::event(QEvent* e) {
         auto* help = static_cast<QHelpEvent*>(e);
         const int cell = cellAtViewport(viewport()->mapFrom(this, help->pos()));
         if (cell >= 0 && m_diagram)
-            QToolTip::showText(help->globalPos(), QString::fromStdString(m_diagram->tooltip(m_diagram->cells[static_cast<std::size_t>(cell)])), this);
+            QToolTip::showText(
+                help->globalPos(),
+                QString::fromStdString(m_diagram->tooltip(m_diagram->cells[static_cast<std::size_t>(cell)])),
+                this);
         else
             QToolTip::hideText();
         return true;
@@ -478,7 +563,8 @@ void DiagramView::mousePressEvent(QMouseEvent* event) {
     setFocus(Qt::MouseFocusReason);
     if (event->button() == Qt::LeftButton) {
         const int cell = cellAtViewport(event->position().toPoint());
-        if (cell >= 0) setCursorCell(cell);
+        if (cell >= 0)
+            setCursorCell(cell);
         emit cellClicked(cell);
     }
     QAbstractScrollArea::mousePressEvent(event);
@@ -492,7 +578,8 @@ void DiagramView::leaveEvent(QEvent* event) {
 void DiagramView::wheelEvent(QWheelEvent* event) {
     if (event->modifiers() & Qt::ControlModifier) {
         const double steps = event->angleDelta().y() / 120.0;
-        if (steps != 0) zoomBy(std::pow(1.2, steps), event->position().toPoint());
+        if (steps != 0)
+            zoomBy(std::pow(1.2, steps), event->position().toPoint());
         event->accept();
         return;
     }
@@ -501,38 +588,70 @@ void DiagramView::wheelEvent(QWheelEvent* event) {
 
 void DiagramView::keyPressEvent(QKeyEvent* event) {
     switch (event->key()) {
-    case Qt::Key_Left: moveCursor(0, -1); return;
-    case Qt::Key_Right: moveCursor(0, 1); return;
-    case Qt::Key_Up: moveCursor(-1, 0); return;
-    case Qt::Key_Down: moveCursor(1, 0); return;
-    case Qt::Key_Home: setCursorCell(m_diagram && !m_diagram->cells.empty() ? 0 : -1); return;
+    case Qt::Key_Left:
+        moveCursor(0, -1);
+        return;
+    case Qt::Key_Right:
+        moveCursor(0, 1);
+        return;
+    case Qt::Key_Up:
+        moveCursor(-1, 0);
+        return;
+    case Qt::Key_Down:
+        moveCursor(1, 0);
+        return;
+    case Qt::Key_Home:
+        setCursorCell(m_diagram && !m_diagram->cells.empty() ? 0 : -1);
+        return;
     case Qt::Key_Return:
     case Qt::Key_Enter:
-    case Qt::Key_Space: emit cellClicked(m_highlight.cursorCell); return;
-    case Qt::Key_Escape: setCursorCell(-1); emit cellClicked(-1); return;
+    case Qt::Key_Space:
+        emit cellClicked(m_highlight.cursorCell);
+        return;
+    case Qt::Key_Escape:
+        setCursorCell(-1);
+        emit cellClicked(-1);
+        return;
     case Qt::Key_Plus:
-    case Qt::Key_Equal: zoomBy(1.25); return;
-    case Qt::Key_Minus: zoomBy(0.8); return;
-    case Qt::Key_0: fit(); return;
-    default: break;
+    case Qt::Key_Equal:
+        zoomBy(1.25);
+        return;
+    case Qt::Key_Minus:
+        zoomBy(0.8);
+        return;
+    case Qt::Key_0:
+        fit();
+        return;
+    default:
+        break;
     }
     QAbstractScrollArea::keyPressEvent(event);
 }
 
 void DiagramView::focusInEvent(QFocusEvent* event) {
     QAbstractScrollArea::focusInEvent(event);
-    if (m_highlight.cursorCell < 0 && m_diagram && !m_diagram->cells.empty() && event->reason() != Qt::MouseFocusReason)
+    if (m_highlight.cursorCell < 0 && m_diagram && !m_diagram->cells.empty() &&
+        event->reason() != Qt::MouseFocusReason)
         setCursorCell(0);
     viewport()->update();
 }
 
 void DiagramView::focusOutEvent(QFocusEvent* event) {
     QAbstractScrollArea::focusOutEvent(event);
-    viewport()->update();
+    viewport()->update(); // the cursor is drawn only while the pane has the focus
+}
+
+Highlight DiagramView::paintedHighlight() const {
+    Highlight h = m_highlight;
+    // One cursor on screen: the focused pane's (an unfocused pane remembers its position).
+    if (!hasFocus())
+        h.cursorCell = -1;
+    return h;
 }
 
 QImage DiagramView::renderImage(double scale) const {
-    if (!m_diagram) return {};
+    if (!m_diagram)
+        return {};
     return renderDiagram(*m_diagram, m_options, m_marks.empty() ? nullptr : &m_marks, scale);
 }
 

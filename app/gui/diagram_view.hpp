@@ -1,8 +1,8 @@
 #pragma once
-// One pane's canvas: a scroll area that paints a core Diagram. The static layer (cells, labels, headers, marks)
-// is rendered once per zoom into 256-px tiles and then only blitted; a hover or scroll frame paints the tiles
-// it needs plus the small hover overlay. Only exposed tiles are rendered, so the 16 384-cell wgmma m64n256
-// accumulator costs what the visible part costs.
+// One pane's canvas: a scroll area that paints a core Diagram. The static layer (cells, labels, headers,
+// marks) is rendered once per zoom into 256-px tiles and then only blitted; a hover or scroll frame paints
+// the tiles it needs plus the small hover overlay. Only exposed tiles are rendered, so the 16 384-cell wgmma
+// m64n256 accumulator costs what the visible part costs.
 
 #include "diagram_painter.hpp"
 
@@ -18,15 +18,21 @@ struct Diagram;
 
 namespace lanemap::gui {
 
+class ViewState;
+
 class DiagramView : public QAbstractScrollArea {
     Q_OBJECT
-public:
+  public:
     explicit DiagramView(QWidget* parent = nullptr);
     ~DiagramView() override;
 
     void setDiagram(std::shared_ptr<const Diagram> diagram);
     const Diagram* diagram() const { return m_diagram.get(); }
     std::shared_ptr<const Diagram> sharedDiagram() const { return m_diagram; }
+
+    // Follows `state`'s hovered and pinned lanes, labels and theme from now on (lanes beyond this diagram's
+    // threads light nothing). The state must outlive the view or be destroyed with it.
+    void setViewState(const ViewState* state);
 
     void setColors(const ViewColors& colors);
     void setShowLabels(bool on);
@@ -35,14 +41,19 @@ public:
     void setMarks(CellMarks marks);
     const CellMarks& marks() const { return m_marks; }
 
-    // Zoom: units -> pixels. fit() picks the zoom that shows the whole diagram and keeps following the pane
-    // size until the user zooms.
+    // Zoom: units -> pixels. Each pane has its own. fit() picks the zoom from the pane size and keeps
+    // following it until the user zooms: FitMode::Readable shows the whole diagram when its labels stay
+    // readable, else fills the short side and scrolls along the long one; FitMode::All always shows the whole
+    // diagram (colour alone shows the pattern when labels cannot fit).
+    enum class FitMode { Readable, All };
     double zoom() const { return m_options.zoom; }
     void setZoom(double zoom, QPoint anchor = QPoint(-1, -1));
     void zoomBy(double factor, QPoint anchor = QPoint(-1, -1));
-    void fit();
+    void fit(FitMode mode = FitMode::Readable);
     bool fitting() const { return m_fit; }
-    double fitZoom() const;
+    FitMode fitMode() const { return m_fitMode; }
+    double fitZoom() const; // of the current fit mode
+    double fitZoom(FitMode mode) const;
 
     // Highlights shared by every pane.
     void setHighlightThread(int thread);
@@ -52,6 +63,8 @@ public:
     void setCursorCell(int cell);
     int cursorCell() const { return m_highlight.cursorCell; }
     int hoverCell() const { return m_highlight.hoverCell; }
+    // What the overlay draws: the highlight, without the cursor while another widget has the focus.
+    Highlight paintedHighlight() const;
     // Cells of the diagram lit by the hovered and pinned lanes (what the overlay draws).
     int litCellCount() const;
     // Moves the keyboard cursor by rows/cols within its panel; true when it moved.
@@ -73,15 +86,15 @@ public:
 
     QSize sizeHint() const override;
 
-signals:
-    void cellHovered(int cell);   // -1 when the mouse leaves the cells
+  signals:
+    void cellHovered(int cell); // -1 when the mouse leaves the cells
     void cellClicked(int cell);
     void cursorMoved(int cell);
     void zoomChanged(double zoom);
     void tabPressed(bool backward);
     void painted(double ms);
 
-protected:
+  protected:
     bool event(QEvent* event) override;
     void paintEvent(QPaintEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
@@ -94,8 +107,8 @@ protected:
     void focusInEvent(QFocusEvent* event) override;
     void focusOutEvent(QFocusEvent* event) override;
 
-private:
-    void relayout();           // content rect, scroll ranges
+  private:
+    void relayout(); // content rect, scroll ranges
     void invalidateTiles();
     QPoint scrollOffset() const;
     QPointF toUnits(QPoint viewportPos) const;
@@ -103,17 +116,21 @@ private:
     const QImage& tile(int tx, int ty, bool shaded);
     bool shaded() const { return m_highlight.thread >= 0 || m_highlight.pinned >= 0; }
     QRegion threadRegion(int thread) const; // viewport region of a thread's visible cells
-    void warmTiles();                        // renders missing visible tiles in idle time
+    void warmTiles();                       // renders missing visible tiles in idle time
     void updateCell(int cell);
     void setHover(int cell);
 
+    int laneOf(int thread) const; // thread, or -1 when this diagram has no such thread
+
     std::shared_ptr<const Diagram> m_diagram;
+    const ViewState* m_state = nullptr;
     PaintOptions m_options;
     CellMarks m_marks;
     Highlight m_highlight;
-    QRectF m_content;          // units
-    QSize m_contentPx;         // content at the current zoom
+    QRectF m_content;  // units
+    QSize m_contentPx; // content at the current zoom
     bool m_fit = true;
+    FitMode m_fitMode = FitMode::Readable;
     bool m_title = false, m_legends = false;
     QHash<quint64, QImage> m_tiles;
     QHash<quint64, QImage> m_shadedTiles;

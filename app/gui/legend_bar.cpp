@@ -46,7 +46,8 @@ void LegendBar::setDiagram(std::shared_ptr<const Diagram> diagram) {
 void LegendBar::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
     const int h = heightForWidth(width());
-    if (h != height()) setFixedHeight(h);
+    if (h != height())
+        setFixedHeight(h);
 }
 
 void LegendBar::setColors(const ViewColors& colors) {
@@ -61,21 +62,28 @@ int LegendBar::titleWidth() const {
 QRect LegendBar::swatchRect(int index, int width) const {
     const int x0 = kPad + titleWidth();
     const int perRow = std::max(1, (width - x0 - kPad) / (kSwatch + kGap));
-    return {x0 + (index % perRow) * (kSwatch + kGap), kPad + (index / perRow) * (kSwatch + kGap), kSwatch, kSwatch};
+    return {x0 + (index % perRow) * (kSwatch + kGap), kPad + (index / perRow) * (kSwatch + kGap), kSwatch,
+            kSwatch};
 }
 
 int LegendBar::heightForWidth(int width) const {
-    if (m_entries.empty()) return 0;
+    if (m_entries.empty())
+        return 0;
     return swatchRect(static_cast<int>(m_entries.size()) - 1, width).bottom() + kPad + 1;
 }
 
-QSize LegendBar::sizeHint() const { return {600, heightForWidth(std::max(width(), 600))}; }
-QSize LegendBar::minimumSizeHint() const { return {200, m_entries.empty() ? 0 : kSwatch + 2 * kPad}; }
+QSize LegendBar::sizeHint() const {
+    return {600, heightForWidth(std::max(width(), 600))};
+}
+QSize LegendBar::minimumSizeHint() const {
+    return {200, m_entries.empty() ? 0 : kSwatch + 2 * kPad};
+}
 
 void LegendBar::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.fillRect(rect(), m_colors.background);
-    if (m_entries.empty()) return;
+    if (m_entries.empty())
+        return;
     p.setPen(m_colors.muted);
     QFont f = font();
     p.setFont(f);
@@ -100,20 +108,34 @@ void LegendBar::paintEvent(QPaintEvent*) {
 void LegendBar::mouseMoveEvent(QMouseEvent* event) {
     int hit = -1;
     for (int i = 0; i < static_cast<int>(m_entries.size()); ++i)
-        if (swatchRect(i, width()).contains(event->position().toPoint())) hit = i;
+        if (swatchRect(i, width()).contains(event->position().toPoint()))
+            hit = i;
     if (hit != m_hover) {
         m_hover = hit;
         update();
-        if (hit >= 0) QToolTip::showText(event->globalPosition().toPoint(), m_entries[static_cast<std::size_t>(hit)].tooltip, this);
-        if (m_byLane) emit laneHovered(hit >= 0 ? m_entries[static_cast<std::size_t>(hit)].key : -1);
+        if (hit >= 0)
+            QToolTip::showText(event->globalPosition().toPoint(),
+                               m_entries[static_cast<std::size_t>(hit)].tooltip, this);
+        if (m_byLane)
+            emit laneHovered(hit >= 0 ? m_entries[static_cast<std::size_t>(hit)].key : -1);
     }
+}
+
+void LegendBar::mousePressEvent(QMouseEvent* event) {
+    if (!m_byLane || event->button() != Qt::LeftButton)
+        return;
+    for (int i = 0; i < static_cast<int>(m_entries.size()); ++i)
+        if (swatchRect(i, width()).contains(event->position().toPoint()) &&
+            m_entries[static_cast<std::size_t>(i)].key >= 0)
+            emit laneClicked(m_entries[static_cast<std::size_t>(i)].key);
 }
 
 void LegendBar::leaveEvent(QEvent*) {
     if (m_hover >= 0) {
         m_hover = -1;
         update();
-        if (m_byLane) emit laneHovered(-1);
+        if (m_byLane)
+            emit laneHovered(-1);
     }
 }
 

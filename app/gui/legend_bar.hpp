@@ -17,7 +17,7 @@ namespace lanemap::gui {
 
 class LegendBar : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit LegendBar(QWidget* parent = nullptr);
     void setDiagram(std::shared_ptr<const Diagram> diagram);
     void setColors(const ViewColors& colors);
@@ -29,16 +29,18 @@ public:
     bool hasHeightForWidth() const override { return true; }
     int heightForWidth(int width) const override;
 
-signals:
+  signals:
     void laneHovered(int lane); // -1 when leaving; only when the legend colors by lane
+    void laneClicked(int lane); // a lane swatch was clicked (pins the lane, as clicking a cell does)
 
-protected:
+  protected:
     void paintEvent(QPaintEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
     void leaveEvent(QEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
 
-private:
+  private:
     struct Entry {
         QColor fill;
         QString number; // drawn in the swatch

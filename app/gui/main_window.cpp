@@ -5,22 +5,27 @@
 #include "compare.hpp"
 #include "details_panel.hpp"
 #include "legend_bar.hpp"
+#include "pane_frame.hpp"
 #include "probe_controller.hpp"
 #include "theme.hpp"
+#include "view_state.hpp"
 
-#include "lanemap/evidence.hpp"
 #include "lanemap/catalog.hpp"
+#include "lanemap/evidence.hpp"
 #include "lanemap/export.hpp"
 #include "lanemap/spec.hpp"
 #include "lanemap/svg.hpp"
+#include "lanemap/verdict.hpp"
 
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
 #include <QBuffer>
+#include <QClipboard>
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDesktopServices>
+#include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -29,9 +34,11 @@
 #include <QKeySequence>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressBar>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -46,12 +53,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <utility>
 
 namespace lanemap::gui {
 
 namespace {
 
-QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+QString qs(std::string_view s) {
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
 
 QLabel* makeLabel(const QString& objectName, QWidget* parent) {
     auto* l = new QLabel(parent);
@@ -66,37 +77,54 @@ MainWindow::MainWindow(const Options& options, QWidget* parent) : QMainWindow(pa
     setObjectName(QStringLiteral("lanemapMainWindow"));
     setWindowTitle(QStringLiteral("lanemap"));
     setWindowIcon(QIcon(QStringLiteral(":/lanemap/lanemap.svg")));
+    m_state = new ViewState(this);
     m_probe = new ProbeController(this);
     QStringList reportErrors;
     m_probe->setRecorded(loadRecordedReports(m_options.recordedReports, &reportErrors));
     buildUi();
     buildActions();
+    connectViewState();
     connect(m_probe, &ProbeController::progress, this, [this](int done, int total, const QString& spec) {
         m_probeProgress->setRange(0, total);
         m_probeProgress->setValue(done);
         m_probeStatus->setText(tr("probing %1 (%2/%3)").arg(spec).arg(done).arg(total));
     });
     connect(m_probe, &ProbeController::unavailable, this, [this](const QString& reason) {
-        m_probeStatus->setText(tr("GPU unavailable: %1").arg(reason));
-        m_probeStatus->setToolTip(tr("The probe needs an NVIDIA GPU and driver; every other feature works without one.\n%1").arg(reason));
-        statusBar()->showMessage(tr("Probe hardware: GPU unavailable — %1").arg(reason), 10000);
+        // A non-modal notice in plain words (the technical reason under "Show Details"); the status area
+        // keeps the variant's provenance.
+        if (!m_probeNotice) {
+            m_probeNotice = new QMessageBox(QMessageBox::Information, tr("Probe hardware"), QString(),
+                                            QMessageBox::Close, this);
+            m_probeNotice->setObjectName(QStringLiteral("probeNotice"));
+            m_probeNotice->setWindowModality(Qt::NonModal);
+            m_probeNotice->setModal(false);
+        }
+        m_probeNotice->setText(plainUnavailable(reason));
+        m_probeNotice->setDetailedText(reason);
+        m_probeNotice->show();
+        updateProbeStatus();
     });
     connect(m_probe, &ProbeController::finished, this, [this](bool cancelled) {
         m_probeProgress->hide();
         m_probeCancel->hide();
         m_actProbe->setEnabled(true);
-        if (cancelled) statusBar()->showMessage(tr("Probe cancelled"), 5000);
+        if (cancelled)
+            statusBar()->showMessage(tr("Probe cancelled"), 5000);
         if (m_probe->hasLiveReport()) {
             applyVerdictMarks();
             updateProbeStatus();
         }
     });
-    if (!reportErrors.isEmpty()) statusBar()->showMessage(tr("Skipped recorded probe reports: %1").arg(reportErrors.join(QStringLiteral("; "))), 10000);
+    if (!reportErrors.isEmpty())
+        statusBar()->showMessage(
+            tr("Skipped recorded probe reports: %1").arg(reportErrors.join(QStringLiteral("; "))), 10000);
 
     Preferences prefs;
-    if (m_options.settings && m_options.restore) prefs = loadPreferences(*m_options.settings);
+    if (m_options.settings && m_options.restore)
+        prefs = loadPreferences(*m_options.settings);
     applyPreferences(prefs);
-    if (!m_instruction) openSpec(Preferences().spec);
+    if (!m_instruction)
+        openSpec(Preferences().spec);
 }
 
 MainWindow::~MainWindow() = default;
@@ -121,6 +149,13 @@ void MainWindow::buildUi() {
     m_filterError->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_filterError->setStyleSheet(QStringLiteral("QLabel { color: #d23c3c; }"));
     m_filterError->hide();
+    // Zero hits: what was probably meant, and the nearest specs as links that open them.
+    m_filterHint = new QLabel(catalogWidget);
+    m_filterHint->setObjectName(QStringLiteral("filterHint"));
+    m_filterHint->setWordWrap(true);
+    m_filterHint->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse);
+    m_filterHint->hide();
+    connect(m_filterHint, &QLabel::linkActivated, this, [this](const QString& spec) { openSpec(spec); });
     m_filterCount = new QLabel(catalogWidget);
     m_filterCount->setObjectName(QStringLiteral("filterCount"));
     m_filterCount->setEnabled(false);
@@ -137,20 +172,24 @@ void MainWindow::buildUi() {
     m_tree->setMinimumWidth(250);
     cl->addWidget(m_filter);
     cl->addWidget(m_filterError);
+    cl->addWidget(m_filterHint);
     cl->addWidget(m_tree, 1);
     cl->addWidget(m_filterCount);
     auto* catalogDock = new QDockWidget(tr("Catalog"), this);
     catalogDock->setObjectName(QStringLiteral("catalogDock"));
     catalogDock->setWidget(catalogWidget);
-    catalogDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    catalogDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
+                             QDockWidget::DockWidgetClosable);
     addDockWidget(Qt::LeftDockWidgetArea, catalogDock);
     connect(m_filter, &QLineEdit::textChanged, this, &MainWindow::onFilterChanged);
     connect(m_filter, &QLineEdit::returnPressed, this, [this] {
         // Enter opens the only match (or the parsed instruction).
-        if (!m_filterModel->parsedSpec().isEmpty()) openSpec(m_filterModel->parsedSpec());
+        if (!m_filterModel->parsedSpec().isEmpty())
+            openSpec(m_filterModel->parsedSpec());
         else if (m_filterModel->matchingVariants() >= 1) {
             QModelIndex idx = m_filterModel->index(0, 0);
-            while (m_filterModel->hasChildren(idx)) idx = m_filterModel->index(0, 0, idx);
+            while (m_filterModel->hasChildren(idx))
+                idx = m_filterModel->index(0, 0, idx);
             openSpec(idx.data(CatalogModel::SpecRole).toString());
         }
     });
@@ -160,12 +199,16 @@ void MainWindow::buildUi() {
 
     // Details dock.
     m_details = new DetailsPanel(this);
+    connect(m_state, &ViewState::cellChanged, m_details, &DetailsPanel::setCell);
     auto* detailsDock = new QDockWidget(tr("Cell"), this);
     detailsDock->setObjectName(QStringLiteral("detailsDock"));
     detailsDock->setWidget(m_details);
-    detailsDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
-    detailsDock->setMinimumWidth(270);
-    addDockWidget(Qt::RightDockWidgetArea, detailsDock);
+    detailsDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
+                             QDockWidget::DockWidgetClosable);
+    // Under the catalog by default: the panes get the window's whole width, which a 1280 px laptop needs.
+    addDockWidget(Qt::LeftDockWidgetArea, detailsDock);
+    splitDockWidget(catalogDock, detailsDock, Qt::Vertical);
+    m_docks = {catalogDock, detailsDock};
 
     // Central: header, legend strip, panes (or compare page).
     auto* central = new QWidget(this);
@@ -192,12 +235,35 @@ void MainWindow::buildUi() {
     titleRow->addSpacing(12);
     titleRow->addWidget(m_ptx, 1);
     vl->addLayout(titleRow);
-    vl->addWidget(m_facts);
+    // Notes and errata fold into one button on the facts line: provenance is never above the grids unless
+    // asked for (a sparse variant has six to nine lines of it).
+    m_notesToggle = new QToolButton(central);
+    m_notesToggle->setObjectName(QStringLiteral("notesToggle"));
+    m_notesToggle->setCheckable(true);
+    m_notesToggle->setAutoRaise(true);
+    m_notesToggle->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_notesToggle->setArrowType(Qt::RightArrow);
+    connect(m_notesToggle, &QToolButton::toggled, this, [this](bool on) {
+        m_notesToggle->setArrowType(on ? Qt::DownArrow : Qt::RightArrow);
+        m_notes->setVisible(on && !m_notes->text().isEmpty());
+    });
+    auto* factsRow = new QHBoxLayout;
+    factsRow->addWidget(m_facts);
+    factsRow->addSpacing(12);
+    factsRow->addWidget(m_notesToggle);
+    factsRow->addStretch(1);
+    vl->addLayout(factsRow);
     vl->addWidget(m_notes);
     m_legend = new LegendBar(central);
     m_legend->setObjectName(QStringLiteral("legend"));
     vl->addWidget(m_legend);
-    connect(m_legend, &LegendBar::laneHovered, this, [this](int lane) { setHighlightThread(lane); });
+    m_verdictLine = makeLabel(QStringLiteral("verdictLegend"), central);
+    m_verdictLine->setWordWrap(true);
+    m_verdictLine->hide();
+    vl->addWidget(m_verdictLine);
+    connect(m_legend, &LegendBar::laneHovered, m_state, &ViewState::setHoveredLane);
+    connect(m_legend, &LegendBar::laneClicked, this,
+            [this](int lane) { setPinnedThread(lane == m_state->pinnedLane() ? -1 : lane); });
 
     m_stack = new QStackedWidget(central);
     m_paneSplitter = new QSplitter(Qt::Horizontal, m_stack);
@@ -226,8 +292,6 @@ void MainWindow::buildUi() {
     m_hoverStatus = new QLabel(this);
     m_hoverStatus->setObjectName(QStringLiteral("hoverStatus"));
     statusBar()->addWidget(m_hoverStatus, 1);
-    m_zoomStatus = new QLabel(this);
-    statusBar()->addPermanentWidget(m_zoomStatus);
     m_probeStatus = new QLabel(this);
     m_probeStatus->setObjectName(QStringLiteral("probeStatus"));
     statusBar()->addPermanentWidget(m_probeStatus);
@@ -247,27 +311,43 @@ void MainWindow::buildActions() {
     // File
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QAction* exportSvgAct = file->addAction(tr("Export &SVG…"), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Export SVG"), currentSpec() + QStringLiteral(".svg"),
-                                                          tr("SVG (*.svg)"));
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Export SVG"),
+            exportFolder() + QLatin1Char('/') + currentSpec() + QStringLiteral(".svg"), tr("SVG (*.svg)"));
         QString error;
-        if (!path.isEmpty() && !exportSvg(path, &error)) QMessageBox::warning(this, tr("Export SVG"), error);
-        else if (!path.isEmpty()) statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
+        if (!path.isEmpty() && !exportSvg(path, &error))
+            QMessageBox::warning(this, tr("Export SVG"), error);
+        else if (!path.isEmpty()) {
+            rememberExportFolder(path);
+            statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
+        }
     });
     exportSvgAct->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     QAction* exportPngAct = file->addAction(tr("Export &PNG…"), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Export PNG"), currentSpec() + QStringLiteral(".png"),
-                                                          tr("PNG (*.png)"));
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Export PNG"),
+            exportFolder() + QLatin1Char('/') + currentSpec() + QStringLiteral(".png"), tr("PNG (*.png)"));
         QString error;
-        if (!path.isEmpty() && !exportPng(path, &error)) QMessageBox::warning(this, tr("Export PNG"), error);
-        else if (!path.isEmpty()) statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
+        if (!path.isEmpty() && !exportPng(path, &error))
+            QMessageBox::warning(this, tr("Export PNG"), error);
+        else if (!path.isEmpty()) {
+            rememberExportFolder(path);
+            statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
+        }
     });
     exportPngAct->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    m_recentMenu = file->addMenu(tr("&Recent instructions"));
+    m_recentMenu->setObjectName(QStringLiteral("recentMenu"));
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
     // Edit
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
-    edit->addAction(tr("&Copy cell info"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C), this, &MainWindow::copyCellInfo);
+    edit->addAction(tr("&Copy cell info"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C), this,
+                    &MainWindow::copyCellInfo);
+    QAction* copyImage = edit->addAction(tr("Copy &image"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_C),
+                                         this, &MainWindow::copyImage);
+    copyImage->setObjectName(QStringLiteral("actionCopyImage"));
     edit->addAction(tr("&Find instruction"), QKeySequence::Find, this, [this] {
         m_filter->setFocus();
         m_filter->selectAll();
@@ -277,7 +357,11 @@ void MainWindow::buildActions() {
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(tr("Zoom &in"), QKeySequence::ZoomIn, this, &MainWindow::zoomIn);
     view->addAction(tr("Zoom &out"), QKeySequence::ZoomOut, this, &MainWindow::zoomOut);
-    view->addAction(tr("&Fit"), QKeySequence(Qt::CTRL | Qt::Key_0), this, &MainWindow::fitAll);
+    view->addAction(tr("&Fit readable"), QKeySequence(Qt::CTRL | Qt::Key_0), this, &MainWindow::fitAll)
+        ->setToolTip(tr("Whole diagram where its labels stay readable, else fill the short side and scroll"));
+    view->addAction(tr("Fit &all"), QKeySequence(Qt::CTRL | Qt::Key_9), this, &MainWindow::fitWhole)
+        ->setToolTip(
+            tr("Whole diagram in every pane; colour alone shows the pattern when labels cannot fit"));
     view->addSeparator();
     QMenu* colorMenu = view->addMenu(tr("&Color by"));
     m_colorGroup = new QActionGroup(this);
@@ -296,30 +380,82 @@ void MainWindow::buildActions() {
     m_actLabels->setCheckable(true);
     m_actLabels->setChecked(true);
     connect(m_actLabels, &QAction::toggled, this, &MainWindow::setShowLabels);
+    m_actMarks = view->addAction(tr("Probe &marks"));
+    m_actMarks->setObjectName(QStringLiteral("actionProbeMarks"));
+    m_actMarks->setCheckable(true);
+    m_actMarks->setChecked(true);
+    m_actMarks->setToolTip(tr("Frame the cells where the hardware report disagrees with the layout"));
+    connect(m_actMarks, &QAction::toggled, this, [this] { applyVerdictMarks(); });
+    QMenu* panels = view->addMenu(tr("&Panels"));
+    panels->setObjectName(QStringLiteral("panelsMenu"));
+    for (QDockWidget* dock : m_docks)
+        panels->addAction(dock->toggleViewAction());
     m_actDark = view->addAction(tr("&Dark theme"));
     m_actDark->setCheckable(true);
     m_actDark->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
-    connect(m_actDark, &QAction::toggled, this, [this](bool on) { setTheme(on ? Theme::Dark : Theme::Light); });
+    connect(m_actDark, &QAction::toggled, this,
+            [this](bool on) { setTheme(on ? Theme::Dark : Theme::Light); });
 
     // Tools
     QMenu* tools = menuBar()->addMenu(tr("&Tools"));
-    m_actProbe = tools->addAction(tr("&Probe hardware"), QKeySequence(Qt::CTRL | Qt::Key_P), this, &MainWindow::probeHardware);
-    m_actProbe->setToolTip(tr("Run every variant on the GPU and check each cell against the layout (needs CUDA and a GPU)"));
+    m_actProbe = tools->addAction(tr("&Probe hardware"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P), this,
+                                  &MainWindow::probeHardware);
+    m_actProbe->setToolTip(
+        tr("Run every variant on the GPU and check each cell against the layout (needs CUDA and a GPU)"));
 
     // Help
+    // Go: a browsing tool's history.
+    QMenu* go = menuBar()->addMenu(tr("&Go"));
+    m_actBack = go->addAction(tr("&Back"), QKeySequence::Back, this, &MainWindow::goBack);
+    m_actBack->setObjectName(QStringLiteral("actionBack"));
+    m_actForward = go->addAction(tr("&Forward"), QKeySequence::Forward, this, &MainWindow::goForward);
+    m_actForward->setObjectName(QStringLiteral("actionForward"));
+    m_actBack->setEnabled(false);
+    m_actForward->setEnabled(false);
+
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* keys = help->addAction(tr("&Keyboard shortcuts"), QKeySequence::HelpContents, this, [this] {
+        auto* box = new QMessageBox(QMessageBox::NoIcon, tr("Keyboard shortcuts"), shortcutsText(),
+                                    QMessageBox::Close, this);
+        box->setObjectName(QStringLiteral("shortcutsDialog"));
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->setModal(false);
+        box->show();
+    });
+    keys->setObjectName(QStringLiteral("actionShortcuts"));
+    help->addAction(tr("Quick &guide"), this, [this] {
+        QMessageBox::information(
+            this, tr("lanemap quick guide"),
+            tr("<p><b>Open</b> an instruction from the catalog, or type words (<i>mma m16n8k16 bf16</i>, "
+               "<i>sm_90</i>, "
+               "<i>sparse</i>, <i>f16 acc</i>) or paste a whole PTX instruction into the filter.</p>"
+               "<p><b>Hover</b> a cell: its lane lights up in every pane and the Cell panel says which "
+               "register and "
+               "bits hold it; <b>click</b> pins the lane (a legend swatch too). Arrows move a cell cursor, "
+               "Tab "
+               "moves between panes.</p><p><b>Panes</b> each have their own zoom: Fit readable (Ctrl+0), Fit "
+               "all "
+               "(Ctrl+9), Ctrl+wheel. <b>Compare</b> shows which positions another variant holds "
+               "differently.</p>"
+               "<p><b>Hardware verdicts</b> come from the probe (Tools → Probe hardware) or from recorded "
+               "reports; "
+               "only cells the hardware placed differently are framed in red.</p>"));
+    });
     help->addAction(tr("PTX manual section of this instruction"), this, [this] {
-        if (m_instruction) QDesktopServices::openUrl(QUrl(manualUrl(qs(m_instruction->anchor))));
+        if (m_instruction)
+            QDesktopServices::openUrl(QUrl(manualUrl(qs(m_instruction->anchor))));
     });
     help->addAction(tr("&About lanemap"), this, [this] {
-        QMessageBox::about(this, tr("About lanemap"),
-                           tr("<b>lanemap %1</b><p>Which lane, register and bits hold each element of the PTX "
-                              "tensor-core instructions (mma, mma.sp, wgmma).</p><p>Layouts from the PTX ISA 9.1; "
-                              "the hardware probe confirms them on a GPU. The probe sees A, B and D only through "
-                              "D = A·B + C: it proves their consistency with each other, and absolute K positions "
-                              "only where metadata or a memory layout anchors them.</p>")
-                               .arg(QStringLiteral(LANEMAP_VERSION)));
+        QMessageBox::about(
+            this, tr("About lanemap"),
+            tr("<b>lanemap %1</b><p>Which lane, register and bits hold each element of the PTX "
+               "tensor-core instructions (mma, mma.sp, wgmma).</p><p>Layouts from the PTX ISA 9.1; "
+               "the hardware probe confirms them on a GPU. The probe sees A, B and D only through "
+               "D = A·B + C: it proves their consistency with each other, and absolute K positions "
+               "only where metadata or a memory layout anchors them.</p>")
+                .arg(QStringLiteral(LANEMAP_VERSION)));
     });
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
 
     // Toolbar
     QToolBar* tb = addToolBar(tr("View"));
@@ -347,7 +483,8 @@ void MainWindow::buildActions() {
     m_selectorBox = new QComboBox(tb);
     m_selectorBox->setObjectName(QStringLiteral("selector"));
     m_selectorBox->setToolTip(tr("Sparsity selector: which threads hold the metadata"));
-    connect(m_selectorBox, &QComboBox::activated, this, [this](int i) { setSelector(m_selectorBox->itemData(i).toInt()); });
+    connect(m_selectorBox, &QComboBox::activated, this,
+            [this](int i) { setSelector(m_selectorBox->itemData(i).toInt()); });
     tb->addWidget(m_selectorLabel);
     tb->addWidget(m_selectorBox);
     tb->addSeparator();
@@ -356,7 +493,9 @@ void MainWindow::buildActions() {
     QAction* zout = tb->addAction(tr("−"), this, &MainWindow::zoomOut);
     zout->setToolTip(tr("Zoom out (Ctrl+-)"));
     QAction* zfit = tb->addAction(tr("Fit"), this, &MainWindow::fitAll);
-    zfit->setToolTip(tr("Fit every pane (Ctrl+0)"));
+    QAction* zall = tb->addAction(tr("Fit all"), this, &MainWindow::fitWhole);
+    zall->setToolTip(tr("Whole diagram in every pane (Ctrl+9)"));
+    zfit->setToolTip(tr("Fit readable, every pane (Ctrl+0)"));
     tb->addSeparator();
     tb->addWidget(new QLabel(tr(" Compare with "), tb));
     m_compareEdit = new QLineEdit(tb);
@@ -366,12 +505,16 @@ void MainWindow::buildActions() {
     m_compareEdit->setMaximumWidth(220);
     connect(m_compareEdit, &QLineEdit::editingFinished, this, [this] {
         QString error;
-        if (!setCompare(m_compareEdit->text(), &error)) statusBar()->showMessage(error, 10000);
+        if (!setCompare(m_compareEdit->text(), &error))
+            statusBar()->showMessage(error, 10000);
+        else
+            statusBar()->clearMessage(); // an earlier error no longer applies
     });
     tb->addWidget(m_compareEdit);
     m_compareOperandBox = new QComboBox(tb);
     m_compareOperandBox->setObjectName(QStringLiteral("compareOperand"));
-    for (const char* op : {"A", "B", "C", "D"}) m_compareOperandBox->addItem(QString::fromLatin1(op));
+    for (const char* op : {"A", "B", "C", "D"})
+        m_compareOperandBox->addItem(QString::fromLatin1(op));
     connect(m_compareOperandBox, &QComboBox::activated, this,
             [this](int i) { setCompareOperand(m_compareOperandBox->itemText(i)); });
     tb->addWidget(m_compareOperandBox);
@@ -390,26 +533,41 @@ void MainWindow::onFilterChanged(const QString& text) {
     const QString error = m_filterModel->parseError();
     m_filterError->setText(error);
     m_filterError->setVisible(!error.isEmpty());
+    QString hint = m_filterModel->hint().toHtmlEscaped();
+    if (!hint.isEmpty() && !m_filterModel->nearestSpecs().isEmpty()) {
+        QStringList links;
+        for (const QString& spec : m_filterModel->nearestSpecs())
+            links << QStringLiteral("<a href='%1'>%1</a>").arg(spec);
+        hint += QStringLiteral("<br/>") + tr("Nearest: %1").arg(links.join(QStringLiteral(", ")));
+    }
+    m_filterHint->setText(hint);
+    m_filterHint->setVisible(!hint.isEmpty() && error.isEmpty());
     const int matches = m_filterModel->matchingVariants();
     m_filterCount->setText(tr("%1 of %2 variants").arg(matches).arg(m_catalogModel->variantCount()));
-    if (!text.trimmed().isEmpty() && matches <= 60) m_tree->expandAll();
+    if (!text.trimmed().isEmpty() && matches <= 60)
+        m_tree->expandAll();
     else if (text.trimmed().isEmpty()) {
         m_tree->collapseAll();
-        for (int r = 0; r < m_filterModel->rowCount(); ++r) m_tree->expand(m_filterModel->index(r, 0));
-        if (m_instruction) selectInTree(currentSpec());
+        for (int r = 0; r < m_filterModel->rowCount(); ++r)
+            m_tree->expand(m_filterModel->index(r, 0));
+        if (m_instruction)
+            selectInTree(currentSpec());
     }
-    if (!m_filterModel->parsedSpec().isEmpty()) openSpec(m_filterModel->parsedSpec());
+    if (!m_filterModel->parsedSpec().isEmpty())
+        openSpec(m_filterModel->parsedSpec());
 }
 
 void MainWindow::onTreeCurrentChanged(const QModelIndex& current) {
     const QString spec = current.data(CatalogModel::SpecRole).toString();
-    if (!spec.isEmpty() && spec != currentSpec()) openSpec(spec);
+    if (!spec.isEmpty() && spec != currentSpec())
+        openSpec(spec);
 }
 
 void MainWindow::selectInTree(const QString& spec) {
     const QModelIndex source = m_catalogModel->indexOfSpec(spec);
     const QModelIndex idx = m_filterModel->mapFromSource(source);
-    if (!idx.isValid()) return;
+    if (!idx.isValid())
+        return;
     const QSignalBlocker block(m_tree->selectionModel());
     m_tree->setCurrentIndex(idx);
     m_tree->scrollTo(idx);
@@ -418,11 +576,13 @@ void MainWindow::selectInTree(const QString& spec) {
 bool MainWindow::openSpec(const QString& text, QString* error) {
     const ParsedSpec parsed = parseSpec(text.toStdString(), Catalog::instance());
     if (!parsed) {
-        if (error) *error = QString::fromStdString(parsed.error);
+        if (error)
+            *error = QString::fromStdString(parsed.error);
         return false;
     }
     const Instruction& in = Catalog::instance().instruction(*parsed.variant);
-    if (&in != m_instruction) showInstruction(in);
+    if (&in != m_instruction)
+        showInstruction(in);
     return true;
 }
 
@@ -433,92 +593,88 @@ QString MainWindow::currentSpec() const {
 void MainWindow::showInstruction(const Instruction& instruction) {
     m_selectTimer.start();
     m_waitingFirstPaint = true;
-    // An instruction from outside the catalog may reuse a freed one's address: never serve its cached diagrams.
+    // An instruction from outside the catalog may reuse a freed one's address: never serve its cached
+    // diagrams.
     if (Catalog::instance().instruction(instruction.spec) != &instruction)
-        m_diagramCache.remove_if([&](const CachedDiagram& c) { return c.instruction == &instruction; });
+        m_cache.forget(instruction);
     m_instruction = &instruction;
     m_prefs.spec = QString::fromStdString(instruction.spec);
     // Keep view choices that still apply; drop those that do not (a selector of another instruction, lanes
-    // beyond its thread count).
+    // beyond its thread count). The panes are rebuilt once below, not per dropped choice.
+    const bool restoring = std::exchange(m_restoring, true);
     bool selectorValid = false;
     if (instruction.metadata)
-        for (const MetadataSelector& s : instruction.metadata->selectors) selectorValid = selectorValid || s.value == m_prefs.selector;
+        for (const MetadataSelector& s : instruction.metadata->selectors)
+            selectorValid = selectorValid || s.value == m_state->selector();
     if (!selectorValid)
-        m_prefs.selector = instruction.metadata && !instruction.metadata->selectors.empty()
-                               ? instruction.metadata->selectors.front().value
-                               : 0;
-    if (!m_laneFilter.empty() && m_laneFilter.back() >= instruction.threads) {
-        m_laneFilter.clear();
-        m_prefs.laneFilter.clear();
+        m_state->setSelector(instruction.metadata && !instruction.metadata->selectors.empty()
+                                 ? instruction.metadata->selectors.front().value
+                                 : 0);
+    if (!m_state->lanes().empty() && m_state->lanes().back() >= instruction.threads) {
+        m_state->setLanes(QString(), {});
         m_laneEdit->clear();
     }
-    if (m_prefs.pinnedThread >= instruction.threads) m_prefs.pinnedThread = -1;
-    m_hoverThread = -1;
+    if (m_state->pinnedLane() >= instruction.threads)
+        m_state->setPinnedLane(-1);
+    m_state->setHoveredLane(-1);
+    m_restoring = restoring;
     m_lastView = nullptr;
     m_lastCell = -1;
+    // Nothing of the previous instruction stays on screen: its cell, its hover text.
+    m_state->setCell(CellInfo{});
     m_details->clear();
-    rebuildPanes();
+    m_hoverStatus->clear();
+    rebuildPanes(true);
     m_unpainted.clear();
-    for (const Pane& p : m_panes) m_unpainted.insert(p.view.data());
+    for (const Pane& p : m_panes)
+        m_unpainted.insert(p.view.data());
     updateHeader();
     updateSelectorBox();
     updateProbeStatus();
-    if (!m_prefs.compareSpec.isEmpty()) rebuildCompare();
+    if (!m_state->compareSpec().isEmpty())
+        rebuildCompare();
     selectInTree(m_prefs.spec);
+    rememberVisit(m_prefs.spec);
     emit instructionChanged(m_prefs.spec);
 }
 
 // --- panes -------------------------------------------------------------------------------------------------
 
 std::shared_ptr<const Diagram> MainWindow::diagramFor(const Instruction& in, const DiagramOptions& o) const {
-    // Diagrams are immutable: a small cache makes going back to a recent instruction or coloring instant (the
-    // largest wgmma accumulators take tens of milliseconds to build).
-    std::string key = in.spec + '|' + o.operand.value_or("*") + '|' + std::string(toString(o.colorBy)) + '|' +
-                      std::string(toString(o.palette)) + '|' + (o.selector ? std::to_string(*o.selector) : "-") + '|';
-    for (int t : o.threads) key += std::to_string(t) + ',';
-    const void* owner = &in;
-    for (auto it = m_diagramCache.begin(); it != m_diagramCache.end(); ++it)
-        if (it->key == key && it->instruction == owner) {
-            m_diagramCache.splice(m_diagramCache.begin(), m_diagramCache, it);
-            return m_diagramCache.front().diagram;
-        }
-    auto diagram = std::make_shared<const Diagram>(buildDiagram(in, o));
-    m_diagramCache.push_front({key, owner, diagram});
-    if (m_diagramCache.size() > 32) m_diagramCache.pop_back();
-    return diagram;
+    return m_cache.get(in, o);
 }
 
 std::vector<std::pair<QString, std::shared_ptr<const Diagram>>> MainWindow::paneDiagrams() const {
     std::vector<std::pair<QString, std::shared_ptr<const Diagram>>> panes;
-    if (!m_instruction) return panes;
-    // One "C/D" pane when C and D have the same layout. The Diagram decides: asked for "C/D" it draws one merged
-    // "C/D" panel, or separate C and D panels when the layouts differ (then each gets its own pane).
+    if (!m_instruction)
+        return panes;
+    // One "C/D" pane when C and D have the same layout. The Diagram decides: asked for "C/D" it draws one
+    // merged "C/D" panel, or separate C and D panels when the layouts differ (then each gets its own pane).
     std::shared_ptr<const Diagram> cd;
     if (m_instruction->operand(Operand::C) && m_instruction->operand(Operand::D)) {
         cd = diagramFor(*m_instruction, diagramOptions(QStringLiteral("C/D")));
         const bool merged = std::any_of(cd->panels.begin(), cd->panels.end(),
                                         [](const DiagramPanel& p) { return p.operand == "C/D"; });
-        if (!merged) cd.reset();
+        if (!merged)
+            cd.reset();
     }
     for (const FragmentLayout& op : m_instruction->operands) {
         const QString name = qs(op.name());
-        if (cd && name == QLatin1String("D")) continue;
-        if (cd && name == QLatin1String("C")) panes.emplace_back(QStringLiteral("C/D"), cd);
-        else panes.emplace_back(name, diagramFor(*m_instruction, diagramOptions(name)));
+        if (cd && name == QLatin1String("D"))
+            continue;
+        if (cd && name == QLatin1String("C"))
+            panes.emplace_back(QStringLiteral("C/D"), cd);
+        else
+            panes.emplace_back(name, diagramFor(*m_instruction, diagramOptions(name)));
     }
     if (m_instruction->metadata)
-        panes.emplace_back(QStringLiteral("metadata"), diagramFor(*m_instruction, diagramOptions(QStringLiteral("metadata"))));
+        panes.emplace_back(QStringLiteral("metadata"),
+                           diagramFor(*m_instruction, diagramOptions(QStringLiteral("metadata"))));
     return panes;
 }
 
 DiagramOptions MainWindow::diagramOptions(const QString& operand) const {
-    DiagramOptions o;
-    if (!operand.isEmpty()) o.operand = operand.toStdString();
-    o.colorBy = m_prefs.colorBy;
-    o.palette = m_prefs.palette;
-    o.threads = m_laneFilter;
-    if (m_instruction && m_instruction->metadata) o.selector = m_prefs.selector;
-    return o;
+    return m_state->diagramOptions(operand, m_instruction && m_instruction->metadata);
 }
 
 DiagramView* MainWindow::makeView(const QString& name) {
@@ -530,21 +686,18 @@ DiagramView* MainWindow::makeView(const QString& name) {
 }
 
 void MainWindow::attachView(DiagramView* view) {
-    view->setColors(viewColors(m_prefs.theme));
-    view->setShowLabels(m_prefs.showLabels);
+    view->setViewState(m_state);
     connect(view, &DiagramView::cellHovered, this, [this, view](int cell) { onHover(view, cell); });
     connect(view, &DiagramView::cursorMoved, this, [this, view](int cell) {
-        if (cell >= 0) onHover(view, cell);
+        if (cell >= 0)
+            onHover(view, cell);
     });
     connect(view, &DiagramView::cellClicked, this, [this, view](int cell) { onClick(view, cell); });
     connect(view, &DiagramView::tabPressed, this, [this, view](bool backward) { onPaneTab(view, backward); });
     connect(view, &DiagramView::painted, this, &MainWindow::onPainted);
-    connect(view, &DiagramView::zoomChanged, this, [this, view](double z) {
-        if (view->isVisible()) m_zoomStatus->setText(tr("zoom %1%").arg(std::lround(z * 100)));
-    });
 }
 
-void MainWindow::rebuildPanes() {
+void MainWindow::rebuildPanes(bool newInstruction) {
     const auto diagrams = paneDiagrams();
     // Reuse views by name (keeps zoom and scroll when switching between similar instructions).
     std::vector<Pane> old = std::move(m_panes);
@@ -556,32 +709,42 @@ void MainWindow::rebuildPanes() {
         for (Pane& o : old)
             if (o.name == name && o.view) {
                 pane.view = o.view;
+                pane.frame = o.frame;
                 o.view = nullptr;
+                o.frame = nullptr;
             }
-        if (!pane.view) pane.view = makeView(name);
+        if (!pane.view) {
+            pane.view = makeView(name);
+            pane.frame = new PaneFrame(pane.view);
+            pane.frame->setObjectName(QStringLiteral("frame_") +
+                                      QString(name).replace(QLatin1Char('/'), QString()));
+        }
+        pane.frame->setTitle(paneTitle(name));
         pane.view->setDiagram(diagram);
-        pane.view->setPinnedThread(m_prefs.pinnedThread);
-        pane.view->setHighlightThread(-1);
         m_panes.push_back(pane);
     }
     for (Pane& o : old)
-        if (o.view) {
+        if (o.frame) {
             // Out of the splitter now (deleteLater alone leaves it visible until the event loop runs again).
-            o.view->hide();
-            o.view->setParent(nullptr);
-            o.view->deleteLater();
+            o.frame->hide();
+            o.frame->setParent(nullptr);
+            o.frame->deleteLater();
         }
 
-    // Arrangement, the shape of D = A·B + C: A (and metadata) in one group, B and C/D in the other. Side by side
-    // (A left, B over C/D) unless A is much wider than tall (large K): then A on top and B, C/D below it.
+    // Arrangement, the shape of D = A·B + C: A (and metadata) in one group, B and C/D in the other. Side by
+    // side (A left, B over C/D) unless A is much wider than tall (large K): then A on top and B, C/D below
+    // it.
     auto natural = [](const DiagramView* v) {
         const QRectF r = contentRect(*v->diagram(), v->paintOptions());
         return QSizeF(r.width(), r.height());
     };
-    auto isFirstGroup = [](const Pane& p) { return p.name == QLatin1String("A") || p.name == QLatin1String("metadata"); };
+    auto isFirstGroup = [](const Pane& p) {
+        return p.name == QLatin1String("A") || p.name == QLatin1String("metadata");
+    };
     QSizeF aSize(1, 1);
     for (const Pane& pane : m_panes)
-        if (pane.name == QLatin1String("A")) aSize = natural(pane.view);
+        if (pane.name == QLatin1String("A"))
+            aSize = natural(pane.view);
     const bool rows = aSize.width() > 2.6 * aSize.height();
     m_paneSplitter->setOrientation(rows ? Qt::Vertical : Qt::Horizontal);
     m_leftColumn->setOrientation(rows ? Qt::Horizontal : Qt::Vertical);
@@ -589,7 +752,7 @@ void MainWindow::rebuildPanes() {
     int li = 0, ri = 0;
     for (const Pane& pane : m_panes) {
         const bool first = isFirstGroup(pane);
-        (first ? m_leftColumn : m_rightColumn)->insertWidget(first ? li++ : ri++, pane.view);
+        (first ? m_leftColumn : m_rightColumn)->insertWidget(first ? li++ : ri++, pane.frame);
     }
     // Split sizes follow the diagrams' natural sizes, so a 16x8 B does not get as much room as a 64x256 D.
     QList<int> firstSizes, secondSizes;
@@ -598,7 +761,8 @@ void MainWindow::rebuildPanes() {
         QSizeF s = natural(pane.view);
         const bool first = isFirstGroup(pane);
         // The metadata pane (grid plus one register diagram per lane) scrolls; A keeps most of its height.
-        if (pane.name == QLatin1String("metadata")) s = QSizeF(s.width(), std::min(s.height(), 1.2 * aSize.height()));
+        if (pane.name == QLatin1String("metadata"))
+            s = QSizeF(s.width(), std::min(s.height(), 1.2 * aSize.height()));
         const double inGroup = rows ? s.width() : s.height();
         const double across = rows ? s.height() : s.width();
         (first ? firstSizes : secondSizes) << std::max(120, static_cast<int>(inGroup));
@@ -608,33 +772,46 @@ void MainWindow::rebuildPanes() {
     m_leftColumn->setSizes(firstSizes);
     m_rightColumn->setSizes(secondSizes);
     // A wide A on top gets half the height: enough to read its labels while B and C/D scroll below.
-    const double share = rows ? 0.5 : std::clamp(firstExtent / std::max(1.0, firstExtent + secondExtent), 0.25, 0.7);
+    const double share =
+        rows ? 0.5 : std::clamp(firstExtent / std::max(1.0, firstExtent + secondExtent), 0.25, 0.7);
     const int total = std::max(600, rows ? m_paneSplitter->height() : m_paneSplitter->width());
     m_paneSplitter->setSizes({static_cast<int>(total * share), total - static_cast<int>(total * share)});
     // Stretch factors keep that share when the window is resized (or first shown).
     m_paneSplitter->setStretchFactor(0, static_cast<int>(std::lround(share * 100)));
     m_paneSplitter->setStretchFactor(1, 100 - static_cast<int>(std::lround(share * 100)));
 
-    if (!m_panes.empty()) m_legend->setDiagram(m_panes.front().view->sharedDiagram());
+    if (!m_panes.empty())
+        m_legend->setDiagram(m_panes.front().view->sharedDiagram());
     applyVerdictMarks();
-    if (!m_prefs.fitToPane)
-        for (const Pane& pane : m_panes) pane.view->setZoom(m_prefs.zoom);
-    else
-        for (const Pane& pane : m_panes) pane.view->fit();
+    // A newly opened instruction starts fitted; a rebuild of the same one (coloring, palette, selector, lane
+    // filter) keeps each pane's zoom, fitted or explicit.
+    if (newInstruction)
+        for (const Pane& pane : m_panes) {
+            pane.view->fit(DiagramView::FitMode::Readable);
+            // From the top-left corner, where the row and column headers are.
+            pane.view->horizontalScrollBar()->setValue(0);
+            pane.view->verticalScrollBar()->setValue(0);
+        }
 }
 
 void MainWindow::rebuildCompare() {
     for (Pane& p : m_compareViews)
-        if (p.view) p.view->deleteLater();
+        if (p.view) {
+            // The box around the view leaves the splitter now, not when the event loop next runs.
+            QWidget* box = p.view->parentWidget();
+            box->hide();
+            box->setParent(nullptr);
+            box->deleteLater();
+        }
     m_compareViews.clear();
     m_compareDifferences = 0;
     if (!m_instruction || !m_compareInstruction) {
         m_stack->setCurrentWidget(m_paneSplitter);
         return;
     }
-    QString operand = m_compareOperand;
-    const std::optional<Operand> which = parseOperand(operand.toStdString());
-    if (!which || !m_instruction->operand(*which) || !m_compareInstruction->operand(*which))
+    QString operand = qs(toString(m_state->compareOperand()));
+    const std::optional<Operand> which = m_state->compareOperand();
+    if (!m_instruction->operand(*which) || !m_compareInstruction->operand(*which))
         operand = QStringLiteral("A");
     const Instruction* sides[2] = {m_instruction, m_compareInstruction};
     CompareResult results[2];
@@ -643,8 +820,9 @@ void MainWindow::rebuildCompare() {
         const Instruction& in = *sides[side];
         DiagramOptions o = diagramOptions(operand);
         o.threads.clear();
-        for (int t : m_laneFilter)
-            if (t < in.threads) o.threads.push_back(t);
+        for (int t : m_state->lanes())
+            if (t < in.threads)
+                o.threads.push_back(t);
         o.selector.reset();
         auto diagram = diagramFor(in, o);
         results[side] = compareDiagram(*diagram, in, *sides[1 - side]);
@@ -656,15 +834,17 @@ void MainWindow::rebuildCompare() {
         auto* bl = new QVBoxLayout(box);
         bl->setContentsMargins(0, 0, 0, 0);
         auto* head = makeLabel(QStringLiteral("compareTitle%1").arg(side), box);
-        head->setText(QStringLiteral("<b>%1</b> &nbsp; <span style='color:gray'>%2</span>")
-                          .arg(QString::fromStdString(in.spec), QString::fromStdString(in.ptx).toHtmlEscaped()));
+        head->setText(
+            QStringLiteral("<b>%1</b> &nbsp; <span style='color:gray'>%2</span>")
+                .arg(QString::fromStdString(in.spec), QString::fromStdString(in.ptx).toHtmlEscaped()));
+        head->setWordWrap(true);
+        head->setMinimumWidth(1); // a long PTX string wraps instead of widening the window
         bl->addWidget(head);
         auto* view = makeView(QStringLiteral("compare%1").arg(side));
         view->setDiagram(diagram);
         CellMarks marks;
         marks.diff = results[side].marks;
         view->setMarks(std::move(marks));
-        view->setPinnedThread(m_prefs.pinnedThread < in.threads ? m_prefs.pinnedThread : -1);
         bl->addWidget(view, 1);
         m_compareSplitter->addWidget(box);
         Pane pane;
@@ -676,89 +856,133 @@ void MainWindow::rebuildCompare() {
         // The box owns the view; deleting the box deletes both.
         connect(view, &QObject::destroyed, box, &QObject::deleteLater);
     }
-    m_compareSummary->setText(
-        tr("Comparing operand <b>%1</b>: %2 of %3 positions of %4 are held by a different lane or element in %5 "
-           "(marked in red on both sides).")
-            .arg(operand)
-            .arg(m_compareDifferences)
-            .arg(positions)
-            .arg(QString::fromStdString(m_instruction->spec), QString::fromStdString(m_compareInstruction->spec)));
+    m_compareSummary->setText(tr("Comparing operand <b>%1</b>: %2 of %3 positions of %4 are held by a "
+                                 "different lane or element in %5 "
+                                 "(marked in red on both sides).")
+                                  .arg(operand)
+                                  .arg(m_compareDifferences)
+                                  .arg(positions)
+                                  .arg(QString::fromStdString(m_instruction->spec),
+                                       QString::fromStdString(m_compareInstruction->spec)));
     m_stack->setCurrentWidget(m_comparePage);
-    for (const Pane& p : m_compareViews) p.view->fit();
+    // One zoom for both sides (the smaller fit), from the top-left: compared cells line up side by side.
+    m_compareSplitter->setSizes({1, 1});
+    if (QLayout* l = centralWidget()->layout())
+        l->activate();
+    m_comparePage->layout()->activate();
+    double zoom = 0;
+    for (const Pane& p : m_compareViews) {
+        p.view->fit();
+        zoom = zoom == 0 ? p.view->fitZoom() : std::min(zoom, p.view->fitZoom());
+    }
+    for (const Pane& p : m_compareViews) {
+        p.view->setZoom(zoom);
+        p.view->horizontalScrollBar()->setValue(0);
+        p.view->verticalScrollBar()->setValue(0);
+    }
 }
 
 bool MainWindow::setCompare(const QString& spec, QString* error) {
     const QString text = spec.trimmed();
     if (text.isEmpty()) {
         m_compareInstruction = nullptr;
-        m_prefs.compareSpec.clear();
-        if (m_compareEdit->text() != text) m_compareEdit->setText(text);
+        m_state->setCompareSpec(QString());
+        if (m_compareEdit->text() != text)
+            m_compareEdit->setText(text);
         rebuildCompare();
         return true;
     }
     const ParsedSpec parsed = parseSpec(text.toStdString(), Catalog::instance());
     if (!parsed) {
-        if (error) *error = QString::fromStdString(parsed.error);
+        if (error)
+            *error = QString::fromStdString(parsed.error);
         return false;
     }
     m_compareInstruction = &Catalog::instance().instruction(*parsed.variant);
-    m_prefs.compareSpec = QString::fromStdString(m_compareInstruction->spec);
-    if (m_compareEdit->text() != m_prefs.compareSpec) m_compareEdit->setText(m_prefs.compareSpec);
+    m_state->setCompareSpec(QString::fromStdString(m_compareInstruction->spec));
+    if (m_compareEdit->text() != m_state->compareSpec())
+        m_compareEdit->setText(m_state->compareSpec());
     rebuildCompare();
     return true;
 }
 
 void MainWindow::setCompareOperand(const QString& operand) {
-    m_compareOperand = operand;
+    const std::optional<Operand> parsed = parseOperand(operand.toStdString());
+    if (!parsed)
+        return;
+    m_state->setCompareOperand(*parsed);
     const int i = m_compareOperandBox->findText(operand);
-    if (i >= 0) m_compareOperandBox->setCurrentIndex(i);
-    if (m_compareInstruction) rebuildCompare();
+    if (i >= 0)
+        m_compareOperandBox->setCurrentIndex(i);
+    if (m_compareInstruction)
+        rebuildCompare();
 }
 
 QStringList MainWindow::paneNames() const {
     QStringList names;
-    for (const Pane& p : m_panes) names << p.name;
+    for (const Pane& p : m_panes)
+        names << p.name;
     return names;
 }
 
 DiagramView* MainWindow::pane(const QString& name) const {
     for (const Pane& p : m_panes)
-        if (p.name == name) return p.view;
+        if (p.name == name)
+            return p.view;
+    return nullptr;
+}
+
+QMessageBox* MainWindow::probeNotice() const {
+    return m_probeNotice.data();
+}
+
+PaneFrame* MainWindow::paneFrame(const QString& name) const {
+    for (const Pane& p : m_panes)
+        if (p.name == name)
+            return p.frame;
     return nullptr;
 }
 
 QList<DiagramView*> MainWindow::panes() const {
     QList<DiagramView*> out;
-    for (const Pane& p : m_panes) out << p.view;
+    for (const Pane& p : m_panes)
+        out << p.view;
     return out;
 }
 
 DiagramView* MainWindow::compareView(int side) const {
-    if (side < 0 || side >= static_cast<int>(m_compareViews.size())) return nullptr;
+    if (side < 0 || side >= static_cast<int>(m_compareViews.size()))
+        return nullptr;
     return m_compareViews[static_cast<std::size_t>(side)].view;
 }
 
 std::vector<DiagramView*> MainWindow::allViews() const {
     std::vector<DiagramView*> out;
     for (const Pane& p : m_panes)
-        if (p.view) out.push_back(p.view);
+        if (p.view)
+            out.push_back(p.view);
     for (const Pane& p : m_compareViews)
-        if (p.view) out.push_back(p.view);
+        if (p.view)
+            out.push_back(p.view);
     return out;
 }
 
 const MainWindow::Pane* MainWindow::paneOf(const DiagramView* view) const {
     for (const Pane& p : m_panes)
-        if (p.view == view) return &p;
+        if (p.view == view)
+            return &p;
     for (const Pane& p : m_compareViews)
-        if (p.view == view) return &p;
+        if (p.view == view)
+            return &p;
     return nullptr;
 }
 
-// --- header and status ---------------------------------------------------------------------------------------
+// --- header and status
+// ---------------------------------------------------------------------------------------
 
 void MainWindow::updateHeader() {
-    if (!m_instruction) return;
+    if (!m_instruction)
+        return;
     const Instruction& in = *m_instruction;
     m_title->setText(QString::fromStdString(in.spec));
     m_ptx->setText(QString::fromStdString(in.ptx));
@@ -773,15 +997,24 @@ void MainWindow::updateHeader() {
                         .arg(manualUrl(qs(in.anchor)), qs(in.section));
     m_facts->setText(facts);
     QStringList notes;
-    for (const std::string& n : in.notes) notes << QString::fromStdString(n).toHtmlEscaped();
+    for (const std::string& n : in.notes)
+        notes << QString::fromStdString(n).toHtmlEscaped();
     for (const Erratum& e : in.errata)
-        notes << QStringLiteral("<span style='color:#c0392b'><b>erratum %1</b> (%2)</span>: %3 — <i>lanemap: %4</i>")
+        notes << QStringLiteral(
+                     "<span style='color:#c0392b'><b>erratum %1</b> (%2)</span>: %3 — <i>lanemap: %4</i>")
                      .arg(qs(e.id), qs(toString(statusOf(in, e))), qs(e.summary).toHtmlEscaped(),
                           qs(e.lanemap).toHtmlEscaped());
     if (in.metadata)
-        for (const std::string& n : in.metadata->notes) notes << tr("metadata: %1").arg(QString::fromStdString(n).toHtmlEscaped());
+        for (const std::string& n : in.metadata->notes)
+            notes << tr("metadata: %1").arg(QString::fromStdString(n).toHtmlEscaped());
     m_notes->setText(notes.join(QStringLiteral("<br/>")));
-    m_notes->setVisible(!notes.isEmpty());
+    m_notes->setVisible(m_notesToggle->isChecked() && !notes.isEmpty());
+    QString summary = tr("%n note(s)", nullptr, static_cast<int>(notes.size() - in.errata.size()));
+    for (const Erratum& e : in.errata)
+        summary += tr(" · erratum %1 (%2)").arg(qs(e.id), qs(toString(statusOf(in, e))));
+    m_notesToggle->setText(summary);
+    m_notesToggle->setToolTip(tr("Where this layout comes from: notes, errata and metadata evidence"));
+    m_notesToggle->setVisible(!notes.isEmpty());
 }
 
 void MainWindow::updateSelectorBox() {
@@ -791,7 +1024,8 @@ void MainWindow::updateSelectorBox() {
     if (sparse)
         for (const MetadataSelector& s : m_instruction->metadata->selectors) {
             m_selectorBox->addItem(QString::number(s.value), s.value);
-            if (s.value == m_prefs.selector) m_selectorBox->setCurrentIndex(m_selectorBox->count() - 1);
+            if (s.value == m_state->selector())
+                m_selectorBox->setCurrentIndex(m_selectorBox->count() - 1);
         }
     m_selectorBox->setEnabled(sparse && m_selectorBox->count() > 1);
     m_selectorBox->setToolTip(sparse ? tr("Sparsity selector: which threads of each group hold the metadata")
@@ -799,67 +1033,116 @@ void MainWindow::updateSelectorBox() {
 }
 
 void MainWindow::updateProbeStatus() {
-    if (!m_instruction || m_probe->running()) return;
+    if (!m_instruction || m_probe->running())
+        return;
     const ProbeReport* report = nullptr;
     const ProbeResult* result = m_probe->resultFor(m_instruction->spec, &report);
     if (result && report) {
+        // Which report speaks: this machine's probe run, or a file recorded elsewhere (a user without a GPU
+        // must not take it for their own hardware).
+        QString origin = tr("probe run on this machine");
+        for (const RecordedReport& rec : m_probe->recorded())
+            if (&rec.report == report)
+                origin = tr("recorded report %1, not this machine").arg(QFileInfo(rec.file).fileName());
+        const QString sentence =
+            result->cellsMismatched == 0
+                ? tr("✓ Every cell confirmed by the hardware (%1): %2.")
+                : tr("<span style='color:#c62828'>✗ Red frame: the hardware placed that cell "
+                     "differently</span> (%1): %2.");
+        m_verdictLine->setText(sentence.arg(origin, describeReport(*report, *result).toHtmlEscaped()));
+        m_verdictLine->show();
         m_probeStatus->setText(describeReport(*report, *result));
-        m_probeStatus->setToolTip(tr("Hardware report (%1 of %2 cells mismatched). The probe proves that A, B and D "
-                                     "are consistent with each other; K positions only where metadata or a memory "
-                                     "layout anchors them.")
-                                      .arg(result->cellsMismatched)
-                                      .arg(result->cellsChecked));
+        m_probeStatus->setToolTip(
+            tr("Hardware report (%1 of %2 cells mismatched). The probe proves that A, B and D "
+               "are consistent with each other; K positions only where metadata or a memory "
+               "layout anchors them.")
+                .arg(result->cellsMismatched)
+                .arg(result->cellsChecked));
     } else {
+        m_verdictLine->clear();
+        m_verdictLine->hide();
         m_probeStatus->setText(tr("not confirmed on hardware yet"));
-        m_probeStatus->setToolTip(tr("No recorded or live probe report covers %1. Tools → Probe hardware runs it on "
-                                     "this machine's GPU.")
-                                      .arg(currentSpec()));
+        m_probeStatus->setToolTip(
+            tr("No recorded or live probe report covers %1. Tools → Probe hardware runs it on "
+               "this machine's GPU.")
+                .arg(currentSpec()));
     }
+}
+
+QString MainWindow::paneTitle(const QString& name) const {
+    if (!m_instruction)
+        return name;
+    const Instruction& in = *m_instruction;
+    // Which matrix axis runs down the rows and which across the columns.
+    if (name == QLatin1String("A"))
+        return tr("<b>A</b> &nbsp;rows M = %1, columns K = %2").arg(in.m).arg(in.k);
+    if (name == QLatin1String("B"))
+        return tr("<b>B</b> &nbsp;rows K = %1, columns N = %2").arg(in.k).arg(in.n);
+    if (name == QLatin1String("metadata"))
+        return tr("<b>metadata</b> &nbsp;on A: rows M = %1, columns K = %2").arg(in.m).arg(in.k);
+    return tr("<b>%1</b> &nbsp;rows M = %2, columns N = %3").arg(name).arg(in.m).arg(in.n);
 }
 
 void MainWindow::applyVerdictMarks() {
-    if (!m_instruction) return;
-    const ProbeResult* result = m_probe->resultFor(m_instruction->spec);
+    if (!m_instruction)
+        return;
+    const ProbeReport* report = nullptr;
+    const ProbeResult* result = m_probe->resultFor(m_instruction->spec, &report);
+    const bool showMarks = !m_actMarks || m_actMarks->isChecked();
     for (const Pane& pane : m_panes) {
         const Diagram* d = pane.view->diagram();
-        if (!d) continue;
+        if (!d)
+            continue;
         CellMarks marks;
+        int mismatched = 0;
         if (result) {
+            // Only disagreement is marked in the grid; agreement is said once, in the pane's badge.
             marks.verdict.assign(d->cells.size(), CellMarks::NoVerdict);
+            std::vector<std::vector<Operand>> panelOperands;
+            for (const DiagramPanel& panel : d->panels)
+                panelOperands.push_back(operandsOfView(panel.operand));
             for (std::size_t i = 0; i < d->cells.size(); ++i) {
                 const DiagramCell& c = d->cells[i];
-                const std::string& operand = d->panels[c.panel].operand;
-                CellVerdict v = CellVerdict::None;
-                if (operand == "C/D") {
-                    const CellVerdict vc = cellVerdict(*result, QStringLiteral("C"), c.matrix, c.row, c.col);
-                    const CellVerdict vd = cellVerdict(*result, QStringLiteral("D"), c.matrix, c.row, c.col);
-                    v = (vc == CellVerdict::Mismatch || vd == CellVerdict::Mismatch) ? CellVerdict::Mismatch : vc;
-                } else {
-                    v = cellVerdict(*result, QString::fromStdString(operand), c.matrix, c.row, c.col);
-                }
-                marks.verdict[i] = v == CellVerdict::Mismatch    ? CellMarks::Mismatch
-                                   : v == CellVerdict::Confirmed ? CellMarks::Confirmed
-                                                                 : CellMarks::NoVerdict;
+                if (cellVerdict(result, panelOperands[c.panel], c.matrix, c.row, c.col) !=
+                    CellVerdict::Mismatch)
+                    continue;
+                marks.verdict[i] = CellMarks::Mismatch;
+                ++mismatched;
             }
         }
+        if (!showMarks || mismatched == 0)
+            marks.verdict.clear();
         pane.view->setMarks(std::move(marks));
+        if (!pane.frame)
+            continue;
+        if (!result || !report)
+            pane.frame->setBadge(QString(), true);
+        else if (mismatched == 0)
+            pane.frame->setBadge(tr("✓ confirmed on hardware"), true, describeReport(*report, *result));
+        else
+            pane.frame->setBadge(tr("✗ %n cell(s) placed differently", nullptr, mismatched), false,
+                                 describeReport(*report, *result));
     }
 }
 
-// --- hover, click, keyboard ----------------------------------------------------------------------------------
+// --- hover, click, keyboard
+// ----------------------------------------------------------------------------------
 
 CellInfo MainWindow::describe(const DiagramView* view, int cell) const {
     const Pane* pane = paneOf(view);
     const Diagram* d = view ? view->diagram() : nullptr;
-    if (!pane || !d || cell < 0 || static_cast<std::size_t>(cell) >= d->cells.size()) return {};
+    if (!pane || !d || cell < 0 || static_cast<std::size_t>(cell) >= d->cells.size())
+        return {};
     const Instruction& in = *pane->instruction;
     const DiagramCell& c = d->cells[static_cast<std::size_t>(cell)];
     const DiagramPanel& panel = d->panels[c.panel];
     CellInfo info;
     if (panel.kind == PanelKind::Metadata) {
-        if (!in.metadata) return {};
+        if (!in.metadata)
+            return {};
         for (const MetadataSelector& s : in.metadata->selectors) {
-            if (!d->selector || s.value != *d->selector) continue;
+            if (!d->selector || s.value != *d->selector)
+                continue;
             for (const MetadataField& f : s.fields)
                 if (f.thread == c.thread && f.bitLo == c.bitLo && f.row == c.row && f.colFirst == c.col)
                     info = describeMetadataField(in, s.value, f);
@@ -867,61 +1150,57 @@ CellInfo MainWindow::describe(const DiagramView* view, int cell) const {
     } else {
         const std::optional<Operand> name = parseOperand(panel.operand == "C/D" ? "C" : panel.operand);
         const FragmentLayout* op = name ? in.operand(*name) : nullptr;
-        if (!op) return {};
+        if (!op)
+            return {};
         info = describeCell(in, *op, c.matrix, c.row, c.col);
         info.operand = QString::fromStdString(panel.operand);
         // The hovered owner first when several share the position.
-        std::stable_partition(info.owners.begin(), info.owners.end(),
-                              [&](const OwnerInfo& o) { return o.thread == c.thread && o.index == c.element; });
+        std::stable_partition(info.owners.begin(), info.owners.end(), [&](const OwnerInfo& o) {
+            return o.thread == c.thread && o.index == c.element;
+        });
     }
     if (!info.owners.empty()) {
-        const bool mergedCD = std::any_of(d->panels.begin(), d->panels.end(), [](const DiagramPanel& p) { return p.operand == "C/D"; }) ||
-                              std::any_of(m_panes.begin(), m_panes.end(), [](const Pane& p) { return p.name == QLatin1String("C/D"); });
+        const bool mergedCD = std::any_of(d->panels.begin(), d->panels.end(),
+                                          [](const DiagramPanel& p) { return p.operand == "C/D"; }) ||
+                              std::any_of(m_panes.begin(), m_panes.end(),
+                                          [](const Pane& p) { return p.name == QLatin1String("C/D"); });
         addLaneRegisters(info, in, info.owners.front().thread, mergedCD && !pane->compare,
-                         d->selector.value_or(m_prefs.selector));
+                         d->selector.value_or(m_state->selector()));
     }
     if (!pane->compare) {
         const ProbeReport* report = nullptr;
         if (const ProbeResult* result = m_probe->resultFor(in.spec, &report); result && report) {
-            const CellVerdict v = cellVerdict(*result, info.operand == QLatin1String("C/D") ? QStringLiteral("D") : info.operand,
-                                              c.matrix, c.row, c.col);
-            info.probe = v == CellVerdict::Mismatch ? tr("✗ the hardware placed this cell differently (%1)").arg(describeReport(*report, *result))
+            const CellVerdict v = cellVerdict(result, operandsOfView(panel.operand), c.matrix, c.row, c.col);
+            info.probe = v == CellVerdict::Mismatch ? tr("✗ the hardware placed this cell differently (%1)")
+                                                          .arg(describeReport(*report, *result))
                                                     : QStringLiteral("✓ ") + describeReport(*report, *result);
         }
     }
     return info;
 }
 
-void MainWindow::setHighlightThread(int thread) {
-    m_hoverThread = thread;
-    for (DiagramView* v : allViews()) {
-        const Pane* p = paneOf(v);
-        v->setHighlightThread(p && thread < p->instruction->threads ? thread : -1);
-    }
-}
-
 void MainWindow::onHover(DiagramView* view, int cell) {
     m_hoverPending = true;
     if (cell < 0) {
-        setHighlightThread(-1);
+        m_state->setHoveredLane(-1);
         m_hoverStatus->clear();
         // Fall back to the keyboard cursor's cell, if any.
-        if (m_lastView && m_lastView->cursorCell() >= 0) {
-            m_details->setCell(describe(m_lastView, m_lastView->cursorCell()));
-        }
+        if (m_lastView && m_lastView->cursorCell() >= 0)
+            m_state->setCell(describe(m_lastView, m_lastView->cursorCell()));
         return;
     }
     const Diagram* d = view->diagram();
     const DiagramCell& c = d->cells[static_cast<std::size_t>(cell)];
-    setHighlightThread(c.thread);
-    m_details->setCell(describe(view, cell));
+    m_state->setHoveredLane(c.thread);
+    m_state->setCell(describe(view, cell));
     m_hoverStatus->setText(QString::fromStdString(d->tooltip(c)));
-    m_zoomStatus->setText(tr("zoom %1%").arg(std::lround(view->zoom() * 100)));
     m_lastView = view;
     m_lastCell = cell;
 }
 
-void MainWindow::hoverCell(DiagramView* view, int cell) { onHover(view, cell); }
+void MainWindow::hoverCell(DiagramView* view, int cell) {
+    onHover(view, cell);
+}
 
 void MainWindow::onClick(DiagramView* view, int cell) {
     if (cell < 0) {
@@ -929,26 +1208,26 @@ void MainWindow::onClick(DiagramView* view, int cell) {
         return;
     }
     const int thread = view->diagram()->cells[static_cast<std::size_t>(cell)].thread;
-    setPinnedThread(thread == m_prefs.pinnedThread ? -1 : thread);
+    setPinnedThread(thread == m_state->pinnedLane() ? -1 : thread);
     m_lastView = view;
     m_lastCell = cell;
-    m_details->setCell(describe(view, cell));
+    m_state->setCell(describe(view, cell));
 }
 
 void MainWindow::setPinnedThread(int thread) {
-    m_prefs.pinnedThread = thread;
-    for (DiagramView* v : allViews()) {
-        const Pane* p = paneOf(v);
-        v->setPinnedThread(p && thread < p->instruction->threads ? thread : -1);
-    }
-    if (thread >= 0) statusBar()->showMessage(tr("Pinned lane %1 (click it again or press Esc to unpin)").arg(thread), 4000);
+    m_state->setPinnedLane(thread);
+    if (thread >= 0)
+        statusBar()->showMessage(tr("Pinned lane %1 (click it again or press Esc to unpin)").arg(thread),
+                                 4000);
 }
 
 void MainWindow::onPaneTab(DiagramView* view, bool backward) {
     std::vector<DiagramView*> views;
     for (DiagramView* v : allViews())
-        if (v->isVisible()) views.push_back(v);
-    if (views.empty()) return;
+        if (v->isVisible())
+            views.push_back(v);
+    if (views.empty())
+        return;
     auto it = std::find(views.begin(), views.end(), view);
     std::ptrdiff_t i = it == views.end() ? 0 : it - views.begin();
     const auto n = static_cast<std::ptrdiff_t>(views.size());
@@ -977,7 +1256,8 @@ void MainWindow::onPainted(double ms) {
 }
 
 QString MainWindow::timingReport() const {
-    return tr("start -> first paint %1 ms; select -> first paint %2 ms; hover frames: %3, mean %4 ms, max %5 ms")
+    return tr("start -> first paint %1 ms; select -> first paint %2 ms; hover frames: %3, mean %4 ms, max %5 "
+              "ms")
         .arg(m_startToFirstPaint, 0, 'f', 1)
         .arg(m_selectToFirstPaint, 0, 'f', 1)
         .arg(m_hoverFrames)
@@ -985,16 +1265,43 @@ QString MainWindow::timingReport() const {
         .arg(m_maxHoverFrame, 0, 'f', 2);
 }
 
-// --- view state ----------------------------------------------------------------------------------------------
+// --- view state
+// ----------------------------------------------------------------------------------------------
 
-void MainWindow::applyThemeToViews() {
-    const ViewColors colors = viewColors(m_prefs.theme);
-    for (DiagramView* v : allViews()) v->setColors(colors);
-    m_legend->setColors(colors);
+void MainWindow::connectViewState() {
+    // The window's own controls follow the state; views and the details panel connect to it themselves.
+    connect(m_state, &ViewState::diagramOptionsChanged, this, [this] {
+        if (m_restoring)
+            return;
+        if (m_instruction)
+            rebuildPanes();
+        if (m_compareInstruction)
+            rebuildCompare();
+    });
+    // setCompare and setCompareOperand rebuild the compare page themselves (once).
+    connect(m_state, &ViewState::colorByChanged, this, [this](ColorBy colorBy) {
+        m_colorBox->setCurrentIndex(m_colorBox->findData(static_cast<int>(colorBy)));
+        for (QAction* a : m_colorGroup->actions())
+            a->setChecked(a->data().toInt() == static_cast<int>(colorBy));
+    });
+    connect(m_state, &ViewState::paletteChanged, this, [this](Palette palette) {
+        const QSignalBlocker block(m_actColorBlind);
+        m_actColorBlind->setChecked(palette == Palette::ColorBlind);
+    });
+    connect(m_state, &ViewState::showLabelsChanged, this, [this](bool on) {
+        const QSignalBlocker block(m_actLabels);
+        m_actLabels->setChecked(on);
+    });
+    connect(m_state, &ViewState::selectorChanged, this, [this] { updateSelectorBox(); });
+    connect(m_state, &ViewState::compareChanged, this, [this] {
+        const int i = m_compareOperandBox->findText(qs(toString(m_state->compareOperand())));
+        if (i >= 0)
+            m_compareOperandBox->setCurrentIndex(i);
+    });
 }
 
 void MainWindow::setTheme(Theme theme) {
-    m_prefs.theme = theme;
+    m_state->setTheme(theme);
     qApp->setPalette(windowPalette(theme));
     {
         const QSignalBlocker block(m_actDark);
@@ -1002,27 +1309,23 @@ void MainWindow::setTheme(Theme theme) {
     }
     m_filterError->setStyleSheet(theme == Theme::Dark ? QStringLiteral("QLabel { color: #ff7b72; }")
                                                       : QStringLiteral("QLabel { color: #c62828; }"));
-    applyThemeToViews();
+    m_legend->setColors(viewColors(theme));
+}
+
+Theme MainWindow::theme() const {
+    return m_state->theme();
+}
+
+int MainWindow::pinnedThread() const {
+    return m_state->pinnedLane();
 }
 
 void MainWindow::setColorBy(ColorBy colorBy) {
-    m_prefs.colorBy = colorBy;
-    m_colorBox->setCurrentIndex(m_colorBox->findData(static_cast<int>(colorBy)));
-    for (QAction* a : m_colorGroup->actions()) a->setChecked(a->data().toInt() == static_cast<int>(colorBy));
-    if (m_restoring) return;
-    if (m_instruction) rebuildPanes();
-    if (m_compareInstruction) rebuildCompare();
+    m_state->setColorBy(colorBy);
 }
 
 void MainWindow::setPalette(Palette palette) {
-    m_prefs.palette = palette;
-    {
-        const QSignalBlocker block(m_actColorBlind);
-        m_actColorBlind->setChecked(palette == Palette::ColorBlind);
-    }
-    if (m_restoring) return;
-    if (m_instruction) rebuildPanes();
-    if (m_compareInstruction) rebuildCompare();
+    m_state->setPalette(palette);
 }
 
 bool MainWindow::setLaneFilter(const QString& lanes, QString* error) {
@@ -1036,67 +1339,158 @@ bool MainWindow::setLaneFilter(const QString& lanes, QString* error) {
             m_laneEdit->setStyleSheet(QStringLiteral("QLineEdit { border: 1px solid #d23c3c; }"));
             m_laneEdit->setToolTip(QString::fromStdString(message));
             statusBar()->showMessage(QString::fromStdString(message), 8000);
-            if (error) *error = QString::fromStdString(message);
+            if (error)
+                *error = QString::fromStdString(message);
             return false;
         }
         threads = *parsed;
     }
     m_laneEdit->setStyleSheet(QString());
     m_laneEdit->setToolTip(tr("Lanes drawn in color; the others are grey. E.g. 0-3,13"));
-    if (m_laneEdit->text() != text) m_laneEdit->setText(text);
-    const bool changed = threads != m_laneFilter;
-    m_laneFilter = std::move(threads);
-    m_prefs.laneFilter = text;
-    if (changed && !m_restoring) {
-        if (m_instruction) rebuildPanes();
-        if (m_compareInstruction) rebuildCompare();
-    }
+    if (m_laneEdit->text() != text)
+        m_laneEdit->setText(text);
+    m_state->setLanes(text, std::move(threads));
     return true;
 }
 
 bool MainWindow::setSelector(int selector) {
-    if (!m_instruction || !m_instruction->metadata) return false;
+    if (!m_instruction || !m_instruction->metadata)
+        return false;
     bool valid = false;
-    for (const MetadataSelector& s : m_instruction->metadata->selectors) valid = valid || s.value == selector;
-    if (!valid) return false;
-    m_prefs.selector = selector;
-    updateSelectorBox();
-    if (!m_restoring) rebuildPanes();
+    for (const MetadataSelector& s : m_instruction->metadata->selectors)
+        valid = valid || s.value == selector;
+    if (!valid)
+        return false;
+    m_state->setSelector(selector);
     return true;
 }
 
-void MainWindow::setShowLabels(bool on) {
-    m_prefs.showLabels = on;
-    {
-        const QSignalBlocker block(m_actLabels);
-        m_actLabels->setChecked(on);
+QString MainWindow::exportFolder() const {
+    const QString folder = m_options.settings
+                               ? m_options.settings->value(QStringLiteral("export/folder")).toString()
+                               : QString();
+    return folder.isEmpty() || !QFileInfo(folder).isDir() ? QDir::currentPath() : folder;
+}
+
+void MainWindow::rememberExportFolder(const QString& path) {
+    if (m_options.settings)
+        m_options.settings->setValue(QStringLiteral("export/folder"), QFileInfo(path).absolutePath());
+}
+
+void MainWindow::copyImage() {
+    if (!m_instruction)
+        return;
+    PaintOptions o;
+    o.colors = viewColors(m_state->theme());
+    o.labels = m_state->showLabels();
+    const Diagram d = exportDiagram();
+    QApplication::clipboard()->setImage(renderDiagram(d, o, nullptr, d.width * d.height > 4.0e6 ? 1.0 : 2.0));
+    statusBar()->showMessage(tr("Copied the picture of %1").arg(currentSpec()), 3000);
+}
+
+void MainWindow::rememberVisit(const QString& spec) {
+    if (!m_navigating && (m_history.isEmpty() || m_history[m_historyPos] != spec)) {
+        m_history.resize(m_history.isEmpty() ? 0 : m_historyPos + 1); // a new visit drops the forward part
+        m_history << spec;
+        m_historyPos = static_cast<int>(m_history.size()) - 1;
     }
-    for (DiagramView* v : allViews()) v->setShowLabels(on);
+    m_actBack->setEnabled(m_historyPos > 0);
+    m_actForward->setEnabled(m_historyPos + 1 < m_history.size());
+    m_recent.removeAll(spec);
+    m_recent.prepend(spec);
+    while (m_recent.size() > 10)
+        m_recent.removeLast();
+    m_recentMenu->clear();
+    for (const QString& s : m_recent)
+        m_recentMenu->addAction(s, this, [this, s] { openSpec(s); });
+}
+
+void MainWindow::goBack() {
+    if (m_historyPos <= 0)
+        return;
+    m_navigating = true;
+    openSpec(m_history[--m_historyPos]);
+    m_navigating = false;
+    rememberVisit(currentSpec());
+}
+
+void MainWindow::goForward() {
+    if (m_historyPos + 1 >= m_history.size())
+        return;
+    m_navigating = true;
+    openSpec(m_history[++m_historyPos]);
+    m_navigating = false;
+    rememberVisit(currentSpec());
+}
+
+QString MainWindow::shortcutsText() const {
+    QString rows;
+    auto row = [&rows](const QString& keys, const QString& what) {
+        rows += QStringLiteral("<tr><td><b>%1</b>&nbsp;&nbsp;</td><td>%2</td></tr>")
+                    .arg(keys.toHtmlEscaped(), what.toHtmlEscaped());
+    };
+    const std::function<void(const QList<QAction*>&)> walk = [&](const QList<QAction*>& actions) {
+        for (QAction* a : actions) {
+            if (a->menu())
+                walk(a->menu()->actions());
+            else if (!a->shortcut().isEmpty())
+                row(a->shortcut().toString(QKeySequence::NativeText),
+                    QString(a->text()).remove(QLatin1Char('&')));
+        }
+    };
+    walk(menuBar()->actions());
+    row(tr("Arrows"), tr("move the cell cursor in the focused pane"));
+    row(tr("Tab / Shift+Tab"), tr("next / previous pane"));
+    row(tr("Space, click"), tr("pin the lane under the cursor (again to unpin)"));
+    row(tr("Esc"), tr("unpin, hide the cursor"));
+    row(tr("+ / − / 0 in a pane, Ctrl+wheel"), tr("zoom that pane / fit it"));
+    return QStringLiteral("<table>%1</table>").arg(rows);
+}
+
+void MainWindow::setShowLabels(bool on) {
+    m_state->setShowLabels(on);
 }
 
 void MainWindow::zoomIn() {
-    for (DiagramView* v : allViews()) v->zoomBy(1.25);
+    for (DiagramView* v : allViews())
+        v->zoomBy(1.25);
 }
 void MainWindow::zoomOut() {
-    for (DiagramView* v : allViews()) v->zoomBy(0.8);
+    for (DiagramView* v : allViews())
+        v->zoomBy(0.8);
 }
 void MainWindow::fitAll() {
-    for (DiagramView* v : allViews()) v->fit();
+    for (DiagramView* v : allViews())
+        v->fit(DiagramView::FitMode::Readable);
+}
+void MainWindow::fitWhole() {
+    for (DiagramView* v : allViews())
+        v->fit(DiagramView::FitMode::All);
 }
 
 void MainWindow::copyCellInfo() {
     m_details->copyToClipboard();
-    if (m_details->cell().valid) statusBar()->showMessage(tr("Copied the cell's details"), 3000);
+    if (m_details->cell().valid)
+        statusBar()->showMessage(tr("Copied the cell's details"), 3000);
 }
 
 Preferences MainWindow::preferences() const {
     Preferences p = m_prefs;
     p.spec = currentSpec();
+    p.theme = m_state->theme();
+    p.colorBy = m_state->colorBy();
+    p.palette = m_state->palette();
+    p.showLabels = m_state->showLabels();
+    p.selector = m_state->selector();
+    p.laneFilter = m_state->lanesText();
+    p.pinnedThread = m_state->pinnedLane();
+    p.compareSpec = m_state->compareSpec();
     bool fit = true;
     double zoom = p.zoom;
     for (const Pane& pane : m_panes) {
         fit = fit && pane.view->fitting();
-        if (!pane.view->fitting()) zoom = pane.view->zoom();
+        if (!pane.view->fitting())
+            zoom = pane.view->zoom();
     }
     p.fitToPane = fit;
     p.zoom = zoom;
@@ -1112,21 +1506,29 @@ void MainWindow::applyPreferences(const Preferences& prefs) {
     setShowLabels(prefs.showLabels);
     setColorBy(prefs.colorBy);
     setPalette(prefs.palette);
+    m_state->setSelector(prefs.selector);
     m_restoring = false;
-    if (!prefs.geometry.isEmpty()) restoreGeometry(prefs.geometry);
-    if (!prefs.windowState.isEmpty()) restoreState(prefs.windowState);
+    if (!prefs.geometry.isEmpty())
+        restoreGeometry(prefs.geometry);
+    if (!prefs.windowState.isEmpty())
+        restoreState(prefs.windowState);
     // The lane filter is validated against the instruction it applies to.
     QString error;
     if (!openSpec(prefs.spec, &error)) {
-        statusBar()->showMessage(tr("Last instruction '%1' is not in this catalog: %2").arg(prefs.spec, error), 8000);
+        statusBar()->showMessage(
+            tr("Last instruction '%1' is not in this catalog: %2").arg(prefs.spec, error), 8000);
         openSpec(Preferences().spec);
     }
-    if (!prefs.laneFilter.isEmpty()) setLaneFilter(prefs.laneFilter);
-    if (m_instruction && m_instruction->metadata) setSelector(prefs.selector);
+    if (!prefs.laneFilter.isEmpty())
+        setLaneFilter(prefs.laneFilter);
+    if (m_instruction && m_instruction->metadata)
+        setSelector(prefs.selector);
     setPinnedThread(prefs.pinnedThread);
-    if (!prefs.compareSpec.isEmpty()) setCompare(prefs.compareSpec);
+    if (!prefs.compareSpec.isEmpty())
+        setCompare(prefs.compareSpec);
     if (!prefs.fitToPane)
-        for (DiagramView* v : panes()) v->setZoom(prefs.zoom);
+        for (DiagramView* v : panes())
+            v->setZoom(prefs.zoom);
 }
 
 void MainWindow::savePreferences() {
@@ -1138,15 +1540,18 @@ void MainWindow::savePreferences() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
-    if (m_probe->running()) m_probe->cancel();
+    if (m_probe->running())
+        m_probe->cancel();
     savePreferences();
     QMainWindow::closeEvent(event);
 }
 
-// --- probe ---------------------------------------------------------------------------------------------------
+// --- probe
+// ---------------------------------------------------------------------------------------------------
 
 void MainWindow::probeHardware() {
-    if (m_probe->running()) return;
+    if (m_probe->running())
+        return;
     const std::vector<const Variant*>& variants = Catalog::instance().variants();
     m_probeProgress->setRange(0, static_cast<int>(variants.size()));
     m_probeProgress->setValue(0);
@@ -1157,22 +1562,26 @@ void MainWindow::probeHardware() {
     m_probe->start(variants);
 }
 
-// --- export --------------------------------------------------------------------------------------------------
+// --- export
+// --------------------------------------------------------------------------------------------------
 
 Diagram MainWindow::exportDiagram() const {
-    if (!m_instruction) return {};
+    if (!m_instruction)
+        return {};
     return buildDiagram(*m_instruction, diagramOptions(QString()));
 }
 
 bool MainWindow::exportSvg(const QString& path, QString* error) const {
     if (!m_instruction) {
-        if (error) *error = tr("no instruction is open");
+        if (error)
+            *error = tr("no instruction is open");
         return false;
     }
     const std::string svg = toSvg(exportDiagram());
     const std::string failure = writeFileAtomic(path.toStdString(), svg);
     if (!failure.empty()) {
-        if (error) *error = QString::fromStdString(failure);
+        if (error)
+            *error = QString::fromStdString(failure);
         return false;
     }
     return true;
@@ -1180,12 +1589,13 @@ bool MainWindow::exportSvg(const QString& path, QString* error) const {
 
 bool MainWindow::exportPng(const QString& path, QString* error) const {
     if (!m_instruction) {
-        if (error) *error = tr("no instruction is open");
+        if (error)
+            *error = tr("no instruction is open");
         return false;
     }
     PaintOptions o;
-    o.colors = viewColors(m_prefs.theme);
-    o.labels = m_prefs.showLabels;
+    o.colors = viewColors(m_state->theme());
+    o.labels = m_state->showLabels();
     o.chrome = true;
     o.legends = true;
     const Diagram d = exportDiagram();
@@ -1197,13 +1607,16 @@ bool MainWindow::exportPng(const QString& path, QString* error) const {
         QBuffer buffer(&bytes);
         buffer.open(QIODevice::WriteOnly);
         if (!image.save(&buffer, "PNG")) {
-            if (error) *error = tr("could not encode the PNG (%1x%2)").arg(image.width()).arg(image.height());
+            if (error)
+                *error = tr("could not encode the PNG (%1x%2)").arg(image.width()).arg(image.height());
             return false;
         }
     }
-    const std::string failure = writeFileAtomic(path.toStdString(), std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
+    const std::string failure = writeFileAtomic(
+        path.toStdString(), std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
     if (!failure.empty()) {
-        if (error) *error = QString::fromStdString(failure);
+        if (error)
+            *error = QString::fromStdString(failure);
         return false;
     }
     return true;

@@ -3,6 +3,7 @@
 // operand (A, B, C/D and, for sparse, the metadata grid with its per-lane bit diagrams), the details panel,
 // hover cross-highlighting, compare mode, export, themes, the probe status area, and QSettings persistence.
 
+#include "diagram_cache.hpp"
 #include "diagram_view.hpp"
 #include "preferences.hpp"
 
@@ -13,7 +14,6 @@
 #include <QPointer>
 #include <QSet>
 
-#include <list>
 #include <memory>
 #include <vector>
 
@@ -21,7 +21,10 @@ class QAction;
 class QActionGroup;
 class QComboBox;
 class QLabel;
+class QDockWidget;
 class QLineEdit;
+class QMenu;
+class QMessageBox;
 class QProgressBar;
 class QSettings;
 class QSplitter;
@@ -39,15 +42,17 @@ class CatalogModel;
 class CatalogFilterModel;
 class DetailsPanel;
 class LegendBar;
+class PaneFrame;
 class ProbeController;
+class ViewState;
 struct CellInfo;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
-public:
+  public:
     struct Options {
-        QSettings* settings = nullptr;  // where preferences and the last view persist; nullptr = nowhere
-        bool restore = true;            // apply the stored preferences and last view at start
+        QSettings* settings = nullptr; // where preferences and the last view persist; nullptr = nowhere
+        bool restore = true;           // apply the stored preferences and last view at start
         QString recordedReports = QStringLiteral(":/lanemap/probe"); // folder of recorded probe reports
     };
 
@@ -64,6 +69,9 @@ public:
     // Panes: "A", "B", "C/D" (or "C" and "D"), "metadata" for sparse instructions.
     QStringList paneNames() const;
     DiagramView* pane(const QString& name) const;
+    // The pane's frame: its title (operand and axes), hardware verdict badge and zoom.
+    PaneFrame* paneFrame(const QString& name) const;
+    QLabel* verdictLegend() const { return m_verdictLine; }
     QList<DiagramView*> panes() const;
     // Compare views (left = current instruction, right = the compared one); nullptr when compare is off.
     DiagramView* compareView(int side) const;
@@ -71,25 +79,32 @@ public:
     DetailsPanel* details() const { return m_details; }
     QLineEdit* filterEdit() const { return m_filter; }
     QLabel* filterError() const { return m_filterError; }
+    QLabel* filterHint() const { return m_filterHint; }
     QTreeView* catalogTree() const { return m_tree; }
     CatalogFilterModel* filterModel() const { return m_filterModel; }
     CatalogModel* catalogModel() const { return m_catalogModel; }
     ProbeController* probeController() const { return m_probe; }
     QComboBox* selectorBox() const { return m_selectorBox; }
     QLabel* probeStatus() const { return m_probeStatus; }
+    // The non-modal notice the probe action shows when it cannot run here; nullptr before that.
+    QMessageBox* probeNotice() const;
     LegendBar* legendBar() const { return m_legend; }
+    // What every view shares (hovered and pinned lane, coloring, filter, selector, compare).
+    ViewState* viewState() const { return m_state; }
+    const DiagramCache& diagramCache() const { return m_cache; }
 
     // View state (what the toolbar and menus change).
     void setTheme(Theme theme);
-    Theme theme() const { return m_prefs.theme; }
+    Theme theme() const;
     void setColorBy(ColorBy colorBy);
     void setPalette(Palette palette);
     bool setLaneFilter(const QString& lanes, QString* error = nullptr);
     bool setSelector(int selector);
     void setShowLabels(bool on);
     void setPinnedThread(int thread);
-    int pinnedThread() const { return m_prefs.pinnedThread; }
-    // Compare the current instruction's `operand` with the same operand of `spec`; empty spec turns compare off.
+    int pinnedThread() const;
+    // Compare the current instruction's `operand` with the same operand of `spec`; empty spec turns compare
+    // off.
     bool setCompare(const QString& spec, QString* error = nullptr);
     void setCompareOperand(const QString& operand);
     int compareDifferences() const { return m_compareDifferences; }
@@ -114,24 +129,30 @@ public:
     double selectToFirstPaintMs() const { return m_selectToFirstPaint; }
     QString timingReport() const;
 
-public slots:
+  public slots:
     void probeHardware();
     void zoomIn();
     void zoomOut();
-    void fitAll();
+    void fitAll();   // every pane: fit readable (the default for a newly opened instruction)
+    void fitWhole(); // every pane: fit all (the whole diagram)
     void copyCellInfo();
+    // History of opened instructions (Alt+Left / Alt+Right).
+    void goBack();
+    void goForward();
+    void copyImage(); // the whole picture (as exported) to the clipboard
 
-signals:
+  signals:
     void instructionChanged(const QString& spec);
     void firstPaint();
 
-protected:
+  protected:
     void closeEvent(QCloseEvent* event) override;
 
-private:
+  private:
     struct Pane {
         QString name;
         QPointer<DiagramView> view;
+        QPointer<PaneFrame> frame; // header (axes, verdict badge, zoom) over the view; null for compare views
         const Instruction* instruction = nullptr;
         bool compare = false;
     };
@@ -141,10 +162,11 @@ private:
     void onFilterChanged(const QString& text);
     void onTreeCurrentChanged(const QModelIndex& current);
     void selectInTree(const QString& spec);
-    void rebuildPanes();
+    void rebuildPanes(bool newInstruction = false);
     void rebuildCompare();
     std::vector<std::pair<QString, std::shared_ptr<const Diagram>>> paneDiagrams() const;
-    std::shared_ptr<const Diagram> diagramFor(const Instruction& instruction, const DiagramOptions& options) const;
+    std::shared_ptr<const Diagram> diagramFor(const Instruction& instruction,
+                                              const DiagramOptions& options) const;
     DiagramOptions diagramOptions(const QString& operand) const;
     DiagramView* makeView(const QString& name);
     void attachView(DiagramView* view);
@@ -153,37 +175,35 @@ private:
     void updateSelectorBox();
     void updateProbeStatus();
     void applyVerdictMarks();
+    QString paneTitle(const QString& name) const;
+    void rememberVisit(const QString& spec);
+    QString exportFolder() const; // where the export dialogs open: the last folder written to
+    void rememberExportFolder(const QString& path);
+    QString shortcutsText() const;
     void onHover(DiagramView* view, int cell);
     void onClick(DiagramView* view, int cell);
     void onPaneTab(DiagramView* view, bool backward);
     void onPainted(double ms);
-    void setHighlightThread(int thread);
     CellInfo describe(const DiagramView* view, int cell) const;
     std::vector<DiagramView*> allViews() const;
-    void applyThemeToViews();
+    void connectViewState();
 
     Options m_options;
     Preferences m_prefs;
     const Instruction* m_instruction = nullptr;
     const Instruction* m_compareInstruction = nullptr;
-    QString m_compareOperand = QStringLiteral("A");
     int m_compareDifferences = 0;
-    std::vector<int> m_laneFilter;
+    ViewState* m_state = nullptr;
     std::vector<Pane> m_panes;
     std::vector<Pane> m_compareViews;
-    struct CachedDiagram {
-        std::string key;
-        const void* instruction;
-        std::shared_ptr<const Diagram> diagram;
-    };
-    mutable std::list<CachedDiagram> m_diagramCache; // most recent first
-    int m_hoverThread = -1;
+    mutable DiagramCache m_cache;
     DiagramView* m_lastView = nullptr;
     int m_lastCell = -1;
 
     // Widgets
     QLineEdit* m_filter = nullptr;
     QLabel* m_filterError = nullptr;
+    QLabel* m_filterHint = nullptr;
     QLabel* m_filterCount = nullptr;
     QTreeView* m_tree = nullptr;
     CatalogModel* m_catalogModel = nullptr;
@@ -193,7 +213,10 @@ private:
     QLabel* m_ptx = nullptr;
     QLabel* m_facts = nullptr;
     QLabel* m_notes = nullptr;
+    QToolButton* m_notesToggle = nullptr; // shows or hides m_notes
     LegendBar* m_legend = nullptr;
+    QLabel* m_verdictLine = nullptr;
+    std::vector<QDockWidget*> m_docks; // listed in View -> Panels
     QStackedWidget* m_stack = nullptr;
     QSplitter* m_paneSplitter = nullptr;
     QSplitter* m_leftColumn = nullptr;
@@ -211,12 +234,20 @@ private:
     QLabel* m_probeStatus = nullptr;
     QProgressBar* m_probeProgress = nullptr;
     QToolButton* m_probeCancel = nullptr;
-    QLabel* m_zoomStatus = nullptr;
+    QPointer<QMessageBox> m_probeNotice; // "no GPU here", non-modal
     ProbeController* m_probe = nullptr;
 
     // Actions
     QAction* m_actLabels = nullptr;
     QAction* m_actDark = nullptr;
+    QAction* m_actMarks = nullptr;
+    QAction* m_actBack = nullptr;
+    QAction* m_actForward = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    QStringList m_history; // opened specs, oldest first
+    int m_historyPos = -1;
+    bool m_navigating = false;
+    QStringList m_recent; // newest first
     QAction* m_actColorBlind = nullptr;
     QAction* m_actProbe = nullptr;
     QActionGroup* m_colorGroup = nullptr;

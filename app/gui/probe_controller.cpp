@@ -1,6 +1,7 @@
 #include "probe_controller.hpp"
 
 #include "lanemap/gpu/probe.hpp"
+#include "lanemap/verdict.hpp"
 
 #include <QDir>
 #include <QFile>
@@ -25,9 +26,27 @@ std::vector<RecordedReport> loadRecordedReports(const QString& folder, QStringLi
         out.push_back(std::move(r));
     }
     // Newest first (ISO dates sort as text).
-    std::stable_sort(out.begin(), out.end(),
-                     [](const RecordedReport& a, const RecordedReport& b) { return a.report.date > b.report.date; });
+    std::stable_sort(out.begin(), out.end(), [](const RecordedReport& a, const RecordedReport& b) {
+        return a.report.date > b.report.date;
+    });
     return out;
+}
+
+QString plainUnavailable(const QString& reason) {
+    const QString rest =
+        QObject::tr(" Everything else in lanemap works without one; hardware verdicts shown come from "
+                    "reports recorded on other machines.");
+    if (reason.contains(QLatin1String("without CUDA")))
+        return QObject::tr("This build of lanemap has no GPU probe (it was built without CUDA).") + rest;
+    if (reason.contains(QLatin1String("no CUDA device")) || reason.contains(QLatin1String("NoDevice")))
+        return QObject::tr("No NVIDIA GPU was found on this machine.") + rest;
+    if (reason.contains(QLatin1String("driver"), Qt::CaseInsensitive))
+        // cudaErrorInsufficientDriver is also what a machine with no NVIDIA driver at all reports.
+        return QObject::tr(
+                   "No working NVIDIA GPU driver was found on this machine (none is installed, or it is "
+                   "older than this build of lanemap needs).") +
+               rest;
+    return QObject::tr("The GPU probe cannot run on this machine.") + rest;
 }
 
 QString describeReport(const ProbeReport& report, const ProbeResult& result) {
@@ -39,22 +58,16 @@ QString describeReport(const ProbeReport& report, const ProbeResult& result) {
                                    QString::fromStdString(report.device.cudaRuntime),
                                    QString::fromStdString(report.date).left(10));
     if (result.verdict == Verdict::Pass)
-        return QStringLiteral("confirmed on %1: %2 cells, %3 experiments").arg(where).arg(result.cellsChecked).arg(result.experiments);
+        return QStringLiteral("confirmed on %1: %2 cells, %3 experiments")
+            .arg(where)
+            .arg(result.cellsChecked)
+            .arg(result.experiments);
     if (result.verdict == Verdict::Fail)
         return QStringLiteral("hardware disagrees on %1 of %2 cells on %3")
             .arg(result.cellsMismatched)
             .arg(result.cellsChecked)
             .arg(where);
     return QStringLiteral("not probed on %1: %2").arg(where, QString::fromStdString(result.reason));
-}
-
-CellVerdict cellVerdict(const ProbeResult& result, const QString& operand, int matrix, int row, int col) {
-    if (result.verdict != Verdict::Pass && result.verdict != Verdict::Fail) return CellVerdict::None;
-    const std::optional<Operand> op = parseOperand(operand.toStdString());
-    for (const ProbeMismatch& m : result.mismatches)
-        if (op && m.operand == *op && m.row == row && m.col == col && (m.matrix < 0 || matrix < 0 || m.matrix == matrix))
-            return CellVerdict::Mismatch;
-    return CellVerdict::Confirmed;
 }
 
 ProbeController::ProbeController(QObject* parent) : QObject(parent) {}
@@ -68,7 +81,8 @@ ProbeController::~ProbeController() {
 }
 
 bool ProbeController::start(std::vector<const Variant*> variants) {
-    if (m_thread) return false;
+    if (m_thread)
+        return false;
     m_cancel = std::make_shared<std::atomic<bool>>(false);
     auto cancel = m_cancel;
     QPointer<ProbeController> self(this);
@@ -87,7 +101,8 @@ bool ProbeController::start(std::vector<const Variant*> variants) {
                 QMetaObject::invokeMethod(
                     self.data(),
                     [self, done, total, s] {
-                        if (self) emit self->progress(static_cast<int>(done), static_cast<int>(total), s);
+                        if (self)
+                            emit self->progress(static_cast<int>(done), static_cast<int>(total), s);
                     },
                     Qt::QueuedConnection);
             },
@@ -102,7 +117,8 @@ bool ProbeController::start(std::vector<const Variant*> variants) {
             emit finished(false);
             return;
         }
-        if (!report->results.empty()) m_live = std::move(*report);
+        if (!report->results.empty())
+            m_live = std::move(*report);
         emit finished(cancelled);
     });
     m_thread->start();
@@ -110,18 +126,21 @@ bool ProbeController::start(std::vector<const Variant*> variants) {
 }
 
 void ProbeController::cancel() {
-    if (m_cancel) m_cancel->store(true);
+    if (m_cancel)
+        m_cancel->store(true);
 }
 
 const ProbeResult* ProbeController::resultFor(const std::string& spec, const ProbeReport** report) const {
-    auto usable = [](const ProbeResult* r) { return r && (r->verdict == Verdict::Pass || r->verdict == Verdict::Fail); };
+    auto usable = [](const ProbeResult* r) { return r && coversCells(*r); };
     if (const ProbeResult* r = m_live.result(spec); usable(r)) {
-        if (report) *report = &m_live;
+        if (report)
+            *report = &m_live;
         return r;
     }
     for (const RecordedReport& rec : m_recorded)
         if (const ProbeResult* r = rec.report.result(spec); usable(r)) {
-            if (report) *report = &rec.report;
+            if (report)
+                *report = &rec.report;
             return r;
         }
     return nullptr;

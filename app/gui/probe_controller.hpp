@@ -1,7 +1,7 @@
 #pragma once
 // The "Probe hardware" action: runs lanemap::gpu::probeAll on a worker thread with progress and cancel, and
-// keeps the reports to overlay (the live one, and recorded ones from resources/probe/*.json). Without a GPU it
-// reports discover().reason and nothing else changes: the app stays fully usable.
+// keeps the reports to overlay (the live one, and recorded ones from resources/probe/*.json). Without a GPU
+// it reports discover().reason and nothing else changes: the app stays fully usable.
 
 #include "lanemap/probe_report.hpp"
 
@@ -26,20 +26,20 @@ struct RecordedReport {
     ProbeReport report;
 };
 
-// Reads every *.json in `folder` (a disk folder or a Qt resource folder such as ":/lanemap/probe"). Files that
-// are not valid reports are skipped and named in `errors`.
+// Reads every *.json in `folder` (a disk folder or a Qt resource folder such as ":/lanemap/probe"). Files
+// that are not valid reports are skipped and named in `errors`.
 std::vector<RecordedReport> loadRecordedReports(const QString& folder, QStringList* errors = nullptr);
+
+// Why the probe cannot run, in plain words for someone who may have no NVIDIA hardware at all (the technical
+// reason from gpu::discover() goes in the details): "No NVIDIA GPU driver was found on this machine..."
+QString plainUnavailable(const QString& reason);
 
 // "confirmed on NVIDIA H100 80GB HBM3, driver 580.159.04, 2026-11-23" — one line for the status area.
 QString describeReport(const ProbeReport& report, const ProbeResult& result);
 
-// The verdict a report gives one cell of one operand.
-enum class CellVerdict { None, Confirmed, Mismatch };
-CellVerdict cellVerdict(const ProbeResult& result, const QString& operand, int matrix, int row, int col);
-
 class ProbeController : public QObject {
     Q_OBJECT
-public:
+  public:
     explicit ProbeController(QObject* parent = nullptr);
     ~ProbeController() override;
 
@@ -59,13 +59,13 @@ public:
     // Sets *report to the report it comes from. nullptr when none.
     const ProbeResult* resultFor(const std::string& spec, const ProbeReport** report = nullptr) const;
 
-signals:
+  signals:
     void progress(int done, int total, const QString& spec);
     // The device cannot run probes: `reason` is discover().reason.
     void unavailable(const QString& reason);
     void finished(bool cancelled);
 
-private:
+  private:
     QThread* m_thread = nullptr;
     std::shared_ptr<std::atomic<bool>> m_cancel;
     ProbeReport m_live;

@@ -1,17 +1,21 @@
-// What leaves the window (SVG, PNG, screenshots, clipboard), what it remembers (QSettings) and the probe area.
+// What leaves the window (SVG, PNG, screenshots, clipboard), what it remembers (QSettings) and the probe
+// area.
 #include "gui_test_support.hpp"
 
 #include "details_panel.hpp"
 #include "diagram_painter.hpp"
+#include "pane_frame.hpp"
 #include "preferences.hpp"
 #include "probe_controller.hpp"
 
 #include "lanemap/gpu/probe.hpp"
 #include "lanemap/probe_report.hpp"
 
+#include <QAction>
 #include <QFile>
 #include <QImage>
 #include <QLabel>
+#include <QMessageBox>
 #include <QPainter>
 #include <QProcess>
 #include <QSignalSpy>
@@ -90,12 +94,14 @@ TEST(Painter, PaintsIntoAnOffscreenImageWithLevelOfDetail) {
     const QRectF first = cellRect(d, o, 0);
     ASSERT_TRUE(QRectF(0, 0, 400, 300).contains(first.center()));
     const DiagramCell& c = d.cells.front();
-    EXPECT_EQ(image.pixelColor(first.topLeft().toPoint() + QPoint(2, 2)), QColor(c.fill.r, c.fill.g, c.fill.b));
+    EXPECT_EQ(image.pixelColor(first.topLeft().toPoint() + QPoint(2, 2)),
+              QColor(c.fill.r, c.fill.g, c.fill.b));
     // The overlay lights a lane: its cells keep their color, the others are shaded.
     Highlight h;
     h.thread = c.thread;
     QPainter p(&image);
-    EXPECT_EQ(paintOverlay(p, d, o, h, QRectF(0, 0, 400, 300)), static_cast<int>(d.cellsOfThread(c.thread).size()));
+    EXPECT_EQ(paintOverlay(p, d, o, h, QRectF(0, 0, 400, 300)),
+              static_cast<int>(d.cellsOfThread(c.thread).size()));
 }
 
 TEST(Settings, PreferencesRoundTrip) {
@@ -188,12 +194,13 @@ TEST(Probe, RecordedReportsShowWhereALayoutWasConfirmed) {
     Window w(false, reports.path());
     ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
     const QString status = w->probeStatus()->text();
-    EXPECT_TRUE(status.contains(QStringLiteral("confirmed on NVIDIA H100 80GB HBM3"))) << status.toStdString();
+    EXPECT_TRUE(status.contains(QStringLiteral("confirmed on NVIDIA H100 80GB HBM3")))
+        << status.toStdString();
     EXPECT_TRUE(status.contains(QStringLiteral("580.159.04")));
     EXPECT_TRUE(status.contains(QStringLiteral("2026-11-23")));
-    const auto& verdicts = w->pane(QStringLiteral("A"))->marks().verdict;
-    ASSERT_EQ(verdicts.size(), 256u);
-    for (std::uint8_t v : verdicts) EXPECT_EQ(v, CellMarks::Confirmed);
+    // Agreement is said once in the pane's badge, never painted on every cell.
+    EXPECT_TRUE(w->pane(QStringLiteral("A"))->marks().verdict.empty());
+    EXPECT_TRUE(w->paneFrame(QStringLiteral("A"))->badge()->text().contains(QStringLiteral("confirmed")));
     // Another instruction has no report.
     ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k8.f16")));
     EXPECT_TRUE(w->probeStatus()->text().contains(QStringLiteral("not confirmed")));
@@ -213,12 +220,138 @@ TEST(Probe, MismatchesAreCrossedOutCellByCell) {
     const auto& verdicts = a->marks().verdict;
     ASSERT_EQ(verdicts.size(), 256u);
     int crossed = 0;
-    for (std::uint8_t v : verdicts) crossed += v == CellMarks::Mismatch;
+    for (std::uint8_t v : verdicts)
+        crossed += v == CellMarks::Mismatch;
     EXPECT_EQ(crossed, 1);
     EXPECT_EQ(verdicts[static_cast<std::size_t>(cellAt(a, 9, 3))], CellMarks::Mismatch);
     EXPECT_TRUE(w->probeStatus()->text().contains(QStringLiteral("disagrees on 1 of 512")));
     hover(a, cellAt(a, 9, 3));
     EXPECT_TRUE(w->details()->cell().probe.startsWith(QStringLiteral("✗")));
+}
+
+// The merged C/D pane shows C and D together: a cell where the hardware disagrees about C is a mismatch in
+// the grid and in the Cell panel alike (they used to map "C/D" differently: ✗ in the grid, ✓ in the panel).
+TEST(Probe, AMismatchOfCInTheMergedPaneIsAMismatchEverywhere) {
+    ProbeReport report = sampleReport(Verdict::Fail);
+    ProbeMismatch& m = report.results.front().mismatches.front();
+    m.operand = Operand::C;
+    m.row = 2;
+    m.col = 5;
+    QTemporaryDir reports;
+    {
+        QFile f(reports.filePath(QStringLiteral("fail.json")));
+        ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray::fromStdString(toJson(report)));
+    }
+    Window w(false, reports.path());
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
+    DiagramView* cd = w->pane(QStringLiteral("C/D"));
+    ASSERT_NE(cd, nullptr);
+    const int cell = cellAt(cd, 2, 5);
+    ASSERT_GE(cell, 0);
+    EXPECT_EQ(cd->marks().verdict.at(static_cast<std::size_t>(cell)), CellMarks::Mismatch);
+    hover(cd, cell);
+    EXPECT_TRUE(w->details()->cell().probe.startsWith(QStringLiteral("✗")))
+        << w->details()->cell().probe.toStdString();
+    // A cell both agree on is confirmed in both places.
+    const int other = cellAt(cd, 0, 0);
+    hover(cd, other);
+    EXPECT_TRUE(w->details()->cell().probe.startsWith(QStringLiteral("✓")))
+        << w->details()->cell().probe.toStdString();
+}
+
+// Issue 14.1: a verdict never covers a label. Agreement is said once per pane (badge) and in a legend line
+// naming the report; only disagreeing cells are marked, with a frame on the cell's edge; View → Probe marks.
+TEST(Probe, AMismatchMarkLeavesTheLabelUntouchedAndAgreementPaintsNothing) {
+    const Diagram d = buildDiagram(*Catalog::instance().instruction("mma.m16n8k16.f16"), [] {
+        DiagramOptions o;
+        o.operand = "A";
+        return o;
+    }());
+    PaintOptions o;
+    o.chrome = false;
+    o.legends = false;
+    CellMarks none;
+    CellMarks confirmed;
+    confirmed.verdict.assign(d.cells.size(), CellMarks::Confirmed);
+    CellMarks mismatch;
+    mismatch.verdict.assign(d.cells.size(), CellMarks::NoVerdict);
+    mismatch.verdict[0] = CellMarks::Mismatch;
+    const QImage plain = renderDiagram(d, o, &none, 2.0);
+    EXPECT_EQ(renderDiagram(d, o, &confirmed, 2.0), plain) << "agreement must not be painted on every cell";
+    const QImage marked = renderDiagram(d, o, &mismatch, 2.0);
+    ASSERT_EQ(marked.size(), plain.size());
+    // Cell 0 as rendered at scale 2: its interior (3 px in from the edge, where the label is) is unchanged,
+    // and its edge shows the mark.
+    PaintOptions at2 = o;
+    at2.zoom = 2.0;
+    at2.origin = contentRect(d, o).topLeft();
+    const QRect cell = cellRect(d, at2, 0).toAlignedRect();
+    int interiorChanged = 0, edgeChanged = 0;
+    for (int y = cell.top(); y <= cell.bottom(); ++y)
+        for (int x = cell.left(); x <= cell.right(); ++x) {
+            if (!plain.rect().contains(x, y) || plain.pixel(x, y) == marked.pixel(x, y))
+                continue;
+            const bool interior = QRect(cell).adjusted(4, 4, -4, -4).contains(x, y);
+            (interior ? interiorChanged : edgeChanged)++;
+        }
+    EXPECT_EQ(interiorChanged, 0) << "the mark must not cover the label";
+    EXPECT_GT(edgeChanged, 20) << "the mismatch must be visible";
+}
+
+TEST(Probe, ConfirmationIsABadgePerPaneAndALegendLineNamingTheReport) {
+    QTemporaryDir reports;
+    {
+        QFile f(reports.filePath(QStringLiteral("h100.json")));
+        ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray::fromStdString(toJson(sampleReport(Verdict::Pass))));
+    }
+    Window w(false, reports.path());
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
+    for (const QString& name : w->paneNames()) {
+        PaneFrame* frame = w->paneFrame(name);
+        ASSERT_NE(frame, nullptr) << name.toStdString();
+        EXPECT_TRUE(frame->badge()->isVisible()) << name.toStdString();
+        EXPECT_TRUE(frame->badge()->text().contains(QStringLiteral("confirmed")))
+            << frame->badge()->text().toStdString();
+        EXPECT_TRUE(w->pane(name)->marks().verdict.empty())
+            << "no cell of " << name.toStdString() << " is marked";
+    }
+    const QString legend = w->verdictLegend()->text();
+    EXPECT_TRUE(w->verdictLegend()->isVisible());
+    EXPECT_TRUE(legend.contains(QStringLiteral("NVIDIA H100 80GB HBM3"))) << legend.toStdString();
+    EXPECT_TRUE(legend.contains(QStringLiteral("2026-11-23")));
+    EXPECT_TRUE(legend.contains(QStringLiteral("recorded report h100.json, not this machine")))
+        << legend.toStdString();
+    // No report: no badge, no legend line.
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k8.f16")));
+    EXPECT_FALSE(w->paneFrame(QStringLiteral("A"))->badge()->isVisible());
+    EXPECT_FALSE(w->verdictLegend()->isVisible());
+}
+
+TEST(Probe, OnlyDisagreeingCellsAreMarkedAndTheViewToggleHidesThem) {
+    QTemporaryDir reports;
+    {
+        QFile f(reports.filePath(QStringLiteral("fail.json")));
+        ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray::fromStdString(toJson(sampleReport(Verdict::Fail))));
+    }
+    Window w(false, reports.path());
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
+    DiagramView* a = w->pane(QStringLiteral("A"));
+    EXPECT_TRUE(w->paneFrame(QStringLiteral("A"))->badge()->text().contains(QStringLiteral("1 cell")));
+    EXPECT_TRUE(w->paneFrame(QStringLiteral("B"))->badge()->text().contains(QStringLiteral("confirmed")))
+        << "B has no disagreeing cell";
+    int marked = 0;
+    for (std::uint8_t v : a->marks().verdict)
+        marked += v != CellMarks::NoVerdict;
+    EXPECT_EQ(marked, 1);
+    QAction* toggle = w->findChild<QAction*>(QStringLiteral("actionProbeMarks"));
+    ASSERT_NE(toggle, nullptr);
+    toggle->setChecked(false);
+    EXPECT_TRUE(a->marks().verdict.empty());
+    toggle->setChecked(true);
+    EXPECT_EQ(a->marks().verdict.at(static_cast<std::size_t>(cellAt(a, 9, 3))), CellMarks::Mismatch);
 }
 
 TEST(Probe, WithoutAGpuTheActionSaysWhyAndTheAppStaysUsable) {
@@ -229,8 +362,17 @@ TEST(Probe, WithoutAGpuTheActionSaysWhyAndTheAppStaysUsable) {
     w->probeHardware();
     ASSERT_TRUE(finished.wait(60000));
     if (!avail.available) {
-        EXPECT_TRUE(w->probeStatus()->text().contains(QStringLiteral("GPU unavailable")));
-        EXPECT_TRUE(w->probeStatus()->text().contains(QString::fromStdString(avail.reason)));
+        // Issue 14.10: a non-modal notice says why in plain words, with the technical reason in its details;
+        // the status area keeps the variant's provenance.
+        QMessageBox* notice = w->probeNotice();
+        ASSERT_NE(notice, nullptr);
+        EXPECT_TRUE(notice->isVisible());
+        EXPECT_FALSE(notice->isModal());
+        EXPECT_EQ(notice->text(), plainUnavailable(QString::fromStdString(avail.reason)));
+        EXPECT_EQ(notice->detailedText(), QString::fromStdString(avail.reason));
+        EXPECT_FALSE(w->probeStatus()->text().contains(QString::fromStdString(avail.reason)));
+        EXPECT_TRUE(w->probeStatus()->text().contains(QStringLiteral("confirmed")))
+            << w->probeStatus()->text().toStdString();
         EXPECT_FALSE(w->probeController()->hasLiveReport());
     } else {
         EXPECT_TRUE(w->probeController()->hasLiveReport()) << "a device was found: the probe must report";
@@ -238,6 +380,22 @@ TEST(Probe, WithoutAGpuTheActionSaysWhyAndTheAppStaysUsable) {
     // Still usable.
     ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k8.tf32")));
     EXPECT_EQ(w->paneNames().size(), 3);
+}
+
+TEST(Probe, NoDriverIsSaidInPlainWordsNotAsAnUpgradeRequest) {
+    // What a machine without any NVIDIA driver reports through the CUDA runtime.
+    const QString noDriver =
+        plainUnavailable(QStringLiteral("no usable CUDA driver: cudaErrorInsufficientDriver (35): CUDA "
+                                        "driver version is insufficient for CUDA runtime version"));
+    EXPECT_TRUE(noDriver.startsWith(QStringLiteral("No working NVIDIA GPU driver was found on this machine")))
+        << noDriver.toStdString();
+    EXPECT_FALSE(noDriver.contains(QStringLiteral("insufficient")));
+    EXPECT_TRUE(noDriver.contains(QStringLiteral("works without one")));
+    EXPECT_TRUE(plainUnavailable(QStringLiteral("no CUDA device (cudaGetDeviceCount found 0)"))
+                    .startsWith(QStringLiteral("No NVIDIA GPU was found")));
+    EXPECT_TRUE(plainUnavailable(
+                    QStringLiteral("built without CUDA (nvcc was not found when lanemap was configured)"))
+                    .contains(QStringLiteral("built without CUDA")));
 }
 
 TEST(ScreenshotMode, WritesThePngAndExits) {
@@ -248,8 +406,9 @@ TEST(ScreenshotMode, WritesThePngAndExits) {
     env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
     env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.path()); // never the user's settings
     app.setProcessEnvironment(env);
-    app.start(QStringLiteral(LANEMAP_GUI_BINARY),
-              {QStringLiteral("--spec"), QStringLiteral("mma.m16n8k16.f16"), QStringLiteral("--screenshot"), png});
+    app.start(
+        QStringLiteral(LANEMAP_GUI_BINARY),
+        {QStringLiteral("--spec"), QStringLiteral("mma.m16n8k16.f16"), QStringLiteral("--screenshot"), png});
     ASSERT_TRUE(app.waitForFinished(60000));
     EXPECT_EQ(app.exitCode(), 0) << app.readAllStandardError().toStdString();
     QImage image(png);
@@ -258,8 +417,9 @@ TEST(ScreenshotMode, WritesThePngAndExits) {
 
     // A bad spec is a usage error (exit 2) that names the problem; nothing is written.
     const QString bad = dir.filePath(QStringLiteral("bad.png"));
-    app.start(QStringLiteral(LANEMAP_GUI_BINARY),
-              {QStringLiteral("--spec"), QStringLiteral("mma.m16n8k16.tf32"), QStringLiteral("--screenshot"), bad});
+    app.start(
+        QStringLiteral(LANEMAP_GUI_BINARY),
+        {QStringLiteral("--spec"), QStringLiteral("mma.m16n8k16.tf32"), QStringLiteral("--screenshot"), bad});
     ASSERT_TRUE(app.waitForFinished(60000));
     EXPECT_EQ(app.exitCode(), 2);
     EXPECT_TRUE(app.readAllStandardError().contains("invalid spec"));

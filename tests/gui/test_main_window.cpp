@@ -9,8 +9,14 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
+#include <QMessageBox>
+#include <QScrollBar>
+#include <QStatusBar>
+#include <QToolButton>
 #include <QTreeView>
 #include <QWheelEvent>
 
@@ -22,7 +28,9 @@ using namespace lanemap::gui::test;
 
 namespace {
 
-std::size_t cellCount(const DiagramView* view) { return view && view->diagram() ? view->diagram()->cells.size() : 0; }
+std::size_t cellCount(const DiagramView* view) {
+    return view && view->diagram() ? view->diagram()->cells.size() : 0;
+}
 
 TEST(MainWindow, SelectingASpecShowsItsPanesAndCells) {
     Window w;
@@ -35,11 +43,13 @@ TEST(MainWindow, SelectingASpecShowsItsPanesAndCells) {
     EXPECT_FALSE(w->selectorBox()->isEnabled()) << "a dense instruction has no sparsity selector";
     EXPECT_TRUE(w->windowTitle().startsWith(QStringLiteral("mma.m16n8k16.f16")));
     // The tree follows.
-    EXPECT_EQ(w->catalogTree()->currentIndex().data(CatalogModel::SpecRole).toString(), QStringLiteral("mma.m16n8k16.f16"));
+    EXPECT_EQ(w->catalogTree()->currentIndex().data(CatalogModel::SpecRole).toString(),
+              QStringLiteral("mma.m16n8k16.f16"));
 
     // Volta quad-pairs: four products per operand, and C (f16) differs from D (f32): four panes.
     ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m8n8k4.row.col.f16.f16.f32")));
-    EXPECT_EQ(w->paneNames(), (QStringList{QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("C"), QStringLiteral("D")}));
+    EXPECT_EQ(w->paneNames(), (QStringList{QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("C"),
+                                           QStringLiteral("D")}));
     EXPECT_EQ(w->pane(QStringLiteral("A"))->diagram()->panels.size(), 4u);
     EXPECT_EQ(cellCount(w->pane(QStringLiteral("D"))), 4u * 8u * 8u);
 
@@ -69,8 +79,10 @@ TEST(MainWindow, FilterBoxAcceptsAPtxStringAndShowsParseErrors) {
 
     w->filterEdit()->setText(QStringLiteral("mma.sync.aligned.m16n8k16.row.col.f32.tf32.tf32.f32"));
     EXPECT_FALSE(w->filterError()->isHidden());
-    EXPECT_TRUE(w->filterError()->text().contains(QStringLiteral("invalid spec"))) << w->filterError()->text().toStdString();
-    EXPECT_EQ(w->currentSpec(), QStringLiteral("mma.m16n8k16.bf16")) << "an invalid string must not change the view";
+    EXPECT_TRUE(w->filterError()->text().contains(QStringLiteral("invalid spec")))
+        << w->filterError()->text().toStdString();
+    EXPECT_EQ(w->currentSpec(), QStringLiteral("mma.m16n8k16.bf16"))
+        << "an invalid string must not change the view";
 
     w->filterEdit()->clear();
     EXPECT_TRUE(w->filterError()->isHidden());
@@ -80,7 +92,8 @@ TEST(MainWindow, HoverShowsDetailsAndLightsTheLaneInEveryPane) {
     Window w;
     ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
     DiagramView* a = w->pane(QStringLiteral("A"));
-    // §9.7.14.5.8: row 9, col 3 of A is a3 of lane 5 (groupID 1 + 8, threadID_in_group 1): register 1, bits 16..31.
+    // §9.7.14.5.8: row 9, col 3 of A is a3 of lane 5 (groupID 1 + 8, threadID_in_group 1): register 1,
+    // bits 16..31.
     const int cell = cellAt(a, 9, 3);
     ASSERT_GE(cell, 0);
     hover(a, cell);
@@ -100,7 +113,8 @@ TEST(MainWindow, HoverShowsDetailsAndLightsTheLaneInEveryPane) {
     EXPECT_TRUE(shown.contains(QStringLiteral("a3"))) << shown.toStdString();
     EXPECT_TRUE(shown.contains(QStringLiteral("16–31"))) << shown.toStdString();
     // Lane 5 is lit everywhere: 8 elements of A, 4 of B, 4 of C/D.
-    for (DiagramView* v : w->panes()) EXPECT_EQ(v->highlightThread(), 5) << v->objectName().toStdString();
+    for (DiagramView* v : w->panes())
+        EXPECT_EQ(v->highlightThread(), 5) << v->objectName().toStdString();
     EXPECT_EQ(a->litCellCount(), 8);
     EXPECT_EQ(w->pane(QStringLiteral("B"))->litCellCount(), 4);
     EXPECT_EQ(w->pane(QStringLiteral("C/D"))->litCellCount(), 4);
@@ -113,7 +127,8 @@ TEST(MainWindow, HoverShowsDetailsAndLightsTheLaneInEveryPane) {
 
     // Leaving the cells turns the light off.
     QTest::mouseMove(a->viewport(), QPoint(1, 1));
-    for (DiagramView* v : w->panes()) EXPECT_EQ(v->highlightThread(), -1);
+    for (DiagramView* v : w->panes())
+        EXPECT_EQ(v->highlightThread(), -1);
 }
 
 TEST(MainWindow, ClickPinsALaneAndClickingAgainUnpins) {
@@ -125,7 +140,8 @@ TEST(MainWindow, ClickPinsALaneAndClickingAgainUnpins) {
     ASSERT_EQ(b->diagram()->cells[static_cast<std::size_t>(cell)].thread, 12);
     QTest::mouseClick(b->viewport(), Qt::LeftButton, {}, b->cellViewportRect(cell).center());
     EXPECT_EQ(w->pinnedThread(), 12);
-    for (DiagramView* v : w->panes()) EXPECT_EQ(v->pinnedThread(), 12);
+    for (DiagramView* v : w->panes())
+        EXPECT_EQ(v->pinnedThread(), 12);
     QTest::mouseMove(b->viewport(), QPoint(1, 1)); // hover off: the pinned lane stays lit
     EXPECT_EQ(w->pane(QStringLiteral("A"))->litCellCount(), 8);
     QTest::mouseClick(b->viewport(), Qt::LeftButton, {}, b->cellViewportRect(cell).center());
@@ -176,9 +192,11 @@ TEST(MainWindow, LaneFilterGreysOtherLanesAndRejectsBadLists) {
     QString error;
     EXPECT_FALSE(w->setLaneFilter(QStringLiteral("0-40"), &error));
     EXPECT_TRUE(error.contains(QStringLiteral("0..31"))) << error.toStdString();
-    EXPECT_EQ(w->preferences().laneFilter, QStringLiteral("0-3,13")) << "a bad list keeps the last good filter";
+    EXPECT_EQ(w->preferences().laneFilter, QStringLiteral("0-3,13"))
+        << "a bad list keeps the last good filter";
     ASSERT_TRUE(w->setLaneFilter(QString()));
-    for (const DiagramCell& c : w->pane(QStringLiteral("A"))->diagram()->cells) EXPECT_FALSE(c.dimmed);
+    for (const DiagramCell& c : w->pane(QStringLiteral("A"))->diagram()->cells)
+        EXPECT_FALSE(c.dimmed);
 }
 
 TEST(MainWindow, ColorByRegisterRecolorsEveryPane) {
@@ -187,7 +205,8 @@ TEST(MainWindow, ColorByRegisterRecolorsEveryPane) {
     w->setColorBy(ColorBy::Register);
     for (DiagramView* v : w->panes()) {
         EXPECT_EQ(v->diagram()->colorBy, ColorBy::Register);
-        for (const DiagramCell& c : v->diagram()->cells) EXPECT_EQ(c.colorKey, static_cast<std::uint32_t>(c.reg));
+        for (const DiagramCell& c : v->diagram()->cells)
+            EXPECT_EQ(c.colorKey, static_cast<std::uint32_t>(c.reg));
     }
     EXPECT_EQ(w->preferences().colorBy, ColorBy::Register);
 }
@@ -207,8 +226,8 @@ TEST(MainWindow, ZoomWithKeysCtrlWheelAndFit) {
     EXPECT_NEAR(a->zoom(), fitted * 1.25 * 0.8 * 0.8, 1e-9);
     // Ctrl+wheel zooms under the mouse; a plain wheel scrolls instead.
     const QPoint at = a->viewport()->rect().center();
-    QWheelEvent up(at, a->viewport()->mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::ControlModifier,
-                   Qt::NoScrollPhase, false);
+    QWheelEvent up(at, a->viewport()->mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton,
+                   Qt::ControlModifier, Qt::NoScrollPhase, false);
     const double before = a->zoom();
     QApplication::sendEvent(a->viewport(), &up);
     EXPECT_NEAR(a->zoom(), before * 1.2, 1e-9);
@@ -217,9 +236,11 @@ TEST(MainWindow, ZoomWithKeysCtrlWheelAndFit) {
     EXPECT_NEAR(a->zoom(), fitted, 1e-9);
     // The window's zoom actions act on every pane.
     w->zoomIn();
-    for (DiagramView* v : w->panes()) EXPECT_FALSE(v->fitting());
+    for (DiagramView* v : w->panes())
+        EXPECT_FALSE(v->fitting());
     w->fitAll();
-    for (DiagramView* v : w->panes()) EXPECT_TRUE(v->fitting());
+    for (DiagramView* v : w->panes())
+        EXPECT_TRUE(v->fitting());
 }
 
 TEST(MainWindow, LegendFollowsTheColoringAndLightsALane) {
@@ -233,7 +254,8 @@ TEST(MainWindow, LegendFollowsTheColoringAndLightsALane) {
     const QPoint swatch = w->legendBar()->entryRect(7).center();
     QTest::mouseMove(w->legendBar(), swatch + QPoint(1, 1));
     QTest::mouseMove(w->legendBar(), swatch);
-    for (DiagramView* v : w->panes()) EXPECT_EQ(v->highlightThread(), 7);
+    for (DiagramView* v : w->panes())
+        EXPECT_EQ(v->highlightThread(), 7);
 }
 
 TEST(MainWindow, CompareMarksThePositionsHeldDifferently) {
@@ -272,19 +294,22 @@ TEST(MainWindow, SparseInstructionsGetAMetadataPaneWithSelector) {
     const Instruction sparse = lanemap::test::sparseM16n8k16();
     Window w;
     w->showInstruction(sparse);
-    EXPECT_EQ(w->paneNames(), (QStringList{QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("C/D"), QStringLiteral("metadata")}));
+    EXPECT_EQ(w->paneNames(), (QStringList{QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("C/D"),
+                                           QStringLiteral("metadata")}));
     DiagramView* md = w->pane(QStringLiteral("metadata"));
     ASSERT_NE(md, nullptr);
     EXPECT_EQ(md->diagram()->cells.size(), 64u);
     EXPECT_EQ(md->diagram()->bitFields.size(), 8u) << "one register diagram per lane that holds metadata";
     EXPECT_EQ(w->selectorBox()->count(), 4);
     EXPECT_TRUE(w->selectorBox()->isEnabled());
-    for (const DiagramCell& c : md->diagram()->cells) EXPECT_EQ(c.thread % 4, 0) << "selector 0: lanes 4g";
+    for (const DiagramCell& c : md->diagram()->cells)
+        EXPECT_EQ(c.thread % 4, 0) << "selector 0: lanes 4g";
 
     ASSERT_TRUE(w->setSelector(1));
     md = w->pane(QStringLiteral("metadata"));
     ASSERT_EQ(md->diagram()->selector, 1);
-    for (const DiagramCell& c : md->diagram()->cells) EXPECT_EQ(c.thread % 4, 1) << "selector 1: lanes 4g+1";
+    for (const DiagramCell& c : md->diagram()->cells)
+        EXPECT_EQ(c.thread % 4, 1) << "selector 1: lanes 4g+1";
     EXPECT_FALSE(w->setSelector(4)) << "4 is not a selector of this instruction";
 
     // Hovering a field names the metadata bits and the chunk: row g+8 = 8, cols 4..7 is nibble 1 of the
@@ -312,7 +337,8 @@ TEST(MainWindow, SparseInstructionsGetAMetadataPaneWithSelector) {
     EXPECT_EQ(chunk.owners[0].lane, 0);
     EXPECT_EQ(chunk.owners[0].colFirst, 0);
     EXPECT_EQ(chunk.owners[0].colLast, 3);
-    EXPECT_TRUE(w->details()->plainText().contains(QStringLiteral("chunk cols 0..3"))) << w->details()->plainText().toStdString();
+    EXPECT_TRUE(w->details()->plainText().contains(QStringLiteral("chunk cols 0..3")))
+        << w->details()->plainText().toStdString();
 }
 
 TEST(MainWindow, WarpgroupInstructionsNameTheWarp) {
@@ -332,7 +358,8 @@ TEST(MainWindow, WarpgroupInstructionsNameTheWarp) {
     EXPECT_EQ(info.owners[0].thread, 85);
     EXPECT_EQ(info.owners[0].warp, 2);
     EXPECT_EQ(info.owners[0].lane, 21);
-    EXPECT_TRUE(w->details()->shownText().contains(QStringLiteral("warp"))) << w->details()->shownText().toStdString();
+    EXPECT_TRUE(w->details()->shownText().contains(QStringLiteral("warp")))
+        << w->details()->shownText().toStdString();
     // Thread 85 holds 128 accumulator elements and 8 of A.
     EXPECT_EQ(d->litCellCount(), 128);
     EXPECT_EQ(w->pane(QStringLiteral("A"))->litCellCount(), 8);
@@ -344,3 +371,242 @@ TEST(MainWindow, WarpgroupInstructionsNameTheWarp) {
 }
 
 } // namespace
+
+// Issue 14.2: zoom is per pane and predictable.
+TEST(MainWindow, ChoicesThatRebuildTheDiagramsKeepAnExplicitZoom) {
+    Window w;
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
+    DiagramView* a = w->pane(QStringLiteral("A"));
+    a->setZoom(2.0);
+    w->setPalette(Palette::ColorBlind);
+    w->setShowLabels(false);
+    w->setColorBy(ColorBy::Register);
+    ASSERT_TRUE(w->setLaneFilter(QStringLiteral("0-3")));
+    EXPECT_EQ(w->pane(QStringLiteral("A")), a);
+    EXPECT_FALSE(a->fitting()) << "a rebuild must not throw away the user's zoom";
+    EXPECT_DOUBLE_EQ(a->zoom(), 2.0);
+    // Another pane that was left fitted stays fitted.
+    EXPECT_TRUE(w->pane(QStringLiteral("B"))->fitting());
+    // A newly opened instruction starts fitted, scrolled to its headers.
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k8.f16")));
+    for (DiagramView* v : w->panes()) {
+        EXPECT_TRUE(v->fitting()) << v->objectName().toStdString();
+        EXPECT_EQ(v->horizontalScrollBar()->value(), 0);
+        EXPECT_EQ(v->verticalScrollBar()->value(), 0);
+    }
+}
+
+TEST(MainWindow, ASavedZoomAppliesOnlyToTheInstructionItWasSavedWith) {
+    Window w;
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
+    w->zoomIn();
+    w->zoomIn();
+    w->savePreferences();
+    w.open(true); // restart
+    ASSERT_EQ(w->currentSpec(), QStringLiteral("mma.m16n8k16.f16"));
+    EXPECT_FALSE(w->pane(QStringLiteral("A"))->fitting()) << "the last view comes back as it was";
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k8.f16")));
+    for (DiagramView* v : w->panes())
+        EXPECT_TRUE(v->fitting()) << "a saved zoom must not override Fit for "
+                                  << v->objectName().toStdString();
+}
+
+TEST(MainWindow, FitAllShowsTheWholeGridWhereFitReadableScrolls) {
+    Window w;
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m8n8k128.b1")));
+    DiagramView* a = w->pane(QStringLiteral("A"));
+    const QSize vp = a->maximumViewportSize();
+    auto contentPx = [&] { return contentRect(*a->diagram(), a->paintOptions()).size() * a->zoom(); };
+    ASSERT_TRUE(labelsVisible(*a->diagram(), a->zoom())) << "fit readable keeps the labels";
+    ASSERT_GT(contentPx().width(), vp.width()) << "128 columns do not fit readably: this pane scrolls";
+    w->fitWhole();
+    EXPECT_TRUE(a->fitting());
+    EXPECT_EQ(a->fitMode(), DiagramView::FitMode::All);
+    EXPECT_LE(contentPx().width(), vp.width() + 1);
+    EXPECT_LE(contentPx().height(), vp.height() + 1);
+    w->fitAll();
+    EXPECT_EQ(a->fitMode(), DiagramView::FitMode::Readable);
+    EXPECT_TRUE(labelsVisible(*a->diagram(), a->zoom()));
+}
+
+TEST(MainWindow, AFilterWithNoHitsShowsAHintWhoseLinksOpenTheNearestSpec) {
+    Window w;
+    w->filterEdit()->setText(QStringLiteral("m16n8k16 bf61"));
+    EXPECT_TRUE(w->filterHint()->isVisible());
+    EXPECT_TRUE(w->filterHint()->text().contains(QStringLiteral("bf16")))
+        << w->filterHint()->text().toStdString();
+    const QString nearest = w->filterModel()->nearestSpecs().front();
+    emit w->filterHint()->linkActivated(nearest);
+    EXPECT_EQ(w->currentSpec(), nearest);
+    w->filterEdit()->setText(QStringLiteral("m16n8k16 bf16"));
+    EXPECT_FALSE(w->filterHint()->isVisible());
+}
+
+// Issue 14.11: nothing of the previous instruction stays after switching; one cursor on screen.
+TEST(MainWindow, SwitchingInstructionLeavesNoStaleCellHoverTextOrSecondCursor) {
+    Window w;
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
+    DiagramView* a = w->pane(QStringLiteral("A"));
+    hover(a, cellAt(a, 3, 5));
+    ASSERT_TRUE(w->details()->cell().valid);
+    auto* hoverStatus = w->findChild<QLabel*>(QStringLiteral("hoverStatus"));
+    ASSERT_NE(hoverStatus, nullptr);
+    ASSERT_FALSE(hoverStatus->text().isEmpty());
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k8.tf32")));
+    EXPECT_FALSE(w->details()->cell().valid) << "the Cell panel must not describe the previous variant";
+    EXPECT_TRUE(hoverStatus->text().isEmpty()) << hoverStatus->text().toStdString();
+
+    a = w->pane(QStringLiteral("A"));
+    a->setFocus();
+    a->setCursorCell(cellAt(a, 1, 1));
+    QTest::keyClick(a, Qt::Key_Tab);
+    DiagramView* focused = qobject_cast<DiagramView*>(QApplication::focusWidget());
+    ASSERT_NE(focused, nullptr);
+    ASSERT_NE(focused, a);
+    EXPECT_GE(focused->paintedHighlight().cursorCell, 0);
+    EXPECT_EQ(a->paintedHighlight().cursorCell, -1) << "the unfocused pane must not draw a second cursor";
+    EXPECT_EQ(a->cursorCell(), cellAt(a, 1, 1)) << "but it remembers where its cursor was";
+}
+
+// Issue 14.4: the window works on a laptop and snaps to half of a 1920 screen; docks close and come back.
+TEST(MainWindow, FitsALaptopScreenAndHalfAFullHdOne) {
+    Window w;
+    EXPECT_LE(w->minimumSizeHint().width(), 960) << "half of a 1920 px screen";
+    w->resize(1280, 720);
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
+    QApplication::processEvents();
+    ASSERT_EQ(w->width(), 1280);
+    for (const QString& name : {QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("C/D")}) {
+        DiagramView* v = w->pane(name);
+        const QSizeF content = contentRect(*v->diagram(), v->paintOptions()).size() * v->zoom();
+        EXPECT_TRUE(labelsVisible(*v->diagram(), v->zoom())) << name.toStdString() << " must be labeled";
+        EXPECT_LE(content.width(), v->maximumViewportSize().width() + 1)
+            << name.toStdString() << " is clipped: " << content.width() << " > "
+            << v->maximumViewportSize().width();
+    }
+}
+
+TEST(MainWindow, DocksCloseAndComeBackFromViewPanels) {
+    Window w;
+    QMenu* panels = w->findChild<QMenu*>(QStringLiteral("panelsMenu"));
+    ASSERT_NE(panels, nullptr);
+    const auto docks = w->findChildren<QDockWidget*>();
+    ASSERT_GE(docks.size(), 2);
+    for (QDockWidget* dock : docks) {
+        EXPECT_TRUE(dock->features() & QDockWidget::DockWidgetClosable) << dock->objectName().toStdString();
+        QAction* toggle = dock->toggleViewAction();
+        EXPECT_TRUE(panels->actions().contains(toggle)) << dock->objectName().toStdString();
+        dock->close();
+        EXPECT_FALSE(dock->isVisible());
+        EXPECT_FALSE(toggle->isChecked());
+        toggle->trigger();
+        EXPECT_TRUE(dock->isVisible());
+    }
+}
+
+// Issue 14.5: provenance notes never push the grids down; they are one click away.
+TEST(MainWindow, SparseProvenanceNotesFoldAwayAboveTheGrids) {
+    Window w;
+    w->resize(1280, 800);
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
+    QApplication::processEvents();
+    const int denseTop = w->pane(QStringLiteral("A"))->mapTo(w.window.get(), QPoint(0, 0)).y();
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.sp.m16n8k32.f16")));
+    QApplication::processEvents();
+    const int sparseTop = w->pane(QStringLiteral("A"))->mapTo(w.window.get(), QPoint(0, 0)).y();
+    EXPECT_LE(sparseTop - denseTop, 24)
+        << "the notes pushed the grids down by " << sparseTop - denseTop << " px";
+    auto* notes = w->findChild<QLabel*>(QStringLiteral("notes"));
+    auto* toggle = w->findChild<QToolButton*>(QStringLiteral("notesToggle"));
+    ASSERT_NE(notes, nullptr);
+    ASSERT_NE(toggle, nullptr);
+    EXPECT_FALSE(notes->isVisible());
+    EXPECT_TRUE(toggle->isVisible());
+    EXPECT_TRUE(toggle->text().contains(QStringLiteral("erratum"))) << toggle->text().toStdString();
+    toggle->click();
+    EXPECT_TRUE(notes->isVisible());
+    EXPECT_FALSE(notes->text().isEmpty());
+}
+
+// Issue 14.12: desktop conventions.
+TEST(MainWindow, BackForwardAndRecentInstructions) {
+    Window w;
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k8.tf32")));
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m8n8k4.f64")));
+    auto* back = w->findChild<QAction*>(QStringLiteral("actionBack"));
+    auto* forward = w->findChild<QAction*>(QStringLiteral("actionForward"));
+    ASSERT_NE(back, nullptr);
+    ASSERT_NE(forward, nullptr);
+    EXPECT_EQ(back->shortcut(), QKeySequence(QKeySequence::Back));
+    back->trigger();
+    EXPECT_EQ(w->currentSpec(), QStringLiteral("mma.m16n8k8.tf32"));
+    back->trigger();
+    EXPECT_EQ(w->currentSpec(), QStringLiteral("mma.m16n8k16.f16"));
+    forward->trigger();
+    EXPECT_EQ(w->currentSpec(), QStringLiteral("mma.m16n8k8.tf32"));
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k32.s8")));
+    EXPECT_FALSE(forward->isEnabled()) << "a new visit drops the forward history";
+    auto* recent = w->findChild<QMenu*>(QStringLiteral("recentMenu"));
+    ASSERT_NE(recent, nullptr);
+    ASSERT_GE(recent->actions().size(), 4);
+    EXPECT_EQ(recent->actions().front()->text(), QStringLiteral("mma.m16n8k32.s8"));
+    recent->actions().at(1)->trigger();
+    EXPECT_EQ(w->currentSpec(), QStringLiteral("mma.m16n8k8.tf32"));
+}
+
+TEST(MainWindow, HelpShortcutsAboutQtCopyImageAndLegendPin) {
+    Window w;
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
+    bool aboutQt = false, printFree = true;
+    for (QAction* a : w->findChildren<QAction*>()) {
+        aboutQt = aboutQt || a->text().remove(QLatin1Char('&')) == QStringLiteral("About Qt");
+        printFree = printFree && a->shortcut() != QKeySequence(Qt::CTRL | Qt::Key_P);
+    }
+    EXPECT_TRUE(aboutQt);
+    EXPECT_TRUE(printFree) << "Ctrl+P is Print by convention, not Probe";
+    auto* keys = w->findChild<QAction*>(QStringLiteral("actionShortcuts"));
+    ASSERT_NE(keys, nullptr);
+    keys->trigger();
+    auto* dialog = w->findChild<QMessageBox*>(QStringLiteral("shortcutsDialog"));
+    ASSERT_NE(dialog, nullptr);
+    EXPECT_TRUE(dialog->text().contains(QStringLiteral("Fit readable"))) << dialog->text().toStdString();
+    EXPECT_TRUE(dialog->text().contains(QStringLiteral("Back")));
+    dialog->close();
+
+    QApplication::clipboard()->clear();
+    auto* copy = w->findChild<QAction*>(QStringLiteral("actionCopyImage"));
+    ASSERT_NE(copy, nullptr);
+    copy->trigger();
+    EXPECT_GT(QApplication::clipboard()->image().width(), 200);
+
+    LegendBar* legend = w->legendBar();
+    QTest::mouseClick(legend, Qt::LeftButton, {}, legend->entryRect(5).center());
+    EXPECT_EQ(w->pinnedThread(), 5) << "clicking a lane swatch pins the lane";
+}
+
+// Issue 14.9: compare fits a laptop, lines the two sides up and leaves no stale error.
+TEST(MainWindow, CompareStaysInTheWindowLinesUpAndClearsOldErrors) {
+    Window w;
+    w->resize(1280, 720);
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
+    QLineEdit* edit = w->findChild<QLineEdit*>(QStringLiteral("compare"));
+    ASSERT_NE(edit, nullptr);
+    edit->setText(QStringLiteral("mma.m16n8k99.f16"));
+    emit edit->editingFinished();
+    EXPECT_FALSE(w->statusBar()->currentMessage().isEmpty()) << "a bad spec is named";
+    edit->setText(QStringLiteral("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32"));
+    emit edit->editingFinished();
+    QApplication::processEvents();
+    ASSERT_NE(w->compareView(1), nullptr);
+    EXPECT_TRUE(w->statusBar()->currentMessage().isEmpty()) << w->statusBar()->currentMessage().toStdString();
+    EXPECT_LE(w->width(), 1280) << "entering a compare spec must not widen the window";
+    EXPECT_LE(w->minimumSizeHint().width(), 1366);
+    EXPECT_DOUBLE_EQ(w->compareView(0)->zoom(), w->compareView(1)->zoom()) << "one zoom: cells line up";
+    // Entering it again (or another) shows two sides, never the previous pair next to the new one.
+    ASSERT_TRUE(w->setCompare(QStringLiteral("mma.m16n8k8.bf16")));
+    int sides = 0;
+    for (DiagramView* v : w->findChildren<DiagramView*>())
+        sides += v->isVisible() && v->objectName().startsWith(QStringLiteral("pane_compare"));
+    EXPECT_EQ(sides, 2);
+}
