@@ -1,4 +1,4 @@
-// Reading raw D registers back into cells (design.md §5). The D layout is the frame of reference: "row r"
+// Reading raw D registers back into cells (docs/probe.md). The D layout is the frame of reference: "row r"
 // means "the D slots the engine puts in row r". Every A, B and C element is judged by where its one-hot value
 // landed; where several elements disagree with the frame the same way, the frame (D) is blamed instead, by
 // majority vote, so a single wrong table names its own cells and not its neighbours'.

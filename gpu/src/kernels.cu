@@ -1,4 +1,4 @@
-// The probe kernels (design.md §5): ONE kernel template, and per PTX instruction a wrapper that is just its
+// The probe kernels (docs/probe.md): ONE kernel template, and per PTX instruction a wrapper that is just its
 // asm statement. The kernel copies the host's register images into registers, runs the instruction once per
 // warp (one experiment per warp) and stores the raw D registers. It never computes a row or a column.
 #include "kernels.hpp"
@@ -168,8 +168,9 @@ constexpr Words LM_ASMSP_2_4_4_2_WORDS{4, 4, 2, 2, 1};
         }                                                                                                      \
     }
 
-// Dense mma (PTX 9.1 §9.7.14.5): every variant of ptx-catalog.md §2.1 that runs on sm_90a, canonical form first,
-// then the forms with the same layout (mixed s8/u8 or e4m3/e5m2 operands, b1 .and.popc).
+// Dense mma (PTX 9.1 §9.7.14.5): every variant of docs/reference/ptx-facts.md#dense-mma that runs on sm_90a,
+// canonical form first, then the forms with the same layout
+// (mixed s8/u8 or e4m3/e5m2 operands, b1 .and.popc).
 LM_WRAP(M8n8k4RowRowF16F16F16F16, 750, LM_ASM_4_2_2_4, "mma.sync.aligned.m8n8k4.row.row.f16.f16.f16.f16");
 LM_WRAP(M8n8k4RowRowF32F16F16F16, 750, LM_ASM_8_2_2_4, "mma.sync.aligned.m8n8k4.row.row.f32.f16.f16.f16");
 LM_WRAP(M8n8k4RowRowF32F16F16F32, 750, LM_ASM_8_2_2_8, "mma.sync.aligned.m8n8k4.row.row.f32.f16.f16.f32");
@@ -242,8 +243,9 @@ LM_WRAP(M16n8k256S32B1B1S32Xor, 800, LM_ASM_4_4_2_4, "mma.sync.aligned.m16n8k256
 LM_WRAP(M16n8k256S32B1B1S32And, 800, LM_ASM_4_4_2_4, "mma.sync.aligned.m16n8k256.row.col.s32.b1.b1.s32.and.popc");
 
 
-// Sparse mma.sp and mma.sp::ordered_metadata (PTX 9.1 §9.7.14.6): every variant of ptx-catalog.md §2.3 that runs
-// on sm_90a; a form per selector value is instantiated in the entry table.
+// Sparse mma.sp and mma.sp::ordered_metadata (PTX 9.1 §9.7.14.6): every variant of
+// docs/reference/ptx-facts.md#sparse-mma that runs on sm_90a; a form per selector value is instantiated in
+// the entry table.
 LM_WRAP_SP(SpM16n8k16F32F16F16F32, 800, LM_ASMSP_4_2_2_4, "mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32");
 LM_WRAP_SP(SpM16n8k16F16F16F16F16, 800, LM_ASMSP_2_2_2_2, "mma.sp.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16");
 LM_WRAP_SP(SpOrdM16n8k16F32F16F16F32, 800, LM_ASMSP_4_2_2_4, "mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32");

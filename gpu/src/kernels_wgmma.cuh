@@ -1,8 +1,8 @@
 #pragma once
-// The wgmma probe kernel (design.md §5 for warpgroups): ONE kernel template, and per instruction form one asm
-// statement. A block is one warpgroup and one experiment: it copies the host's shared-memory images (B, and A
-// for the SS forms) into a 1024-byte aligned buffer, loads the A registers and the metadata word, fences the
-// generic proxy's stores for the async proxy (fence.proxy.async.shared::cta, then a barrier), runs
+// The wgmma probe kernel (docs/probe.md#wgmma-and-wgmmasp): ONE kernel template, and per instruction form one
+// asm statement. A block is one warpgroup and one experiment: it copies the host's shared-memory images
+// (B, and A for the SS forms) into a 1024-byte aligned buffer, loads the A registers and the metadata word,
+// fences the generic proxy's stores for the async proxy (fence.proxy.async.shared::cta, then a barrier), runs
 //     wgmma.fence; wgmma.mma_async[.sp] (scale-d = false: D = A*B); wgmma.commit_group; wgmma.wait_group 0
 // and stores each D element's class (0, 1 or other; 2 bits, see DClass). It never computes a row, a column or an element's address: the images come
 // from lanemap::smem, the descriptors from lanemap::smem::encodeDescriptor (start addresses relative to the

@@ -1,4 +1,4 @@
-// Probe planning (design.md §5): the forms of a variant and the register images of every experiment.
+// Probe planning (docs/probe.md): the forms of a variant and the register images of every experiment.
 // Nothing here asks the engine where a row or column is in order to compute a result; the engine's layouts
 // only say where to put a one-hot value (the element's register and bits) — what the instruction does with
 // it is read back by interpret.cpp.

@@ -106,7 +106,7 @@ std::vector<Setup> setupsOf(const Instruction& in, const std::vector<ProbeForm>&
     const smem::Swizzle swizzles[] = {smem::Swizzle::None, smem::Swizzle::B32, smem::Swizzle::B64,
                                       smem::Swizzle::B128};
     // Form 0 (canonical types, first selector): every B layout with A in registers, and A and B in shared
-    // memory in each of them. The first setup (A in registers, B K-major without swizzle, design.md §5) is
+    // memory in each of them. The first setup (A in registers, B K-major without swizzle, docs/probe.md) is
     // the form's base setup: the one whose runs check A's registers and D against the simplest layout.
     for (smem::Major major : majors)
         for (smem::Swizzle swizzle : swizzles)

@@ -70,7 +70,7 @@ class ACells {
 
 // The codec of a form's selector (the engine's metadata fields); throws naming the problem.
 sparse::Codec codecFor(const Instruction& in, int selector);
-// Valid field values the probe uses: increasing index pairs (design.md §5), the tf32 pair for 1:2.
+// Valid field values the probe uses: increasing index pairs (docs/probe.md), the tf32 pair for 1:2.
 std::vector<std::uint8_t> probeValues(const sparse::StorageRule& rule);
 
 // Metadata word of `thread` in MetaLocate run `bit`: nibble id (thread * 8 + nibble) with that bit set ->

@@ -1,4 +1,4 @@
-// Core benchmarks (design.md §6). Budgets are goals, measured here and recorded in docs/performance.md.
+// Core benchmarks. Budgets are goals, measured here and recorded in docs/performance.md.
 #include "lanemap/catalog.hpp"
 #include "lanemap/diagram.hpp"
 #include "lanemap/export.hpp"
@@ -76,7 +76,7 @@ static void BM_SvgCatalog(benchmark::State& state) {
 }
 BENCHMARK(BM_SvgCatalog)->Unit(benchmark::kMillisecond)->Iterations(1);
 
-// SVG of the SM80 16x8x16 atom, the size CuTe's print_svg is quoted for in design.md §6.
+// SVG of the SM80 16x8x16 atom, the size CuTe's print_svg is quoted for in docs/performance.md.
 static void BM_SvgSmall(benchmark::State& state) {
     const Instruction& in = *Catalog::instance().instruction("mma.m16n8k16.f16");
     std::size_t bytes = 0;

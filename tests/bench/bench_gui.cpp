@@ -1,4 +1,5 @@
-// GUI benchmarks (design.md §6), painted offscreen at 1920x1080 on the largest diagram (wgmma m64n256 D).
+// GUI benchmarks (docs/performance.md), painted offscreen at 1920x1080 on the largest diagram
+// (wgmma m64n256 D).
 #ifdef LANEMAP_BENCH_GUI
 #include "diagram_painter.hpp"
 #include "diagram_view.hpp"

@@ -1,6 +1,7 @@
-// The probe's host work (design.md §6: every variant the device supports in < 3 s, CUDA start-up included):
-// planning the register and shared-memory images and interpreting raw D, measured on the CPU with the
-// simulator's D standing in for the GPU's. On the H100 the wgmma.sp family is where the probe's time goes.
+// The probe's host work (docs/performance.md: every variant the device supports in < 3 s, CUDA start-up
+// included): planning the register and shared-memory images and interpreting raw D, measured on the CPU with
+// the simulator's D standing in for the GPU's. On the H100 the wgmma.sp family is where the probe's time
+// goes.
 #include "lanemap/catalog.hpp"
 #include "lanemap/gpu/wgmma.hpp"
 

@@ -1,4 +1,4 @@
-// lanemap-cli end to end: list/show/export, exit codes and messages (design.md §2, §7).
+// lanemap-cli end to end: list/show/export, exit codes and messages (README.md#the-command-line).
 #include "cli.hpp"
 #include "cli_run.hpp"
 

@@ -77,7 +77,7 @@ INSTANTIATE_TEST_SUITE_P(Catalog, EveryVariant, ::testing::ValuesIn(allSpecs()),
                          });
 
 TEST(Catalog, HasEveryDenseRowOfTheCatalog) {
-    // ptx-catalog.md §2.1 rows 1-23, one spec per (shape, A type, accumulator).
+    // docs/reference/ptx-facts.md#dense-mma rows 1-23, one spec per (shape, A type, accumulator).
     const char* expected[] = {
         "mma.m8n8k4.row.col.f16",  "mma.m8n8k4.col.row.f16.f16", "mma.m8n8k4.row.row.f16.f16.f32",
         "mma.m8n8k4.f64",          "mma.m8n8k16.s8",             "mma.m8n8k16.u8",

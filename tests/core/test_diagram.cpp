@@ -1,4 +1,4 @@
-// The Diagram model (design.md §2): what the GUI paints and the SVG writer serializes.
+// The Diagram model (docs/svg.md): what the GUI paints and the SVG writer serializes.
 #include "lanemap/catalog.hpp"
 #include "lanemap/diagram.hpp"
 
@@ -227,7 +227,8 @@ TEST(Diagram, LaneListParsing) {
     EXPECT_FALSE(parseLaneList("3-1", 32, error));
 }
 
-// The largest diagram: a 64x256 wgmma D with 128 threads (formula of ptx-catalog.md §5.1).
+// The largest diagram: a 64x256 wgmma D with 128 threads
+// (formula of docs/reference/ptx-facts.md#wgmma-fragments).
 TEST(DiagramWarpgroup, LargestAccumulatorShowsThreadAndWarp) {
     const Instruction in = test::wgmmaM64n256k16();
     DiagramOptions o;

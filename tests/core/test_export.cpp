@@ -1,4 +1,4 @@
-// JSON (design.md §4), text grids like the PTX figures, and atomic writes.
+// JSON (docs/reference/json.md), text grids like the PTX figures, and atomic writes.
 #include "lanemap/catalog.hpp"
 #include "lanemap/export.hpp"
 

@@ -1,7 +1,7 @@
-// wgmma shared-memory layouts (PTX 9.1 §9.7.15.5.1.2; ptx-catalog.md §5.2): the Swizzle<B,4,3> XOR on byte
-// addresses, the canonical K/MN-major layouts against the ISA's worked examples, LBO/SBO, and the 64-bit
-// matrix descriptor. The hardware probe places operands with this code, so every number here is one a kernel
-// author would get wrong if it broke.
+// wgmma shared-memory layouts (PTX 9.1 §9.7.15.5.1.2; docs/reference/ptx-facts.md#shared-memory): the
+// Swizzle<B,4,3> XOR on byte addresses, the canonical K/MN-major layouts against the ISA's worked examples,
+// LBO/SBO, and the 64-bit matrix descriptor. The hardware probe places operands with this code, so every
+// number here is one a kernel author would get wrong if it broke.
 #include "lanemap/smem.hpp"
 
 #include <gtest/gtest.h>

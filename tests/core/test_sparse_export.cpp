@@ -1,6 +1,6 @@
-// Sparse documents: the JSON of design.md §4 (compressed A "cols", the metadata operand with one entry per
-// selector, candidates of unresolved mappings), the metadata text view like the PTX figures, and the spec
-// grammar for sparse and block-scaled PTX strings.
+// Sparse documents: the JSON of docs/reference/json.md (compressed A "cols", the metadata operand with one
+// entry per selector, candidates of unresolved mappings), the metadata text view like the PTX figures, and
+// the spec grammar for sparse and block-scaled PTX strings.
 #include "lanemap/catalog.hpp"
 #include "lanemap/export.hpp"
 #include "lanemap/spec.hpp"

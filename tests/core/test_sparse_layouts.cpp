@@ -1,8 +1,9 @@
-// Sparse mma.sp layouts (PTX 9.1 §9.7.14.6, ptx-catalog.md §2.3, §4): every row S1-S13 in both metadata
-// forms where PTX has them, compressed A covering its tile, metadata fields covering every chunk exactly once
-// for every selector (and every candidate reading), where metadata comes from, and named cells worked by hand
-// from the ISA text and the §4.3 table. Lane 13 is groupID 3, threadID_in_group 1; lane 22 is 5, 2; lane 31 is
-// 7, 3.
+// Sparse mma.sp layouts (PTX 9.1 §9.7.14.6, docs/reference/ptx-facts.md#sparse-mma and #sparse-metadata):
+// every row S1-S13 in both metadata forms where PTX has them, compressed A covering its tile, metadata fields
+// covering every chunk exactly once for every selector (and every candidate reading), where metadata comes
+// from, and named cells worked by hand from the ISA text and the table of
+// docs/reference/ptx-facts.md#sparse-metadata. Lane 13 is groupID 3, threadID_in_group 1; lane 22 is 5, 2;
+// lane 31 is 7, 3.
 #include "lanemap/catalog.hpp"
 #include "lanemap/sparse.hpp"
 
@@ -261,7 +262,7 @@ TEST(SparseSources, MappingsTheHardwareResolvedOfferNoCandidatesAndNameTheRefute
     }
 }
 
-// --- named cells from the ISA text and the §4.3 table --------------------------------------------------------
+// --- named cells from the ISA text and the table of docs/reference/ptx-facts.md#sparse-metadata ------------
 
 struct ASpot {
     const char* spec;

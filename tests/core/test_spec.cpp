@@ -1,5 +1,5 @@
-// Spec grammar (design.md §3): every variant round-trips through its short spec and its PTX string;
-// invalid input is rejected with a message naming what is wrong and the nearest valid specs.
+// Spec grammar (docs/reference/spec-grammar.md): every variant round-trips through its short spec and its PTX
+// string; invalid input is rejected with a message naming what is wrong and the nearest valid specs.
 #include "lanemap/catalog.hpp"
 #include "lanemap/spec.hpp"
 

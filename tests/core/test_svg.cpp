@@ -1,4 +1,4 @@
-// SVG export (design.md §2, §6): well-formed SVG 1.1 for every variant, one tooltip per drawn element whose
+// SVG export (docs/svg.md): well-formed SVG 1.1 for every variant, one tooltip per drawn element whose
 // contents match the engine, lane groups for hover, deterministic bytes, golden files, the size budget.
 #include "lanemap/catalog.hpp"
 #include "lanemap/diagram.hpp"
@@ -211,8 +211,8 @@ TEST(SvgSparse, MetadataCellsAndBitFieldsShareTheLaneGroup) {
     EXPECT_EQ(owners["T13:a1"], "lane 13 a1: reg 0 [31..16] row 3 cols 4..7");
 }
 
-// design.md §6: the largest diagram (wgmma m64n256 D, 16 384 cells) stays under 2 MB. (Time is measured by the
-// benchmarks, never asserted here.)
+// docs/performance.md: the largest diagram (wgmma m64n256 D, 16 384 cells) stays under 2 MB.
+// (Time is measured by the benchmarks, never asserted here.)
 TEST(SvgLargest, WarpgroupAccumulatorUnderTwoMegabytes) {
     const Instruction in = test::wgmmaM64n256k16();
     DiagramOptions o;

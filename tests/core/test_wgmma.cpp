@@ -1,6 +1,7 @@
-// wgmma and wgmma.sp (PTX 9.1 §9.7.15; ptx-catalog.md §2.4, §4.3, §5.1): every shape x type with its valid N,
-// the spec grammar, the per-warp A and D fragments against the CUTLASS encodings of the ISA figures, sparse A
-// chunks and metadata for every selector, and the JSON/text views with shared memory.
+// wgmma and wgmma.sp (PTX 9.1 §9.7.15; docs/reference/ptx-facts.md#wgmma, #sparse-metadata and
+// #wgmma-fragments): every shape x type with its valid N, the spec grammar, the per-warp A and D fragments
+// against the CUTLASS encodings of the ISA figures, sparse A chunks and metadata for every selector, and the
+// JSON/text views with shared memory.
 #include "lanemap/catalog.hpp"
 #include "lanemap/export.hpp"
 #include "lanemap/spec.hpp"
@@ -36,7 +37,7 @@ std::vector<int> floatN() {
 const std::vector<int> kIntegerN{8,   16,  24,  32,  48,  64,  80,  96,  112,
                                  128, 144, 160, 176, 192, 208, 224, 240, 256};
 
-// --- catalog: every shape x type of §2.4 with exactly its valid N ---------------------------------------
+// --- catalog: every shape x type of docs/reference/ptx-facts.md#wgmma with exactly its valid N -------------
 
 struct Row {
     const char* prefix; // spec before N

@@ -1,6 +1,7 @@
 #pragma once
 // Small synthetic instructions for the generic drawing paths whose real tables live on other branches:
-// a sparse mma (chunked A + metadata) and a 128-thread wgmma with the 64x256 D of ptx-catalog.md §5.1.
+// a sparse mma (chunked A + metadata) and a 128-thread wgmma with the 64x256 D of
+// docs/reference/ptx-facts.md#wgmma-fragments.
 
 #include "lanemap/catalog.hpp"
 #include "lanemap/model.hpp"

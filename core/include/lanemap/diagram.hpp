@@ -1,5 +1,5 @@
 #pragma once
-// What a layout picture shows, independent of any backend (design.md §2): the GUI paints a Diagram with
+// What a layout picture shows, independent of any backend (docs/svg.md): the GUI paints a Diagram with
 // QPainter, the SVG writer serializes it. One description, two backends: what you export is what you saw.
 //
 // Everything is laid out in abstract units (= pixels at zoom 1); a backend only scales. Plain structs and

@@ -1,5 +1,5 @@
 #pragma once
-// Exporters that need no drawing: JSON (design.md §4) and plain-text grids like the PTX figures.
+// Exporters that need no drawing: JSON (docs/reference/json.md) and plain-text grids like the PTX figures.
 
 #include "lanemap/diagram.hpp"
 #include "lanemap/model.hpp"
@@ -12,7 +12,7 @@
 
 namespace lanemap {
 
-// The JSON document of design.md §4 (stable field names; deterministic key order and bytes).
+// The JSON document of docs/reference/json.md (stable field names; deterministic key order and bytes).
 std::string toJson(const Instruction& instruction, int indent = 1);
 // wgmma documents add "shared_memory": the shared-memory A and B for `choice` (default: K-major, 128B swizzle).
 std::string toJson(const Instruction& instruction, const smem::Choice& choice, int indent = 1);

@@ -179,8 +179,9 @@ struct MetadataSelector {
     std::vector<MetadataField> fields;
 };
 
-// One named reading of a metadata mapping the manual leaves unresolved (ptx-catalog.md §4.3). Every candidate
-// is complete (all selectors); the hardware probe decides which one is right.
+// One named reading of a metadata mapping the manual leaves unresolved
+// (docs/reference/ptx-facts.md#sparse-metadata). Every candidate is complete (all selectors); the hardware
+// probe decides which one is right.
 struct MetadataCandidate {
     std::string name;        // "rows-per-lane"
     std::string description; // what the reading says, in the manual's words

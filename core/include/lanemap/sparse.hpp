@@ -1,8 +1,8 @@
 #pragma once
-// Sparse mma.sp storage (PTX 9.1 §9.7.14.6.1, ptx-catalog.md §4.1) as code: the 2:4, 1:2 and pair-wise 4:8
-// rules, which metadata field values are valid for plain `.sp` and for `::ordered_metadata`, and a codec that
-// turns a logical M x K matrix into the exact per-lane A registers and metadata words for one sparsity
-// selector, and back. The hardware probe builds its register images with it.
+// Sparse mma.sp storage (PTX 9.1 §9.7.14.6.1, docs/reference/ptx-facts.md#sparse-storage) as code: the 2:4,
+// 1:2 and pair-wise 4:8 rules, which metadata field values are valid for plain `.sp` and for
+// `::ordered_metadata`, and a codec that turns a logical M x K matrix into the exact per-lane A registers and
+// metadata words for one sparsity selector, and back. The hardware probe builds its register images with it.
 
 #include "lanemap/model.hpp"
 
@@ -92,10 +92,10 @@ struct Placement {
 // Compress/expand for one sparse instruction and one sparsity selector. Built from the instruction's own A
 // fragment and metadata layout, so it follows whatever the catalog (or a chosen candidate) says.
 //
-// Inferred, as ptx-catalog.md §0 reads "elements (low to high)": the elements of one thread that share a row
-// and an A column range [firstcol..lastcol] fill that range's chunks in column order, `kept` per chunk, in
-// increasing element index; inside a chunk the k-th element is the one the field's k-th index places
-// (bits [1:0] the first, bits [3:2] the second).
+// Inferred from the ISA's "elements (low to high)" (docs/reference/ptx-facts.md#conventions): the elements of
+// one thread that share a row and an A column range [firstcol..lastcol] fill that range's chunks in column
+// order, `kept` per chunk, in increasing element index; inside a chunk the k-th element is the one the
+// field's k-th index places (bits [1:0] the first, bits [3:2] the second).
 class Codec {
 public:
     // nullopt, with `error` naming the bad input and what is valid, when `in` is not sparse, `selector` is not

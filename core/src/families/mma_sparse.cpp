@@ -59,7 +59,7 @@ static Cell fig140_A168128_4bit(const Lane& l, int i, int) {
     return {(i < 8 || (16 <= i && i < 24)) ? g(l) : g(l) + 8, firstcol, firstcol + 15};
 }
 
-// --- B fragments the ISA gives only as figures (ptx-catalog.md §4.4) ---------------------------------------
+// --- B fragments the ISA gives only as figures (docs/reference/ptx-facts.md#sparse-b-fragments) ------------
 
 // Fig. 121 [INF]: extends the dense m16n8k16 B pattern to four registers.
 static Cell fig121_B16832_f16(const Lane& l, int i, int) { return {t(l) * 2 + (i & 0x1) + 8 * (i >> 1), g(l)}; }

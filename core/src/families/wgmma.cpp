@@ -82,8 +82,8 @@ const Fragment kSpA_k64_8bit {{64, 64, 1, 4, 32, 4}, fig179_spA_k64_8bit, Source
 
 // clang-format on
 
-// Valid N (§9.7.15.2 Matrix Shape; ptx-catalog.md §2.4): floating types 8..256 step 8; integer and b1
-// 8, 16, 24, 32, then 48..256 step 16.
+// Valid N (§9.7.15.2 Matrix Shape; docs/reference/ptx-facts.md#wgmma): floating types 8..256 step 8; integer
+// and b1 8, 16, 24, 32, then 48..256 step 16.
 std::vector<int> floatN() {
     std::vector<int> n;
     for (int i = 8; i <= 256; i += 8)

@@ -1,5 +1,5 @@
 #pragma once
-// The host side of the hardware probe (design.md §5), CUDA-free.
+// The host side of the hardware probe (docs/probe.md), CUDA-free.
 //
 //   plan:      the host builds register images: the exact 32-bit words every lane puts in every fragment
 //              register, for every experiment of a variant (values 0 and 1 only, in each type's encoding).
@@ -86,7 +86,7 @@ struct ProbePlan {
     std::size_t outWords() const { return outWordsPerExperiment() * experiments.size(); }
 };
 
-// Every experiment of design.md §5 for every form of the instruction.
+// Every experiment of docs/probe.md for every form of the instruction.
 ProbePlan planProbe(const Instruction& instruction);
 ProbePlan planProbe(const Instruction& instruction, std::vector<ProbeForm> forms);
 

@@ -1,5 +1,5 @@
 #pragma once
-// The hardware probe's public API (design.md §5). No CUDA types: the app and CLI include this whether or not
+// The hardware probe's public API (docs/probe.md). No CUDA types: the app and CLI include this whether or not
 // CUDA was available at build time. Without CUDA, or without a device, every call answers "unavailable:
 // <reason>" — never a crash, never a fake result.
 

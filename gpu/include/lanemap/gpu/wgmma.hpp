@@ -1,5 +1,5 @@
 #pragma once
-// The hardware probe for wgmma and wgmma.sp (design.md §5 adapted to warpgroups), host side, CUDA-free.
+// The hardware probe for wgmma and wgmma.sp (docs/probe.md#wgmma-and-wgmmasp), host side, CUDA-free.
 //
 //   plan:      per experiment, the host builds the A register image of all 128 threads, the shared-memory
 //   images of
