@@ -9,7 +9,9 @@ namespace lanemap::gui {
 
 namespace {
 
-QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+QString qs(std::string_view s) {
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
 
 void fillInstruction(CellInfo& info, const Instruction& in) {
     info.spec = QString::fromStdString(in.spec);
@@ -17,12 +19,14 @@ void fillInstruction(CellInfo& info, const Instruction& in) {
     info.section = qs(in.section);
     info.anchor = qs(in.anchor);
     for (const Erratum& e : in.errata)
-        info.errata << QStringLiteral("%1 (%2): %3").arg(qs(e.id), qs(toString(statusOf(in, e))), qs(e.summary));
+        info.errata
+            << QStringLiteral("%1 (%2): %3").arg(qs(e.id), qs(toString(statusOf(in, e))), qs(e.summary));
 }
 
 QString threadText(const CellInfo& info, const OwnerInfo& o) {
     QString s = QStringLiteral("lane %1").arg(o.lane);
-    if (info.warpgroup) s = QStringLiteral("thread %1 (warp %2, lane %3)").arg(o.thread).arg(o.warp).arg(o.lane);
+    if (info.warpgroup)
+        s = QStringLiteral("thread %1 (warp %2, lane %3)").arg(o.thread).arg(o.warp).arg(o.lane);
     return s;
 }
 
@@ -33,7 +37,8 @@ namespace {
 // "a2 a3 → row 9, cols 2–3" for the elements of one register.
 QString registerText(const FragmentLayout& op, const std::vector<const Element*>& elems, QChar letter) {
     QStringList names;
-    for (const Element* e : elems) names << letter + QString::number(e->index);
+    for (const Element* e : elems)
+        names << letter + QString::number(e->index);
     bool sameRow = true, sameCol = true, sameMatrix = true, consecutive = true, consecutiveRows = true;
     for (std::size_t i = 1; i < elems.size(); ++i) {
         sameRow = sameRow && elems[i]->row == elems[0]->row;
@@ -43,39 +48,59 @@ QString registerText(const FragmentLayout& op, const std::vector<const Element*>
         consecutiveRows = consecutiveRows && elems[i]->row == elems[i - 1]->row + 1;
     }
     QString where;
-    const QString product = elems[0]->matrix >= 0 && op.matrices() > 1 ? QStringLiteral("product %1, ").arg(elems[0]->matrix) : QString();
+    const QString product = elems[0]->matrix >= 0 && op.matrices() > 1
+                                ? QStringLiteral("product %1, ").arg(elems[0]->matrix)
+                                : QString();
     if (sameRow && sameCol && sameMatrix && elems[0]->col != elems[0]->colLast) {
         // Sparse A: the non-zeros of one chunk.
-        where = QStringLiteral("%1row %2, chunk cols %3–%4").arg(product).arg(elems[0]->row).arg(elems[0]->col).arg(elems[0]->colLast);
-    } else if (elems.size() > 1 && sameCol && sameMatrix && consecutiveRows && elems[0]->col == elems[0]->colLast) {
+        where = QStringLiteral("%1row %2, chunk cols %3–%4")
+                    .arg(product)
+                    .arg(elems[0]->row)
+                    .arg(elems[0]->col)
+                    .arg(elems[0]->colLast);
+    } else if (elems.size() > 1 && sameCol && sameMatrix && consecutiveRows &&
+               elems[0]->col == elems[0]->colLast) {
         // B fragments: one column, consecutive k rows.
-        where = QStringLiteral("%1rows %2–%3, col %4").arg(product).arg(elems.front()->row).arg(elems.back()->row).arg(elems[0]->col);
+        where = QStringLiteral("%1rows %2–%3, col %4")
+                    .arg(product)
+                    .arg(elems.front()->row)
+                    .arg(elems.back()->row)
+                    .arg(elems[0]->col);
     } else if (sameRow && sameMatrix && consecutive) {
         const int c0 = elems.front()->col, c1 = elems.back()->colLast;
-        where = c0 == c1 ? QStringLiteral("%1row %2, col %3").arg(product).arg(elems[0]->row).arg(c0)
-                         : QStringLiteral("%1row %2, cols %3–%4").arg(product).arg(elems[0]->row).arg(c0).arg(c1);
+        where = c0 == c1
+                    ? QStringLiteral("%1row %2, col %3").arg(product).arg(elems[0]->row).arg(c0)
+                    : QStringLiteral("%1row %2, cols %3–%4").arg(product).arg(elems[0]->row).arg(c0).arg(c1);
     } else {
         QStringList cells;
         for (const Element* e : elems)
-            cells << (e->col == e->colLast ? QStringLiteral("(%1,%2)").arg(e->row).arg(e->col)
-                                           : QStringLiteral("(%1,%2–%3)").arg(e->row).arg(e->col).arg(e->colLast));
+            cells << (e->col == e->colLast
+                          ? QStringLiteral("(%1,%2)").arg(e->row).arg(e->col)
+                          : QStringLiteral("(%1,%2–%3)").arg(e->row).arg(e->col).arg(e->colLast));
         where = product + cells.join(QLatin1Char(' '));
     }
-    const QString list = names.size() > 4 ? QStringLiteral("%1…%2").arg(names.front(), names.back()) : names.join(QLatin1Char(' '));
+    const QString list = names.size() > 4 ? QStringLiteral("%1…%2").arg(names.front(), names.back())
+                                          : names.join(QLatin1Char(' '));
     return QStringLiteral("%1 → %2").arg(list, where);
 }
 
 } // namespace
 
-void addLaneRegisters(CellInfo& info, const Instruction& in, int thread, bool mergedCD, int selector, int maxRegisters) {
+void addLaneRegisters(CellInfo& info, const Instruction& in, int thread, bool mergedCD, int selector,
+                      int maxRegisters) {
     info.laneThread = thread;
     info.laneRegisters.clear();
-    if (thread < 0 || thread >= in.threads) return;
+    if (thread < 0 || thread >= in.threads)
+        return;
     for (const FragmentLayout& op : in.operands) {
         QString name = qs(op.name());
-        if (mergedCD && name == QLatin1String("D")) continue;
-        if (mergedCD && name == QLatin1String("C")) name = QStringLiteral("C/D");
-        const QChar letter = op.name().empty() ? QLatin1Char('x') : QChar::fromLatin1(static_cast<char>(std::tolower(op.name()[0])));
+        if (mergedCD && name == QLatin1String("D"))
+            continue;
+        if (mergedCD && name == QLatin1String("C"))
+            name = QStringLiteral("C/D");
+        const QChar letter = op.name().empty()
+                                 ? QLatin1Char('x')
+                                 : QChar::fromLatin1(static_cast<char>(std::tolower(op.name()[0])));
         const int regs = op.registers();
         for (int r = 0; r < regs; ++r) {
             if (r == maxRegisters) {
@@ -96,12 +121,15 @@ void addLaneRegisters(CellInfo& info, const Instruction& in, int thread, bool me
     }
     if (in.metadata)
         for (const MetadataSelector& sel : in.metadata->selectors) {
-            if (sel.value != selector) continue; // the selector being shown
+            if (sel.value != selector)
+                continue; // the selector being shown
 
             bool first = true;
             for (const MetadataField& f : sel.fields) {
-                if (f.thread != thread) continue;
-                if (first) info.laneRegisters << QStringLiteral("  e (selector %1):").arg(sel.value);
+                if (f.thread != thread)
+                    continue;
+                if (first)
+                    info.laneRegisters << QStringLiteral("  e (selector %1):").arg(sel.value);
                 first = false;
                 const bool current = info.operand == QLatin1String("metadata") && !info.owners.empty() &&
                                      info.owners.front().bitLo == f.bitLo;
@@ -122,10 +150,13 @@ QString manualUrl(const QString& anchor) {
 
 CellInfo describeCell(const Instruction& in, const FragmentLayout& op, int matrix, int row, int col) {
     CellInfo info;
-    if (row < 0 || col < 0 || row >= op.rows() || col >= op.cols()) return info;
-    if (matrix < 0 && op.matrices() > 1) return info;
+    if (row < 0 || col < 0 || row >= op.rows() || col >= op.cols())
+        return info;
+    if (matrix < 0 && op.matrices() > 1)
+        return info;
     const int m = op.matrices() > 1 ? matrix : 0;
-    if (m >= op.matrices()) return info;
+    if (m >= op.matrices())
+        return info;
     fillInstruction(info, in);
     info.valid = true;
     info.operand = qs(op.name());
@@ -170,7 +201,8 @@ CellInfo describeMetadataField(const Instruction& in, int selector, const Metada
     info.fieldColFirst = f.colFirst;
     info.fieldColLast = f.colLast;
     info.elementType = QStringLiteral("b32");
-    if (in.metadata) info.granularity = qs(in.metadata->granularity);
+    if (in.metadata)
+        info.granularity = qs(in.metadata->granularity);
     const Lane lane = Lane::of(f.thread);
     OwnerInfo o;
     o.thread = f.thread;
@@ -189,7 +221,8 @@ CellInfo describeMetadataField(const Instruction& in, int selector, const Metada
 }
 
 QString CellInfo::toPlainText() const {
-    if (!valid) return {};
+    if (!valid)
+        return {};
     QStringList lines;
     QString where = matrix >= 0 ? QStringLiteral("product %1, ").arg(matrix) : QString();
     if (operand == QLatin1String("metadata"))
@@ -208,7 +241,8 @@ QString CellInfo::toPlainText() const {
                      .arg(where)
                      .arg(row)
                      .arg(col);
-    if (owners.empty()) lines << QStringLiteral("  no owner");
+    if (owners.empty())
+        lines << QStringLiteral("  no owner");
     for (const OwnerInfo& o : owners) {
         QString line = QStringLiteral("  %1 (groupID %2, threadID_in_group %3): ")
                            .arg(threadText(*this, o))
@@ -217,28 +251,40 @@ QString CellInfo::toPlainText() const {
         if (operand == QLatin1String("metadata"))
             line += QStringLiteral("metadata register e, bits %1..%2").arg(o.bitHi).arg(o.bitLo);
         else
-            line += QStringLiteral("%1, register %2, bits %3..%4").arg(o.element).arg(o.reg).arg(o.bitHi).arg(o.bitLo);
-        if (o.colLast != o.colFirst) line += QStringLiteral(", chunk cols %1..%2").arg(o.colFirst).arg(o.colLast);
+            line += QStringLiteral("%1, register %2, bits %3..%4")
+                        .arg(o.element)
+                        .arg(o.reg)
+                        .arg(o.bitHi)
+                        .arg(o.bitLo);
+        if (o.colLast != o.colFirst)
+            line += QStringLiteral(", chunk cols %1..%2").arg(o.colFirst).arg(o.colLast);
         line += QStringLiteral(" [%1]").arg(o.source);
         lines << line;
     }
     lines << QStringLiteral("  PTX ISA 9.1 §%1 (%2)").arg(section, manualUrl(anchor));
-    for (const QString& e : errata) lines << QStringLiteral("  erratum %1").arg(e);
-    if (!probe.isEmpty()) lines << QStringLiteral("  probe: %1").arg(probe);
+    for (const QString& e : errata)
+        lines << QStringLiteral("  erratum %1").arg(e);
+    if (!probe.isEmpty())
+        lines << QStringLiteral("  probe: %1").arg(probe);
     if (!laneRegisters.isEmpty()) {
-        lines << QStringLiteral("  %1 %2 holds:").arg(warpgroup ? QStringLiteral("thread") : QStringLiteral("lane")).arg(laneThread);
-        for (const QString& l : laneRegisters) lines << QStringLiteral("    ") + l;
+        lines << QStringLiteral("  %1 %2 holds:")
+                     .arg(warpgroup ? QStringLiteral("thread") : QStringLiteral("lane"))
+                     .arg(laneThread);
+        for (const QString& l : laneRegisters)
+            lines << QStringLiteral("    ") + l;
     }
     return lines.join(QLatin1Char('\n'));
 }
 
 QString CellInfo::toHtml() const {
-    if (!valid) return {};
+    if (!valid)
+        return {};
     auto esc = [](const QString& s) { return s.toHtmlEscaped(); };
     QString h;
     const bool meta = operand == QLatin1String("metadata");
     if (meta)
-        h += QStringLiteral("<h3>metadata &middot; selector %1</h3><p>row <b>%2</b>, cols <b>%3..%4</b> &nbsp;(%5)</p>")
+        h += QStringLiteral(
+                 "<h3>metadata &middot; selector %1</h3><p>row <b>%2</b>, cols <b>%3..%4</b> &nbsp;(%5)</p>")
                  .arg(selector)
                  .arg(row)
                  .arg(fieldColFirst)
@@ -253,20 +299,23 @@ QString CellInfo::toHtml() const {
                  .arg(esc(elementType))
                  .arg(registerBits);
     }
-    if (owners.empty()) h += QStringLiteral("<p><i>no owner</i></p>");
+    if (owners.empty())
+        h += QStringLiteral("<p><i>no owner</i></p>");
     h += QStringLiteral("<table cellspacing='0' cellpadding='2'>");
     auto row2 = [&](const QString& k, const QString& v) {
         h += QStringLiteral("<tr><td style='padding-right:10px'>%1</td><td><b>%2</b></td></tr>").arg(k, v);
     };
     for (std::size_t i = 0; i < owners.size(); ++i) {
         const OwnerInfo& o = owners[i];
-        if (i) h += QStringLiteral("<tr><td colspan='2'><hr/></td></tr>");
+        if (i)
+            h += QStringLiteral("<tr><td colspan='2'><hr/></td></tr>");
         if (warpgroup) {
             row2(QStringLiteral("thread"), QString::number(o.thread));
             row2(QStringLiteral("warp"), QString::number(o.warp));
         }
         row2(QStringLiteral("lane"), QString::number(o.lane));
-        row2(QStringLiteral("groupID / tid_in_group"), QStringLiteral("%1 / %2").arg(o.groupID).arg(o.threadInGroup));
+        row2(QStringLiteral("groupID / tid_in_group"),
+             QStringLiteral("%1 / %2").arg(o.groupID).arg(o.threadInGroup));
         if (meta) {
             row2(QStringLiteral("register"), QStringLiteral("e (metadata)"));
         } else {
@@ -281,18 +330,22 @@ QString CellInfo::toHtml() const {
     row2(QStringLiteral("row / col"), QStringLiteral("%1 / %2").arg(row).arg(col));
     h += QStringLiteral("</table>");
     if (!laneRegisters.isEmpty()) {
-        const QString who = warpgroup ? QStringLiteral("Thread %1").arg(laneThread) : QStringLiteral("Lane %1").arg(laneThread);
-        h += QStringLiteral("<p><b>%1 holds</b></p><p style='font-family:monospace; white-space:pre-wrap'>").arg(who);
+        const QString who = warpgroup ? QStringLiteral("Thread %1").arg(laneThread)
+                                      : QStringLiteral("Lane %1").arg(laneThread);
+        h += QStringLiteral("<p><b>%1 holds</b></p><p style='font-family:monospace; white-space:pre-wrap'>")
+                 .arg(who);
         QStringList lines;
         for (const QString& l : laneRegisters)
             lines << (l.startsWith(QStringLiteral("▸")) ? QStringLiteral("<b>%1</b>").arg(esc(l)) : esc(l));
         h += lines.join(QStringLiteral("<br/>")) + QStringLiteral("</p>");
     }
     h += QStringLiteral("<p>PTX ISA 9.1 <a href='%1'>&sect;%2</a></p>").arg(manualUrl(anchor), esc(section));
-    if (!probe.isEmpty()) h += QStringLiteral("<p>probe: %1</p>").arg(esc(probe));
+    if (!probe.isEmpty())
+        h += QStringLiteral("<p>probe: %1</p>").arg(esc(probe));
     if (!errata.isEmpty()) {
         h += QStringLiteral("<p><b>errata</b></p><ul>");
-        for (const QString& e : errata) h += QStringLiteral("<li>%1</li>").arg(esc(e));
+        for (const QString& e : errata)
+            h += QStringLiteral("<li>%1</li>").arg(esc(e));
         h += QStringLiteral("</ul>");
     }
     return h;

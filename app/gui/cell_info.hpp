@@ -18,17 +18,17 @@ struct ProbeReport;
 namespace lanemap::gui {
 
 struct OwnerInfo {
-    int thread = 0;    // %laneid, or 0..127 in a warpgroup
-    int lane = 0;      // thread % 32
-    int warp = 0;      // warp in the warpgroup (wgmma)
+    int thread = 0; // %laneid, or 0..127 in a warpgroup
+    int lane = 0;   // thread % 32
+    int warp = 0;   // warp in the warpgroup (wgmma)
     int groupID = 0;
     int threadInGroup = 0;
-    int index = 0;     // element number: a<index>
-    QString element;   // "a5"
-    int reg = 0;       // register of the fragment
+    int index = 0;   // element number: a<index>
+    QString element; // "a5"
+    int reg = 0;     // register of the fragment
     int bitLo = 0, bitHi = 0;
     int colFirst = 0, colLast = 0; // sparse A chunk: the columns this element may occupy
-    QString source;    // doc / figure / inferred / hardware
+    QString source;                // doc / figure / inferred / hardware
 };
 
 struct CellInfo {
@@ -47,11 +47,12 @@ struct CellInfo {
     int fieldColFirst = 0, fieldColLast = 0;
     QString granularity;
     // Where it comes from
-    QString section; // "9.7.14.5.8"
-    QString anchor;  // PTX manual HTML anchor
+    QString section;    // "9.7.14.5.8"
+    QString anchor;     // PTX manual HTML anchor
     QStringList errata; // "E1 (suspected): summary"
     QString probe;      // "confirmed on NVIDIA H100 ... (driver ..., date)" / mismatch text / empty
-    // Everything the (first) owner's lane holds, register by register, per operand: "A r1: a2 a3 → row 9, cols 2–3".
+    // Everything the (first) owner's lane holds, register by register, per operand: "A r1: a2 a3 → row 9,
+    // cols 2–3".
     int laneThread = -1;
     QStringList laneRegisters;
 
@@ -60,7 +61,8 @@ struct CellInfo {
 };
 
 // The owners of (matrix, row, col) of one operand. Invalid when the cell is outside the operand.
-CellInfo describeCell(const Instruction& instruction, const FragmentLayout& operand, int matrix, int row, int col);
+CellInfo describeCell(const Instruction& instruction, const FragmentLayout& operand, int matrix, int row,
+                      int col);
 
 // One metadata field of a sparse instruction under one selector value.
 CellInfo describeMetadataField(const Instruction& instruction, int selector, const MetadataField& field);
@@ -68,8 +70,8 @@ CellInfo describeMetadataField(const Instruction& instruction, int selector, con
 // Fills info.laneRegisters with what `thread` holds in every operand of `instruction` (C and D once as "C/D"
 // when `mergedCD`) and, for sparse instructions, its metadata fields under `selector`. Long fragments (wgmma
 // accumulators) are cut after `maxRegisters` registers per operand.
-void addLaneRegisters(CellInfo& info, const Instruction& instruction, int thread, bool mergedCD, int selector = 0,
-                      int maxRegisters = 16);
+void addLaneRegisters(CellInfo& info, const Instruction& instruction, int thread, bool mergedCD,
+                      int selector = 0, int maxRegisters = 16);
 
 // The PTX manual URL of an anchor.
 QString manualUrl(const QString& anchor);

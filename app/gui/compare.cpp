@@ -12,7 +12,8 @@ namespace {
 
 std::vector<std::pair<int, int>> ownersAt(const FragmentLayout& op, int matrix, int row, int col) {
     std::vector<std::pair<int, int>> out;
-    if (row >= op.rows() || col >= op.cols()) return out;
+    if (row >= op.rows() || col >= op.cols())
+        return out;
     for (std::uint32_t idx : op.owners(row, col, std::max(matrix, 0))) {
         const Element& e = op.elements()[idx];
         out.emplace_back(e.thread, e.index);
@@ -27,17 +28,19 @@ CompareResult compareDiagram(const Diagram& d, const Instruction& mine, const In
     CompareResult result;
     result.marks.assign(d.cells.size(), 0);
     for (const DiagramPanel& panel : d.panels) {
-        if (panel.kind != PanelKind::Operand) continue;
+        if (panel.kind != PanelKind::Operand)
+            continue;
         const std::optional<Operand> name = parseOperand(panel.operand == "C/D" ? "C" : panel.operand);
         const FragmentLayout* a = name ? mine.operand(*name) : nullptr;
         const FragmentLayout* b = name ? other.operand(*name) : nullptr;
-        if (!a) continue;
+        if (!a)
+            continue;
         const int matrix = std::max(panel.matrix, 0);
         std::vector<std::uint8_t> differs(static_cast<std::size_t>(panel.rows * panel.cols), 0);
         for (int r = 0; r < panel.rows; ++r)
             for (int c = 0; c < panel.cols; ++c) {
-                const bool diff = !b || matrix >= b->matrices() ||
-                                  ownersAt(*a, matrix, r, c) != ownersAt(*b, matrix, r, c);
+                const bool diff =
+                    !b || matrix >= b->matrices() || ownersAt(*a, matrix, r, c) != ownersAt(*b, matrix, r, c);
                 differs[static_cast<std::size_t>(r * panel.cols + c)] = diff;
                 ++result.positions;
                 result.differing += diff;

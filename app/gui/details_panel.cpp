@@ -42,15 +42,19 @@ void DetailsPanel::clear(const QString& hint) {
     m_info = {};
     m_copy->setEnabled(false);
     m_browser->setHtml(QStringLiteral("<p style='color:gray'>%1</p>")
-                           .arg(hint.isEmpty() ? tr("Hover a cell to see its lane, register and bits. Click to pin "
-                                                    "a lane; arrows move the cell cursor, Tab the pane.")
-                                               : hint.toHtmlEscaped()));
+                           .arg(hint.isEmpty()
+                                    ? tr("Hover a cell to see its lane, register and bits. Click to pin "
+                                         "a lane; arrows move the cell cursor, Tab the pane.")
+                                    : hint.toHtmlEscaped()));
 }
 
-QString DetailsPanel::shownText() const { return m_browser->toPlainText(); }
+QString DetailsPanel::shownText() const {
+    return m_browser->toPlainText();
+}
 
 void DetailsPanel::copyToClipboard() const {
-    if (m_info.valid) QApplication::clipboard()->setText(m_info.toPlainText());
+    if (m_info.valid)
+        QApplication::clipboard()->setText(m_info.toPlainText());
 }
 
 } // namespace lanemap::gui

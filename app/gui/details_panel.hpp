@@ -15,7 +15,7 @@ namespace lanemap::gui {
 
 class DetailsPanel : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit DetailsPanel(QWidget* parent = nullptr);
 
     void setCell(const CellInfo& info);
@@ -25,10 +25,10 @@ public:
     QString plainText() const { return m_info.toPlainText(); }
     QString shownText() const; // the rendered panel text (tests read it)
 
-public slots:
+  public slots:
     void copyToClipboard() const;
 
-private:
+  private:
     CellInfo m_info;
     QTextBrowser* m_browser = nullptr;
     QPushButton* m_copy = nullptr;

@@ -1532,9 +1532,11 @@ void MainWindow::applyPreferences(const Preferences& prefs) {
 }
 
 void MainWindow::savePreferences() {
-    if (!m_options.settings) return;
+    if (!m_options.settings)
+        return;
     const QString error = lanemap::gui::savePreferences(*m_options.settings, preferences());
-    if (error.isEmpty()) return;
+    if (error.isEmpty())
+        return;
     qWarning("lanemap: %s", qPrintable(error)); // the log: on close the status bar is gone with the window
     statusBar()->showMessage(error, 10000);
 }

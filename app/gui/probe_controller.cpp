@@ -18,9 +18,11 @@ std::vector<RecordedReport> loadRecordedReports(const QString& folder, QStringLi
         RecordedReport r;
         r.file = dir.filePath(name);
         std::string error;
-        // Through the core loader: regular files only, size-capped (a link to /dev/zero must not eat the memory).
+        // Through the core loader: regular files only, size-capped (a link to /dev/zero must not eat the
+        // memory).
         if (!loadProbeReportFile(QFile::encodeName(r.file).toStdString(), r.report, error)) {
-            if (errors) *errors << QStringLiteral("%1: %2").arg(r.file, QString::fromStdString(error));
+            if (errors)
+                *errors << QStringLiteral("%1: %2").arg(r.file, QString::fromStdString(error));
             continue;
         }
         out.push_back(std::move(r));

@@ -42,13 +42,18 @@ ViewColors viewColors(Theme theme) {
 }
 
 QColor themed(const Rgb& rgb, const ViewColors& colors) {
-    if (!colors.dark || rgb.r != rgb.g || rgb.g != rgb.b) return QColor(rgb.r, rgb.g, rgb.b);
+    if (!colors.dark || rgb.r != rgb.g || rgb.g != rgb.b)
+        return QColor(rgb.r, rgb.g, rgb.b);
     // Greys: ink and muted text get lighter, light fills (dimmed cells) get darker.
     const int v = rgb.r;
-    if (v < 0x40) return colors.ink;
-    if (v < 0x90) return colors.muted;
-    if (v < 0xc0) return colors.dimText;
-    if (v < 0xfa) return colors.dimFill;
+    if (v < 0x40)
+        return colors.ink;
+    if (v < 0x90)
+        return colors.muted;
+    if (v < 0xc0)
+        return colors.dimText;
+    if (v < 0xfa)
+        return colors.dimFill;
     return colors.bitBox;
 }
 

@@ -16,20 +16,20 @@ namespace lanemap::gui {
 
 struct ViewColors {
     bool dark = false;
-    QColor background;   // behind the diagram
-    QColor ink;          // titles
-    QColor muted;        // headers, subtitles
-    QColor gridLine;     // cell borders
-    QColor dimFill;      // cells outside the lane filter
+    QColor background; // behind the diagram
+    QColor ink;        // titles
+    QColor muted;      // headers, subtitles
+    QColor gridLine;   // cell borders
+    QColor dimFill;    // cells outside the lane filter
     QColor dimText;
-    QColor shade;        // laid over every cell that is not lit while a lane is hovered
-    QColor highlight;    // outline of the hovered lane's cells
-    QColor pinned;       // outline of the pinned lane's cells
-    QColor cursor;       // keyboard cursor / hovered cell
-    QColor diff;         // compare: cell differs from the other variant
-    QColor confirmed;    // probe ✓
-    QColor mismatch;     // probe ✗
-    QColor bitBox;       // unused metadata bits
+    QColor shade;     // laid over every cell that is not lit while a lane is hovered
+    QColor highlight; // outline of the hovered lane's cells
+    QColor pinned;    // outline of the pinned lane's cells
+    QColor cursor;    // keyboard cursor / hovered cell
+    QColor diff;      // compare: cell differs from the other variant
+    QColor confirmed; // probe ✓
+    QColor mismatch;  // probe ✗
+    QColor bitBox;    // unused metadata bits
 };
 
 ViewColors viewColors(Theme theme);

@@ -16,18 +16,22 @@ void registerCache(void (*clear)(void* cache), void* cache);
 void clearAllCaches();
 
 template <class Key, class Value> class SharedCache {
-public:
-    SharedCache() { registerCache([](void* self) { static_cast<SharedCache*>(self)->clear(); }, this); }
+  public:
+    SharedCache() {
+        registerCache([](void* self) { static_cast<SharedCache*>(self)->clear(); }, this);
+    }
     SharedCache(const SharedCache&) = delete;
     SharedCache& operator=(const SharedCache&) = delete;
 
-    // The value for `key`, built by `make()` (returning Value or shared_ptr<const Value>) when nobody holds one.
+    // The value for `key`, built by `make()` (returning Value or shared_ptr<const Value>) when nobody holds
+    // one.
     template <class Make> std::shared_ptr<const Value> get(const Key& key, Make&& make) {
         {
             std::lock_guard lock(m_mutex);
             auto it = m_values.find(key);
             if (it != m_values.end())
-                if (auto value = it->second.lock()) return value;
+                if (auto value = it->second.lock())
+                    return value;
         }
         // Built outside the lock: a build may itself use other caches (or this one, for another key).
         std::shared_ptr<const Value> value = wrap(make());
@@ -41,9 +45,11 @@ public:
         m_values.clear();
     }
 
-private:
+  private:
     static std::shared_ptr<const Value> wrap(std::shared_ptr<const Value> v) { return v; }
-    static std::shared_ptr<const Value> wrap(Value&& v) { return std::make_shared<const Value>(std::move(v)); }
+    static std::shared_ptr<const Value> wrap(Value&& v) {
+        return std::make_shared<const Value>(std::move(v));
+    }
 
     std::mutex m_mutex;
     std::map<Key, std::weak_ptr<const Value>> m_values;

@@ -19,13 +19,15 @@ const Catalog& Catalog::instance() {
 }
 
 void Catalog::add(Variant variant, BuildFn build) {
-    if (m_bySpec.count(variant.spec)) throw std::logic_error("duplicate spec in catalog: " + variant.spec);
+    if (m_bySpec.count(variant.spec))
+        throw std::logic_error("duplicate spec in catalog: " + variant.spec);
     auto entry = std::make_unique<Entry>();
     entry->variant = std::move(variant);
     entry->build = std::move(build);
     const Entry* raw = entry.get();
     m_bySpec.emplace(raw->variant.spec, raw);
-    for (const Form& form : raw->variant.forms) m_byPtx.emplace(normalizePtx(ptxOf(raw->variant, form)), raw);
+    for (const Form& form : raw->variant.forms)
+        m_byPtx.emplace(normalizePtx(ptxOf(raw->variant, form)), raw);
     m_variantList.push_back(&raw->variant);
     m_entries.push_back(std::move(entry));
 }
@@ -53,7 +55,8 @@ const Instruction& Catalog::build(const Entry& entry) const {
 
 Instruction Catalog::buildUncached(const Variant& variant) const {
     auto it = m_bySpec.find(variant.spec);
-    if (it == m_bySpec.end()) throw std::logic_error("variant not in catalog: " + variant.spec);
+    if (it == m_bySpec.end())
+        throw std::logic_error("variant not in catalog: " + variant.spec);
     Instruction instruction;
     static_cast<Variant&>(instruction) = it->second->variant;
     instruction.hardware = EvidenceOverlay::recorded().find(variant.spec);
@@ -68,7 +71,8 @@ const Instruction* Catalog::instruction(std::string_view spec) const {
 
 const Instruction& Catalog::instruction(const Variant& variant) const {
     auto it = m_bySpec.find(variant.spec);
-    if (it == m_bySpec.end()) throw std::logic_error("variant not in catalog: " + variant.spec);
+    if (it == m_bySpec.end())
+        throw std::logic_error("variant not in catalog: " + variant.spec);
     return build(*it->second);
 }
 

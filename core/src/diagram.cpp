@@ -18,25 +18,35 @@ namespace lanemap {
 
 std::string_view toString(ColorBy colorBy) {
     switch (colorBy) {
-    case ColorBy::Lane: return "lane";
-    case ColorBy::Register: return "register";
-    case ColorBy::ThreadGroup: return "group";
+    case ColorBy::Lane:
+        return "lane";
+    case ColorBy::Register:
+        return "register";
+    case ColorBy::ThreadGroup:
+        return "group";
     }
     return "lane";
 }
 
-std::string_view toString(Palette palette) { return palette == Palette::ColorBlind ? "colorblind" : "default"; }
+std::string_view toString(Palette palette) {
+    return palette == Palette::ColorBlind ? "colorblind" : "default";
+}
 
 std::optional<ColorBy> parseColorBy(std::string_view name) {
-    if (name == "lane" || name == "thread") return ColorBy::Lane;
-    if (name == "register" || name == "reg") return ColorBy::Register;
-    if (name == "group" || name == "groupID" || name == "groupid") return ColorBy::ThreadGroup;
+    if (name == "lane" || name == "thread")
+        return ColorBy::Lane;
+    if (name == "register" || name == "reg")
+        return ColorBy::Register;
+    if (name == "group" || name == "groupID" || name == "groupid")
+        return ColorBy::ThreadGroup;
     return std::nullopt;
 }
 
 std::optional<Palette> parsePalette(std::string_view name) {
-    if (name == "default") return Palette::Default;
-    if (name == "colorblind" || name == "color-blind" || name == "cb") return Palette::ColorBlind;
+    if (name == "default")
+        return Palette::Default;
+    if (name == "colorblind" || name == "color-blind" || name == "cb")
+        return Palette::ColorBlind;
     return std::nullopt;
 }
 
@@ -61,11 +71,12 @@ std::optional<std::vector<int>> parseLaneList(std::string_view text, int limit, 
             return std::nullopt;
         }
         if (first < 0 || last >= limit) {
-            error = "lane " + std::to_string(first < 0 ? first : last) + " is out of range; valid lanes are 0.." +
-                    std::to_string(limit - 1);
+            error = "lane " + std::to_string(first < 0 ? first : last) +
+                    " is out of range; valid lanes are 0.." + std::to_string(limit - 1);
             return std::nullopt;
         }
-        for (int v = first; v <= last; ++v) out.push_back(v);
+        for (int v = first; v <= last; ++v)
+            out.push_back(v);
         pos = comma + 1;
     }
     std::sort(out.begin(), out.end());
@@ -78,19 +89,24 @@ std::optional<std::vector<int>> parseLaneList(std::string_view text, int limit, 
 namespace {
 
 // 32 light colors for black labels (CIELAB L* 70..90, chroma 22..55, contrast with black >= 8), picked by
-// farthest-point sampling in CIELAB (every pair >= 17.8 dE76; evenly spaced HSL hues reach only 6.9) and ordered
-// so that lanes drawn next to each other in the PTX layouts (lane offsets 1, 2, 3, 4, 8, 12, 16, ...) differ by
+// farthest-point sampling in CIELAB (every pair >= 17.8 dE76; evenly spaced HSL hues reach only 6.9) and
+// ordered so that lanes drawn next to each other in the PTX layouts (lane offsets 1, 2, 3, 4, 8, 12, 16, ...)
+// differ by
 // >= 22 dE.
 constexpr Rgb rgb(std::uint32_t v) {
-    return {static_cast<std::uint8_t>(v >> 16), static_cast<std::uint8_t>(v >> 8), static_cast<std::uint8_t>(v)};
+    return {static_cast<std::uint8_t>(v >> 16), static_cast<std::uint8_t>(v >> 8),
+            static_cast<std::uint8_t>(v)};
 }
 constexpr std::array<Rgb, 32> kLaneColors{
-    rgb(0xC8E8A8), rgb(0xE890E0), rgb(0x40B8E8), rgb(0xF89068), rgb(0x20F8D8), rgb(0xA8B850), rgb(0xE0B0F0), rgb(0x68B8C0),
-    rgb(0xF89890), rgb(0x90F0B8), rgb(0xF8D870), rgb(0xB0A0F8), rgb(0xA0D0F0), rgb(0xF0B8B0), rgb(0x58C078), rgb(0xE0E888),
-    rgb(0xE0A050), rgb(0x68B0F8), rgb(0x38F8F8), rgb(0xE098B8), rgb(0xF8D8B0), rgb(0x88B8A0), rgb(0xB0B078), rgb(0x28C8A0),
-    rgb(0x00D8F8), rgb(0xE8D0F8), rgb(0xD8A078), rgb(0x88B878), rgb(0x98F0E8), rgb(0x00C0B8), rgb(0xA8E888), rgb(0xA8A8D8),
+    rgb(0xC8E8A8), rgb(0xE890E0), rgb(0x40B8E8), rgb(0xF89068), rgb(0x20F8D8), rgb(0xA8B850), rgb(0xE0B0F0),
+    rgb(0x68B8C0), rgb(0xF89890), rgb(0x90F0B8), rgb(0xF8D870), rgb(0xB0A0F8), rgb(0xA0D0F0), rgb(0xF0B8B0),
+    rgb(0x58C078), rgb(0xE0E888), rgb(0xE0A050), rgb(0x68B0F8), rgb(0x38F8F8), rgb(0xE098B8), rgb(0xF8D8B0),
+    rgb(0x88B8A0), rgb(0xB0B078), rgb(0x28C8A0), rgb(0x00D8F8), rgb(0xE8D0F8), rgb(0xD8A078), rgb(0x88B878),
+    rgb(0x98F0E8), rgb(0x00C0B8), rgb(0xA8E888), rgb(0xA8A8D8),
 };
-const std::array<Rgb, 32>& defaultTable() { return kLaneColors; }
+const std::array<Rgb, 32>& defaultTable() {
+    return kLaneColors;
+}
 
 // Okabe & Ito (2008), the usual color-blind-safe set; black replaced by grey so labels stay readable.
 constexpr std::array<Rgb, 8> kOkabeIto{Rgb{0xE6, 0x9F, 0x00}, Rgb{0x56, 0xB4, 0xE9}, Rgb{0x00, 0x9E, 0x73},
@@ -125,8 +141,10 @@ Rgb paletteColor(Palette palette, ColorBy colorBy, int key) {
     key = std::max(key, 0);
     if (palette == Palette::ColorBlind) {
         if (colorBy == ColorBy::Lane) // hue = groupID (the row), lightness = threadID_in_group (the column)
-            return tint(kOkabeIto[static_cast<std::size_t>((key % 32) >> 2)], kTints[static_cast<std::size_t>(key % 4)]);
-        return tint(kOkabeIto[static_cast<std::size_t>(key % 8)], kTints[static_cast<std::size_t>((key / 8) % 4)]);
+            return tint(kOkabeIto[static_cast<std::size_t>((key % 32) >> 2)],
+                        kTints[static_cast<std::size_t>(key % 4)]);
+        return tint(kOkabeIto[static_cast<std::size_t>(key % 8)],
+                    kTints[static_cast<std::size_t>((key / 8) % 4)]);
     }
     return defaultTable()[static_cast<std::size_t>(key % 32)];
 }
@@ -144,39 +162,47 @@ Rgb labelColorOn(Rgb fill) {
 // --- geometry lookups -------------------------------------------------------------------------------
 
 std::span<const std::uint32_t> DiagramPanel::cellsAtGrid(int row, int col) const {
-    if (row < 0 || row >= rows || col < 0 || col >= cols || gridOffsets.empty()) return {};
-    const std::size_t pos = static_cast<std::size_t>(row) * static_cast<std::size_t>(cols) + static_cast<std::size_t>(col);
+    if (row < 0 || row >= rows || col < 0 || col >= cols || gridOffsets.empty())
+        return {};
+    const std::size_t pos =
+        static_cast<std::size_t>(row) * static_cast<std::size_t>(cols) + static_cast<std::size_t>(col);
     return {gridCells.data() + gridOffsets[pos], gridOffsets[pos + 1] - gridOffsets[pos]};
 }
 
 int Diagram::panelAt(double x, double y) const {
     for (std::size_t p = 0; p < panels.size(); ++p)
-        if (panels[p].gridRect().contains(x, y)) return static_cast<int>(p);
+        if (panels[p].gridRect().contains(x, y))
+            return static_cast<int>(p);
     return -1;
 }
 
 int Diagram::cellAt(double x, double y) const {
     const int p = panelAt(x, y);
-    if (p < 0) return -1;
+    if (p < 0)
+        return -1;
     const DiagramPanel& panel = panels[static_cast<std::size_t>(p)];
     const int col = static_cast<int>(std::floor((x - panel.origin.x) / panel.cellWidth));
     const int row = static_cast<int>(std::floor((y - panel.origin.y) / panel.cellHeight));
     for (std::uint32_t idx : panel.cellsAtGrid(row, col))
-        if (cells[idx].rect.contains(x, y)) return static_cast<int>(idx);
+        if (cells[idx].rect.contains(x, y))
+            return static_cast<int>(idx);
     return -1;
 }
 
 std::span<const std::uint32_t> Diagram::cellsOfThread(int thread) const {
-    if (thread < 0 || static_cast<std::size_t>(thread) + 1 >= threadOffsets.size()) return {};
+    if (thread < 0 || static_cast<std::size_t>(thread) + 1 >= threadOffsets.size())
+        return {};
     const auto t = static_cast<std::size_t>(thread);
     return {threadCells.data() + threadOffsets[t], threadOffsets[t + 1] - threadOffsets[t]};
 }
 
 std::pair<int, int> Diagram::bitFieldAt(double x, double y) const {
     for (std::size_t d = 0; d < bitFields.size(); ++d) {
-        if (!bitFields[d].rect.contains(x, y)) continue;
+        if (!bitFields[d].rect.contains(x, y))
+            continue;
         for (std::size_t f = 0; f < bitFields[d].fields.size(); ++f)
-            if (bitFields[d].fields[f].rect.contains(x, y)) return {static_cast<int>(d), static_cast<int>(f)};
+            if (bitFields[d].fields[f].rect.contains(x, y))
+                return {static_cast<int>(d), static_cast<int>(f)};
     }
     return {-1, -1};
 }
@@ -208,14 +234,18 @@ bool sameLayout(const FragmentLayout& a, const FragmentLayout& b) {
     return true;
 }
 
-std::string plural(int n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
+std::string plural(int n, const char* word) {
+    return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
 
 std::size_t digits(int v) {
-    if (v < 0) return 1 + digits(-v);
+    if (v < 0)
+        return 1 + digits(-v);
     return v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : v < 10000 ? 4 : 5; // int16 values
 }
 
-// Characters of a cell label ("T13:a5", "T0: [31..28]") without formatting it: cells are sized by their labels.
+// Characters of a cell label ("T13:a5", "T0: [31..28]") without formatting it: cells are sized by their
+// labels.
 std::size_t labelChars(PanelKind kind, int thread, int element, int bitHi, int bitLo) {
     return kind == PanelKind::Metadata ? 7 + digits(thread) + digits(bitHi) + digits(bitLo)
                                        : 3 + digits(thread) + digits(element);
@@ -232,8 +262,8 @@ struct Owner {
     Source source = Source::Doc;
 };
 
-// Positions of one panel: several owners starting at the same position share its span side by side; owners with
-// a different span starting there are stacked in horizontal bands.
+// Positions of one panel: several owners starting at the same position share its span side by side; owners
+// with a different span starting there are stacked in horizontal bands.
 struct Spot {
     int row, col, colLast;
     int band = 0, bands = 1;
@@ -243,8 +273,8 @@ struct Spot {
 // What one panel will show, before coordinates are assigned.
 struct PanelPlan {
     DiagramPanel panel;
-    std::vector<Owner> owners; // in (thread, element) order
-    std::vector<Spot> spots;   // in (row, col, colLast) order
+    std::vector<Owner> owners;        // in (thread, element) order
+    std::vector<Spot> spots;          // in (row, col, colLast) order
     std::vector<std::uint32_t> order; // owner indices sorted by spot
     std::span<const std::uint32_t> ownersOf(const Spot& s) const { return {order.data() + s.first, s.count}; }
     const FragmentLayout* layout = nullptr;
@@ -252,18 +282,20 @@ struct PanelPlan {
 };
 
 class Builder {
-public:
+  public:
     Builder(const Instruction& in, const DiagramOptions& options) : m_in(in), m_opt(options) {}
 
     Diagram build();
 
-private:
+  private:
     void validate() const;
     void planOperands();
     void planMetadata();
     std::uint32_t colorKey(const Owner& o) const;
     bool lit(int thread) const { return m_lit.empty() || m_lit[static_cast<std::size_t>(thread)]; }
-    double labelWidth(std::size_t chars) const { return static_cast<double>(chars) * m_d.metrics.charWidth + 8; }
+    double labelWidth(std::size_t chars) const {
+        return static_cast<double>(chars) * m_d.metrics.charWidth + 8;
+    }
     void layoutPanel(PanelPlan& plan, double x, double y);
     double panelWidth(const PanelPlan& plan) const;
     std::vector<std::string> subtitleLines(const PanelPlan& plan) const;
@@ -272,8 +304,8 @@ private:
     void layoutBitFields(double y);
     void layoutLegend(double y);
     void buildThreadIndex();
-    void text(double x, double y, std::string s, double size, TextRole role, TextAnchor anchor = TextAnchor::Start,
-              bool bold = false, Rgb color = kInk, bool mono = false) {
+    void text(double x, double y, std::string s, double size, TextRole role,
+              TextAnchor anchor = TextAnchor::Start, bool bold = false, Rgb color = kInk, bool mono = false) {
         m_d.texts.push_back({{x, y}, std::move(s), size, bold, mono, anchor, role, color});
     }
 
@@ -289,18 +321,21 @@ private:
 
 void Builder::validate() const {
     std::string operands;
-    for (const FragmentLayout& op : m_in.operands) (operands += operands.empty() ? "" : ", ") += op.name();
-    if (m_in.metadata) operands += ", metadata";
+    for (const FragmentLayout& op : m_in.operands)
+        (operands += operands.empty() ? "" : ", ") += op.name();
+    if (m_in.metadata)
+        operands += ", metadata";
     if (m_opt.operand) {
         const std::string& name = *m_opt.operand; // user input: "A", "C/D", "metadata", ...
         const std::optional<Operand> which = parseOperand(name);
         if (name == "metadata" ? !m_in.metadata : name != "C/D" && (!which || !m_in.operand(*which)))
-            throw std::invalid_argument("no operand '" + name + "' in " + m_in.spec + "; valid operands: " + operands);
+            throw std::invalid_argument("no operand '" + name + "' in " + m_in.spec +
+                                        "; valid operands: " + operands);
     }
     if (m_opt.selector) {
         if (!m_in.metadata)
-            throw std::invalid_argument("a sparsity selector applies to sparse instructions only; " + m_in.spec +
-                                        " is dense");
+            throw std::invalid_argument("a sparsity selector applies to sparse instructions only; " +
+                                        m_in.spec + " is dense");
         std::string valid;
         bool found = false;
         for (const MetadataSelector& s : m_in.metadata->selectors) {
@@ -308,20 +343,23 @@ void Builder::validate() const {
             valid += (valid.empty() ? "" : ", ") + std::to_string(s.value);
         }
         if (!found)
-            throw std::invalid_argument("sparsity selector " + std::to_string(*m_opt.selector) + " is not valid for " +
-                                        m_in.spec + "; valid selectors: " + valid);
+            throw std::invalid_argument("sparsity selector " + std::to_string(*m_opt.selector) +
+                                        " is not valid for " + m_in.spec + "; valid selectors: " + valid);
     }
     for (int t : m_opt.threads)
         if (t < 0 || t >= m_in.threads)
-            throw std::invalid_argument("lane filter: " + std::to_string(t) + " is not a thread of " + m_in.spec +
-                                        "; valid: 0.." + std::to_string(m_in.threads - 1));
+            throw std::invalid_argument("lane filter: " + std::to_string(t) + " is not a thread of " +
+                                        m_in.spec + "; valid: 0.." + std::to_string(m_in.threads - 1));
 }
 
 std::uint32_t Builder::colorKey(const Owner& o) const {
     switch (m_opt.colorBy) {
-    case ColorBy::Lane: return static_cast<std::uint32_t>(o.thread % 32);
-    case ColorBy::Register: return static_cast<std::uint32_t>(o.reg);
-    case ColorBy::ThreadGroup: return static_cast<std::uint32_t>((o.thread % 32) >> 2);
+    case ColorBy::Lane:
+        return static_cast<std::uint32_t>(o.thread % 32);
+    case ColorBy::Register:
+        return static_cast<std::uint32_t>(o.reg);
+    case ColorBy::ThreadGroup:
+        return static_cast<std::uint32_t>((o.thread % 32) >> 2);
     }
     return 0;
 }
@@ -330,13 +368,16 @@ void Builder::planOperands() {
     const FragmentLayout* c = m_in.operand(Operand::C);
     const FragmentLayout* d = m_in.operand(Operand::D);
     const std::string want = m_opt.operand.value_or("");
-    const bool mergeCD = m_opt.mergeIdenticalCD && c && d && (want.empty() || want == "C/D") && sameLayout(*c, *d);
+    const bool mergeCD =
+        m_opt.mergeIdenticalCD && c && d && (want.empty() || want == "C/D") && sameLayout(*c, *d);
     for (const FragmentLayout& op : m_in.operands) {
         const bool accumulator = op.operand() == Operand::C || op.operand() == Operand::D;
-        if (!want.empty() && (want == "C/D" ? !accumulator : want != op.name())) continue;
+        if (!want.empty() && (want == "C/D" ? !accumulator : want != op.name()))
+            continue;
         std::string name(op.name());
         if (mergeCD && accumulator) {
-            if (op.operand() == Operand::D) continue; // drawn once, as "C/D"
+            if (op.operand() == Operand::D)
+                continue; // drawn once, as "C/D"
             name = "C/D";
         }
         for (int m = 0; m < op.matrices(); ++m) {
@@ -349,20 +390,22 @@ void Builder::planOperands() {
             p.matrix = op.matrices() > 1 ? m : -1;
             p.rows = op.rows();
             p.cols = op.cols();
-            p.title = name + "   " + std::to_string(op.rows()) + " \u00d7 " + std::to_string(op.cols()) + "   ." +
-                      std::string(toString(op.elementType()));
+            p.title = name + "   " + std::to_string(op.rows()) + " \u00d7 " + std::to_string(op.cols()) +
+                      "   ." + std::string(toString(op.elementType()));
             if (p.matrix >= 0)
                 p.title += "   product " + std::to_string(m) + " (lanes " + std::to_string(4 * m) + "\u2013" +
                            std::to_string(4 * m + 3) + ", " + std::to_string(16 + 4 * m) + "\u2013" +
                            std::to_string(16 + 4 * m + 3) + ")";
             p.subtitle = plural(op.registers(), "register") + " of " + std::to_string(op.registerBits()) +
                          " bits per thread, " + std::to_string(op.elementsPerRegister()) + " \u00d7 " +
-                         std::to_string(op.elementBits()) + "-bit element" + (op.elementsPerRegister() == 1 ? "" : "s") +
-                         " each";
-            if (op.chunked()) p.subtitle += "; each non-zero may sit anywhere in its chunk";
+                         std::to_string(op.elementBits()) + "-bit element" +
+                         (op.elementsPerRegister() == 1 ? "" : "s") + " each";
+            if (op.chunked())
+                p.subtitle += "; each non-zero may sit anywhere in its chunk";
             plan.owners.reserve(op.elements().size() / static_cast<std::size_t>(op.matrices()));
             for (const Element& e : op.elements()) {
-                if ((e.matrix < 0 ? 0 : e.matrix) != m) continue;
+                if ((e.matrix < 0 ? 0 : e.matrix) != m)
+                    continue;
                 Owner o;
                 o.thread = e.thread;
                 o.element = e.index;
@@ -382,13 +425,16 @@ void Builder::planOperands() {
 }
 
 void Builder::planMetadata() {
-    if (!m_in.metadata || m_in.metadata->selectors.empty()) return;
-    if (m_opt.operand && *m_opt.operand != "metadata") return;
+    if (!m_in.metadata || m_in.metadata->selectors.empty())
+        return;
+    if (m_opt.operand && *m_opt.operand != "metadata")
+        return;
     const MetadataLayout& md = *m_in.metadata;
     m_selector = &md.selectors.front();
     if (m_opt.selector)
         for (const MetadataSelector& s : md.selectors)
-            if (s.value == *m_opt.selector) m_selector = &s;
+            if (s.value == *m_opt.selector)
+                m_selector = &s;
     m_d.selector = m_selector->value;
     const FragmentLayout* a = m_in.operand(Operand::A);
     PanelPlan plan;
@@ -399,7 +445,8 @@ void Builder::planMetadata() {
     p.rows = a ? a->rows() : m_in.m;
     p.cols = a ? a->cols() : m_in.k;
     std::string valid;
-    for (const MetadataSelector& s : md.selectors) valid += (valid.empty() ? "" : ", ") + std::to_string(s.value);
+    for (const MetadataSelector& s : md.selectors)
+        valid += (valid.empty() ? "" : ", ") + std::to_string(s.value);
     p.title = "metadata e on the A grid   sparsity selector " + std::to_string(m_selector->value);
     p.subtitle = std::string(md.granularity) + " sparsity, " + std::to_string(md.indexBits) +
                  "-bit indices; cell = chunk of A, T<lane>: [bits] of e (selectors: " + valid + ")";
@@ -418,38 +465,46 @@ void Builder::planMetadata() {
 }
 
 void findSpots(PanelPlan& plan) {
-    // Counting sort by grid position (stable: owners keep their (thread, element) order), then by span end where
-    // spans of different width start at one position (rare).
+    // Counting sort by grid position (stable: owners keep their (thread, element) order), then by span end
+    // where spans of different width start at one position (rare).
     std::vector<std::uint32_t>& order = plan.order;
-    const std::size_t positions = static_cast<std::size_t>(plan.panel.rows) * static_cast<std::size_t>(plan.panel.cols);
+    const std::size_t positions =
+        static_cast<std::size_t>(plan.panel.rows) * static_cast<std::size_t>(plan.panel.cols);
     std::vector<std::uint32_t> start(positions + 1, 0);
     auto pos = [&](const Owner& o) {
-        return static_cast<std::size_t>(o.row) * static_cast<std::size_t>(plan.panel.cols) + static_cast<std::size_t>(o.col);
+        return static_cast<std::size_t>(o.row) * static_cast<std::size_t>(plan.panel.cols) +
+               static_cast<std::size_t>(o.col);
     };
-    for (const Owner& o : plan.owners) ++start[pos(o) + 1];
-    for (std::size_t i = 1; i <= positions; ++i) start[i] += start[i - 1];
+    for (const Owner& o : plan.owners)
+        ++start[pos(o) + 1];
+    for (std::size_t i = 1; i <= positions; ++i)
+        start[i] += start[i - 1];
     order.resize(plan.owners.size());
     {
         std::vector<std::uint32_t> fill(start.begin(), start.end() - 1);
-        for (std::uint32_t i = 0; i < plan.owners.size(); ++i) order[fill[pos(plan.owners[i])]++] = i;
+        for (std::uint32_t i = 0; i < plan.owners.size(); ++i)
+            order[fill[pos(plan.owners[i])]++] = i;
     }
     for (std::size_t p = 0; p < positions; ++p)
         if (start[p + 1] - start[p] > 1)
-            std::stable_sort(order.begin() + start[p], order.begin() + start[p + 1], [&](std::uint32_t a, std::uint32_t b) {
-                return plan.owners[a].colLast < plan.owners[b].colLast;
-            });
+            std::stable_sort(order.begin() + start[p], order.begin() + start[p + 1],
+                             [&](std::uint32_t a, std::uint32_t b) {
+                                 return plan.owners[a].colLast < plan.owners[b].colLast;
+                             });
     std::vector<Spot>& spots = plan.spots;
     spots.clear();
     for (std::uint32_t n = 0; n < order.size(); ++n) {
         const Owner& o = plan.owners[order[n]];
-        if (spots.empty() || spots.back().row != o.row || spots.back().col != o.col || spots.back().colLast != o.colLast)
+        if (spots.empty() || spots.back().row != o.row || spots.back().col != o.col ||
+            spots.back().colLast != o.colLast)
             spots.push_back({o.row, o.col, o.colLast, 0, 1, n, 0});
         ++spots.back().count;
     }
     // Spans of different width starting at the same position: horizontal bands.
     for (std::size_t a = 0; a < spots.size();) {
         std::size_t b = a + 1;
-        while (b < spots.size() && spots[b].row == spots[a].row && spots[b].col == spots[a].col) ++b;
+        while (b < spots.size() && spots[b].row == spots[a].row && spots[b].col == spots[a].col)
+            ++b;
         for (std::size_t k = a; k < b; ++k) {
             spots[k].band = static_cast<int>(k - a);
             spots[k].bands = static_cast<int>(b - a);
@@ -457,10 +512,12 @@ void findSpots(PanelPlan& plan) {
         a = b;
     }
     std::array<std::size_t, kSourceCount> count{}; // by Source
-    for (const Owner& o : plan.owners) ++count[static_cast<std::size_t>(o.source)];
+    for (const Owner& o : plan.owners)
+        ++count[static_cast<std::size_t>(o.source)];
     std::size_t best = 0;
     for (std::size_t src = 0; src < count.size(); ++src)
-        if (count[src] > best) best = count[src], plan.source = static_cast<Source>(src);
+        if (count[src] > best)
+            best = count[src], plan.source = static_cast<Source>(src);
 }
 
 std::vector<std::string> Builder::subtitleLines(const PanelPlan& plan) const {
@@ -471,7 +528,8 @@ std::vector<std::string> Builder::subtitleLines(const PanelPlan& plan) const {
     const std::string& text = plan.panel.subtitle;
     while (pos < text.size()) {
         std::size_t end = text.find(' ', pos);
-        if (end == std::string::npos) end = text.size();
+        if (end == std::string::npos)
+            end = text.size();
         const std::string word = text.substr(pos, end - pos);
         if (!line.empty() && line.size() + 1 + word.size() > maxChars) {
             lines.push_back(std::move(line));
@@ -480,7 +538,8 @@ std::vector<std::string> Builder::subtitleLines(const PanelPlan& plan) const {
         line += (line.empty() ? "" : " ") + word;
         pos = end + 1;
     }
-    if (!line.empty()) lines.push_back(std::move(line));
+    if (!line.empty())
+        lines.push_back(std::move(line));
     return lines;
 }
 
@@ -501,7 +560,8 @@ void Builder::sizeCells(PanelPlan& plan) {
     findSpots(plan);
     p.source = plan.source;
     if (plan.source != Source::Doc)
-        p.subtitle += std::string("; placement: ") + std::string(toString(plan.source)) + " (docs/reference/ptx-facts.md)";
+        p.subtitle += std::string("; placement: ") + std::string(toString(plan.source)) +
+                      " (docs/reference/ptx-facts.md)";
     double cellWidth = labelWidth(std::to_string(p.cols - 1).size()) - 2;
     for (const Spot& s : plan.spots) {
         std::size_t chars = 0;
@@ -528,7 +588,8 @@ void Builder::layoutPanel(PanelPlan& plan, double x, double y) {
         text(x, ly, std::move(line), mt.noteFont, TextRole::PanelSubtitle, TextAnchor::Start, false, kMuted);
         ly += lineH;
     }
-    const double headerTop = y + mt.panelTitleFont + 6 + mt.noteFont + lineH * static_cast<double>(m_subtitleLines - 1) + 10;
+    const double headerTop =
+        y + mt.panelTitleFont + 6 + mt.noteFont + lineH * static_cast<double>(m_subtitleLines - 1) + 10;
     p.origin = {x + rowHeader, headerTop + mt.headerFont + 6};
     p.bounds.h = p.origin.y + p.rows * p.cellHeight - y;
 
@@ -538,12 +599,14 @@ void Builder::layoutPanel(PanelPlan& plan, double x, double y) {
     // Column headers: every column when they fit, else every 2nd/4th/...; metadata panels label chunk starts.
     const double headerW = labelWidth(std::to_string(p.cols - 1).size()) - 4;
     int every = 1;
-    while (every * p.cellWidth < headerW) every *= 2;
+    while (every * p.cellWidth < headerW)
+        every *= 2;
     for (int c = 0; c < p.cols; ++c) {
         p.colHeaders[static_cast<std::size_t>(c)] = std::to_string(c);
-        if (c % every) continue;
-        text(p.origin.x + (c + 0.5) * p.cellWidth, p.origin.y - 5, std::to_string(c), mt.headerFont, TextRole::Header,
-             TextAnchor::Middle, false, kMuted);
+        if (c % every)
+            continue;
+        text(p.origin.x + (c + 0.5) * p.cellWidth, p.origin.y - 5, std::to_string(c), mt.headerFont,
+             TextRole::Header, TextAnchor::Middle, false, kMuted);
     }
     for (int r = 0; r < p.rows; ++r) {
         p.rowHeaders[static_cast<std::size_t>(r)] = std::to_string(r);
@@ -554,8 +617,10 @@ void Builder::layoutPanel(PanelPlan& plan, double x, double y) {
 
 void Builder::buildThreadIndex() {
     m_d.threadOffsets.assign(static_cast<std::size_t>(m_in.threads) + 1, 0);
-    for (const DiagramCell& c : m_d.cells) ++m_d.threadOffsets[static_cast<std::size_t>(c.thread) + 1];
-    for (std::size_t t = 1; t < m_d.threadOffsets.size(); ++t) m_d.threadOffsets[t] += m_d.threadOffsets[t - 1];
+    for (const DiagramCell& c : m_d.cells)
+        ++m_d.threadOffsets[static_cast<std::size_t>(c.thread) + 1];
+    for (std::size_t t = 1; t < m_d.threadOffsets.size(); ++t)
+        m_d.threadOffsets[t] += m_d.threadOffsets[t - 1];
     m_d.threadCells.resize(m_d.cells.size());
     std::vector<std::uint32_t> fill(m_d.threadOffsets.begin(), m_d.threadOffsets.end() - 1);
     for (std::uint32_t i = 0; i < m_d.cells.size(); ++i)
@@ -563,18 +628,22 @@ void Builder::buildThreadIndex() {
 }
 
 void Builder::layoutBitFields(double y) {
-    if (m_metadataPanel < 0 || !m_opt.metadataBitFields || !m_selector) return;
+    if (m_metadataPanel < 0 || !m_opt.metadataBitFields || !m_selector)
+        return;
     const DiagramMetrics& mt = m_d.metrics;
     // Threads that hold fields, in order; one 32-bit register box each.
     std::map<int, std::vector<std::size_t>> byThread;
-    for (std::size_t f = 0; f < m_selector->fields.size(); ++f) byThread[m_selector->fields[f].thread].push_back(f);
-    if (byThread.empty()) return;
+    for (std::size_t f = 0; f < m_selector->fields.size(); ++f)
+        byThread[m_selector->fields[f].thread].push_back(f);
+    if (byThread.empty())
+        return;
     // Bit width: every field's labels must fit; at least 16 units per bit.
     double bitWidth = 16;
     auto labels = [&](const MetadataField& f) {
         return std::pair{"r" + std::to_string(f.row),
-                         f.colFirst == f.colLast ? "c" + std::to_string(f.colFirst)
-                                                 : "c" + std::to_string(f.colFirst) + ".." + std::to_string(f.colLast)};
+                         f.colFirst == f.colLast
+                             ? "c" + std::to_string(f.colFirst)
+                             : "c" + std::to_string(f.colFirst) + ".." + std::to_string(f.colLast)};
     };
     for (const MetadataField& f : m_selector->fields) {
         const auto [l1, l2] = labels(f);
@@ -587,11 +656,13 @@ void Builder::layoutBitFields(double y) {
     const double unitW = titleW + regW + mt.gap;
     const double avail = std::max(m_d.width - 2 * mt.margin, unitW);
     const int columns = std::max(1, static_cast<int>((avail + mt.gap) / unitW));
-    text(mt.margin, y + mt.panelTitleFont, "metadata register e per lane, sparsity selector " +
-                                               std::to_string(m_selector->value) + " (bit 31 left, bit 0 right)",
+    text(mt.margin, y + mt.panelTitleFont,
+         "metadata register e per lane, sparsity selector " + std::to_string(m_selector->value) +
+             " (bit 31 left, bit 0 right)",
          mt.panelTitleFont, TextRole::PanelTitle, TextAnchor::Start, true);
     text(mt.margin, y + mt.panelTitleFont + 6 + mt.noteFont,
-         "each boxed field holds the index bits of one chunk: r = row of A, c = its columns; white bits are unused",
+         "each boxed field holds the index bits of one chunk: r = row of A, c = its columns; white bits are "
+         "unused",
          mt.noteFont, TextRole::PanelSubtitle, TextAnchor::Start, false, kMuted);
     const double top = y + mt.panelTitleFont + 6 + mt.noteFont + 10 + mt.headerFont + 4;
     int slot = 0;
@@ -622,19 +693,22 @@ void Builder::layoutBitFields(double y) {
             field.colFirst = mf.colFirst;
             field.colLast = mf.colLast;
             std::tie(field.label, field.label2) = labels(mf);
-            field.rect = {bd.rect.x + (31 - mf.bitHi) * bitWidth, y0, (mf.bitHi - mf.bitLo + 1) * bitWidth, boxH};
+            field.rect = {bd.rect.x + (31 - mf.bitHi) * bitWidth, y0, (mf.bitHi - mf.bitLo + 1) * bitWidth,
+                          boxH};
             field.cell = static_cast<int>(m_metadataCellOfField[f]);
             const DiagramCell& cell = m_d.cells[m_metadataCellOfField[f]];
             field.fill = cell.fill;
             field.text = cell.text;
             bd.fields.push_back(std::move(field));
         }
-        std::sort(bd.fields.begin(), bd.fields.end(), [](const BitField& a, const BitField& b) { return a.bitHi > b.bitHi; });
+        std::sort(bd.fields.begin(), bd.fields.end(),
+                  [](const BitField& a, const BitField& b) { return a.bitHi > b.bitHi; });
         bottom = std::max(bottom, bd.rect.bottom());
         m_d.width = std::max(m_d.width, std::ceil(bd.rect.right() + mt.margin));
         m_d.bitFields.push_back(std::move(bd));
     }
-    m_d.width = std::max(m_d.width, std::ceil(mt.margin * 2 + 110 * mt.noteFont * 0.52)); // the subtitle above
+    m_d.width =
+        std::max(m_d.width, std::ceil(mt.margin * 2 + 110 * mt.noteFont * 0.52)); // the subtitle above
     m_d.height = bottom + mt.margin;
 }
 
@@ -645,15 +719,18 @@ void Builder::layoutLegend(double y) {
     std::vector<bool> inUse; // by color key
     bool anyDim = false;
     for (const DiagramCell& c : m_d.cells) {
-        if (c.dimmed) anyDim = true;
+        if (c.dimmed)
+            anyDim = true;
         else {
-            if (c.colorKey >= inUse.size()) inUse.resize(c.colorKey + 1, false);
+            if (c.colorKey >= inUse.size())
+                inUse.resize(c.colorKey + 1, false);
             inUse[c.colorKey] = true;
         }
     }
     std::vector<std::uint32_t> used; // the keys in use, ascending
     for (std::uint32_t k = 0; k < inUse.size(); ++k)
-        if (inUse[k]) used.push_back(k);
+        if (inUse[k])
+            used.push_back(k);
     switch (m_opt.colorBy) {
     case ColorBy::Lane:
         legend.title = m_in.scope == Scope::Warpgroup
@@ -662,25 +739,28 @@ void Builder::layoutLegend(double y) {
         for (const std::uint32_t k : used) {
             std::string s = "lane " + std::to_string(k);
             if (m_in.scope == Scope::Warpgroup)
-                s += "  (T" + std::to_string(k) + ", " + std::to_string(k + 32) + ", " + std::to_string(k + 64) + ", " +
-                     std::to_string(k + 96) + ")";
+                s += "  (T" + std::to_string(k) + ", " + std::to_string(k + 32) + ", " +
+                     std::to_string(k + 64) + ", " + std::to_string(k + 96) + ")";
             keys.emplace_back(k, s);
         }
         break;
     case ColorBy::Register:
-        legend.title = m_metadataPanel >= 0 ? "color = fragment register (metadata: the e register)"
-                                            : "color = fragment register (the register index in the fragment)";
-        for (const std::uint32_t k : used) keys.emplace_back(k, "reg " + std::to_string(k));
+        legend.title = m_metadataPanel >= 0
+                           ? "color = fragment register (metadata: the e register)"
+                           : "color = fragment register (the register index in the fragment)";
+        for (const std::uint32_t k : used)
+            keys.emplace_back(k, "reg " + std::to_string(k));
         break;
     case ColorBy::ThreadGroup:
         legend.title = "color = groupID (lane >> 2): lanes 4g .. 4g+3";
         for (const std::uint32_t k : used)
-            keys.emplace_back(k, "group " + std::to_string(k) + "  (lanes " + std::to_string(4 * k) + "\u2013" +
-                                     std::to_string(4 * k + 3) + ")");
+            keys.emplace_back(k, "group " + std::to_string(k) + "  (lanes " + std::to_string(4 * k) +
+                                     "\u2013" + std::to_string(4 * k + 3) + ")");
         break;
     }
     std::size_t longest = 0;
-    for (const auto& [k, s] : keys) longest = std::max(longest, s.size());
+    for (const auto& [k, s] : keys)
+        longest = std::max(longest, s.size());
     const double swatch = 14;
     const double entryW = swatch + 8 + static_cast<double>(longest) * mt.noteFont * 0.56 + 18;
     const double avail = std::max(m_d.width - 2 * mt.margin, entryW);
@@ -698,12 +778,15 @@ void Builder::layoutLegend(double y) {
         legend.entries.push_back(std::move(e));
     };
     int i = 0;
-    for (auto& [k, s] : keys) place(i++, paletteColor(m_opt.palette, m_opt.colorBy, static_cast<int>(k)), s, k);
-    if (anyDim) place(i++, kDimFill, "outside the lane filter", 0xFFFFFFFFu);
+    for (auto& [k, s] : keys)
+        place(i++, paletteColor(m_opt.palette, m_opt.colorBy, static_cast<int>(k)), s, k);
+    if (anyDim)
+        place(i++, kDimFill, "outside the lane filter", 0xFFFFFFFFu);
     const int rows = (i + perRow - 1) / perRow;
     legend.bounds = {mt.margin, y, perRow * entryW, top - y + rows * (swatch + 8)};
     m_d.width = std::max(m_d.width, std::ceil(legend.bounds.right() + mt.margin));
-    m_d.width = std::max(m_d.width, std::ceil(2 * mt.margin + static_cast<double>(legend.title.size()) * mt.panelTitleFont * 0.55));
+    m_d.width = std::max(m_d.width, std::ceil(2 * mt.margin + static_cast<double>(legend.title.size()) *
+                                                                  mt.panelTitleFont * 0.55));
     m_d.height = std::max(m_d.height, legend.bounds.bottom() + mt.margin);
     m_d.legends.push_back(std::move(legend));
 }
@@ -712,7 +795,8 @@ Diagram Builder::build() {
     validate();
     if (!m_opt.threads.empty()) { // after validate(): every thread is in range
         m_lit.assign(static_cast<std::size_t>(m_in.threads), false);
-        for (int t : m_opt.threads) m_lit[static_cast<std::size_t>(t)] = true;
+        for (int t : m_opt.threads)
+            m_lit[static_cast<std::size_t>(t)] = true;
     }
     const DiagramMetrics& mt = m_d.metrics;
     m_d.spec = m_in.spec;
@@ -731,24 +815,28 @@ Diagram Builder::build() {
     // Caption: the instruction, where the PTX manual states it, and what it runs on.
     m_d.caption.push_back(m_in.ptx);
     std::string where = "PTX ISA 9.1 \u00a7" + std::string(m_in.section);
-    if (!m_in.anchor.empty()) (where += "  #") += m_in.anchor;
+    if (!m_in.anchor.empty())
+        (where += "  #") += m_in.anchor;
     m_d.caption.push_back(where);
-    std::string facts = std::to_string(m_in.threads) + " threads (" + std::string(toString(m_in.scope)) + "), m" +
-                        std::to_string(m_in.m) + " n" + std::to_string(m_in.n) + " k" + std::to_string(m_in.k) +
-                        ", min sm_" + std::to_string(m_in.minSm);
+    std::string facts = std::to_string(m_in.threads) + " threads (" + std::string(toString(m_in.scope)) +
+                        "), m" + std::to_string(m_in.m) + " n" + std::to_string(m_in.n) + " k" +
+                        std::to_string(m_in.k) + ", min sm_" + std::to_string(m_in.minSm);
     if (!m_opt.threads.empty()) {
         facts += "; lane filter:";
-        for (std::size_t i = 0; i < m_opt.threads.size(); ++i) facts += (i ? "," : " ") + std::to_string(m_opt.threads[i]);
+        for (std::size_t i = 0; i < m_opt.threads.size(); ++i)
+            facts += (i ? "," : " ") + std::to_string(m_opt.threads[i]);
     }
     m_d.caption.push_back(facts);
-    for (const std::string& n : m_in.notes) m_d.caption.push_back("note: " + n);
+    for (const std::string& n : m_in.notes)
+        m_d.caption.push_back("note: " + n);
     for (const Erratum& e : m_in.errata)
-        m_d.caption.push_back("erratum " + std::string(e.id) + ": " + std::string(e.summary) + " \u2014 lanemap: " +
-                              std::string(e.lanemap));
+        m_d.caption.push_back("erratum " + std::string(e.id) + ": " + std::string(e.summary) +
+                              " \u2014 lanemap: " + std::string(e.lanemap));
     if (m_in.hardware && m_in.hardware->verdict == Verdict::Pass)
         m_d.caption.push_back("confirmed cell by cell by the " + describe(*m_in.hardware->run));
     if (m_in.metadata)
-        for (const std::string& n : m_in.metadata->notes) m_d.caption.push_back("metadata: " + n);
+        for (const std::string& n : m_in.metadata->notes)
+            m_d.caption.push_back("metadata: " + n);
 
     double y = mt.margin;
     text(mt.margin, y + mt.titleFont, m_d.title, mt.titleFont, TextRole::Title, TextAnchor::Start, true);
@@ -763,10 +851,13 @@ Diagram Builder::build() {
 
     // Cell widths first (they decide panel widths), then a shelf layout: left to right, a new shelf when the
     // row would pass the widest of (2400 units, the widest panel).
-    for (PanelPlan& plan : m_plans) sizeCells(plan);
-    for (const PanelPlan& plan : m_plans) m_subtitleLines = std::max(m_subtitleLines, subtitleLines(plan).size());
+    for (PanelPlan& plan : m_plans)
+        sizeCells(plan);
+    for (const PanelPlan& plan : m_plans)
+        m_subtitleLines = std::max(m_subtitleLines, subtitleLines(plan).size());
     double maxRow = 2400;
-    for (const PanelPlan& plan : m_plans) maxRow = std::max(maxRow, panelWidth(plan));
+    for (const PanelPlan& plan : m_plans)
+        maxRow = std::max(maxRow, panelWidth(plan));
     double x = mt.margin, shelfBottom = y, width = captionW + 2 * mt.margin;
     // Quad-pair products (m8n8k4 .f16): one row per product, A | B | C/D as for any other instruction.
     std::stable_sort(m_plans.begin(), m_plans.end(), [](const PanelPlan& a, const PanelPlan& b) {
@@ -789,13 +880,16 @@ Diagram Builder::build() {
     std::vector<double> columnW;
     for (const auto& row : rows)
         for (std::size_t i = 0; i < row.size(); ++i) {
-            if (columnW.size() <= i) columnW.push_back(0);
+            if (columnW.size() <= i)
+                columnW.push_back(0);
             columnW[i] = std::max(columnW[i], panelWidth(*row[i]));
         }
     bool sameShape = rows.size() > 1;
-    for (const auto& row : rows) sameShape = sameShape && row.size() == rows.front().size();
+    for (const auto& row : rows)
+        sameShape = sameShape && row.size() == rows.front().size();
     for (std::size_t r = 0; r < rows.size(); ++r) {
-        if (r > 0) y = shelfBottom + mt.gap;
+        if (r > 0)
+            y = shelfBottom + mt.gap;
         x = mt.margin;
         for (std::size_t i = 0; i < rows[r].size(); ++i) {
             PanelPlan& plan = *rows[r][i];
@@ -810,7 +904,8 @@ Diagram Builder::build() {
 
     // Cells.
     std::size_t total = 0;
-    for (const PanelPlan& plan : m_plans) total += plan.owners.size();
+    for (const PanelPlan& plan : m_plans)
+        total += plan.owners.size();
     m_d.cells.reserve(total);
     for (std::size_t pi = 0; pi < m_plans.size(); ++pi) {
         PanelPlan& plan = m_plans[pi];
@@ -863,7 +958,8 @@ Diagram Builder::build() {
                 const auto [fill, ink] = colorOf(c.colorKey);
                 c.fill = c.dimmed ? kDimFill : fill;
                 c.text = c.dimmed ? kDimText : ink;
-                if (p.kind == PanelKind::Metadata) m_metadataCellOfField[owners[k]] = static_cast<std::uint32_t>(m_d.cells.size());
+                if (p.kind == PanelKind::Metadata)
+                    m_metadataCellOfField[owners[k]] = static_cast<std::uint32_t>(m_d.cells.size());
                 m_d.cells.push_back(std::move(c));
             }
         }
@@ -877,14 +973,21 @@ Diagram Builder::build() {
                 const DiagramCell& c = m_d.cells[i];
                 // A sole owner covers its whole span; a shared span is split by x, so measure.
                 const bool sole = c.owners == 1 && c.rect.h == p.cellHeight;
-                const int c0 = sole ? c.col : static_cast<int>(std::floor((c.rect.x - p.origin.x) / p.cellWidth + 1e-9));
-                const int c1 = sole ? c.colLast
-                                    : static_cast<int>(std::ceil((c.rect.right() - p.origin.x) / p.cellWidth - 1e-9)) - 1;
-                for (int col = c0; col <= c1; ++col) fn(static_cast<std::size_t>(c.row) * static_cast<std::size_t>(p.cols) + static_cast<std::size_t>(col), i);
+                const int c0 =
+                    sole ? c.col : static_cast<int>(std::floor((c.rect.x - p.origin.x) / p.cellWidth + 1e-9));
+                const int c1 =
+                    sole
+                        ? c.colLast
+                        : static_cast<int>(std::ceil((c.rect.right() - p.origin.x) / p.cellWidth - 1e-9)) - 1;
+                for (int col = c0; col <= c1; ++col)
+                    fn(static_cast<std::size_t>(c.row) * static_cast<std::size_t>(p.cols) +
+                           static_cast<std::size_t>(col),
+                       i);
             }
         };
         each([&](std::size_t pos, std::uint32_t) { ++p.gridOffsets[pos + 1]; });
-        for (std::size_t i = 1; i <= positions; ++i) p.gridOffsets[i] += p.gridOffsets[i - 1];
+        for (std::size_t i = 1; i <= positions; ++i)
+            p.gridOffsets[i] += p.gridOffsets[i - 1];
         p.gridCells.resize(p.gridOffsets[positions]);
         std::vector<std::uint32_t> fill(p.gridOffsets.begin(), p.gridOffsets.end() - 1);
         each([&](std::size_t pos, std::uint32_t i) { p.gridCells[fill[pos]++] = i; });
@@ -898,25 +1001,31 @@ Diagram Builder::build() {
             }
             for (int r = 0; r < p.rows; ++r) {
                 const int w = warpOfRow[static_cast<std::size_t>(r)];
-                if (w < 0 || (r > 0 && warpOfRow[static_cast<std::size_t>(r - 1)] == w)) continue;
+                if (w < 0 || (r > 0 && warpOfRow[static_cast<std::size_t>(r - 1)] == w))
+                    continue;
                 p.rowNotes[static_cast<std::size_t>(r)] = "warp " + std::to_string(w);
                 const double ly = p.origin.y + r * p.cellHeight;
-                text(p.gridRect().right() + 6, ly + (0.5 * p.cellHeight) + mt.headerFont * 0.35, "warp " + std::to_string(w),
-                     mt.headerFont, TextRole::RowNote, TextAnchor::Start, true, kMuted);
-                if (r > 0) m_d.lines.push_back({{p.origin.x, ly}, {p.gridRect().right(), ly}, kGridLine, 2});
+                text(p.gridRect().right() + 6, ly + (0.5 * p.cellHeight) + mt.headerFont * 0.35,
+                     "warp " + std::to_string(w), mt.headerFont, TextRole::RowNote, TextAnchor::Start, true,
+                     kMuted);
+                if (r > 0)
+                    m_d.lines.push_back({{p.origin.x, ly}, {p.gridRect().right(), ly}, kGridLine, 2});
             }
         }
         // Chunked panels (sparse A, metadata): a dark line at every chunk boundary that all rows share.
         bool chunked = false;
-        for (const Spot& sp : plan.spots) chunked = chunked || sp.colLast > sp.col;
+        for (const Spot& sp : plan.spots)
+            chunked = chunked || sp.colLast > sp.col;
         if (chunked) {
             std::vector<int> starts(static_cast<std::size_t>(p.cols), 0);
             std::vector<bool> rowSeen(static_cast<std::size_t>(p.rows), false);
             int rowsWithSpots = 0;
             int lastRow = -1, lastCol = -1;
             for (const Spot& sp : plan.spots) {
-                if (!rowSeen[static_cast<std::size_t>(sp.row)]) rowSeen[static_cast<std::size_t>(sp.row)] = true, ++rowsWithSpots;
-                if (sp.row == lastRow && sp.col == lastCol) continue; // another band of the same start
+                if (!rowSeen[static_cast<std::size_t>(sp.row)])
+                    rowSeen[static_cast<std::size_t>(sp.row)] = true, ++rowsWithSpots;
+                if (sp.row == lastRow && sp.col == lastCol)
+                    continue; // another band of the same start
                 ++starts[static_cast<std::size_t>(sp.col)];
                 lastRow = sp.row, lastCol = sp.col;
             }
@@ -945,31 +1054,36 @@ Diagram Builder::build() {
 
 } // namespace
 
-// A cell's label and tooltip are formatted into a fixed buffer: every part is a short word or an int16, so the
-// longest tooltip is well under CellText's capacity.
+// A cell's label and tooltip are formatted into a fixed buffer: every part is a short word or an int16, so
+// the longest tooltip is well under CellText's capacity.
 namespace {
 // Hot: ~8 puts per tooltip, millions of tooltips per catalog export; the puts are inlined on purpose.
 class TextBuffer {
-public:
+  public:
     explicit TextBuffer(CellText& out) : m_out(out), m_p(out.chars) {}
     ~TextBuffer() { m_out.size = static_cast<std::uint16_t>(m_p - m_out.chars); }
     TextBuffer(const TextBuffer&) = delete;
     TextBuffer& operator=(const TextBuffer&) = delete;
     template <class... T> void operator()(const T&... parts) { (put(parts), ...); }
 
-private:
+  private:
     std::size_t room() const { return static_cast<std::size_t>(m_out.chars + sizeof m_out.chars - m_p); }
     [[gnu::always_inline]] void put(char c) {
-        if (room() >= 1) *m_p++ = c;
+        if (room() >= 1)
+            *m_p++ = c;
     }
-    template <std::size_t N> [[gnu::always_inline]] void put(const char (&literal)[N]) { // length known at compile time
-        if (room() >= N - 1) m_p = std::copy_n(literal, N - 1, m_p);
+    template <std::size_t N>
+    [[gnu::always_inline]] void put(const char (&literal)[N]) { // length known at compile time
+        if (room() >= N - 1)
+            m_p = std::copy_n(literal, N - 1, m_p);
     }
     [[gnu::always_inline]] void put(std::string_view v) {
-        if (room() >= v.size()) m_p = std::copy_n(v.data(), v.size(), m_p);
+        if (room() >= v.size())
+            m_p = std::copy_n(v.data(), v.size(), m_p);
     }
     [[gnu::always_inline]] void put(int v) {
-        if (room() >= 12) m_p = detail::formatInt(m_p, v);
+        if (room() >= 12)
+            m_p = detail::formatInt(m_p, v);
     }
     CellText& m_out;
     char* m_p;
@@ -980,47 +1094,67 @@ CellText Diagram::labelText(const DiagramCell& c) const {
     const DiagramPanel& p = panels[c.panel];
     CellText text;
     TextBuffer put(text);
-    if (p.kind == PanelKind::Metadata) put('T', int{c.thread}, ": [", int{c.bitHi}, "..", int{c.bitLo}, ']');
-    else put('T', int{c.thread}, ':', p.letter, int{c.element});
+    if (p.kind == PanelKind::Metadata)
+        put('T', int{c.thread}, ": [", int{c.bitHi}, "..", int{c.bitLo}, ']');
+    else
+        put('T', int{c.thread}, ':', p.letter, int{c.element});
     return text;
 }
 
-// "lane 13 a5: reg 2 [31..16] row 3 col 11" (bits hi..lo, as in the PTX figures' `Tk: [m..n]`); warpgroup thread
-// 77: "warp 2 lane 13 d5: ...". Short: the SVG carries one per cell.
+// "lane 13 a5: reg 2 [31..16] row 3 col 11" (bits hi..lo, as in the PTX figures' `Tk: [m..n]`); warpgroup
+// thread 77: "warp 2 lane 13 d5: ...". Short: the SVG carries one per cell.
 CellText Diagram::tooltipText(const DiagramCell& c) const {
     const DiagramPanel& p = panels[c.panel];
     const bool metadata = p.kind == PanelKind::Metadata;
     CellText text;
     TextBuffer put(text);
     // Warpgroup: the label shows T<thread>; the tooltip adds what it is made of.
-    if (scope == Scope::Warpgroup) put("warp ", int{c.warp}, ' ');
+    if (scope == Scope::Warpgroup)
+        put("warp ", int{c.warp}, ' ');
     put("lane ", int{c.lane}, ' ');
-    if (metadata) put('e');
-    else put(p.letter, int{c.element}, ": reg ", int{c.reg});
-    if (c.bitHi == c.bitLo) put(" [", int{c.bitLo}, ']');
-    else put(" [", int{c.bitHi}, "..", int{c.bitLo}, ']');
-    if (metadata) put(": row ", int{c.row});
-    else put(" row ", int{c.row});
-    if (c.col == c.colLast) put(" col ", int{c.col});
-    else put(" cols ", int{c.col}, "..", int{c.colLast});
-    if (c.matrix >= 0) put(", product ", int{c.matrix});
-    if (metadata && selector) put(", selector ", *selector);
-    if (c.source != p.source) put(" [", toString(c.source), ']');
+    if (metadata)
+        put('e');
+    else
+        put(p.letter, int{c.element}, ": reg ", int{c.reg});
+    if (c.bitHi == c.bitLo)
+        put(" [", int{c.bitLo}, ']');
+    else
+        put(" [", int{c.bitHi}, "..", int{c.bitLo}, ']');
+    if (metadata)
+        put(": row ", int{c.row});
+    else
+        put(" row ", int{c.row});
+    if (c.col == c.colLast)
+        put(" col ", int{c.col});
+    else
+        put(" cols ", int{c.col}, "..", int{c.colLast});
+    if (c.matrix >= 0)
+        put(", product ", int{c.matrix});
+    if (metadata && selector)
+        put(", selector ", *selector);
+    if (c.source != p.source)
+        put(" [", toString(c.source), ']');
     return text;
 }
 
-std::string Diagram::label(const DiagramCell& c) const { return std::string(labelText(c).view()); }
-std::string Diagram::tooltip(const DiagramCell& c) const { return std::string(tooltipText(c).view()); }
+std::string Diagram::label(const DiagramCell& c) const {
+    return std::string(labelText(c).view());
+}
+std::string Diagram::tooltip(const DiagramCell& c) const {
+    return std::string(tooltipText(c).view());
+}
 
 std::string Diagram::hoverId(const DiagramCell& c) const {
     const DiagramPanel& p = panels[c.panel];
     CellText text;
     {
         TextBuffer put(text);
-        if (p.kind == PanelKind::Metadata) put("metadata-t", int{c.thread}, "-b", int{c.bitLo});
+        if (p.kind == PanelKind::Metadata)
+            put("metadata-t", int{c.thread}, "-b", int{c.bitLo});
         else {
             put(p.operand == "C/D" ? std::string_view("CD") : std::string_view(p.operand));
-            if (c.matrix >= 0) put("-m", int{c.matrix});
+            if (c.matrix >= 0)
+                put("-m", int{c.matrix});
             put("-t", int{c.thread}, "-e", int{c.element});
         }
     }

@@ -1,6 +1,5 @@
 #include "lanemap/evidence.hpp"
 
-
 namespace lanemap {
 
 namespace {
@@ -35,7 +34,8 @@ void EvidenceOverlay::add(const ProbeReport& report, std::string reportName) {
     for (const ProbeResult& r : report.results) {
         const HardwareEvidence fresh{raw, r.verdict};
         auto [it, inserted] = m_bySpec.try_emplace(r.spec, fresh);
-        if (inserted) continue;
+        if (inserted)
+            continue;
         const HardwareEvidence& old = it->second;
         if (rank(fresh.verdict) > rank(old.verdict) ||
             (rank(fresh.verdict) == rank(old.verdict) && raw->date > old.run->date))
@@ -54,7 +54,8 @@ const EvidenceOverlay& EvidenceOverlay::recorded() {
         std::vector<ProbeReport> reports;
         std::vector<std::string> names;
         for (const RecordedRunRow& row : kRecordedRuns) {
-            if (!row.report) continue; // the generator ends every table with an empty row
+            if (!row.report)
+                continue; // the generator ends every table with an empty row
             ProbeReport r;
             r.device = {row.device, row.sm, row.driver, row.cudaRuntime};
             r.date = row.date;
@@ -62,13 +63,15 @@ const EvidenceOverlay& EvidenceOverlay::recorded() {
             names.emplace_back(row.report);
         }
         for (const RecordedResultRow& row : kRecordedResults) {
-            if (!row.spec) continue;
+            if (!row.spec)
+                continue;
             ProbeResult r;
             r.spec = row.spec;
             r.verdict = row.verdict;
             reports.at(static_cast<std::size_t>(row.run)).results.push_back(std::move(r));
         }
-        for (std::size_t i = 0; i < reports.size(); ++i) o.add(reports[i], names[i]);
+        for (std::size_t i = 0; i < reports.size(); ++i)
+            o.add(reports[i], names[i]);
         return o;
     }();
     return overlay;
@@ -86,7 +89,8 @@ ErratumStatus statusOf(const Instruction& in, const Erratum& e) {
 
 std::string evidenceOf(const Instruction& in, const Erratum& e) {
     std::string text(e.evidence);
-    if (confirmed(in)) (text += "; the variant agrees cell by cell on the ") += describe(*in.hardware->run);
+    if (confirmed(in))
+        (text += "; the variant agrees cell by cell on the ") += describe(*in.hardware->run);
     return text;
 }
 

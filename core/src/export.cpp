@@ -20,8 +20,10 @@ constexpr std::array kFormats{FormatName{ExportFormat::Json, "json", "json"},
 
 std::string registerOperands(const Instruction& in) {
     std::string s;
-    for (const FragmentLayout& op : in.operands) (s += s.empty() ? "" : ", ") += op.name();
-    if (in.metadata) s += ", metadata";
+    for (const FragmentLayout& op : in.operands)
+        (s += s.empty() ? "" : ", ") += op.name();
+    if (in.metadata)
+        s += ", metadata";
     return s;
 }
 
@@ -110,13 +112,15 @@ bool exportInstruction(const Instruction& in, ExportFormat format, const ExportO
     }
     // Options the chosen format cannot honour are refused, never silently dropped.
     if (format == ExportFormat::Json && (options.operand || options.selector)) {
-        error = "--operand and --selector choose what txt and svg draw; a json document always holds every operand "
+        error = "--operand and --selector choose what txt and svg draw; a json document always holds every "
+                "operand "
                 "and every sparsity selector";
         return false;
     }
     if (format == ExportFormat::Svg && smemOption) {
-        error = "--major/--swizzle choose the shared-memory layout of the json and txt views; the svg draws the "
-                "register fragments only";
+        error =
+            "--major/--swizzle choose the shared-memory layout of the json and txt views; the svg draws the "
+            "register fragments only";
         return false;
     }
     if (format == ExportFormat::Svg && smemOperand) {

@@ -1,5 +1,5 @@
-#include "lanemap/export.hpp"
 #include "lanemap/evidence.hpp"
+#include "lanemap/export.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -15,10 +15,12 @@ ordered_json operandJson(const FragmentLayout& op) {
     o["name"] = std::string(op.name());
     o["rows"] = op.rows();
     o["cols"] = op.cols();
-    if (op.matrices() > 1) o["matrices"] = op.matrices();
+    if (op.matrices() > 1)
+        o["matrices"] = op.matrices();
     o["element_type"] = std::string(toString(op.elementType()));
     o["element_bits"] = op.elementBits();
-    if (op.containerBits() != op.elementBits()) o["container_bits"] = op.containerBits();
+    if (op.containerBits() != op.elementBits())
+        o["container_bits"] = op.containerBits();
     o["registers"] = op.registers();
     o["register_bits"] = op.registerBits();
     return o;
@@ -96,9 +98,11 @@ ordered_json metadataJson(const Instruction& in, const MetadataLayout& md) {
     o["chunk_cols"] = md.chunkCols;
     o["field_bits"] = md.fieldBits;
     o["valid_values"] = md.validValues;
-    if (!md.candidate.empty()) o["candidate"] = md.candidate;
+    if (!md.candidate.empty())
+        o["candidate"] = md.candidate;
     o["selectors"] = selectorsJson(in, md.selectors);
-    if (!md.notes.empty()) o["notes"] = md.notes;
+    if (!md.notes.empty())
+        o["notes"] = md.notes;
     return o;
 }
 
@@ -129,7 +133,8 @@ void appendSelectors(std::string& out, const ordered_json& selectors, const std:
 void appendSharedMemory(std::string& out, const Instruction& in, const smem::Choice& choice) {
     std::string error;
     const std::vector<smem::SharedOperand> shared = smem::operands(in, choice, error);
-    if (shared.empty()) return;
+    if (shared.empty())
+        return;
     out += ",\n \"shared_memory\": [";
     bool firstOperand = true;
     for (const smem::SharedOperand& op : shared) {
@@ -141,7 +146,8 @@ void appendSharedMemory(std::string& out, const Instruction& in, const smem::Cho
         h["rows"] = op.rows;
         h["cols"] = op.cols;
         h["orientation"] = op.operand == Operand::B ? "row = k, col = n" : "row = m, col = k";
-        if (op.compressed) h["compressed"] = true;
+        if (op.compressed)
+            h["compressed"] = true;
         h["major"] = std::string(smem::toString(l.major()));
         h["swizzle"] = std::string(smem::toString(l.swizzle()));
         h["layout"] = l.canonicalFormula();
@@ -190,7 +196,9 @@ void appendSharedMemory(std::string& out, const Instruction& in, const smem::Cho
 }
 } // namespace
 
-std::string toJson(const Instruction& in, int indent) { return toJson(in, smem::Choice{}, indent); }
+std::string toJson(const Instruction& in, int indent) {
+    return toJson(in, smem::Choice{}, indent);
+}
 
 std::string toJson(const Instruction& in, const smem::Choice& choice, int indent) {
     ordered_json doc;
@@ -200,9 +208,14 @@ std::string toJson(const Instruction& in, const smem::Choice& choice, int indent
     doc["scope"] = std::string(toString(in.scope));
     doc["threads"] = in.threads;
     doc["shape"] = {{"m", in.m}, {"n", in.n}, {"k", in.k}};
-    doc["types"] = {{"a", toString(in.atype)}, {"b", toString(in.btype)}, {"c", toString(in.ctype)}, {"d", toString(in.dtype)}};
-    if (in.kind != Kind::None) doc["kind"] = toString(in.kind);
-    if (in.family == Family::MmaSp || in.family == Family::WgmmaSp) doc["ordered_metadata"] = in.ordered;
+    doc["types"] = {{"a", toString(in.atype)},
+                    {"b", toString(in.btype)},
+                    {"c", toString(in.ctype)},
+                    {"d", toString(in.dtype)}};
+    if (in.kind != Kind::None)
+        doc["kind"] = toString(in.kind);
+    if (in.family == Family::MmaSp || in.family == Family::WgmmaSp)
+        doc["ordered_metadata"] = in.ordered;
     if (in.family == Family::Mma && in.m == 8 && in.k == 4 && in.atype == ElementType::F16)
         doc["layouts"] = {{"a", toString(in.alayout)}, {"b", toString(in.blayout)}};
     doc["min_sm"] = in.minSm;
@@ -210,10 +223,12 @@ std::string toJson(const Instruction& in, const smem::Choice& choice, int indent
     doc["anchor"] = std::string(in.anchor);
     if (in.forms.size() > 1) {
         ordered_json aliases = ordered_json::array();
-        for (std::size_t f = 1; f < in.forms.size(); ++f) aliases.push_back(ptxOf(in, in.forms[f]));
+        for (std::size_t f = 1; f < in.forms.size(); ++f)
+            aliases.push_back(ptxOf(in, in.forms[f]));
         doc["ptx_aliases"] = std::move(aliases);
     }
-    if (!in.notes.empty()) doc["notes"] = in.notes;
+    if (!in.notes.empty())
+        doc["notes"] = in.notes;
     if (!in.errata.empty()) {
         ordered_json errata = ordered_json::array();
         for (const Erratum& e : in.errata)
@@ -227,22 +242,27 @@ std::string toJson(const Instruction& in, const smem::Choice& choice, int indent
     }
     if (in.hardware) {
         const RecordedRun& run = *in.hardware->run;
-        doc["hardware"] = {{"verdict", toString(in.hardware->verdict)}, {"device", run.device.name},
-                           {"sm", run.device.sm},   {"driver", run.device.driver},
-                           {"cuda_runtime", run.device.cudaRuntime}, {"date", run.date},
+        doc["hardware"] = {{"verdict", toString(in.hardware->verdict)},
+                           {"device", run.device.name},
+                           {"sm", run.device.sm},
+                           {"driver", run.device.driver},
+                           {"cuda_runtime", run.device.cudaRuntime},
+                           {"date", run.date},
                            {"report", run.report}};
     }
     // Layout: document fields indented, one operand header per line, one element (or field) per line —
     // small, diffable and still plain JSON.
     std::string out = doc.dump(indent);
     out.pop_back(); // '}'
-    while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
+    while (!out.empty() && (out.back() == '\n' || out.back() == ' '))
+        out.pop_back();
     out += ",\n \"operands\": [";
     bool first = true;
     for (const FragmentLayout& op : in.operands) {
         std::string h = operandJson(op).dump();
         h.pop_back();
-        if (!first) out += ',';
+        if (!first)
+            out += ',';
         first = false;
         out += "\n  " + h + ", \"elements\": [";
         appendElements(out, in, op);
@@ -252,7 +272,8 @@ std::string toJson(const Instruction& in, const smem::Choice& choice, int indent
         ordered_json md = metadataJson(in, *in.metadata);
         ordered_json selectors = std::move(md["selectors"]);
         md.erase("selectors");
-        if (!first) out += ',';
+        if (!first)
+            out += ',';
         std::string h = md.dump();
         h.pop_back();
         out += "\n  " + h + ", \"selectors\": [";
@@ -275,7 +296,8 @@ std::string toJson(const Instruction& in, const smem::Choice& choice, int indent
         out += "}";
     }
     out += "\n ]";
-    if (smem::hasSharedMemoryOperands(in)) appendSharedMemory(out, in, choice);
+    if (smem::hasSharedMemoryOperands(in))
+        appendSharedMemory(out, in, choice);
     out += "\n}\n";
     return out;
 }

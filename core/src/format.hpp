@@ -10,9 +10,10 @@ namespace lanemap::detail {
 // Writes v in decimal at p (at most 20 characters) and returns the end. Digits are counted first and written
 // back to front in place: no temporary, no variable-length copy.
 inline char* formatInt(char* p, long long v) {
-    static constexpr char kPairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-                                     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-                                     "8081828384858687888990919293949596979899";
+    static constexpr char kPairs[] =
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+        "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+        "8081828384858687888990919293949596979899";
     unsigned long long u = static_cast<unsigned long long>(v);
     if (v < 0) {
         *p++ = '-';
@@ -42,7 +43,8 @@ inline char* formatInt(char* p, long long v) {
         return p + 4;
     }
     int n = 2;
-    for (unsigned long long rest = u / 100; rest; rest /= 10) ++n;
+    for (unsigned long long rest = u / 100; rest; rest /= 10)
+        ++n;
     char* const end = p + n;
     char* t = end;
     while (u >= 100) {
@@ -51,7 +53,8 @@ inline char* formatInt(char* p, long long v) {
         t[1] = kPairs[2 * (u % 100) + 1];
         u /= 100;
     }
-    if (u < 10) *--t = static_cast<char>('0' + u);
+    if (u < 10)
+        *--t = static_cast<char>('0' + u);
     else {
         t[-2] = kPairs[2 * u];
         t[-1] = kPairs[2 * u + 1];

@@ -11,37 +11,54 @@
 
 namespace lanemap {
 
-std::string_view toString(Scope scope) { return scope == Scope::Warp ? "warp" : "warpgroup"; }
+std::string_view toString(Scope scope) {
+    return scope == Scope::Warp ? "warp" : "warpgroup";
+}
 
 std::string_view toString(Source source) {
     switch (source) {
-    case Source::Doc: return "doc";
-    case Source::Figure: return "figure";
-    case Source::Inferred: return "inferred";
-    case Source::Cutlass: return "cutlass";
-    case Source::Hardware: return "hardware";
+    case Source::Doc:
+        return "doc";
+    case Source::Figure:
+        return "figure";
+    case Source::Inferred:
+        return "inferred";
+    case Source::Cutlass:
+        return "cutlass";
+    case Source::Hardware:
+        return "hardware";
     }
     return "doc";
 }
 
 std::string_view toString(ErratumStatus status) {
     switch (status) {
-    case ErratumStatus::Suspected: return "suspected";
-    case ErratumStatus::Confirmed: return "confirmed";
-    case ErratumStatus::Refuted: return "refuted";
+    case ErratumStatus::Suspected:
+        return "suspected";
+    case ErratumStatus::Confirmed:
+        return "confirmed";
+    case ErratumStatus::Refuted:
+        return "refuted";
     }
     return "suspected";
 }
 
-std::string_view toString(Major major) { return major == Major::Row ? "row" : "col"; }
+std::string_view toString(Major major) {
+    return major == Major::Row ? "row" : "col";
+}
 
 std::string_view toString(Kind kind) {
     switch (kind) {
-    case Kind::None: return "";
-    case Kind::F8F6F4: return "f8f6f4";
-    case Kind::MXF8F6F4: return "mxf8f6f4";
-    case Kind::MXF4: return "mxf4";
-    case Kind::MXF4NVF4: return "mxf4nvf4";
+    case Kind::None:
+        return "";
+    case Kind::F8F6F4:
+        return "f8f6f4";
+    case Kind::MXF8F6F4:
+        return "mxf8f6f4";
+    case Kind::MXF4:
+        return "mxf4";
+    case Kind::MXF4NVF4:
+        return "mxf4nvf4";
     }
     return "";
 }
@@ -54,10 +71,18 @@ std::string ptxOf(const Variant& v, const Form& form) {
     const bool warpgroup = v.family == Family::Wgmma || v.family == Family::WgmmaSp;
     std::string s;
     switch (v.family) {
-    case Family::Mma: s = "mma"; break;
-    case Family::MmaSp: s = v.ordered ? "mma.sp::ordered_metadata" : "mma.sp"; break;
-    case Family::Wgmma: s = "wgmma.mma_async"; break;
-    case Family::WgmmaSp: s = "wgmma.mma_async.sp"; break;
+    case Family::Mma:
+        s = "mma";
+        break;
+    case Family::MmaSp:
+        s = v.ordered ? "mma.sp::ordered_metadata" : "mma.sp";
+        break;
+    case Family::Wgmma:
+        s = "wgmma.mma_async";
+        break;
+    case Family::WgmmaSp:
+        s = "wgmma.mma_async.sp";
+        break;
     }
     (s += ".sync.aligned.") += shapeName(v);
     auto add = [&s](std::string_view part) { (s += '.') += part; };
@@ -65,23 +90,31 @@ std::string ptxOf(const Variant& v, const Form& form) {
         add(toString(v.alayout));
         add(toString(v.blayout));
     }
-    if (v.kind != Kind::None) (s += ".kind::") += toString(v.kind);
+    if (v.kind != Kind::None)
+        (s += ".kind::") += toString(v.kind);
     s += toString(form.scaleVec);
     add(toString(v.dtype));
     add(toString(form.atype));
     add(toString(form.btype));
-    if (!warpgroup) add(toString(v.ctype));
-    if (form.b1 != B1Op::None) s += form.b1 == B1Op::Xor ? ".xor.popc" : ".and.popc";
-    if (form.scaleVec != ScaleVec::None) add(toString(form.scaleType));
+    if (!warpgroup)
+        add(toString(v.ctype));
+    if (form.b1 != B1Op::None)
+        s += form.b1 == B1Op::Xor ? ".xor.popc" : ".and.popc";
+    if (form.scaleVec != ScaleVec::None)
+        add(toString(form.scaleType));
     return s;
 }
 
 std::string_view toString(Family family) {
     switch (family) {
-    case Family::Mma: return "mma";
-    case Family::MmaSp: return "mma.sp";
-    case Family::Wgmma: return "wgmma";
-    case Family::WgmmaSp: return "wgmma.sp";
+    case Family::Mma:
+        return "mma";
+    case Family::MmaSp:
+        return "mma.sp";
+    case Family::Wgmma:
+        return "wgmma";
+    case Family::WgmmaSp:
+        return "wgmma.sp";
     }
     return "mma";
 }
@@ -109,7 +142,8 @@ void clearAllCaches() {
         std::lock_guard lock(registry().mutex);
         caches = registry().caches;
     }
-    for (auto [clear, cache] : caches) clear(cache);
+    for (auto [clear, cache] : caches)
+        clear(cache);
 }
 } // namespace detail
 
@@ -122,10 +156,10 @@ struct BuildKey {
     Source source;
     bool operator<(const BuildKey& o) const {
         return std::tie(place, threads, n, elementBits, bitPad, shape.rows, shape.cols, shape.matrices,
-                        shape.registers, shape.registerBits, shape.elementsPerRegister, source) <
-               std::tie(o.place, o.threads, o.n, o.elementBits, o.bitPad, o.shape.rows, o.shape.cols,
-                        o.shape.matrices, o.shape.registers, o.shape.registerBits, o.shape.elementsPerRegister,
-                        o.source);
+                        shape.registers, shape.registerBits, shape.elementsPerRegister,
+                        source) < std::tie(o.place, o.threads, o.n, o.elementBits, o.bitPad, o.shape.rows,
+                                           o.shape.cols, o.shape.matrices, o.shape.registers,
+                                           o.shape.registerBits, o.shape.elementsPerRegister, o.source);
     }
 };
 // A cut of a built layout: (its data, registers kept, columns kept).
@@ -143,7 +177,9 @@ struct LayoutCaches {
     }
 };
 
-void FragmentLayout::clearBuildCache() { detail::clearAllCaches(); }
+void FragmentLayout::clearBuildCache() {
+    detail::clearAllCaches();
+}
 
 FragmentLayout FragmentLayout::build(Operand operand, ElementType elementType, int elementBits, int threads,
                                      const FragmentShape& shape, PlaceFn place, int n, Source source,
@@ -160,7 +196,8 @@ FragmentLayout FragmentLayout::build(Operand operand, ElementType elementType, i
         auto data = std::make_shared<Data>();
         const int perThread = layout.elementsPerThread();
         const int container = layout.containerBits();
-        data->elements.reserve(static_cast<std::size_t>(threads * perThread)); // written once, not zeroed first
+        data->elements.reserve(
+            static_cast<std::size_t>(threads * perThread)); // written once, not zeroed first
         for (int thread = 0; thread < threads; ++thread) {
             const Lane lane = Lane::of(thread);
             for (int i = 0; i < perThread; ++i) {
@@ -170,12 +207,13 @@ FragmentLayout FragmentLayout::build(Operand operand, ElementType elementType, i
                     colLast < cell.col ||
                     (shape.matrices > 1 && (cell.matrix < 0 || cell.matrix >= shape.matrices)))
                     throw std::logic_error("layout formula out of range for " + std::string(layout.name()));
-                data->elements.push_back(Element{
-                    static_cast<std::uint16_t>(thread), static_cast<std::uint16_t>(i),
-                    static_cast<std::uint16_t>(i / shape.elementsPerRegister),
-                    static_cast<std::uint8_t>((i % shape.elementsPerRegister) * container + bitPad),
-                    static_cast<std::int8_t>(shape.matrices > 1 ? cell.matrix : -1), static_cast<std::uint16_t>(cell.row),
-                    static_cast<std::uint16_t>(cell.col), static_cast<std::uint16_t>(colLast), source});
+                data->elements.push_back(
+                    Element{static_cast<std::uint16_t>(thread), static_cast<std::uint16_t>(i),
+                            static_cast<std::uint16_t>(i / shape.elementsPerRegister),
+                            static_cast<std::uint8_t>((i % shape.elementsPerRegister) * container + bitPad),
+                            static_cast<std::int8_t>(shape.matrices > 1 ? cell.matrix : -1),
+                            static_cast<std::uint16_t>(cell.row), static_cast<std::uint16_t>(cell.col),
+                            static_cast<std::uint16_t>(colLast), source});
                 data->chunked = data->chunked || colLast != cell.col;
             }
         }
@@ -190,19 +228,23 @@ FragmentLayout FragmentLayout::leadingRegisters(const FragmentLayout& full, int 
     layout.m_shape.registers = registers;
     layout.m_shape.cols = cols;
     const auto fail = [&](const std::string& why) {
-        return std::logic_error("leadingRegisters(" + std::string(full.name()) + ", " + std::to_string(registers) + ", " +
-                                std::to_string(cols) + "): " + why);
+        return std::logic_error("leadingRegisters(" + std::string(full.name()) + ", " +
+                                std::to_string(registers) + ", " + std::to_string(cols) + "): " + why);
     };
-    if (registers < 1 || registers > full.registers() || cols < 1 || cols > full.cols() || full.matrices() != 1)
+    if (registers < 1 || registers > full.registers() || cols < 1 || cols > full.cols() ||
+        full.matrices() != 1)
         throw fail("out of range");
-    if (registers == full.registers() && cols == full.cols()) return layout;
+    if (registers == full.registers() && cols == full.cols())
+        return layout;
     layout.m_data = LayoutCaches::cuts().get(CutKey{full.m_data.get(), registers, cols}, [&] {
-        if (!full.m_data->bijective) throw fail("the full layout is not one owner per cell");
+        if (!full.m_data->bijective)
+            throw fail("the full layout is not one owner per cell");
         const std::size_t perFull = static_cast<std::size_t>(full.elementsPerThread());
         const std::size_t per = static_cast<std::size_t>(layout.elementsPerThread());
         const std::size_t threads = static_cast<std::size_t>(full.threads());
         const std::size_t cells = static_cast<std::size_t>(full.rows()) * static_cast<std::size_t>(cols);
-        if (threads * per != cells) throw fail("the kept registers do not hold one element per cell");
+        if (threads * per != cells)
+            throw fail("the kept registers do not hold one element per cell");
         auto data = std::make_shared<Data>();
         data->parent = full.m_data;
         data->bijective = true;
@@ -217,7 +259,9 @@ FragmentLayout FragmentLayout::leadingRegisters(const FragmentLayout& full, int 
             // a bijection onto the narrower grid.
             for (std::size_t i = 0; i < per; ++i, ++idx) {
                 const Element& e = from[i];
-                if (e.col >= cols) throw fail("register " + std::to_string(e.reg) + " reaches column " + std::to_string(e.col));
+                if (e.col >= cols)
+                    throw fail("register " + std::to_string(e.reg) + " reaches column " +
+                               std::to_string(e.col));
                 slots[static_cast<std::size_t>(e.row) * static_cast<std::size_t>(cols) + e.col] = idx;
             }
         }
@@ -252,15 +296,19 @@ void FragmentLayout::buildInverse(Data& data, const FragmentShape& shape) {
     // General case (sparse chunks, shared cells): counting sort of (cell, element) pairs into CSR.
     data.ownerOffsets.assign(cells + 1, 0);
     for (const Element& e : data.elements)
-        for (int c = e.col; c <= e.colLast; ++c) ++data.ownerOffsets[cellOf(e, c) + 1];
-    for (std::size_t i = 1; i <= cells; ++i) data.ownerOffsets[i] += data.ownerOffsets[i - 1];
+        for (int c = e.col; c <= e.colLast; ++c)
+            ++data.ownerOffsets[cellOf(e, c) + 1];
+    for (std::size_t i = 1; i <= cells; ++i)
+        data.ownerOffsets[i] += data.ownerOffsets[i - 1];
     data.ownerList.resize(data.ownerOffsets[cells]);
     for (std::uint32_t idx = 0; idx < data.elements.size(); ++idx) {
         const Element& e = data.elements[idx];
-        for (int c = e.col; c <= e.colLast; ++c) data.ownerList[data.ownerOffsets[cellOf(e, c)]++] = idx;
+        for (int c = e.col; c <= e.colLast; ++c)
+            data.ownerList[data.ownerOffsets[cellOf(e, c)]++] = idx;
     }
     // The fill advanced each offset to the next cell's start: shift back by one cell.
-    for (std::size_t i = cells; i > 0; --i) data.ownerOffsets[i] = data.ownerOffsets[i - 1];
+    for (std::size_t i = cells; i > 0; --i)
+        data.ownerOffsets[i] = data.ownerOffsets[i - 1];
     data.ownerOffsets[0] = 0;
 }
 
@@ -268,25 +316,28 @@ std::span<const std::uint32_t> FragmentLayout::owners(int row, int col, int matr
     if (row < 0 || row >= m_shape.rows || col < 0 || col >= m_shape.cols || matrix < 0 ||
         matrix >= m_shape.matrices)
         return {};
-    const std::size_t cell =
-        (static_cast<std::size_t>(matrix) * static_cast<std::size_t>(m_shape.rows) + static_cast<std::size_t>(row)) *
-            static_cast<std::size_t>(m_shape.cols) +
-        static_cast<std::size_t>(col);
-    if (m_data->bijective) return {m_data->ownerList.data() + cell, 1};
+    const std::size_t cell = (static_cast<std::size_t>(matrix) * static_cast<std::size_t>(m_shape.rows) +
+                              static_cast<std::size_t>(row)) *
+                                 static_cast<std::size_t>(m_shape.cols) +
+                             static_cast<std::size_t>(col);
+    if (m_data->bijective)
+        return {m_data->ownerList.data() + cell, 1};
     return {m_data->ownerList.data() + m_data->ownerOffsets[cell],
             m_data->ownerOffsets[cell + 1] - m_data->ownerOffsets[cell]};
 }
 
 const FragmentLayout* Instruction::operand(Operand which) const {
     for (const FragmentLayout& op : operands)
-        if (op.operand() == which) return &op;
+        if (op.operand() == which)
+            return &op;
     return nullptr;
 }
 
 Source Instruction::sourceOf(Source tableSource) const {
-    // A document's text formula stays "doc" even when confirmed; figure-only and inferred placements a recorded run
-    // confirmed are shown as hardware.
-    if (hardware && hardware->verdict == Verdict::Pass && tableSource != Source::Doc) return Source::Hardware;
+    // A document's text formula stays "doc" even when confirmed; figure-only and inferred placements a
+    // recorded run confirmed are shown as hardware.
+    if (hardware && hardware->verdict == Verdict::Pass && tableSource != Source::Doc)
+        return Source::Hardware;
     return tableSource;
 }
 

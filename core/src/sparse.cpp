@@ -19,11 +19,14 @@ constexpr std::array kRules{
 };
 // clang-format on
 
-// tf32 (1:2): the field reads as two 2-bit indices of 16-bit halves; halves {0,1} are element 0, {2,3} element 1.
+// tf32 (1:2): the field reads as two 2-bit indices of 16-bit halves; halves {0,1} are element 0, {2,3}
+// element 1.
 constexpr unsigned kTf32Element0 = 0b0100;
 constexpr unsigned kTf32Element1 = 0b1110;
 
-std::uint32_t mask(int bits) { return bits >= 32 ? 0xFFFFFFFFu : ((1u << bits) - 1u); }
+std::uint32_t mask(int bits) {
+    return bits >= 32 ? 0xFFFFFFFFu : ((1u << bits) - 1u);
+}
 
 std::string hex(std::uint32_t v) {
     std::ostringstream s;
@@ -31,11 +34,14 @@ std::string hex(std::uint32_t v) {
     return s.str();
 }
 
-std::string cols(int first, int last) { return "[" + std::to_string(first) + ".." + std::to_string(last) + "]"; }
+std::string cols(int first, int last) {
+    return "[" + std::to_string(first) + ".." + std::to_string(last) + "]";
+}
 
 std::string valueList(Pattern pattern, bool ordered) {
     std::string s;
-    for (std::uint8_t v : validFieldValues(pattern, ordered)) s += (s.empty() ? "" : ", ") + binary(v);
+    for (std::uint8_t v : validFieldValues(pattern, ordered))
+        s += (s.empty() ? "" : ", ") + binary(v);
     return s;
 }
 
@@ -43,38 +49,48 @@ std::string valueList(Pattern pattern, bool ordered) {
 
 const StorageRule& rule(Pattern pattern) {
     for (const StorageRule& r : kRules)
-        if (r.pattern == pattern) return r;
+        if (r.pattern == pattern)
+            return r;
     return kRules[0];
 }
 
 const StorageRule* ruleFor(std::string_view granularity) {
     for (const StorageRule& r : kRules)
-        if (r.granularity == granularity) return &r;
+        if (r.granularity == granularity)
+            return &r;
     return nullptr;
 }
 
 const StorageRule* ruleForContainerBits(int bits) {
     switch (bits) {
     case 16:
-    case 8: return &rule(Pattern::TwoOfFour);
-    case 32: return &rule(Pattern::OneOfTwo);
-    case 4: return &rule(Pattern::PairwiseFourOfEight);
-    default: return nullptr;
+    case 8:
+        return &rule(Pattern::TwoOfFour);
+    case 32:
+        return &rule(Pattern::OneOfTwo);
+    case 4:
+        return &rule(Pattern::PairwiseFourOfEight);
+    default:
+        return nullptr;
     }
 }
 
 std::string binary(unsigned value, int bits) {
     std::string s = "0b";
-    for (int b = bits - 1; b >= 0; --b) s += ((value >> b) & 1u) ? '1' : '0';
+    for (int b = bits - 1; b >= 0; --b)
+        s += ((value >> b) & 1u) ? '1' : '0';
     return s;
 }
 
 std::string fieldValueProblem(Pattern pattern, bool ordered, unsigned value) {
-    if (value > 0xFu) return "value " + hex(value) + " does not fit in a 4-bit field";
+    if (value > 0xFu)
+        return "value " + hex(value) + " does not fit in a 4-bit field";
     if (pattern == Pattern::OneOfTwo) {
-        if (value == kTf32Element0 || value == kTf32Element1) return {};
-        return binary(value) + " is not a tf32 (1:2) index: only 0b0100 (element 0) and 0b1110 (element 1) are "
-                               "meaningful";
+        if (value == kTf32Element0 || value == kTf32Element1)
+            return {};
+        return binary(value) +
+               " is not a tf32 (1:2) index: only 0b0100 (element 0) and 0b1110 (element 1) are "
+               "meaningful";
     }
     const unsigned i0 = value & 3u, i1 = (value >> 2) & 3u;
     const char* what = pattern == Pattern::TwoOfFour ? "index" : "pair index";
@@ -94,17 +110,22 @@ bool isValidFieldValue(Pattern pattern, bool ordered, unsigned value) {
 std::vector<std::uint8_t> validFieldValues(Pattern pattern, bool ordered) {
     std::vector<std::uint8_t> out;
     for (unsigned v = 0; v < 16; ++v)
-        if (isValidFieldValue(pattern, ordered, v)) out.push_back(static_cast<std::uint8_t>(v));
+        if (isValidFieldValue(pattern, ordered, v))
+            out.push_back(static_cast<std::uint8_t>(v));
     return out;
 }
 
 std::vector<int> decodeField(Pattern pattern, unsigned value) {
-    if (!isValidFieldValue(pattern, false, value)) return {};
+    if (!isValidFieldValue(pattern, false, value))
+        return {};
     const int i0 = static_cast<int>(value & 3u), i1 = static_cast<int>((value >> 2) & 3u);
     switch (pattern) {
-    case Pattern::TwoOfFour: return {i0, i1};
-    case Pattern::OneOfTwo: return {value == kTf32Element0 ? 0 : 1};
-    case Pattern::PairwiseFourOfEight: return {2 * i0, 2 * i0 + 1, 2 * i1, 2 * i1 + 1};
+    case Pattern::TwoOfFour:
+        return {i0, i1};
+    case Pattern::OneOfTwo:
+        return {value == kTf32Element0 ? 0 : 1};
+    case Pattern::PairwiseFourOfEight:
+        return {2 * i0, 2 * i0 + 1, 2 * i1, 2 * i1 + 1};
     }
     return {};
 }
@@ -113,7 +134,8 @@ unsigned encodeField(Pattern pattern, std::span<const int> positions) {
     switch (pattern) {
     case Pattern::TwoOfFour:
         return static_cast<unsigned>(positions[0]) | (static_cast<unsigned>(positions[1]) << 2);
-    case Pattern::OneOfTwo: return positions[0] == 0 ? kTf32Element0 : kTf32Element1;
+    case Pattern::OneOfTwo:
+        return positions[0] == 0 ? kTf32Element0 : kTf32Element1;
     case Pattern::PairwiseFourOfEight:
         return static_cast<unsigned>(positions[0] / 2) | (static_cast<unsigned>(positions[2] / 2) << 2);
     }
@@ -132,7 +154,8 @@ std::optional<Codec> Codec::make(const Instruction& in, int selector, std::strin
     const FragmentLayout* a = in.operand(Operand::A);
     const StorageRule* r = ruleFor(md.granularity);
     if (!a || !a->chunked() || !r) {
-        error = in.spec + ": no compressed A operand or unknown sparsity '" + std::string(md.granularity) + "'";
+        error =
+            in.spec + ": no compressed A operand or unknown sparsity '" + std::string(md.granularity) + "'";
         return std::nullopt;
     }
     const std::vector<MetadataSelector>* selectors = &md.selectors;
@@ -140,19 +163,22 @@ std::optional<Codec> Codec::make(const Instruction& in, int selector, std::strin
         selectors = nullptr;
         std::string names;
         for (const MetadataCandidate& c : md.candidates) {
-            if (c.name == candidate) selectors = &c.selectors;
+            if (c.name == candidate)
+                selectors = &c.selectors;
             names += (names.empty() ? "" : ", ") + c.name;
         }
         if (!selectors) {
             error = "no metadata candidate '" + std::string(candidate) + "' for " + in.spec +
-                    (names.empty() ? "; its metadata mapping is resolved (no candidates)" : "; candidates: " + names);
+                    (names.empty() ? "; its metadata mapping is resolved (no candidates)"
+                                   : "; candidates: " + names);
             return std::nullopt;
         }
     }
     const MetadataSelector* sel = nullptr;
     std::string valid;
     for (const MetadataSelector& s : *selectors) {
-        if (s.value == selector) sel = &s;
+        if (s.value == selector)
+            sel = &s;
         valid += (valid.empty() ? "" : ", ") + std::to_string(s.value);
     }
     if (!sel) {
@@ -184,12 +210,15 @@ std::optional<Codec> Codec::make(const Instruction& in, int selector, std::strin
         if (f.colLast - f.colFirst + 1 != r->chunkCols || f.colFirst % r->chunkCols != 0 || f.row < 0 ||
             f.row >= c.m_rows || f.colLast >= c.m_cols || f.thread < 0 || f.thread >= c.m_threads)
             return broken("has a field outside the chunk grid");
-        std::int32_t& slot = c.m_fieldOfChunk[static_cast<std::size_t>(f.row * chunks + f.colFirst / r->chunkCols)];
-        if (slot >= 0) return broken("describes row " + std::to_string(f.row) + " cols " + cols(f.colFirst, f.colLast) +
-                                     " twice");
+        std::int32_t& slot =
+            c.m_fieldOfChunk[static_cast<std::size_t>(f.row * chunks + f.colFirst / r->chunkCols)];
+        if (slot >= 0)
+            return broken("describes row " + std::to_string(f.row) + " cols " + cols(f.colFirst, f.colLast) +
+                          " twice");
         slot = static_cast<std::int32_t>(i);
     }
-    // Elements of one thread sharing a row and a column range fill its chunks in index order, `kept` per chunk.
+    // Elements of one thread sharing a row and a column range fill its chunks in index order, `kept` per
+    // chunk.
     std::map<std::tuple<int, int, int>, int> seen;
     c.m_slots.reserve(a->elements().size());
     for (const Element& e : a->elements()) {
@@ -198,7 +227,8 @@ std::optional<Codec> Codec::make(const Instruction& in, int selector, std::strin
         if (chunkFirst + r->chunkCols - 1 > e.colLast)
             return broken("does not fit A: too many elements in row " + std::to_string(e.row) + " cols " +
                           cols(e.col, e.colLast) + " of thread " + std::to_string(e.thread));
-        const std::int32_t field = c.m_fieldOfChunk[static_cast<std::size_t>(e.row * chunks + chunkFirst / r->chunkCols)];
+        const std::int32_t field =
+            c.m_fieldOfChunk[static_cast<std::size_t>(e.row * chunks + chunkFirst / r->chunkCols)];
         if (field < 0)
             return broken("has no field for row " + std::to_string(e.row) + " cols " +
                           cols(chunkFirst, chunkFirst + r->chunkCols - 1));
@@ -208,7 +238,8 @@ std::optional<Codec> Codec::make(const Instruction& in, int selector, std::strin
 }
 
 const MetadataField* Codec::field(int row, int col) const {
-    if (row < 0 || row >= m_rows || col < 0 || col >= m_cols) return nullptr;
+    if (row < 0 || row >= m_rows || col < 0 || col >= m_cols)
+        return nullptr;
     const int chunks = m_cols / m_rule->chunkCols;
     const std::int32_t i = m_fieldOfChunk[static_cast<std::size_t>(row * chunks + col / m_rule->chunkCols)];
     return i < 0 ? nullptr : &m_fields[static_cast<std::size_t>(i)];
@@ -228,8 +259,8 @@ unsigned Codec::getField(std::span<const std::uint32_t> metadata, const Metadata
 bool Codec::compress(const Matrix& logical, Fragments& out, std::string& error) const {
     if (logical.rows != m_rows || logical.cols != m_cols ||
         logical.values.size() != static_cast<std::size_t>(m_rows * m_cols)) {
-        error = "the matrix is " + std::to_string(logical.rows) + "x" + std::to_string(logical.cols) + "; A of " +
-                m_spec + " is " + std::to_string(m_rows) + "x" + std::to_string(m_cols);
+        error = "the matrix is " + std::to_string(logical.rows) + "x" + std::to_string(logical.cols) +
+                "; A of " + m_spec + " is " + std::to_string(m_rows) + "x" + std::to_string(m_cols);
         return false;
     }
     const std::uint32_t valueMask = mask(m_elementBits);
@@ -247,7 +278,8 @@ bool Codec::compress(const Matrix& logical, Fragments& out, std::string& error) 
     const int unitsPerChunk = rl.chunkCols / unit;
     const int keptUnits = rl.kept / unit;
     const int chunks = m_cols / rl.chunkCols;
-    std::vector<std::vector<int>> kept(static_cast<std::size_t>(m_rows * chunks)); // column offsets, ascending
+    std::vector<std::vector<int>> kept(
+        static_cast<std::size_t>(m_rows * chunks)); // column offsets, ascending
     for (int r = 0; r < m_rows; ++r) {
         for (int ch = 0; ch < chunks; ++ch) {
             const int first = ch * rl.chunkCols;
@@ -260,47 +292,59 @@ bool Codec::compress(const Matrix& logical, Fragments& out, std::string& error) 
                         nonzeroCols.push_back(first + u * unit + x);
                     }
                 }
-                if (any) units.push_back(u);
+                if (any)
+                    units.push_back(u);
             }
             if (static_cast<int>(units.size()) > keptUnits) {
                 std::ostringstream msg;
                 msg << "row " << r << ", chunk cols " << cols(first, first + rl.chunkCols - 1) << " breaks "
                     << rl.granularity << " sparsity: non-zero cols";
-                for (int c : nonzeroCols) msg << ' ' << c;
+                for (int c : nonzeroCols)
+                    msg << ' ' << c;
                 if (rl.pattern == Pattern::PairwiseFourOfEight)
                     msg << " touch " << units.size() << " column pairs; at most " << keptUnits
                         << " of the 4 pairs of an 8-column chunk may be non-zero";
                 else
-                    msg << "; at most " << rl.kept << " of every " << rl.chunkCols << " columns may be non-zero";
+                    msg << "; at most " << rl.kept << " of every " << rl.chunkCols
+                        << " columns may be non-zero";
                 error = msg.str();
                 return false;
             }
-            // Pad with the lowest unused units so every chunk keeps exactly `kept` elements (zeros are stored).
+            // Pad with the lowest unused units so every chunk keeps exactly `kept` elements (zeros are
+            // stored).
             for (int u = 0; static_cast<int>(units.size()) < keptUnits; ++u)
-                if (std::find(units.begin(), units.end(), u) == units.end()) units.push_back(u);
+                if (std::find(units.begin(), units.end(), u) == units.end())
+                    units.push_back(u);
             std::sort(units.begin(), units.end());
             std::vector<int>& positions = kept[static_cast<std::size_t>(r * chunks + ch)];
             for (int u : units)
-                for (int x = 0; x < unit; ++x) positions.push_back(u * unit + x);
+                for (int x = 0; x < unit; ++x)
+                    positions.push_back(u * unit + x);
         }
     }
     out.selector = m_selector;
-    out.a.assign(static_cast<std::size_t>(m_threads), std::vector<std::uint32_t>(static_cast<std::size_t>(m_registers), 0u));
+    out.a.assign(static_cast<std::size_t>(m_threads),
+                 std::vector<std::uint32_t>(static_cast<std::size_t>(m_registers), 0u));
     out.metadata.assign(static_cast<std::size_t>(m_threads), 0u);
     const auto elements = m_a->elements();
     for (std::size_t i = 0; i < elements.size(); ++i) {
         const Element& e = elements[i];
         const MetadataField& f = m_fields[m_slots[i].field];
-        const std::vector<int>& positions = kept[static_cast<std::size_t>(f.row * chunks + f.colFirst / rl.chunkCols)];
-        const std::uint32_t value = logical.at(f.row, f.colFirst + positions[static_cast<std::size_t>(m_slots[i].slot)]);
+        const std::vector<int>& positions =
+            kept[static_cast<std::size_t>(f.row * chunks + f.colFirst / rl.chunkCols)];
+        const std::uint32_t value =
+            logical.at(f.row, f.colFirst + positions[static_cast<std::size_t>(m_slots[i].slot)]);
         out.a[e.thread][e.reg] |= value << e.bit;
     }
     for (const MetadataField& f : m_fields)
-        setField(out.metadata, f, encodeField(rl.pattern, kept[static_cast<std::size_t>(f.row * chunks + f.colFirst / rl.chunkCols)]));
+        setField(out.metadata, f,
+                 encodeField(rl.pattern,
+                             kept[static_cast<std::size_t>(f.row * chunks + f.colFirst / rl.chunkCols)]));
     return true;
 }
 
-bool Codec::place(std::span<const std::uint32_t> metadata, std::vector<Placement>& out, std::string& error) const {
+bool Codec::place(std::span<const std::uint32_t> metadata, std::vector<Placement>& out,
+                  std::string& error) const {
     if (metadata.size() != static_cast<std::size_t>(m_threads)) {
         error = "expected " + std::to_string(m_threads) + " metadata words (one per thread), got " +
                 std::to_string(metadata.size());
@@ -312,15 +356,18 @@ bool Codec::place(std::span<const std::uint32_t> metadata, std::vector<Placement
     for (std::size_t i = 0; i < m_fields.size(); ++i) {
         const MetadataField& f = m_fields[i];
         const unsigned value = getField(metadata, f);
-        if (const std::string problem = fieldValueProblem(m_rule->pattern, m_ordered, value); !problem.empty()) {
-            error = "lane " + std::to_string(f.thread) + ", metadata bits [" + std::to_string(f.bitHi) + ".." +
-                    std::to_string(f.bitLo) + "] (row " + std::to_string(f.row) + ", cols " +
+        if (const std::string problem = fieldValueProblem(m_rule->pattern, m_ordered, value);
+            !problem.empty()) {
+            error = "lane " + std::to_string(f.thread) + ", metadata bits [" + std::to_string(f.bitHi) +
+                    ".." + std::to_string(f.bitLo) + "] (row " + std::to_string(f.row) + ", cols " +
                     cols(f.colFirst, f.colLast) + "): " + problem + "; valid values for " + m_spec + ": " +
                     valueList(m_rule->pattern, m_ordered);
             return false;
         }
-        if (value >= byValue.size()) byValue.resize(value + 1);
-        if (byValue[value].empty()) byValue[value] = decodeField(m_rule->pattern, value);
+        if (value >= byValue.size())
+            byValue.resize(value + 1);
+        if (byValue[value].empty())
+            byValue[value] = decodeField(m_rule->pattern, value);
         valueOf[i] = value;
     }
     out.clear();
@@ -358,11 +405,14 @@ bool Codec::expand(const Fragments& fragments, Matrix& out, std::string& error) 
             return false;
         }
     std::vector<Placement> placements;
-    if (!place(fragments.metadata, placements, error)) return false;
+    if (!place(fragments.metadata, placements, error))
+        return false;
     out = Matrix(m_rows, m_cols);
     const std::uint32_t valueMask = mask(m_elementBits);
     for (const Placement& p : placements)
-        out.at(p.row, p.col) = (fragments.a[static_cast<std::size_t>(p.thread)][static_cast<std::size_t>(p.reg)] >> p.bit) & valueMask;
+        out.at(p.row, p.col) =
+            (fragments.a[static_cast<std::size_t>(p.thread)][static_cast<std::size_t>(p.reg)] >> p.bit) &
+            valueMask;
     return true;
 }
 

@@ -16,30 +16,33 @@ namespace lanemap {
 
 namespace {
 
-const std::set<std::string, std::less<>> kTypes{"f16",  "bf16", "tf32", "f32",  "f64", "e4m3", "e5m2", "e3m2",
-                                                "e2m3", "e2m1", "s8",   "u8",   "s4",  "u4",   "b1",   "s32"};
+const std::set<std::string, std::less<>> kTypes{"f16",  "bf16", "tf32", "f32", "f64", "e4m3", "e5m2", "e3m2",
+                                                "e2m3", "e2m1", "s8",   "u8",  "s4",  "u4",   "b1",   "s32"};
 // Tokens of a PTX string that do not change the layout.
-// Block scaling (.block_scale, .scale_vec::NX, the scale type) adds scale-factor operands and leaves the A, B,
-// C/D and metadata fragments alone.
-const std::set<std::string, std::less<>> kIgnored{"sync", "aligned", "satfinite", "popc", "xor",
-                                                  "and",  "rn",      "rz",        "rm",   "rp",
-                                                  "block_scale", "scale_vec::1x", "scale_vec::2x", "scale_vec::4x",
-                                                  "ue8m0", "ue4m3"};
+// Block scaling (.block_scale, .scale_vec::NX, the scale type) adds scale-factor operands and leaves the A,
+// B, C/D and metadata fragments alone.
+const std::set<std::string, std::less<>> kIgnored{
+    "sync", "aligned", "satfinite",   "popc",          "xor",           "and",           "rn",    "rz",
+    "rm",   "rp",      "block_scale", "scale_vec::1x", "scale_vec::2x", "scale_vec::4x", "ue8m0", "ue4m3"};
 
 std::string lower(std::string_view text) {
     std::string s(text);
-    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (char& c : s)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return s;
 }
 
 std::string trim(std::string_view text) {
     std::size_t b = 0, e = text.size();
-    while (b < e && std::isspace(static_cast<unsigned char>(text[b]))) ++b;
-    while (e > b && (std::isspace(static_cast<unsigned char>(text[e - 1])) || text[e - 1] == ';')) --e;
+    while (b < e && std::isspace(static_cast<unsigned char>(text[b])))
+        ++b;
+    while (e > b && (std::isspace(static_cast<unsigned char>(text[e - 1])) || text[e - 1] == ';'))
+        --e;
     std::string s(text.substr(b, e - b));
     // A pasted instruction may carry operands after whitespace: keep the opcode only.
     const std::size_t space = s.find_first_of(" \t\r\n");
-    if (space != std::string::npos) s.resize(space);
+    if (space != std::string::npos)
+        s.resize(space);
     return s;
 }
 
@@ -50,7 +53,8 @@ std::vector<std::string> split(std::string_view s) {
         const std::size_t dot = s.find('.', start);
         const std::size_t end = dot == std::string_view::npos ? s.size() : dot;
         out.emplace_back(s.substr(start, end - start));
-        if (dot == std::string_view::npos) break;
+        if (dot == std::string_view::npos)
+            break;
         start = dot + 1;
     }
     return out;
@@ -61,18 +65,23 @@ bool isShape(std::string_view t) {
     std::size_t i = 0;
     auto number = [&] {
         const std::size_t b = i;
-        while (i < t.size() && std::isdigit(static_cast<unsigned char>(t[i]))) ++i;
+        while (i < t.size() && std::isdigit(static_cast<unsigned char>(t[i])))
+            ++i;
         return i > b;
     };
-    if (t.empty() || t[i++] != 'm' || !number()) return false;
-    if (i >= t.size() || t[i++] != 'n' || !number()) return false;
-    if (i >= t.size() || t[i++] != 'k' || !number()) return false;
+    if (t.empty() || t[i++] != 'm' || !number())
+        return false;
+    if (i >= t.size() || t[i++] != 'n' || !number())
+        return false;
+    if (i >= t.size() || t[i++] != 'k' || !number())
+        return false;
     return i == t.size();
 }
 
 std::size_t editDistance(std::string_view a, std::string_view b) {
     std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+    for (std::size_t j = 0; j <= b.size(); ++j)
+        prev[j] = j;
     for (std::size_t i = 1; i <= a.size(); ++i) {
         cur[0] = i;
         for (std::size_t j = 1; j <= b.size(); ++j)
@@ -85,7 +94,8 @@ std::size_t editDistance(std::string_view a, std::string_view b) {
 std::string joinList(const std::vector<std::string>& items) {
     std::string s;
     for (std::size_t i = 0; i < items.size(); ++i) {
-        if (i) s += ", ";
+        if (i)
+            s += ", ";
         s += items[i];
     }
     return s;
@@ -109,16 +119,19 @@ std::string tokenize(const std::string& text, Parts& parts) {
     parts.family = tokens[0];
     for (std::size_t i = 1; i < tokens.size(); ++i) {
         const std::string& tok = tokens[i];
-        if (tok.empty()) return "empty component (two dots in a row?)";
+        if (tok.empty())
+            return "empty component (two dots in a row?)";
         if (tok == "sp" || tok == "sp::ordered_metadata") {
-            if (parts.family.find(".sp") != std::string::npos) return "'" + tok + "' given twice";
+            if (parts.family.find(".sp") != std::string::npos)
+                return "'" + tok + "' given twice";
             parts.family += "." + tok;
         } else if (tok == "mma_async") {
             parts.ptxForm = true;
         } else if (tok == "sync" || tok == "aligned") {
             parts.ptxForm = true;
         } else if (isShape(tok)) {
-            if (!parts.shape.empty()) return "two shapes given ('" + parts.shape + "' and '" + tok + "')";
+            if (!parts.shape.empty())
+                return "two shapes given ('" + parts.shape + "' and '" + tok + "')";
             parts.shape = tok;
         } else if (tok == "row" || tok == "col") {
             parts.layouts.push_back(tok);
@@ -132,9 +145,12 @@ std::string tokenize(const std::string& text, Parts& parts) {
             return "unknown component '" + excerpt(tok, 32) + "'";
         }
     }
-    if (parts.shape.empty()) return "no shape given (e.g. m16n8k16)";
-    if (parts.types.empty()) return "no element type given (e.g. f16)";
-    if (parts.layouts.size() != 0 && parts.layouts.size() != 2) return "give both A and B layouts (e.g. row.col)";
+    if (parts.shape.empty())
+        return "no shape given (e.g. m16n8k16)";
+    if (parts.types.empty())
+        return "no element type given (e.g. f16)";
+    if (parts.layouts.size() != 0 && parts.layouts.size() != 2)
+        return "give both A and B layouts (e.g. row.col)";
     return {};
 }
 
@@ -167,16 +183,20 @@ std::string canonical(const Parts& p, std::string& error) {
     }
     std::string s = p.family + "." + p.shape;
     const bool quadPair = !warpgroup && p.shape == "m8n8k4" && atype == "f16";
-    if (quadPair) s += "." + (p.layouts.empty() ? std::string("row.col") : p.layouts[0] + "." + p.layouts[1]);
+    if (quadPair)
+        s += "." + (p.layouts.empty() ? std::string("row.col") : p.layouts[0] + "." + p.layouts[1]);
     else if (!p.layouts.empty() && (p.layouts[0] != "row" || p.layouts[1] != "col")) {
-        error = "layout ." + p.layouts[0] + "." + p.layouts[1] + " is not valid for " + p.family + "." + p.shape +
-                ": only .row.col (other layouts exist only for mma.m8n8k4 .f16)";
+        error = "layout ." + p.layouts[0] + "." + p.layouts[1] + " is not valid for " + p.family + "." +
+                p.shape + ": only .row.col (other layouts exist only for mma.m8n8k4 .f16)";
         return {};
     }
-    if (!p.kind.empty()) s += ".kind::" + p.kind;
+    if (!p.kind.empty())
+        s += ".kind::" + p.kind;
     s += "." + atype;
-    if (ctype != defaultCtype(atype) || dtype != ctype) s += "." + ctype;
-    if (dtype != ctype) s += "." + dtype;
+    if (ctype != defaultCtype(atype) || dtype != ctype)
+        s += "." + ctype;
+    if (dtype != ctype)
+        s += "." + dtype;
     return s;
 }
 
@@ -186,16 +206,20 @@ std::string explain(const Parts& p, const Catalog& catalog) {
     std::set<int> validN;
     std::map<std::string, std::set<std::string>> accumulators; // per A type of the requested shape
     const std::string shapeKey = p.family + "." + p.shape;
-    const std::string atype = p.types.empty() ? "" : (p.ptxForm && p.types.size() > 1 ? p.types[1] : p.types[0]);
+    const std::string atype =
+        p.types.empty() ? "" : (p.ptxForm && p.types.size() > 1 ? p.types[1] : p.types[0]);
     for (const Variant* v : catalog.variants()) {
         const std::string fam = v->spec.substr(0, v->spec.find(".m"));
-        if (fam != p.family) continue;
-        const std::string shape = "m" + std::to_string(v->m) + "n" + std::to_string(v->n) + "k" + std::to_string(v->k);
+        if (fam != p.family)
+            continue;
+        const std::string shape =
+            "m" + std::to_string(v->m) + "n" + std::to_string(v->n) + "k" + std::to_string(v->k);
         // wgmma shapes are listed per K (m64nNkK): the N values are given per type.
         shapes.insert(v->scope == Scope::Warpgroup ? "m64nNk" + std::to_string(v->k) : shape);
         if (shape == p.shape) {
-            const std::string type = std::string(toString(v->atype)) +
-                                     (v->kind == Kind::None ? "" : " (kind::" + std::string(toString(v->kind)) + ")");
+            const std::string type =
+                std::string(toString(v->atype)) +
+                (v->kind == Kind::None ? "" : " (kind::" + std::string(toString(v->kind)) + ")");
             typesForShape.insert(type);
             accumulators[type].insert(std::string(toString(v->dtype)));
         }
@@ -204,23 +228,27 @@ std::string explain(const Parts& p, const Catalog& catalog) {
             p.shape.substr(p.shape.find('k')) == "k" + std::to_string(v->k) && v->scope == Scope::Warpgroup)
             validN.insert(v->n);
     }
-    if (shapes.empty()) return "no variants of family '" + p.family + "' in the catalog";
+    if (shapes.empty())
+        return "no variants of family '" + p.family + "' in the catalog";
     // wgmma: an N that another type of the same K accepts is still invalid for this type.
     const std::size_t nPos = p.shape.find('n'), kPos = p.shape.find('k');
     const int n = nPos != std::string::npos && kPos > nPos + 1 ? std::atoi(p.shape.c_str() + nPos + 1) : 0;
     if (!validN.empty() && !validN.count(n)) {
         std::vector<std::string> ns;
-        for (int valid : validN) ns.push_back(std::to_string(valid));
-        return "N of " + p.shape + " is not valid for " + p.family + " ." + atype + "; valid N: " + joinList(ns);
+        for (int valid : validN)
+            ns.push_back(std::to_string(valid));
+        return "N of " + p.shape + " is not valid for " + p.family + " ." + atype +
+               "; valid N: " + joinList(ns);
     }
     if (typesForShape.empty()) {
-        return "unknown shape '" + p.shape + "' for " + p.family + "; valid shapes: " +
-               joinList(std::vector<std::string>(shapes.begin(), shapes.end()));
+        return "unknown shape '" + p.shape + "' for " + p.family +
+               "; valid shapes: " + joinList(std::vector<std::string>(shapes.begin(), shapes.end()));
     }
     std::vector<std::string> types;
     for (const std::string& type : typesForShape) {
         std::string accs;
-        for (const std::string& d : accumulators[type]) accs += (accs.empty() ? "" : " or ") + d;
+        for (const std::string& d : accumulators[type])
+            accs += (accs.empty() ? "" : " or ") + d;
         types.push_back(type + " (accumulator " + accs + ")");
     }
     std::string hint;
@@ -233,13 +261,15 @@ std::string explain(const Parts& p, const Catalog& catalog) {
         if (!spec.empty() && catalog.variant(spec))
             hint = "; " + spec + " exists: this form needs mma.sp::ordered_metadata";
     }
-    return "no " + shapeKey + " variant with these types; valid types for " + shapeKey + ": " + joinList(types) + hint;
+    return "no " + shapeKey + " variant with these types; valid types for " + shapeKey + ": " +
+           joinList(types) + hint;
 }
 
 } // namespace
 
 std::string_view defaultCtype(std::string_view atype) {
-    if (atype == "f64") return "f64";
+    if (atype == "f64")
+        return "f64";
     static const std::set<std::string, std::less<>> integer{"s8", "u8", "s4", "u4", "b1", "s32"};
     return integer.count(atype) ? "s32" : "f32";
 }
@@ -248,8 +278,10 @@ std::string normalizePtx(std::string_view ptx) {
     const std::string text = lower(trim(ptx));
     std::string out;
     for (const std::string& tok : split(text)) {
-        if (tok == "sync" || tok == "aligned" || kIgnored.count(tok)) continue;
-        if (!out.empty()) out += '.';
+        if (tok == "sync" || tok == "aligned" || kIgnored.count(tok))
+            continue;
+        if (!out.empty())
+            out += '.';
         out += tok;
     }
     return out;
@@ -259,11 +291,13 @@ std::vector<std::string> nearestSpecs(std::string_view text, const Catalog& cata
     const std::string query = lower(trim(text));
     std::vector<std::pair<std::size_t, std::string>> scored;
     scored.reserve(catalog.size());
-    for (const Variant* v : catalog.variants()) scored.emplace_back(editDistance(query, v->spec), v->spec);
+    for (const Variant* v : catalog.variants())
+        scored.emplace_back(editDistance(query, v->spec), v->spec);
     std::stable_sort(scored.begin(), scored.end(),
                      [](const auto& a, const auto& b) { return a.first < b.first; });
     std::vector<std::string> out;
-    for (std::size_t i = 0; i < scored.size() && out.size() < count; ++i) out.push_back(scored[i].second);
+    for (std::size_t i = 0; i < scored.size() && out.size() < count; ++i)
+        out.push_back(scored[i].second);
     return out;
 }
 
@@ -272,8 +306,9 @@ ParsedSpec parseSpec(std::string_view text, const Catalog& catalog) {
     // Bounded before any work: a pasted wgmma with all its operands fits in 4 KiB, an opcode in 256 bytes.
     constexpr std::size_t kMaxText = 4096, kMaxOpcode = 256;
     if (text.size() > kMaxText || trim(text.substr(0, kMaxText)).size() > kMaxOpcode) {
-        result.error = "invalid spec '" + excerpt(text, 60) + "': too long (at most " + std::to_string(kMaxOpcode) +
-                       " characters before the operands, " + std::to_string(kMaxText) + " in all)";
+        result.error = "invalid spec '" + excerpt(text, 60) + "': too long (at most " +
+                       std::to_string(kMaxOpcode) + " characters before the operands, " +
+                       std::to_string(kMaxText) + " in all)";
         return result;
     }
     const std::string input = lower(trim(text));
@@ -286,7 +321,8 @@ ParsedSpec parseSpec(std::string_view text, const Catalog& catalog) {
         result.form = ptx_rules::canonicalForm(*v);
         const std::string why = ptxForm ? ptx_rules::checkPtx(split(input), *v, result.form)
                                         : ptx_rules::checkShortSpec(split(input));
-        if (!why.empty()) return why;
+        if (!why.empty())
+            return why;
         result.variant = v;
         result.ptx = ptxOf(*v, result.form);
         return std::string();
@@ -298,16 +334,20 @@ ParsedSpec parseSpec(std::string_view text, const Catalog& catalog) {
     Parts parts;
     std::string error;
     if (const Variant* v = catalog.byPtx(normalizePtx(input))) {
-        if ((error = accept(v, true)).empty()) return result;
+        if ((error = accept(v, true)).empty())
+            return result;
     } else {
         error = tokenize(input, parts);
     }
     std::string spec;
-    if (error.empty()) spec = canonical(parts, error);
+    if (error.empty())
+        spec = canonical(parts, error);
     if (error.empty()) {
-        const bool ptxForm = parts.ptxForm || parts.types.size() >= (parts.family.rfind("wgmma", 0) == 0 ? 3u : 4u);
+        const bool ptxForm =
+            parts.ptxForm || parts.types.size() >= (parts.family.rfind("wgmma", 0) == 0 ? 3u : 4u);
         if (const Variant* v = catalog.variant(spec)) {
-            if ((error = accept(v, ptxForm)).empty()) return result;
+            if ((error = accept(v, ptxForm)).empty())
+                return result;
         } else {
             error = explain(parts, catalog);
         }
@@ -315,7 +355,8 @@ ParsedSpec parseSpec(std::string_view text, const Catalog& catalog) {
     result.suggestions = nearestSpecs(spec.empty() ? input : spec, catalog);
     std::ostringstream msg;
     msg << "invalid spec '" << excerpt(trim(text)) << "': " << error;
-    if (!result.suggestions.empty()) msg << "; nearest valid specs: " << joinList(result.suggestions);
+    if (!result.suggestions.empty())
+        msg << "; nearest valid specs: " << joinList(result.suggestions);
     result.error = msg.str();
     return result;
 }

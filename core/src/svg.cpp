@@ -17,7 +17,8 @@ namespace lanemap {
 namespace {
 
 // Generic stacks: every system has one of these; nothing depends on the app's fonts.
-constexpr std::string_view kSans = R"("Helvetica Neue",Helvetica,Arial,"Liberation Sans","DejaVu Sans",sans-serif)";
+constexpr std::string_view kSans =
+    R"("Helvetica Neue",Helvetica,Arial,"Liberation Sans","DejaVu Sans",sans-serif)";
 constexpr std::string_view kMono =
     R"("DejaVu Sans Mono",Menlo,Consolas,"Liberation Mono","Courier New",monospace)";
 
@@ -25,7 +26,7 @@ constexpr std::string_view kMono =
 // capacity check each (a std::string append per piece was most of the writer's time), and literals are copied
 // with their length known at compile time.
 class Writer {
-public:
+  public:
     explicit Writer(std::size_t reserve) {
         m_buf.reserve(reserve);
         m_buf.resize(kChunk);
@@ -61,12 +62,14 @@ public:
         const long long h = static_cast<long long>(scaled + (scaled < 0 ? -0.5 : 0.5));
         room(32);
         const long long whole = h / 100, frac = (h < 0 ? -h : h) % 100;
-        if (h < 0 && whole == 0) *m_p++ = '-';
+        if (h < 0 && whole == 0)
+            *m_p++ = '-';
         m_p = detail::formatInt(m_p, whole);
         if (frac) {
             *m_p++ = '.';
             *m_p++ = static_cast<char>('0' + frac / 10);
-            if (frac % 10) *m_p++ = static_cast<char>('0' + frac % 10);
+            if (frac % 10)
+                *m_p++ = static_cast<char>('0' + frac % 10);
         }
         return *this;
     }
@@ -94,13 +97,22 @@ public:
             const auto u = static_cast<unsigned char>(c);
             plain = plain && u >= 0x20 && c != '&' && c != '<' && c != '>' && c != '"';
         }
-        if (plain) return *this << v;
+        if (plain)
+            return *this << v;
         for (char c : v) {
             switch (c) {
-            case '&': *this << "&amp;"; break;
-            case '<': *this << "&lt;"; break;
-            case '>': *this << "&gt;"; break;
-            case '"': *this << "&quot;"; break;
+            case '&':
+                *this << "&amp;";
+                break;
+            case '<':
+                *this << "&lt;";
+                break;
+            case '>':
+                *this << "&gt;";
+                break;
+            case '"':
+                *this << "&quot;";
+                break;
             default:
                 // Control characters are not allowed in XML 1.0; none should reach here, but never emit them.
                 *this << ((static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') ? ' ' : c);
@@ -124,7 +136,7 @@ public:
         return std::move(m_buf);
     }
 
-private:
+  private:
     [[gnu::always_inline]] void room(std::size_t n) {
         if (static_cast<std::size_t>(m_end - m_p) < n) [[unlikely]]
             grow(n);
@@ -134,8 +146,8 @@ private:
         std::memcpy(m_p, s, n);
         m_p += n;
     }
-    // Room comes a chunk at a time: std::string zero-fills what it adds, and a chunk that is filled right after
-    // is still in cache (zeroing the whole reserve up front cost a pass over memory of its own).
+    // Room comes a chunk at a time: std::string zero-fills what it adds, and a chunk that is filled right
+    // after is still in cache (zeroing the whole reserve up front cost a pass over memory of its own).
     static constexpr std::size_t kChunk = 64 * 1024;
     [[gnu::noinline]] void grow(std::size_t n) {
         const std::size_t used = static_cast<std::size_t>(m_p - m_buf.data());
@@ -151,15 +163,24 @@ private:
 
 std::string_view roleClass(TextRole role) {
     switch (role) {
-    case TextRole::Title: return "tt";
-    case TextRole::Caption: return "cp";
-    case TextRole::Note: return "nt";
-    case TextRole::PanelTitle: return "pt";
-    case TextRole::PanelSubtitle: return "ps";
-    case TextRole::Header: return "h";
-    case TextRole::RowNote: return "rn";
-    case TextRole::BitNumber: return "bn";
-    case TextRole::Legend: return "lg";
+    case TextRole::Title:
+        return "tt";
+    case TextRole::Caption:
+        return "cp";
+    case TextRole::Note:
+        return "nt";
+    case TextRole::PanelTitle:
+        return "pt";
+    case TextRole::PanelSubtitle:
+        return "ps";
+    case TextRole::Header:
+        return "h";
+    case TextRole::RowNote:
+        return "rn";
+    case TextRole::BitNumber:
+        return "bn";
+    case TextRole::Legend:
+        return "lg";
     }
     return "nt";
 }
@@ -169,14 +190,16 @@ std::string_view anchorName(TextAnchor a) {
 }
 
 // Baseline of a label vertically centred in a box of height h.
-double baselineOffset(double h, double font) { return std::round(h / 2 + font * 0.35); }
+double baselineOffset(double h, double font) {
+    return std::round(h / 2 + font * 0.35);
+}
 
 class SvgBuilder {
-public:
+  public:
     SvgBuilder(const Diagram& d, const SvgOptions& o) : m_d(d), m_o(o), m_w(d.cells.size() * 140 + 32768) {}
     std::string build();
 
-private:
+  private:
     void head();
     void style();
     void background();
@@ -193,7 +216,7 @@ private:
     const SvgOptions& m_o;
     Writer m_w;
     std::map<TextRole, const DiagramText*> m_roleStyle;
-    std::map<std::uint32_t, Rgb> m_keys; // colorKey -> fill, keys in use (non-dimmed cells)
+    std::map<std::uint32_t, Rgb> m_keys;       // colorKey -> fill, keys in use (non-dimmed cells)
     std::map<std::uint32_t, bool> m_lightKeys; // keys whose labels are white
     // Bit fields by thread (diagram index, field index).
     std::map<int, std::vector<std::pair<std::size_t, std::size_t>>> m_fieldsOf;
@@ -205,14 +228,17 @@ private:
 
 void SvgBuilder::head() {
     m_w << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        << "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" version=\"1.1\"";
+        << "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" "
+           "version=\"1.1\"";
     m_w.attr("width", m_d.width).attr("height", m_d.height);
     m_w << " viewBox=\"0 0 ";
     m_w.num(m_d.width) << ' ';
     m_w.num(m_d.height) << "\" class=\"lanemap\">\n<title>";
     m_w.escape(m_d.title) << " \u2014 lanemap layout diagram</title>\n<desc>";
-    for (std::size_t i = 0; i < m_d.caption.size(); ++i) m_w.escape(m_d.caption[i]) << (i + 1 < m_d.caption.size() ? "\n" : "");
-    m_w << "\nHover a cell: its tooltip gives lane, element, register, bits, row and column; the lane is outlined "
+    for (std::size_t i = 0; i < m_d.caption.size(); ++i)
+        m_w.escape(m_d.caption[i]) << (i + 1 < m_d.caption.size() ? "\n" : "");
+    m_w << "\nHover a cell: its tooltip gives lane, element, register, bits, row and column; the lane is "
+           "outlined "
            "in every panel.</desc>\n";
 }
 
@@ -228,16 +254,21 @@ void SvgBuilder::style() {
     m_w << ".bits rect{stroke:#222;stroke-width:1.5}\n";
     m_w << ".bits text{font-size:";
     m_w.num(mt.cellFont - 1) << "px;text-anchor:middle;pointer-events:none;fill:#111}\n";
-    m_w << ".regs rect{fill:#fff;stroke:#222;stroke-width:1}\n.regs path{stroke:#bbb;stroke-width:1;fill:none}\n";
-    m_w << ".ruler{stroke:#222;stroke-width:1;fill:none}\n.lines path{fill:none}\n.legend rect{stroke:#666;stroke-width:.5}\n";
+    m_w << ".regs rect{fill:#fff;stroke:#222;stroke-width:1}\n.regs "
+           "path{stroke:#bbb;stroke-width:1;fill:none}\n";
+    m_w << ".ruler{stroke:#222;stroke-width:1;fill:none}\n.lines path{fill:none}\n.legend "
+           "rect{stroke:#666;stroke-width:.5}\n";
     // Roles: the first text of each role sets its class; texts that differ carry attributes.
     for (const auto& [role, t] : m_roleStyle) {
         m_w << '.' << roleClass(role) << "{font-size:";
         m_w.num(t->size) << "px;fill:";
         m_w.hex(t->color);
-        if (t->bold) m_w << ";font-weight:bold";
-        if (t->anchor != TextAnchor::Start) m_w << ";text-anchor:" << anchorName(t->anchor);
-        if (t->monospace) m_w << ";font-family:" << kMono;
+        if (t->bold)
+            m_w << ";font-weight:bold";
+        if (t->anchor != TextAnchor::Start)
+            m_w << ";text-anchor:" << anchorName(t->anchor);
+        if (t->monospace)
+            m_w << ";font-family:" << kMono;
         m_w << "}\n";
     }
     for (const auto& [key, fill] : m_keys) {
@@ -268,11 +299,13 @@ void SvgBuilder::background() {
 }
 
 void SvgBuilder::registers() {
-    if (m_d.bitFields.empty()) return;
+    if (m_d.bitFields.empty())
+        return;
     m_w << "<g class=\"regs\">\n";
     for (const BitFieldDiagram& bd : m_d.bitFields) {
         m_w << "<rect";
-        m_w.attr("x", bd.rect.x).attr("y", bd.rect.y).attr("width", bd.rect.w).attr("height", bd.rect.h) << "/>\n";
+        m_w.attr("x", bd.rect.x).attr("y", bd.rect.y).attr("width", bd.rect.w).attr("height", bd.rect.h)
+            << "/>\n";
         m_w << "<path d=\"";
         for (int b = 1; b < bd.bits; ++b) {
             m_w << 'M';
@@ -287,7 +320,8 @@ void SvgBuilder::registers() {
 
 // Bit ticks over the fields, so every field still shows how many bits it has.
 void SvgBuilder::rulers() {
-    if (m_d.bitFields.empty()) return;
+    if (m_d.bitFields.empty())
+        return;
     m_w << "<path class=\"ruler\" d=\"";
     for (const BitFieldDiagram& bd : m_d.bitFields)
         for (int b = 1; b < bd.bits; ++b) {
@@ -302,10 +336,13 @@ void SvgBuilder::rulers() {
 }
 
 void SvgBuilder::lines() {
-    if (m_d.lines.empty()) return;
+    if (m_d.lines.empty())
+        return;
     // One path per (color, width): short and still exact.
-    std::map<std::tuple<std::uint8_t, std::uint8_t, std::uint8_t, double>, std::vector<const DiagramLine*>> groups;
-    for (const DiagramLine& l : m_d.lines) groups[{l.color.r, l.color.g, l.color.b, l.width}].push_back(&l);
+    std::map<std::tuple<std::uint8_t, std::uint8_t, std::uint8_t, double>, std::vector<const DiagramLine*>>
+        groups;
+    for (const DiagramLine& l : m_d.lines)
+        groups[{l.color.r, l.color.g, l.color.b, l.width}].push_back(&l);
     m_w << "<g class=\"lines\">\n";
     for (const auto& [key, ls] : groups) {
         m_w << "<path stroke=\"";
@@ -338,17 +375,21 @@ void SvgBuilder::texts() {
         const DiagramText& base = *m_roleStyle.at(t.role);
         m_w << "<text class=\"" << roleClass(t.role) << '"';
         m_w.attr("x", t.pos.x).attr("y", t.pos.y);
-        if (t.size != base.size) m_w.attr("font-size", t.size);
+        if (t.size != base.size)
+            m_w.attr("font-size", t.size);
         if (t.color != base.color) {
             m_w << " fill=\"";
             m_w.hex(t.color) << '"';
         }
-        if (t.bold != base.bold) m_w << " font-weight=\"" << (t.bold ? "bold" : "normal") << '"';
-        if (t.anchor != base.anchor) m_w << " text-anchor=\"" << anchorName(t.anchor) << '"';
+        if (t.bold != base.bold)
+            m_w << " font-weight=\"" << (t.bold ? "bold" : "normal") << '"';
+        if (t.anchor != base.anchor)
+            m_w << " text-anchor=\"" << anchorName(t.anchor) << '"';
         m_w << '>';
         m_w.escape(t.text) << "</text>\n";
     };
-    for (const DiagramText& t : m_d.texts) one(t);
+    for (const DiagramText& t : m_d.texts)
+        one(t);
     for (const BitFieldDiagram& bd : m_d.bitFields) {
         m_w << "<text class=\"pt m\"";
         m_w.attr("x", bd.titlePos.x).attr("y", bd.titlePos.y) << '>';
@@ -359,22 +400,27 @@ void SvgBuilder::texts() {
 
 void SvgBuilder::lanes() {
     m_w << "<g class=\"cells\">\n";
-    for (int t = 0; t < m_d.threads; ++t) lane(t);
+    for (int t = 0; t < m_d.threads; ++t)
+        lane(t);
     m_w << "</g>\n";
 }
 
 void SvgBuilder::lane(int thread) {
     const auto cells = m_d.cellsOfThread(thread);
     const auto fields = m_fieldsOf.find(thread);
-    if (cells.empty() && fields == m_fieldsOf.end()) return;
+    if (cells.empty() && fields == m_fieldsOf.end())
+        return;
     const DiagramCell* first = cells.empty() ? nullptr : &m_d.cells[cells.front()];
     const bool dim = first && first->dimmed;
     bool keyOnGroup = true;
     std::uint32_t groupKey = first ? first->colorKey : 0;
-    for (std::uint32_t i : cells) keyOnGroup = keyOnGroup && m_d.cells[i].colorKey == groupKey;
+    for (std::uint32_t i : cells)
+        keyOnGroup = keyOnGroup && m_d.cells[i].colorKey == groupKey;
     if (fields != m_fieldsOf.end())
         for (const auto& [d, f] : fields->second)
-            keyOnGroup = keyOnGroup && first && m_d.cells[static_cast<std::size_t>(m_d.bitFields[d].fields[f].cell)].colorKey == groupKey;
+            keyOnGroup =
+                keyOnGroup && first &&
+                m_d.cells[static_cast<std::size_t>(m_d.bitFields[d].fields[f].cell)].colorKey == groupKey;
 
     m_w << "<g class=\"lane lane-";
     m_w.integer(thread % 32);
@@ -383,7 +429,8 @@ void SvgBuilder::lane(int thread) {
         m_w.integer(thread) << " warp-";
         m_w.integer(thread / 32);
     }
-    if (dim) m_w << " dim";
+    if (dim)
+        m_w << " dim";
     else if (keyOnGroup && first) {
         m_w << " k";
         m_w.integer(groupKey);
@@ -402,7 +449,8 @@ void SvgBuilder::lane(int thread) {
         std::size_t j = i + 1;
         while (j < cells.size()) {
             const DiagramCell& cj = m_d.cells[cells[j]];
-            if (cj.panel != c0.panel || cj.rect.y + baselineOffset(cj.rect.h, font) != base) break;
+            if (cj.panel != c0.panel || cj.rect.y + baselineOffset(cj.rect.h, font) != base)
+                break;
             ++j;
         }
         const bool grouped = j - i >= 3;
@@ -414,7 +462,8 @@ void SvgBuilder::lane(int thread) {
         // Fill: one path per color key in this run.
         const bool perCellKey = !keyOnGroup && !dim;
         order.assign(j - i, 0);
-        for (std::size_t n = 0; n < order.size(); ++n) order[n] = i + n;
+        for (std::size_t n = 0; n < order.size(); ++n)
+            order[n] = i + n;
         if (perCellKey)
             std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
                 return m_d.cells[cells[a]].colorKey < m_d.cells[cells[b]].colorKey;
@@ -440,13 +489,16 @@ void SvgBuilder::lane(int thread) {
                 double runW = r.w;
                 while (e < order.size() && sameKey(e)) {
                     const RectF& q = m_d.cells[cells[order[e]]].rect;
-                    if (q.y != r.y || q.h != r.h || std::fabs(q.x - (r.x + runW)) > 1e-9) break;
+                    if (q.y != r.y || q.h != r.h || std::fabs(q.x - (r.x + runW)) > 1e-9)
+                        break;
                     runW += q.w;
                     ++e;
                 }
                 const double x = r.x, y = r.y - dy;
-                if (firstSub) m_w << 'M';
-                else m_w << 'm';
+                if (firstSub)
+                    m_w << 'M';
+                else
+                    m_w << 'm';
                 m_w.num(firstSub ? x : x - px) << ' ';
                 m_w.num(firstSub ? y : y - py);
                 firstSub = false;
@@ -475,23 +527,29 @@ void SvgBuilder::lane(int thread) {
             const DiagramCell& c = m_d.cells[cells[n]];
             m_w << "<g><title>";
             const CellText tooltip = m_d.tooltipText(c);
-            if (m_plainCells) m_w << tooltip.view();
-            else m_w.escape(tooltip.view());
+            if (m_plainCells)
+                m_w << tooltip.view();
+            else
+                m_w.escape(tooltip.view());
             m_w << "</title><text";
             if (perCellKey && m_lightKeys.count(c.colorKey)) {
                 m_w << " class=\"k";
                 m_w.integer(c.colorKey) << '"';
             }
             m_w.attr("x", c.rect.x + c.rect.w / 2);
-            if (!grouped) m_w.attr("y", c.rect.y + baselineOffset(c.rect.h, font));
+            if (!grouped)
+                m_w.attr("y", c.rect.y + baselineOffset(c.rect.h, font));
             m_w << '>';
             const CellText label = m_d.labelText(c);
-            if (m_plainCells) m_w << label.view();
-            else m_w.escape(label.view());
+            if (m_plainCells)
+                m_w << label.view();
+            else
+                m_w.escape(label.view());
             m_w << "</text></g>";
         }
         m_w << '\n';
-        if (grouped) m_w << "</g>\n";
+        if (grouped)
+            m_w << "</g>\n";
         i = j;
     }
     bitFields(thread, keyOnGroup || dim);
@@ -500,7 +558,8 @@ void SvgBuilder::lane(int thread) {
 
 void SvgBuilder::bitFields(int thread, bool keyOnGroup) {
     const auto it = m_fieldsOf.find(thread);
-    if (it == m_fieldsOf.end()) return;
+    if (it == m_fieldsOf.end())
+        return;
     m_w << "<g class=\"bits\">\n";
     const double font = m_d.metrics.cellFont - 1;
     for (const auto& [d, f] : it->second) {
@@ -521,7 +580,8 @@ void SvgBuilder::bitFields(int thread, bool keyOnGroup) {
         m_w.escape(bf.label) << "</text><text";
         m_w.attr("x", cx).attr("y", y1 + lineH) << '>';
         m_w.escape(bf.label2) << "</text>";
-        if (!keyOnGroup) m_w << "</g>";
+        if (!keyOnGroup)
+            m_w << "</g>";
         m_w << '\n';
     }
     m_w << "</g>\n";
@@ -534,7 +594,10 @@ void SvgBuilder::legends() {
         m_w.escape(lg.title) << "</text>\n";
         for (const LegendEntry& e : lg.entries) {
             m_w << "<rect";
-            m_w.attr("x", e.swatch.x).attr("y", e.swatch.y).attr("width", e.swatch.w).attr("height", e.swatch.h);
+            m_w.attr("x", e.swatch.x)
+                .attr("y", e.swatch.y)
+                .attr("width", e.swatch.w)
+                .attr("height", e.swatch.h);
             m_w << " fill=\"";
             m_w.hex(e.fill) << "\"/><text class=\"lg\"";
             m_w.attr("x", e.textPos.x).attr("y", e.textPos.y) << '>';
@@ -548,23 +611,38 @@ std::string SvgBuilder::build() {
     // Keys in use: a flag per key first (a map insert per cell showed in the profile), then the map.
     std::vector<const DiagramCell*> firstOfKey;
     for (const DiagramCell& c : m_d.cells) {
-        if (c.dimmed) continue;
-        if (c.colorKey >= firstOfKey.size()) firstOfKey.resize(c.colorKey + 1, nullptr);
-        if (!firstOfKey[c.colorKey]) firstOfKey[c.colorKey] = &c;
+        if (c.dimmed)
+            continue;
+        if (c.colorKey >= firstOfKey.size())
+            firstOfKey.resize(c.colorKey + 1, nullptr);
+        if (!firstOfKey[c.colorKey])
+            firstOfKey[c.colorKey] = &c;
     }
     for (std::uint32_t key = 0; key < firstOfKey.size(); ++key) {
         const DiagramCell* c = firstOfKey[key];
-        if (!c) continue;
+        if (!c)
+            continue;
         m_keys.emplace(key, c->fill);
-        if (c->text != Rgb{0x11, 0x11, 0x11}) m_lightKeys[key] = true;
+        if (c->text != Rgb{0x11, 0x11, 0x11})
+            m_lightKeys[key] = true;
     }
-    for (const DiagramText& t : m_d.texts) m_roleStyle.try_emplace(t.role, &t);
+    for (const DiagramText& t : m_d.texts)
+        m_roleStyle.try_emplace(t.role, &t);
     m_plainCells = true;
     for (const DiagramPanel& p : m_d.panels)
         for (char c : p.operand + p.letter)
-            m_plainCells = m_plainCells && c != '&' && c != '<' && c != '>' && c != '"' && static_cast<unsigned char>(c) >= 0x20;
-    m_legendText = {{}, {}, m_d.metrics.noteFont, false, false, TextAnchor::Start, TextRole::Legend, {0x22, 0x22, 0x22}};
-    m_panelTitle = {{}, {}, m_d.metrics.panelTitleFont, true, false, TextAnchor::Start, TextRole::PanelTitle, {0x22, 0x22, 0x22}};
+            m_plainCells = m_plainCells && c != '&' && c != '<' && c != '>' && c != '"' &&
+                           static_cast<unsigned char>(c) >= 0x20;
+    m_legendText = {
+        {}, {}, m_d.metrics.noteFont, false, false, TextAnchor::Start, TextRole::Legend, {0x22, 0x22, 0x22}};
+    m_panelTitle = {{},
+                    {},
+                    m_d.metrics.panelTitleFont,
+                    true,
+                    false,
+                    TextAnchor::Start,
+                    TextRole::PanelTitle,
+                    {0x22, 0x22, 0x22}};
     m_roleStyle.try_emplace(TextRole::Legend, &m_legendText);
     m_roleStyle.try_emplace(TextRole::PanelTitle, &m_panelTitle);
     for (std::size_t d = 0; d < m_d.bitFields.size(); ++d)
@@ -586,6 +664,8 @@ std::string SvgBuilder::build() {
 
 } // namespace
 
-std::string toSvg(const Diagram& diagram, const SvgOptions& options) { return SvgBuilder(diagram, options).build(); }
+std::string toSvg(const Diagram& diagram, const SvgOptions& options) {
+    return SvgBuilder(diagram, options).build();
+}
 
 } // namespace lanemap

@@ -35,7 +35,8 @@ constexpr std::array kTraits{
 
 bool equalNoCase(std::string_view a, std::string_view b) {
     return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-               return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+               return std::tolower(static_cast<unsigned char>(x)) ==
+                      std::tolower(static_cast<unsigned char>(y));
            });
 }
 } // namespace
@@ -50,7 +51,8 @@ std::string_view toString(ElementType type) {
 
 std::optional<ElementType> parseElementType(std::string_view name) {
     for (const ElementTraits& t : kTraits)
-        if (t.name == name) return t.type;
+        if (t.name == name)
+            return t.type;
     return std::nullopt;
 }
 
@@ -58,12 +60,16 @@ bool sameMixGroup(ElementType a, ElementType b) {
     auto group = [](ElementType t) {
         switch (t) {
         case T::S8:
-        case T::U8: return 1;
+        case T::U8:
+            return 1;
         case T::S4:
-        case T::U4: return 2;
+        case T::U4:
+            return 2;
         case T::E4M3:
-        case T::E5M2: return 3;
-        default: return 0;
+        case T::E5M2:
+            return 3;
+        default:
+            return 0;
         }
     };
     return a == b || (group(a) != 0 && group(a) == group(b));
@@ -71,49 +77,70 @@ bool sameMixGroup(ElementType a, ElementType b) {
 
 std::string_view toString(Operand operand) {
     switch (operand) {
-    case Operand::A: return "A";
-    case Operand::B: return "B";
-    case Operand::C: return "C";
-    case Operand::D: return "D";
-    case Operand::Metadata: return "metadata";
+    case Operand::A:
+        return "A";
+    case Operand::B:
+        return "B";
+    case Operand::C:
+        return "C";
+    case Operand::D:
+        return "D";
+    case Operand::Metadata:
+        return "metadata";
     }
     return "?";
 }
 
 std::optional<Operand> parseOperand(std::string_view name) {
     for (Operand o : kOperands)
-        if (equalNoCase(name, toString(o))) return o;
+        if (equalNoCase(name, toString(o)))
+            return o;
     return std::nullopt;
 }
 
 std::string_view toString(ScaleVec vec) {
     switch (vec) {
-    case ScaleVec::None: return "";
-    case ScaleVec::Default: return ".block_scale";
-    case ScaleVec::X1: return ".block_scale.scale_vec::1X";
-    case ScaleVec::X2: return ".block_scale.scale_vec::2X";
-    case ScaleVec::X4: return ".block_scale.scale_vec::4X";
+    case ScaleVec::None:
+        return "";
+    case ScaleVec::Default:
+        return ".block_scale";
+    case ScaleVec::X1:
+        return ".block_scale.scale_vec::1X";
+    case ScaleVec::X2:
+        return ".block_scale.scale_vec::2X";
+    case ScaleVec::X4:
+        return ".block_scale.scale_vec::4X";
     }
     return "";
 }
 
 std::string_view toString(Verdict verdict) {
     switch (verdict) {
-    case Verdict::Pass: return "pass";
-    case Verdict::Fail: return "fail";
-    case Verdict::Unsupported: return "unsupported";
+    case Verdict::Pass:
+        return "pass";
+    case Verdict::Fail:
+        return "fail";
+    case Verdict::Unsupported:
+        return "unsupported";
     }
     return "?";
 }
 
 std::optional<Verdict> parseVerdict(std::string_view name) {
     for (Verdict v : {Verdict::Pass, Verdict::Fail, Verdict::Unsupported})
-        if (name == toString(v)) return v;
+        if (name == toString(v))
+            return v;
     return std::nullopt;
 }
 
-std::ostream& operator<<(std::ostream& out, Operand operand) { return out << toString(operand); }
-std::ostream& operator<<(std::ostream& out, ElementType type) { return out << toString(type); }
-std::ostream& operator<<(std::ostream& out, Verdict verdict) { return out << toString(verdict); }
+std::ostream& operator<<(std::ostream& out, Operand operand) {
+    return out << toString(operand);
+}
+std::ostream& operator<<(std::ostream& out, ElementType type) {
+    return out << toString(type);
+}
+std::ostream& operator<<(std::ostream& out, Verdict verdict) {
+    return out << toString(verdict);
+}
 
 } // namespace lanemap

@@ -1,6 +1,6 @@
-// Build-time tool: reads the recorded probe reports (resources/probe/*.json) and writes the C++ rows the evidence
-// overlay is built from (core/src/evidence.cpp). Every report is validated with the same reader the app uses; a
-// report that fails stops the build with its path and the reason.
+// Build-time tool: reads the recorded probe reports (resources/probe/*.json) and writes the C++ rows the
+// evidence overlay is built from (core/src/evidence.cpp). Every report is validated with the same reader the
+// app uses; a report that fails stops the build with its path and the reason.
 //
 //   embed_reports OUTPUT.inc REPORT.json...
 
@@ -17,7 +17,8 @@ namespace {
 std::string literal(const std::string& text) {
     std::string out = "\"";
     for (const char c : text) {
-        if (c == '"' || c == '\\') out += '\\';
+        if (c == '"' || c == '\\')
+            out += '\\';
         if (static_cast<unsigned char>(c) < 0x20) {
             char buf[8];
             std::snprintf(buf, sizeof buf, "\\%03o", static_cast<unsigned char>(c));
@@ -54,8 +55,8 @@ int main(int argc, char** argv) {
         }
         const std::size_t slash = path.rfind("/resources/");
         const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
-        runs << "    {" << literal(name) << ", " << literal(report.device.name) << ", " << report.device.sm << ", "
-             << literal(report.device.driver) << ", " << literal(report.device.cudaRuntime) << ", "
+        runs << "    {" << literal(name) << ", " << literal(report.device.name) << ", " << report.device.sm
+             << ", " << literal(report.device.driver) << ", " << literal(report.device.cudaRuntime) << ", "
              << literal(report.date) << "},\n";
         for (const lanemap::ProbeResult& r : report.results) {
             const char* verdict = r.verdict == lanemap::Verdict::Pass   ? "Verdict::Pass"

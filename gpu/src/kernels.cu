@@ -305,14 +305,14 @@ LM_WRAP_SP(SpOrdM16n8k128S32U4S4S32, 800, LM_ASMSP_4_4_4_4, "mma.sp::ordered_met
 // clang-format on
 
 // The forms of one variant: the warp's experiment picks one (warp-uniform, so .aligned holds).
-template <class... F>
-struct Forms {
+template <class... F> struct Forms {
     using First = std::tuple_element_t<0, std::tuple<F...>>;
     static constexpr Words kWords = First::kWords;
     static constexpr int kMinArch = std::max({F::kMinArch...});
     static constexpr FormKernel kForms[] = {{F::kPtx, F::kSelector}...};
     static_assert(((F::kWords.a == kWords.a && F::kWords.b == kWords.b && F::kWords.c == kWords.c &&
-                    F::kWords.d == kWords.d && F::kWords.e == kWords.e) && ...),
+                    F::kWords.d == kWords.d && F::kWords.e == kWords.e) &&
+                   ...),
                   "every form of a variant has the same registers");
 
     __device__ static void run(int mode, const uint32_t* a, const uint32_t* b, const uint32_t* c, uint32_t e,
@@ -325,35 +325,43 @@ struct Forms {
 // The one kernel: experiment = warp. Images are [experiment][word][lane], so every load is coalesced.
 template <class Op>
 __global__ void __launch_bounds__(kThreadsPerBlock)
-    probeKernel(const uint32_t* __restrict__ in, const uint8_t* __restrict__ modes, uint32_t* __restrict__ out,
-                int experiments, int* compiled) {
+    probeKernel(const uint32_t* __restrict__ in, const uint8_t* __restrict__ modes,
+                uint32_t* __restrict__ out, int experiments, int* compiled) {
     constexpr Words w = Op::kWords;
     const int warp = static_cast<int>((blockIdx.x * blockDim.x + threadIdx.x) / 32);
     const int lane = static_cast<int>(threadIdx.x % 32);
-    if (warp >= experiments) return; // whole warps only: blockDim is a multiple of 32
+    if (warp >= experiments)
+        return; // whole warps only: blockDim is a multiple of 32
     const uint32_t* img = in + static_cast<size_t>(warp) * (w.a + w.b + w.c + w.e) * 32 + lane;
     uint32_t a[w.a], b[w.b], c[w.c], d[w.d];
     uint32_t e = 0;
 #pragma unroll
-    for (int i = 0; i < w.a; ++i) a[i] = img[i * 32];
+    for (int i = 0; i < w.a; ++i)
+        a[i] = img[i * 32];
 #pragma unroll
-    for (int i = 0; i < w.b; ++i) b[i] = img[(w.a + i) * 32];
+    for (int i = 0; i < w.b; ++i)
+        b[i] = img[(w.a + i) * 32];
 #pragma unroll
-    for (int i = 0; i < w.c; ++i) c[i] = img[(w.a + w.b + i) * 32];
-    if constexpr (w.e > 0) e = img[(w.a + w.b + w.c) * 32];
+    for (int i = 0; i < w.c; ++i)
+        c[i] = img[(w.a + w.b + i) * 32];
+    if constexpr (w.e > 0)
+        e = img[(w.a + w.b + w.c) * 32];
 #pragma unroll
-    for (int i = 0; i < w.d; ++i) d[i] = 0xFFFFFFFFu; // never a valid 0/1 count: an unexecuted form shows
+    for (int i = 0; i < w.d; ++i)
+        d[i] = 0xFFFFFFFFu; // never a valid 0/1 count: an unexecuted form shows
 #ifdef __CUDA_ARCH__
     // A portable PTX image (compute_80) leaves out what its target cannot assemble; the host then reports the
     // variant unsupported instead of reading sentinels.
     if constexpr (__CUDA_ARCH__ >= Op::kMinArch) {
         Op::run(modes[warp], a, b, c, e, d);
-        if (warp == 0 && lane == 0) *compiled = 1;
+        if (warp == 0 && lane == 0)
+            *compiled = 1;
     }
 #endif
     uint32_t* o = out + static_cast<size_t>(warp) * w.d * 32 + lane;
 #pragma unroll
-    for (int i = 0; i < w.d; ++i) o[i * 32] = d[i];
+    for (int i = 0; i < w.d; ++i)
+        o[i * 32] = d[i];
 }
 
 template <class Op>
@@ -363,9 +371,9 @@ int launch(const uint32_t* in, const uint8_t* modes, uint32_t* out, int experime
     return static_cast<int>(cudaGetLastError());
 }
 
-template <class Op>
-constexpr Entry entry() {
-    return {Op::kForms[0].ptx, Op::kMinArch, Op::kWords, std::span<const FormKernel>(Op::kForms), &launch<Op>};
+template <class Op> constexpr Entry entry() {
+    return {Op::kForms[0].ptx, Op::kMinArch, Op::kWords, std::span<const FormKernel>(Op::kForms),
+            &launch<Op>};
 }
 
 // clang-format off
@@ -458,11 +466,14 @@ const Entry kEntries[] = {
 
 } // namespace
 
-std::span<const Entry> all() { return kEntries; }
+std::span<const Entry> all() {
+    return kEntries;
+}
 
 const Entry* find(std::string_view ptx) {
     for (const Entry& e : kEntries)
-        if (ptx == e.ptx) return &e;
+        if (ptx == e.ptx)
+            return &e;
     return nullptr;
 }
 

@@ -4,9 +4,10 @@
 // (B, and A for the SS forms) into a 1024-byte aligned buffer, loads the A registers and the metadata word,
 // fences the generic proxy's stores for the async proxy (fence.proxy.async.shared::cta, then a barrier), runs
 //     wgmma.fence; wgmma.mma_async[.sp] (scale-d = false: D = A*B); wgmma.commit_group; wgmma.wait_group 0
-// and stores each D element's class (0, 1 or other; 2 bits, see DClass). It never computes a row, a column or an element's address: the images come
-// from lanemap::smem, the descriptors from lanemap::smem::encodeDescriptor (start addresses relative to the
-// base, to which the kernel adds the base's own shared-memory address).
+// and stores each D element's class (0, 1 or other; 2 bits, see DClass). It never computes a row, a column or
+// an element's address: the images come from lanemap::smem, the descriptors from
+// lanemap::smem::encodeDescriptor (start addresses relative to the base, to which the kernel adds the base's
+// own shared-memory address).
 //
 // wgmma exists on sm_90a only; these translation units are compiled for that target alone.
 #include "kernels_wgmma.hpp"
@@ -102,7 +103,8 @@ __device__ __forceinline__ uint32_t classOf(uint32_t v, const DClass& c) {
 template <class V>
 __global__ void __launch_bounds__(kThreads, 1)
     wgmmaProbeKernel(const Experiment* __restrict__ experiments, const uint32_t* __restrict__ words,
-                     const uint4* __restrict__ pool, uint32_t* __restrict__ out, DClass dClass, int* compiled) {
+                     const uint4* __restrict__ pool, uint32_t* __restrict__ out, DClass dClass,
+                     int* compiled) {
     extern __shared__ uint4 dynamicSmem[]; // 1024 bytes more than the images need, to align the base
     constexpr int W = V::kWords;
     const Experiment x = experiments[blockIdx.x];
@@ -143,7 +145,8 @@ __global__ void __launch_bounds__(kThreads, 1)
         *compiled = 1;
 #endif
     // Each element's class, 16 per packed word, in register order (the host's plan computes the same count).
-    // Every index is a compile-time constant (straight-line code, as cheap to build as storing the registers).
+    // Every index is a compile-time constant (straight-line code, as cheap to build as storing the
+    // registers).
     if (dClass.bits == 32) {
         uint32_t* o = out + static_cast<size_t>(blockIdx.x) * ((W + 15) / 16) * kThreads + tid;
 #pragma unroll
@@ -163,8 +166,9 @@ __global__ void __launch_bounds__(kThreads, 1)
 #pragma unroll
             for (int j = 0; j < 8; ++j)
                 if (w * 8 + j < W)
-                    word |= (classOf(d[w * 8 + j] & 0xFFFFu, dClass) | classOf(d[w * 8 + j] >> 16, dClass) << 2)
-                            << (4 * j);
+                    word |=
+                        (classOf(d[w * 8 + j] & 0xFFFFu, dClass) | classOf(d[w * 8 + j] >> 16, dClass) << 2)
+                        << (4 * j);
             o[w * kThreads] = word;
         }
     }

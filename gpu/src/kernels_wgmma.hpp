@@ -7,8 +7,8 @@
 // it built with lanemap::smem (the kernel copies bytes, it never computes an address), descriptors encoded by
 // lanemap::smem::encodeDescriptor with start addresses relative to a 1024-byte aligned base (the kernel adds
 // that base), the A register image, the metadata words and the mode. The kernel reduces each D element to its
-// class (DClass: 0, 1 or anything else, 2 bits) and writes those: the host never reads more than that, and the
-// raw registers were ~10 GB per probe of the catalog, copied back through one bus.
+// class (DClass: 0, 1 or anything else, 2 bits) and writes those: the host never reads more than that, and
+// the raw registers were ~10 GB per probe of the catalog, copied back through one bus.
 #include <cstdint>
 #include <span>
 #include <string_view>
@@ -58,10 +58,10 @@ struct Entry {
     int dWords;      // 32-bit D registers per thread
     std::span<const Form> forms;
     // Runs `experiments` warpgroups. out = [experiment][packed word][thread]: element p of a thread (register
-    // p / (32 / bits), from bit (p % (32 / bits)) * bits) has its class in bits [2(p % 16) + 1 : 2(p % 16)] of
-    // packed word p / 16. smemBytes is the dynamic shared memory per block (the largest aAt + aBytes or bBytes,
-    // plus 1024 for aligning the base). *compiled is set to 1 when the code the device ran contains the
-    // instructions. Returns the cudaError_t of the launch.
+    // p / (32 / bits), from bit (p % (32 / bits)) * bits) has its class in bits [2(p % 16) + 1 : 2(p % 16)]
+    // of packed word p / 16. smemBytes is the dynamic shared memory per block (the largest aAt + aBytes or
+    // bBytes, plus 1024 for aligning the base). *compiled is set to 1 when the code the device ran contains
+    // the instructions. Returns the cudaError_t of the launch.
     int (*launch)(const Experiment* experiments, const std::uint32_t* words, const void* pool,
                   std::uint32_t* out, int count, int smemBytes, DClass dClass, int* compiled);
 };

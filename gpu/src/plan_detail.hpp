@@ -37,7 +37,7 @@ constexpr int kLocateBits = 8;               // bits of a nibble id
 std::uint32_t locateWord(int lane, int bit); // lane's word in MetaLocate run `bit`: nibble id bit set -> P1
 
 class SparseImages {
-public:
+  public:
     SparseImages(const ProbePlan& plan, const FragmentLayout& a, const FragmentLayout& b);
 
     // Adds the metadata experiments of form `form`: MetaLocate (kLocateBits runs per A element) and MetaValue
@@ -49,7 +49,7 @@ public:
     // element spells (its k + 1) across the 8 columns in one run.
     const std::vector<std::uint32_t>& kByColumn(std::uint16_t form) const { return m_kByColumn[form]; }
 
-private:
+  private:
     const ProbePlan& m_plan;
     std::vector<std::optional<sparse::Codec>> m_codecs;  // per form
     std::vector<std::vector<std::uint32_t>> m_kByColumn; // per form

@@ -14,12 +14,12 @@ namespace lanemap::gpu::detail {
 // in increasing element index), its chunk's field from the reference metadata, and the field's value from the
 // metadata words, decoded by the storage rule.
 class SparseSim {
-public:
+  public:
     SparseSim(const SimReference& reference, const MetadataLayout& metadata);
     // The logical column of compressed A element `flat`; -1 when the metadata gives it none.
     int column(std::size_t flat, int selector, const std::uint32_t* meta) const;
 
-private:
+  private:
     const SimReference& m_ref;
     int m_pattern = 0; // sparse::Pattern
     std::vector<int> m_chunkFirst, m_slot;

@@ -21,7 +21,8 @@ static void BM_BuildCatalog(benchmark::State& state) {
         built.reserve(catalog.size());
         for (const Variant* v : catalog.variants()) {
             built.push_back(catalog.buildUncached(*v));
-            for (const FragmentLayout& op : built.back().operands) elements += op.elements().size();
+            for (const FragmentLayout& op : built.back().operands)
+                elements += op.elements().size();
         }
         benchmark::DoNotOptimize(built.data());
     }
@@ -36,12 +37,12 @@ static void BM_JsonCatalog(benchmark::State& state) {
     std::size_t bytes = 0;
     for (auto _ : state) {
         bytes = 0;
-        for (const Variant* v : catalog.variants()) bytes += toJson(catalog.instruction(*v)).size();
+        for (const Variant* v : catalog.variants())
+            bytes += toJson(catalog.instruction(*v)).size();
     }
     state.counters["bytes"] = static_cast<double>(bytes);
 }
 BENCHMARK(BM_JsonCatalog)->Unit(benchmark::kMillisecond);
-
 
 namespace {
 DiagramOptions only(const char* operand) {
@@ -69,7 +70,8 @@ static void BM_SvgCatalog(benchmark::State& state) {
     std::size_t bytes = 0;
     for (auto _ : state) {
         bytes = 0;
-        for (const Variant* v : catalog.variants()) bytes += toSvg(buildDiagram(catalog.instruction(*v))).size();
+        for (const Variant* v : catalog.variants())
+            bytes += toSvg(buildDiagram(catalog.instruction(*v))).size();
     }
     state.counters["variants"] = static_cast<double>(catalog.size());
     state.counters["bytes"] = static_cast<double>(bytes);
@@ -80,7 +82,8 @@ BENCHMARK(BM_SvgCatalog)->Unit(benchmark::kMillisecond)->Iterations(1);
 static void BM_SvgSmall(benchmark::State& state) {
     const Instruction& in = *Catalog::instance().instruction("mma.m16n8k16.f16");
     std::size_t bytes = 0;
-    for (auto _ : state) bytes = toSvg(buildDiagram(in)).size();
+    for (auto _ : state)
+        bytes = toSvg(buildDiagram(in)).size();
     state.counters["bytes"] = static_cast<double>(bytes);
 }
 BENCHMARK(BM_SvgSmall)->Name("BM_SvgSmall/m16n8k16")->Unit(benchmark::kMillisecond);
@@ -89,7 +92,8 @@ BENCHMARK(BM_SvgSmall)->Name("BM_SvgSmall/m16n8k16")->Unit(benchmark::kMilliseco
 static void BM_SvgAtom(benchmark::State& state) {
     const Instruction& in = *Catalog::instance().instruction("wgmma.m64n256k16.f16");
     std::size_t bytes = 0;
-    for (auto _ : state) bytes = toSvg(buildDiagram(in)).size();
+    for (auto _ : state)
+        bytes = toSvg(buildDiagram(in)).size();
     state.counters["bytes"] = static_cast<double>(bytes);
 }
 BENCHMARK(BM_SvgAtom)->Name("BM_SvgAtom/m64n256k16")->Unit(benchmark::kMillisecond);

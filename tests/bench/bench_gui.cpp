@@ -18,7 +18,9 @@ using namespace lanemap;
 namespace {
 constexpr int kWidth = 1920, kHeight = 1080;
 
-const Instruction& largest() { return *Catalog::instance().instruction("wgmma.m64n256k16.f16"); }
+const Instruction& largest() {
+    return *Catalog::instance().instruction("wgmma.m64n256k16.f16");
+}
 
 DiagramOptions onlyD() {
     DiagramOptions o;
@@ -30,7 +32,8 @@ DiagramOptions onlyD() {
 gui::PaintOptions readable(const Diagram& d) {
     gui::PaintOptions p;
     p.zoom = 1.0;
-    while (!gui::labelsVisible(d, p.zoom)) p.zoom *= 1.25;
+    while (!gui::labelsVisible(d, p.zoom))
+        p.zoom *= 1.25;
     return p;
 }
 } // namespace
@@ -57,15 +60,18 @@ static void BM_HoverFrame(benchmark::State& state) {
     view.setDiagram(std::make_shared<const Diagram>(buildDiagram(largest(), onlyD())));
     view.setZoom(readable(*view.diagram()).zoom);
     view.show();
-    for (int i = 0; i < 50; ++i) QCoreApplication::processEvents(); // first frame + idle-time tile warm-up
+    for (int i = 0; i < 50; ++i)
+        QCoreApplication::processEvents(); // first frame + idle-time tile warm-up
     const bool wholeViewport = state.range(0) == 1;
     QImage frame(view.viewport()->size(), QImage::Format_ARGB32_Premultiplied);
     int thread = 0;
     for (auto _ : state) {
         view.setHighlightThread(thread);
         thread = (thread + 1) % 128;
-        if (wholeViewport) view.viewport()->render(&frame);
-        else view.viewport()->repaint(); // synchronous paint of what the hover invalidated
+        if (wholeViewport)
+            view.viewport()->render(&frame);
+        else
+            view.viewport()->repaint(); // synchronous paint of what the hover invalidated
     }
 }
 BENCHMARK(BM_HoverFrame)->Name("BM_HoverFrame/64x256")->Arg(0)->Unit(benchmark::kMillisecond);

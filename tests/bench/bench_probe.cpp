@@ -19,13 +19,22 @@ void probeHost(benchmark::State& state, const char* spec) {
         const gpu::wg::Plan plan = gpu::wg::planProbe(in);
         const gpu::Interpretation r = gpu::wg::interpretProbe(plan, rawD);
         experiments = plan.experiments.size();
-        if (r.result.verdict != Verdict::Pass) state.SkipWithError("the simulated probe did not pass");
+        if (r.result.verdict != Verdict::Pass)
+            state.SkipWithError("the simulated probe did not pass");
     }
     state.counters["experiments"] = static_cast<double>(experiments);
 }
 } // namespace
 
-BENCHMARK_CAPTURE(probeHost, wgmma_sp_n8, "wgmma.sp.m64n8k32.f16")->Name("BM_ProbeHost/wgmma.sp.m64n8k32.f16")->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(probeHost, wgmma_sp_n256, "wgmma.sp.m64n256k32.f16")->Name("BM_ProbeHost/wgmma.sp.m64n256k32.f16")->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(probeHost, wgmma_sp_e4m3, "wgmma.sp.m64n128k64.e4m3")->Name("BM_ProbeHost/wgmma.sp.m64n128k64.e4m3")->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(probeHost, wgmma_n256, "wgmma.m64n256k16.f16")->Name("BM_ProbeHost/wgmma.m64n256k16.f16")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(probeHost, wgmma_sp_n8, "wgmma.sp.m64n8k32.f16")
+    ->Name("BM_ProbeHost/wgmma.sp.m64n8k32.f16")
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(probeHost, wgmma_sp_n256, "wgmma.sp.m64n256k32.f16")
+    ->Name("BM_ProbeHost/wgmma.sp.m64n256k32.f16")
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(probeHost, wgmma_sp_e4m3, "wgmma.sp.m64n128k64.e4m3")
+    ->Name("BM_ProbeHost/wgmma.sp.m64n128k64.e4m3")
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(probeHost, wgmma_n256, "wgmma.m64n256k16.f16")
+    ->Name("BM_ProbeHost/wgmma.m64n256k16.f16")
+    ->Unit(benchmark::kMillisecond);

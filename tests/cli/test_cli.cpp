@@ -21,7 +21,9 @@ namespace {
 using Result = lanemap::test::CliResult;
 const auto run = lanemap::test::runCli;
 
-fs::path tempDir(const std::string& name) { return lanemap::test::freshTempDir(name); }
+fs::path tempDir(const std::string& name) {
+    return lanemap::test::freshTempDir(name);
+}
 
 TEST(CliList, OneSpecPerLineWithMinSm) {
     const Result r = run({"list"});
@@ -130,7 +132,8 @@ TEST(CliBinary, ExitCodesReachTheShell) {
 namespace {
 
 TEST(CliProbe, WithoutAGpuExits3AndSaysWhy) {
-    if (lanemap::gpu::discover().available) GTEST_SKIP() << "a GPU is present: covered by the gpu tests";
+    if (lanemap::gpu::discover().available)
+        GTEST_SKIP() << "a GPU is present: covered by the gpu tests";
     const Result r = run({"probe", "mma.m16n8k16.f16"});
     EXPECT_EQ(r.code, 3);
     EXPECT_NE(r.err.find("GPU unavailable: "), std::string::npos) << r.err;

@@ -1,4 +1,5 @@
-// lanemap-cli with sparse instructions: the metadata view per selector, selector errors (exit 2), sparse JSON.
+// lanemap-cli with sparse instructions: the metadata view per selector, selector errors (exit 2), sparse
+// JSON.
 #include "cli.hpp"
 #include "cli_run.hpp"
 
@@ -16,7 +17,8 @@ TEST(CliSparse, ListsTheSparseFamily) {
     const Result r = run({"list", "--family", "mma.sp"});
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_NE(r.out.find("mma.sp.m16n8k16.f16\tsm_80\n"), std::string::npos);
-    EXPECT_NE(r.out.find("mma.sp::ordered_metadata.m16n8k128.kind::mxf4nvf4.e2m1\tsm_120\n"), std::string::npos);
+    EXPECT_NE(r.out.find("mma.sp::ordered_metadata.m16n8k128.kind::mxf4nvf4.e2m1\tsm_120\n"),
+              std::string::npos);
     EXPECT_EQ(r.out.find("mma.m16n8k16.f16\t"), std::string::npos) << "dense variants filtered out";
 }
 
@@ -62,7 +64,8 @@ TEST(CliSparse, ExportsJsonWithTheMetadataOperand) {
     EXPECT_EQ(md["name"], "metadata");
     EXPECT_EQ(md["granularity"], "4:8 pair-wise");
     EXPECT_EQ(md["selectors"].size(), 2u);
-    // Fig. 139 was UNRESOLVED; the H100 probe settled it (resources/probe/h100-mma.json): no candidates remain.
+    // Fig. 139 was UNRESOLVED; the H100 probe settled it (resources/probe/h100-mma.json): no candidates
+    // remain.
     EXPECT_FALSE(md.contains("candidates"));
     EXPECT_EQ(md["selectors"][0]["fields"][0]["source"], "hardware");
 }

@@ -22,7 +22,9 @@ namespace {
 using Result = lanemap::test::CliResult;
 const auto run = lanemap::test::runCli;
 
-fs::path tempDir(const std::string& name) { return lanemap::test::freshTempDir(name); }
+fs::path tempDir(const std::string& name) {
+    return lanemap::test::freshTempDir(name);
+}
 
 std::string slurp(const fs::path& file) {
     std::ifstream in(file, std::ios::binary);
@@ -52,12 +54,13 @@ TEST(CliSvg, AllWritesOneWellFormedSvgPerVariant) {
 }
 
 TEST(CliSvg, OperandColorPaletteAndLanes) {
-    const Result r = run({"export", "mma.m16n8k16.f16", "--format", "svg", "--operand", "a", "--color", "group",
-                          "--palette", "colorblind", "--lanes", "0-3,13", "-o", "-"});
+    const Result r = run({"export", "mma.m16n8k16.f16", "--format", "svg", "--operand", "a", "--color",
+                          "group", "--palette", "colorblind", "--lanes", "0-3,13", "-o", "-"});
     ASSERT_EQ(r.code, 0) << r.err;
     const auto doc = parseXml(r.out);
     ASSERT_TRUE(doc) << doc.error;
-    const auto texts = doc.root->all([](const XmlNode& n) { return n.name == "text" && n.parent->child("title"); });
+    const auto texts =
+        doc.root->all([](const XmlNode& n) { return n.name == "text" && n.parent->child("title"); });
     EXPECT_EQ(texts.size(), 256u); // A only
     const auto dim = doc.root->all([](const XmlNode& n) { return n.name == "g" && n.hasClass("dim"); });
     EXPECT_EQ(dim.size(), 27u);
@@ -68,7 +71,8 @@ TEST(CliSvg, OperandColorPaletteAndLanes) {
 TEST(CliSvg, BadDrawingOptionsExit2WithWhatIsValid) {
     Result r = run({"export", "mma.m16n8k16.f16", "--format", "svg", "--color", "rainbow", "-o", "-"});
     EXPECT_EQ(r.code, 2);
-    EXPECT_NE(r.err.find("unknown --color 'rainbow'; valid: lane, register, group"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("unknown --color 'rainbow'; valid: lane, register, group"), std::string::npos)
+        << r.err;
     r = run({"export", "mma.m16n8k16.f16", "--format", "svg", "--palette", "neon", "-o", "-"});
     EXPECT_EQ(r.code, 2);
     EXPECT_NE(r.err.find("valid: default, colorblind"), std::string::npos) << r.err;
@@ -95,7 +99,8 @@ TEST(CliSvg, ReplacesAtomicallyAndNamesTheBadPath) {
     const auto doc = parseXml(slurp(file));
     ASSERT_TRUE(doc) << doc.error;
     EXPECT_EQ(doc.root->child("title")->text, "mma.m16n8k16.f16 \u2014 lanemap layout diagram");
-    EXPECT_EQ(static_cast<std::size_t>(std::distance(fs::directory_iterator(dir), {})), 1u) << "temp file left behind";
+    EXPECT_EQ(static_cast<std::size_t>(std::distance(fs::directory_iterator(dir), {})), 1u)
+        << "temp file left behind";
     const fs::path missing = dir / "no-such-folder" / "d.svg";
     const Result r = run({"export", "mma.m16n8k16.f16", "--format", "svg", "-o", missing.string()});
     EXPECT_EQ(r.code, 2);

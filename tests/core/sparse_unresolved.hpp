@@ -16,21 +16,25 @@ namespace lanemap::testing {
 inline const Instruction& unresolvedSparse(const std::string& spec) {
     static std::map<std::string, std::unique_ptr<Instruction>> cache;
     auto& slot = cache[spec];
-    if (slot) return *slot;
+    if (slot)
+        return *slot;
     auto in = std::make_unique<Instruction>(*Catalog::instance().instruction(spec));
     in->hardware = nullptr; // the open question: no recorded run has settled it
-    auto copy = std::make_shared<MetadataLayout>(*in->metadata); // the catalog's table is shared and immutable
+    auto copy =
+        std::make_shared<MetadataLayout>(*in->metadata); // the catalog's table is shared and immutable
     MetadataLayout& md = *copy;
     in->metadata = copy;
     std::vector<MetadataSelector> rows = md.selectors, halves;
     for (MetadataSelector& s : rows)
-        for (MetadataField& f : s.fields) f.source = Source::Inferred;
+        for (MetadataField& f : s.fields)
+            f.source = Source::Inferred;
     const int chunk = md.chunkCols;
     for (const MetadataSelector& s : md.selectors) {
         MetadataSelector h{s.value, {}};
         for (int thread = 0; thread < 32; ++thread) {
             const Lane l = Lane::of(thread);
-            if (l.threadID_in_group >> 1 != s.value) continue;
+            if (l.threadID_in_group >> 1 != s.value)
+                continue;
             for (int j = 0; j < 8; ++j) {
                 MetadataField f;
                 f.thread = thread;

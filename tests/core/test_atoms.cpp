@@ -1,7 +1,7 @@
-// Catalog-wide invariants of the atom records, over every variant with no family filter: metadata summaries agree
-// with the storage rule of the A operand, sparse wgmma has exactly the warp-level figure per warp, forms render the
-// variant's own PTX, notes and errata are attached once, and the evidence overlay (not the tables) says what the
-// hardware confirmed.
+// Catalog-wide invariants of the atom records, over every variant with no family filter: metadata summaries
+// agree with the storage rule of the A operand, sparse wgmma has exactly the warp-level figure per warp,
+// forms render the variant's own PTX, notes and errata are attached once, and the evidence overlay (not the
+// tables) says what the hardware confirmed.
 #include "lanemap/catalog.hpp"
 #include "lanemap/evidence.hpp"
 #include "lanemap/export.hpp"
@@ -17,16 +17,20 @@ using namespace lanemap;
 
 namespace {
 
-const Catalog& cat() { return Catalog::instance(); }
+const Catalog& cat() {
+    return Catalog::instance();
+}
 
 TEST(EveryAtom, MetadataSummariesFollowTheStorageRuleOfA) {
     int sparse = 0;
     for (const Variant* v : cat().variants()) {
         const Instruction& in = cat().instruction(*v);
-        if (!in.metadata) continue;
+        if (!in.metadata)
+            continue;
         ++sparse;
         SCOPED_TRACE(in.spec);
-        const sparse::StorageRule* rule = sparse::ruleForContainerBits(in.operand(Operand::A)->containerBits());
+        const sparse::StorageRule* rule =
+            sparse::ruleForContainerBits(in.operand(Operand::A)->containerBits());
         ASSERT_NE(rule, nullptr);
         const MetadataLayout& md = *in.metadata;
         EXPECT_EQ(md.granularity, rule->granularity);
@@ -73,7 +77,8 @@ TEST(EveryAtom, SparseWgmmaMetadataIsTheWarpFigurePerWarp) {
         {{ElementType::U8, 64}, "mma.sp.m16n8k64.u8"}};
     int checked = 0;
     for (const Variant* v : cat().variants()) {
-        if (v->family != Family::WgmmaSp) continue;
+        if (v->family != Family::WgmmaSp)
+            continue;
         const Instruction& in = cat().instruction(*v);
         const Instruction& warp = *cat().instruction(twin.at({in.atype, in.k}));
         ASSERT_EQ(in.metadata->selectors.size(), warp.metadata->selectors.size()) << in.spec;
@@ -131,10 +136,12 @@ TEST(EveryAtom, NotesAndErrataAreAttachedOnceAndOnlyWhereTheyApply) {
     EXPECT_EQ(errata["E1"], 1); // mma.m16n8k256.b1 only
     EXPECT_EQ(errata["E2"], 1);
     EXPECT_EQ(errata["E13"], 4); // wgmma .s8/.u8 m64n240k32 and m64n256k32
-    for (const char* id : {"E3", "E4", "E8", "E9", "E10", "E11", "E14"}) EXPECT_GT(errata[id], 0) << id;
+    for (const char* id : {"E3", "E4", "E8", "E9", "E10", "E11", "E14"})
+        EXPECT_GT(errata[id], 0) << id;
 }
 
-// --- the evidence overlay -------------------------------------------------------------------------------------
+// --- the evidence overlay
+// -------------------------------------------------------------------------------------
 
 ProbeReport reportOf(const std::string& date, const std::string& spec, Verdict verdict) {
     ProbeReport r;
@@ -151,7 +158,8 @@ TEST(EvidenceOverlay, APassOutranksFailAndUnsupportedAndTheLaterPassWins) {
     EvidenceOverlay o;
     o.add(reportOf("2026-01-02T00:00:00Z", "mma.m16n8k16.f16", Verdict::Pass), "resources/probe/old.json");
     o.add(reportOf("2026-01-03T00:00:00Z", "mma.m16n8k16.f16", Verdict::Fail), "resources/probe/broken.json");
-    o.add(reportOf("2026-01-04T00:00:00Z", "mma.m16n8k16.f16", Verdict::Unsupported), "resources/probe/other.json");
+    o.add(reportOf("2026-01-04T00:00:00Z", "mma.m16n8k16.f16", Verdict::Unsupported),
+          "resources/probe/other.json");
     ASSERT_NE(o.find("mma.m16n8k16.f16"), nullptr);
     EXPECT_EQ(o.find("mma.m16n8k16.f16")->verdict, Verdict::Pass);
     EXPECT_EQ(o.find("mma.m16n8k16.f16")->run->report, "resources/probe/old.json");
@@ -181,10 +189,12 @@ TEST(EvidenceOverlay, TheRecordedRunsCoverEveryVariantTheH100RunsAndNoTableSaysH
     for (const Variant* v : cat().variants()) {
         const Instruction& in = cat().instruction(*v);
         for (const FragmentLayout& op : in.operands)
-            for (const Element& e : op.elements()) ASSERT_NE(e.source, Source::Hardware) << in.spec;
+            for (const Element& e : op.elements())
+                ASSERT_NE(e.source, Source::Hardware) << in.spec;
         if (in.metadata)
             for (const MetadataSelector& s : in.metadata->selectors)
-                for (const MetadataField& f : s.fields) ASSERT_NE(f.source, Source::Hardware) << in.spec;
+                for (const MetadataField& f : s.fields)
+                    ASSERT_NE(f.source, Source::Hardware) << in.spec;
         const HardwareEvidence* h = EvidenceOverlay::recorded().find(v->spec);
         ASSERT_NE(h, nullptr) << v->spec << " is in no recorded report";
         EXPECT_EQ(in.hardware, h);

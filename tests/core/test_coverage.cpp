@@ -12,7 +12,8 @@ namespace {
 
 std::vector<std::string> allSpecs() {
     std::vector<std::string> specs;
-    for (const Variant* v : Catalog::instance().variants()) specs.push_back(v->spec);
+    for (const Variant* v : Catalog::instance().variants())
+        specs.push_back(v->spec);
     return specs;
 }
 
@@ -38,10 +39,12 @@ TEST_P(EveryVariant, OperandsCoverTheirTileAndPackRegisters) {
         for (const Element& e : op.elements()) {
             EXPECT_EQ(e.reg, e.index / op.elementsPerRegister());
             EXPECT_GE(e.bit, (e.index % op.elementsPerRegister()) * op.containerBits());
-            EXPECT_LE(e.bit + op.elementBits(), (e.index % op.elementsPerRegister() + 1) * op.containerBits());
+            EXPECT_LE(e.bit + op.elementBits(),
+                      (e.index % op.elementsPerRegister() + 1) * op.containerBits());
             EXPECT_LT(e.reg, op.registers());
         }
-        if (op.chunked()) continue; // sparse A chunks are checked by the sparse tests
+        if (op.chunked())
+            continue; // sparse A chunks are checked by the sparse tests
         // Exact coverage: every cell of every product has exactly one owner, and it is that element.
         for (int m = 0; m < op.matrices(); ++m)
             for (int r = 0; r < op.rows(); ++r)
@@ -72,29 +75,54 @@ TEST_P(EveryVariant, OperandsCoverTheirTileAndPackRegisters) {
 INSTANTIATE_TEST_SUITE_P(Catalog, EveryVariant, ::testing::ValuesIn(allSpecs()),
                          [](const ::testing::TestParamInfo<std::string>& param) {
                              std::string name;
-                             for (char c : param.param) name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+                             for (char c : param.param)
+                                 name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
                              return name;
                          });
 
 TEST(Catalog, HasEveryDenseRowOfTheCatalog) {
     // docs/reference/ptx-facts.md#dense-mma rows 1-23, one spec per (shape, A type, accumulator).
     const char* expected[] = {
-        "mma.m8n8k4.row.col.f16",  "mma.m8n8k4.col.row.f16.f16", "mma.m8n8k4.row.row.f16.f16.f32",
-        "mma.m8n8k4.f64",          "mma.m8n8k16.s8",             "mma.m8n8k16.u8",
-        "mma.m8n8k32.s4",          "mma.m8n8k32.u4",             "mma.m8n8k128.b1",
-        "mma.m16n8k4.tf32",        "mma.m16n8k4.f64",            "mma.m16n8k8.f16",
-        "mma.m16n8k8.f16.f16",     "mma.m16n8k8.bf16",           "mma.m16n8k8.tf32",
-        "mma.m16n8k8.f64",         "mma.m16n8k16.f16",           "mma.m16n8k16.f16.f16",
-        "mma.m16n8k16.bf16",       "mma.m16n8k16.f64",           "mma.m16n8k16.s8",
-        "mma.m16n8k16.u8",         "mma.m16n8k16.e4m3",          "mma.m16n8k16.e5m2.f16",
-        "mma.m16n8k32.s8",         "mma.m16n8k32.u4",            "mma.m16n8k32.e4m3",
-        "mma.m16n8k32.e5m2.f16",   "mma.m16n8k32.kind::f8f6f4.e2m1", "mma.m16n8k32.kind::f8f6f4.e3m2.f16",
-        "mma.m16n8k64.s4",         "mma.m16n8k64.u4",            "mma.m16n8k128.b1",
+        "mma.m8n8k4.row.col.f16",
+        "mma.m8n8k4.col.row.f16.f16",
+        "mma.m8n8k4.row.row.f16.f16.f32",
+        "mma.m8n8k4.f64",
+        "mma.m8n8k16.s8",
+        "mma.m8n8k16.u8",
+        "mma.m8n8k32.s4",
+        "mma.m8n8k32.u4",
+        "mma.m8n8k128.b1",
+        "mma.m16n8k4.tf32",
+        "mma.m16n8k4.f64",
+        "mma.m16n8k8.f16",
+        "mma.m16n8k8.f16.f16",
+        "mma.m16n8k8.bf16",
+        "mma.m16n8k8.tf32",
+        "mma.m16n8k8.f64",
+        "mma.m16n8k16.f16",
+        "mma.m16n8k16.f16.f16",
+        "mma.m16n8k16.bf16",
+        "mma.m16n8k16.f64",
+        "mma.m16n8k16.s8",
+        "mma.m16n8k16.u8",
+        "mma.m16n8k16.e4m3",
+        "mma.m16n8k16.e5m2.f16",
+        "mma.m16n8k32.s8",
+        "mma.m16n8k32.u4",
+        "mma.m16n8k32.e4m3",
+        "mma.m16n8k32.e5m2.f16",
+        "mma.m16n8k32.kind::f8f6f4.e2m1",
+        "mma.m16n8k32.kind::f8f6f4.e3m2.f16",
+        "mma.m16n8k64.s4",
+        "mma.m16n8k64.u4",
+        "mma.m16n8k128.b1",
         "mma.m16n8k256.b1",
     };
-    for (const char* spec : expected) EXPECT_NE(Catalog::instance().variant(spec), nullptr) << spec;
+    for (const char* spec : expected)
+        EXPECT_NE(Catalog::instance().variant(spec), nullptr) << spec;
     int dense = 0;
-    for (const Variant* v : Catalog::instance().variants()) dense += v->family == Family::Mma;
+    for (const Variant* v : Catalog::instance().variants())
+        dense += v->family == Family::Mma;
     EXPECT_EQ(dense, 12 + 1 + 2 + 2 + 1 + 2 + 5 + 10 + 8 + 10 + 2 + 1 + 1);
 }
 
@@ -118,9 +146,10 @@ TEST(Catalog, QuadPairProductsAreSeparateMatrices) {
         std::set<int> lanes;
         for (int r = 0; r < 8; ++r)
             for (int c = 0; c < 4; ++c)
-                for (auto idx : a.owners(r, c, q)) lanes.insert(a.elements()[idx].thread);
-        EXPECT_EQ(lanes, (std::set<int>{4 * q, 4 * q + 1, 4 * q + 2, 4 * q + 3, 16 + 4 * q, 17 + 4 * q, 18 + 4 * q,
-                                        19 + 4 * q}));
+                for (auto idx : a.owners(r, c, q))
+                    lanes.insert(a.elements()[idx].thread);
+        EXPECT_EQ(lanes, (std::set<int>{4 * q, 4 * q + 1, 4 * q + 2, 4 * q + 3, 16 + 4 * q, 17 + 4 * q,
+                                        18 + 4 * q, 19 + 4 * q}));
     }
 }
 

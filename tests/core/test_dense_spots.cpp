@@ -125,17 +125,19 @@ TEST(DenseErrata, E1IsRecordedAndCorrected) {
     const Element& e = in->operand(Operand::A)->element(0, 32);
     EXPECT_EQ(e.row, 8);
     EXPECT_EQ(e.col, 0);
-    // The table states only the corrected reading (inferred) and keeps the manual's as an alternative placement.
+    // The table states only the corrected reading (inferred) and keeps the manual's as an alternative
+    // placement.
     EXPECT_EQ(e.source, Source::Inferred);
     ASSERT_TRUE(in->errata[0].manualReading.has_value());
     EXPECT_EQ(in->errata[0].manualReading->operand, Operand::A);
     EXPECT_EQ(in->errata[0].manualReading->place(Lane::of(0), 32, 0).col, 32); // the manual's literal column
-    // Confirmed on an H100 (resources/probe/h100-mma.json, through the evidence overlay): shown as hardware fact,
-    // the erratum confirmed, the run named.
+    // Confirmed on an H100 (resources/probe/h100-mma.json, through the evidence overlay): shown as hardware
+    // fact, the erratum confirmed, the run named.
     EXPECT_EQ(in->sourceOf(e.source), Source::Hardware);
     EXPECT_EQ(statusOf(*in, in->errata[0]), ErratumStatus::Confirmed);
     ASSERT_NE(in->hardware, nullptr);
-    EXPECT_EQ(in->hardware->run->report.rfind("resources/probe/h100-mma", 0), 0u) << in->hardware->run->report;
+    EXPECT_EQ(in->hardware->run->report.rfind("resources/probe/h100-mma", 0), 0u)
+        << in->hardware->run->report;
     EXPECT_NE(evidenceOf(*in, in->errata[0]).find(in->hardware->run->report), std::string::npos);
     EXPECT_EQ(in->sourceOf(in->operand(Operand::B)->element(0, 0).source), Source::Doc);
 }

@@ -15,7 +15,9 @@ using namespace lanemap;
 
 namespace {
 
-const Instruction& get(const char* spec) { return *Catalog::instance().instruction(spec); }
+const Instruction& get(const char* spec) {
+    return *Catalog::instance().instruction(spec);
+}
 
 template <class Fn> DiagramOptions with(Fn&& set) {
     DiagramOptions o;
@@ -25,7 +27,8 @@ template <class Fn> DiagramOptions with(Fn&& set) {
 
 const DiagramPanel* panelNamed(const Diagram& d, std::string_view operand) {
     for (const DiagramPanel& p : d.panels)
-        if (p.operand == operand) return &p;
+        if (p.operand == operand)
+            return &p;
     return nullptr;
 }
 
@@ -87,8 +90,10 @@ TEST(Diagram, EveryVariantDrawsEveryElementOnce) {
         const Instruction& in = Catalog::instance().instruction(*v);
         const Diagram d = buildDiagram(in, with([](DiagramOptions& o) { o.mergeIdenticalCD = false; }));
         std::size_t elements = 0;
-        for (const FragmentLayout& op : in.operands) elements += op.elements().size();
-        if (in.metadata && !in.metadata->selectors.empty()) elements += in.metadata->selectors.front().fields.size();
+        for (const FragmentLayout& op : in.operands)
+            elements += op.elements().size();
+        if (in.metadata && !in.metadata->selectors.empty())
+            elements += in.metadata->selectors.front().fields.size();
         EXPECT_EQ(d.cells.size(), elements) << v->spec;
         for (const DiagramCell& c : d.cells) {
             const RectF& g = d.panels[c.panel].gridRect();
@@ -115,7 +120,8 @@ TEST(Diagram, DifferentCAndDAreBothShown) {
     // m8n8k4 .f16 C with .f32 D: two accumulator layouts, so two panels per quad-pair product.
     const Diagram d = buildDiagram(get("mma.m8n8k4.row.col.f16.f16.f32"));
     std::map<std::string, int> panels;
-    for (const DiagramPanel& p : d.panels) ++panels[p.operand];
+    for (const DiagramPanel& p : d.panels)
+        ++panels[p.operand];
     EXPECT_EQ(panels["C"], 4);
     EXPECT_EQ(panels["D"], 4);
     EXPECT_EQ(panels.count("C/D"), 0u);
@@ -126,10 +132,12 @@ TEST(Diagram, QuadPairProductsAreSeparatePanels) {
     const Diagram d = buildDiagram(in);
     int aPanels = 0;
     for (const DiagramPanel& p : d.panels) {
-        if (p.operand != "A") continue;
+        if (p.operand != "A")
+            continue;
         EXPECT_EQ(p.matrix, aPanels);
         EXPECT_NE(p.title.find("product " + std::to_string(aPanels)), std::string::npos) << p.title;
-        for (std::uint32_t i = p.firstCell; i < p.firstCell + p.cellCount; ++i) EXPECT_EQ(d.cells[i].matrix, p.matrix);
+        for (std::uint32_t i = p.firstCell; i < p.firstCell + p.cellCount; ++i)
+            EXPECT_EQ(d.cells[i].matrix, p.matrix);
         ++aPanels;
     }
     EXPECT_EQ(aPanels, 4);
@@ -138,7 +146,8 @@ TEST(Diagram, QuadPairProductsAreSeparatePanels) {
     EXPECT_EQ(e.matrix, 3);
     bool found = false;
     for (std::uint32_t i : d.cellsOfThread(13))
-        found = found || (d.hoverId(d.cells[i]) == "A-m3-t13-e2" && d.cells[i].row == e.row && d.cells[i].col == e.col);
+        found = found || (d.hoverId(d.cells[i]) == "A-m3-t13-e2" && d.cells[i].row == e.row &&
+                          d.cells[i].col == e.col);
     EXPECT_TRUE(found);
 }
 
@@ -169,7 +178,8 @@ TEST(Diagram, ThirtyTwoDistinguishableLaneColorsWithReadableLabels) {
             if (lane > 0) {
                 const Rgb p = paletteColor(palette, ColorBy::Lane, lane - 1);
                 const int dist = std::abs(c.r - p.r) + std::abs(c.g - p.g) + std::abs(c.b - p.b);
-                EXPECT_GT(dist, 40) << toString(palette) << ": lanes " << lane - 1 << " and " << lane << " look alike";
+                EXPECT_GT(dist, 40) << toString(palette) << ": lanes " << lane - 1 << " and " << lane
+                                    << " look alike";
             }
         }
         EXPECT_EQ(seen.size(), 32u) << toString(palette);
@@ -189,7 +199,8 @@ TEST(Diagram, ColoringByRegisterAndByGroup) {
     EXPECT_EQ(byReg.legends[0].entries.size(), 4u); // A has registers 0..3
     o.colorBy = ColorBy::ThreadGroup;
     const Diagram byGroup = buildDiagram(in, o);
-    for (const DiagramCell& c : byGroup.cells) EXPECT_EQ(c.colorKey, static_cast<std::uint32_t>(c.thread >> 2));
+    for (const DiagramCell& c : byGroup.cells)
+        EXPECT_EQ(c.colorKey, static_cast<std::uint32_t>(c.thread >> 2));
     EXPECT_EQ(byGroup.legends[0].entries.size(), 8u);
     EXPECT_EQ(byGroup.legends[0].entries[3].text, "group 3  (lanes 12\u201315)");
 }
@@ -264,7 +275,8 @@ TEST(DiagramWarpgroup, EveryCellLiesInsideItsGridAndHitTestsBack) {
     ASSERT_EQ(d.cells.size(), 1024u + 16384u);
     for (std::size_t i = 0; i < d.cells.size(); i += 7) {
         const DiagramCell& c = d.cells[i];
-        EXPECT_EQ(d.cellAt(c.rect.x + c.rect.w / 2, c.rect.y + c.rect.h / 2), static_cast<int>(i)) << d.hoverId(c);
+        EXPECT_EQ(d.cellAt(c.rect.x + c.rect.w / 2, c.rect.y + c.rect.h / 2), static_cast<int>(i))
+            << d.hoverId(c);
     }
     // A shelf layout keeps the 16k-unit-wide D from pushing A off to one side.
     EXPECT_LE(d.width, d.panels[1].bounds.right() + d.metrics.margin + 1);

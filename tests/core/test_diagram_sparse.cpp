@@ -15,7 +15,8 @@ namespace {
 
 const DiagramPanel& panel(const Diagram& d, std::string_view operand) {
     for (const DiagramPanel& p : d.panels)
-        if (p.operand == operand) return p;
+        if (p.operand == operand)
+            return p;
     throw std::runtime_error("no panel " + std::string(operand));
 }
 
@@ -40,7 +41,8 @@ TEST(DiagramSparse, ChunkOwnersAreAllShownSideBySide) {
     EXPECT_EQ(d.tooltip(d.cells[right[0]]), "lane 13 a1: reg 0 [31..16] row 3 cols 4..7");
     // Chunk boundaries are drawn.
     int chunkLines = 0;
-    for (const DiagramLine& l : d.lines) chunkLines += l.width == 1.5 && l.from.x == l.to.x && l.from.y == a.origin.y;
+    for (const DiagramLine& l : d.lines)
+        chunkLines += l.width == 1.5 && l.from.x == l.to.x && l.from.y == a.origin.y;
     EXPECT_GE(chunkLines, 3);
 }
 
@@ -95,7 +97,8 @@ TEST(DiagramSparse, PerLaneRegisterBitDiagrams) {
             EXPECT_EQ(c.row, f.row);
             EXPECT_EQ(c.col, f.colFirst);
             EXPECT_EQ(c.bitLo, f.bitLo);
-            EXPECT_EQ(d.hoverId(c), "metadata-t" + std::to_string(bd.thread) + "-b" + std::to_string(f.bitLo));
+            EXPECT_EQ(d.hoverId(c),
+                      "metadata-t" + std::to_string(bd.thread) + "-b" + std::to_string(f.bitLo));
             EXPECT_EQ(f.fill, c.fill);
         }
     }
@@ -120,13 +123,15 @@ TEST(DiagramSparse, MetadataAloneAndWithoutBitDiagrams) {
     o.metadataBitFields = false;
     EXPECT_TRUE(buildDiagram(in, o).bitFields.empty());
     // A dense instruction has no metadata operand.
-    EXPECT_THROW(buildDiagram(*Catalog::instance().instruction("mma.m16n8k16.f16"), o), std::invalid_argument);
+    EXPECT_THROW(buildDiagram(*Catalog::instance().instruction("mma.m16n8k16.f16"), o),
+                 std::invalid_argument);
 }
 
 TEST(DiagramSparse, HoveringALaneFindsItsMetadataToo) {
     const Diagram d = buildDiagram(test::sparseM16n8k16());
     std::map<std::string, int> perPanel;
-    for (std::uint32_t i : d.cellsOfThread(4)) ++perPanel[d.panels[d.cells[i].panel].operand];
+    for (std::uint32_t i : d.cellsOfThread(4))
+        ++perPanel[d.panels[d.cells[i].panel].operand];
     EXPECT_EQ(perPanel["A"], 4);
     EXPECT_EQ(perPanel["B"], 4);
     EXPECT_EQ(perPanel["C/D"], 4);

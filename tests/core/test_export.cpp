@@ -17,7 +17,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const Instruction& get(const char* spec) { return *Catalog::instance().instruction(spec); }
+const Instruction& get(const char* spec) {
+    return *Catalog::instance().instruction(spec);
+}
 
 TEST(Json, FollowsTheDesignSchema) {
     const json doc = json::parse(toJson(get("mma.m16n8k16.f16")));
@@ -38,7 +40,12 @@ TEST(Json, FollowsTheDesignSchema) {
     EXPECT_EQ(a["register_bits"], 32);
     ASSERT_EQ(a["elements"].size(), 256u);
     const json& e = a["elements"][0];
-    EXPECT_EQ(e, (json{{"thread", 0}, {"index", 0}, {"register", 0}, {"bit", 0}, {"row", 0}, {"col", 0},
+    EXPECT_EQ(e, (json{{"thread", 0},
+                       {"index", 0},
+                       {"register", 0},
+                       {"bit", 0},
+                       {"row", 0},
+                       {"col", 0},
                        {"source", "doc"}}));
     // Lane 13, a5: register 2, bits 16..31, row 3, col 11.
     const json& e13 = a["elements"][13 * 8 + 5];
@@ -97,7 +104,7 @@ TEST(Text, QuadPairPrintsOneGridPerProduct) {
 }
 
 class AtomicWrite : public ::testing::Test {
-protected:
+  protected:
     void SetUp() override {
         m_dir = fs::temp_directory_path() / ("lanemap-test-" + std::to_string(::getpid()) + "-" +
                                              ::testing::UnitTest::GetInstance()->current_test_info()->name());
@@ -109,7 +116,9 @@ protected:
         std::ifstream in(p);
         return {std::istreambuf_iterator<char>(in), {}};
     }
-    std::size_t entries() const { return static_cast<std::size_t>(std::distance(fs::directory_iterator(m_dir), {})); }
+    std::size_t entries() const {
+        return static_cast<std::size_t>(std::distance(fs::directory_iterator(m_dir), {}));
+    }
     fs::path m_dir;
 };
 
@@ -156,8 +165,8 @@ TEST(ExportOptions, RejectUnknownOperandAndSelector) {
 
 namespace {
 
-// A write that runs out of space part-way (simulated with RLIMIT_FSIZE, which fails write() with EFBIG the way a
-// full disk fails it with ENOSPC): the old file survives untouched and no temp file is left behind.
+// A write that runs out of space part-way (simulated with RLIMIT_FSIZE, which fails write() with EFBIG the
+// way a full disk fails it with ENOSPC): the old file survives untouched and no temp file is left behind.
 TEST_F(AtomicWrite, WriteFailurePartWayKeepsTheOldFile) {
     const fs::path file = m_dir / "keep.json";
     ASSERT_EQ(writeFileAtomic(file.string(), "old contents"), "");

@@ -30,9 +30,11 @@ TEST(FormatInt, AgreesWithToCharsAtEveryLengthBoundary) {
             values.push_back(p + d);
             values.push_back(-(p + d));
         }
-        if (e < 18) p *= 10;
+        if (e < 18)
+            p *= 10;
     }
-    for (long long v : values) EXPECT_EQ(viaFormatInt(v), viaToChars(v)) << v;
+    for (long long v : values)
+        EXPECT_EQ(viaFormatInt(v), viaToChars(v)) << v;
 }
 
 TEST(FormatInt, AgreesWithToCharsOnRandomValues) {

@@ -20,25 +20,29 @@ namespace {
 
 const Instruction& get(const char* spec) {
     const Instruction* in = Catalog::instance().instruction(spec);
-    if (!in) throw std::runtime_error(std::string("not in catalog: ") + spec);
+    if (!in)
+        throw std::runtime_error(std::string("not in catalog: ") + spec);
     return *in;
 }
 
 Codec codec(const char* spec, int selector, std::string_view candidate = {}) {
     std::string error;
     std::optional<Codec> c = Codec::make(get(spec), selector, error, candidate);
-    if (!c) throw std::runtime_error(error);
+    if (!c)
+        throw std::runtime_error(error);
     return std::move(*c);
 }
 
 std::vector<std::string> sparseSpecs() {
     std::vector<std::string> specs;
     for (const Variant* v : Catalog::instance().variants())
-        if (v->family == Family::MmaSp) specs.push_back(v->spec);
+        if (v->family == Family::MmaSp)
+            specs.push_back(v->spec);
     return specs;
 }
 
-// A random matrix that satisfies the rule: per chunk, random kept units (some left zero), random non-zero values.
+// A random matrix that satisfies the rule: per chunk, random kept units (some left zero), random non-zero
+// values.
 Matrix randomSparse(const Codec& c, int rows, int cols, int elementBits, std::mt19937& rng) {
     Matrix m(rows, cols);
     const StorageRule& r = c.rule();
@@ -50,17 +54,21 @@ Matrix randomSparse(const Codec& c, int rows, int cols, int elementBits, std::mt
     for (int row = 0; row < rows; ++row)
         for (int first = 0; first < cols; first += r.chunkCols) {
             std::vector<int> order(static_cast<std::size_t>(units));
-            for (int u = 0; u < units; ++u) order[static_cast<std::size_t>(u)] = u;
+            for (int u = 0; u < units; ++u)
+                order[static_cast<std::size_t>(u)] = u;
             std::shuffle(order.begin(), order.end(), rng);
-            const int used = static_cast<int>(rng() % static_cast<unsigned>(keep + 1)); // 0..keep units non-zero
+            const int used =
+                static_cast<int>(rng() % static_cast<unsigned>(keep + 1)); // 0..keep units non-zero
             for (int k = 0; k < used; ++k)
                 for (int x = 0; x < unit; ++x)
-                    if (rng() % 5 != 0 || x == 0) m.at(row, first + order[static_cast<std::size_t>(k)] * unit + x) = value(rng);
+                    if (rng() % 5 != 0 || x == 0)
+                        m.at(row, first + order[static_cast<std::size_t>(k)] * unit + x) = value(rng);
         }
     return m;
 }
 
-// --- storage rules -------------------------------------------------------------------------------------------
+// --- storage rules
+// -------------------------------------------------------------------------------------------
 
 TEST(SparseRules, GranularityPerContainerWidth) {
     EXPECT_EQ(ruleForContainerBits(16)->granularity, "2:4");
@@ -75,7 +83,8 @@ TEST(SparseRules, GranularityPerContainerWidth) {
 }
 
 TEST(SparseRules, ValidMetadataValuesAsTheStorageSectionLists) {
-    // §9.7.14.6.1: 0b0000, 0b0101, 0b1010, 0b1111 invalid; ordered: only 0b0100, 0b1000, 0b1001, 0b1100, 0b1101, 0b1110.
+    // §9.7.14.6.1: 0b0000, 0b0101, 0b1010, 0b1111 invalid; ordered: only 0b0100, 0b1000, 0b1001, 0b1100,
+    // 0b1101, 0b1110.
     const std::vector<std::uint8_t> ordered{0b0100, 0b1000, 0b1001, 0b1100, 0b1101, 0b1110};
     EXPECT_EQ(validFieldValues(Pattern::TwoOfFour, true), ordered);
     EXPECT_EQ(validFieldValues(Pattern::PairwiseFourOfEight, true), ordered);
@@ -89,7 +98,8 @@ TEST(SparseRules, ValidMetadataValuesAsTheStorageSectionLists) {
 }
 
 TEST(SparseRules, InvalidValuesSayWhy) {
-    EXPECT_NE(fieldValueProblem(Pattern::TwoOfFour, false, 0b0101).find("repeats index 1"), std::string::npos);
+    EXPECT_NE(fieldValueProblem(Pattern::TwoOfFour, false, 0b0101).find("repeats index 1"),
+              std::string::npos);
     EXPECT_NE(fieldValueProblem(Pattern::TwoOfFour, true, 0b0001).find("not sorted"), std::string::npos);
     EXPECT_EQ(fieldValueProblem(Pattern::TwoOfFour, false, 0b0001), "");
     EXPECT_NE(fieldValueProblem(Pattern::OneOfTwo, false, 0b0001).find("only 0b0100 (element 0) and 0b1110"),
@@ -101,7 +111,8 @@ TEST(SparseRules, InvalidValuesSayWhy) {
 
 TEST(SparseRules, DecodeAndEncodeAgree) {
     EXPECT_EQ(decodeField(Pattern::TwoOfFour, 0b1101), (std::vector<int>{1, 3}));
-    EXPECT_EQ(decodeField(Pattern::TwoOfFour, 0b0001), (std::vector<int>{1, 0})); // plain .sp: unsorted is valid
+    EXPECT_EQ(decodeField(Pattern::TwoOfFour, 0b0001),
+              (std::vector<int>{1, 0})); // plain .sp: unsorted is valid
     EXPECT_EQ(decodeField(Pattern::OneOfTwo, 0b0100), (std::vector<int>{0}));
     EXPECT_EQ(decodeField(Pattern::OneOfTwo, 0b1110), (std::vector<int>{1}));
     EXPECT_EQ(decodeField(Pattern::PairwiseFourOfEight, 0b1100), (std::vector<int>{0, 1, 6, 7}));
@@ -113,7 +124,8 @@ TEST(SparseRules, DecodeAndEncodeAgree) {
         }
 }
 
-// --- round trips ---------------------------------------------------------------------------------------------
+// --- round trips
+// ---------------------------------------------------------------------------------------------
 
 class EverySparseVariant : public ::testing::TestWithParam<std::string> {};
 
@@ -122,21 +134,26 @@ TEST_P(EverySparseVariant, CompressExpandRoundTripsForEverySelectorAndCandidate)
     ASSERT_TRUE(in.metadata);
     const FragmentLayout& a = *in.operand(Operand::A);
     std::vector<std::string> candidates{""};
-    for (const MetadataCandidate& c : in.metadata->candidates) candidates.push_back(c.name);
+    for (const MetadataCandidate& c : in.metadata->candidates)
+        candidates.push_back(c.name);
     std::mt19937 rng(12345);
     for (const std::string& candidate : candidates) {
-        const auto& selectors = candidate.empty() ? in.metadata->selectors : [&]() -> const std::vector<MetadataSelector>& {
+        const auto& selectors =
+            candidate.empty() ? in.metadata->selectors : [&]() -> const std::vector<MetadataSelector>& {
             for (const MetadataCandidate& c : in.metadata->candidates)
-                if (c.name == candidate) return c.selectors;
+                if (c.name == candidate)
+                    return c.selectors;
             throw std::logic_error("candidate vanished");
         }();
         for (const MetadataSelector& sel : selectors) {
-            SCOPED_TRACE(in.spec + " selector " + std::to_string(sel.value) + " candidate '" + candidate + "'");
+            SCOPED_TRACE(in.spec + " selector " + std::to_string(sel.value) + " candidate '" + candidate +
+                         "'");
             std::string error;
             const std::optional<Codec> c = Codec::make(in, sel.value, error, candidate);
             ASSERT_TRUE(c) << error;
             std::set<int> supplying;
-            for (const MetadataField& f : sel.fields) supplying.insert(f.thread);
+            for (const MetadataField& f : sel.fields)
+                supplying.insert(f.thread);
             for (int trial = 0; trial < 20; ++trial) {
                 const Matrix logical = randomSparse(*c, a.rows(), a.cols(), a.elementBits(), rng);
                 Fragments frags;
@@ -150,7 +167,8 @@ TEST_P(EverySparseVariant, CompressExpandRoundTripsForEverySelectorAndCandidate)
                 }
                 // Every supplied field holds a valid value for this form.
                 for (const MetadataField& f : sel.fields)
-                    EXPECT_TRUE(isValidFieldValue(c->rule().pattern, in.ordered, Codec::getField(frags.metadata, f)));
+                    EXPECT_TRUE(
+                        isValidFieldValue(c->rule().pattern, in.ordered, Codec::getField(frags.metadata, f)));
                 Matrix back;
                 ASSERT_TRUE(c->expand(frags, back, error)) << error;
                 ASSERT_EQ(back, logical);
@@ -163,7 +181,8 @@ TEST_P(EverySparseVariant, EveryChunkReceivesExactlyItsKeptElements) {
     const Instruction& in = get(GetParam().c_str());
     for (const MetadataSelector& sel : in.metadata->selectors) {
         const Codec c = codec(in.spec.c_str(), sel.value);
-        // All-zero matrix: every chunk keeps its lowest units; every element lands in a distinct cell of its chunk.
+        // All-zero matrix: every chunk keeps its lowest units; every element lands in a distinct cell of its
+        // chunk.
         Fragments frags;
         std::string error;
         ASSERT_TRUE(c.compress(Matrix(in.m, in.k), frags, error)) << error;
@@ -173,7 +192,8 @@ TEST_P(EverySparseVariant, EveryChunkReceivesExactlyItsKeptElements) {
         std::set<std::pair<int, int>> cells;
         for (const Placement& p : placed) {
             ++perChunk[{p.row, p.chunkFirst}];
-            EXPECT_TRUE(cells.insert({p.row, p.col}).second) << "two elements on (" << p.row << "," << p.col << ")";
+            EXPECT_TRUE(cells.insert({p.row, p.col}).second)
+                << "two elements on (" << p.row << "," << p.col << ")";
             const Element& e = in.operand(Operand::A)->element(p.thread, p.index);
             EXPECT_GE(p.col, e.col);
             EXPECT_LE(p.col, e.colLast);
@@ -182,23 +202,25 @@ TEST_P(EverySparseVariant, EveryChunkReceivesExactlyItsKeptElements) {
             EXPECT_EQ(p.field.colFirst, p.chunkFirst);
         }
         EXPECT_EQ(perChunk.size(), static_cast<std::size_t>(in.m * in.k / c.rule().chunkCols));
-        for (const auto& [chunk, count] : perChunk) EXPECT_EQ(count, c.rule().kept);
+        for (const auto& [chunk, count] : perChunk)
+            EXPECT_EQ(count, c.rule().kept);
     }
 }
 
 INSTANTIATE_TEST_SUITE_P(Catalog, EverySparseVariant, ::testing::ValuesIn(sparseSpecs()),
                          [](const ::testing::TestParamInfo<std::string>& param) {
                              std::string name;
-                             for (char ch : param.param) name += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
+                             for (char ch : param.param)
+                                 name += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
                              return name;
                          });
 
 // --- independent cross-check -------------------------------------------------------------------------------
 
 TEST(SparseCodec, MatchesTheEmpiricalM16n8k16Mapping) {
-    // kmsmith137/gputils test-sparse-mma.cu, confirmed on a GPU for all four selectors: row i's metadata sits in
-    // lane 4*(i&7)+f, nibble ((i&8)>>1)+chunk, bits 2*half of it give the column of the element in that half of
-    // the A register; A register (i>=8) of lane 4*(i&7)+chunk holds row i's chunk.
+    // kmsmith137/gputils test-sparse-mma.cu, confirmed on a GPU for all four selectors: row i's metadata sits
+    // in lane 4*(i&7)+f, nibble ((i&8)>>1)+chunk, bits 2*half of it give the column of the element in that
+    // half of the A register; A register (i>=8) of lane 4*(i&7)+chunk holds row i's chunk.
     std::mt19937 rng(7);
     for (int f = 0; f < 4; ++f) {
         const Codec c = codec("mma.sp.m16n8k16.f16", f);
@@ -212,14 +234,16 @@ TEST(SparseCodec, MatchesTheEmpiricalM16n8k16Mapping) {
                     const std::uint32_t e = frags.metadata[static_cast<std::size_t>(4 * (i & 7) + f)];
                     const int nibble = ((i & 8) >> 1) + chunk;
                     const int col = 4 * chunk + static_cast<int>((e >> (4 * nibble + 2 * half)) & 3u);
-                    const std::uint32_t reg = frags.a[static_cast<std::size_t>(4 * (i & 7) + chunk)][i >= 8 ? 1 : 0];
+                    const std::uint32_t reg =
+                        frags.a[static_cast<std::size_t>(4 * (i & 7) + chunk)][i >= 8 ? 1 : 0];
                     EXPECT_EQ((reg >> (16 * half)) & 0xFFFFu, logical.at(i, col))
                         << "selector " << f << " row " << i << " chunk " << chunk << " half " << half;
                 }
     }
 }
 
-// --- errors --------------------------------------------------------------------------------------------------
+// --- errors
+// --------------------------------------------------------------------------------------------------
 
 TEST(SparseCodec, PatternViolationsNameRowAndChunk) {
     std::string error;
@@ -229,7 +253,8 @@ TEST(SparseCodec, PatternViolationsNameRowAndChunk) {
     m.at(5, 9) = 1;
     m.at(5, 11) = 1;
     EXPECT_FALSE(codec("mma.sp.m16n8k16.f16", 0).compress(m, frags, error));
-    EXPECT_NE(error.find("row 5, chunk cols [8..11] breaks 2:4 sparsity: non-zero cols 8 9 11"), std::string::npos)
+    EXPECT_NE(error.find("row 5, chunk cols [8..11] breaks 2:4 sparsity: non-zero cols 8 9 11"),
+              std::string::npos)
         << error;
 
     Matrix t(16, 8);
@@ -257,7 +282,8 @@ TEST(SparseCodec, RejectsValuesWiderThanTheElementAndWrongShapes) {
     Matrix m(16, 32);
     m.at(2, 3) = 0x100;
     EXPECT_FALSE(codec("mma.sp.m16n8k32.s8", 0).compress(m, frags, error));
-    EXPECT_NE(error.find("value 0x100 at row 2, col 3 does not fit the 8-bit .s8 elements"), std::string::npos)
+    EXPECT_NE(error.find("value 0x100 at row 2, col 3 does not fit the 8-bit .s8 elements"),
+              std::string::npos)
         << error;
     EXPECT_FALSE(codec("mma.sp.m16n8k32.s8", 0).compress(Matrix(16, 16), frags, error));
     EXPECT_NE(error.find("is 16x32"), std::string::npos) << error;
@@ -279,7 +305,8 @@ TEST(SparseCodec, InvalidMetadataValuesAreRejectedOnExpand) {
     EXPECT_NE(error.find("lane 4, metadata bits [23..20] (row 9, cols [4..7]): 0b0101 repeats index 1"),
               std::string::npos)
         << error;
-    EXPECT_NE(error.find("valid values for mma.sp::ordered_metadata.m16n8k16.f16: 0b0100, 0b1000"), std::string::npos)
+    EXPECT_NE(error.find("valid values for mma.sp::ordered_metadata.m16n8k16.f16: 0b0100, 0b1000"),
+              std::string::npos)
         << error;
     Codec::setField(bad.metadata, *f, 0b0001);
     EXPECT_FALSE(c.expand(bad, out, error));
@@ -318,7 +345,8 @@ TEST(SparseCodec, ChangingOneFieldMovesOnlyThatChunksElements) {
     ASSERT_TRUE(c.place(frags.metadata, after, error)) << error;
     int moved = 0;
     for (std::size_t i = 0; i < before.size(); ++i) {
-        if (before[i].col == after[i].col) continue;
+        if (before[i].col == after[i].col)
+            continue;
         ++moved;
         EXPECT_EQ(after[i].row, 13);
         EXPECT_EQ(after[i].chunkFirst, 48);

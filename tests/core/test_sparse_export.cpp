@@ -17,15 +17,19 @@ using nlohmann::json;
 
 namespace {
 
-const Instruction& get(const char* spec) { return *Catalog::instance().instruction(spec); }
+const Instruction& get(const char* spec) {
+    return *Catalog::instance().instruction(spec);
+}
 
 const json& operand(const json& doc, const char* name) {
     for (const json& op : doc["operands"])
-        if (op["name"] == name) return op;
+        if (op["name"] == name)
+            return op;
     throw std::runtime_error(std::string("no operand ") + name);
 }
 
-// --- JSON ----------------------------------------------------------------------------------------------------
+// --- JSON
+// ----------------------------------------------------------------------------------------------------
 
 TEST(SparseJson, CompressedAElementsCarryTheirColumnRange) {
     const json doc = json::parse(toJson(get("mma.sp::ordered_metadata.m16n8k16.f16")));
@@ -35,7 +39,12 @@ TEST(SparseJson, CompressedAElementsCarryTheirColumnRange) {
     const json& a = operand(doc, "A");
     ASSERT_EQ(a["elements"].size(), 128u);
     const json& e = a["elements"][13 * 4 + 2]; // lane 13, a2: row 11, chunk [4..7]
-    EXPECT_EQ(e, (json{{"thread", 13}, {"index", 2}, {"register", 1}, {"bit", 0}, {"row", 11}, {"cols", {4, 7}},
+    EXPECT_EQ(e, (json{{"thread", 13},
+                       {"index", 2},
+                       {"register", 1},
+                       {"bit", 0},
+                       {"row", 11},
+                       {"cols", {4, 7}},
                        {"source", "doc"}}));
     EXPECT_FALSE(e.contains("col"));
     EXPECT_TRUE(operand(doc, "B")["elements"][0].contains("col"));
@@ -55,11 +64,13 @@ TEST(SparseJson, MetadataOperandHasOneEntryPerSelector) {
         EXPECT_EQ(sel["value"], f);
         ASSERT_EQ(sel["fields"].size(), 64u);
         // Fig. 119, confirmed on an H100 (resources/probe/h100-mma.json).
-        EXPECT_EQ(sel["fields"][0], (json{{"thread", f}, {"bits", {3, 0}}, {"row", 0}, {"cols", {0, 3}},
-                                         {"source", "hardware"}}));
+        EXPECT_EQ(
+            sel["fields"][0],
+            (json{{"thread", f}, {"bits", {3, 0}}, {"row", 0}, {"cols", {0, 3}}, {"source", "hardware"}}));
     }
     EXPECT_FALSE(md.contains("candidates"));
-    const json ordered = operand(json::parse(toJson(get("mma.sp::ordered_metadata.m16n8k16.f16"))), "metadata");
+    const json ordered =
+        operand(json::parse(toJson(get("mma.sp::ordered_metadata.m16n8k16.f16"))), "metadata");
     EXPECT_EQ(ordered["valid_values"], (json{4, 8, 9, 12, 13, 14}));
 }
 
@@ -71,7 +82,8 @@ TEST(SparseJson, ResolvedMappingsListNoCandidates) {
 }
 
 TEST(SparseJson, UnresolvedMappingsListEveryCandidate) {
-    const json md = operand(json::parse(toJson(lanemap::testing::unresolvedSparse("mma.sp.m16n8k32.s8"))), "metadata");
+    const json md =
+        operand(json::parse(toJson(lanemap::testing::unresolvedSparse("mma.sp.m16n8k32.s8"))), "metadata");
     EXPECT_EQ(md["candidate"], "rows-per-lane");
     ASSERT_EQ(md["candidates"].size(), 2u);
     EXPECT_EQ(md["candidates"][0]["name"], "rows-per-lane");
@@ -82,7 +94,8 @@ TEST(SparseJson, UnresolvedMappingsListEveryCandidate) {
     ASSERT_EQ(md["candidates"][1]["selectors"].size(), 2u);
     for (const json& c : md["candidates"])
         for (const json& s : c["selectors"])
-            for (const json& f : s["fields"]) EXPECT_EQ(f["source"], "inferred");
+            for (const json& f : s["fields"])
+                EXPECT_EQ(f["source"], "inferred");
     // Selector 0, lane 0, bits [31..28]: row 0 cols [28..31] under rows-per-lane, row 8 cols [12..15] under
     // k-halves-per-lane.
     const json& rows = md["candidates"][0]["selectors"][0]["fields"][7];
@@ -97,7 +110,8 @@ TEST(SparseJson, UnresolvedMappingsListEveryCandidate) {
 
 TEST(SparseJson, EverySparseDocumentParsesAndIsDeterministic) {
     for (const Variant* v : Catalog::instance().variants()) {
-        if (v->family != Family::MmaSp) continue;
+        if (v->family != Family::MmaSp)
+            continue;
         const std::string text = toJson(Catalog::instance().instruction(*v));
         const json doc = json::parse(text);
         EXPECT_EQ(doc["spec"], v->spec);
@@ -106,7 +120,8 @@ TEST(SparseJson, EverySparseDocumentParsesAndIsDeterministic) {
     }
 }
 
-// --- text ----------------------------------------------------------------------------------------------------
+// --- text
+// ----------------------------------------------------------------------------------------------------
 
 TEST(SparseText, MetadataGridLooksLikeThePtxFigure) {
     const std::string text = metadataTextGrid(get("mma.sp.m16n8k16.f16"), 0);
@@ -119,7 +134,8 @@ TEST(SparseText, MetadataGridLooksLikeThePtxFigure) {
     std::string line;
     std::vector<std::string> rows;
     while (std::getline(lines, line))
-        if (line.rfind("  0 ", 0) == 0 || line.rfind("  8 ", 0) == 0) rows.push_back(line);
+        if (line.rfind("  0 ", 0) == 0 || line.rfind("  8 ", 0) == 0)
+            rows.push_back(line);
     ASSERT_EQ(rows.size(), 2u) << text;
     EXPECT_EQ(rows[0], "  0 T0: [3..0]    T0: [7..4]    T0: [11..8]   T0: [15..12]");
     EXPECT_EQ(rows[1], "  8 T0: [19..16]  T0: [23..20]  T0: [27..24]  T0: [31..28]");
@@ -131,10 +147,12 @@ TEST(SparseText, AllFourLanesAndCandidatesAreShown) {
               std::string::npos);
     EXPECT_NE(k64.find("lanes supplying metadata: 0 1 2 3 4"), std::string::npos);
     const std::string k32 = metadataTextGrid(lanemap::testing::unresolvedSparse("mma.sp.m16n8k32.u8"), 1);
-    EXPECT_NE(k32.find("sparsity selector 1 — candidate 'rows-per-lane' (UNRESOLVED, inferred)"), std::string::npos)
-        << k32;
-    EXPECT_NE(k32.find("sparsity selector 1 — alternative candidate 'k-halves-per-lane' (UNRESOLVED, inferred)"),
+    EXPECT_NE(k32.find("sparsity selector 1 — candidate 'rows-per-lane' (UNRESOLVED, inferred)"),
               std::string::npos)
+        << k32;
+    EXPECT_NE(
+        k32.find("sparsity selector 1 — alternative candidate 'k-halves-per-lane' (UNRESOLVED, inferred)"),
+        std::string::npos)
         << k32;
     EXPECT_EQ(k32.find("sparsity selector 0"), std::string::npos);
 }
@@ -151,7 +169,8 @@ TEST(SparseText, WholeInstructionHonoursTheSelector) {
     std::string doc, error;
     ExportOptions options;
     options.selector = 2;
-    ASSERT_TRUE(exportInstruction(get("mma.sp.m16n8k8.tf32"), ExportFormat::Text, options, doc, error)) << error;
+    ASSERT_TRUE(exportInstruction(get("mma.sp.m16n8k8.tf32"), ExportFormat::Text, options, doc, error))
+        << error;
     EXPECT_NE(doc.find("sparsity selector 2"), std::string::npos);
     EXPECT_EQ(doc.find("sparsity selector 1"), std::string::npos);
     options.selector = 1;
@@ -161,7 +180,8 @@ TEST(SparseText, WholeInstructionHonoursTheSelector) {
         << error;
 }
 
-// --- spec grammar --------------------------------------------------------------------------------------------
+// --- spec grammar
+// --------------------------------------------------------------------------------------------
 
 struct Canon {
     const char* input;
@@ -189,18 +209,23 @@ INSTANTIATE_TEST_SUITE_P(
               "mma.sp::ordered_metadata.m16n8k64.e4m3.f16"},
         Canon{"mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.kind::f8f6f4.f16.e3m2.e2m1.f16",
               "mma.sp::ordered_metadata.m16n8k64.kind::f8f6f4.e3m2.f16"},
-        Canon{"mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.kind::mxf8f6f4.block_scale.scale_vec::1X."
-              "f32.e2m1.e2m1.f32.ue8m0",
-              "mma.sp::ordered_metadata.m16n8k64.kind::mxf8f6f4.e2m1"},
-        Canon{"mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.kind::mxf8f6f4.block_scale.f32.e4m3.e2m3.f32."
+        Canon{
+            "mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.kind::mxf8f6f4.block_scale.scale_vec::1X."
+            "f32.e2m1.e2m1.f32.ue8m0",
+            "mma.sp::ordered_metadata.m16n8k64.kind::mxf8f6f4.e2m1"},
+        Canon{"mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.kind::mxf8f6f4.block_scale.f32.e4m3."
+              "e2m3.f32."
               "ue8m0",
               "mma.sp::ordered_metadata.m16n8k64.kind::mxf8f6f4.e4m3"},
-        Canon{"mma.sp::ordered_metadata.sync.aligned.m16n8k128.row.col.kind::mxf4.block_scale.f32.e2m1.e2m1.f32.ue8m0",
+        Canon{"mma.sp::ordered_metadata.sync.aligned.m16n8k128.row.col.kind::mxf4.block_scale.f32.e2m1.e2m1."
+              "f32.ue8m0",
               "mma.sp::ordered_metadata.m16n8k128.kind::mxf4.e2m1"},
-        Canon{"mma.sp::ordered_metadata.sync.aligned.m16n8k128.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X.f32."
+        Canon{"mma.sp::ordered_metadata.sync.aligned.m16n8k128.row.col.kind::mxf4nvf4.block_scale.scale_vec::"
+              "4X.f32."
               "e2m1.e2m1.f32.ue4m3",
               "mma.sp::ordered_metadata.m16n8k128.kind::mxf4nvf4.e2m1"},
-        Canon{"mma.sp::ordered_metadata.sync.aligned.m16n8k128.row.col.kind::mxf4nvf4.block_scale.scale_vec::2X.f32."
+        Canon{"mma.sp::ordered_metadata.sync.aligned.m16n8k128.row.col.kind::mxf4nvf4.block_scale.scale_vec::"
+              "2X.f32."
               "e2m1.e2m1.f32.ue8m0",
               "mma.sp::ordered_metadata.m16n8k128.kind::mxf4nvf4.e2m1"},
         Canon{"MMA.SP.M16N8K8.TF32", "mma.sp.m16n8k8.tf32"},

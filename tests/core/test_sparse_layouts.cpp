@@ -20,37 +20,42 @@ namespace {
 
 const Instruction& get(const std::string& spec) {
     const Instruction* in = Catalog::instance().instruction(spec);
-    if (!in) throw std::runtime_error("not in catalog: " + spec);
+    if (!in)
+        throw std::runtime_error("not in catalog: " + spec);
     return *in;
 }
 
 std::vector<std::string> sparseSpecs() {
     std::vector<std::string> specs;
     for (const Variant* v : Catalog::instance().variants())
-        if (v->family == Family::MmaSp) specs.push_back(v->spec);
+        if (v->family == Family::MmaSp)
+            specs.push_back(v->spec);
     return specs;
 }
 
 std::string testName(const ::testing::TestParamInfo<std::string>& param) {
     std::string name;
-    for (char c : param.param) name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+    for (char c : param.param)
+        name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
     return name;
 }
 
-// --- the catalog rows ----------------------------------------------------------------------------------------
+// --- the catalog rows
+// ----------------------------------------------------------------------------------------
 
 TEST(SparseCatalog, HasEveryRowOfSection23InBothForms) {
-    // Rows S1-S7, S10, S11 exist as mma.sp and as ::ordered_metadata; one spec per (shape, A type, accumulator).
+    // Rows S1-S7, S10, S11 exist as mma.sp and as ::ordered_metadata; one spec per (shape, A type,
+    // accumulator).
     const char* both[] = {
-        "m16n8k16.f16", "m16n8k16.f16.f16", "m16n8k16.bf16", // S1
-        "m16n8k32.f16", "m16n8k32.f16.f16", "m16n8k32.bf16", // S2
+        "m16n8k16.f16",  "m16n8k16.f16.f16", "m16n8k16.bf16", // S1
+        "m16n8k32.f16",  "m16n8k32.f16.f16", "m16n8k32.bf16", // S2
         "m16n8k8.tf32",                                       // S3
         "m16n8k16.tf32",                                      // S4
-        "m16n8k32.s8",  "m16n8k32.u8",                        // S5
-        "m16n8k64.s8",  "m16n8k64.u8",                        // S6
+        "m16n8k32.s8",   "m16n8k32.u8",                       // S5
+        "m16n8k64.s8",   "m16n8k64.u8",                       // S6
         "m16n8k64.e4m3", "m16n8k64.e5m2",                     // S7
-        "m16n8k64.s4",  "m16n8k64.u4",                        // S10
-        "m16n8k128.s4", "m16n8k128.u4",                       // S11
+        "m16n8k64.s4",   "m16n8k64.u4",                       // S10
+        "m16n8k128.s4",  "m16n8k128.u4",                      // S11
     };
     const Catalog& c = Catalog::instance();
     for (const char* s : both) {
@@ -66,11 +71,16 @@ TEST(SparseCatalog, HasEveryRowOfSection23InBothForms) {
     }
     // S8, S9, S12, S13 exist only as ::ordered_metadata (sm_120).
     const char* orderedOnly[] = {
-        "m16n8k64.e4m3.f16", "m16n8k64.e5m2.f16",                                        // S8
-        "m16n8k64.kind::f8f6f4.e4m3", "m16n8k64.kind::f8f6f4.e2m1.f16",                  // S9
-        "m16n8k64.kind::f8f6f4.e3m2", "m16n8k64.kind::f8f6f4.e2m3.f16",                  //
-        "m16n8k64.kind::mxf8f6f4.e4m3", "m16n8k64.kind::mxf8f6f4.e2m1",                  // S12
-        "m16n8k128.kind::mxf4.e2m1", "m16n8k128.kind::mxf4nvf4.e2m1",                    // S13
+        "m16n8k64.e4m3.f16",
+        "m16n8k64.e5m2.f16", // S8
+        "m16n8k64.kind::f8f6f4.e4m3",
+        "m16n8k64.kind::f8f6f4.e2m1.f16", // S9
+        "m16n8k64.kind::f8f6f4.e3m2",
+        "m16n8k64.kind::f8f6f4.e2m3.f16", //
+        "m16n8k64.kind::mxf8f6f4.e4m3",
+        "m16n8k64.kind::mxf8f6f4.e2m1", // S12
+        "m16n8k128.kind::mxf4.e2m1",
+        "m16n8k128.kind::mxf4nvf4.e2m1", // S13
     };
     for (const char* s : orderedOnly) {
         EXPECT_EQ(c.variant(std::string("mma.sp.") + s), nullptr) << s;
@@ -79,7 +89,8 @@ TEST(SparseCatalog, HasEveryRowOfSection23InBothForms) {
         EXPECT_EQ(v->minSm, 120) << s;
     }
     int sparse = 0;
-    for (const Variant* v : c.variants()) sparse += v->family == Family::MmaSp;
+    for (const Variant* v : c.variants())
+        sparse += v->family == Family::MmaSp;
     // 18 specs in both forms, S8 2, S9 10, S12 5, S13 2.
     EXPECT_EQ(sparse, 2 * 18 + 2 + 10 + 5 + 2);
 }
@@ -91,7 +102,8 @@ TEST(SparseCatalog, MinimumSmAndErrata) {
     EXPECT_EQ(c.variant("mma.sp::ordered_metadata.m16n8k64.e4m3.f16")->minSm, 120);
     auto hasErratum = [&](const char* spec, const char* id) {
         for (const Erratum& e : c.variant(spec)->errata)
-            if (e.id == id) return true;
+            if (e.id == id)
+                return true;
         return false;
     };
     EXPECT_TRUE(hasErratum("mma.sp.m16n8k16.tf32", "E8"));
@@ -100,7 +112,8 @@ TEST(SparseCatalog, MinimumSmAndErrata) {
     EXPECT_FALSE(hasErratum("mma.sp.m16n8k16.f16", "E9"));
 }
 
-// --- every variant -------------------------------------------------------------------------------------------
+// --- every variant
+// -------------------------------------------------------------------------------------------
 
 class EverySparseLayout : public ::testing::TestWithParam<std::string> {};
 
@@ -111,8 +124,8 @@ TEST_P(EverySparseLayout, CompressedACoversItsTileWithHalfTheElements) {
     EXPECT_EQ(a.rows(), in.m);
     EXPECT_EQ(a.cols(), in.k);
     EXPECT_EQ(a.elements().size(), static_cast<std::size_t>(in.m * in.k / 2)) << "50% structured sparsity";
-    // Every cell is owned by the elements of one thread whose range [firstcol..lastcol] holds it: exactly half
-    // as many as the range is wide (the kept elements of that range).
+    // Every cell is owned by the elements of one thread whose range [firstcol..lastcol] holds it: exactly
+    // half as many as the range is wide (the kept elements of that range).
     for (int r = 0; r < a.rows(); ++r)
         for (int c = 0; c < a.cols(); ++c) {
             const auto owners = a.owners(r, c);
@@ -142,8 +155,10 @@ TEST_P(EverySparseLayout, MetadataFieldsCoverEveryChunkOncePerSelector) {
     EXPECT_EQ(md.indexBits, rule->indexBits);
     EXPECT_EQ(md.validValues, sparse::validFieldValues(rule->pattern, in.ordered));
 
-    std::vector<std::pair<std::string, const std::vector<MetadataSelector>*>> readings{{"primary", &md.selectors}};
-    for (const MetadataCandidate& c : md.candidates) readings.emplace_back(c.name, &c.selectors);
+    std::vector<std::pair<std::string, const std::vector<MetadataSelector>*>> readings{
+        {"primary", &md.selectors}};
+    for (const MetadataCandidate& c : md.candidates)
+        readings.emplace_back(c.name, &c.selectors);
     for (const auto& [name, selectors] : readings) {
         ASSERT_FALSE(selectors->empty());
         for (const MetadataSelector& sel : *selectors) {
@@ -167,7 +182,8 @@ TEST_P(EverySparseLayout, MetadataFieldsCoverEveryChunkOncePerSelector) {
             for (const auto& [chunk, count] : chunks)
                 EXPECT_EQ(count, 1) << "row " << chunk.first << " cols from " << chunk.second;
             // Every supplying lane fills its whole 32-bit register.
-            for (const auto& [lane, used] : bitsUsed) EXPECT_EQ(used, 0xFFFFFFFFu) << "lane " << lane;
+            for (const auto& [lane, used] : bitsUsed)
+                EXPECT_EQ(used, 0xFFFFFFFFu) << "lane " << lane;
         }
     }
 }
@@ -176,20 +192,22 @@ TEST_P(EverySparseLayout, SelectorsPickTheLanesSection41Names) {
     const Instruction& in = get(GetParam());
     const MetadataLayout& md = *in.metadata;
     std::vector<int> values;
-    for (const MetadataSelector& s : md.selectors) values.push_back(s.value);
+    for (const MetadataSelector& s : md.selectors)
+        values.push_back(s.value);
     // One lane per quad (m16n8k16 f16/bf16, m16n8k8 tf32), a pair (m16n8k32 f16/bf16/s8/u8, m16n8k16 tf32,
     // m16n8k64 s4/u4), all four lanes with selector 0 (k64 8-bit, k128 4-bit).
     const bool oneLane = (in.k == 16 && in.atype != ElementType::TF32) || (in.k == 8);
     const bool allFour = (in.k == 64 && in.operand(Operand::A)->containerBits() == 8) || in.k == 128;
-    const std::vector<int> expected = oneLane ? std::vector<int>{0, 1, 2, 3}
-                                              : (allFour ? std::vector<int>{0} : std::vector<int>{0, 1});
+    const std::vector<int> expected =
+        oneLane ? std::vector<int>{0, 1, 2, 3} : (allFour ? std::vector<int>{0} : std::vector<int>{0, 1});
     EXPECT_EQ(values, expected);
     for (const MetadataSelector& s : md.selectors) {
         std::set<int> inQuad;
-        for (const MetadataField& f : s.fields) inQuad.insert(Lane::of(f.thread).threadID_in_group);
-        const std::set<int> want = oneLane ? std::set<int>{s.value}
-                                           : (allFour ? std::set<int>{0, 1, 2, 3}
-                                                      : std::set<int>{2 * s.value, 2 * s.value + 1});
+        for (const MetadataField& f : s.fields)
+            inQuad.insert(Lane::of(f.thread).threadID_in_group);
+        const std::set<int> want =
+            oneLane ? std::set<int>{s.value}
+                    : (allFour ? std::set<int>{0, 1, 2, 3} : std::set<int>{2 * s.value, 2 * s.value + 1});
         EXPECT_EQ(inQuad, want) << "selector " << s.value;
     }
 }
@@ -208,7 +226,8 @@ INSTANTIATE_TEST_SUITE_P(Catalog, EverySparseLayout, ::testing::ValuesIn(sparseS
 
 // --- where the placements come from ------------------------------------------------------------------------
 
-// What a user is shown: the table's source, or hardware where a recorded run confirmed it (the evidence overlay).
+// What a user is shown: the table's source, or hardware where a recorded run confirmed it (the evidence
+// overlay).
 Source fieldSource(const char* spec) {
     return get(spec).sourceOf(get(spec).metadata->selectors.front().fields.front().source);
 }
@@ -217,9 +236,9 @@ Source elementSource(const char* spec, const char* op) {
 }
 
 TEST(SparseSources, FiguresInferencesAndTextAreMarked) {
-    // The ISA figure -> figure, CUTLASS -> cutlass, inference -> inferred (docs/reference/ptx-facts.md); what the
-    // H100 probe confirmed (resources/probe/h100-mma*.json, through the evidence overlay) -> hardware. sm_120-only
-    // forms keep their document source.
+    // The ISA figure -> figure, CUTLASS -> cutlass, inference -> inferred (docs/reference/ptx-facts.md); what
+    // the H100 probe confirmed (resources/probe/h100-mma*.json, through the evidence overlay) -> hardware.
+    // sm_120-only forms keep their document source.
     EXPECT_EQ(fieldSource("mma.sp.m16n8k16.f16"), Source::Hardware);
     EXPECT_EQ(fieldSource("mma.sp.m16n8k32.bf16"), Source::Hardware);
     EXPECT_EQ(fieldSource("mma.sp.m16n8k16.tf32"), Source::Hardware);
@@ -242,19 +261,21 @@ TEST(SparseSources, FiguresInferencesAndTextAreMarked) {
 }
 
 TEST(SparseSources, MappingsTheHardwareResolvedOfferNoCandidatesAndNameTheRefutedReading) {
-    for (const char* spec : {"mma.sp.m16n8k32.s8", "mma.sp::ordered_metadata.m16n8k32.u8", "mma.sp.m16n8k64.s4",
-                             "mma.sp::ordered_metadata.m16n8k64.u4"}) {
+    for (const char* spec : {"mma.sp.m16n8k32.s8", "mma.sp::ordered_metadata.m16n8k32.u8",
+                             "mma.sp.m16n8k64.s4", "mma.sp::ordered_metadata.m16n8k64.u4"}) {
         const MetadataLayout& md = *get(spec).metadata;
         EXPECT_TRUE(md.candidates.empty()) << spec;
         EXPECT_TRUE(md.candidate.empty()) << spec;
         for (const MetadataSelector& s : md.selectors)
-            for (const MetadataField& f : s.fields) EXPECT_EQ(get(spec).sourceOf(f.source), Source::Hardware) << spec;
+            for (const MetadataField& f : s.fields)
+                EXPECT_EQ(get(spec).sourceOf(f.source), Source::Hardware) << spec;
         bool resolved = false;
         for (const std::string& n : md.notes)
             resolved = resolved || (n.find("RESOLVED on hardware: 'rows-per-lane'") != std::string::npos &&
                                     n.find("refuted: 'k-halves-per-lane'") != std::string::npos);
         EXPECT_TRUE(resolved) << spec;
-        for (const std::string& n : md.notes) EXPECT_EQ(n.find("UNRESOLVED"), std::string::npos) << spec << ": " << n;
+        for (const std::string& n : md.notes)
+            EXPECT_EQ(n.find("UNRESOLVED"), std::string::npos) << spec << ": " << n;
     }
     for (const char* spec : {"mma.sp.m16n8k16.f16", "mma.sp.m16n8k64.s8", "mma.sp.m16n8k128.s4"}) {
         EXPECT_TRUE(get(spec).metadata->candidates.empty()) << spec;
@@ -363,10 +384,12 @@ TEST(SparseSpots, MetadataCellsFromTheFigures) {
         SCOPED_TRACE(std::string(s.spec) + " '" + s.candidate + "' F=" + std::to_string(s.selector) + " T" +
                      std::to_string(s.thread) + " [" + std::to_string(s.bitHi) + "..]");
         // Candidate spots read an open copy of the (now resolved) mapping: tests/core/sparse_unresolved.hpp.
-        const MetadataLayout& md = *(*s.candidate ? lanemap::testing::unresolvedSparse(s.spec) : get(s.spec)).metadata;
+        const MetadataLayout& md =
+            *(*s.candidate ? lanemap::testing::unresolvedSparse(s.spec) : get(s.spec)).metadata;
         const std::vector<MetadataSelector>* selectors = &md.selectors;
         for (const MetadataCandidate& c : md.candidates)
-            if (c.name == s.candidate) selectors = &c.selectors;
+            if (c.name == s.candidate)
+                selectors = &c.selectors;
         if (*s.candidate) {
             ASSERT_NE(selectors, &md.selectors) << "candidate missing";
         }
@@ -374,7 +397,8 @@ TEST(SparseSpots, MetadataCellsFromTheFigures) {
         for (const MetadataSelector& sel : *selectors)
             if (sel.value == s.selector)
                 for (const MetadataField& f : sel.fields)
-                    if (f.thread == s.thread && f.bitHi == s.bitHi) found = &f;
+                    if (f.thread == s.thread && f.bitHi == s.bitHi)
+                        found = &f;
         ASSERT_NE(found, nullptr);
         EXPECT_EQ(found->bitLo, s.bitHi - 3);
         EXPECT_EQ(found->row, s.row);
@@ -386,7 +410,8 @@ TEST(SparseSpots, MetadataCellsFromTheFigures) {
 TEST(SparseSpots, LanesOutsideTheSelectorSupplyNothing) {
     // m16n8k16 with selector 2: only lanes 2, 6, ..., 30.
     const MetadataLayout& md = *get("mma.sp.m16n8k16.f16").metadata;
-    for (const MetadataField& f : md.selectors[2].fields) EXPECT_EQ(f.thread % 4, 2);
+    for (const MetadataField& f : md.selectors[2].fields)
+        EXPECT_EQ(f.thread % 4, 2);
     EXPECT_EQ(md.selectors[2].fields.size(), 64u);
 }
 

@@ -9,7 +9,9 @@ using namespace lanemap;
 
 namespace {
 
-const Catalog& cat() { return Catalog::instance(); }
+const Catalog& cat() {
+    return Catalog::instance();
+}
 
 TEST(Spec, EveryVariantRoundTripsThroughSpecAndPtx) {
     for (const Variant* v : cat().variants()) {
@@ -54,10 +56,10 @@ INSTANTIATE_TEST_SUITE_P(
         Canon{"mma.sync.aligned.m8n8k4.col.row.f32.f16.f16.f16", "mma.m8n8k4.col.row.f16.f16.f32"},
         Canon{"mma.sync.aligned.m8n8k4.row.col.f16.f16.f16.f16", "mma.m8n8k4.row.col.f16.f16"},
         Canon{"mma.sync.aligned.m16n8k8.row.col.rn.f64.f64.f64.f64", "mma.m16n8k8.f64"},
-        Canon{"mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f16.e2m1.e4m3.f16", "mma.m16n8k32.kind::f8f6f4.e2m1.f16"},
+        Canon{"mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f16.e2m1.e4m3.f16",
+              "mma.m16n8k32.kind::f8f6f4.e2m1.f16"},
         Canon{"mma.sync.aligned.m16n8k16.row.col.f32.e5m2.e4m3.f32", "mma.m16n8k16.e5m2"},
-        Canon{"mma.m16n8k16.f16.f32", "mma.m16n8k16.f16"},
-        Canon{"mma.m8n8k4.f16", "mma.m8n8k4.row.col.f16"},
+        Canon{"mma.m16n8k16.f16.f32", "mma.m16n8k16.f16"}, Canon{"mma.m8n8k4.f16", "mma.m8n8k4.row.col.f16"},
         Canon{"mma.m16n8k16.row.col.bf16", "mma.m16n8k16.bf16"},
         Canon{"mma.m8n8k128.b1.s32", "mma.m8n8k128.b1"}));
 
@@ -76,24 +78,23 @@ TEST_P(Invalid, IsRejectedWithAReason) {
     EXPECT_FALSE(p.suggestions.empty());
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Examples, Invalid,
-    ::testing::Values(Bad{"mma.m16n8k16.f8", "unknown component 'f8'"},
-                      Bad{"mma.m16n8k12.f16", "unknown shape 'm16n8k12'"},
-                      Bad{"mma.m16n8k32.f16", "valid types for mma.m16n8k32"},
-                      Bad{"mma.m16n8k16.col.row.f16", "only .row.col"},
-                      Bad{"mma.m16n8k16.f16.f16.f16.f16.f16", "four types"},
-                      Bad{"cuda.m16n8k16.f16", "a spec starts with"},
-                      Bad{"mma.m16n8k16", "no element type"},
-                      Bad{"mma.f16", "no shape"},
-                      Bad{"mma.m16n8k16..f16", "empty component"}));
+INSTANTIATE_TEST_SUITE_P(Examples, Invalid,
+                         ::testing::Values(Bad{"mma.m16n8k16.f8", "unknown component 'f8'"},
+                                           Bad{"mma.m16n8k12.f16", "unknown shape 'm16n8k12'"},
+                                           Bad{"mma.m16n8k32.f16", "valid types for mma.m16n8k32"},
+                                           Bad{"mma.m16n8k16.col.row.f16", "only .row.col"},
+                                           Bad{"mma.m16n8k16.f16.f16.f16.f16.f16", "four types"},
+                                           Bad{"cuda.m16n8k16.f16", "a spec starts with"},
+                                           Bad{"mma.m16n8k16", "no element type"}, Bad{"mma.f16", "no shape"},
+                                           Bad{"mma.m16n8k16..f16", "empty component"}));
 
 TEST(Spec, SuggestionsAreNearValidSpecs) {
     const ParsedSpec p = parseSpec("mma.m16n8k16.f1", cat());
     ASSERT_FALSE(p);
     ASSERT_FALSE(p.suggestions.empty());
     EXPECT_EQ(p.suggestions.front(), "mma.m16n8k16.f16");
-    for (const std::string& s : p.suggestions) EXPECT_NE(cat().variant(s), nullptr) << s;
+    for (const std::string& s : p.suggestions)
+        EXPECT_NE(cat().variant(s), nullptr) << s;
 }
 
 TEST(Spec, EmptyInputNamesAnExample) {

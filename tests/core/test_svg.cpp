@@ -23,21 +23,29 @@ using test::XmlNode;
 
 namespace {
 
-const Instruction& get(const char* spec) { return *Catalog::instance().instruction(spec); }
+const Instruction& get(const char* spec) {
+    return *Catalog::instance().instruction(spec);
+}
 
 // A drawn cell is <g><title>tooltip</title><text>label</text></g> inside the cells group.
-bool isCellText(const XmlNode& n) { return n.name == "text" && n.parent && n.parent->child("title"); }
-const std::string& titleOf(const XmlNode* text) { return text->parent->child("title")->text; }
+bool isCellText(const XmlNode& n) {
+    return n.name == "text" && n.parent && n.parent->child("title");
+}
+const std::string& titleOf(const XmlNode* text) {
+    return text->parent->child("title")->text;
+}
 
 std::vector<const XmlNode*> cellTexts(const XmlNode& root) {
     for (const auto& ch : root.children)
-        if (ch->name == "g" && ch->hasClass("cells")) return ch->all(isCellText);
+        if (ch->name == "g" && ch->hasClass("cells"))
+            return ch->all(isCellText);
     return {};
 }
 
 const XmlNode* laneGroupOf(const XmlNode* n) {
     for (; n; n = n->parent)
-        if (n->name == "g" && n->hasClass("lane")) return n;
+        if (n->name == "g" && n->hasClass("lane"))
+            return n;
     return nullptr;
 }
 
@@ -51,7 +59,8 @@ void checkAgainstEngine(const Instruction& in, const std::string& svg, std::size
     EXPECT_EQ(root.name, "svg");
     EXPECT_EQ(root.attrOr("version"), "1.1");
     EXPECT_EQ(root.attrOr("xmlns"), "http://www.w3.org/2000/svg");
-    EXPECT_TRUE(std::regex_match(root.attrOr("viewBox"), std::regex("0 0 [0-9.]+ [0-9.]+"))) << root.attrOr("viewBox");
+    EXPECT_TRUE(std::regex_match(root.attrOr("viewBox"), std::regex("0 0 [0-9.]+ [0-9.]+")))
+        << root.attrOr("viewBox");
     const auto texts = cellTexts(root);
     EXPECT_EQ(texts.size(), expectedCells) << in.spec;
     static const std::regex label(R"(T(\d+):([abcd])(\d+))");
@@ -70,7 +79,8 @@ void checkAgainstEngine(const Instruction& in, const std::string& svg, std::size
             const int hi = std::stoi(m[2]), lo = std::stoi(m[3]);
             bool found = false;
             for (const MetadataField& f : selector->fields)
-                found = found || (f.thread == thread && f.bitHi == hi && f.bitLo == lo && f.row == row && f.colFirst == col);
+                found = found || (f.thread == thread && f.bitHi == hi && f.bitLo == lo && f.row == row &&
+                                  f.colFirst == col);
             EXPECT_TRUE(found) << in.spec << " " << t->text << ": " << title;
         } else {
             ASSERT_TRUE(std::regex_match(t->text, m, label)) << in.spec << ": label '" << t->text << "'";
@@ -83,7 +93,8 @@ void checkAgainstEngine(const Instruction& in, const std::string& svg, std::size
             EXPECT_EQ(row, e.row) << in.spec << " " << t->text << ": " << title;
             EXPECT_EQ(col, e.col) << in.spec << " " << t->text << ": " << title;
             EXPECT_NE(title.find("reg " + std::to_string(e.reg) + " ["), std::string::npos) << title;
-            EXPECT_NE(title.find("[" + std::to_string(e.bit + op->elementBits() - 1)), std::string::npos) << title;
+            EXPECT_NE(title.find("[" + std::to_string(e.bit + op->elementBits() - 1)), std::string::npos)
+                << title;
         }
         const XmlNode* lane = laneGroupOf(t);
         ASSERT_NE(lane, nullptr);
@@ -99,12 +110,15 @@ TEST(SvgCatalog, EveryVariantIsWellFormedAndMatchesTheEngine) {
         DiagramOptions all;
         all.mergeIdenticalCD = false;
         std::size_t elements = 0;
-        for (const FragmentLayout& op : in.operands) elements += op.elements().size();
+        for (const FragmentLayout& op : in.operands)
+            elements += op.elements().size();
         const MetadataSelector* selector =
             in.metadata && !in.metadata->selectors.empty() ? &in.metadata->selectors.front() : nullptr;
-        if (selector) elements += selector->fields.size();
+        if (selector)
+            elements += selector->fields.size();
         checkAgainstEngine(in, toSvg(buildDiagram(in, all)), elements, selector);
-        if (::testing::Test::HasFatalFailure()) return;
+        if (::testing::Test::HasFatalFailure())
+            return;
     }
 }
 
@@ -147,7 +161,9 @@ TEST(Svg, OneLaneGroupPerLaneAndPureCssHover) {
     for (int l = 0; l < 32; ++l) {
         EXPECT_TRUE(lanes[static_cast<std::size_t>(l)]->hasClass("lane-" + std::to_string(l)));
         // Lane 13 holds 8 + 4 + 4 labelled cells: A, B and C/D all inside its one group.
-        EXPECT_EQ(lanes[static_cast<std::size_t>(l)]->all([](const XmlNode& n) { return n.name == "text"; }).size(), 16u);
+        EXPECT_EQ(
+            lanes[static_cast<std::size_t>(l)]->all([](const XmlNode& n) { return n.name == "text"; }).size(),
+            16u);
     }
     const XmlNode* style = doc.root->child("style");
     ASSERT_NE(style, nullptr);
@@ -160,7 +176,8 @@ TEST(Svg, OneLaneGroupPerLaneAndPureCssHover) {
     const XmlNode* desc = doc.root->child("desc");
     ASSERT_NE(desc, nullptr);
     EXPECT_NE(desc->text.find("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"), std::string::npos);
-    EXPECT_NE(desc->text.find("\u00a79.7.14.5.8  #warp-level-matrix-fragment-mma-16816-float"), std::string::npos);
+    EXPECT_NE(desc->text.find("\u00a79.7.14.5.8  #warp-level-matrix-fragment-mma-16816-float"),
+              std::string::npos);
     EXPECT_NE(svg.find(">PTX ISA 9.1 \u00a79.7.14.5.8  #warp-level-matrix-fragment-mma-16816-float</text>"),
               std::string::npos);
 }
@@ -206,7 +223,8 @@ TEST(SvgSparse, MetadataCellsAndBitFieldsShareTheLaneGroup) {
     // Both owners of lane 13's chunk (row 3, cols 4..7) are drawn, with their chunk in the tooltip.
     std::map<std::string, std::string> owners;
     for (const XmlNode* t : texts)
-        if (t->text == "T13:a0" || t->text == "T13:a1") owners[t->text] = titleOf(t);
+        if (t->text == "T13:a0" || t->text == "T13:a1")
+            owners[t->text] = titleOf(t);
     EXPECT_EQ(owners["T13:a0"], "lane 13 a0: reg 0 [15..0] row 3 cols 4..7");
     EXPECT_EQ(owners["T13:a1"], "lane 13 a1: reg 0 [31..16] row 3 cols 4..7");
 }
@@ -239,7 +257,9 @@ struct Golden {
     std::string (*make)();
 };
 
-std::string goldenF64() { return toSvg(buildDiagram(get("mma.m8n8k4.f64"))); }
+std::string goldenF64() {
+    return toSvg(buildDiagram(get("mma.m8n8k4.f64")));
+}
 std::string goldenTf32Colorblind() {
     DiagramOptions o;
     o.palette = Palette::ColorBlind;
@@ -258,15 +278,20 @@ std::string goldenSparseMetadata() {
     return toSvg(buildDiagram(test::sparseM16n8k16(), o));
 }
 
-std::string goldenDocsM16n8k16() { return toSvg(buildDiagram(get("mma.m16n8k16.f16"))); }
-std::string goldenDocsQuadPair() { return toSvg(buildDiagram(get("mma.m8n8k4.row.col.f16"))); }
+std::string goldenDocsM16n8k16() {
+    return toSvg(buildDiagram(get("mma.m16n8k16.f16")));
+}
+std::string goldenDocsQuadPair() {
+    return toSvg(buildDiagram(get("mma.m8n8k4.row.col.f16")));
+}
 
 class SvgGolden : public ::testing::TestWithParam<Golden> {};
 
 std::string goldenName(const ::testing::TestParamInfo<Golden>& param) {
     std::string name = std::filesystem::path(param.param.file).filename().string();
     for (char& c : name)
-        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+        if (!std::isalnum(static_cast<unsigned char>(c)))
+            c = '_';
     return name;
 }
 
@@ -288,15 +313,16 @@ TEST_P(SvgGolden, MatchesByteForByte) {
         << "LANEMAP_UPDATE_GOLDEN=1 and review the diff";
 }
 
-INSTANTIATE_TEST_SUITE_P(Files, SvgGolden,
-                         ::testing::Values(
-                             Golden{"tests/data/golden/mma.m8n8k4.f64.svg", goldenF64},
-                             Golden{"tests/data/golden/mma.m16n8k8.tf32.colorblind.svg", goldenTf32Colorblind},
-                             Golden{"tests/data/golden/mma.m8n8k16.s8.register.lanes.svg", goldenS8ByRegister},
-                             Golden{"tests/data/golden/synthetic-sparse-metadata.selector1.svg", goldenSparseMetadata},
-                             // The README's examples: kept equal to what lanemap-cli writes today.
-                             Golden{"docs/mma.m16n8k16.f16.svg", goldenDocsM16n8k16},
-                             Golden{"docs/mma.m8n8k4.row.col.f16.svg", goldenDocsQuadPair}),
-                         goldenName);
+INSTANTIATE_TEST_SUITE_P(
+    Files, SvgGolden,
+    ::testing::Values(Golden{"tests/data/golden/mma.m8n8k4.f64.svg", goldenF64},
+                      Golden{"tests/data/golden/mma.m16n8k8.tf32.colorblind.svg", goldenTf32Colorblind},
+                      Golden{"tests/data/golden/mma.m8n8k16.s8.register.lanes.svg", goldenS8ByRegister},
+                      Golden{"tests/data/golden/synthetic-sparse-metadata.selector1.svg",
+                             goldenSparseMetadata},
+                      // The README's examples: kept equal to what lanemap-cli writes today.
+                      Golden{"docs/mma.m16n8k16.f16.svg", goldenDocsM16n8k16},
+                      Golden{"docs/mma.m8n8k4.row.col.f16.svg", goldenDocsQuadPair}),
+    goldenName);
 
 } // namespace

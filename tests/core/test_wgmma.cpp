@@ -230,7 +230,8 @@ TEST(WgmmaD, EveryNIsTheFormulaEvaluatedForThatN) {
             for (std::size_t i = 0; i < d.elements().size(); ++i) {
                 const Element &a = d.elements()[i], &b = direct.elements()[i];
                 ASSERT_TRUE(a.thread == b.thread && a.index == b.index && a.reg == b.reg && a.bit == b.bit &&
-                            a.row == b.row && a.col == b.col && a.colLast == b.colLast && a.source == b.source)
+                            a.row == b.row && a.col == b.col && a.colLast == b.colLast &&
+                            a.source == b.source)
                     << spec << " element " << i;
             }
             for (int r = 0; r < 64; ++r)

@@ -87,10 +87,9 @@ TEST(WgmmaProbeDevice, EveryWgmmaVariantPassesOnAnSm90Gpu) {
                 << r.spec << ": " << r.reason;
             continue;
         }
-        EXPECT_EQ(r.verdict, Verdict::Pass) << r.spec << ": " << r.reason
-                                     << (r.mismatches.empty()
-                                             ? ""
-                                             : " first mismatch: " + r.mismatches[0].observed);
+        EXPECT_EQ(r.verdict, Verdict::Pass)
+            << r.spec << ": " << r.reason
+            << (r.mismatches.empty() ? "" : " first mismatch: " + r.mismatches[0].observed);
         EXPECT_GT(r.cellsChecked, 0) << r.spec;
         passed += r.verdict == Verdict::Pass;
     }

@@ -34,8 +34,8 @@ std::string firstMismatch(const ProbeResult& r) {
     if (r.mismatches.empty())
         return "";
     const ProbeMismatch& m = r.mismatches[0];
-    return std::string(toString(m.operand)) + " (" + std::to_string(m.row) + "," + std::to_string(m.col) + ") " + m.experiment +
-           ": expected " + m.expected + ", observed " + m.observed;
+    return std::string(toString(m.operand)) + " (" + std::to_string(m.row) + "," + std::to_string(m.col) +
+           ") " + m.experiment + ": expected " + m.expected + ", observed " + m.observed;
 }
 
 // (operand, thread, index, row, col) of every mismatch.
@@ -51,8 +51,8 @@ std::set<Cell> named(const ProbeResult& r) {
 std::string difference(const std::set<Cell>& got, const std::set<Cell>& want) {
     std::string s;
     auto name = [](const Cell& c) {
-        return std::string(toString(std::get<0>(c))) + "(" + std::to_string(std::get<3>(c)) + "," + std::to_string(std::get<4>(c)) +
-               ") ";
+        return std::string(toString(std::get<0>(c))) + "(" + std::to_string(std::get<3>(c)) + "," +
+               std::to_string(std::get<4>(c)) + ") ";
     };
     for (const Cell& c : got)
         if (!want.count(c))
@@ -210,7 +210,8 @@ TEST_P(Representative, PassesAgainstItsOwnLayoutsAndObservesTheEnginesMapping) {
     }
     // Cells checked: D, A in registers per form, B per layout, A in shared memory per layout (+ metadata
     // fields).
-    EXPECT_GT(r.cellsChecked, static_cast<int>(in.operand(Operand::D)->elements().size() + a.elements().size()));
+    EXPECT_GT(r.cellsChecked,
+              static_cast<int>(in.operand(Operand::D)->elements().size() + a.elements().size()));
 }
 
 INSTANTIATE_TEST_SUITE_P(WgmmaProbeHost, Representative,

@@ -1,6 +1,7 @@
-// The recorded wgmma probe reports (resources/probe/h100-wgmma*.json, untouched output of `lanemap-cli probe --all
-// --family wgmma|wgmma.sp --json`): they must stay readable, and cover every wgmma variant the catalog has, so users
-// without a GPU see when and where each layout was confirmed.
+// The recorded wgmma probe reports (resources/probe/h100-wgmma*.json, untouched output of `lanemap-cli probe
+// --all
+// --family wgmma|wgmma.sp --json`): they must stay readable, and cover every wgmma variant the catalog has,
+// so users without a GPU see when and where each layout was confirmed.
 #include "lanemap/catalog.hpp"
 #include "lanemap/probe_report.hpp"
 
@@ -18,12 +19,14 @@ ProbeReport readReport(const std::string& name) {
     const std::filesystem::path path =
         std::filesystem::path(__FILE__).parent_path() / ".." / ".." / "resources" / "probe" / name;
     std::ifstream in(path);
-    if (!in) throw std::runtime_error("cannot read " + path.string());
+    if (!in)
+        throw std::runtime_error("cannot read " + path.string());
     std::ostringstream text;
     text << in.rdbuf();
     ProbeReport report;
     std::string error;
-    if (!parseProbeReport(text.str(), report, error)) throw std::runtime_error(path.string() + ": " + error);
+    if (!parseProbeReport(text.str(), report, error))
+        throw std::runtime_error(path.string() + ": " + error);
     return report;
 }
 
@@ -35,7 +38,8 @@ TEST(WgmmaProbeReports, TheH100RunsCoverAndPassEveryWgmmaVariantOfTheCatalog) {
         EXPECT_EQ(report.device.sm, 90) << file;
         int variants = 0;
         for (const Variant* v : Catalog::instance().variants()) {
-            if (v->family != family) continue;
+            if (v->family != family)
+                continue;
             ++variants;
             const ProbeResult* r = report.result(v->spec);
             ASSERT_NE(r, nullptr) << file << " has no result for " << v->spec;

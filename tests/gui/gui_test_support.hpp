@@ -19,11 +19,14 @@ namespace lanemap::gui::test {
 // Index of the cell at (row, col) of the first panel of `view` (matrix: quad-pair product), or -1.
 inline int cellAt(const DiagramView* view, int row, int col, int matrix = -1) {
     const Diagram* d = view ? view->diagram() : nullptr;
-    if (!d) return -1;
+    if (!d)
+        return -1;
     for (const DiagramPanel& p : d->panels) {
-        if (p.matrix != matrix) continue;
+        if (p.matrix != matrix)
+            continue;
         const auto cells = p.cellsAtGrid(row, col);
-        if (!cells.empty()) return static_cast<int>(cells.front());
+        if (!cells.empty())
+            return static_cast<int>(cells.front());
     }
     return -1;
 }
@@ -42,7 +45,8 @@ struct Window {
     std::unique_ptr<MainWindow> window;
 
     explicit Window(bool restore = false, const QString& reports = QStringLiteral(":/lanemap/probe")) {
-        settings = std::make_unique<QSettings>(dir.filePath(QStringLiteral("lanemap.ini")), QSettings::IniFormat);
+        settings =
+            std::make_unique<QSettings>(dir.filePath(QStringLiteral("lanemap.ini")), QSettings::IniFormat);
         open(restore, reports);
     }
     void open(bool restore, const QString& reports = QStringLiteral(":/lanemap/probe")) {

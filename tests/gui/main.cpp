@@ -12,15 +12,18 @@ namespace {
 // The offscreen platform warns about every top-level window; that noise would hide real messages.
 QtMessageHandler g_defaultHandler = nullptr;
 void quietOffscreen(QtMsgType type, const QMessageLogContext& context, const QString& message) {
-    if (message.contains(QLatin1String("propagateSizeHints"))) return;
-    if (g_defaultHandler) g_defaultHandler(type, context, message);
+    if (message.contains(QLatin1String("propagateSizeHints")))
+        return;
+    if (g_defaultHandler)
+        g_defaultHandler(type, context, message);
 }
 } // namespace
 
 int main(int argc, char** argv) {
     ::testing::InitGoogleTest(&argc, argv);
     // Test discovery (gtest_discover_tests) only lists tests: no display, no QApplication.
-    if (GTEST_FLAG_GET(list_tests)) return RUN_ALL_TESTS();
+    if (GTEST_FLAG_GET(list_tests))
+        return RUN_ALL_TESTS();
     qputenv("QT_QPA_PLATFORM", "offscreen");
     g_defaultHandler = qInstallMessageHandler(quietOffscreen);
     QStandardPaths::setTestModeEnabled(true);

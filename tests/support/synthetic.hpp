@@ -14,7 +14,8 @@ inline Cell sparseA16816(const Lane& l, int i, int) {
 }
 
 // The dense m16n8k16 .f16 instruction with A replaced by the 2:4 chunked A and the metadata of
-// docs/reference/ptx-facts.md (selector F: lane 4g+F; nibble j of bits 15..0 -> row g, cols 4j..4j+3; bits 31..16 -> g+8).
+// docs/reference/ptx-facts.md (selector F: lane 4g+F; nibble j of bits 15..0 -> row g, cols 4j..4j+3;
+// bits 31..16 -> g+8).
 inline Instruction sparseM16n8k16() {
     Instruction in = *Catalog::instance().instruction("mma.m16n8k16.f16");
     in.spec = "mma.sp.m16n8k16.f16";
@@ -25,7 +26,8 @@ inline Instruction sparseM16n8k16() {
     in.notes = {"synthetic test instruction"};
     in.errata.clear();
     in.hardware = nullptr;
-    in.operands[0] = FragmentLayout::build(Operand::A, ElementType::F16, 16, 32, {16, 16, 1, 2, 32, 2}, sparseA16816, 8, Source::Doc);
+    in.operands[0] = FragmentLayout::build(Operand::A, ElementType::F16, 16, 32, {16, 16, 1, 2, 32, 2},
+                                           sparseA16816, 8, Source::Doc);
     MetadataLayout md;
     md.granularity = "2:4";
     md.indexBits = 2;
@@ -35,7 +37,8 @@ inline Instruction sparseM16n8k16() {
         for (int g = 0; g < 8; ++g)
             for (int j = 0; j < 4; ++j) {
                 sel.fields.push_back({4 * g + f, 4 * j + 3, 4 * j, g, 4 * j, 4 * j + 3, Source::Figure});
-                sel.fields.push_back({4 * g + f, 16 + 4 * j + 3, 16 + 4 * j, g + 8, 4 * j, 4 * j + 3, Source::Figure});
+                sel.fields.push_back(
+                    {4 * g + f, 16 + 4 * j + 3, 16 + 4 * j, g + 8, 4 * j, 4 * j + 3, Source::Figure});
             }
         md.selectors.push_back(std::move(sel));
     }
@@ -43,14 +46,16 @@ inline Instruction sparseM16n8k16() {
     return in;
 }
 
-// The wgmma D fragment (docs/reference/ptx-facts.md): D row = 16w + g + 8((v >> 1) & 1), col = 8(v >> 2) + 2t + (v & 1).
+// The wgmma D fragment (docs/reference/ptx-facts.md): D row = 16w + g + 8((v >> 1) & 1), col = 8(v >> 2) + 2t
+// + (v & 1).
 inline Cell wgmmaD(const Lane& l, int v, int) {
     return {16 * l.warp + l.groupID + 8 * ((v >> 1) & 1), 8 * (v >> 2) + 2 * l.threadID_in_group + (v & 1)};
 }
 // A per warp = the mma.m16n8k16 .f16 A, row += 16w.
 inline Cell wgmmaA(const Lane& l, int i, int) {
     const int g = l.groupID, t = l.threadID_in_group;
-    return {16 * l.warp + ((i < 2 || (4 <= i && i < 6)) ? g : g + 8), i < 4 ? t * 2 + (i & 1) : t * 2 + (i & 1) + 8};
+    return {16 * l.warp + ((i < 2 || (4 <= i && i < 6)) ? g : g + 8),
+            i < 4 ? t * 2 + (i & 1) : t * 2 + (i & 1) + 8};
 }
 
 inline Instruction wgmmaM64n256k16() {
@@ -67,9 +72,10 @@ inline Instruction wgmmaM64n256k16() {
     in.minSm = 90;
     in.section = "9.7.15.5.1.1";
     in.anchor = "asynchronous-warpgroup-level-matrix-register-fragment-wgmma-64n16";
-    in.operands.push_back(FragmentLayout::build(Operand::A, ElementType::F16, 16, 128, {64, 16, 1, 4, 32, 2}, wgmmaA, 256, Source::Inferred));
-    in.operands.push_back(
-        FragmentLayout::build(Operand::D, ElementType::F32, 32, 128, {64, 256, 1, 128, 32, 1}, wgmmaD, 256, Source::Inferred));
+    in.operands.push_back(FragmentLayout::build(Operand::A, ElementType::F16, 16, 128, {64, 16, 1, 4, 32, 2},
+                                                wgmmaA, 256, Source::Inferred));
+    in.operands.push_back(FragmentLayout::build(Operand::D, ElementType::F32, 32, 128,
+                                                {64, 256, 1, 128, 32, 1}, wgmmaD, 256, Source::Inferred));
     return in;
 }
 

@@ -20,7 +20,8 @@ struct XmlNode {
 
     const std::string* attr(std::string_view key) const {
         for (const auto& [k, v] : attrs)
-            if (k == key) return &v;
+            if (k == key)
+                return &v;
         return nullptr;
     }
     std::string attrOr(std::string_view key, std::string fallback = {}) const {
@@ -29,24 +30,28 @@ struct XmlNode {
     }
     bool hasClass(std::string_view cls) const {
         const std::string* c = attr("class");
-        if (!c) return false;
+        if (!c)
+            return false;
         std::size_t pos = 0;
         while (pos <= c->size()) {
             const std::size_t end = std::min(c->find(' ', pos), c->size());
-            if (std::string_view(*c).substr(pos, end - pos) == cls) return true;
+            if (std::string_view(*c).substr(pos, end - pos) == cls)
+                return true;
             pos = end + 1;
         }
         return false;
     }
     const XmlNode* child(std::string_view childName) const {
         for (const auto& ch : children)
-            if (ch->name == childName) return ch.get();
+            if (ch->name == childName)
+                return ch.get();
         return nullptr;
     }
     // Every descendant (depth first, document order) for which pred holds.
     template <class Pred> void collect(Pred&& pred, std::vector<const XmlNode*>& out) const {
         for (const auto& ch : children) {
-            if (pred(*ch)) out.push_back(ch.get());
+            if (pred(*ch))
+                out.push_back(ch.get());
             ch->collect(pred, out);
         }
     }
@@ -76,11 +81,14 @@ inline XmlDocument parseXml(std::string_view text) {
             auto* st = static_cast<State*>(data);
             auto node = std::make_unique<XmlNode>();
             node->name = name;
-            for (int i = 0; atts[i]; i += 2) node->attrs.emplace_back(atts[i], atts[i + 1]);
+            for (int i = 0; atts[i]; i += 2)
+                node->attrs.emplace_back(atts[i], atts[i + 1]);
             node->parent = st->current;
             XmlNode* raw = node.get();
-            if (st->current) st->current->children.push_back(std::move(node));
-            else st->root = std::move(node);
+            if (st->current)
+                st->current->children.push_back(std::move(node));
+            else
+                st->root = std::move(node);
             st->current = raw;
         },
         [](void* data, const XML_Char*) {
@@ -89,7 +97,8 @@ inline XmlDocument parseXml(std::string_view text) {
         });
     XML_SetCharacterDataHandler(parser, [](void* data, const XML_Char* s, int len) {
         auto* st = static_cast<State*>(data);
-        if (st->current) st->current->text.append(s, static_cast<std::size_t>(len));
+        if (st->current)
+            st->current->text.append(s, static_cast<std::size_t>(len));
     });
     XmlDocument doc;
     if (XML_Parse(parser, text.data(), static_cast<int>(text.size()), 1) == XML_STATUS_ERROR)

@@ -18,7 +18,7 @@ namespace lanemap {
 using BuildFn = std::function<void(Instruction&)>;
 
 class Catalog {
-public:
+  public:
     // The process-wide catalog with every family registered.
     static const Catalog& instance();
 
@@ -42,7 +42,7 @@ public:
     // Registration (used by the family tables while the catalog is constructed).
     void add(Variant variant, BuildFn build);
 
-private:
+  private:
     struct Entry {
         Variant variant;
         BuildFn build;

@@ -7,10 +7,11 @@
 //
 // Painting, in order (what svg.cpp does; a backend that follows it draws the same picture):
 //   1. white background, width x height;
-//   2. bit-field registers: each BitFieldDiagram::rect white with a dark outline, a light tick per bit boundary;
+//   2. bit-field registers: each BitFieldDiagram::rect white with a dark outline, a light tick per bit
+//   boundary;
 //   3. cells: rect filled with `fill`, 1-unit white outline; label centred, monospace metrics.cellFont, color
-//      `text` (dimmed cells come already grey); bit fields: rect in `fill` with a dark 1.5 outline, `label` and
-//      `label2` on two centred lines; short ticks at the bit boundaries over the fields;
+//      `text` (dimmed cells come already grey); bit fields: rect in `fill` with a dark 1.5 outline, `label`
+//      and `label2` on two centred lines; short ticks at the bit boundaries over the fields;
 //   4. lines (grid frames, warp separators, chunk boundaries) over the cells;
 //   5. texts: every free text - title, caption, panel titles, headers, row notes, bit numbers - at `pos` (the
 //      baseline point at `anchor`); BitFieldDiagram::title at titlePos (monospace, bold);
@@ -58,8 +59,8 @@ enum class Palette : std::uint8_t {
 
 std::string_view toString(ColorBy colorBy);
 std::string_view toString(Palette palette);
-std::optional<ColorBy> parseColorBy(std::string_view name);   // "lane", "register", "group"
-std::optional<Palette> parsePalette(std::string_view name);   // "default", "colorblind"
+std::optional<ColorBy> parseColorBy(std::string_view name); // "lane", "register", "group"
+std::optional<Palette> parsePalette(std::string_view name); // "default", "colorblind"
 // Parses a lane/thread list like "0-3,13"; nullopt (with `error` set) on bad syntax or values >= limit.
 std::optional<std::vector<int>> parseLaneList(std::string_view text, int limit, std::string& error);
 
@@ -67,10 +68,10 @@ struct DiagramOptions {
     std::optional<std::string> operand; // "A", "B", "C", "D" or "metadata"; every operand when unset
     ColorBy colorBy = ColorBy::Lane;
     Palette palette = Palette::Default;
-    std::vector<int> threads;    // lane filter: threads drawn in color (others grey); empty = all.
-                                 // Thread = %laneid for warp scope, 0..127 for a warpgroup.
-    std::optional<int> selector; // sparse: the sparsity selector drawn; the first valid one when unset
-    bool mergeIdenticalCD = true; // one "C / D" panel when C and D have the same layout
+    std::vector<int> threads;      // lane filter: threads drawn in color (others grey); empty = all.
+                                   // Thread = %laneid for warp scope, 0..127 for a warpgroup.
+    std::optional<int> selector;   // sparse: the sparsity selector drawn; the first valid one when unset
+    bool mergeIdenticalCD = true;  // one "C / D" panel when C and D have the same layout
     bool metadataBitFields = true; // per-lane 32-bit register diagrams under the metadata grid
 };
 
@@ -90,7 +91,7 @@ struct DiagramPanel {
     int rows = 0, cols = 0;
     std::vector<std::string> rowHeaders; // one per row (empty string = no label)
     std::vector<std::string> colHeaders; // one per column
-    std::vector<std::string> rowNotes;   // one per row, right of the grid: "warp 2" for warpgroup rows, else ""
+    std::vector<std::string> rowNotes; // one per row, right of the grid: "warp 2" for warpgroup rows, else ""
     std::uint32_t firstCell = 0, cellCount = 0; // this panel's cells in Diagram::cells
     Source source = Source::Doc; // where most of its placements come from; tooltips name only the others
     // Grid position (row * cols + col) -> Diagram::cells indices covering it (CSR), for hit tests.
@@ -144,8 +145,8 @@ struct Legend {
 struct BitField {
     RectF rect;
     int bitHi = 0, bitLo = 0;
-    std::string label;   // "r3"
-    std::string label2;  // "c4..7"
+    std::string label;  // "r3"
+    std::string label2; // "c4..7"
     Rgb fill, text;
     int row = 0, colFirst = 0, colLast = 0;
     int cell = -1; // the matching metadata cell in Diagram::cells: its tooltip and hover id are this field's
@@ -155,7 +156,7 @@ struct BitFieldDiagram {
     int thread = 0;
     std::string title; // "T4  e"
     PointF titlePos;
-    RectF rect;        // the register box (bits 31..0 left to right)
+    RectF rect; // the register box (bits 31..0 left to right)
     int bits = 32;
     double bitWidth = 0;
     std::vector<BitField> fields;
@@ -163,7 +164,17 @@ struct BitFieldDiagram {
 };
 
 enum class TextAnchor : std::uint8_t { Start, Middle, End };
-enum class TextRole : std::uint8_t { Title, Caption, Note, PanelTitle, PanelSubtitle, Header, RowNote, BitNumber, Legend };
+enum class TextRole : std::uint8_t {
+    Title,
+    Caption,
+    Note,
+    PanelTitle,
+    PanelSubtitle,
+    Header,
+    RowNote,
+    BitNumber,
+    Legend
+};
 
 struct DiagramText {
     PointF pos; // baseline point at the anchor
@@ -184,8 +195,9 @@ struct DiagramLine {
 
 // Font sizes and paddings the layout assumed (a backend uses the same to draw what was measured).
 struct DiagramMetrics {
-    double cellFont = 10;    // cell labels, monospace
-    double charWidth = 6.2;  // assumed advance of the monospace cell font (0.62 em; generous for Courier/DejaVu)
+    double cellFont = 10; // cell labels, monospace
+    double charWidth =
+        6.2; // assumed advance of the monospace cell font (0.62 em; generous for Courier/DejaVu)
     double cellHeight = 22;
     double headerFont = 10;
     double titleFont = 18;
@@ -203,8 +215,8 @@ struct CellText {
 };
 
 struct Diagram {
-    double width = 0, height = 0; // units (px at zoom 1)
-    std::string title;            // "mma.m16n8k16.f16"
+    double width = 0, height = 0;     // units (px at zoom 1)
+    std::string title;                // "mma.m16n8k16.f16"
     std::vector<std::string> caption; // PTX string, § + anchor, scope/threads/SM, notes and errata
     std::string spec, ptx, section, anchor;
     Scope scope = Scope::Warp;

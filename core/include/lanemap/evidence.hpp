@@ -1,8 +1,8 @@
 #pragma once
 // The evidence overlay: what recorded hardware runs say about each variant. Layout tables state only what the
-// documents say; whether a real GPU confirmed a placement, and on which device, driver and date, comes from here.
-// The recorded reports (resources/probe/*.json, untouched `probe --json` output) are compiled into the program
-// when it is built, so a new recorded run changes what lanemap shows without editing a table.
+// documents say; whether a real GPU confirmed a placement, and on which device, driver and date, comes from
+// here. The recorded reports (resources/probe/*.json, untouched `probe --json` output) are compiled into the
+// program when it is built, so a new recorded run changes what lanemap shows without editing a table.
 
 #include "lanemap/model.hpp"
 #include "lanemap/probe_report.hpp"
@@ -30,25 +30,26 @@ struct HardwareEvidence {
 };
 
 class EvidenceOverlay {
-public:
+  public:
     // The reports built into this program.
     static const EvidenceOverlay& recorded();
 
-    // Adds every result of a report. Per variant a pass outranks fail and unsupported; among equals the later date wins.
+    // Adds every result of a report. Per variant a pass outranks fail and unsupported; among equals the later
+    // date wins.
     void add(const ProbeReport& report, std::string reportName);
 
     // The best evidence for a spec; nullptr when no run mentions it.
     const HardwareEvidence* find(std::string_view spec) const;
     const std::vector<std::unique_ptr<RecordedRun>>& runs() const { return m_runs; }
 
-private:
+  private:
     std::vector<std::unique_ptr<RecordedRun>> m_runs;
     std::map<std::string, HardwareEvidence, std::less<>> m_bySpec;
 };
 
-// What a user is shown for an erratum of an instruction: a suspected reading becomes confirmed where a recorded run
-// confirmed the variant cell by cell (the engine draws lanemap's reading, and the hardware agreed with it), and the
-// evidence then names that run.
+// What a user is shown for an erratum of an instruction: a suspected reading becomes confirmed where a
+// recorded run confirmed the variant cell by cell (the engine draws lanemap's reading, and the hardware
+// agreed with it), and the evidence then names that run.
 ErratumStatus statusOf(const Instruction& instruction, const Erratum& erratum);
 std::string evidenceOf(const Instruction& instruction, const Erratum& erratum);
 

@@ -14,7 +14,8 @@ namespace lanemap {
 
 // The JSON document of docs/reference/json.md (stable field names; deterministic key order and bytes).
 std::string toJson(const Instruction& instruction, int indent = 1);
-// wgmma documents add "shared_memory": the shared-memory A and B for `choice` (default: K-major, 128B swizzle).
+// wgmma documents add "shared_memory": the shared-memory A and B for `choice` (default: K-major, 128B
+// swizzle).
 std::string toJson(const Instruction& instruction, const smem::Choice& choice, int indent = 1);
 
 // Text grid of one operand: each cell `T<thread>:<a|b|c|d><i>`, like the PTX figures. Quad-pair operands
@@ -25,8 +26,8 @@ std::string toTextGrid(const Instruction& instruction, const FragmentLayout& ope
 // `selector` limits the output to one selector value. Returns empty when the instruction has no metadata.
 std::string metadataTextGrid(const Instruction& instruction, std::optional<int> selector = std::nullopt);
 
-// The whole instruction as text: header, then every operand grid (and metadata, limited to `selector` if set).
-// wgmma adds the shared-memory view of B for `choice` (default: K-major, 128B swizzle).
+// The whole instruction as text: header, then every operand grid (and metadata, limited to `selector` if
+// set). wgmma adds the shared-memory view of B for `choice` (default: K-major, 128B swizzle).
 std::string toText(const Instruction& instruction, std::optional<int> selector = std::nullopt);
 std::string toText(const Instruction& instruction, const smem::Choice& choice,
                    std::optional<int> selector = std::nullopt);
@@ -36,7 +37,8 @@ enum class ExportFormat { Json, Text, Svg };
 struct ExportOptions {
     std::optional<std::string> operand; // only this operand (A, B, C, D, metadata); all when unset
     std::optional<int> selector;        // sparse metadata: only this selector value
-    // wgmma shared-memory operands (B, and A with these set): the layout to show; K-major and 128B by default.
+    // wgmma shared-memory operands (B, and A with these set): the layout to show; K-major and 128B by
+    // default.
     std::optional<smem::Major> major;
     std::optional<smem::Swizzle> swizzle;
     // Drawing formats (svg) only:
@@ -57,6 +59,8 @@ bool exportInstruction(const Instruction& instruction, ExportFormat format, cons
                        std::string& document, std::string& error);
 
 // The file writer now lives in lanemap/write.hpp; this name stays for the app's export actions.
-inline std::string writeFileAtomic(const std::string& path, std::string_view contents) { return writeFile(path, contents); }
+inline std::string writeFileAtomic(const std::string& path, std::string_view contents) {
+    return writeFile(path, contents);
+}
 
 } // namespace lanemap

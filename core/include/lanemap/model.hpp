@@ -26,10 +26,10 @@ std::string_view toString(Source source);
 
 // Thread coordinates in the PTX manual's vocabulary.
 struct Lane {
-    int thread = 0;           // %laneid for warp scope, 0..127 in a warpgroup
-    int lane = 0;             // thread % 32
-    int warp = 0;             // thread / 32 (warp within the warpgroup)
-    int groupID = 0;          // lane >> 2
+    int thread = 0;            // %laneid for warp scope, 0..127 in a warpgroup
+    int lane = 0;              // thread % 32
+    int warp = 0;              // thread / 32 (warp within the warpgroup)
+    int groupID = 0;           // lane >> 2
     int threadID_in_group = 0; // lane % 4
 
     static constexpr Lane of(int thread) {
@@ -50,10 +50,10 @@ struct Cell {
 // One element of one operand: a (thread, element index) pair and where it lives.
 struct Element {
     std::uint16_t thread = 0;
-    std::uint16_t index = 0;   // PTX element number (a0, a1, ...)
-    std::uint16_t reg = 0;     // register = index / elements per register
-    std::uint8_t bit = 0;      // lowest bit of the element inside its register
-    std::int8_t matrix = -1;   // quad-pair product for m8n8k4 .f16, else -1
+    std::uint16_t index = 0; // PTX element number (a0, a1, ...)
+    std::uint16_t reg = 0;   // register = index / elements per register
+    std::uint8_t bit = 0;    // lowest bit of the element inside its register
+    std::int8_t matrix = -1; // quad-pair product for m8n8k4 .f16, else -1
     std::uint16_t row = 0;
     std::uint16_t col = 0;     // first column
     std::uint16_t colLast = 0; // last column (== col unless sparse A chunk)
@@ -68,14 +68,14 @@ using PlaceFn = Cell (*)(const Lane& lane, int i, int n);
 struct FragmentShape {
     int rows = 0;
     int cols = 0;
-    int matrices = 1;          // 4 for m8n8k4 .f16 (quad-pair products)
-    int registers = 0;         // per thread
-    int registerBits = 32;     // 32 or 64
+    int matrices = 1;      // 4 for m8n8k4 .f16 (quad-pair products)
+    int registers = 0;     // per thread
+    int registerBits = 32; // 32 or 64
     int elementsPerRegister = 1;
 };
 
 class FragmentLayout {
-public:
+  public:
     FragmentLayout() = default;
 
     // Build from a formula. `elementBits` are the data bits; `bitPad` is the offset of the data inside
@@ -118,17 +118,17 @@ public:
     // Drop the cache of built layouts (benchmarks measure building from scratch).
     static void clearBuildCache();
 
-private:
-
-    // The placements and their inverse, immutable and shared: wgmma variants of one N share their D layout and
-    // every N of one type shares its A layout, so the catalog builds each distinct layout once.
+  private:
+    // The placements and their inverse, immutable and shared: wgmma variants of one N share their D layout
+    // and every N of one type shares its A layout, so the catalog builds each distinct layout once.
     struct Data {
         bool chunked = false;
         bool bijective = false; // one owner per cell: ownerList[cell] is it, ownerOffsets stays empty
         std::vector<Element> elements;
         std::vector<std::uint32_t> ownerOffsets; // CSR over cells (matrix, row, col), unless bijective
         std::vector<std::uint32_t> ownerList;
-        std::shared_ptr<const Data> parent; // leadingRegisters: keeps the source alive (its address keys the cache)
+        std::shared_ptr<const Data>
+            parent; // leadingRegisters: keeps the source alive (its address keys the cache)
     };
     friend struct LayoutCaches;
     static void buildInverse(Data& data, const FragmentShape& shape);
@@ -141,8 +141,8 @@ private:
     std::shared_ptr<const Data> m_data = std::make_shared<const Data>();
 };
 
-// The manual's literal reading of a placement lanemap draws differently: the probe tests it next to the engine's
-// own reading, so hardware decides between the two without erratum-specific code.
+// The manual's literal reading of a placement lanemap draws differently: the probe tests it next to the
+// engine's own reading, so hardware decides between the two without erratum-specific code.
 struct AlternativePlacement {
     Operand operand = Operand::A;
     PlaceFn place = nullptr;
@@ -152,7 +152,8 @@ enum class ErratumStatus : std::uint8_t { Suspected, Confirmed, Refuted };
 std::string_view toString(ErratumStatus status); // "suspected", "confirmed", "refuted"
 
 // A documented disagreement between the PTX manual and what lanemap shows (docs/reference/errata.md). The
-// table's status and evidence come from documents and tools (ptxas); hardware evidence is added by the overlay.
+// table's status and evidence come from documents and tools (ptxas); hardware evidence is added by the
+// overlay.
 struct Erratum {
     std::string_view id;       // "E1"
     std::string_view summary;  // one line
@@ -189,12 +190,12 @@ struct MetadataCandidate {
 };
 
 struct MetadataLayout {
-    std::string_view granularity;     // "2:4", "1:2", "4:8 pair-wise"
-    int indexBits = 2;                // bits per index
+    std::string_view granularity; // "2:4", "1:2", "4:8 pair-wise"
+    int indexBits = 2;            // bits per index
     std::vector<MetadataSelector> selectors;
-    std::vector<std::string> notes;   // e.g. UNRESOLVED candidates
-    int chunkCols = 4;                // logical A columns described by one field (one chunk)
-    int fieldBits = 4;                // metadata bits per chunk
+    std::vector<std::string> notes;        // e.g. UNRESOLVED candidates
+    int chunkCols = 4;                     // logical A columns described by one field (one chunk)
+    int fieldBits = 4;                     // metadata bits per chunk
     std::vector<std::uint8_t> validValues; // valid field values (plain .sp and ::ordered_metadata differ)
     // Unresolved mappings only: every candidate reading, and the name of the one `selectors` shows.
     std::string candidate;

@@ -171,7 +171,8 @@ struct Choice {
 // One operand of a wgmma variant as it sits in shared memory. The operand's own grid orientation is kept:
 // A is M x K (row = m, col = k), B is K x N (row = k, col = n).
 struct SharedOperand {
-    lanemap::Operand operand = lanemap::Operand::B; // A (the SS form; sparse A is the compressed M x K/2 matrix) or B
+    lanemap::Operand operand =
+        lanemap::Operand::B; // A (the SS form; sparse A is the compressed M x K/2 matrix) or B
     ElementType elementType = ElementType::F16;
     int rows = 0, cols = 0;  // in the operand's orientation
     char mnLetter = 'n';     // 'm' for A, 'n' for B

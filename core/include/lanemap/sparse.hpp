@@ -49,8 +49,8 @@ std::vector<std::uint8_t> validFieldValues(Pattern pattern, bool ordered);
 // Column offsets inside the chunk of the kept elements, in storage order (the k-th kept element of the chunk
 // multiplies column chunkFirst + result[k]). Empty when the value is not valid (plain `.sp` rules).
 std::vector<int> decodeField(Pattern pattern, unsigned value);
-// The field value that keeps the given columns of a chunk (offsets, ascending, `kept` of them, whole pairs for
-// 4:8). Sorted positions give the ::ordered_metadata encoding, valid for plain `.sp` too.
+// The field value that keeps the given columns of a chunk (offsets, ascending, `kept` of them, whole pairs
+// for 4:8). Sorted positions give the ::ordered_metadata encoding, valid for plain `.sp` too.
 unsigned encodeField(Pattern pattern, std::span<const int> positions);
 // "0b0100"
 std::string binary(unsigned value, int bits = 4);
@@ -81,11 +81,11 @@ struct Placement {
     int thread = 0;
     int index = 0; // PTX element number a<index>
     int reg = 0;
-    int bit = 0;   // lowest bit of the element's data in its register
+    int bit = 0; // lowest bit of the element's data in its register
     int row = 0;
-    int col = 0;   // the logical column it multiplies
+    int col = 0; // the logical column it multiplies
     int chunkFirst = 0;
-    int slot = 0;  // position among the chunk's kept elements (0..kept-1)
+    int slot = 0;        // position among the chunk's kept elements (0..kept-1)
     MetadataField field; // the metadata bits that placed it
 };
 
@@ -97,9 +97,9 @@ struct Placement {
 // order, `kept` per chunk, in increasing element index; inside a chunk the k-th element is the one the
 // field's k-th index places (bits [1:0] the first, bits [3:2] the second).
 class Codec {
-public:
-    // nullopt, with `error` naming the bad input and what is valid, when `in` is not sparse, `selector` is not
-    // one of its selector values, or `candidate` names no candidate (empty: the primary mapping).
+  public:
+    // nullopt, with `error` naming the bad input and what is valid, when `in` is not sparse, `selector` is
+    // not one of its selector values, or `candidate` names no candidate (empty: the primary mapping).
     static std::optional<Codec> make(const Instruction& in, int selector, std::string& error,
                                      std::string_view candidate = {});
 
@@ -112,21 +112,23 @@ public:
     // The field that describes the chunk holding (row, col); nullptr outside the tile.
     const MetadataField* field(int row, int col) const;
 
-    // Logical M x K matrix -> per-thread A registers and metadata words (sorted indices: valid for both forms).
-    // Fails, naming the row and chunk, when the matrix breaks the sparsity pattern, and names the cell when a
-    // value does not fit the element width.
+    // Logical M x K matrix -> per-thread A registers and metadata words (sorted indices: valid for both
+    // forms). Fails, naming the row and chunk, when the matrix breaks the sparsity pattern, and names the
+    // cell when a value does not fit the element width.
     bool compress(const Matrix& logical, Fragments& out, std::string& error) const;
     // Which logical (row, col) every compressed A element multiplies under these metadata words (one per
     // thread). Fails, naming lane, bits and value, on an invalid field value.
-    bool place(std::span<const std::uint32_t> metadata, std::vector<Placement>& out, std::string& error) const;
+    bool place(std::span<const std::uint32_t> metadata, std::vector<Placement>& out,
+               std::string& error) const;
     // Per-thread A registers and metadata -> the logical matrix they stand for (zeros elsewhere).
     bool expand(const Fragments& fragments, Matrix& out, std::string& error) const;
 
-    // Writes `value` into the bits of `field` in its thread's metadata word (a probe changes one field at a time).
+    // Writes `value` into the bits of `field` in its thread's metadata word (a probe changes one field at a
+    // time).
     static void setField(std::vector<std::uint32_t>& metadata, const MetadataField& field, unsigned value);
     static unsigned getField(std::span<const std::uint32_t> metadata, const MetadataField& field);
 
-private:
+  private:
     struct Slot {
         std::uint32_t field = 0; // index into m_fields
         int slot = 0;

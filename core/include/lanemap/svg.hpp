@@ -1,7 +1,7 @@
 #pragma once
 // SVG 1.1 serialization of a Diagram (docs/svg.md): deterministic bytes, one <g class="lane lane-13"> per
-// thread holding that thread's cells in every panel (and its metadata bit fields), a <title> tooltip per cell,
-// and pure-CSS hover: in a browser, hovering a cell outlines that lane everywhere and fades the others.
+// thread holding that thread's cells in every panel (and its metadata bit fields), a <title> tooltip per
+// cell, and pure-CSS hover: in a browser, hovering a cell outlines that lane everywhere and fades the others.
 // No script, no external fonts (generic font-family stacks), no Qt.
 
 #include "lanemap/diagram.hpp"

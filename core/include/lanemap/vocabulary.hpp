@@ -11,7 +11,8 @@
 
 namespace lanemap {
 
-// The matrices an instruction touches. C and D are separate operands; a "C/D" pane is a view that merges them.
+// The matrices an instruction touches. C and D are separate operands; a "C/D" pane is a view that merges
+// them.
 enum class Operand : std::uint8_t { A, B, C, D, Metadata };
 inline constexpr Operand kOperands[] = {Operand::A, Operand::B, Operand::C, Operand::D, Operand::Metadata};
 
@@ -20,11 +21,24 @@ std::string_view toString(Operand operand); // "A", "B", "C", "D", "metadata"
 std::optional<Operand> parseOperand(std::string_view name);
 
 enum class ElementType : std::uint8_t {
-    F16, BF16, TF32, F32, F64,   // IEEE-like floating point
-    E4M3, E5M2, E3M2, E2M3, E2M1, // fp8 / fp6 / fp4
-    S8, U8, S4, U4, S32,         // integers
-    B1,                          // single bits (.xor/.and .popc)
-    UE8M0, UE4M3,                // block-scale factors
+    F16,
+    BF16,
+    TF32,
+    F32,
+    F64, // IEEE-like floating point
+    E4M3,
+    E5M2,
+    E3M2,
+    E2M3,
+    E2M1, // fp8 / fp6 / fp4
+    S8,
+    U8,
+    S4,
+    U4,
+    S32, // integers
+    B1,  // single bits (.xor/.and .popc)
+    UE8M0,
+    UE4M3, // block-scale factors
 };
 
 // One row of facts per element type: the single place a type's properties are written.
@@ -64,8 +78,8 @@ enum class ScaleVec : std::uint8_t { None, Default, X1, X2, X4 };
 std::string_view toString(ScaleVec vec);
 
 // One PTX spelling of a variant that shares its layout: the canonical form, a mixed-type form (s8 x u8,
-// e4m3 x e5m2), the other b1 operation, or another block-scale spelling. Structured: the PTX string is rendered
-// from it on demand (ptxOf in catalog.hpp) and never parsed back.
+// e4m3 x e5m2), the other b1 operation, or another block-scale spelling. Structured: the PTX string is
+// rendered from it on demand (ptxOf in catalog.hpp) and never parsed back.
 struct Form {
     ElementType atype = ElementType::F16;
     ElementType btype = ElementType::F16;

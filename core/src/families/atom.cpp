@@ -1,5 +1,6 @@
-// The one registration path of every family (atom.hpp), and the rules that attach notes and errata to variants:
-// each note and each erratum is written once here and selected by a predicate over the variant's typed facts.
+// The one registration path of every family (atom.hpp), and the rules that attach notes and errata to
+// variants: each note and each erratum is written once here and selected by a predicate over the variant's
+// typed facts.
 
 #include "atom.hpp"
 
@@ -18,21 +19,33 @@ using T = ElementType;
 
 namespace {
 
-bool isWarpgroup(Family f) { return f == Family::Wgmma || f == Family::WgmmaSp; }
-bool isSparse(Family f) { return f == Family::MmaSp || f == Family::WgmmaSp; }
-bool isFp8(T t) { return t == T::E4M3 || t == T::E5M2; }
-bool isMixedSign(T t) { return t == T::S8 || t == T::U8 || t == T::S4 || t == T::U4; }
-bool isShape(const Variant& v, int m, int n, int k) { return v.m == m && v.n == n && v.k == k; }
+bool isWarpgroup(Family f) {
+    return f == Family::Wgmma || f == Family::WgmmaSp;
+}
+bool isSparse(Family f) {
+    return f == Family::MmaSp || f == Family::WgmmaSp;
+}
+bool isFp8(T t) {
+    return t == T::E4M3 || t == T::E5M2;
+}
+bool isMixedSign(T t) {
+    return t == T::S8 || t == T::U8 || t == T::S4 || t == T::U4;
+}
+bool isShape(const Variant& v, int m, int n, int k) {
+    return v.m == m && v.n == n && v.k == k;
+}
 
 // The types PTX lets B take with a given A type (same layout).
 std::vector<T> mixPartners(T a) {
     std::vector<T> out;
     for (T b : {T::S8, T::U8, T::S4, T::U4, T::E4M3, T::E5M2})
-        if (b != a && sameMixGroup(a, b)) out.push_back(b);
+        if (b != a && sameMixGroup(a, b))
+            out.push_back(b);
     return out;
 }
 
-// --- notes: one rule per fact ----------------------------------------------------------------------------------
+// --- notes: one rule per fact
+// ----------------------------------------------------------------------------------
 struct NoteRule {
     bool (*applies)(const Variant&);
     std::string (*text)(const Variant&);
@@ -88,7 +101,8 @@ const std::array kNoteRules{
 };
 // clang-format on
 
-// --- errata: each written once, attached by a predicate (docs/reference/errata.md) -------------------------------
+// --- errata: each written once, attached by a predicate (docs/reference/errata.md)
+// -------------------------------
 Cell manualE1(const Lane& l, int i, int) {
     // The manual's literal first branch: col = threadID_in_group * 32 + i for i < 64.
     return {(i < 32 || (64 <= i && i < 96)) ? l.groupID : l.groupID + 8,
@@ -154,27 +168,33 @@ const std::array kErrata{
 // clang-format on
 
 std::string familyName(Family family, bool ordered) {
-    if (family == Family::MmaSp && ordered) return "mma.sp::ordered_metadata";
+    if (family == Family::MmaSp && ordered)
+        return "mma.sp::ordered_metadata";
     return std::string(toString(family));
 }
 
-// family.shape[.alayout.blayout][.kind::k].atype[.ctype][.dtype]: the C type only where it is not the default or
-// differs from D.
+// family.shape[.alayout.blayout][.kind::k].atype[.ctype][.dtype]: the C type only where it is not the default
+// or differs from D.
 std::string specOf(const Variant& v, bool layoutsInSpec) {
     std::string s = familyName(v.family, v.ordered);
     (s += '.') += shapeName(v);
-    if (layoutsInSpec) (((s += '.') += toString(v.alayout)) += '.') += toString(v.blayout);
-    if (v.kind != Kind::None) (s += ".kind::") += toString(v.kind);
+    if (layoutsInSpec)
+        (((s += '.') += toString(v.alayout)) += '.') += toString(v.blayout);
+    if (v.kind != Kind::None)
+        (s += ".kind::") += toString(v.kind);
     (s += '.') += toString(v.atype);
-    if (v.ctype != traits(v.atype).accumulator || v.dtype != v.ctype) (s += '.') += toString(v.ctype);
-    if (v.dtype != v.ctype) (s += '.') += toString(v.dtype);
+    if (v.ctype != traits(v.atype).accumulator || v.dtype != v.ctype)
+        (s += '.') += toString(v.ctype);
+    if (v.dtype != v.ctype)
+        (s += '.') += toString(v.dtype);
     return s;
 }
 
 std::vector<Form> formsOf(const Atom& atom, T a) {
     const B1Op b1 = a != T::B1 ? B1Op::None : atom.family == Family::Mma ? B1Op::Xor : B1Op::And;
     Form canonical{a, a, b1, ScaleVec::None, T::UE8M0};
-    if (!atom.scale.empty()) canonical.scaleVec = atom.scale.front().vec, canonical.scaleType = atom.scale.front().scaleType;
+    if (!atom.scale.empty())
+        canonical.scaleVec = atom.scale.front().vec, canonical.scaleType = atom.scale.front().scaleType;
     std::vector<Form> forms{canonical};
     for (std::size_t i = 1; i < atom.scale.size(); ++i) {
         Form f = canonical;
@@ -209,13 +229,15 @@ FragmentLayout makeOperand(Operand operand, ElementType type, int threads, const
 }
 
 namespace {
-// D: for an atom of several N (wgmma) the figures draw the widest fragment and every narrower one is its leading
-// registers, so each N is cut from the widest layout instead of being built again.
+// D: for an atom of several N (wgmma) the figures draw the widest fragment and every narrower one is its
+// leading registers, so each N is cut from the widest layout instead of being built again.
 FragmentLayout accumulatorLayout(const Atom& atom, const Instruction& in) {
     const Fragment fragment = atom.cd(in.dtype, in.n);
-    if (atom.ns.size() == 1) return makeOperand(Operand::D, in.dtype, in.threads, fragment, in.n);
+    if (atom.ns.size() == 1)
+        return makeOperand(Operand::D, in.dtype, in.threads, fragment, in.n);
     const int widest = atom.ns.back();
-    const FragmentLayout full = makeOperand(Operand::D, in.dtype, in.threads, atom.cd(in.dtype, widest), widest);
+    const FragmentLayout full =
+        makeOperand(Operand::D, in.dtype, in.threads, atom.cd(in.dtype, widest), widest);
     return FragmentLayout::leadingRegisters(full, fragment.shape.registers, in.n);
 }
 } // namespace
@@ -223,7 +245,8 @@ FragmentLayout accumulatorLayout(const Atom& atom, const Instruction& in) {
 MetadataLayout buildMetadata(const MetadataFigure& figure, int containerBits, bool ordered, int k, int warps,
                              bool resolvedOnHardware) {
     const sparse::StorageRule* rule = sparse::ruleForContainerBits(containerBits);
-    if (!rule) throw std::logic_error("no sparsity rule for " + std::to_string(containerBits) + "-bit A elements");
+    if (!rule)
+        throw std::logic_error("no sparsity rule for " + std::to_string(containerBits) + "-bit A elements");
     MetadataLayout md;
     md.granularity = rule->granularity;
     md.indexBits = rule->indexBits;
@@ -240,7 +263,8 @@ MetadataLayout buildMetadata(const MetadataFigure& figure, int containerBits, bo
                 const Lane lane = Lane::of(thread);
                 for (int j = 0; j < fieldsPerWord; ++j) {
                     const std::optional<Cell> chunk = reading.place(lane, j, F);
-                    if (!chunk) continue;
+                    if (!chunk)
+                        continue;
                     MetadataField f;
                     f.thread = thread;
                     f.bitLo = j * rule->fieldBits;
@@ -250,7 +274,8 @@ MetadataLayout buildMetadata(const MetadataFigure& figure, int containerBits, bo
                     f.colLast = chunk->col + rule->chunkCols - 1;
                     f.source = figure.source;
                     if (f.row >= 16 * warps || f.colFirst % rule->chunkCols != 0 || f.colLast >= k)
-                        throw std::logic_error(std::string("metadata figure out of range: ") + figure.figures);
+                        throw std::logic_error(std::string("metadata figure out of range: ") +
+                                               figure.figures);
                     sel.fields.push_back(f);
                 }
             }
@@ -261,8 +286,9 @@ MetadataLayout buildMetadata(const MetadataFigure& figure, int containerBits, bo
     const MetadataReading& primary = figure.readings.front();
     md.selectors = selectorsOf(primary);
     if (warps > 1)
-        md.notes.push_back("each warp w supplies the metadata of rows 16w..16w+15 with the mma.sp mapping of " +
-                           std::string(figure.figures) + ": " + figure.lanes);
+        md.notes.push_back(
+            "each warp w supplies the metadata of rows 16w..16w+15 with the mma.sp mapping of " +
+            std::string(figure.figures) + ": " + figure.lanes);
     else
         md.notes.push_back(std::string(figure.figures) + ": metadata comes from " + figure.lanes);
     md.notes.push_back(std::string("evidence: ") + figure.evidence);
@@ -271,19 +297,22 @@ MetadataLayout buildMetadata(const MetadataFigure& figure, int containerBits, bo
         std::string refuted;
         for (const MetadataReading& r : figure.readings)
             if (&r != &primary)
-                refuted += (refuted.empty() ? "'" : ", '") + std::string(r.name) + "' (" + r.description + ")";
-        md.notes.push_back("RESOLVED on hardware: '" + std::string(primary.name) + "' (" + primary.description +
-                           "); refuted: " + refuted);
+                refuted +=
+                    (refuted.empty() ? "'" : ", '") + std::string(r.name) + "' (" + r.description + ")";
+        md.notes.push_back("RESOLVED on hardware: '" + std::string(primary.name) + "' (" +
+                           primary.description + "); refuted: " + refuted);
     } else if (figure.readings.size() > 1) {
         md.candidate = primary.name;
         for (const MetadataReading& r : figure.readings)
             md.candidates.push_back({r.name, r.description, selectorsOf(r)});
-        md.notes.push_back("UNRESOLVED: " + std::to_string(figure.readings.size()) + " candidate readings; showing '" +
-                           primary.name + "' (a guess, marked inferred) until the hardware probe decides");
+        md.notes.push_back("UNRESOLVED: " + std::to_string(figure.readings.size()) +
+                           " candidate readings; showing '" + primary.name +
+                           "' (a guess, marked inferred) until the hardware probe decides");
     }
-    md.notes.push_back("inferred: the elements of one thread in one row and [firstcol..lastcol] range fill its "
-                       "chunks in column order, in increasing element index; the k-th kept element of a chunk is "
-                       "placed by the k-th index of its field (bits [1:0] first)");
+    md.notes.push_back(
+        "inferred: the elements of one thread in one row and [firstcol..lastcol] range fill its "
+        "chunks in column order, in increasing element index; the k-th kept element of a chunk is "
+        "placed by the k-th index of its field (bits [1:0] first)");
     return md;
 }
 
@@ -291,58 +320,66 @@ void registerAtom(Catalog& catalog, const Atom& atom) {
     const bool warpgroup = isWarpgroup(atom.family);
     std::vector<bool> orderings{false};
     if (atom.family == Family::MmaSp)
-        orderings = atom.sparseForms == SparseForms::Both ? std::vector<bool>{false, true} : std::vector<bool>{true};
+        orderings =
+            atom.sparseForms == SparseForms::Both ? std::vector<bool>{false, true} : std::vector<bool>{true};
     const MajorPair majors = atom.majors.value_or(MajorPair{Major::Row, Major::Col});
     for (const bool ordered : orderings)
-            for (const T a : atom.types)
-                for (const Accumulator accum : atom.accums)
-                    for (const int n : atom.ns) {
-                        Variant v;
-                        v.family = atom.family;
-                        v.scope = warpgroup ? Scope::Warpgroup : Scope::Warp;
-                        v.threads = warpgroup ? 128 : 32;
-                        v.m = atom.m;
-                        v.n = n;
-                        v.k = atom.k;
-                        v.atype = v.btype = a;
-                        v.ctype = accum.c;
-                        v.dtype = accum.d;
-                        v.alayout = majors.a;
-                        v.blayout = majors.b;
-                        v.kind = atom.kind;
-                        v.minSm = atom.minSm;
-                        v.ordered = ordered;
-                        v.section = atom.section;
-                        v.anchor = atom.anchor;
-                        v.forms = formsOf(atom, a);
-                        v.spec = specOf(v, atom.majors.has_value());
-                        v.ptx = ptxOf(v, v.forms.front());
-                        for (const NoteRule& rule : kNoteRules)
-                            if (rule.applies(v)) v.notes.push_back(rule.text(v));
-                        for (const ErratumRule& rule : kErrata)
-                            if (rule.applies(v)) v.errata.push_back(rule.erratum);
-                        const Atom* at = &atom;
-                        catalog.add(std::move(v), [at](Instruction& in) {
-                            const int threads = in.threads;
-                            in.operands.push_back(makeOperand(Operand::A, in.atype, threads, *at->a));
-                            if (at->b) in.operands.push_back(makeOperand(Operand::B, in.btype, threads, *at->b));
-                            if (!isWarpgroup(at->family))
-                                in.operands.push_back(makeOperand(Operand::C, in.ctype, threads, at->cd(in.ctype, in.n)));
-                            in.operands.push_back(accumulatorLayout(*at, in));
-                            if (at->metadata) {
-                                const bool resolved = in.hardware && in.hardware->verdict == Verdict::Pass;
-                                const int warps = in.threads / 32;
-                                const int container = at->a->shape.registerBits / at->a->shape.elementsPerRegister;
-                                // Shared: every accumulator, alias and N of one atom has the same table.
-                                static detail::SharedCache<std::tuple<const MetadataFigure*, int, bool, int, int, bool>,
-                                                           MetadataLayout>
-                                    cache;
-                                in.metadata = cache.get({at->metadata, container, in.ordered, in.k, warps, resolved}, [&] {
-                                    return buildMetadata(*at->metadata, container, in.ordered, in.k, warps, resolved);
+        for (const T a : atom.types)
+            for (const Accumulator accum : atom.accums)
+                for (const int n : atom.ns) {
+                    Variant v;
+                    v.family = atom.family;
+                    v.scope = warpgroup ? Scope::Warpgroup : Scope::Warp;
+                    v.threads = warpgroup ? 128 : 32;
+                    v.m = atom.m;
+                    v.n = n;
+                    v.k = atom.k;
+                    v.atype = v.btype = a;
+                    v.ctype = accum.c;
+                    v.dtype = accum.d;
+                    v.alayout = majors.a;
+                    v.blayout = majors.b;
+                    v.kind = atom.kind;
+                    v.minSm = atom.minSm;
+                    v.ordered = ordered;
+                    v.section = atom.section;
+                    v.anchor = atom.anchor;
+                    v.forms = formsOf(atom, a);
+                    v.spec = specOf(v, atom.majors.has_value());
+                    v.ptx = ptxOf(v, v.forms.front());
+                    for (const NoteRule& rule : kNoteRules)
+                        if (rule.applies(v))
+                            v.notes.push_back(rule.text(v));
+                    for (const ErratumRule& rule : kErrata)
+                        if (rule.applies(v))
+                            v.errata.push_back(rule.erratum);
+                    const Atom* at = &atom;
+                    catalog.add(std::move(v), [at](Instruction& in) {
+                        const int threads = in.threads;
+                        in.operands.push_back(makeOperand(Operand::A, in.atype, threads, *at->a));
+                        if (at->b)
+                            in.operands.push_back(makeOperand(Operand::B, in.btype, threads, *at->b));
+                        if (!isWarpgroup(at->family))
+                            in.operands.push_back(
+                                makeOperand(Operand::C, in.ctype, threads, at->cd(in.ctype, in.n)));
+                        in.operands.push_back(accumulatorLayout(*at, in));
+                        if (at->metadata) {
+                            const bool resolved = in.hardware && in.hardware->verdict == Verdict::Pass;
+                            const int warps = in.threads / 32;
+                            const int container =
+                                at->a->shape.registerBits / at->a->shape.elementsPerRegister;
+                            // Shared: every accumulator, alias and N of one atom has the same table.
+                            static detail::SharedCache<
+                                std::tuple<const MetadataFigure*, int, bool, int, int, bool>, MetadataLayout>
+                                cache;
+                            in.metadata =
+                                cache.get({at->metadata, container, in.ordered, in.k, warps, resolved}, [&] {
+                                    return buildMetadata(*at->metadata, container, in.ordered, in.k, warps,
+                                                         resolved);
                                 });
-                            }
-                        });
-                    }
+                        }
+                    });
+                }
 }
 
 } // namespace lanemap::family

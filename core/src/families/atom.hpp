@@ -1,7 +1,8 @@
 #pragma once
-// The instruction atom: one declarative record per PTX fragment table (shape, types, fragments, metadata figure,
-// PTX section), in the spirit of CuTe's MMA_Traits. A type variant is one more entry in `types` or one more row that
-// differs in one field; every family registers through registerAtom. Internal to core (not installed).
+// The instruction atom: one declarative record per PTX fragment table (shape, types, fragments, metadata
+// figure, PTX section), in the spirit of CuTe's MMA_Traits. A type variant is one more entry in `types` or
+// one more row that differs in one field; every family registers through registerAtom. Internal to core (not
+// installed).
 
 #include "lanemap/catalog.hpp"
 #include "lanemap/model.hpp"
@@ -15,8 +16,8 @@
 
 namespace lanemap::family {
 
-// One operand fragment as the PTX manual states it: register shape plus the row/col formula, and which document
-// states it (text formula, figure, CUTLASS, inference). Hardware evidence is never written here.
+// One operand fragment as the PTX manual states it: register shape plus the row/col formula, and which
+// document states it (text formula, figure, CUTLASS, inference). Hardware evidence is never written here.
 struct Fragment {
     FragmentShape shape;
     PlaceFn place = nullptr;
@@ -31,13 +32,16 @@ struct Accumulator {
     ElementType c;
     ElementType d;
 };
-constexpr Accumulator acc(ElementType t) { return {t, t}; }
+constexpr Accumulator acc(ElementType t) {
+    return {t, t};
+}
 
 // Which PTX spellings a sparse atom has: plain mma.sp and ::ordered_metadata, or the latter only.
 enum class SparseForms : std::uint8_t { Both, OrderedOnly };
 
-// Sparse metadata (PTX §9.7.14.6.2 figures): the chunk that field j (bits [4j+3:4j]) of lane l's metadata word
-// describes under sparsity selector F, as {row, first column}; nullopt when the lane supplies none under F.
+// Sparse metadata (PTX §9.7.14.6.2 figures): the chunk that field j (bits [4j+3:4j]) of lane l's metadata
+// word describes under sparsity selector F, as {row, first column}; nullopt when the lane supplies none under
+// F.
 using MetadataPlaceFn = std::optional<Cell> (*)(const Lane& l, int j, int F);
 
 // One reading of a metadata figure. A resolved figure has one; an open one several, the first shown.
@@ -47,8 +51,8 @@ struct MetadataReading {
     MetadataPlaceFn place;
 };
 
-// One metadata figure of the warp-level mma.sp section; sparse wgmma uses the same figures per warp ("each warp
-// in the warpgroup provides sparsity information for 16 rows of matrix A").
+// One metadata figure of the warp-level mma.sp section; sparse wgmma uses the same figures per warp ("each
+// warp in the warpgroup provides sparsity information for 16 rows of matrix A").
 struct MetadataFigure {
     const char* figures;        // "Fig. 119"
     std::vector<int> selectors; // valid sparsity selector values F
@@ -75,18 +79,18 @@ struct Atom {
     int m;
     std::vector<int> ns; // one N for mma; every valid N for wgmma
     int k;
-    std::vector<ElementType> types;     // A (= B) types, one variant each
-    std::vector<Accumulator> accums;    // first = default accumulator
+    std::vector<ElementType> types;  // A (= B) types, one variant each
+    std::vector<Accumulator> accums; // first = default accumulator
     const Fragment* a;
-    const Fragment* b;                  // nullptr: B comes from shared memory (wgmma)
+    const Fragment* b; // nullptr: B comes from shared memory (wgmma)
     AccumulatorFn cd;
     int minSm;
-    const char* section; // PTX 9.1 section
-    const char* anchor;  // HTML anchor in the PTX manual
+    const char* section;                      // PTX 9.1 section
+    const char* anchor;                       // HTML anchor in the PTX manual
     const MetadataFigure* metadata = nullptr; // sparse only
     SparseForms sparseForms = SparseForms::Both;
     Kind kind = Kind::None;
-    std::vector<ScaleForm> scale = {};               // block scaling
+    std::vector<ScaleForm> scale = {}; // block scaling
     // A/B major-ness where PTX allows more than .row.col (m8n8k4 .f16): the spec then names it.
     std::optional<MajorPair> majors = std::nullopt;
 };
@@ -99,11 +103,13 @@ void registerAtom(Catalog& catalog, const Atom& atom);
 int containerPad(ElementType type, int containerBits);
 
 // Build one operand layout from its fragment.
-FragmentLayout makeOperand(Operand operand, ElementType type, int threads, const Fragment& fragment, int n = 0);
+FragmentLayout makeOperand(Operand operand, ElementType type, int threads, const Fragment& fragment,
+                           int n = 0);
 
-// The metadata operand of a sparse instruction: fields for every selector value of the figure's first reading.
-// `warps` > 1 stacks the figure per warp (warp w covers rows 16w..16w+15), as sparse wgmma does; `k` is the width of
-// A; `containerBits` the width of one compressed A element. An open figure (several readings) lists every reading as a candidate unless `resolvedOnHardware`.
+// The metadata operand of a sparse instruction: fields for every selector value of the figure's first
+// reading. `warps` > 1 stacks the figure per warp (warp w covers rows 16w..16w+15), as sparse wgmma does; `k`
+// is the width of A; `containerBits` the width of one compressed A element. An open figure (several readings)
+// lists every reading as a candidate unless `resolvedOnHardware`.
 MetadataLayout buildMetadata(const MetadataFigure& figure, int containerBits, bool ordered, int k, int warps,
                              bool resolvedOnHardware);
 

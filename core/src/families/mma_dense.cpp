@@ -4,57 +4,104 @@
 
 #include "mma_fragments.hpp"
 
-
-
 namespace lanemap::family::mma {
 
 namespace {
-constexpr int g(const Lane& l) { return l.groupID; }
-constexpr int t(const Lane& l) { return l.threadID_in_group; }
-constexpr bool high(const Lane& l) { return l.lane >= 16; } // m8n8k4 "high group"
-constexpr int quad(const Lane& l) { return (l.lane >> 2) & 3; } // m8n8k4 MMA computation 1..4 -> 0..3
+constexpr int g(const Lane& l) {
+    return l.groupID;
+}
+constexpr int t(const Lane& l) {
+    return l.threadID_in_group;
+}
+constexpr bool high(const Lane& l) {
+    return l.lane >= 16;
+} // m8n8k4 "high group"
+constexpr int quad(const Lane& l) {
+    return (l.lane >> 2) & 3;
+} // m8n8k4 MMA computation 1..4 -> 0..3
 } // namespace
 
 // §9.7.14.5.1 m8n8k4 .f16 ---------------------------------------------------------------------------
-Cell fig46_A884_row(const Lane& l, int i, int) { return {l.lane % 4 + (high(l) ? 4 : 0), i, -1, quad(l)}; }
-Cell fig47_A884_col(const Lane& l, int i, int) { return {i % 4 + (high(l) ? 4 : 0), l.lane % 4, -1, quad(l)}; }
-Cell fig48_B884_row(const Lane& l, int i, int) { return {l.lane % 4, i + (high(l) ? 4 : 0), -1, quad(l)}; }
-Cell fig49_B884_col(const Lane& l, int i, int) { return {i, l.lane % 4 + (high(l) ? 4 : 0), -1, quad(l)}; }
-Cell fig50_C884_f16(const Lane& l, int i, int) { return {l.lane % 4 + (high(l) ? 4 : 0), i, -1, quad(l)}; }
+Cell fig46_A884_row(const Lane& l, int i, int) {
+    return {l.lane % 4 + (high(l) ? 4 : 0), i, -1, quad(l)};
+}
+Cell fig47_A884_col(const Lane& l, int i, int) {
+    return {i % 4 + (high(l) ? 4 : 0), l.lane % 4, -1, quad(l)};
+}
+Cell fig48_B884_row(const Lane& l, int i, int) {
+    return {l.lane % 4, i + (high(l) ? 4 : 0), -1, quad(l)};
+}
+Cell fig49_B884_col(const Lane& l, int i, int) {
+    return {i, l.lane % 4 + (high(l) ? 4 : 0), -1, quad(l)};
+}
+Cell fig50_C884_f16(const Lane& l, int i, int) {
+    return {l.lane % 4 + (high(l) ? 4 : 0), i, -1, quad(l)};
+}
 Cell fig51_C884_f32(const Lane& l, int i, int) {
     const int X = (l.lane & 0b1) + (i & 0b10);
     return {X + (high(l) ? 4 : 0), (i & 0b100) + (l.lane & 0b10) + (i & 0b1), -1, quad(l)};
 }
 
 // §9.7.14.5.2–.5 m8n8kK ------------------------------------------------------------------------------
-static Cell fig53_A884_f64(const Lane& l, int, int) { return {l.lane >> 2, l.lane % 4}; }
-static Cell fig54_B884_f64(const Lane& l, int, int) { return {l.lane % 4, l.lane >> 2}; }
-static Cell fig55_C8n8(const Lane& l, int i, int) { return {g(l), t(l) * 2 + (i & 0x1)}; }
-static Cell fig56_A8816(const Lane& l, int i, int) { return {g(l), t(l) * 4 + i}; }
-static Cell fig57_B8816(const Lane& l, int i, int) { return {t(l) * 4 + i, g(l)}; }
-static Cell fig59_A8832(const Lane& l, int i, int) { return {g(l), t(l) * 8 + i}; }
-static Cell fig60_B8832(const Lane& l, int i, int) { return {t(l) * 8 + i, g(l)}; }
-static Cell fig62_A88128(const Lane& l, int i, int) { return {g(l), t(l) * 32 + i}; }
-static Cell fig63_B88128(const Lane& l, int i, int) { return {t(l) * 32 + i, g(l)}; }
+static Cell fig53_A884_f64(const Lane& l, int, int) {
+    return {l.lane >> 2, l.lane % 4};
+}
+static Cell fig54_B884_f64(const Lane& l, int, int) {
+    return {l.lane % 4, l.lane >> 2};
+}
+static Cell fig55_C8n8(const Lane& l, int i, int) {
+    return {g(l), t(l) * 2 + (i & 0x1)};
+}
+static Cell fig56_A8816(const Lane& l, int i, int) {
+    return {g(l), t(l) * 4 + i};
+}
+static Cell fig57_B8816(const Lane& l, int i, int) {
+    return {t(l) * 4 + i, g(l)};
+}
+static Cell fig59_A8832(const Lane& l, int i, int) {
+    return {g(l), t(l) * 8 + i};
+}
+static Cell fig60_B8832(const Lane& l, int i, int) {
+    return {t(l) * 8 + i, g(l)};
+}
+static Cell fig62_A88128(const Lane& l, int i, int) {
+    return {g(l), t(l) * 32 + i};
+}
+static Cell fig63_B88128(const Lane& l, int i, int) {
+    return {t(l) * 32 + i, g(l)};
+}
 
 // The m16n8 accumulator ------------------------------------------------------------------------------
-Cell fig83_C16n8(const Lane& l, int i, int) { return {i < 2 ? g(l) : g(l) + 8, t(l) * 2 + (i & 0x1)}; }
+Cell fig83_C16n8(const Lane& l, int i, int) {
+    return {i < 2 ? g(l) : g(l) + 8, t(l) * 2 + (i & 0x1)};
+}
 
 // §9.7.14.5.6 m16n8k4 --------------------------------------------------------------------------------
-static Cell fig65_A1684(const Lane& l, int i, int) { return {i == 0 ? g(l) : g(l) + 8, t(l)}; }
-static Cell fig67_B1684(const Lane& l, int, int) { return {t(l), g(l)}; }
+static Cell fig65_A1684(const Lane& l, int i, int) {
+    return {i == 0 ? g(l) : g(l) + 8, t(l)};
+}
+static Cell fig67_B1684(const Lane& l, int, int) {
+    return {t(l), g(l)};
+}
 
 // §9.7.14.5.7 m16n8k8 --------------------------------------------------------------------------------
-static Cell fig71_A1688_f16(const Lane& l, int i, int) { return {i < 2 ? g(l) : g(l) + 8, t(l) * 2 + (i & 0x1)}; }
+static Cell fig71_A1688_f16(const Lane& l, int i, int) {
+    return {i < 2 ? g(l) : g(l) + 8, t(l) * 2 + (i & 0x1)};
+}
 static Cell fig72_A1688_tf32(const Lane& l, int i, int) {
     return {(i == 0 || i == 2) ? g(l) : g(l) + 8, i < 2 ? t(l) : t(l) + 4};
 }
-static Cell fig74_B1688_f16(const Lane& l, int i, int) { return {t(l) * 2 + i, g(l)}; }
-static Cell fig75_B1688_tf32(const Lane& l, int i, int) { return {i == 0 ? t(l) : t(l) + 4, g(l)}; }
+static Cell fig74_B1688_f16(const Lane& l, int i, int) {
+    return {t(l) * 2 + i, g(l)};
+}
+static Cell fig75_B1688_tf32(const Lane& l, int i, int) {
+    return {i == 0 ? t(l) : t(l) + 4, g(l)};
+}
 
 // §9.7.14.5.8 m16n8k16 floating point ----------------------------------------------------------------
 static Cell fig79_A16816_f16(const Lane& l, int i, int) {
-    return {(i < 2 || (4 <= i && i < 6)) ? g(l) : g(l) + 8, i < 4 ? t(l) * 2 + (i & 0x1) : t(l) * 2 + (i & 0x1) + 8};
+    return {(i < 2 || (4 <= i && i < 6)) ? g(l) : g(l) + 8,
+            i < 4 ? t(l) * 2 + (i & 0x1) : t(l) * 2 + (i & 0x1) + 8};
 }
 // Erratum E2: the odd-i branch has an unbalanced parenthesis; (i * 2) - 2 + threadID_in_group is meant.
 static Cell fig80_A16816_f64(const Lane& l, int i, int) {
@@ -63,19 +110,29 @@ static Cell fig80_A16816_f64(const Lane& l, int i, int) {
 static Cell fig81_B16816_f16(const Lane& l, int i, int) {
     return {i < 2 ? t(l) * 2 + (i & 0x1) : t(l) * 2 + (i & 0x1) + 8, g(l)};
 }
-static Cell fig82_B16816_f64(const Lane& l, int i, int) { return {t(l) + (i * 4), g(l)}; }
+static Cell fig82_B16816_f64(const Lane& l, int i, int) {
+    return {t(l) + (i * 4), g(l)};
+}
 
 // §9.7.14.5.9 m16n8k16 integer and fp8 ---------------------------------------------------------------
-static Cell fig84_A16816_i8(const Lane& l, int i, int) { return {i < 4 ? g(l) : g(l) + 8, t(l) * 4 + (i & 0x3)}; }
-static Cell fig85_B16816_i8(const Lane& l, int i, int) { return {t(l) * 4 + i, g(l)}; }
+static Cell fig84_A16816_i8(const Lane& l, int i, int) {
+    return {i < 4 ? g(l) : g(l) + 8, t(l) * 4 + (i & 0x3)};
+}
+static Cell fig85_B16816_i8(const Lane& l, int i, int) {
+    return {t(l) * 4 + i, g(l)};
+}
 
 // §9.7.14.5.10 m16n8k32 ------------------------------------------------------------------------------
-static Cell fig87_A16832_i4(const Lane& l, int i, int) { return {i < 8 ? g(l) : g(l) + 8, t(l) * 8 + (i & 0x7)}; }
+static Cell fig87_A16832_i4(const Lane& l, int i, int) {
+    return {i < 8 ? g(l) : g(l) + 8, t(l) * 8 + (i & 0x7)};
+}
 static Cell fig88_A16832_i8(const Lane& l, int i, int) {
     return {(i < 4 || (8 <= i && i < 12)) ? g(l) : g(l) + 8,
             i < 8 ? t(l) * 4 + (i & 0x3) : t(l) * 4 + (i & 0x3) + 16};
 }
-static Cell fig89_B16832_i4(const Lane& l, int i, int) { return {t(l) * 8 + (i & 0x7), g(l)}; }
+static Cell fig89_B16832_i4(const Lane& l, int i, int) {
+    return {t(l) * 8 + (i & 0x7), g(l)};
+}
 static Cell fig90_B16832_i8(const Lane& l, int i, int) {
     return {i < 4 ? t(l) * 4 + (i & 0x3) : t(l) * 4 + (i & 0x3) + 16, g(l)};
 }
@@ -90,8 +147,12 @@ static Cell fig94_B16864_i4(const Lane& l, int i, int) {
 }
 
 // §9.7.14.5.12 m16n8k128 -----------------------------------------------------------------------------
-static Cell fig97_A168128(const Lane& l, int i, int) { return {i < 32 ? g(l) : g(l) + 8, t(l) * 32 + (i & 0x1F)}; }
-static Cell fig98_B168128(const Lane& l, int i, int) { return {t(l) * 32 + i, g(l)}; }
+static Cell fig97_A168128(const Lane& l, int i, int) {
+    return {i < 32 ? g(l) : g(l) + 8, t(l) * 32 + (i & 0x1F)};
+}
+static Cell fig98_B168128(const Lane& l, int i, int) {
+    return {t(l) * 32 + i, g(l)};
+}
 
 // §9.7.14.5.13 m16n8k256 -----------------------------------------------------------------------------
 // Erratum E1: the ISA writes `(threadID_in_group * 32) + i` for i < 64, which overlaps the i >= 64 branch.
@@ -160,8 +221,12 @@ const Fragment kB168256      {{256,  8, 1, 2, 32, 32}, fig101_B168256};
 Fragment cd16n8(ElementType t, int) {
     return t == ElementType::F16 ? kCD16n8_f16 : t == ElementType::F64 ? kCD16n8_f64 : kCD16n8_f32;
 }
-Fragment cd8n8(ElementType t, int) { return t == ElementType::F64 ? kCD8n8_f64 : kCD8n8_s32; }
-Fragment cd884(ElementType t, int) { return t == ElementType::F16 ? kC884_f16 : kC884_f32; }
+Fragment cd8n8(ElementType t, int) {
+    return t == ElementType::F64 ? kCD8n8_f64 : kCD8n8_s32;
+}
+Fragment cd884(ElementType t, int) {
+    return t == ElementType::F16 ? kC884_f16 : kC884_f32;
+}
 
 using enum ElementType;
 constexpr Family M = Family::Mma;
@@ -214,7 +279,8 @@ const std::vector<Atom>& denseAtoms() {
 namespace lanemap {
 
 void registerDenseMma(Catalog& catalog) {
-    for (const family::Atom& atom : family::mma::denseAtoms()) family::registerAtom(catalog, atom);
+    for (const family::Atom& atom : family::mma::denseAtoms())
+        family::registerAtom(catalog, atom);
 }
 
 } // namespace lanemap

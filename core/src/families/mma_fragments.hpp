@@ -21,9 +21,9 @@ Cell fig51_C884_f32(const Lane& l, int i, int);
 Cell fig83_C16n8(const Lane& l, int i, int);
 
 // --- fragments -----------------------------------------------------------------------------------
-extern const Fragment kCD16n8_f32;   // 4 x .f32 / .s32
-extern const Fragment kCD16n8_f16;   // 2 x .f16x2
-extern const Fragment kCD16n8_f64;   // 4 x .f64
+extern const Fragment kCD16n8_f32; // 4 x .f32 / .s32
+extern const Fragment kCD16n8_f16; // 2 x .f16x2
+extern const Fragment kCD16n8_f64; // 4 x .f64
 
 extern const Fragment kA16n8k8_f16;  // Fig. 71
 extern const Fragment kB16n8k8_f16;  // Fig. 74

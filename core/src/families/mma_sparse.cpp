@@ -1,7 +1,8 @@
 // Sparse warp-level mma.sp / mma.sp::ordered_metadata: PTX 9.1 §9.7.14.6 as data.
-// A formulas are the ISA's text (compressed A: each element may sit anywhere in [firstcol..lastcol]); B, C and
-// D reuse the dense fragments where the ISA says "same as"; the figure-only B fragments and every metadata
-// figure carry the document they come from (docs/reference/ptx-facts.md#sparse-metadata) as their source.
+// A formulas are the ISA's text (compressed A: each element may sit anywhere in [firstcol..lastcol]); B, C
+// and D reuse the dense fragments where the ISA says "same as"; the figure-only B fragments and every
+// metadata figure carry the document they come from (docs/reference/ptx-facts.md#sparse-metadata) as their
+// source.
 
 #include "mma_sparse.hpp"
 
@@ -12,8 +13,12 @@
 namespace lanemap::family::mmasp {
 
 namespace {
-constexpr int g(const Lane& l) { return l.groupID; }
-constexpr int t(const Lane& l) { return l.threadID_in_group; }
+constexpr int g(const Lane& l) {
+    return l.groupID;
+}
+constexpr int t(const Lane& l) {
+    return l.threadID_in_group;
+}
 } // namespace
 
 // --- compressed A: Cell{row, firstcol, lastcol} ------------------------------------------------------------
@@ -62,61 +67,80 @@ static Cell fig140_A168128_4bit(const Lane& l, int i, int) {
 // --- B fragments the ISA gives only as figures (docs/reference/ptx-facts.md#sparse-b-fragments) ------------
 
 // Fig. 121 [INF]: extends the dense m16n8k16 B pattern to four registers.
-static Cell fig121_B16832_f16(const Lane& l, int i, int) { return {t(l) * 2 + (i & 0x1) + 8 * (i >> 1), g(l)}; }
+static Cell fig121_B16832_f16(const Lane& l, int i, int) {
+    return {t(l) * 2 + (i & 0x1) + 8 * (i >> 1), g(l)};
+}
 // Fig. 124 [INF]: the same image is dense m16n8k16 .f64 B (Fig. 82), whose text gives this formula.
-static Cell fig124_B16816_tf32(const Lane& l, int i, int) { return {t(l) + i * 4, g(l)}; }
+static Cell fig124_B16816_tf32(const Lane& l, int i, int) {
+    return {t(l) + i * 4, g(l)};
+}
 // Figs. 132-135 [CUTLASS] SM120_SPARSE_16x8x64_TN::BLayout.
-static Cell fig132_B16864_8bit(const Lane& l, int i, int) { return {t(l) * 4 + (i & 0x3) + 16 * (i >> 2), g(l)}; }
+static Cell fig132_B16864_8bit(const Lane& l, int i, int) {
+    return {t(l) * 4 + (i & 0x3) + 16 * (i >> 2), g(l)};
+}
 // Figs. 142-145 [CUTLASS] SM120 16x8x128 BLayout.
-static Cell fig142_B168128_4bit(const Lane& l, int i, int) { return {t(l) * 8 + (i & 0x7) + 32 * (i >> 3), g(l)}; }
+static Cell fig142_B168128_4bit(const Lane& l, int i, int) {
+    return {t(l) * 8 + (i & 0x7) + 32 * (i >> 3), g(l)};
+}
 
 // --- metadata figures: field j = bits [4j+3 : 4j] of lane l under selector F -------------------------------
 
 // Fig. 119 [EMP]: lane 4g+F; fields 0-3 -> row g, chunks 0-3; fields 4-7 -> row g+8.
 static std::optional<Cell> fig119_meta16816_f16(const Lane& l, int j, int F) {
-    if (t(l) != F) return std::nullopt;
+    if (t(l) != F)
+        return std::nullopt;
     return Cell{j < 4 ? g(l) : g(l) + 8, 4 * (j % 4)};
 }
 // Fig. 122 [CUTLASS]: pair 4g+2F (cols 0-15), 4g+2F+1 (cols 16-31); bits [15:0] row g, [31:16] row g+8.
 static std::optional<Cell> fig122_meta16832_f16(const Lane& l, int j, int F) {
-    if (t(l) >> 1 != F) return std::nullopt;
+    if (t(l) >> 1 != F)
+        return std::nullopt;
     return Cell{j < 4 ? g(l) : g(l) + 8, 16 * (t(l) & 1) + 4 * (j % 4)};
 }
 // Fig. 127 [INF]: the k16 tf32 figure cut down to one lane: lane 4g+F; 2-column chunks.
 static std::optional<Cell> fig127_meta1688_tf32(const Lane& l, int j, int F) {
-    if (t(l) != F) return std::nullopt;
+    if (t(l) != F)
+        return std::nullopt;
     return Cell{j < 4 ? g(l) : g(l) + 8, 2 * (j % 4)};
 }
 // Fig. 125 [CUTLASS]: pair 4g+2F (cols 0-7), 4g+2F+1 (cols 8-15); bits [15:0] row g, [31:16] row g+8.
 static std::optional<Cell> fig125_meta16816_tf32(const Lane& l, int j, int F) {
-    if (t(l) >> 1 != F) return std::nullopt;
+    if (t(l) >> 1 != F)
+        return std::nullopt;
     return Cell{j < 4 ? g(l) : g(l) + 8, 8 * (t(l) & 1) + 2 * (j % 4)};
 }
-// Figs. 136/137 [CUTLASS]: all four lanes; lane bit 0 -> row g+8, lane bit 1 -> cols 32-63; field j -> chunk j.
+// Figs. 136/137 [CUTLASS]: all four lanes; lane bit 0 -> row g+8, lane bit 1 -> cols 32-63; field j -> chunk
+// j.
 static std::optional<Cell> fig136_meta16864_8bit(const Lane& l, int j, int) {
     return Cell{g(l) + 8 * (t(l) & 1), 32 * (t(l) >> 1) + 4 * j};
 }
-// Figs. 146/147: all four lanes; lane bit 0 -> row g+8, lane bit 1 -> cols 64-127; field j -> 8-column chunk j.
+// Figs. 146/147: all four lanes; lane bit 0 -> row g+8, lane bit 1 -> cols 64-127; field j -> 8-column chunk
+// j.
 static std::optional<Cell> fig146_meta168128_4bit(const Lane& l, int j, int) {
     return Cell{g(l) + 8 * (t(l) & 1), 64 * (t(l) >> 1) + 8 * j};
 }
-// Fig. 129 UNRESOLVED, two readings. Rows per lane (the k64 pattern on pair 4g+2F, 4g+2F+1): lane bit 0 -> row.
+// Fig. 129 UNRESOLVED, two readings. Rows per lane (the k64 pattern on pair 4g+2F, 4g+2F+1): lane bit 0 ->
+// row.
 static std::optional<Cell> fig129_meta16832_i8_rows(const Lane& l, int j, int F) {
-    if (t(l) >> 1 != F) return std::nullopt;
+    if (t(l) >> 1 != F)
+        return std::nullopt;
     return Cell{g(l) + 8 * (t(l) & 1), 4 * j};
 }
 // K halves per lane (the f16 k32 pattern): lane bit 0 -> cols 16-31; bits [15:0] row g, [31:16] row g+8.
 static std::optional<Cell> fig129_meta16832_i8_khalves(const Lane& l, int j, int F) {
-    if (t(l) >> 1 != F) return std::nullopt;
+    if (t(l) >> 1 != F)
+        return std::nullopt;
     return Cell{j < 4 ? g(l) : g(l) + 8, 16 * (t(l) & 1) + 4 * (j % 4)};
 }
 // Fig. 139 UNRESOLVED, the same two readings with 8-column chunks.
 static std::optional<Cell> fig139_meta16864_i4_rows(const Lane& l, int j, int F) {
-    if (t(l) >> 1 != F) return std::nullopt;
+    if (t(l) >> 1 != F)
+        return std::nullopt;
     return Cell{g(l) + 8 * (t(l) & 1), 8 * j};
 }
 static std::optional<Cell> fig139_meta16864_i4_khalves(const Lane& l, int j, int F) {
-    if (t(l) >> 1 != F) return std::nullopt;
+    if (t(l) >> 1 != F)
+        return std::nullopt;
     return Cell{j < 4 ? g(l) : g(l) + 8, 32 * (t(l) & 1) + 8 * (j % 4)};
 }
 
@@ -167,7 +191,8 @@ using mma::kB16n8k32_i8;
 using mma::kB16n8k64_i4;
 using mma::kB16n8k8_tf32;
 
-// --- fragments: {rows, cols, matrices, registers, register bits, elements per register} + formula -----------
+// --- fragments: {rows, cols, matrices, registers, register bits, elements per register} + formula
+// -----------
 // clang-format off
 const Fragment kSpA16n8k16_f16   {{16,  16, 1, 2, 32, 2}, fig118_A16816_f16};
 const Fragment kSpA16n8k32_f16   {{16,  32, 1, 4, 32, 2}, fig120_A16832_f16};
@@ -185,7 +210,9 @@ const Fragment kSpB16n8k64_8bit  {{64,   8, 1, 4, 32, 4}, fig132_B16864_8bit,  S
 const Fragment kSpB16n8k128_4bit {{128,  8, 1, 4, 32, 8}, fig142_B168128_4bit, Source::Cutlass};
 // clang-format on
 
-Fragment cd16n8(ElementType t, int) { return t == ElementType::F16 ? mma::kCD16n8_f16 : mma::kCD16n8_f32; }
+Fragment cd16n8(ElementType t, int) {
+    return t == ElementType::F16 ? mma::kCD16n8_f16 : mma::kCD16n8_f32;
+}
 
 using enum ElementType;
 constexpr Family S = Family::MmaSp;
@@ -229,7 +256,8 @@ const std::vector<Atom>& sparseAtoms() {
 namespace lanemap {
 
 void registerSparseMma(Catalog& catalog) {
-    for (const family::Atom& atom : family::mmasp::sparseAtoms()) family::registerAtom(catalog, atom);
+    for (const family::Atom& atom : family::mmasp::sparseAtoms())
+        family::registerAtom(catalog, atom);
 }
 
 } // namespace lanemap

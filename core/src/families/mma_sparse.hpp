@@ -1,6 +1,6 @@
 #pragma once
-// The sparse mma.sp metadata figures (PTX 9.1 §9.7.14.6.2) as data, shared with sparse wgmma, whose metadata the
-// ISA draws with the same images ("each warp provides sparsity information for 16 rows of matrix A").
+// The sparse mma.sp metadata figures (PTX 9.1 §9.7.14.6.2) as data, shared with sparse wgmma, whose metadata
+// the ISA draws with the same images ("each warp provides sparsity information for 16 rows of matrix A").
 
 #include "atom.hpp"
 

@@ -3,10 +3,10 @@
 // The ISA states the wgmma register fragments only as figures (148–155, 175–181). What it says in text:
 // the register counts and element lists, and that each warp w of the warpgroup owns rows 16w..16w+15 of A
 // and D ("Each warp in the warpgroup provides sparsity information for 16 rows of matrix A"). The row/col
-// formulas below (docs/reference/ptx-facts.md#wgmma-fragments): per warp, the warp-level mma fragment of the matching shape, which
-// CUTLASS encodes identically (mma_traits_sm90_gmma.hpp CLayout_64xN, ALayout_64x8/16/32/64;
-// mma_traits_sm90_gmma_sparse.hpp ELayout_64x16/32/64). They are marked `figure` (the ISA's figure, read
-// through CUTLASS); b1's A has no CUTLASS layout and is marked `inferred`.
+// formulas below (docs/reference/ptx-facts.md#wgmma-fragments): per warp, the warp-level mma fragment of the
+// matching shape, which CUTLASS encodes identically (mma_traits_sm90_gmma.hpp CLayout_64xN,
+// ALayout_64x8/16/32/64; mma_traits_sm90_gmma_sparse.hpp ELayout_64x16/32/64). They are marked `figure` (the
+// ISA's figure, read through CUTLASS); b1's A has no CUTLASS layout and is marked `inferred`.
 //
 // Notation as in the ISA: thread = index in the warpgroup (0..127), w = thread / 32, g = groupID,
 // t = threadID_in_group, i (or v) = element index.
@@ -99,7 +99,8 @@ std::vector<int> integerN() {
 
 // D (Figs. 149, 151, 153, 155): N/2 .f32/.s32 registers, or N/4 .f16x2 registers of two elements.
 Fragment accumulator(ElementType type, int n) {
-    if (type == ElementType::F16) return {{64, n, 1, n / 4, 32, 2}, figD, Source::Figure};
+    if (type == ElementType::F16)
+        return {{64, n, 1, n / 4, 32, 2}, figD, Source::Figure};
     return {{64, n, 1, n / 2, 32, 1}, figD, Source::Figure};
 }
 
@@ -139,7 +140,8 @@ const std::vector<Atom>& wgmmaAtoms() {
 namespace lanemap {
 
 void registerWgmma(Catalog& catalog) {
-    for (const family::Atom& atom : family::wgmma::wgmmaAtoms()) family::registerAtom(catalog, atom);
+    for (const family::Atom& atom : family::wgmma::wgmmaAtoms())
+        family::registerAtom(catalog, atom);
 }
 
 } // namespace lanemap
