@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <mutex>
+#include <pthread.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -174,11 +175,20 @@ std::string writeFile(const std::string& path, std::string_view contents) {
     if (base.size() + kTempExtra > kNameMax)
         base.resize(kNameMax - kTempExtra);
     std::string tmpl = (dir / ("." + base + ".tmp.XXXXXX")).string();
+    // SIGINT/SIGTERM wait until the temp file is registered: a signal between creating and registering it
+    // would leave it behind.
+    sigset_t block, previous;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    ::pthread_sigmask(SIG_BLOCK, &block, &previous);
     const int fd = ::mkostemp(tmpl.data(), O_CLOEXEC);
+    const int slot = fd >= 0 ? registerTemp(tmpl) : -1;
+    const int createError = errno;
+    ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
     if (fd < 0)
-        return failure(path, std::strerror(errno));
+        return failure(path, std::strerror(createError));
     const std::string tmp = tmpl;
-    const int slot = registerTemp(tmp);
     auto fail = [&](const std::string& why, bool open) {
         if (open)
             ::close(fd);
