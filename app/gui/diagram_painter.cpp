@@ -166,7 +166,7 @@ void drawMarks(QPainter& p, const Map& m, const DiagramCell& c, std::size_t inde
         // like the cell.
         QColor color = colors.mismatch;
         if (c.dimmed)
-            color.setAlphaF(0.45);
+            color.setAlphaF(0.45f);
         const double w = r.width() >= 8 && r.height() >= 8 ? 2.0 : 1.0;
         p.setPen(QPen(color, w, Qt::SolidLine, Qt::SquareCap, Qt::MiterJoin));
         p.setBrush(Qt::NoBrush);

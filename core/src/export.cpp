@@ -145,7 +145,7 @@ bool exportInstruction(const Instruction& in, ExportFormat format, const ExportO
         else if (wgmma && smemOption && *options.operand == "A")
             document = smem::toText(shared[0]);
         else
-            document = toTextGrid(in, *in.operand(*which));
+            document = toTextGrid(in, *in.operand(which.value_or(Operand::A))); // checked above
         return true;
     case ExportFormat::Svg: {
         DiagramOptions d;

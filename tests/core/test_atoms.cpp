@@ -191,10 +191,11 @@ TEST(EvidenceOverlay, TheRecordedRunsCoverEveryVariantTheH100RunsAndNoTableSaysH
         for (const FragmentLayout& op : in.operands)
             for (const Element& e : op.elements())
                 ASSERT_NE(e.source, Source::Hardware) << in.spec;
-        if (in.metadata)
+        if (in.metadata) {
             for (const MetadataSelector& s : in.metadata->selectors)
                 for (const MetadataField& f : s.fields)
                     ASSERT_NE(f.source, Source::Hardware) << in.spec;
+        }
         const HardwareEvidence* h = EvidenceOverlay::recorded().find(v->spec);
         ASSERT_NE(h, nullptr) << v->spec << " is in no recorded report";
         EXPECT_EQ(in.hardware, h);

@@ -22,9 +22,6 @@ namespace {
 bool isWarpgroup(Family f) {
     return f == Family::Wgmma || f == Family::WgmmaSp;
 }
-bool isSparse(Family f) {
-    return f == Family::MmaSp || f == Family::WgmmaSp;
-}
 bool isFp8(T t) {
     return t == T::E4M3 || t == T::E5M2;
 }
