@@ -64,9 +64,12 @@ bool exportInstruction(const Instruction& in, ExportFormat format, const ExportO
                        std::string& document, std::string& error) {
     const bool wgmma = smem::hasSharedMemoryOperands(in);
     const bool smemOperand = wgmma && options.operand && *options.operand == "B";
-    const std::optional<Operand> which = options.operand ? parseOperand(*options.operand) : std::nullopt;
-    if (options.operand && *options.operand != "metadata" && !smemOperand &&
-        (!which || !in.operand(*which))) {
+    // The register operand --operand names, if it names one (B of wgmma and metadata are handled apart).
+    const FragmentLayout* chosen = nullptr;
+    if (options.operand)
+        if (const std::optional<Operand> which = parseOperand(*options.operand))
+            chosen = in.operand(*which);
+    if (options.operand && *options.operand != "metadata" && !smemOperand && !chosen) {
         error = "no operand '" + excerpt(*options.operand) + "' in " + in.spec +
                 "; valid operands: " + operandList(in);
         return false;
@@ -145,7 +148,7 @@ bool exportInstruction(const Instruction& in, ExportFormat format, const ExportO
         else if (wgmma && smemOption && *options.operand == "A")
             document = smem::toText(shared[0]);
         else
-            document = toTextGrid(in, *in.operand(which.value_or(Operand::A))); // checked above
+            document = toTextGrid(in, *chosen);
         return true;
     case ExportFormat::Svg: {
         DiagramOptions d;
