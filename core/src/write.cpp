@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <mutex>
+#include <optional>
 #include <pthread.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -116,13 +117,27 @@ std::string writeStream(const std::string& path, const fs::path& target, std::st
 
 } // namespace
 
-std::string checkWritable(const std::string& path) {
-    if (path.empty())
-        return failure(path, "empty file name");
+// The file a write to `path` lands in (links followed); empty with `error` set when there is none.
+static std::optional<fs::path> targetOf(const std::string& path, std::string& error) {
+    if (path.empty()) {
+        error = failure(path, "empty file name");
+        return std::nullopt;
+    }
     fs::path target(path);
     std::string reason;
-    if (!resolveLinks(target, reason))
-        return failure(path, reason);
+    if (!resolveLinks(target, reason)) {
+        error = failure(path, reason);
+        return std::nullopt;
+    }
+    return target;
+}
+
+std::string checkWritable(const std::string& path) {
+    std::string error;
+    const std::optional<fs::path> resolved = targetOf(path, error);
+    if (!resolved)
+        return error;
+    const fs::path& target = *resolved;
     struct stat st {};
     if (::stat(target.c_str(), &st) == 0) {
         if (S_ISDIR(st.st_mode))
@@ -150,12 +165,11 @@ std::string checkWritable(const std::string& path) {
 }
 
 std::string writeFile(const std::string& path, std::string_view contents) {
-    if (path.empty())
-        return failure(path, "empty file name");
-    fs::path target(path);
-    std::string reason;
-    if (!resolveLinks(target, reason))
-        return failure(path, reason);
+    std::string error;
+    const std::optional<fs::path> resolved = targetOf(path, error);
+    if (!resolved)
+        return error;
+    const fs::path& target = *resolved;
 
     struct stat old {};
     const bool exists = ::stat(target.c_str(), &old) == 0;

@@ -4,6 +4,7 @@
 // interpret_wgmma.cpp.
 #include "lanemap/gpu/wgmma.hpp"
 
+#include "plan_detail.hpp"
 #include "wgmma_detail.hpp"
 
 #include "lanemap/sparse.hpp"
@@ -340,7 +341,8 @@ Plan planProbe(const Instruction& in) {
                 for (int bit = 0; bit < detail::kLocateBits; ++bit) {
                     std::vector<std::uint32_t> md(kThreads);
                     for (int t = 0; t < kThreads; ++t)
-                        md[static_cast<std::size_t>(t)] = detail::locateWord(t, bit);
+                        md[static_cast<std::size_t>(t)] =
+                            gpu::detail::locateWord(t, bit); // one nibble id per thread, as mma.sp
                     add({Kind::MetaLocate, si, 0, static_cast<std::int16_t>(j),
                          static_cast<std::int16_t>(bit)},
                         a, b, metaWords(1, bit, 0, md));

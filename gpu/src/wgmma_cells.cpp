@@ -60,15 +60,6 @@ std::vector<std::uint8_t> probeValues(const sparse::StorageRule& rule) {
     return sparse::validFieldValues(rule.pattern, /*ordered=*/true);
 }
 
-std::uint32_t locateWord(int thread, int bit) {
-    std::uint32_t w = 0;
-    for (int j = 0; j < 8; ++j) {
-        const int id = thread * 8 + j;
-        w |= (((id >> bit) & 1) ? 0xEu : 0x4u) << (4 * j);
-    }
-    return w;
-}
-
 std::string layoutName(smem::Major major, smem::Swizzle swizzle, char mn) {
     std::string s = major == smem::Major::K ? "K" : std::string(1, static_cast<char>(mn - 'a' + 'A'));
     return s + "-major " + std::string(smem::toString(swizzle));

@@ -73,10 +73,6 @@ sparse::Codec codecFor(const Instruction& in, int selector);
 // Valid field values the probe uses: increasing index pairs (docs/probe.md), the tf32 pair for 1:2.
 std::vector<std::uint8_t> probeValues(const sparse::StorageRule& rule);
 
-// Metadata word of `thread` in MetaLocate run `bit`: nibble id (thread * 8 + nibble) with that bit set ->
-// 0b1110.
-std::uint32_t locateWord(int thread, int bit);
-
 // "K-major 128B", "N-major none"
 std::string layoutName(smem::Major major, smem::Swizzle swizzle, char mn);
 
