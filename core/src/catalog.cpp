@@ -8,14 +8,16 @@
 namespace lanemap {
 
 const Catalog& Catalog::instance() {
-    static const Catalog catalog = [] {
-        Catalog c;
-        registerDenseMma(c);
-        registerSparseMma(c);
-        registerWgmma(c);
+    // Built in place: a Catalog holds once-flags and cannot move. Never destroyed, so no static-destruction
+    // order problems for threads still reading it at exit.
+    static const Catalog* const catalog = [] {
+        auto* c = new Catalog;
+        registerDenseMma(*c);
+        registerSparseMma(*c);
+        registerWgmma(*c);
         return c;
     }();
-    return catalog;
+    return *catalog;
 }
 
 void Catalog::add(Variant variant, BuildFn build) {
@@ -26,8 +28,6 @@ void Catalog::add(Variant variant, BuildFn build) {
     entry->build = std::move(build);
     const Entry* raw = entry.get();
     m_bySpec.emplace(raw->variant.spec, raw);
-    for (const Form& form : raw->variant.forms)
-        m_byPtx.emplace(normalizePtx(ptxOf(raw->variant, form)), raw);
     m_variantList.push_back(&raw->variant);
     m_entries.push_back(std::move(entry));
 }
@@ -38,6 +38,11 @@ const Variant* Catalog::variant(std::string_view spec) const {
 }
 
 const Variant* Catalog::byPtx(std::string_view normalizedPtx) const {
+    std::call_once(m_byPtxOnce, [this] {
+        for (const auto& entry : m_entries)
+            for (const Form& form : entry->variant.forms)
+                m_byPtx.emplace(normalizePtx(ptxOf(entry->variant, form)), entry.get());
+    });
     auto it = m_byPtx.find(normalizedPtx);
     return it == m_byPtx.end() ? nullptr : &it->second->variant;
 }

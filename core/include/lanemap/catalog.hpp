@@ -36,7 +36,8 @@ class Catalog {
     // A fresh, uncached build of a variant's layouts (benchmarks; tests of the build itself).
     Instruction buildUncached(const Variant& variant) const;
 
-    // Lookup by normalized PTX string (canonical or alias); nullptr when unknown.
+    // Lookup by normalized PTX string (canonical or alias); nullptr when unknown. The PTX index is built on the
+    // first call (thread-safe): rendering every form's PTX is most of a one-shot CLI run that never needs it.
     const Variant* byPtx(std::string_view normalizedPtx) const;
 
     // Registration (used by the family tables while the catalog is constructed).
@@ -52,7 +53,8 @@ class Catalog {
     std::vector<std::unique_ptr<Entry>> m_entries;
     std::vector<const Variant*> m_variantList;
     std::map<std::string, const Entry*, std::less<>> m_bySpec;
-    std::map<std::string, const Entry*, std::less<>> m_byPtx;
+    mutable std::once_flag m_byPtxOnce;
+    mutable std::map<std::string, const Entry*, std::less<>> m_byPtx;
 
     const Instruction& build(const Entry& entry) const;
 };
