@@ -61,5 +61,6 @@ class Catalog {
 void registerDenseMma(Catalog& catalog);
 void registerSparseMma(Catalog& catalog);
 void registerWgmma(Catalog& catalog);
+void registerMatrixMoves(Catalog& catalog); // ldmatrix, stmatrix, movmatrix
 
 } // namespace lanemap
