@@ -26,8 +26,9 @@ TEST_P(EveryVariant, OperandsCoverTheirTileAndPackRegisters) {
     // Matrix moves have one register fragment (two for movmatrix): their maps are checked in test_ldmatrix.cpp.
     const bool move = in->move != nullptr;
     ASSERT_NE(in->operand(move && in->family == Family::Stmatrix ? Operand::A : Operand::D), nullptr);
-    if (!move)
+    if (!move) {
         ASSERT_NE(in->operand(Operand::A), nullptr);
+    }
     if (in->scope == Scope::Warp && !move) {
         ASSERT_NE(in->operand(Operand::B), nullptr);
         ASSERT_NE(in->operand(Operand::C), nullptr);
