@@ -179,8 +179,9 @@ int cmdProbe(const std::string& spec, bool all, const std::string& family, const
     }
     for (const std::string& f : chosen)
         if (!all || std::find(families.begin(), families.end(), f) == families.end()) {
-            err << "lanemap-cli: --family goes with --all and is one (or a comma-separated list) of: mma, "
-                   "mma.sp, wgmma, wgmma.sp, ldmatrix, stmatrix, movmatrix\n";
+            err << "lanemap-cli: --family goes with --all and is one of: mma, mma.sp, wgmma, wgmma.sp, "
+                   "ldmatrix, "
+                   "stmatrix, movmatrix (or a comma-separated list of them)\n";
             return Usage;
         }
     std::vector<const Variant*> variants;

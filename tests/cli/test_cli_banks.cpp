@@ -2,6 +2,7 @@
 // search, --feeds) with its input errors (exit 2 naming the problem).
 #include "cli.hpp"
 #include "cli_run.hpp"
+#include "lanemap/gpu/probe.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -115,6 +116,17 @@ TEST(CliBanks, JsonGoesToTheNamedFile) {
     EXPECT_EQ(doc["placement"]["mode"], "64B");
     EXPECT_EQ(doc["ideal_wavefronts"], 4);
     std::filesystem::remove_all(dir);
+}
+
+TEST(CliMatrixMove, ProbeTakesAListOfFamilies) {
+    const Result bad = run({"probe", "--all", "--family", "ldmatrix,ldmatrix.b8"});
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(bad.err.find("(or a comma-separated list of them)"), std::string::npos) << bad.err;
+    if (lanemap::gpu::discover().available)
+        GTEST_SKIP() << "a GPU is present: the device run of this list is recorded in resources/probe";
+    const Result r = run({"probe", "--all", "--family", "ldmatrix,stmatrix,movmatrix"});
+    EXPECT_EQ(r.code, 3);
+    EXPECT_NE(r.err.find("GPU unavailable: "), std::string::npos) << r.err;
 }
 
 } // namespace
