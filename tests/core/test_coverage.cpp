@@ -23,7 +23,8 @@ TEST_P(EveryVariant, OperandsCoverTheirTileAndPackRegisters) {
     const Instruction* in = Catalog::instance().instruction(GetParam());
     ASSERT_NE(in, nullptr);
     // Warp-level mma has A, B, C and D in registers; wgmma reads B (and optionally A) from shared memory.
-    // Matrix moves have one register fragment (two for movmatrix): their maps are checked in test_ldmatrix.cpp.
+    // Matrix moves have one register fragment (two for movmatrix): their maps are checked in
+    // test_ldmatrix.cpp.
     const bool move = in->move != nullptr;
     ASSERT_NE(in->operand(move && in->family == Family::Stmatrix ? Operand::A : Operand::D), nullptr);
     if (!move) {
