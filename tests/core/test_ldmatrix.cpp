@@ -145,9 +145,11 @@ TEST(Ldmatrix, EveryMemoryRowHasExactlyOneSupplierAndEveryCellOneOwner) {
         if (!v->move->address)
             continue;
         std::set<std::pair<int, int>> rows;
-        for (const AddressSlot& s : addressMap(*v))
-            if (s.matrix >= 0)
+        for (const AddressSlot& s : addressMap(*v)) {
+            if (s.matrix >= 0) {
                 EXPECT_TRUE(rows.insert({s.matrix, s.row}).second) << v->spec;
+            }
+        }
         EXPECT_EQ(rows.size(), static_cast<std::size_t>(v->num * v->move->rows)) << v->spec;
     }
 }

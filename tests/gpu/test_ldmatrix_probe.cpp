@@ -3,8 +3,13 @@
 // engine says nothing goes, fails with the cell named.
 #include "lanemap/catalog.hpp"
 #include "lanemap/gpu/pipeline.hpp"
+#include "lanemap/matrix_move.hpp"
 
 #include "probe_ldmatrix.hpp"
+
+#ifdef LANEMAP_HAVE_CUDA
+#include "kernels_ldmatrix.hpp"
+#endif
 
 #include <gtest/gtest.h>
 
@@ -83,5 +88,21 @@ TEST(TaggedProbe, AStoreOutsideTheNamedRowsFails) {
     EXPECT_EQ(i.result.verdict, Verdict::Fail);
     EXPECT_NE(i.result.mismatches.back().expected.find("untouched"), std::string::npos);
 }
+
+#ifdef LANEMAP_HAVE_CUDA
+// Every .b16 move has a kernel whose instruction string is the catalog's PTX.
+TEST(TaggedProbe, TheKernelTableCoversEveryB16Move) {
+    int covered = 0;
+    for (const Variant* v : Catalog::instance().variants()) {
+        if (!v->move || v->move->format != RowFormat::B16)
+            continue;
+        const movekernels::Entry* entry = movekernels::find(v->ptx);
+        ASSERT_NE(entry, nullptr) << v->spec;
+        EXPECT_EQ(entry->minArch, v->minSm * 10) << v->spec;
+        ++covered;
+    }
+    EXPECT_EQ(covered, 13);
+}
+#endif
 
 } // namespace
