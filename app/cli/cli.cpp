@@ -1,4 +1,5 @@
 #include "cli.hpp"
+#include "cli_banks.hpp"
 
 #include "lanemap/catalog.hpp"
 #include "lanemap/excerpt.hpp"
@@ -47,10 +48,11 @@ const Instruction& asTyped(const Instruction& in, Instruction& copy) {
 }
 
 int cmdList(const std::string& family, int sm, std::ostream& out, std::ostream& err) {
-    static const std::vector<std::string> families{"mma", "mma.sp", "wgmma", "wgmma.sp"};
+    static const std::vector<std::string> families{"mma",      "mma.sp",   "wgmma",    "wgmma.sp",
+                                                   "ldmatrix", "stmatrix", "movmatrix"};
     if (!family.empty() && std::find(families.begin(), families.end(), family) == families.end()) {
         err << "lanemap-cli: unknown family '" << excerpt(family)
-            << "'; valid families: mma, mma.sp, wgmma, wgmma.sp\n";
+            << "'; valid families: mma, mma.sp, wgmma, wgmma.sp, ldmatrix, stmatrix, movmatrix\n";
         return Usage;
     }
     for (const Variant* v : Catalog::instance().variants()) {
@@ -166,15 +168,27 @@ int cmdProbe(const std::string& spec, bool all, const std::string& family, const
         err << "lanemap-cli: probe needs exactly one of SPEC or --all\n";
         return Usage;
     }
-    static const std::vector<std::string> families{"mma", "mma.sp", "wgmma", "wgmma.sp"};
-    if (!family.empty() && (!all || std::find(families.begin(), families.end(), family) == families.end())) {
-        err << "lanemap-cli: --family goes with --all and is one of: mma, mma.sp, wgmma, wgmma.sp\n";
-        return Usage;
+    static const std::vector<std::string> families{"mma",      "mma.sp",   "wgmma",    "wgmma.sp",
+                                                   "ldmatrix", "stmatrix", "movmatrix"};
+    // --family takes one family or a comma-separated list (ldmatrix,stmatrix,movmatrix).
+    std::vector<std::string> chosen;
+    for (std::size_t start = 0; !family.empty() && start <= family.size();) {
+        const std::size_t comma = std::min(family.find(',', start), family.size());
+        chosen.push_back(family.substr(start, comma - start));
+        start = comma + 1;
     }
+    for (const std::string& f : chosen)
+        if (!all || std::find(families.begin(), families.end(), f) == families.end()) {
+            err << "lanemap-cli: --family goes with --all and is one of: mma, mma.sp, wgmma, wgmma.sp, "
+                   "ldmatrix, "
+                   "stmatrix, movmatrix (or a comma-separated list of them)\n";
+            return Usage;
+        }
     std::vector<const Variant*> variants;
     if (all) {
         for (const Variant* v : Catalog::instance().variants())
-            if (family.empty() || toString(v->family) == family)
+            if (chosen.empty() ||
+                std::find(chosen.begin(), chosen.end(), std::string(toString(v->family))) != chosen.end())
                 variants.push_back(v);
     } else if (const Variant* one = resolve(spec, err)) {
         variants.push_back(one);
@@ -275,7 +289,8 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     int sm = 0;
     auto* list =
         app.add_subcommand("list", "List every instruction variant (one spec per line, with min SM)");
-    list->add_option("--family", family, "Only this family: mma, mma.sp, wgmma, wgmma.sp");
+    list->add_option("--family", family,
+                     "Only this family: mma, mma.sp, wgmma, wgmma.sp, ldmatrix, stmatrix, movmatrix");
     list->add_option("--sm", sm, "Only variants that run on this SM (e.g. 90)");
 
     std::string spec;
@@ -314,7 +329,25 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     probe->add_option("--json", jsonPath,
                       "Write the report (JSON, docs/probe.md) to this file; checked before the run");
     std::string probeFamily;
-    probe->add_option("--family", probeFamily, "With --all: only this family (mma, mma.sp, wgmma, wgmma.sp)");
+    probe->add_option(
+        "--family", probeFamily,
+        "With --all: only this family (mma, mma.sp, wgmma, wgmma.sp, ldmatrix, stmatrix, movmatrix; "
+        "or a comma-separated list)");
+
+    BanksRequest banksRequest;
+    auto* banksCommand = app.add_subcommand(
+        "banks", "Shared-memory banks of one ldmatrix/stmatrix placement: per-phase table, search, --feeds");
+    banksCommand->add_option("spec", banksRequest.spec, "ldmatrix or stmatrix spec or PTX string")
+        ->required();
+    banksCommand->add_option(
+        "--smem", banksRequest.smem,
+        "Placement: row-major|col-major, pitch=B, pad=B, swizzle=B,M,S, mode=32B|64B|128B, "
+        "start=B, tile=RxC (docs/reference/ldmatrix.md)");
+    banksCommand->add_flag("--search", banksRequest.search, "List the conflict-free swizzles and paddings");
+    banksCommand->add_option("--feeds", banksRequest.feeds,
+                             "Check the registers against an mma operand, e.g. mma.m16n8k16.f16:A");
+    banksCommand->add_flag("--json", banksRequest.json, "JSON instead of the text table");
+    banksCommand->add_option("-o,--output", banksRequest.output, "Output file (default stdout)");
 
     std::vector<std::string> reversed(args.rbegin(), args.rend());
     try {
@@ -392,6 +425,8 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         return cmdShow(spec, options, out, err);
     if (exp->parsed())
         return cmdExport(exportSpec, all, format, options, output, out, err);
+    if (banksCommand->parsed())
+        return cmdBanks(banksRequest, out, err);
     if (probe->parsed())
         return cmdProbe(probeSpec, probeAllVariants, probeFamily, jsonPath, out, err);
     return Usage;

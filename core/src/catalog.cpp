@@ -15,6 +15,7 @@ const Catalog& Catalog::instance() {
         registerDenseMma(*c);
         registerSparseMma(*c);
         registerWgmma(*c);
+        registerMatrixMoves(*c);
         return c;
     }();
     return *catalog;

@@ -1,5 +1,8 @@
 #include "lanemap/diagram.hpp"
+
+#include "export_matrix_move.hpp"
 #include "lanemap/evidence.hpp"
+#include "lanemap/matrix_move.hpp"
 
 #include "format.hpp"
 
@@ -391,8 +394,11 @@ void Builder::planOperands() {
             p.rows = op.rows();
             p.cols = op.cols();
             p.title = name + "   " + std::to_string(op.rows()) + " \u00d7 " + std::to_string(op.cols()) +
-                      "   ." + std::string(toString(op.elementType()));
-            if (p.matrix >= 0)
+                      "   ." +
+                      std::string(m_in.move ? toString(m_in.move->format) : toString(op.elementType()));
+            if (p.matrix >= 0 && m_in.move)
+                p.title += "   " + matrixMoveTitle(m_in, m);
+            else if (p.matrix >= 0)
                 p.title += "   product " + std::to_string(m) + " (lanes " + std::to_string(4 * m) + "\u2013" +
                            std::to_string(4 * m + 3) + ", " + std::to_string(16 + 4 * m) + "\u2013" +
                            std::to_string(16 + 4 * m + 3) + ")";

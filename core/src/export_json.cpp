@@ -1,6 +1,8 @@
 #include "lanemap/evidence.hpp"
 #include "lanemap/export.hpp"
 
+#include "export_matrix_move.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <charconv>
@@ -208,10 +210,11 @@ std::string toJson(const Instruction& in, const smem::Choice& choice, int indent
     doc["scope"] = std::string(toString(in.scope));
     doc["threads"] = in.threads;
     doc["shape"] = {{"m", in.m}, {"n", in.n}, {"k", in.k}};
-    doc["types"] = {{"a", toString(in.atype)},
-                    {"b", toString(in.btype)},
-                    {"c", toString(in.ctype)},
-                    {"d", toString(in.dtype)}};
+    if (!in.move)
+        doc["types"] = {{"a", toString(in.atype)},
+                        {"b", toString(in.btype)},
+                        {"c", toString(in.ctype)},
+                        {"d", toString(in.dtype)}};
     if (in.kind != Kind::None)
         doc["kind"] = toString(in.kind);
     if (in.family == Family::MmaSp || in.family == Family::WgmmaSp)
@@ -296,6 +299,8 @@ std::string toJson(const Instruction& in, const smem::Choice& choice, int indent
         out += "}";
     }
     out += "\n ]";
+    if (in.move)
+        out += ",\n \"matrix_move\": " + matrixMoveJson(in);
     if (smem::hasSharedMemoryOperands(in))
         appendSharedMemory(out, in, choice);
     out += "\n}\n";

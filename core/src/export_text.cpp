@@ -1,5 +1,7 @@
 #include "lanemap/evidence.hpp"
 #include "lanemap/export.hpp"
+
+#include "export_matrix_move.hpp"
 #include "lanemap/sparse.hpp"
 
 #include <algorithm>
@@ -176,16 +178,20 @@ void renderMetadata(std::ostringstream& out, const MetadataSelector& sel, int ro
 } // namespace
 
 std::string toTextGrid(const Instruction& in, const FragmentLayout& op) {
-    (void)in;
     std::ostringstream out;
-    out << registerSummary(op) << '\n';
+    if (in.move)
+        out << matrixMoveSummary(in, op) << '\n';
+    else
+        out << registerSummary(op) << '\n';
     if (op.chunked() && op.matrices() == 1) {
         out << chunkedGrid(op);
         return out.str();
     }
     const char letter = elementLetter(op);
     for (int m = 0; m < op.matrices(); ++m) {
-        if (op.matrices() > 1)
+        if (op.matrices() > 1 && in.move)
+            out << matrixMoveTitle(in, m) << '\n';
+        else if (op.matrices() > 1)
             out << "product " << m << " (quad-pair lanes " << 4 * m << ".." << 4 * m + 3 << ", " << 16 + 4 * m
                 << ".." << 16 + 4 * m + 3 << ")\n";
         std::vector<std::string> cells(static_cast<std::size_t>(op.rows() * op.cols()));
@@ -264,6 +270,8 @@ std::string toText(const Instruction& in, const smem::Choice& choice, std::optio
         out << "confirmed cell by cell by the " << describe(*in.hardware->run) << '\n';
     for (const FragmentLayout& op : in.operands)
         out << '\n' << toTextGrid(in, op);
+    if (in.move)
+        out << '\n' << matrixMoveText(in);
     if (in.metadata)
         out << '\n' << metadataTextGrid(in, selector);
     if (smem::hasSharedMemoryOperands(in)) {

@@ -1,4 +1,5 @@
 #include "lanemap/model.hpp"
+#include "lanemap/matrix_move.hpp"
 
 #include "build_cache.hpp"
 #include "lanemap/evidence.hpp"
@@ -64,10 +65,14 @@ std::string_view toString(Kind kind) {
 }
 
 std::string shapeName(const Variant& v) {
+    if (v.move) // matrix moves have no K: .m8n8, .m16n16
+        return "m" + std::to_string(v.m) + "n" + std::to_string(v.n);
     return "m" + std::to_string(v.m) + "n" + std::to_string(v.n) + "k" + std::to_string(v.k);
 }
 
 std::string ptxOf(const Variant& v, const Form& form) {
+    if (v.move)
+        return matrixMovePtx(v);
     const bool warpgroup = v.family == Family::Wgmma || v.family == Family::WgmmaSp;
     std::string s;
     switch (v.family) {
@@ -83,6 +88,10 @@ std::string ptxOf(const Variant& v, const Form& form) {
     case Family::WgmmaSp:
         s = "wgmma.mma_async.sp";
         break;
+    case Family::Ldmatrix:
+    case Family::Stmatrix:
+    case Family::Movmatrix:
+        break; // matrixMovePtx above
     }
     (s += ".sync.aligned.") += shapeName(v);
     auto add = [&s](std::string_view part) { (s += '.') += part; };
@@ -115,6 +124,12 @@ std::string_view toString(Family family) {
         return "wgmma";
     case Family::WgmmaSp:
         return "wgmma.sp";
+    case Family::Ldmatrix:
+        return "ldmatrix";
+    case Family::Stmatrix:
+        return "stmatrix";
+    case Family::Movmatrix:
+        return "movmatrix";
     }
     return "mma";
 }

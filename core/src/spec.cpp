@@ -3,6 +3,8 @@
 #include "lanemap/catalog.hpp"
 #include "lanemap/excerpt.hpp"
 
+#include "lanemap/matrix_move.hpp"
+#include "matrix_move_spec.hpp"
 #include "ptx_rules.hpp"
 
 #include <algorithm>
@@ -115,7 +117,8 @@ struct Parts {
 std::string tokenize(const std::string& text, Parts& parts) {
     const std::vector<std::string> tokens = split(text);
     if (tokens.empty() || (tokens[0] != "mma" && tokens[0] != "wgmma"))
-        return "a spec starts with 'mma', 'mma.sp', 'mma.sp::ordered_metadata', 'wgmma' or 'wgmma.sp'";
+        return "a spec starts with 'mma', 'mma.sp', 'mma.sp::ordered_metadata', 'wgmma', 'wgmma.sp', "
+               "'ldmatrix', 'stmatrix' or 'movmatrix'";
     parts.family = tokens[0];
     for (std::size_t i = 1; i < tokens.size(); ++i) {
         const std::string& tok = tokens[i];
@@ -316,6 +319,8 @@ ParsedSpec parseSpec(std::string_view text, const Catalog& catalog) {
         result.error = "empty spec; try e.g. mma.m16n8k16.f16 (see `lanemap-cli list`)";
         return result;
     }
+    if (isMatrixMoveText(input))
+        return parseMatrixMoveSpec(input, catalog);
     // What was typed, checked against the ISA's rules for the variant it names (ptx_rules).
     auto accept = [&](const Variant* v, bool ptxForm) {
         result.form = ptx_rules::canonicalForm(*v);

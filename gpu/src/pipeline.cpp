@@ -2,6 +2,7 @@
 #include "lanemap/gpu/pipeline.hpp"
 
 #include "methods.hpp"
+#include "probe_ldmatrix.hpp"
 
 #include "lanemap/catalog.hpp"
 
@@ -67,10 +68,10 @@ const ProbeMethod* methodFor(Family family) {
         const ProbeMethod& method;
     };
     static const Row registry[] = {
-        {Family::Mma, oneHotMethod()},
-        {Family::MmaSp, oneHotMethod()},
-        {Family::Wgmma, classCodedMethod()},
-        {Family::WgmmaSp, classCodedMethod()},
+        {Family::Mma, oneHotMethod()},       {Family::MmaSp, oneHotMethod()},
+        {Family::Wgmma, classCodedMethod()}, {Family::WgmmaSp, classCodedMethod()},
+        {Family::Ldmatrix, taggedMethod()},  {Family::Stmatrix, taggedMethod()},
+        {Family::Movmatrix, taggedMethod()},
     };
     for (const Row& row : registry)
         if (row.family == family)

@@ -7,6 +7,7 @@
 #include "device_cuda.hpp"
 #include "kernels.hpp"
 #include "methods.hpp"
+#include "probe_ldmatrix.hpp"
 
 #include "lanemap/catalog.hpp"
 
@@ -187,6 +188,8 @@ class CudaDevice final : public Device {
             return &oneHotKernels();
         if (&method == &classCodedMethod())
             return &classCodedKernels();
+        if (&method == &taggedMethod())
+            return &taggedKernels();
         return nullptr;
     }
 

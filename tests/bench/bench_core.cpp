@@ -1,4 +1,5 @@
 // Core benchmarks. Budgets are goals, measured here and recorded in docs/performance.md.
+#include "lanemap/banks.hpp"
 #include "lanemap/catalog.hpp"
 #include "lanemap/diagram.hpp"
 #include "lanemap/export.hpp"
@@ -97,3 +98,19 @@ static void BM_SvgAtom(benchmark::State& state) {
     state.counters["bytes"] = static_cast<double>(bytes);
 }
 BENCHMARK(BM_SvgAtom)->Name("BM_SvgAtom/m64n256k16")->Unit(benchmark::kMillisecond);
+
+// Bank analysis of one ldmatrix.x4 tile under every candidate swizzle and padding: the `banks --search`
+// (budget < 5 ms).
+static void BM_BankSearch(benchmark::State& state) {
+    const Variant& v = *Catalog::instance().variant("ldmatrix.m8n8.x4.b16");
+    banks::Placement base;
+    base.pitchBytes = 128;
+    std::size_t candidates = 0;
+    for (auto _ : state) {
+        const std::vector<banks::SearchResult> found = banks::search(v, base);
+        candidates = found.size();
+        benchmark::DoNotOptimize(found.data());
+    }
+    state.counters["candidates"] = static_cast<double>(candidates);
+}
+BENCHMARK(BM_BankSearch)->Unit(benchmark::kMillisecond);

@@ -63,5 +63,6 @@ class Catalog {
 void registerDenseMma(Catalog& catalog);
 void registerSparseMma(Catalog& catalog);
 void registerWgmma(Catalog& catalog);
+void registerMatrixMoves(Catalog& catalog); // ldmatrix, stmatrix, movmatrix
 
 } // namespace lanemap

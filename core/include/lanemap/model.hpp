@@ -202,7 +202,9 @@ struct MetadataLayout {
     std::vector<MetadataCandidate> candidates;
 };
 
-enum class Family : std::uint8_t { Mma, MmaSp, Wgmma, WgmmaSp };
+struct MatrixMove; // matrix_move.hpp
+
+enum class Family : std::uint8_t { Mma, MmaSp, Wgmma, WgmmaSp, Ldmatrix, Stmatrix, Movmatrix };
 std::string_view toString(Family family);
 
 // PTX .row/.col of an mma operand (only m8n8k4 .f16 takes anything but A row, B col).
@@ -232,9 +234,13 @@ struct Variant {
     std::vector<Form> forms;  // every PTX spelling with this layout, canonical first
     std::vector<std::string> notes;
     std::vector<Erratum> errata;
+    // ldmatrix / stmatrix / movmatrix only (matrix_move.hpp): the table row and the matrix count
+    // (.x1/.x2/.x4).
+    const MatrixMove* move = nullptr;
+    int num = 0;
 };
 
-// `m16n8k16`
+// `m16n8k16` (matrix moves: `m8n8`)
 std::string shapeName(const Variant& variant);
 // The PTX instruction string of one form of a variant (no operands).
 std::string ptxOf(const Variant& variant, const Form& form);

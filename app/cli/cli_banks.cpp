@@ -1,0 +1,103 @@
+// lanemap-cli banks: the shared-memory bank table of one ldmatrix / stmatrix placement, the conflict-free
+// search, and the check that the moved registers feed (or drain) an mma operand (docs/reference/ldmatrix.md).
+
+#include "cli_banks.hpp"
+
+#include "cli.hpp"
+
+#include "lanemap/banks.hpp"
+#include "lanemap/catalog.hpp"
+#include "lanemap/excerpt.hpp"
+#include "lanemap/spec.hpp"
+#include "lanemap/write.hpp"
+
+#include <ostream>
+#include <sstream>
+
+namespace lanemap::cli {
+
+int cmdBanks(const BanksRequest& request, std::ostream& out, std::ostream& err) {
+    const Catalog& catalog = Catalog::instance();
+    const ParsedSpec parsed = parseSpec(request.spec, catalog);
+    if (!parsed) {
+        err << "lanemap-cli: " << parsed.error << '\n';
+        return Usage;
+    }
+    const Variant& v = *parsed.variant;
+    if (!v.move || !v.move->address) {
+        err << "lanemap-cli: banks takes an ldmatrix or stmatrix spec (" << v.spec
+            << " reads no shared memory); e.g. ldmatrix.m8n8.x4.b16\n";
+        return Usage;
+    }
+    std::string error;
+    const std::optional<banks::Placement> placement =
+        request.smem.empty() ? banks::Placement{} : banks::parsePlacement(request.smem, error);
+    if (!placement) {
+        err << "lanemap-cli: " << error << '\n';
+        return Usage;
+    }
+    std::ostringstream doc;
+    int code = Ok;
+    std::optional<banks::FeedCheck> feed;
+    const FragmentLayout* fed = nullptr; // the consumer's operand: its size is the default tile
+    if (!request.feeds.empty()) {
+        const std::size_t colon = request.feeds.rfind(':');
+        const std::optional<Operand> operand =
+            colon == std::string::npos ? std::nullopt : parseOperand(request.feeds.substr(colon + 1));
+        if (!operand) {
+            err << "lanemap-cli: --feeds '" << excerpt(request.feeds)
+                << "' is not SPEC:OPERAND (e.g. mma.m16n8k16.f16:A; operands A, B, C, D)\n";
+            return Usage;
+        }
+        const ParsedSpec consumer = parseSpec(request.feeds.substr(0, colon), catalog);
+        if (!consumer) {
+            err << "lanemap-cli: --feeds: " << consumer.error << '\n';
+            return Usage;
+        }
+        const Instruction& consumerInstruction = catalog.instruction(*consumer.variant);
+        fed = consumerInstruction.operand(*operand);
+        feed = banks::checkFeed(v, consumerInstruction, *operand, *placement, error);
+        if (!feed) {
+            err << "lanemap-cli: --feeds: " << error << '\n';
+            return Usage;
+        }
+        code = feed->mismatches ? Mismatch : Ok;
+    }
+    banks::Placement analyzed = *placement;
+    if (fed && analyzed.tileRows == 0 && analyzed.tileCols == 0) {
+        analyzed.tileRows = fed->rows();
+        analyzed.tileCols = fed->cols();
+    }
+    const std::optional<banks::Analysis> analysis = banks::analyze(v, analyzed, error);
+    if (!analysis) {
+        err << "lanemap-cli: " << error << '\n';
+        return Usage;
+    }
+    if (request.json) {
+        doc << banks::toJson(v, *analysis);
+    } else {
+        doc << banks::toText(v, *analysis);
+        if (feed)
+            doc << '\n' << banks::toText(v, *feed);
+        if (request.search) {
+            doc << "\nsearch (same tile, pitch and start; conflict-free first):\n";
+            for (const banks::SearchResult& r : banks::search(v, analysis->placement))
+                doc << (r.wavefronts == r.idealWavefronts ? "  conflict-free  " : "  ")
+                    << banks::describe(r.placement) << ": " << r.wavefronts << " wavefronts (ideal "
+                    << r.idealWavefronts << ")\n";
+            if (const std::optional<banks::Placement> best = banks::recommend(v, analysis->placement))
+                doc << "recommended: " << banks::describe(*best) << '\n';
+            else
+                doc << "recommended: none of the candidates is conflict-free\n";
+        }
+    }
+    if (request.output.empty() || request.output == "-") {
+        out << doc.str();
+    } else if (const std::string failure = writeFile(request.output, doc.str()); !failure.empty()) {
+        err << "lanemap-cli: " << failure << '\n';
+        return Usage;
+    }
+    return code;
+}
+
+} // namespace lanemap::cli

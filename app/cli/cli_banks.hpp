@@ -1,0 +1,20 @@
+#pragma once
+// lanemap-cli banks (cli_banks.cpp).
+
+#include <iosfwd>
+#include <string>
+
+namespace lanemap::cli {
+
+struct BanksRequest {
+    std::string spec;
+    std::string smem;  // --smem placement text
+    std::string feeds; // --feeds SPEC:OPERAND
+    bool search = false;
+    bool json = false;
+    std::string output; // -o PATH ('-' or empty: stdout)
+};
+
+int cmdBanks(const BanksRequest& request, std::ostream& out, std::ostream& err);
+
+} // namespace lanemap::cli

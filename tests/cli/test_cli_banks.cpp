@@ -1,0 +1,132 @@
+// lanemap-cli with ldmatrix / stmatrix / movmatrix: list, show, export, and the banks subcommand (table,
+// search, --feeds) with its input errors (exit 2 naming the problem).
+#include "cli.hpp"
+#include "cli_run.hpp"
+#include "lanemap/gpu/probe.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <sstream>
+
+namespace {
+
+using Result = lanemap::test::CliResult;
+const auto run = lanemap::test::runCli;
+
+TEST(CliMatrixMove, ListShowsEveryFamily) {
+    const Result r = run({"list", "--family", "ldmatrix"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("ldmatrix.m8n8.x4.trans.b16\tsm_75\n"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("ldmatrix.m16n16.x2.trans.b8x16.b4x16_p64\tsm_100\n"), std::string::npos);
+    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 18);
+    EXPECT_NE(run({"list", "--family", "stmatrix"}).out.find("stmatrix.m8n8.x2.b16\tsm_90\n"),
+              std::string::npos);
+    EXPECT_EQ(run({"list", "--family", "movmatrix"}).out, "movmatrix.m8n8.trans.b16\tsm_75\n");
+}
+
+TEST(CliMatrixMove, ShowTakesThePtxStringAndPrintsBothMaps) {
+    const Result r = run({"show", "ldmatrix.sync.aligned.m8n8.x4.trans.shared::cta.b16"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.out.rfind("ldmatrix.m8n8.x4.trans.b16  (ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16)", 0),
+              0u)
+        << r.out.substr(0, 200);
+    EXPECT_NE(r.out.find("matrix 3:  r0<-T24"), std::string::npos);
+    EXPECT_NE(r.out.find("T0:d0"), std::string::npos);
+}
+
+TEST(CliMatrixMove, ExportWritesJsonAndSvg) {
+    const Result json = run({"export", "stmatrix.m8n8.x2.b16", "--format", "json", "-o", "-"});
+    ASSERT_EQ(json.code, 0) << json.err;
+    const nlohmann::json doc = nlohmann::json::parse(json.out);
+    EXPECT_EQ(doc["matrix_move"]["op"], "stmatrix");
+    EXPECT_EQ(doc["operands"][0]["name"], "A");
+    const Result svg = run({"export", "movmatrix.m8n8.trans.b16", "--format", "svg", "-o", "-"});
+    ASSERT_EQ(svg.code, 0) << svg.err;
+    EXPECT_EQ(svg.out.rfind("<?xml", 0), 0u);
+    EXPECT_NE(svg.out.find("movmatrix"), std::string::npos);
+}
+
+TEST(CliBanks, PrintsThePerPhaseTableInNsightComputeWords) {
+    const Result r = run({"banks", "ldmatrix.m8n8.x4.b16", "--smem", "row-major,pitch=128"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("phase 0: threads 0-7, 8 wavefronts (ideal 1), 8-way bank conflict"),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("L1 Wavefronts Shared 32, Ideal 4, L1 Wavefronts Shared Excessive 28"),
+              std::string::npos);
+}
+
+TEST(CliBanks, SearchListsConflictFreeCandidatesAndARecommendation) {
+    const Result r = run({"banks", "ldmatrix.m8n8.x4.b16", "--smem", "pitch=128", "--search"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("  conflict-free  row-major, pitch 128 B, pad 16 B, no swizzle"), std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("recommended: row-major, pitch 128 B, pad 0 B, Swizzle<3,3,3>"), std::string::npos);
+}
+
+TEST(CliBanks, FeedsChecksTheMmaFragmentAndExitsOneOnAMismatch) {
+    const Result ok = run({"banks", "ldmatrix.m8n8.x4.b16", "--feeds", "mma.m16n8k16.f16:A"});
+    ASSERT_EQ(ok.code, 0) << ok.err;
+    EXPECT_NE(ok.out.find("every register slot holds exactly the element the fragment wants (256 cells)"),
+              std::string::npos)
+        << ok.out;
+    EXPECT_NE(ok.out.find("  T17: &A[1][8] (matrix 2 row 1)"), std::string::npos);
+    const Result bad = run({"banks", "ldmatrix.m8n8.x2.b16", "--feeds", "mma.m16n8k16.f16:B"});
+    EXPECT_EQ(bad.code, 1) << bad.err;
+    EXPECT_NE(bad.out.find("T0:b1  [0][1]  [1][0]  MISMATCH"), std::string::npos) << bad.out;
+}
+
+TEST(CliBanks, BadInputExitsTwoNamingTheProblem) {
+    Result r = run({"banks", "ldmatrix.m8n8.x4.b16", "--smem", "pitch=24"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("shorter than one line"), std::string::npos) << r.err;
+    r = run({"banks", "ldmatrix.m8n8.x4.b16", "--smem", "start=0x108"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("start 0x0108 is not 16-byte aligned"), std::string::npos) << r.err;
+    r = run({"banks", "ldmatrix.m8n8.x4.b16", "--smem", "swizzle=3,2,3"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("smaller than 16 bytes"), std::string::npos) << r.err;
+    r = run({"banks", "movmatrix.m8n8.trans.b16"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("reads no shared memory"), std::string::npos) << r.err;
+    r = run({"banks", "mma.m16n8k16.f16"});
+    EXPECT_EQ(r.code, 2);
+    r = run({"banks", "ldmatrix.m8n8.x4.b16", "--feeds", "mma.m16n8k16.f16"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("is not SPEC:OPERAND"), std::string::npos) << r.err;
+    r = run({"banks", "ldmatrix.m8n8.x4.b16", "--feeds", "mma.m16n8k16.f16:D"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("ldmatrix feeds A or B"), std::string::npos) << r.err;
+}
+
+TEST(CliBanks, JsonGoesToTheNamedFile) {
+    const auto dir = lanemap::test::freshTempDir("banks-json");
+    std::filesystem::create_directories(dir);
+    const std::string path = (dir / "banks.json").string();
+    const Result r =
+        run({"banks", "stmatrix.m8n8.x4.trans.b16", "--smem", "pitch=64,mode=64B", "--json", "-o", path});
+    ASSERT_EQ(r.code, 0) << r.err;
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    const nlohmann::json doc = nlohmann::json::parse(text.str());
+    EXPECT_EQ(doc["spec"], "stmatrix.m8n8.x4.trans.b16");
+    EXPECT_EQ(doc["placement"]["mode"], "64B");
+    EXPECT_EQ(doc["ideal_wavefronts"], 4);
+    std::filesystem::remove_all(dir);
+}
+
+TEST(CliMatrixMove, ProbeTakesAListOfFamilies) {
+    const Result bad = run({"probe", "--all", "--family", "ldmatrix,ldmatrix.b8"});
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(bad.err.find("(or a comma-separated list of them)"), std::string::npos) << bad.err;
+    if (lanemap::gpu::discover().available)
+        GTEST_SKIP() << "a GPU is present: the device run of this list is recorded in resources/probe";
+    const Result r = run({"probe", "--all", "--family", "ldmatrix,stmatrix,movmatrix"});
+    EXPECT_EQ(r.code, 3);
+    EXPECT_NE(r.err.find("GPU unavailable: "), std::string::npos) << r.err;
+}
+
+} // namespace
