@@ -858,6 +858,9 @@ void MainWindow::onSharedMemoryHover(DiagramView* view, int cell) {
     const DiagramCell& c = d->cells[static_cast<std::size_t>(cell)];
     view->setHighlightThread(c.thread);
     m_hoverStatus->setText(QString::fromStdString(d->tooltip(c)));
+    // A register pane's lane and cell no longer describe what is under the mouse.
+    m_state->setHoveredLane(-1);
+    m_state->setCell(CellInfo{});
 }
 
 DiagramOptions MainWindow::diagramOptions(const QString& operand) const {

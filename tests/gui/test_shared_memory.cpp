@@ -1,6 +1,7 @@
 // Issue 14.6: wgmma's shared-memory operands in the window (B, and A for the SS form): byte address per
 // element, 16-byte chunks before and after the swizzle, the descriptor decoded, major-ness and swizzle
 // pickers, and the same picture in the SVG export.
+#include "details_panel.hpp"
 #include "gui_test_support.hpp"
 #include "pane_frame.hpp"
 
@@ -90,9 +91,14 @@ TEST(SharedMemoryPane, WgmmaShowsBWithAddressesChunksAndTheDescriptor) {
     EXPECT_TRUE(hasText(d, "descriptor: " + smem::describe(ops[1].layout.descriptor())));
     EXPECT_TRUE(hasText(d, "Swizzle<3,4,3>"));
 
-    // Hovering an element lights its chunk: the 8 elements in it and the chunk in the map.
+    // Hovering an element lights its chunk: the 8 elements in it and the chunk in the map; the Cell panel no
+    // longer describes the register cell hovered before.
+    DiagramView* regA = w->pane(QStringLiteral("A"));
+    hover(regA, cellAt(regA, 0, 0));
+    ASSERT_FALSE(w->details()->cell().owners.empty());
     view->ensureCellVisible(element);
     hover(view, element);
+    EXPECT_TRUE(w->details()->cell().owners.empty());
     EXPECT_EQ(view->highlightThread(), e.thread);
     EXPECT_EQ(view->litCellCount(), 9);
     // The register panes are not lit by a chunk.
