@@ -53,7 +53,7 @@ QString registerText(const FragmentLayout& op, const std::vector<const Element*>
                                 : QString();
     if (sameRow && sameCol && sameMatrix && elems[0]->col != elems[0]->colLast) {
         // Sparse A: the non-zeros of one chunk.
-        where = QStringLiteral("%1row %2, chunk cols %3–%4")
+        where = QStringLiteral("%1row %2, chunk cols %3..%4")
                     .arg(product)
                     .arg(elems[0]->row)
                     .arg(elems[0]->col)
@@ -61,7 +61,7 @@ QString registerText(const FragmentLayout& op, const std::vector<const Element*>
     } else if (elems.size() > 1 && sameCol && sameMatrix && consecutiveRows &&
                elems[0]->col == elems[0]->colLast) {
         // B fragments: one column, consecutive k rows.
-        where = QStringLiteral("%1rows %2–%3, col %4")
+        where = QStringLiteral("%1rows %2..%3, col %4")
                     .arg(product)
                     .arg(elems.front()->row)
                     .arg(elems.back()->row)
@@ -70,13 +70,13 @@ QString registerText(const FragmentLayout& op, const std::vector<const Element*>
         const int c0 = elems.front()->col, c1 = elems.back()->colLast;
         where = c0 == c1
                     ? QStringLiteral("%1row %2, col %3").arg(product).arg(elems[0]->row).arg(c0)
-                    : QStringLiteral("%1row %2, cols %3–%4").arg(product).arg(elems[0]->row).arg(c0).arg(c1);
+                    : QStringLiteral("%1row %2, cols %3..%4").arg(product).arg(elems[0]->row).arg(c0).arg(c1);
     } else {
         QStringList cells;
         for (const Element* e : elems)
             cells << (e->col == e->colLast
                           ? QStringLiteral("(%1,%2)").arg(e->row).arg(e->col)
-                          : QStringLiteral("(%1,%2–%3)").arg(e->row).arg(e->col).arg(e->colLast));
+                          : QStringLiteral("(%1,%2..%3)").arg(e->row).arg(e->col).arg(e->colLast));
         where = product + cells.join(QLatin1Char(' '));
     }
     const QString list = names.size() > 4 ? QStringLiteral("%1…%2").arg(names.front(), names.back())
@@ -133,7 +133,7 @@ void addLaneRegisters(CellInfo& info, const Instruction& in, int thread, bool me
                 first = false;
                 const bool current = info.operand == QLatin1String("metadata") && !info.owners.empty() &&
                                      info.owners.front().bitLo == f.bitLo;
-                info.laneRegisters << QStringLiteral("%1  [%2..%3] → row %4, cols %5–%6")
+                info.laneRegisters << QStringLiteral("%1  [%2..%3] → row %4, cols %5..%6")
                                           .arg(current ? QStringLiteral("▸ ") : QStringLiteral("  "))
                                           .arg(f.bitHi)
                                           .arg(f.bitLo)
@@ -249,9 +249,9 @@ QString CellInfo::toPlainText() const {
                            .arg(o.groupID)
                            .arg(o.threadInGroup);
         if (operand == QLatin1String("metadata"))
-            line += QStringLiteral("metadata register e, bits %1..%2").arg(o.bitHi).arg(o.bitLo);
+            line += QStringLiteral("metadata register e, bits [%1..%2]").arg(o.bitHi).arg(o.bitLo);
         else
-            line += QStringLiteral("%1, register %2, bits %3..%4")
+            line += QStringLiteral("%1, register %2, bits [%3..%4]")
                         .arg(o.element)
                         .arg(o.reg)
                         .arg(o.bitHi)
@@ -322,7 +322,7 @@ QString CellInfo::toHtml() const {
             row2(QStringLiteral("element"), o.element);
             row2(QStringLiteral("register"), QString::number(o.reg));
         }
-        row2(QStringLiteral("bits"), QStringLiteral("%1&ndash;%2").arg(o.bitLo).arg(o.bitHi));
+        row2(QStringLiteral("bits"), QStringLiteral("[%1..%2]").arg(o.bitHi).arg(o.bitLo));
         if (o.colLast != o.colFirst)
             row2(QStringLiteral("chunk"), QStringLiteral("cols %1..%2").arg(o.colFirst).arg(o.colLast));
         row2(QStringLiteral("source"), o.source);

@@ -24,9 +24,9 @@
 namespace lanemap::gui {
 
 namespace {
-constexpr int kTile = 256;     // tile edge in logical pixels
-constexpr int kMaxTiles = 600; // ~150 MB at dpr 1 worst case; the cache is dropped beyond this
-constexpr double kMinZoom = 0.05;
+constexpr int kTile = 256;        // tile edge in logical pixels
+constexpr int kMaxTiles = 600;    // ~150 MB at dpr 1 worst case; the cache is dropped beyond this
+constexpr double kMinZoom = 0.02; // fit all of a 64x256 grid in half a laptop screen: colour alone
 constexpr double kMaxZoom = 6.0;
 constexpr double kMargin = 12; // units around the content
 
@@ -193,8 +193,13 @@ void DiagramView::relayout() {
     m_contentPx = QSize(static_cast<int>(std::ceil(m_content.width() * m_options.zoom)),
                         static_cast<int>(std::ceil(m_content.height() * m_options.zoom)));
     const QSize vp = viewport()->size();
-    horizontalScrollBar()->setRange(0, std::max(0, m_contentPx.width() - vp.width()));
-    verticalScrollBar()->setRange(0, std::max(0, m_contentPx.height() - vp.height()));
+    // Room to scroll the last cells out from under the overview, along the direction that already scrolls.
+    const QRect overview = overviewRect();
+    const bool tall = m_contentPx.height() > vp.height();
+    const int extraW = !overview.isEmpty() && !tall ? overview.width() + 16 : 0;
+    const int extraH = !overview.isEmpty() && tall ? overview.height() + 16 : 0;
+    horizontalScrollBar()->setRange(0, std::max(0, m_contentPx.width() + extraW - vp.width()));
+    verticalScrollBar()->setRange(0, std::max(0, m_contentPx.height() + extraH - vp.height()));
     horizontalScrollBar()->setPageStep(vp.width());
     verticalScrollBar()->setPageStep(vp.height());
 }
@@ -202,6 +207,186 @@ void DiagramView::relayout() {
 void DiagramView::invalidateTiles() {
     m_tiles.clear();
     m_shadedTiles.clear();
+    m_overview = QImage();
+}
+
+DiagramView::StickyHeaders DiagramView::stickyHeaders() const {
+    StickyHeaders out;
+    if (!m_diagram)
+        return out;
+    const QSize vp = viewport()->size();
+    const QPoint s = scrollOffset();
+    const double z = m_options.zoom;
+    const double font = m_diagram->metrics.headerFont * z;
+    if (font < 6) // too small to read: colour alone, as the grid itself
+        return out;
+    const int stripH = static_cast<int>(std::ceil(font + 6));
+    auto toView = [&](double ux, double uy) {
+        return QPointF((ux - m_options.origin.x()) * z - s.x(), (uy - m_options.origin.y()) * z - s.y());
+    };
+    for (const DiagramPanel& p : m_diagram->panels) {
+        if (p.rows <= 0 || p.cols <= 0)
+            continue;
+        const RectF g = p.gridRect();
+        const QPointF tl = toView(g.x, g.y), br = toView(g.right(), g.bottom());
+        const QRectF grid(tl, br);
+        if (grid.right() <= 0 || grid.left() >= vp.width() || grid.bottom() <= stripH ||
+            grid.top() >= vp.height())
+            continue;
+        const double cw = p.cellWidth * z, ch = p.cellHeight * z;
+        // Column numbers: the grid's own header row is above the viewport.
+        if (tl.y() < stripH && !p.colHeaders.empty()) {
+            const QRect strip(
+                QPoint(static_cast<int>(std::max(0.0, grid.left())), 0),
+                QPoint(static_cast<int>(std::min<double>(vp.width(), grid.right())), stripH - 1));
+            out.top = out.top.united(strip);
+            const int c0 = std::max(0, static_cast<int>((strip.left() - tl.x()) / cw));
+            const int c1 = std::min(p.cols - 1, static_cast<int>((strip.right() - tl.x()) / cw));
+            const double labelW = (std::to_string(p.cols - 1).size() + 1) * font * 0.62;
+            int every = 1;
+            while (every * cw < labelW)
+                every *= 2;
+            for (int c = c0; c <= c1; ++c)
+                if (c % every == 0)
+                    out.labels.emplace_back(
+                        QRect(static_cast<int>(tl.x() + c * cw), 0, static_cast<int>(std::ceil(cw * every)),
+                              stripH),
+                        QString::fromStdString(p.colHeaders[static_cast<std::size_t>(c)]));
+        }
+        // Row numbers: the grid's own header column is left of the viewport.
+        if (!p.rowHeaders.empty()) {
+            std::size_t chars = 1;
+            for (const std::string& h : p.rowHeaders)
+                chars = std::max(chars, h.size());
+            const int stripW = static_cast<int>(std::ceil(chars * font * 0.62 + 8));
+            if (tl.x() < stripW) {
+                const int top =
+                    std::max(static_cast<int>(std::max(0.0, grid.top())), out.top.isEmpty() ? 0 : stripH);
+                const QRect strip(
+                    QPoint(0, top),
+                    QPoint(stripW - 1, static_cast<int>(std::min<double>(vp.height(), grid.bottom()))));
+                out.left = out.left.united(strip);
+                const int r0 = std::max(0, static_cast<int>((strip.top() - tl.y()) / ch));
+                const int r1 = std::min(p.rows - 1, static_cast<int>((strip.bottom() - tl.y()) / ch));
+                int every = 1;
+                while (every * ch < font)
+                    every *= 2;
+                for (int r = r0; r <= r1; ++r)
+                    if (r % every == 0 && tl.y() + r * ch >= top - 1)
+                        out.labels.emplace_back(
+                            QRect(0, static_cast<int>(tl.y() + r * ch), stripW - 4,
+                                  static_cast<int>(std::ceil(ch))),
+                            QString::fromStdString(p.rowHeaders[static_cast<std::size_t>(r)]));
+            }
+        }
+    }
+    return out;
+}
+
+void DiagramView::paintSticky(QPainter& p, const QRegion& region) {
+    const StickyHeaders h = stickyHeaders();
+    if (h.top.isEmpty() && h.left.isEmpty())
+        return;
+    p.save();
+    p.setClipRegion(region);
+    const QColor strip = m_options.colors.background;
+    for (const QRect& r : {h.top, h.left})
+        if (!r.isEmpty()) {
+            p.fillRect(r, strip);
+            p.setPen(m_options.colors.gridLine);
+            if (&r == &h.top)
+                p.drawLine(r.bottomLeft(), r.bottomRight());
+            else
+                p.drawLine(r.topRight(), r.bottomRight());
+        }
+    QFont f = font();
+    f.setPixelSize(
+        std::max(7, static_cast<int>(std::lround(m_diagram->metrics.headerFont * m_options.zoom))));
+    p.setFont(f);
+    p.setPen(m_options.colors.muted);
+    for (const auto& [rect, text] : h.labels) {
+        const bool row = h.left.contains(rect.topLeft()) && rect.left() == 0;
+        p.drawText(rect, (row ? Qt::AlignRight : Qt::AlignHCenter) | Qt::AlignVCenter, text);
+    }
+    p.restore();
+}
+
+QRect DiagramView::overviewRect() const {
+    if (!m_diagram)
+        return {};
+    const QSize vp = viewport()->size();
+    // Only for content well beyond the pane (half as large again along one side): a grid that misses a few
+    // columns keeps every cell uncovered; the scroll bar says enough. Judged without scroll bars.
+    const QSize room = maximumViewportSize();
+    if (m_contentPx.width() <= room.width() * 1.5 && m_contentPx.height() <= room.height() * 1.5)
+        return {};
+    // At most a fifth of the pane's width and a third of its height, the content's aspect kept.
+    const double maxW = std::max(40.0, vp.width() / 5.0), maxH = std::max(30.0, vp.height() / 3.0);
+    const double scale = std::min(maxW / m_contentPx.width(), maxH / m_contentPx.height());
+    const QSize size(std::max(8, static_cast<int>(m_contentPx.width() * scale)),
+                     std::max(8, static_cast<int>(m_contentPx.height() * scale)));
+    if (size.width() * 3 > vp.width() || size.height() * 2 > vp.height())
+        return {}; // a pane too small for it: the scroll bars say enough
+    return QRect(QPoint(vp.width() - size.width() - 8, vp.height() - size.height() - 8), size);
+}
+
+void DiagramView::scrollToOverview(QPoint pos) {
+    const QRect o = overviewRect();
+    if (o.isEmpty())
+        return;
+    const double fx = std::clamp((pos.x() - o.left()) / static_cast<double>(o.width()), 0.0, 1.0);
+    const double fy = std::clamp((pos.y() - o.top()) / static_cast<double>(o.height()), 0.0, 1.0);
+    const QSize vp = viewport()->size();
+    horizontalScrollBar()->setValue(static_cast<int>(fx * m_contentPx.width() - vp.width() / 2.0));
+    verticalScrollBar()->setValue(static_cast<int>(fy * m_contentPx.height() - vp.height() / 2.0));
+}
+
+void DiagramView::paintOverview(QPainter& p) {
+    const QRect o = overviewRect();
+    if (o.isEmpty())
+        return;
+    if (m_overview.size() != o.size()) {
+        // Colour alone at this size: the diagram without labels, rendered once.
+        PaintOptions mini = m_options;
+        mini.labels = false;
+        mini.zoom = m_options.zoom * o.width() / std::max(1, m_contentPx.width());
+        m_overview = QImage(o.size(), QImage::Format_ARGB32_Premultiplied);
+        m_overview.fill(m_options.colors.background);
+        QPainter mp(&m_overview);
+        paintStatic(mp, *m_diagram, mini, nullptr, QRectF(QPointF(0, 0), QSizeF(o.size())));
+    }
+    p.save();
+    p.setClipping(false);
+    p.setOpacity(0.92);
+    p.drawImage(o.topLeft(), m_overview);
+    p.setOpacity(1);
+    p.setPen(QPen(m_options.colors.muted, 1));
+    p.drawRect(o.adjusted(0, 0, -1, -1));
+    // The visible part.
+    const QPoint s = scrollOffset();
+    const QSize vp = viewport()->size();
+    const double k = static_cast<double>(o.width()) / std::max(1, m_contentPx.width());
+    QRect seen(o.left() + static_cast<int>(std::max(0, s.x()) * k),
+               o.top() + static_cast<int>(std::max(0, s.y()) * k),
+               static_cast<int>(std::min(vp.width(), m_contentPx.width()) * k),
+               static_cast<int>(std::min(vp.height(), m_contentPx.height()) * k));
+    p.setPen(QPen(m_options.colors.highlight, 2));
+    p.drawRect(seen.intersected(o).adjusted(1, 1, -1, -1));
+    p.restore();
+}
+
+QRect DiagramView::chromeRepaintRect(int dx, int dy) const {
+    QRect r = overviewRect();
+    const StickyHeaders h = stickyHeaders();
+    const QSize vp = viewport()->size();
+    // The strips stay where they are while the content moves under them: their old pixels moved by (dx, dy).
+    if (!h.top.isEmpty() || dy != 0)
+        r = r.united(QRect(0, 0, vp.width(), (h.top.isEmpty() ? 0 : h.top.height()) + std::abs(dy) + 24));
+    if (!h.left.isEmpty() || dx != 0)
+        r = r.united(QRect(0, 0, (h.left.isEmpty() ? 0 : h.left.width()) + std::abs(dx) + 24, vp.height()));
+    if (!r.isEmpty())
+        r = r.united(r.translated(dx, dy));
+    return r;
 }
 
 QPoint DiagramView::scrollOffset() const {
@@ -285,6 +470,9 @@ void DiagramView::paintEvent(QPaintEvent* event) {
             const QRectF exposed(bounds.translated(s));
             paintStatic(p, *m_diagram, m_options, m_marks.empty() ? nullptr : &m_marks, exposed);
             paintOverlay(p, *m_diagram, m_options, paintedHighlight(), exposed);
+            p.resetTransform();
+            paintSticky(p, region);
+            paintOverview(p);
             m_lastPaintMs = static_cast<double>(timer.nsecsElapsed()) / 1e6;
             ++m_paintCount;
             if (!m_warmPending) {
@@ -326,6 +514,11 @@ void DiagramView::paintEvent(QPaintEvent* event) {
         // The shade is in the tiles; the overlay adds the lit lanes, the hovered cell and the cursor.
         paintOverlay(p, *m_diagram, m_options, paintedHighlight(), QRectF(bounds.translated(s)),
                      /*shadeDone=*/true);
+        p.resetTransform();
+        paintSticky(p, region);
+        p.setClipRegion(region);
+        if (region.intersects(overviewRect()))
+            paintOverview(p);
     }
     m_lastPaintMs = static_cast<double>(timer.nsecsElapsed()) / 1e6;
     ++m_paintCount;
@@ -391,12 +584,21 @@ void DiagramView::resizeEvent(QResizeEvent* event) {
 }
 
 void DiagramView::scrollContentsBy(int dx, int dy) {
-    // Move the pixels already painted; only the strip that scrolls in is painted.
+    // Move the pixels already painted; only the strip that scrolls in is painted, plus the sticky headers
+    // and the overview, which stay put while the content moves.
     viewport()->scroll(dx, dy);
+    const QRect chrome = chromeRepaintRect(dx, dy);
+    if (!chrome.isEmpty())
+        viewport()->update(chrome);
 }
 
 int DiagramView::cellAtViewport(QPoint pos) const {
     if (!m_diagram)
+        return -1;
+    // The overview and the sticky headers cover the cells under them.
+    if (overviewRect().contains(pos))
+        return -1;
+    if (const StickyHeaders h = stickyHeaders(); h.top.contains(pos) || h.left.contains(pos))
         return -1;
     const QPointF u = toUnits(pos);
     const int cell = m_diagram->cellAt(u.x(), u.y());
@@ -429,6 +631,24 @@ void DiagramView::ensureCellVisible(int cell) {
         verticalScrollBar()->setValue(verticalScrollBar()->value() + r.top() - 8);
     else if (r.bottom() > vp.bottom())
         verticalScrollBar()->setValue(verticalScrollBar()->value() + r.bottom() - vp.bottom() + 8);
+    // Not under the sticky headers or the overview, which cover the cells beneath them.
+    for (int i = 0; i < 2; ++i) {
+        const QRect now = cellViewportRect(cell);
+        const StickyHeaders h = stickyHeaders();
+        if (!h.top.isEmpty() && now.top() < h.top.bottom() + 2)
+            verticalScrollBar()->setValue(verticalScrollBar()->value() + now.top() - h.top.bottom() - 4);
+        if (!h.left.isEmpty() && now.left() < h.left.right() + 2)
+            horizontalScrollBar()->setValue(horizontalScrollBar()->value() + now.left() - h.left.right() - 4);
+        const QRect o = overviewRect();
+        if (!o.intersects(cellViewportRect(cell)))
+            continue;
+        if (m_contentPx.height() > viewport()->height())
+            verticalScrollBar()->setValue(verticalScrollBar()->value() + cellViewportRect(cell).bottom() -
+                                          o.top() + 6);
+        else
+            horizontalScrollBar()->setValue(horizontalScrollBar()->value() + cellViewportRect(cell).right() -
+                                            o.left() + 6);
+    }
 }
 
 void DiagramView::updateCell(int cell) {
@@ -555,12 +775,21 @@ bool DiagramView::event(QEvent* e) {
 }
 
 void DiagramView::mouseMoveEvent(QMouseEvent* event) {
+    if (m_overviewDrag && (event->buttons() & Qt::LeftButton)) {
+        scrollToOverview(event->position().toPoint());
+        return;
+    }
     setHover(cellAtViewport(event->position().toPoint()));
     QAbstractScrollArea::mouseMoveEvent(event);
 }
 
 void DiagramView::mousePressEvent(QMouseEvent* event) {
     setFocus(Qt::MouseFocusReason);
+    if (event->button() == Qt::LeftButton && overviewRect().contains(event->position().toPoint())) {
+        m_overviewDrag = true;
+        scrollToOverview(event->position().toPoint());
+        return;
+    }
     if (event->button() == Qt::LeftButton) {
         const int cell = cellAtViewport(event->position().toPoint());
         if (cell >= 0)
@@ -568,6 +797,11 @@ void DiagramView::mousePressEvent(QMouseEvent* event) {
         emit cellClicked(cell);
     }
     QAbstractScrollArea::mousePressEvent(event);
+}
+
+void DiagramView::mouseReleaseEvent(QMouseEvent* event) {
+    m_overviewDrag = false;
+    QAbstractScrollArea::mouseReleaseEvent(event);
 }
 
 void DiagramView::leaveEvent(QEvent* event) {

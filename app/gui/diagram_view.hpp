@@ -11,6 +11,8 @@
 #include <QImage>
 
 #include <memory>
+#include <utility>
+#include <vector>
 
 namespace lanemap {
 struct Diagram;
@@ -86,6 +88,21 @@ class DiagramView : public QAbstractScrollArea {
 
     QSize sizeHint() const override;
 
+    // Row and column indices that stay on screen when a grid's own headers have scrolled away: a strip along
+    // the top (column numbers of the visible columns) and one along the left (row numbers), viewport
+    // coordinates. Empty rects while the grid's own headers are visible.
+    struct StickyHeaders {
+        QRect top, left;
+        std::vector<std::pair<QRect, QString>> labels;
+    };
+    StickyHeaders stickyHeaders() const;
+    // The overview drawn in the bottom-right corner when the content is well larger than the viewport: the
+    // whole diagram in miniature with the visible part framed; clicking it scrolls there. Empty when all
+    // fits.
+    QRect overviewRect() const;
+    // Scrolls so the content point under overview pixel `pos` (viewport coordinates) is centred.
+    void scrollToOverview(QPoint pos);
+
   signals:
     void cellHovered(int cell); // -1 when the mouse leaves the cells
     void cellClicked(int cell);
@@ -101,6 +118,7 @@ class DiagramView : public QAbstractScrollArea {
     void scrollContentsBy(int dx, int dy) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
     void leaveEvent(QEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
@@ -109,6 +127,9 @@ class DiagramView : public QAbstractScrollArea {
 
   private:
     void relayout(); // content rect, scroll ranges
+    void paintSticky(QPainter& p, const QRegion& region);
+    void paintOverview(QPainter& p);
+    QRect chromeRepaintRect(int dx, int dy) const; // strips and overview, before and after a scroll
     void invalidateTiles();
     QPoint scrollOffset() const;
     QPointF toUnits(QPoint viewportPos) const;
@@ -134,6 +155,8 @@ class DiagramView : public QAbstractScrollArea {
     bool m_title = false, m_legends = false;
     QHash<quint64, QImage> m_tiles;
     QHash<quint64, QImage> m_shadedTiles;
+    QImage m_overview; // the whole content in miniature, rendered once per diagram / zoom / colours
+    bool m_overviewDrag = false;
     bool m_warmPending = false;
     double m_lastPaintMs = 0;
     int m_paintCount = 0;

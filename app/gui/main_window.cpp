@@ -42,6 +42,7 @@
 #include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
+#include <QStandardItemModel>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTimer>
@@ -77,6 +78,7 @@ MainWindow::MainWindow(const Options& options, QWidget* parent) : QMainWindow(pa
     setObjectName(QStringLiteral("lanemapMainWindow"));
     setWindowTitle(QStringLiteral("lanemap"));
     setWindowIcon(QIcon(QStringLiteral(":/lanemap/lanemap.svg")));
+    (void)systemTheme(); // remember the desktop's palette before the app sets its own
     m_state = new ViewState(this);
     m_probe = new ProbeController(this);
     QStringList reportErrors;
@@ -395,6 +397,12 @@ void MainWindow::buildActions() {
     m_actDark->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
     connect(m_actDark, &QAction::toggled, this,
             [this](bool on) { setTheme(on ? Theme::Dark : Theme::Light); });
+    m_actSystemTheme = view->addAction(tr("Follow &system theme"));
+    m_actSystemTheme->setObjectName(QStringLiteral("actionSystemTheme"));
+    m_actSystemTheme->setCheckable(true);
+    m_actSystemTheme->setChecked(m_themeFollowsSystem);
+    m_actSystemTheme->setToolTip(tr("Light or dark as the desktop is; choosing a theme turns this off"));
+    connect(m_actSystemTheme, &QAction::toggled, this, &MainWindow::setThemeFollowsSystem);
 
     // Tools
     QMenu* tools = menuBar()->addMenu(tr("&Tools"));
@@ -445,16 +453,8 @@ void MainWindow::buildActions() {
         if (m_instruction)
             QDesktopServices::openUrl(QUrl(manualUrl(qs(m_instruction->anchor))));
     });
-    help->addAction(tr("&About lanemap"), this, [this] {
-        QMessageBox::about(
-            this, tr("About lanemap"),
-            tr("<b>lanemap %1</b><p>Which lane, register and bits hold each element of the PTX "
-               "tensor-core instructions (mma, mma.sp, wgmma).</p><p>Layouts from the PTX ISA 9.1; "
-               "the hardware probe confirms them on a GPU. The probe sees A, B and D only through "
-               "D = A·B + C: it proves their consistency with each other, and absolute K positions "
-               "only where metadata or a memory layout anchors them.</p>")
-                .arg(QStringLiteral(LANEMAP_VERSION)));
-    });
+    help->addAction(tr("&About lanemap"), this,
+                    [this] { QMessageBox::about(this, tr("About lanemap"), aboutText()); });
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
 
     // Toolbar
@@ -470,7 +470,9 @@ void MainWindow::buildActions() {
             [this](int i) { setColorBy(static_cast<ColorBy>(m_colorBox->itemData(i).toInt())); });
     tb->addWidget(m_colorBox);
     tb->addSeparator();
-    tb->addWidget(new QLabel(tr(" Lanes "), tb));
+    m_laneLabel = new QLabel(tr(" Lanes "), tb);
+    m_laneLabel->setObjectName(QStringLiteral("laneFilterLabel"));
+    tb->addWidget(m_laneLabel);
     m_laneEdit = new QLineEdit(tb);
     m_laneEdit->setObjectName(QStringLiteral("laneFilter"));
     m_laneEdit->setPlaceholderText(tr("all, or e.g. 0-3,13"));
@@ -618,6 +620,12 @@ void MainWindow::showInstruction(const Instruction& instruction) {
         m_state->setPinnedLane(-1);
     m_state->setHoveredLane(-1);
     m_restoring = restoring;
+    if (smem::hasSharedMemoryOperands(instruction)) {
+        // MN-major exists for 16-bit types only: another type falls back to K-major, said in the pickers.
+        std::string why;
+        if (smem::operands(instruction, m_smemChoice, why).empty())
+            m_smemChoice.major = smem::Major::K;
+    }
     m_lastView = nullptr;
     m_lastCell = -1;
     // Nothing of the previous instruction stays on screen: its cell, its hover text.
@@ -630,6 +638,20 @@ void MainWindow::showInstruction(const Instruction& instruction) {
         m_unpainted.insert(p.view.data());
     updateHeader();
     updateSelectorBox();
+    updateSharedMemoryTools();
+    // The filter takes what the labels show: lanes of a warp, or a warpgroup's threads 0..127 (the legend's
+    // colours are lanes = thread % 32 in both).
+    if (instruction.scope == Scope::Warpgroup) {
+        m_laneLabel->setText(tr(" Threads "));
+        m_laneEdit->setPlaceholderText(tr("all, or e.g. 0-31,64 (0..%1)").arg(instruction.threads - 1));
+        m_laneEdit->setToolTip(tr("Warpgroup threads 0..%1 as the cell labels show them (T77 = warp 2, lane "
+                                  "13); colours are lanes, thread % 32")
+                                   .arg(instruction.threads - 1));
+    } else {
+        m_laneLabel->setText(tr(" Lanes "));
+        m_laneEdit->setPlaceholderText(tr("all, or e.g. 0-3,13"));
+        m_laneEdit->setToolTip(tr("Lanes 0..31 (%laneid) drawn in colour; the others are greyed"));
+    }
     updateProbeStatus();
     if (!m_state->compareSpec().isEmpty())
         rebuildCompare();
@@ -670,7 +692,175 @@ std::vector<std::pair<QString, std::shared_ptr<const Diagram>>> MainWindow::pane
     if (m_instruction->metadata)
         panes.emplace_back(QStringLiteral("metadata"),
                            diagramFor(*m_instruction, diagramOptions(QStringLiteral("metadata"))));
+    if (smem::hasSharedMemoryOperands(*m_instruction))
+        if (std::shared_ptr<const Diagram> d = sharedMemoryDiagram())
+            panes.emplace_back(sharedMemoryPane(), std::move(d));
     return panes;
+}
+
+std::shared_ptr<const Diagram> MainWindow::sharedMemoryDiagram(QString* error) const {
+    if (!m_instruction || !smem::hasSharedMemoryOperands(*m_instruction))
+        return nullptr;
+    std::string why;
+    const std::vector<smem::SharedOperand> ops = smem::operands(*m_instruction, m_smemChoice, why);
+    for (const smem::SharedOperand& op : ops)
+        if (op.operand == m_smemOperand) {
+            SharedMemoryDiagramOptions o;
+            o.palette = m_state->palette();
+            o.addressGrid = m_smemAddresses;
+            o.memoryMap = m_smemMap;
+            return std::make_shared<const Diagram>(buildSharedMemoryDiagram(op, o));
+        }
+    if (error)
+        *error = QString::fromStdString(why);
+    return nullptr;
+}
+
+bool MainWindow::setSharedMemoryView(const QString& operand, const QString& major, const QString& swizzle,
+                                     QString* error) {
+    auto fail = [error](const QString& why) {
+        if (error)
+            *error = why;
+        return false;
+    };
+    const std::optional<Operand> op = parseOperand(operand.toStdString());
+    if (!op || (*op != Operand::A && *op != Operand::B))
+        return fail(tr("shared-memory operand '%1' is not A or B").arg(operand));
+    const std::optional<smem::Major> mj = smem::parseMajor(major.toStdString());
+    if (!mj)
+        return fail(tr("major-ness '%1' is not one of %2").arg(major, qs(smem::majorList())));
+    const std::optional<smem::Swizzle> sw = smem::parseSwizzle(swizzle.toStdString());
+    if (!sw)
+        return fail(tr("swizzle '%1' is not one of %2").arg(swizzle, qs(smem::swizzleList())));
+    if (m_instruction && smem::hasSharedMemoryOperands(*m_instruction)) {
+        std::string why;
+        if (smem::operands(*m_instruction, smem::Choice{*mj, *sw}, why).empty())
+            return fail(QString::fromStdString(why));
+    }
+    m_smemOperand = *op;
+    m_smemChoice = smem::Choice{*mj, *sw};
+    updateSharedMemoryTools();
+    if (m_instruction)
+        rebuildPanes();
+    return true;
+}
+
+bool MainWindow::setSharedMemoryShow(const QString& what) {
+    if (what == QLatin1String("addresses"))
+        m_smemAddresses = true, m_smemMap = false;
+    else if (what == QLatin1String("memory"))
+        m_smemAddresses = false, m_smemMap = true;
+    else if (what == QLatin1String("both"))
+        m_smemAddresses = m_smemMap = true;
+    else
+        return false;
+    updateSharedMemoryTools();
+    if (m_instruction)
+        rebuildPanes();
+    // A different picture: fitted afresh.
+    if (DiagramView* v = pane(sharedMemoryPane()))
+        v->fit(DiagramView::FitMode::Readable);
+    return true;
+}
+
+QWidget* MainWindow::makeSharedMemoryTools() {
+    auto* tools = new QWidget;
+    tools->setObjectName(QStringLiteral("smemTools"));
+    auto* hl = new QHBoxLayout(tools);
+    hl->setContentsMargins(4, 0, 4, 2);
+    auto box = [&](const QString& label, const QString& objectName, const QStringList& items,
+                   const QString& tip) {
+        auto* l = new QLabel(label, tools);
+        auto* b = new QComboBox(tools);
+        b->setObjectName(objectName);
+        b->addItems(items);
+        b->setToolTip(tip);
+        l->setBuddy(b);
+        hl->addWidget(l);
+        hl->addWidget(b);
+        return b;
+    };
+    m_smemOperandBox =
+        box(tr("&Operand"), QStringLiteral("smemOperand"), {QStringLiteral("B"), QStringLiteral("A")},
+            tr("B always comes from shared memory; A does in the SS form"));
+    m_smemMajorBox =
+        box(tr("&Major"), QStringLiteral("smemMajor"), {QStringLiteral("K"), QStringLiteral("MN")},
+            tr("Which index is contiguous in memory (imm-trans = 0: K-major; 1: M- or N-major)"));
+    m_smemSwizzleBox =
+        box(tr("S&wizzle"), QStringLiteral("smemSwizzle"),
+            {QStringLiteral("none"), QStringLiteral("32B"), QStringLiteral("64B"), QStringLiteral("128B")},
+            tr("The descriptor's swizzle mode (bits [63..62])"));
+    m_smemShowBox =
+        box(tr("S&how"), QStringLiteral("smemShow"),
+            {QStringLiteral("addresses"), QStringLiteral("memory"), QStringLiteral("both")},
+            tr("addresses: the byte address of each element; memory: the 128-byte lines (32 banks), "
+               "each 16-byte chunk where the swizzle put it"));
+    connect(m_smemShowBox, &QComboBox::activated, this,
+            [this] { setSharedMemoryShow(m_smemShowBox->currentText()); });
+    m_smemNote = new QLabel(tools);
+    m_smemNote->setObjectName(QStringLiteral("smemNote"));
+    m_smemNote->setMinimumWidth(1);
+    m_smemNote->setEnabled(false); // secondary text
+    hl->addWidget(m_smemNote, 1);
+    auto apply = [this] {
+        if (!m_smemOperandBox || !m_smemMajorBox || !m_smemSwizzleBox)
+            return;
+        QString error;
+        if (!setSharedMemoryView(m_smemOperandBox->currentText(), m_smemMajorBox->currentText(),
+                                 m_smemSwizzleBox->currentText(), &error)) {
+            updateSharedMemoryTools(); // back to what is shown
+            statusBar()->showMessage(error, 8000);
+        }
+    };
+    for (QComboBox* b : {m_smemOperandBox.data(), m_smemMajorBox.data(), m_smemSwizzleBox.data()})
+        connect(b, &QComboBox::activated, this, apply);
+    updateSharedMemoryTools();
+    return tools;
+}
+
+void MainWindow::updateSharedMemoryTools() {
+    if (!m_smemOperandBox || !m_smemMajorBox || !m_smemSwizzleBox)
+        return;
+    m_smemOperandBox->setCurrentText(qs(toString(m_smemOperand)));
+    m_smemMajorBox->setCurrentText(qs(smem::toString(m_smemChoice.major)));
+    m_smemSwizzleBox->setCurrentText(qs(smem::toString(m_smemChoice.swizzle)));
+    if (m_smemShowBox)
+        m_smemShowBox->setCurrentText(m_smemAddresses && m_smemMap ? QStringLiteral("both")
+                                      : m_smemMap                  ? QStringLiteral("memory")
+                                                                   : QStringLiteral("addresses"));
+    // MN-major exists only for 16-bit types: offered only where it applies.
+    std::string why;
+    const bool mnValid =
+        m_instruction &&
+        !smem::operands(*m_instruction, smem::Choice{smem::Major::MN, m_smemChoice.swizzle}, why).empty();
+    if (auto* model = qobject_cast<QStandardItemModel*>(m_smemMajorBox->model()))
+        if (QStandardItem* item = model->item(1)) {
+            item->setEnabled(mnValid);
+            item->setToolTip(mnValid ? QString() : QString::fromStdString(why));
+        }
+    if (m_smemNote && m_instruction) {
+        std::string error;
+        const auto ops = smem::operands(*m_instruction, m_smemChoice, error);
+        for (const smem::SharedOperand& op : ops)
+            if (op.operand == m_smemOperand)
+                m_smemNote->setText(tr("descriptor %1").arg(qs(smem::hex(op.layout.encodedDescriptor()))));
+    }
+}
+
+void MainWindow::onSharedMemoryHover(DiagramView* view, int cell) {
+    // A chunk lights in both of the pane's panels; the register panes' lanes are not involved.
+    const Diagram* d = view->diagram();
+    if (cell < 0 || !d) {
+        view->setHighlightThread(-1);
+        m_hoverStatus->clear();
+        return;
+    }
+    const DiagramCell& c = d->cells[static_cast<std::size_t>(cell)];
+    view->setHighlightThread(c.thread);
+    m_hoverStatus->setText(QString::fromStdString(d->tooltip(c)));
+    // A register pane's lane and cell no longer describe what is under the mouse.
+    m_state->setHoveredLane(-1);
+    m_state->setCell(CellInfo{});
 }
 
 DiagramOptions MainWindow::diagramOptions(const QString& operand) const {
@@ -713,6 +903,28 @@ void MainWindow::rebuildPanes(bool newInstruction) {
                 o.view = nullptr;
                 o.frame = nullptr;
             }
+        if (!pane.view && name == sharedMemoryPane()) {
+            // Its own hover (chunks, not lanes): it follows the theme, labels and palette, not the lanes.
+            auto* view = new DiagramView;
+            view->setObjectName(QStringLiteral("pane_smem"));
+            view->setAccessibleName(tr("shared memory"));
+            view->setColors(viewColors(m_state->theme()));
+            view->setShowLabels(m_state->showLabels());
+            connect(m_state, &ViewState::showLabelsChanged, view, &DiagramView::setShowLabels);
+            connect(m_state, &ViewState::themeChanged, view,
+                    [view](Theme theme) { view->setColors(viewColors(theme)); });
+            connect(view, &DiagramView::cellHovered, this,
+                    [this, view](int cell) { onSharedMemoryHover(view, cell); });
+            connect(view, &DiagramView::cursorMoved, this, [this, view](int cell) {
+                if (cell >= 0)
+                    onSharedMemoryHover(view, cell);
+            });
+            connect(view, &DiagramView::painted, this, &MainWindow::onPainted);
+            pane.view = view;
+            pane.frame = new PaneFrame(view);
+            pane.frame->setObjectName(QStringLiteral("frame_smem"));
+            pane.frame->setTools(makeSharedMemoryTools());
+        }
         if (!pane.view) {
             pane.view = makeView(name);
             pane.frame = new PaneFrame(pane.view);
@@ -763,6 +975,9 @@ void MainWindow::rebuildPanes(bool newInstruction) {
         // The metadata pane (grid plus one register diagram per lane) scrolls; A keeps most of its height.
         if (pane.name == QLatin1String("metadata"))
             s = QSizeF(s.width(), std::min(s.height(), 1.2 * aSize.height()));
+        // The shared-memory pane scrolls too: the accumulator beside it keeps the larger share.
+        if (pane.name == sharedMemoryPane())
+            s = QSizeF(std::min(s.width(), 0.6 * aSize.width()), 0.8 * aSize.height());
         const double inGroup = rows ? s.width() : s.height();
         const double across = rows ? s.height() : s.width();
         (first ? firstSizes : secondSizes) << std::max(120, static_cast<int>(inGroup));
@@ -853,6 +1068,8 @@ void MainWindow::rebuildCompare() {
         pane.instruction = &in;
         pane.compare = true;
         m_compareViews.push_back(pane);
+        if (m_waitingFirstPaint)
+            m_unpainted.insert(view); // shown in place of the panes: its paint is the one the user sees
         // The box owns the view; deleting the box deletes both.
         connect(view, &QObject::destroyed, box, &QObject::deleteLater);
     }
@@ -1069,6 +1286,17 @@ void MainWindow::updateProbeStatus() {
     }
 }
 
+QString MainWindow::aboutText() const {
+    return tr("<b>lanemap %1</b><p>Which lane, register and bits hold each element of the PTX "
+              "tensor-core instructions (mma, mma.sp, wgmma).</p><p>Layouts from the PTX ISA 9.1; "
+              "the hardware probe confirms them on a GPU. The probe sees A, B and D only through "
+              "D = A·B + C: it proves their consistency with each other, and absolute K positions "
+              "only where metadata or a memory layout anchors them.</p><p>Free software under the MIT "
+              "licence (the LICENSE file of the source). Built with Qt %2 (LGPLv3): Help &rarr; About "
+              "Qt.</p>")
+        .arg(QStringLiteral(LANEMAP_VERSION), QString::fromLatin1(qVersion()));
+}
+
 QString MainWindow::paneTitle(const QString& name) const {
     if (!m_instruction)
         return name;
@@ -1080,6 +1308,15 @@ QString MainWindow::paneTitle(const QString& name) const {
         return tr("<b>B</b> &nbsp;rows K = %1, columns N = %2").arg(in.k).arg(in.n);
     if (name == QLatin1String("metadata"))
         return tr("<b>metadata</b> &nbsp;on A: rows M = %1, columns K = %2").arg(in.m).arg(in.k);
+    if (name == sharedMemoryPane())
+        return m_smemOperand == Operand::B
+                   ? tr("<b>B in shared memory</b> &nbsp;rows K = %1, columns N = %2; memory: 128-byte lines")
+                         .arg(in.k)
+                         .arg(in.n)
+                   : tr("<b>A in shared memory</b> (SS form) &nbsp;rows M = %1, columns K = %2; memory: "
+                        "128-byte lines")
+                         .arg(in.m)
+                         .arg(in.metadata ? in.k / 2 : in.k);
     return tr("<b>%1</b> &nbsp;rows M = %2, columns N = %3").arg(name).arg(in.m).arg(in.n);
 }
 
@@ -1091,7 +1328,7 @@ void MainWindow::applyVerdictMarks() {
     const bool showMarks = !m_actMarks || m_actMarks->isChecked();
     for (const Pane& pane : m_panes) {
         const Diagram* d = pane.view->diagram();
-        if (!d)
+        if (!d || pane.name == sharedMemoryPane()) // the probe checks registers, not shared memory
             continue;
         CellMarks marks;
         int mismatched = 0;
@@ -1137,6 +1374,8 @@ CellInfo MainWindow::describe(const DiagramView* view, int cell) const {
     const DiagramCell& c = d->cells[static_cast<std::size_t>(cell)];
     const DiagramPanel& panel = d->panels[c.panel];
     CellInfo info;
+    if (panel.kind == PanelKind::SharedMemory || panel.kind == PanelKind::SharedMemoryMap)
+        return {};
     if (panel.kind == PanelKind::Metadata) {
         if (!in.metadata)
             return {};
@@ -1241,8 +1480,15 @@ void MainWindow::onPainted(double ms) {
         m_startToFirstPaint = static_cast<double>(m_startTimer->nsecsElapsed()) / 1e6;
     }
     if (m_waitingFirstPaint && m_selectTimer.isValid()) {
-        // Selected -> painted means every pane of the new instruction has painted once.
+        // Selected -> painted means every pane of the new instruction the user can see has painted once.
+        // The panes behind the compare page (or in a hidden dock) never paint: they do not count, or compare
+        // mode reports the time until the user leaves it.
         m_unpainted.remove(sender());
+        QSet<const QObject*> visible;
+        for (const DiagramView* v : allViews())
+            if (m_unpainted.contains(v) && v->isVisible())
+                visible.insert(v);
+        m_unpainted = visible;
         if (m_unpainted.isEmpty()) {
             m_waitingFirstPaint = false;
             m_selectToFirstPaint = static_cast<double>(m_selectTimer.nsecsElapsed()) / 1e6;
@@ -1301,6 +1547,25 @@ void MainWindow::connectViewState() {
 }
 
 void MainWindow::setTheme(Theme theme) {
+    m_themeFollowsSystem = false;
+    if (m_actSystemTheme) {
+        const QSignalBlocker block(m_actSystemTheme);
+        m_actSystemTheme->setChecked(false);
+    }
+    applyTheme(theme);
+}
+
+void MainWindow::setThemeFollowsSystem(bool on) {
+    m_themeFollowsSystem = on;
+    if (m_actSystemTheme) {
+        const QSignalBlocker block(m_actSystemTheme);
+        m_actSystemTheme->setChecked(on);
+    }
+    if (on)
+        applyTheme(m_options.systemTheme.value_or(systemTheme()));
+}
+
+void MainWindow::applyTheme(Theme theme) {
     m_state->setTheme(theme);
     qApp->setPalette(windowPalette(theme));
     {
@@ -1478,6 +1743,7 @@ Preferences MainWindow::preferences() const {
     Preferences p = m_prefs;
     p.spec = currentSpec();
     p.theme = m_state->theme();
+    p.themeFollowsSystem = m_themeFollowsSystem;
     p.colorBy = m_state->colorBy();
     p.palette = m_state->palette();
     p.showLabels = m_state->showLabels();
@@ -1502,7 +1768,10 @@ Preferences MainWindow::preferences() const {
 void MainWindow::applyPreferences(const Preferences& prefs) {
     m_restoring = true;
     m_prefs = prefs;
-    setTheme(prefs.theme);
+    if (prefs.themeFollowsSystem)
+        setThemeFollowsSystem(true);
+    else
+        setTheme(prefs.theme);
     setShowLabels(prefs.showLabels);
     setColorBy(prefs.colorBy);
     setPalette(prefs.palette);
@@ -1570,7 +1839,18 @@ void MainWindow::probeHardware() {
 Diagram MainWindow::exportDiagram() const {
     if (!m_instruction)
         return {};
-    return buildDiagram(*m_instruction, diagramOptions(QString()));
+    Diagram d = buildDiagram(*m_instruction, diagramOptions(QString()));
+    // wgmma: the shared-memory operand the pane shows, under the register operands.
+    if (smem::hasSharedMemoryOperands(*m_instruction)) {
+        std::string why;
+        for (const smem::SharedOperand& op : smem::operands(*m_instruction, m_smemChoice, why))
+            if (op.operand == m_smemOperand) {
+                SharedMemoryDiagramOptions o;
+                o.palette = m_state->palette();
+                appendSharedMemory(d, op, o);
+            }
+    }
+    return d;
 }
 
 bool MainWindow::exportSvg(const QString& path, QString* error) const {

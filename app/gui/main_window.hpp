@@ -8,13 +8,17 @@
 #include "preferences.hpp"
 
 #include "lanemap/diagram.hpp"
+#include "lanemap/smem.hpp"
 
+#include <QComboBox>
 #include <QElapsedTimer>
+#include <QLabel>
 #include <QMainWindow>
 #include <QPointer>
 #include <QSet>
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 class QAction;
@@ -54,6 +58,7 @@ class MainWindow : public QMainWindow {
         QSettings* settings = nullptr; // where preferences and the last view persist; nullptr = nowhere
         bool restore = true;           // apply the stored preferences and last view at start
         QString recordedReports = QStringLiteral(":/lanemap/probe"); // folder of recorded probe reports
+        std::optional<Theme> systemTheme; // the desktop's theme; unset: read from the starting palette
     };
 
     explicit MainWindow(const Options& options, QWidget* parent = nullptr);
@@ -66,7 +71,7 @@ class MainWindow : public QMainWindow {
     const Instruction* instruction() const { return m_instruction; }
     QString currentSpec() const;
 
-    // Panes: "A", "B", "C/D" (or "C" and "D"), "metadata" for sparse instructions.
+    // Panes: "A", "B", "C/D" (or "C" and "D"), "metadata" for sparse instructions, "shared memory" for wgmma.
     QStringList paneNames() const;
     DiagramView* pane(const QString& name) const;
     // The pane's frame: its title (operand and axes), hardware verdict badge and zoom.
@@ -94,8 +99,11 @@ class MainWindow : public QMainWindow {
     const DiagramCache& diagramCache() const { return m_cache; }
 
     // View state (what the toolbar and menus change).
+    // An explicit theme: the desktop's is no longer followed (View -> Follow system theme turns it back on).
     void setTheme(Theme theme);
     Theme theme() const;
+    void setThemeFollowsSystem(bool on);
+    bool themeFollowsSystem() const { return m_themeFollowsSystem; }
     void setColorBy(ColorBy colorBy);
     void setPalette(Palette palette);
     bool setLaneFilter(const QString& lanes, QString* error = nullptr);
@@ -108,6 +116,22 @@ class MainWindow : public QMainWindow {
     bool setCompare(const QString& spec, QString* error = nullptr);
     void setCompareOperand(const QString& operand);
     int compareDifferences() const { return m_compareDifferences; }
+
+    // wgmma: the "shared memory" pane draws B (or A, the SS form) as it sits in shared memory for a
+    // major-ness and swizzle (the CLI's `show --major --swizzle` model). Operand "A" or "B", major "K" or
+    // "MN", swizzle "none", "32B", "64B", "128B"; false with *error naming what is not valid here.
+    static QString sharedMemoryPane() { return QStringLiteral("shared memory"); }
+    bool setSharedMemoryView(const QString& operand, const QString& major, const QString& swizzle,
+                             QString* error = nullptr);
+    smem::Choice sharedMemoryChoice() const { return m_smemChoice; }
+    // What the pane shows: "addresses" (the element grid), "memory" (the 128-byte lines) or "both". Each
+    // alone is readable at fit in a laptop-sized pane; the SVG export carries both.
+    bool setSharedMemoryShow(const QString& what);
+    QComboBox* smemShowBox() const { return m_smemShowBox; }
+    Operand sharedMemoryOperand() const { return m_smemOperand; }
+    QComboBox* smemOperandBox() const { return m_smemOperandBox; }
+    QComboBox* smemMajorBox() const { return m_smemMajorBox; }
+    QComboBox* smemSwizzleBox() const { return m_smemSwizzleBox; }
 
     // Hover as the mouse would (tests, and the legend strip): lights the cell's lane everywhere.
     void hoverCell(DiagramView* view, int cell);
@@ -128,6 +152,8 @@ class MainWindow : public QMainWindow {
     double startToFirstPaintMs() const { return m_startToFirstPaint; }
     double selectToFirstPaintMs() const { return m_selectToFirstPaint; }
     QString timingReport() const;
+    // What Help -> About says: what lanemap is, its licence, the Qt it runs on.
+    QString aboutText() const;
 
   public slots:
     void probeHardware();
@@ -169,9 +195,14 @@ class MainWindow : public QMainWindow {
                                               const DiagramOptions& options) const;
     DiagramOptions diagramOptions(const QString& operand) const;
     DiagramView* makeView(const QString& name);
+    std::shared_ptr<const Diagram> sharedMemoryDiagram(QString* error = nullptr) const;
+    QWidget* makeSharedMemoryTools();
+    void updateSharedMemoryTools();
+    void onSharedMemoryHover(DiagramView* view, int cell);
     void attachView(DiagramView* view);
     const Pane* paneOf(const DiagramView* view) const;
     void updateHeader();
+    void applyTheme(Theme theme);
     void updateSelectorBox();
     void updateProbeStatus();
     void applyVerdictMarks();
@@ -226,6 +257,7 @@ class MainWindow : public QMainWindow {
     QSplitter* m_compareSplitter = nullptr;
     QComboBox* m_colorBox = nullptr;
     QLineEdit* m_laneEdit = nullptr;
+    QLabel* m_laneLabel = nullptr;
     QComboBox* m_selectorBox = nullptr;
     QLabel* m_selectorLabel = nullptr;
     QLineEdit* m_compareEdit = nullptr;
@@ -236,10 +268,18 @@ class MainWindow : public QMainWindow {
     QToolButton* m_probeCancel = nullptr;
     QPointer<QMessageBox> m_probeNotice; // "no GPU here", non-modal
     ProbeController* m_probe = nullptr;
+    // The shared-memory pane's choice (kept across instructions where it applies) and its pickers.
+    smem::Choice m_smemChoice;
+    Operand m_smemOperand = Operand::B;
+    QPointer<QComboBox> m_smemOperandBox, m_smemMajorBox, m_smemSwizzleBox, m_smemShowBox;
+    bool m_smemAddresses = true, m_smemMap = false;
+    QPointer<QLabel> m_smemNote;
 
     // Actions
     QAction* m_actLabels = nullptr;
     QAction* m_actDark = nullptr;
+    QAction* m_actSystemTheme = nullptr;
+    bool m_themeFollowsSystem = true;
     QAction* m_actMarks = nullptr;
     QAction* m_actBack = nullptr;
     QAction* m_actForward = nullptr;

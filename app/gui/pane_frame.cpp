@@ -44,6 +44,19 @@ PaneFrame::PaneFrame(DiagramView* view, QWidget* parent) : QWidget(parent), m_vi
     showZoom(view->zoom());
 }
 
+void PaneFrame::setTools(QWidget* tools) {
+    auto* vl = static_cast<QVBoxLayout*>(layout());
+    if (m_tools) {
+        vl->removeWidget(m_tools);
+        m_tools->deleteLater();
+    }
+    m_tools = tools;
+    if (tools) {
+        tools->setParent(this);
+        vl->insertWidget(1, tools); // under the header line, over the view
+    }
+}
+
 void PaneFrame::setTitle(const QString& text) {
     m_title->setText(text);
 }

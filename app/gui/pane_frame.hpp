@@ -22,6 +22,9 @@ class PaneFrame : public QWidget {
     QLabel* zoomLabel() const { return m_zoom; }
 
     void setTitle(const QString& text);
+    // A row of controls between the header and the view (the shared-memory pickers); the frame owns it.
+    void setTools(QWidget* tools);
+    QWidget* tools() const { return m_tools; }
     // `ok`: confirmed (green), else disagreeing (red); empty text hides the badge.
     void setBadge(const QString& text, bool ok, const QString& toolTip = {});
 
@@ -30,6 +33,7 @@ class PaneFrame : public QWidget {
     QLabel* m_title = nullptr;
     QLabel* m_badge = nullptr;
     QLabel* m_zoom = nullptr;
+    QWidget* m_tools = nullptr;
 };
 
 } // namespace lanemap::gui

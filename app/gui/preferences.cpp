@@ -96,6 +96,8 @@ Preferences loadPreferences(QSettings& s) {
     Preferences p;
     s.beginGroup(QStringLiteral("view"));
     p.theme = themeFromString(s.value(QStringLiteral("theme")).toString(), d.theme);
+    // Older files stored a theme the user never chose: without this key the desktop's is followed.
+    p.themeFollowsSystem = s.value(QStringLiteral("themeFollowsSystem"), d.themeFollowsSystem).toBool();
     p.colorBy = parseColorBy(s.value(QStringLiteral("colorBy")).toString().toStdString()).value_or(d.colorBy);
     p.palette = parsePalette(s.value(QStringLiteral("palette")).toString().toStdString()).value_or(d.palette);
     p.zoom = s.value(QStringLiteral("zoom"), d.zoom).toDouble();
@@ -129,6 +131,7 @@ Preferences loadPreferences(QSettings& s) {
 QString savePreferences(QSettings& s, const Preferences& p) {
     s.beginGroup(QStringLiteral("view"));
     s.setValue(QStringLiteral("theme"), toString(p.theme));
+    s.setValue(QStringLiteral("themeFollowsSystem"), p.themeFollowsSystem);
     s.setValue(QStringLiteral("colorBy"), qs(lanemap::toString(p.colorBy)));
     s.setValue(QStringLiteral("palette"), qs(lanemap::toString(p.palette)));
     s.setValue(QStringLiteral("zoom"), p.zoom);

@@ -18,6 +18,7 @@ Theme themeFromString(const QString& name, Theme fallback = Theme::Light);
 
 struct Preferences {
     Theme theme = Theme::Light;
+    bool themeFollowsSystem = true; // the desktop's light or dark, until the user picks one
     ColorBy colorBy =
         ColorBy::Lane; // what a cell's fill says: owner lane, register or groupID (core Diagram)
     Palette palette = Palette::Default;

@@ -1,5 +1,7 @@
 #include "theme.hpp"
 
+#include <QGuiApplication>
+
 #include "lanemap/diagram.hpp"
 
 namespace lanemap::gui {
@@ -55,6 +57,11 @@ QColor themed(const Rgb& rgb, const ViewColors& colors) {
     if (v < 0xfa)
         return colors.dimFill;
     return colors.bitBox;
+}
+
+Theme systemTheme() {
+    static const QPalette desktop = QGuiApplication::palette();
+    return desktop.color(QPalette::Window).lightness() < 128 ? Theme::Dark : Theme::Light;
 }
 
 QPalette windowPalette(Theme theme) {

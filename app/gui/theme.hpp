@@ -33,6 +33,9 @@ struct ViewColors {
 };
 
 ViewColors viewColors(Theme theme);
+// The desktop's theme: dark when the palette the application started with has a dark window colour. The
+// first call remembers that palette (before the app sets its own), so call it early.
+Theme systemTheme();
 QPalette windowPalette(Theme theme);
 
 // A Diagram color as drawn in `colors`' theme: greys are mapped for dark backgrounds, hues are kept.

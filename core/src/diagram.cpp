@@ -1063,6 +1063,11 @@ Diagram Builder::build() {
 // A cell's label and tooltip are formatted into a fixed buffer: every part is a short word or an int16, so
 // the longest tooltip is well under CellText's capacity.
 namespace {
+// A byte address, written "0x1f0".
+struct Hex {
+    std::uint32_t value = 0;
+};
+
 // Hot: ~8 puts per tooltip, millions of tooltips per catalog export; the puts are inlined on purpose.
 class TextBuffer {
   public:
@@ -1091,6 +1096,20 @@ class TextBuffer {
         if (room() >= 12)
             m_p = detail::formatInt(m_p, v);
     }
+    void put(Hex h) {
+        char digits[8];
+        int n = 0;
+        do {
+            digits[n++] = "0123456789abcdef"[h.value & 15u];
+            h.value >>= 4;
+        } while (h.value && n < 8);
+        if (room() >= static_cast<std::size_t>(n) + 2) {
+            *m_p++ = '0';
+            *m_p++ = 'x';
+            while (n)
+                *m_p++ = digits[--n];
+        }
+    }
     CellText& m_out;
     char* m_p;
 };
@@ -1100,7 +1119,15 @@ CellText Diagram::labelText(const DiagramCell& c) const {
     const DiagramPanel& p = panels[c.panel];
     CellText text;
     TextBuffer put(text);
-    if (p.kind == PanelKind::Metadata)
+    if (p.kind == PanelKind::SharedMemory) {
+        put(Hex{c.address});
+        if (c.bitHi - c.bitLo < 7) // a sub-byte element: which bit of the byte
+            put('.', int{c.bitLo});
+    } else if (p.kind == PanelKind::SharedMemoryMap) {
+        put(p.rowLetter, int{c.element}, ' ', p.colLetter, int{c.bitLo});
+        if (c.bitHi != c.bitLo)
+            put("..", int{c.bitHi});
+    } else if (p.kind == PanelKind::Metadata)
         put('T', int{c.thread}, ": [", int{c.bitHi}, "..", int{c.bitLo}, ']');
     else
         put('T', int{c.thread}, ':', p.letter, int{c.element});
@@ -1114,6 +1141,25 @@ CellText Diagram::tooltipText(const DiagramCell& c) const {
     const bool metadata = p.kind == PanelKind::Metadata;
     CellText text;
     TextBuffer put(text);
+    // Shared memory: "B k3 n17: byte 0x1f0, line 0x180 chunk 7 (banks 28..31), chunk 4 before the swizzle".
+    if (p.kind == PanelKind::SharedMemory || p.kind == PanelKind::SharedMemoryMap) {
+        if (p.kind == PanelKind::SharedMemory) {
+            put(std::string_view(p.operand), ' ', p.rowLetter, int{c.row}, ' ', p.colLetter, int{c.col},
+                ": byte ", Hex{c.address});
+            if (c.bitHi - c.bitLo < 7)
+                put(" bit ", int{c.bitLo});
+        } else {
+            put("bytes ", Hex{c.address}, "..", Hex{c.address + 15}, ": ", p.rowLetter, int{c.element}, ' ',
+                p.colLetter, int{c.bitLo});
+            if (c.bitHi != c.bitLo)
+                put("..", int{c.bitHi});
+        }
+        put(", line ", Hex{c.address & ~127u}, " chunk ", int{c.lane}, " (banks ", 4 * c.lane, "..",
+            4 * c.lane + 3, ')');
+        if (c.reg != c.lane && (p.kind == PanelKind::SharedMemory || c.reg >= 0))
+            put(", chunk ", int{c.reg}, " before the swizzle");
+        return text;
+    }
     // Warpgroup: the label shows T<thread>; the tooltip adds what it is made of.
     if (scope == Scope::Warpgroup)
         put("warp ", int{c.warp}, ' ');
@@ -1155,7 +1201,11 @@ std::string Diagram::hoverId(const DiagramCell& c) const {
     CellText text;
     {
         TextBuffer put(text);
-        if (p.kind == PanelKind::Metadata)
+        if (p.kind == PanelKind::SharedMemory)
+            put("smem-", std::string_view(p.operand), '-', int{c.row}, '-', int{c.col});
+        else if (p.kind == PanelKind::SharedMemoryMap)
+            put("smem-chunk-", Hex{c.address});
+        else if (p.kind == PanelKind::Metadata)
             put("metadata-t", int{c.thread}, "-b", int{c.bitLo});
         else {
             put(p.operand == "C/D" ? std::string_view("CD") : std::string_view(p.operand));

@@ -109,6 +109,7 @@ TEST(Settings, PreferencesRoundTrip) {
     QSettings settings(dir.filePath(QStringLiteral("p.ini")), QSettings::IniFormat);
     Preferences p;
     p.theme = Theme::Dark;
+    p.themeFollowsSystem = false;
     p.colorBy = ColorBy::ThreadGroup;
     p.palette = Palette::ColorBlind;
     p.zoom = 1.75;

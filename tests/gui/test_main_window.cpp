@@ -111,7 +111,10 @@ TEST(MainWindow, HoverShowsDetailsAndLightsTheLaneInEveryPane) {
     EXPECT_EQ(info.section, QStringLiteral("9.7.14.5.8"));
     const QString shown = w->details()->shownText();
     EXPECT_TRUE(shown.contains(QStringLiteral("a3"))) << shown.toStdString();
-    EXPECT_TRUE(shown.contains(QStringLiteral("16–31"))) << shown.toStdString();
+    EXPECT_TRUE(shown.contains(QStringLiteral("[31..16]"))) << shown.toStdString();
+    // One bit-range notation everywhere (issue 14.12): the diagram's tooltip, the CLI and the SVG write
+    // [hi..lo].
+    EXPECT_FALSE(shown.contains(QStringLiteral("16–31"))) << shown.toStdString();
     // Lane 5 is lit everywhere: 8 elements of A, 4 of B, 4 of C/D.
     for (DiagramView* v : w->panes())
         EXPECT_EQ(v->highlightThread(), 5) << v->objectName().toStdString();
@@ -123,7 +126,7 @@ TEST(MainWindow, HoverShowsDetailsAndLightsTheLaneInEveryPane) {
     w->copyCellInfo();
     const QString copied = QApplication::clipboard()->text();
     EXPECT_TRUE(copied.contains(QStringLiteral("lane 5"))) << copied.toStdString();
-    EXPECT_TRUE(copied.contains(QStringLiteral("a3, register 1, bits 31..16"))) << copied.toStdString();
+    EXPECT_TRUE(copied.contains(QStringLiteral("a3, register 1, bits [31..16]"))) << copied.toStdString();
 
     // Leaving the cells turns the light off.
     QTest::mouseMove(a->viewport(), QPoint(1, 1));
@@ -345,7 +348,9 @@ TEST(MainWindow, WarpgroupInstructionsNameTheWarp) {
     const Instruction wgmma = lanemap::test::wgmmaM64n256k16();
     Window w;
     w->showInstruction(wgmma);
-    EXPECT_EQ(w->paneNames(), (QStringList{QStringLiteral("A"), QStringLiteral("D")}));
+    // B comes from shared memory: its pane shows it there (issue 14.6).
+    EXPECT_EQ(w->paneNames(),
+              (QStringList{QStringLiteral("A"), QStringLiteral("D"), QStringLiteral("shared memory")}));
     DiagramView* d = w->pane(QStringLiteral("D"));
     EXPECT_EQ(d->diagram()->cells.size(), 64u * 256u);
     // Row 37, col 10: warp 2 (rows 32..47), groupID 5, t 1, v = 4 + 1 -> thread 64 + 21 = 85.

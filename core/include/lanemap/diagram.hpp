@@ -75,7 +75,10 @@ struct DiagramOptions {
     bool metadataBitFields = true; // per-lane 32-bit register diagrams under the metadata grid
 };
 
-enum class PanelKind : std::uint8_t { Operand, Metadata };
+// Operand and Metadata: register fragments (buildDiagram). SharedMemory: one cell per element of a tile in
+// shared memory, labelled with its byte address; SharedMemoryMap: the memory itself, one row per 128-byte
+// line (the 32 four-byte banks), one cell per 16-byte chunk (buildSharedMemoryDiagram, addMemoryMapPanel).
+enum class PanelKind : std::uint8_t { Operand, Metadata, SharedMemory, SharedMemoryMap };
 
 // One matrix grid: an operand (or one quad-pair product of it), or the metadata fields on the A grid.
 struct DiagramPanel {
@@ -92,6 +95,9 @@ struct DiagramPanel {
     std::vector<std::string> rowHeaders; // one per row (empty string = no label)
     std::vector<std::string> colHeaders; // one per column
     std::vector<std::string> rowNotes; // one per row, right of the grid: "warp 2" for warpgroup rows, else ""
+    // Shared-memory panels, the index letters: SharedMemory of rows and columns ('k', 'n' for B);
+    // SharedMemoryMap of a chunk's strided and contiguous indices ('n', 'k' for a K-major B).
+    char rowLetter = 0, colLetter = 0;
     std::uint32_t firstCell = 0, cellCount = 0; // this panel's cells in Diagram::cells
     Source source = Source::Doc; // where most of its placements come from; tooltips name only the others
     // Grid position (row * cols + col) -> Diagram::cells indices covering it (CSR), for hit tests.
@@ -124,6 +130,11 @@ struct DiagramCell {
     std::int16_t owners = 1; // owners drawn in this position (1 = sole owner)
     bool dimmed = false;     // outside the lane filter
     Source source = Source::Doc;
+    // Shared-memory panels: the byte address (SharedMemory: of the element, its bits [bitHi..bitLo] of that
+    // byte on; SharedMemoryMap: of the chunk, which holds elements (element = strided index, contiguous
+    // bitLo..bitHi)), and the chunk's column in its 128-byte line after the swizzle (lane) and before it
+    // (reg). `thread` is then the hover group: the chunk, lit in both panels at once.
+    std::uint32_t address = 0;
 };
 
 struct LegendEntry {
@@ -261,6 +272,65 @@ struct Diagram {
 // Builds the picture of `instruction`. Throws std::invalid_argument naming the bad option (unknown operand,
 // selector on a dense instruction or not valid for it, thread outside 0..threads-1).
 Diagram buildDiagram(const Instruction& instruction, const DiagramOptions& options = {});
+
+// --- Shared memory (diagram_smem.cpp)
+// ----------------------------------------------------------------------- A tile in shared memory, drawn in
+// the same primitives (so the GUI paints it and the SVG writer serialises it):
+//   * a SharedMemory panel, the tile in its own orientation (wgmma B: row = k, col = n), each element
+//   labelled
+//     with its byte address (hex; sub-byte types: address.bit);
+//   * a SharedMemoryMap panel, the memory: one row per 128-byte line, eight 16-byte chunk columns (chunk c
+//     covers banks 4c..4c+3), each used chunk labelled with the elements it holds ("n3 k8..15"); row notes
+//     give the XOR a swizzle applies to that line;
+//   * texts: layout formula, the XOR rule, the descriptor decoded, the footprint.
+// Colour: in the element grid, the chunk an element lands in (bits [6:4] of its address: banks 4c..4c+3), so
+// the swizzle's pattern shows in the operand's own orientation; in the map, a chunk's column before the
+// swizzle, so the map shows where the XOR moved each chunk. Hover group (`thread`) = the chunk: hovering an
+// element lights its chunk in the map and the other elements in it.
+// Other shared-memory pictures (ldmatrix rows, bank conflicts) build a MemoryMap and call addMemoryMapPanel.
+
+namespace smem {
+struct SharedOperand;
+}
+
+// One 16-byte chunk of a memory map.
+struct MemoryChunk {
+    std::uint32_t address = 0;  // byte address of the chunk (multiple of 16)
+    std::uint32_t colorKey = 0; // legend key / palette entry (Lane colouring)
+    int group = 0;           // hover group: becomes DiagramCell::thread (cells of one group light together)
+    int strided = 0;         // the elements it holds: one strided index ...
+    int first = 0, last = 0; // ... and a range of contiguous ones
+    int before = -1;         // its chunk column before a swizzle (-1: not swizzled)
+};
+
+struct MemoryMap {
+    std::string title;    // "B in memory: 128-byte lines"
+    std::string subtitle; // one line under the title
+    char stridedLetter = 'n', contiguousLetter = 'k';
+    std::uint32_t firstLine = 0, lines = 0; // 128-byte lines drawn: [firstLine, firstLine + lines)
+    std::vector<MemoryChunk> chunks;        // every chunk in use, any order
+    std::vector<std::string> lineNotes;     // one per line drawn (or empty): right of the row, e.g. "xor 3"
+};
+
+// Appends a SharedMemoryMap panel with its top-left corner at (x, y) (title, bank headers, rows) and its
+// cells; returns the panel index. Call rebuildHoverIndex() once every panel is in.
+int addMemoryMapPanel(Diagram& diagram, const MemoryMap& map, double x, double y, Palette palette);
+// Rebuilds threadOffsets/threadCells (and `threads`) from the cells' `thread` field.
+void rebuildHoverIndex(Diagram& diagram);
+
+struct SharedMemoryDiagramOptions {
+    Palette palette = Palette::Default;
+    bool addressGrid = true; // the element grid with byte addresses
+    bool memoryMap = true;   // the 128-byte lines
+};
+
+// The picture of one shared-memory operand (smem::operands gives them for a wgmma variant).
+Diagram buildSharedMemoryDiagram(const smem::SharedOperand& operand,
+                                 const SharedMemoryDiagramOptions& options = {});
+// Appends that picture under what `diagram` already shows (export of a whole wgmma instruction); the hover
+// groups of the appended cells start after the diagram's threads.
+void appendSharedMemory(Diagram& diagram, const smem::SharedOperand& operand,
+                        const SharedMemoryDiagramOptions& options = {});
 
 // The fill color of palette entry `key` for a coloring (exposed for legends elsewhere and tests).
 Rgb paletteColor(Palette palette, ColorBy colorBy, int key);

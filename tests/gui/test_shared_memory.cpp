@@ -1,0 +1,182 @@
+// Issue 14.6: wgmma's shared-memory operands in the window (B, and A for the SS form): byte address per
+// element, 16-byte chunks before and after the swizzle, the descriptor decoded, major-ness and swizzle
+// pickers, and the same picture in the SVG export.
+#include "details_panel.hpp"
+#include "gui_test_support.hpp"
+#include "pane_frame.hpp"
+
+#include "lanemap/smem.hpp"
+#include "lanemap/svg.hpp"
+
+#include <QComboBox>
+#include <QFile>
+#include <QLabel>
+#include <QStandardItemModel>
+
+#include <gtest/gtest.h>
+
+using namespace lanemap;
+using namespace lanemap::gui;
+using namespace lanemap::gui::test;
+
+namespace {
+
+const DiagramPanel* panelOf(const Diagram& d, PanelKind kind) {
+    for (const DiagramPanel& p : d.panels)
+        if (p.kind == kind)
+            return &p;
+    return nullptr;
+}
+
+int cellIn(const DiagramPanel& p, int row, int col) {
+    const auto cells = p.cellsAtGrid(row, col);
+    return cells.empty() ? -1 : static_cast<int>(cells.front());
+}
+
+bool hasText(const Diagram& d, const std::string& needle) {
+    for (const DiagramText& t : d.texts)
+        if (t.text.find(needle) != std::string::npos)
+            return true;
+    return false;
+}
+
+TEST(SharedMemoryPane, WgmmaShowsBWithAddressesChunksAndTheDescriptor) {
+    Window w;
+    ASSERT_TRUE(w->openSpec(QStringLiteral("wgmma.m64n8k16.f16")));
+    const QString name = MainWindow::sharedMemoryPane();
+    ASSERT_TRUE(w->paneNames().contains(name)) << w->paneNames().join(QLatin1Char(',')).toStdString();
+    // The header's promise ("see the shared-memory view") now points at something on screen.
+    bool promised = false;
+    for (const QLabel* l : w->findChildren<QLabel*>())
+        promised = promised || l->text().contains(QStringLiteral("shared-memory view"));
+    EXPECT_TRUE(promised);
+    EXPECT_TRUE(w->paneFrame(name)->title()->text().contains(QStringLiteral("B in shared memory")));
+
+    // Addresses first (readable at fit); the memory lines on request, or both.
+    EXPECT_EQ(w->smemShowBox()->currentText(), QStringLiteral("addresses"));
+    EXPECT_EQ(panelOf(*w->pane(name)->diagram(), PanelKind::SharedMemoryMap), nullptr);
+    ASSERT_TRUE(w->setSharedMemoryShow(QStringLiteral("both")));
+    EXPECT_EQ(w->smemShowBox()->currentText(), QStringLiteral("both"));
+    DiagramView* view = w->pane(name);
+    const Diagram& d = *view->diagram();
+    const DiagramPanel* grid = panelOf(d, PanelKind::SharedMemory);
+    const DiagramPanel* map = panelOf(d, PanelKind::SharedMemoryMap);
+    ASSERT_TRUE(grid && map);
+    EXPECT_EQ(grid->rows, 16); // K
+    EXPECT_EQ(grid->cols, 8);  // N
+    EXPECT_EQ(map->cols, 8);   // 16-byte chunks of a 128-byte line
+
+    // Default: K-major, 128B swizzle. B(k 9, n 3): linear n*128 + k*2 = 0x192, chunk 1 of its line; the
+    // 128B XOR (bits [6:4] ^= bits [9:7] = 3) moves it to chunk 2: byte 0x1a2.
+    EXPECT_EQ(w->smemMajorBox()->currentText(), QStringLiteral("K"));
+    EXPECT_EQ(w->smemSwizzleBox()->currentText(), QStringLiteral("128B"));
+    const int element = cellIn(*grid, 9, 3);
+    ASSERT_GE(element, 0);
+    const DiagramCell& e = d.cells[static_cast<std::size_t>(element)];
+    EXPECT_EQ(d.label(e), "0x1a2");
+    const std::string tip = d.tooltip(e);
+    EXPECT_NE(tip.find("chunk 2 (banks 8..11)"), std::string::npos) << tip;
+    EXPECT_NE(tip.find("chunk 1 before the swizzle"), std::string::npos) << tip;
+    // The map holds that chunk in line 3 (0x180), column 2: n3 k8..15.
+    const int chunk = cellIn(*map, 3, 2);
+    ASSERT_GE(chunk, 0);
+    EXPECT_EQ(d.label(d.cells[static_cast<std::size_t>(chunk)]), "n3 k8..15");
+    EXPECT_EQ(map->rowNotes[3], "chunk xor 3");
+
+    // The descriptor decoded, from the same model the CLI and the probe use.
+    std::string why;
+    const auto ops =
+        smem::operands(*w->instruction(), smem::Choice{smem::Major::K, smem::Swizzle::B128}, why);
+    ASSERT_EQ(ops.size(), 2u) << why;
+    EXPECT_TRUE(hasText(d, "descriptor: " + smem::describe(ops[1].layout.descriptor())));
+    EXPECT_TRUE(hasText(d, "Swizzle<3,4,3>"));
+
+    // Hovering an element lights its chunk: the 8 elements in it and the chunk in the map; the Cell panel no
+    // longer describes the register cell hovered before.
+    DiagramView* regA = w->pane(QStringLiteral("A"));
+    hover(regA, cellAt(regA, 0, 0));
+    ASSERT_FALSE(w->details()->cell().owners.empty());
+    view->ensureCellVisible(element);
+    hover(view, element);
+    EXPECT_TRUE(w->details()->cell().owners.empty());
+    EXPECT_EQ(view->highlightThread(), e.thread);
+    EXPECT_EQ(view->litCellCount(), 9);
+    // The register panes are not lit by a chunk.
+    EXPECT_EQ(w->pane(QStringLiteral("A"))->highlightThread(), -1);
+
+    // No swizzle: the same element sits at n*16 + k*2 + LBO (128) = 0xb2.
+    ASSERT_TRUE(w->setSharedMemoryView(QStringLiteral("B"), QStringLiteral("K"), QStringLiteral("none")));
+    EXPECT_EQ(w->smemSwizzleBox()->currentText(), QStringLiteral("none"));
+    const Diagram& plain = *w->pane(name)->diagram();
+    EXPECT_EQ(
+        plain.label(
+            plain.cells[static_cast<std::size_t>(cellIn(*panelOf(plain, PanelKind::SharedMemory), 9, 3))]),
+        "0xb2");
+
+    // The pickers drive it like the API.
+    QComboBox* swizzle = w->smemSwizzleBox();
+    swizzle->setCurrentIndex(swizzle->findText(QStringLiteral("64B")));
+    emit swizzle->activated(swizzle->currentIndex());
+    EXPECT_EQ(w->sharedMemoryChoice().swizzle, smem::Swizzle::B64);
+    EXPECT_TRUE(hasText(*w->pane(name)->diagram(), "Swizzle<2,4,3>"));
+
+    // A, the SS form: M x K.
+    ASSERT_TRUE(w->setSharedMemoryView(QStringLiteral("A"), QStringLiteral("K"), QStringLiteral("128B")));
+    const Diagram& a = *w->pane(name)->diagram();
+    EXPECT_EQ(panelOf(a, PanelKind::SharedMemory)->rows, 64);
+    EXPECT_EQ(panelOf(a, PanelKind::SharedMemory)->cols, 16);
+    EXPECT_TRUE(w->paneFrame(name)->title()->text().contains(QStringLiteral("A in shared memory")));
+
+    // Bad words are refused with what is valid.
+    QString error;
+    EXPECT_FALSE(
+        w->setSharedMemoryView(QStringLiteral("B"), QStringLiteral("K"), QStringLiteral("16B"), &error));
+    EXPECT_TRUE(error.contains(QStringLiteral("128B"))) << error.toStdString();
+}
+
+TEST(SharedMemoryPane, TheSvgExportCarriesIt) {
+    Window w;
+    ASSERT_TRUE(w->openSpec(QStringLiteral("wgmma.m64n8k16.f16")));
+    const Diagram d = w->exportDiagram();
+    const DiagramPanel* grid = panelOf(d, PanelKind::SharedMemory);
+    ASSERT_NE(grid, nullptr);
+    EXPECT_EQ(d.label(d.cells[static_cast<std::size_t>(cellIn(*grid, 9, 3))]), "0x1a2");
+    // Its hover groups come after the warpgroup's 128 threads: a chunk never lights a thread's cells.
+    for (const DiagramCell& c : d.cells) {
+        if (d.panels[c.panel].kind == PanelKind::SharedMemory) {
+            ASSERT_GE(c.thread, 128);
+        }
+    }
+    const std::string svg = toSvg(d);
+    EXPECT_NE(svg.find("B in shared memory"), std::string::npos);
+    EXPECT_NE(svg.find(">0x1a2<"), std::string::npos);
+    EXPECT_NE(svg.find("n3 k8..15"), std::string::npos);
+    EXPECT_NE(svg.find("descriptor: "), std::string::npos);
+}
+
+TEST(SharedMemoryPane, MnMajorIsOfferedOnlyForSixteenBitTypes) {
+    Window w;
+    ASSERT_TRUE(w->openSpec(QStringLiteral("wgmma.m64n8k16.f16")));
+    ASSERT_TRUE(w->setSharedMemoryView(QStringLiteral("B"), QStringLiteral("MN"), QStringLiteral("128B")));
+    ASSERT_TRUE(w->setSharedMemoryShow(QStringLiteral("memory")));
+    EXPECT_EQ(panelOf(*w->pane(MainWindow::sharedMemoryPane())->diagram(), PanelKind::SharedMemory), nullptr);
+    const Diagram& mn = *w->pane(MainWindow::sharedMemoryPane())->diagram();
+    // MN-major: a chunk holds 8 consecutive n of one k.
+    EXPECT_EQ(panelOf(mn, PanelKind::SharedMemoryMap)->rowLetter, 'k');
+
+    ASSERT_TRUE(w->openSpec(QStringLiteral("wgmma.m64n8k8.tf32")));
+    EXPECT_EQ(w->sharedMemoryChoice().major, smem::Major::K) << "tf32 reads shared memory K-major only";
+    EXPECT_EQ(w->smemMajorBox()->currentText(), QStringLiteral("K"));
+    auto* model = qobject_cast<QStandardItemModel*>(w->smemMajorBox()->model());
+    ASSERT_NE(model, nullptr);
+    EXPECT_FALSE(model->item(1)->isEnabled());
+    QString error;
+    EXPECT_FALSE(
+        w->setSharedMemoryView(QStringLiteral("B"), QStringLiteral("MN"), QStringLiteral("128B"), &error));
+    EXPECT_TRUE(error.contains(QStringLiteral("MN-major"))) << error.toStdString();
+    // Dense mma has no shared-memory pane.
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
+    EXPECT_FALSE(w->paneNames().contains(MainWindow::sharedMemoryPane()));
+}
+
+} // namespace
