@@ -1,6 +1,7 @@
 #include "probe_controller.hpp"
 
 #include "lanemap/gpu/probe.hpp"
+#include "lanemap/probe_report.hpp"
 #include "lanemap/verdict.hpp"
 
 #include <QDir>
@@ -18,9 +19,28 @@ std::vector<RecordedReport> loadRecordedReports(const QString& folder, QStringLi
         RecordedReport r;
         r.file = dir.filePath(name);
         std::string error;
-        // Through the core loader: regular files only, size-capped (a link to /dev/zero must not eat the
-        // memory).
-        if (!loadProbeReportFile(QFile::encodeName(r.file).toStdString(), r.report, error)) {
+        bool loaded = false;
+        if (r.file.startsWith(QLatin1Char(':'))) {
+            // A Qt resource (the reports compiled into the app) is no file the core loader can open: read
+            // it through Qt, with the same size cap, and parse it with the core parser.
+            QFile resource(r.file);
+            if (!resource.open(QIODevice::ReadOnly))
+                error = resource.errorString().toStdString();
+            else if (resource.size() > static_cast<qint64>(kMaxProbeReportBytes))
+                error =
+                    "larger than the " + std::to_string(kMaxProbeReportBytes >> 20) + " MiB a report may be";
+            else {
+                const QByteArray bytes = resource.readAll();
+                loaded = parseProbeReport(
+                    std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())), r.report,
+                    error);
+            }
+        } else {
+            // Through the core loader: regular files only, size-capped (a link to /dev/zero must not eat the
+            // memory).
+            loaded = loadProbeReportFile(QFile::encodeName(r.file).toStdString(), r.report, error);
+        }
+        if (!loaded) {
             if (errors)
                 *errors << QStringLiteral("%1: %2").arg(r.file, QString::fromStdString(error));
             continue;

@@ -2,6 +2,7 @@
 // area.
 #include "gui_test_support.hpp"
 
+#include "app.hpp"
 #include "details_panel.hpp"
 #include "diagram_painter.hpp"
 #include "pane_frame.hpp"
@@ -12,6 +13,7 @@
 #include "lanemap/probe_report.hpp"
 
 #include <QAction>
+#include <QDir>
 #include <QFile>
 #include <QImage>
 #include <QLabel>
@@ -175,6 +177,19 @@ ProbeReport sampleReport(Verdict verdict) {
     }
     r.results.push_back(res);
     return r;
+}
+
+// The reports compiled into the app are Qt resources, not files: every one must load, with no "skipped"
+// notice at start-up (the core file loader alone refused them all).
+TEST(Probe, BuiltInRecordedReportsLoadFromTheAppResources) {
+    lanemap::gui::initResources();
+    const QDir builtIn(QStringLiteral(":/lanemap/probe"));
+    const QStringList names = builtIn.entryList({QStringLiteral("*.json")}, QDir::Files);
+    ASSERT_FALSE(names.isEmpty()) << "no recorded reports compiled into the app";
+    QStringList errors;
+    const auto loaded = loadRecordedReports(QStringLiteral(":/lanemap/probe"), &errors);
+    EXPECT_TRUE(errors.isEmpty()) << errors.join(QStringLiteral("; ")).toStdString();
+    EXPECT_EQ(loaded.size(), static_cast<std::size_t>(names.size()));
 }
 
 TEST(Probe, RecordedReportsShowWhereALayoutWasConfirmed) {
