@@ -2,6 +2,7 @@
 // paints. What the page's script does with it is tested in a real browser (tests/site).
 #include "lanemap/catalog.hpp"
 #include "lanemap/diagram.hpp"
+#include "lanemap/evidence.hpp"
 #include "lanemap/export.hpp"
 #include "lanemap/search.hpp"
 #include "lanemap/site.hpp"
