@@ -17,6 +17,8 @@ set(LANEMAP_PKG_DIR ${PROJECT_BINARY_DIR}/packaging)
 configure_file(${PROJECT_SOURCE_DIR}/packaging/lanemap.metainfo.xml.in
                ${LANEMAP_PKG_DIR}/${LANEMAP_APPSTREAM_ID}.metainfo.xml @ONLY)
 configure_file(${PROJECT_SOURCE_DIR}/packaging/copyright ${LANEMAP_PKG_DIR}/copyright @ONLY)
+# /usr/share/doc/lanemap/changelog.gz must be in Debian's changelog format; it points at CHANGELOG.md.
+configure_file(${PROJECT_SOURCE_DIR}/packaging/changelog.in ${LANEMAP_PKG_DIR}/changelog @ONLY)
 
 # Man pages and the changelog are installed gzip-compressed (-n: no name or time stamp, reproducible), as
 # Debian policy asks.
@@ -33,8 +35,8 @@ if(LANEMAP_GZIP)
     list(APPEND LANEMAP_COMPRESSED ${LANEMAP_PKG_DIR}/${item}.gz)
   endforeach()
   add_custom_command(OUTPUT ${LANEMAP_PKG_DIR}/changelog.gz
-    COMMAND ${LANEMAP_GZIP} -9 -n -c ${PROJECT_SOURCE_DIR}/CHANGELOG.md > ${LANEMAP_PKG_DIR}/changelog.gz
-    DEPENDS ${PROJECT_SOURCE_DIR}/CHANGELOG.md VERBATIM)
+    COMMAND ${LANEMAP_GZIP} -9 -n -c ${LANEMAP_PKG_DIR}/changelog > ${LANEMAP_PKG_DIR}/changelog.gz
+    DEPENDS ${LANEMAP_PKG_DIR}/changelog VERBATIM)
   list(APPEND LANEMAP_COMPRESSED ${LANEMAP_PKG_DIR}/changelog.gz)
   add_custom_target(lanemap_package_docs ALL DEPENDS ${LANEMAP_COMPRESSED})
   install(FILES ${LANEMAP_PKG_DIR}/lanemap-cli.1.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
@@ -58,7 +60,7 @@ install(FILES ${PROJECT_SOURCE_DIR}/packaging/completion/_lanemap-cli
         DESTINATION ${CMAKE_INSTALL_DATADIR}/zsh/vendor-completions)
 file(GLOB LANEMAP_PROBE_REPORTS_INSTALL ${PROJECT_SOURCE_DIR}/resources/probe/*.json)
 install(FILES ${LANEMAP_PROBE_REPORTS_INSTALL} DESTINATION ${CMAKE_INSTALL_DATADIR}/lanemap/probe)
-install(FILES ${LANEMAP_PKG_DIR}/copyright DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(FILES ${LANEMAP_PKG_DIR}/copyright ${PROJECT_SOURCE_DIR}/CHANGELOG.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME lanemap)
@@ -72,6 +74,11 @@ set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "${LANEMAP_HOMEPAGE}")
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+if(LANEMAP_HAVE_QT)
+  # The one dependency dpkg-shlibdeps cannot see: the app's SVG icon is drawn by Qt's SVG icon-engine plugin
+  # (loaded at run time, not linked), which Debian ships in libqt6svg6. CPack adds the computed list to it.
+  set(CPACK_DEBIAN_PACKAGE_DEPENDS "libqt6svg6")
+endif()
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "tensor-core fragment layouts: which lane and register hold each element")
 set(CPACK_PACKAGE_DESCRIPTION

@@ -31,7 +31,9 @@ for want in libc6 libstdc++6; do
 done
 contents=$(dpkg-deb -c "$deb" | awk '{print $6}')
 if grep -q '^\./usr/bin/lanemap$' <<<"$contents"; then
-  case "$depends" in *libqt6widgets6*) ;; *) echo "FAIL: the app is packaged but Depends lacks libqt6widgets6: $depends"; fail=1 ;; esac
+  for want in libqt6widgets6 libqt6svg6; do
+    case "$depends" in *"$want"*) ;; *) echo "FAIL: the app is packaged but Depends lacks $want: $depends"; fail=1 ;; esac
+  done
   for f in ./usr/share/applications/lanemap.desktop ./usr/share/icons/hicolor/scalable/apps/lanemap.svg \
            ./usr/share/metainfo/io.github.lanemap.lanemap.metainfo.xml ./usr/share/man/man1/lanemap.1.gz; do
     grep -qxF "$f" <<<"$contents" || { echo "FAIL: missing $f"; fail=1; }
@@ -40,7 +42,7 @@ fi
 case "$depends" in *cuda*|*nvidia*) echo "FAIL: Depends names CUDA: $depends"; fail=1 ;; esac
 for f in ./usr/bin/lanemap-cli ./usr/share/man/man1/lanemap-cli.1.gz \
          ./usr/share/bash-completion/completions/lanemap-cli ./usr/share/zsh/vendor-completions/_lanemap-cli \
-         ./usr/share/doc/lanemap/copyright ./usr/share/doc/lanemap/changelog.gz; do
+         ./usr/share/doc/lanemap/copyright ./usr/share/doc/lanemap/changelog.gz ./usr/share/doc/lanemap/CHANGELOG.md; do
   grep -qxF "$f" <<<"$contents" || { echo "FAIL: missing $f"; fail=1; }
 done
 grep -q '^\./usr/share/lanemap/probe/.*\.json$' <<<"$contents" || { echo "FAIL: no recorded probe reports"; fail=1; }
