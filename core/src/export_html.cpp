@@ -182,7 +182,8 @@ void panel(std::string& out, const Diagram& d, const DiagramPanel& p) {
 }
 
 // Everything of a Diagram the page draws: texts, lines, bit-field registers and the panels with their cells.
-// `shared`: panels identical to the first selector's are written as null (the page reuses them).
+// `first` (the first selector's Diagram, or null): panels identical to its are written as null, and the page
+// reuses them.
 void diagram(std::string& out, const Diagram& d, const Diagram* first) {
     out += "{\"width\":";
     number(out, d.width);
@@ -199,8 +200,10 @@ void diagram(std::string& out, const Diagram& d, const Diagram* first) {
         out += "null";
     out += ",\"texts\":";
     array(out, d.texts, [&](const DiagramText& t) {
-        if (t.role == TextRole::Legend)
-            return out.append("null"), void();
+        if (t.role == TextRole::Legend) { // the page draws the legend itself (it follows colour-by)
+            out += "null";
+            return;
+        }
         out += '[';
         number(out, t.pos.x);
         out += ',';
