@@ -2,12 +2,13 @@
 # lanemap set-up in one command (Debian 12):
 #   ./dev.sh run    install what is missing, build, open the app
 #   ./dev.sh test   install what is missing, build, run every test
+#   ./dev.sh package  install what is missing, build a release and the Debian package dist/lanemap_<v>_amd64.deb
 # Environment: BUILD_DIR (default build), JOBS (default: all cores), LANEMAP_CMAKE_ARGS (extra cmake args).
 set -euo pipefail
 cd "$(dirname "$0")"
 
 mode=${1:-run}
-case "$mode" in run|test|build) ;; *) echo "usage: ./dev.sh run|test|build" >&2; exit 2 ;; esac
+case "$mode" in run|test|build|package) ;; *) echo "usage: ./dev.sh run|test|build|package" >&2; exit 2 ;; esac
 
 BUILD_DIR=${BUILD_DIR:-build}
 JOBS=${JOBS:-$(nproc)}
@@ -15,7 +16,8 @@ JOBS=${JOBS:-$(nproc)}
 packages=(build-essential cmake ninja-build git pkg-config
           qt6-base-dev qt6-svg-dev libgl-dev fonts-dejavu-core
           libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev libexpat1-dev
-          clang libclang-rt-14-dev)
+          clang libclang-rt-14-dev
+          zlib1g-dev chromium dpkg-dev file)  # chromium: the site's browser tests; dpkg-dev, file: the .deb's Depends
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -26,6 +28,35 @@ if [ ${#missing[@]} -gt 0 ]; then
   [ "$(id -u)" -ne 0 ] && sudo="sudo"
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+if [ "$mode" = package ]; then
+  # A release build of the programs only (no tests), packaged with CPack; Depends: computed by dpkg-shlibdeps.
+  PKG_BUILD_DIR=${PKG_BUILD_DIR:-build-package}
+  echo "== release build in $PKG_BUILD_DIR"
+  # Debian's hardening flags (dpkg-buildflags: fortify, stack protector, relro, bindnow), as a Debian build has.
+  export DEB_BUILD_MAINT_OPTIONS=hardening=+all
+  # (CMake reads CXXFLAGS and LDFLAGS when a build folder is first configured.)
+  # shellcheck disable=SC2086
+  CXXFLAGS="$(dpkg-buildflags --get CPPFLAGS) $(dpkg-buildflags --get CXXFLAGS)" \
+  LDFLAGS="$(dpkg-buildflags --get LDFLAGS)" \
+  cmake -S . -B "$PKG_BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLANEMAP_TESTS=OFF -DLANEMAP_BENCH=OFF \
+    ${LANEMAP_CMAKE_ARGS:-}
+  cmake --build "$PKG_BUILD_DIR" -j "$JOBS"
+  mkdir -p dist
+  cpack -G DEB --config "$PKG_BUILD_DIR/CPackConfig.cmake" -B "$PWD/dist"
+  rm -rf dist/_CPack_Packages
+  deb=$(ls -t dist/lanemap_*.deb | head -n1)
+  echo "== built $deb"
+  dpkg-deb -f "$deb" Package Version Architecture Depends
+  # The checks of docs/packaging.md, where their tools are installed (lintian, desktop-file-utils, appstream).
+  if command -v desktop-file-validate >/dev/null; then desktop-file-validate resources/lanemap.desktop; fi
+  if command -v appstreamcli >/dev/null; then
+    appstreamcli validate --no-net "$PKG_BUILD_DIR"/packaging/*.metainfo.xml || true
+  fi
+  if command -v lintian >/dev/null; then lintian --tag-display-limit 0 "$deb" || true; fi
+  echo "Install it with: sudo apt install ./$deb"
+  exit 0
 fi
 
 echo "== configuring and building in $BUILD_DIR"

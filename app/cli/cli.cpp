@@ -5,8 +5,10 @@
 #include "lanemap/excerpt.hpp"
 #include "lanemap/export.hpp"
 #include "lanemap/gpu/probe.hpp"
+#include "lanemap/site.hpp"
 #include "lanemap/smem.hpp"
 #include "lanemap/spec.hpp"
+#include "lanemap/version.hpp"
 #include "lanemap/write.hpp"
 
 #include <CLI/CLI.hpp>
@@ -149,6 +151,16 @@ int cmdExport(const std::string& spec, bool all, const std::string& formatName, 
         }
         ++written;
     }
+    // The static site: --all --format html adds the index page linking every page (lanemap/site.hpp).
+    if (all && *format == ExportFormat::Html) {
+        if (const std::string failure =
+                writeFile((fs::path(path) / "index.html").string(), htmlIndex(variants));
+            !failure.empty()) {
+            err << "lanemap-cli: " << failure << '\n';
+            return Usage;
+        }
+        ++written;
+    }
     if (skipped) {
         err << "lanemap-cli: skipped " << skipped << " of " << variants.size()
             << " variants the options do not fit (first: " << firstSkip << ")\n";
@@ -282,7 +294,7 @@ namespace {
 
 int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     CLI::App app{"lanemap-cli — PTX tensor-core fragment layouts: list, show, export, probe"};
-    app.set_version_flag("--version", std::string("lanemap-cli ") + LANEMAP_VERSION);
+    app.set_version_flag("--version", "lanemap-cli " + std::string(kVersionLine));
     app.require_subcommand(1);
 
     std::string family;
@@ -307,7 +319,8 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
 
     std::string exportSpec, format = "json", output;
     bool all = false;
-    auto* exp = app.add_subcommand("export", "Write JSON, text or SVG for one spec or for --all");
+    auto* exp = app.add_subcommand(
+        "export", "Write JSON, text, SVG or HTML for one spec or for --all (html: a static site)");
     exp->add_option("spec", exportSpec, "Spec or PTX instruction");
     exp->add_flag("--all", all, "Every variant in the catalog (-o names a folder)");
     exp->add_option("--format", format, "Output format: " + exportFormatList());

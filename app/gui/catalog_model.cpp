@@ -2,6 +2,7 @@
 
 #include "lanemap/catalog.hpp"
 #include "lanemap/model.hpp"
+#include "lanemap/search.hpp"
 #include "lanemap/spec.hpp"
 
 #include <QApplication>
@@ -73,18 +74,8 @@ CatalogModel::CatalogModel(const Catalog& catalog, QObject* parent)
         Node* leaf = shape->child(leafLabel(*v));
         leaf->spec = QString::fromStdString(v->spec);
         leaf->ptx = QString::fromStdString(v->ptx);
-        QString search = leaf->spec + QLatin1Char(' ') + leaf->ptx;
-        for (std::size_t f = 1; f < v->forms.size(); ++f)
-            search += QLatin1Char(' ') + QString::fromStdString(ptxOf(*v, v->forms[f]));
-        // Words a search may use beyond the spelling: the SM badge the row shows, sparse or dense, and the
-        // accumulator type ("f16 acc" becomes acc:f16, see CatalogFilterModel).
-        const bool sparse = v->family == Family::MmaSp || v->family == Family::WgmmaSp;
-        search += QStringLiteral(" sm_%1 %2 acc:%3")
-                      .arg(v->minSm)
-                      .arg(sparse ? QStringLiteral("sparse") : QStringLiteral("dense"),
-                           QString::fromUtf8(toString(v->dtype).data(),
-                                             static_cast<qsizetype>(toString(v->dtype).size())));
-        leaf->search = search.toLower();
+        // What a search word may match (lanemap/search.hpp: the same text the static site's index searches).
+        leaf->search = QString::fromStdString(searchText(*v));
         leaf->minSm = v->minSm;
         leaf->leaves = 1;
         for (Node* n = shape; n; n = n->parent) {
@@ -190,74 +181,16 @@ CatalogFilterModel::CatalogFilterModel(const Catalog& catalog, QObject* parent)
 
 namespace {
 
-// Everyday spellings of PTX type names and SM numbers.
-QString canonicalWord(const QString& word) {
-    static const QHash<QString, QString> synonyms = {
-        {QStringLiteral("fp16"), QStringLiteral("f16")},
-        {QStringLiteral("half"), QStringLiteral("f16")},
-        {QStringLiteral("fp32"), QStringLiteral("f32")},
-        {QStringLiteral("float"), QStringLiteral("f32")},
-        {QStringLiteral("fp64"), QStringLiteral("f64")},
-        {QStringLiteral("double"), QStringLiteral("f64")},
-        {QStringLiteral("bfloat16"), QStringLiteral("bf16")},
-        {QStringLiteral("int8"), QStringLiteral("s8")},
-        {QStringLiteral("uint8"), QStringLiteral("u8")},
-        {QStringLiteral("int4"), QStringLiteral("s4")},
-        {QStringLiteral("uint4"), QStringLiteral("u4")},
-        {QStringLiteral("int32"), QStringLiteral("s32")},
-        {QStringLiteral("sp"), QStringLiteral("sparse")},
-    };
-    if (const auto it = synonyms.find(word); it != synonyms.end())
-        return *it;
-    static const QRegularExpression sm(QStringLiteral("^sm_?(\\d+)a?$"));
-    if (const QRegularExpressionMatch m = sm.match(word); m.hasMatch())
-        return QStringLiteral("sm_") + m.captured(1);
-    return word;
-}
-
-bool isAccumulatorWord(const QString& w) {
-    return w == QLatin1String("acc") || w == QLatin1String("accumulator") || w == QLatin1String("accum");
-}
-
-// Search words: canonical spellings, and "<type> acc" (or "acc <type>") folded into one "acc:<type>" word.
+// The core matcher's words (lanemap/search.hpp) as Qt strings.
 QStringList searchWords(const QString& text) {
-    QStringList raw = text.toLower().split(QRegularExpression(QStringLiteral("[\\s,]+")), Qt::SkipEmptyParts);
-    for (QString& w : raw)
-        w = canonicalWord(w);
     QStringList words;
-    for (qsizetype i = 0; i < raw.size(); ++i) {
-        if (isAccumulatorWord(raw[i])) {
-            if (!words.isEmpty() && !words.back().startsWith(QLatin1String("acc:")))
-                words.back() = QStringLiteral("acc:") + words.back();
-            else if (i + 1 < raw.size())
-                words << QStringLiteral("acc:") + raw[++i];
-            continue;
-        }
-        words << raw[i];
-    }
+    for (const std::string& w : lanemap::searchWords(text.toStdString()))
+        words << QString::fromStdString(w);
     return words;
 }
 
-// Edits between two words, a swap of neighbours counting as one ("bf61" is one edit from "bf16").
 int editDistance(const QString& a, const QString& b) {
-    const qsizetype n = a.size(), m = b.size();
-    std::vector<std::vector<int>> d(static_cast<std::size_t>(n + 1),
-                                    std::vector<int>(static_cast<std::size_t>(m + 1)));
-    auto at = [&](qsizetype i, qsizetype j) -> int& {
-        return d[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)];
-    };
-    for (qsizetype i = 0; i <= n; ++i)
-        at(i, 0) = static_cast<int>(i);
-    for (qsizetype j = 0; j <= m; ++j)
-        at(0, j) = static_cast<int>(j);
-    for (qsizetype i = 1; i <= n; ++i)
-        for (qsizetype j = 1; j <= m; ++j) {
-            at(i, j) = std::min(
-                {at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + (a[i - 1] == b[j - 1] ? 0 : 1)});
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
-                at(i, j) = std::min(at(i, j), at(i - 2, j - 2) + 1);
-        }
-    return at(n, m);
+    return lanemap::editDistance(a.toStdString(), b.toStdString());
 }
 
 } // namespace
@@ -368,9 +301,11 @@ bool CatalogFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex& sour
         return m_text.isEmpty(); // inner node: shown when a leaf below passes (recursive)
     if (!m_parsedSpec.isEmpty())
         return spec == m_parsedSpec;
-    const QString haystack = idx.data(CatalogModel::SearchTextRole).toString();
-    return std::all_of(m_words.begin(), m_words.end(),
-                       [&](const QString& w) { return haystack.contains(w); });
+    std::vector<std::string> words;
+    words.reserve(static_cast<std::size_t>(m_words.size()));
+    for (const QString& w : m_words)
+        words.push_back(w.toStdString());
+    return matchesSearch(idx.data(CatalogModel::SearchTextRole).toString().toStdString(), words);
 }
 
 int CatalogFilterModel::matchingVariants() const {

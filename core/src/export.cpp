@@ -1,6 +1,7 @@
 #include "lanemap/export.hpp"
 
 #include "lanemap/excerpt.hpp"
+#include "lanemap/site.hpp"
 #include "lanemap/svg.hpp"
 
 #include <array>
@@ -14,9 +15,9 @@ struct FormatName {
     std::string_view name;
     std::string_view extension;
 };
-constexpr std::array kFormats{FormatName{ExportFormat::Json, "json", "json"},
-                              FormatName{ExportFormat::Text, "txt", "txt"},
-                              FormatName{ExportFormat::Svg, "svg", "svg"}};
+constexpr std::array kFormats{
+    FormatName{ExportFormat::Json, "json", "json"}, FormatName{ExportFormat::Text, "txt", "txt"},
+    FormatName{ExportFormat::Svg, "svg", "svg"}, FormatName{ExportFormat::Html, "html", "html"}};
 
 std::string registerOperands(const Instruction& in) {
     std::string s;
@@ -120,6 +121,11 @@ bool exportInstruction(const Instruction& in, ExportFormat format, const ExportO
                 "and every sparsity selector";
         return false;
     }
+    if (format == ExportFormat::Html && (options.operand || options.selector || smemOption)) {
+        error = "--operand, --selector, --major and --swizzle do not apply to html: a page holds every "
+                "register operand and lets its reader pick the sparsity selector";
+        return false;
+    }
     if (format == ExportFormat::Svg && smemOption) {
         error =
             "--major/--swizzle choose the shared-memory layout of the json and txt views; the svg draws the "
@@ -149,6 +155,9 @@ bool exportInstruction(const Instruction& in, ExportFormat format, const ExportO
             document = smem::toText(shared[0]);
         else
             document = toTextGrid(in, *chosen);
+        return true;
+    case ExportFormat::Html:
+        document = htmlPage(in);
         return true;
     case ExportFormat::Svg: {
         DiagramOptions d;

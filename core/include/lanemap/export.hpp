@@ -32,7 +32,8 @@ std::string toText(const Instruction& instruction, std::optional<int> selector =
 std::string toText(const Instruction& instruction, const smem::Choice& choice,
                    std::optional<int> selector = std::nullopt);
 
-enum class ExportFormat { Json, Text, Svg };
+// Html: one self-contained page of the static site (lanemap/site.hpp); --all adds the index page.
+enum class ExportFormat { Json, Text, Svg, Html };
 
 struct ExportOptions {
     std::optional<std::string> operand; // only this operand (A, B, C, D, metadata); all when unset

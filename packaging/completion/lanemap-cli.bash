@@ -1,0 +1,49 @@
+# bash completion for lanemap-cli. Specs are completed from the catalog of the installed program
+# (`lanemap-cli list`), so a new family needs no edit here.
+_lanemap_cli_specs() {
+    lanemap-cli list 2>/dev/null | cut -f1
+}
+
+_lanemap_cli() {
+    local cur prev words cword
+    _init_completion || return
+
+    local commands="list show export probe"
+    local command="" i
+    for ((i = 1; i < cword; i++)); do
+        case "${words[i]}" in
+            list|show|export|probe) command=${words[i]}; break ;;
+        esac
+    done
+
+    case "$prev" in
+        --family) COMPREPLY=($(compgen -W "mma mma.sp wgmma wgmma.sp" -- "$cur")); return ;;
+        --format) COMPREPLY=($(compgen -W "json txt svg html" -- "$cur")); return ;;
+        --operand) COMPREPLY=($(compgen -W "A B C D metadata" -- "$cur")); return ;;
+        --selector) COMPREPLY=($(compgen -W "0 1 2 3" -- "$cur")); return ;;
+        --major) COMPREPLY=($(compgen -W "K MN" -- "$cur")); return ;;
+        --swizzle) COMPREPLY=($(compgen -W "none 32B 64B 128B" -- "$cur")); return ;;
+        --color) COMPREPLY=($(compgen -W "lane register group" -- "$cur")); return ;;
+        --palette) COMPREPLY=($(compgen -W "default colorblind" -- "$cur")); return ;;
+        -o|--output|--json) _filedir; return ;;
+        --sm|--lanes) return ;;
+    esac
+
+    if [[ -z "$command" ]]; then
+        COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
+        return
+    fi
+    local options
+    case "$command" in
+        list) options="--family --sm --help" ;;
+        show) options="--operand --selector --major --swizzle --help" ;;
+        export) options="--all --format --operand --selector --major --swizzle -o --output --color --palette --lanes --help" ;;
+        probe) options="--all --json --family --help" ;;
+    esac
+    if [[ "$cur" == -* || "$command" == list ]]; then
+        COMPREPLY=($(compgen -W "$options" -- "$cur"))
+    else
+        COMPREPLY=($(compgen -W "$(_lanemap_cli_specs)" -- "$cur"))
+    fi
+}
+complete -F _lanemap_cli lanemap-cli

@@ -1,0 +1,130 @@
+// The static site's pages (lanemap/site.hpp): self-contained, and drawing exactly the core Diagram the app
+// paints. What the page's script does with it is tested in a real browser (tests/site).
+#include "lanemap/catalog.hpp"
+#include "lanemap/diagram.hpp"
+#include "lanemap/evidence.hpp"
+#include "lanemap/export.hpp"
+#include "lanemap/search.hpp"
+#include "lanemap/site.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+using namespace lanemap;
+using nlohmann::json;
+
+namespace {
+
+const Instruction& get(const char* spec) {
+    return *Catalog::instance().instruction(spec);
+}
+
+// The page's data: the object literal assigned to LANEMAP (valid JSON by construction).
+json pageData(const std::string& page) {
+    const std::string start = "const LANEMAP = ";
+    const std::size_t from = page.find(start);
+    EXPECT_NE(from, std::string::npos);
+    const std::size_t to = page.find(";\n</script>", from);
+    EXPECT_NE(to, std::string::npos);
+    return json::parse(page.substr(from + start.size(), to - from - start.size()));
+}
+
+TEST(SitePage, IsSelfContained) {
+    for (const char* spec : {"mma.m16n8k16.f16", "mma.sp.m16n8k32.s8", "wgmma.m64n256k16.f16"}) {
+        const std::string page = htmlPage(get(spec));
+        // No server, no CDN, no external script, style sheet, font or image.
+        EXPECT_EQ(page.find("src="), std::string::npos) << spec;
+        EXPECT_EQ(page.find("<link"), std::string::npos) << spec;
+        EXPECT_EQ(page.find("http:"), std::string::npos) << spec;
+        EXPECT_EQ(page.find("https:"), std::string::npos) << spec;
+        EXPECT_EQ(page.find("@import"), std::string::npos) << spec;
+        // The script and style sheet are inline.
+        EXPECT_NE(page.find("window.lanemapPage"), std::string::npos) << spec;
+        EXPECT_NE(page.find(".diagram canvas"), std::string::npos) << spec;
+        EXPECT_TRUE(page.ends_with("</html>\n"));
+    }
+}
+
+TEST(SitePage, HoldsEveryCellOfTheAppsDiagramWithItsTexts) {
+    const Instruction& in = get("mma.m16n8k16.f16");
+    const Diagram d = buildDiagram(in);
+    const json data = pageData(htmlPage(in));
+    ASSERT_EQ(data["diagrams"].size(), 1u);
+    const json& panels = data["diagrams"][0]["panels"];
+    ASSERT_EQ(panels.size(), d.panels.size());
+    for (std::size_t p = 0; p < d.panels.size(); ++p) {
+        const DiagramPanel& dp = d.panels[p];
+        EXPECT_EQ(panels[p]["operand"], dp.operand);
+        ASSERT_EQ(panels[p]["tips"].size(), dp.cellCount) << dp.operand;
+        ASSERT_EQ(panels[p]["cells"].size(), dp.cellCount * 15u) << dp.operand;
+        for (std::uint32_t i = 0; i < dp.cellCount; ++i) {
+            const DiagramCell& c = d.cells[dp.firstCell + i];
+            EXPECT_EQ(panels[p]["tips"][i], d.tooltip(c));
+            EXPECT_EQ(panels[p]["labels"][i], d.label(c));
+            EXPECT_EQ(panels[p]["cells"][i * 15 + 4], c.thread);
+            EXPECT_EQ(panels[p]["cells"][i * 15 + 9], c.row);
+            EXPECT_EQ(panels[p]["cells"][i * 15 + 10], c.col);
+        }
+    }
+    // The colours are the Diagram's.
+    EXPECT_EQ(data["palettes"]["default"]["lane"].size(), 32u);
+    const Rgb lane13 = paletteColor(Palette::Default, ColorBy::Lane, 13);
+    char hex[8];
+    std::snprintf(hex, sizeof hex, "#%02x%02x%02x", lane13.r, lane13.g, lane13.b);
+    EXPECT_EQ(data["palettes"]["default"]["lane"][13][0], hex);
+}
+
+TEST(SitePage, SparsePagesHaveEverySelectorAndShareUnchangedPanels) {
+    const Instruction& in = get("mma.sp.m16n8k16.f16");
+    ASSERT_TRUE(in.metadata);
+    const json data = pageData(htmlPage(in));
+    ASSERT_EQ(data["diagrams"].size(), in.metadata->selectors.size());
+    ASSERT_GE(data["diagrams"].size(), 2u);
+    for (std::size_t s = 0; s < in.metadata->selectors.size(); ++s)
+        EXPECT_EQ(data["diagrams"][s]["selector"], in.metadata->selectors[s].value);
+    // B (never touched by the selector) is written once; the metadata panel differs per selector.
+    const json& second = data["diagrams"][1]["panels"];
+    bool shared = false, metadataWritten = false;
+    for (const json& p : second) {
+        shared = shared || p.is_null();
+        metadataWritten = metadataWritten || (!p.is_null() && p["operand"] == "metadata");
+    }
+    EXPECT_TRUE(shared);
+    EXPECT_TRUE(metadataWritten);
+}
+
+TEST(SitePage, NamesTheHardwareEvidence) {
+    const Instruction& in = get("mma.m16n8k16.f16");
+    const std::string page = htmlPage(in);
+    if (in.hardware && in.hardware->verdict == Verdict::Pass) {
+        EXPECT_NE(page.find("Confirmed cell by cell on the hardware probe"), std::string::npos);
+        EXPECT_NE(page.find("resources/probe/"), std::string::npos);
+    } else {
+        EXPECT_NE(page.find("No recorded hardware run"), std::string::npos);
+    }
+}
+
+TEST(SiteIndex, LinksEveryVariantWithTheMatchersSearchText) {
+    const std::vector<const Variant*>& variants = Catalog::instance().variants();
+    const std::string index = htmlIndex(variants);
+    EXPECT_EQ(index.find("src="), std::string::npos);
+    EXPECT_EQ(index.find("http"), std::string::npos);
+    for (const Variant* v : variants) {
+        EXPECT_NE(index.find("<a href=\"" + sitePageName(*v) + "\">"), std::string::npos) << v->spec;
+        EXPECT_NE(index.find("data-search=\"" + searchText(*v) + "\""), std::string::npos) << v->spec;
+    }
+    // The synonym table comes from the core matcher.
+    EXPECT_NE(index.find("\"fp16\":\"f16\""), std::string::npos);
+}
+
+TEST(SiteExport, HtmlRefusesOptionsItCannotHonour) {
+    std::string doc, error;
+    ExportOptions o;
+    o.operand = "A";
+    EXPECT_FALSE(exportInstruction(get("mma.m16n8k16.f16"), ExportFormat::Html, o, doc, error));
+    EXPECT_NE(error.find("do not apply to html"), std::string::npos) << error;
+    EXPECT_TRUE(exportInstruction(get("mma.m16n8k16.f16"), ExportFormat::Html, {}, doc, error)) << error;
+    EXPECT_EQ(parseExportFormat("html"), ExportFormat::Html);
+}
+
+} // namespace
