@@ -16,6 +16,7 @@
 #include "lanemap/spec.hpp"
 #include "lanemap/svg.hpp"
 #include "lanemap/verdict.hpp"
+#include "lanemap/version.hpp"
 
 #include <QAction>
 #include <QActionGroup>
@@ -1288,13 +1289,15 @@ void MainWindow::updateProbeStatus() {
 
 QString MainWindow::aboutText() const {
     return tr("<b>lanemap %1</b><p>Which lane, register and bits hold each element of the PTX "
-              "tensor-core instructions (mma, mma.sp, wgmma).</p><p>Layouts from the PTX ISA 9.1; "
+              "tensor-core instructions (mma, mma.sp, wgmma, ldmatrix, stmatrix, movmatrix, "
+              "wmma).</p><p>Layouts from the PTX ISA 9.1; "
               "the hardware probe confirms them on a GPU. The probe sees A, B and D only through "
               "D = A·B + C: it proves their consistency with each other, and absolute K positions "
               "only where metadata or a memory layout anchors them.</p><p>Free software under the MIT "
               "licence (the LICENSE file of the source). Built with Qt %2 (LGPLv3): Help &rarr; About "
               "Qt.</p>")
-        .arg(QStringLiteral(LANEMAP_VERSION), QString::fromLatin1(qVersion()));
+        .arg(QString::fromUtf8(kVersionLine.data(), static_cast<qsizetype>(kVersionLine.size())),
+             QString::fromLatin1(qVersion()));
 }
 
 QString MainWindow::paneTitle(const QString& name) const {
