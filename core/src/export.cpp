@@ -1,6 +1,7 @@
 #include "lanemap/export.hpp"
 
 #include "lanemap/excerpt.hpp"
+#include "lanemap/export_formats.hpp"
 #include "lanemap/svg.hpp"
 
 #include <array>
@@ -16,7 +17,13 @@ struct FormatName {
 };
 constexpr std::array kFormats{FormatName{ExportFormat::Json, "json", "json"},
                               FormatName{ExportFormat::Text, "txt", "txt"},
-                              FormatName{ExportFormat::Svg, "svg", "svg"}};
+                              FormatName{ExportFormat::Svg, "svg", "svg"},
+                              FormatName{ExportFormat::Cuda, "cuda", "cuh"},
+                              FormatName{ExportFormat::Cute, "cute", "cute.txt"},
+                              FormatName{ExportFormat::Triton, "triton", "triton.json"},
+                              FormatName{ExportFormat::Csv, "csv", "csv"},
+                              FormatName{ExportFormat::Markdown, "md", "md"},
+                              FormatName{ExportFormat::Latex, "tex", "tex"}};
 
 std::string registerOperands(const Instruction& in) {
     std::string s;
@@ -120,6 +127,26 @@ bool exportInstruction(const Instruction& in, ExportFormat format, const ExportO
                 "and every sparsity selector";
         return false;
     }
+    // The code exports hold every register operand; the tables take --operand (register operands only).
+    const bool codeFormat =
+        format == ExportFormat::Cuda || format == ExportFormat::Cute || format == ExportFormat::Triton;
+    const bool tableFormat =
+        format == ExportFormat::Csv || format == ExportFormat::Markdown || format == ExportFormat::Latex;
+    if (codeFormat && (options.operand || options.selector)) {
+        error = "--operand and --selector choose what txt, svg and the tables show; cuda, cute and triton "
+                "documents hold every register operand and every sparsity selector";
+        return false;
+    }
+    if ((tableFormat || format == ExportFormat::Cuda || format == ExportFormat::Triton) && smemOption) {
+        error = "--major/--swizzle choose the shared-memory layout of the json, txt and cute views";
+        return false;
+    }
+    if (tableFormat && (options.selector || (options.operand && !chosen))) {
+        error = "the tables list register operands (valid: " +
+                registerOperands(in).substr(0, registerOperands(in).find(", metadata")) +
+                "); --selector does not apply";
+        return false;
+    }
     if (format == ExportFormat::Svg && smemOption) {
         error =
             "--major/--swizzle choose the shared-memory layout of the json and txt views; the svg draws the "
@@ -149,6 +176,24 @@ bool exportInstruction(const Instruction& in, ExportFormat format, const ExportO
             document = smem::toText(shared[0]);
         else
             document = toTextGrid(in, *chosen);
+        return true;
+    case ExportFormat::Cuda:
+        document = toCudaHeader(in);
+        return true;
+    case ExportFormat::Cute:
+        document = toCute(in, choice);
+        return true;
+    case ExportFormat::Triton:
+        document = toTritonJson(in);
+        return true;
+    case ExportFormat::Csv:
+        document = toCsv(in, chosen);
+        return true;
+    case ExportFormat::Markdown:
+        document = toMarkdown(in, chosen);
+        return true;
+    case ExportFormat::Latex:
+        document = toLatex(in, chosen);
         return true;
     case ExportFormat::Svg: {
         DiagramOptions d;

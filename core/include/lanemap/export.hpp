@@ -32,7 +32,9 @@ std::string toText(const Instruction& instruction, std::optional<int> selector =
 std::string toText(const Instruction& instruction, const smem::Choice& choice,
                    std::optional<int> selector = std::nullopt);
 
-enum class ExportFormat { Json, Text, Svg };
+// Json, Text, Svg draw or describe; Cuda, Cute, Triton take the layout into code; Csv, Markdown, Latex are
+// tables (docs/reference/exports.md).
+enum class ExportFormat { Json, Text, Svg, Cuda, Cute, Triton, Csv, Markdown, Latex };
 
 struct ExportOptions {
     std::optional<std::string> operand; // only this operand (A, B, C, D, metadata); all when unset
