@@ -63,22 +63,26 @@ ordered_json operandBases(const FragmentLayout& op) {
 } // namespace
 
 std::string toTritonJson(const Instruction& in, std::optional<Operand> only) {
-    ordered_json doc;
-    doc["spec"] = in.spec;
-    doc["ptx"] = in.ptx;
-    doc["note"] =
-        "Triton LinearLayout: each in-dim bit maps to [dim0, dim1]; the image of an index is the XOR of "
-        "the bases of its set bits";
-    doc["operands"] = ordered_json::array();
+    // One operand per line: the bases read as the lists Triton prints, not one number per line.
+    std::string out =
+        "{\n \"spec\": " + ordered_json(in.spec).dump() + ",\n \"ptx\": " + ordered_json(in.ptx).dump() +
+        ",\n \"note\": \"Triton LinearLayout: each in-dim bit maps to [dim0, dim1]; the image of an "
+        "index is the XOR of the bases of its set bits\",\n \"operands\": [";
+    bool first = true;
     for (const FragmentLayout& op : in.operands)
-        if (!only || op.operand() == *only)
-            doc["operands"].push_back(operandBases(op));
+        if (!only || op.operand() == *only) {
+            out += (first ? "\n  " : ",\n  ") + operandBases(op).dump();
+            first = false;
+        }
+    out += first ? "]" : "\n ]";
     if (in.metadata && (!only || *only == Operand::Metadata))
-        doc["metadata"] = "not linear: metadata fields are not matrix elements (see the CUDA header)";
+        out +=
+            ",\n \"metadata\": \"not linear: metadata fields are not matrix elements (see the CUDA header)\"";
     if (in.scope == Scope::Warpgroup)
-        doc["shared_memory"] = "B (and A in the SS form) live in shared memory: see --format cute for their "
-                               "Swizzle o layout";
-    return doc.dump(1) + "\n";
+        out +=
+            ",\n \"shared_memory\": \"B (and A in the SS form) live in shared memory: see --format cute for "
+            "their Swizzle o layout\"";
+    return out + "\n}\n";
 }
 
 } // namespace lanemap

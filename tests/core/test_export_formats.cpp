@@ -314,4 +314,25 @@ TEST(ExportFormats, EveryNewFormatExportsEveryVariantOrSaysWhy) {
     EXPECT_NE(error.find("every register operand"), std::string::npos) << error;
 }
 
+TEST(CudaExport, NonAffineLayoutsFallBackToTables) {
+    // C rows rotated by one, (row + 1) mod 16: no XOR form exists; the header must say so and read a table
+    // (the table's values are checked cell by cell by lanemap-cuda-header-tests).
+    Instruction in = *Catalog::instance().instruction("mma.m16n8k16.f16");
+    in.operands[2] = FragmentLayout::build(
+        Operand::C, lanemap::ElementType::F32, 32, 32, {16, 8, 1, 4, 32, 1},
+        [](const lanemap::Lane& l, int i, int) {
+            return lanemap::Cell{(l.groupID + 8 * (i >> 1) + 1) % 16, 2 * l.threadID_in_group + (i & 1)};
+        },
+        8, lanemap::Source::Doc);
+    const std::string header = lanemap::toCudaHeader(in);
+    const std::size_t c = header.find("namespace C {");
+    ASSERT_NE(c, std::string::npos);
+    const std::string block = header.substr(c, header.find("} // namespace C") - c);
+    EXPECT_NE(block.find("constexpr int row(int lane, int i) {\n    // No affine form"), std::string::npos)
+        << block;
+    EXPECT_NE(block.find("constexpr int owner_lane(int r, int c) {\n    // No affine form"),
+              std::string::npos);
+    EXPECT_NE(block.find("return (((i >> 0) & 1) * 1)"), std::string::npos) << "col stays a closed form";
+}
+
 } // namespace

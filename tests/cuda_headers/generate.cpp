@@ -5,6 +5,7 @@
 #include "lanemap/catalog.hpp"
 #include "lanemap/export_formats.hpp"
 #include "lanemap/write.hpp"
+#include "non_affine.hpp"
 
 #include <filesystem>
 #include <iostream>
@@ -27,8 +28,14 @@ int main(int argc, char** argv) {
     kernel << "#include \"all_headers.hpp\"\n\n__global__ void touchEveryHeader(int* out) {\n    const int "
               "lane = "
               "threadIdx.x;\n    int acc = 0;\n";
-    for (const lanemap::Variant* v : lanemap::Catalog::instance().variants()) {
-        const lanemap::Instruction& in = lanemap::Catalog::instance().instruction(*v);
+    // Every catalog variant, and one layout that needs the table fallback.
+    std::vector<const lanemap::Instruction*> instructions;
+    for (const lanemap::Variant* v : lanemap::Catalog::instance().variants())
+        instructions.push_back(&lanemap::Catalog::instance().instruction(*v));
+    const lanemap::Instruction nonAffine = lanemap::test::nonAffineInstruction();
+    instructions.push_back(&nonAffine);
+    for (const lanemap::Instruction* instruction : instructions) {
+        const lanemap::Instruction& in = *instruction;
         const std::string ns = lanemap::cudaNamespace(in);
         if (const std::string failure =
                 lanemap::writeFile((dir / "headers" / (ns + ".cuh")).string(), lanemap::toCudaHeader(in));
