@@ -5,6 +5,7 @@
 #include "bit_layout.hpp"
 #include "lanemap/export_formats.hpp"
 
+#include <array>
 #include <cctype>
 #include <functional>
 #include <map>
@@ -13,6 +14,9 @@
 namespace lanemap {
 
 namespace {
+
+// The arguments of one generated function (at most three: lane, i / r, c, m), without allocating.
+using Args = std::array<int, 3>;
 
 // One int-valued function of a packed index: "ARGS" names the packed bits.
 struct Packing {
@@ -82,21 +86,20 @@ std::string tableLiteral(const std::vector<int>& values) {
 
 // `int name(args)`: the affine closed form when one fits the domain, else a table lookup.
 std::string emitFunction(const std::string& name, const std::vector<std::string>& signature, const Packing& p,
-                         const std::vector<int>& extents,
-                         const std::function<bool(const std::vector<int>&)>& valid,
-                         const std::function<int(const std::vector<int>&)>& f, bool& closedForm) {
+                         const std::vector<int>& extents, const std::function<bool(const Args&)>& valid,
+                         const std::function<int(const Args&)>& f, bool& closedForm) {
     auto unpack = [&](int x) {
-        std::vector<int> args;
-        for (const Packing::Field& fl : p.fields) {
-            args.push_back(x & ((1 << fl.bits) - 1));
-            x >>= fl.bits;
+        Args args{};
+        for (std::size_t k = 0; k < p.fields.size(); ++k) {
+            args[k] = x & ((1 << p.fields[k].bits) - 1);
+            x >>= p.fields[k].bits;
         }
         return args;
     };
     auto inDomain = [&](int x) {
-        const std::vector<int> args = unpack(x);
+        const Args args = unpack(x);
         for (std::size_t k = 0; k < args.size(); ++k)
-            if (args[k] >= extents[k])
+            if (k < extents.size() && args[k] >= extents[k])
                 return false;
         return valid(args);
     };
@@ -125,7 +128,7 @@ std::string emitFunction(const std::string& name, const std::vector<std::string>
         return s.str();
     }
     std::vector<int> values;
-    std::vector<int> args(extents.size(), 0);
+    Args args{};
     // Row-major with the last field outermost: walk fields from the highest.
     std::function<void(std::size_t)> rowMajor = [&](std::size_t k) {
         if (k == extents.size()) {
@@ -265,30 +268,28 @@ std::string operandBlock(const FragmentLayout& op) {
     Packing p{{{"i", bits::bitsFor(elements)}, {"lane", bits::bitsFor(threads)}}};
     const std::vector<int> extents{elements, threads};
     const std::vector<std::string> laneI{"lane", "i"};
-    auto all = [](const std::vector<int>&) { return true; };
-    auto el = [&](const std::vector<int>& v) -> const Element& { return op.element(v[1], v[0]); };
+    auto all = [](const Args&) { return true; };
+    auto el = [&](const Args& v) -> const Element& { return op.element(v[1], v[0]); };
     bool one = true; // closed form found (not reported: the header says so where it is a table)
     s << "// (lane, i) -> element i of lane `lane` (the PTX a0, a1, ...; lane = thread 0.." << threads - 1
       << ")\n";
     s << emitFunction(
-        "row", laneI, p, extents, all, [&](const std::vector<int>& v) { return int(el(v).row); }, one);
+        "row", laneI, p, extents, all, [&](const Args& v) { return int(el(v).row); }, one);
     s << emitFunction(
-        "col", laneI, p, extents, all, [&](const std::vector<int>& v) { return int(el(v).col); }, one);
+        "col", laneI, p, extents, all, [&](const Args& v) { return int(el(v).col); }, one);
     if (op.chunked()) {
         s << "// Sparse A: element i covers columns col..col_last (one chunk); the metadata picks the "
              "column.\n";
         s << emitFunction(
-            "col_last", laneI, p, extents, all, [&](const std::vector<int>& v) { return int(el(v).colLast); },
-            one);
+            "col_last", laneI, p, extents, all, [&](const Args& v) { return int(el(v).colLast); }, one);
     }
     if (op.matrices() > 1)
         s << emitFunction(
-            "product", laneI, p, extents, all, [&](const std::vector<int>& v) { return int(el(v).matrix); },
-            one);
+            "product", laneI, p, extents, all, [&](const Args& v) { return int(el(v).matrix); }, one);
     s << emitFunction(
-        "reg", laneI, p, extents, all, [&](const std::vector<int>& v) { return int(el(v).reg); }, one);
+        "reg", laneI, p, extents, all, [&](const Args& v) { return int(el(v).reg); }, one);
     s << emitFunction(
-        "bit", laneI, p, extents, all, [&](const std::vector<int>& v) { return int(el(v).bit); }, one);
+        "bit", laneI, p, extents, all, [&](const Args& v) { return int(el(v).bit); }, one);
 
     // Inverse: closed form where every cell has one owner and the inverse is affine; else a search.
     bool bijective = !op.chunked();
@@ -308,16 +309,16 @@ std::string operandBlock(const FragmentLayout& op) {
         }
         const std::vector<std::string> ownerArgs =
             products ? std::vector<std::string>{"r", "c", "m"} : std::vector<std::string>{"r", "c"};
-        auto owner = [&](const std::vector<int>& v) -> const Element& {
+        auto owner = [&](const Args& v) -> const Element& {
             return op.elements()[op.owners(v[1], v[0], products ? v[2] : 0)[0]];
         };
         s << "// Inverse: who holds (row r, column c" << (products ? ", product m" : "") << ").\n";
         s << emitFunction(
-            "owner_lane", ownerArgs, q, qExtents, all,
-            [&](const std::vector<int>& v) { return int(owner(v).thread); }, one);
+            "owner_lane", ownerArgs, q, qExtents, all, [&](const Args& v) { return int(owner(v).thread); },
+            one);
         s << emitFunction(
-            "owner_index", ownerArgs, q, qExtents, all,
-            [&](const std::vector<int>& v) { return int(owner(v).index); }, one);
+            "owner_index", ownerArgs, q, qExtents, all, [&](const Args& v) { return int(owner(v).index); },
+            one);
         s << "LANEMAP_HD constexpr Owner owner(" << params << ") {\n    return Owner{owner_lane(" << call
           << "), owner_index(" << call << ")};\n}\n";
     } else {
@@ -356,19 +357,19 @@ std::string metadataBlock(const Instruction& in) {
             at[{f.row, f.colFirst / md.chunkCols}] = &f;
         Packing p{{{"k", bits::bitsFor(chunks)}, {"r", bits::bitsFor(rows)}}};
         const std::vector<int> extents{chunks, rows};
-        auto valid = [&](const std::vector<int>& v) { return at.count({v[1], v[0]}) > 0; };
+        auto valid = [&](const Args& v) { return at.count({v[1], v[0]}) > 0; };
         bool one = true;
         const std::vector<std::string> rowChunk{"r", "k"};
         s << "namespace selector" << sel.value << " {\n";
         s << emitFunction(
             "field_lane", rowChunk, p, extents, valid,
-            [&](const std::vector<int>& v) {
+            [&](const Args& v) {
                 return at.at({v[1], v[0]})->thread;
             },
             one);
         s << emitFunction(
             "field_bit", rowChunk, p, extents, valid,
-            [&](const std::vector<int>& v) {
+            [&](const Args& v) {
                 return at.at({v[1], v[0]})->bitLo;
             },
             one);

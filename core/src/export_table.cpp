@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <sstream>
 #include <vector>
 
@@ -49,15 +50,33 @@ std::string productTitle(const FragmentLayout& op, int m) {
 } // namespace
 
 std::string toCsv(const Instruction& in, const FragmentLayout* operand) {
-    std::ostringstream s;
-    s << "spec,operand,thread,lane,warp,element,register,bit_lo,bit_hi,row,col,col_last,product\n";
-    for (const FragmentLayout* op : chosen(in, operand))
-        for (const Element& e : op->elements())
-            s << in.spec << ',' << op->name() << ',' << e.thread << ',' << e.thread % 32 << ','
-              << e.thread / 32 << ',' << e.index << ',' << e.reg << ',' << int(e.bit) << ','
-              << e.bit + op->elementBits() - 1 << ',' << e.row << ',' << e.col << ',' << e.colLast << ','
-              << int(e.matrix) << '\n';
-    return s.str();
+    // Appended number by number: the whole catalog is 360 MB of CSV, and streams cost 3x more.
+    std::string s = "spec,operand,thread,lane,warp,element,register,bit_lo,bit_hi,row,col,col_last,product\n";
+    char buffer[16];
+    auto number = [&](int value, char after) {
+        const auto end = std::to_chars(buffer, buffer + sizeof buffer, value).ptr;
+        s.append(buffer, end);
+        s += after;
+    };
+    for (const FragmentLayout* op : chosen(in, operand)) {
+        const std::string prefix = in.spec + ',' + std::string(op->name()) + ',';
+        s.reserve(s.size() + op->elements().size() * (prefix.size() + 40));
+        for (const Element& e : op->elements()) {
+            s += prefix;
+            number(e.thread, ',');
+            number(e.thread % 32, ',');
+            number(e.thread / 32, ',');
+            number(e.index, ',');
+            number(e.reg, ',');
+            number(e.bit, ',');
+            number(e.bit + op->elementBits() - 1, ',');
+            number(e.row, ',');
+            number(e.col, ',');
+            number(e.colLast, ',');
+            number(e.matrix, '\n');
+        }
+    }
+    return s;
 }
 
 std::string toMarkdown(const Instruction& in, const FragmentLayout* operand) {
