@@ -1,4 +1,4 @@
-// CUDA C++ header export (docs/reference/exports.md#cuda). Closed forms come from an affine fit over F2
+// CUDA C++ header export (docs/reference/exports.md#cuda-header). Closed forms come from an affine fit over F2
 // (bit_layout.hpp); where the fit fails the function reads a string-literal table, which is constexpr and
 // legal in device code alike, so every layout exports.
 
