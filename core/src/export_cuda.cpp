@@ -1,5 +1,5 @@
-// CUDA C++ header export (docs/reference/exports.md#cuda-header). Closed forms come from an affine fit over F2
-// (bit_layout.hpp); where the fit fails the function reads a string-literal table, which is constexpr and
+// CUDA C++ header export (docs/reference/exports.md#cuda-header). Closed forms come from an affine fit over
+// F2 (bit_layout.hpp); where the fit fails the function reads a string-literal table, which is constexpr and
 // legal in device code alike, so every layout exports.
 
 #include "bit_layout.hpp"
