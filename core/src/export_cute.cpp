@@ -220,9 +220,17 @@ std::string cutlassAtom(const Instruction& in) {
     const std::string a = typeToken(form.atype), b = typeToken(form.btype);
     const std::string d = typeToken(in.dtype), c = typeToken(in.ctype);
     const std::string popc = form.b1 == B1Op::Xor ? "_XORPOPC" : form.b1 == B1Op::And ? "_ANDPOPC" : "";
+    // CUTLASS has no atom for: b1 wgmma, fp8 mma other than k32, Volta quad-pairs with C and D of different
+    // types (checked against the atom list of cute/arch/mma_sm*.hpp).
+    if (form.b1 != B1Op::None && in.family != Family::Mma)
+        return {};
     if (in.family == Family::Mma) {
         const bool fp8 = form.atype == ElementType::E4M3 || form.atype == ElementType::E5M2;
-        const std::string arch = in.minSm <= 70 ? "SM70" : fp8 ? "SM89" : in.minSm >= 90 ? "SM90" : "SM80";
+        if ((fp8 && in.k != 32) || (in.minSm <= 70 && in.ctype != in.dtype))
+            return {};
+        if (in.minSm >= 90) // f64 m16n8k{4,8,16}: cute::SM90::MMA_16x8x4_F64F64F64F64_TN
+            return "SM90::MMA_" + shape + "_" + d + a + b + c + "_TN";
+        const std::string arch = in.minSm <= 70 ? "SM70" : fp8 ? "SM89" : "SM80";
         const std::string layout =
             std::string(in.alayout == Major::Row ? "T" : "N") + (in.blayout == Major::Col ? "N" : "T");
         return arch + "_" + shape + "_" + d + a + b + c + "_" + layout + popc;

@@ -195,6 +195,21 @@ TEST(CuteExport, SharedMemorySwizzleLayoutsMatchTheEngine) {
     EXPECT_GT(checked, 10000u);
 }
 
+TEST(CuteExport, AtomNamesFollowCutlass) {
+    // Names as cute/arch/mma_sm*.hpp spells them; none where CUTLASS has no such atom.
+    const auto atom = [](const char* spec) {
+        return lanemap::cutlassAtom(*Catalog::instance().instruction(spec));
+    };
+    EXPECT_EQ(atom("mma.m16n8k16.bf16"), "SM80_16x8x16_F32BF16BF16F32_TN");
+    EXPECT_EQ(atom("mma.m8n8k4.row.col.f16"), "SM70_8x8x4_F32F16F16F32_TN");
+    EXPECT_EQ(atom("mma.m8n8k4.row.col.f16.f16.f32"), "") << "CUTLASS has no f16-C, f32-D Volta atom";
+    EXPECT_EQ(atom("mma.m16n8k4.f64"), "SM90::MMA_16x8x4_F64F64F64F64_TN");
+    EXPECT_EQ(atom("wgmma.m64n64k16.f16"), "SM90::GMMA::MMA_64x64x16_F32F16F16_RS");
+    EXPECT_EQ(atom("wgmma.m64n64k32.e4m3"), "SM90::GMMA::MMA_64x64x32_F32E4M3E4M3_RS_TN");
+    EXPECT_EQ(atom("wgmma.m64n64k256.b1"), "");
+    EXPECT_EQ(atom("mma.sp.m16n8k32.f16"), "");
+}
+
 TEST(CuteExport, SparseAIsNotExpressibleAndSaysWhy) {
     const std::string doc = lanemap::toCute(*Catalog::instance().instruction("mma.sp.m16n8k32.f16"), {});
     EXPECT_NE(doc.find("A: (T32,V8) -> (M16,K32)\n  not expressible as one CuTe layout, because"),
