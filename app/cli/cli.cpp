@@ -5,6 +5,7 @@
 #include "lanemap/excerpt.hpp"
 #include "lanemap/export.hpp"
 #include "lanemap/gpu/probe.hpp"
+#include "lanemap/query.hpp"
 #include "lanemap/site.hpp"
 #include "lanemap/smem.hpp"
 #include "lanemap/spec.hpp"
@@ -16,6 +17,7 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <optional>
 #include <ostream>
 #include <sstream>
 #include <unistd.h>
@@ -271,6 +273,88 @@ int cmdProbe(const std::string& spec, bool all, const std::string& family, const
     return fail ? Mismatch : Ok;
 }
 
+// --- queries (docs/reference/queries.md) ---------------------------------------------------------------
+
+const Instruction* resolveInstruction(const std::string& text, std::ostream& err) {
+    const Variant* v = resolve(text, err);
+    return v ? &Catalog::instance().instruction(*v) : nullptr;
+}
+
+std::optional<Operand> operandArgument(const std::string& text, std::ostream& err) {
+    std::string lowered = text;
+    for (char& c : lowered)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (lowered == "e" || lowered == "meta")
+        lowered = "metadata";
+    const std::optional<Operand> operand = parseOperand(lowered);
+    if (!operand)
+        err << "lanemap-cli: unknown operand '" << excerpt(text)
+            << "'; valid operands: A, B, C, D, metadata\n";
+    return operand;
+}
+
+template <typename Answer>
+int answer(const Instruction& in, const std::optional<Answer>& a, const std::string& error, bool json,
+           std::ostream& out, std::ostream& err) {
+    if (!a) {
+        err << "lanemap-cli: " << error << '\n';
+        return Usage;
+    }
+    out << (json ? query::toJson(in, *a) : query::toText(in, *a));
+    return Ok;
+}
+
+int cmdWhere(const std::string& spec, const std::string& operandName, int row, int col, bool json,
+             std::ostream& out, std::ostream& err) {
+    const Instruction* in = resolveInstruction(spec, err);
+    if (!in)
+        return Usage;
+    const std::optional<Operand> operand = operandArgument(operandName, err);
+    if (!operand)
+        return Usage;
+    std::string error;
+    return answer(*in, query::where(*in, *operand, row, col, error), error, json, out, err);
+}
+
+int cmdWhat(const std::string& spec, int lane, std::optional<int> reg, bool json, std::ostream& out,
+            std::ostream& err) {
+    const Instruction* in = resolveInstruction(spec, err);
+    if (!in)
+        return Usage;
+    std::string error;
+    return answer(*in, query::what(*in, lane, reg, error), error, json, out, err);
+}
+
+int cmdFeeds(const std::string& spec, int row, int col, std::optional<int> selector, bool json,
+             std::ostream& out, std::ostream& err) {
+    const Instruction* in = resolveInstruction(spec, err);
+    if (!in)
+        return Usage;
+    std::string error;
+    return answer(*in, query::feeds(*in, row, col, selector, error), error, json, out, err);
+}
+
+int cmdDiff(const std::string& spec1, const std::string& spec2, const std::string& operandName, bool json,
+            std::ostream& out, std::ostream& err) {
+    const Instruction* first = resolveInstruction(spec1, err);
+    if (!first)
+        return Usage;
+    const Instruction* second = resolveInstruction(spec2, err);
+    if (!second)
+        return Usage;
+    std::optional<Operand> operand;
+    if (!operandName.empty() && !(operand = operandArgument(operandName, err)))
+        return Usage;
+    std::string error;
+    const std::optional<query::DiffAnswer> a = query::diff(*first, *second, operand, error);
+    if (!a) {
+        err << "lanemap-cli: " << error << '\n';
+        return Usage;
+    }
+    out << (json ? query::toJson(*a) : query::toText(*a));
+    return Ok;
+}
+
 bool selectorGiven(const CLI::App* command) {
     return command->parsed() && command->get_option("--selector")->count() > 0;
 }
@@ -293,7 +377,8 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
 namespace {
 
 int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-    CLI::App app{"lanemap-cli — PTX tensor-core fragment layouts: list, show, export, probe"};
+    CLI::App app{"lanemap-cli — PTX tensor-core fragment layouts: list, show, export, probe, where, what, "
+                 "feeds, diff"};
     app.set_version_flag("--version", "lanemap-cli " + std::string(kVersionLine));
     app.require_subcommand(1);
 
@@ -362,6 +447,35 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     banksCommand->add_flag("--json", banksRequest.json, "JSON instead of the text table");
     banksCommand->add_option("-o,--output", banksRequest.output, "Output file (default stdout)");
 
+    std::string querySpec, queryOperand, diffSpec2;
+    int queryRow = 0, queryCol = 0, queryLane = 0, queryRegister = 0, querySelector = 0;
+    bool queryJson = false;
+    auto* where =
+        app.add_subcommand("where", "Who holds OPERAND[ROW][COL]: lane(s), register, bits, element");
+    where->add_option("spec", querySpec, "Spec or PTX instruction")->required();
+    where->add_option("operand", queryOperand, "A, B, C or D")->required();
+    where->add_option("row", queryRow, "Row of the operand")->required();
+    where->add_option("col", queryCol, "Column of the operand")->required();
+    where->add_flag("--json", queryJson, "JSON instead of text (docs/reference/queries.md)");
+    auto* what = app.add_subcommand("what", "Every element one lane (thread) holds, per operand");
+    what->add_option("spec", querySpec, "Spec or PTX instruction")->required();
+    what->add_option("--lane,--thread", queryLane, "Lane (warp) or thread 0..127 (warpgroup)")->required();
+    what->add_option("--register", queryRegister, "Only this register");
+    what->add_flag("--json", queryJson, "JSON instead of text");
+    auto* feedsCmd =
+        app.add_subcommand("feeds", "Which A, B, C registers and metadata fields make D[ROW][COL]");
+    feedsCmd->add_option("spec", querySpec, "Spec or PTX instruction")->required();
+    feedsCmd->add_option("row", queryRow, "Row of D")->required();
+    feedsCmd->add_option("col", queryCol, "Column of D")->required();
+    feedsCmd->add_option("--selector", querySelector, "Sparse: only this sparsity selector's metadata");
+    feedsCmd->add_flag("--json", queryJson, "JSON instead of text");
+    auto* diffCmd = app.add_subcommand(
+        "diff", "Cells two layouts hold differently, and the permutation or shuffle between them");
+    diffCmd->add_option("spec1", querySpec, "First spec")->required();
+    diffCmd->add_option("spec2", diffSpec2, "Second spec")->required();
+    diffCmd->add_option("--operand", queryOperand, "Only this operand: A, B, C or D");
+    diffCmd->add_flag("--json", queryJson, "JSON instead of text");
+
     std::vector<std::string> reversed(args.rbegin(), args.rend());
     try {
         app.parse(reversed);
@@ -369,6 +483,21 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         const int code = app.exit(e, out, err);
         return code == 0 ? Ok : Usage;
     }
+
+    if (where->parsed())
+        return cmdWhere(querySpec, queryOperand, queryRow, queryCol, queryJson, out, err);
+    if (what->parsed())
+        return cmdWhat(querySpec, queryLane,
+                       what->get_option("--register")->count() ? std::optional<int>(queryRegister)
+                                                               : std::nullopt,
+                       queryJson, out, err);
+    if (feedsCmd->parsed())
+        return cmdFeeds(querySpec, queryRow, queryCol,
+                        feedsCmd->get_option("--selector")->count() ? std::optional<int>(querySelector)
+                                                                    : std::nullopt,
+                        queryJson, out, err);
+    if (diffCmd->parsed())
+        return cmdDiff(querySpec, diffSpec2, queryOperand, queryJson, out, err);
 
     ExportOptions options;
     if (!operand.empty()) {

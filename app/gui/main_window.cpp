@@ -3,6 +3,7 @@
 #include "catalog_model.hpp"
 #include "cell_info.hpp"
 #include "compare.hpp"
+#include "copy_as.hpp"
 #include "details_panel.hpp"
 #include "legend_bar.hpp"
 #include "pane_frame.hpp"
@@ -355,6 +356,7 @@ void MainWindow::buildActions() {
         m_filter->setFocus();
         m_filter->selectAll();
     });
+    installCopyAs(*this, *edit, *file); // Copy as CuTe/Triton/CUDA/Markdown, File > Export as (copy_as.cpp)
 
     // View
     QMenu* view = menuBar()->addMenu(tr("&View"));

@@ -1,6 +1,8 @@
 #include "lanemap/export.hpp"
 
+#include "lanemap/diagram.hpp"
 #include "lanemap/excerpt.hpp"
+#include "lanemap/export_formats.hpp"
 #include "lanemap/site.hpp"
 #include "lanemap/svg.hpp"
 
@@ -15,9 +17,16 @@ struct FormatName {
     std::string_view name;
     std::string_view extension;
 };
-constexpr std::array kFormats{
-    FormatName{ExportFormat::Json, "json", "json"}, FormatName{ExportFormat::Text, "txt", "txt"},
-    FormatName{ExportFormat::Svg, "svg", "svg"}, FormatName{ExportFormat::Html, "html", "html"}};
+constexpr std::array kFormats{FormatName{ExportFormat::Json, "json", "json"},
+                              FormatName{ExportFormat::Text, "txt", "txt"},
+                              FormatName{ExportFormat::Svg, "svg", "svg"},
+                              FormatName{ExportFormat::Html, "html", "html"},
+                              FormatName{ExportFormat::Cuda, "cuda", "cuh"},
+                              FormatName{ExportFormat::Cute, "cute", "cute.txt"},
+                              FormatName{ExportFormat::Triton, "triton", "triton.json"},
+                              FormatName{ExportFormat::Csv, "csv", "csv"},
+                              FormatName{ExportFormat::Markdown, "md", "md"},
+                              FormatName{ExportFormat::Latex, "tex", "tex"}};
 
 std::string registerOperands(const Instruction& in) {
     std::string s;
@@ -126,15 +135,24 @@ bool exportInstruction(const Instruction& in, ExportFormat format, const ExportO
                 "register operand and lets its reader pick the sparsity selector";
         return false;
     }
-    if (format == ExportFormat::Svg && smemOption) {
-        error =
-            "--major/--swizzle choose the shared-memory layout of the json and txt views; the svg draws the "
-            "register fragments only";
+    // The code exports hold every register operand; the tables take --operand (register operands only).
+    const bool codeFormat =
+        format == ExportFormat::Cuda || format == ExportFormat::Cute || format == ExportFormat::Triton;
+    const bool tableFormat =
+        format == ExportFormat::Csv || format == ExportFormat::Markdown || format == ExportFormat::Latex;
+    if (codeFormat && (options.operand || options.selector)) {
+        error = "--operand and --selector choose what txt, svg and the tables show; cuda, cute and triton "
+                "documents hold every register operand and every sparsity selector";
         return false;
     }
-    if (format == ExportFormat::Svg && smemOperand) {
-        error = "B of " + in.spec + " lives in shared memory, which the svg does not draw (it draws " +
-                registerOperands(in) + "); use --format txt --operand B for B's shared-memory layout";
+    if ((tableFormat || format == ExportFormat::Cuda || format == ExportFormat::Triton) && smemOption) {
+        error = "--major/--swizzle choose the shared-memory layout of the json, txt and cute views";
+        return false;
+    }
+    if (tableFormat && (options.selector || (options.operand && !chosen))) {
+        error = "the tables list register operands (valid: " +
+                registerOperands(in).substr(0, registerOperands(in).find(", metadata")) +
+                "); --selector does not apply";
         return false;
     }
     std::vector<smem::SharedOperand> shared;
@@ -159,6 +177,24 @@ bool exportInstruction(const Instruction& in, ExportFormat format, const ExportO
     case ExportFormat::Html:
         document = htmlPage(in);
         return true;
+    case ExportFormat::Cuda:
+        document = toCudaHeader(in);
+        return true;
+    case ExportFormat::Cute:
+        document = toCute(in, choice);
+        return true;
+    case ExportFormat::Triton:
+        document = toTritonJson(in);
+        return true;
+    case ExportFormat::Csv:
+        document = toCsv(in, chosen);
+        return true;
+    case ExportFormat::Markdown:
+        document = toMarkdown(in, chosen);
+        return true;
+    case ExportFormat::Latex:
+        document = toLatex(in, chosen);
+        return true;
     case ExportFormat::Svg: {
         DiagramOptions d;
         d.operand = options.operand;
@@ -167,7 +203,23 @@ bool exportInstruction(const Instruction& in, ExportFormat format, const ExportO
         d.palette = options.palette;
         d.threads = options.lanes;
         try {
-            document = toSvg(buildDiagram(in, d));
+            // wgmma: the shared-memory operand is drawn as the app's shared-memory pane draws it (byte
+            // address per element, 16-byte chunks before and after the swizzle, the descriptor): alone for
+            // --operand B (or A with --major/--swizzle), under the register operands for the whole
+            // instruction (B).
+            SharedMemoryDiagramOptions so;
+            so.palette = options.palette;
+            Diagram diagram;
+            if (smemOperand)
+                diagram = buildSharedMemoryDiagram(shared[1], so);
+            else if (wgmma && smemOption && options.operand && *options.operand == "A")
+                diagram = buildSharedMemoryDiagram(shared[0], so);
+            else {
+                diagram = buildDiagram(in, d);
+                if (wgmma && !options.operand)
+                    appendSharedMemory(diagram, shared[1], so);
+            }
+            document = toSvg(diagram);
         } catch (const std::invalid_argument& e) {
             error = e.what();
             return false;

@@ -114,3 +114,30 @@ static void BM_BankSearch(benchmark::State& state) {
     state.counters["candidates"] = static_cast<double>(candidates);
 }
 BENCHMARK(BM_BankSearch)->Unit(benchmark::kMillisecond);
+
+// Every code and table export (cuda, cute, triton, csv, md, tex) of every variant (budget:
+// docs/performance.md).
+static void BM_ExportFormatsCatalog(benchmark::State& state) {
+    const Catalog& catalog = Catalog::instance();
+    const auto format = static_cast<ExportFormat>(state.range(0));
+    std::size_t bytes = 0;
+    for (auto _ : state) {
+        bytes = 0;
+        for (const Variant* v : catalog.variants()) {
+            std::string document, error;
+            exportInstruction(catalog.instruction(*v), format, {}, document, error);
+            bytes += document.size();
+        }
+    }
+    state.counters["bytes"] = static_cast<double>(bytes);
+}
+BENCHMARK(BM_ExportFormatsCatalog)
+    ->ArgName("format")
+    ->Arg(static_cast<int>(ExportFormat::Cuda))
+    ->Arg(static_cast<int>(ExportFormat::Cute))
+    ->Arg(static_cast<int>(ExportFormat::Triton))
+    ->Arg(static_cast<int>(ExportFormat::Csv))
+    ->Arg(static_cast<int>(ExportFormat::Markdown))
+    ->Arg(static_cast<int>(ExportFormat::Latex))
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);

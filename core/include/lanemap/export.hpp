@@ -32,8 +32,10 @@ std::string toText(const Instruction& instruction, std::optional<int> selector =
 std::string toText(const Instruction& instruction, const smem::Choice& choice,
                    std::optional<int> selector = std::nullopt);
 
-// Html: one self-contained page of the static site (lanemap/site.hpp); --all adds the index page.
-enum class ExportFormat { Json, Text, Svg, Html };
+// Json, Text, Svg draw or describe; Html is one self-contained page of the static site (lanemap/site.hpp; --all
+// adds the index page); Cuda, Cute, Triton take the layout into code; Csv, Markdown, Latex are tables
+// (docs/reference/exports.md).
+enum class ExportFormat { Json, Text, Svg, Html, Cuda, Cute, Triton, Csv, Markdown, Latex };
 
 struct ExportOptions {
     std::optional<std::string> operand; // only this operand (A, B, C, D, metadata); all when unset

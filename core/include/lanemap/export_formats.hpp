@@ -1,0 +1,43 @@
+#pragma once
+// Exports that take a layout into user code (docs/reference/exports.md): a CUDA C++ header, CuTe
+// Shape:Stride layouts, Triton LinearLayout bases, and CSV / Markdown / LaTeX tables. Every exporter works
+// from FragmentLayout and Instruction only, so new families export without changes; a layout a notation
+// cannot express is said so in the document, never dropped or guessed.
+
+#include "lanemap/model.hpp"
+#include "lanemap/smem.hpp"
+
+#include <optional>
+#include <string>
+
+namespace lanemap {
+
+// C++ identifier of a spec: `mma.m16n8k16.f16` -> `mma_m16n8k16_f16`.
+std::string cudaNamespace(const Instruction& instruction);
+
+// A self-contained header: per register operand constexpr __host__ __device__ row/col/owner functions, the
+// metadata field location of sparse forms, and an inline-PTX wrapper. Compiles as plain C++ without nvcc.
+std::string toCudaHeader(const Instruction& instruction);
+
+// CuTe thread-value layouts ((T,V) -> (M,K), (N,K), (M,N)) per register operand, the CUTLASS atom name where
+// CUTLASS has one, and for wgmma the Swizzle o layout of the shared-memory operands for `choice`.
+// `only`: just that operand (the GUI's Copy as CuTe); its shared-memory layout too for wgmma A and B.
+std::string toCute(const Instruction& instruction, const smem::Choice& choice,
+                   std::optional<Operand> only = std::nullopt);
+// The CUTLASS MMA atom of a variant ("SM80_16x8x16_F32F16F16F32_TN", "SM90::GMMA::MMA_64x8x16_F32F16F16_RS");
+// empty when CUTLASS names none.
+std::string cutlassAtom(const Instruction& instruction);
+
+// Triton LinearLayout bases (register / lane / warp -> dim0, dim1) per register operand as JSON, or the
+// reason an operand is not linear over F2.
+std::string toTritonJson(const Instruction& instruction, std::optional<Operand> only = std::nullopt);
+
+// Tables of one operand (every register operand when `operand` is null): one line per element.
+std::string toCsv(const Instruction& instruction, const FragmentLayout* operand);
+// Markdown: one grid per operand, cells `T<lane>:<letter><i>` like the PTX figures.
+std::string toMarkdown(const Instruction& instruction, const FragmentLayout* operand);
+// A standalone LaTeX document drawing each grid with TikZ; one \node per cell inside a matrix-free
+// loop-free picture, split into pages of at most 64 columns so TeX's memory holds on m64n256 tiles.
+std::string toLatex(const Instruction& instruction, const FragmentLayout* operand);
+
+} // namespace lanemap

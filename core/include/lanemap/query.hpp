@@ -1,0 +1,111 @@
+#pragma once
+// The questions users type about one instruction (docs/reference/queries.md): who holds an element, what a
+// lane holds, which registers feed one element of D, and how two layouts differ. Answers are typed; text and
+// JSON renderings sit next to them for the CLI.
+
+#include "lanemap/model.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lanemap::query {
+
+// One element as a lane holds it.
+struct Holding {
+    Operand operand = Operand::A;
+    int thread = 0; // lane (warp) or thread of the warpgroup
+    int index = 0;  // PTX element number
+    int reg = 0;
+    int bitLo = 0, bitHi = 0;
+    int matrix = -1; // quad-pair product, m8n8k4 .f16 only
+    int row = 0, col = 0, colLast = 0;
+};
+
+// Where a shared-memory operand (wgmma B, default K-major 128B swizzle) keeps one element.
+struct SharedHolding {
+    Operand operand = Operand::B;
+    int row = 0, col = 0;
+    std::uint32_t address = 0; // byte offset from a 1024-byte aligned base
+    int bit = 0;
+};
+
+struct WhereAnswer {
+    Operand operand = Operand::A;
+    int row = 0, col = 0;
+    std::vector<Holding> holders;        // every holder (many where the operand is many-to-one)
+    std::optional<SharedHolding> shared; // wgmma B
+};
+
+struct WhatAnswer {
+    int thread = 0;
+    std::optional<int> reg;
+    std::vector<Holding> held; // per operand, in element order
+};
+
+struct MetadataUse {
+    int selector = 0;
+    MetadataField field;
+};
+
+struct FeedsAnswer {
+    int row = 0, col = 0;
+    std::vector<Holding> d;            // the holders of D[row][col]
+    std::vector<Holding> inputs;       // A (row `row`), B (column `col`), C (row, col), in operand order
+    std::vector<SharedHolding> shared; // wgmma: B's column in shared memory
+    std::vector<MetadataUse> metadata; // sparse: the fields of A's row, per selector
+};
+
+// Holders of one cell; nullopt with `error` naming what is wrong and what is valid.
+std::optional<WhereAnswer> where(const Instruction& in, Operand operand, int row, int col,
+                                 std::string& error);
+// What thread `thread` holds (only register `reg` if set).
+std::optional<WhatAnswer> what(const Instruction& in, int thread, std::optional<int> reg, std::string& error);
+// What takes part in D[row][col] (selector: only that sparsity selector's metadata; all when unset).
+std::optional<FeedsAnswer> feeds(const Instruction& in, int row, int col, std::optional<int> selector,
+                                 std::string& error);
+
+// How one operand of two instructions differs.
+enum class Relation : std::uint8_t {
+    Identical,           // every cell has the same holder
+    RegisterPermutation, // same lanes, elements permuted inside each lane (no shuffles)
+    LanePermutation,     // one lane mapping for every element: a single shuffle pattern (src lane per lane)
+    Shuffle,             // lanes differ per element: several shuffles
+    Incomparable         // different shapes, thread counts, or not one holder per cell
+};
+std::string_view toString(Relation relation);
+
+struct OperandDiff {
+    Operand operand = Operand::A;
+    Relation relation = Relation::Identical;
+    std::string reason; // Incomparable: why
+    int cells = 0, differing = 0;
+    struct Cell {
+        int matrix = 0, row = 0, col = 0;
+        int thread1 = 0, index1 = 0, thread2 = 0, index2 = 0;
+    };
+    std::vector<Cell> examples;             // the first differing cells
+    std::vector<std::vector<int>> indexMap; // RegisterPermutation: [thread][index of 1] -> index in 2
+    std::vector<int> sourceLane;            // LanePermutation: [thread of 2] -> thread of 1 holding its data
+    int xorMask = -1;                       // LanePermutation that is __shfl_xor_sync(mask)
+};
+
+struct DiffAnswer {
+    std::string spec1, spec2;
+    std::vector<OperandDiff> operands;
+};
+
+// Operands both instructions hold in registers (only `operand` if set).
+std::optional<DiffAnswer> diff(const Instruction& first, const Instruction& second,
+                               std::optional<Operand> operand, std::string& error);
+
+std::string toText(const Instruction& in, const WhereAnswer& answer);
+std::string toText(const Instruction& in, const WhatAnswer& answer);
+std::string toText(const Instruction& in, const FeedsAnswer& answer);
+std::string toText(const DiffAnswer& answer);
+std::string toJson(const Instruction& in, const WhereAnswer& answer);
+std::string toJson(const Instruction& in, const WhatAnswer& answer);
+std::string toJson(const Instruction& in, const FeedsAnswer& answer);
+std::string toJson(const DiffAnswer& answer);
+
+} // namespace lanemap::query

@@ -1,0 +1,562 @@
+#include "lanemap/query.hpp"
+
+#include "lanemap/excerpt.hpp"
+#include "lanemap/smem.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <set>
+#include <sstream>
+
+namespace lanemap::query {
+
+namespace {
+
+using nlohmann::ordered_json;
+
+Holding holding(const FragmentLayout& op, const Element& e) {
+    Holding h;
+    h.operand = op.operand();
+    h.thread = e.thread;
+    h.index = e.index;
+    h.reg = e.reg;
+    h.bitLo = e.bit;
+    h.bitHi = e.bit + op.elementBits() - 1;
+    h.matrix = e.matrix;
+    h.row = e.row;
+    h.col = e.col;
+    h.colLast = e.colLast;
+    return h;
+}
+
+// Every operand name the instruction answers `where` for.
+std::string operandNames(const Instruction& in) {
+    std::string s;
+    for (const FragmentLayout& op : in.operands)
+        (s += s.empty() ? "" : ", ") += op.name();
+    if (smem::hasSharedMemoryOperands(in))
+        s += ", B (shared memory)";
+    return s;
+}
+
+std::optional<smem::SharedOperand> sharedB(const Instruction& in) {
+    if (!smem::hasSharedMemoryOperands(in))
+        return std::nullopt;
+    std::string error;
+    std::vector<smem::SharedOperand> shared = smem::operands(in, smem::Choice{}, error);
+    if (shared.size() < 2)
+        return std::nullopt;
+    return shared[1];
+}
+
+SharedHolding sharedHolding(const smem::SharedOperand& b, int row, int col) {
+    const smem::Placement p = b.layout.placement(b.toLayout(row, col).mn, b.toLayout(row, col).k);
+    return SharedHolding{Operand::B, row, col, p.address, p.bit};
+}
+
+std::string cellName(int row, int col) {
+    return "[" + std::to_string(row) + "][" + std::to_string(col) + "]";
+}
+
+bool inRange(int value, int count, const char* what, const std::string& owner, std::string& error) {
+    if (value >= 0 && value < count)
+        return true;
+    error = std::string(what) + " " + std::to_string(value) + " is outside " + owner + "; valid: 0.." +
+            std::to_string(count - 1);
+    return false;
+}
+
+void appendOwners(const FragmentLayout& op, int row, int col, int matrix, std::vector<Holding>& out,
+                  std::set<std::pair<int, int>>& seen) {
+    for (const std::uint32_t k : op.owners(row, col, matrix)) {
+        const Element& e = op.elements()[k];
+        if (seen.insert({static_cast<int>(op.operand()) * 1000 + e.thread, e.index}).second)
+            out.push_back(holding(op, e));
+    }
+}
+
+std::string holderLine(const Instruction& in, const Holding& h) {
+    std::ostringstream s;
+    s << (in.scope == Scope::Warpgroup ? "thread " : "lane ") << h.thread;
+    if (in.scope == Scope::Warpgroup)
+        s << " (warp " << h.thread / 32 << ", lane " << h.thread % 32 << ")";
+    s << "  register " << h.reg << "  bits [" << h.bitHi << ":" << h.bitLo << "]  element "
+      << static_cast<char>(std::tolower(static_cast<unsigned char>(toString(h.operand)[0]))) << h.index;
+    s << "  " << toString(h.operand) << cellName(h.row, h.col);
+    if (h.colLast != h.col)
+        s << ".." << h.colLast << " (chunk)";
+    if (h.matrix >= 0)
+        s << " of product " << h.matrix;
+    return s.str();
+}
+
+ordered_json holdingJson(const Holding& h) {
+    ordered_json o;
+    o["operand"] = std::string(toString(h.operand));
+    o["thread"] = h.thread;
+    o["lane"] = h.thread % 32;
+    o["warp"] = h.thread / 32;
+    o["register"] = h.reg;
+    o["bits"] = {h.bitHi, h.bitLo};
+    o["element"] = h.index;
+    o["row"] = h.row;
+    o["col"] = h.col;
+    if (h.colLast != h.col)
+        o["col_last"] = h.colLast;
+    if (h.matrix >= 0)
+        o["matrix"] = h.matrix;
+    return o;
+}
+
+ordered_json sharedJson(const SharedHolding& s) {
+    ordered_json o;
+    o["operand"] = std::string(toString(s.operand));
+    o["row"] = s.row;
+    o["col"] = s.col;
+    o["shared_memory"] = "K-major, 128B swizzle";
+    o["byte"] = s.address;
+    if (s.bit)
+        o["bit"] = s.bit;
+    return o;
+}
+
+ordered_json fieldJson(const MetadataUse& m) {
+    ordered_json o;
+    o["selector"] = m.selector;
+    o["thread"] = m.field.thread;
+    o["bits"] = {m.field.bitHi, m.field.bitLo};
+    o["row"] = m.field.row;
+    o["cols"] = {m.field.colFirst, m.field.colLast};
+    return o;
+}
+
+std::string dump(const ordered_json& doc) {
+    return doc.dump(1) + "\n";
+}
+
+} // namespace
+
+std::optional<WhereAnswer> where(const Instruction& in, Operand operand, int row, int col,
+                                 std::string& error) {
+    WhereAnswer answer{operand, row, col, {}, {}};
+    if (operand == Operand::Metadata) {
+        error = "metadata is not a matrix of elements; `feeds " + in.spec +
+                " ROW COL` names the metadata fields of a row; valid operands: " + operandNames(in);
+        return std::nullopt;
+    }
+    const FragmentLayout* op = in.operand(operand);
+    if (!op) {
+        if (operand == Operand::B)
+            if (const std::optional<smem::SharedOperand> b = sharedB(in)) {
+                if (!inRange(row, b->rows, "row", "B (" + std::to_string(b->rows) + " rows)", error) ||
+                    !inRange(col, b->cols, "column", "B (" + std::to_string(b->cols) + " columns)", error))
+                    return std::nullopt;
+                answer.shared = sharedHolding(*b, row, col);
+                return answer;
+            }
+        error = "no operand " + std::string(toString(operand)) + " in " + in.spec +
+                "; valid operands: " + operandNames(in);
+        return std::nullopt;
+    }
+    const std::string name =
+        std::string(op->name()) + " (" + std::to_string(op->rows()) + "x" + std::to_string(op->cols()) + ")";
+    if (!inRange(row, op->rows(), "row", name, error) || !inRange(col, op->cols(), "column", name, error))
+        return std::nullopt;
+    std::set<std::pair<int, int>> seen;
+    for (int m = 0; m < op->matrices(); ++m)
+        appendOwners(*op, row, col, m, answer.holders, seen);
+    return answer;
+}
+
+std::optional<WhatAnswer> what(const Instruction& in, int thread, std::optional<int> reg,
+                               std::string& error) {
+    const std::string who = in.scope == Scope::Warpgroup ? "thread" : "lane";
+    if (!inRange(thread, in.threads, who.c_str(), in.spec + " (" + std::to_string(in.threads) + " threads)",
+                 error))
+        return std::nullopt;
+    int registers = 0;
+    for (const FragmentLayout& op : in.operands)
+        registers = std::max(registers, op.registers());
+    if (reg && !inRange(*reg, registers, "register", "every operand of " + in.spec, error))
+        return std::nullopt;
+    WhatAnswer answer{thread, reg, {}};
+    for (const FragmentLayout& op : in.operands)
+        for (int i = 0; i < op.elementsPerThread(); ++i) {
+            const Element& e = op.element(thread, i);
+            if (!reg || e.reg == *reg)
+                answer.held.push_back(holding(op, e));
+        }
+    return answer;
+}
+
+std::optional<FeedsAnswer> feeds(const Instruction& in, int row, int col, std::optional<int> selector,
+                                 std::string& error) {
+    const FragmentLayout* d = in.operand(Operand::D);
+    if (!d) {
+        error = in.spec + " has no D operand";
+        return std::nullopt;
+    }
+    const std::string name = "D (" + std::to_string(d->rows()) + "x" + std::to_string(d->cols()) + ")";
+    if (!inRange(row, d->rows(), "row", name, error) || !inRange(col, d->cols(), "column", name, error))
+        return std::nullopt;
+    if (selector) {
+        if (!in.metadata) {
+            error = "--selector applies to sparse instructions only; " + in.spec + " is dense";
+            return std::nullopt;
+        }
+        std::string valid;
+        bool found = false;
+        for (const MetadataSelector& s : in.metadata->selectors) {
+            found = found || s.value == *selector;
+            valid += (valid.empty() ? "" : ", ") + std::to_string(s.value);
+        }
+        if (!found) {
+            error = "sparsity selector " + std::to_string(*selector) + " is not valid for " + in.spec +
+                    "; valid selectors: " + valid;
+            return std::nullopt;
+        }
+    }
+    FeedsAnswer answer;
+    answer.row = row;
+    answer.col = col;
+    std::set<std::pair<int, int>> seenD, seen;
+    for (int m = 0; m < d->matrices(); ++m) {
+        const std::size_t before = answer.d.size();
+        appendOwners(*d, row, col, m, answer.d, seenD);
+        if (answer.d.size() == before)
+            continue;
+        // Product m reads A's row, B's column and C's cell of the same product.
+        for (const FragmentLayout& op : in.operands) {
+            const int pm = std::min(m, op.matrices() - 1);
+            switch (op.operand()) {
+            case Operand::A:
+                for (int k = 0; k < op.cols(); ++k)
+                    appendOwners(op, row, k, pm, answer.inputs, seen);
+                break;
+            case Operand::B:
+                for (int k = 0; k < op.rows(); ++k)
+                    appendOwners(op, k, col, pm, answer.inputs, seen);
+                break;
+            case Operand::C:
+                appendOwners(op, row, col, pm, answer.inputs, seen);
+                break;
+            default:
+                break;
+            }
+        }
+    }
+    if (!in.operand(Operand::B))
+        if (const std::optional<smem::SharedOperand> b = sharedB(in))
+            for (int k = 0; k < b->rows; ++k)
+                answer.shared.push_back(sharedHolding(*b, k, col));
+    if (in.metadata)
+        for (const MetadataSelector& s : in.metadata->selectors)
+            if (!selector || s.value == *selector)
+                for (const MetadataField& f : s.fields)
+                    if (f.row == row)
+                        answer.metadata.push_back(MetadataUse{s.value, f});
+    return answer;
+}
+
+std::string_view toString(Relation relation) {
+    switch (relation) {
+    case Relation::Identical:
+        return "identical";
+    case Relation::RegisterPermutation:
+        return "register-permutation";
+    case Relation::LanePermutation:
+        return "lane-permutation";
+    case Relation::Shuffle:
+        return "shuffle";
+    case Relation::Incomparable:
+        return "incomparable";
+    }
+    return "incomparable";
+}
+
+namespace {
+
+std::string shapeOf(const FragmentLayout& op) {
+    std::string s = std::to_string(op.rows()) + "x" + std::to_string(op.cols());
+    if (op.matrices() > 1)
+        s += " x" + std::to_string(op.matrices()) + " products";
+    return s + ", " + std::to_string(op.threads()) + " threads, " + std::to_string(op.elementsPerThread()) +
+           " elements per thread";
+}
+
+bool oneOwnerPerCell(const FragmentLayout& op) {
+    for (int m = 0; m < op.matrices(); ++m)
+        for (int r = 0; r < op.rows(); ++r)
+            for (int c = 0; c < op.cols(); ++c)
+                if (op.owners(r, c, m).size() != 1)
+                    return false;
+    return true;
+}
+
+OperandDiff compare(const FragmentLayout& a, const FragmentLayout& b) {
+    OperandDiff d;
+    d.operand = a.operand();
+    if (a.rows() != b.rows() || a.cols() != b.cols() || a.matrices() != b.matrices() ||
+        a.threads() != b.threads() || a.elementsPerThread() != b.elementsPerThread()) {
+        d.relation = Relation::Incomparable;
+        d.reason = "different fragments: " + shapeOf(a) + " against " + shapeOf(b);
+        return d;
+    }
+    if (!oneOwnerPerCell(a) || !oneOwnerPerCell(b)) {
+        d.relation = Relation::Incomparable;
+        d.reason = "not one holder per cell (sparse chunks): compare with `where` per cell";
+        return d;
+    }
+    const int threads = a.threads(), elements = a.elementsPerThread();
+    d.indexMap.assign(static_cast<std::size_t>(threads),
+                      std::vector<int>(static_cast<std::size_t>(elements), -1));
+    d.sourceLane.assign(static_cast<std::size_t>(threads), -1);
+    bool sameLanes = true, laneFunction = true;
+    for (int m = 0; m < a.matrices(); ++m)
+        for (int r = 0; r < a.rows(); ++r)
+            for (int c = 0; c < a.cols(); ++c) {
+                const Element& e1 = a.elements()[a.owners(r, c, m)[0]];
+                const Element& e2 = b.elements()[b.owners(r, c, m)[0]];
+                ++d.cells;
+                if (e1.thread != e2.thread || e1.index != e2.index) {
+                    ++d.differing;
+                    if (d.examples.size() < 16)
+                        d.examples.push_back({m, r, c, e1.thread, e1.index, e2.thread, e2.index});
+                }
+                sameLanes = sameLanes && e1.thread == e2.thread;
+                if (e1.thread == e2.thread)
+                    d.indexMap[e1.thread][e1.index] = e2.index;
+                int& source = d.sourceLane[e2.thread];
+                laneFunction = laneFunction && (source < 0 || source == e1.thread);
+                source = e1.thread;
+            }
+    if (!d.differing) {
+        d.relation = Relation::Identical;
+        d.indexMap.clear();
+        d.sourceLane.clear();
+    } else if (sameLanes) {
+        d.relation = Relation::RegisterPermutation;
+        d.sourceLane.clear();
+    } else if (laneFunction) {
+        d.relation = Relation::LanePermutation;
+        d.indexMap.clear();
+        const int mask = d.sourceLane[0];
+        bool isXor = true;
+        for (int t = 0; t < threads; ++t)
+            isXor = isXor && d.sourceLane[static_cast<std::size_t>(t)] == (t ^ mask);
+        if (isXor)
+            d.xorMask = mask;
+    } else {
+        d.relation = Relation::Shuffle;
+        d.indexMap.clear();
+        d.sourceLane.clear();
+    }
+    return d;
+}
+
+} // namespace
+
+std::optional<DiffAnswer> diff(const Instruction& first, const Instruction& second,
+                               std::optional<Operand> operand, std::string& error) {
+    DiffAnswer answer{first.spec, second.spec, {}};
+    for (const FragmentLayout& a : first.operands) {
+        if (operand && a.operand() != *operand)
+            continue;
+        if (const FragmentLayout* b = second.operand(a.operand()))
+            answer.operands.push_back(compare(a, *b));
+    }
+    if (answer.operands.empty()) {
+        std::string common;
+        for (const FragmentLayout& a : first.operands)
+            if (second.operand(a.operand()))
+                (common += common.empty() ? "" : ", ") += a.name();
+        error = (operand ? "operand " + std::string(toString(*operand)) +
+                               " is not held in registers by both " + first.spec + " and " + second.spec
+                         : first.spec + " and " + second.spec + " share no register operand") +
+                "; valid operands: " + (common.empty() ? "none" : common);
+        return std::nullopt;
+    }
+    return answer;
+}
+
+std::string toText(const Instruction& in, const WhereAnswer& a) {
+    std::ostringstream s;
+    s << in.spec << "  " << toString(a.operand) << cellName(a.row, a.col) << '\n';
+    if (a.shared)
+        s << "  shared memory (K-major, 128B swizzle): byte " << a.shared->address
+          << (a.shared->bit ? " bit " + std::to_string(a.shared->bit) : "")
+          << " from a 1024-byte aligned base\n";
+    for (const Holding& h : a.holders)
+        s << "  " << holderLine(in, h) << '\n';
+    if (a.holders.size() > 1)
+        s << "  (" << a.holders.size() << " holders)\n";
+    return s.str();
+}
+
+std::string toText(const Instruction& in, const WhatAnswer& a) {
+    std::ostringstream s;
+    s << in.spec << "  " << (in.scope == Scope::Warpgroup ? "thread " : "lane ") << a.thread;
+    if (a.reg)
+        s << "  register " << *a.reg;
+    s << '\n';
+    for (const Holding& h : a.held)
+        s << "  " << holderLine(in, h) << '\n';
+    return s.str();
+}
+
+std::string toText(const Instruction& in, const FeedsAnswer& a) {
+    std::ostringstream s;
+    s << in.spec << "  D" << cellName(a.row, a.col) << '\n';
+    for (const Holding& h : a.d)
+        s << "  D  " << holderLine(in, h) << '\n';
+    for (const Holding& h : a.inputs)
+        s << "  " << toString(h.operand) << "  " << holderLine(in, h) << '\n';
+    for (const SharedHolding& b : a.shared)
+        s << "  B  shared memory B" << cellName(b.row, b.col) << " byte " << b.address
+          << " (K-major, 128B swizzle)\n";
+    for (const MetadataUse& m : a.metadata)
+        s << "  metadata  selector " << m.selector << "  thread " << m.field.thread << "  bits ["
+          << m.field.bitHi << ":" << m.field.bitLo << "]  row " << m.field.row << " columns "
+          << m.field.colFirst << ".." << m.field.colLast << '\n';
+    return s.str();
+}
+
+std::string toText(const DiffAnswer& a) {
+    std::ostringstream s;
+    s << a.spec1 << " vs " << a.spec2 << '\n';
+    for (const OperandDiff& d : a.operands) {
+        s << toString(d.operand) << ": " << toString(d.relation);
+        if (d.relation == Relation::Incomparable) {
+            s << " (" << d.reason << ")\n";
+            continue;
+        }
+        s << ", " << d.differing << " of " << d.cells << " cells held by a different lane or element\n";
+        for (const OperandDiff::Cell& c : d.examples)
+            s << "  " << toString(d.operand) << cellName(c.row, c.col)
+              << (c.matrix ? " product " + std::to_string(c.matrix) : "") << ": T" << c.thread1 << ":"
+              << c.index1 << " -> T" << c.thread2 << ":" << c.index2 << '\n';
+        if (d.differing > static_cast<int>(d.examples.size()))
+            s << "  ... " << d.differing - static_cast<int>(d.examples.size()) << " more\n";
+        if (d.relation == Relation::RegisterPermutation) {
+            s << "  same lanes; inside every lane element i of the first is element map[i] of the second:\n";
+            std::set<std::vector<int>> distinct(d.indexMap.begin(), d.indexMap.end());
+            if (distinct.size() == 1) {
+                s << "  map (every lane) =";
+                for (const int i : d.indexMap[0])
+                    s << ' ' << i;
+                s << '\n';
+            } else {
+                for (std::size_t t = 0; t < d.indexMap.size(); ++t) {
+                    s << "  lane " << t << " map =";
+                    for (const int i : d.indexMap[t])
+                        s << ' ' << i;
+                    s << '\n';
+                }
+            }
+        } else if (d.relation == Relation::LanePermutation) {
+            if (d.xorMask >= 0)
+                s << "  one shuffle: lane L of the second takes its data from lane L ^ " << d.xorMask
+                  << " (__shfl_xor_sync(mask, v, " << d.xorMask << "))\n";
+            else {
+                s << "  one shuffle pattern: source lane per lane of the second =";
+                for (const int l : d.sourceLane)
+                    s << ' ' << l;
+                s << '\n';
+            }
+        } else if (d.relation == Relation::Shuffle) {
+            s << "  lanes differ per element: no single permutation; each register needs its own shuffle\n";
+        }
+    }
+    return s.str();
+}
+
+std::string toJson(const Instruction& in, const WhereAnswer& a) {
+    ordered_json doc;
+    doc["spec"] = in.spec;
+    doc["query"] = "where";
+    doc["operand"] = std::string(toString(a.operand));
+    doc["row"] = a.row;
+    doc["col"] = a.col;
+    doc["holders"] = ordered_json::array();
+    for (const Holding& h : a.holders)
+        doc["holders"].push_back(holdingJson(h));
+    if (a.shared)
+        doc["shared_memory"] = sharedJson(*a.shared);
+    return dump(doc);
+}
+
+std::string toJson(const Instruction& in, const WhatAnswer& a) {
+    ordered_json doc;
+    doc["spec"] = in.spec;
+    doc["query"] = "what";
+    doc["thread"] = a.thread;
+    if (a.reg)
+        doc["register"] = *a.reg;
+    doc["elements"] = ordered_json::array();
+    for (const Holding& h : a.held)
+        doc["elements"].push_back(holdingJson(h));
+    return dump(doc);
+}
+
+std::string toJson(const Instruction& in, const FeedsAnswer& a) {
+    ordered_json doc;
+    doc["spec"] = in.spec;
+    doc["query"] = "feeds";
+    doc["row"] = a.row;
+    doc["col"] = a.col;
+    doc["d"] = ordered_json::array();
+    for (const Holding& h : a.d)
+        doc["d"].push_back(holdingJson(h));
+    doc["inputs"] = ordered_json::array();
+    for (const Holding& h : a.inputs)
+        doc["inputs"].push_back(holdingJson(h));
+    if (!a.shared.empty()) {
+        doc["shared_memory"] = ordered_json::array();
+        for (const SharedHolding& b : a.shared)
+            doc["shared_memory"].push_back(sharedJson(b));
+    }
+    if (!a.metadata.empty()) {
+        doc["metadata"] = ordered_json::array();
+        for (const MetadataUse& m : a.metadata)
+            doc["metadata"].push_back(fieldJson(m));
+    }
+    return dump(doc);
+}
+
+std::string toJson(const DiffAnswer& a) {
+    ordered_json doc;
+    doc["query"] = "diff";
+    doc["spec1"] = a.spec1;
+    doc["spec2"] = a.spec2;
+    doc["operands"] = ordered_json::array();
+    for (const OperandDiff& d : a.operands) {
+        ordered_json o;
+        o["operand"] = std::string(toString(d.operand));
+        o["relation"] = std::string(toString(d.relation));
+        if (d.relation == Relation::Incomparable) {
+            o["reason"] = d.reason;
+            doc["operands"].push_back(o);
+            continue;
+        }
+        o["cells"] = d.cells;
+        o["differing"] = d.differing;
+        o["examples"] = ordered_json::array();
+        for (const OperandDiff::Cell& c : d.examples)
+            o["examples"].push_back({{"matrix", c.matrix},
+                                     {"row", c.row},
+                                     {"col", c.col},
+                                     {"first", {c.thread1, c.index1}},
+                                     {"second", {c.thread2, c.index2}}});
+        if (!d.indexMap.empty())
+            o["index_map"] = d.indexMap;
+        if (!d.sourceLane.empty())
+            o["source_lane"] = d.sourceLane;
+        if (d.xorMask >= 0)
+            o["xor_mask"] = d.xorMask;
+        doc["operands"].push_back(o);
+    }
+    return dump(doc);
+}
+
+} // namespace lanemap::query

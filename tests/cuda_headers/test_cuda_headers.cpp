@@ -1,0 +1,105 @@
+// The generated CUDA headers (lanemap-cli export --format cuda), compiled as plain C++ for every variant and
+// evaluated against the engine for every cell: row/col/reg/bit of every (lane, i), the inverse owner(), and
+// the metadata field location of every sparse selector.
+#include "non_affine.hpp"
+#include "registry.hpp"
+
+#include "lanemap/catalog.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+#include <string>
+
+namespace lanemap_gen {
+struct Owner {
+    int lane;
+    int index;
+};
+} // namespace lanemap_gen
+
+namespace {
+
+using lanemap::Catalog;
+
+TEST(CudaHeaders, EveryRegisterOperandOfEveryVariantIsGenerated) {
+    std::size_t operands = lanemap::test::nonAffineInstruction().operands.size();
+    for (const lanemap::Variant* v : Catalog::instance().variants())
+        operands += Catalog::instance().instruction(*v).operands.size();
+    EXPECT_EQ(generatedOperands().size(), operands);
+}
+
+TEST(CudaHeaders, FunctionsMatchTheEngineForEveryCell) {
+    std::size_t cells = 0;
+    const lanemap::Instruction nonAffine = lanemap::test::nonAffineInstruction();
+    for (const GeneratedOperand& g : generatedOperands()) {
+        const lanemap::Instruction* in = Catalog::instance().instruction(g.spec);
+        if (std::string(g.spec) == lanemap::test::kNonAffineSpec)
+            in = &nonAffine; // the table fallback
+        ASSERT_NE(in, nullptr) << g.spec;
+        const lanemap::FragmentLayout* op = nullptr;
+        for (const lanemap::FragmentLayout& candidate : in->operands)
+            if (candidate.name()[0] == g.operand)
+                op = &candidate;
+        ASSERT_NE(op, nullptr) << g.spec << ' ' << g.operand;
+        int failures = 0;
+        for (const lanemap::Element& e : op->elements()) {
+            const int lane = e.thread, i = e.index;
+            const bool ok = g.row(lane, i) == e.row && g.col(lane, i) == e.col && g.reg(lane, i) == e.reg &&
+                            g.bit(lane, i) == e.bit && (!g.colLast || g.colLast(lane, i) == e.colLast) &&
+                            (!g.product || g.product(lane, i) == e.matrix);
+            if (!ok && failures++ < 3)
+                ADD_FAILURE() << g.spec << ' ' << g.operand << " lane " << lane << " i " << i
+                              << ": header says (" << g.row(lane, i) << ", " << g.col(lane, i) << ") reg "
+                              << g.reg(lane, i) << " bit " << g.bit(lane, i) << ", engine (" << e.row << ", "
+                              << e.col << ") reg " << e.reg << " bit " << int(e.bit);
+            ++cells;
+        }
+        // owner(): the first holder of every cell (the only one where the operand is a bijection).
+        for (int m = 0; m < op->matrices(); ++m)
+            for (int r = 0; r < op->rows(); ++r)
+                for (int c = 0; c < op->cols(); ++c) {
+                    const auto owners = op->owners(r, c, m);
+                    const lanemap_gen::Owner o = g.owner(r, c, m);
+                    bool holds = false;
+                    for (const std::uint32_t k : owners)
+                        holds = holds ||
+                                (op->elements()[k].thread == o.lane && op->elements()[k].index == o.index);
+                    if (!holds && failures++ < 3)
+                        ADD_FAILURE() << g.spec << ' ' << g.operand << " owner(" << r << ", " << c << ", "
+                                      << m << ") = {" << o.lane << ", " << o.index << "} holds no such cell";
+                }
+        EXPECT_EQ(failures, 0) << g.spec << ' ' << g.operand;
+    }
+    EXPECT_GT(cells, 1000000u) << "every element of every operand of the catalog";
+}
+
+TEST(CudaHeaders, MetadataFieldLocationMatchesEveryField) {
+    std::size_t fields = 0;
+    std::set<std::string> sparse;
+    for (const GeneratedMetadata& g : generatedMetadata()) {
+        const lanemap::Instruction* in = Catalog::instance().instruction(g.spec);
+        ASSERT_TRUE(in && in->metadata) << g.spec;
+        sparse.insert(g.spec);
+        for (const lanemap::MetadataSelector& s : in->metadata->selectors) {
+            if (s.value != g.selector)
+                continue;
+            for (const lanemap::MetadataField& f : s.fields) {
+                const int chunk = f.colFirst / in->metadata->chunkCols;
+                EXPECT_EQ(g.fieldLane(f.row, chunk), f.thread)
+                    << g.spec << " selector " << s.value << " row " << f.row;
+                EXPECT_EQ(g.fieldBit(f.row, chunk), f.bitLo)
+                    << g.spec << " selector " << s.value << " row " << f.row;
+                ++fields;
+            }
+        }
+    }
+    std::size_t expected = 0;
+    for (const lanemap::Variant* v : Catalog::instance().variants())
+        expected += (v->family == lanemap::Family::MmaSp || v->family == lanemap::Family::WgmmaSp) ? 1 : 0;
+    EXPECT_EQ(sparse.size(), expected) << "every sparse variant has its metadata functions";
+    EXPECT_GT(fields, 0u);
+}
+
+} // namespace
