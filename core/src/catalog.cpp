@@ -13,6 +13,7 @@ const Catalog& Catalog::instance() {
         registerDenseMma(c);
         registerSparseMma(c);
         registerWgmma(c);
+        registerWmma(c);
         return c;
     }();
     return catalog;

@@ -61,5 +61,6 @@ class Catalog {
 void registerDenseMma(Catalog& catalog);
 void registerSparseMma(Catalog& catalog);
 void registerWgmma(Catalog& catalog);
+void registerWmma(Catalog& catalog); // layouts from discovery reports (wmma.hpp)
 
 } // namespace lanemap
