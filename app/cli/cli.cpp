@@ -195,10 +195,16 @@ int cmdProbe(const std::string& spec, bool all, const std::string& family, const
     }
     std::vector<const Variant*> variants;
     if (all) {
+        // wmma has no documented layout to confirm: `discover` observes it.
         for (const Variant* v : Catalog::instance().variants())
-            if (family.empty() || toString(v->family) == family)
+            if ((family.empty() || toString(v->family) == family) && v->family != Family::Wmma)
                 variants.push_back(v);
     } else if (const Variant* one = resolve(spec, err)) {
+        if (one->family == Family::Wmma) {
+            err << "lanemap-cli: no document states a wmma layout for probe to confirm; lanemap-cli discover "
+                << one->spec << " observes it on the GPU\n";
+            return Usage;
+        }
         variants.push_back(one);
     } else {
         return Usage;
