@@ -4,12 +4,14 @@
 #include "lanemap/catalog.hpp"
 #include "lanemap/excerpt.hpp"
 #include "lanemap/export.hpp"
+#include "lanemap/gpu/discover.hpp"
 #include "lanemap/gpu/probe.hpp"
 #include "lanemap/query.hpp"
 #include "lanemap/site.hpp"
 #include "lanemap/smem.hpp"
 #include "lanemap/spec.hpp"
 #include "lanemap/version.hpp"
+#include "lanemap/wmma.hpp"
 #include "lanemap/write.hpp"
 
 #include <CLI/CLI.hpp>
@@ -52,11 +54,11 @@ const Instruction& asTyped(const Instruction& in, Instruction& copy) {
 }
 
 int cmdList(const std::string& family, int sm, std::ostream& out, std::ostream& err) {
-    static const std::vector<std::string> families{"mma",      "mma.sp",   "wgmma",    "wgmma.sp",
-                                                   "ldmatrix", "stmatrix", "movmatrix"};
+    static const std::vector<std::string> families{"mma",      "mma.sp",   "wgmma",     "wgmma.sp",
+                                                   "ldmatrix", "stmatrix", "movmatrix", "wmma"};
     if (!family.empty() && std::find(families.begin(), families.end(), family) == families.end()) {
         err << "lanemap-cli: unknown family '" << excerpt(family)
-            << "'; valid families: mma, mma.sp, wgmma, wgmma.sp, ldmatrix, stmatrix, movmatrix\n";
+            << "'; valid families: mma, mma.sp, wgmma, wgmma.sp, ldmatrix, stmatrix, movmatrix, wmma\n";
         return Usage;
     }
     for (const Variant* v : Catalog::instance().variants()) {
@@ -69,12 +71,32 @@ int cmdList(const std::string& family, int sm, std::ostream& out, std::ostream& 
     return Ok;
 }
 
-int cmdShow(const std::string& spec, const ExportOptions& options, std::ostream& out, std::ostream& err) {
+int cmdShow(const std::string& spec, const ExportOptions& options, const std::string& target,
+            std::ostream& out, std::ostream& err) {
     const Variant* v = resolve(spec, err);
     if (!v)
         return Usage;
     Instruction copy;
-    const Instruction& in = asTyped(Catalog::instance().instruction(*v), copy);
+    Instruction discovered;
+    if (!target.empty()) {
+        // wmma layouts belong to a SASS target: show the one recorded for `target`.
+        if (v->family != Family::Wmma) {
+            err << "lanemap-cli: --target applies to wmma only (other layouts are the ISA's, for every "
+                   "target)\n";
+            return Usage;
+        }
+        if (!wmma::recordedFor(target)) {
+            std::string targets;
+            for (const std::string& t : wmma::discoveredTargets())
+                targets += (targets.empty() ? "" : ", ") + t;
+            err << "lanemap-cli: no discovery report for --target '" << excerpt(target)
+                << "'; recorded targets: " << (targets.empty() ? "none" : targets)
+                << " (lanemap-cli discover records one on a GPU of that target)\n";
+            return Usage;
+        }
+        discovered = wmma::instructionFor(*v, target);
+    }
+    const Instruction& in = asTyped(target.empty() ? Catalog::instance().instruction(*v) : discovered, copy);
     std::string doc, error;
     if (!exportInstruction(in, ExportFormat::Text, options, doc, error)) {
         err << "lanemap-cli: " << error << '\n';
@@ -200,11 +222,18 @@ int cmdProbe(const std::string& spec, bool all, const std::string& family, const
         }
     std::vector<const Variant*> variants;
     if (all) {
+        // wmma has no documented layout to confirm: `discover` observes it.
         for (const Variant* v : Catalog::instance().variants())
-            if (chosen.empty() ||
-                std::find(chosen.begin(), chosen.end(), std::string(toString(v->family))) != chosen.end())
+            if ((chosen.empty() ||
+                 std::find(chosen.begin(), chosen.end(), std::string(toString(v->family))) != chosen.end()) &&
+                v->family != Family::Wmma)
                 variants.push_back(v);
     } else if (const Variant* one = resolve(spec, err)) {
+        if (one->family == Family::Wmma) {
+            err << "lanemap-cli: no document states a wmma layout for probe to confirm; lanemap-cli discover "
+                << one->spec << " observes it on the GPU\n";
+            return Usage;
+        }
         variants.push_back(one);
     } else {
         return Usage;
@@ -355,6 +384,139 @@ int cmdDiff(const std::string& spec1, const std::string& spec2, const std::strin
     return Ok;
 }
 
+// discover --validate PATH: a report someone contributes, checked before it goes into resources/discovery/.
+int cmdValidateDiscovery(const std::string& path, std::ostream& out, std::ostream& err) {
+    wmma::DiscoveryReport report;
+    std::string error;
+    if (!wmma::loadDiscoveryReportFile(path, report, error)) {
+        err << "lanemap-cli: " << path << " is not a valid discovery report: " << error << '\n';
+        return Usage;
+    }
+    out << path << ": valid discovery report of " << report.device.name << ", SASS " << report.sassTarget
+        << ", " << report.date << ": " << report.fragments.size() << " fragments, " << report.checks.size()
+        << " checks, " << report.failures.size() << " failures\n";
+    return Ok;
+}
+
+// The placements and checks of two reports (date, device and version aside): empty when they agree.
+std::string differences(const wmma::DiscoveryReport& a, const wmma::DiscoveryReport& b) {
+    std::string diff;
+    auto add = [&diff](const std::string& line) { diff += "  " + line + "\n"; };
+    for (const wmma::DiscoveredFragment& f : a.fragments) {
+        const wmma::DiscoveredFragment* g = b.fragment(f.form);
+        if (!g)
+            add(f.form.key() + ": only in this run");
+        else
+            for (std::size_t i = 0; i < f.cells.size(); ++i)
+                if (f.cells[i].row != g->cells[i].row || f.cells[i].col != g->cells[i].col) {
+                    const int per = f.numElements();
+                    add(f.form.key() + ": lane " + std::to_string(static_cast<int>(i) / per) + " x[" +
+                        std::to_string(static_cast<int>(i) % per) + "] differs");
+                    break;
+                }
+    }
+    for (const wmma::DiscoveredFragment& g : b.fragments)
+        if (!a.fragment(g.form))
+            add(g.form.key() + ": only in the recorded report");
+    for (const wmma::DiscoveryCheck& c : a.checks) {
+        const wmma::DiscoveryCheck* d = b.check(c.spec);
+        if (!d || d->store != c.store || d->mma != c.mma)
+            add(c.spec + ": checks differ");
+    }
+    if (a.sassTarget != b.sassTarget)
+        add("SASS target " + a.sassTarget + " vs " + b.sassTarget);
+    return diff;
+}
+
+int cmdDiscover(const std::string& spec, const std::string& family, const std::string& jsonPath,
+                const std::string& expectPath, std::ostream& out, std::ostream& err) {
+    if (spec.empty() == family.empty()) {
+        err << "lanemap-cli: discover needs exactly one of SPEC (a wmma spec) or --family wmma\n";
+        return Usage;
+    }
+    if (!family.empty() && family != "wmma") {
+        err << "lanemap-cli: discover --family takes wmma (the only family whose layout no document "
+               "states)\n";
+        return Usage;
+    }
+    std::vector<wmma::FragmentForm> forms;
+    std::vector<const Variant*> variants;
+    if (!spec.empty()) {
+        const Variant* v = resolve(spec, err);
+        if (!v)
+            return Usage;
+        if (v->family != Family::Wmma) {
+            err << "lanemap-cli: discover runs wmma only; " << v->spec
+                << " has a documented layout (lanemap-cli probe confirms it)\n";
+            return Usage;
+        }
+        for (const Operand op : {Operand::A, Operand::B, Operand::C})
+            if (const auto f = wmma::formOf(*v, op))
+                forms.push_back(*f);
+        wmma::FragmentForm colC = forms.back();
+        colC.layout = Major::Col;
+        forms.push_back(colC);
+        variants.push_back(v);
+    } else {
+        forms = wmma::fragmentForms();
+        for (const Variant* v : Catalog::instance().variants())
+            if (v->family == Family::Wmma)
+                variants.push_back(v);
+    }
+    wmma::DiscoveryReport expected;
+    if (!expectPath.empty()) {
+        std::string error;
+        if (!wmma::loadDiscoveryReportFile(expectPath, expected, error)) {
+            err << "lanemap-cli: --expect " << expectPath << " is not a valid discovery report: " << error
+                << '\n';
+            return Usage;
+        }
+    }
+    if (!jsonPath.empty())
+        if (const std::string failure = checkWritable(jsonPath); !failure.empty()) {
+            err << "lanemap-cli: --json: " << failure << '\n';
+            return Usage;
+        }
+    std::string why;
+    const std::unique_ptr<gpu::WmmaDevice> device = gpu::openWmmaDevice(why);
+    if (!device) {
+        err << "lanemap-cli: GPU unavailable: " << why << '\n';
+        return GpuUnavailable;
+    }
+    const DeviceInfo info = device->info();
+    out << "discovering " << forms.size() << " wmma fragment" << (forms.size() == 1 ? "" : "s")
+        << " and checking " << variants.size() << " variant" << (variants.size() == 1 ? "" : "s") << " on "
+        << info.name << " (sm_" << info.sm << ", SASS " << device->sassTarget() << ", driver " << info.driver
+        << ", CUDA " << info.cudaRuntime << ")\n";
+    const wmma::DiscoveryReport report =
+        gpu::discoverWmma(*device, forms, variants, [&out](const std::string& line) { out << line << '\n'; });
+    int failedChecks = 0;
+    for (const wmma::DiscoveryCheck& c : report.checks)
+        failedChecks += c.store == Verdict::Fail || c.mma == Verdict::Fail;
+    out << report.fragments.size() << " fragments discovered, " << report.failures.size() << " failed; "
+        << report.checks.size() - static_cast<std::size_t>(failedChecks) << " of " << report.checks.size()
+        << " variants without a failed check\n";
+    int code = report.failures.empty() && !failedChecks ? Ok : Mismatch;
+    if (!expectPath.empty()) {
+        const std::string diff = differences(report, expected);
+        if (diff.empty()) {
+            out << "reproduces " << expectPath << " exactly: the same placements of all "
+                << report.fragments.size() << " fragments and the same check verdicts\n";
+        } else {
+            out << "differs from " << expectPath << ":\n" << diff;
+            code = Mismatch;
+        }
+    }
+    if (!jsonPath.empty()) {
+        if (const std::string failure = writeFile(jsonPath, wmma::toJson(report)); !failure.empty()) {
+            err << "lanemap-cli: " << failure << '\n';
+            return Usage;
+        }
+        out << "report written to " << jsonPath << '\n';
+    }
+    return code;
+}
+
 bool selectorGiven(const CLI::App* command) {
     return command->parsed() && command->get_option("--selector")->count() > 0;
 }
@@ -377,8 +539,9 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
 namespace {
 
 int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-    CLI::App app{"lanemap-cli — PTX tensor-core fragment layouts: list, show, export, probe, where, what, "
-                 "feeds, diff"};
+    CLI::App app{
+        "lanemap-cli — PTX tensor-core fragment layouts: list, show, export, probe, discover, banks, "
+        "where, what, feeds, diff"};
     app.set_version_flag("--version", "lanemap-cli " + std::string(kVersionLine));
     app.require_subcommand(1);
 
@@ -401,6 +564,9 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     show->add_option("--major", major,
                      "wgmma shared memory: K or MN (with --operand A: A's shared-memory view)");
     show->add_option("--swizzle", swizzle, "wgmma shared memory: none, 32B, 64B or 128B (default 128B)");
+    std::string target;
+    show->add_option("--target", target,
+                     "wmma: the SASS target whose discovered layout to show (e.g. sm_90)");
 
     std::string exportSpec, format = "json", output;
     bool all = false;
@@ -475,6 +641,20 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     diffCmd->add_option("spec2", diffSpec2, "Second spec")->required();
     diffCmd->add_option("--operand", queryOperand, "Only this operand: A, B, C or D");
     diffCmd->add_flag("--json", queryJson, "JSON instead of text");
+
+    std::string discoverSpec, discoverFamily, discoverJson, discoverExpect, discoverValidate;
+    auto* disc = app.add_subcommand(
+        "discover",
+        "Discover wmma fragment layouts on the GPU (docs/discovery.md): load index-tagged matrices, "
+        "decode every register, check store and mma");
+    disc->add_option("spec", discoverSpec, "A wmma spec, PTX string or CUDA C++ fragment type");
+    disc->add_option("--family", discoverFamily, "wmma: every wmma fragment and variant");
+    disc->add_option("--json", discoverJson,
+                     "Write the discovery report to this file; checked before the run");
+    disc->add_option("--expect", discoverExpect,
+                     "A recorded report this run must reproduce exactly (placements and verdicts)");
+    disc->add_option("--validate", discoverValidate,
+                     "Check a discovery report file (exit 2 when malformed or inconsistent); runs nothing");
 
     std::vector<std::string> reversed(args.rbegin(), args.rend());
     try {
@@ -564,7 +744,18 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     if (list->parsed())
         return cmdList(family, sm, out, err);
     if (show->parsed())
-        return cmdShow(spec, options, out, err);
+        return cmdShow(spec, options, target, out, err);
+    if (disc->parsed()) {
+        if (!discoverValidate.empty()) {
+            if (!discoverSpec.empty() || !discoverFamily.empty() || !discoverJson.empty() ||
+                !discoverExpect.empty()) {
+                err << "lanemap-cli: discover --validate PATH takes no other argument\n";
+                return Usage;
+            }
+            return cmdValidateDiscovery(discoverValidate, out, err);
+        }
+        return cmdDiscover(discoverSpec, discoverFamily, discoverJson, discoverExpect, out, err);
+    }
     if (exp->parsed())
         return cmdExport(exportSpec, all, format, options, output, out, err);
     if (banksCommand->parsed())

@@ -242,7 +242,7 @@ DiagramView::StickyHeaders DiagramView::stickyHeaders() const {
             out.top = out.top.united(strip);
             const int c0 = std::max(0, static_cast<int>((strip.left() - tl.x()) / cw));
             const int c1 = std::min(p.cols - 1, static_cast<int>((strip.right() - tl.x()) / cw));
-            const double labelW = (std::to_string(p.cols - 1).size() + 1) * font * 0.62;
+            const double labelW = static_cast<double>(std::to_string(p.cols - 1).size() + 1) * font * 0.62;
             int every = 1;
             while (every * cw < labelW)
                 every *= 2;
@@ -258,7 +258,7 @@ DiagramView::StickyHeaders DiagramView::stickyHeaders() const {
             std::size_t chars = 1;
             for (const std::string& h : p.rowHeaders)
                 chars = std::max(chars, h.size());
-            const int stripW = static_cast<int>(std::ceil(chars * font * 0.62 + 8));
+            const int stripW = static_cast<int>(std::ceil(static_cast<double>(chars) * font * 0.62 + 8));
             if (tl.x() < stripW) {
                 const int top =
                     std::max(static_cast<int>(std::max(0.0, grid.top())), out.top.isEmpty() ? 0 : stripH);

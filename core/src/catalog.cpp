@@ -16,6 +16,7 @@ const Catalog& Catalog::instance() {
         registerSparseMma(*c);
         registerWgmma(*c);
         registerMatrixMoves(*c);
+        registerWmma(*c);
         return c;
     }();
     return *catalog;

@@ -1,3 +1,4 @@
+#include "export_wmma.hpp"
 #include "lanemap/evidence.hpp"
 #include "lanemap/export.hpp"
 
@@ -253,6 +254,8 @@ std::string toJson(const Instruction& in, const smem::Choice& choice, int indent
                            {"date", run.date},
                            {"report", run.report}};
     }
+    if (in.family == Family::Wmma)
+        doc["wmma"] = wmmaJson(in);
     // Layout: document fields indented, one operand header per line, one element (or field) per line —
     // small, diffable and still plain JSON.
     std::string out = doc.dump(indent);

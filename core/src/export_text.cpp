@@ -1,3 +1,4 @@
+#include "export_wmma.hpp"
 #include "lanemap/evidence.hpp"
 #include "lanemap/export.hpp"
 
@@ -268,6 +269,7 @@ std::string toText(const Instruction& in, const smem::Choice& choice, std::optio
             << " — lanemap: " << e.lanemap << '\n';
     if (in.hardware && in.hardware->verdict == Verdict::Pass)
         out << "confirmed cell by cell by the " << describe(*in.hardware->run) << '\n';
+    out << wmmaText(in);
     for (const FragmentLayout& op : in.operands)
         out << '\n' << toTextGrid(in, op);
     if (in.move)

@@ -28,6 +28,8 @@ std::string_view toString(Source source) {
         return "cutlass";
     case Source::Hardware:
         return "hardware";
+    case Source::Discovered:
+        return "discovered";
     }
     return "doc";
 }
@@ -70,6 +72,24 @@ std::string shapeName(const Variant& v) {
     return "m" + std::to_string(v.m) + "n" + std::to_string(v.n) + "k" + std::to_string(v.k);
 }
 
+namespace {
+// wmma.mma names .dtype.ctype for .f16 inputs and .dtype.atype.btype.ctype for the others (§9.7.14.4.5).
+std::string wmmaPtxOf(const Variant& v, const Form& form) {
+    std::string s = "wmma.mma";
+    if (form.b1 != B1Op::None)
+        s += form.b1 == B1Op::Xor ? ".xor.popc" : ".and.popc";
+    s += ".sync.aligned.";
+    ((s += toString(v.alayout)) += '.') += toString(v.blayout);
+    (s += '.') += shapeName(v);
+    (s += '.') += toString(v.dtype);
+    if (v.atype != ElementType::F16) {
+        (s += '.') += toString(form.atype);
+        (s += '.') += toString(form.btype);
+    }
+    return (s += '.') += toString(v.ctype);
+}
+} // namespace
+
 std::string ptxOf(const Variant& v, const Form& form) {
     if (v.move)
         return matrixMovePtx(v);
@@ -92,6 +112,8 @@ std::string ptxOf(const Variant& v, const Form& form) {
     case Family::Stmatrix:
     case Family::Movmatrix:
         break; // matrixMovePtx above
+    case Family::Wmma:
+        return wmmaPtxOf(v, form);
     }
     (s += ".sync.aligned.") += shapeName(v);
     auto add = [&s](std::string_view part) { (s += '.') += part; };
@@ -130,6 +152,8 @@ std::string_view toString(Family family) {
         return "stmatrix";
     case Family::Movmatrix:
         return "movmatrix";
+    case Family::Wmma:
+        return "wmma";
     }
     return "mma";
 }
@@ -283,6 +307,57 @@ FragmentLayout FragmentLayout::leadingRegisters(const FragmentLayout& full, int 
         return data;
     });
     return layout;
+}
+
+FragmentLayout FragmentLayout::fromCells(Operand operand, ElementType elementType, int elementBits,
+                                         int threads, const FragmentShape& shape, std::span<const Cell> cells,
+                                         Source source) {
+    FragmentLayout layout;
+    layout.m_operand = operand;
+    layout.m_elementType = elementType;
+    layout.m_elementBits = elementBits;
+    layout.m_threads = threads;
+    layout.m_shape = shape;
+    const int perThread = layout.elementsPerThread();
+    if (cells.size() != static_cast<std::size_t>(threads * perThread))
+        throw std::logic_error("fromCells: " + std::to_string(cells.size()) + " cells for " +
+                               std::to_string(threads) + " threads x " + std::to_string(perThread));
+    auto data = std::make_shared<Data>();
+    data->elements.reserve(cells.size());
+    const int container = layout.containerBits();
+    for (int thread = 0; thread < threads; ++thread)
+        for (int i = 0; i < perThread; ++i) {
+            const Cell& cell = cells[static_cast<std::size_t>(thread * perThread + i)];
+            if (cell.row < 0 || cell.row >= shape.rows || cell.col < 0 || cell.col >= shape.cols)
+                throw std::logic_error("fromCells: cell out of range for " + std::string(layout.name()));
+            data->elements.push_back(
+                Element{static_cast<std::uint16_t>(thread), static_cast<std::uint16_t>(i),
+                        static_cast<std::uint16_t>(i / shape.elementsPerRegister),
+                        static_cast<std::uint8_t>((i % shape.elementsPerRegister) * container), -1,
+                        static_cast<std::uint16_t>(cell.row), static_cast<std::uint16_t>(cell.col),
+                        static_cast<std::uint16_t>(cell.col), source});
+        }
+    buildInverse(*data, shape);
+    layout.m_data = std::move(data);
+    return layout;
+}
+
+int FragmentLayout::uniqueCells() const {
+    int held = 0;
+    for (int m = 0; m < matrices(); ++m)
+        for (int r = 0; r < rows(); ++r)
+            for (int c = 0; c < cols(); ++c)
+                held += owners(r, c, m).empty() ? 0 : 1;
+    return held;
+}
+
+int FragmentLayout::maxOwners() const {
+    std::size_t most = 0;
+    for (int m = 0; m < matrices(); ++m)
+        for (int r = 0; r < rows(); ++r)
+            for (int c = 0; c < cols(); ++c)
+                most = std::max(most, owners(r, c, m).size());
+    return static_cast<int>(most);
 }
 
 void FragmentLayout::buildInverse(Data& data, const FragmentShape& shape) {

@@ -5,6 +5,7 @@
 
 #include "lanemap/matrix_move.hpp"
 #include "matrix_move_spec.hpp"
+#include "lanemap/wmma.hpp"
 #include "ptx_rules.hpp"
 
 #include <algorithm>
@@ -315,6 +316,22 @@ ParsedSpec parseSpec(std::string_view text, const Catalog& catalog) {
         return result;
     }
     const std::string input = lower(trim(text));
+    // wmma has its own spellings (CUDA C++ fragment types carry spaces): wmma.hpp canonicalizes them.
+    if (input.rfind("wmma", 0) == 0 || input.rfind("nvcuda::wmma", 0) == 0) {
+        std::string why;
+        const std::string spec = wmma::canonicalSpec(text.substr(0, kMaxText), result.form, why);
+        if (const Variant* v = spec.empty() ? nullptr : catalog.variant(spec)) {
+            result.variant = v;
+            result.ptx = ptxOf(*v, result.form);
+            return result;
+        }
+        result.suggestions = nearestSpecs(spec.empty() ? input : spec, catalog);
+        result.error =
+            "invalid spec '" + excerpt(trim(text)) + "': " + (why.empty() ? "not in the catalog" : why);
+        if (!result.suggestions.empty())
+            result.error += "; nearest valid specs: " + joinList(result.suggestions);
+        return result;
+    }
     if (input.empty()) {
         result.error = "empty spec; try e.g. mma.m16n8k16.f16 (see `lanemap-cli list`)";
         return result;

@@ -50,18 +50,28 @@ TEST_P(EveryVariant, OperandsCoverTheirTileAndPackRegisters) {
         }
         if (op.chunked())
             continue; // sparse A chunks are checked by the sparse tests
-        // Exact coverage: every cell of every product has exactly one owner, and it is that element.
+        // Exact coverage: every cell of every product has exactly one owner, and it is that element. wmma
+        // fragments may hold a cell several times (discovered: f16 A/B twice on sm_90): at least one owner.
+        const bool manyToOne = in->family == Family::Wmma;
         for (int m = 0; m < op.matrices(); ++m)
             for (int r = 0; r < op.rows(); ++r)
                 for (int c = 0; c < op.cols(); ++c) {
                     const auto owners = op.owners(r, c, m);
+                    if (manyToOne) {
+                        ASSERT_GE(owners.size(), 1u) << "cell (" << r << "," << c << ") held by no lane";
+                        for (const std::uint32_t idx : owners)
+                            ASSERT_TRUE(op.elements()[idx].row == r && op.elements()[idx].col == c);
+                        continue;
+                    }
                     ASSERT_EQ(owners.size(), 1u) << "cell (" << r << "," << c << ") of product " << m;
                     const Element& e = op.elements()[owners[0]];
                     EXPECT_EQ(e.row, r);
                     EXPECT_EQ(e.col, c);
                     EXPECT_EQ(std::max<int>(e.matrix, 0), m);
                 }
-        EXPECT_EQ(op.elements().size(), static_cast<std::size_t>(op.rows() * op.cols() * op.matrices()));
+        if (!manyToOne) {
+            EXPECT_EQ(op.elements().size(), static_cast<std::size_t>(op.rows() * op.cols() * op.matrices()));
+        }
     }
     if (move)
         return;

@@ -21,7 +21,9 @@ namespace {
 // Variants whose instructions ptxas 13.0 assembles for sm_90a (docs/reference/ptx-facts.md: H100 = Yes). Used
 // only where the build has kernels.
 [[maybe_unused]] bool runsOnSm90a(const Variant& v) {
-    return v.minSm <= 90 && v.kind == Kind::None && v.family != Family::Wgmma && v.family != Family::WgmmaSp;
+    // wmma is discovered (kernels_wmma.cu), not probed: no one-hot kernel.
+    return v.minSm <= 90 && v.kind == Kind::None && v.family != Family::Wgmma &&
+           v.family != Family::WgmmaSp && v.family != Family::Wmma;
 }
 
 TEST(ProbeBuild, KernelTableCoversEveryVariantThatRunsOnSm90aWithTheCatalogsForms) {

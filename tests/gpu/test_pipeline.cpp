@@ -65,8 +65,12 @@ class ScriptedDevice : public SimulatedDevice {
 } // namespace
 
 TEST(ProbePipeline, EveryFamilyHasAMethodAndEachMethodProbesItsFamilies) {
-    for (const Variant* v : Catalog::instance().variants())
-        ASSERT_NE(methodFor(v->family), nullptr) << v->spec;
+    // No document states a wmma layout to confirm: discover.hpp observes it instead.
+    for (const Variant* v : Catalog::instance().variants()) {
+        if (v->family != Family::Wmma)
+            ASSERT_NE(methodFor(v->family), nullptr) << v->spec;
+    }
+    EXPECT_EQ(methodFor(Family::Wmma), nullptr);
     EXPECT_EQ(methodFor(Family::Mma)->name(), "one-hot");
     EXPECT_EQ(methodFor(Family::MmaSp), methodFor(Family::Mma));
     EXPECT_EQ(methodFor(Family::Wgmma)->name(), "class-coded");
@@ -179,6 +183,8 @@ TEST(ProbePipeline, WorkerThreadsKeepTheOrderOfTheVariants) {
 // every variant: the canonical string first, then every alias once, each a distinct form.
 TEST(ProbePipeline, EveryVariantsFormsRenderExactlyItsCatalogPtx) {
     for (const Variant* v : Catalog::instance().variants()) {
+        if (v->family == Family::Wmma)
+            continue; // discovered, not probed (discover.hpp)
         const Instruction& in = Catalog::instance().instruction(*v);
         std::vector<std::string> ptx;
         std::vector<lanemap::Form> distinct;

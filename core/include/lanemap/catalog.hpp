@@ -64,5 +64,6 @@ void registerDenseMma(Catalog& catalog);
 void registerSparseMma(Catalog& catalog);
 void registerWgmma(Catalog& catalog);
 void registerMatrixMoves(Catalog& catalog); // ldmatrix, stmatrix, movmatrix
+void registerWmma(Catalog& catalog); // layouts from discovery reports (wmma.hpp)
 
 } // namespace lanemap

@@ -18,8 +18,10 @@ enum class Scope : std::uint8_t { Warp, Warpgroup };
 
 // Where a placement comes from. Layout tables say which document (text formula, figure, CUTLASS, inference);
 // `Hardware` is never written in a table: the evidence overlay (evidence.hpp) reports it from recorded runs.
-enum class Source : std::uint8_t { Doc, Figure, Inferred, Cutlass, Hardware };
-inline constexpr int kSourceCount = 5;
+// `Discovered`: no document states the placement at all (wmma); a recorded discovery report observed it on a
+// GPU of one SASS target (wmma.hpp).
+enum class Source : std::uint8_t { Doc, Figure, Inferred, Cutlass, Hardware, Discovered };
+inline constexpr int kSourceCount = 6;
 
 std::string_view toString(Scope scope);
 std::string_view toString(Source source);
@@ -89,6 +91,17 @@ class FragmentLayout {
     // (wgmma D: the m64nN fragment is the m64n256 one cut after N/2 registers, Figs. 149-155.) Throws
     // std::logic_error when the kept registers do not fill those columns one owner per cell.
     static FragmentLayout leadingRegisters(const FragmentLayout& full, int registers, int cols);
+
+    // From a list of placements, cells[thread * elementsPerThread + i], as discovery observes them (wmma). A
+    // cell may have several owners (an element held twice); every cell must be in range. Throws
+    // std::logic_error otherwise.
+    static FragmentLayout fromCells(Operand operand, ElementType elementType, int elementBits, int threads,
+                                    const FragmentShape& shape, std::span<const Cell> cells, Source source);
+
+    // How many distinct cells at least one element covers, and the most owners one cell has (2: held
+    // twice). elements().size() is the number of element slots; a bijection has uniqueCells() == slots.
+    int uniqueCells() const;
+    int maxOwners() const;
 
     Operand operand() const { return m_operand; }
     std::string_view name() const { return toString(m_operand); } // label: "A", "B", "C", "D"
@@ -204,7 +217,7 @@ struct MetadataLayout {
 
 struct MatrixMove; // matrix_move.hpp
 
-enum class Family : std::uint8_t { Mma, MmaSp, Wgmma, WgmmaSp, Ldmatrix, Stmatrix, Movmatrix };
+enum class Family : std::uint8_t { Mma, MmaSp, Wgmma, WgmmaSp, Ldmatrix, Stmatrix, Movmatrix, Wmma };
 std::string_view toString(Family family);
 
 // PTX .row/.col of an mma operand (only m8n8k4 .f16 takes anything but A row, B col).
@@ -246,6 +259,9 @@ std::string shapeName(const Variant& variant);
 std::string ptxOf(const Variant& variant, const Form& form);
 
 struct HardwareEvidence;
+namespace wmma {
+struct RecordedDiscovery;
+}
 
 // A variant with its operand layouts built.
 struct Instruction : Variant {
@@ -254,6 +270,8 @@ struct Instruction : Variant {
     std::shared_ptr<const MetadataLayout> metadata;
     // The recorded hardware run that confirmed this variant (evidence.hpp); nullptr when none did.
     const HardwareEvidence* hardware = nullptr;
+    // wmma: the recorded discovery report its layouts come from (wmma.hpp); nullptr when none has them.
+    const wmma::RecordedDiscovery* discovery = nullptr;
 
     const FragmentLayout* operand(Operand operand) const;
     // The source a user is shown for a placement: the table's, or Hardware where a recorded run confirmed a

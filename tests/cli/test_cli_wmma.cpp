@@ -1,0 +1,126 @@
+// lanemap-cli with wmma: list, show (and --target), export, discover's usage errors and --validate of a
+// contributed report (exit 2 on every malformed or inconsistent report, never a crash).
+
+#include "cli_run.hpp"
+#include "lanemap/wmma.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+
+using lanemap::test::freshTempDir;
+using lanemap::test::runCli;
+
+namespace {
+std::string recordedReport() {
+    std::ifstream in(std::string(LANEMAP_SOURCE_DIR) + "/resources/discovery/h100-wmma.json");
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+std::string writeTemp(const std::string& name, const std::string& text) {
+    const auto dir = freshTempDir("wmma-" + name);
+    std::filesystem::create_directories(dir);
+    const std::string path = (dir / name).string();
+    std::ofstream(path) << text;
+    return path;
+}
+} // namespace
+
+TEST(CliWmma, ListsTheFamily) {
+    const auto r = runCli({"list", "--family", "wmma"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("wmma.m16n16k16.row.col.f16.f32\tsm_70"), std::string::npos);
+    EXPECT_NE(r.out.find("wmma.m8n8k128.row.col.b1.s32\tsm_75"), std::string::npos);
+    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 71);
+}
+
+TEST(CliWmma, ShowSaysUnspecifiedObservedTargetAndDrawsBothHolders) {
+    const auto r =
+        runCli({"show", "wmma::fragment<matrix_a, 16, 16, 16, half, row_major>", "--target", "sm_90"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("leave the wmma fragment layout unspecified"), std::string::npos);
+    EXPECT_NE(r.out.find("SASS sm_90"), std::string::npos);
+    EXPECT_NE(r.out.find("other targets may differ"), std::string::npos);
+    EXPECT_NE(r.out.find("T0:a0/T0:a8"), std::string::npos) << "a cell held twice shows both holders";
+    EXPECT_NE(r.out.find("relation (computed from the placements): A = 1 x mma.m16n8k16.f16"),
+              std::string::npos);
+}
+
+TEST(CliWmma, TargetWithoutAReportOrOnAnotherFamilyIsAUsageError) {
+    auto r = runCli({"show", "wmma.m16n16k16.f16", "--target", "sm_80"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("recorded targets: sm_90"), std::string::npos) << r.err;
+    r = runCli({"show", "mma.m16n8k16.f16", "--target", "sm_90"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("wmma only"), std::string::npos) << r.err;
+}
+
+TEST(CliWmma, ExportsSvgWithTheObservedTarget) {
+    const auto r = runCli({"export", "wmma.m16n16k16.row.col.f16.f32", "--format", "svg", "-o", "-"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("SASS sm_90"), std::string::npos);
+    EXPECT_NE(r.out.find("unspecified"), std::string::npos);
+}
+
+TEST(CliWmma, DiscoverUsageErrors) {
+    EXPECT_EQ(runCli({"discover"}).code, 2);
+    EXPECT_EQ(runCli({"discover", "wmma.m16n16k16.f16", "--family", "wmma"}).code, 2);
+    auto r = runCli({"discover", "--family", "mma"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("--family takes wmma"), std::string::npos);
+    r = runCli({"discover", "mma.m16n8k16.f16"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("documented layout"), std::string::npos);
+    r = runCli({"discover", "--family", "wmma", "--expect", "/nonexistent/report.json"});
+    EXPECT_EQ(r.code, 2);
+}
+
+TEST(CliWmma, ValidatesTheRecordedReport) {
+    const auto r = runCli(
+        {"discover", "--validate", std::string(LANEMAP_SOURCE_DIR) + "/resources/discovery/h100-wmma.json"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("88 fragments, 71 checks, 0 failures"), std::string::npos) << r.out;
+}
+
+TEST(CliWmma, RejectsEveryMalformedOrInconsistentContribution) {
+    const std::string good = recordedReport();
+    ASSERT_FALSE(good.empty());
+    struct Case {
+        const char* name;
+        std::function<std::string()> text;
+        const char* says;
+    };
+    auto edited = [&](const std::function<void(nlohmann::ordered_json&)>& edit) {
+        return [&good, edit] {
+            auto doc = nlohmann::ordered_json::parse(good);
+            edit(doc);
+            return doc.dump();
+        };
+    };
+    const std::vector<Case> cases{
+        {"truncated", [&] { return good.substr(0, good.size() / 2); }, "not JSON"},
+        {"empty", [] { return std::string(); }, "not JSON"},
+        {"probe-report", [] { return std::string("{\"device\": {}, \"results\": []}"); },
+         "not a lanemap discovery"},
+        {"no-target", edited([](auto& d) { d.erase("sass_target"); }), "sass_target"},
+        {"unknown-fragment", edited([](auto& d) { d["fragments"][3]["fragment"] = "m64n8k16.a.row.f16"; }),
+         "unknown fragment"},
+        {"short-lane", edited([](auto& d) { d["fragments"][0]["lanes"][5].erase(2); }), "lane 5 must list"},
+        {"out-of-range", edited([](auto& d) { d["fragments"][0]["lanes"][0][0][1] = -1; }), "inside the"},
+        {"uncovered", edited([](auto& d) {
+             d["fragments"][4]["lanes"][0][0] = {1, 1};
+         }),
+         "inconsistent report"},
+        {"summary", edited([](auto& d) { d["fragments"][0]["unique_cells"] = 255; }), "contradict the lanes"},
+        {"verdict", edited([](auto& d) { d["checks"][0]["store"] = 1; }), "\"store\" must be a string"},
+    };
+    for (const Case& c : cases) {
+        const auto r = runCli({"discover", "--validate", writeTemp(c.name, c.text())});
+        EXPECT_EQ(r.code, 2) << c.name;
+        EXPECT_NE(r.err.find(c.says), std::string::npos) << c.name << ": " << r.err;
+    }
+    EXPECT_EQ(runCli({"discover", "--validate", "/"}).code, 2) << "a folder is no report";
+}
