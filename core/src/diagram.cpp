@@ -1102,6 +1102,8 @@ CellText Diagram::labelText(const DiagramCell& c) const {
     TextBuffer put(text);
     if (p.kind == PanelKind::Metadata)
         put('T', int{c.thread}, ": [", int{c.bitHi}, "..", int{c.bitLo}, ']');
+    else if (p.kind == PanelKind::Chunks) // "T13 m2r5": the thread supplying matrix 2's row 5
+        put('T', int{c.thread}, " m", int{c.matrix}, 'r', int{c.element});
     else
         put('T', int{c.thread}, ':', p.letter, int{c.element});
     return text;
@@ -1114,6 +1116,14 @@ CellText Diagram::tooltipText(const DiagramCell& c) const {
     const bool metadata = p.kind == PanelKind::Metadata;
     CellText text;
     TextBuffer put(text);
+    if (p.kind == PanelKind::Chunks) { // "lane 13: matrix 2 row 5, banks 20..23, phase 1, wavefront 2 of 2"
+        put("lane ", int{c.lane}, ": matrix ", int{c.matrix}, " row ", int{c.element}, ", banks ",
+            4 * int{c.reg}, "..", 4 * int{c.reg} + 3, ", phase ", int{c.groupID}, ", wavefront ",
+            int{c.bitLo} + 1, " of ", int{c.bitHi});
+        if (c.conflict)
+            put(" (bank conflict)");
+        return text;
+    }
     // Warpgroup: the label shows T<thread>; the tooltip adds what it is made of.
     if (scope == Scope::Warpgroup)
         put("warp ", int{c.warp}, ' ');
@@ -1157,6 +1167,8 @@ std::string Diagram::hoverId(const DiagramCell& c) const {
         TextBuffer put(text);
         if (p.kind == PanelKind::Metadata)
             put("metadata-t", int{c.thread}, "-b", int{c.bitLo});
+        else if (p.kind == PanelKind::Chunks)
+            put("smem-t", int{c.thread}, "-m", int{c.matrix}, "-r", int{c.element});
         else {
             put(p.operand == "C/D" ? std::string_view("CD") : std::string_view(p.operand));
             if (c.matrix >= 0)

@@ -75,7 +75,8 @@ struct DiagramOptions {
     bool metadataBitFields = true; // per-lane 32-bit register diagrams under the metadata grid
 };
 
-enum class PanelKind : std::uint8_t { Operand, Metadata };
+// Chunks: 16-byte shared-memory chunks of a matrix move (buildBanksDiagram); banks are the columns.
+enum class PanelKind : std::uint8_t { Operand, Metadata, Chunks };
 
 // One matrix grid: an operand (or one quad-pair product of it), or the metadata fields on the A grid.
 struct DiagramPanel {
@@ -124,6 +125,7 @@ struct DiagramCell {
     std::int16_t owners = 1; // owners drawn in this position (1 = sole owner)
     bool dimmed = false;     // outside the lane filter
     Source source = Source::Doc;
+    bool conflict = false; // chunks (buildBanksDiagram): another chunk of its phase is in its bank group
 };
 
 struct LegendEntry {
@@ -267,5 +269,19 @@ Rgb paletteColor(Palette palette, ColorBy colorBy, int key);
 // Black or white, whichever reads better on `fill` (WCAG contrast).
 Rgb labelColorOn(Rgb fill);
 double contrastRatio(Rgb a, Rgb b);
+
+namespace banks {
+struct Analysis;
+}
+// The shared-memory tile of an ldmatrix / stmatrix under one placement (core/src/diagram_banks.cpp): a
+// "shared memory" panel with one row per 128-byte line touched (32 banks x 4 bytes as columns), every 16-byte
+// chunk a cell coloured by the thread that supplies its row address, then one panel per phase (rows =
+// wavefronts, columns = banks); chunks in a bank conflict are framed in kConflictColor
+// (DiagramCell::conflict). Chunk cells reuse DiagramCell's numbers: matrix and element = the matrix and its
+// row, reg = bank group (banks 4k..4k+3), groupID = phase, bitLo = wavefront, bitHi = the phase's wavefronts
+// (its conflict degree).
+inline constexpr Rgb kConflictColor{0xd6, 0x27, 0x28};
+Diagram buildBanksDiagram(const Variant& move, const banks::Analysis& analysis,
+                          Palette palette = Palette::Default);
 
 } // namespace lanemap
