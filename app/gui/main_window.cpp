@@ -1,5 +1,6 @@
 #include "main_window.hpp"
 
+#include "banks_pane.hpp"
 #include "catalog_model.hpp"
 #include "cell_info.hpp"
 #include "compare.hpp"
@@ -209,6 +210,17 @@ void MainWindow::buildUi() {
     addDockWidget(Qt::LeftDockWidgetArea, detailsDock);
     splitDockWidget(catalogDock, detailsDock, Qt::Vertical);
     m_docks = {catalogDock, detailsDock};
+    // Shared memory & banks: shown while the current instruction is an ldmatrix / stmatrix (banks_pane.hpp).
+    auto* banksPane = new BanksPane(m_state, this);
+    auto* banksDock = new QDockWidget(tr("Shared memory & banks"), this);
+    banksDock->setObjectName(QStringLiteral("banksDock"));
+    banksDock->setWidget(banksPane);
+    addDockWidget(Qt::RightDockWidgetArea, banksDock);
+    banksDock->hide();
+    connect(this, &MainWindow::instructionChanged, banksPane, [banksPane, banksDock](const QString& spec) {
+        banksPane->setVariant(Catalog::instance().variant(spec.toStdString()));
+        banksDock->setVisible(banksPane->applies());
+    });
 
     // Central: header, legend strip, panes (or compare page).
     auto* central = new QWidget(this);
