@@ -8,6 +8,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QLabel>
 #include <QLineEdit>
 #include <QSpinBox>
 
@@ -24,6 +25,25 @@ QDockWidget* banksDock(const MainWindow* w) {
 }
 BanksPane* banksPane(const MainWindow* w) {
     return w->findChild<BanksPane*>();
+}
+
+// The header's facts line ("32 threads (warp) · m8n8 · min sm_75 ..."), empty when there is none.
+QString factsLine(const MainWindow* w) {
+    for (const QLabel* label : w->findChildren<QLabel*>())
+        if (label->text().contains(QStringLiteral(" threads (")))
+            return label->text();
+    return {};
+}
+
+// Matrix moves have no k: the header names the shape as the spec does.
+TEST(BanksPane, HeaderShapeOfAMatrixMoveHasNoK) {
+    Window w;
+    ASSERT_TRUE(w->openSpec(QStringLiteral("ldmatrix.m8n8.x4.b16")));
+    EXPECT_TRUE(factsLine(w.window.get()).contains(QStringLiteral("· m8n8 ·")))
+        << factsLine(w.window.get()).toStdString();
+    EXPECT_FALSE(factsLine(w.window.get()).contains(QStringLiteral("k0")));
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
+    EXPECT_TRUE(factsLine(w.window.get()).contains(QStringLiteral("· m16n8k16 ·")));
 }
 
 TEST(BanksPane, ShownForLdmatrixNotForMma) {
