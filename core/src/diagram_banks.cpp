@@ -173,8 +173,9 @@ class BanksBuilder {
                 lines.insert(r.address / kLineBytes);
         const std::vector<std::uint32_t> order(lines.begin(), lines.end());
         const std::string subtitle =
-            std::to_string(order.size()) + " of the 128-byte lines the tile touches (one row each; rows " +
-            "skipped in the address column hold nothing the instruction reads); colour: the supplying thread";
+            std::to_string(order.size()) +
+            " lines of 128 bytes (lines the tile does not touch are left out); colour: "
+            "the thread supplying the row address";
         const auto panelIndex = static_cast<std::uint16_t>(m_d.panels.size());
         DiagramPanel& p = newPanel("smem", "Shared memory", subtitle, static_cast<int>(order.size()), y);
         for (std::size_t i = 0; i < order.size(); ++i)
