@@ -611,6 +611,9 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     banksCommand->add_option("--feeds", banksRequest.feeds,
                              "Check the registers against an mma operand, e.g. mma.m16n8k16.f16:A");
     banksCommand->add_flag("--json", banksRequest.json, "JSON instead of the text table");
+    banksCommand->add_option(
+        "--format", banksRequest.format,
+        "text (default), json, or svg: the shared-memory picture (lines, phases, conflicts)");
     banksCommand->add_option("-o,--output", banksRequest.output, "Output file (default stdout)");
 
     std::string querySpec, queryOperand, diffSpec2;

@@ -7,8 +7,10 @@
 
 #include "lanemap/banks.hpp"
 #include "lanemap/catalog.hpp"
+#include "lanemap/diagram.hpp"
 #include "lanemap/excerpt.hpp"
 #include "lanemap/spec.hpp"
+#include "lanemap/svg.hpp"
 #include "lanemap/write.hpp"
 
 #include <ostream>
@@ -27,6 +29,15 @@ int cmdBanks(const BanksRequest& request, std::ostream& out, std::ostream& err) 
     if (!v.move || !v.move->address) {
         err << "lanemap-cli: banks takes an ldmatrix or stmatrix spec (" << v.spec
             << " reads no shared memory); e.g. ldmatrix.m8n8.x4.b16\n";
+        return Usage;
+    }
+    const std::string format = request.format.empty() ? (request.json ? "json" : "text") : request.format;
+    if (format != "text" && format != "json" && format != "svg") {
+        err << "lanemap-cli: unknown --format '" << excerpt(request.format) << "'; valid: text, json, svg\n";
+        return Usage;
+    }
+    if (request.json && format != "json") {
+        err << "lanemap-cli: --json and --format " << format << " contradict each other; use one\n";
         return Usage;
     }
     std::string error;
@@ -73,7 +84,9 @@ int cmdBanks(const BanksRequest& request, std::ostream& out, std::ostream& err) 
         err << "lanemap-cli: " << error << '\n';
         return Usage;
     }
-    if (request.json) {
+    if (format == "svg") {
+        doc << toSvg(buildBanksDiagram(v, *analysis));
+    } else if (format == "json") {
         doc << banks::toJson(v, *analysis);
     } else {
         doc << banks::toText(v, *analysis);

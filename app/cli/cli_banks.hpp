@@ -12,6 +12,7 @@ struct BanksRequest {
     std::string feeds; // --feeds SPEC:OPERAND
     bool search = false;
     bool json = false;
+    std::string format; // --format text|json|svg (empty: text, or json with --json)
     std::string output; // -o PATH ('-' or empty: stdout)
 };
 

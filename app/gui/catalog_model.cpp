@@ -42,8 +42,9 @@ struct CatalogModel::Node {
 
 namespace {
 
+// core's shape name: "m16n8k16", matrix moves "m8n8" (they have no k).
 QString shapeOf(const Variant& v) {
-    return QStringLiteral("m%1n%2k%3").arg(v.m).arg(v.n).arg(v.k);
+    return QString::fromStdString(shapeName(v));
 }
 
 // Leaf label: the spec after "<family>.<shape>." — e.g. "f16", "f16.f16", "row.col.f16". A family prefix that

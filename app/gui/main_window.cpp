@@ -1,5 +1,6 @@
 #include "main_window.hpp"
 
+#include "banks_pane.hpp"
 #include "catalog_model.hpp"
 #include "cell_info.hpp"
 #include "compare.hpp"
@@ -212,7 +213,20 @@ void MainWindow::buildUi() {
     // Under the catalog by default: the panes get the window's whole width, which a 1280 px laptop needs.
     addDockWidget(Qt::LeftDockWidgetArea, detailsDock);
     splitDockWidget(catalogDock, detailsDock, Qt::Vertical);
-    m_docks = {catalogDock, detailsDock};
+    // Shared memory & banks: shown while the current instruction is an ldmatrix / stmatrix (banks_pane.hpp).
+    auto* banksPane = new BanksPane(m_state, this);
+    auto* banksDock = new QDockWidget(tr("Shared memory & banks"), this);
+    banksDock->setObjectName(QStringLiteral("banksDock"));
+    banksDock->setWidget(banksPane);
+    banksDock->setFeatures(detailsDock->features());
+    addDockWidget(Qt::RightDockWidgetArea, banksDock);
+    resizeDocks({banksDock}, {620}, Qt::Horizontal);
+    banksDock->hide();
+    m_docks = {catalogDock, detailsDock, banksDock};
+    connect(this, &MainWindow::instructionChanged, banksPane, [banksPane, banksDock](const QString& spec) {
+        banksPane->setVariant(Catalog::instance().variant(spec.toStdString()));
+        banksDock->setVisible(banksPane->applies());
+    });
 
     // Central: header, legend strip, panes (or compare page).
     auto* central = new QWidget(this);
@@ -1207,12 +1221,11 @@ void MainWindow::updateHeader() {
     m_title->setText(QString::fromStdString(in.spec));
     m_ptx->setText(QString::fromStdString(in.ptx));
     setWindowTitle(QStringLiteral("%1 — lanemap").arg(QString::fromStdString(in.spec)));
-    QString facts = tr("%1 threads (%2) · m%3 n%4 k%5 · min <b>sm_%6</b> · PTX ISA 9.1 <a href='%7'>§%8</a>")
+    // core's shape name: matrix moves have no k ("m8n8", never "m8n8k0").
+    QString facts = tr("%1 threads (%2) · %3 · min <b>sm_%4</b> · PTX ISA 9.1 <a href='%5'>§%6</a>")
                         .arg(in.threads)
                         .arg(qs(toString(in.scope)))
-                        .arg(in.m)
-                        .arg(in.n)
-                        .arg(in.k)
+                        .arg(QString::fromStdString(shapeName(in)))
                         .arg(in.minSm)
                         .arg(manualUrl(qs(in.anchor)), qs(in.section));
     m_facts->setText(facts);

@@ -1129,6 +1129,8 @@ CellText Diagram::labelText(const DiagramCell& c) const {
             put("..", int{c.bitHi});
     } else if (p.kind == PanelKind::Metadata)
         put('T', int{c.thread}, ": [", int{c.bitHi}, "..", int{c.bitLo}, ']');
+    else if (p.kind == PanelKind::Chunks) // "T13 m2r5": the thread supplying matrix 2's row 5
+        put('T', int{c.thread}, " m", int{c.matrix}, 'r', int{c.element});
     else
         put('T', int{c.thread}, ':', p.letter, int{c.element});
     return text;
@@ -1158,6 +1160,14 @@ CellText Diagram::tooltipText(const DiagramCell& c) const {
             4 * c.lane + 3, ')');
         if (c.reg != c.lane && (p.kind == PanelKind::SharedMemory || c.reg >= 0))
             put(", chunk ", int{c.reg}, " before the swizzle");
+        return text;
+    }
+    if (p.kind == PanelKind::Chunks) { // "lane 13: matrix 2 row 5, banks 20..23, phase 1, wavefront 2 of 2"
+        put("lane ", int{c.lane}, ": matrix ", int{c.matrix}, " row ", int{c.element}, ", banks ",
+            4 * int{c.reg}, "..", 4 * int{c.reg} + 3, ", phase ", int{c.groupID}, ", wavefront ",
+            int{c.bitLo} + 1, " of ", int{c.bitHi});
+        if (c.conflict)
+            put(" (bank conflict)");
         return text;
     }
     // Warpgroup: the label shows T<thread>; the tooltip adds what it is made of.
@@ -1207,6 +1217,8 @@ std::string Diagram::hoverId(const DiagramCell& c) const {
             put("smem-chunk-", Hex{c.address});
         else if (p.kind == PanelKind::Metadata)
             put("metadata-t", int{c.thread}, "-b", int{c.bitLo});
+        else if (p.kind == PanelKind::Chunks)
+            put("smem-t", int{c.thread}, "-m", int{c.matrix}, "-r", int{c.element});
         else {
             put(p.operand == "C/D" ? std::string_view("CD") : std::string_view(p.operand));
             if (c.matrix >= 0)

@@ -130,3 +130,30 @@ TEST(CliMatrixMove, ProbeTakesAListOfFamilies) {
 }
 
 } // namespace
+
+// --format svg writes the shared-memory picture: the 4-way conflicts of 64-byte rows framed in red, the
+// wavefront counts in Nsight Compute's words; an unknown format or one contradicting --json exits 2.
+TEST(CliBanks, SvgShowsTheConflicts) {
+    const auto dir = lanemap::test::freshTempDir("banks-svg");
+    std::filesystem::create_directories(dir);
+    const std::string path = (dir / "banks.svg").string();
+    const Result r =
+        run({"banks", "ldmatrix.m8n8.x4.b16", "--smem", "pitch=64", "--format", "svg", "-o", path});
+    ASSERT_EQ(r.code, 0) << r.err;
+    std::ifstream in(path);
+    std::stringstream svg;
+    svg << in.rdbuf();
+    EXPECT_EQ(svg.str().rfind("<svg", 0) == 0 || svg.str().rfind("<?xml", 0) == 0, true)
+        << svg.str().substr(0, 80);
+    EXPECT_NE(svg.str().find("stroke=\"#d62728\""), std::string::npos);
+    EXPECT_NE(svg.str().find("4-way bank conflict"), std::string::npos);
+    EXPECT_NE(svg.str().find("L1 Wavefronts Shared 16, Ideal 4, L1 Wavefronts Shared Excessive 12"),
+              std::string::npos);
+
+    Result bad = run({"banks", "ldmatrix.m8n8.x4.b16", "--format", "png"});
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(bad.err.find("unknown --format 'png'; valid: text, json, svg"), std::string::npos) << bad.err;
+    bad = run({"banks", "ldmatrix.m8n8.x4.b16", "--format", "svg", "--json"});
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(bad.err.find("contradict"), std::string::npos) << bad.err;
+}

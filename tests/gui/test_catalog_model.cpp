@@ -55,6 +55,20 @@ TEST(CatalogModel, TreeIsFamilyShapeTypesWithMinSm) {
     EXPECT_EQ(model.indexOfSpec(QStringLiteral("mma.m16n8k16.f16")), f16);
 }
 
+// Matrix moves have no k: their shape node is "m8n8" (as the spec spells it), never "m8n8k0", and the leaf is
+// what follows the shape in the spec.
+TEST(CatalogModel, MatrixMoveShapeHasNoK) {
+    CatalogModel model(Catalog::instance());
+    const QModelIndex ldmatrix = child(model, {}, QStringLiteral("ldmatrix"));
+    ASSERT_TRUE(ldmatrix.isValid());
+    EXPECT_FALSE(child(model, ldmatrix, QStringLiteral("m8n8k0")).isValid());
+    const QModelIndex shape = child(model, ldmatrix, QStringLiteral("m8n8"));
+    ASSERT_TRUE(shape.isValid());
+    const QModelIndex x4 = child(model, shape, QStringLiteral("x4.b16"));
+    ASSERT_TRUE(x4.isValid());
+    EXPECT_EQ(x4.data(CatalogModel::SpecRole).toString(), QStringLiteral("ldmatrix.m8n8.x4.b16"));
+}
+
 TEST(CatalogFilter, SearchWordsMustAllMatch) {
     CatalogModel model(Catalog::instance());
     CatalogFilterModel filter(Catalog::instance());

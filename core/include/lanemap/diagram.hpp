@@ -78,7 +78,8 @@ struct DiagramOptions {
 // Operand and Metadata: register fragments (buildDiagram). SharedMemory: one cell per element of a tile in
 // shared memory, labelled with its byte address; SharedMemoryMap: the memory itself, one row per 128-byte
 // line (the 32 four-byte banks), one cell per 16-byte chunk (buildSharedMemoryDiagram, addMemoryMapPanel).
-enum class PanelKind : std::uint8_t { Operand, Metadata, SharedMemory, SharedMemoryMap };
+// Chunks: 16-byte shared-memory chunks of a matrix move (buildBanksDiagram); banks are the columns.
+enum class PanelKind : std::uint8_t { Operand, Metadata, SharedMemory, SharedMemoryMap, Chunks };
 
 // One matrix grid: an operand (or one quad-pair product of it), or the metadata fields on the A grid.
 struct DiagramPanel {
@@ -135,6 +136,7 @@ struct DiagramCell {
     // bitLo..bitHi)), and the chunk's column in its 128-byte line after the swizzle (lane) and before it
     // (reg). `thread` is then the hover group: the chunk, lit in both panels at once.
     std::uint32_t address = 0;
+    bool conflict = false; // chunks (buildBanksDiagram): another chunk of its phase is in its bank group
 };
 
 struct LegendEntry {
@@ -337,5 +339,19 @@ Rgb paletteColor(Palette palette, ColorBy colorBy, int key);
 // Black or white, whichever reads better on `fill` (WCAG contrast).
 Rgb labelColorOn(Rgb fill);
 double contrastRatio(Rgb a, Rgb b);
+
+namespace banks {
+struct Analysis;
+}
+// The shared-memory tile of an ldmatrix / stmatrix under one placement (core/src/diagram_banks.cpp): a
+// "shared memory" panel with one row per 128-byte line touched (32 banks x 4 bytes as columns), every 16-byte
+// chunk a cell coloured by the thread that supplies its row address, then one panel per phase (rows =
+// wavefronts, columns = banks); chunks in a bank conflict are framed in kConflictColor
+// (DiagramCell::conflict). Chunk cells reuse DiagramCell's numbers: matrix and element = the matrix and its
+// row, reg = bank group (banks 4k..4k+3), groupID = phase, bitLo = wavefront, bitHi = the phase's wavefronts
+// (its conflict degree).
+inline constexpr Rgb kConflictColor{0xd6, 0x27, 0x28};
+Diagram buildBanksDiagram(const Variant& move, const banks::Analysis& analysis,
+                          Palette palette = Palette::Default);
 
 } // namespace lanemap

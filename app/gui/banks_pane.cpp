@@ -1,0 +1,257 @@
+#include "banks_pane.hpp"
+
+#include "diagram_view.hpp"
+#include "view_state.hpp"
+
+#include "lanemap/catalog.hpp"
+#include "lanemap/matrix_move.hpp"
+#include "lanemap/smem.hpp"
+#include "lanemap/spec.hpp"
+#include "lanemap/vocabulary.hpp"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace lanemap::gui {
+
+namespace {
+
+QSpinBox* spinBox(int min, int max, int step, QWidget* parent) {
+    auto* box = new QSpinBox(parent);
+    box->setRange(min, max);
+    box->setSingleStep(step);
+    box->setKeyboardTracking(false); // one analysis per committed value, not per keystroke
+    return box;
+}
+
+QLabel* messageLabel(const char* color, QWidget* parent) {
+    auto* label = new QLabel(parent);
+    label->setWordWrap(true);
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    label->setStyleSheet(QStringLiteral("color: %1").arg(QLatin1String(color)));
+    return label;
+}
+
+} // namespace
+
+BanksPane::BanksPane(ViewState* state, QWidget* parent) : QWidget(parent), m_state(state) {
+    setObjectName(QStringLiteral("banksPane"));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+
+    // The placement editor: every field maps onto one banks::Placement member (no text round trip).
+    auto* form = new QFormLayout;
+    m_major = new QComboBox(this);
+    m_major->addItem(tr("row-major"), static_cast<int>(banks::TileMajor::Row));
+    m_major->addItem(tr("col-major"), static_cast<int>(banks::TileMajor::Col));
+    m_major->setToolTip(tr("Which lines of the tile are contiguous: rows (row-major) or columns"));
+    form->addRow(tr("Layout"), m_major);
+    m_pitch = spinBox(0, 64 * 1024, 16, this);
+    m_pitch->setSpecialValueText(tr("tile line"));
+    m_pitch->setSuffix(tr(" B"));
+    m_pitch->setToolTip(
+        tr("Bytes of one line's data; 'tile line': the tile's own line (columns x element bytes)"));
+    form->addRow(tr("Pitch"), m_pitch);
+    m_pad = spinBox(0, 4096, 16, this);
+    m_pad->setSuffix(tr(" B"));
+    m_pad->setToolTip(tr("Bytes of padding after each line"));
+    form->addRow(tr("Padding"), m_pad);
+    m_mode = new QComboBox(this);
+    for (smem::Swizzle s :
+         {smem::Swizzle::None, smem::Swizzle::B32, smem::Swizzle::B64, smem::Swizzle::B128}) {
+        const std::string_view name = toString(s);
+        m_mode->addItem(QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size())),
+                        static_cast<int>(s));
+    }
+    m_mode->setToolTip(tr("wgmma/TMA swizzle mode: Swizzle<1|2|3,4,3> on byte addresses"));
+    form->addRow(tr("Swizzle mode"), m_mode);
+    auto* cuteRow = new QHBoxLayout;
+    m_cute = new QCheckBox(tr("Swizzle<B,M,S>"), this);
+    m_cute->setToolTip(
+        tr("CuTe Swizzle<B,M,S> on element offsets: offset ^ ((offset >> S) & (((1 << B) - 1) << M))"));
+    m_cuteB = spinBox(0, 7, 1, this);
+    m_cuteM = spinBox(0, 7, 1, this);
+    m_cuteS = spinBox(0, 10, 1, this);
+    m_cuteB->setValue(3);
+    m_cuteM->setValue(3);
+    m_cuteS->setValue(3);
+    cuteRow->addWidget(m_cute);
+    for (QSpinBox* b : {m_cuteB, m_cuteM, m_cuteS})
+        cuteRow->addWidget(b);
+    form->addRow(tr("CuTe swizzle"), cuteRow);
+    m_start = spinBox(0, 232448, 16, this);
+    m_start->setSuffix(tr(" B"));
+    m_start->setToolTip(tr("Byte address of the tile's first element (16-byte aligned)"));
+    form->addRow(tr("Start"), m_start);
+    auto* feedsRow = new QHBoxLayout;
+    m_feeds = new QLineEdit(this);
+    m_feeds->setPlaceholderText(tr("mma spec, e.g. mma.m16n8k16.f16"));
+    m_feeds->setClearButtonEnabled(true);
+    m_feedsOperand = new QComboBox(this);
+    for (Operand o : {Operand::A, Operand::B, Operand::C, Operand::D}) {
+        const std::string_view name = toString(o);
+        m_feedsOperand->addItem(QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size())),
+                                static_cast<int>(o));
+    }
+    feedsRow->addWidget(m_feeds, 1);
+    feedsRow->addWidget(m_feedsOperand);
+    form->addRow(tr("Feeds"), feedsRow);
+    layout->addLayout(form);
+
+    m_errorLabel = messageLabel("#c62828", this);
+    m_summaryLabel = new QLabel(this);
+    m_summaryLabel->setWordWrap(true);
+    m_summaryLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_feedLabel = new QLabel(this);
+    m_feedLabel->setWordWrap(true);
+    m_feedLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_errorLabel);
+    layout->addWidget(m_summaryLabel);
+    layout->addWidget(m_feedLabel);
+
+    m_view = new DiagramView(this);
+    m_view->setObjectName(QStringLiteral("banksView"));
+    m_view->setChrome(true, false);
+    m_view->setViewState(state);
+    layout->addWidget(m_view, 1);
+    // A hovered chunk lights its supplying lane in every pane (and the register panes light it back here).
+    connect(m_view, &DiagramView::cellHovered, this, [this](int cell) {
+        const Diagram* d = m_view->diagram();
+        m_state->setHoveredLane(d && cell >= 0 ? d->cells[static_cast<std::size_t>(cell)].thread : -1);
+    });
+
+    for (QComboBox* box : {m_major, m_mode, m_feedsOperand})
+        connect(box, &QComboBox::currentIndexChanged, this, &BanksPane::rebuild);
+    for (QSpinBox* box : {m_pitch, m_pad, m_cuteB, m_cuteM, m_cuteS, m_start})
+        connect(box, &QSpinBox::valueChanged, this, &BanksPane::rebuild);
+    connect(m_cute, &QCheckBox::toggled, this, &BanksPane::rebuild);
+    connect(m_feeds, &QLineEdit::editingFinished, this, &BanksPane::rebuild);
+    connect(m_state, &ViewState::paletteChanged, this, &BanksPane::rebuild);
+}
+
+bool BanksPane::appliesTo(const Variant* variant) {
+    return variant && variant->move && variant->move->address;
+}
+
+void BanksPane::setVariant(const Variant* variant) {
+    m_variant = variant;
+    rebuild();
+}
+
+banks::Placement BanksPane::placement() const {
+    banks::Placement p;
+    p.major = static_cast<banks::TileMajor>(m_major->currentData().toInt());
+    p.pitchBytes = m_pitch->value();
+    p.padBytes = m_pad->value();
+    p.mode = static_cast<smem::Swizzle>(m_mode->currentData().toInt());
+    if (m_cute->isChecked())
+        p.cute = banks::CuteSwizzle{m_cuteB->value(), m_cuteM->value(), m_cuteS->value()};
+    p.start = static_cast<std::uint32_t>(m_start->value());
+    return p;
+}
+
+void BanksPane::rebuild() {
+    m_analysis.reset();
+    m_error.clear();
+    m_feedVerdict.clear();
+    for (QSpinBox* b : {m_cuteB, m_cuteM, m_cuteS})
+        b->setEnabled(m_cute->isChecked());
+    if (!applies()) {
+        m_view->setDiagram(nullptr);
+        m_errorLabel->clear();
+        m_summaryLabel->clear();
+        m_feedLabel->clear();
+        emit analysisChanged();
+        return;
+    }
+    banks::Placement p = placement();
+    std::string error;
+    // Feeds: the consumer's operand is also the default tile (what `lanemap-cli banks --feeds` does).
+    const QString feeds = m_feeds->text().trimmed();
+    if (!feeds.isEmpty()) {
+        const ParsedSpec consumer = parseSpec(feeds.toStdString(), Catalog::instance());
+        const auto operand = static_cast<Operand>(m_feedsOperand->currentData().toInt());
+        if (!consumer) {
+            m_feedVerdict = tr("Feeds: %1").arg(QString::fromStdString(consumer.error));
+        } else {
+            const Instruction& in = Catalog::instance().instruction(*consumer.variant);
+            if (const FragmentLayout* fed = in.operand(operand)) {
+                p.tileRows = fed->rows();
+                p.tileCols = fed->cols();
+            }
+            std::string feedError;
+            const std::optional<banks::FeedCheck> check =
+                banks::checkFeed(*m_variant, in, operand, placement(), feedError);
+            if (!check)
+                m_feedVerdict = tr("Feeds: %1").arg(QString::fromStdString(feedError));
+            else if (check->mismatches == 0)
+                m_feedVerdict = tr("Feeds %1: every register slot holds what the operand wants")
+                                    .arg(QString::fromStdString(check->consumer));
+            else
+                m_feedVerdict = tr("Feeds %1: MISMATCH in %2 of %3 register slots")
+                                    .arg(QString::fromStdString(check->consumer))
+                                    .arg(check->mismatches)
+                                    .arg(check->cells.size());
+        }
+    }
+    // The editor can set both swizzles at once; `--smem` text cannot (parsePlacement refuses it), so the
+    // analysis never sees that combination: refuse it here in the same words.
+    if (p.cute && p.mode != smem::Swizzle::None)
+        m_error = tr("Placement: choose a swizzle mode or a CuTe Swizzle<B,M,S>, not both");
+    else if (m_analysis = banks::analyze(*m_variant, p, error); !m_analysis)
+        m_error = QString::fromStdString(error);
+    m_errorLabel->setText(m_error);
+    m_errorLabel->setVisible(!m_error.isEmpty());
+    m_summaryLabel->setText(summary());
+    m_feedLabel->setText(m_feedVerdict);
+    m_feedLabel->setVisible(!m_feedVerdict.isEmpty());
+    m_feedLabel->setStyleSheet(
+        m_feedVerdict.contains(QLatin1String("MISMATCH")) ||
+                (!m_feedVerdict.isEmpty() && !m_feedVerdict.contains(QLatin1String("every")))
+            ? QStringLiteral("color: #c62828")
+            : QString());
+    if (m_analysis)
+        m_view->setDiagram(
+            std::make_shared<const Diagram>(buildBanksDiagram(*m_variant, *m_analysis, m_state->palette())));
+    else
+        m_view->setDiagram(nullptr);
+    emit analysisChanged();
+}
+
+QString BanksPane::error() const {
+    return m_error;
+}
+
+QString BanksPane::feedVerdict() const {
+    return m_feedVerdict;
+}
+
+int BanksPane::worstDegree() const {
+    int worst = 0;
+    if (m_analysis)
+        for (const banks::Phase& ph : m_analysis->phases)
+            worst = std::max(worst, ph.degree);
+    return worst;
+}
+
+QString BanksPane::summary() const {
+    if (!m_analysis)
+        return {};
+    const int worst = worstDegree();
+    const QString verdict = worst > 1 ? tr("%1-way bank conflict").arg(worst) : tr("conflict-free");
+    return tr("%1: L1 Wavefronts Shared %2, Ideal %3, L1 Wavefronts Shared Excessive %4")
+        .arg(verdict)
+        .arg(m_analysis->wavefronts)
+        .arg(m_analysis->idealWavefronts)
+        .arg(m_analysis->excessive());
+}
+
+} // namespace lanemap::gui
