@@ -6,6 +6,7 @@
 #include "lanemap/excerpt.hpp"
 #include "lanemap/matrix_move.hpp"
 #include "lanemap/spec.hpp"
+#include "shape_word.hpp"
 
 #include "matrix_move_spec.hpp"
 
@@ -16,18 +17,7 @@ namespace lanemap {
 namespace {
 
 bool isMoveShape(std::string_view t) {
-    std::size_t i = 0;
-    auto number = [&] {
-        const std::size_t b = i;
-        while (i < t.size() && std::isdigit(static_cast<unsigned char>(t[i])))
-            ++i;
-        return i > b;
-    };
-    if (t.empty() || t[i++] != 'm' || !number())
-        return false;
-    if (i >= t.size() || t[i++] != 'n' || !number())
-        return false;
-    return i == t.size();
+    return detail::isShapeWord(t, "mn");
 }
 
 std::string validList(std::string_view op, const Catalog& catalog) {

@@ -1,11 +1,12 @@
 #include "lanemap/spec.hpp"
+#include "shape_word.hpp"
 
 #include "lanemap/catalog.hpp"
 #include "lanemap/excerpt.hpp"
 
 #include "lanemap/matrix_move.hpp"
-#include "matrix_move_spec.hpp"
 #include "lanemap/wmma.hpp"
+#include "matrix_move_spec.hpp"
 #include "ptx_rules.hpp"
 
 #include <algorithm>
@@ -64,21 +65,7 @@ std::vector<std::string> split(std::string_view s) {
 }
 
 bool isShape(std::string_view t) {
-    // mXnYkZ with decimal X, Y, Z
-    std::size_t i = 0;
-    auto number = [&] {
-        const std::size_t b = i;
-        while (i < t.size() && std::isdigit(static_cast<unsigned char>(t[i])))
-            ++i;
-        return i > b;
-    };
-    if (t.empty() || t[i++] != 'm' || !number())
-        return false;
-    if (i >= t.size() || t[i++] != 'n' || !number())
-        return false;
-    if (i >= t.size() || t[i++] != 'k' || !number())
-        return false;
-    return i == t.size();
+    return detail::isShapeWord(t, "mnk");
 }
 
 std::size_t editDistance(std::string_view a, std::string_view b) {

@@ -67,8 +67,9 @@ class ScriptedDevice : public SimulatedDevice {
 TEST(ProbePipeline, EveryFamilyHasAMethodAndEachMethodProbesItsFamilies) {
     // No document states a wmma layout to confirm: discover.hpp observes it instead.
     for (const Variant* v : Catalog::instance().variants()) {
-        if (v->family != Family::Wmma)
+        if (v->family != Family::Wmma) {
             ASSERT_NE(methodFor(v->family), nullptr) << v->spec;
+        }
     }
     EXPECT_EQ(methodFor(Family::Wmma), nullptr);
     EXPECT_EQ(methodFor(Family::Mma)->name(), "one-hot");
