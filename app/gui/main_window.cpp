@@ -1277,12 +1277,16 @@ void MainWindow::updateProbeStatus() {
         for (const RecordedReport& rec : m_probe->recorded())
             if (&rec.report == report)
                 origin = tr("recorded report %1, not this machine").arg(QFileInfo(rec.file).fileName());
-        const QString sentence =
+        // One line at laptop widths: device and date here; driver, CUDA and counts are in the status bar.
+        const QString where = QStringLiteral("%1, %2").arg(
+            QString::fromStdString(report->device.name.empty() ? "unknown device" : report->device.name),
+            QString::fromStdString(report->date).left(10));
+        m_verdictLine->setText(
             result->cellsMismatched == 0
-                ? tr("✓ Every cell confirmed by the hardware (%1): %2.")
+                ? tr("✓ Every cell confirmed on %1 (%2).").arg(where.toHtmlEscaped(), origin)
                 : tr("<span style='color:#c62828'>✗ Red frame: the hardware placed that cell "
-                     "differently</span> (%1): %2.");
-        m_verdictLine->setText(sentence.arg(origin, describeReport(*report, *result).toHtmlEscaped()));
+                     "differently</span> (%1): %2.")
+                      .arg(origin, describeReport(*report, *result).toHtmlEscaped()));
         m_verdictLine->show();
         m_probeStatus->setText(describeReport(*report, *result));
         m_probeStatus->setToolTip(
