@@ -204,21 +204,28 @@ std::string ptxWrapper(const Instruction& in) {
         (operands += operands.empty() ? "" : ", ") += regList(next, op.registers());
         next += op.registers();
     };
+    // One scalar input: its parameter (none for a template argument), its asm constraint, and the next %N in
+    // the operand list.
+    auto scalar = [&](const std::string& param, const std::string& input) {
+        if (!param.empty())
+            (params += ", ") += param;
+        (inputs += ", ") += input;
+        operands += ", %" + std::to_string(next++);
+    };
+    // Sparse metadata and the sparsity selector (an immediate, the wrapper's template argument).
+    auto metadata = [&] {
+        scalar("uint32_t e", "\"r\"(e)");
+        scalar("", "\"n\"(Selector)");
+    };
     add(*d, "d", true, wgmma);
     if (a)
         add(*a, "a", false, false);
     std::string extra;
     if (wgmma) {
-        (params += ", ") += "uint64_t b_descriptor";
-        (inputs += ", ") += "\"l\"(b_descriptor)";
-        operands += ", %" + std::to_string(next++);
-        if (sparse) {
-            (params += ", ") += "uint32_t e";
-            (inputs += ", ") += "\"r\"(e)";
-            operands += ", %" + std::to_string(next++);
-            operands += ", %" + std::to_string(next++);
-            (inputs += ", ") += "\"n\"(Selector)";
-        }
+        scalar("uint64_t b_descriptor", "\"l\"(b_descriptor)");
+        if (sparse)
+            metadata();
+        // scale-d reaches the instruction as the predicate p, set from its %N before the instruction.
         (params += ", ") += "int scale_d";
         (inputs += ", ") += "\"r\"(scale_d)";
         extra = "setp.ne.b32 p, %" + std::to_string(next++) + ", 0;\\n";
@@ -235,13 +242,8 @@ std::string ptxWrapper(const Instruction& in) {
             add(*b, "b", false, false);
         if (c)
             add(*c, "c", false, false);
-        if (sparse) {
-            (params += ", ") += "uint32_t e";
-            (inputs += ", ") += "\"r\"(e)";
-            operands += ", %" + std::to_string(next++);
-            operands += ", %" + std::to_string(next++);
-            (inputs += ", ") += "\"n\"(Selector)";
-        }
+        if (sparse)
+            metadata();
     }
     s << "#if defined(__CUDACC__)\n";
     if (sparse)

@@ -205,7 +205,7 @@ bool parseProbeReport(std::string_view text, ProbeReport& report, std::string& e
     return true;
 }
 
-bool loadProbeReportFile(const std::string& path, ProbeReport& report, std::string& error) {
+bool readReportFile(const std::string& path, std::string& text, std::string& error) {
     // Only regular files, and only up to the cap: a link to /dev/zero or a 200 MB file must not eat the
     // memory.
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
@@ -225,7 +225,7 @@ bool loadProbeReportFile(const std::string& path, ProbeReport& report, std::stri
                 std::to_string(kMaxProbeReportBytes) + ")";
         return false;
     }
-    std::string text;
+    text.clear();
     text.resize(static_cast<std::size_t>(st.st_size) + 1);
     std::size_t have = 0;
     for (;;) {
@@ -251,7 +251,12 @@ bool loadProbeReportFile(const std::string& path, ProbeReport& report, std::stri
     }
     ::close(fd);
     text.resize(have);
-    return parseProbeReport(text, report, error);
+    return true;
+}
+
+bool loadProbeReportFile(const std::string& path, ProbeReport& report, std::string& error) {
+    std::string text;
+    return readReportFile(path, text, error) && parseProbeReport(text, report, error);
 }
 
 } // namespace lanemap

@@ -2,6 +2,7 @@
 // fragment registers it dumps into placements, and the discovery report (JSON, validation). Linked into the
 // build-time report embedder too, so it depends on no catalog.
 
+#include "lanemap/probe_report.hpp"
 #include "lanemap/wmma.hpp"
 
 #include <nlohmann/json.hpp>
@@ -554,27 +555,8 @@ bool parseDiscoveryReport(std::string_view text, DiscoveryReport& report, std::s
 }
 
 bool loadDiscoveryReportFile(const std::string& path, DiscoveryReport& report, std::string& error) {
-    struct stat st {};
-    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
-        error = "not a readable regular file";
-        return false;
-    }
-    if (static_cast<std::size_t>(st.st_size) > kMaxProbeReportBytes) {
-        error = "larger than " + std::to_string(kMaxProbeReportBytes >> 20) + " MiB";
-        return false;
-    }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        error = "cannot be opened";
-        return false;
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (!in && !in.eof()) {
-        error = "cannot be read";
-        return false;
-    }
-    return parseDiscoveryReport(text.str(), report, error);
+    std::string text;
+    return readReportFile(path, text, error) && parseDiscoveryReport(text, report, error);
 }
 
 } // namespace lanemap::wmma

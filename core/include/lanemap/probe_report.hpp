@@ -65,4 +65,8 @@ inline constexpr std::size_t kMaxProbeReportBytes = 32u << 20;
 // kMaxProbeReportBytes. On failure `error` says why (without the path).
 bool loadProbeReportFile(const std::string& path, ProbeReport& report, std::string& error);
 
+// The bounded reader behind it, for every report kind (probe, wmma discovery): a regular file of at most
+// kMaxProbeReportBytes into `text`; on failure `error` says why (without the path).
+bool readReportFile(const std::string& path, std::string& text, std::string& error);
+
 } // namespace lanemap

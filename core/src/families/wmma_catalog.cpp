@@ -387,7 +387,6 @@ namespace lanemap {
 
 void registerWmma(Catalog& catalog) {
     using namespace wmma;
-    const RecordedDiscovery* recorded = recordedDiscoveries().empty() ? nullptr : &recordedDiscoveries()[0];
     for (const WmmaAtom& atom : atoms())
         for (ElementType t : atom.types)
             for (const AccumulatorWords& c : atom.accumulators)
@@ -414,12 +413,14 @@ void registerWmma(Catalog& catalog) {
                         else
                             v.forms = {Form{t, t}};
                         v.ptx = ptxOf(v, v.forms.front());
-                        // The notes say what every display of the variant must: unspecified, observed where.
-                        Instruction probe;
-                        static_cast<Variant&>(probe) = v;
-                        fill(probe, recorded);
-                        v.notes = probe.notes;
-                        catalog.add(std::move(v), [recorded](Instruction& in) { fill(in, recorded); });
+                        // The report is parsed, and the notes naming where the layout was observed are
+                        // written, when a wmma instruction is first built (fill): registering the catalog,
+                        // which every one-shot command does, must not parse it.
+                        v.notes = {std::string(kUnspecified.substr(0, kUnspecified.find(';')))};
+                        catalog.add(std::move(v), [](Instruction& in) {
+                            const std::vector<RecordedDiscovery>& recorded = recordedDiscoveries();
+                            fill(in, recorded.empty() ? nullptr : &recorded[0]);
+                        });
                     }
 }
 
