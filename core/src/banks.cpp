@@ -532,10 +532,15 @@ std::optional<FeedCheck> checkFeed(const Variant& move, const Instruction& consu
     FeedCheck check;
     check.consumer = consumer.spec + ":" + std::string(toString(operand));
     check.operand = operand;
+    check.rows = wanted->rows();
+    check.cols = wanted->cols();
     for (const Element& e : regs.elements()) {
         FeedCell c;
         c.thread = e.thread;
         c.index = e.index;
+        c.reg = e.reg;
+        c.bitLo = e.bit;
+        c.bitHi = e.bit + regs.containerBits() - 1;
         const int matrix = std::max<int>(e.matrix, 0);
         const int br = matrix % g.blocksDown, bc = matrix / g.blocksDown;
         c.loadedRow = row ? br * g.blockH + e.row : br * g.blockH + e.col;

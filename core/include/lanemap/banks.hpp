@@ -112,6 +112,7 @@ std::string toJson(const Variant& variant, const Analysis& analysis);
 struct FeedCell {
     int thread = 0;
     int index = 0;                      // element index of the fragment (two b16 per register)
+    int reg = 0, bitLo = 0, bitHi = 0;  // where the element sits in the thread's registers
     int loadedRow = -1, loadedCol = -1; // what the move puts there (tile coordinates)
     int wantedRow = -1, wantedCol = -1; // what the consumer's fragment holds there
     bool matches() const { return loadedRow == wantedRow && loadedCol == wantedCol; }
@@ -120,6 +121,7 @@ struct FeedCell {
 struct FeedCheck {
     std::string consumer; // "mma.m16n8k16.f16:A"
     Operand operand = Operand::A;
+    int rows = 0, cols = 0;      // the operand's matrix (the tile)
     std::vector<FeedCell> cells; // every register slot, thread-major
     int mismatches = 0;
     std::vector<RowAccess> addresses; // which address each thread must supply
