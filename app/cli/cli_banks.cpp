@@ -87,7 +87,7 @@ int cmdBanks(const BanksRequest& request, std::ostream& out, std::ostream& err) 
     if (format == "svg") {
         doc << toSvg(feed ? buildBanksDiagram(v, *analysis, *feed) : buildBanksDiagram(v, *analysis));
     } else if (format == "json") {
-        doc << banks::toJson(v, *analysis);
+        doc << banks::toJson(v, *analysis, feed ? &*feed : nullptr);
     } else {
         doc << banks::toText(v, *analysis);
         if (feed)

@@ -216,3 +216,26 @@ TEST(CliBanks, FeedsSvgDrawsTheOverlay) {
 }
 
 } // namespace
+
+namespace {
+
+// banks --feeds --json carries the check: the consumer, the mismatch count and every slot's loaded and wanted
+// tile position.
+TEST(CliBanks, FeedsJsonCarriesTheCheck) {
+    const Result r = run({"banks", "ldmatrix.m8n8.x2.b16", "--feeds", "mma.m16n8k16.f16:B", "--json"});
+    EXPECT_EQ(r.code, 1) << r.err;
+    const nlohmann::json doc = nlohmann::json::parse(r.out);
+    const nlohmann::json& f = doc["feeds"];
+    EXPECT_EQ(f["consumer"], "mma.m16n8k16.f16:B");
+    EXPECT_EQ(f["operand"], "B");
+    EXPECT_EQ(f["mismatches"], 112);
+    ASSERT_EQ(f["cells"].size(), 128u);
+    // T0's b1: loaded B[0][1], wanted B[1][0].
+    EXPECT_EQ(f["cells"][1]["loaded"], nlohmann::json::array({0, 1}));
+    EXPECT_EQ(f["cells"][1]["wanted"], nlohmann::json::array({1, 0}));
+    EXPECT_EQ(f["cells"][1]["matches"], false);
+    EXPECT_FALSE(
+        nlohmann::json::parse(run({"banks", "ldmatrix.m8n8.x2.b16", "--json"}).out).contains("feeds"));
+}
+
+} // namespace

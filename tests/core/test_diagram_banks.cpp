@@ -200,7 +200,7 @@ TEST(DiagramBanksFeeds, MatchingFeedDrawsAddressesAndBothGrids) {
     const DiagramCell* t9 = cellIn(d, 0, 1, 1);
     ASSERT_NE(t9, nullptr);
     EXPECT_EQ(d.label(*t9), "T9 [9][0]");
-    EXPECT_EQ(d.tooltip(*t9), "lane 9 points at A[9][0]: 0x0120 (matrix 1 row 1)");
+    EXPECT_EQ(d.tooltip(*t9), "lane 9 points at A[9][0]: 0x120 (matrix 1 row 1)");
     EXPECT_EQ(d.label(*cellIn(d, 0, 2, 1)), "T17 [1][8]");
     // Every element is drawn once in each grid, by the slot holding it: A[0][1] is T0's a1, A[8][0] T0's a2.
     for (std::size_t panel : {1u, 2u}) {

@@ -104,8 +104,9 @@ std::optional<Placement> recommend(const Variant& variant, const Placement& base
 
 // The per-phase table (text).
 std::string toText(const Variant& variant, const Analysis& analysis);
-// The "banks" JSON object.
-std::string toJson(const Variant& variant, const Analysis& analysis);
+struct FeedCheck;
+// The "banks" JSON object; with `feed`, its "feeds" object too (docs/reference/ldmatrix.md).
+std::string toJson(const Variant& variant, const Analysis& analysis, const FeedCheck* feed = nullptr);
 
 // --- feeding an mma ----------------------------------------------------------------------------------
 
