@@ -564,6 +564,10 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     show->add_option("--major", major,
                      "wgmma shared memory: K or MN (with --operand A: A's shared-memory view)");
     show->add_option("--swizzle", swizzle, "wgmma shared memory: none, 32B, 64B or 128B (default 128B)");
+    std::string placementText; // --smem: ldmatrix / stmatrix placement (cli_banks.cpp)
+    show->add_option("--smem", placementText,
+                     "ldmatrix/stmatrix: a shared-memory placement; adds its per-phase bank table "
+                     "(docs/reference/ldmatrix.md)");
     std::string target;
     show->add_option("--target", target,
                      "wmma: the SASS target whose discovered layout to show (e.g. sm_90)");
@@ -580,6 +584,9 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     exp->add_option("--major", major, "wgmma shared memory: K or MN (default K)");
     exp->add_option("--swizzle", swizzle, "wgmma shared memory: none, 32B, 64B or 128B (default 128B)");
     exp->add_option("-o,--output", output, "Output file, folder (--all) or '-' for stdout");
+    exp->add_option(
+        "--smem", placementText,
+        "ldmatrix/stmatrix: a shared-memory placement (txt, json: with its banks; svg: its picture)");
     std::string color, palette, lanes;
     exp->add_option("--color", color, "svg: color cells by lane, register or group (groupID); default lane");
     exp->add_option("--palette", palette, "svg: default or colorblind");
@@ -746,6 +753,8 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
 
     if (list->parsed())
         return cmdList(family, sm, out, err);
+    if (show->parsed() && !placementText.empty())
+        return cmdWithPlacement(spec, placementText, "txt", options, "-", out, err);
     if (show->parsed())
         return cmdShow(spec, options, target, out, err);
     if (disc->parsed()) {
@@ -758,6 +767,13 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
             return cmdValidateDiscovery(discoverValidate, out, err);
         }
         return cmdDiscover(discoverSpec, discoverFamily, discoverJson, discoverExpect, out, err);
+    }
+    if (exp->parsed() && !placementText.empty()) {
+        if (all || exportSpec.empty() || output.empty()) {
+            err << "lanemap-cli: export --smem takes one SPEC and -o PATH (or '-')\n";
+            return Usage;
+        }
+        return cmdWithPlacement(exportSpec, placementText, format, options, output, out, err);
     }
     if (exp->parsed())
         return cmdExport(exportSpec, all, format, options, output, out, err);

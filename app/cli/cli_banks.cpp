@@ -85,9 +85,9 @@ int cmdBanks(const BanksRequest& request, std::ostream& out, std::ostream& err) 
         return Usage;
     }
     if (format == "svg") {
-        doc << toSvg(buildBanksDiagram(v, *analysis));
+        doc << toSvg(feed ? buildBanksDiagram(v, *analysis, *feed) : buildBanksDiagram(v, *analysis));
     } else if (format == "json") {
-        doc << banks::toJson(v, *analysis);
+        doc << banks::toJson(v, *analysis, feed ? &*feed : nullptr);
     } else {
         doc << banks::toText(v, *analysis);
         if (feed)
@@ -111,6 +111,62 @@ int cmdBanks(const BanksRequest& request, std::ostream& out, std::ostream& err) 
         return Usage;
     }
     return code;
+}
+
+int cmdWithPlacement(const std::string& spec, const std::string& smem, const std::string& formatName,
+                     const ExportOptions& options, const std::string& output, std::ostream& out,
+                     std::ostream& err) {
+    const Catalog& catalog = Catalog::instance();
+    const ParsedSpec parsed = parseSpec(spec, catalog);
+    if (!parsed) {
+        err << "lanemap-cli: " << parsed.error << '\n';
+        return Usage;
+    }
+    const Variant& v = *parsed.variant;
+    if (!v.move || !v.move->address) {
+        err << "lanemap-cli: --smem describes where an ldmatrix or stmatrix tile sits in shared memory; "
+            << v.spec << " reads no shared memory (wgmma: --major and --swizzle)\n";
+        return Usage;
+    }
+    const std::optional<ExportFormat> format = parseExportFormat(formatName);
+    if (!format ||
+        (*format != ExportFormat::Text && *format != ExportFormat::Json && *format != ExportFormat::Svg)) {
+        err << "lanemap-cli: --smem applies to the txt, json and svg formats, not '" << excerpt(formatName)
+            << "'\n";
+        return Usage;
+    }
+    std::string error;
+    const std::optional<banks::Placement> placement = banks::parsePlacement(smem, error);
+    if (!placement) {
+        err << "lanemap-cli: " << error << '\n';
+        return Usage;
+    }
+    const std::optional<banks::Analysis> analysis = banks::analyze(v, *placement, error);
+    if (!analysis) {
+        err << "lanemap-cli: " << error << '\n';
+        return Usage;
+    }
+    std::string doc;
+    if (*format == ExportFormat::Svg) {
+        doc = toSvg(buildBanksDiagram(v, *analysis, options.palette));
+    } else {
+        std::string instruction;
+        if (!exportInstruction(catalog.instruction(v), *format, options, instruction, error)) {
+            err << "lanemap-cli: " << error << '\n';
+            return Usage;
+        }
+        // Two whole documents side by side: neither is parsed back.
+        doc = *format == ExportFormat::Json ? "{\"instruction\": " + instruction +
+                                                  ",\n\"banks\": " + banks::toJson(v, *analysis) + "}\n"
+                                            : instruction + "\n" + banks::toText(v, *analysis);
+    }
+    if (output.empty() || output == "-") {
+        out << doc;
+    } else if (const std::string failure = writeFile(output, doc); !failure.empty()) {
+        err << "lanemap-cli: " << failure << '\n';
+        return Usage;
+    }
+    return Ok;
 }
 
 } // namespace lanemap::cli

@@ -1,6 +1,8 @@
 #pragma once
 // lanemap-cli banks (cli_banks.cpp).
 
+#include "lanemap/export.hpp"
+
 #include <iosfwd>
 #include <string>
 
@@ -17,5 +19,14 @@ struct BanksRequest {
 };
 
 int cmdBanks(const BanksRequest& request, std::ostream& out, std::ostream& err);
+
+// `show` / `export` of one ldmatrix or stmatrix with `--smem PLACEMENT`: the instruction's own document, and
+// the placement's banks with it — text: the per-phase table after the grids; json: {"instruction": ...,
+// "banks": ...}; svg: the shared-memory picture of the placement (what `banks --format svg` draws). `format`
+// is an export format name ("txt" for show). `output` empty or "-": stdout. Exit 2 with a message for a spec
+// that reads no shared memory, a format that cannot carry a placement, or a bad placement.
+int cmdWithPlacement(const std::string& spec, const std::string& smem, const std::string& format,
+                     const ExportOptions& options, const std::string& output, std::ostream& out,
+                     std::ostream& err);
 
 } // namespace lanemap::cli

@@ -7,14 +7,19 @@
 #include "lanemap/matrix_move.hpp"
 #include "lanemap/smem.hpp"
 #include "lanemap/spec.hpp"
+#include "lanemap/svg.hpp"
 #include "lanemap/vocabulary.hpp"
+#include "lanemap/write.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
@@ -116,6 +121,17 @@ BanksPane::BanksPane(ViewState* state, QWidget* parent) : QWidget(parent), m_sta
     layout->addWidget(m_errorLabel);
     layout->addWidget(m_summaryLabel);
     layout->addWidget(m_feedLabel);
+    m_export = new QPushButton(tr("Export SVG…"), this);
+    m_export->setObjectName(QStringLiteral("banksExportSvg"));
+    m_export->setToolTip(tr("Save this picture (banks and the feeds overlay) as SVG"));
+    connect(m_export, &QPushButton::clicked, this, [this] {
+        const QString path =
+            QFileDialog::getSaveFileName(this, tr("Export SVG"), QString(), tr("SVG images (*.svg)"));
+        QString error;
+        if (!path.isEmpty() && !exportSvg(path, &error))
+            QMessageBox::warning(this, tr("Export SVG"), error);
+    });
+    layout->addWidget(m_export, 0, Qt::AlignLeft);
 
     m_view = new DiagramView(this);
     m_view->setObjectName(QStringLiteral("banksView"));
@@ -174,6 +190,7 @@ void BanksPane::rebuild() {
     }
     banks::Placement p = placement();
     std::string error;
+    std::optional<banks::FeedCheck> feed; // drawn over the memory when it could be checked
     // Feeds: the consumer's operand is also the default tile (what `lanemap-cli banks --feeds` does).
     const QString feeds = m_feeds->text().trimmed();
     if (!feeds.isEmpty()) {
@@ -188,8 +205,8 @@ void BanksPane::rebuild() {
                 p.tileCols = fed->cols();
             }
             std::string feedError;
-            const std::optional<banks::FeedCheck> check =
-                banks::checkFeed(*m_variant, in, operand, placement(), feedError);
+            feed = banks::checkFeed(*m_variant, in, operand, placement(), feedError);
+            const std::optional<banks::FeedCheck>& check = feed;
             if (!check)
                 m_feedVerdict = tr("Feeds: %1").arg(QString::fromStdString(feedError));
             else if (check->mismatches == 0)
@@ -218,12 +235,33 @@ void BanksPane::rebuild() {
                 (!m_feedVerdict.isEmpty() && !m_feedVerdict.contains(QLatin1String("every")))
             ? QStringLiteral("color: #c62828")
             : QString());
-    if (m_analysis)
+    if (m_analysis && feed)
+        m_view->setDiagram(std::make_shared<const Diagram>(
+            buildBanksDiagram(*m_variant, *m_analysis, *feed, m_state->palette())));
+    else if (m_analysis)
         m_view->setDiagram(
             std::make_shared<const Diagram>(buildBanksDiagram(*m_variant, *m_analysis, m_state->palette())));
     else
         m_view->setDiagram(nullptr);
+    m_export->setEnabled(m_view->diagram() != nullptr);
     emit analysisChanged();
+}
+
+bool BanksPane::exportSvg(const QString& path, QString* error) const {
+    const Diagram* d = m_view->diagram();
+    if (!d) {
+        if (error)
+            *error =
+                m_error.isEmpty() ? tr("no shared-memory picture: open an ldmatrix or stmatrix") : m_error;
+        return false;
+    }
+    const std::string failure = writeFile(path.toStdString(), toSvg(*d));
+    if (!failure.empty()) {
+        if (error)
+            *error = QString::fromStdString(failure);
+        return false;
+    }
+    return true;
 }
 
 QString BanksPane::error() const {

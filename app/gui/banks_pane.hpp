@@ -2,7 +2,8 @@
 // "Shared memory & banks": for an ldmatrix / stmatrix, the tile's placement in shared memory (core's
 // buildBanksDiagram, painted by a DiagramView), a placement editor (layout, pitch, padding, swizzle mode or
 // CuTe Swizzle<B,M,S>, start), the conflict summary in Nsight Compute's words, and a "feeds" picker that
-// checks the moved registers against an mma operand (banks::checkFeed). Hovering a chunk lights its
+// checks the moved registers against an mma operand (banks::checkFeed) and draws it cell by cell over the
+// memory (addresses, operand as loaded and as wanted, mismatches framed). Hovering a chunk lights its
 // supplying lane in every register pane through the shared ViewState, and the other way round.
 
 #include "lanemap/banks.hpp"
@@ -17,6 +18,7 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QPushButton;
 class QSpinBox;
 
 namespace lanemap {
@@ -56,6 +58,11 @@ class BanksPane : public QWidget {
     QLineEdit* feedsEdit() const { return m_feeds; }
     QComboBox* feedsOperandBox() const { return m_feedsOperand; }
 
+    // Writes the pane's picture (placement, banks and the feeds overlay) as SVG: the same Diagram the pane
+    // paints, the same writer as `lanemap-cli banks --format svg`. False with `error` set when there is no
+    // picture or the file cannot be written.
+    bool exportSvg(const QString& path, QString* error) const;
+
   signals:
     void analysisChanged();
 
@@ -84,6 +91,7 @@ class BanksPane : public QWidget {
     QLabel* m_errorLabel = nullptr;
     QLabel* m_summaryLabel = nullptr;
     QLabel* m_feedLabel = nullptr;
+    QPushButton* m_export = nullptr;
 };
 
 } // namespace lanemap::gui

@@ -443,7 +443,7 @@ std::string toText(const Variant& variant, const Analysis& a) {
     return out.str();
 }
 
-std::string toJson(const Variant& variant, const Analysis& a) {
+std::string toJson(const Variant& variant, const Analysis& a, const FeedCheck* feed) {
     nlohmann::ordered_json doc;
     doc["spec"] = variant.spec;
     const Placement& p = a.placement;
@@ -478,6 +478,22 @@ std::string toJson(const Variant& variant, const Analysis& a) {
     doc["wavefronts"] = a.wavefronts;
     doc["ideal_wavefronts"] = a.idealWavefronts;
     doc["excessive_wavefronts"] = a.excessive();
+    if (feed) {
+        nlohmann::ordered_json cells = nlohmann::ordered_json::array();
+        for (const FeedCell& c : feed->cells)
+            cells.push_back({{"thread", c.thread},
+                             {"element", c.index},
+                             {"register", c.reg},
+                             {"loaded", {c.loadedRow, c.loadedCol}},
+                             {"wanted", {c.wantedRow, c.wantedCol}},
+                             {"matches", c.matches()}});
+        doc["feeds"] = {{"consumer", feed->consumer},
+                        {"operand", std::string(toString(feed->operand))},
+                        {"rows", feed->rows},
+                        {"cols", feed->cols},
+                        {"mismatches", feed->mismatches},
+                        {"cells", std::move(cells)}};
+    }
     return doc.dump(1) + "\n";
 }
 
@@ -532,10 +548,15 @@ std::optional<FeedCheck> checkFeed(const Variant& move, const Instruction& consu
     FeedCheck check;
     check.consumer = consumer.spec + ":" + std::string(toString(operand));
     check.operand = operand;
+    check.rows = wanted->rows();
+    check.cols = wanted->cols();
     for (const Element& e : regs.elements()) {
         FeedCell c;
         c.thread = e.thread;
         c.index = e.index;
+        c.reg = e.reg;
+        c.bitLo = e.bit;
+        c.bitHi = e.bit + regs.containerBits() - 1;
         const int matrix = std::max<int>(e.matrix, 0);
         const int br = matrix % g.blocksDown, bc = matrix / g.blocksDown;
         c.loadedRow = row ? br * g.blockH + e.row : br * g.blockH + e.col;

@@ -1131,6 +1131,8 @@ CellText Diagram::labelText(const DiagramCell& c) const {
         put('T', int{c.thread}, ": [", int{c.bitHi}, "..", int{c.bitLo}, ']');
     else if (p.kind == PanelKind::Chunks) // "T13 m2r5": the thread supplying matrix 2's row 5
         put('T', int{c.thread}, " m", int{c.matrix}, 'r', int{c.element});
+    else if (p.kind == PanelKind::Addresses) // "T9 [9][0]": thread 9 points at the tile's [9][0]
+        put('T', int{c.thread}, " [", int{c.element}, "][", int{c.bitLo}, ']');
     else
         put('T', int{c.thread}, ':', p.letter, int{c.element});
     return text;
@@ -1160,6 +1162,12 @@ CellText Diagram::tooltipText(const DiagramCell& c) const {
             4 * c.lane + 3, ')');
         if (c.reg != c.lane && (p.kind == PanelKind::SharedMemory || c.reg >= 0))
             put(", chunk ", int{c.reg}, " before the swizzle");
+        return text;
+    }
+    // "lane 9 points at A[9][0]: 0x120 (matrix 1 row 1)"; no '&': the SVG writes tooltips unescaped.
+    if (p.kind == PanelKind::Addresses) {
+        put("lane ", int{c.lane}, " points at ", std::string_view(p.operand), '[', int{c.element}, "][",
+            int{c.bitLo}, "]: ", Hex{c.address}, " (matrix ", int{c.matrix}, " row ", int{c.reg}, ')');
         return text;
     }
     if (p.kind == PanelKind::Chunks) { // "lane 13: matrix 2 row 5, banks 20..23, phase 1, wavefront 2 of 2"
@@ -1219,6 +1227,8 @@ std::string Diagram::hoverId(const DiagramCell& c) const {
             put("metadata-t", int{c.thread}, "-b", int{c.bitLo});
         else if (p.kind == PanelKind::Chunks)
             put("smem-t", int{c.thread}, "-m", int{c.matrix}, "-r", int{c.element});
+        else if (p.kind == PanelKind::Addresses)
+            put("address-t", int{c.thread});
         else {
             put(p.operand == "C/D" ? std::string_view("CD") : std::string_view(p.operand));
             if (c.matrix >= 0)

@@ -8,6 +8,7 @@
 #include "lanemap/matrix_move.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -36,8 +37,9 @@ std::string hexAddress(std::uint32_t v) {
 
 class BanksBuilder {
   public:
-    BanksBuilder(const Variant& move, const banks::Analysis& analysis, Palette palette)
-        : m_move(move), m_a(analysis), m_palette(palette) {}
+    BanksBuilder(const Variant& move, const banks::Analysis& analysis, const banks::FeedCheck* feed,
+                 Palette palette)
+        : m_move(move), m_a(analysis), m_feed(feed), m_palette(palette) {}
 
     Diagram build() {
         const DiagramMetrics& mt = m_d.metrics;
@@ -58,19 +60,30 @@ class BanksBuilder {
                 std::to_string(m_a.idealWavefronts) + ", L1 Wavefronts Shared Excessive " +
                 std::to_string(m_a.excessive()),
         };
+        if (m_feed)
+            m_d.caption.push_back(feedVerdict());
         double y = mt.margin + mt.titleFont;
         text(mt.margin, y, m_d.title, mt.titleFont, TextRole::Title, TextAnchor::Start, true);
         y += 6;
         for (const std::string& line : m_d.caption) {
             y += mt.noteFont + 6;
+            const bool bad = (line.rfind("L1", 0) == 0 && m_a.excessive() > 0) ||
+                             (m_feed && m_feed->mismatches > 0 && &line == &m_d.caption.back());
             text(mt.margin, y, line, mt.noteFont, TextRole::Caption, TextAnchor::Start, false,
-                 line.rfind("L1", 0) == 0 && m_a.excessive() > 0 ? kConflictColor : kMuted);
+                 bad ? kConflictColor : kMuted);
         }
         y += 18;
+        if (m_feed) {
+            y = addressPanel(y) + mt.gap / 2;
+            y = fragmentPanel(true, y) + mt.gap / 2;
+            y = fragmentPanel(false, y) + mt.gap / 2;
+        }
         y = memoryPanel(y);
         for (const banks::Phase& ph : m_a.phases)
             y = phasePanel(ph, y + mt.gap / 2);
         m_d.width = mt.margin * 2 + kHeaderWidth + kBanks * kBankWidth;
+        for (const DiagramPanel& p : m_d.panels)
+            m_d.width = std::max(m_d.width, p.bounds.right() + mt.margin);
         m_d.height = y + mt.margin;
         frames();
         index();
@@ -139,6 +152,37 @@ class BanksBuilder {
         return m_d.panels.back();
     }
 
+    // A grid panel of another kind than Chunks (the feed overlay): title, subtitle, column headers.
+    DiagramPanel& gridPanel(PanelKind kind, std::string operand, char letter, std::string title,
+                            std::string subtitle, int rows, int cols, double cellWidth,
+                            std::vector<std::string> colHeaders, double y, bool alarming) {
+        const DiagramMetrics& mt = m_d.metrics;
+        DiagramPanel p;
+        p.kind = kind;
+        p.operand = std::move(operand);
+        p.letter = letter;
+        p.title = std::move(title);
+        p.subtitle = std::move(subtitle);
+        p.rows = rows;
+        p.cols = cols;
+        p.cellWidth = cellWidth;
+        p.cellHeight = mt.cellHeight;
+        const double x = mt.margin;
+        text(x, y + mt.panelTitleFont, p.title, mt.panelTitleFont, TextRole::PanelTitle, TextAnchor::Start,
+             true, alarming ? kConflictColor : kInk);
+        text(x, y + mt.panelTitleFont + 16, p.subtitle, mt.noteFont, TextRole::PanelSubtitle);
+        const double headerY = y + mt.panelTitleFont + 34;
+        p.origin = {x + kHeaderWidth, headerY + 6};
+        for (int c = 0; c < cols; ++c)
+            text(p.origin.x + (c + 0.5) * cellWidth, headerY, colHeaders[static_cast<std::size_t>(c)],
+                 mt.headerFont, TextRole::Header, TextAnchor::Middle);
+        p.colHeaders = std::move(colHeaders);
+        p.bounds = {x, y, kHeaderWidth + cols * cellWidth, p.origin.y - y + rows * p.cellHeight};
+        p.firstCell = static_cast<std::uint32_t>(m_d.cells.size());
+        m_d.panels.push_back(std::move(p));
+        return m_d.panels.back();
+    }
+
     void rowHeader(DiagramPanel& p, int row, std::string h) {
         text(p.origin.x - 8,
              p.origin.y + row * p.cellHeight + p.cellHeight / 2 + m_d.metrics.headerFont / 2 - 1, h,
@@ -164,6 +208,107 @@ class BanksBuilder {
             }
         }
         p.cellCount = static_cast<std::uint32_t>(m_d.cells.size()) - p.firstCell;
+    }
+
+    std::string feedVerdict() const {
+        const std::string head = "feeds " + m_feed->consumer + ": ";
+        if (m_feed->mismatches == 0)
+            return head + "every register slot holds the element the fragment wants (" +
+                   std::to_string(m_feed->cells.size()) + " slots)";
+        return head + "MISMATCH in " + std::to_string(m_feed->mismatches) + " of " +
+               std::to_string(m_feed->cells.size()) + " register slots (framed in red)";
+    }
+
+    std::string operandName() const { return std::string(toString(m_feed->operand)); }
+
+    // Which tile element each thread must point at: one row per phase, one column per thread of it.
+    double addressPanel(double y) {
+        const std::vector<banks::RowAccess>& rows = m_feed->addresses;
+        const int perRow = 8;
+        const int nRows = (static_cast<int>(rows.size()) + perRow - 1) / perRow;
+        std::vector<std::string> headers;
+        for (int c = 0; c < perRow; ++c)
+            headers.push_back("+" + std::to_string(c));
+        const bool load = m_move.move->op == MoveOp::Ldmatrix;
+        DiagramPanel& p = gridPanel(
+            PanelKind::Addresses, operandName(), 'a',
+            "Addresses: which element of " + operandName() + " each thread points at",
+            std::string("thread t supplies the address of the first element of the 16-byte row it ") +
+                (load ? "loads" : "stores") + " (its chunk in the memory below)",
+            nRows, perRow, 84, std::move(headers), y, false);
+        const auto panelIndex = static_cast<std::uint16_t>(m_d.panels.size() - 1);
+        for (int r = 0; r < nRows; ++r)
+            rowHeader(p, r, "T" + std::to_string(r * perRow) + "-" + std::to_string(r * perRow + perRow - 1));
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            const banks::RowAccess& a = rows[i];
+            DiagramCell c;
+            c.fill = paletteColor(m_palette, ColorBy::Lane, a.thread);
+            c.text = labelColorOn(c.fill);
+            c.colorKey = static_cast<std::uint32_t>(a.thread);
+            c.panel = panelIndex;
+            c.thread = c.lane = static_cast<std::int16_t>(a.thread);
+            c.groupID = static_cast<std::int16_t>(a.thread >> 2);
+            c.element = static_cast<std::int16_t>(a.tileRow);
+            c.bitLo = c.bitHi = static_cast<std::int16_t>(a.tileCol);
+            c.matrix = static_cast<std::int16_t>(a.matrix);
+            c.reg = static_cast<std::int16_t>(a.row);
+            c.address = a.address;
+            c.row = static_cast<std::int16_t>(i / perRow);
+            c.col = c.colLast = static_cast<std::int16_t>(i % perRow);
+            c.rect = p.cellRect(c.row, c.col);
+            m_d.cells.push_back(c);
+        }
+        p.cellCount = static_cast<std::uint32_t>(m_d.cells.size()) - p.firstCell;
+        return p.bounds.bottom();
+    }
+
+    // The operand grid as the move puts register slots into it (`loaded`) or as the consumer's fragment
+    // wants them; a slot whose element differs is framed in both.
+    double fragmentPanel(bool loaded, double y) {
+        const banks::FeedCheck& f = *m_feed;
+        const bool load = m_move.move->op == MoveOp::Ldmatrix;
+        const std::string op = operandName();
+        const char letter = static_cast<char>(std::tolower(static_cast<unsigned char>(op[0])));
+        const std::size_t colon = f.consumer.rfind(':');
+        const std::string consumer = f.consumer.substr(0, colon);
+        std::string title = loaded ? op + " as " + m_move.spec + (load ? " loads it" : " stores it")
+                                   : op + " as " + consumer + (load ? " wants it" : " holds it");
+        if (f.mismatches > 0)
+            title += ": " + std::to_string(f.mismatches) + " slots differ";
+        const std::string subtitle = loaded ? "each element labelled with the register slot it " +
+                                                  std::string(load ? "lands in" : "comes from") +
+                                                  " (thread:element); colour: the thread"
+                                            : "the PTX fragment of " + op +
+                                                  " (thread:element); red frame: the move puts another "
+                                                  "element in that slot";
+        std::vector<std::string> headers;
+        for (int c = 0; c < f.cols; ++c)
+            headers.push_back(std::to_string(c));
+        DiagramPanel& p = gridPanel(PanelKind::Operand, op, letter, std::move(title), subtitle, f.rows,
+                                    f.cols, 48, std::move(headers), y, f.mismatches > 0);
+        const auto panelIndex = static_cast<std::uint16_t>(m_d.panels.size() - 1);
+        for (int r = 0; r < f.rows; ++r)
+            rowHeader(p, r, std::to_string(r));
+        for (const banks::FeedCell& fc : f.cells) {
+            DiagramCell c;
+            c.fill = paletteColor(m_palette, ColorBy::Lane, fc.thread);
+            c.text = labelColorOn(c.fill);
+            c.colorKey = static_cast<std::uint32_t>(fc.thread);
+            c.panel = panelIndex;
+            c.thread = c.lane = static_cast<std::int16_t>(fc.thread);
+            c.groupID = static_cast<std::int16_t>(fc.thread >> 2);
+            c.element = static_cast<std::int16_t>(fc.index);
+            c.reg = static_cast<std::int16_t>(fc.reg);
+            c.bitLo = static_cast<std::int16_t>(fc.bitLo);
+            c.bitHi = static_cast<std::int16_t>(fc.bitHi);
+            c.row = static_cast<std::int16_t>(loaded ? fc.loadedRow : fc.wantedRow);
+            c.col = c.colLast = static_cast<std::int16_t>(loaded ? fc.loadedCol : fc.wantedCol);
+            c.conflict = !fc.matches();
+            c.rect = p.cellRect(c.row, c.col);
+            m_d.cells.push_back(c);
+        }
+        p.cellCount = static_cast<std::uint32_t>(m_d.cells.size()) - p.firstCell;
+        return p.bounds.bottom();
     }
 
     double memoryPanel(double y) {
@@ -218,6 +363,12 @@ class BanksBuilder {
             const RectF g = p.gridRect();
             for (int r = 0; r <= p.rows; ++r)
                 line(g.x, g.y + r * p.cellHeight, g.right(), g.y + r * p.cellHeight, kGridLine, 1);
+            if (p.kind != PanelKind::Chunks) {
+                for (int c = 0; c <= p.cols; ++c)
+                    line(g.x + c * p.cellWidth, g.y, g.x + c * p.cellWidth, g.bottom(), kGridLine,
+                         p.kind == PanelKind::Operand && c % 8 == 0 ? 1.5 : 1);
+                continue;
+            }
             for (int b = 0; b <= kBanks; ++b) {
                 const bool chunkEdge = b % kBanksPerChunk == 0;
                 line(g.x + b * p.cellWidth, g.y, g.x + b * p.cellWidth, chunkEdge ? g.bottom() : g.y + 4,
@@ -269,6 +420,7 @@ class BanksBuilder {
 
     const Variant& m_move;
     const banks::Analysis& m_a;
+    const banks::FeedCheck* m_feed;
     Palette m_palette;
     Diagram m_d;
 };
@@ -276,7 +428,12 @@ class BanksBuilder {
 } // namespace
 
 Diagram buildBanksDiagram(const Variant& move, const banks::Analysis& analysis, Palette palette) {
-    return BanksBuilder(move, analysis, palette).build();
+    return BanksBuilder(move, analysis, nullptr, palette).build();
+}
+
+Diagram buildBanksDiagram(const Variant& move, const banks::Analysis& analysis, const banks::FeedCheck& feed,
+                          Palette palette) {
+    return BanksBuilder(move, analysis, &feed, palette).build();
 }
 
 } // namespace lanemap

@@ -137,7 +137,7 @@ const Entry kEntries[] = {
 
 } // namespace
 
-const Entry* find(std::string_view ptx) {
+const Entry* findB16(std::string_view ptx) {
     for (const Entry& e : kEntries)
         if (ptx == e.ptx)
             return &e;

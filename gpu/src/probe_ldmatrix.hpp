@@ -1,10 +1,11 @@
 #pragma once
-// The tagged-tile probe method (ldmatrix / stmatrix / movmatrix, docs/probe.md "Matrix moves"): every 16-bit
-// element carries a tag naming where it came from. ldmatrix: the tile in shared memory is tagged (matrix,
-// row, element) and placed at the engine's addresses (rows scrambled, unused threads pointing at a poison
-// row); the registers come back. stmatrix: the registers are tagged (lane, register, half) and the shared
-// memory comes back. movmatrix: the source registers are tagged (lane, half). The expected output is what the
-// engine's data map and address map predict, so every cell of both maps is checked. CUDA-free.
+// The tagged-tile probe method (ldmatrix / stmatrix / movmatrix, docs/probe.md "Matrix moves"): every element
+// (16-bit, 8-bit, packed 6- or 4-bit) carries a tag naming where it came from. ldmatrix: the tile in shared
+// memory is tagged (matrix, row, element) and placed at the engine's addresses (rows scrambled, unused
+// threads pointing at a poison row); the registers come back. stmatrix: the registers are tagged (lane,
+// register, slot) and the shared memory comes back. movmatrix: the source registers are tagged (lane, half).
+// The expected output is what the engine's data map and address map predict, so every cell of both maps is
+// checked. CUDA-free.
 #include "lanemap/gpu/pipeline.hpp"
 
 #include <cstdint>
@@ -23,6 +24,7 @@ struct Experiment {
     std::string label;
     std::vector<int> chunkOfRow; // per (matrix * rows + row): the 16-byte chunk holding it
     int poisonChunk = -1;        // where the threads that supply no row point
+    int digit = 0;               // which digit of the element keys the tags carry (probe_ldmatrix.cpp)
 };
 
 struct Plan {
@@ -32,7 +34,8 @@ struct Plan {
     std::size_t outWords() const { return kOutWords * experiments.size(); }
 };
 
-// Only the .b16 forms (8x8 matrices) are planned; the caller checks supported().
+// Every matrix move is planned (.b16, .b8 and the packed 6/4-bit sources alike: a tag is as wide as the
+// element, and a key longer than one tag takes one experiment per digit); the caller checks supported().
 bool supported(const Variant& variant);
 Plan planProbe(const Instruction& instruction);
 std::vector<std::uint32_t> simulate(const Plan& plan);

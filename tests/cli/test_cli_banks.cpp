@@ -157,3 +157,85 @@ TEST(CliBanks, SvgShowsTheConflicts) {
     EXPECT_EQ(bad.code, 2);
     EXPECT_NE(bad.err.find("contradict"), std::string::npos) << bad.err;
 }
+
+namespace {
+
+// show / export take --smem for a matrix move: the text adds the placement's bank table after the grids,
+// the JSON carries the instruction and its banks side by side, the SVG is the shared-memory picture; a spec
+// that reads no shared memory, a format that cannot carry it, or a bad placement exits 2 naming it.
+TEST(CliMatrixMove, ShowAndExportTakeAPlacement) {
+    const Result show = run({"show", "ldmatrix.m8n8.x4.b16", "--smem", "row-major,pitch=64"});
+    ASSERT_EQ(show.code, 0) << show.err;
+    EXPECT_NE(show.out.find("T0:d0"), std::string::npos);
+    EXPECT_NE(show.out.find("4-way bank conflict"), std::string::npos) << show.out;
+    EXPECT_NE(show.out.find("L1 Wavefronts Shared 16, Ideal 4"), std::string::npos);
+
+    const Result json = run(
+        {"export", "ldmatrix.m8n8.x4.b16", "--format", "json", "--smem", "pitch=128,mode=128B", "-o", "-"});
+    ASSERT_EQ(json.code, 0) << json.err;
+    const nlohmann::json doc = nlohmann::json::parse(json.out);
+    EXPECT_EQ(doc["instruction"]["matrix_move"]["op"], "ldmatrix");
+    EXPECT_EQ(doc["banks"]["placement"]["mode"], "128B");
+    EXPECT_EQ(doc["banks"]["excessive_wavefronts"], 0);
+
+    const Result svg =
+        run({"export", "stmatrix.m8n8.x4.b16", "--format", "svg", "--smem", "pitch=64", "-o", "-"});
+    ASSERT_EQ(svg.code, 0) << svg.err;
+    EXPECT_NE(svg.out.find("shared memory &amp; banks"), std::string::npos) << svg.out.substr(0, 400);
+    EXPECT_NE(svg.out.find("4-way bank conflict"), std::string::npos);
+
+    Result bad = run({"show", "mma.m16n8k16.f16", "--smem", "pitch=64"});
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(bad.err.find("reads no shared memory"), std::string::npos) << bad.err;
+    bad = run({"export", "ldmatrix.m8n8.x4.b16", "--format", "cuda", "--smem", "pitch=64", "-o", "-"});
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(bad.err.find("--smem applies to the txt, json and svg formats"), std::string::npos) << bad.err;
+    bad = run({"show", "ldmatrix.m8n8.x4.b16", "--smem", "pitch=24"});
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(bad.err.find("pitch"), std::string::npos) << bad.err;
+    bad = run({"export", "--all", "--smem", "pitch=64", "-o", "x"});
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(bad.err.find("one SPEC"), std::string::npos) << bad.err;
+}
+
+// banks --feeds --format svg draws the overlay: the addresses, the operand as loaded and as wanted, the
+// differing slots framed.
+TEST(CliBanks, FeedsSvgDrawsTheOverlay) {
+    const Result bad =
+        run({"banks", "ldmatrix.m8n8.x2.b16", "--feeds", "mma.m16n8k16.f16:B", "--format", "svg"});
+    EXPECT_EQ(bad.code, 1) << bad.err; // a mismatch, as the text verdict
+    EXPECT_NE(bad.out.find("B as ldmatrix.m8n8.x2.b16 loads it"), std::string::npos);
+    EXPECT_NE(bad.out.find("B as mma.m16n8k16.f16 wants it"), std::string::npos);
+    EXPECT_NE(bad.out.find("slots differ"), std::string::npos);
+    EXPECT_NE(bad.out.find("lane 9 points at B[9][0]"), std::string::npos);
+    const Result ok =
+        run({"banks", "ldmatrix.m8n8.x2.trans.b16", "--feeds", "mma.m16n8k16.f16:B", "--format", "svg"});
+    EXPECT_EQ(ok.code, 0) << ok.err;
+    EXPECT_NE(ok.out.find("every register slot holds the element the fragment wants"), std::string::npos);
+    EXPECT_EQ(ok.out.find("slots differ"), std::string::npos);
+}
+
+} // namespace
+
+namespace {
+
+// banks --feeds --json carries the check: the consumer, the mismatch count and every slot's loaded and wanted
+// tile position.
+TEST(CliBanks, FeedsJsonCarriesTheCheck) {
+    const Result r = run({"banks", "ldmatrix.m8n8.x2.b16", "--feeds", "mma.m16n8k16.f16:B", "--json"});
+    EXPECT_EQ(r.code, 1) << r.err;
+    const nlohmann::json doc = nlohmann::json::parse(r.out);
+    const nlohmann::json& f = doc["feeds"];
+    EXPECT_EQ(f["consumer"], "mma.m16n8k16.f16:B");
+    EXPECT_EQ(f["operand"], "B");
+    EXPECT_EQ(f["mismatches"], 112);
+    ASSERT_EQ(f["cells"].size(), 128u);
+    // T0's b1: loaded B[0][1], wanted B[1][0].
+    EXPECT_EQ(f["cells"][1]["loaded"], nlohmann::json::array({0, 1}));
+    EXPECT_EQ(f["cells"][1]["wanted"], nlohmann::json::array({1, 0}));
+    EXPECT_EQ(f["cells"][1]["matches"], false);
+    EXPECT_FALSE(
+        nlohmann::json::parse(run({"banks", "ldmatrix.m8n8.x2.b16", "--json"}).out).contains("feeds"));
+}
+
+} // namespace

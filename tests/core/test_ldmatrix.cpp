@@ -245,4 +245,26 @@ TEST(LdmatrixExport, JsonCarriesTheAddressMapAndTextShowsIt) {
     EXPECT_NE(text.find("threads T16,T17"), std::string::npos);
 }
 
+// Every matrix move exports JSON, text and SVG ("Done when" of the issue): the JSON names its PTX and has one
+// address-map entry per thread (none for movmatrix), the text its spec, the SVG the last lane's cells.
+TEST(LdmatrixExport, EveryMoveExportsJsonTextAndSvg) {
+    int moves = 0;
+    for (const Variant* v : Catalog::instance().variants()) {
+        if (!v->move)
+            continue;
+        ++moves;
+        const Instruction& in = Catalog::instance().instruction(*v);
+        std::string json, text, svg, error;
+        ASSERT_TRUE(exportInstruction(in, ExportFormat::Json, {}, json, error)) << v->spec << ": " << error;
+        ASSERT_TRUE(exportInstruction(in, ExportFormat::Text, {}, text, error)) << v->spec << ": " << error;
+        ASSERT_TRUE(exportInstruction(in, ExportFormat::Svg, {}, svg, error)) << v->spec << ": " << error;
+        const nlohmann::json doc = nlohmann::json::parse(json);
+        EXPECT_EQ(doc["ptx"], v->ptx);
+        EXPECT_EQ(doc["matrix_move"]["address_map"].size(), v->move->address ? 32u : 0u) << v->spec;
+        EXPECT_EQ(text.rfind(v->spec, 0), 0u) << v->spec;
+        EXPECT_NE(svg.find(">T31:"), std::string::npos) << v->spec;
+    }
+    EXPECT_EQ(moves, 28);
+}
+
 } // namespace

@@ -1,6 +1,7 @@
-// The tagged-tile probe method (ldmatrix / stmatrix / movmatrix): the simulator passes every .b16 variant
-// through the one pipeline, and a device that read a row through another thread's address, or wrote where the
-// engine says nothing goes, fails with the cell named.
+// The tagged-tile probe method (ldmatrix / stmatrix / movmatrix): the simulator passes every variant (the
+// sm_100a .b8 and packed 6/4-bit forms too, with one experiment per tag digit) through the one pipeline, and
+// a device that read a row through another thread's address, or wrote where the engine says nothing goes,
+// fails with the cell named.
 #include "lanemap/catalog.hpp"
 #include "lanemap/gpu/pipeline.hpp"
 #include "lanemap/matrix_move.hpp"
@@ -8,6 +9,7 @@
 #include "probe_ldmatrix.hpp"
 
 #ifdef LANEMAP_HAVE_CUDA
+#include "device_cuda.hpp"
 #include "kernels_ldmatrix.hpp"
 #endif
 
@@ -22,27 +24,79 @@ const Instruction& get(const char* spec) {
     return *Catalog::instance().instruction(spec);
 }
 
-TEST(TaggedProbe, TheSimulatorPassesEveryB16MoveThroughThePipeline) {
+// Tags as wide as the element: .b16 keys fit one tag (2 experiments: rows in order and scrambled); .b8 and
+// 6-bit tags carry a 10-bit key in two digits (4 experiments), 4-bit ones in four (8 experiments).
+int experimentsOf(const Variant& v) {
+    switch (v.move->format) {
+    case RowFormat::B16:
+        return 2;
+    case RowFormat::B8:
+    case RowFormat::B6x16P32:
+        return 4;
+    case RowFormat::B4x16P64:
+        return 8;
+    }
+    return 0;
+}
+
+TEST(TaggedProbe, TheSimulatorPassesEveryMoveThroughThePipeline) {
     SimulatedDevice device;
-    int probed = 0;
+    int probed = 0, sm100a = 0;
     for (const Variant* v : Catalog::instance().variants()) {
         if (!v->move)
             continue;
         ASSERT_EQ(methodFor(v->family)->name(), "tagged-tile") << v->spec;
         const ProbeResult r = probeOn(device, *v);
-        if (v->move->format != RowFormat::B16) {
-            EXPECT_EQ(r.verdict, Verdict::Unsupported) << v->spec;
-            EXPECT_NE(r.reason.find("needs sm_100a"), std::string::npos) << r.reason;
-            continue;
-        }
         ++probed;
-        EXPECT_EQ(r.verdict, Verdict::Pass) << v->spec;
-        EXPECT_EQ(r.experiments, 2) << v->spec;
-        // Two experiments, every register slot of the warp each time.
-        EXPECT_EQ(r.cellsChecked, 2 * 32 * 2 * v->num) << v->spec;
+        sm100a += v->move->archSpecific;
+        EXPECT_EQ(r.verdict, Verdict::Pass) << v->spec << ": " << r.reason;
+        EXPECT_EQ(r.experiments, experimentsOf(*v)) << v->spec;
+        // Every register slot of the warp in every experiment.
+        const Instruction& in = Catalog::instance().instruction(*v);
+        EXPECT_EQ(r.cellsChecked, r.experiments * 32 * in.operands.back().elementsPerThread()) << v->spec;
         EXPECT_FALSE(r.findings.empty()) << v->spec;
     }
-    EXPECT_EQ(probed, 13);
+    EXPECT_EQ(probed, 28);
+    EXPECT_EQ(sm100a, 15);
+}
+
+// ldmatrix .m8n16 .b4x16_p64, worked by hand: element 1 of row 0 is bits 4-7 of the row's first byte in
+// memory; lane 0's register byte 1 receives it, the payload in bits 5-2 of the byte (the engine's reading).
+// Tag of key 1 (matrix 0 row 0 element 1), digit 0: marker 0x8 | 1 = 0x9, in the container 0x24.
+TEST(TaggedProbe, PackedFourBitPlanWorkedByHand) {
+    const Instruction& in = get("ldmatrix.m8n16.x1.b8x16.b4x16_p64");
+    const tagged::Plan plan = tagged::planProbe(in);
+    ASSERT_EQ(plan.experiments.size(), 8u);
+    EXPECT_EQ(plan.experiments[1].label, "rows in order, tag digit 2 of 4");
+    // Experiment 0 has row 0 in chunk 0: byte 0 = element 0 (0x8) | element 1 (0x9) << 4.
+    EXPECT_EQ(plan.inputs[0] & 0xffu, 0x98u);
+    // Row 0's 64 payload bits end at word 2: the padding stays zero.
+    EXPECT_EQ(plan.inputs[2], 0u);
+    EXPECT_EQ(plan.inputs[3], 0u);
+    const std::vector<std::uint32_t> raw = tagged::simulate(plan);
+    EXPECT_EQ(raw[0] >> 8 & 0xffu, 0x24u);
+    // A device that put the payload in the low four bits instead fails, naming the container it saw.
+    std::vector<std::uint32_t> low = raw;
+    low[0] = (low[0] & ~0xff00u) | 0x0900u;
+    const Interpretation i = tagged::interpret(plan, low);
+    EXPECT_EQ(i.result.verdict, Verdict::Fail);
+    ASSERT_FALSE(i.result.mismatches.empty());
+    EXPECT_EQ(i.result.mismatches.front().thread, 0);
+    EXPECT_EQ(i.result.mismatches.front().index, 1);
+    EXPECT_NE(i.result.mismatches.front().observed.find("container 0x9"), std::string::npos)
+        << i.result.mismatches.front().observed;
+}
+
+// stmatrix .m16n8 .trans .b8: lane 0's register 0 byte 1 (tag 0x80 | key 1) lands in memory row 1, element 0.
+TEST(TaggedProbe, StmatrixB8PlanWorkedByHand) {
+    const Instruction& in = get("stmatrix.m16n8.x1.trans.b8");
+    const tagged::Plan plan = tagged::planProbe(in);
+    ASSERT_EQ(plan.experiments.size(), 4u);
+    const std::uint32_t lane0reg0 = plan.inputs[tagged::kImageWords + 32];
+    EXPECT_EQ(lane0reg0 >> 8 & 0xffu, 0x81u);
+    const std::vector<std::uint32_t> raw = tagged::simulate(plan);
+    // Rows in order: memory row 1 is chunk 1 (word 4); its byte 0 is element 0.
+    EXPECT_EQ(raw[4] & 0xffu, 0x81u);
 }
 
 // Lanes 8 and 9 swap their addresses on the "device": rows 0 and 1 of matrix 1 trade places.
@@ -90,18 +144,48 @@ TEST(TaggedProbe, AStoreOutsideTheNamedRowsFails) {
 }
 
 #ifdef LANEMAP_HAVE_CUDA
-// Every .b16 move has a kernel whose instruction string is the catalog's PTX.
-TEST(TaggedProbe, TheKernelTableCoversEveryB16Move) {
+// Whether this build has the sm_100a kernels (LANEMAP_SM100A_PROBES, ON with nvcc 12.8+).
+bool sm100aBuilt() {
+    return movekernels::findSm100a("ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8") != nullptr;
+}
+
+// Every .b16 move has a kernel whose instruction string is the catalog's PTX; so has every sm_100a form when
+// this build has the sm_100a kernels, and none of them otherwise.
+TEST(TaggedProbe, TheKernelTableCoversEveryMove) {
     int covered = 0;
     for (const Variant* v : Catalog::instance().variants()) {
-        if (!v->move || v->move->format != RowFormat::B16)
+        if (!v->move)
             continue;
         const movekernels::Entry* entry = movekernels::find(v->ptx);
+        if (v->move->archSpecific && !sm100aBuilt()) {
+            EXPECT_EQ(entry, nullptr) << v->spec;
+            continue;
+        }
         ASSERT_NE(entry, nullptr) << v->spec;
         EXPECT_EQ(entry->minArch, v->minSm * 10) << v->spec;
         ++covered;
     }
-    EXPECT_EQ(covered, 13);
+    EXPECT_EQ(covered, sm100aBuilt() ? 28 : 13);
+}
+
+// On an H100 (or any GPU but sm_100) the sm_100a forms say in plain words that they need sm_100a; on an
+// sm_100 GPU a build with the sm_100a kernels runs them.
+TEST(TaggedProbe, Sm100aFormsNeedSm100a) {
+    const Variant& v = *Catalog::instance().variant("ldmatrix.m16n16.x2.trans.b8");
+    DeviceInfo hopper;
+    hopper.sm = 90;
+    const std::string reason = taggedKernels().unsupported(v, hopper);
+    EXPECT_NE(reason.find("not confirmed on hardware (needs sm_100a)"), std::string::npos) << reason;
+    EXPECT_NE(reason.find("this device is sm_90"), std::string::npos) << reason;
+    DeviceInfo blackwell;
+    blackwell.sm = 100;
+    if (sm100aBuilt())
+        EXPECT_EQ(taggedKernels().unsupported(v, blackwell), "");
+    else
+        EXPECT_NE(taggedKernels().unsupported(v, blackwell).find("no sm_100a probe kernel"),
+                  std::string::npos);
+    // The .b16 forms are not affected.
+    EXPECT_EQ(taggedKernels().unsupported(*Catalog::instance().variant("ldmatrix.m8n8.x4.b16"), hopper), "");
 }
 #endif
 

@@ -7,7 +7,9 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDir>
 #include <QDockWidget>
+#include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSpinBox>
@@ -139,6 +141,66 @@ TEST(BanksPane, FeedsPickerShowsTheVerdict) {
     pane->feedsOperandBox()->setCurrentIndex(pane->feedsOperandBox()->findText(QStringLiteral("D")));
     EXPECT_TRUE(pane->feedVerdict().contains(QStringLiteral("ldmatrix feeds A or B")))
         << pane->feedVerdict().toStdString();
+}
+
+// The feeds overlay is drawn, not only named: with ldmatrix.x2 (no .trans) feeding mma.m16n8k16 B from a
+// K-row-major tile, the pane's picture gains the addresses and B as loaded / as wanted, the differing slots
+// framed; hovering a register slot there lights the lane in the register pane and its chunk in the memory.
+TEST(BanksPane, FeedsOverlayIsDrawnAndHoverCrossHighlights) {
+    Window w;
+    ASSERT_TRUE(w->openSpec(QStringLiteral("ldmatrix.m8n8.x2.b16")));
+    BanksPane* pane = banksPane(w.window.get());
+    ASSERT_NE(pane, nullptr);
+    pane->feedsOperandBox()->setCurrentIndex(pane->feedsOperandBox()->findText(QStringLiteral("B")));
+    pane->feedsEdit()->setText(QStringLiteral("mma.m16n8k16.f16"));
+    emit pane->feedsEdit()->editingFinished();
+    EXPECT_TRUE(pane->feedVerdict().contains(QStringLiteral("MISMATCH")))
+        << pane->feedVerdict().toStdString();
+    DiagramView* view = pane->view();
+    const Diagram* d = view->diagram();
+    ASSERT_NE(d, nullptr);
+    ASSERT_GE(d->panels.size(), 4u);
+    EXPECT_EQ(d->panels[0].kind, PanelKind::Addresses);
+    EXPECT_EQ(d->panels[1].kind, PanelKind::Operand);
+    EXPECT_EQ(d->panels[2].kind, PanelKind::Operand);
+    EXPECT_EQ(d->panels[3].kind, PanelKind::Chunks);
+    int framed = 0;
+    for (std::uint32_t i = d->panels[1].firstCell; i < d->panels[1].firstCell + d->panels[1].cellCount; ++i)
+        framed += d->cells[i].conflict;
+    EXPECT_GT(framed, 0);
+    // Thread 5's b1 as loaded: hovering it lights lane 5 everywhere.
+    int cell = -1;
+    for (std::uint32_t i : d->cellsOfThread(5))
+        if (d->cells[i].panel == 1 && d->cells[i].element == 1)
+            cell = static_cast<int>(i);
+    ASSERT_GE(cell, 0);
+    view->ensureCellVisible(cell);
+    hover(view, cell);
+    EXPECT_EQ(w->viewState()->hoveredLane(), 5);
+    EXPECT_EQ(w->pane(w->paneNames().front())->highlightThread(), 5);
+    // In the banks view: its address, 4 slots in each grid, its chunk and its bank.
+    EXPECT_EQ(view->litCellCount(), 1 + 4 + 4 + 1 + 1);
+
+    // The pane's Export SVG writes the same picture, overlay included.
+    const QString path = QDir(QDir::tempPath()).filePath(QStringLiteral("lanemap-banks-feeds-test.svg"));
+    QString error;
+    ASSERT_TRUE(pane->exportSvg(path, &error)) << error.toStdString();
+    QFile file(path);
+    ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+    const QString svg = QString::fromUtf8(file.readAll());
+    file.close();
+    QFile::remove(path);
+    EXPECT_TRUE(svg.contains(QStringLiteral("B as ldmatrix.m8n8.x2.b16 loads it")))
+        << svg.left(300).toStdString();
+    EXPECT_TRUE(svg.contains(QStringLiteral("slots differ")));
+
+    // The right move (.trans) clears the frames.
+    ASSERT_TRUE(w->openSpec(QStringLiteral("ldmatrix.m8n8.x2.trans.b16")));
+    ASSERT_NE(pane->view()->diagram(), nullptr);
+    EXPECT_TRUE(pane->feedVerdict().contains(QStringLiteral("every register slot")));
+    for (const DiagramCell& c : pane->view()->diagram()->cells)
+        EXPECT_FALSE(c.conflict);
+    EXPECT_EQ(pane->view()->diagram()->panels[1].kind, PanelKind::Operand);
 }
 
 } // namespace

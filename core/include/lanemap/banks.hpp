@@ -104,14 +104,16 @@ std::optional<Placement> recommend(const Variant& variant, const Placement& base
 
 // The per-phase table (text).
 std::string toText(const Variant& variant, const Analysis& analysis);
-// The "banks" JSON object.
-std::string toJson(const Variant& variant, const Analysis& analysis);
+struct FeedCheck;
+// The "banks" JSON object; with `feed`, its "feeds" object too (docs/reference/ldmatrix.md).
+std::string toJson(const Variant& variant, const Analysis& analysis, const FeedCheck* feed = nullptr);
 
 // --- feeding an mma ----------------------------------------------------------------------------------
 
 struct FeedCell {
     int thread = 0;
     int index = 0;                      // element index of the fragment (two b16 per register)
+    int reg = 0, bitLo = 0, bitHi = 0;  // where the element sits in the thread's registers
     int loadedRow = -1, loadedCol = -1; // what the move puts there (tile coordinates)
     int wantedRow = -1, wantedCol = -1; // what the consumer's fragment holds there
     bool matches() const { return loadedRow == wantedRow && loadedCol == wantedCol; }
@@ -120,6 +122,7 @@ struct FeedCell {
 struct FeedCheck {
     std::string consumer; // "mma.m16n8k16.f16:A"
     Operand operand = Operand::A;
+    int rows = 0, cols = 0;      // the operand's matrix (the tile)
     std::vector<FeedCell> cells; // every register slot, thread-major
     int mismatches = 0;
     std::vector<RowAccess> addresses; // which address each thread must supply

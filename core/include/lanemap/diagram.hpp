@@ -79,7 +79,10 @@ struct DiagramOptions {
 // shared memory, labelled with its byte address; SharedMemoryMap: the memory itself, one row per 128-byte
 // line (the 32 four-byte banks), one cell per 16-byte chunk (buildSharedMemoryDiagram, addMemoryMapPanel).
 // Chunks: 16-byte shared-memory chunks of a matrix move (buildBanksDiagram); banks are the columns.
-enum class PanelKind : std::uint8_t { Operand, Metadata, SharedMemory, SharedMemoryMap, Chunks };
+// Addresses: the row address each thread of a matrix move supplies, one cell per thread (buildBanksDiagram
+// with a feed check): element, bitLo = the tile row and column it points at, matrix and reg = the moved
+// matrix and its row, address = the byte address.
+enum class PanelKind : std::uint8_t { Operand, Metadata, SharedMemory, SharedMemoryMap, Chunks, Addresses };
 
 // One matrix grid: an operand (or one quad-pair product of it), or the metadata fields on the A grid.
 struct DiagramPanel {
@@ -342,7 +345,8 @@ double contrastRatio(Rgb a, Rgb b);
 
 namespace banks {
 struct Analysis;
-}
+struct FeedCheck;
+} // namespace banks
 // The shared-memory tile of an ldmatrix / stmatrix under one placement (core/src/diagram_banks.cpp): a
 // "shared memory" panel with one row per 128-byte line touched (32 banks x 4 bytes as columns), every 16-byte
 // chunk a cell coloured by the thread that supplies its row address, then one panel per phase (rows =
@@ -352,6 +356,14 @@ struct Analysis;
 // (its conflict degree).
 inline constexpr Rgb kConflictColor{0xd6, 0x27, 0x28};
 Diagram buildBanksDiagram(const Variant& move, const banks::Analysis& analysis,
+                          Palette palette = Palette::Default);
+// The same with the "feeds" overlay of `feed` (banks::checkFeed of the same placement) above the memory: an
+// Addresses panel (which tile element each thread must point at), the operand as the move loads (or
+// stores) it and as the consumer's fragment wants it, cell by cell (Operand panels; a register slot holding
+// another element than the fragment wants is framed in kConflictColor in both, DiagramCell::conflict).
+// Every panel's cells share the thread index: hovering a lane lights its address, its register slots, its
+// chunk and its bank.
+Diagram buildBanksDiagram(const Variant& move, const banks::Analysis& analysis, const banks::FeedCheck& feed,
                           Palette palette = Palette::Default);
 
 } // namespace lanemap
