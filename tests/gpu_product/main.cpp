@@ -1,6 +1,6 @@
-// lanemap-product-check [--json PATH]: the GPU product check (docs/exports.md#gpu-product-check). Prints one
-// line per case and a summary; exits 0 when every case reproduces the product, 1 when one does not, 3 when no
-// usable device exists, 2 on bad arguments.
+// lanemap-product-check [--json PATH]: the GPU product check (docs/reference/exports.md#gpu-product-check).
+// Prints one line per case and a summary; exits 0 when every case reproduces the product, 1 when one does
+// not, 3 when no usable device exists, 2 on bad arguments.
 #include "lanemap/write.hpp"
 #include "product_check.hpp"
 

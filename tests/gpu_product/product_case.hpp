@@ -1,8 +1,8 @@
 #pragma once
-// The GPU product check (docs/exports.md#gpu-product-check): one case per Hopper-runnable mma / mma.sp
-// variant and sparsity selector. The kernels (generated into products_mma.cu) load A, B, C from matrices in
-// global memory with the generated CUDA header's row/col/reg/bit functions, place sparse metadata with the
-// header's field_lane/field_bit, run the header's inline-PTX mma() wrapper and store D with the same
+// The GPU product check (docs/reference/exports.md#gpu-product-check): one case per Hopper-runnable mma /
+// mma.sp variant and sparsity selector. The kernels (generated into products_mma.cu) load A, B, C from
+// matrices in global memory with the generated CUDA header's row/col/reg/bit functions, place sparse metadata
+// with the header's field_lane/field_bit, run the header's inline-PTX mma() wrapper and store D with the same
 // functions. No CUDA types here: the runner (product_check.cpp) and the tests include it.
 
 #include <cstdint>

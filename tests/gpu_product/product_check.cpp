@@ -34,7 +34,9 @@ void check(cudaError_t err, const char* what) {
 template <class T> struct DeviceVector {
     T* ptr = nullptr;
     explicit DeviceVector(const std::vector<T>& host) {
-        check(cudaMalloc(&ptr, std::max<std::size_t>(1, host.size()) * sizeof(T)), "cudaMalloc");
+        void* raw = nullptr;
+        check(cudaMalloc(&raw, std::max<std::size_t>(1, host.size()) * sizeof(T)), "cudaMalloc");
+        ptr = static_cast<T*>(raw);
         if (!host.empty())
             check(cudaMemcpy(ptr, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice),
                   "cudaMemcpy H2D");
