@@ -31,7 +31,7 @@ int main(int argc, char** argv) {
             return 1;
         }
     for (const lanemap::product::CaseResult& r : run.results)
-        if (!r.pass())
+        if (!r.asRequired())
             return 1;
     return 0;
 }

@@ -28,6 +28,9 @@ struct Case {
     int kept;     // sparse: elements kept per chunk
     // Launches the case's kernel on one block of the instruction's threads (no synchronisation).
     void (*launch)(const Buffers& buffers);
+    // A negative control: the header of a deliberately wrong layout (C's rows rotated, controlInstruction()),
+    // which must not reproduce the product, so a check that cannot fail is noticed.
+    bool control = false;
 };
 
 // Every case the generated kernels cover (products_mma.cu).

@@ -3,6 +3,7 @@
 
 #include "lanemap/catalog.hpp"
 #include "lanemap/sparse.hpp"
+#include "non_affine.hpp"
 #include "product_case.hpp"
 
 #include <cuda_runtime_api.h>
@@ -183,7 +184,8 @@ CaseResult runCase(const Case& kase) {
     CaseResult result;
     result.spec = kase.spec;
     result.selector = kase.selector;
-    const Instruction* in = Catalog::instance().instruction(kase.spec);
+    result.control = kase.control;
+    const Instruction* in = kase.control ? &controlInstruction() : Catalog::instance().instruction(kase.spec);
     if (!in) {
         result.error = "not in the catalog";
         return result;
@@ -262,6 +264,11 @@ std::string selectorText(int selector) {
 
 } // namespace
 
+const Instruction& controlInstruction() {
+    static const Instruction control = test::nonAffineInstruction();
+    return control;
+}
+
 std::string deviceProblem() {
     int count = 0;
     if (const cudaError_t err = cudaGetDeviceCount(&count); err != cudaSuccess)
@@ -306,43 +313,54 @@ std::string toJson(const Run& run) {
                    {"cuda_runtime", versionText(run.device.runtimeVersion)}};
     j["date"] = run.date;
     j["seconds"] = run.seconds;
-    int pass = 0;
+    int pass = 0, checked = 0;
     nlohmann::ordered_json cases = nlohmann::ordered_json::array();
+    nlohmann::ordered_json controls = nlohmann::ordered_json::array();
     for (const CaseResult& r : run.results) {
-        pass += r.pass() ? 1 : 0;
+        if (!r.control) {
+            ++checked;
+            pass += r.pass() ? 1 : 0;
+        }
         nlohmann::ordered_json c{{"spec", r.spec}};
         if (r.selector >= 0)
             c["selector"] = r.selector;
+        if (r.control)
+            c["expect"] = "fail (C rows rotated: a wrong layout)";
         c["verdict"] = r.pass() ? "pass" : "fail";
         c["cells"] = r.cells;
         if (r.mismatches)
             c["mismatches"] = r.mismatches, c["first_mismatch"] = r.firstMismatch;
         if (!r.error.empty())
             c["error"] = r.error;
-        cases.push_back(std::move(c));
+        (r.control ? controls : cases).push_back(std::move(c));
     }
-    j["summary"] = {{"cases", run.results.size()}, {"pass", pass}, {"fail", run.results.size() - pass}};
+    j["summary"] = {{"cases", checked}, {"pass", pass}, {"fail", checked - pass}};
     j["cases"] = std::move(cases);
+    j["controls"] = std::move(controls);
     return j.dump(2) + "\n";
 }
 
 std::string toText(const Run& run) {
     std::ostringstream s;
-    int pass = 0;
+    int pass = 0, checked = 0;
     for (const CaseResult& r : run.results) {
-        pass += r.pass() ? 1 : 0;
-        s << (r.pass() ? "pass " : "FAIL ") << r.spec << selectorText(r.selector) << ": " << r.cells
-          << " cells";
+        if (!r.control) {
+            ++checked;
+            pass += r.pass() ? 1 : 0;
+        }
+        s << (r.control ? (r.asRequired() ? "control failed as required: " : "CONTROL DID NOT FAIL: ")
+                        : (r.pass() ? "pass " : "FAIL "))
+          << r.spec << selectorText(r.selector) << ": " << r.cells << " cells";
         if (r.mismatches)
             s << ", " << r.mismatches << " differ (first " << r.firstMismatch << ")";
         if (!r.error.empty())
             s << ", " << r.error;
         s << '\n';
     }
-    s << pass << " / " << run.results.size() << " cases reproduce the host's product on " << run.device.name
-      << " (sm_" << run.device.smMajor << run.device.smMinor << ", driver "
-      << versionText(run.device.driverVersion) << ", runtime " << versionText(run.device.runtimeVersion)
-      << ") at " << run.date << " in " << run.seconds << " s\n";
+    s << pass << " / " << checked << " cases reproduce the host's product on " << run.device.name << " (sm_"
+      << run.device.smMajor << run.device.smMinor << ", driver " << versionText(run.device.driverVersion)
+      << ", runtime " << versionText(run.device.runtimeVersion) << ") at " << run.date << " in "
+      << run.seconds << " s\n";
     return s.str();
 }
 
