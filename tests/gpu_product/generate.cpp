@@ -26,62 +26,58 @@ std::string operandAdapter(const lanemap::FragmentLayout& op) {
 // The header of `in` into DIR/headers, its kernels into `cu`, its cases into `table`; false on a failure.
 bool emit(const std::filesystem::path& dir, const lanemap::Instruction& in, bool control,
           std::ostringstream& cu, std::ostringstream& table) {
-    namespace fs = std::filesystem;
     const char* controlField = control ? ", true" : "";
-    {
-        const std::string ns = lanemap::cudaNamespace(in);
-        if (const std::string failure =
-                lanemap::writeFile((dir / "headers" / (ns + ".cuh")).string(), lanemap::toCudaHeader(in));
-            !failure.empty()) {
-            std::cerr << failure << '\n';
-            return false;
-        }
-        cu << "#include \"headers/" << ns << ".cuh\"\nnamespace pc_" << ns
-           << " {\nnamespace L = lanemap_gen::" << ns << ";\n";
-        for (const lanemap::FragmentLayout& op : in.operands)
-            cu << operandAdapter(op);
-        const bool sparse = in.metadata != nullptr;
-        const lanemap::sparse::StorageRule* rule =
-            sparse ? lanemap::sparse::ruleFor(in.metadata->granularity) : nullptr;
-        if (sparse && !rule) {
-            std::cerr << in.spec << ": no storage rule for " << in.metadata->granularity << '\n';
-            return false;
-        }
-        if (sparse)
-            cu << "template <int Selector, class Md>\n";
-        cu << "__global__ void kernel(lanemap::product::Buffers buf) {\n    const int lane = threadIdx.x;\n"
-           << "    OpA::T a[OpA::kRegisters];\n";
-        if (sparse)
-            cu << "    lanemap::product::loadSparse<OpA, " << rule->kept
-               << ", L::metadata::kChunkCols>(a, buf.a, buf.keptCols, lane);\n";
-        else
-            cu << "    lanemap::product::load<OpA>(a, buf.a, lane);\n";
-        cu << "    OpB::T b[OpB::kRegisters];\n    lanemap::product::load<OpB>(b, buf.b, lane);\n"
-           << "    OpC::T c[OpC::kRegisters];\n    lanemap::product::load<OpC>(c, buf.c, lane);\n"
-           << "    OpD::T d[OpD::kRegisters];\n";
-        if (sparse)
-            cu << "    const std::uint32_t e = lanemap::product::metadata<Md, OpA::kRows, OpA::kCols / "
-                  "L::metadata::kChunkCols>(buf.fields, lane);\n    L::mma<Selector>(d, a, b, c, e);\n";
-        else
-            cu << "    L::mma(d, a, b, c);\n";
-        cu << "    lanemap::product::store<OpD>(d, buf.d, lane);\n}\n";
-        if (sparse) {
-            for (const lanemap::MetadataSelector& s : in.metadata->selectors) {
-                const std::string n = std::to_string(s.value);
-                cu << "LANEMAP_PRODUCT_METADATA(Md" << n << ", L::metadata::selector" << n << ");\n"
-                   << "void launch" << n << "(const lanemap::product::Buffers& b) {\n    kernel<" << n
-                   << ", Md" << n << "><<<1, L::kThreads>>>(b);\n}\n";
-                table << "        {\"" << in.spec << "\", " << n << ", " << rule->kept << ", &pc_" << ns
-                      << "::launch" << n << controlField << "},\n";
-            }
-        } else {
-            cu << "void launch(const lanemap::product::Buffers& b) {\n    kernel<<<1, "
-                  "L::kThreads>>>(b);\n}\n";
-            table << "        {\"" << in.spec << "\", -1, 0, &pc_" << ns << "::launch" << controlField
-                  << "},\n";
-        }
-        cu << "} // namespace pc_" << ns << "\n\n";
+    const std::string ns = lanemap::cudaNamespace(in);
+    if (const std::string failure =
+            lanemap::writeFile((dir / "headers" / (ns + ".cuh")).string(), lanemap::toCudaHeader(in));
+        !failure.empty()) {
+        std::cerr << failure << '\n';
+        return false;
     }
+    cu << "#include \"headers/" << ns << ".cuh\"\nnamespace pc_" << ns
+       << " {\nnamespace L = lanemap_gen::" << ns << ";\n";
+    for (const lanemap::FragmentLayout& op : in.operands)
+        cu << operandAdapter(op);
+    const bool sparse = in.metadata != nullptr;
+    const lanemap::sparse::StorageRule* rule =
+        sparse ? lanemap::sparse::ruleFor(in.metadata->granularity) : nullptr;
+    if (sparse && !rule) {
+        std::cerr << in.spec << ": no storage rule for " << in.metadata->granularity << '\n';
+        return false;
+    }
+    if (sparse)
+        cu << "template <int Selector, class Md>\n";
+    cu << "__global__ void kernel(lanemap::product::Buffers buf) {\n    const int lane = threadIdx.x;\n"
+       << "    OpA::T a[OpA::kRegisters];\n";
+    if (sparse)
+        cu << "    lanemap::product::loadSparse<OpA, " << rule->kept
+           << ", L::metadata::kChunkCols>(a, buf.a, buf.keptCols, lane);\n";
+    else
+        cu << "    lanemap::product::load<OpA>(a, buf.a, lane);\n";
+    cu << "    OpB::T b[OpB::kRegisters];\n    lanemap::product::load<OpB>(b, buf.b, lane);\n"
+       << "    OpC::T c[OpC::kRegisters];\n    lanemap::product::load<OpC>(c, buf.c, lane);\n"
+       << "    OpD::T d[OpD::kRegisters];\n";
+    if (sparse)
+        cu << "    const std::uint32_t e = lanemap::product::metadata<Md, OpA::kRows, OpA::kCols / "
+              "L::metadata::kChunkCols>(buf.fields, lane);\n    L::mma<Selector>(d, a, b, c, e);\n";
+    else
+        cu << "    L::mma(d, a, b, c);\n";
+    cu << "    lanemap::product::store<OpD>(d, buf.d, lane);\n}\n";
+    if (sparse) {
+        for (const lanemap::MetadataSelector& s : in.metadata->selectors) {
+            const std::string n = std::to_string(s.value);
+            cu << "LANEMAP_PRODUCT_METADATA(Md" << n << ", L::metadata::selector" << n << ");\n"
+               << "void launch" << n << "(const lanemap::product::Buffers& b) {\n    kernel<" << n << ", Md"
+               << n << "><<<1, L::kThreads>>>(b);\n}\n";
+            table << "        {\"" << in.spec << "\", " << n << ", " << rule->kept << ", &pc_" << ns
+                  << "::launch" << n << controlField << "},\n";
+        }
+    } else {
+        cu << "void launch(const lanemap::product::Buffers& b) {\n    kernel<<<1, "
+              "L::kThreads>>>(b);\n}\n";
+        table << "        {\"" << in.spec << "\", -1, 0, &pc_" << ns << "::launch" << controlField << "},\n";
+    }
+    cu << "} // namespace pc_" << ns << "\n\n";
     return true;
 }
 
