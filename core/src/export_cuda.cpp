@@ -150,13 +150,8 @@ std::string emitFunction(const std::string& name, const std::vector<std::string>
     return s.str();
 }
 
-const char* cType(const FragmentLayout& op) {
-    if (op.registerBits() == 64)
-        return "double";
-    if (op.elementsPerRegister() == 1 && op.elementType() == ElementType::F32 && op.operand() != Operand::A &&
-        op.operand() != Operand::B)
-        return "float";
-    return "uint32_t";
+std::string cType(const FragmentLayout& op) {
+    return std::string(cudaRegisterType(op));
 }
 
 const char* constraint(const FragmentLayout& op) {
@@ -382,6 +377,15 @@ std::string metadataBlock(const Instruction& in) {
 }
 
 } // namespace
+
+std::string_view cudaRegisterType(const FragmentLayout& op) {
+    if (op.registerBits() == 64)
+        return "double";
+    if (op.elementsPerRegister() == 1 && op.elementType() == ElementType::F32 && op.operand() != Operand::A &&
+        op.operand() != Operand::B)
+        return "float";
+    return "uint32_t";
+}
 
 std::string cudaNamespace(const Instruction& in) {
     std::string s;

@@ -9,11 +9,15 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace lanemap {
 
 // C++ identifier of a spec: `mma.m16n8k16.f16` -> `mma_m16n8k16_f16`.
 std::string cudaNamespace(const Instruction& instruction);
+
+// The C++ type of one register of `op` in the header's mma() wrapper: "uint32_t", "float" or "double".
+std::string_view cudaRegisterType(const FragmentLayout& op);
 
 // A self-contained header: per register operand constexpr __host__ __device__ row/col/owner functions, the
 // metadata field location of sparse forms, and an inline-PTX wrapper. Compiles as plain C++ without nvcc.
