@@ -574,8 +574,8 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
 
     std::string exportSpec, format = "json", output;
     bool all = false;
-    auto* exp = app.add_subcommand(
-        "export", "Write JSON, text, SVG or HTML for one spec or for --all (html: a static site)");
+    auto* exp = app.add_subcommand("export", "Write one spec or --all as json, txt, svg, html (a static "
+                                             "site), cuda, cute, triton, csv, md or tex");
     exp->add_option("spec", exportSpec, "Spec or PTX instruction");
     exp->add_flag("--all", all, "Every variant in the catalog (-o names a folder)");
     exp->add_option("--format", format, "Output format: " + exportFormatList());

@@ -1,5 +1,5 @@
 # bash completion for lanemap-cli. Specs are completed from the catalog of the installed program
-# (`lanemap-cli list`), so a new family needs no edit here.
+# (`lanemap-cli list`), so a new variant needs no edit here; a new subcommand or option does (a test checks).
 _lanemap_cli_specs() {
     lanemap-cli list 2>/dev/null | cut -f1
 }
@@ -8,25 +8,32 @@ _lanemap_cli() {
     local cur prev words cword
     _init_completion || return
 
-    local commands="list show export probe"
+    local commands="list show export probe discover banks where what feeds diff"
     local command="" i
     for ((i = 1; i < cword; i++)); do
         case "${words[i]}" in
-            list|show|export|probe) command=${words[i]}; break ;;
+            list|show|export|probe|discover|banks|where|what|feeds|diff) command=${words[i]}; break ;;
         esac
     done
 
     case "$prev" in
-        --family) COMPREPLY=($(compgen -W "mma mma.sp wgmma wgmma.sp" -- "$cur")); return ;;
-        --format) COMPREPLY=($(compgen -W "json txt svg html" -- "$cur")); return ;;
+        --family) COMPREPLY=($(compgen -W "mma mma.sp wgmma wgmma.sp wmma ldmatrix stmatrix movmatrix" -- "$cur")); return ;;
+        --format)
+            if [[ "$command" == banks ]]; then
+                COMPREPLY=($(compgen -W "text json svg" -- "$cur"))
+            else
+                COMPREPLY=($(compgen -W "json txt svg html cuda cute triton csv md tex" -- "$cur"))
+            fi
+            return ;;
         --operand) COMPREPLY=($(compgen -W "A B C D metadata" -- "$cur")); return ;;
         --selector) COMPREPLY=($(compgen -W "0 1 2 3" -- "$cur")); return ;;
         --major) COMPREPLY=($(compgen -W "K MN" -- "$cur")); return ;;
         --swizzle) COMPREPLY=($(compgen -W "none 32B 64B 128B" -- "$cur")); return ;;
         --color) COMPREPLY=($(compgen -W "lane register group" -- "$cur")); return ;;
         --palette) COMPREPLY=($(compgen -W "default colorblind" -- "$cur")); return ;;
-        -o|--output|--json) _filedir; return ;;
-        --sm|--lanes) return ;;
+        -o|--output|--expect|--validate) _filedir; return ;;
+        --json) [[ "$command" == probe || "$command" == discover ]] && _filedir; return ;;
+        --sm|--lanes|--smem|--target|--lane|--thread|--register|--feeds) return ;;
     esac
 
     if [[ -z "$command" ]]; then
@@ -36,9 +43,15 @@ _lanemap_cli() {
     local options
     case "$command" in
         list) options="--family --sm --help" ;;
-        show) options="--operand --selector --major --swizzle --help" ;;
-        export) options="--all --format --operand --selector --major --swizzle -o --output --color --palette --lanes --help" ;;
+        show) options="--operand --selector --major --swizzle --smem --target --help" ;;
+        export) options="--all --format --operand --selector --major --swizzle --smem -o --output --color --palette --lanes --help" ;;
         probe) options="--all --json --family --help" ;;
+        discover) options="--family --json --expect --validate --help" ;;
+        banks) options="--smem --search --feeds --json --format -o --output --help" ;;
+        where) options="--json --help" ;;
+        what) options="--lane --thread --register --json --help" ;;
+        feeds) options="--selector --json --help" ;;
+        diff) options="--operand --json --help" ;;
     esac
     if [[ "$cur" == -* || "$command" == list ]]; then
         COMPREPLY=($(compgen -W "$options" -- "$cur"))
