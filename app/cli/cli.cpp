@@ -66,8 +66,18 @@ int cmdList(const std::string& family, int sm, std::ostream& out, std::ostream& 
             continue;
         if (sm > 0 && v->minSm > sm)
             continue;
-        out << v->spec << "\tsm_" << v->minSm << '\n';
+        out << v->spec << "\tsm_" << v->minSm;
+        if (v->family == Family::Wmma) {
+            // wmma layouts belong to a SASS target: the targets with a report (built in or contributed).
+            std::string targets;
+            for (const std::string& t : wmma::targetsOf(*v))
+                targets += (targets.empty() ? "" : ",") + t;
+            out << "\tdiscovered " << (targets.empty() ? "nowhere" : targets);
+        }
+        out << '\n';
     }
+    for (const std::string& refused : wmma::refusedDiscoveryReports())
+        err << "lanemap-cli: ignored discovery report " << refused << '\n';
     return Ok;
 }
 
@@ -85,13 +95,17 @@ int cmdShow(const std::string& spec, const ExportOptions& options, const std::st
                    "target)\n";
             return Usage;
         }
-        if (!wmma::recordedFor(target)) {
+        const std::vector<std::string> valid = wmma::targetsOf(*v);
+        const wmma::RecordedDiscovery* report = wmma::recordedFor(target);
+        if (!report || std::find(valid.begin(), valid.end(), report->report.sassTarget) == valid.end()) {
             std::string targets;
-            for (const std::string& t : wmma::discoveredTargets())
+            for (const std::string& t : valid)
                 targets += (targets.empty() ? "" : ", ") + t;
             err << "lanemap-cli: no discovery report for --target '" << excerpt(target)
                 << "'; recorded targets: " << (targets.empty() ? "none" : targets)
                 << " (lanemap-cli discover records one on a GPU of that target)\n";
+            for (const std::string& refused : wmma::refusedDiscoveryReports())
+                err << "lanemap-cli: ignored discovery report " << refused << '\n';
             return Usage;
         }
         discovered = wmma::instructionFor(*v, target);
