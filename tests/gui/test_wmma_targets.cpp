@@ -90,7 +90,9 @@ TEST(WmmaTargets, ASecondReportBringsThePickerWhichSwitchesLayoutAndCaptions) {
     EXPECT_FALSE(picker->addReport(good, &error));
     EXPECT_TRUE(error.contains(QStringLiteral("already loaded"))) << error.toStdString();
 
-    EXPECT_TRUE(holders(w.window.get(), lane0).count({0, 0}));
+    // Multiplicity is drawn: on sm_90 the f16 A fragment holds every element twice (x[i] and x[i+8]), and the
+    // cell shows both holders side by side.
+    EXPECT_EQ(holders(w.window.get(), lane0), (std::set<std::pair<int, int>>{{0, 0}, {0, 8}}));
     EXPECT_TRUE(captionSays(w.window.get(), "SASS sm_90"));
     choose(picker, QStringLiteral("sm_80"));
     EXPECT_EQ(w->currentSpec(), QString::fromLatin1(kSpec));
