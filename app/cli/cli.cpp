@@ -67,8 +67,10 @@ int cmdList(const std::string& family, int sm, std::ostream& out, std::ostream& 
         if (sm > 0 && v->minSm > sm)
             continue;
         out << v->spec << "\tsm_" << v->minSm;
-        if (v->family == Family::Wmma) {
-            // wmma layouts belong to a SASS target: the targets with a report (built in or contributed).
+        if (family == "wmma") {
+            // wmma layouts belong to a SASS target: the targets with a report (built in or contributed). Only
+            // when asked for: reading the reports costs a plain `list` (shell completion) three times its
+            // time.
             std::string targets;
             for (const std::string& t : wmma::targetsOf(*v))
                 targets += (targets.empty() ? "" : ",") + t;
@@ -76,8 +78,9 @@ int cmdList(const std::string& family, int sm, std::ostream& out, std::ostream& 
         }
         out << '\n';
     }
-    for (const std::string& refused : wmma::refusedDiscoveryReports())
-        err << "lanemap-cli: ignored discovery report " << refused << '\n';
+    if (family == "wmma")
+        for (const std::string& refused : wmma::refusedDiscoveryReports())
+            err << "lanemap-cli: ignored discovery report " << refused << '\n';
     return Ok;
 }
 

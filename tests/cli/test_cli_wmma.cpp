@@ -35,6 +35,9 @@ TEST(CliWmma, ListsTheFamily) {
     EXPECT_NE(r.out.find("wmma.m16n16k16.row.col.f16.f32\tsm_70\tdiscovered sm_90"), std::string::npos);
     EXPECT_NE(r.out.find("wmma.m8n8k128.row.col.b1.s32\tsm_75"), std::string::npos);
     EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 71);
+    // A plain list (what shell completion reads) does not read the reports: no targets column.
+    const auto all = runCli({"list"});
+    EXPECT_NE(all.out.find("wmma.m16n16k16.row.col.f16.f32\tsm_70\n"), std::string::npos);
 }
 
 TEST(CliWmma, ShowSaysUnspecifiedObservedTargetAndDrawsBothHolders) {
