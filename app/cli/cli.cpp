@@ -66,8 +66,21 @@ int cmdList(const std::string& family, int sm, std::ostream& out, std::ostream& 
             continue;
         if (sm > 0 && v->minSm > sm)
             continue;
-        out << v->spec << "\tsm_" << v->minSm << '\n';
+        out << v->spec << "\tsm_" << v->minSm;
+        if (family == "wmma") {
+            // wmma layouts belong to a SASS target: the targets with a report (built in or contributed). Only
+            // when asked for: reading the reports costs a plain `list` (shell completion) three times its
+            // time.
+            std::string targets;
+            for (const std::string& t : wmma::targetsOf(*v))
+                targets += (targets.empty() ? "" : ",") + t;
+            out << "\tdiscovered " << (targets.empty() ? "nowhere" : targets);
+        }
+        out << '\n';
     }
+    if (family == "wmma")
+        for (const std::string& refused : wmma::refusedDiscoveryReports())
+            err << "lanemap-cli: ignored discovery report " << refused << '\n';
     return Ok;
 }
 
@@ -85,13 +98,17 @@ int cmdShow(const std::string& spec, const ExportOptions& options, const std::st
                    "target)\n";
             return Usage;
         }
-        if (!wmma::recordedFor(target)) {
+        const std::vector<std::string> valid = wmma::targetsOf(*v);
+        const wmma::RecordedDiscovery* report = wmma::recordedFor(target);
+        if (!report || std::find(valid.begin(), valid.end(), report->report.sassTarget) == valid.end()) {
             std::string targets;
-            for (const std::string& t : wmma::discoveredTargets())
+            for (const std::string& t : valid)
                 targets += (targets.empty() ? "" : ", ") + t;
             err << "lanemap-cli: no discovery report for --target '" << excerpt(target)
                 << "'; recorded targets: " << (targets.empty() ? "none" : targets)
                 << " (lanemap-cli discover records one on a GPU of that target)\n";
+            for (const std::string& refused : wmma::refusedDiscoveryReports())
+                err << "lanemap-cli: ignored discovery report " << refused << '\n';
             return Usage;
         }
         discovered = wmma::instructionFor(*v, target);
@@ -204,8 +221,8 @@ int cmdProbe(const std::string& spec, bool all, const std::string& family, const
         err << "lanemap-cli: probe needs exactly one of SPEC or --all\n";
         return Usage;
     }
-    static const std::vector<std::string> families{"mma",      "mma.sp",   "wgmma",    "wgmma.sp",
-                                                   "ldmatrix", "stmatrix", "movmatrix"};
+    static const std::vector<std::string> families{"mma",      "mma.sp",   "wgmma",     "wgmma.sp",
+                                                   "ldmatrix", "stmatrix", "movmatrix", "wmma"};
     // --family takes one family or a comma-separated list (ldmatrix,stmatrix,movmatrix).
     std::vector<std::string> chosen;
     for (std::size_t start = 0; !family.empty() && start <= family.size();) {
@@ -217,23 +234,19 @@ int cmdProbe(const std::string& spec, bool all, const std::string& family, const
         if (!all || std::find(families.begin(), families.end(), f) == families.end()) {
             err << "lanemap-cli: --family goes with --all and is one of: mma, mma.sp, wgmma, wgmma.sp, "
                    "ldmatrix, "
-                   "stmatrix, movmatrix (or a comma-separated list of them)\n";
+                   "stmatrix, movmatrix, wmma (or a comma-separated list of them)\n";
             return Usage;
         }
     std::vector<const Variant*> variants;
     if (all) {
-        // wmma has no documented layout to confirm: `discover` observes it.
+        // wmma has no documented layout to confirm: its method rediscovers it and compares with the recorded
+        // report of the device's target, so it runs when named (--family wmma), not as part of every --all.
         for (const Variant* v : Catalog::instance().variants())
-            if ((chosen.empty() ||
-                 std::find(chosen.begin(), chosen.end(), std::string(toString(v->family))) != chosen.end()) &&
-                v->family != Family::Wmma)
+            if (chosen.empty() ? v->family != Family::Wmma
+                               : std::find(chosen.begin(), chosen.end(), std::string(toString(v->family))) !=
+                                     chosen.end())
                 variants.push_back(v);
     } else if (const Variant* one = resolve(spec, err)) {
-        if (one->family == Family::Wmma) {
-            err << "lanemap-cli: no document states a wmma layout for probe to confirm; lanemap-cli discover "
-                << one->spec << " observes it on the GPU\n";
-            return Usage;
-        }
         variants.push_back(one);
     } else {
         return Usage;
@@ -450,12 +463,7 @@ int cmdDiscover(const std::string& spec, const std::string& family, const std::s
                 << " has a documented layout (lanemap-cli probe confirms it)\n";
             return Usage;
         }
-        for (const Operand op : {Operand::A, Operand::B, Operand::C})
-            if (const auto f = wmma::formOf(*v, op))
-                forms.push_back(*f);
-        wmma::FragmentForm colC = forms.back();
-        colC.layout = Major::Col;
-        forms.push_back(colC);
+        forms = gpu::discoveryForms(*v);
         variants.push_back(v);
     } else {
         forms = wmma::fragmentForms();
@@ -477,19 +485,19 @@ int cmdDiscover(const std::string& spec, const std::string& family, const std::s
             err << "lanemap-cli: --json: " << failure << '\n';
             return Usage;
         }
-    std::string why;
-    const std::unique_ptr<gpu::WmmaDevice> device = gpu::openWmmaDevice(why);
-    if (!device) {
-        err << "lanemap-cli: GPU unavailable: " << why << '\n';
+    // Discovery is a method of the probe pipeline: the same device and driver loop as lanemap-cli probe.
+    if (const gpu::Availability a = gpu::discover(); !a.available) {
+        err << "lanemap-cli: GPU unavailable: " << a.reason << '\n';
         return GpuUnavailable;
     }
-    const DeviceInfo info = device->info();
+    const wmma::DiscoveryReport report = gpu::discoverOn(gpu::localDevice(), forms, variants);
+    const DeviceInfo& info = report.device;
     out << "discovering " << forms.size() << " wmma fragment" << (forms.size() == 1 ? "" : "s")
         << " and checking " << variants.size() << " variant" << (variants.size() == 1 ? "" : "s") << " on "
-        << info.name << " (sm_" << info.sm << ", SASS " << device->sassTarget() << ", driver " << info.driver
+        << info.name << " (sm_" << info.sm << ", SASS " << report.sassTarget << ", driver " << info.driver
         << ", CUDA " << info.cudaRuntime << ")\n";
-    const wmma::DiscoveryReport report =
-        gpu::discoverWmma(*device, forms, variants, [&out](const std::string& line) { out << line << '\n'; });
+    for (const std::string& line : gpu::discoveryLines(report, forms))
+        out << line << '\n';
     int failedChecks = 0;
     for (const wmma::DiscoveryCheck& c : report.checks)
         failedChecks += c.store == Verdict::Fail || c.mma == Verdict::Fail;
@@ -602,8 +610,8 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     std::string probeFamily;
     probe->add_option(
         "--family", probeFamily,
-        "With --all: only this family (mma, mma.sp, wgmma, wgmma.sp, ldmatrix, stmatrix, movmatrix; "
-        "or a comma-separated list)");
+        "With --all: only this family (mma, mma.sp, wgmma, wgmma.sp, ldmatrix, stmatrix, movmatrix, wmma; "
+        "or a comma-separated list; wmma runs only when named)");
 
     BanksRequest banksRequest;
     auto* banksCommand = app.add_subcommand(

@@ -11,6 +11,7 @@
 #include "probe_controller.hpp"
 #include "theme.hpp"
 #include "view_state.hpp"
+#include "wmma_targets.hpp"
 
 #include "lanemap/catalog.hpp"
 #include "lanemap/evidence.hpp"
@@ -269,6 +270,16 @@ void MainWindow::buildUi() {
     factsRow->addWidget(m_facts);
     factsRow->addSpacing(12);
     factsRow->addWidget(m_notesToggle);
+    // wmma: which SASS target's discovered layout is shown, when reports for several exist.
+    m_wmmaTarget = new WmmaTargetPicker(central);
+    factsRow->addWidget(m_wmmaTarget);
+    connect(this, &MainWindow::instructionChanged, m_wmmaTarget,
+            [this] { m_wmmaTarget->setInstruction(m_instruction); });
+    connect(m_wmmaTarget, &WmmaTargetPicker::instructionChosen, this,
+            [this](const Instruction& in) { showInstruction(in); });
+    connect(m_wmmaTarget, &WmmaTargetPicker::reportAdded, this, [this](const QString& target) {
+        statusBar()->showMessage(tr("Discovery report for %1 added").arg(target), 5000);
+    });
     factsRow->addStretch(1);
     vl->addLayout(factsRow);
     vl->addWidget(m_notes);
@@ -354,6 +365,7 @@ void MainWindow::buildActions() {
         }
     });
     exportPngAct->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    file->addAction(tr("Open &discovery report…"), this, [this] { m_wmmaTarget->openReportDialog(); });
     m_recentMenu = file->addMenu(tr("&Recent instructions"));
     m_recentMenu->setObjectName(QStringLiteral("recentMenu"));
     file->addSeparator();

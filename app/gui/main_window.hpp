@@ -49,6 +49,7 @@ class LegendBar;
 class PaneFrame;
 class ProbeController;
 class ViewState;
+class WmmaTargetPicker;
 struct CellInfo;
 
 class MainWindow : public QMainWindow {
@@ -82,6 +83,7 @@ class MainWindow : public QMainWindow {
     DiagramView* compareView(int side) const;
 
     DetailsPanel* details() const { return m_details; }
+    WmmaTargetPicker* wmmaTargetPicker() const { return m_wmmaTarget; } // wmma: the SASS target shown
     QLineEdit* filterEdit() const { return m_filter; }
     QLabel* filterError() const { return m_filterError; }
     QLabel* filterHint() const { return m_filterHint; }
@@ -244,7 +246,8 @@ class MainWindow : public QMainWindow {
     QLabel* m_ptx = nullptr;
     QLabel* m_facts = nullptr;
     QLabel* m_notes = nullptr;
-    QToolButton* m_notesToggle = nullptr; // shows or hides m_notes
+    QToolButton* m_notesToggle = nullptr;     // shows or hides m_notes
+    WmmaTargetPicker* m_wmmaTarget = nullptr; // wmma_targets.hpp
     LegendBar* m_legend = nullptr;
     QLabel* m_verdictLine = nullptr;
     std::vector<QDockWidget*> m_docks; // listed in View -> Panels

@@ -34,5 +34,6 @@ class KernelBinding {
 const KernelBinding& oneHotKernels();     // probe_cuda.cpp: mma / mma.sp
 const KernelBinding& classCodedKernels(); // probe_wgmma_cuda.cpp: wgmma / wgmma.sp
 const KernelBinding& taggedKernels();     // probe_ldmatrix_cuda.cpp: ldmatrix / stmatrix / movmatrix
+const KernelBinding& discoveryKernels();  // discover_cuda.cpp: wmma discovery
 
 } // namespace lanemap::gpu

@@ -1,11 +1,14 @@
-// The GPU as a WmmaDevice: one warp per launch, every CUDA call checked.
+// The GPU half of the discovery method (device_cuda.hpp): its wmma instructions as one-warp launches of the
+// discovery kernels, every CUDA call checked (a failure is thrown and ends the variant, as for every method).
 
 #include "cuda_check.hpp"
+#include "device_cuda.hpp"
 #include "kernels_wmma.hpp"
 #include "lanemap/gpu/discover.hpp"
-#include "lanemap/gpu/probe.hpp"
 
 #include <cuda_runtime_api.h>
+
+#include <algorithm>
 
 namespace lanemap::gpu {
 
@@ -27,102 +30,89 @@ void finish() {
     check(cudaDeviceSynchronize(), "kernel");
 }
 
-std::string wordsMismatch(int words, int expected) {
-    return "the CUDA fragment has " + std::to_string(words) + " words per lane, the ISA table " +
-           std::to_string(expected);
-}
-
-class CudaWmmaDevice final : public WmmaDevice {
+class CudaWmma final : public WmmaInstructions {
   public:
-    explicit CudaWmmaDevice(DeviceInfo info, std::string target)
-        : m_info(std::move(info)), m_target(std::move(target)) {}
-    DeviceInfo info() const override { return m_info; }
-    std::string sassTarget() const override { return m_target; }
+    explicit CudaWmma(int sass) : m_sass(sass) {}
+    int sassVersion() const override { return m_sass; }
 
-    std::string load(const wmma::FragmentForm& form, std::span<const std::uint8_t> matrix, int ldm,
-                     std::vector<std::uint32_t>& words) override {
-        try {
-            Buffer in(matrix.size()), out(32u * 64u * 4u);
-            check(cudaMemcpy(in.ptr, matrix.data(), matrix.size(), cudaMemcpyHostToDevice), "cudaMemcpy");
-            check(cudaMemset(out.ptr, 0xFF, 32u * 64u * 4u), "cudaMemset");
-            int w = 0;
-            if (wmmak::load(form, in.ptr, static_cast<unsigned>(ldm), out.as<std::uint32_t>(), &w) ==
-                wmmak::Launch::NoKernel)
-                return "this build has no kernel for " + form.key();
-            finish();
-            if (w != form.words)
-                return wordsMismatch(w, form.words);
-            words.resize(static_cast<std::size_t>(32 * w));
+    bool load(const wmma::FragmentForm& form, std::span<const std::uint8_t> matrix, int ldm,
+              std::span<std::uint32_t> words, int& fragmentWords) override {
+        constexpr std::size_t kOutBytes = 32u * 64u * 4u; // the widest CUDA fragment, every lane
+        Buffer in(matrix.size()), out(kOutBytes);
+        check(cudaMemcpy(in.ptr, matrix.data(), matrix.size(), cudaMemcpyHostToDevice), "cudaMemcpy");
+        check(cudaMemset(out.ptr, 0xFF, kOutBytes), "cudaMemset");
+        if (wmmak::load(form, in.ptr, static_cast<unsigned>(ldm), out.as<std::uint32_t>(), &fragmentWords) ==
+            wmmak::Launch::NoKernel)
+            return false;
+        finish();
+        if (fragmentWords == form.words)
             check(cudaMemcpy(words.data(), out.ptr, words.size() * 4, cudaMemcpyDeviceToHost), "cudaMemcpy");
-            return {};
-        } catch (const cuda::CudaFailure& e) {
-            return e.what();
-        }
+        return true;
     }
 
-    std::string store(const wmma::FragmentForm& form, std::span<const std::uint32_t> words, int ldm,
-                      std::vector<std::uint8_t>& matrix) override {
-        try {
-            const int outer = form.layout == Major::Row ? form.rows() : form.cols();
-            const std::size_t bytes = static_cast<std::size_t>(outer * ldm * form.elementBits() / 8);
-            Buffer in(words.size() * 4), out(bytes);
-            check(cudaMemcpy(in.ptr, words.data(), words.size() * 4, cudaMemcpyHostToDevice), "cudaMemcpy");
-            check(cudaMemset(out.ptr, 0xFF, bytes), "cudaMemset");
-            int w = 0;
-            if (wmmak::store(form, in.as<std::uint32_t>(), out.ptr, static_cast<unsigned>(ldm), &w) ==
-                wmmak::Launch::NoKernel)
-                return "this build has no store kernel for " + form.key();
-            if (w != form.words)
-                return wordsMismatch(w, form.words);
-            finish();
-            matrix.resize(bytes);
-            check(cudaMemcpy(matrix.data(), out.ptr, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy");
-            return {};
-        } catch (const cuda::CudaFailure& e) {
-            return e.what();
-        }
+    bool store(const wmma::FragmentForm& form, std::span<const std::uint32_t> words, int ldm,
+               std::span<std::uint8_t> matrix, int& fragmentWords) override {
+        Buffer in(words.size() * 4), out(matrix.size());
+        check(cudaMemcpy(in.ptr, words.data(), words.size() * 4, cudaMemcpyHostToDevice), "cudaMemcpy");
+        check(cudaMemset(out.ptr, 0xFF, matrix.size()), "cudaMemset");
+        if (wmmak::store(form, in.as<std::uint32_t>(), out.ptr, static_cast<unsigned>(ldm), &fragmentWords) ==
+            wmmak::Launch::NoKernel)
+            return false;
+        finish();
+        if (fragmentWords != form.words)
+            return true; // the matrix would be read wrongly: the status word says why
+        check(cudaMemcpy(matrix.data(), out.ptr, matrix.size(), cudaMemcpyDeviceToHost), "cudaMemcpy");
+        return true;
     }
 
-    std::string mma(const Variant& v, std::span<const std::uint32_t> a, std::span<const std::uint32_t> b,
-                    std::span<const std::uint32_t> c, std::vector<std::uint32_t>& d) override {
-        try {
-            Buffer da(a.size() * 4), db(b.size() * 4), dc(c.size() * 4), dd(c.size() * 4);
-            check(cudaMemcpy(da.ptr, a.data(), a.size() * 4, cudaMemcpyHostToDevice), "cudaMemcpy");
-            check(cudaMemcpy(db.ptr, b.data(), b.size() * 4, cudaMemcpyHostToDevice), "cudaMemcpy");
-            check(cudaMemcpy(dc.ptr, c.data(), c.size() * 4, cudaMemcpyHostToDevice), "cudaMemcpy");
-            int w = 0;
-            if (wmmak::mma(v, da.as<std::uint32_t>(), db.as<std::uint32_t>(), dc.as<std::uint32_t>(),
-                           dd.as<std::uint32_t>(), &w) == wmmak::Launch::NoKernel)
-                return "this build has no wmma.mma kernel for " + v.spec;
-            finish();
-            if (static_cast<std::size_t>(32 * w) != c.size())
-                return wordsMismatch(w, static_cast<int>(c.size() / 32));
-            d.resize(c.size());
+    bool mma(const Variant& v, std::span<const std::uint32_t> a, std::span<const std::uint32_t> b,
+             std::span<const std::uint32_t> c, std::span<std::uint32_t> d, int& fragmentWords) override {
+        Buffer da(a.size() * 4), db(b.size() * 4), dc(c.size() * 4), dd(c.size() * 4);
+        check(cudaMemcpy(da.ptr, a.data(), a.size() * 4, cudaMemcpyHostToDevice), "cudaMemcpy");
+        check(cudaMemcpy(db.ptr, b.data(), b.size() * 4, cudaMemcpyHostToDevice), "cudaMemcpy");
+        check(cudaMemcpy(dc.ptr, c.data(), c.size() * 4, cudaMemcpyHostToDevice), "cudaMemcpy");
+        if (wmmak::mma(v, da.as<std::uint32_t>(), db.as<std::uint32_t>(), dc.as<std::uint32_t>(),
+                       dd.as<std::uint32_t>(), &fragmentWords) == wmmak::Launch::NoKernel)
+            return false;
+        finish();
+        if (static_cast<std::size_t>(32 * fragmentWords) == d.size())
             check(cudaMemcpy(d.data(), dd.ptr, d.size() * 4, cudaMemcpyDeviceToHost), "cudaMemcpy");
-            return {};
-        } catch (const cuda::CudaFailure& e) {
-            return e.what();
-        }
+        return true;
     }
 
   private:
-    DeviceInfo m_info;
-    std::string m_target;
+    int m_sass;
+};
+
+class DiscoveryKernels final : public KernelBinding {
+  public:
+    std::string unsupported(const Variant& v, const DeviceInfo& device) const override {
+        if (v.minSm > device.sm)
+            return "needs sm_" + std::to_string(v.minSm) + "; this device is sm_" + std::to_string(device.sm);
+        return "";
+    }
+
+    PreparedLaunch prepare(const Variant&, const PlannedProbe& plan, const DeviceInfo&) const override {
+        PreparedLaunch p;
+        const int sass = wmmak::binaryVersion();
+        if (sass <= 0) {
+            p.unsupported = "the CUDA runtime cannot say which SASS target the wmma kernels run as";
+            return p;
+        }
+        p.builtFor = "this binary has code for sm_90a and PTX for compute_80";
+        p.launch = [&plan, sass](std::vector<std::uint32_t>& raw) {
+            CudaWmma instructions(sass);
+            runDiscoveryStage(plan, instructions, raw);
+            return 1; // a form without a kernel is said per instruction, in the raw status words
+        };
+        return p;
+    }
 };
 } // namespace
 
-std::unique_ptr<WmmaDevice> openWmmaDevice(std::string& why) {
-    const Availability a = discover();
-    if (!a.available) {
-        why = a.reason;
-        return nullptr;
-    }
-    const int sass = wmmak::binaryVersion();
-    if (sass <= 0) {
-        why = "the CUDA runtime cannot say which SASS target the wmma kernels run as";
-        return nullptr;
-    }
-    return std::make_unique<CudaWmmaDevice>(a.device, "sm_" + std::to_string(sass));
+const KernelBinding& discoveryKernels() {
+    static const DiscoveryKernels binding;
+    return binding;
 }
 
 } // namespace lanemap::gpu

@@ -1,6 +1,8 @@
 // The probe driver (pipeline.hpp): the methods, their registry by family, and the one loop that runs them.
 #include "lanemap/gpu/pipeline.hpp"
 
+#include "lanemap/gpu/discover.hpp"
+
 #include "methods.hpp"
 #include "probe_ldmatrix.hpp"
 
@@ -71,7 +73,7 @@ const ProbeMethod* methodFor(Family family) {
         {Family::Mma, oneHotMethod()},       {Family::MmaSp, oneHotMethod()},
         {Family::Wgmma, classCodedMethod()}, {Family::WgmmaSp, classCodedMethod()},
         {Family::Ldmatrix, taggedMethod()},  {Family::Stmatrix, taggedMethod()},
-        {Family::Movmatrix, taggedMethod()},
+        {Family::Movmatrix, taggedMethod()}, {Family::Wmma, discoveryMethod()},
     };
     for (const Row& row : registry)
         if (row.family == family)
@@ -102,48 +104,69 @@ ProbeResult unsupportedResult(const Variant& v, std::string reason) {
     return r;
 }
 
-ProbeResult probeOn(Device& device, const Variant& v) {
+Interpretation interpretOn(Device& device, const Variant& v) {
+    Interpretation out;
     const ProbeMethod* method = methodFor(v.family);
-    if (!method)
-        return unsupportedResult(v, "no probe method for the " + std::string(toString(v.family)) + " family");
-    if (std::string why = device.unsupported(v, *method); !why.empty())
-        return unsupportedResult(v, std::move(why));
+    if (!method) {
+        out.result =
+            unsupportedResult(v, "no probe method for the " + std::string(toString(v.family)) + " family");
+        return out;
+    }
+    if (std::string why = device.unsupported(v, *method); !why.empty()) {
+        out.result = unsupportedResult(v, std::move(why));
+        return out;
+    }
 
     Clock::time_point start = Clock::now();
     const std::unique_ptr<PlannedProbe> plan = method->plan(Catalog::instance().instruction(v));
     double seconds = since(start);
 
-    std::vector<std::uint32_t> raw(plan->outWords());
-    DeviceRun run = device.run(v, *method, *plan, raw);
-    seconds += run.seconds;
-    switch (run.outcome) {
-    case DeviceRun::Outcome::Ran:
-        break;
-    case DeviceRun::Outcome::Unsupported:
-        return unsupportedResult(v, std::move(run.reason));
-    case DeviceRun::Outcome::Failed: {
-        ProbeResult r = std::move(run.failure);
-        r.spec = v.spec;
-        r.experiments = plan->experiments();
-        r.seconds = seconds;
-        return r;
-    }
+    // Every stage the plan asks for, its output appended to what the earlier ones read.
+    std::vector<std::uint32_t> read;
+    for (;;) {
+        std::vector<std::uint32_t> raw(plan->outWords());
+        DeviceRun run = device.run(v, *method, *plan, raw);
+        seconds += run.seconds;
+        switch (run.outcome) {
+        case DeviceRun::Outcome::Ran:
+            break;
+        case DeviceRun::Outcome::Unsupported:
+            out.result = unsupportedResult(v, std::move(run.reason));
+            return out;
+        case DeviceRun::Outcome::Failed:
+            out.result = std::move(run.failure);
+            out.result.spec = v.spec;
+            out.result.experiments = plan->experiments();
+            out.result.seconds = seconds;
+            return out;
+        }
+        start = Clock::now();
+        if (read.empty())
+            read = std::move(raw);
+        else
+            read.insert(read.end(), raw.begin(), raw.end());
+        const bool more = plan->advance(read);
+        seconds += since(start);
+        if (!more)
+            break;
     }
     start = Clock::now();
-    Interpretation interpretation = plan->interpret(raw);
-    interpretation.result.seconds = seconds + since(start);
-    return std::move(interpretation.result);
+    out = plan->interpret(read);
+    out.result.seconds = seconds + since(start);
+    return out;
 }
 
-ProbeReport probeMany(Device& device, const std::vector<const Variant*>& variants, const Progress& progress,
-                      const std::atomic<bool>* cancel) {
-    ProbeReport report;
-    report.lanemapVersion = LANEMAP_VERSION;
-    report.date = isoNow();
-    report.device = device.info();
+ProbeResult probeOn(Device& device, const Variant& v) {
+    return std::move(interpretOn(device, v).result);
+}
+
+std::vector<Interpretation> interpretMany(Device& device, const std::vector<const Variant*>& variants,
+                                          const Progress& progress, const std::atomic<bool>* cancel,
+                                          std::vector<bool>* finished) {
     // Workers take the next variant until none is left or `cancel` is set; a variant already running
     // finishes.
-    std::vector<std::optional<ProbeResult>> results(variants.size());
+    std::vector<Interpretation> results(variants.size());
+    std::vector<char> ran(variants.size(), 0);
     std::atomic<std::size_t> next{0};
     std::mutex progressMutex;
     std::size_t done = 0;
@@ -154,7 +177,8 @@ ProbeReport probeMany(Device& device, const std::vector<const Variant*>& variant
             const std::size_t i = next.fetch_add(1);
             if (i >= variants.size())
                 return;
-            results[i] = probeOn(device, *variants[i]);
+            results[i] = interpretOn(device, *variants[i]);
+            ran[i] = 1;
             const std::lock_guard<std::mutex> lock(progressMutex);
             ++done;
             if (progress)
@@ -169,9 +193,22 @@ ProbeReport probeMany(Device& device, const std::vector<const Variant*>& variant
     work();
     for (std::thread& t : pool)
         t.join();
-    for (std::optional<ProbeResult>& r : results)
-        if (r)
-            report.results.push_back(std::move(*r));
+    if (finished)
+        finished->assign(ran.begin(), ran.end());
+    return results;
+}
+
+ProbeReport probeMany(Device& device, const std::vector<const Variant*>& variants, const Progress& progress,
+                      const std::atomic<bool>* cancel) {
+    ProbeReport report;
+    report.lanemapVersion = LANEMAP_VERSION;
+    report.date = isoNow();
+    report.device = device.info();
+    std::vector<bool> finished;
+    std::vector<Interpretation> results = interpretMany(device, variants, progress, cancel, &finished);
+    for (std::size_t i = 0; i < results.size(); ++i)
+        if (finished[i])
+            report.results.push_back(std::move(results[i].result));
     return report;
 }
 

@@ -1,6 +1,7 @@
 // The probe API with CUDA: device discovery, the GPU as a probe Device (pipeline.hpp), and the one-hot
 // method's kernels (mma / mma.sp). Every CUDA call is checked; an error ends that variant with the error's
 // name and never a fake result.
+#include "lanemap/gpu/discover.hpp"
 #include "lanemap/gpu/pipeline.hpp"
 #include "lanemap/gpu/probe.hpp"
 
@@ -190,6 +191,8 @@ class CudaDevice final : public Device {
             return &classCodedKernels();
         if (&method == &taggedMethod())
             return &taggedKernels();
+        if (&method == &discoveryMethod())
+            return &discoveryKernels();
         return nullptr;
     }
 
@@ -218,6 +221,15 @@ Availability discover() {
     static Availability cached;
     std::call_once(once, [] { cached = discoverOnce(); });
     return cached;
+}
+
+Device& localDevice() {
+    const Availability a = discover();
+    if (!a.available) {
+        static AbsentDevice absent("GPU unavailable: " + a.reason, a.device);
+        return absent;
+    }
+    return cudaDevice(a.device);
 }
 
 ProbeResult probe(const Variant& variant) {

@@ -16,6 +16,11 @@ Availability discover() {
     return Availability{false, kReason, {}};
 }
 
+Device& localDevice() {
+    static AbsentDevice absent(kReason);
+    return absent;
+}
+
 ProbeResult probe(const Variant& variant) {
     return unsupportedResult(variant, kReason);
 }

@@ -37,4 +37,17 @@ TEST(CliProbeFamily, WithoutAGpuTheWgmmaFamilyExits3AndSaysWhy) {
     EXPECT_NE(r.err.find("GPU unavailable: "), std::string::npos) << r.err;
 }
 
+TEST(CliProbeFamily, WmmaIsProbedThroughTheDiscoveryMethodWhenNamedAndNeverAsAUsageError) {
+    if (lanemap::gpu::discover().available)
+        GTEST_SKIP() << "a GPU is present: the device tests probe wmma there";
+    // Once refused ("no document states a wmma layout"); now the pipeline's discovery method runs it.
+    const Result one = run({"probe", "wmma.m16n16k16.row.col.f16.f32"});
+    EXPECT_EQ(one.code, 3) << one.err;
+    EXPECT_NE(one.err.find("GPU unavailable: "), std::string::npos) << one.err;
+    const Result family = run({"probe", "--all", "--family", "wmma"});
+    EXPECT_EQ(family.code, 3) << family.err;
+    const Result help = run({"probe", "--help"});
+    EXPECT_NE(help.out.find("movmatrix, wmma"), std::string::npos) << help.out;
+}
+
 } // namespace

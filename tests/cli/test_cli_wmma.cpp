@@ -32,9 +32,12 @@ std::string writeTemp(const std::string& name, const std::string& text) {
 TEST(CliWmma, ListsTheFamily) {
     const auto r = runCli({"list", "--family", "wmma"});
     ASSERT_EQ(r.code, 0) << r.err;
-    EXPECT_NE(r.out.find("wmma.m16n16k16.row.col.f16.f32\tsm_70"), std::string::npos);
+    EXPECT_NE(r.out.find("wmma.m16n16k16.row.col.f16.f32\tsm_70\tdiscovered sm_90"), std::string::npos);
     EXPECT_NE(r.out.find("wmma.m8n8k128.row.col.b1.s32\tsm_75"), std::string::npos);
     EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 71);
+    // A plain list (what shell completion reads) does not read the reports: no targets column.
+    const auto all = runCli({"list"});
+    EXPECT_NE(all.out.find("wmma.m16n16k16.row.col.f16.f32\tsm_70\n"), std::string::npos);
 }
 
 TEST(CliWmma, ShowSaysUnspecifiedObservedTargetAndDrawsBothHolders) {
@@ -123,4 +126,44 @@ TEST(CliWmma, RejectsEveryMalformedOrInconsistentContribution) {
         EXPECT_NE(r.err.find(c.says), std::string::npos) << c.name << ": " << r.err;
     }
     EXPECT_EQ(runCli({"discover", "--validate", "/"}).code, 2) << "a folder is no report";
+}
+
+// A contributed report of another target (a synthetic sm_89: the H100's with lane 0's and lane 1's x[0] of
+// A swapped) in a discovery folder: list and show --target offer it, a broken file next to it is named and
+// left out, and a target no report holds is a usage error naming the valid ones.
+TEST(CliWmma, ContributedReportsInTheDiscoveryFolderAreListedAndShownPerTarget) {
+    lanemap::wmma::DiscoveryReport report;
+    std::string error;
+    ASSERT_TRUE(lanemap::wmma::parseDiscoveryReport(recordedReport(), report, error)) << error;
+    report.sassTarget = "sm_89";
+    report.device.name = "NVIDIA L40 (synthetic)";
+    report.device.sm = 89;
+    for (lanemap::wmma::DiscoveredFragment& f : report.fragments)
+        if (f.form.key() == "m16n16k16.a.row.f16")
+            std::swap(f.cells[0], f.cells[static_cast<std::size_t>(f.numElements())]);
+    const auto dir = freshTempDir("wmma-contributed");
+    std::filesystem::create_directories(dir);
+    std::ofstream((dir / "l40-wmma.json").string()) << lanemap::wmma::toJson(report);
+    std::ofstream((dir / "broken.json").string()) << "{\"format\": \"lanemap-discovery/1\"";
+    const std::vector<std::string> refused = lanemap::wmma::loadDiscoveryFolder(dir.string());
+    ASSERT_EQ(refused.size(), 1u);
+    EXPECT_NE(refused[0].find("broken.json: "), std::string::npos) << refused[0];
+
+    auto r = runCli({"list", "--family", "wmma"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("wmma.m16n16k16.row.col.f16.f32\tsm_70\tdiscovered sm_90,sm_89\n"),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.err.find("ignored discovery report"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("broken.json"), std::string::npos) << r.err;
+
+    const auto sm90 = runCli({"show", "wmma.m16n16k16.row.col.f16.f32", "--target", "sm_90"});
+    const auto sm89 = runCli({"show", "wmma.m16n16k16.row.col.f16.f32", "--target", "sm_89"});
+    ASSERT_EQ(sm89.code, 0) << sm89.err;
+    EXPECT_NE(sm89.out.find("observed on NVIDIA L40 (synthetic), SASS sm_89"), std::string::npos);
+    EXPECT_NE(sm89.out, sm90.out);
+
+    r = runCli({"show", "wmma.m16n16k16.row.col.f16.f32", "--target", "sm_75"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("recorded targets: sm_90, sm_89"), std::string::npos) << r.err;
 }

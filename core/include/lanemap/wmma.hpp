@@ -139,9 +139,28 @@ struct RecordedDiscovery {
     DiscoveryReport report;
 };
 const std::vector<RecordedDiscovery>& recordedDiscoveries();
-// The SASS targets with a recorded report, the default (the catalog's) first.
+
+// Contributed reports (docs/discovery.md): files users add next to the built-in ones, one per target. The
+// user folder (every *.json in it) is read on first use; each file is validated as `lanemap-cli discover
+// --validate` validates it, and refused when invalid or when its target already has a report.
+// $LANEMAP_DISCOVERY_DIR, else $XDG_DATA_HOME/lanemap/discovery, else ~/.local/share/lanemap/discovery.
+std::string userDiscoveryFolder();
+// Adds one report file (the app's File > Open discovery report); false with `error` naming why.
+bool addDiscoveryReport(const std::string& path, std::string& error);
+// Adds every *.json of `folder`; the files refused, "path: why".
+std::vector<std::string> loadDiscoveryFolder(const std::string& folder);
+// The user folder's files that were refused, "path: why".
+std::vector<std::string> refusedDiscoveryReports();
+// Built-in reports (default first), then contributed ones in the order they were added. The pointers stay
+// valid for the life of the program.
+std::vector<const RecordedDiscovery*> availableDiscoveries();
+
+// The SASS targets with a report (built in or contributed), the default (the catalog's) first.
 std::vector<std::string> discoveredTargets();
-// The recorded report for a target ("sm_90"); nullptr when none.
+// The targets whose report holds a fragment of `variant`, the default first: what `lanemap-cli list` prints
+// and the app's target picker offers.
+std::vector<std::string> targetsOf(const Variant& variant);
+// The report for a target ("sm_90"); nullptr when none.
 const RecordedDiscovery* recordedFor(std::string_view sassTarget);
 
 // A wmma instruction with its layouts from the report of `sassTarget` (empty: the default target). Operands

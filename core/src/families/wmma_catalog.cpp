@@ -309,17 +309,30 @@ const std::vector<RecordedDiscovery>& recordedDiscoveries() {
 
 std::vector<std::string> discoveredTargets() {
     std::vector<std::string> out;
-    for (const RecordedDiscovery& r : recordedDiscoveries())
-        if (std::find(out.begin(), out.end(), r.report.sassTarget) == out.end())
-            out.push_back(r.report.sassTarget);
+    for (const RecordedDiscovery* r : availableDiscoveries())
+        if (std::find(out.begin(), out.end(), r->report.sassTarget) == out.end())
+            out.push_back(r->report.sassTarget);
+    return out;
+}
+
+std::vector<std::string> targetsOf(const Variant& variant) {
+    std::vector<std::string> out;
+    for (const RecordedDiscovery* r : availableDiscoveries()) {
+        bool holds = false;
+        for (const Operand op : {Operand::A, Operand::B, Operand::C})
+            if (const std::optional<FragmentForm> f = formOf(variant, op))
+                holds = holds || r->report.fragment(*f);
+        if (holds && std::find(out.begin(), out.end(), r->report.sassTarget) == out.end())
+            out.push_back(r->report.sassTarget);
+    }
     return out;
 }
 
 const RecordedDiscovery* recordedFor(std::string_view target) {
-    for (const RecordedDiscovery& r : recordedDiscoveries())
-        if (r.report.sassTarget == target ||
-            (target.size() + 1 == r.report.sassTarget.size() && r.report.sassTarget.rfind(target, 0) == 0))
-            return &r; // sm_90 finds an sm_90a report
+    for (const RecordedDiscovery* r : availableDiscoveries())
+        if (r->report.sassTarget == target ||
+            (target.size() + 1 == r->report.sassTarget.size() && r->report.sassTarget.rfind(target, 0) == 0))
+            return r; // sm_90 finds an sm_90a report
     return nullptr;
 }
 

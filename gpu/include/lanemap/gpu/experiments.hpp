@@ -16,6 +16,7 @@
 #include "lanemap/vocabulary.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -107,9 +108,13 @@ struct ObservedMapping {
     std::vector<std::vector<ObservedField>> metadata;  // per form, per flat A element (mma.sp)
 };
 
+struct Discovered; // discover.hpp
+
 struct Interpretation {
     ProbeResult result; // verdict, per-cell mismatches, findings (seconds left 0: the caller times the run)
     ObservedMapping observed;
+    // The layouts a discovering method read (wmma); null for methods that confirm a documented layout.
+    std::shared_ptr<const Discovered> discovery;
 };
 
 // Reads the raw D words ([experiment][word][lane], as the kernel wrote them) back into cells.

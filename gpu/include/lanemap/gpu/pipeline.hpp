@@ -3,8 +3,10 @@
 //
 //   method:  a ProbeMethod turns a variant into a plan (its forms, its experiments, their input images) and
 //            reads the device's raw output back into a ProbeResult. The one-hot method probes mma and mma.sp
-//            (experiments.hpp), the class-coded method wgmma and wgmma.sp (wgmma.hpp); methodFor() picks by
-//            family, so a new family costs one method.
+//            (experiments.hpp), the class-coded method wgmma and wgmma.sp (wgmma.hpp), the tagged-tile
+//            method the matrix moves, and the discovery method finds wmma's layouts (discover.hpp);
+//            methodFor() picks by family, so a new family costs one method. A plan may run in stages when
+//            what it feeds the device depends on what an earlier stage read (discovery).
 //   device:  a Device runs a plan: the GPU (probe_cuda.cpp), or in tests the CPU simulator.
 //   driver:  probeOn() and probeMany() are the one loop around both: unsupported handling, timing, worker
 //            threads, progress and cancel.
@@ -34,8 +36,12 @@ class PlannedProbe {
     // The CPU stand-in for the device, with the engine's own layouts: what a device that agrees with lanemap
     // writes.
     virtual std::vector<std::uint32_t> simulate() const = 0;
-    // Reads raw output (outWords() words) into verdicts; the result's seconds stay 0 (the driver times).
+    // Reads raw output (every stage's outWords() words, in order) into verdicts; the result's seconds stay 0
+    // (the driver times).
     virtual Interpretation interpret(std::span<const std::uint32_t> raw) const = 0;
+    // Called by the driver after each stage with everything read so far: plans the next stage and returns
+    // true when the method needs one (outWords() and simulate() then describe it); false when done.
+    virtual bool advance(std::span<const std::uint32_t> /*raw*/) { return false; }
 };
 
 class ProbeMethod {
@@ -109,6 +115,19 @@ ProbeResult unsupportedResult(const Variant& variant, std::string reason);
 // The driver: method -> device -> method for one variant; seconds are planning, the device's own time and
 // interpretation.
 ProbeResult probeOn(Device& device, const Variant& variant);
+
+// probeOn with everything the method read: a discovering method's layouts as well as the verdict.
+Interpretation interpretOn(Device& device, const Variant& variant);
+
+// The loop of probeMany, keeping each variant's interpretation; `done` (when given) says whether each
+// variant finished before a cancel.
+std::vector<Interpretation> interpretMany(Device& device, const std::vector<const Variant*>& variants,
+                                          const Progress& progress = {},
+                                          const std::atomic<bool>* cancel = nullptr,
+                                          std::vector<bool>* done = nullptr);
+
+// The device probe() and probeAll() run on: the GPU, or an AbsentDevice saying why there is none.
+Device& localDevice();
 
 // Every variant on `device.workers()` threads; results keep the order of `variants` (after a cancel: those
 // that finished). Progress comes once per finished variant, one call at a time, possibly from a worker
