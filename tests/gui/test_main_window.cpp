@@ -46,12 +46,12 @@ TEST(MainWindow, SelectingASpecShowsItsPanesAndCells) {
     EXPECT_EQ(w->catalogTree()->currentIndex().data(CatalogModel::SpecRole).toString(),
               QStringLiteral("mma.m16n8k16.f16"));
 
-    // Volta quad-pairs: four products per operand, and C (f16) differs from D (f32): four panes.
+    // Volta quad-pairs: four products, and C (f16) differs from D (f32): one pane with a row of A | B | C |
+    // D per product, as the SVG draws them.
     ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m8n8k4.row.col.f16.f16.f32")));
-    EXPECT_EQ(w->paneNames(), (QStringList{QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("C"),
-                                           QStringLiteral("D")}));
-    EXPECT_EQ(w->pane(QStringLiteral("A"))->diagram()->panels.size(), 4u);
-    EXPECT_EQ(cellCount(w->pane(QStringLiteral("D"))), 4u * 8u * 8u);
+    EXPECT_EQ(w->paneNames(), QStringList{MainWindow::productsPane()});
+    EXPECT_EQ(w->pane(MainWindow::productsPane())->diagram()->panels.size(), 4u * 4u);
+    EXPECT_EQ(cellCount(w->pane(MainWindow::productsPane())), 4u * (8u * 4u + 4u * 8u + 8u * 8u + 8u * 8u));
 
     // A bad spec leaves the view alone and says why.
     QString error;
