@@ -925,6 +925,11 @@ void MainWindow::attachView(DiagramView* view) {
     connect(view, &DiagramView::cellClicked, this, [this, view](int cell) { onClick(view, cell); });
     connect(view, &DiagramView::tabPressed, this, [this, view](bool backward) { onPaneTab(view, backward); });
     connect(view, &DiagramView::painted, this, &MainWindow::onPainted);
+    // A fitted pane resized (a splitter dragged): the bands that show its grid best may differ now.
+    connect(view, &DiagramView::zoomChanged, this, [this, view] {
+        if (view->fitting() && m_bandTimer)
+            m_bandTimer->start();
+    });
 }
 
 void MainWindow::rebuildPanes(bool newInstruction) {
@@ -1068,6 +1073,8 @@ BandScore bandScore(const Diagram& d, const DiagramView& view, QSize vp) {
     if (c.width() <= 0 || c.height() <= 0 || vp.width() <= 0 || vp.height() <= 0)
         return {};
     const double both = std::min({vp.width() / c.width(), vp.height() / c.height(), 1.6});
+    if (view.fitMode() == DiagramView::FitMode::All) // every cell on screen: the larger, the better
+        return {static_cast<double>(d.cells.size()), both};
     double zoom = both;
     if (!labelsVisible(d, both)) {
         const double bar = view.style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, &view) + 1;
@@ -1092,9 +1099,9 @@ void MainWindow::updateBands() {
         const Diagram& full = *pane.unwrapped;
         int best = 0;
         std::shared_ptr<const Diagram> bestDiagram = pane.unwrapped;
+        if (!pane.view->fitting() && (on || pane.bandColumns == 0))
+            continue; // the user's own zoom stays as it is, on the grid it was chosen on
         if (on && canWrapColumns(full) && full.panels.front().cols >= 32) {
-            if (!pane.view->fitting() && pane.bandColumns == 0)
-                continue; // the user's own zoom on the plain grid stays as it is
             const QSize vp = pane.view->maximumViewportSize();
             if (vp.width() < 80 || vp.height() < 80)
                 continue;
@@ -1890,6 +1897,7 @@ void MainWindow::fitAll() {
 void MainWindow::fitWhole() {
     for (DiagramView* v : allViews())
         v->fit(DiagramView::FitMode::All);
+    updateBands(); // bands make a whole long grid's cells larger
 }
 
 void MainWindow::copyCellInfo() {

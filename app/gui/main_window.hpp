@@ -163,6 +163,11 @@ class MainWindow : public QMainWindow {
     // What Help -> About says: what lanemap is, its licence, the Qt it runs on.
     QString aboutText() const;
 
+    // View -> Wrap long rows into bands: a grid much wider than its pane (wgmma m64n256's D) is drawn as
+    // bands of columns stacked down the pane when that shows it larger. On by default.
+    void setWrapBands(bool on);
+    bool wrapBands() const;
+
   public slots:
     void probeHardware();
     void zoomIn();
@@ -178,11 +183,6 @@ class MainWindow : public QMainWindow {
   signals:
     void instructionChanged(const QString& spec);
     void firstPaint();
-
-    // View -> Wrap long rows into bands: a grid much wider than its pane (wgmma m64n256's D) is drawn as
-    // bands of columns stacked down the pane when that shows it larger. On by default.
-    void setWrapBands(bool on);
-    bool wrapBands() const;
 
   protected:
     void closeEvent(QCloseEvent* event) override;

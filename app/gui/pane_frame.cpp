@@ -63,7 +63,10 @@ void PaneFrame::setTools(QWidget* tools) {
 void PaneFrame::setTitle(const QString& text, const QString& compact) {
     m_titleText = text;
     m_titleCompact = compact.isEmpty() ? text : compact;
-    fitHeader();
+    if (m_laidOut)
+        fitHeader();
+    else
+        m_title->setText(text);
 }
 
 void PaneFrame::setBadge(const QString& text, bool ok, const QString& toolTip, const QString& icon) {
@@ -73,12 +76,18 @@ void PaneFrame::setBadge(const QString& text, bool ok, const QString& toolTip, c
     m_badge->setStyleSheet(ok ? QStringLiteral("QLabel { color: #2e7d32; }")
                               : QStringLiteral("QLabel { color: #c62828; font-weight: bold; }"));
     m_badge->setVisible(!text.isEmpty());
-    fitHeader();
+    if (m_laidOut)
+        fitHeader();
+    else
+        m_badge->setText(text);
 }
 
 void PaneFrame::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
-    if (event->size().width() != event->oldSize().width())
+    // The first resize of a new frame comes from its layout; before it the width is a placeholder.
+    if (isVisible())
+        m_laidOut = true;
+    if (m_laidOut && event->size().width() != event->oldSize().width())
         fitHeader();
 }
 

@@ -42,6 +42,7 @@ class PaneFrame : public QWidget {
     DiagramView* m_view = nullptr;
     QString m_titleText, m_titleCompact, m_badgeText, m_badgeIcon, m_badgeToolTip;
     bool m_badgeCompact = false;
+    bool m_laidOut = false; // sized by its layout at least once: the header can be fitted
     QLabel* m_title = nullptr;
     QLabel* m_badge = nullptr;
     QLabel* m_zoom = nullptr;

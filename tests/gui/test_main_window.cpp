@@ -418,6 +418,7 @@ TEST(MainWindow, ASavedZoomAppliesOnlyToTheInstructionItWasSavedWith) {
 
 TEST(MainWindow, FitAllShowsTheWholeGridWhereFitReadableScrolls) {
     Window w;
+    w->setWrapBands(false); // the plain 8 x 128 grid (bands: below)
     ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m8n8k128.b1")));
     DiagramView* a = w->pane(QStringLiteral("A"));
     const QSize vp = a->maximumViewportSize();
@@ -432,6 +433,12 @@ TEST(MainWindow, FitAllShowsTheWholeGridWhereFitReadableScrolls) {
     w->fitAll();
     EXPECT_EQ(a->fitMode(), DiagramView::FitMode::Readable);
     EXPECT_TRUE(labelsVisible(*a->diagram(), a->zoom()));
+    // With long rows wrapped into bands, Fit readable shows all 128 columns, readable, without scrolling.
+    w->setWrapBands(true);
+    w->fitAll();
+    EXPECT_GT(a->diagram()->panels.size(), 1u);
+    EXPECT_TRUE(labelsVisible(*a->diagram(), a->zoom()));
+    EXPECT_LE(contentPx().width(), vp.width() + 1);
 }
 
 TEST(MainWindow, AFilterWithNoHitsShowsAHintWhoseLinksOpenTheNearestSpec) {
