@@ -5,6 +5,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QResizeEvent>
+#include <QShowEvent>
 #include <QTextDocument>
 #include <QTextDocumentFragment>
 #include <QVBoxLayout>
@@ -89,6 +90,13 @@ void PaneFrame::resizeEvent(QResizeEvent* event) {
         m_laidOut = true;
     if (m_laidOut && event->size().width() != event->oldSize().width())
         fitHeader();
+}
+
+void PaneFrame::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    // Shown at the size its layout gave it (a resize before showing may not come again).
+    m_laidOut = true;
+    fitHeader();
 }
 
 void PaneFrame::fitHeader() {

@@ -35,6 +35,7 @@ class PaneFrame : public QWidget {
 
   protected:
     void resizeEvent(QResizeEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
   private:
     void fitHeader(); // full or compact title and badge, whichever fit the pane's width
