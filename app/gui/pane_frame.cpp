@@ -101,7 +101,7 @@ void PaneFrame::showEvent(QShowEvent* event) {
 
 void PaneFrame::fitHeader() {
     // Room for the title and the badge: the header line less its margins, spacing and the zoom label.
-    const int room = width() - 8 - 8 - 2 * 6 - m_zoom->sizeHint().width();
+    const int room = width() - 8 - 8 - 2 * 6 - m_zoom->sizeHint().width() - 10; // 10: the layout's slack
     auto widthOf = [this](QLabel* label, const QString& text) {
         if (Qt::mightBeRichText(text)) {
             QTextDocument doc;
@@ -121,6 +121,8 @@ void PaneFrame::fitHeader() {
     const bool compactTitle = fullTitle + (m_badgeCompact ? iconBadge : fullBadge) > room;
     m_title->setText(compactTitle ? m_titleCompact : m_titleText);
     m_badge->setText(m_badgeCompact ? m_badgeIcon : m_badgeText);
+    // The icon never gives way to the title (the words may: then the icon shows at the next fit).
+    m_badge->setMinimumWidth(badge ? iconBadge : 1);
     QString tip = QTextDocumentFragment::fromHtml(m_titleText).toPlainText();
     if (badge)
         tip += QStringLiteral("\n") + m_badgeText;
