@@ -3,8 +3,8 @@
 // bands of columns stacked top to bottom, each band a panel of its own with its column numbers, the row
 // numbers and the row notes ("warp 2") repeated. Cells keep their matrix row and column, so labels,
 // tooltips, hover and lookups are those of the unwrapped grid; only where a cell is drawn changes. The window
-// uses it where a band layout shows the grid larger (docs/gui.md); an SVG of a wrapped diagram shows the
-// same bands.
+// uses it where a band layout shows the grid larger (View -> Wrap long rows into bands); an SVG of a wrapped
+// diagram shows the same bands.
 
 #include "lanemap/diagram.hpp"
 
