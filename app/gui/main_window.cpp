@@ -1068,8 +1068,8 @@ namespace {
 struct BandScore {
     double cells = 0, zoom = 0;
 };
-BandScore bandScore(const Diagram& d, const DiagramView& view, QSize vp) {
-    const QRectF c = contentRect(d, view.paintOptions());
+// `c`: the content rectangle (units) of `d` as drawn with `bandColumns` columns per band (0: unwrapped).
+BandScore bandScore(const Diagram& d, const QRectF& c, const DiagramView& view, QSize vp) {
     if (c.width() <= 0 || c.height() <= 0 || vp.width() <= 0 || vp.height() <= 0)
         return {};
     const double both = std::min({vp.width() / c.width(), vp.height() / c.height(), 1.6});
@@ -1087,6 +1087,16 @@ BandScore bandScore(const Diagram& d, const DiagramView& view, QSize vp) {
     // Cells too small to read count for little: colour alone is what "fit all" is for.
     const double readable = labelsVisible(d, zoom) ? 1.0 : 0.25;
     return {shown * static_cast<double>(d.cells.size()) * readable, zoom};
+}
+
+// What contentRect would say of wrapColumns(d, width), from the bands' geometry alone.
+QRectF wrappedContent(const Diagram& d, int width) {
+    const RectF b = wrappedBounds(d, width);
+    QRectF r(b.x, b.y, b.w, b.h);
+    const DiagramPanel& p = d.panels.front();
+    if (std::any_of(p.rowNotes.begin(), p.rowNotes.end(), [](const std::string& n) { return !n.empty(); }))
+        r.setRight(std::max(r.right(), p.origin.x + std::min(width, p.cols) * p.cellWidth + 60));
+    return r.adjusted(-12, -12, 12, 12); // contentRect's margin
 }
 } // namespace
 
@@ -1106,20 +1116,20 @@ void MainWindow::updateBands() {
             if (vp.width() < 80 || vp.height() < 80)
                 continue;
             const int cols = full.panels.front().cols;
-            BandScore top = bandScore(full, *pane.view, vp);
+            BandScore top = bandScore(full, contentRect(full, pane.view->paintOptions()), *pane.view, vp);
             for (const int bands : {2, 3, 4, 6, 8, 12, 16}) {
                 const int width = (cols + bands - 1) / bands;
                 if (width < 8)
                     continue;
-                auto wrapped = std::make_shared<const Diagram>(wrapColumns(full, width));
-                const BandScore s = bandScore(*wrapped, *pane.view, vp);
+                const BandScore s = bandScore(full, wrappedContent(full, width), *pane.view, vp);
                 // Bands only where they show clearly more (or the same, larger).
                 if (s.cells > top.cells * 1.1 || (s.cells >= top.cells * 0.99 && s.zoom > top.zoom * 1.1)) {
                     top = s;
                     best = width;
-                    bestDiagram = std::move(wrapped);
                 }
             }
+            if (best > 0 && best != pane.bandColumns)
+                bestDiagram = std::make_shared<const Diagram>(wrapColumns(full, best));
         }
         if (best == pane.bandColumns)
             continue;

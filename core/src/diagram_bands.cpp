@@ -12,17 +12,51 @@ bool canWrapColumns(const Diagram& d) {
            d.panels.front().matrix < 0 && d.bitFields.empty() && d.panels.front().cols > 1;
 }
 
+namespace {
+// One band's geometry, shared by wrapColumns and wrappedBounds.
+struct BandGeometry {
+    int bands = 1;
+    double headerH = 0, step = 0, titleRight = 0;
+};
+BandGeometry bandGeometry(const Diagram& d, int bandColumns) {
+    const DiagramPanel& src = d.panels.front();
+    const RectF grid = src.gridRect();
+    BandGeometry g;
+    g.bands = (src.cols + bandColumns - 1) / bandColumns;
+    // Each band after the first gets a strip for its column numbers, as the grid's own header row.
+    g.headerH = d.metrics.headerFont + 10;
+    g.step = grid.h + 14 + g.headerH; // grid top to the next band's grid top
+    // The panel's own title and subtitle set the first band's least width.
+    g.titleRight = grid.x + std::min(bandColumns, src.cols) * src.cellWidth;
+    for (const DiagramText& t : d.texts)
+        if (t.role == TextRole::PanelTitle || t.role == TextRole::PanelSubtitle)
+            g.titleRight =
+                std::max(g.titleRight, t.pos.x + static_cast<double>(t.text.size()) * t.size * 0.55);
+    return g;
+}
+} // namespace
+
+RectF wrappedBounds(const Diagram& d, int bandColumns) {
+    const DiagramPanel& src = d.panels.front();
+    if (bandColumns <= 0 || src.cols <= bandColumns)
+        return src.bounds;
+    const BandGeometry g = bandGeometry(d, bandColumns);
+    const RectF grid = src.gridRect();
+    return {src.bounds.x, src.bounds.y, g.titleRight - src.bounds.x,
+            grid.bottom() + (g.bands - 1) * g.step - src.bounds.y};
+}
+
 Diagram wrapColumns(const Diagram& d, int bandColumns) {
     if (!canWrapColumns(d) || bandColumns <= 0 || d.panels.front().cols <= bandColumns)
         return d;
     const DiagramPanel& src = d.panels.front();
     const DiagramMetrics& mt = d.metrics;
     const RectF grid = src.gridRect();
-    const int bands = (src.cols + bandColumns - 1) / bandColumns;
+    const BandGeometry geometry = bandGeometry(d, bandColumns);
+    const int bands = geometry.bands;
     const double cw = src.cellWidth;
-    // Each band after the first gets a strip for its column numbers, as the grid's own header row.
-    const double headerH = mt.headerFont + 10;
-    const double step = grid.h + 14 + headerH; // grid top to the next band's grid top
+    const double headerH = geometry.headerH;
+    const double step = geometry.step;
     const double added = (bands - 1) * step;
     auto firstCol = [&](int b) { return b * bandColumns; };
     auto colsOf = [&](int b) { return std::min(bandColumns, src.cols - firstCol(b)); };
@@ -45,11 +79,7 @@ Diagram wrapColumns(const Diagram& d, int bandColumns) {
     out.metrics = mt;
     out.legends = d.legends;
 
-    // The panel's own title and subtitle set the first band's least width.
-    double titleRight = grid.x + bandColumns * cw;
-    for (const DiagramText& t : d.texts)
-        if (t.role == TextRole::PanelTitle || t.role == TextRole::PanelSubtitle)
-            titleRight = std::max(titleRight, t.pos.x + static_cast<double>(t.text.size()) * t.size * 0.55);
+    const double titleRight = geometry.titleRight;
 
     for (int b = 0; b < bands; ++b) {
         const int c0 = firstCol(b), n = colsOf(b);

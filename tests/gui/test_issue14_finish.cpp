@@ -232,6 +232,18 @@ TEST(Bands, WrapColumnsKeepsEveryCellAndItsMatrixPosition) {
     }
     EXPECT_LT(bands.width, plain.width);
     EXPECT_GT(bands.height, plain.height);
+    // The cheap estimate the window compares band widths with is the bands' true extent.
+    RectF all = bands.panels.front().bounds;
+    for (const DiagramPanel& p : bands.panels) {
+        const double right = std::max(all.right(), p.bounds.right()),
+                     bottom = std::max(all.bottom(), p.bounds.bottom());
+        all = {all.x, all.y, right - all.x, bottom - all.y};
+    }
+    const RectF estimate = wrappedBounds(plain, 64);
+    EXPECT_DOUBLE_EQ(estimate.x, all.x);
+    EXPECT_DOUBLE_EQ(estimate.y, all.y);
+    EXPECT_DOUBLE_EQ(estimate.w, all.w);
+    EXPECT_DOUBLE_EQ(estimate.h, all.h);
     // A quad-pair diagram (several products) is left as it is.
     const Instruction* quad = Catalog::instance().instruction("mma.m8n8k4.row.col.f16");
     ASSERT_NE(quad, nullptr);

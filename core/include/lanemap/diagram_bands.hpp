@@ -18,4 +18,8 @@ bool canWrapColumns(const Diagram& diagram);
 // copy when canWrapColumns is false or the grid has no more columns than that.
 Diagram wrapColumns(const Diagram& diagram, int bandColumns);
 
+// The union of the panels' bounds wrapColumns(diagram, bandColumns) would lay out, without building it (to
+// compare band widths cheaply). Requires canWrapColumns(diagram).
+RectF wrappedBounds(const Diagram& diagram, int bandColumns);
+
 } // namespace lanemap
