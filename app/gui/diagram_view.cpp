@@ -63,10 +63,13 @@ void DiagramView::setDiagram(std::shared_ptr<const Diagram> diagram) {
         m_highlight.pinned = laneOf(m_state->pinnedLane());
     }
     invalidateTiles();
+    const double before = m_options.zoom;
     if (m_fit)
         m_options.zoom = fitZoom();
     relayout();
     viewport()->update();
+    if (std::abs(m_options.zoom - before) > 1e-9)
+        emit zoomChanged(m_options.zoom); // the pane's zoom label follows a refit to the new diagram
 }
 
 int DiagramView::laneOf(int thread) const {

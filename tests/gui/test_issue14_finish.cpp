@@ -17,6 +17,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <set>
 
 using namespace lanemap;
@@ -186,6 +187,12 @@ TEST(Bands, ALongAccumulatorIsWrappedIntoBandsThatShowMoreAndStillHoverExactly) 
     EXPECT_EQ(next, 256);
     EXPECT_TRUE(view->fitting());
     EXPECT_EQ(view->fitMode(), DiagramView::FitMode::All);
+    // The pane's header says the zoom of the bands, not of the grid before them.
+    EXPECT_TRUE(w->paneFrame(QStringLiteral("D"))
+                    ->zoomLabel()
+                    ->text()
+                    .contains(QString::number(std::lround(view->zoom() * 100)) + QStringLiteral(" %")))
+        << w->paneFrame(QStringLiteral("D"))->zoomLabel()->text().toStdString() << " at " << view->zoom();
     EXPECT_EQ(cellsOnScreen(view), 64 * 256) << "the whole grid";
     const double wrappedZoom = view->zoom();
     // Hover and lookup stay exact in a later band.
