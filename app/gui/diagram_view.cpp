@@ -63,10 +63,13 @@ void DiagramView::setDiagram(std::shared_ptr<const Diagram> diagram) {
         m_highlight.pinned = laneOf(m_state->pinnedLane());
     }
     invalidateTiles();
+    const double before = m_options.zoom;
     if (m_fit)
         m_options.zoom = fitZoom();
     relayout();
     viewport()->update();
+    if (std::abs(m_options.zoom - before) > 1e-9)
+        emit zoomChanged(m_options.zoom); // the pane's zoom label follows a refit to the new diagram
 }
 
 int DiagramView::laneOf(int thread) const {
@@ -721,9 +724,14 @@ bool DiagramView::moveCursor(int dRow, int dCol) {
     }
     const DiagramCell& c = m_diagram->cells[static_cast<std::size_t>(current)];
     const DiagramPanel& panel = m_diagram->panels[c.panel];
+    // The panel's own grid column (a band of a wrapped grid starts at a later matrix column).
+    const int first =
+        std::clamp(static_cast<int>(std::floor((c.rect.x - panel.origin.x) / panel.cellWidth + 1e-6)), 0,
+                   panel.cols - 1);
+    const int last = first + (c.colLast - c.col);
     // Owners side by side in one position are visited one by one before leaving the position.
     if (dCol != 0 && c.owners > 1) {
-        const std::span<const std::uint32_t> here = panel.cellsAtGrid(c.row, dCol > 0 ? c.colLast : c.col);
+        const std::span<const std::uint32_t> here = panel.cellsAtGrid(c.row, dCol > 0 ? last : first);
         auto it = std::find(here.begin(), here.end(), static_cast<std::uint32_t>(current));
         if (it != here.end()) {
             const auto pos = it - here.begin() + dCol;
@@ -734,7 +742,7 @@ bool DiagramView::moveCursor(int dRow, int dCol) {
         }
     }
     int row = c.row + dRow;
-    int col = dCol > 0 ? c.colLast + dCol : dCol < 0 ? c.col + dCol : c.col;
+    int col = dCol > 0 ? last + dCol : dCol < 0 ? first + dCol : first;
     // Skip empty positions (e.g. the gaps of a filtered or chunked grid) in the direction of travel.
     while (row >= 0 && row < panel.rows && col >= 0 && col < panel.cols) {
         const auto cells = panel.cellsAtGrid(row, col);

@@ -14,6 +14,7 @@
 #include "wmma_targets.hpp"
 
 #include "lanemap/catalog.hpp"
+#include "lanemap/diagram_bands.hpp"
 #include "lanemap/evidence.hpp"
 #include "lanemap/export.hpp"
 #include "lanemap/spec.hpp"
@@ -31,6 +32,7 @@
 #include <QDesktopServices>
 #include <QDir>
 #include <QDockWidget>
+#include <QEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -417,6 +419,17 @@ void MainWindow::buildActions() {
     m_actMarks->setChecked(true);
     m_actMarks->setToolTip(tr("Frame the cells where the hardware report disagrees with the layout"));
     connect(m_actMarks, &QAction::toggled, this, [this] { applyVerdictMarks(); });
+    m_actBands = view->addAction(tr("&Wrap long rows into bands"));
+    m_actBands->setObjectName(QStringLiteral("actionWrapBands"));
+    m_actBands->setCheckable(true);
+    m_actBands->setChecked(true);
+    m_actBands->setToolTip(tr("Draw a grid much wider than its pane as bands of columns, one under the "
+                              "other, each with its column numbers, where that shows it larger"));
+    connect(m_actBands, &QAction::toggled, this, [this] { updateBands(); });
+    m_bandTimer = new QTimer(this);
+    m_bandTimer->setSingleShot(true);
+    m_bandTimer->setInterval(120);
+    connect(m_bandTimer, &QTimer::timeout, this, &MainWindow::updateBands);
     QMenu* panels = view->addMenu(tr("&Panels"));
     panels->setObjectName(QStringLiteral("panelsMenu"));
     for (QDockWidget* dock : m_docks)
@@ -699,6 +712,16 @@ std::vector<std::pair<QString, std::shared_ptr<const Diagram>>> MainWindow::pane
     std::vector<std::pair<QString, std::shared_ptr<const Diagram>>> panes;
     if (!m_instruction)
         return panes;
+    // Quad-pair products: four small products per operand. One pane draws them as the SVG does, a row of
+    // A | B | C/D per product, so one zoom serves all of them and every product row reads left to right
+    // (an operand per pane fitted each to its own zoom and cut the products mid-row).
+    const bool quadPair =
+        !m_instruction->move && std::any_of(m_instruction->operands.begin(), m_instruction->operands.end(),
+                                            [](const FragmentLayout& op) { return op.matrices() > 1; });
+    if (quadPair) {
+        panes.emplace_back(productsPane(), diagramFor(*m_instruction, diagramOptions(QString())));
+        return panes;
+    }
     // One "C/D" pane when C and D have the same layout. The Diagram decides: asked for "C/D" it draws one
     // merged "C/D" panel, or separate C and D panels when the layouts differ (then each gets its own pane).
     std::shared_ptr<const Diagram> cd;
@@ -914,6 +937,11 @@ void MainWindow::attachView(DiagramView* view) {
     connect(view, &DiagramView::cellClicked, this, [this, view](int cell) { onClick(view, cell); });
     connect(view, &DiagramView::tabPressed, this, [this, view](bool backward) { onPaneTab(view, backward); });
     connect(view, &DiagramView::painted, this, &MainWindow::onPainted);
+    // A fitted pane resized (a splitter dragged): the bands that show its grid best may differ now.
+    connect(view, &DiagramView::zoomChanged, this, [this, view] {
+        if (view->fitting() && m_bandTimer)
+            m_bandTimer->start();
+    });
 }
 
 void MainWindow::rebuildPanes(bool newInstruction) {
@@ -960,7 +988,8 @@ void MainWindow::rebuildPanes(bool newInstruction) {
             pane.frame->setObjectName(QStringLiteral("frame_") +
                                       QString(name).replace(QLatin1Char('/'), QString()));
         }
-        pane.frame->setTitle(paneTitle(name));
+        pane.frame->setTitle(paneTitle(name), paneTitleCompact(name));
+        pane.unwrapped = diagram;
         pane.view->setDiagram(diagram);
         m_panes.push_back(pane);
     }
@@ -980,7 +1009,8 @@ void MainWindow::rebuildPanes(bool newInstruction) {
         return QSizeF(r.width(), r.height());
     };
     auto isFirstGroup = [](const Pane& p) {
-        return p.name == QLatin1String("A") || p.name == QLatin1String("metadata");
+        return p.name == QLatin1String("A") || p.name == QLatin1String("metadata") ||
+               p.name == productsPane();
     };
     QSizeF aSize(1, 1);
     for (const Pane& pane : m_panes)
@@ -995,6 +1025,9 @@ void MainWindow::rebuildPanes(bool newInstruction) {
         const bool first = isFirstGroup(pane);
         (first ? m_leftColumn : m_rightColumn)->insertWidget(first ? li++ : ri++, pane.frame);
     }
+    // One pane (the quad-pair products) takes the whole width: an empty column would keep its share.
+    m_leftColumn->setVisible(li > 0);
+    m_rightColumn->setVisible(ri > 0);
     // Split sizes follow the diagrams' natural sizes, so a 16x8 B does not get as much room as a 64x256 D.
     QList<int> firstSizes, secondSizes;
     double firstExtent = 0, secondExtent = 0; // along the main splitter
@@ -1036,6 +1069,102 @@ void MainWindow::rebuildPanes(bool newInstruction) {
             pane.view->horizontalScrollBar()->setValue(0);
             pane.view->verticalScrollBar()->setValue(0);
         }
+    updateBands();
+    if (m_bandTimer)
+        m_bandTimer->start(); // again once the splitters have settled
+}
+
+namespace {
+// How much of a diagram a pane shows at its readable fit: cells on screen, then the zoom (DiagramView's
+// FitMode::Readable, computed for a candidate diagram before it is shown).
+struct BandScore {
+    double cells = 0, zoom = 0;
+};
+// `c`: the content rectangle (units) of `d` as drawn with `bandColumns` columns per band (0: unwrapped).
+BandScore bandScore(const Diagram& d, const QRectF& c, const DiagramView& view, QSize vp) {
+    if (c.width() <= 0 || c.height() <= 0 || vp.width() <= 0 || vp.height() <= 0)
+        return {};
+    const double both = std::min({vp.width() / c.width(), vp.height() / c.height(), 1.6});
+    if (view.fitMode() == DiagramView::FitMode::All) // every cell on screen: the larger, the better
+        return {static_cast<double>(d.cells.size()), both};
+    double zoom = both;
+    if (!labelsVisible(d, both)) {
+        const double bar = view.style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, &view) + 1;
+        const bool wide = vp.width() / c.width() < vp.height() / c.height();
+        zoom = std::max(
+            both, std::min(wide ? (vp.height() - bar) / c.height() : (vp.width() - bar) / c.width(), 1.0));
+    }
+    const double shown =
+        std::min(1.0, vp.width() / (c.width() * zoom)) * std::min(1.0, vp.height() / (c.height() * zoom));
+    // Cells too small to read count for little: colour alone is what "fit all" is for.
+    const double readable = labelsVisible(d, zoom) ? 1.0 : 0.25;
+    return {shown * static_cast<double>(d.cells.size()) * readable, zoom};
+}
+
+// What contentRect would say of wrapColumns(d, width), from the bands' geometry alone.
+QRectF wrappedContent(const Diagram& d, int width) {
+    const RectF b = wrappedBounds(d, width);
+    QRectF r(b.x, b.y, b.w, b.h);
+    const DiagramPanel& p = d.panels.front();
+    if (std::any_of(p.rowNotes.begin(), p.rowNotes.end(), [](const std::string& n) { return !n.empty(); }))
+        r.setRight(std::max(r.right(), p.origin.x + std::min(width, p.cols) * p.cellWidth + 60));
+    return r.adjusted(-12, -12, 12, 12); // contentRect's margin
+}
+} // namespace
+
+void MainWindow::updateBands() {
+    const bool on = m_actBands && m_actBands->isChecked();
+    bool changed = false;
+    for (Pane& pane : m_panes) {
+        if (!pane.view || !pane.unwrapped || pane.name == sharedMemoryPane())
+            continue;
+        const Diagram& full = *pane.unwrapped;
+        int best = 0;
+        std::shared_ptr<const Diagram> bestDiagram = pane.unwrapped;
+        if (!pane.view->fitting() && (on || pane.bandColumns == 0))
+            continue; // the user's own zoom stays as it is, on the grid it was chosen on
+        if (on && canWrapColumns(full) && full.panels.front().cols >= 32) {
+            const QSize vp = pane.view->maximumViewportSize();
+            if (vp.width() < 80 || vp.height() < 80)
+                continue;
+            const int cols = full.panels.front().cols;
+            BandScore top = bandScore(full, contentRect(full, pane.view->paintOptions()), *pane.view, vp);
+            for (const int bands : {2, 3, 4, 6, 8, 12, 16}) {
+                const int width = (cols + bands - 1) / bands;
+                if (width < 8)
+                    continue;
+                const BandScore s = bandScore(full, wrappedContent(full, width), *pane.view, vp);
+                // Bands only where they show clearly more (or the same, larger).
+                if (s.cells > top.cells * 1.1 || (s.cells >= top.cells * 0.99 && s.zoom > top.zoom * 1.1)) {
+                    top = s;
+                    best = width;
+                }
+            }
+            if (best > 0 && best != pane.bandColumns)
+                bestDiagram = std::make_shared<const Diagram>(wrapColumns(full, best));
+        }
+        if (best == pane.bandColumns)
+            continue;
+        pane.bandColumns = best;
+        const bool fitting = pane.view->fitting();
+        pane.view->setDiagram(bestDiagram);
+        if (fitting) {
+            pane.view->fit(pane.view->fitMode());
+            pane.view->horizontalScrollBar()->setValue(0);
+            pane.view->verticalScrollBar()->setValue(0);
+        }
+        changed = true;
+    }
+    if (changed)
+        applyVerdictMarks(); // marks index the cells of the diagram shown
+}
+
+void MainWindow::setWrapBands(bool on) {
+    m_actBands->setChecked(on);
+}
+
+bool MainWindow::wrapBands() const {
+    return m_actBands->isChecked();
 }
 
 void MainWindow::rebuildCompare() {
@@ -1331,6 +1460,25 @@ QString MainWindow::aboutText() const {
              QString::fromLatin1(qVersion()));
 }
 
+QString MainWindow::paneTitleCompact(const QString& name) const {
+    if (!m_instruction)
+        return name;
+    const Instruction& in = *m_instruction;
+    // The operand and its shape, the axes in order (rows x columns).
+    if (name == QLatin1String("A"))
+        return tr("<b>A</b> &nbsp;M×K %1×%2").arg(in.m).arg(in.k);
+    if (name == QLatin1String("B"))
+        return tr("<b>B</b> &nbsp;K×N %1×%2").arg(in.k).arg(in.n);
+    if (name == QLatin1String("metadata"))
+        return tr("<b>metadata</b> &nbsp;M×K %1×%2").arg(in.m).arg(in.k);
+    if (name == productsPane())
+        return tr("<b>%1 products</b>").arg(in.operands.front().matrices());
+    if (name == sharedMemoryPane())
+        return m_smemOperand == Operand::B ? tr("<b>B in shared memory</b>")
+                                           : tr("<b>A in shared memory</b>");
+    return tr("<b>%1</b> &nbsp;M×N %2×%3").arg(name).arg(in.m).arg(in.n);
+}
+
 QString MainWindow::paneTitle(const QString& name) const {
     if (!m_instruction)
         return name;
@@ -1342,6 +1490,10 @@ QString MainWindow::paneTitle(const QString& name) const {
         return tr("<b>B</b> &nbsp;rows K = %1, columns N = %2").arg(in.k).arg(in.n);
     if (name == QLatin1String("metadata"))
         return tr("<b>metadata</b> &nbsp;on A: rows M = %1, columns K = %2").arg(in.m).arg(in.k);
+    if (name == productsPane())
+        return tr("<b>%1 products</b>, one per row: A rows M, columns K &nbsp;·&nbsp; B rows K, columns N "
+                  "&nbsp;·&nbsp; C, D rows M, columns N")
+            .arg(in.operands.front().matrices());
     if (name == sharedMemoryPane())
         return m_smemOperand == Operand::B
                    ? tr("<b>B in shared memory</b> &nbsp;rows K = %1, columns N = %2; memory: 128-byte lines")
@@ -1389,10 +1541,11 @@ void MainWindow::applyVerdictMarks() {
         if (!result || !report)
             pane.frame->setBadge(QString(), true);
         else if (mismatched == 0)
-            pane.frame->setBadge(tr("✓ confirmed on hardware"), true, describeReport(*report, *result));
+            pane.frame->setBadge(tr("✓ confirmed on hardware"), true, describeReport(*report, *result),
+                                 QStringLiteral("✓"));
         else
             pane.frame->setBadge(tr("✗ %n cell(s) placed differently", nullptr, mismatched), false,
-                                 describeReport(*report, *result));
+                                 describeReport(*report, *result), QStringLiteral("✗ %1").arg(mismatched));
     }
 }
 
@@ -1761,10 +1914,12 @@ void MainWindow::zoomOut() {
 void MainWindow::fitAll() {
     for (DiagramView* v : allViews())
         v->fit(DiagramView::FitMode::Readable);
+    updateBands(); // the bands that show a long grid largest at this pane size
 }
 void MainWindow::fitWhole() {
     for (DiagramView* v : allViews())
         v->fit(DiagramView::FitMode::All);
+    updateBands(); // bands make a whole long grid's cells larger
 }
 
 void MainWindow::copyCellInfo() {
@@ -1842,6 +1997,22 @@ void MainWindow::savePreferences() {
         return;
     qWarning("lanemap: %s", qPrintable(error)); // the log: on close the status bar is gone with the window
     statusBar()->showMessage(error, 10000);
+}
+
+void MainWindow::changeEvent(QEvent* event) {
+    QMainWindow::changeEvent(event);
+    // The desktop switched light/dark while the app runs: follow it, unless the user picked a theme.
+    if (event->type() == QEvent::ThemeChange && m_themeFollowsSystem && m_state) {
+        const Theme desktop = m_options.desktopTheme ? m_options.desktopTheme() : currentDesktopTheme();
+        if (desktop != theme())
+            applyTheme(desktop);
+    }
+}
+
+void MainWindow::resizeEvent(QResizeEvent* event) {
+    QMainWindow::resizeEvent(event);
+    if (m_bandTimer)
+        m_bandTimer->start(); // the bands that show a grid largest depend on its pane's size
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -17,6 +17,7 @@
 #include <QPointer>
 #include <QSet>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -33,6 +34,7 @@ class QProgressBar;
 class QSettings;
 class QSplitter;
 class QStackedWidget;
+class QTimer;
 class QToolButton;
 class QTreeView;
 
@@ -60,6 +62,9 @@ class MainWindow : public QMainWindow {
         bool restore = true;           // apply the stored preferences and last view at start
         QString recordedReports = QStringLiteral(":/lanemap/probe"); // folder of recorded probe reports
         std::optional<Theme> systemTheme; // the desktop's theme; unset: read from the starting palette
+        // The desktop's theme now, asked when the platform says its theme or palette changed (tests stand in
+        // for a desktop here); unset: read from the platform palette.
+        std::function<Theme()> desktopTheme;
     };
 
     explicit MainWindow(const Options& options, QWidget* parent = nullptr);
@@ -123,6 +128,9 @@ class MainWindow : public QMainWindow {
     // major-ness and swizzle (the CLI's `show --major --swizzle` model). Operand "A" or "B", major "K" or
     // "MN", swizzle "none", "32B", "64B", "128B"; false with *error naming what is not valid here.
     static QString sharedMemoryPane() { return QStringLiteral("shared memory"); }
+    // Quad-pair instructions (m8n8k4 .f16) show one pane with every operand, a row of A | B | C/D per
+    // product.
+    static QString productsPane() { return QStringLiteral("products"); }
     bool setSharedMemoryView(const QString& operand, const QString& major, const QString& swizzle,
                              QString* error = nullptr);
     smem::Choice sharedMemoryChoice() const { return m_smemChoice; }
@@ -157,6 +165,11 @@ class MainWindow : public QMainWindow {
     // What Help -> About says: what lanemap is, its licence, the Qt it runs on.
     QString aboutText() const;
 
+    // View -> Wrap long rows into bands: a grid much wider than its pane (wgmma m64n256's D) is drawn as
+    // bands of columns stacked down the pane when that shows it larger. On by default.
+    void setWrapBands(bool on);
+    bool wrapBands() const;
+
   public slots:
     void probeHardware();
     void zoomIn();
@@ -175,6 +188,8 @@ class MainWindow : public QMainWindow {
 
   protected:
     void closeEvent(QCloseEvent* event) override;
+    void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
   private:
     struct Pane {
@@ -183,7 +198,10 @@ class MainWindow : public QMainWindow {
         QPointer<PaneFrame> frame; // header (axes, verdict badge, zoom) over the view; null for compare views
         const Instruction* instruction = nullptr;
         bool compare = false;
+        std::shared_ptr<const Diagram> unwrapped; // the diagram before long rows were wrapped into bands
+        int bandColumns = 0;                      // columns per band; 0: not wrapped
     };
+    void updateBands(); // wraps (or unwraps) each fitted pane's grid where bands show it larger
 
     void buildUi();
     void buildActions();
@@ -209,6 +227,7 @@ class MainWindow : public QMainWindow {
     void updateProbeStatus();
     void applyVerdictMarks();
     QString paneTitle(const QString& name) const;
+    QString paneTitleCompact(const QString& name) const; // when the pane is narrow
     void rememberVisit(const QString& spec);
     QString exportFolder() const; // where the export dialogs open: the last folder written to
     void rememberExportFolder(const QString& path);
@@ -284,6 +303,8 @@ class MainWindow : public QMainWindow {
     QAction* m_actSystemTheme = nullptr;
     bool m_themeFollowsSystem = true;
     QAction* m_actMarks = nullptr;
+    QAction* m_actBands = nullptr;
+    QTimer* m_bandTimer = nullptr; // a resize settles before the bands are chosen again
     QAction* m_actBack = nullptr;
     QAction* m_actForward = nullptr;
     QMenu* m_recentMenu = nullptr;

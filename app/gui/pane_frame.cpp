@@ -4,6 +4,10 @@
 
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QResizeEvent>
+#include <QShowEvent>
+#include <QTextDocument>
+#include <QTextDocumentFragment>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -57,16 +61,76 @@ void PaneFrame::setTools(QWidget* tools) {
     }
 }
 
-void PaneFrame::setTitle(const QString& text) {
-    m_title->setText(text);
+void PaneFrame::setTitle(const QString& text, const QString& compact) {
+    m_titleText = text;
+    m_titleCompact = compact.isEmpty() ? text : compact;
+    if (m_laidOut)
+        fitHeader();
+    else
+        m_title->setText(text);
 }
 
-void PaneFrame::setBadge(const QString& text, bool ok, const QString& toolTip) {
-    m_badge->setText(text);
-    m_badge->setToolTip(toolTip);
+void PaneFrame::setBadge(const QString& text, bool ok, const QString& toolTip, const QString& icon) {
+    m_badgeText = text;
+    m_badgeIcon = icon.isEmpty() ? text.section(QLatin1Char(' '), 0, 0) : icon;
+    m_badgeToolTip = toolTip;
     m_badge->setStyleSheet(ok ? QStringLiteral("QLabel { color: #2e7d32; }")
                               : QStringLiteral("QLabel { color: #c62828; font-weight: bold; }"));
     m_badge->setVisible(!text.isEmpty());
+    if (m_laidOut)
+        fitHeader();
+    else
+        m_badge->setText(text);
+}
+
+void PaneFrame::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    // The first resize of a new frame comes from its layout; before it the width is a placeholder.
+    if (isVisible())
+        m_laidOut = true;
+    if (m_laidOut && event->size().width() != event->oldSize().width())
+        fitHeader();
+}
+
+void PaneFrame::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    // Shown at the size its layout gave it (a resize before showing may not come again).
+    m_laidOut = true;
+    fitHeader();
+}
+
+void PaneFrame::fitHeader() {
+    // Room for the title and the badge: the header line less its margins, spacing and the zoom label.
+    const int room = width() - 8 - 8 - 2 * 6 - m_zoom->sizeHint().width() - 10; // 10: the layout's slack
+    auto widthOf = [this](QLabel* label, const QString& text) {
+        if (Qt::mightBeRichText(text)) {
+            QTextDocument doc;
+            doc.setDefaultFont(label->font());
+            doc.setDocumentMargin(0);
+            doc.setHtml(text);
+            return static_cast<int>(std::ceil(doc.idealWidth())) + 4;
+        }
+        return label->fontMetrics().horizontalAdvance(text) + 4;
+    };
+    const bool badge = !m_badgeText.isEmpty();
+    const int fullBadge = badge ? widthOf(m_badge, m_badgeText) : 0;
+    const int iconBadge = badge ? widthOf(m_badge, m_badgeIcon) : 0;
+    const int fullTitle = widthOf(m_title, m_titleText);
+    // Shrink the badge to its icon first (the tooltip keeps its words), then say the title shorter.
+    m_badgeCompact = badge && fullTitle + fullBadge > room;
+    const bool compactTitle = fullTitle + (m_badgeCompact ? iconBadge : fullBadge) > room;
+    m_title->setText(compactTitle ? m_titleCompact : m_titleText);
+    m_badge->setText(m_badgeCompact ? m_badgeIcon : m_badgeText);
+    // The icon never gives way to the title (the words may: then the icon shows at the next fit).
+    m_badge->setMinimumWidth(badge ? iconBadge : 1);
+    QString tip = QTextDocumentFragment::fromHtml(m_titleText).toPlainText();
+    if (badge)
+        tip += QStringLiteral("\n") + m_badgeText;
+    m_title->setToolTip(compactTitle || m_badgeCompact ? tip : QString());
+    m_badge->setToolTip(
+        m_badgeCompact
+            ? m_badgeText + (m_badgeToolTip.isEmpty() ? QString() : QStringLiteral("\n") + m_badgeToolTip)
+            : m_badgeToolTip);
 }
 
 } // namespace lanemap::gui

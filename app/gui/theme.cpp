@@ -64,6 +64,15 @@ Theme systemTheme() {
     return desktop.color(QPalette::Window).lightness() < 128 ? Theme::Dark : Theme::Light;
 }
 
+Theme currentDesktopTheme() {
+    // The app has set its own palette; an empty one resolves to the platform's (the desktop's now).
+    const QPalette own = QGuiApplication::palette();
+    QGuiApplication::setPalette(QPalette());
+    const bool dark = QGuiApplication::palette().color(QPalette::Window).lightness() < 128;
+    QGuiApplication::setPalette(own);
+    return dark ? Theme::Dark : Theme::Light;
+}
+
 QPalette windowPalette(Theme theme) {
     QPalette p;
     if (theme == Theme::Dark) {

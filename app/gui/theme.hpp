@@ -36,6 +36,9 @@ ViewColors viewColors(Theme theme);
 // The desktop's theme: dark when the palette the application started with has a dark window colour. The
 // first call remembers that palette (before the app sets its own), so call it early.
 Theme systemTheme();
+// The desktop's theme now (the platform palette, read past the palette the app set): what a live theme change
+// is followed to.
+Theme currentDesktopTheme();
 QPalette windowPalette(Theme theme);
 
 // A Diagram color as drawn in `colors`' theme: greys are mapped for dark backgrounds, hues are kept.

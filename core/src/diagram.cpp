@@ -399,8 +399,8 @@ void Builder::planOperands() {
             if (p.matrix >= 0 && m_in.move)
                 p.title += "   " + matrixMoveTitle(m_in, m);
             else if (p.matrix >= 0)
-                p.title += "   product " + std::to_string(m) + " (lanes " + std::to_string(4 * m) + "\u2013" +
-                           std::to_string(4 * m + 3) + ", " + std::to_string(16 + 4 * m) + "\u2013" +
+                p.title += "   product " + std::to_string(m) + " (lanes " + std::to_string(4 * m) + ".." +
+                           std::to_string(4 * m + 3) + ", " + std::to_string(16 + 4 * m) + ".." +
                            std::to_string(16 + 4 * m + 3) + ")";
             p.subtitle = plural(op.registers(), "register") + " of " + std::to_string(op.registerBits()) +
                          " bits per thread, " + std::to_string(op.elementsPerRegister()) + " \u00d7 " +
@@ -758,10 +758,10 @@ void Builder::layoutLegend(double y) {
             keys.emplace_back(k, "reg " + std::to_string(k));
         break;
     case ColorBy::ThreadGroup:
-        legend.title = "color = groupID (lane >> 2): lanes 4g .. 4g+3";
+        legend.title = "color = groupID (lane >> 2): lanes 4g..4g+3";
         for (const std::uint32_t k : used)
-            keys.emplace_back(k, "group " + std::to_string(k) + "  (lanes " + std::to_string(4 * k) +
-                                     "\u2013" + std::to_string(4 * k + 3) + ")");
+            keys.emplace_back(k, "group " + std::to_string(k) + "  (lanes " + std::to_string(4 * k) + ".." +
+                                     std::to_string(4 * k + 3) + ")");
         break;
     }
     std::size_t longest = 0;

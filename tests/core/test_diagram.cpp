@@ -202,7 +202,7 @@ TEST(Diagram, ColoringByRegisterAndByGroup) {
     for (const DiagramCell& c : byGroup.cells)
         EXPECT_EQ(c.colorKey, static_cast<std::uint32_t>(c.thread >> 2));
     EXPECT_EQ(byGroup.legends[0].entries.size(), 8u);
-    EXPECT_EQ(byGroup.legends[0].entries[3].text, "group 3  (lanes 12\u201315)");
+    EXPECT_EQ(byGroup.legends[0].entries[3].text, "group 3  (lanes 12..15)");
 }
 
 TEST(Diagram, LaneFilterGreysTheOtherLanes) {

@@ -16,17 +16,24 @@
 
 namespace lanemap::gui::test {
 
-// Index of the cell at (row, col) of the first panel of `view` (matrix: quad-pair product), or -1.
+// Index of the cell at matrix (row, col) of the first operand drawn in `view` (matrix: quad-pair product), or
+// -1. By the cells' matrix positions, so a grid wrapped into bands answers the same.
 inline int cellAt(const DiagramView* view, int row, int col, int matrix = -1) {
     const Diagram* d = view ? view->diagram() : nullptr;
     if (!d)
         return -1;
-    for (const DiagramPanel& p : d->panels) {
-        if (p.matrix != matrix)
-            continue;
-        const auto cells = p.cellsAtGrid(row, col);
-        if (!cells.empty())
-            return static_cast<int>(cells.front());
+    const DiagramPanel* first = nullptr;
+    for (const DiagramPanel& p : d->panels)
+        if (p.matrix == matrix && !first)
+            first = &p;
+    if (!first)
+        return -1;
+    for (std::size_t i = 0; i < d->cells.size(); ++i) {
+        const DiagramCell& c = d->cells[i];
+        const DiagramPanel& p = d->panels[c.panel];
+        if (p.matrix == matrix && p.operand == first->operand && p.kind == first->kind && c.row == row &&
+            c.col <= col && col <= c.colLast)
+            return static_cast<int>(i);
     }
     return -1;
 }

@@ -46,12 +46,12 @@ TEST(MainWindow, SelectingASpecShowsItsPanesAndCells) {
     EXPECT_EQ(w->catalogTree()->currentIndex().data(CatalogModel::SpecRole).toString(),
               QStringLiteral("mma.m16n8k16.f16"));
 
-    // Volta quad-pairs: four products per operand, and C (f16) differs from D (f32): four panes.
+    // Volta quad-pairs: four products, and C (f16) differs from D (f32): one pane with a row of A | B | C |
+    // D per product, as the SVG draws them.
     ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m8n8k4.row.col.f16.f16.f32")));
-    EXPECT_EQ(w->paneNames(), (QStringList{QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("C"),
-                                           QStringLiteral("D")}));
-    EXPECT_EQ(w->pane(QStringLiteral("A"))->diagram()->panels.size(), 4u);
-    EXPECT_EQ(cellCount(w->pane(QStringLiteral("D"))), 4u * 8u * 8u);
+    EXPECT_EQ(w->paneNames(), QStringList{MainWindow::productsPane()});
+    EXPECT_EQ(w->pane(MainWindow::productsPane())->diagram()->panels.size(), 4u * 4u);
+    EXPECT_EQ(cellCount(w->pane(MainWindow::productsPane())), 4u * (8u * 4u + 4u * 8u + 8u * 8u + 8u * 8u));
 
     // A bad spec leaves the view alone and says why.
     QString error;
@@ -418,6 +418,7 @@ TEST(MainWindow, ASavedZoomAppliesOnlyToTheInstructionItWasSavedWith) {
 
 TEST(MainWindow, FitAllShowsTheWholeGridWhereFitReadableScrolls) {
     Window w;
+    w->setWrapBands(false); // the plain 8 x 128 grid (bands: below)
     ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m8n8k128.b1")));
     DiagramView* a = w->pane(QStringLiteral("A"));
     const QSize vp = a->maximumViewportSize();
@@ -432,6 +433,12 @@ TEST(MainWindow, FitAllShowsTheWholeGridWhereFitReadableScrolls) {
     w->fitAll();
     EXPECT_EQ(a->fitMode(), DiagramView::FitMode::Readable);
     EXPECT_TRUE(labelsVisible(*a->diagram(), a->zoom()));
+    // With long rows wrapped into bands, Fit readable shows all 128 columns, readable, without scrolling.
+    w->setWrapBands(true);
+    w->fitAll();
+    EXPECT_GT(a->diagram()->panels.size(), 1u);
+    EXPECT_TRUE(labelsVisible(*a->diagram(), a->zoom()));
+    EXPECT_LE(contentPx().width(), vp.width() + 1);
 }
 
 TEST(MainWindow, AFilterWithNoHitsShowsAHintWhoseLinksOpenTheNearestSpec) {
