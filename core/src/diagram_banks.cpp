@@ -117,45 +117,23 @@ class BanksBuilder {
         return c;
     }
 
+    // A memory panel: 32 bank columns under one header per 16-byte chunk (four banks).
     DiagramPanel& newPanel(std::string operand, std::string title, std::string subtitle, int rows, double y) {
-        const DiagramMetrics& mt = m_d.metrics;
-        DiagramPanel p;
-        p.kind = PanelKind::Chunks;
-        p.operand = std::move(operand);
-        p.letter = 'm';
-        p.title = std::move(title);
-        p.subtitle = std::move(subtitle);
-        p.rows = rows;
-        p.cols = kBanks;
-        p.cellWidth = kBankWidth;
-        p.cellHeight = mt.cellHeight;
-        const double x = mt.margin;
-        text(x, y + mt.panelTitleFont, p.title, mt.panelTitleFont, TextRole::PanelTitle, TextAnchor::Start,
-             true,
-             p.title.find("conflict") != std::string::npos &&
-                     p.title.find("conflict-free") == std::string::npos
-                 ? kConflictColor
-                 : kInk);
-        text(x, y + mt.panelTitleFont + 16, p.subtitle, mt.noteFont, TextRole::PanelSubtitle);
-        const double headerY = y + mt.panelTitleFont + 34;
-        p.origin = {x + kHeaderWidth, headerY + 6};
-        for (int g = 0; g < kBanks / kBanksPerChunk; ++g) {
-            const std::string h =
-                "banks " + std::to_string(g * kBanksPerChunk) + "-" + std::to_string(g * kBanksPerChunk + 3);
-            p.colHeaders.push_back(h);
-            text(p.origin.x + (g + 0.5) * kBanksPerChunk * kBankWidth, headerY, h, mt.headerFont,
-                 TextRole::Header, TextAnchor::Middle);
-        }
-        p.bounds = {x, y, kHeaderWidth + kBanks * kBankWidth, p.origin.y - y + rows * p.cellHeight};
-        p.firstCell = static_cast<std::uint32_t>(m_d.cells.size());
-        m_d.panels.push_back(std::move(p));
-        return m_d.panels.back();
+        std::vector<std::string> headers;
+        for (int g = 0; g < kBanks / kBanksPerChunk; ++g)
+            headers.push_back("banks " + std::to_string(g * kBanksPerChunk) + "-" +
+                              std::to_string(g * kBanksPerChunk + 3));
+        const bool alarming =
+            title.find("conflict") != std::string::npos && title.find("conflict-free") == std::string::npos;
+        return gridPanel(PanelKind::Chunks, std::move(operand), 'm', std::move(title), std::move(subtitle),
+                         rows, kBanks, kBankWidth, std::move(headers), y, alarming, kBanksPerChunk);
     }
 
-    // A grid panel of another kind than Chunks (the feed overlay): title, subtitle, column headers.
+    // A grid panel: title, subtitle, one column header per `headerSpan` columns.
     DiagramPanel& gridPanel(PanelKind kind, std::string operand, char letter, std::string title,
                             std::string subtitle, int rows, int cols, double cellWidth,
-                            std::vector<std::string> colHeaders, double y, bool alarming) {
+                            std::vector<std::string> colHeaders, double y, bool alarming,
+                            int headerSpan = 1) {
         const DiagramMetrics& mt = m_d.metrics;
         DiagramPanel p;
         p.kind = kind;
@@ -173,8 +151,8 @@ class BanksBuilder {
         text(x, y + mt.panelTitleFont + 16, p.subtitle, mt.noteFont, TextRole::PanelSubtitle);
         const double headerY = y + mt.panelTitleFont + 34;
         p.origin = {x + kHeaderWidth, headerY + 6};
-        for (int c = 0; c < cols; ++c)
-            text(p.origin.x + (c + 0.5) * cellWidth, headerY, colHeaders[static_cast<std::size_t>(c)],
+        for (std::size_t h = 0; h < colHeaders.size(); ++h)
+            text(p.origin.x + (static_cast<double>(h) + 0.5) * headerSpan * cellWidth, headerY, colHeaders[h],
                  mt.headerFont, TextRole::Header, TextAnchor::Middle);
         p.colHeaders = std::move(colHeaders);
         p.bounds = {x, y, kHeaderWidth + cols * cellWidth, p.origin.y - y + rows * p.cellHeight};

@@ -2,6 +2,7 @@
 // instruction with the addresses the engine gave each lane, and writes the registers (ldmatrix, movmatrix) or
 // the shared memory (stmatrix) back (probe_ldmatrix.hpp).
 #include "kernels_ldmatrix.hpp"
+#include "kernels_ldmatrix_body.cuh"
 
 #include <cuda_runtime.h>
 
@@ -10,8 +11,6 @@
 namespace lanemap::gpu::movekernels {
 
 namespace {
-
-constexpr int kImageWords = 256, kInWords = 256 + 32 + 128, kOutWords = 256;
 
 enum class Op { Ld, St, Mov };
 
@@ -84,33 +83,9 @@ template <Op op, int num, bool trans> __device__ bool moveOnce(std::uint32_t add
 
 template <Op op, int num, bool trans>
 __global__ void moveKernel(const std::uint32_t* in, std::uint32_t* out, int experiments, int* compiled) {
-    __shared__ __align__(1024) std::uint32_t tile[kImageWords];
-    const int lane = static_cast<int>(threadIdx.x);
-    bool ran = false;
-    for (int x = 0; x < experiments; ++x) {
-        const std::uint32_t* words = in + static_cast<std::size_t>(x) * kInWords;
-        for (int w = lane; w < kImageWords; w += 32)
-            tile[w] = words[w];
-        __syncwarp();
-        const std::uint32_t address =
-            static_cast<std::uint32_t>(__cvta_generic_to_shared(tile)) + words[kImageWords + lane];
-        std::uint32_t r[4];
-        for (int j = 0; j < 4; ++j)
-            r[j] = words[kImageWords + 32 + j * 32 + lane];
-        ran = moveOnce<op, num, trans>(address, r);
-        __syncwarp();
-        std::uint32_t* o = out + static_cast<std::size_t>(x) * kOutWords;
-        if constexpr (op == Op::St) {
-            for (int w = lane; w < kImageWords; w += 32)
-                o[w] = tile[w];
-        } else {
-            for (int j = 0; j < 4; ++j)
-                o[j * 32 + lane] = r[j];
-        }
-        __syncwarp();
-    }
-    if (lane == 0 && ran)
-        *compiled = 1;
+    runMoves<op == Op::St>(in, out, experiments, compiled, [](std::uint32_t address, std::uint32_t(&r)[4]) {
+        return moveOnce<op, num, trans>(address, r);
+    });
 }
 
 template <Op op, int num, bool trans>

@@ -3,14 +3,13 @@
 // built for sm_100a only (gpu/CMakeLists.txt, LANEMAP_SM100A_PROBES): these forms exist on no other target
 // this nvcc builds code for, and on the H100 the probe says they need sm_100a without launching anything.
 #include "kernels_ldmatrix.hpp"
+#include "kernels_ldmatrix_body.cuh"
 
 #include <cuda_runtime.h>
 
 namespace lanemap::gpu::movekernels {
 
 namespace {
-
-constexpr int kImageWords = 256, kInWords = 256 + 32 + 128, kOutWords = 256;
 
 // One asm per form and register count: registers r[0..n), the row address each lane supplies.
 #define LANEMAP_LD1(ptx) asm volatile(ptx " {%0}, [%1];" : "=r"(r[0]) : "r"(address))
@@ -74,33 +73,8 @@ template <Form f> __device__ bool moveOnce(std::uint32_t address, std::uint32_t 
 
 template <Form f>
 __global__ void moveKernel(const std::uint32_t* in, std::uint32_t* out, int experiments, int* compiled) {
-    __shared__ __align__(1024) std::uint32_t tile[kImageWords];
-    const int lane = static_cast<int>(threadIdx.x);
-    bool ran = false;
-    for (int x = 0; x < experiments; ++x) {
-        const std::uint32_t* words = in + static_cast<std::size_t>(x) * kInWords;
-        for (int w = lane; w < kImageWords; w += 32)
-            tile[w] = words[w];
-        __syncwarp();
-        const std::uint32_t address =
-            static_cast<std::uint32_t>(__cvta_generic_to_shared(tile)) + words[kImageWords + lane];
-        std::uint32_t r[4];
-        for (int j = 0; j < 4; ++j)
-            r[j] = words[kImageWords + 32 + j * 32 + lane];
-        ran = moveOnce<f>(address, r);
-        __syncwarp();
-        std::uint32_t* o = out + static_cast<std::size_t>(x) * kOutWords;
-        if constexpr (isStore(f)) {
-            for (int w = lane; w < kImageWords; w += 32)
-                o[w] = tile[w];
-        } else {
-            for (int j = 0; j < 4; ++j)
-                o[j * 32 + lane] = r[j];
-        }
-        __syncwarp();
-    }
-    if (lane == 0 && ran)
-        *compiled = 1;
+    runMoves<isStore(f)>(in, out, experiments, compiled,
+                         [](std::uint32_t address, std::uint32_t(&r)[4]) { return moveOnce<f>(address, r); });
 }
 
 template <Form f> int launch(const std::uint32_t* in, std::uint32_t* out, int experiments, int* compiled) {

@@ -99,8 +99,8 @@ TEST(PackagingDocs, BashAndZshCompletionOfferEverySubcommandAndOption) {
         EXPECT_NE(zsh.find(command + "\\:\""), std::string::npos) << "zsh does not offer " << command;
         // The bash line of this command's options.
         const std::size_t at = bash.find("        " + command + ") options=\"");
-        const std::string bashOptions =
-            at == std::string::npos ? "" : bash.substr(at, bash.find('\n', at) - at);
+        std::string bashOptions = at == std::string::npos ? "" : bash.substr(at, bash.find('\n', at) - at);
+        std::replace(bashOptions.begin(), bashOptions.end(), '"', ' '); // the list sits between quotes
         const auto help = runCli({command, "--help"});
         for (const std::string& option : helpEntries(help.out, "Options:")) {
             EXPECT_NE(bashOptions.find(" " + option + " "), std::string::npos)
