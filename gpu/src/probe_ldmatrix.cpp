@@ -162,7 +162,8 @@ Plan planProbe(const Instruction& in) {
             plan.experiments.push_back(std::move(x));
         }
     const MoveOp op = in.move->op;
-    const FragmentLayout& source = *in.operand(Operand::A); // stmatrix: r; movmatrix: a
+    // The registers a store or movmatrix reads (stmatrix: r; movmatrix: a); ldmatrix has none.
+    const FragmentLayout* source = op == MoveOp::Ldmatrix ? nullptr : in.operand(Operand::A);
     const std::vector<AddressSlot> slots = addressMap(in);
     const int memoryBits = elementBitsInMemory(in.move->format);
     plan.inputs.assign(kInWords * plan.experiments.size(), 0);
@@ -189,12 +190,12 @@ Plan planProbe(const Instruction& in) {
                 16 * (s.matrix < 0
                           ? x.poisonChunk
                           : x.chunkOfRow[static_cast<std::size_t>(s.matrix * in.move->rows + s.row)]));
-        if (op != MoveOp::Ldmatrix)
-            for (const Element& e : source.elements())
+        if (source)
+            for (const Element& e : source->elements())
                 setBits(
-                    registers, containerBit(source, e) + static_cast<std::size_t>(payloadPadOf(source, e)),
-                    source.elementBits(),
-                    coding.tag(registerKey(source, e.thread, e.reg, e.index % source.elementsPerRegister()),
+                    registers, containerBit(*source, e) + static_cast<std::size_t>(payloadPadOf(*source, e)),
+                    source->elementBits(),
+                    coding.tag(registerKey(*source, e.thread, e.reg, e.index % source->elementsPerRegister()),
                                x.digit));
     }
     return plan;

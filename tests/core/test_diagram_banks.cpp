@@ -210,9 +210,11 @@ TEST(DiagramBanksFeeds, MatchingFeedDrawsAddressesAndBothGrids) {
         EXPECT_EQ(d.tooltip(*cellIn(d, panel, 8, 0)), "lane 0 a2: reg 1 [15..0] row 8 col 0");
     }
     // No slot framed (the memory's chunks are: 32-byte rows put two rows of a phase in one bank group).
-    for (const DiagramCell& c : d.cells)
-        if (d.panels[c.panel].kind == PanelKind::Operand)
+    for (const DiagramCell& c : d.cells) {
+        if (d.panels[c.panel].kind == PanelKind::Operand) {
             EXPECT_FALSE(c.conflict) << d.tooltip(c);
+        }
+    }
     EXPECT_EQ(
         d.caption.back(),
         "feeds mma.m16n8k16.f16:A: every register slot holds the element the fragment wants (256 slots)");
