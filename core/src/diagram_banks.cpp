@@ -99,13 +99,19 @@ class BanksBuilder {
         return false;
     }
 
-    DiagramCell chunk(const banks::Phase& ph, const banks::RowAccess& r, std::uint16_t panel, int row) const {
+    // A cell of `thread` in `panel`, coloured by its lane as every panel of the picture is.
+    DiagramCell threadCell(int thread, std::uint16_t panel) const {
         DiagramCell c;
-        c.fill = paletteColor(m_palette, ColorBy::Lane, r.thread);
+        c.fill = paletteColor(m_palette, ColorBy::Lane, thread);
         c.text = labelColorOn(c.fill);
-        c.colorKey = static_cast<std::uint32_t>(r.thread);
+        c.colorKey = static_cast<std::uint32_t>(thread);
         c.panel = panel;
-        c.thread = c.lane = static_cast<std::int16_t>(r.thread);
+        c.thread = c.lane = static_cast<std::int16_t>(thread);
+        return c;
+    }
+
+    DiagramCell chunk(const banks::Phase& ph, const banks::RowAccess& r, std::uint16_t panel, int row) const {
+        DiagramCell c = threadCell(r.thread, panel);
         c.groupID = static_cast<std::int16_t>(ph.index);
         c.element = static_cast<std::int16_t>(r.row);
         c.matrix = static_cast<std::int16_t>(r.matrix);
@@ -219,12 +225,7 @@ class BanksBuilder {
             rowHeader(p, r, "T" + std::to_string(r * perRow) + "-" + std::to_string(r * perRow + perRow - 1));
         for (std::size_t i = 0; i < rows.size(); ++i) {
             const banks::RowAccess& a = rows[i];
-            DiagramCell c;
-            c.fill = paletteColor(m_palette, ColorBy::Lane, a.thread);
-            c.text = labelColorOn(c.fill);
-            c.colorKey = static_cast<std::uint32_t>(a.thread);
-            c.panel = panelIndex;
-            c.thread = c.lane = static_cast<std::int16_t>(a.thread);
+            DiagramCell c = threadCell(a.thread, panelIndex);
             c.groupID = static_cast<std::int16_t>(a.thread >> 2);
             c.element = static_cast<std::int16_t>(a.tileRow);
             c.bitLo = c.bitHi = static_cast<std::int16_t>(a.tileCol);
@@ -268,12 +269,7 @@ class BanksBuilder {
         for (int r = 0; r < f.rows; ++r)
             rowHeader(p, r, std::to_string(r));
         for (const banks::FeedCell& fc : f.cells) {
-            DiagramCell c;
-            c.fill = paletteColor(m_palette, ColorBy::Lane, fc.thread);
-            c.text = labelColorOn(c.fill);
-            c.colorKey = static_cast<std::uint32_t>(fc.thread);
-            c.panel = panelIndex;
-            c.thread = c.lane = static_cast<std::int16_t>(fc.thread);
+            DiagramCell c = threadCell(fc.thread, panelIndex);
             c.groupID = static_cast<std::int16_t>(fc.thread >> 2);
             c.element = static_cast<std::int16_t>(fc.index);
             c.reg = static_cast<std::int16_t>(fc.reg);
