@@ -714,7 +714,26 @@ void DiagramView::setPinnedThread(int thread) {
     if (thread == m_highlight.pinned)
         return;
     m_highlight.pinned = thread;
+    // The registers part follows a pinned lane: its register scrolls into view (the grid beside it is where
+    // the lane was clicked; the bits it asks about are here).
+    if (m_options.part == DiagramPart::Registers && m_diagram && thread >= 0)
+        for (const BitFieldDiagram& bd : m_diagram->bitFields)
+            if (bd.thread == thread) {
+                scrollIntoView(viewportRect(
+                    QRectF(bd.titlePos.x, bd.rect.y, bd.rect.right() - bd.titlePos.x, bd.rect.h)));
+                break;
+            }
     viewport()->update();
+}
+
+void DiagramView::scrollIntoView(QRect r) {
+    // Out of view along an axis: its start goes to the pane's start there (away from the overview, which sits
+    // in the bottom-right corner).
+    const QRect vp = viewport()->rect().adjusted(4, 4, -4, -4);
+    if (r.left() < vp.left() || r.right() > vp.right())
+        horizontalScrollBar()->setValue(horizontalScrollBar()->value() + r.left() - vp.left());
+    if (r.top() < vp.top() || r.bottom() > vp.bottom())
+        verticalScrollBar()->setValue(verticalScrollBar()->value() + r.top() - vp.top());
 }
 
 void DiagramView::setCursorCell(int cell) {

@@ -144,6 +144,7 @@ class DiagramView : public QAbstractScrollArea {
     void paintOverview(QPainter& p);
     QRect chromeRepaintRect(int dx, int dy) const; // strips and overview, before and after a scroll
     void invalidateTiles();
+    void scrollIntoView(QRect viewportRect);
     QPoint scrollOffset() const;
     QPointF toUnits(QPoint viewportPos) const;
     // A static tile; `shaded` is the same tile under the hover shade (so a hover frame is a plain blit).

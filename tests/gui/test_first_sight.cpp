@@ -166,4 +166,33 @@ TEST(FirstSight, TheMetadataRegisterPaneLightsTheHoveredLaneAndPaintsItsLabels) 
     EXPECT_EQ(w.window->details()->cell().owners.front().bitHi, field.bitHi);
 }
 
+TEST(FirstSight, PinningALaneBringsItsMetadataRegisterIntoView) {
+    Opened w(QSize(1280, 720), QStringLiteral("mma.sp::ordered_metadata.m16n8k32.row.col.f32.f16.f16.f32"));
+    DiagramView* regs = w.window->pane(MainWindow::metadataRegistersPane());
+    ASSERT_NE(regs, nullptr);
+    // The last lane's register is out of view at first (the pane shows the first few).
+    const BitFieldDiagram& last = regs->diagram()->bitFields.back();
+    auto rect = [&] {
+        return regs->viewportRect(QRectF(last.rect.x, last.rect.y, last.rect.w, last.rect.h));
+    };
+    ASSERT_FALSE(regs->viewport()->rect().contains(rect())) << "precondition: lane " << last.thread;
+    // Clicking that lane in the metadata grid pins it: its register scrolls into view, whole and uncovered.
+    DiagramView* grid = w.window->pane(QStringLiteral("metadata"));
+    int cell = -1;
+    for (std::size_t i = 0; i < grid->diagram()->cells.size() && cell < 0; ++i)
+        if (grid->diagram()->cells[i].thread == last.thread)
+            cell = static_cast<int>(i);
+    ASSERT_GE(cell, 0);
+    grid->ensureCellVisible(cell);
+    QTest::mouseClick(grid->viewport(), Qt::LeftButton, {}, grid->cellViewportRect(cell).center());
+    ASSERT_EQ(w.window->pinnedThread(), last.thread);
+    EXPECT_TRUE(regs->viewport()->rect().contains(rect()));
+    EXPECT_FALSE(regs->overviewRect().intersects(rect()));
+    const BitField& field = last.fields.front();
+    EXPECT_EQ(
+        regs->cellAtViewport(
+            regs->viewportRect(QRectF(field.rect.x, field.rect.y, field.rect.w, field.rect.h)).center()),
+        field.cell);
+}
+
 } // namespace
