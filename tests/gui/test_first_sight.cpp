@@ -8,10 +8,15 @@
 
 #include "lanemap/catalog.hpp"
 
+#include <QAction>
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QImage>
+#include <QLineEdit>
 #include <QScrollBar>
+#include <QTimer>
 #include <cstdio>
 
 #include <gtest/gtest.h>
@@ -193,6 +198,56 @@ TEST(FirstSight, PinningALaneBringsItsMetadataRegisterIntoView) {
         regs->cellAtViewport(
             regs->viewportRect(QRectF(field.rect.x, field.rect.y, field.rect.w, field.rect.h)).center()),
         field.cell);
+}
+
+} // namespace
+
+namespace {
+
+// Issue 14.12: the export dialog opens where the last export was written, also after a restart.
+TEST(DesktopConventions, TheExportDialogOpensInTheFolderOfTheLastExport) {
+    Window w;
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
+    QAction* exportSvg = nullptr;
+    for (QAction* a : w->findChildren<QAction*>())
+        if (a->shortcut() == QKeySequence(Qt::CTRL | Qt::Key_E))
+            exportSvg = a;
+    ASSERT_NE(exportSvg, nullptr);
+    QTemporaryDir out;
+    // Answers the dialog the action opens: notes the folder it opened in, then saves there or cancels.
+    auto answer = [](QString* opened, const QString& save) {
+        QTimer::singleShot(150, [opened, save] {
+            auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+            ASSERT_NE(dialog, nullptr);
+            *opened = QFileInfo(dialog->directory().absolutePath()).canonicalFilePath();
+            if (save.isEmpty()) {
+                dialog->reject();
+                return;
+            }
+            // The file name box, as a user types a path into it.
+            auto* name = dialog->findChild<QLineEdit*>(QStringLiteral("fileNameEdit"));
+            ASSERT_NE(name, nullptr);
+            name->setText(save);
+            static_cast<QDialog*>(dialog)->accept(); // QFileDialog::accept: saves to the file chosen
+        });
+    };
+    QString first, second, afterRestart;
+    answer(&first, out.filePath(QStringLiteral("a.svg")));
+    exportSvg->trigger();
+    ASSERT_TRUE(QFileInfo::exists(out.filePath(QStringLiteral("a.svg"))));
+    const QString folder = QFileInfo(out.path()).canonicalFilePath();
+    EXPECT_NE(first, folder) << "precondition: the first dialog opened elsewhere";
+    answer(&second, QString());
+    exportSvg->trigger();
+    EXPECT_EQ(second, folder);
+    // A restart with the same settings.
+    w.open(/*restore=*/true);
+    for (QAction* a : w->findChildren<QAction*>())
+        if (a->shortcut() == QKeySequence(Qt::CTRL | Qt::Key_E))
+            exportSvg = a;
+    answer(&afterRestart, QString());
+    exportSvg->trigger();
+    EXPECT_EQ(afterRestart, folder);
 }
 
 } // namespace
