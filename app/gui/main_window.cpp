@@ -391,7 +391,8 @@ void MainWindow::buildActions() {
     view->addAction(tr("Zoom &in"), QKeySequence::ZoomIn, this, &MainWindow::zoomIn);
     view->addAction(tr("Zoom &out"), QKeySequence::ZoomOut, this, &MainWindow::zoomOut);
     view->addAction(tr("&Fit readable"), QKeySequence(Qt::CTRL | Qt::Key_0), this, &MainWindow::fitAll)
-        ->setToolTip(tr("Whole diagram where its labels stay readable, else fill the short side and scroll"));
+        ->setToolTip(tr("Whole diagram where its labels stay readable, else the smallest zoom that keeps "
+                        "every label; the pane scrolls"));
     view->addAction(tr("Fit &all"), QKeySequence(Qt::CTRL | Qt::Key_9), this, &MainWindow::fitWhole)
         ->setToolTip(
             tr("Whole diagram in every pane; colour alone shows the pattern when labels cannot fit"));
