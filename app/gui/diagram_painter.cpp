@@ -249,32 +249,54 @@ void drawRegister(QPainter& p, const Diagram& d, const Map& m, const BitFieldDia
 QRectF contentRect(const Diagram& d, const PaintOptions& o, double margin) {
     QRectF r;
     auto add = [&](const RectF& u) { r = r.isNull() ? rectOf(u) : r.united(rectOf(u)); };
-    for (const DiagramPanel& panel : d.panels) {
-        RectF b = panel.bounds;
-        // Row notes ("warp 2") sit right of the grid.
-        for (const std::string& note : panel.rowNotes)
-            if (!note.empty()) {
-                b.w = std::max(b.w, panel.gridRect().right() + 60 - b.x);
-                break;
-            }
-        add(b);
-    }
-    for (const BitFieldDiagram& bd : d.bitFields)
-        add({bd.titlePos.x, bd.rect.y - 40, bd.rect.right() - bd.titlePos.x, bd.rect.h + 40});
-    if (o.legends)
-        for (const Legend& l : d.legends)
-            add(l.bounds);
-    if (o.chrome)
+    const bool registers = o.part == DiagramPart::Registers && !d.bitFields.empty();
+    if (registers) {
+        // The registers and their heading: the texts laid out below every grid.
+        double gridsBottom = 0;
+        for (const DiagramPanel& panel : d.panels)
+            gridsBottom = std::max(gridsBottom, panel.bounds.bottom());
         for (const DiagramText& t : d.texts)
-            if (chromeText(t.role))
+            if (!chromeText(t.role) && t.role != TextRole::Legend && t.pos.y - t.size > gridsBottom)
                 add(textBox(t));
+    } else {
+        for (const DiagramPanel& panel : d.panels) {
+            RectF b = panel.bounds;
+            // Row notes ("warp 2") sit right of the grid.
+            for (const std::string& note : panel.rowNotes)
+                if (!note.empty()) {
+                    b.w = std::max(b.w, panel.gridRect().right() + 60 - b.x);
+                    break;
+                }
+            add(b);
+        }
+    }
+    if (o.part != DiagramPart::Grids)
+        for (const BitFieldDiagram& bd : d.bitFields)
+            add({bd.titlePos.x, bd.rect.y - 40, bd.rect.right() - bd.titlePos.x, bd.rect.h + 40});
+    if (!registers) {
+        if (o.legends)
+            for (const Legend& l : d.legends)
+                add(l.bounds);
+        if (o.chrome)
+            for (const DiagramText& t : d.texts)
+                if (chromeText(t.role))
+                    add(textBox(t));
+    }
     if (r.isNull())
         r = QRectF(0, 0, d.width, d.height);
     return r.adjusted(-margin, -margin, margin, margin);
 }
 
+namespace {
+constexpr double kLabelPx = 6.5; // smallest cell-label font drawn (pixels): below it, colour alone
+}
+
 bool labelsVisible(const Diagram& d, double zoom) {
-    return d.metrics.cellFont * zoom >= 6.5;
+    return d.metrics.cellFont * zoom >= kLabelPx;
+}
+
+double readableZoom(const Diagram& d) {
+    return kLabelPx / std::max(1.0, d.metrics.cellFont) * (1 + 1e-9); // rounding never drops the labels
 }
 
 QRectF cellRect(const Diagram& d, const PaintOptions& o, int cell) {

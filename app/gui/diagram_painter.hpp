@@ -24,7 +24,17 @@ struct DiagramCell;
 
 namespace lanemap::gui {
 
+// Which part of a diagram a view shows. A sparse instruction's metadata diagram is a grid over A and, under
+// it, one 32-bit register per lane: two panes show its two parts side by side on screen, each readable at
+// first sight, where one pane would push the registers below the fold.
+enum class DiagramPart : std::uint8_t {
+    Whole,
+    Grids,     // panels, legends, title: everything but the bit-field registers
+    Registers, // the bit-field registers and their heading
+};
+
 struct PaintOptions {
+    DiagramPart part = DiagramPart::Whole;
     double zoom = 1.0;
     QPointF origin;     // unit point painted at (0, 0)
     bool labels = true; // cell labels (level of detail still drops them when cells are too small)
@@ -52,11 +62,14 @@ struct Highlight {
 };
 
 // The part of the diagram in units that `options` paints: panels, bit fields, and (when enabled) legends and
-// the title/caption block; `margin` units around.
+// the title/caption block, of `options.part`; `margin` units around. A backend clips to it (a part's
+// neighbour is laid out next to it).
 QRectF contentRect(const Diagram& diagram, const PaintOptions& options, double margin = 12);
 
 // Level of detail: whether cell labels are drawn at this zoom.
 bool labelsVisible(const Diagram& diagram, double zoom);
+// The smallest zoom at which they are: what "fit readable" never goes below.
+double readableZoom(const Diagram& diagram);
 
 // Paints everything static (texts, cells, lines, legends, bit fields, marks) that intersects `exposed`
 // (painter coordinates). Cells outside `exposed` are skipped, which is what makes large diagrams cheap to

@@ -114,6 +114,17 @@ void DiagramView::setChrome(bool title, bool legends) {
     viewport()->update();
 }
 
+void DiagramView::setPart(DiagramPart part) {
+    if (m_options.part == part)
+        return;
+    m_options.part = part;
+    invalidateTiles();
+    if (m_fit)
+        m_options.zoom = fitZoom();
+    relayout();
+    viewport()->update();
+}
+
 void DiagramView::setMarks(CellMarks marks) {
     m_marks = std::move(marks);
     invalidateTiles();
@@ -127,21 +138,24 @@ double DiagramView::fitZoom() const {
 double DiagramView::fitZoom(FitMode mode) const {
     if (!m_diagram)
         return 1.0;
-    const QRectF c = contentRect(*m_diagram, m_options, kMargin);
-    const QSize vp = maximumViewportSize(); // the viewport without scroll bars
+    return fitZoomFor(*m_diagram, contentRect(*m_diagram, m_options, kMargin), maximumViewportSize(),
+                      style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, this) + 1, mode);
+}
+
+double DiagramView::fitZoomFor(const Diagram& diagram, const QRectF& c, QSize vp, double bar, FitMode mode) {
     if (c.width() <= 0 || c.height() <= 0 || vp.width() <= 0 || vp.height() <= 0)
         return 1.0;
     // The whole diagram, but never magnified past 1.6: huge cells on a big screen look broken, not helpful.
     const double both = std::min({vp.width() / c.width(), vp.height() / c.height(), 1.6});
-    if (mode == FitMode::All || labelsVisible(*m_diagram, both))
+    if (mode == FitMode::All || labelsVisible(diagram, both))
         return std::clamp(both, kMinZoom, kMaxZoom);
-    // Too small to read (a 16x256 A, a 64x256 accumulator): fill the short side instead and scroll along the
-    // long one, up to 1:1.
-    const double bar = style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, this) + 1;
+    // Too small to read (a 64x16 A or a 64x256 accumulator in a laptop's pane): fill the short side and
+    // scroll along the long one, up to 1:1 - but never below the zoom that draws the labels; then the pane
+    // scrolls both ways from the top-left corner, headers sticky.
     const bool wide = vp.width() / c.width() < vp.height() / c.height(); // scrolls horizontally
     const double shortSide =
         std::min(wide ? (vp.height() - bar) / c.height() : (vp.width() - bar) / c.width(), 1.0);
-    return std::clamp(std::max(both, shortSide), kMinZoom, kMaxZoom);
+    return std::clamp(std::max({both, shortSide, readableZoom(diagram)}), kMinZoom, kMaxZoom);
 }
 
 void DiagramView::fit(FitMode mode) {
@@ -417,8 +431,10 @@ const QImage& DiagramView::tile(int tx, int ty, bool shadedTile) {
         QImage img = tile(tx, ty, false);
         {
             QPainter p(&img);
-            const QRectF exposed(tx * kTile, ty * kTile, kTile, kTile);
+            const QRectF exposed =
+                QRectF(tx * kTile, ty * kTile, kTile, kTile).intersected(QRectF(QPointF(0, 0), m_contentPx));
             p.translate(-tx * kTile, -ty * kTile);
+            p.setClipRect(exposed);
             Highlight shadeOnly;
             shadeOnly.thread =
                 std::numeric_limits<int>::max(); // a thread with no cells: shade, light nothing
@@ -434,7 +450,9 @@ const QImage& DiagramView::tile(int tx, int ty, bool shadedTile) {
     {
         QPainter p(&img);
         p.translate(-tx * kTile, -ty * kTile);
-        const QRectF exposed(tx * kTile, ty * kTile, kTile, kTile);
+        // Clipped to the content: a part's neighbour (the metadata registers under their grid) stays out.
+        const QRectF exposed =
+            QRectF(tx * kTile, ty * kTile, kTile, kTile).intersected(QRectF(QPointF(0, 0), m_contentPx));
         p.setClipRect(exposed);
         paintStatic(p, *m_diagram, m_options, m_marks.empty() ? nullptr : &m_marks, exposed);
     }
@@ -469,8 +487,8 @@ void DiagramView::paintEvent(QPaintEvent* event) {
         if (missing > 4) {
             p.fillRect(bounds, m_options.colors.background);
             p.translate(-s);
-            p.setClipRegion(region.translated(s));
-            const QRectF exposed(bounds.translated(s));
+            p.setClipRegion(region.translated(s).intersected(contentPx));
+            const QRectF exposed(bounds.translated(s).intersected(contentPx));
             paintStatic(p, *m_diagram, m_options, m_marks.empty() ? nullptr : &m_marks, exposed);
             paintOverlay(p, *m_diagram, m_options, paintedHighlight(), exposed);
             p.resetTransform();
@@ -513,7 +531,7 @@ void DiagramView::paintEvent(QPaintEvent* event) {
                 }
         }
         p.translate(-s);
-        p.setClipRegion(region.translated(s));
+        p.setClipRegion(region.translated(s).intersected(contentPx));
         // The shade is in the tiles; the overlay adds the lit lanes, the hovered cell and the cursor.
         paintOverlay(p, *m_diagram, m_options, paintedHighlight(), QRectF(bounds.translated(s)),
                      /*shadeDone=*/true);
@@ -604,6 +622,8 @@ int DiagramView::cellAtViewport(QPoint pos) const {
     if (const StickyHeaders h = stickyHeaders(); h.top.contains(pos) || h.left.contains(pos))
         return -1;
     const QPointF u = toUnits(pos);
+    if (!m_content.contains(u))
+        return -1; // outside the part shown
     const int cell = m_diagram->cellAt(u.x(), u.y());
     if (cell >= 0)
         return cell;
@@ -619,6 +639,13 @@ QRect DiagramView::cellViewportRect(int cell) const {
     if (!m_diagram)
         return {};
     return cellRect(*m_diagram, m_options, cell).toRect().translated(-scrollOffset());
+}
+
+QRect DiagramView::viewportRect(const QRectF& units) const {
+    const double z = m_options.zoom;
+    return QRectF((units.topLeft() - m_options.origin) * z, units.size() * z)
+        .toAlignedRect()
+        .translated(-scrollOffset());
 }
 
 void DiagramView::ensureCellVisible(int cell) {
@@ -687,7 +714,26 @@ void DiagramView::setPinnedThread(int thread) {
     if (thread == m_highlight.pinned)
         return;
     m_highlight.pinned = thread;
+    // The registers part follows a pinned lane: its register scrolls into view (the grid beside it is where
+    // the lane was clicked; the bits it asks about are here).
+    if (m_options.part == DiagramPart::Registers && m_diagram && thread >= 0)
+        for (const BitFieldDiagram& bd : m_diagram->bitFields)
+            if (bd.thread == thread) {
+                scrollIntoView(viewportRect(
+                    QRectF(bd.titlePos.x, bd.rect.y, bd.rect.right() - bd.titlePos.x, bd.rect.h)));
+                break;
+            }
     viewport()->update();
+}
+
+void DiagramView::scrollIntoView(QRect r) {
+    // Out of view along an axis: its start goes to the pane's start there (away from the overview, which sits
+    // in the bottom-right corner).
+    const QRect vp = viewport()->rect().adjusted(4, 4, -4, -4);
+    if (r.left() < vp.left() || r.right() > vp.right())
+        horizontalScrollBar()->setValue(horizontalScrollBar()->value() + r.left() - vp.left());
+    if (r.top() < vp.top() || r.bottom() > vp.bottom())
+        verticalScrollBar()->setValue(verticalScrollBar()->value() + r.top() - vp.top());
 }
 
 void DiagramView::setCursorCell(int cell) {

@@ -40,14 +40,25 @@ class DiagramView : public QAbstractScrollArea {
     void setShowLabels(bool on);
     // Title/caption and legend drawn inside the pane (off for panes: the window shows them once).
     void setChrome(bool title, bool legends);
+    // The part of the diagram this view shows (DiagramPart::Whole by default); the rest is neither painted
+    // nor hit.
+    void setPart(DiagramPart part);
+    DiagramPart part() const { return m_options.part; }
     void setMarks(CellMarks marks);
     const CellMarks& marks() const { return m_marks; }
 
     // Zoom: units -> pixels. Each pane has its own. fit() picks the zoom from the pane size and keeps
     // following it until the user zooms: FitMode::Readable shows the whole diagram when its labels stay
-    // readable, else fills the short side and scrolls along the long one; FitMode::All always shows the whole
-    // diagram (colour alone shows the pattern when labels cannot fit).
+    // readable, else fills the short side where that keeps them readable, else takes the smallest zoom that
+    // does (readableZoom) and the pane scrolls - labels are what "readable" promises; the sticky headers and
+    // the overview keep the place. FitMode::All always shows the whole diagram (colour alone shows the
+    // pattern when labels cannot fit).
     enum class FitMode { Readable, All };
+    // The fit of a diagram whose content (units) is `content` in a viewport of `viewport` pixels without
+    // scroll bars, `scrollBar` pixels being what a scroll bar takes: what fitZoom() says, for a candidate
+    // layout (bands) before it is shown.
+    static double fitZoomFor(const Diagram& diagram, const QRectF& content, QSize viewport, double scrollBar,
+                             FitMode mode);
     double zoom() const { return m_options.zoom; }
     void setZoom(double zoom, QPoint anchor = QPoint(-1, -1));
     void zoomBy(double factor, QPoint anchor = QPoint(-1, -1));
@@ -74,6 +85,8 @@ class DiagramView : public QAbstractScrollArea {
 
     // Where a cell is drawn, in viewport coordinates (tests hover it with QTest::mouseMove).
     QRect cellViewportRect(int cell) const;
+    // Any rectangle of the diagram (units), in viewport coordinates: where a metadata register is drawn.
+    QRect viewportRect(const QRectF& units) const;
     void ensureCellVisible(int cell);
     // The cell under a viewport point, or -1 (bit fields map to their metadata cell).
     int cellAtViewport(QPoint pos) const;
@@ -131,6 +144,7 @@ class DiagramView : public QAbstractScrollArea {
     void paintOverview(QPainter& p);
     QRect chromeRepaintRect(int dx, int dy) const; // strips and overview, before and after a scroll
     void invalidateTiles();
+    void scrollIntoView(QRect viewportRect);
     QPoint scrollOffset() const;
     QPointF toUnits(QPoint viewportPos) const;
     // A static tile; `shaded` is the same tile under the hover shade (so a hover frame is a plain blit).

@@ -391,7 +391,8 @@ void MainWindow::buildActions() {
     view->addAction(tr("Zoom &in"), QKeySequence::ZoomIn, this, &MainWindow::zoomIn);
     view->addAction(tr("Zoom &out"), QKeySequence::ZoomOut, this, &MainWindow::zoomOut);
     view->addAction(tr("&Fit readable"), QKeySequence(Qt::CTRL | Qt::Key_0), this, &MainWindow::fitAll)
-        ->setToolTip(tr("Whole diagram where its labels stay readable, else fill the short side and scroll"));
+        ->setToolTip(tr("Whole diagram where its labels stay readable, else the smallest zoom that keeps "
+                        "every label; the pane scrolls"));
     view->addAction(tr("Fit &all"), QKeySequence(Qt::CTRL | Qt::Key_9), this, &MainWindow::fitWhole)
         ->setToolTip(
             tr("Whole diagram in every pane; colour alone shows the pattern when labels cannot fit"));
@@ -741,9 +742,12 @@ std::vector<std::pair<QString, std::shared_ptr<const Diagram>>> MainWindow::pane
         else
             panes.emplace_back(name, diagramFor(*m_instruction, diagramOptions(name)));
     }
-    if (m_instruction->metadata)
-        panes.emplace_back(QStringLiteral("metadata"),
-                           diagramFor(*m_instruction, diagramOptions(QStringLiteral("metadata"))));
+    if (m_instruction->metadata) {
+        auto metadata = diagramFor(*m_instruction, diagramOptions(QStringLiteral("metadata")));
+        panes.emplace_back(QStringLiteral("metadata"), metadata);
+        if (!metadata->bitFields.empty()) // the same diagram, its registers part (rebuildPanes)
+            panes.emplace_back(metadataRegistersPane(), metadata);
+    }
     if (smem::hasSharedMemoryOperands(*m_instruction))
         if (std::shared_ptr<const Diagram> d = sharedMemoryDiagram())
             panes.emplace_back(sharedMemoryPane(), std::move(d));
@@ -990,6 +994,9 @@ void MainWindow::rebuildPanes(bool newInstruction) {
         }
         pane.frame->setTitle(paneTitle(name), paneTitleCompact(name));
         pane.unwrapped = diagram;
+        pane.view->setPart(name == metadataRegistersPane()     ? DiagramPart::Registers
+                           : name == QLatin1String("metadata") ? DiagramPart::Grids
+                                                               : DiagramPart::Whole);
         pane.view->setDiagram(diagram);
         m_panes.push_back(pane);
     }
@@ -1008,15 +1015,44 @@ void MainWindow::rebuildPanes(bool newInstruction) {
         const QRectF r = contentRect(*v->diagram(), v->paintOptions());
         return QSizeF(r.width(), r.height());
     };
-    auto isFirstGroup = [](const Pane& p) {
-        return p.name == QLatin1String("A") || p.name == QLatin1String("metadata") ||
-               p.name == productsPane();
-    };
     QSizeF aSize(1, 1);
     for (const Pane& pane : m_panes)
         if (pane.name == QLatin1String("A"))
             aSize = natural(pane.view);
     const bool rows = aSize.width() > 2.6 * aSize.height();
+    // A pane's size for the split: its natural size, less for the panes that are meant to scroll.
+    auto splitSize = [&](const Pane& pane) {
+        QSizeF s = natural(pane.view);
+        // The metadata grid scrolls; A keeps most of its height.
+        if (pane.name == QLatin1String("metadata"))
+            s = QSizeF(s.width(), std::min(s.height(), 1.2 * aSize.height()));
+        // The metadata registers (one per lane that holds metadata) scroll: a few are enough at first sight.
+        if (pane.name == metadataRegistersPane())
+            s = QSizeF(s.width(), std::min(s.height(), 0.8 * aSize.height()));
+        // The shared-memory pane scrolls too: the accumulator beside it keeps the larger share.
+        if (pane.name == sharedMemoryPane())
+            s = QSizeF(std::min(s.width(), 0.6 * aSize.width()), 0.8 * aSize.height());
+        return s;
+    };
+    auto aGroup = [](const Pane& p) {
+        return p.name == QLatin1String("A") || p.name == QLatin1String("metadata") ||
+               p.name == productsPane();
+    };
+    // The metadata registers are wide (32 bits a line): in the group that has the width. Under a wide A
+    // (rows) that is the row of B and C/D; side by side, the wider column.
+    bool registersFirst = false;
+    if (!rows) {
+        double extent[2] = {0, 0};
+        for (const Pane& pane : m_panes)
+            if (pane.name != metadataRegistersPane()) {
+                double& e = extent[aGroup(pane) ? 0 : 1];
+                e = std::max(e, splitSize(pane).width());
+            }
+        registersFirst = extent[0] >= extent[1];
+    }
+    auto isFirstGroup = [&](const Pane& p) {
+        return aGroup(p) || (registersFirst && p.name == metadataRegistersPane());
+    };
     m_paneSplitter->setOrientation(rows ? Qt::Vertical : Qt::Horizontal);
     m_leftColumn->setOrientation(rows ? Qt::Horizontal : Qt::Vertical);
     m_rightColumn->setOrientation(rows ? Qt::Horizontal : Qt::Vertical);
@@ -1032,14 +1068,8 @@ void MainWindow::rebuildPanes(bool newInstruction) {
     QList<int> firstSizes, secondSizes;
     double firstExtent = 0, secondExtent = 0; // along the main splitter
     for (const Pane& pane : m_panes) {
-        QSizeF s = natural(pane.view);
+        const QSizeF s = splitSize(pane);
         const bool first = isFirstGroup(pane);
-        // The metadata pane (grid plus one register diagram per lane) scrolls; A keeps most of its height.
-        if (pane.name == QLatin1String("metadata"))
-            s = QSizeF(s.width(), std::min(s.height(), 1.2 * aSize.height()));
-        // The shared-memory pane scrolls too: the accumulator beside it keeps the larger share.
-        if (pane.name == sharedMemoryPane())
-            s = QSizeF(std::min(s.width(), 0.6 * aSize.width()), 0.8 * aSize.height());
         const double inGroup = rows ? s.width() : s.height();
         const double across = rows ? s.height() : s.width();
         (first ? firstSizes : secondSizes) << std::max(120, static_cast<int>(inGroup));
@@ -1084,21 +1114,15 @@ struct BandScore {
 BandScore bandScore(const Diagram& d, const QRectF& c, const DiagramView& view, QSize vp) {
     if (c.width() <= 0 || c.height() <= 0 || vp.width() <= 0 || vp.height() <= 0)
         return {};
-    const double both = std::min({vp.width() / c.width(), vp.height() / c.height(), 1.6});
+    const double bar = view.style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, &view) + 1;
+    const double zoom = DiagramView::fitZoomFor(d, c, vp, bar, view.fitMode());
     if (view.fitMode() == DiagramView::FitMode::All) // every cell on screen: the larger, the better
-        return {static_cast<double>(d.cells.size()), both};
-    double zoom = both;
-    if (!labelsVisible(d, both)) {
-        const double bar = view.style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, &view) + 1;
-        const bool wide = vp.width() / c.width() < vp.height() / c.height();
-        zoom = std::max(
-            both, std::min(wide ? (vp.height() - bar) / c.height() : (vp.width() - bar) / c.width(), 1.0));
-    }
-    const double shown =
-        std::min(1.0, vp.width() / (c.width() * zoom)) * std::min(1.0, vp.height() / (c.height() * zoom));
-    // Cells too small to read count for little: colour alone is what "fit all" is for.
-    const double readable = labelsVisible(d, zoom) ? 1.0 : 0.25;
-    return {shown * static_cast<double>(d.cells.size()) * readable, zoom};
+        return {static_cast<double>(d.cells.size()), zoom};
+    const double across = vp.width() / (c.width() * zoom), down = vp.height() / (c.height() * zoom);
+    const double shown = std::min(1.0, across) * std::min(1.0, down);
+    // A pane that scrolls one way reads better than one that scrolls both ways (labels readable in either).
+    const double oneWay = across >= 1.0 || down >= 1.0 ? 1.0 : 0.75;
+    return {shown * static_cast<double>(d.cells.size()) * oneWay, zoom};
 }
 
 // What contentRect would say of wrapColumns(d, width), from the bands' geometry alone.
@@ -1471,6 +1495,8 @@ QString MainWindow::paneTitleCompact(const QString& name) const {
         return tr("<b>B</b> &nbsp;K×N %1×%2").arg(in.k).arg(in.n);
     if (name == QLatin1String("metadata"))
         return tr("<b>metadata</b> &nbsp;M×K %1×%2").arg(in.m).arg(in.k);
+    if (name == metadataRegistersPane())
+        return tr("<b>e</b> per lane");
     if (name == productsPane())
         return tr("<b>%1 products</b>").arg(in.operands.front().matrices());
     if (name == sharedMemoryPane())
@@ -1490,6 +1516,8 @@ QString MainWindow::paneTitle(const QString& name) const {
         return tr("<b>B</b> &nbsp;rows K = %1, columns N = %2").arg(in.k).arg(in.n);
     if (name == QLatin1String("metadata"))
         return tr("<b>metadata</b> &nbsp;on A: rows M = %1, columns K = %2").arg(in.m).arg(in.k);
+    if (name == metadataRegistersPane())
+        return tr("<b>metadata register e</b> &nbsp;per lane, bit 31 left");
     if (name == productsPane())
         return tr("<b>%1 products</b>, one per row: A rows M, columns K &nbsp;·&nbsp; B rows K, columns N "
                   "&nbsp;·&nbsp; C, D rows M, columns N")

@@ -77,7 +77,8 @@ class MainWindow : public QMainWindow {
     const Instruction* instruction() const { return m_instruction; }
     QString currentSpec() const;
 
-    // Panes: "A", "B", "C/D" (or "C" and "D"), "metadata" for sparse instructions, "shared memory" for wgmma.
+    // Panes: "A", "B", "C/D" (or "C" and "D"), "metadata" and "metadata registers" for sparse instructions,
+    // "shared memory" for wgmma.
     QStringList paneNames() const;
     DiagramView* pane(const QString& name) const;
     // The pane's frame: its title (operand and axes), hardware verdict badge and zoom.
@@ -131,6 +132,9 @@ class MainWindow : public QMainWindow {
     // Quad-pair instructions (m8n8k4 .f16) show one pane with every operand, a row of A | B | C/D per
     // product.
     static QString productsPane() { return QStringLiteral("products"); }
+    // Sparse instructions: the metadata diagram in two panes, the grid over A ("metadata") and the per-lane
+    // 32-bit registers (this one), so both are readable at first sight on a laptop.
+    static QString metadataRegistersPane() { return QStringLiteral("metadata registers"); }
     bool setSharedMemoryView(const QString& operand, const QString& major, const QString& swizzle,
                              QString* error = nullptr);
     smem::Choice sharedMemoryChoice() const { return m_smemChoice; }

@@ -298,7 +298,7 @@ TEST(MainWindow, SparseInstructionsGetAMetadataPaneWithSelector) {
     Window w;
     w->showInstruction(sparse);
     EXPECT_EQ(w->paneNames(), (QStringList{QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("C/D"),
-                                           QStringLiteral("metadata")}));
+                                           QStringLiteral("metadata"), MainWindow::metadataRegistersPane()}));
     DiagramView* md = w->pane(QStringLiteral("metadata"));
     ASSERT_NE(md, nullptr);
     EXPECT_EQ(md->diagram()->cells.size(), 64u);
@@ -319,6 +319,7 @@ TEST(MainWindow, SparseInstructionsGetAMetadataPaneWithSelector) {
     // upper half of lane 1's e: bits 23..20.
     const int cell = cellAt(md, 8, 4);
     ASSERT_GE(cell, 0);
+    md->ensureCellVisible(cell);
     hover(md, cell);
     const CellInfo& info = w->details()->cell();
     EXPECT_EQ(info.operand, QStringLiteral("metadata"));
