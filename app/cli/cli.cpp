@@ -4,6 +4,7 @@
 #include "lanemap/catalog.hpp"
 #include "lanemap/excerpt.hpp"
 #include "lanemap/export.hpp"
+#include "lanemap/export_gzip.hpp"
 #include "lanemap/gpu/discover.hpp"
 #include "lanemap/gpu/probe.hpp"
 #include "lanemap/query.hpp"
@@ -124,7 +125,7 @@ int cmdShow(const std::string& spec, const ExportOptions& options, const std::st
 }
 
 int cmdExport(const std::string& spec, bool all, const std::string& formatName, const ExportOptions& options,
-              const std::string& path, std::ostream& out, std::ostream& err) {
+              bool gzip, const std::string& path, std::ostream& out, std::ostream& err) {
     if (all == !spec.empty()) {
         err << "lanemap-cli: export needs exactly one of SPEC or --all\n";
         return Usage;
@@ -179,13 +180,17 @@ int cmdExport(const std::string& spec, bool all, const std::string& formatName, 
                 firstSkip = v->spec + ": " + error;
             continue;
         }
+        if (gzip)
+            doc = gzipBytes(doc);
         if (path == "-") {
             out << doc;
             continue;
         }
         std::string target = path;
         if (all || fs::is_directory(path))
-            target = (fs::path(path) / (v->spec + "." + std::string(fileExtension(*format)))).string();
+            target =
+                (fs::path(path) / (v->spec + "." + std::string(fileExtension(*format)) + (gzip ? ".gz" : "")))
+                    .string();
         if (const std::string failure = writeFile(target, doc); !failure.empty()) {
             err << "lanemap-cli: " << failure << '\n';
             return Usage;
@@ -195,7 +200,8 @@ int cmdExport(const std::string& spec, bool all, const std::string& formatName, 
     // The static site: --all --format html adds the index page linking every page (lanemap/site.hpp).
     if (all && *format == ExportFormat::Html) {
         if (const std::string failure =
-                writeFile((fs::path(path) / "index.html").string(), htmlIndex(variants));
+                writeFile((fs::path(path) / (gzip ? "index.html.gz" : "index.html")).string(),
+                          gzip ? gzipBytes(htmlIndex(variants)) : htmlIndex(variants));
             !failure.empty()) {
             err << "lanemap-cli: " << failure << '\n';
             return Usage;
@@ -598,6 +604,12 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     std::string color, palette, lanes;
     exp->add_option("--color", color, "svg: color cells by lane, register or group (groupID); default lane");
     exp->add_option("--palette", palette, "svg: default or colorblind");
+    bool gzip = false;
+    exp->add_flag("--gzip", gzip,
+                  "Write gzip (FILE as given, SPEC.FORMAT.gz per variant with --all; any format)");
+    bool compact = false;
+    exp->add_flag("--compact", compact,
+                  "json: the compact form, elements as columns (docs/reference/json.md#compact-form)");
     exp->add_option("--lanes", lanes, "svg: only these lanes/threads in color, e.g. 0-3,13 (others grey)");
 
     std::string probeSpec, jsonPath;
@@ -698,6 +710,7 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         return cmdDiff(querySpec, diffSpec2, queryOperand, queryJson, out, err);
 
     ExportOptions options;
+    options.compact = compact;
     if (!operand.empty()) {
         std::string name = operand;
         if (name.size() == 1)
@@ -781,10 +794,15 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
             err << "lanemap-cli: export --smem takes one SPEC and -o PATH (or '-')\n";
             return Usage;
         }
+        if (gzip || compact) {
+            err << "lanemap-cli: export --smem writes the move with its banks; --gzip and --compact apply to "
+                   "plain exports (without --smem)\n";
+            return Usage;
+        }
         return cmdWithPlacement(exportSpec, placementText, format, options, output, out, err);
     }
     if (exp->parsed())
-        return cmdExport(exportSpec, all, format, options, output, out, err);
+        return cmdExport(exportSpec, all, format, options, gzip, output, out, err);
     if (banksCommand->parsed())
         return cmdBanks(banksRequest, out, err);
     if (probe->parsed())

@@ -1,4 +1,5 @@
 #include "lanemap/export.hpp"
+#include "lanemap/export_json.hpp"
 
 #include "lanemap/diagram.hpp"
 #include "lanemap/excerpt.hpp"
@@ -130,6 +131,11 @@ bool exportInstruction(const Instruction& in, ExportFormat format, const ExportO
                 "and every sparsity selector";
         return false;
     }
+    if (options.compact && format != ExportFormat::Json) {
+        error = "--compact is a form of the json document; --format " + std::string(fileExtension(format)) +
+                " has none (--gzip makes any export smaller)";
+        return false;
+    }
     if (format == ExportFormat::Html && (options.operand || options.selector || smemOption)) {
         error = "--operand, --selector, --major and --swizzle do not apply to html: a page holds every "
                 "register operand and lets its reader pick the sparsity selector";
@@ -160,7 +166,7 @@ bool exportInstruction(const Instruction& in, ExportFormat format, const ExportO
         return false;
     switch (format) {
     case ExportFormat::Json:
-        document = toJson(in, choice);
+        document = options.compact ? toCompactJson(in, choice) : toJson(in, choice);
         return true;
     case ExportFormat::Text:
         if (!options.operand)

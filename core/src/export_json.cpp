@@ -2,6 +2,7 @@
 #include "lanemap/evidence.hpp"
 #include "lanemap/export.hpp"
 
+#include "export_json_compact.hpp"
 #include "export_matrix_move.hpp"
 
 #include <nlohmann/json.hpp>
@@ -72,6 +73,41 @@ void appendElements(std::string& out, const Instruction& in, const FragmentLayou
     }
 }
 
+// The compact form: the same fields as appendElements, column by column
+// (docs/reference/json.md#compact-form).
+void appendElementColumns(std::string& out, const Instruction& in, const FragmentLayout& op) {
+    const auto& elements = op.elements();
+    std::vector<long long> thread, index, reg, bit, matrix, row, col, colLast;
+    std::vector<std::string_view> source;
+    bool matrices = false;
+    for (const Element& e : elements) {
+        thread.push_back(e.thread);
+        index.push_back(e.index);
+        reg.push_back(e.reg);
+        bit.push_back(e.bit);
+        matrix.push_back(e.matrix);
+        matrices = matrices || e.matrix >= 0;
+        row.push_back(e.row);
+        col.push_back(e.col);
+        colLast.push_back(e.colLast);
+        source.push_back(toString(in.sourceOf(e.source)));
+    }
+    detail::ColumnsWriter w(out, elements.size(), "   ");
+    w.ints("thread", thread);
+    w.ints("index", index);
+    w.ints("register", reg);
+    w.ints("bit", bit);
+    if (matrices)
+        w.ints("matrix", matrix);
+    w.ints("row", row);
+    if (op.chunked())
+        w.pairs("cols", col, colLast);
+    else
+        w.ints("col", col);
+    w.strings("source", source);
+    w.finish();
+}
+
 ordered_json selectorsJson(const Instruction& in, const std::vector<MetadataSelector>& list) {
     ordered_json selectors = ordered_json::array();
     for (const MetadataSelector& sel : list) {
@@ -133,7 +169,7 @@ void appendSelectors(std::string& out, const ordered_json& selectors, const std:
 
 // "shared_memory": one entry per operand that can live in shared memory (wgmma A in the SS form, and B).
 // Elements are written by hand: the largest (B of m64n256k256 .b1) has 65536 of them.
-void appendSharedMemory(std::string& out, const Instruction& in, const smem::Choice& choice) {
+void appendSharedMemory(std::string& out, const Instruction& in, const smem::Choice& choice, bool compact) {
     std::string error;
     const std::vector<smem::SharedOperand> shared = smem::operands(in, choice, error);
     if (shared.empty())
@@ -167,9 +203,34 @@ void appendSharedMemory(std::string& out, const Instruction& in, const smem::Cho
         head.pop_back();
         out += firstOperand ? "\n  " : ",\n  ";
         firstOperand = false;
-        out += head + ", \"elements\": [";
         const bool swizzled = l.swizzle() != smem::Swizzle::None;
         const bool subByte = l.elementBits() < 8;
+        if (compact) {
+            std::vector<long long> row, col, address, bit, linear;
+            for (int r = 0; r < op.rows; ++r)
+                for (int c = 0; c < op.cols; ++c) {
+                    const smem::Coord lc = op.toLayout(r, c);
+                    const smem::Placement p = l.placement(lc.mn, lc.k);
+                    row.push_back(r);
+                    col.push_back(c);
+                    address.push_back(p.address);
+                    bit.push_back(p.bit);
+                    linear.push_back(p.linear);
+                }
+            out += head + ", \"elements\": ";
+            detail::ColumnsWriter w(out, row.size(), "   ");
+            w.ints("row", row);
+            w.ints("col", col);
+            w.ints("address", address);
+            if (subByte)
+                w.ints("bit", bit);
+            if (swizzled)
+                w.ints("linear", linear);
+            w.finish();
+            out += '}';
+            continue;
+        }
+        out += head + ", \"elements\": [";
         bool first = true;
         for (int r = 0; r < op.rows; ++r)
             for (int c = 0; c < op.cols; ++c) {
@@ -204,7 +265,14 @@ std::string toJson(const Instruction& in, int indent) {
 }
 
 std::string toJson(const Instruction& in, const smem::Choice& choice, int indent) {
+    return detail::jsonDocument(in, choice, indent, false);
+}
+
+std::string detail::jsonDocument(const Instruction& in, const smem::Choice& choice, int indent,
+                                 bool compact) {
     ordered_json doc;
+    if (compact)
+        doc["form"] = "compact";
     doc["spec"] = in.spec;
     doc["ptx"] = in.ptx;
     doc["family"] = std::string(toString(in.family));
@@ -270,6 +338,12 @@ std::string toJson(const Instruction& in, const smem::Choice& choice, int indent
         if (!first)
             out += ',';
         first = false;
+        if (compact && !op.elements().empty()) {
+            out += "\n  " + h + ", \"elements\": ";
+            appendElementColumns(out, in, op);
+            out += '}';
+            continue;
+        }
         out += "\n  " + h + ", \"elements\": [";
         appendElements(out, in, op);
         out += "\n  ]}";
@@ -305,7 +379,7 @@ std::string toJson(const Instruction& in, const smem::Choice& choice, int indent
     if (in.move)
         out += ",\n \"matrix_move\": " + matrixMoveJson(in);
     if (smem::hasSharedMemoryOperands(in))
-        appendSharedMemory(out, in, choice);
+        appendSharedMemory(out, in, choice, compact);
     out += "\n}\n";
     return out;
 }

@@ -130,6 +130,8 @@ class Writer {
         }
         return *this;
     }
+    std::string_view view() const { return {m_buf.data(), static_cast<std::size_t>(m_p - m_buf.data())}; }
+    void clear() { m_p = m_buf.data(); }
     std::string take() {
         m_buf.resize(static_cast<std::size_t>(m_p - m_buf.data()));
         m_p = m_end = nullptr;
@@ -194,9 +196,15 @@ double baselineOffset(double h, double font) {
     return std::round(h / 2 + font * 0.35);
 }
 
+// Fill shapes at least this long (bytes of path data) are shared through <defs>/<use>: shorter ones cost
+// less written in place than as a <use>.
+constexpr std::size_t kSharedShape = 40;
+
 class SvgBuilder {
   public:
-    SvgBuilder(const Diagram& d, const SvgOptions& o) : m_d(d), m_o(o), m_w(d.cells.size() * 140 + 32768) {}
+    SvgBuilder(const Diagram& d, const SvgOptions& o)
+        : m_d(d), m_o(o), m_w(d.cells.size() * 100 + 32768), m_c(d.cells.size() * 100 + 32768),
+          m_shape(4096) {}
     std::string build();
 
   private:
@@ -211,10 +219,15 @@ class SvgBuilder {
     void lane(int thread);
     void bitFields(int thread, bool keyOnGroup);
     void legends();
+    void defs();
 
     const Diagram& m_d;
     const SvgOptions& m_o;
     Writer m_w;
+    // The cells group is written apart, so that the shapes it shares can go into <defs> before it.
+    Writer m_c;
+    Writer m_shape;                                           // one fill shape, relative to its first cell
+    std::map<std::string, std::size_t, std::less<>> m_shapes; // shape -> id in <defs>
     std::map<TextRole, const DiagramText*> m_roleStyle;
     std::map<std::uint32_t, Rgb> m_keys;       // colorKey -> fill, keys in use (non-dimmed cells)
     std::map<std::uint32_t, bool> m_lightKeys; // keys whose labels are white
@@ -250,7 +263,7 @@ void SvgBuilder::style() {
     m_w << ".bg{fill:#fff}\n";
     m_w << ".cells text{font-size:";
     m_w.num(mt.cellFont) << "px;text-anchor:middle;fill:#111}\n";
-    m_w << ".cells path{stroke:#fff;stroke-width:1}\n";
+    m_w << ".cells path,.cells use{stroke:#fff;stroke-width:1}\n";
     m_w << ".bits rect{stroke:#222;stroke-width:1.5}\n";
     m_w << ".bits text{font-size:";
     m_w.num(mt.cellFont - 1) << "px;text-anchor:middle;pointer-events:none;fill:#111}\n";
@@ -287,7 +300,9 @@ void SvgBuilder::style() {
         // Pure CSS: the lane group holds the lane's cells in every panel, so :hover on one cell outlines all.
         // Inside @media screen: renderers that ignore pseudo-classes (Qt SVG) skip the block instead of
         // applying the hover look to every cell.
-        m_w << "@media screen{\n.lane:hover path,.lane:hover rect{stroke:#000;stroke-width:2.5}\n"
+        // A shared shape (<use>) takes its stroke from the <use>, so the rule names it too.
+        m_w << "@media screen{\n.lane:hover path,.lane:hover rect,.lane:hover "
+               "use{stroke:#000;stroke-width:2.5}\n"
             << ".cells:hover .lane:not(:hover){opacity:.3}\n}\n";
     }
     m_w << "]]></style>\n";
@@ -399,10 +414,10 @@ void SvgBuilder::texts() {
 }
 
 void SvgBuilder::lanes() {
-    m_w << "<g class=\"cells\">\n";
+    m_c << "<g class=\"cells\">\n";
     for (int t = 0; t < m_d.threads; ++t)
         lane(t);
-    m_w << "</g>\n";
+    m_c << "</g>\n";
 }
 
 void SvgBuilder::lane(int thread) {
@@ -422,20 +437,20 @@ void SvgBuilder::lane(int thread) {
                 keyOnGroup && first &&
                 m_d.cells[static_cast<std::size_t>(m_d.bitFields[d].fields[f].cell)].colorKey == groupKey;
 
-    m_w << "<g class=\"lane lane-";
-    m_w.integer(thread % 32);
+    m_c << "<g class=\"lane lane-";
+    m_c.integer(thread % 32);
     if (m_d.scope == Scope::Warpgroup) {
-        m_w << " t";
-        m_w.integer(thread) << " warp-";
-        m_w.integer(thread / 32);
+        m_c << " t";
+        m_c.integer(thread) << " warp-";
+        m_c.integer(thread / 32);
     }
     if (dim)
-        m_w << " dim";
+        m_c << " dim";
     else if (keyOnGroup && first) {
-        m_w << " k";
-        m_w.integer(groupKey);
+        m_c << " k";
+        m_c.integer(groupKey);
     }
-    m_w << "\">\n";
+    m_c << "\">\n";
 
     const double font = m_d.metrics.cellFont;
     // Cells come in (panel, row, col) order. The cells of one run on one baseline are one <path> per color
@@ -456,8 +471,8 @@ void SvgBuilder::lane(int thread) {
         const bool grouped = j - i >= 3;
         const double dy = grouped ? base : 0;
         if (grouped) {
-            m_w << "<g transform=\"translate(0,";
-            m_w.num(base) << ")\">";
+            m_c << "<g transform=\"translate(0,";
+            m_c.num(base) << ")\">";
         }
         // Fill: one path per color key in this run.
         const bool perCellKey = !keyOnGroup && !dim;
@@ -470,19 +485,17 @@ void SvgBuilder::lane(int thread) {
             });
         for (std::size_t n = 0; n < order.size();) {
             const std::uint32_t key = m_d.cells[cells[order[n]]].colorKey;
-            m_w << "<path";
-            if (perCellKey) {
-                m_w << " class=\"k";
-                m_w.integer(key) << '"';
-            }
-            m_w << " d=\"";
-            // Adjacent cells of one color are one rectangle plus white separators (stroked by the same path):
-            // half the bytes of a subpath per cell, and the hover outline still boxes every cell.
-            double px = 0, py = 0;
+            // The shape is written relative to its first cell's corner (x0, y0): the rows of a wide operand
+            // repeat the same few shapes (lane t of wgmma D: 32 pairs of cells on each of its rows), so a
+            // long one goes into <defs> once and each row places it with a <use>.
+            m_shape.clear();
+            double x0 = 0, y0 = 0, px = 0, py = 0;
             bool firstSub = true;
             auto sameKey = [&](std::size_t m) {
                 return !perCellKey || m_d.cells[cells[order[m]]].colorKey == key;
             };
+            // Adjacent cells of one color are one rectangle plus white separators (stroked by the same path):
+            // half the bytes of a subpath per cell, and the hover outline still boxes every cell.
             while (n < order.size() && sameKey(n)) {
                 const RectF& r = m_d.cells[cells[order[n]]].rect;
                 std::size_t e = n + 1;
@@ -495,96 +508,132 @@ void SvgBuilder::lane(int thread) {
                     ++e;
                 }
                 const double x = r.x, y = r.y - dy;
-                if (firstSub)
-                    m_w << 'M';
-                else
-                    m_w << 'm';
-                m_w.num(firstSub ? x : x - px) << ' ';
-                m_w.num(firstSub ? y : y - py);
+                if (firstSub) {
+                    x0 = x, y0 = y;
+                } else {
+                    m_shape << 'm';
+                    m_shape.num(x - px) << ' ';
+                    m_shape.num(y - py);
+                }
                 firstSub = false;
-                m_w << 'h';
-                m_w.num(runW) << 'v';
-                m_w.num(r.h) << 'h';
-                m_w.num(-runW) << 'z';
+                m_shape << 'h';
+                m_shape.num(runW) << 'v';
+                m_shape.num(r.h) << 'h';
+                m_shape.num(-runW) << 'z';
                 px = x, py = y;
                 double dir = 1;
                 for (std::size_t k = n; k + 1 < e; ++k) {
-                    m_w << 'm';
-                    m_w.num(m_d.cells[cells[order[k]]].rect.w) << " 0v";
-                    m_w.num(dir * r.h);
+                    m_shape << 'm';
+                    m_shape.num(m_d.cells[cells[order[k]]].rect.w) << " 0v";
+                    m_shape.num(dir * r.h);
                     px += m_d.cells[cells[order[k]]].rect.w;
                     py += dir * r.h;
                     dir = -dir;
                 }
                 n = e;
             }
-            m_w << "\"/>";
+            // A fill by class (colour by register or group) stays a path: the shape in <defs> takes its fill
+            // from where it is used, and only the lane's group says that.
+            const std::string_view shape = m_shape.view();
+            if (!perCellKey && shape.size() >= kSharedShape) {
+                const auto [it, added] = m_shapes.try_emplace(std::string(shape), m_shapes.size());
+                m_c << "<use xlink:href=\"#s";
+                m_c.integer(static_cast<long long>(it->second)) << '"';
+                if (x0 != 0)
+                    m_c.attr("x", x0);
+                if (y0 != 0)
+                    m_c.attr("y", y0);
+                m_c << "/>";
+                continue;
+            }
+            m_c << "<path";
+            if (perCellKey) {
+                m_c << " class=\"k";
+                m_c.integer(key) << '"';
+            }
+            m_c << " d=\"M";
+            m_c.num(x0) << ' ';
+            m_c.num(y0) << shape << "\"/>";
         }
-        m_w << '\n';
+        m_c << '\n';
         // <g><title/><text/></g>, not <text>label<title/></text>: both are valid SVG, but renderers such as
         // Qt SVG print a <title> inside <text> as if it were part of the label.
         for (std::size_t n = i; n < j; ++n) {
             const DiagramCell& c = m_d.cells[cells[n]];
-            m_w << "<g><title>";
+            m_c << "<g><title>";
             const CellText tooltip = m_d.tooltipText(c);
             if (m_plainCells)
-                m_w << tooltip.view();
+                m_c << tooltip.view();
             else
-                m_w.escape(tooltip.view());
-            m_w << "</title><text";
+                m_c.escape(tooltip.view());
+            m_c << "</title><text";
             if (perCellKey && m_lightKeys.count(c.colorKey)) {
-                m_w << " class=\"k";
-                m_w.integer(c.colorKey) << '"';
+                m_c << " class=\"k";
+                m_c.integer(c.colorKey) << '"';
             }
-            m_w.attr("x", c.rect.x + c.rect.w / 2);
+            m_c.attr("x", c.rect.x + c.rect.w / 2);
             if (!grouped)
-                m_w.attr("y", c.rect.y + baselineOffset(c.rect.h, font));
-            m_w << '>';
+                m_c.attr("y", c.rect.y + baselineOffset(c.rect.h, font));
+            m_c << '>';
             const CellText label = m_d.labelText(c);
             if (m_plainCells)
-                m_w << label.view();
+                m_c << label.view();
             else
-                m_w.escape(label.view());
-            m_w << "</text></g>";
+                m_c.escape(label.view());
+            m_c << "</text></g>";
         }
-        m_w << '\n';
+        m_c << '\n';
         if (grouped)
-            m_w << "</g>\n";
+            m_c << "</g>\n";
         i = j;
     }
     bitFields(thread, keyOnGroup || dim);
-    m_w << "</g>\n";
+    m_c << "</g>\n";
 }
 
 void SvgBuilder::bitFields(int thread, bool keyOnGroup) {
     const auto it = m_fieldsOf.find(thread);
     if (it == m_fieldsOf.end())
         return;
-    m_w << "<g class=\"bits\">\n";
+    m_c << "<g class=\"bits\">\n";
     const double font = m_d.metrics.cellFont - 1;
     for (const auto& [d, f] : it->second) {
         const BitField& bf = m_d.bitFields[d].fields[f];
         if (!keyOnGroup) {
-            m_w << "<g class=\"k";
-            m_w.integer(m_d.cells[static_cast<std::size_t>(bf.cell)].colorKey) << "\">";
+            m_c << "<g class=\"k";
+            m_c.integer(m_d.cells[static_cast<std::size_t>(bf.cell)].colorKey) << "\">";
         }
-        m_w << "<rect";
-        m_w.attr("x", bf.rect.x).attr("y", bf.rect.y).attr("width", bf.rect.w).attr("height", bf.rect.h);
-        m_w << "><title>";
-        m_w.escape(m_d.tooltip(m_d.cells[static_cast<std::size_t>(bf.cell)])) << "</title></rect>";
+        m_c << "<rect";
+        m_c.attr("x", bf.rect.x).attr("y", bf.rect.y).attr("width", bf.rect.w).attr("height", bf.rect.h);
+        m_c << "><title>";
+        m_c.escape(m_d.tooltip(m_d.cells[static_cast<std::size_t>(bf.cell)])) << "</title></rect>";
         const double cx = bf.rect.x + bf.rect.w / 2;
         const double lineH = font + 2;
         const double y1 = bf.rect.y + bf.rect.h / 2 - lineH / 2 + font * 0.35;
-        m_w << "<text";
-        m_w.attr("x", cx).attr("y", y1) << '>';
-        m_w.escape(bf.label) << "</text><text";
-        m_w.attr("x", cx).attr("y", y1 + lineH) << '>';
-        m_w.escape(bf.label2) << "</text>";
+        m_c << "<text";
+        m_c.attr("x", cx).attr("y", y1) << '>';
+        m_c.escape(bf.label) << "</text><text";
+        m_c.attr("x", cx).attr("y", y1 + lineH) << '>';
+        m_c.escape(bf.label2) << "</text>";
         if (!keyOnGroup)
-            m_w << "</g>";
-        m_w << '\n';
+            m_c << "</g>";
+        m_c << '\n';
     }
-    m_w << "</g>\n";
+    m_c << "</g>\n";
+}
+
+void SvgBuilder::defs() {
+    if (m_shapes.empty())
+        return;
+    std::vector<const std::string*> byId(m_shapes.size());
+    for (const auto& [shape, id] : m_shapes)
+        byId[id] = &shape;
+    m_w << "<defs>\n";
+    for (std::size_t id = 0; id < byId.size(); ++id) {
+        m_w << "<path id=\"s";
+        m_w.integer(static_cast<long long>(id)) << "\" d=\"M0 0" << *byId[id] << "\"/>\n";
+    }
+    m_w << "</defs>\n";
 }
 
 void SvgBuilder::legends() {
@@ -653,7 +702,9 @@ std::string SvgBuilder::build() {
     style();
     background();
     registers();
-    lanes();
+    lanes(); // into m_c, collecting the shared shapes
+    defs();
+    m_w << m_c.view();
     rulers();
     lines();
     texts();

@@ -15,6 +15,7 @@
 #include <fstream>
 #include <map>
 #include <regex>
+#include <set>
 #include <sstream>
 
 using namespace lanemap;
@@ -326,3 +327,38 @@ INSTANTIATE_TEST_SUITE_P(
     goldenName);
 
 } // namespace
+
+// Fill shapes shared through <defs>/<use> (docs/svg.md, Structure): every <use> names a shape that exists,
+// sits in its lane's group (so it takes that lane's fill and hover), and the hover rule outlines it; a wgmma
+// accumulator's 256 row shapes are a handful of distinct ones. Fills coloured by class stay paths.
+TEST(SvgShapes, SharedShapesResolveSitInTheirLaneAndTakeTheHover) {
+    const Instruction in = test::wgmmaM64n256k16();
+    const std::string svg = toSvg(buildDiagram(in, [] {
+        DiagramOptions o;
+        o.operand = "D";
+        return o;
+    }()));
+    const auto doc = parseXml(svg);
+    ASSERT_TRUE(doc) << doc.error;
+    std::set<std::string> shapes;
+    for (const XmlNode* p :
+         doc.root->all([](const XmlNode& n) { return n.name == "path" && n.attr("id"); })) {
+        EXPECT_EQ(p->parent->name, "defs");
+        EXPECT_EQ(p->attrOr("d").rfind("M0 0", 0), 0u) << "a shape is relative to its first cell";
+        shapes.insert("#" + p->attrOr("id"));
+    }
+    const auto uses = doc.root->all([](const XmlNode& n) { return n.name == "use"; });
+    EXPECT_EQ(uses.size(), 256u) << "one per row of each of the 128 threads";
+    EXPECT_LE(shapes.size(), 4u);
+    for (const XmlNode* u : uses) {
+        EXPECT_TRUE(shapes.count(u->attrOr("xlink:href"))) << u->attrOr("xlink:href");
+        ASSERT_NE(laneGroupOf(u), nullptr);
+    }
+    EXPECT_NE(doc.root->child("style")->text.find(".lane:hover use{"), std::string::npos);
+    EXPECT_NE(doc.root->child("style")->text.find(".cells use{"), std::string::npos);
+
+    DiagramOptions byRegister;
+    byRegister.operand = "D";
+    byRegister.colorBy = ColorBy::Register;
+    EXPECT_EQ(toSvg(buildDiagram(in, byRegister)).find("<use"), std::string::npos);
+}

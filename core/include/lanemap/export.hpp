@@ -32,8 +32,8 @@ std::string toText(const Instruction& instruction, std::optional<int> selector =
 std::string toText(const Instruction& instruction, const smem::Choice& choice,
                    std::optional<int> selector = std::nullopt);
 
-// Json, Text, Svg draw or describe; Html is one self-contained page of the static site (lanemap/site.hpp; --all
-// adds the index page); Cuda, Cute, Triton take the layout into code; Csv, Markdown, Latex are tables
+// Json, Text, Svg draw or describe; Html is one self-contained page of the static site (lanemap/site.hpp;
+// --all adds the index page); Cuda, Cute, Triton take the layout into code; Csv, Markdown, Latex are tables
 // (docs/reference/exports.md).
 enum class ExportFormat { Json, Text, Svg, Html, Cuda, Cute, Triton, Csv, Markdown, Latex };
 
@@ -48,6 +48,8 @@ struct ExportOptions {
     ColorBy colorBy = ColorBy::Lane;
     Palette palette = Palette::Default;
     std::vector<int> lanes; // lane filter (threads drawn in color); empty = all
+    // json only: the compact form (lanemap/export_json.hpp, docs/reference/json.md#compact-form).
+    bool compact = false;
 };
 
 // Format names as the CLI spells them ("json", "txt"); nullopt for unknown names.
