@@ -1,5 +1,6 @@
 #include "cli.hpp"
 #include "cli_banks.hpp"
+#include "cli_timing.hpp"
 
 #include "lanemap/catalog.hpp"
 #include "lanemap/excerpt.hpp"
@@ -222,7 +223,8 @@ int cmdExport(const std::string& spec, bool all, const std::string& formatName, 
 }
 
 int cmdProbe(const std::string& spec, bool all, const std::string& family, const std::string& jsonPath,
-             std::ostream& out, std::ostream& err) {
+             bool timing, std::ostream& out, std::ostream& err) {
+    ProbeStopwatch stopwatch;
     if (all == !spec.empty()) {
         err << "lanemap-cli: probe needs exactly one of SPEC or --all\n";
         return Usage;
@@ -266,6 +268,7 @@ int cmdProbe(const std::string& spec, bool all, const std::string& family, const
         }
     }
     const gpu::Availability availability = gpu::discover();
+    stopwatch.discovered();
     if (!availability.available) {
         err << "lanemap-cli: GPU unavailable: " << availability.reason << '\n';
         return GpuUnavailable;
@@ -274,6 +277,7 @@ int cmdProbe(const std::string& spec, bool all, const std::string& family, const
         << availability.device.name << " (sm_" << availability.device.sm << ", driver "
         << availability.device.driver << ", CUDA " << availability.device.cudaRuntime << ")\n";
     const ProbeReport report = gpu::probeAll(variants);
+    stopwatch.probed();
     int pass = 0, fail = 0, unsupported = 0;
     constexpr std::size_t kShown = 20; // per variant; the JSON report has every mismatch
     for (const ProbeResult& r : report.results) {
@@ -318,6 +322,8 @@ int cmdProbe(const std::string& spec, bool all, const std::string& family, const
         }
         out << "report written to " << jsonPath << '\n';
     }
+    if (timing)
+        stopwatch.print(out);
     return fail ? Mismatch : Ok;
 }
 
@@ -619,6 +625,9 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     probe->add_flag("--all", probeAllVariants, "Every variant in the catalog");
     probe->add_option("--json", jsonPath,
                       "Write the report (JSON, docs/probe.md) to this file; checked before the run");
+    bool probeTiming = false;
+    probe->add_flag("--timing", probeTiming,
+                    "Print where the run's time went: CUDA start-up, context, plan, device, interpret");
     std::string probeFamily;
     probe->add_option(
         "--family", probeFamily,
@@ -806,7 +815,7 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     if (banksCommand->parsed())
         return cmdBanks(banksRequest, out, err);
     if (probe->parsed())
-        return cmdProbe(probeSpec, probeAllVariants, probeFamily, jsonPath, out, err);
+        return cmdProbe(probeSpec, probeAllVariants, probeFamily, jsonPath, probeTiming, out, err);
     return Usage;
 }
 

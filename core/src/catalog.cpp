@@ -3,47 +3,125 @@
 #include "lanemap/evidence.hpp"
 #include "lanemap/spec.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace lanemap {
 
+Catalog::Catalog() {
+    // Catalog order: the family tables in PTX section order. A spec names its family, and the family its
+    // table.
+    const std::vector<std::pair<void (*)(Catalog&), std::vector<Family>>> tables{
+        {registerDenseMma, {Family::Mma}},
+        {registerSparseMma, {Family::MmaSp}},
+        {registerWgmma, {Family::Wgmma, Family::WgmmaSp}},
+        {registerMatrixMoves, {Family::Ldmatrix, Family::Stmatrix, Family::Movmatrix}},
+        {registerWmma, {Family::Wmma}},
+    };
+    for (const auto& [fn, families] : tables) {
+        auto section = std::make_unique<Section>();
+        section->registerFamilies = fn;
+        section->families = families;
+        m_sections.push_back(std::move(section));
+    }
+}
+
 const Catalog& Catalog::instance() {
     // Built in place: a Catalog holds once-flags and cannot move. Never destroyed, so no static-destruction
     // order problems for threads still reading it at exit.
-    static const Catalog* const catalog = [] {
-        auto* c = new Catalog;
-        registerDenseMma(*c);
-        registerSparseMma(*c);
-        registerWgmma(*c);
-        registerMatrixMoves(*c);
-        registerWmma(*c);
-        return c;
-    }();
+    static const Catalog* const catalog = new Catalog;
     return *catalog;
 }
 
+std::unique_ptr<Catalog> Catalog::unregistered() {
+    return std::unique_ptr<Catalog>(new Catalog);
+}
+
+Catalog::Section* Catalog::sectionOf(std::string_view spec) const {
+    // The longest family name the spec starts with ("mma.sp.m16n8k32..." is mma.sp, not mma), followed by
+    // '.' or "::" (mma.sp::ordered_metadata).
+    Section* best = nullptr;
+    std::size_t bestLength = 0;
+    for (const auto& section : m_sections)
+        for (Family family : section->families) {
+            const std::string_view name = toString(family);
+            if (name.size() > bestLength && spec.size() > name.size() &&
+                spec.substr(0, name.size()) == name &&
+                (spec[name.size()] == '.' || spec[name.size()] == ':')) {
+                best = section.get();
+                bestLength = name.size();
+            }
+        }
+    return best;
+}
+
+void Catalog::ensureRegistered(Section& section) const {
+    std::call_once(section.once, [&] {
+        // add() is not const: registering is part of a lookup, which is.
+        auto& self = const_cast<Catalog&>(*this);
+        const std::lock_guard lock(m_registerMutex);
+        Section* const outer = self.m_registering; // a table that looks up another family while registering
+        self.m_registering = &section;
+        section.registerFamilies(self);
+        self.m_registering = outer;
+        section.registered = true;
+    });
+}
+
+std::size_t Catalog::registeredSize() const {
+    std::size_t n = 0;
+    for (const auto& section : m_sections)
+        if (section->registered)
+            n += section->entries.size();
+    return n;
+}
+
+const std::vector<const Variant*>& Catalog::variants() const {
+    std::call_once(m_allOnce, [this] {
+        for (const auto& section : m_sections) {
+            ensureRegistered(*section);
+            for (const auto& entry : section->entries)
+                m_variantList.push_back(&entry->variant);
+        }
+    });
+    return m_variantList;
+}
+
 void Catalog::add(Variant variant, BuildFn build) {
-    if (m_bySpec.count(variant.spec))
+    if (!m_registering)
+        throw std::logic_error("Catalog::add outside a family table's registration: " + variant.spec);
+    if (sectionOf(variant.spec) != m_registering)
+        throw std::logic_error("spec does not start with the name of its family's table: " + variant.spec);
+    if (m_registering->bySpec.count(variant.spec))
         throw std::logic_error("duplicate spec in catalog: " + variant.spec);
     auto entry = std::make_unique<Entry>();
     entry->variant = std::move(variant);
     entry->build = std::move(build);
-    const Entry* raw = entry.get();
-    m_bySpec.emplace(raw->variant.spec, raw);
-    m_variantList.push_back(&raw->variant);
-    m_entries.push_back(std::move(entry));
+    m_registering->bySpec.emplace(entry->variant.spec, entry.get());
+    m_registering->entries.push_back(std::move(entry));
+}
+
+const Catalog::Entry* Catalog::entry(std::string_view spec) const {
+    Section* section = sectionOf(spec);
+    if (!section)
+        return nullptr;
+    ensureRegistered(*section);
+    auto it = section->bySpec.find(spec);
+    return it == section->bySpec.end() ? nullptr : it->second;
 }
 
 const Variant* Catalog::variant(std::string_view spec) const {
-    auto it = m_bySpec.find(spec);
-    return it == m_bySpec.end() ? nullptr : &it->second->variant;
+    const Entry* e = entry(spec);
+    return e ? &e->variant : nullptr;
 }
 
 const Variant* Catalog::byPtx(std::string_view normalizedPtx) const {
     std::call_once(m_byPtxOnce, [this] {
-        for (const auto& entry : m_entries)
-            for (const Form& form : entry->variant.forms)
-                m_byPtx.emplace(normalizePtx(ptxOf(entry->variant, form)), entry.get());
+        variants();
+        for (const auto& section : m_sections)
+            for (const auto& entry : section->entries)
+                for (const Form& form : entry->variant.forms)
+                    m_byPtx.emplace(normalizePtx(ptxOf(entry->variant, form)), entry.get());
     });
     auto it = m_byPtx.find(normalizedPtx);
     return it == m_byPtx.end() ? nullptr : &it->second->variant;
@@ -61,26 +139,26 @@ const Instruction& Catalog::build(const Entry& entry) const {
 }
 
 Instruction Catalog::buildUncached(const Variant& variant) const {
-    auto it = m_bySpec.find(variant.spec);
-    if (it == m_bySpec.end())
+    const Entry* e = entry(variant.spec);
+    if (!e)
         throw std::logic_error("variant not in catalog: " + variant.spec);
     Instruction instruction;
-    static_cast<Variant&>(instruction) = it->second->variant;
+    static_cast<Variant&>(instruction) = e->variant;
     instruction.hardware = EvidenceOverlay::recorded().find(variant.spec);
-    it->second->build(instruction);
+    e->build(instruction);
     return instruction;
 }
 
 const Instruction* Catalog::instruction(std::string_view spec) const {
-    auto it = m_bySpec.find(spec);
-    return it == m_bySpec.end() ? nullptr : &build(*it->second);
+    const Entry* e = entry(spec);
+    return e ? &build(*e) : nullptr;
 }
 
 const Instruction& Catalog::instruction(const Variant& variant) const {
-    auto it = m_bySpec.find(variant.spec);
-    if (it == m_bySpec.end())
+    const Entry* e = entry(variant.spec);
+    if (!e)
         throw std::logic_error("variant not in catalog: " + variant.spec);
-    return build(*it->second);
+    return build(*e);
 }
 
 } // namespace lanemap

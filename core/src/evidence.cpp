@@ -1,10 +1,19 @@
 #include "lanemap/evidence.hpp"
 
+#include <algorithm>
+#include <mutex>
+
 namespace lanemap {
 
 namespace {
 int rank(Verdict v) {
     return v == Verdict::Pass ? 2 : v == Verdict::Fail ? 1 : 0;
+}
+
+// Per variant a pass outranks fail and unsupported; among equals the later date wins.
+bool outranks(const HardwareEvidence& fresh, const HardwareEvidence& old) {
+    return rank(fresh.verdict) > rank(old.verdict) ||
+           (rank(fresh.verdict) == rank(old.verdict) && fresh.run->date > old.run->date);
 }
 
 // Generated at build time from resources/probe/*.json by core/tools/embed_reports.cpp.
@@ -36,42 +45,56 @@ void EvidenceOverlay::add(const ProbeReport& report, std::string reportName) {
         auto [it, inserted] = m_bySpec.try_emplace(r.spec, fresh);
         if (inserted)
             continue;
-        const HardwareEvidence& old = it->second;
-        if (rank(fresh.verdict) > rank(old.verdict) ||
-            (rank(fresh.verdict) == rank(old.verdict) && raw->date > old.run->date))
+        if (outranks(fresh, it->second))
             it->second = fresh;
     }
 }
 
+struct EvidenceOverlay::BuiltIn {
+    std::mutex mutex;
+    std::map<std::string, HardwareEvidence, std::less<>> found; // run == nullptr: no run mentions the spec
+};
+
 const HardwareEvidence* EvidenceOverlay::find(std::string_view spec) const {
-    auto it = m_bySpec.find(spec);
-    return it == m_bySpec.end() ? nullptr : &it->second;
+    if (!m_builtIn) {
+        auto it = m_bySpec.find(spec);
+        return it == m_bySpec.end() ? nullptr : &it->second;
+    }
+    const std::lock_guard lock(m_builtIn->mutex);
+    auto it = m_builtIn->found.find(spec);
+    if (it == m_builtIn->found.end()) {
+        // As add() would have it: reports in order, each report's results in order.
+        std::vector<const RecordedResultRow*> rows;
+        for (const RecordedResultRow& row : kRecordedResults)
+            if (row.spec && spec == row.spec)
+                rows.push_back(&row);
+        std::stable_sort(
+            rows.begin(), rows.end(),
+            [](const RecordedResultRow* a, const RecordedResultRow* b) { return a->run < b->run; });
+        HardwareEvidence best;
+        for (const RecordedResultRow* row : rows) {
+            const HardwareEvidence fresh{m_runs.at(static_cast<std::size_t>(row->run)).get(), row->verdict};
+            if (!best.run || outranks(fresh, best))
+                best = fresh;
+        }
+        it = m_builtIn->found.emplace(std::string(spec), best).first;
+    }
+    return it->second.run ? &it->second : nullptr;
 }
 
 const EvidenceOverlay& EvidenceOverlay::recorded() {
     static const EvidenceOverlay overlay = [] {
         EvidenceOverlay o;
-        std::vector<ProbeReport> reports;
-        std::vector<std::string> names;
         for (const RecordedRunRow& row : kRecordedRuns) {
             if (!row.report)
                 continue; // the generator ends every table with an empty row
-            ProbeReport r;
-            r.device = {row.device, row.sm, row.driver, row.cudaRuntime};
-            r.date = row.date;
-            reports.push_back(std::move(r));
-            names.emplace_back(row.report);
+            auto run = std::make_unique<RecordedRun>();
+            run->device = {row.device, row.sm, row.driver, row.cudaRuntime};
+            run->date = row.date;
+            run->report = row.report;
+            o.m_runs.push_back(std::move(run));
         }
-        for (const RecordedResultRow& row : kRecordedResults) {
-            if (!row.spec)
-                continue;
-            ProbeResult r;
-            r.spec = row.spec;
-            r.verdict = row.verdict;
-            reports.at(static_cast<std::size_t>(row.run)).results.push_back(std::move(r));
-        }
-        for (std::size_t i = 0; i < reports.size(); ++i)
-            o.add(reports[i], names[i]);
+        o.m_builtIn = std::make_shared<BuiltIn>();
         return o;
     }();
     return overlay;

@@ -5,6 +5,7 @@
 #include "lanemap/evidence.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <map>
 #include <mutex>
 #include <stdexcept>
@@ -67,9 +68,18 @@ std::string_view toString(Kind kind) {
 }
 
 std::string shapeName(const Variant& v) {
-    if (v.move) // matrix moves have no K: .m8n8, .m16n16
-        return "m" + std::to_string(v.m) + "n" + std::to_string(v.n);
-    return "m" + std::to_string(v.m) + "n" + std::to_string(v.n) + "k" + std::to_string(v.k);
+    // Written into one buffer: registering the catalog names ~800 shapes, twice each.
+    char buf[48];
+    char* p = buf;
+    auto put = [&](char c, int value) {
+        *p++ = c;
+        p = std::to_chars(p, buf + sizeof buf, value).ptr;
+    };
+    put('m', v.m);
+    put('n', v.n);
+    if (!v.move) // matrix moves have no K: .m8n8, .m16n16
+        put('k', v.k);
+    return std::string(buf, p);
 }
 
 namespace {
@@ -95,6 +105,7 @@ std::string ptxOf(const Variant& v, const Form& form) {
         return matrixMovePtx(v);
     const bool warpgroup = v.family == Family::Wgmma || v.family == Family::WgmmaSp;
     std::string s;
+    s.reserve(96); // the longest, block-scaled mma.sp, is ~90 characters
     switch (v.family) {
     case Family::Mma:
         s = "mma";

@@ -48,4 +48,7 @@ class ClassCodedProbe final : public PlannedProbe {
 const ProbeMethod& oneHotMethod();
 const ProbeMethod& classCodedMethod();
 
+// Adds to the process-wide probe times (probeTimes(); pipeline.cpp keeps them).
+void addContextSeconds(double seconds);
+
 } // namespace lanemap::gpu

@@ -9,7 +9,9 @@
 #include "lanemap/catalog.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <ctime>
 #include <mutex>
 #include <optional>
@@ -43,6 +45,21 @@ double since(Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
+// probeTimes(): whole nanoseconds, so that worker threads add without a lock.
+struct TimeSums {
+    std::atomic<std::int64_t> context{0}, plan{0}, device{0}, waiting{0}, interpret{0}, variants{0};
+};
+TimeSums& timeSums() {
+    static TimeSums sums;
+    return sums;
+}
+void addSeconds(std::atomic<std::int64_t>& sum, double seconds) {
+    sum += static_cast<std::int64_t>(seconds * 1e9);
+}
+double secondsOf(const std::atomic<std::int64_t>& sum) {
+    return static_cast<double>(sum.load()) / 1e9;
+}
+
 std::string isoNow() {
     const std::time_t t = std::time(nullptr);
     std::tm tm{};
@@ -53,6 +70,22 @@ std::string isoNow() {
 }
 
 } // namespace
+
+void addContextSeconds(double seconds) {
+    addSeconds(timeSums().context, seconds);
+}
+
+ProbeTimes probeTimes() {
+    const TimeSums& s = timeSums();
+    ProbeTimes t;
+    t.context = secondsOf(s.context);
+    t.plan = secondsOf(s.plan);
+    t.device = secondsOf(s.device);
+    t.waiting = secondsOf(s.waiting);
+    t.interpret = secondsOf(s.interpret);
+    t.variants = static_cast<std::size_t>(s.variants.load());
+    return t;
+}
 
 const ProbeMethod& oneHotMethod() {
     static const OneHotMethod method;
@@ -117,15 +150,21 @@ Interpretation interpretOn(Device& device, const Variant& v) {
         return out;
     }
 
+    TimeSums& sums = timeSums();
+    ++sums.variants;
     Clock::time_point start = Clock::now();
     const std::unique_ptr<PlannedProbe> plan = method->plan(Catalog::instance().instruction(v));
     double seconds = since(start);
+    addSeconds(sums.plan, seconds);
 
     // Every stage the plan asks for, its output appended to what the earlier ones read.
     std::vector<std::uint32_t> read;
     for (;;) {
         std::vector<std::uint32_t> raw(plan->outWords());
+        start = Clock::now();
         DeviceRun run = device.run(v, *method, *plan, raw);
+        addSeconds(sums.device, run.seconds);
+        addSeconds(sums.waiting, std::max(0.0, since(start) - run.seconds));
         seconds += run.seconds;
         switch (run.outcome) {
         case DeviceRun::Outcome::Ran:
@@ -146,13 +185,17 @@ Interpretation interpretOn(Device& device, const Variant& v) {
         else
             read.insert(read.end(), raw.begin(), raw.end());
         const bool more = plan->advance(read);
-        seconds += since(start);
+        const double advanced = since(start);
+        addSeconds(sums.interpret, advanced);
+        seconds += advanced;
         if (!more)
             break;
     }
     start = Clock::now();
     out = plan->interpret(read);
-    out.result.seconds = seconds + since(start);
+    const double interpreted = since(start);
+    addSeconds(sums.interpret, interpreted);
+    out.result.seconds = seconds + interpreted;
     return out;
 }
 

@@ -45,7 +45,7 @@ _lanemap_cli() {
         list) options="--family --sm --help" ;;
         show) options="--operand --selector --major --swizzle --smem --target --help" ;;
         export) options="--all --format --operand --selector --major --swizzle --smem -o --output --color --palette --lanes --gzip --compact --help" ;;
-        probe) options="--all --json --family --help" ;;
+        probe) options="--all --json --family --timing --help" ;;
         discover) options="--family --json --expect --validate --help" ;;
         banks) options="--smem --search --feeds --json --format -o --output --help" ;;
         where) options="--json --help" ;;

@@ -25,13 +25,14 @@ expect Version "$(dpkg-deb -f "$deb" Version)" "$version"
 expect Architecture "$(dpkg-deb -f "$deb" Architecture)" amd64
 expect "file name" "$(basename "$deb")" "lanemap_${version}_amd64.deb"
 depends=$(dpkg-deb -f "$deb" Depends)
-# Computed by dpkg-shlibdeps: the C++ runtime and (with the app) Qt 6 from Debian; never CUDA.
-for want in libc6 libstdc++6; do
+# Computed by dpkg-shlibdeps: libc and (with the app) the C++ runtime and Qt 6 from Debian; never CUDA.
+# lanemap-cli links libstdc++ statically (app/CMakeLists.txt), so only the app needs libstdc++6.
+for want in libc6; do
   case "$depends" in *"$want"*) ;; *) echo "FAIL: Depends lacks $want: $depends"; fail=1 ;; esac
 done
 contents=$(dpkg-deb -c "$deb" | awk '{print $6}')
 if grep -q '^\./usr/bin/lanemap$' <<<"$contents"; then
-  for want in libqt6widgets6 libqt6svg6; do
+  for want in libstdc++6 libqt6widgets6 libqt6svg6; do
     case "$depends" in *"$want"*) ;; *) echo "FAIL: the app is packaged but Depends lacks $want: $depends"; fail=1 ;; esac
   done
   for f in ./usr/share/applications/lanemap.desktop ./usr/share/icons/hicolor/scalable/apps/lanemap.svg \

@@ -1,15 +1,19 @@
 #pragma once
-// The catalog of every instruction variant. Variants are cheap to list; layouts are built on first use
-// and cached (the largest wgmma layouts are ~16k elements each, hundreds of them).
+// The catalog of every instruction variant. Each family table registers its variants on first use: a one-shot
+// `show` or `export` of one spec registers only that spec's family, `list` registers every family and builds
+// no layout. Layouts are built on first use and cached (the largest wgmma layouts are ~16k elements each,
+// hundreds of them).
 
 #include "lanemap/model.hpp"
 
+#include <atomic>
 #include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace lanemap {
@@ -19,14 +23,19 @@ using BuildFn = std::function<void(Instruction&)>;
 
 class Catalog {
   public:
-    // The process-wide catalog with every family registered.
+    // The process-wide catalog with every family known (registered as it is asked for).
     static const Catalog& instance();
+    // A new catalog of every family with none registered yet: tests and benchmarks of the lazy registration.
+    // Everything else uses instance().
+    static std::unique_ptr<Catalog> unregistered();
 
-    // All variants in catalog order (family tables in PTX section order).
-    const std::vector<const Variant*>& variants() const { return m_variantList; }
-    std::size_t size() const { return m_entries.size(); }
+    // All variants in catalog order (family tables in PTX section order). Registers every family.
+    const std::vector<const Variant*>& variants() const;
+    std::size_t size() const { return variants().size(); }
+    // How many variants the families registered so far hold (no registration).
+    std::size_t registeredSize() const;
 
-    // Exact canonical spec lookup; nullptr when unknown.
+    // Exact canonical spec lookup; nullptr when unknown. Registers the spec's family only.
     const Variant* variant(std::string_view spec) const;
 
     // Built layouts for a canonical spec; nullptr when unknown. Thread-safe; built once.
@@ -36,11 +45,13 @@ class Catalog {
     // A fresh, uncached build of a variant's layouts (benchmarks; tests of the build itself).
     Instruction buildUncached(const Variant& variant) const;
 
-    // Lookup by normalized PTX string (canonical or alias); nullptr when unknown. The PTX index is built on the
-    // first call (thread-safe): rendering every form's PTX is most of a one-shot CLI run that never needs it.
+    // Lookup by normalized PTX string (canonical or alias); nullptr when unknown. The PTX index is built on
+    // the first call (thread-safe): rendering every form's PTX is most of a one-shot CLI run that never needs
+    // it.
     const Variant* byPtx(std::string_view normalizedPtx) const;
 
-    // Registration (used by the family tables while the catalog is constructed).
+    // Registration (used by the family tables while their section registers). A spec must start with the
+    // name of its family (that is how a lookup finds the one table to register).
     void add(Variant variant, BuildFn build);
 
   private:
@@ -50,13 +61,29 @@ class Catalog {
         mutable std::once_flag once;
         mutable std::unique_ptr<Instruction> built;
     };
-    std::vector<std::unique_ptr<Entry>> m_entries;
-    std::vector<const Variant*> m_variantList;
-    std::map<std::string, const Entry*, std::less<>> m_bySpec;
+    // The variants one registration function (one or more family tables) adds.
+    struct Section {
+        void (*registerFamilies)(Catalog&);
+        std::vector<Family> families;
+        std::once_flag once;
+        std::atomic<bool> registered{false};
+        std::vector<std::unique_ptr<Entry>> entries;
+        std::unordered_map<std::string_view, const Entry*> bySpec; // keys view each entry's own spec
+    };
+
+    Catalog();
+    Section* sectionOf(std::string_view spec) const; // by the family name the spec starts with
+    void ensureRegistered(Section& section) const;
+    const Entry* entry(std::string_view spec) const;
+    const Instruction& build(const Entry& entry) const;
+
+    std::vector<std::unique_ptr<Section>> m_sections; // in catalog order
+    mutable std::recursive_mutex m_registerMutex;     // one section registers at a time
+    Section* m_registering = nullptr;                 // the section add() fills
+    mutable std::once_flag m_allOnce;
+    mutable std::vector<const Variant*> m_variantList;
     mutable std::once_flag m_byPtxOnce;
     mutable std::map<std::string, const Entry*, std::less<>> m_byPtx;
-
-    const Instruction& build(const Entry& entry) const;
 };
 
 // Family registration functions, one per declarative table (core/src/families/).
@@ -64,6 +91,6 @@ void registerDenseMma(Catalog& catalog);
 void registerSparseMma(Catalog& catalog);
 void registerWgmma(Catalog& catalog);
 void registerMatrixMoves(Catalog& catalog); // ldmatrix, stmatrix, movmatrix
-void registerWmma(Catalog& catalog); // layouts from discovery reports (wmma.hpp)
+void registerWmma(Catalog& catalog);        // layouts from discovery reports (wmma.hpp)
 
 } // namespace lanemap

@@ -45,6 +45,10 @@ class EvidenceOverlay {
   private:
     std::vector<std::unique_ptr<RecordedRun>> m_runs;
     std::map<std::string, HardwareEvidence, std::less<>> m_bySpec;
+    // The built-in reports only: a spec's evidence is looked up in the compiled-in results when first asked
+    // for, not every result at start-up (a one-shot command asks for one spec).
+    struct BuiltIn;
+    std::shared_ptr<BuiltIn> m_builtIn;
 };
 
 // What a user is shown for an erratum of an instruction: a suspected reading becomes confirmed where a

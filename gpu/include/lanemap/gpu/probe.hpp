@@ -37,4 +37,18 @@ using Progress = std::function<void(std::size_t done, std::size_t total, const s
 ProbeReport probeAll(const std::vector<const Variant*>& variants, const Progress& progress = {},
                      const std::atomic<bool>* cancel = nullptr);
 
+// Where the probe's time went since the process started (`lanemap-cli probe --timing`, docs/probe.md). Per
+// variant phases are summed over every variant: with several worker threads they add up to more than the wall
+// time.
+struct ProbeTimes {
+    double context = 0.0;   // creating the CUDA context on device 0 (once, before the first variant)
+    double plan = 0.0;      // building layouts, experiments and input images (host)
+    double device = 0.0;    // the device's own time: uploads, launches (a kernel's module loads on its first
+                            // launch), waiting for the kernel, copies back
+    double waiting = 0.0;   // workers waiting for the GPU, which runs one variant at a time
+    double interpret = 0.0; // reading the raw registers back into verdicts (host)
+    std::size_t variants = 0;
+};
+ProbeTimes probeTimes();
+
 } // namespace lanemap::gpu

@@ -1,0 +1,117 @@
+// The catalog registers a family table when a spec of that family is first asked for: a one-shot `show` or
+// `export` pays for its own family, not for the 800-odd variants of every table. What a user sees must not
+// depend on which family was registered first.
+#include "lanemap/catalog.hpp"
+#include "lanemap/evidence.hpp"
+#include "lanemap/probe_report.hpp"
+#include "lanemap/spec.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace lanemap {
+namespace {
+
+std::size_t countOf(Family family) {
+    const auto& all = Catalog::instance().variants();
+    return static_cast<std::size_t>(
+        std::count_if(all.begin(), all.end(), [&](const Variant* v) { return v->family == family; }));
+}
+
+TEST(LazyCatalog, LookingUpOneSpecRegistersOnlyItsFamilysTable) {
+    const auto catalog = Catalog::unregistered();
+    EXPECT_EQ(catalog->registeredSize(), 0u);
+    const Variant* v = catalog->variant("mma.m16n8k16.f16");
+    ASSERT_NE(v, nullptr);
+    EXPECT_EQ(v->ptx, "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32");
+    EXPECT_EQ(catalog->registeredSize(), countOf(Family::Mma));
+    EXPECT_LT(catalog->registeredSize(), Catalog::instance().size() / 4);
+
+    // mma.sp and its ::ordered_metadata spelling are one table, found by the longest family name.
+    ASSERT_NE(catalog->variant("mma.sp::ordered_metadata.m16n8k32.f16"), nullptr);
+    EXPECT_EQ(catalog->registeredSize(), countOf(Family::Mma) + countOf(Family::MmaSp));
+    EXPECT_EQ(catalog->variant("wgmma.m64n8k16.f16.nope"), nullptr);
+    EXPECT_EQ(catalog->registeredSize(), countOf(Family::Mma) + countOf(Family::MmaSp) +
+                                             countOf(Family::Wgmma) + countOf(Family::WgmmaSp));
+    EXPECT_EQ(catalog->variant("tcgen05.mma.f16"), nullptr) << "no table: nothing to register";
+    EXPECT_EQ(catalog->variant(""), nullptr);
+}
+
+TEST(LazyCatalog, EveryVariantIsFoundWhicheverFamilyRegistersFirstInTheSameOrder) {
+    const auto& all = Catalog::instance().variants();
+    const auto catalog = Catalog::unregistered();
+    // Last family first: wmma, matrix moves, wgmma... registered out of catalog order.
+    for (auto it = all.rbegin(); it != all.rend(); ++it) {
+        const Variant* v = catalog->variant((*it)->spec);
+        ASSERT_NE(v, nullptr) << (*it)->spec;
+        EXPECT_EQ(v->ptx, (*it)->ptx);
+        EXPECT_EQ(v->family, (*it)->family);
+        EXPECT_EQ(v->notes, (*it)->notes) << v->spec;
+    }
+    const auto& fresh = catalog->variants();
+    ASSERT_EQ(fresh.size(), all.size());
+    for (std::size_t i = 0; i < all.size(); ++i)
+        EXPECT_EQ(fresh[i]->spec, all[i]->spec) << "catalog order at " << i;
+    const Variant* byPtx = catalog->byPtx(normalizePtx("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"));
+    ASSERT_NE(byPtx, nullptr);
+    EXPECT_EQ(byPtx->spec, "mma.m16n8k16.f16");
+}
+
+TEST(LazyCatalog, AnInstructionBuiltFromAFreshCatalogEqualsTheSharedOne) {
+    const auto catalog = Catalog::unregistered();
+    for (const char* spec : {"wgmma.sp.m64n16k32.f16", "ldmatrix.m8n8.x4.b16", "mma.m8n8k4.row.row.f16"}) {
+        const Instruction* fresh = catalog->instruction(spec);
+        const Instruction* shared = Catalog::instance().instruction(spec);
+        ASSERT_NE(fresh, nullptr) << spec;
+        ASSERT_NE(shared, nullptr) << spec;
+        EXPECT_EQ(fresh->hardware, shared->hardware) << spec;
+        ASSERT_EQ(fresh->operands.size(), shared->operands.size()) << spec;
+        for (std::size_t i = 0; i < fresh->operands.size(); ++i)
+            EXPECT_EQ(fresh->operands[i].elements().size(), shared->operands[i].elements().size()) << spec;
+    }
+}
+
+// The built-in evidence is looked up per spec when asked for; it must say what adding every recorded report
+// in file-name order says (a pass outranks the rest, then the later date).
+TEST(LazyEvidence, EachSpecsBuiltInEvidenceIsWhatTheRecordedReportsSay) {
+    std::vector<std::filesystem::path> files;
+    for (const auto& e :
+         std::filesystem::directory_iterator(std::string(LANEMAP_SOURCE_DIR) + "/resources/probe"))
+        if (e.path().extension() == ".json")
+            files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    ASSERT_FALSE(files.empty());
+    EvidenceOverlay expected;
+    std::set<std::string> specs;
+    for (const auto& file : files) {
+        std::ifstream in(file, std::ios::binary);
+        std::stringstream text;
+        text << in.rdbuf();
+        ProbeReport report;
+        std::string error;
+        ASSERT_TRUE(parseProbeReport(text.str(), report, error)) << file << ": " << error;
+        for (const ProbeResult& r : report.results)
+            specs.insert(r.spec);
+        expected.add(report, "resources/probe/" + file.filename().string());
+    }
+    const EvidenceOverlay& builtIn = EvidenceOverlay::recorded();
+    ASSERT_EQ(builtIn.runs().size(), files.size());
+    for (const std::string& spec : specs) {
+        const HardwareEvidence* want = expected.find(spec);
+        const HardwareEvidence* got = builtIn.find(spec);
+        ASSERT_NE(got, nullptr) << spec;
+        EXPECT_EQ(got->verdict, want->verdict) << spec;
+        EXPECT_EQ(got->run->report, want->run->report) << spec;
+        EXPECT_EQ(got->run->date, want->run->date) << spec;
+        EXPECT_EQ(builtIn.find(spec), got) << "asked twice, the same record";
+    }
+    EXPECT_EQ(builtIn.find("mma.m16n8k16.f16.nope"), nullptr);
+}
+
+} // namespace
+} // namespace lanemap
