@@ -1,9 +1,11 @@
 // Writes the CUDA header of every catalog variant (lanemap::toCudaHeader) into OUTDIR, plus
 //  - all_headers.hpp: includes them all,
-//  - registry.cpp: a table of every operand's functions, for the host test against the engine,
+//  - registry.cpp: a table of every operand's functions (wgmma: also A's and B's shared-memory functions and
+//    the descriptor encoder), for the host test against the engine and core's shared-memory model,
 //  - all_headers.cu: a kernel that calls every operand's functions, for the nvcc compile check.
 #include "lanemap/catalog.hpp"
 #include "lanemap/export_formats.hpp"
+#include "lanemap/smem.hpp"
 #include "lanemap/write.hpp"
 #include "non_affine.hpp"
 
@@ -24,7 +26,7 @@ int main(int argc, char** argv) {
     registry
         << "#include \"all_headers.hpp\"\n#include \"registry.hpp\"\n\nconst std::vector<GeneratedOperand>& "
            "generatedOperands() {\n    static const std::vector<GeneratedOperand> list{\n";
-    std::ostringstream meta;
+    std::ostringstream meta, shared;
     kernel << "#include \"all_headers.hpp\"\n\n__global__ void touchEveryHeader(int* out) {\n    const int "
               "lane = "
               "threadIdx.x;\n    int acc = 0;\n";
@@ -55,6 +57,13 @@ int main(int argc, char** argv) {
             kernel << "    acc += " << q << "row(lane, 0) + " << q << "col(lane, 0) + " << q << "owner(0, 0"
                    << (products ? ", 0" : "") << ").lane;\n";
         }
+        if (lanemap::smem::hasSharedMemoryOperands(in))
+            for (const char operand : {'A', 'B'}) {
+                const std::string q = "lanemap_gen::" + ns + "::" + operand + "::";
+                shared << "        {\"" << in.spec << "\", '" << operand << "', " << q << "kSmemRows, " << q
+                       << "kSmemCols, " << q << "kSmemBytes, " << q << "kSmemAlignment, &" << q
+                       << "smem_offset, &" << q << "smem_bit, &" << q << "smem_descriptor},\n";
+            }
         if (in.metadata)
             for (const lanemap::MetadataSelector& s : in.metadata->selectors) {
                 const std::string q =
@@ -63,9 +72,17 @@ int main(int argc, char** argv) {
                      << "field_bit},\n";
             }
     }
-    registry << "    };\n    return list;\n}\n\nconst std::vector<GeneratedMetadata>& generatedMetadata() {\n"
-                "    static const std::vector<GeneratedMetadata> list{\n"
-             << meta.str() << "    };\n    return list;\n}\n";
+    registry
+        << "    };\n    return list;\n}\n\nconst std::vector<GeneratedMetadata>& generatedMetadata() {\n"
+           "    static const std::vector<GeneratedMetadata> list{\n"
+        << meta.str()
+        << "    };\n    return list;\n}\n\nconst std::vector<GeneratedSharedOperand>& "
+           "generatedSharedOperands() {\n    static const std::vector<GeneratedSharedOperand> list{\n"
+        << shared.str()
+        << "    };\n    return list;\n}\n\nstd::uint64_t generatedMatrixDescriptor("
+           "std::uint32_t start, std::uint32_t lbo, std::uint32_t sbo, int swizzle_mode, int base_offset) "
+           "{\n    return lanemap_gen::warpgroup::matrix_descriptor(start, lbo, sbo, swizzle_mode, "
+           "base_offset);\n}\n";
     kernel << "    out[lane] = acc;\n}\n";
     for (const auto& [name, text] :
          {std::pair<const char*, std::string>{"all_headers.hpp", "#pragma once\n" + all.str()},
