@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <iostream>
 #include <sstream>
+#include <string>
 
 namespace {
 
@@ -156,8 +157,9 @@ bool emitWgmma(const std::filesystem::path& dir, const lanemap::Instruction& in,
 } // namespace
 
 int main(int argc, char** argv) {
-    if (argc != 2) {
-        std::cerr << "usage: lanemap-gen-product-kernels OUTDIR\n";
+    const bool allN = argc == 3 && std::string(argv[2]) == "--all-n";
+    if (argc != 2 && !allN) {
+        std::cerr << "usage: lanemap-gen-product-kernels OUTDIR [--all-n]\n";
         return 2;
     }
     namespace fs = std::filesystem;
@@ -170,7 +172,7 @@ int main(int argc, char** argv) {
         const lanemap::Instruction& in = lanemap::Catalog::instance().instruction(*v);
         if (lanemap::product::inScope(*v) && !emit(dir, in, false, cu, table))
             return 1;
-        if (lanemap::product::inWgmmaScope(*v) &&
+        if (lanemap::product::inWgmmaScope(*v, allN) &&
             !emitWgmma(dir, in, false, wgmmaIncludes, wgmma, wgmmaTable))
             return 1;
     }

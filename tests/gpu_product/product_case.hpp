@@ -37,10 +37,9 @@ struct Case {
     bool aShared = false;
 };
 
-// The cases of the generated kernels: mma / mma.sp / wmma (products_mma.cu) and wgmma / wgmma.sp
-// (products_wgmma.cu), and both.
+// The cases of the generated kernels: mma / mma.sp / wmma (products_mma.cu, in every CUDA build) and wgmma /
+// wgmma.sp (products_wgmma.cu, linked only into lanemap-product-check: it is built only on request).
 const std::vector<Case>& mmaCases();
 const std::vector<Case>& wgmmaCases();
-const std::vector<Case>& cases();
 
 } // namespace lanemap::product

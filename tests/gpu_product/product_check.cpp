@@ -296,15 +296,6 @@ const Instruction& controlInstruction(std::string_view spec) {
     return spec == wgmma.spec ? wgmma : mma;
 }
 
-const std::vector<Case>& cases() {
-    static const std::vector<Case> all = [] {
-        std::vector<Case> list = mmaCases();
-        list.insert(list.end(), wgmmaCases().begin(), wgmmaCases().end());
-        return list;
-    }();
-    return all;
-}
-
 std::string deviceProblem() {
     int count = 0;
     if (const cudaError_t err = cudaGetDeviceCount(&count); err != cudaSuccess)
@@ -320,7 +311,7 @@ std::string deviceProblem() {
     return {};
 }
 
-Run runAll() {
+Run runAll(const std::vector<Case>& cases) {
     Run run;
     cudaDeviceProp prop{};
     check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
@@ -331,7 +322,7 @@ Run runAll() {
     check(cudaRuntimeGetVersion(&run.device.runtimeVersion), "cudaRuntimeGetVersion");
     run.date = nowUtc();
     const auto start = std::chrono::steady_clock::now();
-    for (const Case& kase : cases())
+    for (const Case& kase : cases)
         run.results.push_back(runCase(kase));
     run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return run;

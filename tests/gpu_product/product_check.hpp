@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "product_case.hpp"
+
 namespace lanemap {
 struct Instruction;
 }
@@ -46,8 +48,9 @@ std::string deviceProblem();
 // A control's instruction (product_controls.hpp): mma.m16n8k16.f16 with C's rows rotated by one, or for
 // its spec wgmma.m64n64k16.f16 with A's rows rotated by one (layouts no instruction has).
 const Instruction& controlInstruction(std::string_view spec);
-// Runs every case (cases()); call only when deviceProblem() is empty.
-Run runAll();
+// Runs `cases` (mmaCases(), and in lanemap-product-check wgmmaCases() too); call only when deviceProblem()
+// is empty.
+Run runAll(const std::vector<Case>& cases);
 
 std::string toJson(const Run& run);
 std::string toText(const Run& run);

@@ -7,8 +7,9 @@
 //    The header's functions for one type are one formula in N (D repeats per 8 columns; B's shared-memory
 //    offset is one closed form whose N bits grow with N), so these N exercise every case the generator
 //    distinguishes: the smallest tile, a non-power-of-two N (24: three 8-row atoms of B), the middle and the
-//    largest register count (N = 256: 128 D registers). All 32 N of every type would be 602 kernels, about
-//    five times the nvcc time of these (docs/reference/exports.md#gpu-product-check).
+//    largest register count (N = 256: 128 D registers). Every N of every type (602 variants, 730 kernels) is
+//    about five times the nvcc time of these: the build option LANEMAP_PRODUCT_WGMMA_ALL_N=ON builds them
+//    (docs/reference/exports.md#gpu-product-check).
 #include "lanemap/model.hpp"
 
 #include <algorithm>
@@ -23,9 +24,10 @@ inline bool inScope(const Variant& v) {
 
 inline constexpr std::array<int, 6> kWgmmaProductN{8, 16, 24, 64, 128, 256};
 
-inline bool inWgmmaScope(const Variant& v) {
+// allN: every N (the build option LANEMAP_PRODUCT_WGMMA_ALL_N).
+inline bool inWgmmaScope(const Variant& v, bool allN = false) {
     return (v.family == Family::Wgmma || v.family == Family::WgmmaSp) && v.minSm <= 90 &&
-           std::find(kWgmmaProductN.begin(), kWgmmaProductN.end(), v.n) != kWgmmaProductN.end();
+           (allN || std::find(kWgmmaProductN.begin(), kWgmmaProductN.end(), v.n) != kWgmmaProductN.end());
 }
 
 } // namespace lanemap::product
