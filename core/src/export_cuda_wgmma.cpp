@@ -43,9 +43,8 @@ std::string operandBlock(const smem::SharedOperand& op, const Instruction& in) {
       << "//   " << l.swizzleRule() << "\n"
       << "//   descriptor of a buffer at 0: " << smem::describe(atZero) << "\n";
     if (op.compressed && in.metadata)
-        s << "// Stored column j holds the j % (kChunkCols / 2)-th kept element of chunk j / (kChunkCols / "
-             "2) "
-             "(the\n// metadata's field order).\n";
+        s << "// Stored column j holds kept element j % (kChunkCols / 2) of chunk j / (kChunkCols / 2)\n"
+             "// (the metadata's field order).\n";
     s << "// Element (row, col) goes to byte base + smem_offset(row, col)"
       << (l.elementBits() < 8 ? ", bits from smem_bit(row, col)," : "")
       << " of a buffer aligned to\n// kSmemAlignment bytes; smem_descriptor(base) describes it (base: its "

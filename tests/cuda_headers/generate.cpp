@@ -13,6 +13,24 @@
 #include <iostream>
 #include <sstream>
 
+namespace {
+
+// One row of generatedSharedOperands() per shared-memory operand (A, B) of the header of `in` for `choice`.
+void registerShared(std::ostringstream& shared, const lanemap::Instruction& in,
+                    const lanemap::smem::Choice& choice) {
+    const std::string ns = lanemap::cudaNamespace(in, choice);
+    for (const char operand : {'A', 'B'}) {
+        const std::string q = "lanemap_gen::" + ns + "::" + operand + "::";
+        shared << "        {\"" << in.spec << "\", '" << operand << "', \""
+               << lanemap::smem::toString(choice.major) << "\", \"" << lanemap::smem::toString(choice.swizzle)
+               << "\", " << q << "kSmemRows, " << q << "kSmemCols, " << q << "kSmemBytes, " << q
+               << "kSmemAlignment, &" << q << "smem_offset, &" << q << "smem_bit, &" << q
+               << "smem_descriptor},\n";
+    }
+}
+
+} // namespace
+
 int main(int argc, char** argv) {
     if (argc != 2) {
         std::cerr << "usage: lanemap-gen-cuda-headers OUTDIR\n";
@@ -58,18 +76,37 @@ int main(int argc, char** argv) {
                    << (products ? ", 0" : "") << ").lane;\n";
         }
         if (lanemap::smem::hasSharedMemoryOperands(in))
-            for (const char operand : {'A', 'B'}) {
-                const std::string q = "lanemap_gen::" + ns + "::" + operand + "::";
-                shared << "        {\"" << in.spec << "\", '" << operand << "', " << q << "kSmemRows, " << q
-                       << "kSmemCols, " << q << "kSmemBytes, " << q << "kSmemAlignment, &" << q
-                       << "smem_offset, &" << q << "smem_bit, &" << q << "smem_descriptor},\n";
-            }
+            registerShared(shared, in, {});
         if (in.metadata)
             for (const lanemap::MetadataSelector& s : in.metadata->selectors) {
                 const std::string q =
                     "lanemap_gen::" + ns + "::metadata::selector" + std::to_string(s.value) + "::";
                 meta << "        {\"" << in.spec << "\", " << s.value << ", &" << q << "field_lane, &" << q
                      << "field_bit},\n";
+            }
+    }
+    // Every other shared-memory layout of a few variants (16-bit types in both major-nesses, tf32, 8-bit and
+    // b1 K-major; dense and sparse; N a power of two or not), each in its own namespace.
+    using lanemap::smem::Major;
+    using lanemap::smem::Swizzle;
+    for (const char* spec : {"wgmma.m64n24k16.f16", "wgmma.m64n256k16.bf16", "wgmma.sp.m64n40k32.f16",
+                             "wgmma.m64n64k8.tf32", "wgmma.sp.m64n48k64.e4m3", "wgmma.m64n24k256.b1"}) {
+        const lanemap::Instruction& in = *lanemap::Catalog::instance().instruction(spec);
+        const bool sixteen = in.atype == lanemap::ElementType::F16 || in.atype == lanemap::ElementType::BF16;
+        for (const Major major : {Major::K, Major::MN})
+            for (const Swizzle swizzle : {Swizzle::None, Swizzle::B32, Swizzle::B64, Swizzle::B128}) {
+                const lanemap::smem::Choice choice{major, swizzle};
+                if ((major == Major::MN && !sixteen) || (major == Major::K && swizzle == Swizzle::B128))
+                    continue; // no such layout; the default one is above
+                const std::string ns = lanemap::cudaNamespace(in, choice);
+                if (const std::string failure = lanemap::writeFile((dir / "headers" / (ns + ".cuh")).string(),
+                                                                   lanemap::toCudaHeader(in, choice));
+                    !failure.empty()) {
+                    std::cerr << failure << '\n';
+                    return 1;
+                }
+                all << "#include \"headers/" << ns << ".cuh\"\n";
+                registerShared(shared, in, choice);
             }
     }
     registry

@@ -26,11 +26,14 @@ struct GeneratedMetadata {
     int (*fieldBit)(int, int);
 };
 
-// wgmma: A (the SS form) and B in shared memory, for the header's default choice (K-major, 128B swizzle).
+// wgmma: A (the SS form) and B in shared memory: every variant's default layout (K-major, 128B swizzle) and
+// every other layout of a few variants.
 struct GeneratedSharedOperand {
     const char* spec;
     char operand;
-    int rows, cols; // kSmemRows, kSmemCols: the operand's orientation (A: M x K or M x K/2, B: K x N)
+    const char* major;   // "K", "MN"
+    const char* swizzle; // "none", "32B", "64B", "128B"
+    int rows, cols;      // kSmemRows, kSmemCols: the operand's orientation (A: M x K or M x K/2, B: K x N)
     std::uint32_t bytes, alignment;
     int (*offset)(int, int); // smem_offset(row, col)
     int (*bit)(int, int);    // smem_bit(row, col)

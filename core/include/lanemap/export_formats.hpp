@@ -13,8 +13,10 @@
 
 namespace lanemap {
 
-// C++ identifier of a spec: `mma.m16n8k16.f16` -> `mma_m16n8k16_f16`.
-std::string cudaNamespace(const Instruction& instruction);
+// C++ identifier of a spec: `mma.m16n8k16.f16` -> `mma_m16n8k16_f16`. A wgmma header of another shared-memory
+// layout than the default (K-major, 128B) adds it, `wgmma_m64n64k16_f16_mn_64b`, so that headers of several
+// layouts of one variant can be included together.
+std::string cudaNamespace(const Instruction& instruction, const smem::Choice& choice = {});
 
 // The C++ type of one register of `op` in the header's mma() wrapper: "uint32_t", "float" or "double".
 std::string_view cudaRegisterType(const FragmentLayout& op);
