@@ -151,8 +151,8 @@ bool exportInstruction(const Instruction& in, ExportFormat format, const ExportO
                 "documents hold every register operand and every sparsity selector";
         return false;
     }
-    if ((tableFormat || format == ExportFormat::Cuda || format == ExportFormat::Triton) && smemOption) {
-        error = "--major/--swizzle choose the shared-memory layout of the json, txt and cute views";
+    if ((tableFormat || format == ExportFormat::Triton) && smemOption) {
+        error = "--major/--swizzle choose the shared-memory layout of the json, txt, cute and cuda views";
         return false;
     }
     if (tableFormat && (options.selector || (options.operand && !chosen))) {
@@ -184,7 +184,7 @@ bool exportInstruction(const Instruction& in, ExportFormat format, const ExportO
         document = htmlPage(in);
         return true;
     case ExportFormat::Cuda:
-        document = toCudaHeader(in);
+        document = toCudaHeader(in, choice);
         return true;
     case ExportFormat::Cute:
         document = toCute(in, choice);

@@ -3,6 +3,7 @@
 // legal in device code alike, so every layout exports.
 
 #include "bit_layout.hpp"
+#include "export_cuda_detail.hpp"
 #include "lanemap/export_formats.hpp"
 
 #include <array>
@@ -10,46 +11,38 @@
 #include <functional>
 #include <map>
 #include <sstream>
+#include <stdexcept>
 
 namespace lanemap {
 
+namespace cudagen {
+
+int Packing::totalBits() const {
+    int b = 0;
+    for (const Field& f : fields)
+        b += f.bits;
+    return b;
+}
+
+std::pair<std::string, int> Packing::source(int b) const {
+    for (const Field& f : fields) {
+        if (b < f.bits)
+            return {f.name, b};
+        b -= f.bits;
+    }
+    return {"?", 0};
+}
+
+std::string Packing::indexExpression(const std::vector<int>& extents) const {
+    std::string e;
+    for (std::size_t k = fields.size(); k-- > 0;) {
+        e = e.empty() ? fields[k].name
+                      : "(" + e + ") * " + std::to_string(extents[k]) + " + " + fields[k].name;
+    }
+    return e;
+}
+
 namespace {
-
-// The arguments of one generated function (at most three: lane, i / r, c, m), without allocating.
-using Args = std::array<int, 3>;
-
-// One int-valued function of a packed index: "ARGS" names the packed bits.
-struct Packing {
-    struct Field {
-        std::string name; // C++ argument
-        int bits = 0;
-    };
-    std::vector<Field> fields; // low bits first
-    int totalBits() const {
-        int b = 0;
-        for (const Field& f : fields)
-            b += f.bits;
-        return b;
-    }
-    // The argument and bit of packed bit b.
-    std::pair<std::string, int> source(int b) const {
-        for (const Field& f : fields) {
-            if (b < f.bits)
-                return {f.name, b};
-            b -= f.bits;
-        }
-        return {"?", 0};
-    }
-    std::string indexExpression(const std::vector<int>& extents) const {
-        // Row-major table index over the fields, highest field first.
-        std::string e;
-        for (std::size_t k = fields.size(); k-- > 0;) {
-            e = e.empty() ? fields[k].name
-                          : "(" + e + ") * " + std::to_string(extents[k]) + " + " + fields[k].name;
-        }
-        return e;
-    }
-};
 
 std::string affineExpression(const bits::Affine& a, const Packing& p) {
     std::string e = std::to_string(a.constant);
@@ -73,6 +66,8 @@ std::string tableLiteral(const std::vector<int>& values) {
     std::string s = "\"";
     int column = 0;
     for (const int v : values) {
+        if (v < 0 || v > 0xffff)
+            throw std::logic_error("CUDA header table: value " + std::to_string(v) + " outside 0..65535");
         for (const int byte : {(v >> 8) & 0xff, v & 0xff}) {
             s += "\\x";
             s += hex[byte >> 4];
@@ -84,7 +79,8 @@ std::string tableLiteral(const std::vector<int>& values) {
     return s + "\"";
 }
 
-// `int name(args)`: the affine closed form when one fits the domain, else a table lookup.
+} // namespace
+
 std::string emitFunction(const std::string& name, const std::vector<std::string>& signature, const Packing& p,
                          const std::vector<int>& extents, const std::function<bool(const Args&)>& valid,
                          const std::function<int(const Args&)>& f, bool& closedForm) {
@@ -150,6 +146,14 @@ std::string emitFunction(const std::string& name, const std::vector<std::string>
     return s.str();
 }
 
+} // namespace cudagen
+
+namespace {
+
+using cudagen::Args;
+using cudagen::emitFunction;
+using cudagen::Packing;
+
 std::string cType(const FragmentLayout& op) {
     return std::string(cudaRegisterType(op));
 }
@@ -171,6 +175,7 @@ std::string regList(int first, int count) {
     return s + "}";
 }
 
+// The mma / mma.sp wrapper (wgmma: cudagen::wgmmaWrappers).
 std::string ptxWrapper(const Instruction& in) {
     std::ostringstream s;
     const FragmentLayout* a = in.operand(Operand::A);
@@ -183,69 +188,39 @@ std::string ptxWrapper(const Instruction& in) {
         return "// No inline-PTX wrapper: block-scaled forms take scale-factor operands ({scale, byte-id, "
                "thread-id} per matrix)\n// whose layout lanemap does not model; the fragment functions above "
                "still hold.\n";
-    const bool wgmma = in.scope == Scope::Warpgroup;
     const bool sparse = in.metadata != nullptr;
     std::string params, outputs, inputs, operands;
     int next = 0;
-    auto add = [&](const FragmentLayout& op, const std::string& name, bool output, bool readWrite) {
+    auto add = [&](const FragmentLayout& op, const std::string& name, bool output) {
         (params += params.empty() ? "" : ", ") += std::string(output ? "" : "const ") + cType(op) + " (&" +
                                                   name + ")[" + std::to_string(op.registers()) + "]";
         for (int k = 0; k < op.registers(); ++k) {
             std::string& list = output ? outputs : inputs;
-            (list += list.empty() ? "" : ", ") += std::string("\"") +
-                                                  (output ? (readWrite ? "+" : "=") : "") + constraint(op) +
+            (list += list.empty() ? "" : ", ") += std::string("\"") + (output ? "=" : "") + constraint(op) +
                                                   "\"(" + name + "[" + std::to_string(k) + "])";
         }
         (operands += operands.empty() ? "" : ", ") += regList(next, op.registers());
         next += op.registers();
     };
-    // One scalar input: its parameter (none for a template argument), its asm constraint, and the next %N in
-    // the operand list.
-    auto scalar = [&](const std::string& param, const std::string& input) {
-        if (!param.empty())
-            (params += ", ") += param;
-        (inputs += ", ") += input;
-        operands += ", %" + std::to_string(next++);
-    };
-    // Sparse metadata and the sparsity selector (an immediate, the wrapper's template argument).
-    auto metadata = [&] {
-        scalar("uint32_t e", "\"r\"(e)");
-        scalar("", "\"n\"(Selector)");
-    };
-    add(*d, "d", true, wgmma);
+    add(*d, "d", true);
     if (a)
-        add(*a, "a", false, false);
-    std::string extra;
-    if (wgmma) {
-        scalar("uint64_t b_descriptor", "\"l\"(b_descriptor)");
-        if (sparse)
-            metadata();
-        // scale-d reaches the instruction as the predicate p, set from its %N before the instruction.
-        (params += ", ") += "int scale_d";
-        (inputs += ", ") += "\"r\"(scale_d)";
-        extra = "setp.ne.b32 p, %" + std::to_string(next++) + ", 0;\\n";
-        operands += ", p";
-        const bool floating = traits(in.atype).floating;
-        const bool transposable = in.atype == ElementType::F16 || in.atype == ElementType::BF16;
-        if (floating) {
-            operands += ", 1, 1"; // imm-scale-a, imm-scale-b: no negation
-            if (transposable)
-                operands += ", 0"; // imm-trans-b: B K-major
-        }
-    } else {
-        if (b)
-            add(*b, "b", false, false);
-        if (c)
-            add(*c, "c", false, false);
-        if (sparse)
-            metadata();
+        add(*a, "a", false);
+    if (b)
+        add(*b, "b", false);
+    if (c)
+        add(*c, "c", false);
+    if (sparse) {
+        // Sparse metadata and the sparsity selector (an immediate, the wrapper's template argument).
+        params += ", uint32_t e";
+        inputs += ", \"r\"(e), \"n\"(Selector)";
+        operands += ", %" + std::to_string(next) + ", %" + std::to_string(next + 1);
+        next += 2;
     }
     s << "#if defined(__CUDACC__)\n";
     if (sparse)
         s << "template <int Selector = 0>\n";
     s << "__device__ inline void mma(" << params << ") {\n";
-    s << "    asm volatile(\"{\\n"
-      << (wgmma ? ".reg .pred p;\\n" + extra : "") << in.ptx << " " << operands << ";\\n}\\n\"\n";
+    s << "    asm volatile(\"{\\n" << in.ptx << " " << operands << ";\\n}\\n\"\n";
     s << "                 : " << outputs << "\n                 : " << inputs << ");\n}\n#endif\n";
     return s.str();
 }
@@ -387,16 +362,24 @@ std::string_view cudaRegisterType(const FragmentLayout& op) {
     return "uint32_t";
 }
 
-std::string cudaNamespace(const Instruction& in) {
+std::string cudaNamespace(const Instruction& in, const smem::Choice& choice) {
     std::string s;
     for (const char c : in.spec)
         s += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+    const smem::Choice standard;
+    if (smem::hasSharedMemoryOperands(in) &&
+        (choice.major != standard.major || choice.swizzle != standard.swizzle))
+        for (const std::string_view part : {smem::toString(choice.major), smem::toString(choice.swizzle)}) {
+            s += '_';
+            for (const char c : part)
+                s += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        }
     return s;
 }
 
-std::string toCudaHeader(const Instruction& in) {
+std::string toCudaHeader(const Instruction& in, const smem::Choice& choice) {
     std::ostringstream s;
-    const std::string ns = cudaNamespace(in);
+    const std::string ns = cudaNamespace(in, choice);
     const FragmentLayout* a = in.operand(Operand::A);
     s << "// " << in.spec << ": fragment layout as constexpr functions, generated by lanemap\n"
       << "// (lanemap-cli export " << in.spec << " --format cuda). PTX: " << in.ptx << "\n"
@@ -411,23 +394,41 @@ std::string toCudaHeader(const Instruction& in) {
           << "//       a_elems[i] = gA[L::A::row(lane, i) * lda + L::A::col(lane, i)];   // pack into "
              "L::A::reg(lane, i)\n"
           << "//   auto [l, i] = L::A::owner(3, 11);   // who holds A[3][11]\n";
-    s << "//   L::mma(d, a, ...);   // operand lists as in the PTX: see mma() below\n"
-      << "#pragma once\n\n#ifndef LANEMAP_GEN_COMMON\n#define LANEMAP_GEN_COMMON\n"
+    const bool wgmma = smem::hasSharedMemoryOperands(in);
+    if (wgmma)
+        s << "// Shared memory: " << toString(choice.major) << "-major, " << toString(choice.swizzle)
+          << " swizzle (lanemap-cli export " << in.spec
+          << " --format cuda --major K|MN --swizzle none|32B|64B|128B for another)\n"
+          << "//   __shared__ alignas(L::B::kSmemAlignment) unsigned char sB[L::B::kSmemBytes];\n"
+          << "//   sB[L::B::smem_offset(k, n)] ...   // element B[k][n] (write it byte by byte for its "
+             "type)\n"
+          << "//   lanemap_gen::warpgroup::fence_proxy_async(); __syncthreads();\n"
+          << "//   const std::uint64_t b_desc = "
+             "L::B::smem_descriptor(static_cast<std::uint32_t>(__cvta_generic_to_shared(sB)));\n"
+          << "//   lanemap_gen::warpgroup::fence();\n"
+          << "//   L::mma" << (in.metadata ? "<0>(d, a, b_desc, e, 1)" : "(d, a, b_desc, 1)")
+          << ";   // D += A x B; A from registers (or an A descriptor: L::A::smem_*)\n"
+          << "//   lanemap_gen::warpgroup::commit_group(); lanemap_gen::warpgroup::wait_group<0>();\n"
+          << "//   lanemap_gen::warpgroup::fence_operands(d);\n";
+    else
+        s << "//   L::mma(d, a, ...);   // operand lists as in the PTX: see mma() below\n";
+    s << "#pragma once\n\n#ifndef LANEMAP_GEN_COMMON\n#define LANEMAP_GEN_COMMON\n"
       << "#if defined(__CUDACC__)\n#define LANEMAP_HD __host__ __device__\n#else\n#define "
          "LANEMAP_HD\n#endif\n"
       << "#include <cstdint>\nnamespace lanemap_gen {\nstruct Owner {\n    int lane;  // -1: nobody\n    int "
          "index; // element i\n};\n} // namespace lanemap_gen\n#endif\n\n";
+    if (wgmma)
+        s << cudagen::warpgroupCommon();
     s << "namespace lanemap_gen {\nnamespace " << ns << " {\n";
     s << "inline constexpr int kM = " << in.m << ", kN = " << in.n << ", kK = " << in.k
       << ", kThreads = " << in.threads << ", kMinSm = " << in.minSm << ";\n\n";
     for (const FragmentLayout& op : in.operands)
         s << operandBlock(op);
-    if (smem::hasSharedMemoryOperands(in))
-        s << "// B lives in shared memory (wgmma): build its descriptor with lanemap-cli show " << in.spec
-          << " --operand B.\n\n";
+    if (wgmma)
+        s << cudagen::sharedMemoryBlock(in, choice);
     if (in.metadata)
         s << metadataBlock(in);
-    s << ptxWrapper(in);
+    s << (wgmma ? cudagen::wgmmaWrappers(in, choice) : ptxWrapper(in));
     s << "} // namespace " << ns << "\n} // namespace lanemap_gen\n";
     return s.str();
 }

@@ -1,7 +1,9 @@
 #pragma once
 // The GPU product check (docs/reference/exports.md#gpu-product-check): one case per Hopper-runnable mma /
-// mma.sp variant and sparsity selector. The kernels (generated into products_mma.cu) load A, B, C from
-// matrices in global memory with the generated CUDA header's row/col/reg/bit functions, place sparse metadata
+// mma.sp / wmma variant and sparsity selector, and per wgmma / wgmma.sp variant in scope, selector and A
+// source. The kernels (generated into products_mma.cu and products_wgmma.cu) load A, B, C from matrices in
+// global memory with the generated CUDA header's row/col/reg/bit functions (wgmma: B, and A for the SS form,
+// into shared memory at its smem_offset/smem_bit, described by its smem_descriptor), place sparse metadata
 // with the header's field_lane/field_bit, run the header's inline-PTX mma() wrapper and store D with the same
 // functions. No CUDA types here: the runner (product_check.cpp) and the tests include it.
 
@@ -31,9 +33,13 @@ struct Case {
     // A negative control: the header of a deliberately wrong layout (C's rows rotated, controlInstruction()),
     // which must not reproduce the product, so a check that cannot fail is noticed.
     bool control = false;
+    // wgmma: A read from shared memory through the header's A descriptor (the SS form) instead of registers.
+    bool aShared = false;
 };
 
-// Every case the generated kernels cover (products_mma.cu).
-const std::vector<Case>& cases();
+// The cases of the generated kernels: mma / mma.sp / wmma (products_mma.cu, in every CUDA build) and wgmma /
+// wgmma.sp (products_wgmma.cu, linked only into lanemap-product-check: it is built only on request).
+const std::vector<Case>& mmaCases();
+const std::vector<Case>& wgmmaCases();
 
 } // namespace lanemap::product

@@ -3,8 +3,8 @@
 
 #include "lanemap/catalog.hpp"
 #include "lanemap/sparse.hpp"
-#include "non_affine.hpp"
 #include "product_case.hpp"
+#include "product_controls.hpp"
 
 #include <cuda_runtime_api.h>
 #include <nlohmann/json.hpp>
@@ -117,6 +117,28 @@ int value(ElementType type, std::uint32_t& seed, bool accumulator) {
     return accumulator ? r % 41 - 20 : r % 7 - 3;
 }
 
+// The logical matrix of one operand: its element type and (products x) rows x cols. wgmma has no register
+// B (it sits in shared memory: K x N of the B type) and no C (D accumulates in place: C is D's layout).
+struct Matrix {
+    ElementType type = ElementType::F16;
+    int matrices = 1, rows = 0, cols = 0;
+    std::size_t size() const { return static_cast<std::size_t>(matrices * rows * cols); }
+};
+
+Matrix matrixOf(const FragmentLayout& op) {
+    return {op.elementType(), op.matrices(), op.rows(), op.cols()};
+}
+
+Matrix bMatrix(const Instruction& in) {
+    const FragmentLayout* b = in.operand(Operand::B);
+    return b ? matrixOf(*b) : Matrix{in.btype, 1, in.k, in.n};
+}
+
+Matrix cMatrix(const Instruction& in) {
+    const FragmentLayout* c = in.operand(Operand::C);
+    return matrixOf(c ? *c : *in.operand(Operand::D));
+}
+
 struct Inputs {
     std::vector<int> a, b, c; // logical values, stacked by product
     std::vector<int> keptCols;
@@ -125,18 +147,16 @@ struct Inputs {
 
 Inputs makeInputs(const Instruction& in, int selector, int kept) {
     const FragmentLayout& a = *in.operand(Operand::A);
-    const FragmentLayout& b = *in.operand(Operand::B);
-    const FragmentLayout& c = *in.operand(Operand::C);
     std::uint32_t seed = 12345u + static_cast<std::uint32_t>(in.spec.size()) * 7919u;
     Inputs x;
-    auto fill = [&](std::vector<int>& out, const FragmentLayout& op, bool accumulator) {
-        out.resize(static_cast<std::size_t>(op.matrices() * op.rows() * op.cols()));
+    auto fill = [&](std::vector<int>& out, const Matrix& m, bool accumulator) {
+        out.resize(m.size());
         for (int& v : out)
-            v = value(op.elementType(), seed, accumulator);
+            v = value(m.type, seed, accumulator);
     };
-    fill(x.a, a, false);
-    fill(x.b, b, false);
-    fill(x.c, c, true);
+    fill(x.a, matrixOf(a), false);
+    fill(x.b, bMatrix(in), false);
+    fill(x.c, cMatrix(in), true);
     if (selector < 0)
         return x;
     const sparse::StorageRule& rule = *sparse::ruleFor(in.metadata->granularity);
@@ -185,19 +205,21 @@ CaseResult runCase(const Case& kase) {
     result.spec = kase.spec;
     result.selector = kase.selector;
     result.control = kase.control;
-    const Instruction* in = kase.control ? &controlInstruction() : Catalog::instance().instruction(kase.spec);
+    result.aShared = kase.aShared;
+    const Instruction* in =
+        kase.control ? &controlInstruction(kase.spec) : Catalog::instance().instruction(kase.spec);
     if (!in) {
         result.error = "not in the catalog";
         return result;
     }
-    const FragmentLayout& a = *in->operand(Operand::A);
-    const FragmentLayout& b = *in->operand(Operand::B);
-    const FragmentLayout& c = *in->operand(Operand::C);
+    const Matrix a = matrixOf(*in->operand(Operand::A));
+    const Matrix b = bMatrix(*in);
+    const Matrix c = cMatrix(*in);
     const FragmentLayout& d = *in->operand(Operand::D);
     try {
         const Inputs x = makeInputs(*in, kase.selector, kase.kept);
-        const DeviceVector<std::uint64_t> da(encodeAll(a.elementType(), x.a)),
-            db(encodeAll(b.elementType(), x.b)), dc(encodeAll(c.elementType(), x.c));
+        const DeviceVector<std::uint64_t> da(encodeAll(a.type, x.a)), db(encodeAll(b.type, x.b)),
+            dc(encodeAll(c.type, x.c));
         const std::size_t dCells = static_cast<std::size_t>(d.matrices() * d.rows() * d.cols());
         // A pattern no result has, so a cell the kernel never writes fails.
         const std::vector<std::uint64_t> sentinel(dCells, 0x7ff4dead7ff4deadull);
@@ -216,10 +238,10 @@ CaseResult runCase(const Case& kase) {
         for (int m = 0; m < d.matrices(); ++m)
             for (int r = 0; r < d.rows(); ++r)
                 for (int col = 0; col < d.cols(); ++col) {
-                    long long expected = x.c[static_cast<std::size_t>((m * c.rows() + r) * c.cols() + col)];
-                    for (int k = 0; k < a.cols(); ++k) {
-                        const int av = x.a[static_cast<std::size_t>((m * a.rows() + r) * a.cols() + k)];
-                        const int bv = x.b[static_cast<std::size_t>((m * b.rows() + k) * b.cols() + col)];
+                    long long expected = x.c[static_cast<std::size_t>((m * c.rows + r) * c.cols + col)];
+                    for (int k = 0; k < a.cols; ++k) {
+                        const int av = x.a[static_cast<std::size_t>((m * a.rows + r) * a.cols + k)];
+                        const int bv = x.b[static_cast<std::size_t>((m * b.rows + k) * b.cols + col)];
                         expected += b1 ? (andOp ? (av & bv) : (av ^ bv)) : static_cast<long long>(av) * bv;
                     }
                     const std::uint64_t raw =
@@ -262,11 +284,16 @@ std::string selectorText(int selector) {
     return selector < 0 ? "" : " selector " + std::to_string(selector);
 }
 
+bool isWgmma(const std::string& spec) {
+    return spec.starts_with("wgmma") || spec == test::kWgmmaControlSpec;
+}
+
 } // namespace
 
-const Instruction& controlInstruction() {
-    static const Instruction control = test::nonAffineInstruction();
-    return control;
+const Instruction& controlInstruction(std::string_view spec) {
+    static const Instruction mma = test::nonAffineInstruction();
+    static const Instruction wgmma = test::wgmmaControlInstruction();
+    return spec == wgmma.spec ? wgmma : mma;
 }
 
 std::string deviceProblem() {
@@ -284,7 +311,7 @@ std::string deviceProblem() {
     return {};
 }
 
-Run runAll() {
+Run runAll(const std::vector<Case>& cases) {
     Run run;
     cudaDeviceProp prop{};
     check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
@@ -295,7 +322,7 @@ Run runAll() {
     check(cudaRuntimeGetVersion(&run.device.runtimeVersion), "cudaRuntimeGetVersion");
     run.date = nowUtc();
     const auto start = std::chrono::steady_clock::now();
-    for (const Case& kase : cases())
+    for (const Case& kase : cases)
         run.results.push_back(runCase(kase));
     run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return run;
@@ -304,9 +331,12 @@ Run runAll() {
 std::string toJson(const Run& run) {
     nlohmann::ordered_json j;
     j["check"] = "lanemap gpu product check";
-    j["method"] = "A, B, C loaded from global memory and D stored with the generated CUDA header's "
-                  "row/col/reg/bit (and metadata field_lane/field_bit); the header's mma() wrapper runs the "
-                  "instruction; D compared with the host's exact product";
+    j["method"] =
+        "A, B, C loaded from global memory and D stored with the generated CUDA header's "
+        "row/col/reg/bit (and metadata field_lane/field_bit); wgmma: B, and A for the SS form, written "
+        "to shared memory at the header's smem_offset/smem_bit and described by its smem_descriptor, "
+        "C loaded into D; the header's mma() wrapper runs the instruction; D compared with the host's "
+        "exact product";
     j["device"] = {{"name", run.device.name},
                    {"sm", std::to_string(run.device.smMajor) + std::to_string(run.device.smMinor)},
                    {"cuda_driver", versionText(run.device.driverVersion)},
@@ -324,8 +354,11 @@ std::string toJson(const Run& run) {
         nlohmann::ordered_json c{{"spec", r.spec}};
         if (r.selector >= 0)
             c["selector"] = r.selector;
+        if (isWgmma(r.spec))
+            c["a_from"] = r.aShared ? "shared memory" : "registers";
         if (r.control)
-            c["expect"] = "fail (C rows rotated: a wrong layout)";
+            c["expect"] =
+                std::string("fail (") + (isWgmma(r.spec) ? "A" : "C") + " rows rotated: a wrong layout)";
         c["verdict"] = r.pass() ? "pass" : "fail";
         c["cells"] = r.cells;
         if (r.mismatches)
@@ -350,7 +383,9 @@ std::string toText(const Run& run) {
         }
         s << (r.control ? (r.asRequired() ? "control failed as required: " : "CONTROL DID NOT FAIL: ")
                         : (r.pass() ? "pass " : "FAIL "))
-          << r.spec << selectorText(r.selector) << ": " << r.cells << " cells";
+          << r.spec << selectorText(r.selector)
+          << (isWgmma(r.spec) ? (r.aShared ? ", A from shared memory" : ", A from registers") : "") << ": "
+          << r.cells << " cells";
         if (r.mismatches)
             s << ", " << r.mismatches << " differ (first " << r.firstMismatch << ")";
         if (!r.error.empty())

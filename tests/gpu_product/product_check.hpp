@@ -4,7 +4,10 @@
 // No CUDA types in this header.
 
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "product_case.hpp"
 
 namespace lanemap {
 struct Instruction;
@@ -16,6 +19,7 @@ struct CaseResult {
     std::string spec;
     int selector = -1;         // -1: dense
     bool control = false;      // the negative control (Case::control): it must fail
+    bool aShared = false;      // wgmma: A from shared memory (Case::aShared)
     int cells = 0;             // D cells compared (every product of quad-pair forms)
     int mismatches = 0;        // cells whose value differs from the host's product
     std::string firstMismatch; // "D[3][5]: expected 12, got 7"
@@ -41,10 +45,12 @@ struct Run {
 // Why the check cannot run here ("no CUDA device: ...", "device ... is sm_80; the kernels are sm_90a"); empty
 // when it can.
 std::string deviceProblem();
-// The control's instruction: mma.m16n8k16.f16 with C's rows rotated by one (a layout no instruction has).
-const Instruction& controlInstruction();
-// Runs every case (cases()); call only when deviceProblem() is empty.
-Run runAll();
+// A control's instruction (product_controls.hpp): mma.m16n8k16.f16 with C's rows rotated by one, or for
+// its spec wgmma.m64n64k16.f16 with A's rows rotated by one (layouts no instruction has).
+const Instruction& controlInstruction(std::string_view spec);
+// Runs `cases` (mmaCases(), and in lanemap-product-check wgmmaCases() too); call only when deviceProblem()
+// is empty.
+Run runAll(const std::vector<Case>& cases);
 
 std::string toJson(const Run& run);
 std::string toText(const Run& run);

@@ -13,15 +13,20 @@
 
 namespace lanemap {
 
-// C++ identifier of a spec: `mma.m16n8k16.f16` -> `mma_m16n8k16_f16`.
-std::string cudaNamespace(const Instruction& instruction);
+// C++ identifier of a spec: `mma.m16n8k16.f16` -> `mma_m16n8k16_f16`. A wgmma header of another shared-memory
+// layout than the default (K-major, 128B) adds it, `wgmma_m64n64k16_f16_mn_64b`, so that headers of several
+// layouts of one variant can be included together.
+std::string cudaNamespace(const Instruction& instruction, const smem::Choice& choice = {});
 
 // The C++ type of one register of `op` in the header's mma() wrapper: "uint32_t", "float" or "double".
 std::string_view cudaRegisterType(const FragmentLayout& op);
 
 // A self-contained header: per register operand constexpr __host__ __device__ row/col/owner functions, the
 // metadata field location of sparse forms, and an inline-PTX wrapper. Compiles as plain C++ without nvcc.
-std::string toCudaHeader(const Instruction& instruction);
+// wgmma adds, for `choice` (default K-major, 128B swizzle), A's and B's smem_offset/smem_bit and matrix
+// descriptor, the warpgroup fence/commit/wait helpers and wrappers with A from registers or shared memory.
+// Throws std::invalid_argument when `choice` does not fit the variant (MN-major for a non-16-bit type).
+std::string toCudaHeader(const Instruction& instruction, const smem::Choice& choice = {});
 
 // CuTe thread-value layouts ((T,V) -> (M,K), (N,K), (M,N)) per register operand, the CUTLASS atom name where
 // CUTLASS has one, and for wgmma the Swizzle o layout of the shared-memory operands for `choice`.
