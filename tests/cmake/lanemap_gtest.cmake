@@ -1,0 +1,38 @@
+# How ctest runs a GoogleTest binary (docs/performance.md#build-and-test-time).
+#
+#   lanemap_add_gtests(TARGET [SHARDS n] [COST seconds] [ENVIRONMENT VAR=value...])
+#
+# LANEMAP_TEST_SHARDS OFF (a hand-made build): one ctest test per GoogleTest test (gtest_discover_tests), so
+# `ctest -R Name` picks single tests. ON (./dev.sh test, CI): n ctest tests per binary, each running every
+# n-th GoogleTest test in one process (GoogleTest's GTEST_TOTAL_SHARDS / GTEST_SHARD_INDEX). Every test still
+# runs; what goes is a process start per test, which costs ~0.3 s under ASan (the catalog is built again in each),
+# ~540 CPU-s over the sanitizer pass's ~1,800 tests. COST (the binary's test time, seconds, unsanitized) lets
+# ctest -j start the long shards first on a fresh clone, before it has its own timings.
+option(LANEMAP_TEST_SHARDS "Register each GoogleTest binary as a few ctest shards, not one ctest test per test" OFF)
+
+function(lanemap_add_gtests target)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "SHARDS;COST" "ENVIRONMENT")
+  if(NOT arg_SHARDS)
+    set(arg_SHARDS 1)
+  endif()
+  if(NOT arg_COST)
+    set(arg_COST 1)
+  endif()
+  if(NOT LANEMAP_TEST_SHARDS)
+    if(arg_ENVIRONMENT)
+      gtest_discover_tests(${target} DISCOVERY_TIMEOUT 60 PROPERTIES ENVIRONMENT "${arg_ENVIRONMENT}")
+    else()
+      gtest_discover_tests(${target} DISCOVERY_TIMEOUT 60)
+    endif()
+    return()
+  endif()
+  math(EXPR last "${arg_SHARDS} - 1")
+  math(EXPR cost "(${arg_COST} + ${arg_SHARDS} - 1) / ${arg_SHARDS}")
+  foreach(index RANGE ${last})
+    math(EXPR number "${index} + 1")
+    set(name ${target}.shard${number}of${arg_SHARDS})
+    add_test(NAME ${name} COMMAND ${target})
+    set(environment GTEST_TOTAL_SHARDS=${arg_SHARDS} GTEST_SHARD_INDEX=${index} ${arg_ENVIRONMENT})
+    set_tests_properties(${name} PROPERTIES ENVIRONMENT "${environment}" COST ${cost} LABELS gtest-shard)
+  endforeach()
+endfunction()
