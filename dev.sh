@@ -92,7 +92,7 @@ cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${test_ar
 cmake --build "$BUILD_DIR" -j "$JOBS"
 
 case "$mode" in
-  build) ;;
+  build) phase "" ;;
   test)
     phase "tests ($BUILD_DIR)"
     echo "== running tests"
