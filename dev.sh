@@ -13,6 +13,23 @@ case "$mode" in run|test|build|package) ;; *) echo "usage: ./dev.sh run|test|bui
 BUILD_DIR=${BUILD_DIR:-build}
 JOBS=${JOBS:-$(nproc)}
 
+# Each phase's wall time and the CPU time its commands used (bash's `times`: children's user + system), so a
+# slow run says where the time went even on a loaded machine (docs/performance.md#build-and-test-time).
+# (`times` in a pipeline or $(...) would run in a subshell and see no children: it writes to a file.)
+phase_times=$(mktemp)
+trap 'rm -f "$phase_times"' EXIT
+phase_name="" phase_wall=0 phase_start_cpu=0
+phase() {
+  local now_cpu
+  times >"$phase_times"
+  now_cpu=$(awk 'NR == 2 { split($1, u, /[ms]/); split($2, s, /[ms]/); print u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$phase_times")
+  if [ -n "$phase_name" ]; then
+    awk -v n="$phase_name" -v w=$((SECONDS - phase_wall)) -v a="$phase_start_cpu" -v b="$now_cpu" \
+      'BEGIN { printf "== %s: %d s wall, %.0f CPU-s\n", n, w, b - a }'
+  fi
+  phase_name=$1 phase_wall=$SECONDS phase_start_cpu=$now_cpu
+}
+
 packages=(build-essential cmake ninja-build git pkg-config
           qt6-base-dev qt6-svg-dev libgl-dev fonts-dejavu-core
           libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev libexpat1-dev
@@ -59,29 +76,46 @@ if [ "$mode" = package ]; then
   exit 0
 fi
 
+# The test build trades what only a debugger reads for time (docs/performance.md#build-and-test-time): -g1
+# (functions and line tables, enough for a backtrace; full -g costs a third more compile time), and ctest runs
+# each test binary as a few shards instead of one process per test. LANEMAP_CMAKE_ARGS comes last, so
+# -DCMAKE_CXX_FLAGS_RELWITHDEBINFO='-O2 -g -DNDEBUG' there brings full debug info back.
+test_args=()
+if [ "$mode" = test ]; then
+  test_args=(-DLANEMAP_TEST_SHARDS=ON "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG")
+fi
+
+phase "configure and build ($BUILD_DIR)"
 echo "== configuring and building in $BUILD_DIR"
 # shellcheck disable=SC2086
-cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo ${LANEMAP_CMAKE_ARGS:-}
+cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${test_args[@]}" ${LANEMAP_CMAKE_ARGS:-}
 cmake --build "$BUILD_DIR" -j "$JOBS"
 
 case "$mode" in
-  build) ;;
+  build) phase "" ;;
   test)
+    phase "tests ($BUILD_DIR)"
     echo "== running tests"
     export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}
     ctest --test-dir "$BUILD_DIR" -j "$JOBS" --output-on-failure
     if [ "${LANEMAP_SKIP_CHECKS:-0}" != 1 ]; then
       # Second build with clang: core and CLI tests under AddressSanitizer + UndefinedBehaviorSanitizer, and
-      # a short libFuzzer run of the spec parser and the probe-report reader.
+      # a short libFuzzer run of the spec parser and the probe-report reader. -O1 (what the sanitizers'
+      # manuals suggest) compiles ~20% faster than -O2; line tables are all a sanitizer report needs.
+      phase "sanitizer build ($BUILD_DIR-check)"
       echo "== sanitizer and fuzz build (clang, ASan+UBSan) in $BUILD_DIR-check"
       CC=clang CXX=clang++ cmake -S . -B "$BUILD_DIR-check" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only -DNDEBUG" -DLANEMAP_TEST_SHARDS=ON \
         -DLANEMAP_SANITIZE=ON -DLANEMAP_FUZZ=ON -DLANEMAP_GUI=OFF -DLANEMAP_CUDA=OFF -DLANEMAP_BENCH=OFF
       cmake --build "$BUILD_DIR-check" -j "$JOBS"
+      phase "sanitizer tests ($BUILD_DIR-check)"
       UBSAN_OPTIONS=print_stacktrace=1 \
         ctest --test-dir "$BUILD_DIR-check" -j "$JOBS" --output-on-failure
     fi
+    phase ""
     ;;
   run)
+    rm -f "$phase_times" # exec skips the EXIT trap
     if [ -x "$BUILD_DIR/app/lanemap" ]; then
       exec "$BUILD_DIR/app/lanemap" "${@:2}"
     fi
