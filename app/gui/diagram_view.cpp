@@ -211,7 +211,7 @@ void DiagramView::relayout() {
                         static_cast<int>(std::ceil(m_content.height() * m_options.zoom)));
     const QSize vp = viewport()->size();
     // Room to scroll the last cells out from under the overview, along the direction that already scrolls.
-    const QRect overview = overviewRect();
+    const QRect overview = overviewPlace();
     const bool tall = m_contentPx.height() > vp.height();
     const int extraW = !overview.isEmpty() && !tall ? overview.width() + 16 : 0;
     const int extraH = !overview.isEmpty() && tall ? overview.height() + 16 : 0;
@@ -329,6 +329,23 @@ void DiagramView::paintSticky(QPainter& p, const QRegion& region) {
 }
 
 QRect DiagramView::overviewRect() const {
+    // At the start, untouched, the cells come first; a scroll or the pointer over the pane brings it.
+    const bool atStart = horizontalScrollBar()->value() == 0 && verticalScrollBar()->value() == 0;
+    if (atStart && !m_pointerInside && !m_overviewDrag)
+        return {};
+    return overviewPlace();
+}
+
+void DiagramView::setPointerInside(bool inside) {
+    if (inside == m_pointerInside)
+        return;
+    const QRect place = overviewPlace();
+    m_pointerInside = inside;
+    if (!place.isEmpty())
+        viewport()->update(place);
+}
+
+QRect DiagramView::overviewPlace() const {
     if (!m_diagram)
         return {};
     const QSize vp = viewport()->size();
@@ -393,7 +410,7 @@ void DiagramView::paintOverview(QPainter& p) {
 }
 
 QRect DiagramView::chromeRepaintRect(int dx, int dy) const {
-    QRect r = overviewRect();
+    QRect r = overviewPlace(); // also where it was: a scroll back to the start hides it
     const StickyHeaders h = stickyHeaders();
     const QSize vp = viewport()->size();
     // The strips stay where they are while the content moves under them: their old pixels moved by (dx, dy).
@@ -829,6 +846,7 @@ bool DiagramView::event(QEvent* e) {
 }
 
 void DiagramView::mouseMoveEvent(QMouseEvent* event) {
+    setPointerInside(true);
     if (m_overviewDrag && (event->buttons() & Qt::LeftButton)) {
         scrollToOverview(event->position().toPoint());
         return;
@@ -839,6 +857,7 @@ void DiagramView::mouseMoveEvent(QMouseEvent* event) {
 
 void DiagramView::mousePressEvent(QMouseEvent* event) {
     setFocus(Qt::MouseFocusReason);
+    setPointerInside(true);
     if (event->button() == Qt::LeftButton && overviewRect().contains(event->position().toPoint())) {
         m_overviewDrag = true;
         scrollToOverview(event->position().toPoint());
@@ -860,6 +879,7 @@ void DiagramView::mouseReleaseEvent(QMouseEvent* event) {
 
 void DiagramView::leaveEvent(QEvent* event) {
     setHover(-1);
+    setPointerInside(false);
     QAbstractScrollArea::leaveEvent(event);
 }
 
