@@ -5,6 +5,8 @@
 #include <QApplication>
 #include <QScrollBar>
 
+#include "diagram_painter.hpp"
+
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -96,6 +98,36 @@ TEST(Issue14Followups, TheOverviewComesWithAScrollOrThePointer) {
     d->verticalScrollBar()->setValue(d->verticalScrollBar()->maximum());
     d->horizontalScrollBar()->setValue(d->horizontalScrollBar()->maximum());
     EXPECT_FALSE(d->overviewRect().isEmpty());
+}
+
+} // namespace
+
+namespace {
+
+// 1600x1000, the screenshot size: with A, the metadata grid and the metadata registers stacked in one column,
+// A opens whole and labelled; the grid and the registers below it still open labelled from their start.
+TEST(Issue14Followups, SparseAOpensWholeAt1600x1000WithMetadataReadable) {
+    OpenedAt w(QSize(1600, 1000), QStringLiteral("mma.sp.m16n8k32.f16"));
+    DiagramView* a = w.window->pane(QStringLiteral("A"));
+    ASSERT_NE(a, nullptr);
+    EXPECT_TRUE(labelsVisible(*a->diagram(), a->zoom())) << "A zoom " << a->zoom();
+    for (const auto& [row, col] : {std::pair{0, 0}, std::pair{15, 31}, std::pair{15, 0}, std::pair{0, 31}}) {
+        const int cell = cellAt(a, row, col);
+        ASSERT_GE(cell, 0);
+        EXPECT_TRUE(a->viewport()->rect().contains(a->cellViewportRect(cell)))
+            << "A's cell " << row << "," << col << " on screen at open";
+    }
+    DiagramView* grid = w.window->pane(QStringLiteral("metadata"));
+    ASSERT_NE(grid, nullptr);
+    EXPECT_TRUE(labelsVisible(*grid->diagram(), grid->zoom())) << "metadata grid zoom " << grid->zoom();
+    EXPECT_TRUE(grid->viewport()->rect().contains(grid->cellViewportRect(cellAt(grid, 0, 0))));
+    DiagramView* regs = w.window->pane(MainWindow::metadataRegistersPane());
+    ASSERT_NE(regs, nullptr);
+    EXPECT_TRUE(labelsVisible(*regs->diagram(), regs->zoom())) << "registers zoom " << regs->zoom();
+    const BitField& field = regs->diagram()->bitFields.front().fields.front();
+    EXPECT_TRUE(regs->viewport()->rect().contains(
+        regs->viewportRect(QRectF(field.rect.x, field.rect.y, field.rect.w, field.rect.h))))
+        << "the first register's top field on screen";
 }
 
 } // namespace
