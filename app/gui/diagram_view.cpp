@@ -761,7 +761,9 @@ void DiagramView::setCursorCell(int cell) {
     updateCell(m_highlight.cursorCell);
     m_highlight.cursorCell = cell;
     updateCell(cell);
-    if (cell >= 0)
+    if (const BitField* f = m_options.part == DiagramPart::Registers ? fieldOfCell(cell) : nullptr)
+        scrollIntoView(viewportRect(QRectF(f->rect.x, f->rect.y, f->rect.w, f->rect.h)));
+    else if (cell >= 0)
         ensureCellVisible(cell);
     emit cursorMoved(cell);
 }
@@ -777,9 +779,56 @@ int DiagramView::litCellCount() const {
     return n;
 }
 
+const BitField* DiagramView::fieldOfCell(int cell) const {
+    if (!m_diagram || cell < 0)
+        return nullptr;
+    for (const BitFieldDiagram& reg : m_diagram->bitFields)
+        for (const BitField& f : reg.fields)
+            if (f.cell == cell)
+                return &f;
+    return nullptr;
+}
+
+bool DiagramView::moveCursorOverFields(int dRow, int dCol) {
+    std::vector<const BitField*> fields;
+    for (const BitFieldDiagram& reg : m_diagram->bitFields)
+        for (const BitField& f : reg.fields)
+            if (f.cell >= 0)
+                fields.push_back(&f);
+    if (fields.empty())
+        return false;
+    const BitField* here = fieldOfCell(m_highlight.cursorCell);
+    if (!here) {
+        setCursorCell(fields.front()->cell);
+        return true;
+    }
+    // The nearest field in the direction of travel, staying on its line (register) before changing line.
+    const double cx = here->rect.x + here->rect.w / 2, cy = here->rect.y + here->rect.h / 2;
+    const BitField* best = nullptr;
+    double bestScore = 0;
+    for (const BitField* f : fields) {
+        const double dx = f->rect.x + f->rect.w / 2 - cx, dy = f->rect.y + f->rect.h / 2 - cy;
+        const double along = dCol != 0 ? dx * dCol : dy * dRow;
+        const double across = dCol != 0 ? std::abs(dy) : std::abs(dx);
+        if (along <= 1e-6)
+            continue;
+        const double score = along + 4 * across;
+        if (!best || score < bestScore) {
+            best = f;
+            bestScore = score;
+        }
+    }
+    if (!best)
+        return false;
+    setCursorCell(best->cell);
+    return true;
+}
+
 bool DiagramView::moveCursor(int dRow, int dCol) {
     if (!m_diagram || m_diagram->cells.empty())
         return false;
+    if (m_options.part == DiagramPart::Registers)
+        return moveCursorOverFields(dRow, dCol);
     const int current = m_highlight.cursorCell;
     if (current < 0) {
         setCursorCell(0);

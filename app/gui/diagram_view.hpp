@@ -145,6 +145,9 @@ class DiagramView : public QAbstractScrollArea {
     void paintOverview(QPainter& p);
     QRect overviewPlace() const; // where the overview goes when shown (scroll room is kept for it)
     void setPointerInside(bool inside);
+    // The registers pane: the cursor moves over the register fields it shows, not the grid it hides.
+    bool moveCursorOverFields(int dRow, int dCol);
+    const BitField* fieldOfCell(int cell) const;
     QRect chromeRepaintRect(int dx, int dy) const; // strips and overview, before and after a scroll
     void invalidateTiles();
     void scrollIntoView(QRect viewportRect);

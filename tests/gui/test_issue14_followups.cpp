@@ -131,3 +131,41 @@ TEST(Issue14Followups, SparseAOpensWholeAt1600x1000WithMetadataReadable) {
 }
 
 } // namespace
+
+namespace {
+
+// The metadata registers pane shows register fields, not the grid: the arrow keys move the cursor along a
+// register's fields and down to the next register, scrolling the field into view.
+TEST(Issue14Followups, ArrowsInTheMetadataRegistersPaneMoveOverItsFields) {
+    OpenedAt w(QSize(1600, 1000), QStringLiteral("mma.sp.m16n8k32.f16"));
+    DiagramView* regs = w.window->pane(MainWindow::metadataRegistersPane());
+    ASSERT_NE(regs, nullptr);
+    const Diagram& d = *regs->diagram();
+    ASSERT_GE(d.bitFields.size(), 2U);
+    const BitFieldDiagram& first = d.bitFields[0];
+    ASSERT_GE(first.fields.size(), 2U);
+    regs->setFocus();
+    regs->setCursorCell(first.fields[0].cell);
+    QTest::keyClick(regs, Qt::Key_Right);
+    EXPECT_EQ(regs->cursorCell(), first.fields[1].cell) << "the next field of the same register";
+    QTest::keyClick(regs, Qt::Key_Left);
+    EXPECT_EQ(regs->cursorCell(), first.fields[0].cell);
+    // Down: the register drawn below the first one (the next in its column), its field under the cursor.
+    const BitFieldDiagram* below = nullptr;
+    for (const BitFieldDiagram& reg : d.bitFields)
+        if (std::abs(reg.rect.x - first.rect.x) < 1 && reg.rect.y > first.rect.y &&
+            (!below || reg.rect.y < below->rect.y))
+            below = &reg;
+    ASSERT_NE(below, nullptr);
+    QTest::keyClick(regs, Qt::Key_Down);
+    EXPECT_EQ(regs->cursorCell(), below->fields[0].cell) << "the first field of register T" << below->thread;
+    // The cursor's field is brought on screen; the pointer there answers for the same cell.
+    const BitField& f = below->fields[0];
+    EXPECT_TRUE(regs->viewport()->rect().contains(
+        regs->viewportRect(QRectF(f.rect.x, f.rect.y, f.rect.w, f.rect.h))));
+    EXPECT_EQ(
+        regs->cellAtViewport(regs->viewportRect(QRectF(f.rect.x, f.rect.y, f.rect.w, f.rect.h)).center()),
+        f.cell);
+}
+
+} // namespace
