@@ -211,7 +211,7 @@ void DiagramView::relayout() {
                         static_cast<int>(std::ceil(m_content.height() * m_options.zoom)));
     const QSize vp = viewport()->size();
     // Room to scroll the last cells out from under the overview, along the direction that already scrolls.
-    const QRect overview = overviewRect();
+    const QRect overview = overviewPlace();
     const bool tall = m_contentPx.height() > vp.height();
     const int extraW = !overview.isEmpty() && !tall ? overview.width() + 16 : 0;
     const int extraH = !overview.isEmpty() && tall ? overview.height() + 16 : 0;
@@ -329,6 +329,23 @@ void DiagramView::paintSticky(QPainter& p, const QRegion& region) {
 }
 
 QRect DiagramView::overviewRect() const {
+    // At the start, untouched, the cells come first; a scroll or the pointer over the pane brings it.
+    const bool atStart = horizontalScrollBar()->value() == 0 && verticalScrollBar()->value() == 0;
+    if (atStart && !m_pointerInside && !m_overviewDrag)
+        return {};
+    return overviewPlace();
+}
+
+void DiagramView::setPointerInside(bool inside) {
+    if (inside == m_pointerInside)
+        return;
+    const QRect place = overviewPlace();
+    m_pointerInside = inside;
+    if (!place.isEmpty())
+        viewport()->update(place);
+}
+
+QRect DiagramView::overviewPlace() const {
     if (!m_diagram)
         return {};
     const QSize vp = viewport()->size();
@@ -393,7 +410,7 @@ void DiagramView::paintOverview(QPainter& p) {
 }
 
 QRect DiagramView::chromeRepaintRect(int dx, int dy) const {
-    QRect r = overviewRect();
+    QRect r = overviewPlace(); // also where it was: a scroll back to the start hides it
     const StickyHeaders h = stickyHeaders();
     const QSize vp = viewport()->size();
     // The strips stay where they are while the content moves under them: their old pixels moved by (dx, dy).
@@ -744,7 +761,9 @@ void DiagramView::setCursorCell(int cell) {
     updateCell(m_highlight.cursorCell);
     m_highlight.cursorCell = cell;
     updateCell(cell);
-    if (cell >= 0)
+    if (const BitField* f = m_options.part == DiagramPart::Registers ? fieldOfCell(cell) : nullptr)
+        scrollIntoView(viewportRect(QRectF(f->rect.x, f->rect.y, f->rect.w, f->rect.h)));
+    else if (cell >= 0)
         ensureCellVisible(cell);
     emit cursorMoved(cell);
 }
@@ -760,9 +779,56 @@ int DiagramView::litCellCount() const {
     return n;
 }
 
+const BitField* DiagramView::fieldOfCell(int cell) const {
+    if (!m_diagram || cell < 0)
+        return nullptr;
+    for (const BitFieldDiagram& reg : m_diagram->bitFields)
+        for (const BitField& f : reg.fields)
+            if (f.cell == cell)
+                return &f;
+    return nullptr;
+}
+
+bool DiagramView::moveCursorOverFields(int dRow, int dCol) {
+    std::vector<const BitField*> fields;
+    for (const BitFieldDiagram& reg : m_diagram->bitFields)
+        for (const BitField& f : reg.fields)
+            if (f.cell >= 0)
+                fields.push_back(&f);
+    if (fields.empty())
+        return false;
+    const BitField* here = fieldOfCell(m_highlight.cursorCell);
+    if (!here) {
+        setCursorCell(fields.front()->cell);
+        return true;
+    }
+    // The nearest field in the direction of travel, staying on its line (register) before changing line.
+    const double cx = here->rect.x + here->rect.w / 2, cy = here->rect.y + here->rect.h / 2;
+    const BitField* best = nullptr;
+    double bestScore = 0;
+    for (const BitField* f : fields) {
+        const double dx = f->rect.x + f->rect.w / 2 - cx, dy = f->rect.y + f->rect.h / 2 - cy;
+        const double along = dCol != 0 ? dx * dCol : dy * dRow;
+        const double across = dCol != 0 ? std::abs(dy) : std::abs(dx);
+        if (along <= 1e-6)
+            continue;
+        const double score = along + 4 * across;
+        if (!best || score < bestScore) {
+            best = f;
+            bestScore = score;
+        }
+    }
+    if (!best)
+        return false;
+    setCursorCell(best->cell);
+    return true;
+}
+
 bool DiagramView::moveCursor(int dRow, int dCol) {
     if (!m_diagram || m_diagram->cells.empty())
         return false;
+    if (m_options.part == DiagramPart::Registers)
+        return moveCursorOverFields(dRow, dCol);
     const int current = m_highlight.cursorCell;
     if (current < 0) {
         setCursorCell(0);
@@ -829,6 +895,7 @@ bool DiagramView::event(QEvent* e) {
 }
 
 void DiagramView::mouseMoveEvent(QMouseEvent* event) {
+    setPointerInside(true);
     if (m_overviewDrag && (event->buttons() & Qt::LeftButton)) {
         scrollToOverview(event->position().toPoint());
         return;
@@ -839,6 +906,7 @@ void DiagramView::mouseMoveEvent(QMouseEvent* event) {
 
 void DiagramView::mousePressEvent(QMouseEvent* event) {
     setFocus(Qt::MouseFocusReason);
+    setPointerInside(true);
     if (event->button() == Qt::LeftButton && overviewRect().contains(event->position().toPoint())) {
         m_overviewDrag = true;
         scrollToOverview(event->position().toPoint());
@@ -860,6 +928,7 @@ void DiagramView::mouseReleaseEvent(QMouseEvent* event) {
 
 void DiagramView::leaveEvent(QEvent* event) {
     setHover(-1);
+    setPointerInside(false);
     QAbstractScrollArea::leaveEvent(event);
 }
 

@@ -111,7 +111,8 @@ class DiagramView : public QAbstractScrollArea {
     StickyHeaders stickyHeaders() const;
     // The overview drawn in the bottom-right corner when the content is well larger than the viewport: the
     // whole diagram in miniature with the visible part framed; clicking it scrolls there. Empty when all
-    // fits.
+    // fits, and while the pane shows its start untouched (not scrolled, pointer elsewhere): a pane never
+    // opens with cells hidden under it.
     QRect overviewRect() const;
     // Scrolls so the content point under overview pixel `pos` (viewport coordinates) is centred.
     void scrollToOverview(QPoint pos);
@@ -142,6 +143,11 @@ class DiagramView : public QAbstractScrollArea {
     void relayout(); // content rect, scroll ranges
     void paintSticky(QPainter& p, const QRegion& region);
     void paintOverview(QPainter& p);
+    QRect overviewPlace() const; // where the overview goes when shown (scroll room is kept for it)
+    void setPointerInside(bool inside);
+    // The registers pane: the cursor moves over the register fields it shows, not the grid it hides.
+    bool moveCursorOverFields(int dRow, int dCol);
+    const BitField* fieldOfCell(int cell) const;
     QRect chromeRepaintRect(int dx, int dy) const; // strips and overview, before and after a scroll
     void invalidateTiles();
     void scrollIntoView(QRect viewportRect);
@@ -171,6 +177,7 @@ class DiagramView : public QAbstractScrollArea {
     QHash<quint64, QImage> m_shadedTiles;
     QImage m_overview; // the whole content in miniature, rendered once per diagram / zoom / colours
     bool m_overviewDrag = false;
+    bool m_pointerInside = false; // the mouse is over the viewport: the overview shows
     bool m_warmPending = false;
     double m_lastPaintMs = 0;
     int m_paintCount = 0;

@@ -1023,12 +1023,14 @@ void MainWindow::rebuildPanes(bool newInstruction) {
     // A pane's size for the split: its natural size, less for the panes that are meant to scroll.
     auto splitSize = [&](const Pane& pane) {
         QSizeF s = natural(pane.view);
-        // The metadata grid scrolls; A keeps most of its height.
+        // The metadata grid and registers scroll (labelled: Fit readable) and A opens whole: with the three
+        // stacked in one column, A takes about half its height, a few rows and registers are enough at
+        // first sight.
         if (pane.name == QLatin1String("metadata"))
-            s = QSizeF(s.width(), std::min(s.height(), 1.2 * aSize.height()));
-        // The metadata registers (one per lane that holds metadata) scroll: a few are enough at first sight.
+            s = QSizeF(s.width(), std::min(s.height(), 0.6 * aSize.height()));
+        // The metadata registers (one per lane that holds metadata): a few are enough at first sight.
         if (pane.name == metadataRegistersPane())
-            s = QSizeF(s.width(), std::min(s.height(), 0.8 * aSize.height()));
+            s = QSizeF(s.width(), std::min(s.height(), 0.6 * aSize.height()));
         // The shared-memory pane scrolls too: the accumulator beside it keeps the larger share.
         if (pane.name == sharedMemoryPane())
             s = QSizeF(std::min(s.width(), 0.6 * aSize.width()), 0.8 * aSize.height());
