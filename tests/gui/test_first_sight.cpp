@@ -1,7 +1,7 @@
 // Issue 14, the audit's last findings: what a user on a laptop sees when an instruction opens. "Fit readable"
 // means readable labels (the wgmma A and D grids at 1280 and 1600 px windows), and every sparse variant shows
 // its metadata grid and its per-lane metadata registers readable at first sight at 1280x720.
-#include "gui_test_support.hpp"
+#include "opened_at.hpp"
 
 #include "details_panel.hpp"
 #include "diagram_painter.hpp"
@@ -29,29 +29,6 @@ using namespace lanemap::gui;
 using namespace lanemap::gui::test;
 
 namespace {
-
-// A window as the app opens one: sized, the instruction opened, then shown; the splitters and the band
-// choice (a short timer) settled.
-struct Opened {
-    QTemporaryDir dir;
-    std::unique_ptr<QSettings> settings;
-    std::unique_ptr<MainWindow> window;
-    Opened(QSize size, const QString& spec) {
-        settings =
-            std::make_unique<QSettings>(dir.filePath(QStringLiteral("lanemap.ini")), QSettings::IniFormat);
-        MainWindow::Options o;
-        o.settings = settings.get();
-        o.restore = false;
-        window = std::make_unique<MainWindow>(o);
-        window->resize(size);
-        EXPECT_TRUE(window->openSpec(spec));
-        window->show();
-        EXPECT_TRUE(QTest::qWaitForWindowExposed(window.get()));
-        QApplication::processEvents();
-        QTest::qWait(300);
-        QApplication::processEvents();
-    }
-};
 
 // Pixels inside `r` (viewport coordinates) far from the fill and the background: what a painted label
 // leaves. Colour alone leaves none.
@@ -83,7 +60,7 @@ void expectReadableOnScreen(DiagramView* view, int cell) {
 TEST(FirstSight, WgmmaAAndDOpenWithReadableLabelsAtTheTopLeftOnLaptopWindows) {
     for (const QSize size : {QSize(1280, 720), QSize(1600, 900)}) {
         SCOPED_TRACE(size.width());
-        Opened w(size, QStringLiteral("wgmma.m64n256k16.f16"));
+        OpenedAt w(size, QStringLiteral("wgmma.m64n256k16.f16"));
         for (const char* name : {"A", "D"}) {
             SCOPED_TRACE(name);
             DiagramView* view = w.window->pane(QString::fromLatin1(name));
@@ -107,7 +84,7 @@ TEST(FirstSight, WgmmaAAndDOpenWithReadableLabelsAtTheTopLeftOnLaptopWindows) {
 }
 
 TEST(FirstSight, EverySparseVariantShowsItsMetadataGridAndRegistersReadableAt1280x720) {
-    Opened w(QSize(1280, 720), QStringLiteral("mma.sp::ordered_metadata.m16n8k32.row.col.f32.f16.f16.f32"));
+    OpenedAt w(QSize(1280, 720), QStringLiteral("mma.sp::ordered_metadata.m16n8k32.row.col.f32.f16.f16.f32"));
     int checked = 0;
     for (const Variant* v : Catalog::instance().variants()) {
         if (v->family != Family::MmaSp && v->family != Family::WgmmaSp)
@@ -151,7 +128,7 @@ TEST(FirstSight, EverySparseVariantShowsItsMetadataGridAndRegistersReadableAt128
 }
 
 TEST(FirstSight, TheMetadataRegisterPaneLightsTheHoveredLaneAndPaintsItsLabels) {
-    Opened w(QSize(1280, 720), QStringLiteral("mma.sp.m16n8k64.s8"));
+    OpenedAt w(QSize(1280, 720), QStringLiteral("mma.sp.m16n8k64.s8"));
     DiagramView* regs = w.window->pane(MainWindow::metadataRegistersPane());
     DiagramView* grid = w.window->pane(QStringLiteral("metadata"));
     ASSERT_NE(regs, nullptr);
@@ -172,7 +149,7 @@ TEST(FirstSight, TheMetadataRegisterPaneLightsTheHoveredLaneAndPaintsItsLabels) 
 }
 
 TEST(FirstSight, PinningALaneBringsItsMetadataRegisterIntoView) {
-    Opened w(QSize(1280, 720), QStringLiteral("mma.sp::ordered_metadata.m16n8k32.row.col.f32.f16.f16.f32"));
+    OpenedAt w(QSize(1280, 720), QStringLiteral("mma.sp::ordered_metadata.m16n8k32.row.col.f32.f16.f16.f32"));
     DiagramView* regs = w.window->pane(MainWindow::metadataRegistersPane());
     ASSERT_NE(regs, nullptr);
     // The last lane's register is out of view at first (the pane shows the first few).

@@ -1,6 +1,6 @@
 // Issue 14 follow-ups: what a pane shows when an instruction opens on a laptop screen. No cell is hidden
 // under the overview at first sight; the overview comes with a scroll or the pointer.
-#include "gui_test_support.hpp"
+#include "opened_at.hpp"
 
 #include <QApplication>
 #include <QScrollBar>
@@ -16,28 +16,6 @@ using namespace lanemap::gui;
 using namespace lanemap::gui::test;
 
 namespace {
-
-// A window as the app opens one: sized, the instruction opened, shown, the band choice settled.
-struct OpenedAt {
-    QTemporaryDir dir;
-    std::unique_ptr<QSettings> settings;
-    std::unique_ptr<MainWindow> window;
-    OpenedAt(QSize size, const QString& spec) {
-        settings =
-            std::make_unique<QSettings>(dir.filePath(QStringLiteral("lanemap.ini")), QSettings::IniFormat);
-        MainWindow::Options o;
-        o.settings = settings.get();
-        o.restore = false;
-        window = std::make_unique<MainWindow>(o);
-        window->resize(size);
-        EXPECT_TRUE(window->openSpec(spec));
-        window->show();
-        EXPECT_TRUE(QTest::qWaitForWindowExposed(window.get()));
-        QApplication::processEvents();
-        QTest::qWait(300);
-        QApplication::processEvents();
-    }
-};
 
 // Rectangles of everything a pane draws that a user reads: its cells and its register fields.
 std::vector<QRect> visibleCellRects(const DiagramView* view) {
