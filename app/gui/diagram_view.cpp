@@ -62,12 +62,8 @@ void DiagramView::setDiagram(std::shared_ptr<const Diagram> diagram) {
         m_highlight.thread = laneOf(m_state->hoveredLane());
         m_highlight.pinned = laneOf(m_state->pinnedLane());
     }
-    invalidateTiles();
     const double before = m_options.zoom;
-    if (m_fit)
-        m_options.zoom = fitZoom();
-    relayout();
-    viewport()->update();
+    redraw();
     if (std::abs(m_options.zoom - before) > 1e-9)
         emit zoomChanged(m_options.zoom); // the pane's zoom label follows a refit to the new diagram
 }
@@ -96,6 +92,14 @@ void DiagramView::setColors(const ViewColors& colors) {
     viewport()->update();
 }
 
+void DiagramView::redraw() {
+    invalidateTiles();
+    if (m_fit)
+        m_options.zoom = fitZoom();
+    relayout();
+    viewport()->update();
+}
+
 void DiagramView::setShowLabels(bool on) {
     if (m_options.labels == on)
         return;
@@ -107,22 +111,14 @@ void DiagramView::setShowLabels(bool on) {
 void DiagramView::setChrome(bool title, bool legends) {
     m_options.chrome = title;
     m_options.legends = legends;
-    invalidateTiles();
-    if (m_fit)
-        m_options.zoom = fitZoom();
-    relayout();
-    viewport()->update();
+    redraw();
 }
 
 void DiagramView::setPart(DiagramPart part) {
     if (m_options.part == part)
         return;
     m_options.part = part;
-    invalidateTiles();
-    if (m_fit)
-        m_options.zoom = fitZoom();
-    relayout();
-    viewport()->update();
+    redraw();
 }
 
 void DiagramView::setMarks(CellMarks marks) {

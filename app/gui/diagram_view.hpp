@@ -141,6 +141,7 @@ class DiagramView : public QAbstractScrollArea {
 
   private:
     void relayout(); // content rect, scroll ranges
+    void redraw(); // after what is drawn changed: tiles dropped, refitted in a Fit mode, laid out, repainted
     void paintSticky(QPainter& p, const QRegion& region);
     void paintOverview(QPainter& p);
     QRect overviewPlace() const; // where the overview goes when shown (scroll room is kept for it)

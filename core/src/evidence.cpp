@@ -31,6 +31,13 @@ struct RecordedResultRow {
     Verdict verdict;
 };
 #include "recorded_reports.inc" // kRecordedRuns[], kRecordedResults[]
+
+std::string_view specOf(std::string_view spec) {
+    return spec;
+}
+std::string_view specOf(const RecordedResultRow& row) {
+    return row.spec;
+}
 } // namespace
 
 void EvidenceOverlay::add(const ProbeReport& report, std::string reportName) {
@@ -63,16 +70,13 @@ const HardwareEvidence* EvidenceOverlay::find(std::string_view spec) const {
     const std::lock_guard lock(m_builtIn->mutex);
     auto it = m_builtIn->found.find(spec);
     if (it == m_builtIn->found.end()) {
-        // As add() would have it: reports in order, each report's results in order.
-        std::vector<const RecordedResultRow*> rows;
-        for (const RecordedResultRow& row : kRecordedResults)
-            if (row.spec && spec == row.spec)
-                rows.push_back(&row);
-        std::stable_sort(
-            rows.begin(), rows.end(),
-            [](const RecordedResultRow* a, const RecordedResultRow* b) { return a->run < b->run; });
+        // The generator sorts the rows by spec (the last row is an empty end marker), one spec's rows in
+        // report order, as add() would meet them.
+        const auto rows =
+            std::equal_range(std::begin(kRecordedResults), std::end(kRecordedResults) - 1, spec,
+                             [](const auto& a, const auto& b) { return specOf(a) < specOf(b); });
         HardwareEvidence best;
-        for (const RecordedResultRow* row : rows) {
+        for (auto row = rows.first; row != rows.second; ++row) {
             const HardwareEvidence fresh{m_runs.at(static_cast<std::size_t>(row->run)).get(), row->verdict};
             if (!best.run || outranks(fresh, best))
                 best = fresh;

@@ -536,7 +536,9 @@ void SvgBuilder::lane(int thread) {
             // from where it is used, and only the lane's group says that.
             const std::string_view shape = m_shape.view();
             if (!perCellKey && shape.size() >= kSharedShape) {
-                const auto [it, added] = m_shapes.try_emplace(std::string(shape), m_shapes.size());
+                auto it = m_shapes.find(shape); // a string is made only for a new shape
+                if (it == m_shapes.end())
+                    it = m_shapes.emplace(std::string(shape), m_shapes.size()).first;
                 m_c << "<use xlink:href=\"#s";
                 m_c.integer(static_cast<long long>(it->second)) << '"';
                 if (x0 != 0)

@@ -39,27 +39,30 @@ void exportCatalog(benchmark::State& state, ExportFormat format, bool compact, b
     state.counters["largest"] = static_cast<double>(largest);
 }
 
+// The catalog in each form `export --all` writes.
+struct CatalogExport {
+    const char* name;
+    ExportFormat format;
+    bool compact;
+    bool gzip;
+};
+constexpr CatalogExport kCatalogExports[] = {
+    {"BM_ExportSvgCatalog", ExportFormat::Svg, false, false},
+    {"BM_ExportJsonCatalog", ExportFormat::Json, false, false},
+    {"BM_ExportJsonCompactCatalog", ExportFormat::Json, true, false},
+    {"BM_ExportJsonCompactGzipCatalog", ExportFormat::Json, true, true},
+};
+
+const bool kCatalogExportsRegistered = [] {
+    for (const CatalogExport& e : kCatalogExports)
+        benchmark::RegisterBenchmark(
+            e.name, [e](benchmark::State& state) { exportCatalog(state, e.format, e.compact, e.gzip); })
+            ->Unit(benchmark::kMillisecond)
+            ->Iterations(1);
+    return true;
+}();
+
 } // namespace
-
-static void BM_ExportSvgCatalog(benchmark::State& state) {
-    exportCatalog(state, ExportFormat::Svg, false, false);
-}
-BENCHMARK(BM_ExportSvgCatalog)->Unit(benchmark::kMillisecond)->Iterations(1);
-
-static void BM_ExportJsonCatalog(benchmark::State& state) {
-    exportCatalog(state, ExportFormat::Json, false, false);
-}
-BENCHMARK(BM_ExportJsonCatalog)->Unit(benchmark::kMillisecond)->Iterations(1);
-
-static void BM_ExportJsonCompactCatalog(benchmark::State& state) {
-    exportCatalog(state, ExportFormat::Json, true, false);
-}
-BENCHMARK(BM_ExportJsonCompactCatalog)->Unit(benchmark::kMillisecond)->Iterations(1);
-
-static void BM_ExportJsonCompactGzipCatalog(benchmark::State& state) {
-    exportCatalog(state, ExportFormat::Json, true, true);
-}
-BENCHMARK(BM_ExportJsonCompactGzipCatalog)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 // The wgmma 64x256x16 figure as exported (A, D and B in shared memory): the one compared with CuTe's
 // print_svg of the same atom.
