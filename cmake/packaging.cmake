@@ -47,6 +47,10 @@ if(LANEMAP_GZIP)
 endif()
 
 install(TARGETS lanemap-cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+if(TARGET lanemap_probe_kernels)
+  # The CUDA probe, loaded by lanemap-cli and lanemap only when they probe (gpu/CMakeLists.txt).
+  install(TARGETS lanemap_probe_kernels LIBRARY DESTINATION ${LANEMAP_PROBE_MODULE_INSTALL_DIR})
+endif()
 if(LANEMAP_HAVE_QT)
   install(TARGETS lanemap RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
   install(FILES ${PROJECT_SOURCE_DIR}/resources/lanemap.desktop DESTINATION ${CMAKE_INSTALL_DATADIR}/applications)

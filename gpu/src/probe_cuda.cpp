@@ -1,6 +1,6 @@
-// The probe API with CUDA: device discovery, the GPU as a probe Device (pipeline.hpp), and the one-hot
-// method's kernels (mma / mma.sp). Every CUDA call is checked; an error ends that variant with the error's
-// name and never a fake result.
+// The CUDA half of the probe API, in the probe module (probe_module.hpp): device discovery, the GPU as a
+// probe Device (pipeline.hpp), and the one-hot method's kernels (mma / mma.sp). Every CUDA call is checked;
+// an error ends that variant with the error's name and never a fake result.
 #include "lanemap/gpu/discover.hpp"
 #include "lanemap/gpu/pipeline.hpp"
 #include "lanemap/gpu/probe.hpp"
@@ -9,6 +9,7 @@
 #include "kernels.hpp"
 #include "methods.hpp"
 #include "probe_ldmatrix.hpp"
+#include "probe_module.hpp"
 
 #include "lanemap/catalog.hpp"
 
@@ -200,7 +201,21 @@ class CudaDevice final : public Device {
     std::mutex m_gpu;
 };
 
-CudaDevice& cudaDevice(const DeviceInfo& info) {
+} // namespace
+
+const KernelBinding& oneHotKernels() {
+    static const OneHotKernels binding;
+    return binding;
+}
+
+Availability discoverCuda() {
+    static std::once_flag once;
+    static Availability cached;
+    std::call_once(once, [] { cached = discoverOnce(); });
+    return cached;
+}
+
+Device& cudaDevice(const DeviceInfo& info) {
     static CudaDevice device(info); // discover() is cached: the device never changes
     static std::once_flag once;
     std::call_once(once, [] {
@@ -213,50 +228,6 @@ CudaDevice& cudaDevice(const DeviceInfo& info) {
         (void)err;
     });
     return device;
-}
-
-} // namespace
-
-const KernelBinding& oneHotKernels() {
-    static const OneHotKernels binding;
-    return binding;
-}
-
-bool builtWithCuda() {
-    return true;
-}
-
-Availability discover() {
-    static std::once_flag once;
-    static Availability cached;
-    std::call_once(once, [] { cached = discoverOnce(); });
-    return cached;
-}
-
-Device& localDevice() {
-    const Availability a = discover();
-    if (!a.available) {
-        static AbsentDevice absent("GPU unavailable: " + a.reason, a.device);
-        return absent;
-    }
-    return cudaDevice(a.device);
-}
-
-ProbeResult probe(const Variant& variant) {
-    const Availability a = discover();
-    if (!a.available)
-        return unsupportedResult(variant, "GPU unavailable: " + a.reason);
-    return probeOn(cudaDevice(a.device), variant);
-}
-
-ProbeReport probeAll(const std::vector<const Variant*>& variants, const Progress& progress,
-                     const std::atomic<bool>* cancel) {
-    const Availability a = discover();
-    if (!a.available) {
-        AbsentDevice absent("GPU unavailable: " + a.reason, a.device);
-        return probeMany(absent, variants, progress, cancel);
-    }
-    return probeMany(cudaDevice(a.device), variants, progress, cancel);
 }
 
 } // namespace lanemap::gpu

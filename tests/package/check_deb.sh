@@ -53,5 +53,15 @@ trap 'rm -rf "$tmp"' EXIT
 dpkg-deb -x "$deb" "$tmp"
 "$tmp/usr/bin/lanemap-cli" --version | grep -q "lanemap-cli $version (git " || { echo "FAIL: --version"; fail=1; }
 [ "$("$tmp/usr/bin/lanemap-cli" list | wc -l)" -gt 700 ] || { echo "FAIL: lanemap-cli list"; fail=1; }
+# A CUDA build ships the probe module in <libdir>/lanemap, and the packaged CLI finds it there (without a GPU
+# the CUDA runtime inside the module says why, never "probe module ... not found").
+probe_err=$("$tmp/usr/bin/lanemap-cli" probe mma.m16n8k16.f16 2>&1 >/dev/null)
+case "$probe_err" in
+  *"built without CUDA"*) ;;
+  *)
+    grep -q '^\./usr/lib/\(.*/\)\?lanemap/liblanemap_probe_kernels\.so$' <<<"$contents" ||
+      { echo "FAIL: a CUDA build without usr/lib/.../lanemap/liblanemap_probe_kernels.so"; fail=1; }
+    case "$probe_err" in *"probe module"*) echo "FAIL: the packaged CLI: $probe_err"; fail=1 ;; esac ;;
+esac
 [ $fail = 0 ] && echo "package ok: $(dpkg-deb -c "$deb" | wc -l) entries; Depends: $depends"
 exit $fail
