@@ -1,4 +1,5 @@
 #include "cli.hpp"
+#include "catalog_names.hpp"
 #include "cli_banks.hpp"
 #include "cli_timing.hpp"
 
@@ -63,12 +64,28 @@ int cmdList(const std::string& family, int sm, std::ostream& out, std::ostream& 
             << "'; valid families: mma, mma.sp, wgmma, wgmma.sp, ldmatrix, stmatrix, movmatrix, wmma\n";
         return Usage;
     }
+    // One buffer written once: 800 lines through the stream's formatting cost more than the names themselves.
+    std::string lines;
+    if (family != "wmma") {
+        // The names written at build time (catalog_names.hpp): no family registers.
+        for (const ListedVariant& v : listedVariants())
+            if ((family.empty() || listedFamily(v) == family) && (sm <= 0 || v.minSm <= sm)) {
+                lines += listedSpec(v);
+                lines += "\tsm_";
+                lines += std::to_string(v.minSm);
+                lines += '\n';
+            }
+        out.write(lines.data(), static_cast<std::streamsize>(lines.size()));
+        return Ok;
+    }
     for (const Variant* v : Catalog::instance().variants()) {
         if (!family.empty() && toString(v->family) != family)
             continue;
         if (sm > 0 && v->minSm > sm)
             continue;
-        out << v->spec << "\tsm_" << v->minSm;
+        lines += v->spec;
+        lines += "\tsm_";
+        lines += std::to_string(v->minSm);
         if (family == "wmma") {
             // wmma layouts belong to a SASS target: the targets with a report (built in or contributed). Only
             // when asked for: reading the reports costs a plain `list` (shell completion) three times its
@@ -76,10 +93,12 @@ int cmdList(const std::string& family, int sm, std::ostream& out, std::ostream& 
             std::string targets;
             for (const std::string& t : wmma::targetsOf(*v))
                 targets += (targets.empty() ? "" : ",") + t;
-            out << "\tdiscovered " << (targets.empty() ? "nowhere" : targets);
+            lines += "\tdiscovered ";
+            lines += targets.empty() ? "nowhere" : targets;
         }
-        out << '\n';
+        lines += '\n';
     }
+    out.write(lines.data(), static_cast<std::streamsize>(lines.size()));
     if (family == "wmma")
         for (const std::string& refused : wmma::refusedDiscoveryReports())
             err << "lanemap-cli: ignored discovery report " << refused << '\n';
@@ -565,135 +584,167 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     app.set_version_flag("--version", "lanemap-cli " + std::string(kVersionLine));
     app.require_subcommand(1);
 
+    // Only a subcommand named on the command line gets its options: adding them is most of what CLI11 costs a
+    // one-shot command, and a subcommand that is not named cannot be parsed. Every subcommand is there, with
+    // its description, for --help and for the errors that list them.
+    const auto named = [&args](const CLI::App* command) {
+        return std::find(args.begin(), args.end(), command->get_name()) != args.end();
+    };
+
     std::string family;
     int sm = 0;
     auto* list =
         app.add_subcommand("list", "List every instruction variant (one spec per line, with min SM)");
-    list->add_option("--family", family,
-                     "Only this family: mma, mma.sp, wgmma, wgmma.sp, ldmatrix, stmatrix, movmatrix");
-    list->add_option("--sm", sm, "Only variants that run on this SM (e.g. 90)");
+    if (named(list)) {
+        list->add_option("--family", family,
+                         "Only this family: mma, mma.sp, wgmma, wgmma.sp, ldmatrix, stmatrix, movmatrix");
+        list->add_option("--sm", sm, "Only variants that run on this SM (e.g. 90)");
+    }
 
     std::string spec;
     std::string operand;
     int selector = 0;
-    auto* show = app.add_subcommand("show", "Print a text grid of one instruction (cells T<lane>:a<i>)");
-    show->add_option("spec", spec, "Spec or PTX instruction, e.g. mma.m16n8k16.f16")->required();
-    show->add_option("--operand", operand, "Only this operand: A, B, C, D or metadata");
-    show->add_option("--selector", selector, "Sparse metadata: only this sparsity selector");
     std::string major, swizzle;
-    show->add_option("--major", major,
-                     "wgmma shared memory: K or MN (with --operand A: A's shared-memory view)");
-    show->add_option("--swizzle", swizzle, "wgmma shared memory: none, 32B, 64B or 128B (default 128B)");
     std::string placementText; // --smem: ldmatrix / stmatrix placement (cli_banks.cpp)
-    show->add_option("--smem", placementText,
-                     "ldmatrix/stmatrix: a shared-memory placement; adds its per-phase bank table "
-                     "(docs/reference/ldmatrix.md)");
     std::string target;
-    show->add_option("--target", target,
-                     "wmma: the SASS target whose discovered layout to show (e.g. sm_90)");
+    auto* show = app.add_subcommand("show", "Print a text grid of one instruction (cells T<lane>:a<i>)");
+    if (named(show)) {
+        show->add_option("spec", spec, "Spec or PTX instruction, e.g. mma.m16n8k16.f16")->required();
+        show->add_option("--operand", operand, "Only this operand: A, B, C, D or metadata");
+        show->add_option("--selector", selector, "Sparse metadata: only this sparsity selector");
+        show->add_option("--major", major,
+                         "wgmma shared memory: K or MN (with --operand A: A's shared-memory view)");
+        show->add_option("--swizzle", swizzle, "wgmma shared memory: none, 32B, 64B or 128B (default 128B)");
+        show->add_option("--smem", placementText,
+                         "ldmatrix/stmatrix: a shared-memory placement; adds its per-phase bank table "
+                         "(docs/reference/ldmatrix.md)");
+        show->add_option("--target", target,
+                         "wmma: the SASS target whose discovered layout to show (e.g. sm_90)");
+    }
 
     std::string exportSpec, format = "json", output;
     bool all = false;
+    std::string color, palette, lanes;
+    bool gzip = false;
+    bool compact = false;
     auto* exp = app.add_subcommand("export", "Write one spec or --all as json, txt, svg, html (a static "
                                              "site), cuda, cute, triton, csv, md or tex");
-    exp->add_option("spec", exportSpec, "Spec or PTX instruction");
-    exp->add_flag("--all", all, "Every variant in the catalog (-o names a folder)");
-    exp->add_option("--format", format, "Output format: " + exportFormatList());
-    exp->add_option("--operand", operand, "Only this operand (txt, svg)");
-    exp->add_option("--selector", selector, "Sparse metadata: only this sparsity selector");
-    exp->add_option("--major", major, "wgmma shared memory: K or MN (default K)");
-    exp->add_option("--swizzle", swizzle, "wgmma shared memory: none, 32B, 64B or 128B (default 128B)");
-    exp->add_option("-o,--output", output, "Output file, folder (--all) or '-' for stdout");
-    exp->add_option(
-        "--smem", placementText,
-        "ldmatrix/stmatrix: a shared-memory placement (txt, json: with its banks; svg: its picture)");
-    std::string color, palette, lanes;
-    exp->add_option("--color", color, "svg: color cells by lane, register or group (groupID); default lane");
-    exp->add_option("--palette", palette, "svg: default or colorblind");
-    bool gzip = false;
-    exp->add_flag("--gzip", gzip,
-                  "Write gzip (FILE as given, SPEC.FORMAT.gz per variant with --all; any format)");
-    bool compact = false;
-    exp->add_flag("--compact", compact,
-                  "json: the compact form, elements as columns (docs/reference/json.md#compact-form)");
-    exp->add_option("--lanes", lanes, "svg: only these lanes/threads in color, e.g. 0-3,13 (others grey)");
+    if (named(exp)) {
+        exp->add_option("spec", exportSpec, "Spec or PTX instruction");
+        exp->add_flag("--all", all, "Every variant in the catalog (-o names a folder)");
+        exp->add_option("--format", format, "Output format: " + exportFormatList());
+        exp->add_option("--operand", operand, "Only this operand (txt, svg)");
+        exp->add_option("--selector", selector, "Sparse metadata: only this sparsity selector");
+        exp->add_option("--major", major, "wgmma shared memory: K or MN (default K)");
+        exp->add_option("--swizzle", swizzle, "wgmma shared memory: none, 32B, 64B or 128B (default 128B)");
+        exp->add_option("-o,--output", output, "Output file, folder (--all) or '-' for stdout");
+        exp->add_option(
+            "--smem", placementText,
+            "ldmatrix/stmatrix: a shared-memory placement (txt, json: with its banks; svg: its picture)");
+        exp->add_option("--color", color,
+                        "svg: color cells by lane, register or group (groupID); default lane");
+        exp->add_option("--palette", palette, "svg: default or colorblind");
+        exp->add_flag("--gzip", gzip,
+                      "Write gzip (FILE as given, SPEC.FORMAT.gz per variant with --all; any format)");
+        exp->add_flag("--compact", compact,
+                      "json: the compact form, elements as columns (docs/reference/json.md#compact-form)");
+        exp->add_option("--lanes", lanes,
+                        "svg: only these lanes/threads in color, e.g. 0-3,13 (others grey)");
+    }
 
     std::string probeSpec, jsonPath;
     bool probeAllVariants = false;
-    auto* probe = app.add_subcommand("probe", "Run the real instructions on the GPU and compare every cell");
-    probe->add_option("spec", probeSpec, "Spec or PTX instruction");
-    probe->add_flag("--all", probeAllVariants, "Every variant in the catalog");
-    probe->add_option("--json", jsonPath,
-                      "Write the report (JSON, docs/probe.md) to this file; checked before the run");
     bool probeTiming = false;
-    probe->add_flag("--timing", probeTiming,
-                    "Print where the run's time went: CUDA start-up, context, plan, device, interpret");
     std::string probeFamily;
-    probe->add_option(
-        "--family", probeFamily,
-        "With --all: only this family (mma, mma.sp, wgmma, wgmma.sp, ldmatrix, stmatrix, movmatrix, wmma; "
-        "or a comma-separated list; wmma runs only when named)");
+    auto* probe = app.add_subcommand("probe", "Run the real instructions on the GPU and compare every cell");
+    if (named(probe)) {
+        probe->add_option("spec", probeSpec, "Spec or PTX instruction");
+        probe->add_flag("--all", probeAllVariants, "Every variant in the catalog");
+        probe->add_option("--json", jsonPath,
+                          "Write the report (JSON, docs/probe.md) to this file; checked before the run");
+        probe->add_flag("--timing", probeTiming,
+                        "Print where the run's time went: CUDA start-up, context, plan, device, interpret");
+        probe->add_option("--family", probeFamily,
+                          "With --all: only this family (mma, mma.sp, wgmma, wgmma.sp, ldmatrix, stmatrix, "
+                          "movmatrix, wmma; "
+                          "or a comma-separated list; wmma runs only when named)");
+    }
 
     BanksRequest banksRequest;
     auto* banksCommand = app.add_subcommand(
         "banks", "Shared-memory banks of one ldmatrix/stmatrix placement: per-phase table, search, --feeds");
-    banksCommand->add_option("spec", banksRequest.spec, "ldmatrix or stmatrix spec or PTX string")
-        ->required();
-    banksCommand->add_option(
-        "--smem", banksRequest.smem,
-        "Placement: row-major|col-major, pitch=B, pad=B, swizzle=B,M,S, mode=32B|64B|128B, "
-        "start=B, tile=RxC (docs/reference/ldmatrix.md)");
-    banksCommand->add_flag("--search", banksRequest.search, "List the conflict-free swizzles and paddings");
-    banksCommand->add_option("--feeds", banksRequest.feeds,
-                             "Check the registers against an mma operand, e.g. mma.m16n8k16.f16:A");
-    banksCommand->add_flag("--json", banksRequest.json, "JSON instead of the text table");
-    banksCommand->add_option(
-        "--format", banksRequest.format,
-        "text (default), json, or svg: the shared-memory picture (lines, phases, conflicts)");
-    banksCommand->add_option("-o,--output", banksRequest.output, "Output file (default stdout)");
+    if (named(banksCommand)) {
+        banksCommand->add_option("spec", banksRequest.spec, "ldmatrix or stmatrix spec or PTX string")
+            ->required();
+        banksCommand->add_option(
+            "--smem", banksRequest.smem,
+            "Placement: row-major|col-major, pitch=B, pad=B, swizzle=B,M,S, mode=32B|64B|128B, "
+            "start=B, tile=RxC (docs/reference/ldmatrix.md)");
+        banksCommand->add_flag("--search", banksRequest.search,
+                               "List the conflict-free swizzles and paddings");
+        banksCommand->add_option("--feeds", banksRequest.feeds,
+                                 "Check the registers against an mma operand, e.g. mma.m16n8k16.f16:A");
+        banksCommand->add_flag("--json", banksRequest.json, "JSON instead of the text table");
+        banksCommand->add_option(
+            "--format", banksRequest.format,
+            "text (default), json, or svg: the shared-memory picture (lines, phases, conflicts)");
+        banksCommand->add_option("-o,--output", banksRequest.output, "Output file (default stdout)");
+    }
 
     std::string querySpec, queryOperand, diffSpec2;
     int queryRow = 0, queryCol = 0, queryLane = 0, queryRegister = 0, querySelector = 0;
     bool queryJson = false;
     auto* where =
         app.add_subcommand("where", "Who holds OPERAND[ROW][COL]: lane(s), register, bits, element");
-    where->add_option("spec", querySpec, "Spec or PTX instruction")->required();
-    where->add_option("operand", queryOperand, "A, B, C or D")->required();
-    where->add_option("row", queryRow, "Row of the operand")->required();
-    where->add_option("col", queryCol, "Column of the operand")->required();
-    where->add_flag("--json", queryJson, "JSON instead of text (docs/reference/queries.md)");
+    if (named(where)) {
+        where->add_option("spec", querySpec, "Spec or PTX instruction")->required();
+        where->add_option("operand", queryOperand, "A, B, C or D")->required();
+        where->add_option("row", queryRow, "Row of the operand")->required();
+        where->add_option("col", queryCol, "Column of the operand")->required();
+        where->add_flag("--json", queryJson, "JSON instead of text (docs/reference/queries.md)");
+    }
     auto* what = app.add_subcommand("what", "Every element one lane (thread) holds, per operand");
-    what->add_option("spec", querySpec, "Spec or PTX instruction")->required();
-    what->add_option("--lane,--thread", queryLane, "Lane (warp) or thread 0..127 (warpgroup)")->required();
-    what->add_option("--register", queryRegister, "Only this register");
-    what->add_flag("--json", queryJson, "JSON instead of text");
+    if (named(what)) {
+        what->add_option("spec", querySpec, "Spec or PTX instruction")->required();
+        what->add_option("--lane,--thread", queryLane, "Lane (warp) or thread 0..127 (warpgroup)")
+            ->required();
+        what->add_option("--register", queryRegister, "Only this register");
+        what->add_flag("--json", queryJson, "JSON instead of text");
+    }
     auto* feedsCmd =
         app.add_subcommand("feeds", "Which A, B, C registers and metadata fields make D[ROW][COL]");
-    feedsCmd->add_option("spec", querySpec, "Spec or PTX instruction")->required();
-    feedsCmd->add_option("row", queryRow, "Row of D")->required();
-    feedsCmd->add_option("col", queryCol, "Column of D")->required();
-    feedsCmd->add_option("--selector", querySelector, "Sparse: only this sparsity selector's metadata");
-    feedsCmd->add_flag("--json", queryJson, "JSON instead of text");
+    if (named(feedsCmd)) {
+        feedsCmd->add_option("spec", querySpec, "Spec or PTX instruction")->required();
+        feedsCmd->add_option("row", queryRow, "Row of D")->required();
+        feedsCmd->add_option("col", queryCol, "Column of D")->required();
+        feedsCmd->add_option("--selector", querySelector, "Sparse: only this sparsity selector's metadata");
+        feedsCmd->add_flag("--json", queryJson, "JSON instead of text");
+    }
     auto* diffCmd = app.add_subcommand(
         "diff", "Cells two layouts hold differently, and the permutation or shuffle between them");
-    diffCmd->add_option("spec1", querySpec, "First spec")->required();
-    diffCmd->add_option("spec2", diffSpec2, "Second spec")->required();
-    diffCmd->add_option("--operand", queryOperand, "Only this operand: A, B, C or D");
-    diffCmd->add_flag("--json", queryJson, "JSON instead of text");
+    if (named(diffCmd)) {
+        diffCmd->add_option("spec1", querySpec, "First spec")->required();
+        diffCmd->add_option("spec2", diffSpec2, "Second spec")->required();
+        diffCmd->add_option("--operand", queryOperand, "Only this operand: A, B, C or D");
+        diffCmd->add_flag("--json", queryJson, "JSON instead of text");
+    }
 
     std::string discoverSpec, discoverFamily, discoverJson, discoverExpect, discoverValidate;
     auto* disc = app.add_subcommand(
         "discover",
         "Discover wmma fragment layouts on the GPU (docs/discovery.md): load index-tagged matrices, "
         "decode every register, check store and mma");
-    disc->add_option("spec", discoverSpec, "A wmma spec, PTX string or CUDA C++ fragment type");
-    disc->add_option("--family", discoverFamily, "wmma: every wmma fragment and variant");
-    disc->add_option("--json", discoverJson,
-                     "Write the discovery report to this file; checked before the run");
-    disc->add_option("--expect", discoverExpect,
-                     "A recorded report this run must reproduce exactly (placements and verdicts)");
-    disc->add_option("--validate", discoverValidate,
-                     "Check a discovery report file (exit 2 when malformed or inconsistent); runs nothing");
+    if (named(disc)) {
+        disc->add_option("spec", discoverSpec, "A wmma spec, PTX string or CUDA C++ fragment type");
+        disc->add_option("--family", discoverFamily, "wmma: every wmma fragment and variant");
+        disc->add_option("--json", discoverJson,
+                         "Write the discovery report to this file; checked before the run");
+        disc->add_option("--expect", discoverExpect,
+                         "A recorded report this run must reproduce exactly (placements and verdicts)");
+        disc->add_option(
+            "--validate", discoverValidate,
+            "Check a discovery report file (exit 2 when malformed or inconsistent); runs nothing");
+    }
 
     std::vector<std::string> reversed(args.rbegin(), args.rend());
     try {
