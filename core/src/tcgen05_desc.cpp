@@ -876,6 +876,83 @@ DecodedInstrDescriptor decodeInstrDescriptor(std::uint32_t bits, Kind kind, cons
     return out;
 }
 
+// --- `--smem-desc-from` ------------------------------------------------------------------------------------
+
+namespace {
+// Splits "k=v,k=v" and calls `take(key, value)` per item; empty items are skipped.
+template <class Take> void forEachKeyValue(std::string_view text, std::string_view keys, Take take) {
+    std::size_t pos = 0;
+    while (pos <= text.size()) {
+        const std::size_t comma = text.find(',', pos);
+        const std::string_view item =
+            text.substr(pos, comma == std::string_view::npos ? std::string_view::npos : comma - pos);
+        pos = comma == std::string_view::npos ? text.size() + 1 : comma + 1;
+        if (item.empty())
+            continue;
+        const std::size_t eq = item.find('=');
+        if (eq == std::string_view::npos)
+            throw std::invalid_argument("'" + std::string(item) +
+                                        "' is not key=value; keys: " + std::string(keys));
+        take(lower(item.substr(0, eq)), std::string(item.substr(eq + 1)));
+    }
+}
+
+// A non-negative number in decimal or 0x hex, below 2^32.
+std::uint32_t number(const std::string& key, const std::string& value) {
+    std::string digits = lower(value);
+    int base = 10;
+    if (digits.rfind("0x", 0) == 0) {
+        digits = digits.substr(2);
+        base = 16;
+    }
+    const bool ok = !digits.empty() && digits.size() <= (base == 16 ? 8u : 10u) &&
+                    std::all_of(digits.begin(), digits.end(), [&](char c) {
+                        return base == 16 ? std::isxdigit(static_cast<unsigned char>(c)) != 0
+                                          : std::isdigit(static_cast<unsigned char>(c)) != 0;
+                    });
+    const unsigned long long v = ok ? std::stoull(digits, nullptr, base) : 0;
+    if (!ok || v > 0xFFFFFFFFull)
+        throw std::invalid_argument("'" + key + "=" + value +
+                                    "': expected a non-negative number (decimal or 0x hex) below 2^32");
+    return static_cast<std::uint32_t>(v);
+}
+} // namespace
+
+std::string_view smemKeyList() {
+    return "start, lbo, sbo, base, mode, swizzle";
+}
+
+SmemDescriptor parseSmemDescriptor(std::string_view text) {
+    SmemDescriptor d;
+    forEachKeyValue(text, smemKeyList(), [&](const std::string& key, const std::string& value) {
+        if (key == "start")
+            d.startAddress = number(key, value);
+        else if (key == "lbo")
+            d.leadingByteOffset = number(key, value);
+        else if (key == "sbo")
+            d.strideByteOffset = number(key, value);
+        else if (key == "base")
+            d.baseOffset = static_cast<int>(std::min<std::uint32_t>(number(key, value), 1000));
+        else if (key == "mode") {
+            const std::string m = lower(value);
+            if (m == "relative")
+                d.leadingMode = LeadingMode::RelativeOffset;
+            else if (m == "absolute")
+                d.leadingMode = LeadingMode::AbsoluteAddress;
+            else
+                throw std::invalid_argument("mode '" + value + "' is unknown; valid: relative, absolute");
+        } else if (key == "swizzle") {
+            const std::optional<smem::Swizzle> s = parseSwizzle(value);
+            if (!s)
+                throw std::invalid_argument("swizzle '" + value +
+                                            "' is unknown; valid: " + std::string(swizzleList()));
+            d.swizzle = *s;
+        } else
+            throw std::invalid_argument("unknown key '" + key + "'; keys: " + std::string(smemKeyList()));
+    });
+    return d;
+}
+
 // --- `--idesc-from`
 // ------------------------------------------------------------------------------------------
 

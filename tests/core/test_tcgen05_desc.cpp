@@ -45,7 +45,7 @@ TEST(Tcgen05SmemDescriptor, PacksEveryFieldWhereTable40PutsIt) {
     EXPECT_EQ(encode(d), 0x4000404000010040ull | (5ull << 49));
 }
 
-TEST(Tcgen05SmemDescriptor, SwizzleCodesAreTheIsaOnesNotWgmmas) {
+TEST(Tcgen05SmemDescriptor, SwizzleCodesAreWgmmasOneBitLowerPlusThe32ByteAtomMode) {
     EXPECT_EQ(swizzleCode(smem::Swizzle::None), 0);
     EXPECT_EQ(swizzleCode(smem::Swizzle::B128Atom32), 1);
     EXPECT_EQ(swizzleCode(smem::Swizzle::B128), 2);
@@ -53,9 +53,13 @@ TEST(Tcgen05SmemDescriptor, SwizzleCodesAreTheIsaOnesNotWgmmas) {
     EXPECT_EQ(swizzleCode(smem::Swizzle::B32), 6);
     for (const int invalid : {3, 5, 7})
         EXPECT_FALSE(swizzleFromCode(invalid)) << invalid;
-    // wgmma's codes are unchanged (bits 63-62: 1 = 128B, 3 = 32B).
+    // wgmma's codes are unchanged (bits 63-62: 1 = 128B, 3 = 32B), and the shared modes sit on the same bits:
+    // the 3-bit tcgen05 code is wgmma's 2-bit code one bit lower.
     EXPECT_EQ(smem::descriptorSwizzleCode(smem::Swizzle::B128), 1);
     EXPECT_EQ(smem::descriptorSwizzleCode(smem::Swizzle::B32), 3);
+    for (const smem::Swizzle sw :
+         {smem::Swizzle::None, smem::Swizzle::B32, smem::Swizzle::B64, smem::Swizzle::B128})
+        EXPECT_EQ(swizzleCode(sw), smem::descriptorSwizzleCode(sw) << 1) << smem::toString(sw);
 }
 
 TEST(Tcgen05SmemDescriptor, EveryValidDescriptorRoundTrips) {

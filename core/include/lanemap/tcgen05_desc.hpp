@@ -74,6 +74,12 @@ struct DecodedSmemDescriptor {
 };
 DecodedSmemDescriptor decodeSmemDescriptor(std::uint64_t bits);
 
+// Fields for `--smem-desc-from`: "start=0x400,lbo=16,sbo=1024,base=0,mode=relative,swizzle=128B" (byte values
+// in decimal or 0x hex; mode relative|absolute; swizzle as parseSwizzle). Omitted keys are 0 / relative /
+// none. Throws std::invalid_argument naming the key and what is valid.
+SmemDescriptor parseSmemDescriptor(std::string_view text);
+std::string_view smemKeyList(); // "start, lbo, sbo, base, mode, swizzle"
+
 // The tcgen05 descriptor of a canonical shared-memory tile (start address, LBO, SBO, base offset, swizzle as
 // the layout computes them; relative leading mode).
 SmemDescriptor descriptorFor(const smem::SmemLayout& layout);
