@@ -984,19 +984,7 @@ InstrDescriptor parseInstrDescriptor(std::string_view text) {
         fail("'" + std::string(key) + "=" + value + "': expected 0/1, true/false or yes/no");
         return false;
     };
-    std::size_t pos = 0;
-    while (pos <= text.size()) {
-        const std::size_t comma = text.find(',', pos);
-        const std::string_view item =
-            text.substr(pos, comma == std::string_view::npos ? std::string_view::npos : comma - pos);
-        pos = comma == std::string_view::npos ? text.size() + 1 : comma + 1;
-        if (item.empty())
-            continue;
-        const std::size_t eq = item.find('=');
-        if (eq == std::string_view::npos)
-            fail("'" + std::string(item) + "' is not key=value; keys: " + std::string(instrKeyList()));
-        const std::string key = lower(item.substr(0, eq));
-        const std::string value(item.substr(eq + 1));
+    forEachKeyValue(text, instrKeyList(), [&](const std::string& key, const std::string& value) {
         if (key == "kind") {
             const std::optional<Kind> k = parseKind(value);
             if (!k)
@@ -1051,7 +1039,7 @@ InstrDescriptor parseInstrDescriptor(std::string_view text) {
         } else {
             fail("unknown key '" + key + "'; keys: " + std::string(instrKeyList()));
         }
-    }
+    });
     if (!kindGiven)
         fail("kind= is required; valid: " + std::string(kindList()));
     // The D type a kind implies when not given: s32 for i8, f32 otherwise.
