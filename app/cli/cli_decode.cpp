@@ -12,7 +12,6 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <cctype>
 #include <iomanip>
 #include <optional>
 #include <ostream>
@@ -26,19 +25,6 @@ std::string hex(std::uint64_t v, int digits) {
     std::ostringstream s;
     s << "0x" << std::hex << std::setw(digits) << std::setfill('0') << v;
     return s.str();
-}
-
-// A hex value of at most `bits` bits, with or without 0x.
-std::optional<std::uint64_t> parseHex(const std::string& text, int bits) {
-    std::string digits = text;
-    if (digits.size() > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X'))
-        digits = digits.substr(2);
-    digits.erase(std::remove(digits.begin(), digits.end(), '_'), digits.end()); // 0x4000_0040_...
-    if (digits.empty() || digits.size() > static_cast<std::size_t>(bits / 4) ||
-        !std::all_of(digits.begin(), digits.end(),
-                     [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); }))
-        return std::nullopt;
-    return std::stoull(digits, nullptr, 16);
 }
 
 void writeText(std::string_view title, std::uint64_t bits, int digits,
@@ -195,7 +181,7 @@ int cmdDecode(const DecodeRequest& r, std::ostream& out, std::ostream& err) {
         context.ws = r.ws;
 
     if (!r.smemDesc.empty()) {
-        const std::optional<std::uint64_t> bits = parseHex(r.smemDesc, 64);
+        const std::optional<std::uint64_t> bits = tcgen05::parseValue(r.smemDesc, 64);
         if (!bits) {
             err << "lanemap-cli: --smem-desc '" << excerpt(r.smemDesc)
                 << "' is not a 64-bit hex value (up to 16 hex digits, 0x optional)\n";
@@ -224,7 +210,7 @@ int cmdDecode(const DecodeRequest& r, std::ostream& out, std::ostream& err) {
                 << '\n';
             return Usage;
         }
-        const std::optional<std::uint64_t> bits = parseHex(r.idesc, 32);
+        const std::optional<std::uint64_t> bits = tcgen05::parseValue(r.idesc, 32);
         if (!bits) {
             err << "lanemap-cli: --idesc '" << excerpt(r.idesc)
                 << "' is not a 32-bit hex value (up to 8 hex digits, 0x optional)\n";

@@ -21,18 +21,6 @@ QString qs(std::string_view s) {
     return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
 }
 
-// Hex with or without 0x, '_' separators allowed; nullopt when it is not a value of `bits` bits.
-std::optional<std::uint64_t> parseHex(QString text, int bits) {
-    text = text.trimmed().remove(QLatin1Char('_'));
-    if (text.startsWith(QLatin1String("0x"), Qt::CaseInsensitive))
-        text = text.mid(2);
-    if (text.isEmpty() || text.size() > bits / 4)
-        return std::nullopt;
-    bool ok = false;
-    const std::uint64_t v = text.toULongLong(&ok, 16);
-    return ok ? std::optional(v) : std::nullopt;
-}
-
 constexpr tcgen05::Kind kKinds[] = {tcgen05::Kind::F16,     tcgen05::Kind::TF32,     tcgen05::Kind::F8F6F4,
                                     tcgen05::Kind::I8,      tcgen05::Kind::MXF8F6F4, tcgen05::Kind::MXF4,
                                     tcgen05::Kind::MXF4NVF4};
@@ -126,7 +114,8 @@ void DescriptorDecoder::decode() {
         m_status->setStyleSheet(QString());
         return;
     }
-    const std::optional<std::uint64_t> bits = parseHex(m_value->text(), instr ? 32 : 64);
+    const std::optional<std::uint64_t> bits =
+        tcgen05::parseValue(m_value->text().toStdString(), instr ? 32 : 64);
     if (!bits) {
         fail(instr ? tr("Not a 32-bit hex value (up to 8 hex digits, 0x optional).")
                    : tr("Not a 64-bit hex value (up to 16 hex digits, 0x optional)."));

@@ -460,7 +460,7 @@ void MainWindow::buildActions() {
         if (!decoder)
             decoder = new DescriptorDecoder(this);
         decoder->show();
-        decoder->raise();
+        decoder->activateWindow(); // brings an open one forward
     });
 
     // Help

@@ -66,6 +66,20 @@ constexpr const char* kSwizzle = "swizzling mode";
 
 } // namespace
 
+std::optional<std::uint64_t> parseValue(std::string_view text, int bits) {
+    std::string digits;
+    for (const char c : text)
+        if (c != '_' && !std::isspace(static_cast<unsigned char>(c)))
+            digits += c;
+    if (digits.size() > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X'))
+        digits = digits.substr(2);
+    if (digits.empty() || digits.size() > static_cast<std::size_t>(bits / 4) ||
+        !std::all_of(digits.begin(), digits.end(),
+                     [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); }))
+        return std::nullopt;
+    return std::stoull(digits, nullptr, 16);
+}
+
 int swizzleCode(smem::Swizzle swizzle) {
     for (const SwizzleCode& c : kSwizzleCodes)
         if (c.swizzle == swizzle)

@@ -147,6 +147,16 @@ TEST(Tcgen05SmemDescriptor, ParsesTheSwizzleNames) {
     EXPECT_FALSE(smem::parseSwizzle("128B-32B"));
 }
 
+TEST(Tcgen05Descriptors, PastedValuesReadAsHexOfTheirWidth) {
+    EXPECT_EQ(parseValue("0x4000_4040_0001_0040", 64), 0x4000404000010040ull);
+    EXPECT_EQ(parseValue(" 08400490 ", 32), 0x08400490ull);
+    EXPECT_EQ(parseValue("0XFFFFFFFF", 32), 0xFFFFFFFFull);
+    EXPECT_FALSE(parseValue("0x100000000", 32)); // nine digits do not fit an idesc
+    EXPECT_FALSE(parseValue("0x10000000000000000", 64));
+    EXPECT_FALSE(parseValue("0x", 64));
+    EXPECT_FALSE(parseValue("0x12g4", 64));
+}
+
 // --- the 128B swizzle with 32-byte atomicity in lanemap/smem.hpp ------------------------------------------
 
 TEST(Tcgen05Smem, Swizzle128BWith32ByteAtomsXorsThe32ByteChunkWithTheRow) {

@@ -36,6 +36,10 @@ struct Field {
     std::string meaning;   // e.g. "1024 bytes (encoded 64)"
 };
 
+// A pasted descriptor value: hex of at most `bits` bits, "0x" optional, '_' separators and surrounding spaces
+// ignored (0x4000_4040_0001_0040); nullopt when it is not one.
+std::optional<std::uint64_t> parseValue(std::string_view text, int bits);
+
 // --- shared-memory descriptor (Table 40) ------------------------------------------------------------------
 
 // Bit 52: how bits 29-16 are read.
