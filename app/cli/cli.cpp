@@ -1,6 +1,7 @@
 #include "cli.hpp"
 #include "catalog_names.hpp"
 #include "cli_banks.hpp"
+#include "cli_decode.hpp"
 #include "cli_timing.hpp"
 
 #include "lanemap/catalog.hpp"
@@ -580,7 +581,7 @@ namespace {
 int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     CLI::App app{
         "lanemap-cli — PTX tensor-core fragment layouts: list, show, export, probe, discover, banks, "
-        "where, what, feeds, diff"};
+        "where, what, feeds, diff, decode"};
     app.set_version_flag("--version", "lanemap-cli " + std::string(kVersionLine));
     app.require_subcommand(1);
 
@@ -690,6 +691,10 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
             "text (default), json, or svg: the shared-memory picture (lines, phases, conflicts)");
         banksCommand->add_option("-o,--output", banksRequest.output, "Output file (default stdout)");
     }
+
+    DecodeRequest decodeRequest; // tcgen05 descriptors (cli_decode.cpp)
+    CLI::App* decodeCommand =
+        addDecodeCommand(app, decodeRequest, std::find(args.begin(), args.end(), "decode") != args.end());
 
     std::string querySpec, queryOperand, diffSpec2;
     int queryRow = 0, queryCol = 0, queryLane = 0, queryRegister = 0, querySelector = 0;
@@ -865,6 +870,8 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         return cmdExport(exportSpec, all, format, options, gzip, output, out, err);
     if (banksCommand->parsed())
         return cmdBanks(banksRequest, out, err);
+    if (decodeCommand->parsed())
+        return cmdDecode(decodeRequest, out, err);
     if (probe->parsed())
         return cmdProbe(probeSpec, probeAllVariants, probeFamily, jsonPath, probeTiming, out, err);
     return Usage;

@@ -5,6 +5,7 @@
 #include "cell_info.hpp"
 #include "compare.hpp"
 #include "copy_as.hpp"
+#include "descriptor_decoder.hpp"
 #include "details_panel.hpp"
 #include "legend_bar.hpp"
 #include "pane_frame.hpp"
@@ -453,6 +454,14 @@ void MainWindow::buildActions() {
                                   &MainWindow::probeHardware);
     m_actProbe->setToolTip(
         tr("Run every variant on the GPU and check each cell against the layout (needs CUDA and a GPU)"));
+    tools->addAction(tr("&Decode tcgen05 descriptor…"), this, [this] {
+        // One decoder per window, kept open beside the diagram (non-modal).
+        auto* decoder = findChild<DescriptorDecoder*>();
+        if (!decoder)
+            decoder = new DescriptorDecoder(this);
+        decoder->show();
+        decoder->activateWindow(); // brings an open one forward
+    });
 
     // Help
     // Go: a browsing tool's history.

@@ -19,12 +19,20 @@ constexpr std::uint32_t kAddressSpace = 1u << 18; // the descriptor encodes 18-b
 struct SwizzleInfo {
     Swizzle swizzle;
     std::string_view name;
-    int bits; // B of Swizzle<B,4,3>
-    int code; // descriptor bits 63-62
+    int bits;     // B of Swizzle<B,M,S>
+    int base;     // M: the swizzled chunk is 2^M bytes
+    int shift;    // S: the XOR source sits S bits above the chunk bits
+    int rowBytes; // one swizzled row
+    int rows;     // rows per atom along the strided index
+    int code;     // wgmma descriptor bits 63-62; -1: no wgmma encoding
 };
-constexpr std::array kSwizzles{SwizzleInfo{Swizzle::None, "none", 0, 0},
-                               SwizzleInfo{Swizzle::B32, "32B", 1, 3}, SwizzleInfo{Swizzle::B64, "64B", 2, 2},
-                               SwizzleInfo{Swizzle::B128, "128B", 3, 1}};
+// 128B-32B: PTX Table 55 gives its atom as 8x4 128-bit elements (MN x K); the XOR is CUTLASS's Swizzle<2,5,2>
+// (Layout_MN_SW128_32B_Atom), the ISA showing it only as Figure 219.
+constexpr std::array kSwizzles{SwizzleInfo{Swizzle::None, "none", 0, 4, 3, 16, 8, 0},
+                               SwizzleInfo{Swizzle::B32, "32B", 1, 4, 3, 32, 8, 3},
+                               SwizzleInfo{Swizzle::B64, "64B", 2, 4, 3, 64, 8, 2},
+                               SwizzleInfo{Swizzle::B128, "128B", 3, 4, 3, 128, 8, 1},
+                               SwizzleInfo{Swizzle::B128Atom32, "128B-32B", 2, 5, 2, 128, 4, -1}};
 
 const SwizzleInfo& info(Swizzle s) {
     for (const SwizzleInfo& i : kSwizzles)
@@ -86,18 +94,29 @@ std::optional<Swizzle> parseSwizzle(std::string_view text) {
 int swizzleBits(Swizzle swizzle) {
     return info(swizzle).bits;
 }
+int swizzleBase(Swizzle swizzle) {
+    return info(swizzle).base;
+}
+int swizzleShift(Swizzle swizzle) {
+    return info(swizzle).shift;
+}
+int atomRows(Swizzle swizzle) {
+    return info(swizzle).rows;
+}
 int swizzleBytes(Swizzle swizzle) {
-    return 16 << info(swizzle).bits;
+    return info(swizzle).rowBytes;
 }
 int repeatBytes(Swizzle swizzle) {
-    return 128 << info(swizzle).bits;
+    return info(swizzle).rowBytes * info(swizzle).rows;
 }
 int descriptorSwizzleCode(Swizzle swizzle) {
     return info(swizzle).code;
 }
 
 std::uint32_t swizzleAddress(std::uint32_t address, Swizzle swizzle) {
-    return swizzleAddress(address, swizzleBits(swizzle));
+    const SwizzleInfo& i = info(swizzle);
+    const std::uint32_t mask = ((1u << i.bits) - 1u) << i.base;
+    return address ^ ((address >> i.shift) & mask);
 }
 
 std::string hex(std::uint64_t value) {
@@ -127,6 +146,10 @@ std::uint64_t encodeDescriptor(const MatrixDescriptor& d) {
     if (d.baseOffset < 0 || d.baseOffset > 7)
         throw std::invalid_argument("matrix descriptor: base offset " + std::to_string(d.baseOffset) +
                                     " does not fit bits 51-49; valid: 0..7");
+    if (descriptorSwizzleCode(d.swizzle) < 0)
+        throw std::invalid_argument(
+            "matrix descriptor: swizzle " + std::string(toString(d.swizzle)) +
+            " exists only in the tcgen05 descriptor; wgmma: " + std::string(swizzleList()));
     return descriptorEncode(d.startAddress) | (descriptorEncode(d.leadingByteOffset) << 16) |
            (descriptorEncode(d.strideByteOffset) << 32) | (static_cast<std::uint64_t>(d.baseOffset) << 49) |
            (static_cast<std::uint64_t>(descriptorSwizzleCode(d.swizzle)) << 62);
@@ -193,7 +216,10 @@ SmemLayout SmemLayout::make(int elementBits, int rows, int cols, Major major, Sw
     l.m_swizzle = swizzle;
     l.m_start = startAddress;
     const int s = swizzleBytes(swizzle) / 16; // 16-byte units per swizzled row (1 without swizzle)
-    const std::uint32_t atom = 128u * static_cast<std::uint32_t>(s); // 8 rows of 16 s bytes
+    const int atomRowCount = atomRows(swizzle);
+    const std::uint32_t atom = static_cast<std::uint32_t>(atomRowCount * 16 * s); // rows of 16 s bytes
+    if (swizzle == Swizzle::B128Atom32 && major == Major::K)
+        fail("128B swizzling with 32B atomicity is MN-major only (PTX Table 55 has no K-major atom)");
     if (major == Major::K) {
         if (rows % 8 != 0)
             fail("K-major tiles are made of 8-row core matrices: rows must be a multiple of 8");
@@ -205,11 +231,12 @@ SmemLayout SmemLayout::make(int elementBits, int rows, int cols, Major major, Sw
     } else {
         if ((rows * elementBits) % 128 != 0)
             fail("a column of MN must be a whole number of 16-byte units");
-        if (cols % 8 != 0)
-            fail("MN-major tiles are made of 8-k core matrices: cols must be a multiple of 8");
+        if (cols % atomRowCount != 0)
+            fail("MN-major tiles are made of " + std::to_string(atomRowCount) +
+                 "-k atoms: cols must be a multiple of " + std::to_string(atomRowCount));
         const int mnUnits = rows * elementBits / 128;
         l.m_mnAtoms = (mnUnits + s - 1) / s;
-        l.m_kAtoms = cols / 8;
+        l.m_kAtoms = cols / atomRowCount;
     }
     // Canonical packing: atoms adjacent along MN are contiguous, then the next K atom.
     l.m_mnAtomStride = atom;
@@ -254,7 +281,8 @@ Placement SmemLayout::placement(int mn, int k) const {
     const int unit = bitInLine / 128;
     const int bitInUnit = bitInLine % 128;
     const int unitAtom = unit / s, unitInAtom = unit % s;
-    const int row = strided % 8, rowAtom = strided / 8;
+    const int rowsPerAtom = atomRows(m_swizzle);
+    const int row = strided % rowsPerAtom, rowAtom = strided / rowsPerAtom;
     const std::uint32_t contiguousAtomStride = m_major == Major::K ? m_kAtomStride : m_mnAtomStride;
     const std::uint32_t stridedAtomStride = m_major == Major::K ? m_mnAtomStride : m_kAtomStride;
     const std::uint32_t offset = static_cast<std::uint32_t>(row * 16 * s + unitInAtom * 16 + bitInUnit / 8) +
@@ -267,8 +295,9 @@ Placement SmemLayout::placement(int mn, int k) const {
     p.address = swizzleAddress(p.linear, m_swizzle);
     p.bit = bitInUnit % 8;
     const std::uint32_t mask = (1u << swizzleBits(m_swizzle)) - 1u;
-    p.chunkBefore = static_cast<int>((p.linear >> 4) & mask);
-    p.xorValue = static_cast<int>((p.linear >> 7) & mask);
+    const int base = swizzleBase(m_swizzle);
+    p.chunkBefore = static_cast<int>((p.linear >> base) & mask);
+    p.xorValue = static_cast<int>((p.linear >> (base + swizzleShift(m_swizzle))) & mask);
     p.chunkAfter = p.chunkBefore ^ p.xorValue;
     return p;
 }
@@ -281,7 +310,8 @@ std::optional<Coord> SmemLayout::elementAt(std::uint32_t address, int bit) const
         return std::nullopt;
     const std::uint32_t offset = linear - m_start;
     const int s = swizzleBytes(m_swizzle) / 16;
-    const std::uint32_t atom = 128u * static_cast<std::uint32_t>(s);
+    const int rowsPerAtom = atomRows(m_swizzle);
+    const std::uint32_t atom = static_cast<std::uint32_t>(rowsPerAtom * 16 * s);
     const int atomIndex = static_cast<int>(offset / atom);
     const int within = static_cast<int>(offset % atom);
     const int mnAtom = atomIndex % m_mnAtoms, kAtom = atomIndex / m_mnAtoms;
@@ -292,7 +322,7 @@ std::optional<Coord> SmemLayout::elementAt(std::uint32_t address, int bit) const
     const int stridedAtom = m_major == Major::K ? mnAtom : kAtom;
     const int contiguousBit = (contiguousAtom * s + unitInAtom) * 128 + bitInUnit;
     const int contiguous = contiguousBit / m_elementBits;
-    const int strided = stridedAtom * 8 + row;
+    const int strided = stridedAtom * rowsPerAtom + row;
     const Coord c = m_major == Major::K ? Coord{strided, contiguous} : Coord{contiguous, strided};
     if (c.mn >= m_rows || c.k >= m_cols)
         return std::nullopt; // padding of a partial atom
@@ -313,8 +343,9 @@ std::string str(std::uint64_t v) {
 
 std::string SmemLayout::swizzleRule() const {
     const int b = swizzleBits(m_swizzle);
+    const int base = swizzleBase(m_swizzle), shift = swizzleShift(m_swizzle);
     std::ostringstream s;
-    s << "Swizzle<" << b << ",4,3>";
+    s << "Swizzle<" << b << "," << base << "," << shift << ">";
     if (b == 0) {
         s << ": identity (no XOR); core matrices are 8 rows of 16 contiguous bytes";
         return s.str();
@@ -323,8 +354,8 @@ std::string SmemLayout::swizzleRule() const {
         return n == 1 ? "[" + std::to_string(lo) + "]"
                       : "[" + std::to_string(lo + n - 1) + ":" + std::to_string(lo) + "]";
     };
-    s << ": byte address bits " << range(4, b) << " ^= bits " << range(7, b)
-      << " (the 16-byte chunk inside a " << swizzleBytes(m_swizzle)
+    s << ": byte address bits " << range(base, b) << " ^= bits " << range(base + shift, b) << " (the "
+      << (1 << base) << "-byte chunk inside a " << swizzleBytes(m_swizzle)
       << "-byte row is XORed with the 128-byte row index mod " << (1 << b) << "); the pattern repeats every "
       << repeatBytes(m_swizzle) << " bytes";
     return s.str();
@@ -332,7 +363,10 @@ std::string SmemLayout::swizzleRule() const {
 
 std::string SmemLayout::canonicalFormula() const {
     const int s = swizzleBytes(m_swizzle) / 16;
-    const std::string sw = "Swizzle<" + std::to_string(swizzleBits(m_swizzle)) + ",4,3> o ";
+    const std::string sw = "Swizzle<" + std::to_string(swizzleBits(m_swizzle)) + "," +
+                           std::to_string(swizzleBase(m_swizzle)) + "," +
+                           std::to_string(swizzleShift(m_swizzle)) + "> o ";
+    const std::string kRows = std::to_string(atomRows(m_swizzle));
     const std::string sT = std::to_string(s) + "T";
     std::ostringstream f;
     const int T = elementsPerUnit();
@@ -356,9 +390,9 @@ std::string SmemLayout::canonicalFormula() const {
         if (m_swizzle == Swizzle::None)
             f << sw << "((T,1,m),(8,k)):((1,T,SBO),(1T,LBO)) with T = " << T << ", m = " << mnUnits;
         else
-            f << sw << "((T," << s << ",m),(8,k)):((1,T,LBO),(" << sT << ",SBO)) with T = " << T
+            f << sw << "((T," << s << ",m),(" << kRows << ",k)):((1,T,LBO),(" << sT << ",SBO)) with T = " << T
               << ", m = " << m_mnAtoms;
-        f << ", k = " << m_cols / 8 << ", LBO = " << m_lbo << " B, SBO = " << m_sbo << " B";
+        f << ", k = " << m_cols / atomRows(m_swizzle) << ", LBO = " << m_lbo << " B, SBO = " << m_sbo << " B";
     }
     return f.str();
 }
@@ -392,7 +426,8 @@ std::string SmemLayout::exactLayout() const {
         }
     } else {
         const int mnUnits = m_rows * m_elementBits / 128;
-        const std::string kMode = tuple({"8", str(static_cast<std::uint64_t>(m_kAtoms))});
+        const std::string kMode =
+            tuple({std::to_string(atomRows(m_swizzle)), str(static_cast<std::uint64_t>(m_kAtoms))});
         const std::string kStride = tuple({str(static_cast<std::uint64_t>(s * T)), el(m_kAtomStride)});
         if (m_swizzle == Swizzle::None) {
             shape = tuple(
@@ -417,6 +452,11 @@ bool hasSharedMemoryOperands(const Variant& v) {
 }
 
 std::vector<SharedOperand> operands(const Variant& v, const Choice& choice, std::string& error) {
+    if (descriptorSwizzleCode(choice.swizzle) < 0) {
+        error = "swizzle " + std::string(toString(choice.swizzle)) + " is a tcgen05 mode; wgmma takes " +
+                std::string(swizzleList());
+        return {};
+    }
     if (!hasSharedMemoryOperands(v)) {
         error = "shared-memory layouts (--major, --swizzle) apply to wgmma only; " + v.spec +
                 " takes every operand from registers";
@@ -550,7 +590,9 @@ std::string toText(const SharedOperand& op) {
         std::string addr = hexShort(base);
         ln << std::string(addr.size() < 7 ? 7 - addr.size() : 0, ' ') << addr << ' ';
         if (swizzled)
-            ln << std::string(3, ' ') << ((base >> 7) & ((1u << swizzleBits(l.swizzle())) - 1u));
+            ln << std::string(3, ' ')
+               << ((base >> (swizzleBase(l.swizzle()) + swizzleShift(l.swizzle()))) &
+                   ((1u << swizzleBits(l.swizzle())) - 1u));
         bool any = false;
         for (int c = 0; c < perLine; ++c) {
             auto it = labels.find(base + static_cast<std::uint32_t>(16 * c));

@@ -8,11 +8,11 @@ _lanemap_cli() {
     local cur prev words cword
     _init_completion || return
 
-    local commands="list show export probe discover banks where what feeds diff"
+    local commands="list show export probe discover banks where what feeds diff decode"
     local command="" i
     for ((i = 1; i < cword; i++)); do
         case "${words[i]}" in
-            list|show|export|probe|discover|banks|where|what|feeds|diff) command=${words[i]}; break ;;
+            list|show|export|probe|discover|banks|where|what|feeds|diff|decode) command=${words[i]}; break ;;
         esac
     done
 
@@ -33,7 +33,9 @@ _lanemap_cli() {
         --palette) COMPREPLY=($(compgen -W "default colorblind" -- "$cur")); return ;;
         -o|--output|--expect|--validate) _filedir; return ;;
         --json) [[ "$command" == probe || "$command" == discover ]] && _filedir; return ;;
-        --sm|--lanes|--smem|--target|--lane|--thread|--register|--feeds) return ;;
+        --kind) COMPREPLY=($(compgen -W "f16 tf32 f8f6f4 i8 mxf8f6f4 mxf4 mxf4nvf4" -- "$cur")); return ;;
+        --cta-group) COMPREPLY=($(compgen -W "1 2" -- "$cur")); return ;;
+        --sm|--lanes|--smem|--target|--lane|--thread|--register|--feeds|--smem-desc|--idesc|--smem-desc-from|--idesc-from) return ;;
     esac
 
     if [[ -z "$command" ]]; then
@@ -52,8 +54,9 @@ _lanemap_cli() {
         what) options="--lane --thread --register --json --help" ;;
         feeds) options="--selector --json --help" ;;
         diff) options="--operand --json --help" ;;
+        decode) options="--smem-desc --idesc --kind --smem-desc-from --idesc-from --cta-group --ws --no-ws --json --help" ;;
     esac
-    if [[ "$cur" == -* || "$command" == list ]]; then
+    if [[ "$cur" == -* || "$command" == list || "$command" == decode ]]; then
         COMPREPLY=($(compgen -W "$options" -- "$cur"))
     else
         COMPREPLY=($(compgen -W "$(_lanemap_cli_specs)" -- "$cur"))

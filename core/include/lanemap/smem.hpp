@@ -35,10 +35,13 @@ namespace lanemap::smem {
 
 // Which dimension is contiguous in memory (imm-trans-a/b = 0: K-major; 1: M- or N-major).
 enum class Major : std::uint8_t { K, MN };
-enum class Swizzle : std::uint8_t { None, B32, B64, B128 };
+// B128Atom32 is tcgen05's "128-Byte swizzling with 32B atomicity" (PTX §9.7.16.10.6): 32-byte chunks of a
+// 128-byte row XORed with the row index mod 4, Swizzle<2,5,2> on byte addresses; MN-major only. wgmma has no
+// such mode: its descriptor rejects it and operands() never makes it.
+enum class Swizzle : std::uint8_t { None, B32, B64, B128, B128Atom32 };
 
 std::string_view toString(Major major);     // "K", "MN"
-std::string_view toString(Swizzle swizzle); // "none", "32B", "64B", "128B"
+std::string_view toString(Swizzle swizzle); // "none", "32B", "64B", "128B", "128B-32B"
 // Accepts K/k, MN/mn (also M, N); nullopt otherwise.
 std::optional<Major> parseMajor(std::string_view text);
 // Accepts none/interleave/0, 32B/32, 64B/64, 128B/128 (any case); nullopt otherwise.
@@ -47,11 +50,15 @@ std::string_view majorList();   // "K, MN" for messages
 std::string_view swizzleList(); // "none, 32B, 64B, 128B"
 
 int swizzleBytes(Swizzle swizzle); // width of one swizzled row: 16 (none: one core-matrix row), 32, 64, 128
-int swizzleBits(Swizzle swizzle);  // B of Swizzle<B,4,3>: 0, 1, 2, 3
-int repeatBytes(Swizzle swizzle);  // period of the XOR pattern: 128 (none), 256, 512, 1024
-int descriptorSwizzleCode(Swizzle swizzle); // descriptor bits 63-62: 0 none, 1 128B, 2 64B, 3 32B
+int swizzleBits(Swizzle swizzle);  // B of Swizzle<B,M,S>: 0, 1, 2, 3 (2 for 128B-32B)
+int swizzleBase(Swizzle swizzle);  // M: log2 of the swizzled chunk, 4 (16-byte chunks; 5 for 128B-32B)
+int swizzleShift(Swizzle swizzle); // S: distance from the chunk bits to the row bits, 3 (2 for 128B-32B)
+int atomRows(Swizzle swizzle);     // rows of one swizzle atom along the strided index: 8 (4 for 128B-32B)
+int repeatBytes(Swizzle swizzle);  // period of the XOR pattern: 128 (none), 256, 512, 1024 (512 for 128B-32B)
+// wgmma descriptor bits 63-62: 0 none, 1 128B, 2 64B, 3 32B; -1 for 128B-32B, which wgmma does not have.
+int descriptorSwizzleCode(Swizzle swizzle);
 
-// Swizzle<B,4,3> on a byte address.
+// Swizzle<B,4,3> on a byte address (the wgmma modes; swizzleAddress(address, Swizzle) covers every mode).
 constexpr std::uint32_t swizzleAddress(std::uint32_t address, int bits) {
     const std::uint32_t mask = ((1u << bits) - 1u) << 4;
     return address ^ ((address >> 3) & mask);
@@ -75,7 +82,7 @@ constexpr std::uint64_t descriptorEncode(std::uint32_t bytes) {
 }
 
 // Packs the fields. Throws std::invalid_argument naming the field when a value cannot be encoded exactly
-// (not a multiple of 16, not below 2^18 = 256 KiB, base offset outside 0..7).
+// (not a multiple of 16, not below 2^18 = 256 KiB, base offset outside 0..7, a swizzle wgmma lacks).
 std::uint64_t encodeDescriptor(const MatrixDescriptor& descriptor);
 // Unpacks. Throws std::invalid_argument when bits outside the documented fields are set.
 MatrixDescriptor decodeDescriptor(std::uint64_t bits);
@@ -107,7 +114,8 @@ class SmemLayout {
     // A canonical MN x K operand tile. Atoms are packed MN-first (the stride between MN-adjacent atoms is
     // one atom), then K. Throws std::invalid_argument naming the bad input and what is valid:
     // element bits in {1,2,4,8,16,32,64}; K-major: rows multiple of 8, a row of K a whole number of 16-byte
-    // units; MN-major: a column of MN a whole number of 16-byte units, cols multiple of 8; start address
+    // units; MN-major: a column of MN a whole number of 16-byte units, cols multiple of 8 (of 4 for
+    // 128B-32B, which is MN-major only); start address
     // 16-byte aligned; the tile inside the 18-bit descriptor address space.
     // The swizzle acts on the absolute address. Addresses of a layout made with start 0 are therefore byte
     // offsets valid for any buffer aligned to repeatBytes() (1024 for 128B): place element (mn, k) at
@@ -145,7 +153,8 @@ class SmemLayout {
     // The ISA's canonical form with this tile's parameters, and the exact layout in elements.
     std::string canonicalFormula() const;
     std::string exactLayout() const;
-    // One line naming the XOR rule, e.g. "Swizzle<3,4,3>: byte address bits [6:4] ^= bits [9:7]".
+    // One line naming the XOR rule, e.g. "Swizzle<3,4,3>: byte address bits [6:4] ^= bits [9:7]"
+    // (128B-32B: "Swizzle<2,5,2>: byte address bits [6:5] ^= bits [8:7]").
     std::string swizzleRule() const;
 
   private:
