@@ -75,8 +75,8 @@ TEST(SharedMemoryPane, WgmmaShowsBWithAddressesChunksAndTheDescriptor) {
     const DiagramCell& e = d.cells[static_cast<std::size_t>(element)];
     EXPECT_EQ(d.label(e), "0x1a2");
     const std::string tip = d.tooltip(e);
-    EXPECT_NE(tip.find("chunk 2 (banks 8..11)"), std::string::npos) << tip;
-    EXPECT_NE(tip.find("chunk 1 before the swizzle"), std::string::npos) << tip;
+    EXPECT_NE(tip.find("line 0x180 chunk 2 \u00b7 banks 8..11"), std::string::npos) << tip;
+    EXPECT_NE(tip.find("chunk 1 before swizzle"), std::string::npos) << tip;
     // The map holds that chunk in line 3 (0x180), column 2: n3 k8..15.
     const int chunk = cellIn(*map, 3, 2);
     ASSERT_GE(chunk, 0);
