@@ -1138,72 +1138,83 @@ CellText Diagram::labelText(const DiagramCell& c) const {
     return text;
 }
 
-// "lane 13 a5: reg 2 [31..16] row 3 col 11" (bits hi..lo, as in the PTX figures' `Tk: [m..n]`); warpgroup
-// thread 77: "warp 2 lane 13 d5: ...". Short: the SVG carries one per cell.
+// The tooltip grammar (docs/svg.md#tooltips), one for the GUI's hover line and the SVG <title>: fields
+// separated by " · ", bits [hi..lo] as in the PTX figures, a position (row,col). Short: the SVG carries one
+// per cell.
+//   register element  "lane 13 a5 · r2[31..16] · (3,11)"; warpgroup "warp 2 lane 13 d5 · r5[31..0] · (35,11)"
+//   metadata          "lane 0 e[31..28] · (8,12..15) · selector 0"
+//   shared memory     "B k9 n3 · 0x1a2 · line 0x180 chunk 2 · banks 8..11 · chunk 1 before swizzle";
+//                     a byte of sub-byte elements "B k8..15 n105 · 0x3491 · line 0x3480 chunk 1 · banks 4..7"
+//   memory chunk      "0x180..0x18f · n3 k8..15 · line 0x180 chunk 0 · banks 0..3"
 CellText Diagram::tooltipText(const DiagramCell& c) const {
     const DiagramPanel& p = panels[c.panel];
     const bool metadata = p.kind == PanelKind::Metadata;
     CellText text;
     TextBuffer put(text);
-    // Shared memory: "B k3 n17: byte 0x1f0, line 0x180 chunk 7 (banks 28..31), chunk 4 before the swizzle".
+    auto range = [&](int first, int count) {
+        put(first);
+        if (count > 1)
+            put("..", first + count - 1);
+    };
     if (p.kind == PanelKind::SharedMemory || p.kind == PanelKind::SharedMemoryMap) {
         if (p.kind == PanelKind::SharedMemory) {
-            put(std::string_view(p.operand), ' ', p.rowLetter, int{c.row}, ' ', p.colLetter, int{c.col},
-                ": byte ", Hex{c.address});
-            if (c.bitHi - c.bitLo < 7)
-                put(" bit ", int{c.bitLo});
+            // A cell covers rowElements x colElements elements: one, or the sub-byte elements of one byte.
+            put(std::string_view(p.operand), ' ', p.rowLetter);
+            range(c.row * p.rowElements, p.rowElements);
+            put(' ', p.colLetter);
+            range(c.col * p.colElements, p.colElements);
+            put(" \u00b7 ", Hex{c.address});
+            if (c.bitHi - c.bitLo < 7) // a sub-byte element drawn alone: which bits of the byte
+                put('[', int{c.bitHi}, "..", int{c.bitLo}, ']');
         } else {
-            put("bytes ", Hex{c.address}, "..", Hex{c.address + 15}, ": ", p.rowLetter, int{c.element}, ' ',
+            put(Hex{c.address}, "..", Hex{c.address + 15}, " \u00b7 ", p.rowLetter, int{c.element}, ' ',
                 p.colLetter, int{c.bitLo});
             if (c.bitHi != c.bitLo)
                 put("..", int{c.bitHi});
         }
-        put(", line ", Hex{c.address & ~127u}, " chunk ", int{c.lane}, " (banks ", 4 * c.lane, "..",
-            4 * c.lane + 3, ')');
+        put(" \u00b7 line ", Hex{c.address & ~127u}, " chunk ", int{c.lane}, " \u00b7 banks ", 4 * c.lane,
+            "..", 4 * c.lane + 3);
         if (c.reg != c.lane && (p.kind == PanelKind::SharedMemory || c.reg >= 0))
-            put(", chunk ", int{c.reg}, " before the swizzle");
+            put(" \u00b7 chunk ", int{c.reg}, " before swizzle");
         return text;
     }
-    // "lane 9 points at A[9][0]: 0x120 (matrix 1 row 1)"; no '&': the SVG writes tooltips unescaped.
+    // "lane 9 points at A[9][0] · 0x120 · matrix 1 row 1"; no '&': the SVG writes tooltips unescaped.
     if (p.kind == PanelKind::Addresses) {
         put("lane ", int{c.lane}, " points at ", std::string_view(p.operand), '[', int{c.element}, "][",
-            int{c.bitLo}, "]: ", Hex{c.address}, " (matrix ", int{c.matrix}, " row ", int{c.reg}, ')');
+            int{c.bitLo}, "] \u00b7 ", Hex{c.address}, " \u00b7 matrix ", int{c.matrix}, " row ", int{c.reg});
         return text;
     }
-    if (p.kind == PanelKind::Chunks) { // "lane 13: matrix 2 row 5, banks 20..23, phase 1, wavefront 2 of 2"
-        put("lane ", int{c.lane}, ": matrix ", int{c.matrix}, " row ", int{c.element}, ", banks ",
-            4 * int{c.reg}, "..", 4 * int{c.reg} + 3, ", phase ", int{c.groupID}, ", wavefront ",
+    if (p.kind ==
+        PanelKind::Chunks) { // "lane 13 · matrix 2 row 5 · banks 20..23 · phase 1 · wavefront 2 of 2"
+        put("lane ", int{c.lane}, " \u00b7 matrix ", int{c.matrix}, " row ", int{c.element}, " \u00b7 banks ",
+            4 * int{c.reg}, "..", 4 * int{c.reg} + 3, " \u00b7 phase ", int{c.groupID}, " \u00b7 wavefront ",
             int{c.bitLo} + 1, " of ", int{c.bitHi});
         if (c.conflict)
-            put(" (bank conflict)");
+            put(" \u00b7 bank conflict");
         return text;
     }
-    // Warpgroup: the label shows T<thread>; the tooltip adds what it is made of.
+    // Warpgroup: the label shows T<thread>; the tooltip says what it is made of.
     if (scope == Scope::Warpgroup)
         put("warp ", int{c.warp}, ' ');
     put("lane ", int{c.lane}, ' ');
     if (metadata)
         put('e');
     else
-        put(p.letter, int{c.element}, ": reg ", int{c.reg});
+        put(p.letter, int{c.element}, " \u00b7 r", int{c.reg});
     if (c.bitHi == c.bitLo)
-        put(" [", int{c.bitLo}, ']');
+        put('[', int{c.bitLo}, ']');
     else
-        put(" [", int{c.bitHi}, "..", int{c.bitLo}, ']');
-    if (metadata)
-        put(": row ", int{c.row});
-    else
-        put(" row ", int{c.row});
-    if (c.col == c.colLast)
-        put(" col ", int{c.col});
-    else
-        put(" cols ", int{c.col}, "..", int{c.colLast});
+        put('[', int{c.bitHi}, "..", int{c.bitLo}, ']');
+    put(" \u00b7 (", int{c.row}, ',', int{c.col});
+    if (c.col != c.colLast)
+        put("..", int{c.colLast});
+    put(')');
     if (c.matrix >= 0)
-        put(", product ", int{c.matrix});
+        put(" \u00b7 product ", int{c.matrix});
     if (metadata && selector)
-        put(", selector ", *selector);
+        put(" \u00b7 selector ", *selector);
     if (c.source != p.source)
-        put(" [", toString(c.source), ']');
+        put(" \u00b7 ", toString(c.source));
     return text;
 }
 

@@ -62,19 +62,25 @@ void indexGrid(Diagram& d, DiagramPanel& p) {
     }
 }
 
+// "8..15": the elements grid line `i` covers when each covers `per` of them.
+std::string elementRange(int i, int per) {
+    return per == 1 ? std::to_string(i) : std::to_string(i * per) + ".." + std::to_string(i * per + per - 1);
+}
+
 // Column headers: every column when the numbers fit, else every 2nd, 4th, ...
 void columnHeaders(Diagram& d, DiagramPanel& p) {
     const DiagramMetrics& mt = d.metrics;
-    const double headerW = labelWidth(d, std::to_string(p.cols - 1).size()) - 4;
+    const double headerW = labelWidth(d, elementRange(p.cols - 1, p.colElements).size()) - 4;
     int every = 1;
     while (every * p.cellWidth < headerW)
         every *= 2;
     p.colHeaders.resize(static_cast<std::size_t>(p.cols));
     for (int c = 0; c < p.cols; ++c) {
-        p.colHeaders[static_cast<std::size_t>(c)] = std::to_string(c);
+        p.colHeaders[static_cast<std::size_t>(c)] = elementRange(c, p.colElements);
         if (c % every == 0)
-            addText(d, p.origin.x + (c + 0.5) * p.cellWidth, p.origin.y - 5, std::to_string(c), mt.headerFont,
-                    TextRole::Header, TextAnchor::Middle, false, kMuted);
+            addText(d, p.origin.x + (c + 0.5) * p.cellWidth, p.origin.y - 5,
+                    p.colHeaders[static_cast<std::size_t>(c)], mt.headerFont, TextRole::Header,
+                    TextAnchor::Middle, false, kMuted);
     }
 }
 
@@ -277,34 +283,46 @@ void layoutSharedOperand(Diagram& d, const smem::SharedOperand& op, const Shared
         p.letter = b ? 'b' : 'a';
         p.rowLetter = rowLetter;
         p.colLetter = colLetter;
-        p.rows = op.rows;
-        p.cols = op.cols;
+        // Sub-byte elements: one cell per byte, covering the elements the byte holds along the axis that is
+        // contiguous in memory (K-major B: rows k; K-major A: columns k). 65,536 one-bit cells of a
+        // 256 x 256 B were most of a catalog SVG; a byte is also what an address names.
+        const int perByte = subByte ? 8 / l.elementBits() : 1;
+        const bool contiguousRows = (l.major() == smem::Major::K) == b;
+        p.rowElements = contiguousRows ? perByte : 1;
+        p.colElements = contiguousRows ? 1 : perByte;
+        p.rows = (op.rows + p.rowElements - 1) / p.rowElements;
+        p.cols = (op.cols + p.colElements - 1) / p.colElements;
         p.title = name + "  " + (b ? "K \u00d7 N" : (op.compressed ? "M \u00d7 K/2" : "M \u00d7 K")) + " = " +
                   std::to_string(op.rows) + " \u00d7 " + std::to_string(op.cols) + " ." +
-                  std::string(toString(op.elementType)) + ": byte address of each element";
+                  std::string(toString(op.elementType)) +
+                  (subByte ? ": address of each byte" : ": byte address of each element");
         const std::vector<std::string> subtitle = {
             std::string("rows ") + rowLetter + ", columns " + colLetter + "; " +
             std::string(toString(l.major())) + "-major, " + std::string(toString(l.swizzle())) + " swizzle" +
-            (subByte ? "; address.bit for sub-byte elements" : "") +
+            (subByte ? "; one cell per byte: the " + std::to_string(perByte) + " " +
+                           (contiguousRows ? rowLetter : colLetter) + " it holds"
+                     : std::string()) +
             "; colour = the 16-byte chunk c of its 128-byte line (banks 4c..4c+3), after the swizzle"};
-        std::size_t chars = hexAddress(l.startAddress() + l.footprintBytes()).size() + (subByte ? 2 : 0);
+        std::size_t chars = hexAddress(l.startAddress() + l.footprintBytes()).size();
         p.cellWidth = labelWidth(d, chars);
         p.cellHeight = mt.cellHeight;
-        const double rowHeader = std::ceil(labelWidth(d, std::to_string(p.rows - 1).size()));
+        const double rowHeader = std::ceil(labelWidth(d, elementRange(p.rows - 1, p.rowElements).size()));
         const double headerTop = panelHead(d, p, x, ty, subtitle);
         p.origin = {x + rowHeader, headerTop + mt.headerFont + 6};
         columnHeaders(d, p);
         std::vector<std::string> names;
         for (int r = 0; r < p.rows; ++r)
-            names.push_back(std::to_string(r));
+            names.push_back(elementRange(r, p.rowElements));
         rowHeaders(d, p, names);
         p.rowNotes.assign(static_cast<std::size_t>(p.rows), std::string());
 
         const auto panelIndex = static_cast<std::uint16_t>(d.panels.size());
         p.firstCell = static_cast<std::uint32_t>(d.cells.size());
-        for (int r = 0; r < op.rows; ++r)
-            for (int col = 0; col < op.cols; ++col) {
-                const smem::Placement& pl = placements[static_cast<std::size_t>(r * op.cols + col)];
+        for (int r = 0; r < p.rows; ++r)
+            for (int col = 0; col < p.cols; ++col) {
+                // The cell's first element; a byte cell's others share its address.
+                const smem::Placement& pl =
+                    placements[static_cast<std::size_t>(r * p.rowElements * op.cols + col * p.colElements)];
                 DiagramCell c;
                 c.row = static_cast<std::int16_t>(r);
                 c.col = c.colLast = static_cast<std::int16_t>(col);
@@ -317,8 +335,8 @@ void layoutSharedOperand(Diagram& d, const smem::SharedOperand& op, const Shared
                 c.lane = static_cast<std::int16_t>((pl.address >> 4) & 7);
                 c.reg = static_cast<std::int16_t>(keyOf(pl));
                 c.element = -1;
-                c.bitLo = static_cast<std::int16_t>(pl.bit);
-                c.bitHi = static_cast<std::int16_t>(pl.bit + l.elementBits() - 1);
+                c.bitLo = static_cast<std::int16_t>(subByte ? 0 : pl.bit);
+                c.bitHi = static_cast<std::int16_t>(subByte ? 7 : pl.bit + l.elementBits() - 1);
                 c.address = pl.address;
                 d.cells.push_back(c);
             }

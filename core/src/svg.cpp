@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 #include <map>
+#include <span>
 #include <string_view>
 #include <tuple>
 #include <vector>
@@ -217,6 +218,7 @@ class SvgBuilder {
     void texts();
     void lanes();
     void lane(int thread);
+    std::size_t column(std::span<const std::uint32_t> cells, std::size_t i, bool keyOnGroup, bool dim);
     void bitFields(int thread, bool keyOnGroup);
     void legends();
     void defs();
@@ -468,6 +470,13 @@ void SvgBuilder::lane(int thread) {
                 break;
             ++j;
         }
+        if (j == i + 1) {
+            const std::size_t e = column(cells, i, keyOnGroup, dim);
+            if (e > i + 1) {
+                i = e;
+                continue;
+            }
+        }
         const bool grouped = j - i >= 3;
         const double dy = grouped ? base : 0;
         if (grouped) {
@@ -591,6 +600,94 @@ void SvgBuilder::lane(int thread) {
     }
     bitFields(thread, keyOnGroup || dim);
     m_c << "</g>\n";
+}
+
+// A column of cells, each on its own row (a chunk of shared memory: one n, consecutive k): one rectangle with
+// separators for the fills, and one group translated to the column's centre, so each label carries only its
+// y. Returns the end of the run written, or `i + 1` (nothing written) when no 2 cells stack there.
+std::size_t SvgBuilder::column(std::span<const std::uint32_t> cells, std::size_t i, bool keyOnGroup,
+                               bool dim) {
+    const DiagramCell& c0 = m_d.cells[cells[i]];
+    const RectF& r0 = c0.rect;
+    std::size_t e = i + 1;
+    double bottom = r0.bottom();
+    while (e < cells.size()) {
+        const DiagramCell& c = m_d.cells[cells[e]];
+        if (c.panel != c0.panel || c.colorKey != c0.colorKey || c.rect.x != r0.x || c.rect.w != r0.w ||
+            c.rect.y != bottom || c.dimmed != c0.dimmed)
+            break;
+        bottom = c.rect.bottom();
+        ++e;
+    }
+    if (e - i < 2)
+        return i + 1;
+    const bool perCellKey = !keyOnGroup && !dim;
+    const bool grouped = e - i >= 3; // a translated group pays for itself from three labels on
+    // Written relative to its top-left corner: every chunk of a tile is the same column, so (coloured by its
+    // lane group) it goes into <defs> once and each chunk places it with a <use>.
+    m_shape.clear();
+    m_shape << 'h';
+    m_shape.num(r0.w) << 'v';
+    m_shape.num(bottom - r0.y) << 'h';
+    m_shape.num(-r0.w) << 'z';
+    // The separators, alternately left to right and back: the hover outline still boxes every cell.
+    double dir = 1;
+    for (std::size_t k = i; k + 1 < e; ++k) {
+        m_shape << "m0 ";
+        m_shape.num(m_d.cells[cells[k]].rect.h) << 'h';
+        m_shape.num(dir * r0.w);
+        dir = -dir;
+    }
+    const std::string_view shape = m_shape.view();
+    if (!perCellKey && shape.size() >= kSharedShape) {
+        auto it = m_shapes.find(shape);
+        if (it == m_shapes.end())
+            it = m_shapes.emplace(std::string(shape), m_shapes.size()).first;
+        m_c << "<use xlink:href=\"#s";
+        m_c.integer(static_cast<long long>(it->second)) << '"';
+        m_c.attr("x", r0.x).attr("y", r0.y) << "/>";
+    } else {
+        m_c << "<path";
+        if (perCellKey) {
+            m_c << " class=\"k";
+            m_c.integer(c0.colorKey) << '"';
+        }
+        m_c << " d=\"M";
+        m_c.num(r0.x) << ' ';
+        m_c.num(r0.y) << shape << '"' << "/>";
+    }
+    m_c << '\n';
+    if (grouped) {
+        m_c << "<g transform=\"translate(";
+        m_c.num(r0.x + r0.w / 2) << ",0)\">";
+    }
+    const double font = m_d.metrics.cellFont;
+    for (std::size_t k = i; k < e; ++k) {
+        const DiagramCell& c = m_d.cells[cells[k]];
+        m_c << "<g><title>";
+        const CellText tooltip = m_d.tooltipText(c);
+        if (m_plainCells)
+            m_c << tooltip.view();
+        else
+            m_c.escape(tooltip.view());
+        m_c << "</title><text";
+        if (perCellKey && m_lightKeys.count(c.colorKey)) {
+            m_c << " class=\"k";
+            m_c.integer(c.colorKey) << '"';
+        }
+        if (!grouped)
+            m_c.attr("x", c.rect.x + c.rect.w / 2);
+        m_c.attr("y", c.rect.y + baselineOffset(c.rect.h, font));
+        m_c << '>';
+        const CellText label = m_d.labelText(c);
+        if (m_plainCells)
+            m_c << label.view();
+        else
+            m_c.escape(label.view());
+        m_c << "</text></g>";
+    }
+    m_c << (grouped ? "</g>\n" : "\n");
+    return e;
 }
 
 void SvgBuilder::bitFields(int thread, bool keyOnGroup) {

@@ -65,7 +65,7 @@ TEST(Diagram, CellOfLane13A5MatchesTheEngine) {
     EXPECT_EQ(c.row, 3);
     EXPECT_EQ(c.col, 11);
     EXPECT_EQ(d.hoverId(c), "A-t13-e5");
-    EXPECT_EQ(d.tooltip(c), "lane 13 a5: reg 2 [31..16] row 3 col 11");
+    EXPECT_EQ(d.tooltip(c), "lane 13 a5 \u00b7 r2[31..16] \u00b7 (3,11)");
     // Hit test lands on the same cell from its centre, and misses outside every grid.
     const double cx = c.rect.x + c.rect.w / 2, cy = c.rect.y + c.rect.h / 2;
     EXPECT_EQ(d.cellAt(cx, cy), static_cast<int>(at[0]));
@@ -258,7 +258,7 @@ TEST(DiagramWarpgroup, LargestAccumulatorShowsThreadAndWarp) {
     EXPECT_EQ(c.thread, 77);
     EXPECT_EQ(c.warp, 2);
     EXPECT_EQ(c.lane, 13);
-    EXPECT_EQ(d.tooltip(c), "warp 2 lane 13 d5: reg 5 [31..0] row 35 col 11");
+    EXPECT_EQ(d.tooltip(c), "warp 2 lane 13 d5 \u00b7 r5[31..0] \u00b7 (35,11)");
     EXPECT_EQ(d.cellAt(c.rect.x + 1, c.rect.y + 1), static_cast<int>(at[0]));
     EXPECT_EQ(d.cellsOfThread(77).size(), 128u);
     // Rows 16w..16w+15 belong to warp w: the panel says so once per warp.

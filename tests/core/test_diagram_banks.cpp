@@ -145,9 +145,9 @@ TEST(DiagramBanks, SvgShowsConflictHighlight) {
     const std::string red = "stroke=\"" + hexColor(kConflictColor) + "\"";
     EXPECT_NE(conflicting.find(red), std::string::npos);
     EXPECT_NE(conflicting.find("4-way bank conflict"), std::string::npos);
-    EXPECT_NE(
-        conflicting.find("lane 0: matrix 0 row 0, banks 0..3, phase 0, wavefront 1 of 4 (bank conflict)"),
-        std::string::npos);
+    EXPECT_NE(conflicting.find("lane 0 \u00b7 matrix 0 row 0 \u00b7 banks 0..3 \u00b7 phase 0 \u00b7 "
+                               "wavefront 1 of 4 \u00b7 bank conflict"),
+              std::string::npos);
     EXPECT_NE(conflicting.find(">T9 m1r1<"), std::string::npos);
     EXPECT_EQ(clean.find(red), std::string::npos);
     EXPECT_EQ(clean.find("bank conflict"), std::string::npos);
@@ -200,14 +200,14 @@ TEST(DiagramBanksFeeds, MatchingFeedDrawsAddressesAndBothGrids) {
     const DiagramCell* t9 = cellIn(d, 0, 1, 1);
     ASSERT_NE(t9, nullptr);
     EXPECT_EQ(d.label(*t9), "T9 [9][0]");
-    EXPECT_EQ(d.tooltip(*t9), "lane 9 points at A[9][0]: 0x120 (matrix 1 row 1)");
+    EXPECT_EQ(d.tooltip(*t9), "lane 9 points at A[9][0] \u00b7 0x120 \u00b7 matrix 1 row 1");
     EXPECT_EQ(d.label(*cellIn(d, 0, 2, 1)), "T17 [1][8]");
     // Every element is drawn once in each grid, by the slot holding it: A[0][1] is T0's a1, A[8][0] T0's a2.
     for (std::size_t panel : {1u, 2u}) {
         EXPECT_EQ(d.panels[panel].cellCount, 256u);
         EXPECT_EQ(d.label(*cellIn(d, panel, 0, 1)), "T0:a1");
         EXPECT_EQ(d.label(*cellIn(d, panel, 8, 0)), "T0:a2");
-        EXPECT_EQ(d.tooltip(*cellIn(d, panel, 8, 0)), "lane 0 a2: reg 1 [15..0] row 8 col 0");
+        EXPECT_EQ(d.tooltip(*cellIn(d, panel, 8, 0)), "lane 0 a2 \u00b7 r1[15..0] \u00b7 (8,0)");
     }
     // No slot framed (the memory's chunks are: 32-byte rows put two rows of a phase in one bank group).
     for (const DiagramCell& c : d.cells) {

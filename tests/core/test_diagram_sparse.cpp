@@ -34,11 +34,11 @@ TEST(DiagramSparse, ChunkOwnersAreAllShownSideBySide) {
     EXPECT_EQ(a0.col, 4);
     EXPECT_EQ(a0.colLast, 7);
     EXPECT_DOUBLE_EQ(a0.rect.w, 2 * a.cellWidth);
-    EXPECT_EQ(d.tooltip(a0), "lane 13 a0: reg 0 [15..0] row 3 cols 4..7");
+    EXPECT_EQ(d.tooltip(a0), "lane 13 a0 \u00b7 r0[15..0] \u00b7 (3,4..7)");
     const auto right = a.cellsAtGrid(3, 6);
     ASSERT_EQ(right.size(), 1u);
     EXPECT_EQ(d.label(d.cells[right[0]]), "T13:a1");
-    EXPECT_EQ(d.tooltip(d.cells[right[0]]), "lane 13 a1: reg 0 [31..16] row 3 cols 4..7");
+    EXPECT_EQ(d.tooltip(d.cells[right[0]]), "lane 13 a1 \u00b7 r0[31..16] \u00b7 (3,4..7)");
     // Chunk boundaries are drawn.
     int chunkLines = 0;
     for (const DiagramLine& l : d.lines)
@@ -64,7 +64,7 @@ TEST(DiagramSparse, MetadataOnTheAGridLikeThePtxFigures) {
     EXPECT_EQ(c.bitLo, 28);
     EXPECT_EQ(c.col, 12);
     EXPECT_EQ(c.colLast, 15);
-    EXPECT_EQ(d.tooltip(c), "lane 0 e [31..28]: row 8 cols 12..15, selector 0");
+    EXPECT_EQ(d.tooltip(c), "lane 0 e[31..28] \u00b7 (8,12..15) \u00b7 selector 0");
     EXPECT_DOUBLE_EQ(c.rect.w, 4 * m.cellWidth);
     // Another selector moves the fields to lane 4g+2.
     DiagramOptions o;

@@ -66,7 +66,7 @@ void checkAgainstEngine(const Instruction& in, const std::string& svg, std::size
     EXPECT_EQ(texts.size(), expectedCells) << in.spec;
     static const std::regex label(R"(T(\d+):([abcd])(\d+))");
     static const std::regex metadataLabel(R"(T(\d+): \[(\d+)\.\.(\d+)\])");
-    static const std::regex rowCol(R"(row (\d+) cols? (\d+))");
+    static const std::regex rowCol(R"(\((\d+),(\d+))");
     std::size_t checked = 0;
     for (const XmlNode* t : texts) {
         std::smatch m, rc;
@@ -93,7 +93,7 @@ void checkAgainstEngine(const Instruction& in, const std::string& svg, std::size
             const Element& e = op->element(thread, index);
             EXPECT_EQ(row, e.row) << in.spec << " " << t->text << ": " << title;
             EXPECT_EQ(col, e.col) << in.spec << " " << t->text << ": " << title;
-            EXPECT_NE(title.find("reg " + std::to_string(e.reg) + " ["), std::string::npos) << title;
+            EXPECT_NE(title.find(" r" + std::to_string(e.reg) + "["), std::string::npos) << title;
             EXPECT_NE(title.find("[" + std::to_string(e.bit + op->elementBits() - 1)), std::string::npos)
                 << title;
         }
@@ -216,7 +216,7 @@ TEST(SvgSparse, MetadataCellsAndBitFieldsShareTheLaneGroup) {
     ASSERT_EQ(lanes.size(), 1u);
     const auto fields = lanes[0]->all([](const XmlNode& n) { return n.name == "rect" && n.child("title"); });
     ASSERT_EQ(fields.size(), 8u);
-    EXPECT_EQ(fields.back()->child("title")->text, "lane 4 e [3..0]: row 1 cols 0..3, selector 0");
+    EXPECT_EQ(fields.back()->child("title")->text, "lane 4 e[3..0] \u00b7 (1,0..3) \u00b7 selector 0");
     bool metadataCell = false;
     for (const XmlNode* t : lanes[0]->all(isCellText))
         metadataCell = metadataCell || t->text == "T4: [3..0]";
@@ -226,8 +226,8 @@ TEST(SvgSparse, MetadataCellsAndBitFieldsShareTheLaneGroup) {
     for (const XmlNode* t : texts)
         if (t->text == "T13:a0" || t->text == "T13:a1")
             owners[t->text] = titleOf(t);
-    EXPECT_EQ(owners["T13:a0"], "lane 13 a0: reg 0 [15..0] row 3 cols 4..7");
-    EXPECT_EQ(owners["T13:a1"], "lane 13 a1: reg 0 [31..16] row 3 cols 4..7");
+    EXPECT_EQ(owners["T13:a0"], "lane 13 a0 \u00b7 r0[15..0] \u00b7 (3,4..7)");
+    EXPECT_EQ(owners["T13:a1"], "lane 13 a1 \u00b7 r0[31..16] \u00b7 (3,4..7)");
 }
 
 // docs/performance.md: the largest diagram (wgmma m64n256 D, 16 384 cells) stays under 2 MB.

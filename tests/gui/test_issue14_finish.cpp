@@ -202,7 +202,7 @@ TEST(Bands, ALongAccumulatorIsWrappedIntoBandsThatShowMoreAndStillHoverExactly) 
     EXPECT_EQ(view->cellAtViewport(centre), cell);
     hover(view, cell);
     auto* status = w->findChild<QLabel*>(QStringLiteral("hoverStatus"));
-    EXPECT_TRUE(status->text().contains(QStringLiteral("row 40 col 250"))) << status->text().toStdString();
+    EXPECT_TRUE(status->text().contains(QStringLiteral("(40,250)"))) << status->text().toStdString();
     // Keyboard: right of the band's last column is the next position of that band, never another row.
     view->setFocus();
     view->setCursorCell(cell);

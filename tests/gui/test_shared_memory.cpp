@@ -75,8 +75,8 @@ TEST(SharedMemoryPane, WgmmaShowsBWithAddressesChunksAndTheDescriptor) {
     const DiagramCell& e = d.cells[static_cast<std::size_t>(element)];
     EXPECT_EQ(d.label(e), "0x1a2");
     const std::string tip = d.tooltip(e);
-    EXPECT_NE(tip.find("chunk 2 (banks 8..11)"), std::string::npos) << tip;
-    EXPECT_NE(tip.find("chunk 1 before the swizzle"), std::string::npos) << tip;
+    EXPECT_NE(tip.find("line 0x180 chunk 2 \u00b7 banks 8..11"), std::string::npos) << tip;
+    EXPECT_NE(tip.find("chunk 1 before swizzle"), std::string::npos) << tip;
     // The map holds that chunk in line 3 (0x180), column 2: n3 k8..15.
     const int chunk = cellIn(*map, 3, 2);
     ASSERT_GE(chunk, 0);
@@ -177,6 +177,39 @@ TEST(SharedMemoryPane, MnMajorIsOfferedOnlyForSixteenBitTypes) {
     // Dense mma has no shared-memory pane.
     ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
     EXPECT_FALSE(w->paneNames().contains(MainWindow::sharedMemoryPane()));
+}
+
+// Issue 21: one-bit B is drawn one cell per byte (the 8 k a byte holds) in the pane as in the SVG; hovering a
+// byte names its elements and address in the status line and lights the other bytes of its 16-byte chunk.
+TEST(SharedMemoryPane, OneBitBIsOneCellPerByteAndHoverStillLightsItsChunk) {
+    Window w;
+    ASSERT_TRUE(w->openSpec(QStringLiteral("wgmma.m64n8k256.b1")));
+    const QString name = MainWindow::sharedMemoryPane();
+    ASSERT_TRUE(w->paneNames().contains(name));
+    DiagramView* view = w->pane(name);
+    const Diagram& d = *view->diagram();
+    const DiagramPanel* grid = panelOf(d, PanelKind::SharedMemory);
+    ASSERT_NE(grid, nullptr);
+    EXPECT_EQ(grid->rowElements, 8);
+    EXPECT_EQ(grid->rows, 32); // K = 256 one-bit elements: 32 bytes per n
+    EXPECT_EQ(grid->cols, 8);
+    EXPECT_EQ(grid->rowHeaders[1], "8..15");
+    const int cell = cellIn(*grid, 1, 3);
+    ASSERT_GE(cell, 0);
+    const DiagramCell& c = d.cells[static_cast<std::size_t>(cell)];
+    EXPECT_EQ(d.label(c).find('.'), std::string::npos) << "a byte address, no bit: " << d.label(c);
+    const std::string tip = d.tooltip(c);
+    EXPECT_EQ(tip.rfind("B k8..15 n3 \u00b7 " + d.label(c) + " \u00b7 line ", 0), 0u) << tip;
+
+    view->ensureCellVisible(cell);
+    hover(view, cell);
+    auto* status = w->findChild<QLabel*>(QStringLiteral("hoverStatus"));
+    ASSERT_NE(status, nullptr);
+    EXPECT_EQ(status->text().toStdString(), tip);
+    EXPECT_EQ(view->highlightThread(), c.thread);
+    // A 16-byte chunk holds 128 k of one n: 16 byte cells light together.
+    EXPECT_EQ(view->litCellCount(), 16);
+    EXPECT_EQ(w->pane(QStringLiteral("D"))->highlightThread(), -1);
 }
 
 } // namespace

@@ -102,6 +102,10 @@ struct DiagramPanel {
     // Shared-memory panels, the index letters: SharedMemory of rows and columns ('k', 'n' for B);
     // SharedMemoryMap of a chunk's strided and contiguous indices ('n', 'k' for a K-major B).
     char rowLetter = 0, colLetter = 0;
+    // SharedMemory: elements per cell along the rows and the columns. 1 x 1, except for sub-byte types, drawn
+    // one cell per byte: the axis the byte runs along (contiguous in memory) covers 8 / bits elements per
+    // cell, so grid row r of a K-major b1 B is k 8r..8r+7.
+    int rowElements = 1, colElements = 1;
     std::uint32_t firstCell = 0, cellCount = 0; // this panel's cells in Diagram::cells
     Source source = Source::Doc; // where most of its placements come from; tooltips name only the others
     // Grid position (row * cols + col) -> Diagram::cells indices covering it (CSR), for hit tests.
@@ -255,8 +259,9 @@ struct Diagram {
 
     // A cell's texts, derived from its numbers:
     //   label   "T13:a5" (warpgroup "T77:d5"), metadata "T0: [3..0]";
-    //   tooltip "lane 13 a5: reg 2 [31..16] row 3 col 11", warpgroup "warp 2 lane 13 d5: ...", metadata
-    //           "lane 0 e [31..28]: row 8 cols 12..15, selector 0"; a source other than the panel's is named;
+    //   tooltip "lane 13 a5 · r2[31..16] · (3,11)", warpgroup "warp 2 lane 13 d5 · ...", metadata
+    //           "lane 0 e[31..28] · (8,12..15) · selector 0"; a source other than the panel's is named (the
+    //           grammar: docs/svg.md#tooltips);
     //   hoverId stable across builds: "A-t13-e5", "CD-m1-t4-e0", "metadata-t0-b3".
     std::string label(const DiagramCell& cell) const;
     std::string tooltip(const DiagramCell& cell) const;
@@ -282,8 +287,8 @@ Diagram buildDiagram(const Instruction& instruction, const DiagramOptions& optio
 // ----------------------------------------------------------------------- A tile in shared memory, drawn in
 // the same primitives (so the GUI paints it and the SVG writer serialises it):
 //   * a SharedMemory panel, the tile in its own orientation (wgmma B: row = k, col = n), each element
-//   labelled
-//     with its byte address (hex; sub-byte types: address.bit);
+//     labelled with its byte address (hex); sub-byte types one cell per byte, labelled with its address and
+//     covering the elements it holds (DiagramPanel::rowElements, colElements);
 //   * a SharedMemoryMap panel, the memory: one row per 128-byte line, eight 16-byte chunk columns (chunk c
 //     covers banks 4c..4c+3), each used chunk labelled with the elements it holds ("n3 k8..15"); row notes
 //     give the XOR a swizzle applies to that line;
