@@ -33,7 +33,7 @@ _lanemap_cli() {
         --palette) COMPREPLY=($(compgen -W "default colorblind" -- "$cur")); return ;;
         -o|--output|--expect|--validate) _filedir; return ;;
         --json) [[ "$command" == probe || "$command" == discover ]] && _filedir; return ;;
-        --sm|--lanes|--smem|--target|--lane|--thread|--register|--feeds) return ;;
+        --sm|--lanes|--smem|--target|--lane|--thread|--register|--feeds|--ld|--st) return ;;
     esac
 
     if [[ -z "$command" ]]; then
@@ -43,8 +43,8 @@ _lanemap_cli() {
     local options
     case "$command" in
         list) options="--family --sm --help" ;;
-        show) options="--operand --selector --major --swizzle --smem --target --help" ;;
-        export) options="--all --format --operand --selector --major --swizzle --smem -o --output --color --palette --lanes --gzip --compact --help" ;;
+        show) options="--operand --selector --major --swizzle --smem --target --ld --st --help" ;;
+        export) options="--all --format --operand --selector --major --swizzle --smem -o --output --color --palette --lanes --gzip --compact --ld --st --help" ;;
         probe) options="--all --json --family --timing --help" ;;
         discover) options="--family --json --expect --validate --help" ;;
         banks) options="--smem --search --feeds --json --format -o --output --help" ;;
