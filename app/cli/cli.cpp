@@ -2,6 +2,7 @@
 #include "catalog_names.hpp"
 #include "cli_banks.hpp"
 #include "cli_decode.hpp"
+#include "cli_tcgen05.hpp"
 #include "cli_timing.hpp"
 
 #include "lanemap/catalog.hpp"
@@ -58,11 +59,14 @@ const Instruction& asTyped(const Instruction& in, Instruction& copy) {
 }
 
 int cmdList(const std::string& family, int sm, std::ostream& out, std::ostream& err) {
-    static const std::vector<std::string> families{"mma",      "mma.sp",   "wgmma",     "wgmma.sp",
-                                                   "ldmatrix", "stmatrix", "movmatrix", "wmma"};
+    static const std::vector<std::string> families{"mma",        "mma.sp",     "wgmma",      "wgmma.sp",
+                                                   "ldmatrix",   "stmatrix",   "movmatrix",  "wmma",
+                                                   "tcgen05.ld", "tcgen05.st", "tcgen05.mma"};
     if (!family.empty() && std::find(families.begin(), families.end(), family) == families.end()) {
         err << "lanemap-cli: unknown family '" << excerpt(family)
-            << "'; valid families: mma, mma.sp, wgmma, wgmma.sp, ldmatrix, stmatrix, movmatrix, wmma\n";
+            << "'; valid families: mma, mma.sp, wgmma, wgmma.sp, ldmatrix, stmatrix, movmatrix, wmma, "
+               "tcgen05.ld, "
+               "tcgen05.st, tcgen05.mma\n";
         return Usage;
     }
     // One buffer written once: 800 lines through the stream's formatting cost more than the names themselves.
@@ -597,8 +601,10 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     auto* list =
         app.add_subcommand("list", "List every instruction variant (one spec per line, with min SM)");
     if (named(list)) {
-        list->add_option("--family", family,
-                         "Only this family: mma, mma.sp, wgmma, wgmma.sp, ldmatrix, stmatrix, movmatrix");
+        list->add_option(
+            "--family", family,
+            "Only this family: mma, mma.sp, wgmma, wgmma.sp, ldmatrix, stmatrix, movmatrix, wmma, "
+            "tcgen05.ld, tcgen05.st, tcgen05.mma");
         list->add_option("--sm", sm, "Only variants that run on this SM (e.g. 90)");
     }
 
@@ -607,6 +613,7 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     int selector = 0;
     std::string major, swizzle;
     std::string placementText; // --smem: ldmatrix / stmatrix placement (cli_banks.cpp)
+    std::string ld, st;        // tcgen05.mma composed with a Tensor Memory access (cli_tcgen05.cpp)
     std::string target;
     auto* show = app.add_subcommand("show", "Print a text grid of one instruction (cells T<lane>:a<i>)");
     if (named(show)) {
@@ -621,6 +628,11 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
                          "(docs/reference/ldmatrix.md)");
         show->add_option("--target", target,
                          "wmma: the SASS target whose discovered layout to show (e.g. sm_90)");
+        show->add_option("--ld", ld,
+                         "tcgen05.mma: who holds D[m][n] after this tcgen05.ld, e.g. 16x256b.x8 "
+                         "(docs/reference/tcgen05.md)");
+        show->add_option("--st", st,
+                         "tcgen05.mma: who must hold A[m][k] for this tcgen05.st, e.g. 32x32b.x8");
     }
 
     std::string exportSpec, format = "json", output;
@@ -649,6 +661,8 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
                       "Write gzip (FILE as given, SPEC.FORMAT.gz per variant with --all; any format)");
         exp->add_flag("--compact", compact,
                       "json: the compact form, elements as columns (docs/reference/json.md#compact-form)");
+        exp->add_option("--ld", ld, "tcgen05.mma: compose with this tcgen05.ld (txt, json)");
+        exp->add_option("--st", st, "tcgen05.mma: compose with this tcgen05.st (txt, json)");
         exp->add_option("--lanes", lanes,
                         "svg: only these lanes/threads in color, e.g. 0-3,13 (others grey)");
     }
@@ -841,6 +855,8 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         return cmdList(family, sm, out, err);
     if (show->parsed() && !placementText.empty())
         return cmdWithPlacement(spec, placementText, "txt", options, "-", out, err);
+    if (show->parsed() && (isTcgen05Mma(spec) || !ld.empty() || !st.empty()))
+        return cmdTcgen05(spec, ld, st, "txt", "-", out, err);
     if (show->parsed())
         return cmdShow(spec, options, target, out, err);
     if (disc->parsed()) {
@@ -865,6 +881,13 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
             return Usage;
         }
         return cmdWithPlacement(exportSpec, placementText, format, options, output, out, err);
+    }
+    if (exp->parsed() && !all && (isTcgen05Mma(exportSpec) || !ld.empty() || !st.empty())) {
+        if (output.empty()) {
+            err << "lanemap-cli: export needs -o PATH (a file, or '-' for stdout)\n";
+            return Usage;
+        }
+        return cmdTcgen05(exportSpec, ld, st, format, output, out, err);
     }
     if (exp->parsed())
         return cmdExport(exportSpec, all, format, options, gzip, output, out, err);

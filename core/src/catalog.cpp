@@ -17,6 +17,7 @@ Catalog::Catalog() {
         {registerWgmma, {Family::Wgmma, Family::WgmmaSp}},
         {registerMatrixMoves, {Family::Ldmatrix, Family::Stmatrix, Family::Movmatrix}},
         {registerWmma, {Family::Wmma}},
+        {registerTcgen05, {Family::Tcgen05Ld, Family::Tcgen05St, Family::Tcgen05Mma}},
     };
     for (const auto& [fn, families] : tables) {
         auto section = std::make_unique<Section>();

@@ -1,5 +1,6 @@
 #include "lanemap/model.hpp"
 #include "lanemap/matrix_move.hpp"
+#include "lanemap/tmem.hpp"
 
 #include "build_cache.hpp"
 #include "lanemap/evidence.hpp"
@@ -67,11 +68,21 @@ std::string_view toString(Kind kind) {
     return "";
 }
 
+namespace {
+std::string tcgen05ShapeName(const Variant& v) {
+    return std::string(tmem::toString(v.tmemAccess->shape));
+}
+} // namespace
+
 std::string shapeName(const Variant& v) {
     // Written into one buffer: registering the catalog names ~800 shapes, twice each.
+    if (v.tmemAccess) // tcgen05.ld/st name a data-path shape, not a matrix: 16x256b
+        return tcgen05ShapeName(v);
     char buf[48];
     char* p = buf;
     auto put = [&](char c, int value) {
+        if (p == buf + sizeof buf) // never: three numbers fit; says so to GCC's overflow check
+            return;
         *p++ = c;
         p = std::to_chars(p, buf + sizeof buf, value).ptr;
     };
@@ -103,6 +114,10 @@ std::string wmmaPtxOf(const Variant& v, const Form& form) {
 std::string ptxOf(const Variant& v, const Form& form) {
     if (v.move)
         return matrixMovePtx(v);
+    if (v.tmemAccess)
+        return tmem::ptxOf(*v.tmemAccess);
+    if (v.tmemMma)
+        return tmem::ptxOf(*v.tmemMma);
     const bool warpgroup = v.family == Family::Wgmma || v.family == Family::WgmmaSp;
     std::string s;
     s.reserve(96); // the longest, block-scaled mma.sp, is ~90 characters
@@ -125,6 +140,10 @@ std::string ptxOf(const Variant& v, const Form& form) {
         break; // matrixMovePtx above
     case Family::Wmma:
         return wmmaPtxOf(v, form);
+    case Family::Tcgen05Ld:
+    case Family::Tcgen05St:
+    case Family::Tcgen05Mma:
+        break; // tmem::ptxOf above
     }
     (s += ".sync.aligned.") += shapeName(v);
     auto add = [&s](std::string_view part) { (s += '.') += part; };
@@ -165,6 +184,12 @@ std::string_view toString(Family family) {
         return "movmatrix";
     case Family::Wmma:
         return "wmma";
+    case Family::Tcgen05Ld:
+        return "tcgen05.ld";
+    case Family::Tcgen05St:
+        return "tcgen05.st";
+    case Family::Tcgen05Mma:
+        return "tcgen05.mma";
     }
     return "mma";
 }

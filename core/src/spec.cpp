@@ -8,6 +8,7 @@
 #include "lanemap/wmma.hpp"
 #include "matrix_move_spec.hpp"
 #include "ptx_rules.hpp"
+#include "tcgen05_spec.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -106,7 +107,7 @@ std::string tokenize(const std::string& text, Parts& parts) {
     const std::vector<std::string> tokens = split(text);
     if (tokens.empty() || (tokens[0] != "mma" && tokens[0] != "wgmma"))
         return "a spec starts with 'mma', 'mma.sp', 'mma.sp::ordered_metadata', 'wgmma', 'wgmma.sp', "
-               "'ldmatrix', 'stmatrix' or 'movmatrix'";
+               "'ldmatrix', 'stmatrix', 'movmatrix', 'tcgen05.ld', 'tcgen05.st' or 'tcgen05.mma'";
     parts.family = tokens[0];
     for (std::size_t i = 1; i < tokens.size(); ++i) {
         const std::string& tok = tokens[i];
@@ -325,6 +326,8 @@ ParsedSpec parseSpec(std::string_view text, const Catalog& catalog) {
     }
     if (isMatrixMoveText(input))
         return parseMatrixMoveSpec(input, catalog);
+    if (isTcgen05Text(input))
+        return parseTcgen05Spec(input, catalog);
     // What was typed, checked against the ISA's rules for the variant it names (ptx_rules).
     auto accept = [&](const Variant* v, bool ptxForm) {
         result.form = ptx_rules::canonicalForm(*v);

@@ -198,6 +198,11 @@ TEST(EvidenceOverlay, TheRecordedRunsCoverEveryVariantTheH100RunsAndNoTableSaysH
         }
         if (v->family == Family::Wmma)
             continue; // its evidence is the discovery report (wmma.hpp), not a probe report
+        if (v->tmemAccess || v->tmemMma) {
+            // tcgen05 needs sm_100a and the probe has no tcgen05 method yet: no recorded run may claim it.
+            EXPECT_EQ(EvidenceOverlay::recorded().find(v->spec), nullptr) << v->spec;
+            continue;
+        }
         const HardwareEvidence* h = EvidenceOverlay::recorded().find(v->spec);
         ASSERT_NE(h, nullptr) << v->spec << " is in no recorded report";
         EXPECT_EQ(in.hardware, h);

@@ -25,8 +25,16 @@ TEST_P(EveryVariant, OperandsCoverTheirTileAndPackRegisters) {
     // Warp-level mma has A, B, C and D in registers; wgmma reads B (and optionally A) from shared memory.
     // Matrix moves have one register fragment (two for movmatrix): their maps are checked in
     // test_ldmatrix.cpp.
-    const bool move = in->move != nullptr;
-    ASSERT_NE(in->operand(move && in->family == Family::Stmatrix ? Operand::A : Operand::D), nullptr);
+    // tcgen05.mma keeps D in Tensor Memory, not in registers: no register fragment; its placements are
+    // checked in test_tcgen05.cpp (every form injective inside Tensor Memory, composition by brute force).
+    if (in->family == Family::Tcgen05Mma) {
+        EXPECT_TRUE(in->operands.empty());
+        return;
+    }
+    // tcgen05.ld / tcgen05.st: one register fragment over the TMEM lanes x columns they move.
+    const bool move = in->move != nullptr || in->tmemAccess != nullptr;
+    const bool store = in->family == Family::Stmatrix || in->family == Family::Tcgen05St;
+    ASSERT_NE(in->operand(move && store ? Operand::A : Operand::D), nullptr);
     if (!move) {
         ASSERT_NE(in->operand(Operand::A), nullptr);
     }

@@ -20,6 +20,13 @@ TEST(Spec, EveryVariantRoundTripsThroughSpecAndPtx) {
         EXPECT_EQ(bySpec.variant, v) << v->spec;
         const ParsedSpec byPtx = parseSpec(v->ptx, cat());
         ASSERT_TRUE(byPtx) << v->ptx << ": " << byPtx.error;
+        if (v->tmemMma) {
+            // A tcgen05.mma PTX string names no M or N (they are in the instruction descriptor): it stands
+            // for the form with the largest M, which has the same string.
+            EXPECT_EQ(byPtx.variant->ptx, v->ptx);
+            EXPECT_GE(byPtx.variant->m, v->m) << v->ptx;
+            continue;
+        }
         EXPECT_EQ(byPtx.variant->spec, v->spec) << v->ptx;
         for (const Form& form : v->forms) {
             const std::string alias = ptxOf(*v, form);

@@ -92,5 +92,6 @@ void registerSparseMma(Catalog& catalog);
 void registerWgmma(Catalog& catalog);
 void registerMatrixMoves(Catalog& catalog); // ldmatrix, stmatrix, movmatrix
 void registerWmma(Catalog& catalog);        // layouts from discovery reports (wmma.hpp)
+void registerTcgen05(Catalog& catalog);     // tcgen05.ld, tcgen05.st, tcgen05.mma (tmem.hpp)
 
 } // namespace lanemap

@@ -216,8 +216,24 @@ struct MetadataLayout {
 };
 
 struct MatrixMove; // matrix_move.hpp
+namespace tmem {
+struct Access;   // tmem.hpp
+struct MmaShape; // tmem.hpp
+} // namespace tmem
 
-enum class Family : std::uint8_t { Mma, MmaSp, Wgmma, WgmmaSp, Ldmatrix, Stmatrix, Movmatrix, Wmma };
+enum class Family : std::uint8_t {
+    Mma,
+    MmaSp,
+    Wgmma,
+    WgmmaSp,
+    Ldmatrix,
+    Stmatrix,
+    Movmatrix,
+    Wmma,
+    Tcgen05Ld,
+    Tcgen05St,
+    Tcgen05Mma, // tmem.hpp
+};
 std::string_view toString(Family family);
 
 // PTX .row/.col of an mma operand (only m8n8k4 .f16 takes anything but A row, B col).
@@ -251,6 +267,9 @@ struct Variant {
     // (.x1/.x2/.x4).
     const MatrixMove* move = nullptr;
     int num = 0;
+    // tcgen05 only (tmem.hpp): the ld/st access, or the mma form (its N is the largest valid one).
+    const tmem::Access* tmemAccess = nullptr;
+    const tmem::MmaShape* tmemMma = nullptr;
 };
 
 // `m16n8k16` (matrix moves: `m8n8`)

@@ -20,6 +20,7 @@ struct ParsedSpec {
     std::string ptx;
     std::string error;                    // set on failure: what was wrong and what is valid
     std::vector<std::string> suggestions; // nearest valid specs, best first
+    int n = 0; // tcgen05.mma: the N the spec names (its catalog entry stands for every valid N)
 
     explicit operator bool() const { return variant != nullptr; }
 };

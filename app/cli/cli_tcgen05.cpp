@@ -1,0 +1,70 @@
+// lanemap-cli show / export of tcgen05.mma: where D sits in Tensor Memory, and with --ld / --st who holds
+// each element (docs/reference/tcgen05.md).
+
+#include "cli_tcgen05.hpp"
+
+#include "cli.hpp"
+#include "lanemap/excerpt.hpp"
+#include "lanemap/tmem.hpp"
+#include "lanemap/write.hpp"
+
+#include <ostream>
+
+namespace lanemap::cli {
+
+bool isTcgen05Mma(const std::string& spec) {
+    return spec.rfind("tcgen05.mma", 0) == 0;
+}
+
+int cmdTcgen05(const std::string& spec, const std::string& ld, const std::string& st,
+               const std::string& format, const std::string& output, std::ostream& out, std::ostream& err) {
+    if (!isTcgen05Mma(spec)) {
+        err << "lanemap-cli: --ld and --st compose a tcgen05.mma form with a Tensor Memory access; '"
+            << excerpt(spec)
+            << "' is not a tcgen05.mma spec (e.g. tcgen05.mma.cta_group::1.kind::f16.m128n256)\n";
+        return Usage;
+    }
+    if (!ld.empty() && !st.empty()) {
+        err << "lanemap-cli: give --ld (who holds D) or --st (who must hold A), not both\n";
+        return Usage;
+    }
+    if (format != "txt" && format != "json") {
+        err << "lanemap-cli: a tcgen05.mma view exports as txt or json; '" << excerpt(format)
+            << "' is not one of them\n";
+        return Usage;
+    }
+    std::string error;
+    const std::optional<tmem::MmaShape> mma = tmem::parseMma(spec, error);
+    if (!mma) {
+        err << "lanemap-cli: invalid spec '" << excerpt(spec) << "': " << error << '\n';
+        return Usage;
+    }
+    tmem::View view{*mma, std::nullopt};
+    if (!ld.empty() || !st.empty()) {
+        const std::string& text = ld.empty() ? st : ld;
+        const tmem::Op op = ld.empty() ? tmem::Op::St : tmem::Op::Ld;
+        view.access = tmem::parseAccess(text, op, error);
+        if (!view.access || view.access->op != op) {
+            err << "lanemap-cli: invalid " << (ld.empty() ? "--st" : "--ld") << " '" << excerpt(text)
+                << "': " << (view.access ? "names the other operation" : error) << '\n';
+            return Usage;
+        }
+    }
+    if (const std::string why = tmem::validate(view); !why.empty()) {
+        err << "lanemap-cli: " << why << '\n';
+        return Usage;
+    }
+    const std::string doc = format == "json" ? tmem::viewJson(view) : tmem::viewText(view);
+    if (output.empty() || output == "-") {
+        out << doc;
+        return Ok;
+    }
+    if (const std::string failure = writeFile(output, doc); !failure.empty()) {
+        err << "lanemap-cli: " << failure << '\n';
+        return Usage;
+    }
+    out << "wrote 1 file to " << output << '\n';
+    return Ok;
+}
+
+} // namespace lanemap::cli

@@ -1,0 +1,80 @@
+// lanemap-cli on tcgen05: list, show and export of the ld/st shapes and the mma forms, the composed
+// "who holds D[m][n]" view, and bad input (exit 2, naming what is valid).
+#include "cli_run.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+using lanemap::test::runCli;
+
+namespace {
+
+TEST(CliTcgen05, ListsTheThreeFamilies) {
+    const auto ld = runCli({"list", "--family", "tcgen05.ld"});
+    ASSERT_EQ(ld.code, 0) << ld.err;
+    EXPECT_NE(ld.out.find("tcgen05.ld.16x256b.x32\tsm_100"), std::string::npos);
+    EXPECT_EQ(ld.out.find("tcgen05.ld.16x256b.x64"), std::string::npos); // past the 128-register limit
+    const auto mma = runCli({"list", "--family", "tcgen05.mma"});
+    ASSERT_EQ(mma.code, 0) << mma.err;
+    EXPECT_NE(mma.out.find("tcgen05.mma.ws.cta_group::1.kind::f16.m32"), std::string::npos);
+    EXPECT_NE(mma.out.find("tcgen05.mma.cta_group::1.kind::f16.m64.lane16"), std::string::npos);
+}
+
+TEST(CliTcgen05, ShowsAnLdShapeAsRegistersOverLanesAndColumns) {
+    const auto r = runCli({"show", "tcgen05.ld.sync.aligned.16x64b.x1.b32"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("not confirmed on hardware"), std::string::npos);
+    // Lane 8 (the ninth row) holds threads 1 and 3 (Figure 184).
+    EXPECT_NE(r.out.find("  8 T1:d0  T3:d0"), std::string::npos) << r.out;
+}
+
+TEST(CliTcgen05, ComposedViewNamesWarpThreadAndRegister) {
+    const auto r = runCli({"show", "tcgen05.mma.cta_group::1.kind::f16.m128n16", "--ld", "16x256b.x2"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("data-path layout D"), std::string::npos);
+    // D[127][0]: lane 127 = the upper half of warp 3, lane offset 15 = thread 28 register 2 (Figure 186).
+    EXPECT_NE(r.out.find("   0 w0 T0 r0  w0 T0 r1  w0 T1 r0"), std::string::npos) << r.out.substr(0, 1200);
+    EXPECT_NE(r.out.find(" 127 w3 T28 r2"), std::string::npos);
+}
+
+TEST(CliTcgen05, ExportsTheComposedViewAsJson) {
+    const auto r = runCli({"export", "tcgen05.mma.cta_group::2.kind::f16.m256n32", "--ld", "32x32b.x16",
+                           "--format", "json", "-o", "-"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["layout"]["name"], "A");
+    EXPECT_EQ(j["source"], "figure");
+    ASSERT_EQ(j["elements"].size(), 256u);
+    // D[200][20]: CTA 1, lane 72 = warp 2 thread 8, column 20 = the second access (columns 16-31),
+    // register 4.
+    const auto e = j["elements"][200][20];
+    EXPECT_EQ(e, nlohmann::json::parse("[1, 72, 20, 0, 2, 8, 4, 0, 64, 16]"));
+}
+
+TEST(CliTcgen05, BadInputIsAUsageErrorNamingWhatIsValid) {
+    const auto num = runCli({"show", "tcgen05.ld.16x128b.x128"});
+    EXPECT_EQ(num.code, 2);
+    EXPECT_NE(num.err.find(".x64"), std::string::npos) << num.err;
+    const auto n = runCli({"show", "tcgen05.mma.cta_group::1.kind::f16.m128n24"});
+    EXPECT_EQ(n.code, 2);
+    EXPECT_NE(n.err.find("valid N: 16..256 in steps of 16"), std::string::npos) << n.err;
+    const auto ld = runCli({"show", "tcgen05.mma.cta_group::1.kind::f16.m128n16", "--ld", "16x100b.x1"});
+    EXPECT_EQ(ld.code, 2);
+    EXPECT_NE(ld.err.find(".16x256b"), std::string::npos) << ld.err;
+    const auto other = runCli({"show", "mma.m16n8k16.f16", "--ld", "16x256b.x1"});
+    EXPECT_EQ(other.code, 2);
+    EXPECT_NE(other.err.find("not a tcgen05.mma spec"), std::string::npos);
+    const auto format =
+        runCli({"export", "tcgen05.mma.cta_group::1.kind::f16.m128", "--format", "svg", "-o", "-"});
+    EXPECT_EQ(format.code, 2);
+    EXPECT_NE(format.err.find("txt or json"), std::string::npos);
+    const auto stB = runCli({"show", "tcgen05.mma.cta_group::2.kind::f16.m128n32", "--st", "32x32b.x4"});
+    EXPECT_EQ(stB.code, 2);
+    EXPECT_NE(stB.err.find("layouts A, D and F only"), std::string::npos);
+}
+
+} // namespace

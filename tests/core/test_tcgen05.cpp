@@ -1,0 +1,343 @@
+// tcgen05 (tmem.hpp): the ld/st data-path shapes and the mma data-path layouts against the facts of the ISA's
+// figures (Figs. 183-187, 205-218, transcribed below), catalog-wide invariants of the family, and the
+// composed "who holds D[m][n]" against a brute-force evaluation of the two maps.
+#include "lanemap/catalog.hpp"
+#include "lanemap/spec.hpp"
+#include "lanemap/tmem.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+#include <tuple>
+
+using lanemap::Catalog;
+using lanemap::Family;
+using lanemap::Instruction;
+using lanemap::ParsedSpec;
+using lanemap::parseSpec;
+using lanemap::Variant;
+using namespace lanemap::tmem;
+using Cell = lanemap::tmem::Cell;
+using Layout = lanemap::tmem::Layout;
+using Shape = lanemap::tmem::Shape;
+
+namespace {
+
+Cell at(Shape shape, int num, bool packed, int thread, int reg, int half = 0, int split = -1) {
+    return cellOf(Access{Op::Ld, shape, num, packed, split}, thread, reg, half);
+}
+
+TEST(TensorMemory, AddressIsLaneHighColumnLow) {
+    EXPECT_EQ((Address{5, 7}.encode()), 0x00050007u);
+    EXPECT_EQ(Address::decode(0x007f01ffu), (Address{127, 511}));
+    EXPECT_EQ(firstLaneOfWarp(0), 0);
+    EXPECT_EQ(firstLaneOfWarp(3), 96);
+    EXPECT_EQ(firstLaneOfWarp(5), 32); // warp 5 is warp 1 of the second warpgroup
+}
+
+// Figure 183: thread t owns lane t; .num repeats along the columns, one register each.
+TEST(LdStShapes, Figure183_32x32b) {
+    EXPECT_EQ(at(Shape::S32x32b, 1, false, 0, 0), (Cell{0, 0}));
+    EXPECT_EQ(at(Shape::S32x32b, 1, false, 31, 0), (Cell{31, 0}));
+    EXPECT_EQ(at(Shape::S32x32b, 4, false, 7, 3), (Cell{7, 3}));
+    EXPECT_EQ(registersOf(Access{Op::Ld, Shape::S32x32b, 128}), 128);
+}
+
+// Figure 184: lane 0 holds T0 T2, lane 8 holds T1 T3, lane 1 holds T4 T6 ...
+TEST(LdStShapes, Figure184_16x64b) {
+    EXPECT_EQ(at(Shape::S16x64b, 1, false, 0, 0), (Cell{0, 0}));
+    EXPECT_EQ(at(Shape::S16x64b, 1, false, 1, 0), (Cell{8, 0}));
+    EXPECT_EQ(at(Shape::S16x64b, 1, false, 2, 0), (Cell{0, 1}));
+    EXPECT_EQ(at(Shape::S16x64b, 1, false, 3, 0), (Cell{8, 1}));
+    EXPECT_EQ(at(Shape::S16x64b, 1, false, 4, 0), (Cell{1, 0}));
+    EXPECT_EQ(at(Shape::S16x64b, 1, false, 31, 0), (Cell{15, 1}));
+    EXPECT_EQ(at(Shape::S16x64b, 2, false, 31, 1), (Cell{15, 3})); // the second repetition
+}
+
+// Figure 185: r0 of lane t/4, r1 eight lanes below; column t % 4.
+TEST(LdStShapes, Figure185_16x128b) {
+    EXPECT_EQ(at(Shape::S16x128b, 1, false, 0, 0), (Cell{0, 0}));
+    EXPECT_EQ(at(Shape::S16x128b, 1, false, 0, 1), (Cell{8, 0}));
+    EXPECT_EQ(at(Shape::S16x128b, 1, false, 3, 0), (Cell{0, 3}));
+    EXPECT_EQ(at(Shape::S16x128b, 1, false, 31, 1), (Cell{15, 3}));
+    EXPECT_EQ(recordOf(Shape::S16x128b).maxNum, 64);
+}
+
+// Figure 186: the mma m16n8 accumulator pattern.
+TEST(LdStShapes, Figure186_16x256b) {
+    EXPECT_EQ(at(Shape::S16x256b, 1, false, 0, 0), (Cell{0, 0}));
+    EXPECT_EQ(at(Shape::S16x256b, 1, false, 0, 1), (Cell{0, 1}));
+    EXPECT_EQ(at(Shape::S16x256b, 1, false, 0, 2), (Cell{8, 0}));
+    EXPECT_EQ(at(Shape::S16x256b, 1, false, 0, 3), (Cell{8, 1}));
+    EXPECT_EQ(at(Shape::S16x256b, 1, false, 1, 0), (Cell{0, 2}));
+    EXPECT_EQ(at(Shape::S16x256b, 1, false, 31, 3), (Cell{15, 7}));
+    EXPECT_EQ(at(Shape::S16x256b, 8, false, 5, 4 * 7 + 2), (Cell{9, 7 * 8 + 2}));
+    EXPECT_EQ(registersOf(Access{Op::Ld, Shape::S16x256b, 32}), 128);
+}
+
+// Figure 187: two 16x32b accesses; threads 16-31 read at taddr + immHalfSplitoff.
+TEST(LdStShapes, Figure187_16x32bx2AndItsSplitOffset) {
+    EXPECT_EQ(at(Shape::S16x32bx2, 1, false, 0, 0), (Cell{0, 0}));
+    EXPECT_EQ(at(Shape::S16x32bx2, 1, false, 15, 0), (Cell{15, 0}));
+    EXPECT_EQ(at(Shape::S16x32bx2, 1, false, 16, 0), (Cell{0, 1})); // CUTLASS's offset: num columns
+    EXPECT_EQ(at(Shape::S16x32bx2, 4, false, 17, 2), (Cell{1, 4 + 2}));
+    EXPECT_EQ(at(Shape::S16x32bx2, 1, false, 16, 0, 0, 8), (Cell{0, 8})); // an explicit immHalfSplitoff
+    EXPECT_EQ(at(Shape::S16x32bx2, 4, true, 16, 0, 1), (Cell{0, 8 + 1})); // packed: 2 num columns a half
+    EXPECT_NE(validate(Access{Op::Ld, Shape::S16x32bx2, 4, false, 2}).find("must not overlap"),
+              std::string::npos);
+    EXPECT_NE(validate(Access{Op::Ld, Shape::S16x64b, 4, false, 8}).find("16x32bx2 only"), std::string::npos);
+}
+
+// .pack::16b: the same registers read twice the columns, the lower column in bits 15-0.
+TEST(LdStShapes, PackMovesTwoAdjacentColumnsThroughOneRegister) {
+    EXPECT_EQ(at(Shape::S32x32b, 1, true, 5, 0, 0), (Cell{5, 0}));
+    EXPECT_EQ(at(Shape::S32x32b, 1, true, 5, 0, 1), (Cell{5, 1}));
+    EXPECT_EQ(at(Shape::S16x256b, 1, true, 1, 1, 0), (Cell{0, 6}));
+    EXPECT_EQ(at(Shape::S16x256b, 1, true, 1, 1, 1), (Cell{0, 7}));
+    EXPECT_EQ(columnsOf(Access{Op::Ld, Shape::S16x256b, 1, true}), 16);
+    EXPECT_EQ(registersOf(Access{Op::Ld, Shape::S16x256b, 1, true}), 4);
+}
+
+TEST(LdStShapes, NumBeyondTheRegisterLimitIsRejectedWithTheValidValues) {
+    const std::string why = validate(Access{Op::Ld, Shape::S16x256b, 64});
+    EXPECT_NE(why.find(".x64"), std::string::npos);
+    EXPECT_NE(why.find(".x32"), std::string::npos);
+    EXPECT_NE(validate(Access{Op::Ld, Shape::S16x256b, 3}).find("valid: .x1, .x2"), std::string::npos);
+}
+
+// Every access of the catalog: each TMEM cell of its span is touched exactly once per thread-register
+// element, and no thread needs more than 128 registers.
+TEST(LdStShapes, EveryCatalogAccessTouchesEachCellOnce) {
+    int accesses = 0;
+    for (const Variant* v : Catalog::instance().variants()) {
+        if (!v->tmemAccess)
+            continue;
+        ++accesses;
+        const Access& a = *v->tmemAccess;
+        SCOPED_TRACE(v->spec);
+        EXPECT_LE(registersOf(a), kMaxRegisters);
+        const int lanes = recordOf(a.shape).lanes, columns = columnsOf(a);
+        std::vector<int> touched(static_cast<std::size_t>(lanes * columns), 0);
+        for (int t = 0; t < 32; ++t)
+            for (int r = 0; r < registersOf(a); ++r)
+                for (int h = 0; h < elementsPerRegister(a); ++h) {
+                    const Cell c = cellOf(a, t, r, h);
+                    ASSERT_TRUE(c.lane >= 0 && c.lane < lanes && c.column >= 0 && c.column < columns);
+                    ++touched[static_cast<std::size_t>(c.lane * columns + c.column)];
+                }
+        for (const int n : touched)
+            ASSERT_EQ(n, 1);
+        // The register fragment the exporters show is the same map.
+        const Instruction& in = Catalog::instance().instruction(*v);
+        ASSERT_EQ(in.operands.size(), 1u);
+        EXPECT_EQ(in.operands[0].registers(), registersOf(a));
+        EXPECT_EQ(in.operands[0].element(31, 0).row, cellOf(a, 31, 0, 0).lane);
+    }
+    // ld and st: 8 + 8 + 7 + 6 + 8 .num values, plain and packed.
+    EXPECT_EQ(accesses, 2 * 2 * (8 + 8 + 7 + 6 + 8));
+}
+
+// ---- mma data-path layouts -------------------------------------------------------------------------------
+
+MmaShape mma(int m, int n, int group, bool ws = false, bool sparse = false, int alignment = 0) {
+    return MmaShape{MmaKind::F16, m, n, group, ws, sparse, alignment};
+}
+
+TEST(DataPathLayouts, TheTableSelectsTheIsasRow) {
+    auto layout = [](int m, int g, bool ws, bool sp) { return selectLayout(m, g, ws, sp)->layout; };
+    EXPECT_EQ(layout(256, 2, false, false), Layout::A);
+    EXPECT_EQ(layout(256, 2, false, true), Layout::A);
+    EXPECT_EQ(layout(128, 2, false, false), Layout::B);
+    EXPECT_EQ(layout(128, 2, false, true), Layout::C);
+    EXPECT_EQ(layout(128, 1, false, false), Layout::D);
+    EXPECT_EQ(layout(128, 1, true, true), Layout::D);
+    EXPECT_EQ(layout(64, 1, true, false), Layout::E);
+    EXPECT_EQ(layout(64, 1, false, false), Layout::F);
+    EXPECT_EQ(layout(32, 1, true, false), Layout::G);
+    std::string why;
+    EXPECT_EQ(selectLayout(256, 1, false, false, &why), nullptr);
+    EXPECT_NE(why.find("M=256 cta_group::2"), std::string::npos);
+    EXPECT_EQ(std::string(selectLayout(64, 1, true, false)->organisation), "2x3"); // verbatim, a finding
+}
+
+TEST(DataPathLayouts, FiguresFacts) {
+    // A (M=256, cta_group::2): CTA c holds rows 128c.., one row a lane.
+    EXPECT_EQ(placeD(mma(256, 64, 2), 200, 5), (Placement{1, 72, 5, 0}));
+    // B (M=128, cta_group::2, dense), 2x2: per CTA 64 rows; the right half of N on lanes 64-127.
+    EXPECT_EQ(placeD(mma(128, 64, 2), 0, 32), (Placement{0, 64, 0, 0}));
+    EXPECT_EQ(placeD(mma(128, 64, 2), 64, 31), (Placement{1, 0, 31, 0}));
+    // C (M=128, cta_group::2, sparse), half datapath: 16 rows in each subpartition.
+    EXPECT_EQ(placeD(mma(128, 64, 2, false, true), 64 + 17, 3), (Placement{1, 33, 3, 0}));
+    EXPECT_EQ(placeD(mma(128, 64, 2, false, true, 16), 64 + 17, 3), (Placement{1, 49, 3, 0}));
+    // D (M=128, cta_group::1): lane m, column n.
+    EXPECT_EQ(placeD(mma(128, 256, 1), 127, 255), (Placement{0, 127, 255, 0}));
+    // E (M=64 .ws), 2x2 as drawn ("2x3" in the table).
+    EXPECT_EQ(placeD(mma(64, 128, 1, true), 10, 64), (Placement{0, 74, 0, 0}));
+    // F (M=64), half datapath; alignment 16 moves it to the upper 16 lanes of each subpartition.
+    EXPECT_EQ(placeD(mma(64, 8, 1), 15, 0), (Placement{0, 15, 0, 0}));
+    EXPECT_EQ(placeD(mma(64, 8, 1), 16, 0), (Placement{0, 32, 0, 0}));
+    EXPECT_EQ(placeD(mma(64, 8, 1, false, false, 16), 0, 0), (Placement{0, 16, 0, 0}));
+    EXPECT_EQ(placeD(mma(64, 8, 1, false, false, 16), 63, 7), (Placement{0, 127, 7, 0}));
+    // G (M=32 .ws), 1x4: quarter k of N on lanes 32k..32k+31.
+    EXPECT_EQ(placeD(mma(32, 256, 1, true), 0, 64), (Placement{0, 32, 0, 0}));
+    EXPECT_EQ(placeD(mma(32, 256, 1, true), 31, 255), (Placement{0, 127, 63, 0}));
+}
+
+TEST(DataPathLayouts, InvalidFormsNameWhatIsValid) {
+    EXPECT_NE(validate(mma(128, 8, 1)).find("valid N: 16..256 in steps of 16"), std::string::npos);
+    EXPECT_NE(validate(mma(64, 96, 1, true)).find("valid N: 64, 128, 256"), std::string::npos);
+    EXPECT_NE(validate(mma(128, 64, 1, false, false, 16)).find("only the half-datapath layouts"),
+              std::string::npos);
+    EXPECT_NE(validate(mma(128, 64, 2, true)).find("cta_group::1 only"), std::string::npos);
+}
+
+// Every valid form places M x N elements on distinct cells inside Tensor Memory.
+TEST(DataPathLayouts, EveryFormIsInjectiveAndInsideTensorMemory) {
+    for (const Variant* v : Catalog::instance().variants()) {
+        if (!v->tmemMma)
+            continue;
+        for (const int n : {validN(*v->tmemMma).first, v->tmemMma->n}) {
+            MmaShape s = *v->tmemMma;
+            s.n = n;
+            SCOPED_TRACE(v->spec + " N=" + std::to_string(n));
+            std::set<std::tuple<int, int, int>> seen;
+            for (int m = 0; m < s.m; ++m)
+                for (int c = 0; c < n; ++c) {
+                    const Placement p = placeD(s, m, c);
+                    ASSERT_TRUE(p.cta < s.ctaGroup && p.lane < kLanes && p.column < kColumns);
+                    ASSERT_TRUE(seen.insert({p.cta, p.lane, p.column}).second);
+                }
+        }
+    }
+}
+
+// ---- composition -----------------------------------------------------------------------------------------
+
+// Issue the ld from every warp, at every lane half and column step, and read back which element each
+// register got: the composed answer must name the same thread, register and access for every element.
+void checkAgainstBruteForce(const MmaShape& s, const Access& a) {
+    std::map<std::tuple<int, int, int>, std::pair<int, int>> element; // (cta, lane, column) -> (m, n)
+    for (int m = 0; m < s.m; ++m)
+        for (int n = 0; n < s.n; ++n) {
+            const Placement p = placeD(s, m, n);
+            element[{p.cta, p.lane, p.column}] = {m, n};
+        }
+    const int lanes = recordOf(a.shape).lanes, span = columnsOf(a);
+    int maxColumn = 0;
+    for (const auto& [cell, mn] : element)
+        maxColumn = std::max(maxColumn, std::get<2>(cell));
+    std::map<std::pair<int, int>, int> held;
+    for (int cta = 0; cta < s.ctaGroup; ++cta)
+        for (int warp = 0; warp < 4; ++warp)
+            for (int laneBase = 32 * warp; laneBase < 32 * warp + 32; laneBase += lanes)
+                for (int columnBase = 0; columnBase <= maxColumn; columnBase += span)
+                    for (int t = 0; t < 32; ++t)
+                        for (int r = 0; r < registersOf(a); ++r)
+                            for (int h = 0; h < elementsPerRegister(a); ++h) {
+                                const Cell c = cellOf(a, t, r, h);
+                                const auto it = element.find({cta, laneBase + c.lane, columnBase + c.column});
+                                if (it == element.end())
+                                    continue; // a cell outside D
+                                const auto [m, n] = it->second;
+                                ++held[{m, n}];
+                                const Holder expected{cta, warp, t, r, 16 * h, Address{laneBase, columnBase}};
+                                ASSERT_EQ(whoHoldsD(s, a, m, n), expected) << "D[" << m << "][" << n << "]";
+                            }
+    ASSERT_EQ(held.size(), static_cast<std::size_t>(s.m * s.n)); // every element read, and once
+    for (const auto& [mn, count] : held)
+        ASSERT_EQ(count, 1);
+}
+
+TEST(Composition, WhoHoldsDMatchesBruteForceForEveryLayoutAndShape) {
+    const std::vector<MmaShape> forms = {
+        mma(256, 32, 2),
+        mma(128, 64, 2),
+        mma(128, 32, 2, false, true),
+        mma(128, 32, 2, false, true, 16),
+        mma(128, 16, 1),
+        mma(64, 64, 1, true),
+        mma(64, 8, 1),
+        mma(64, 16, 1, false, false, 16),
+        mma(32, 64, 1, true),
+    };
+    for (const MmaShape& s : forms)
+        for (const Shape shape : kShapes)
+            for (const bool packed : {false, true})
+                for (const int num : {1, 4}) {
+                    const Access a{Op::Ld, shape, num, packed};
+                    SCOPED_TRACE(specOf(s, true) + " + " + specOf(a));
+                    ASSERT_EQ(validateComposition(s, a), "");
+                    checkAgainstBruteForce(s, a);
+                }
+}
+
+TEST(Composition, TheUsualEpilogue) {
+    // tcgen05.mma M=128 N=256 then tcgen05.ld.16x256b.x8 by the four warps: D[m][n] sits in warp m/32.
+    const MmaShape s = mma(128, 256, 1);
+    const Access a{Op::Ld, Shape::S16x256b, 8};
+    const Holder h = whoHoldsD(s, a, 37, 70);
+    EXPECT_EQ(h.warp, 1);
+    EXPECT_EQ(h.address, (Address{32, 64}));                // lanes 32-47, columns 64-127
+    EXPECT_EQ(h.thread, 4 * (37 - 32) + (70 - 64) % 8 / 2); // lane t/4, column 2(t%4) + r%2
+    EXPECT_EQ(h.reg, 0 * 4 + (70 - 64) % 2);
+    EXPECT_NE(validateComposition(s, Access{Op::Ld, Shape::S16x32bx2, 1, false, 4}).find("default"),
+              std::string::npos);
+}
+
+TEST(Composition, StoreOfAInTensorMemoryPacksTwoHalvesARegister) {
+    // A (f16) of M=128 K=16 in TMEM: 8 columns of two elements; tcgen05.st.32x32b.x8 puts A[m][k] from
+    // thread m % 32 of warp m / 32, register k / 2, bits 16 (k % 2).
+    const MmaShape s = mma(128, 256, 1);
+    const Access st{Op::St, Shape::S32x32b, 8};
+    for (int m = 0; m < 128; ++m)
+        for (int k = 0; k < 16; ++k) {
+            const Holder h = whoHoldsA(s, st, m, k, 16);
+            ASSERT_EQ(h.warp, m / 32);
+            ASSERT_EQ(h.thread, m % 32);
+            ASSERT_EQ(h.reg, k / 2);
+            ASSERT_EQ(h.bit, 16 * (k % 2));
+        }
+}
+
+// ---- grammar -------------------------------------------------------------------------------------------
+
+TEST(Tcgen05Spec, ShortSpecsAndPtxStringsNameOneVariant) {
+    const Catalog& cat = Catalog::instance();
+    const ParsedSpec a = parseSpec("tcgen05.ld.16x256b.x8", cat);
+    ASSERT_TRUE(a) << a.error;
+    EXPECT_EQ(a.variant->ptx, "tcgen05.ld.sync.aligned.16x256b.x8.b32");
+    const ParsedSpec b = parseSpec("tcgen05.ld.sync.aligned.16x256b.x8.b32 {%r0}, [%r1];", cat);
+    ASSERT_TRUE(b) << b.error;
+    EXPECT_EQ(b.variant, a.variant);
+    const ParsedSpec c = parseSpec("tcgen05.st.16x64b.x2.unpack::16b", cat);
+    ASSERT_TRUE(c) << c.error;
+    EXPECT_EQ(c.variant->family, Family::Tcgen05St);
+    const ParsedSpec d = parseSpec("tcgen05.mma.cta_group::1.kind::f16.m128n64", cat);
+    ASSERT_TRUE(d) << d.error;
+    EXPECT_EQ(d.variant->spec, "tcgen05.mma.cta_group::1.kind::f16.m128");
+    EXPECT_EQ(d.n, 64);
+    const ParsedSpec e = parseSpec("tcgen05.mma.cta_group::2.kind::f16", cat); // the PTX string: no M, N
+    ASSERT_TRUE(e) << e.error;
+    EXPECT_EQ(e.variant->m, 256);
+    EXPECT_EQ(e.n, 256);
+    const ParsedSpec f = parseSpec("tcgen05.mma.ws.cta_group::1.kind::f16.m32n64", cat);
+    ASSERT_TRUE(f) << f.error;
+    EXPECT_EQ(f.variant->spec, "tcgen05.mma.ws.cta_group::1.kind::f16.m32");
+}
+
+TEST(Tcgen05Spec, BadSpecsNameTheValidValues) {
+    const Catalog& cat = Catalog::instance();
+    EXPECT_NE(parseSpec("tcgen05.ld.16x256b.x64", cat).error.find(".x32"), std::string::npos);
+    EXPECT_NE(parseSpec("tcgen05.ld.16x48b.x1", cat).error.find(".16x256b"), std::string::npos);
+    EXPECT_NE(parseSpec("tcgen05.ld.16x64b.x2.unpack::16b", cat).error.find(".pack::16b"), std::string::npos);
+    EXPECT_NE(parseSpec("tcgen05.mma.cta_group::1.kind::f16.m128n8", cat).error.find("valid N"),
+              std::string::npos);
+    EXPECT_NE(parseSpec("tcgen05.mma.cta_group::3.kind::f16", cat).error.find("cta_group::2"),
+              std::string::npos);
+    EXPECT_NE(parseSpec("tcgen05.mma.cta_group::1.kind::f32", cat).error.find("kind::mxf4nvf4"),
+              std::string::npos);
+    EXPECT_NE(parseSpec("tcgen05.cp.128x256b", cat).error.find("tcgen05.ld"), std::string::npos);
+}
+
+} // namespace
