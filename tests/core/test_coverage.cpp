@@ -6,6 +6,8 @@
 
 #include <set>
 
+namespace test_coverage {
+
 using namespace lanemap;
 
 namespace {
@@ -177,3 +179,5 @@ TEST(Catalog, LayoutsAreBuiltOnceAndShared) {
 }
 
 } // namespace
+
+} // namespace test_coverage

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+namespace test_pipeline {
+
 using namespace lanemap;
 using namespace lanemap::gpu;
 
@@ -200,3 +202,5 @@ TEST(ProbePipeline, EveryVariantsFormsRenderExactlyItsCatalogPtx) {
         EXPECT_EQ(ptx, want) << v->spec;
     }
 }
+
+} // namespace test_pipeline

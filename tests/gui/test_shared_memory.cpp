@@ -15,6 +15,8 @@
 
 #include <gtest/gtest.h>
 
+namespace test_shared_memory {
+
 using namespace lanemap;
 using namespace lanemap::gui;
 using namespace lanemap::gui::test;
@@ -180,3 +182,5 @@ TEST(SharedMemoryPane, MnMajorIsOfferedOnlyForSixteenBitTypes) {
 }
 
 } // namespace
+
+} // namespace test_shared_memory
