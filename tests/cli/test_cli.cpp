@@ -14,6 +14,8 @@
 #include <sstream>
 #include <sys/wait.h>
 
+namespace test_cli {
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -146,3 +148,5 @@ TEST(CliProbe, BadInputIsAUsageErrorEvenWithoutAGpu) {
 }
 
 } // namespace
+
+} // namespace test_cli

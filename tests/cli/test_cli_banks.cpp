@@ -10,6 +10,8 @@
 #include <fstream>
 #include <sstream>
 
+namespace test_cli_banks {
+
 namespace {
 
 using Result = lanemap::test::CliResult;
@@ -239,3 +241,5 @@ TEST(CliBanks, FeedsJsonCarriesTheCheck) {
 }
 
 } // namespace
+
+} // namespace test_cli_banks

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+namespace test_cli_decode {
+
 namespace {
 
 using lanemap::test::runCli;
@@ -111,3 +113,5 @@ TEST(CliDecode, BadValuesExitTwoNamingTheFieldAndWhatIsValid) {
 }
 
 } // namespace
+
+} // namespace test_cli_decode

@@ -22,6 +22,8 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+namespace test_cli_hostile {
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -197,3 +199,5 @@ TEST(CliPtxForms, MixedTypesKeepTheirOwnPtxString) {
 }
 
 } // namespace
+
+} // namespace test_cli_hostile

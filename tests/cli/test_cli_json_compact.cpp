@@ -14,6 +14,8 @@
 #include <filesystem>
 #include <fstream>
 
+namespace test_cli_json_compact {
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -91,3 +93,5 @@ TEST(CliJsonCompact, OptionsThatDoNotFitExit2) {
 }
 
 } // namespace
+
+} // namespace test_cli_json_compact

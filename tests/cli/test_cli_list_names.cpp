@@ -9,6 +9,8 @@
 
 #include <string>
 
+namespace test_cli_list_names {
+
 namespace {
 
 TEST(CliListNames, AreTheCatalogsVariantsInCatalogOrder) {
@@ -41,3 +43,5 @@ TEST(CliListNames, ListPrintsEverySpecWithItsMinimumSmAndFiltersAsBefore) {
 }
 
 } // namespace
+
+} // namespace test_cli_list_names

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+namespace test_cli_packaging_docs {
+
 namespace {
 
 using lanemap::test::runCli;
@@ -115,3 +117,5 @@ TEST(PackagingDocs, BashAndZshCompletionOfferEverySubcommandAndOption) {
 }
 
 } // namespace
+
+} // namespace test_cli_packaging_docs

@@ -7,6 +7,8 @@
 
 #include <sstream>
 
+namespace test_cli_probe_family {
+
 namespace {
 
 struct Result {
@@ -51,3 +53,5 @@ TEST(CliProbeFamily, WmmaIsProbedThroughTheDiscoveryMethodWhenNamedAndNeverAsAUs
 }
 
 } // namespace
+
+} // namespace test_cli_probe_family

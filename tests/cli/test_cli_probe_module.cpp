@@ -11,6 +11,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+namespace test_cli_probe_module {
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -78,3 +80,5 @@ TEST_F(CliProbeModule, AModuleThatDoesNotLoadIsNamedWithTheLoadersReason) {
 }
 
 } // namespace
+
+} // namespace test_cli_probe_module

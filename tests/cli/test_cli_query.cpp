@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+namespace test_cli_query {
+
 namespace {
 
 const auto run = lanemap::test::runCli;
@@ -153,3 +155,5 @@ TEST(CliDiff, BadOperandExits2) {
 }
 
 } // namespace
+
+} // namespace test_cli_query

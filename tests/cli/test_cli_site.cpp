@@ -6,6 +6,8 @@
 #include <fstream>
 #include <sstream>
 
+namespace test_cli_site {
+
 using lanemap::test::freshTempDir;
 using lanemap::test::runCli;
 
@@ -47,3 +49,5 @@ TEST(CliSite, RefusesOptionsAPageCannotHonour) {
 }
 
 } // namespace
+
+} // namespace test_cli_site

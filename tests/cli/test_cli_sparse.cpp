@@ -8,6 +8,8 @@
 
 #include <sstream>
 
+namespace test_cli_sparse {
+
 namespace {
 
 using Result = lanemap::test::CliResult;
@@ -77,3 +79,5 @@ TEST(CliSparse, OrderedOnlyFormsGetAHint) {
 }
 
 } // namespace
+
+} // namespace test_cli_sparse

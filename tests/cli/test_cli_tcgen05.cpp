@@ -9,6 +9,8 @@
 #include <fstream>
 #include <sstream>
 
+namespace test_cli_tcgen05 {
+
 using lanemap::test::runCli;
 
 namespace {
@@ -78,3 +80,5 @@ TEST(CliTcgen05, BadInputIsAUsageErrorNamingWhatIsValid) {
 }
 
 } // namespace
+
+} // namespace test_cli_tcgen05

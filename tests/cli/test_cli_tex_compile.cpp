@@ -9,6 +9,8 @@
 #include <iterator>
 #include <regex>
 
+namespace test_cli_tex_compile {
+
 namespace {
 
 using lanemap::test::freshTempDir;
@@ -68,3 +70,5 @@ INSTANTIATE_TEST_SUITE_P(Small, TexCompile,
                          });
 
 } // namespace
+
+} // namespace test_cli_tex_compile

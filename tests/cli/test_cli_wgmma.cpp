@@ -7,6 +7,8 @@
 
 #include <sstream>
 
+namespace test_cli_wgmma {
+
 namespace {
 
 using Result = lanemap::test::CliResult;
@@ -74,3 +76,5 @@ TEST(CliWgmma, InvalidNListsTheValidN) {
 }
 
 } // namespace
+
+} // namespace test_cli_wgmma

@@ -9,6 +9,8 @@
 
 #include <fstream>
 
+namespace test_cli_wmma {
+
 using lanemap::test::freshTempDir;
 using lanemap::test::runCli;
 
@@ -167,3 +169,5 @@ TEST(CliWmma, ContributedReportsInTheDiscoveryFolderAreListedAndShownPerTarget) 
     EXPECT_EQ(r.code, 2);
     EXPECT_NE(r.err.find("recorded targets: sm_90, sm_89"), std::string::npos) << r.err;
 }
+
+} // namespace test_cli_wmma

@@ -13,6 +13,8 @@
 #include <map>
 #include <set>
 
+namespace test_atoms {
+
 using namespace lanemap;
 
 namespace {
@@ -259,3 +261,5 @@ TEST(ExportOptions, WgmmaSvgCarriesTheSharedMemoryOperand) {
     EXPECT_NE(onlyB64, onlyB) << "the swizzle changes the addresses drawn";
 }
 } // namespace
+
+} // namespace test_atoms

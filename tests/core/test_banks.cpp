@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+namespace test_banks {
+
 namespace {
 
 using namespace lanemap;
@@ -188,3 +190,5 @@ TEST(Feeds, IncomparableOperandsAreRefused) {
 }
 
 } // namespace
+
+} // namespace test_banks

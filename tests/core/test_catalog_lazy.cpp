@@ -14,7 +14,7 @@
 #include <set>
 #include <sstream>
 
-namespace lanemap {
+namespace lanemap::test_catalog_lazy {
 namespace {
 
 std::size_t countOf(Family family) {
@@ -114,4 +114,4 @@ TEST(LazyEvidence, EachSpecsBuiltInEvidenceIsWhatTheRecordedReportsSay) {
 }
 
 } // namespace
-} // namespace lanemap
+} // namespace lanemap::test_catalog_lazy

@@ -6,6 +6,8 @@
 
 #include <set>
 
+namespace test_coverage {
+
 using namespace lanemap;
 
 namespace {
@@ -185,3 +187,5 @@ TEST(Catalog, LayoutsAreBuiltOnceAndShared) {
 }
 
 } // namespace
+
+} // namespace test_coverage

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+namespace test_dense_spots {
+
 using namespace lanemap;
 
 namespace {
@@ -156,3 +158,5 @@ TEST(DenseTypes, ElementWidthsFollowTheType) {
 }
 
 } // namespace
+
+} // namespace test_dense_spots

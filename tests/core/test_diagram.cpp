@@ -11,6 +11,8 @@
 #include <set>
 #include <stdexcept>
 
+namespace test_diagram {
+
 using namespace lanemap;
 
 namespace {
@@ -283,3 +285,5 @@ TEST(DiagramWarpgroup, EveryCellLiesInsideItsGridAndHitTestsBack) {
 }
 
 } // namespace
+
+} // namespace test_diagram

@@ -13,6 +13,8 @@
 #include <stdexcept>
 #include <string>
 
+namespace test_diagram_banks {
+
 namespace {
 
 using namespace lanemap;
@@ -280,3 +282,5 @@ TEST(DiagramBanksFeeds, StmatrixDrainingDIsDrawnToo) {
 }
 
 } // namespace
+
+} // namespace test_diagram_banks

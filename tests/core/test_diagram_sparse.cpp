@@ -9,6 +9,8 @@
 #include <map>
 #include <set>
 
+namespace test_diagram_sparse {
+
 using namespace lanemap;
 
 namespace {
@@ -139,3 +141,5 @@ TEST(DiagramSparse, HoveringALaneFindsItsMetadataToo) {
 }
 
 } // namespace
+
+} // namespace test_diagram_sparse

@@ -11,6 +11,8 @@
 #include <sstream>
 #include <sys/resource.h>
 
+namespace test_export {
+
 using namespace lanemap;
 using nlohmann::json;
 namespace fs = std::filesystem;
@@ -186,3 +188,5 @@ TEST_F(AtomicWrite, WriteFailurePartWayKeepsTheOldFile) {
 }
 
 } // namespace
+
+} // namespace test_export

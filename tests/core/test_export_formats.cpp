@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+namespace test_export_formats {
+
 namespace {
 
 using lanemap::Catalog;
@@ -351,3 +353,5 @@ TEST(CudaExport, NonAffineLayoutsFallBackToTables) {
 }
 
 } // namespace
+
+} // namespace test_export_formats

@@ -9,6 +9,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+namespace test_export_json_compact {
+
 using namespace lanemap;
 using nlohmann::ordered_json;
 
@@ -165,3 +167,5 @@ TEST(Gzip, RoundTripsDeterministicallyAndRefusesOtherData) {
 }
 
 } // namespace
+
+} // namespace test_export_json_compact

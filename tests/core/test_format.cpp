@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+namespace test_format {
+
 namespace {
 
 std::string viaFormatInt(long long v) {
@@ -46,3 +48,5 @@ TEST(FormatInt, AgreesWithToCharsOnRandomValues) {
 }
 
 } // namespace
+
+} // namespace test_format

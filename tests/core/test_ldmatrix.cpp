@@ -11,6 +11,8 @@
 #include <set>
 #include <tuple>
 
+namespace test_ldmatrix {
+
 namespace {
 
 using namespace lanemap;
@@ -268,3 +270,5 @@ TEST(LdmatrixExport, EveryMoveExportsJsonTextAndSvg) {
 }
 
 } // namespace
+
+} // namespace test_ldmatrix

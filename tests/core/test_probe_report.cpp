@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+namespace test_probe_report {
+
 using namespace lanemap;
 
 namespace {
@@ -77,3 +79,5 @@ TEST(ProbeReport, RejectsNumbersOutOfRange) {
     EXPECT_NE(error.find("not JSON"), std::string::npos) << error;
 }
 } // namespace
+
+} // namespace test_probe_report

@@ -9,6 +9,8 @@
 #include <fstream>
 #include <unistd.h>
 
+namespace test_probe_report_hostile {
+
 using namespace lanemap;
 namespace fs = std::filesystem;
 
@@ -105,3 +107,5 @@ TEST_F(ReportFiles, OversizedFileIsRejectedBeforeParsing) {
 }
 
 } // namespace
+
+} // namespace test_probe_report_hostile

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+namespace test_ptx_rules {
+
 using namespace lanemap;
 
 namespace {
@@ -113,3 +115,5 @@ TEST(PtxRules, EveryCatalogSpellingStillParsesWithItsForm) {
 }
 
 } // namespace
+
+} // namespace test_ptx_rules

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+namespace test_search {
+
 using namespace lanemap;
 
 namespace {
@@ -59,3 +61,5 @@ TEST(Search, EditDistanceCountsASwapAsOneEdit) {
 }
 
 } // namespace
+
+} // namespace test_search

@@ -17,6 +17,8 @@
 #include <string_view>
 #include <vector>
 
+namespace test_self_contained {
+
 namespace fs = std::filesystem;
 
 // lanemap-core-tests defines it; the fallback lets the file compile on its own.
@@ -303,3 +305,5 @@ TEST(SelfContained, HeadingAnchorsFollowGitHub) {
               "against-what-users-use-today-cute-print_svg");
     EXPECT_EQ(slug("Method: observe, don't assume"), "method-observe-dont-assume");
 }
+
+} // namespace test_self_contained

@@ -10,6 +10,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+namespace test_site {
+
 using namespace lanemap;
 using nlohmann::json;
 
@@ -128,3 +130,5 @@ TEST(SiteExport, HtmlRefusesOptionsItCannotHonour) {
 }
 
 } // namespace
+
+} // namespace test_site

@@ -10,6 +10,8 @@
 #include <stdexcept>
 #include <vector>
 
+namespace test_smem {
+
 using namespace lanemap::smem;
 
 namespace {
@@ -450,3 +452,5 @@ TEST(Layouts, FormulasNameTheirParameters) {
 }
 
 } // namespace
+
+} // namespace test_smem

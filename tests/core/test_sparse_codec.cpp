@@ -13,6 +13,8 @@
 #include <random>
 #include <set>
 
+namespace test_sparse_codec {
+
 using namespace lanemap;
 using namespace lanemap::sparse;
 
@@ -420,3 +422,5 @@ TEST(SparseCodec, CandidatesGiveDifferentMetadataWords) {
 }
 
 } // namespace
+
+} // namespace test_sparse_codec

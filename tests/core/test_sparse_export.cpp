@@ -12,6 +12,8 @@
 
 #include <sstream>
 
+namespace test_sparse_export {
+
 using namespace lanemap;
 using nlohmann::json;
 
@@ -245,3 +247,5 @@ TEST(SparseSpec, FormsThatNeedOrderedMetadataSaySo) {
 }
 
 } // namespace
+
+} // namespace test_sparse_export

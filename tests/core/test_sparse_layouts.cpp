@@ -14,6 +14,8 @@
 #include <map>
 #include <set>
 
+namespace test_sparse_layouts {
+
 using namespace lanemap;
 
 namespace {
@@ -416,3 +418,5 @@ TEST(SparseSpots, LanesOutsideTheSelectorSupplyNothing) {
 }
 
 } // namespace
+
+} // namespace test_sparse_layouts

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+namespace test_spec {
+
 using namespace lanemap;
 
 namespace {
@@ -120,3 +122,5 @@ TEST(Spec, DefaultAccumulators) {
 }
 
 } // namespace
+
+} // namespace test_spec

@@ -18,6 +18,8 @@
 #include <set>
 #include <sstream>
 
+namespace test_svg {
+
 using namespace lanemap;
 using test::parseXml;
 using test::XmlNode;
@@ -362,3 +364,5 @@ TEST(SvgShapes, SharedShapesResolveSitInTheirLaneAndTakeTheHover) {
     byRegister.colorBy = ColorBy::Register;
     EXPECT_EQ(toSvg(buildDiagram(in, byRegister)).find("<use"), std::string::npos);
 }
+
+} // namespace test_svg

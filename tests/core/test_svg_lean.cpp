@@ -12,6 +12,8 @@
 #include <stdexcept>
 #include <string>
 
+namespace test_svg_lean {
+
 using namespace lanemap;
 
 namespace {
@@ -106,3 +108,5 @@ TEST(SharedMemoryBytes, TheLargestCatalogSvgShrinks) {
 }
 
 } // namespace
+
+} // namespace test_svg_lean

@@ -11,6 +11,8 @@
 #include <set>
 #include <tuple>
 
+namespace test_tcgen05 {
+
 using lanemap::Catalog;
 using lanemap::Family;
 using lanemap::Instruction;
@@ -341,3 +343,5 @@ TEST(Tcgen05Spec, BadSpecsNameTheValidValues) {
 }
 
 } // namespace
+
+} // namespace test_tcgen05

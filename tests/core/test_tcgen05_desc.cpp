@@ -10,6 +10,8 @@
 #include <stdexcept>
 #include <string>
 
+namespace test_tcgen05_desc {
+
 using namespace lanemap;
 using namespace lanemap::tcgen05;
 
@@ -444,3 +446,5 @@ TEST(Tcgen05Idesc, ParsesKeyValueFormWithDefaultsAndNamedErrors) {
 }
 
 } // namespace
+
+} // namespace test_tcgen05_desc

@@ -11,6 +11,8 @@
 #include <string>
 #include <tuple>
 
+namespace test_tcgen05_tmem_tables {
+
 using namespace lanemap::tcgen05;
 
 namespace {
@@ -117,3 +119,5 @@ TEST(Tcgen05SparseMetadata, EightBitKindsKeepOneRowPerLaneInOrder) {
 }
 
 } // namespace
+
+} // namespace test_tcgen05_tmem_tables

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+namespace test_verdict {
+
 using namespace lanemap;
 
 namespace {
@@ -60,3 +62,5 @@ TEST(CellVerdict, NoReportOrAnUnsupportedVariantIsNotProbed) {
     EXPECT_TRUE(operandsOfView("compare0").empty());
     EXPECT_EQ(cellVerdict(&r, operandsOfView("compare0"), -1, 0, 0), CellVerdict::NotProbed);
 }
+
+} // namespace test_verdict

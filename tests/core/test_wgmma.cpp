@@ -13,6 +13,8 @@
 #include <set>
 #include <vector>
 
+namespace test_wgmma {
+
 using namespace lanemap;
 using nlohmann::json;
 
@@ -590,3 +592,5 @@ TEST(WgmmaText, OperandBIsTheSharedMemoryAddressGrid) {
 }
 
 } // namespace
+
+} // namespace test_wgmma

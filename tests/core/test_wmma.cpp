@@ -12,6 +12,8 @@
 
 #include <set>
 
+namespace test_wmma {
+
 using namespace lanemap;
 using namespace lanemap::wmma;
 
@@ -376,3 +378,5 @@ TEST(WmmaExport, JsonCarriesMultiplicityObservationAndRelation) {
     EXPECT_EQ(doc["wmma"]["mma_relations"][0]["mma"], "mma.m16n8k16.f16");
     EXPECT_EQ(doc["operands"][0]["elements"][0]["source"], "discovered");
 }
+
+} // namespace test_wmma

@@ -21,6 +21,8 @@
 #include <thread>
 #include <unistd.h>
 
+namespace test_write {
+
 namespace fs = std::filesystem;
 using lanemap::writeFile;
 
@@ -193,3 +195,5 @@ TEST_F(Writer, SignalDuringAWriteRemovesTheTempFile) {
 }
 
 } // namespace
+
+} // namespace test_write

@@ -14,6 +14,8 @@
 #include <set>
 #include <string>
 
+namespace test_device {
+
 using namespace lanemap;
 
 namespace {
@@ -102,3 +104,5 @@ TEST(ProbeDevice, EveryRunnableVariantPassesOnTheGpu) {
 }
 
 } // namespace
+
+} // namespace test_device

@@ -19,6 +19,8 @@
 #include <string>
 #include <tuple>
 
+namespace test_interpret {
+
 using namespace lanemap;
 using namespace lanemap::gpu;
 
@@ -497,3 +499,5 @@ TEST(ProbeHost, RejectsRawDOfTheWrongSize) {
 }
 
 } // namespace
+
+} // namespace test_interpret

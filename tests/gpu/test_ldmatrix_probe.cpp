@@ -15,6 +15,8 @@
 
 #include <gtest/gtest.h>
 
+namespace test_ldmatrix_probe {
+
 using namespace lanemap;
 using namespace lanemap::gpu;
 
@@ -190,3 +192,5 @@ TEST(TaggedProbe, Sm100aFormsNeedSm100a) {
 #endif
 
 } // namespace
+
+} // namespace test_ldmatrix_probe

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+namespace test_pipeline {
+
 using namespace lanemap;
 using namespace lanemap::gpu;
 
@@ -209,3 +211,5 @@ TEST(ProbePipeline, EveryVariantsFormsRenderExactlyItsCatalogPtx) {
         EXPECT_EQ(ptx, want) << v->spec;
     }
 }
+
+} // namespace test_pipeline

@@ -9,6 +9,8 @@
 
 #include <vector>
 
+namespace test_probe_times {
+
 using namespace lanemap;
 using namespace lanemap::gpu;
 
@@ -52,3 +54,5 @@ TEST(ProbeTimes, EveryProbedVariantAddsItsPlanDeviceAndInterpretTime) {
 }
 
 } // namespace
+
+} // namespace test_probe_times

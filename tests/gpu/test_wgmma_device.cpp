@@ -13,6 +13,8 @@
 
 #include <string>
 
+namespace test_wgmma_device {
+
 using namespace lanemap;
 
 namespace {
@@ -97,3 +99,5 @@ TEST(WgmmaProbeDevice, EveryWgmmaVariantPassesOnAnSm90Gpu) {
 }
 
 } // namespace
+
+} // namespace test_wgmma_device

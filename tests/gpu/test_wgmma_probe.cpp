@@ -13,6 +13,8 @@
 #include <string>
 #include <tuple>
 
+namespace test_wgmma_probe {
+
 using namespace lanemap;
 using namespace lanemap::gpu;
 
@@ -377,3 +379,5 @@ TEST(WgmmaProbeHost, AMovedMetadataFieldIsNamed) {
 }
 
 } // namespace
+
+} // namespace test_wgmma_probe

@@ -11,6 +11,8 @@
 #include <fstream>
 #include <sstream>
 
+namespace test_wgmma_reports {
+
 using namespace lanemap;
 
 namespace {
@@ -52,3 +54,5 @@ TEST(WgmmaProbeReports, TheH100RunsCoverAndPassEveryWgmmaVariantOfTheCatalog) {
 }
 
 } // namespace
+
+} // namespace test_wgmma_reports

@@ -14,6 +14,8 @@
 #include <algorithm>
 #include <atomic>
 
+namespace test_wmma_discover {
+
 using namespace lanemap;
 
 namespace {
@@ -256,3 +258,5 @@ TEST(WmmaDiscoverDevice, TheGpuProbesEveryWmmaVariantThroughThePipeline) {
     for (const ProbeResult& r : report.results)
         EXPECT_EQ(r.verdict, Verdict::Pass) << r.spec << ": " << r.reason;
 }
+
+} // namespace test_wmma_discover

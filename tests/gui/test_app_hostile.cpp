@@ -23,6 +23,8 @@
 #include <thread>
 #include <unistd.h>
 
+namespace test_app_hostile {
+
 namespace fs = std::filesystem;
 using namespace lanemap::gui;
 
@@ -212,3 +214,5 @@ TEST_F(AppHostile, CorruptGeometryStartsAndSigtermSaves) {
 }
 
 } // namespace
+
+} // namespace test_app_hostile

@@ -16,6 +16,8 @@
 
 #include <gtest/gtest.h>
 
+namespace test_banks_pane {
+
 using namespace lanemap;
 using namespace lanemap::gui;
 using namespace lanemap::gui::test;
@@ -204,3 +206,5 @@ TEST(BanksPane, FeedsOverlayIsDrawnAndHoverCrossHighlights) {
 }
 
 } // namespace
+
+} // namespace test_banks_pane

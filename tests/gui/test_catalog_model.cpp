@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+namespace test_catalog_model {
+
 using namespace lanemap;
 using namespace lanemap::gui;
 
@@ -174,3 +176,5 @@ TEST(CatalogFilter, ZeroHitsGiveAHintAndTheNearestSpecs) {
     f.specs(QStringLiteral("bf16"));
     EXPECT_TRUE(f.filter.hint().isEmpty()) << "no hint while something matches";
 }
+
+} // namespace test_catalog_model

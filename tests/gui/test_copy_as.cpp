@@ -11,6 +11,8 @@
 
 #include <gtest/gtest.h>
 
+namespace test_copy_as {
+
 using namespace lanemap;
 using namespace lanemap::gui;
 using namespace lanemap::gui::test;
@@ -52,3 +54,5 @@ TEST(CopyAs, MenuActionPutsTheFocusedPaneOnTheClipboard) {
 }
 
 } // namespace
+
+} // namespace test_copy_as

@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+namespace test_daily_driver {
+
 using namespace lanemap;
 using namespace lanemap::gui;
 using namespace lanemap::gui::test;
@@ -87,3 +89,5 @@ TEST(DailyDriver, CompareModeTimesThePaintTheUserSees) {
 }
 
 } // namespace
+
+} // namespace test_daily_driver

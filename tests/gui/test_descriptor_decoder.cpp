@@ -11,6 +11,8 @@
 
 #include <gtest/gtest.h>
 
+namespace test_descriptor_decoder {
+
 using namespace lanemap::gui;
 using namespace lanemap::gui::test;
 
@@ -80,7 +82,7 @@ TEST(DescriptorDecoder, InstructionDescriptorReadsPerKindAndForm) {
     EXPECT_TRUE(d.valid()) << d.status().toStdString();
     auto* form = d.findChild<QComboBox*>(QStringLiteral("ctaGroup"));
     ASSERT_NE(form, nullptr);
-    form->setCurrentIndex(1);                        // cta_group::1
+    form->setCurrentIndex(1); // cta_group::1
     EXPECT_FALSE(d.valid());
     EXPECT_TRUE(d.status().contains(QStringLiteral("M: 256 is not an M"))) << d.status().toStdString();
     form->setCurrentIndex(2);
@@ -105,3 +107,5 @@ TEST(DescriptorDecoder, ToolsMenuOpensOneDecoder) {
 }
 
 } // namespace
+
+} // namespace test_descriptor_decoder

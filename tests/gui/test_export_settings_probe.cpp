@@ -25,6 +25,8 @@
 
 #include <gtest/gtest.h>
 
+namespace test_export_settings_probe {
+
 using namespace lanemap;
 using namespace lanemap::gui;
 using namespace lanemap::gui::test;
@@ -446,3 +448,5 @@ TEST(ScreenshotMode, WritesThePngAndExits) {
 }
 
 } // namespace
+
+} // namespace test_export_settings_probe

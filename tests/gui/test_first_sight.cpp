@@ -24,6 +24,8 @@
 #include <cstdlib>
 #include <memory>
 
+namespace test_first_sight {
+
 using namespace lanemap;
 using namespace lanemap::gui;
 using namespace lanemap::gui::test;
@@ -228,3 +230,5 @@ TEST(DesktopConventions, TheExportDialogOpensInTheFolderOfTheLastExport) {
 }
 
 } // namespace
+
+} // namespace test_first_sight

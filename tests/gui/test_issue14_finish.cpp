@@ -20,6 +20,8 @@
 #include <cmath>
 #include <set>
 
+namespace test_issue14_finish {
+
 using namespace lanemap;
 using namespace lanemap::gui;
 using namespace lanemap::gui::test;
@@ -307,3 +309,5 @@ TEST(LiveTheme, TheDesktopSwitchingToDarkIsFollowedUntilTheUserPicksATheme) {
 }
 
 } // namespace
+
+} // namespace test_issue14_finish

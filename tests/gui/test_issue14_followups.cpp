@@ -11,6 +11,8 @@
 
 #include <memory>
 
+namespace test_issue14_followups {
+
 using namespace lanemap;
 using namespace lanemap::gui;
 using namespace lanemap::gui::test;
@@ -147,3 +149,5 @@ TEST(Issue14Followups, ArrowsInTheMetadataRegistersPaneMoveOverItsFields) {
 }
 
 } // namespace
+
+} // namespace test_issue14_followups

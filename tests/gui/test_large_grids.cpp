@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+namespace test_large_grids {
+
 using namespace lanemap;
 using namespace lanemap::gui;
 using namespace lanemap::gui::test;
@@ -82,3 +84,5 @@ TEST(LargeGrids, HeadersStayOnScreenAndTheOverviewShowsAndMovesTheView) {
 }
 
 } // namespace
+
+} // namespace test_large_grids

@@ -22,6 +22,8 @@
 
 #include <gtest/gtest.h>
 
+namespace test_main_window {
+
 using namespace lanemap;
 using namespace lanemap::gui;
 using namespace lanemap::gui::test;
@@ -623,3 +625,5 @@ TEST(MainWindow, CompareStaysInTheWindowLinesUpAndClearsOldErrors) {
         sides += v->isVisible() && v->objectName().startsWith(QStringLiteral("pane_compare"));
     EXPECT_EQ(sides, 2);
 }
+
+} // namespace test_main_window

@@ -15,6 +15,8 @@
 
 #include <gtest/gtest.h>
 
+namespace test_shared_memory {
+
 using namespace lanemap;
 using namespace lanemap::gui;
 using namespace lanemap::gui::test;
@@ -213,3 +215,5 @@ TEST(SharedMemoryPane, OneBitBIsOneCellPerByteAndHoverStillLightsItsChunk) {
 }
 
 } // namespace
+
+} // namespace test_shared_memory

@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+namespace test_view_state {
+
 using namespace lanemap;
 using namespace lanemap::gui;
 
@@ -67,3 +69,5 @@ TEST(DiagramCache, BuildsOncePerInstructionAndOptions) {
     cache.forget(in);
     EXPECT_EQ(cache.size(), 0u);
 }
+
+} // namespace test_view_state

@@ -15,6 +15,8 @@
 #include <set>
 #include <utility>
 
+namespace test_wmma_targets {
+
 using namespace lanemap;
 using namespace lanemap::gui;
 using lanemap::gui::test::Window;
@@ -117,3 +119,5 @@ TEST(WmmaTargets, ASecondReportBringsThePickerWhichSwitchesLayoutAndCaptions) {
     EXPECT_EQ(picker->target(), QStringLiteral("sm_90"))
         << "the catalog's instruction is the default target's";
 }
+
+} // namespace test_wmma_targets
