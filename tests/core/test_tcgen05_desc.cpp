@@ -14,6 +14,7 @@ namespace test_tcgen05_desc {
 
 using namespace lanemap;
 using namespace lanemap::tcgen05;
+using lanemap::tcgen05::Kind; // not lanemap::Kind (model.hpp), which a unity batch may also see
 
 namespace {
 
