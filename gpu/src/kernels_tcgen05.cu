@@ -1,19 +1,22 @@
-// One kernel with every tcgen05 step a Blackwell probe takes -- alloc, one tcgen05.mma (kind::f16, A and B from
-// shared-memory descriptors), commit to an mbarrier, tcgen05.ld and tcgen05.st (.32x32b), dealloc and
+// One kernel with every tcgen05 step a Blackwell probe takes -- alloc, one tcgen05.mma (kind::f16, A and B
+// from shared-memory descriptors), commit to an mbarrier, tcgen05.ld and tcgen05.st (.32x32b), dealloc and
 // relinquish -- built for sm_100a in every CUDA build, so CI proves ptxas accepts these strings
-// (docs/reference/tcgen05-descriptors.md#ptxas-acceptance). Nothing launches it yet: lanemap's GPUs are Hopper.
+// (docs/reference/tcgen05-descriptors.md#ptxas-acceptance). Nothing launches it yet: lanemap's GPUs are
+// Hopper.
 #include <cstdint>
 
-// descriptors[0], [1]: the A and B shared-memory descriptors; idesc: the instruction descriptor; out: one word
-// per thread, the TMEM lane (32 * warp + lane) of column 0 after the MMA.
-__global__ void lanemap_tcgen05_roundtrip(const std::uint64_t* descriptors, std::uint32_t idesc, std::uint32_t* out) {
+// descriptors[0], [1]: the A and B shared-memory descriptors; idesc: the instruction descriptor; out: one
+// word per thread, the TMEM lane (32 * warp + lane) of column 0 after the MMA.
+__global__ void lanemap_tcgen05_roundtrip(const std::uint64_t* descriptors, std::uint32_t idesc,
+                                          std::uint32_t* out) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 1000
     __shared__ std::uint32_t tmemBase;
     __shared__ alignas(8) std::uint64_t mbarrier;
     const unsigned warp = threadIdx.x / 32;
     const auto shared = [](const void* p) { return static_cast<std::uint32_t>(__cvta_generic_to_shared(p)); };
     if (warp == 0)
-        asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], 32;" ::"r"(shared(&tmemBase)));
+        asm volatile(
+            "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], 32;" ::"r"(shared(&tmemBase)));
     if (threadIdx.x == 0)
         asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(shared(&mbarrier)));
     asm volatile("tcgen05.fence::before_thread_sync;");
@@ -29,7 +32,8 @@ __global__ void lanemap_tcgen05_roundtrip(const std::uint64_t* descriptors, std:
     }
     std::uint32_t done = 0;
     while (!done)
-        asm volatile("{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0;\n selp.u32 %0, 1, 0, p;\n}"
+        asm volatile("{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0;\n selp.u32 "
+                     "%0, 1, 0, p;\n}"
                      : "=r"(done)
                      : "r"(shared(&mbarrier)));
     asm volatile("tcgen05.fence::after_thread_sync;");
