@@ -219,6 +219,7 @@ class SvgBuilder {
     void lanes();
     void lane(int thread);
     std::size_t column(std::span<const std::uint32_t> cells, std::size_t i, bool keyOnGroup, bool dim);
+    void cellText(const DiagramCell& c, bool perCellKey, bool withX, bool withY, double font);
     void bitFields(int thread, bool keyOnGroup);
     void legends();
     void defs();
@@ -567,31 +568,9 @@ void SvgBuilder::lane(int thread) {
             m_c.num(y0) << shape << "\"/>";
         }
         m_c << '\n';
-        // <g><title/><text/></g>, not <text>label<title/></text>: both are valid SVG, but renderers such as
-        // Qt SVG print a <title> inside <text> as if it were part of the label.
         for (std::size_t n = i; n < j; ++n) {
             const DiagramCell& c = m_d.cells[cells[n]];
-            m_c << "<g><title>";
-            const CellText tooltip = m_d.tooltipText(c);
-            if (m_plainCells)
-                m_c << tooltip.view();
-            else
-                m_c.escape(tooltip.view());
-            m_c << "</title><text";
-            if (perCellKey && m_lightKeys.count(c.colorKey)) {
-                m_c << " class=\"k";
-                m_c.integer(c.colorKey) << '"';
-            }
-            m_c.attr("x", c.rect.x + c.rect.w / 2);
-            if (!grouped)
-                m_c.attr("y", c.rect.y + baselineOffset(c.rect.h, font));
-            m_c << '>';
-            const CellText label = m_d.labelText(c);
-            if (m_plainCells)
-                m_c << label.view();
-            else
-                m_c.escape(label.view());
-            m_c << "</text></g>";
+            cellText(c, perCellKey, true, !grouped, font);
         }
         m_c << '\n';
         if (grouped)
@@ -664,30 +643,38 @@ std::size_t SvgBuilder::column(std::span<const std::uint32_t> cells, std::size_t
     const double font = m_d.metrics.cellFont;
     for (std::size_t k = i; k < e; ++k) {
         const DiagramCell& c = m_d.cells[cells[k]];
-        m_c << "<g><title>";
-        const CellText tooltip = m_d.tooltipText(c);
-        if (m_plainCells)
-            m_c << tooltip.view();
-        else
-            m_c.escape(tooltip.view());
-        m_c << "</title><text";
-        if (perCellKey && m_lightKeys.count(c.colorKey)) {
-            m_c << " class=\"k";
-            m_c.integer(c.colorKey) << '"';
-        }
-        if (!grouped)
-            m_c.attr("x", c.rect.x + c.rect.w / 2);
-        m_c.attr("y", c.rect.y + baselineOffset(c.rect.h, font));
-        m_c << '>';
-        const CellText label = m_d.labelText(c);
-        if (m_plainCells)
-            m_c << label.view();
-        else
-            m_c.escape(label.view());
-        m_c << "</text></g>";
+        cellText(c, perCellKey, !grouped, true, font);
     }
     m_c << (grouped ? "</g>\n" : "\n");
     return e;
+}
+
+// One cell's <g><title/><text/></g>, not <text>label<title/></text>: both are valid SVG, but renderers such
+// as Qt SVG print a <title> inside <text> as if it were part of the label. A coordinate that the enclosing
+// group's transform already gives is left out.
+void SvgBuilder::cellText(const DiagramCell& c, bool perCellKey, bool withX, bool withY, double font) {
+    m_c << "<g><title>";
+    const CellText tooltip = m_d.tooltipText(c);
+    if (m_plainCells)
+        m_c << tooltip.view();
+    else
+        m_c.escape(tooltip.view());
+    m_c << "</title><text";
+    if (perCellKey && m_lightKeys.count(c.colorKey)) {
+        m_c << " class=\"k";
+        m_c.integer(c.colorKey) << '"';
+    }
+    if (withX)
+        m_c.attr("x", c.rect.x + c.rect.w / 2);
+    if (withY)
+        m_c.attr("y", c.rect.y + baselineOffset(c.rect.h, font));
+    m_c << '>';
+    const CellText label = m_d.labelText(c);
+    if (m_plainCells)
+        m_c << label.view();
+    else
+        m_c.escape(label.view());
+    m_c << "</text></g>";
 }
 
 void SvgBuilder::bitFields(int thread, bool keyOnGroup) {
