@@ -722,6 +722,12 @@ std::vector<std::pair<QString, std::shared_ptr<const Diagram>>> MainWindow::pane
     std::vector<std::pair<QString, std::shared_ptr<const Diagram>>> panes;
     if (!m_instruction)
         return panes;
+    // tcgen05.mma: D lives in Tensor Memory, not in registers; one pane draws where the layout puts it.
+    if (m_instruction->tmemMma) {
+        panes.emplace_back(QStringLiteral("Tensor Memory"),
+                           diagramFor(*m_instruction, diagramOptions(QString())));
+        return panes;
+    }
     // Quad-pair products: four small products per operand. One pane draws them as the SVG does, a row of
     // A | B | C/D per product, so one zoom serves all of them and every product row reads left to right
     // (an operand per pane fitted each to its own zoom and cut the products mid-row).

@@ -1133,6 +1133,8 @@ CellText Diagram::labelText(const DiagramCell& c) const {
         put('T', int{c.thread}, " m", int{c.matrix}, 'r', int{c.element});
     else if (p.kind == PanelKind::Addresses) // "T9 [9][0]": thread 9 points at the tile's [9][0]
         put('T', int{c.thread}, " [", int{c.element}, "][", int{c.bitLo}, ']');
+    else if (p.kind == PanelKind::TensorMemory) // "D(5,3)": the element this lane and column hold
+        put('D', '(', int{c.element}, ',', int{c.bitLo}, ')');
     else
         put('T', int{c.thread}, ':', p.letter, int{c.element});
     return text;
@@ -1182,6 +1184,14 @@ CellText Diagram::tooltipText(const DiagramCell& c) const {
     if (p.kind == PanelKind::Addresses) {
         put("lane ", int{c.lane}, " points at ", std::string_view(p.operand), '[', int{c.element}, "][",
             int{c.bitLo}, "] \u00b7 ", Hex{c.address}, " \u00b7 matrix ", int{c.matrix}, " row ", int{c.reg});
+        return text;
+    }
+    // "D(5,3) · CTA 0 lane 5 column 3 · warp 0": Tensor Memory holds it, the warp may reach the lane.
+    if (p.kind == PanelKind::TensorMemory) {
+        put("D(", int{c.element}, ',', int{c.bitLo}, ") \u00b7 CTA ", int{c.matrix}, " lane ", int{c.lane},
+            " column ", int{c.col}, " \u00b7 warp ", int{c.warp});
+        if (c.source != p.source)
+            put(" \u00b7 ", toString(c.source));
         return text;
     }
     if (p.kind ==
@@ -1240,6 +1250,8 @@ std::string Diagram::hoverId(const DiagramCell& c) const {
             put("smem-t", int{c.thread}, "-m", int{c.matrix}, "-r", int{c.element});
         else if (p.kind == PanelKind::Addresses)
             put("address-t", int{c.thread});
+        else if (p.kind == PanelKind::TensorMemory)
+            put("tmem-c", int{c.matrix}, "-l", int{c.lane}, "-c", int{c.col});
         else {
             put(p.operand == "C/D" ? std::string_view("CD") : std::string_view(p.operand));
             if (c.matrix >= 0)
@@ -1251,6 +1263,8 @@ std::string Diagram::hoverId(const DiagramCell& c) const {
 }
 
 Diagram buildDiagram(const Instruction& instruction, const DiagramOptions& options) {
+    if (instruction.tmemMma)
+        return buildTensorMemoryDiagram(instruction, options.palette);
     return Builder(instruction, options).build();
 }
 

@@ -96,6 +96,8 @@ TEST(Diagram, EveryVariantDrawsEveryElementOnce) {
             elements += op.elements().size();
         if (in.metadata && !in.metadata->selectors.empty())
             elements += in.metadata->selectors.front().fields.size();
+        if (in.tmemMma) // D in Tensor Memory, one cell per element (test_tcgen05_panel.cpp)
+            elements += static_cast<std::size_t>(in.m * in.n);
         EXPECT_EQ(d.cells.size(), elements) << v->spec;
         for (const DiagramCell& c : d.cells) {
             const RectF& g = d.panels[c.panel].gridRect();

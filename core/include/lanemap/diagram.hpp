@@ -82,7 +82,17 @@ struct DiagramOptions {
 // Addresses: the row address each thread of a matrix move supplies, one cell per thread (buildBanksDiagram
 // with a feed check): element, bitLo = the tile row and column it points at, matrix and reg = the moved
 // matrix and its row, address = the byte address.
-enum class PanelKind : std::uint8_t { Operand, Metadata, SharedMemory, SharedMemoryMap, Chunks, Addresses };
+// TensorMemory: a tcgen05.mma's D in Tensor Memory (buildTensorMemoryDiagram): row = TMEM lane (CTA 1 of a
+// pair under CTA 0), col = TMEM column; element = m and bitLo = n of the D(m,n) held, matrix = the CTA.
+enum class PanelKind : std::uint8_t {
+    Operand,
+    Metadata,
+    SharedMemory,
+    SharedMemoryMap,
+    Chunks,
+    Addresses,
+    TensorMemory
+};
 
 // One matrix grid: an operand (or one quad-pair product of it), or the metadata fields on the A grid.
 struct DiagramPanel {
@@ -282,6 +292,9 @@ struct Diagram {
 // Builds the picture of `instruction`. Throws std::invalid_argument naming the bad option (unknown operand,
 // selector on a dense instruction or not valid for it, thread outside 0..threads-1).
 Diagram buildDiagram(const Instruction& instruction, const DiagramOptions& options = {});
+// A tcgen05.mma entry (instruction.tmemMma set): where D sits in Tensor Memory, N = instruction.n
+// (core/src/diagram_tmem.cpp). buildDiagram calls it for such an entry.
+Diagram buildTensorMemoryDiagram(const Instruction& instruction, Palette palette = Palette::Default);
 
 // --- Shared memory (diagram_smem.cpp)
 // ----------------------------------------------------------------------- A tile in shared memory, drawn in

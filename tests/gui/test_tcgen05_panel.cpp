@@ -1,0 +1,39 @@
+// Opening a tcgen05.mma entry shows where D sits in Tensor Memory: a non-empty grid, painted, lanes as rows.
+#include "opened_at.hpp"
+
+#include <QImage>
+
+#include <gtest/gtest.h>
+
+namespace test_tcgen05_panel_gui {
+
+using namespace lanemap;
+using namespace lanemap::gui;
+using namespace lanemap::gui::test;
+
+TEST(Tcgen05Panel, OpeningAnMmaEntryPaintsTheTensorMemoryGrid) {
+    OpenedAt w(QSize(1280, 720), QStringLiteral("tcgen05.mma.cta_group::1.kind::f16.m128"));
+    DiagramView* view = w.window->pane(QStringLiteral("Tensor Memory"));
+    ASSERT_NE(view, nullptr) << "a Tensor Memory pane";
+    const Diagram* d = view->diagram();
+    ASSERT_NE(d, nullptr);
+    ASSERT_EQ(d->panels.size(), 1u);
+    EXPECT_EQ(d->panels.front().kind, PanelKind::TensorMemory);
+    EXPECT_EQ(d->cells.size(), 128u * 256u) << "every D element of m128n256";
+    // The cell of D(0,0) is at lane 0, column 0 and is painted in its fill.
+    const int cell = cellAt(view, 0, 0);
+    ASSERT_GE(cell, 0);
+    EXPECT_EQ(d->label(d->cells[static_cast<std::size_t>(cell)]), "D(0,0)");
+    const QRect r = view->cellViewportRect(cell);
+    ASSERT_TRUE(view->viewport()->rect().intersects(r)) << "the grid's first cell is on screen";
+    const QImage shot = view->viewport()->grab().toImage();
+    const DiagramCell& c = d->cells[static_cast<std::size_t>(cell)];
+    // A corner of the cell (the label sits in its middle): what was painted there.
+    const QPoint corner = r.intersected(shot.rect()).topLeft() + QPoint(2, 2);
+    const QColor px = shot.pixelColor(corner);
+    EXPECT_LE(
+        std::abs(px.red() - c.fill.r) + std::abs(px.green() - c.fill.g) + std::abs(px.blue() - c.fill.b), 30)
+        << "the cell is painted in its lane colour";
+}
+
+} // namespace test_tcgen05_panel_gui
