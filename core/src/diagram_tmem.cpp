@@ -162,16 +162,7 @@ Diagram buildTensorMemoryDiagram(const Instruction& in, Palette palette) {
     d.height = grid.bottom() + mt.margin;
     d.panels.push_back(std::move(p));
 
-    // Hover index: thread = TMEM lane.
-    d.threadOffsets.assign(static_cast<std::size_t>(d.threads) + 1, 0);
-    for (const DiagramCell& c : d.cells)
-        ++d.threadOffsets[static_cast<std::size_t>(c.thread) + 1];
-    for (std::size_t t = 1; t < d.threadOffsets.size(); ++t)
-        d.threadOffsets[t] += d.threadOffsets[t - 1];
-    d.threadCells.resize(d.cells.size());
-    std::vector<std::uint32_t> fill(d.threadOffsets.begin(), d.threadOffsets.end() - 1);
-    for (std::uint32_t i = 0; i < d.cells.size(); ++i)
-        d.threadCells[fill[static_cast<std::size_t>(d.cells[i].thread)]++] = i;
+    rebuildHoverIndex(d); // a cell's thread is its TMEM lane
     return d;
 }
 
