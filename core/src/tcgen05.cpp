@@ -139,12 +139,6 @@ std::string_view toString(Need need) {
     return "either";
 }
 
-std::string_view toString(MmaKind kind) {
-    static constexpr std::string_view names[] = {"f16",      "tf32", "f8f6f4",  "i8",
-                                                 "mxf8f6f4", "mxf4", "mxf4nvf4"};
-    return names[static_cast<int>(kind)];
-}
-
 std::optional<MmaKind> parseMmaKind(std::string_view text) {
     for (const MmaKind k : kMmaKinds)
         if (toString(k) == text)
@@ -153,14 +147,10 @@ std::optional<MmaKind> parseMmaKind(std::string_view text) {
 }
 
 int kOf(MmaKind kind, bool sparse) {
-    int k = 32; // f8f6f4, i8, mxf8f6f4
-    if (kind == MmaKind::F16)
-        k = 16;
-    else if (kind == MmaKind::TF32)
-        k = 8;
-    else if (kind == MmaKind::MXF4 || kind == MmaKind::MXF4NVF4)
-        k = 64;
-    return sparse ? 2 * k : k;
+    tcgen05::InstrDescriptor d;
+    d.kind = kind;
+    d.sparse = sparse;
+    return tcgen05::kOf(d);
 }
 
 bool supportsWs(MmaKind kind) {

@@ -16,6 +16,7 @@
 // Every record names its source (the ISA figure, CUTLASS's SM100 traits as the cross-check).
 
 #include "lanemap/model.hpp"
+#include "lanemap/tcgen05_desc.hpp"
 
 #include <array>
 #include <cstdint>
@@ -151,13 +152,13 @@ const std::vector<LayoutRecord>& layoutRecords();
 // The layout the ISA prescribes; nullptr when no row matches (with `why` set).
 const LayoutRecord* selectLayout(int m, int ctaGroup, bool ws, bool sparse, std::string* why = nullptr);
 
-enum class MmaKind : std::uint8_t { F16, TF32, F8F6F4, I8, MXF8F6F4, MXF4, MXF4NVF4 };
+// The instruction descriptor's kind (tcgen05_desc.hpp): one enum, its names and K in one table there.
+using MmaKind = tcgen05::Kind;
 inline constexpr MmaKind kMmaKinds[] = {MmaKind::F16,      MmaKind::TF32, MmaKind::F8F6F4,  MmaKind::I8,
                                         MmaKind::MXF8F6F4, MmaKind::MXF4, MmaKind::MXF4NVF4};
-std::string_view toString(MmaKind kind); // "f16", "tf32", ...
-std::optional<MmaKind> parseMmaKind(std::string_view text);
-int kOf(MmaKind kind, bool sparse); // K of one instruction (Table 39)
-bool supportsWs(MmaKind kind);      // .ws: f16, tf32, f8f6f4, i8
+std::optional<MmaKind> parseMmaKind(std::string_view text); // exactly "f16", "tf32", ...
+int kOf(MmaKind kind, bool sparse);                         // K of one instruction (Table 39)
+bool supportsWs(MmaKind kind);                              // .ws: f16, tf32, f8f6f4, i8
 
 // The facts of one tcgen05.mma that decide where D lives.
 struct MmaShape {
