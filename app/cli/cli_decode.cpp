@@ -138,7 +138,7 @@ CLI::App* addDecodeCommand(CLI::App& app, DecodeRequest& r, bool withOptions) {
         return decode;
     decode->add_option("--smem-desc", r.smemDesc, "64-bit tcgen05 shared-memory descriptor (hex)");
     decode->add_option("--idesc", r.idesc, "32-bit tcgen05 instruction descriptor (hex); needs --kind");
-    decode->add_option("--kind", r.kind, "With --idesc: f16, tf32, f8f6f4, i8, mxf8f6f4, mxf4 or mxf4nvf4");
+    decode->add_option("--kind", r.kind, "With --idesc: " + std::string(tcgen05::kindList()));
     decode->add_option(
         "--smem-desc-from", r.smemFrom,
         "Encode: start=B,lbo=B,sbo=B,base=N,mode=relative|absolute,swizzle=none|128B-32B|128B|64B|32B");

@@ -242,6 +242,14 @@ constexpr std::array kTypes{TypeInfo{Type::F16, "f16", 16},   TypeInfo{Type::BF1
                             TypeInfo{Type::E3M2, "e3m2", 6},  TypeInfo{Type::E2M1, "e2m1", 4},
                             TypeInfo{Type::U8, "u8", 8},      TypeInfo{Type::S8, "s8", 8}};
 
+// "a, b, c" from a name table, so a valid-values message lists exactly what the parser accepts.
+template <typename Table> std::string namesOf(const Table& table) {
+    std::string out;
+    for (const auto& row : table)
+        out.append(out.empty() ? "" : ", ").append(row.name);
+    return out;
+}
+
 const TypeInfo& typeInfo(Type t) {
     for (const TypeInfo& i : kTypes)
         if (i.type == t)
@@ -295,6 +303,12 @@ struct DTypeInfo {
 };
 constexpr std::array kDTypes{DTypeInfo{DType::F16, "f16", 0}, DTypeInfo{DType::F32, "f32", 1},
                              DTypeInfo{DType::S32, "s32", 2}};
+std::string dtypeCodes() { // "f16 = 0, f32 = 1, s32 = 2"
+    std::string out;
+    for (const DTypeInfo& i : kDTypes)
+        out.append(out.empty() ? "" : ", ").append(i.name).append(" = ").append(std::to_string(i.code));
+    return out;
+}
 struct KindDType {
     Kind kind;
     DType type;
@@ -615,7 +629,8 @@ std::optional<ScaleType> parseScaleType(std::string_view text) {
     return std::nullopt;
 }
 std::string_view kindList() {
-    return "f16, tf32, f8f6f4, i8, mxf8f6f4, mxf4, mxf4nvf4";
+    static const std::string list = namesOf(kKinds);
+    return list;
 }
 bool isBlockScaled(Kind kind) {
     return kind == Kind::MXF8F6F4 || kind == Kind::MXF4 || kind == Kind::MXF4NVF4;
@@ -797,7 +812,7 @@ DecodedInstrDescriptor decodeInstrDescriptor(std::uint32_t bits, Kind kind, cons
             if (!found)
                 codeViolations.push_back(
                     {std::string(n.name),
-                     "code " + std::to_string(raw) + " is not a D type; valid: f16 = 0, f32 = 1, s32 = 2"});
+                     "code " + std::to_string(raw) + " is not a D type; valid: " + dtypeCodes()});
             break;
         }
         case IField::AType:
@@ -1008,14 +1023,13 @@ InstrDescriptor parseInstrDescriptor(std::string_view text) {
         } else if (key == "a" || key == "b") {
             const std::optional<Type> t = parseType(value);
             if (!t)
-                fail(key + " type '" + value +
-                     "' is unknown; valid: f16, bf16, tf32, e4m3, e5m2, e2m3, e3m2, e2m1, u8, s8");
+                fail(key + " type '" + value + "' is unknown; valid: " + namesOf(kTypes));
             (key == "a" ? d.atype : d.btype) = *t;
             (key == "a" ? aGiven : bGiven) = true;
         } else if (key == "d") {
             const std::optional<DType> t = parseDType(value);
             if (!t)
-                fail("d type '" + value + "' is unknown; valid: f16, f32, s32");
+                fail("d type '" + value + "' is unknown; valid: " + namesOf(kDTypes));
             d.dtype = *t;
             dtypeGiven = true;
         } else if (key == "m") {

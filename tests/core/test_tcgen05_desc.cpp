@@ -3,6 +3,7 @@
 // documented limit, and the rules that reject a value. A kernel author pastes these values into a Blackwell
 // kernel: a wrong bit here is a silent wrong answer there.
 #include "lanemap/tcgen05_desc.hpp"
+#include "thrown.hpp"
 
 #include <gtest/gtest.h>
 
@@ -23,14 +24,7 @@ bool names(const std::vector<Violation>& v, std::string_view field) {
                        [&](const Violation& x) { return x.field.find(field) != std::string::npos; });
 }
 
-std::string thrown(auto&& f) {
-    try {
-        f();
-    } catch (const std::invalid_argument& e) {
-        return e.what();
-    }
-    return "";
-}
+using lanemap::test::thrown;
 
 // --- shared-memory descriptor ------------------------------------------------------------------------------
 

@@ -3,6 +3,7 @@
 // vector-size pairs, metadata granularity) and the placements a kernel author writes with tcgen05.cp or
 // tcgen05.st before the MMA reads them.
 #include "lanemap/tcgen05_tmem_tables.hpp"
+#include "thrown.hpp"
 
 #include <gtest/gtest.h>
 
@@ -17,14 +18,7 @@ using namespace lanemap::tcgen05;
 
 namespace {
 
-std::string thrown(auto&& f) {
-    try {
-        f();
-    } catch (const std::invalid_argument& e) {
-        return e.what();
-    }
-    return "";
-}
+using lanemap::test::thrown;
 
 TEST(Tcgen05ScaleFactors, IdsPerVectorSizeAreTheIsas) {
     // 1X: "the byte offset in the Tensor Memory word"; 2X: "the half word offset"; 4X: "must be 0".
