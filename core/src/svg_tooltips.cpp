@@ -175,8 +175,19 @@ Tables::Tables(const Diagram& d) : m_d(d), m_needsText(d.cells.size(), 0) {
     for (std::size_t i = 0; i < d.cells.size(); ++i) {
         const DiagramCell& c = d.cells[i];
         DiagramCell guess;
-        m_needsText[i] =
-            !predict(c.panel, c, guess) || d.tooltipText(guess).view() != d.tooltipText(c).view();
+        if (!predict(c.panel, c, guess)) {
+            m_needsText[i] = 1;
+            continue;
+        }
+        // Every number tooltipText reads (and the scope and selector, the same for both) equal: the same
+        // text without formatting it twice, as for most cells.
+        const bool same = guess.panel == c.panel && guess.lane == c.lane && guess.warp == c.warp &&
+                          guess.element == c.element && guess.reg == c.reg && guess.bitLo == c.bitLo &&
+                          guess.bitHi == c.bitHi && guess.row == c.row && guess.col == c.col &&
+                          guess.colLast == c.colLast && guess.matrix == c.matrix &&
+                          guess.source == c.source && guess.address == c.address &&
+                          guess.groupID == c.groupID && guess.conflict == c.conflict;
+        m_needsText[i] = !same && d.tooltipText(guess).view() != d.tooltipText(c).view();
     }
 }
 
@@ -214,6 +225,7 @@ bool Tables::predict(std::size_t, const DiagramCell& c, DiagramCell& out) const 
         out.thread = c.thread;
         out.lane = static_cast<std::int16_t>(c.thread % 32);
         out.warp = static_cast<std::int16_t>(c.thread / 32);
+        out.groupID = static_cast<std::int16_t>(out.lane >> 2);
         int span = t.span;
         if (t.kind == PanelKind::Operand) {
             if (c.element < 0 || static_cast<std::size_t>(c.element) >= t.elements.size() ||
@@ -236,6 +248,7 @@ bool Tables::predict(std::size_t, const DiagramCell& c, DiagramCell& out) const 
         return true;
     }
     case PanelKind::SharedMemory:
+        out.element = -1;
         out.address = c.address;
         if (c.bitHi - c.bitLo < 7) { // the label shows the bit
             out.bitLo = c.bitLo;
