@@ -1,6 +1,7 @@
 #include "lanemap/svg.hpp"
 
 #include "format.hpp"
+#include "svg_tooltips.hpp"
 
 #include <algorithm>
 #include <array>
@@ -204,8 +205,8 @@ constexpr std::size_t kSharedShape = 40;
 class SvgBuilder {
   public:
     SvgBuilder(const Diagram& d, const SvgOptions& o)
-        : m_d(d), m_o(o), m_w(d.cells.size() * 100 + 32768), m_c(d.cells.size() * 100 + 32768),
-          m_shape(4096) {}
+        : m_d(d), m_o(o), m_w(d.cells.size() * 48 + 32768), m_c(d.cells.size() * 48 + 32768), m_shape(4096),
+          m_tips(d) {}
     std::string build();
 
   private:
@@ -223,6 +224,7 @@ class SvgBuilder {
     void bitFields(int thread, bool keyOnGroup);
     void legends();
     void defs();
+    void tooltips();
 
     const Diagram& m_d;
     const SvgOptions& m_o;
@@ -240,6 +242,7 @@ class SvgBuilder {
     // Cell labels and tooltips are built from numbers, fixed words and the panels' operand names: when those
     // need no escaping, neither do the 100k strings built from them.
     bool m_plainCells = false;
+    svgtips::Tables m_tips; // what the script needs to build each cell's tooltip
 };
 
 void SvgBuilder::head() {
@@ -457,8 +460,8 @@ void SvgBuilder::lane(int thread) {
 
     const double font = m_d.metrics.cellFont;
     // Cells come in (panel, row, col) order. The cells of one run on one baseline are one <path> per color
-    // (a subpath per cell) plus one <text> per cell carrying the cell's <title>; a run of >= 3 cells shares a
-    // translated group so nothing in it repeats the y coordinate.
+    // (a subpath per cell) plus one <text> per cell (its tooltip built on hover: svg_tooltips.hpp); a run of
+    // >= 3 cells shares a translated group so nothing in it repeats the y coordinate.
     std::size_t i = 0;
     std::vector<std::size_t> order;
     while (i < cells.size()) {
@@ -649,17 +652,11 @@ std::size_t SvgBuilder::column(std::span<const std::uint32_t> cells, std::size_t
     return e;
 }
 
-// One cell's <g><title/><text/></g>, not <text>label<title/></text>: both are valid SVG, but renderers such
-// as Qt SVG print a <title> inside <text> as if it were part of the label. A coordinate that the enclosing
-// group's transform already gives is left out.
+// One cell's label: <text x y>T13:a5</text>. Its tooltip is built by the script on hover from the label, the
+// position and the tables (svg_tooltips.hpp); a cell the tables do not describe carries it in data-t. A
+// coordinate that the enclosing group's transform already gives is left out.
 void SvgBuilder::cellText(const DiagramCell& c, bool perCellKey, bool withX, bool withY, double font) {
-    m_c << "<g><title>";
-    const CellText tooltip = m_d.tooltipText(c);
-    if (m_plainCells)
-        m_c << tooltip.view();
-    else
-        m_c.escape(tooltip.view());
-    m_c << "</title><text";
+    m_c << "<text";
     if (perCellKey && m_lightKeys.count(c.colorKey)) {
         m_c << " class=\"k";
         m_c.integer(c.colorKey) << '"';
@@ -668,13 +665,17 @@ void SvgBuilder::cellText(const DiagramCell& c, bool perCellKey, bool withX, boo
         m_c.attr("x", c.rect.x + c.rect.w / 2);
     if (withY)
         m_c.attr("y", c.rect.y + baselineOffset(c.rect.h, font));
+    if (m_tips.needsText(static_cast<std::size_t>(&c - m_d.cells.data()))) {
+        m_c << " data-t=\"";
+        m_c.escape(m_d.tooltipText(c).view()) << '"';
+    }
     m_c << '>';
     const CellText label = m_d.labelText(c);
     if (m_plainCells)
         m_c << label.view();
     else
         m_c.escape(label.view());
-    m_c << "</text></g>";
+    m_c << "</text>";
 }
 
 void SvgBuilder::bitFields(int thread, bool keyOnGroup) {
@@ -691,8 +692,8 @@ void SvgBuilder::bitFields(int thread, bool keyOnGroup) {
         }
         m_c << "<rect";
         m_c.attr("x", bf.rect.x).attr("y", bf.rect.y).attr("width", bf.rect.w).attr("height", bf.rect.h);
-        m_c << "><title>";
-        m_c.escape(m_d.tooltip(m_d.cells[static_cast<std::size_t>(bf.cell)])) << "</title></rect>";
+        m_c << " data-t=\"";
+        m_c.escape(m_d.tooltipText(m_d.cells[static_cast<std::size_t>(bf.cell)]).view()) << "\"/>";
         const double cx = bf.rect.x + bf.rect.w / 2;
         const double lineH = font + 2;
         const double y1 = bf.rect.y + bf.rect.h / 2 - lineH / 2 + font * 0.35;
@@ -720,6 +721,13 @@ void SvgBuilder::defs() {
         m_w.integer(static_cast<long long>(id)) << "\" d=\"M0 0" << *byId[id] << "\"/>\n";
     }
     m_w << "</defs>\n";
+}
+
+// The tables and the script that build the tooltips on hover (svg_tooltips.hpp): only a viewer that shows a
+// <title> runs scripts too, and one script with a few tables is a fraction of a <title> per cell.
+void SvgBuilder::tooltips() {
+    m_w << "<metadata class=\"lanemap-tips\"><![CDATA[" << m_tips.json() << "]]></metadata>\n";
+    m_w << "<script type=\"text/ecmascript\"><![CDATA[\n" << svgtips::script() << "\n]]></script>\n";
 }
 
 void SvgBuilder::legends() {
@@ -795,6 +803,7 @@ std::string SvgBuilder::build() {
     lines();
     texts();
     legends();
+    tooltips();
     m_w << "</svg>\n";
     return m_w.take();
 }

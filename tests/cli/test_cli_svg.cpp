@@ -63,8 +63,13 @@ TEST(CliSvg, OperandColorPaletteAndLanes) {
     ASSERT_EQ(r.code, 0) << r.err;
     const auto doc = parseXml(r.out);
     ASSERT_TRUE(doc) << doc.error;
-    const auto texts =
-        doc.root->all([](const XmlNode& n) { return n.name == "text" && n.parent->child("title"); });
+    // Cell labels: the texts in the cells group (their tooltips are built on hover, docs/svg.md#tooltips).
+    const auto texts = doc.root->all([](const XmlNode& n) {
+        bool inCells = false;
+        for (const XmlNode* p = n.parent; p; p = p->parent)
+            inCells = inCells || p->hasClass("cells");
+        return n.name == "text" && inCells;
+    });
     EXPECT_EQ(texts.size(), 256u); // A only
     const auto dim = doc.root->all([](const XmlNode& n) { return n.name == "g" && n.hasClass("dim"); });
     EXPECT_EQ(dim.size(), 27u);

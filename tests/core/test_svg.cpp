@@ -9,7 +9,9 @@
 #include "xml_dom.hpp"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -30,12 +32,53 @@ const Instruction& get(const char* spec) {
     return *Catalog::instance().instruction(spec);
 }
 
-// A drawn cell is <g><title>tooltip</title><text>label</text></g> inside the cells group.
-bool isCellText(const XmlNode& n) {
-    return n.name == "text" && n.parent && n.parent->child("title");
+bool inGroup(const XmlNode* n, std::string_view cls) {
+    for (n = n->parent; n; n = n->parent)
+        if (n->name == "g" && n->hasClass(cls))
+            return true;
+    return false;
 }
-const std::string& titleOf(const XmlNode* text) {
-    return text->parent->child("title")->text;
+// A drawn cell is a <text> label in the cells group (outside the metadata bit fields); its tooltip is built
+// by the file's script on hover (docs/svg.md#tooltips), so no cell carries a <title>.
+bool isCellText(const XmlNode& n) {
+    return n.name == "text" && inGroup(&n, "cells") && !inGroup(&n, "bits");
+}
+
+// The tables the script builds tooltips from (<metadata class="lanemap-tips">).
+nlohmann::json tipTables(const XmlNode& root) {
+    for (const auto& ch : root.children)
+        if (ch->name == "metadata" && ch->hasClass("lanemap-tips"))
+            return nlohmann::json::parse(ch->text);
+    return {};
+}
+
+// A label's x or y as the script reads it: its own attribute, else its group's translate.
+double coordinate(const XmlNode* t, const char* axis) {
+    if (const std::string* v = t->attr(axis))
+        return std::stod(*v);
+    static const std::regex translate(R"(translate\(([-0-9.]+),([-0-9.]+)\))");
+    std::smatch m;
+    const std::string transform = t->parent->attrOr("transform");
+    if (std::regex_search(transform, m, translate))
+        return std::stod(m[axis[0] == 'x' ? 1 : 2]);
+    return 0;
+}
+
+// The panel (its table) and grid row and column under a label.
+struct GridPos {
+    const nlohmann::json* panel = nullptr;
+    int row = -1, col = -1;
+};
+GridPos gridOf(const nlohmann::json& tables, const XmlNode* t) {
+    const double x = coordinate(t, "x"), y = coordinate(t, "y");
+    for (const nlohmann::json& p : tables.at("p")) {
+        const auto& g = p.at("g");
+        const int col = static_cast<int>(std::floor((x - g[0].get<double>()) / g[2].get<double>()));
+        const int row = static_cast<int>(std::floor((y - g[1].get<double>()) / g[3].get<double>()));
+        if (col >= 0 && row >= 0 && col < g[5].get<int>() && row < g[4].get<int>())
+            return {&p, row, col};
+    }
+    return {};
 }
 
 std::vector<const XmlNode*> cellTexts(const XmlNode& root) {
@@ -68,23 +111,25 @@ void checkAgainstEngine(const Instruction& in, const std::string& svg, std::size
     EXPECT_EQ(texts.size(), expectedCells) << in.spec;
     static const std::regex label(R"(T(\d+):([abcd])(\d+))");
     static const std::regex metadataLabel(R"(T(\d+): \[(\d+)\.\.(\d+)\])");
-    static const std::regex rowCol(R"(\((\d+),(\d+))");
+    const nlohmann::json tables = tipTables(root);
+    ASSERT_TRUE(tables.is_object()) << in.spec << ": no tooltip tables";
     std::size_t checked = 0;
     for (const XmlNode* t : texts) {
-        std::smatch m, rc;
-        const std::string title = titleOf(t);
-        ASSERT_TRUE(std::regex_search(title, rc, rowCol)) << title;
-        const int row = std::stoi(rc[1]), col = std::stoi(rc[2]);
+        std::smatch m;
+        const GridPos at = gridOf(tables, t);
+        ASSERT_NE(at.panel, nullptr) << in.spec << " " << t->text << ": outside every grid";
         int thread = 0;
         if (std::regex_match(t->text, m, metadataLabel)) {
             ASSERT_NE(selector, nullptr) << in.spec << ": metadata cell " << t->text;
             thread = std::stoi(m[1]);
             const int hi = std::stoi(m[2]), lo = std::stoi(m[3]);
+            const int span = at.panel->at("s").get<int>();
+            const int col = at.col / span * span;
             bool found = false;
             for (const MetadataField& f : selector->fields)
-                found = found || (f.thread == thread && f.bitHi == hi && f.bitLo == lo && f.row == row &&
-                                  f.colFirst == col);
-            EXPECT_TRUE(found) << in.spec << " " << t->text << ": " << title;
+                found = found || (f.thread == thread && f.bitHi == hi && f.bitLo == lo && f.row == at.row &&
+                                  f.colFirst == col && f.colLast == col + span - 1);
+            EXPECT_TRUE(found) << in.spec << " " << t->text << " at (" << at.row << "," << at.col << ")";
         } else {
             ASSERT_TRUE(std::regex_match(t->text, m, label)) << in.spec << ": label '" << t->text << "'";
             thread = std::stoi(m[1]);
@@ -93,11 +138,17 @@ void checkAgainstEngine(const Instruction& in, const std::string& svg, std::size
             const FragmentLayout* op = in.operand(*parseOperand(operand));
             ASSERT_NE(op, nullptr) << in.spec << " " << operand;
             const Element& e = op->element(thread, index);
-            EXPECT_EQ(row, e.row) << in.spec << " " << t->text << ": " << title;
-            EXPECT_EQ(col, e.col) << in.spec << " " << t->text << ": " << title;
-            EXPECT_NE(title.find(" r" + std::to_string(e.reg) + "["), std::string::npos) << title;
-            EXPECT_NE(title.find("[" + std::to_string(e.bit + op->elementBits() - 1)), std::string::npos)
-                << title;
+            // The panel's table gives the element's register and bits (the tooltip's r2[31..16]) ...
+            const nlohmann::json& entry = at.panel->at("e").at(static_cast<std::size_t>(index));
+            ASSERT_TRUE(entry.is_array()) << in.spec << " " << t->text;
+            EXPECT_EQ(entry[0].get<int>(), e.reg) << in.spec << " " << t->text;
+            EXPECT_EQ(entry[1].get<int>(), e.bit + op->elementBits() - 1) << in.spec << " " << t->text;
+            EXPECT_EQ(entry[2].get<int>(), e.bit) << in.spec << " " << t->text;
+            // ... and where the label sits, its (row,col) or (row,col..colLast).
+            const int span = entry[3].get<int>();
+            EXPECT_EQ(span, e.colLast - e.col + 1) << in.spec << " " << t->text;
+            EXPECT_EQ(at.row, e.row) << in.spec << " " << t->text;
+            EXPECT_EQ(at.col / span * span, e.col) << in.spec << " " << t->text;
         }
         const XmlNode* lane = laneGroupOf(t);
         ASSERT_NE(lane, nullptr);
@@ -175,7 +226,11 @@ TEST(Svg, OneLaneGroupPerLaneAndPureCssHover) {
     EXPECT_NE(style->text.find(".lane:hover path"), std::string::npos);
     EXPECT_NE(style->text.find("monospace}"), std::string::npos) << "generic font fallback";
     EXPECT_NE(style->text.find("sans-serif}"), std::string::npos) << "generic font fallback";
-    EXPECT_EQ(svg.find("<script"), std::string::npos);
+    // One inline script (the tooltips, docs/svg.md#tooltips), nothing fetched.
+    const auto scripts = doc.root->all([](const XmlNode& n) { return n.name == "script"; });
+    ASSERT_EQ(scripts.size(), 1u);
+    EXPECT_EQ(scripts[0]->attr("xlink:href"), nullptr);
+    EXPECT_EQ(svg.find("http://", svg.find("<script")), std::string::npos) << "no network";
     EXPECT_EQ(svg.find("@import"), std::string::npos) << "no external fonts";
     // Caption: instruction, PTX string and section with anchor.
     const XmlNode* desc = doc.root->child("desc");
@@ -218,20 +273,29 @@ TEST(SvgSparse, MetadataCellsAndBitFieldsShareTheLaneGroup) {
     checkAgainstEngine(in, svg, texts.size(), &in.metadata->selectors.front());
     const auto lanes = doc.root->all([](const XmlNode& n) { return n.name == "g" && n.hasClass("lane-4"); });
     ASSERT_EQ(lanes.size(), 1u);
-    const auto fields = lanes[0]->all([](const XmlNode& n) { return n.name == "rect" && n.child("title"); });
+    // A bit field carries its metadata cell's tooltip in data-t (the script shows it on hover).
+    const auto fields = lanes[0]->all([](const XmlNode& n) { return n.name == "rect" && n.attr("data-t"); });
     ASSERT_EQ(fields.size(), 8u);
-    EXPECT_EQ(fields.back()->child("title")->text, "lane 4 e[3..0] \u00b7 (1,0..3) \u00b7 selector 0");
+    EXPECT_EQ(fields.back()->attrOr("data-t"), "lane 4 e[3..0] \u00b7 (1,0..3) \u00b7 selector 0");
     bool metadataCell = false;
     for (const XmlNode* t : lanes[0]->all(isCellText))
         metadataCell = metadataCell || t->text == "T4: [3..0]";
     EXPECT_TRUE(metadataCell);
-    // Both owners of lane 13's chunk (row 3, cols 4..7) are drawn, with their chunk in the tooltip.
-    std::map<std::string, std::string> owners;
+    // Both owners of lane 13's chunk (row 3, cols 4..7) are drawn side by side, the chunk in their tables
+    // (the script's "lane 13 a0 · r0[15..0] · (3,4..7)": tests/site/test_svg_tooltips_browser.cpp).
+    const nlohmann::json tables = tipTables(*doc.root);
+    std::map<std::string, GridPos> owners;
     for (const XmlNode* t : texts)
         if (t->text == "T13:a0" || t->text == "T13:a1")
-            owners[t->text] = titleOf(t);
-    EXPECT_EQ(owners["T13:a0"], "lane 13 a0 \u00b7 r0[15..0] \u00b7 (3,4..7)");
-    EXPECT_EQ(owners["T13:a1"], "lane 13 a1 \u00b7 r0[31..16] \u00b7 (3,4..7)");
+            owners[t->text] = gridOf(tables, t);
+    ASSERT_EQ(owners.size(), 2u);
+    EXPECT_EQ(owners["T13:a0"].row, 3);
+    EXPECT_EQ(owners["T13:a0"].col / 4 * 4, 4); // in the chunk's columns 4..7,
+    EXPECT_EQ(owners["T13:a1"].col / 4 * 4, 4);
+    EXPECT_LT(owners["T13:a0"].col, owners["T13:a1"].col); // side by side
+    ASSERT_NE(owners["T13:a0"].panel, nullptr);
+    EXPECT_EQ(owners["T13:a0"].panel->at("e")[0], nlohmann::json::parse("[0,15,0,4]"));
+    EXPECT_EQ(owners["T13:a0"].panel->at("e")[1], nlohmann::json::parse("[0,31,16,4]"));
 }
 
 // docs/performance.md: the largest diagram (wgmma m64n256 D, 16 384 cells) stays under 2 MB.

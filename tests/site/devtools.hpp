@@ -122,6 +122,17 @@ class Browser {
         }
         return false;
     }
+    // Opens a document that is not a site page (an SVG file) and waits until it has loaded; false after 20 s.
+    bool openDocument(const std::string& url) {
+        call("Page.navigate", {{"url", "about:blank"}});
+        call("Page.navigate", {{"url", url}});
+        for (int i = 0; i < 200; ++i) {
+            if (evaluate("document.readyState === 'complete' && location.href !== 'about:blank'") == true)
+                return true;
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        }
+        return false;
+    }
     // The value of a script expression (returnByValue); throws with the page's message when it throws.
     nlohmann::json evaluate(const std::string& expression) {
         const nlohmann::json r =

@@ -1,0 +1,66 @@
+#pragma once
+// Tooltips of an exported SVG, built in the viewer (docs/svg.md#tooltips). A <title> per cell was most of a
+// large figure's bytes, and a <title> shows only where the file is opened as a document — where scripts run
+// too. So the file carries one shared script and small per-panel tables; on hover the script builds the
+// cell's tooltip from what its label says (lane, element; address), its grid position (its x and y in the
+// document's own units, against the panel's grid) and the tables, in Diagram::tooltip's grammar.
+//
+// The writer checks every cell: it derives the tooltip from exactly what the script will see (the same
+// numbers, rounded as written) and compares it with Diagram::tooltipText; a cell whose tooltip the tables do
+// not give (a placement from another source, a panel kind without a rule) carries its text in `data-t`.
+// Internal to core (svg.cpp).
+
+#include "lanemap/diagram.hpp"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lanemap::svgtips {
+
+// The script, the same text in every file: a few KB, no network, no external file.
+std::string_view script();
+
+// A number as the SVG writer writes it: whole, or rounded to hundredths.
+double asWritten(double v);
+
+// Where a cell's label is written (its x and y), as the writer places it.
+struct LabelPoint {
+    double x = 0, y = 0;
+};
+LabelPoint labelPoint(const Diagram& diagram, const DiagramCell& cell);
+
+class Tables {
+  public:
+    explicit Tables(const Diagram& diagram);
+    // True when the script cannot rebuild this cell's tooltip from the tables: write it in data-t.
+    bool needsText(std::size_t cell) const { return m_needsText[cell] != 0; }
+    // The tables as JSON (the <metadata> element's content).
+    std::string json() const;
+
+  private:
+    struct Panel {
+        PanelKind kind = PanelKind::Operand;
+        double ox = 0, oy = 0, cw = 1, ch = 1; // grid origin and cell size, as written
+        int rows = 0, cols = 0;
+        // Operand: element -> register, bit hi, bit lo, columns spanned ({-1, ...}: not drawn).
+        std::vector<std::array<int, 4>> elements;
+        int span = 1;           // Metadata: columns a field covers
+        int elementBits = 8;    // SharedMemory: bits of a cell drawn per element
+        int swizzleMask = -1;   // chunk before = chunk ^ ((address >> 7) & mask); -1: not swizzled
+        std::uint32_t base = 0; // SharedMemoryMap: the address of grid row 0, column 0
+        int lanes = 128;        // TensorMemory: lanes per CTA
+    };
+    // The tooltip the script builds for `cell`, as a DiagramCell whose tooltipText is that text; false when
+    // the script has no rule for it.
+    bool predict(std::size_t panel, const DiagramCell& cell, DiagramCell& out) const;
+    int panelAt(double x, double y, int& row, int& col) const;
+
+    const Diagram& m_d;
+    std::vector<Panel> m_panels;
+    std::vector<std::uint8_t> m_needsText;
+};
+
+} // namespace lanemap::svgtips
