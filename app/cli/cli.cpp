@@ -595,7 +595,21 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     const std::string helpNames = app.get_help_ptr()->get_name(false, true);
     const std::string helpText = app.get_help_ptr()->get_description();
     app.set_help_flag();
+    const auto isShort = [](const std::string& a, char name) {
+        return a.size() > 1 && a[0] == '-' && a[1] == name;
+    };
+    const bool helpAsked = std::any_of(
+        args.begin(), args.end(), [&](const std::string& a) { return a == "--help" || isShort(a, 'h'); });
+    // A subcommand the command line does not name cannot be parsed and no error lists the subcommands: it is
+    // added only when help is asked for (the program's help lists them all); the others answer `parsed()`
+    // with false from one unlisted stand-in (CLI11 builds each subcommand's option defaults, formatter and
+    // name tables, ~5 k instructions apiece).
+    struct Unlisted final : CLI::App {
+        Unlisted() : CLI::App("", "", nullptr) {} // no help flag of its own
+    } unlisted;
     const auto withHelpIf = [&](bool isNamed, auto add) -> CLI::App* {
+        if (!isNamed && !helpAsked)
+            return &unlisted;
         if (isNamed)
             app.set_help_flag(helpNames, helpText);
         CLI::App* const added = add();
@@ -609,10 +623,9 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     };
 
     // Only a subcommand named on the command line gets its options: adding them is most of what CLI11 costs a
-    // one-shot command, and a subcommand that is not named cannot be parsed. Every subcommand is there, with
-    // its description, for --help and for the errors that list them.
-    const auto named = [&args](const CLI::App* command) {
-        return std::find(args.begin(), args.end(), command->get_name()) != args.end();
+    // one-shot command, and a subcommand that is not named cannot be parsed.
+    const auto named = [&](const CLI::App* command) {
+        return command != &unlisted && std::find(args.begin(), args.end(), command->get_name()) != args.end();
     };
 
     std::string family;
@@ -630,11 +643,7 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     // checks them against every other option's, about 10 k instructions apiece. An option that is not typed
     // cannot be parsed and no error lists the options; --help and -h (alone or leading a cluster) add them
     // all. A long name is typed as itself or NAME=VALUE, a short one as -X, -XVALUE.
-    const auto isShort = [](const std::string& a, char name) {
-        return a.size() > 1 && a[0] == '-' && a[1] == name;
-    };
-    const bool everyOption = std::any_of(
-        args.begin(), args.end(), [&](const std::string& a) { return a == "--help" || isShort(a, 'h'); });
+    const bool everyOption = helpAsked;
     const auto typed = [&](std::string_view names) {
         for (std::size_t start = 0; !everyOption && start < names.size();) {
             const std::size_t comma = std::min(names.find(',', start), names.size());
