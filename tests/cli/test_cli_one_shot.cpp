@@ -143,6 +143,23 @@ TEST(CliOneShot, HelpOfEverySubcommandIsWhatItWasWithItsHelpFlagFirst) {
     }
 }
 
+TEST(CliOneShot, ErrorsWithoutOrBesideTheNamedSubcommandAreWhatTheyWere) {
+    // Subcommands not named are not added: what CLI11 says when none is named, or when a second name follows
+    // the first, must not change.
+    for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+             {}, {"nope"}, {"--nope"}, {"mma.m16n8k16.f16"}, {"show", "mma.m16n8k16.f16", "list"}}) {
+        const CliResult r = runFresh(args);
+        EXPECT_EQ(r.code, 2) << (args.empty() ? "" : args.front());
+        EXPECT_NE(r.err.find("Run with --help for more information."), std::string::npos) << r.err;
+    }
+    EXPECT_EQ(runFresh({"nope"}).err, "A subcommand is required\nRun with --help for more information.\n");
+    EXPECT_EQ(runFresh({"show", "mma.m16n8k16.f16", "list"}).err,
+              "The following argument was not expected: list\nRun with --help for more information.\n");
+    const CliResult version = runFresh({"--version"});
+    EXPECT_EQ(version.code, 0);
+    EXPECT_EQ(version.out.rfind("lanemap-cli ", 0), 0u) << version.out;
+}
+
 } // namespace
 
 } // namespace test_cli_one_shot
