@@ -562,7 +562,9 @@ int cmdDiscover(const std::string& spec, const std::string& family, const std::s
 }
 
 bool selectorGiven(const CLI::App* command) {
-    return command->parsed() && command->get_option("--selector")->count() > 0;
+    // show and export add --selector only when it is typed (dispatch).
+    const CLI::Option* selector = command->get_option_no_throw("--selector");
+    return command->parsed() && selector && selector->count() > 0;
 }
 
 int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
@@ -586,20 +588,49 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     CLI::App app{
         "lanemap-cli — PTX tensor-core fragment layouts: list, show, export, probe, discover, banks, "
         "where, what, feeds, diff, decode"};
-    app.set_version_flag("--version", "lanemap-cli " + std::string(kVersionLine));
     app.require_subcommand(1);
+    // CLI11 gives every subcommand a copy of the app's help flag when it is added: only a named subcommand
+    // can be parsed, so only it gets one (eleven help flags cost a one-shot command about as much as its own
+    // options). The app's own -h,--help and --version are set again after the subcommands, in that order.
+    const std::string helpNames = app.get_help_ptr()->get_name(false, true);
+    const std::string helpText = app.get_help_ptr()->get_description();
+    app.set_help_flag();
+    const auto isShort = [](const std::string& a, char name) {
+        return a.size() > 1 && a[0] == '-' && a[1] == name;
+    };
+    const bool helpAsked = std::any_of(
+        args.begin(), args.end(), [&](const std::string& a) { return a == "--help" || isShort(a, 'h'); });
+    // A subcommand the command line does not name cannot be parsed and no error lists the subcommands: it is
+    // added only when help is asked for (the program's help lists them all); the others answer `parsed()`
+    // with false from one unlisted stand-in (CLI11 builds each subcommand's option defaults, formatter and
+    // name tables, ~5 k instructions apiece).
+    struct Unlisted final : CLI::App {
+        Unlisted() : CLI::App("", "", nullptr) {} // no help flag of its own
+    } unlisted;
+    const auto withHelpIf = [&](bool isNamed, auto add) -> CLI::App* {
+        if (!isNamed && !helpAsked)
+            return &unlisted;
+        if (isNamed)
+            app.set_help_flag(helpNames, helpText);
+        CLI::App* const added = add();
+        if (isNamed)
+            app.set_help_flag();
+        return added;
+    };
+    const auto subcommand = [&](const std::string& name, const std::string& description) {
+        return withHelpIf(std::find(args.begin(), args.end(), name) != args.end(),
+                          [&] { return app.add_subcommand(name, description); });
+    };
 
     // Only a subcommand named on the command line gets its options: adding them is most of what CLI11 costs a
-    // one-shot command, and a subcommand that is not named cannot be parsed. Every subcommand is there, with
-    // its description, for --help and for the errors that list them.
-    const auto named = [&args](const CLI::App* command) {
-        return std::find(args.begin(), args.end(), command->get_name()) != args.end();
+    // one-shot command, and a subcommand that is not named cannot be parsed.
+    const auto named = [&](const CLI::App* command) {
+        return command != &unlisted && std::find(args.begin(), args.end(), command->get_name()) != args.end();
     };
 
     std::string family;
     int sm = 0;
-    auto* list =
-        app.add_subcommand("list", "List every instruction variant (one spec per line, with min SM)");
+    auto* list = subcommand("list", "List every instruction variant (one spec per line, with min SM)");
     if (named(list)) {
         list->add_option(
             "--family", family,
@@ -608,6 +639,35 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         list->add_option("--sm", sm, "Only variants that run on this SM (e.g. 90)");
     }
 
+    // show and export add only the options their command line names: CLI11 splits every option's names and
+    // checks them against every other option's, about 10 k instructions apiece. An option that is not typed
+    // cannot be parsed and no error lists the options; --help and -h (alone or leading a cluster) add them
+    // all. A long name is typed as itself or NAME=VALUE, a short one as -X, -XVALUE.
+    const bool everyOption = helpAsked;
+    const auto typed = [&](std::string_view names) {
+        for (std::size_t start = 0; !everyOption && start < names.size();) {
+            const std::size_t comma = std::min(names.find(',', start), names.size());
+            const std::string_view name = names.substr(start, comma - start);
+            start = comma + 1;
+            for (const std::string& a : args)
+                if (name.substr(0, 2) == "--" ? a.substr(0, name.size()) == name &&
+                                                    (a.size() == name.size() || a[name.size()] == '=')
+                                              : name.size() == 2 && isShort(a, name[1]))
+                    return true;
+        }
+        return everyOption;
+    };
+    const auto option = [&](CLI::App* command, const std::string& names, auto& value,
+                            const std::string& description) {
+        if (typed(names))
+            command->add_option(names, value, description);
+    };
+    const auto flag = [&](CLI::App* command, const std::string& names, bool& value,
+                          const std::string& description) {
+        if (typed(names))
+            command->add_flag(names, value, description);
+    };
+
     std::string spec;
     std::string operand;
     int selector = 0;
@@ -615,24 +675,23 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     std::string placementText; // --smem: ldmatrix / stmatrix placement (cli_banks.cpp)
     std::string ld, st;        // tcgen05.mma composed with a Tensor Memory access (cli_tcgen05.cpp)
     std::string target;
-    auto* show = app.add_subcommand("show", "Print a text grid of one instruction (cells T<lane>:a<i>)");
+    auto* show = subcommand("show", "Print a text grid of one instruction (cells T<lane>:a<i>)");
     if (named(show)) {
         show->add_option("spec", spec, "Spec or PTX instruction, e.g. mma.m16n8k16.f16")->required();
-        show->add_option("--operand", operand, "Only this operand: A, B, C, D or metadata");
-        show->add_option("--selector", selector, "Sparse metadata: only this sparsity selector");
-        show->add_option("--major", major,
-                         "wgmma shared memory: K or MN (with --operand A: A's shared-memory view)");
-        show->add_option("--swizzle", swizzle, "wgmma shared memory: none, 32B, 64B or 128B (default 128B)");
-        show->add_option("--smem", placementText,
-                         "ldmatrix/stmatrix: a shared-memory placement; adds its per-phase bank table "
-                         "(docs/reference/ldmatrix.md)");
-        show->add_option("--target", target,
-                         "wmma: the SASS target whose discovered layout to show (e.g. sm_90)");
-        show->add_option("--ld", ld,
-                         "tcgen05.mma: who holds D[m][n] after this tcgen05.ld, e.g. 16x256b.x8 "
-                         "(docs/reference/tcgen05.md)");
-        show->add_option("--st", st,
-                         "tcgen05.mma: who must hold A[m][k] for this tcgen05.st, e.g. 32x32b.x8");
+        option(show, "--operand", operand, "Only this operand: A, B, C, D or metadata");
+        option(show, "--selector", selector, "Sparse metadata: only this sparsity selector");
+        option(show, "--major", major,
+               "wgmma shared memory: K or MN (with --operand A: A's shared-memory view)");
+        option(show, "--swizzle", swizzle, "wgmma shared memory: none, 32B, 64B or 128B (default 128B)");
+        option(show, "--smem", placementText,
+               "ldmatrix/stmatrix: a shared-memory placement; adds its per-phase bank table "
+               "(docs/reference/ldmatrix.md)");
+        option(show, "--target", target,
+               "wmma: the SASS target whose discovered layout to show (e.g. sm_90)");
+        option(show, "--ld", ld,
+               "tcgen05.mma: who holds D[m][n] after this tcgen05.ld, e.g. 16x256b.x8 "
+               "(docs/reference/tcgen05.md)");
+        option(show, "--st", st, "tcgen05.mma: who must hold A[m][k] for this tcgen05.st, e.g. 32x32b.x8");
     }
 
     std::string exportSpec, format = "json", output;
@@ -640,38 +699,35 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     std::string color, palette, lanes;
     bool gzip = false;
     bool compact = false;
-    auto* exp = app.add_subcommand("export", "Write one spec or --all as json, txt, svg, html (a static "
-                                             "site), cuda, cute, triton, csv, md or tex");
+    auto* exp = subcommand("export", "Write one spec or --all as json, txt, svg, html (a static "
+                                     "site), cuda, cute, triton, csv, md or tex");
     if (named(exp)) {
         exp->add_option("spec", exportSpec, "Spec or PTX instruction");
-        exp->add_flag("--all", all, "Every variant in the catalog (-o names a folder)");
-        exp->add_option("--format", format, "Output format: " + exportFormatList());
-        exp->add_option("--operand", operand, "Only this operand (txt, svg)");
-        exp->add_option("--selector", selector, "Sparse metadata: only this sparsity selector");
-        exp->add_option("--major", major, "wgmma shared memory: K or MN (default K)");
-        exp->add_option("--swizzle", swizzle, "wgmma shared memory: none, 32B, 64B or 128B (default 128B)");
-        exp->add_option("-o,--output", output, "Output file, folder (--all) or '-' for stdout");
-        exp->add_option(
-            "--smem", placementText,
-            "ldmatrix/stmatrix: a shared-memory placement (txt, json: with its banks; svg: its picture)");
-        exp->add_option("--color", color,
-                        "svg: color cells by lane, register or group (groupID); default lane");
-        exp->add_option("--palette", palette, "svg: default or colorblind");
-        exp->add_flag("--gzip", gzip,
-                      "Write gzip (FILE as given, SPEC.FORMAT.gz per variant with --all; any format)");
-        exp->add_flag("--compact", compact,
-                      "json: the compact form, elements as columns (docs/reference/json.md#compact-form)");
-        exp->add_option("--ld", ld, "tcgen05.mma: compose with this tcgen05.ld (txt, json)");
-        exp->add_option("--st", st, "tcgen05.mma: compose with this tcgen05.st (txt, json)");
-        exp->add_option("--lanes", lanes,
-                        "svg: only these lanes/threads in color, e.g. 0-3,13 (others grey)");
+        flag(exp, "--all", all, "Every variant in the catalog (-o names a folder)");
+        option(exp, "--format", format, "Output format: " + exportFormatList());
+        option(exp, "--operand", operand, "Only this operand (txt, svg)");
+        option(exp, "--selector", selector, "Sparse metadata: only this sparsity selector");
+        option(exp, "--major", major, "wgmma shared memory: K or MN (default K)");
+        option(exp, "--swizzle", swizzle, "wgmma shared memory: none, 32B, 64B or 128B (default 128B)");
+        option(exp, "-o,--output", output, "Output file, folder (--all) or '-' for stdout");
+        option(exp, "--smem", placementText,
+               "ldmatrix/stmatrix: a shared-memory placement (txt, json: with its banks; svg: its picture)");
+        option(exp, "--color", color, "svg: color cells by lane, register or group (groupID); default lane");
+        option(exp, "--palette", palette, "svg: default or colorblind");
+        flag(exp, "--gzip", gzip,
+             "Write gzip (FILE as given, SPEC.FORMAT.gz per variant with --all; any format)");
+        flag(exp, "--compact", compact,
+             "json: the compact form, elements as columns (docs/reference/json.md#compact-form)");
+        option(exp, "--ld", ld, "tcgen05.mma: compose with this tcgen05.ld (txt, json)");
+        option(exp, "--st", st, "tcgen05.mma: compose with this tcgen05.st (txt, json)");
+        option(exp, "--lanes", lanes, "svg: only these lanes/threads in color, e.g. 0-3,13 (others grey)");
     }
 
     std::string probeSpec, jsonPath;
     bool probeAllVariants = false;
     bool probeTiming = false;
     std::string probeFamily;
-    auto* probe = app.add_subcommand("probe", "Run the real instructions on the GPU and compare every cell");
+    auto* probe = subcommand("probe", "Run the real instructions on the GPU and compare every cell");
     if (named(probe)) {
         probe->add_option("spec", probeSpec, "Spec or PTX instruction");
         probe->add_flag("--all", probeAllVariants, "Every variant in the catalog");
@@ -686,7 +742,7 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     }
 
     BanksRequest banksRequest;
-    auto* banksCommand = app.add_subcommand(
+    auto* banksCommand = subcommand(
         "banks", "Shared-memory banks of one ldmatrix/stmatrix placement: per-phase table, search, --feeds");
     if (named(banksCommand)) {
         banksCommand->add_option("spec", banksRequest.spec, "ldmatrix or stmatrix spec or PTX string")
@@ -707,14 +763,15 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     }
 
     DecodeRequest decodeRequest; // tcgen05 descriptors (cli_decode.cpp)
-    CLI::App* decodeCommand =
-        addDecodeCommand(app, decodeRequest, std::find(args.begin(), args.end(), "decode") != args.end());
+    CLI::App* decodeCommand = withHelpIf(std::find(args.begin(), args.end(), "decode") != args.end(), [&] {
+        return addDecodeCommand(app, decodeRequest,
+                                std::find(args.begin(), args.end(), "decode") != args.end());
+    });
 
     std::string querySpec, queryOperand, diffSpec2;
     int queryRow = 0, queryCol = 0, queryLane = 0, queryRegister = 0, querySelector = 0;
     bool queryJson = false;
-    auto* where =
-        app.add_subcommand("where", "Who holds OPERAND[ROW][COL]: lane(s), register, bits, element");
+    auto* where = subcommand("where", "Who holds OPERAND[ROW][COL]: lane(s), register, bits, element");
     if (named(where)) {
         where->add_option("spec", querySpec, "Spec or PTX instruction")->required();
         where->add_option("operand", queryOperand, "A, B, C or D")->required();
@@ -722,7 +779,7 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         where->add_option("col", queryCol, "Column of the operand")->required();
         where->add_flag("--json", queryJson, "JSON instead of text (docs/reference/queries.md)");
     }
-    auto* what = app.add_subcommand("what", "Every element one lane (thread) holds, per operand");
+    auto* what = subcommand("what", "Every element one lane (thread) holds, per operand");
     if (named(what)) {
         what->add_option("spec", querySpec, "Spec or PTX instruction")->required();
         what->add_option("--lane,--thread", queryLane, "Lane (warp) or thread 0..127 (warpgroup)")
@@ -730,8 +787,7 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         what->add_option("--register", queryRegister, "Only this register");
         what->add_flag("--json", queryJson, "JSON instead of text");
     }
-    auto* feedsCmd =
-        app.add_subcommand("feeds", "Which A, B, C registers and metadata fields make D[ROW][COL]");
+    auto* feedsCmd = subcommand("feeds", "Which A, B, C registers and metadata fields make D[ROW][COL]");
     if (named(feedsCmd)) {
         feedsCmd->add_option("spec", querySpec, "Spec or PTX instruction")->required();
         feedsCmd->add_option("row", queryRow, "Row of D")->required();
@@ -739,8 +795,8 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         feedsCmd->add_option("--selector", querySelector, "Sparse: only this sparsity selector's metadata");
         feedsCmd->add_flag("--json", queryJson, "JSON instead of text");
     }
-    auto* diffCmd = app.add_subcommand(
-        "diff", "Cells two layouts hold differently, and the permutation or shuffle between them");
+    auto* diffCmd =
+        subcommand("diff", "Cells two layouts hold differently, and the permutation or shuffle between them");
     if (named(diffCmd)) {
         diffCmd->add_option("spec1", querySpec, "First spec")->required();
         diffCmd->add_option("spec2", diffSpec2, "Second spec")->required();
@@ -749,7 +805,7 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     }
 
     std::string discoverSpec, discoverFamily, discoverJson, discoverExpect, discoverValidate;
-    auto* disc = app.add_subcommand(
+    auto* disc = subcommand(
         "discover",
         "Discover wmma fragment layouts on the GPU (docs/discovery.md): load index-tagged matrices, "
         "decode every register, check store and mma");
@@ -764,6 +820,9 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
             "--validate", discoverValidate,
             "Check a discovery report file (exit 2 when malformed or inconsistent); runs nothing");
     }
+
+    app.set_help_flag(helpNames, helpText);
+    app.set_version_flag("--version", "lanemap-cli " + std::string(kVersionLine));
 
     std::vector<std::string> reversed(args.rbegin(), args.rend());
     try {

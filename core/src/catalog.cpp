@@ -62,18 +62,44 @@ void Catalog::ensureRegistered(Section& section) const {
         auto& self = const_cast<Catalog&>(*this);
         const std::lock_guard lock(m_registerMutex);
         Section* const outer = self.m_registering; // a table that looks up another family while registering
+        const std::string_view outerOnly = self.m_only;
         self.m_registering = &section;
+        self.m_only = {};
         section.registerFamilies(self);
         self.m_registering = outer;
+        self.m_only = outerOnly;
         section.registered = true;
     });
 }
 
+const Catalog::Entry* Catalog::registerOne(Section& section, std::string_view spec) const {
+    const std::lock_guard lock(m_registerMutex);
+    if (section.registered)
+        return nullptr; // the whole table registered meanwhile: the caller looks there
+    if (auto it = section.singles.find(spec); it != section.singles.end())
+        return it->second.get();
+    // The table walks its rows and keeps only `spec` (a one-shot `show` or `export` needs one variant of a
+    // table of hundreds).
+    auto& self = const_cast<Catalog&>(*this);
+    Section* const outer = self.m_registering;
+    const std::string_view outerOnly = self.m_only;
+    self.m_registering = &section;
+    self.m_only = spec;
+    section.registerFamilies(self);
+    self.m_registering = outer;
+    self.m_only = outerOnly;
+    const auto it = section.singles.find(spec);
+    return it == section.singles.end() ? nullptr : it->second.get();
+}
+
 std::size_t Catalog::registeredSize() const {
+    const std::lock_guard lock(m_registerMutex);
     std::size_t n = 0;
     for (const auto& section : m_sections)
         if (section->registered)
             n += section->entries.size();
+        else
+            n += section->singles.size();
     return n;
 }
 
@@ -91,13 +117,34 @@ const std::vector<const Variant*>& Catalog::variants() const {
 void Catalog::add(Variant variant, BuildFn build) {
     if (!m_registering)
         throw std::logic_error("Catalog::add outside a family table's registration: " + variant.spec);
+    if (!wants(variant.spec))
+        return; // registering one spec: every other row is dropped
     if (sectionOf(variant.spec) != m_registering)
         throw std::logic_error("spec does not start with the name of its family's table: " + variant.spec);
+    auto& singles = m_registering->singles;
+    if (!m_only.empty()) {
+        if (singles.count(variant.spec))
+            throw std::logic_error("duplicate spec in catalog: " + variant.spec);
+        auto entry = std::make_unique<Entry>();
+        entry->variant = std::move(variant);
+        entry->build = std::move(build);
+        const std::string_view key = entry->variant.spec;
+        singles.emplace(key, std::move(entry));
+        return;
+    }
     if (m_registering->bySpec.count(variant.spec))
         throw std::logic_error("duplicate spec in catalog: " + variant.spec);
-    auto entry = std::make_unique<Entry>();
-    entry->variant = std::move(variant);
-    entry->build = std::move(build);
+    std::unique_ptr<Entry> entry;
+    if (auto single = singles.find(variant.spec); single != singles.end()) {
+        // Registered alone before: the same row, so the same variant. Keep that Entry (its address was handed
+        // out, its layouts may be built).
+        entry = std::move(single->second);
+        singles.erase(single);
+    } else {
+        entry = std::make_unique<Entry>();
+        entry->variant = std::move(variant);
+        entry->build = std::move(build);
+    }
     m_registering->bySpec.emplace(entry->variant.spec, entry.get());
     m_registering->entries.push_back(std::move(entry));
 }
@@ -106,7 +153,12 @@ const Catalog::Entry* Catalog::entry(std::string_view spec) const {
     Section* section = sectionOf(spec);
     if (!section)
         return nullptr;
-    ensureRegistered(*section);
+    if (!section->registered) {
+        if (const Entry* one = registerOne(*section, spec))
+            return one;
+        // Not in the table (or registered meanwhile): the whole table answers, as every other lookup does.
+        ensureRegistered(*section);
+    }
     auto it = section->bySpec.find(spec);
     return it == section->bySpec.end() ? nullptr : it->second;
 }

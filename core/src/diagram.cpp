@@ -281,7 +281,8 @@ struct PanelPlan {
     std::vector<std::uint32_t> order; // owner indices sorted by spot
     std::span<const std::uint32_t> ownersOf(const Spot& s) const { return {order.data() + s.first, s.count}; }
     const FragmentLayout* layout = nullptr;
-    Source source = Source::Doc; // the source of most owners; tooltips name only the others
+    Source source = Source::Doc;            // the source of most owners; tooltips name only the others
+    std::vector<std::string> subtitleLines; // wrapped once its cells are sized (Builder::subtitleLines)
 };
 
 class Builder {
@@ -590,7 +591,7 @@ void Builder::layoutPanel(PanelPlan& plan, double x, double y) {
     text(x, y + mt.panelTitleFont, p.title, mt.panelTitleFont, TextRole::PanelTitle, TextAnchor::Start, true);
     const double lineH = mt.noteFont + 4;
     double ly = y + mt.panelTitleFont + 6 + mt.noteFont;
-    for (std::string& line : subtitleLines(plan)) {
+    for (std::string& line : plan.subtitleLines) {
         text(x, ly, std::move(line), mt.noteFont, TextRole::PanelSubtitle, TextAnchor::Start, false, kMuted);
         ly += lineH;
     }
@@ -859,8 +860,10 @@ Diagram Builder::build() {
     // row would pass the widest of (2400 units, the widest panel).
     for (PanelPlan& plan : m_plans)
         sizeCells(plan);
-    for (const PanelPlan& plan : m_plans)
-        m_subtitleLines = std::max(m_subtitleLines, subtitleLines(plan).size());
+    for (PanelPlan& plan : m_plans) {
+        plan.subtitleLines = subtitleLines(plan);
+        m_subtitleLines = std::max(m_subtitleLines, plan.subtitleLines.size());
+    }
     double maxRow = 2400;
     for (const PanelPlan& plan : m_plans)
         maxRow = std::max(maxRow, panelWidth(plan));
@@ -913,23 +916,23 @@ Diagram Builder::build() {
     for (const PanelPlan& plan : m_plans)
         total += plan.owners.size();
     m_d.cells.reserve(total);
+    // Colors per key, computed once for every panel (contrast needs pow()).
+    std::vector<std::pair<Rgb, Rgb>> colors;
+    auto colorOf = [&](std::uint32_t key) {
+        if (key >= colors.size()) {
+            const std::size_t from = colors.size();
+            colors.resize(key + 1);
+            for (std::size_t k = from; k <= key; ++k) {
+                const Rgb fill = paletteColor(m_opt.palette, m_opt.colorBy, static_cast<int>(k));
+                colors[k] = {fill, labelColorOn(fill)};
+            }
+        }
+        return colors[key];
+    };
     for (std::size_t pi = 0; pi < m_plans.size(); ++pi) {
         PanelPlan& plan = m_plans[pi];
         DiagramPanel& p = plan.panel;
         p.firstCell = static_cast<std::uint32_t>(m_d.cells.size());
-        // Colors per key, computed once (contrast needs pow()).
-        std::vector<std::pair<Rgb, Rgb>> colors;
-        auto colorOf = [&](std::uint32_t key) {
-            if (key >= colors.size()) {
-                const std::size_t from = colors.size();
-                colors.resize(key + 1);
-                for (std::size_t k = from; k <= key; ++k) {
-                    const Rgb fill = paletteColor(m_opt.palette, m_opt.colorBy, static_cast<int>(k));
-                    colors[k] = {fill, labelColorOn(fill)};
-                }
-            }
-            return colors[key];
-        };
         if (p.kind == PanelKind::Metadata) {
             m_metadataPanel = static_cast<int>(pi);
             m_metadataCellOfField.assign(plan.owners.size(), 0);

@@ -21,14 +21,22 @@ namespace lanemap {
 
 namespace {
 
-const std::set<std::string, std::less<>> kTypes{"f16",  "bf16", "tf32", "f32", "f64", "e4m3", "e5m2", "e3m2",
-                                                "e2m3", "e2m1", "s8",   "u8",  "s4",  "u4",   "b1",   "s32"};
+// Sets built on first use, not before main (a canonical spec is found without them).
+const std::set<std::string, std::less<>>& types() {
+    static const std::set<std::string, std::less<>> kTypes{"f16",  "bf16", "tf32", "f32",  "f64", "e4m3",
+                                                           "e5m2", "e3m2", "e2m3", "e2m1", "s8",  "u8",
+                                                           "s4",   "u4",   "b1",   "s32"};
+    return kTypes;
+}
 // Tokens of a PTX string that do not change the layout.
 // Block scaling (.block_scale, .scale_vec::NX, the scale type) adds scale-factor operands and leaves the A,
 // B, C/D and metadata fragments alone.
-const std::set<std::string, std::less<>> kIgnored{
-    "sync", "aligned", "satfinite",   "popc",          "xor",           "and",           "rn",    "rz",
-    "rm",   "rp",      "block_scale", "scale_vec::1x", "scale_vec::2x", "scale_vec::4x", "ue8m0", "ue4m3"};
+const std::set<std::string, std::less<>>& ignored() {
+    static const std::set<std::string, std::less<>> kIgnored{
+        "sync", "aligned",     "satfinite",     "popc",          "xor",           "and",   "rn",   "rz", "rm",
+        "rp",   "block_scale", "scale_vec::1x", "scale_vec::2x", "scale_vec::4x", "ue8m0", "ue4m3"};
+    return kIgnored;
+}
 
 std::string lower(std::string_view text) {
     std::string s(text);
@@ -129,9 +137,9 @@ std::string tokenize(const std::string& text, Parts& parts) {
             parts.layouts.push_back(tok);
         } else if (tok.rfind("kind::", 0) == 0) {
             parts.kind = tok.substr(6);
-        } else if (kTypes.count(tok)) {
+        } else if (types().count(tok)) {
             parts.types.push_back(tok);
-        } else if (kIgnored.count(tok)) {
+        } else if (ignored().count(tok)) {
             parts.ptxForm = parts.ptxForm || tok == "popc";
         } else {
             return "unknown component '" + excerpt(tok, 32) + "'";
@@ -270,7 +278,7 @@ std::string normalizePtx(std::string_view ptx) {
     const std::string text = lower(trim(ptx));
     std::string out;
     for (const std::string& tok : split(text)) {
-        if (tok == "sync" || tok == "aligned" || kIgnored.count(tok))
+        if (tok == "sync" || tok == "aligned" || ignored().count(tok))
             continue;
         if (!out.empty())
             out += '.';

@@ -1,6 +1,6 @@
-// The catalog registers a family table when a spec of that family is first asked for: a one-shot `show` or
-// `export` pays for its own family, not for the 800-odd variants of every table. What a user sees must not
-// depend on which family was registered first.
+// A lookup of one spec registers only that spec's variant: a one-shot `show` or `export` pays for the one row
+// it needs, not for its family's table (95 dense mma variants, 602 wgmma) nor the 1,000-odd of every table.
+// What a user sees must not depend on what was registered first.
 #include "lanemap/catalog.hpp"
 #include "lanemap/evidence.hpp"
 #include "lanemap/probe_report.hpp"
@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -23,40 +24,72 @@ std::size_t countOf(Family family) {
         std::count_if(all.begin(), all.end(), [&](const Variant* v) { return v->family == family; }));
 }
 
-TEST(LazyCatalog, LookingUpOneSpecRegistersOnlyItsFamilysTable) {
+TEST(LazyCatalog, LookingUpOneSpecRegistersOnlyThatVariant) {
     const auto catalog = Catalog::unregistered();
     EXPECT_EQ(catalog->registeredSize(), 0u);
     const Variant* v = catalog->variant("mma.m16n8k16.f16");
     ASSERT_NE(v, nullptr);
     EXPECT_EQ(v->ptx, "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32");
-    EXPECT_EQ(catalog->registeredSize(), countOf(Family::Mma));
-    EXPECT_LT(catalog->registeredSize(), Catalog::instance().size() / 4);
+    EXPECT_EQ(catalog->registeredSize(), 1u);
+    EXPECT_EQ(catalog->variant("mma.m16n8k16.f16"), v) << "asked twice, the same variant";
+    EXPECT_EQ(catalog->registeredSize(), 1u);
 
     // mma.sp and its ::ordered_metadata spelling are one table, found by the longest family name.
     ASSERT_NE(catalog->variant("mma.sp::ordered_metadata.m16n8k32.f16"), nullptr);
-    EXPECT_EQ(catalog->registeredSize(), countOf(Family::Mma) + countOf(Family::MmaSp));
+    EXPECT_EQ(catalog->registeredSize(), 2u);
+    ASSERT_NE(catalog->variant("wgmma.m64n256k16.f16"), nullptr);
+    EXPECT_EQ(catalog->registeredSize(), 3u);
+    // A spec the table does not hold: the whole table answers (and the error path lists its neighbours).
     EXPECT_EQ(catalog->variant("wgmma.m64n8k16.f16.nope"), nullptr);
-    EXPECT_EQ(catalog->registeredSize(), countOf(Family::Mma) + countOf(Family::MmaSp) +
-                                             countOf(Family::Wgmma) + countOf(Family::WgmmaSp));
+    EXPECT_EQ(catalog->registeredSize(),
+              2u + countOf(Family::Wgmma) + countOf(Family::WgmmaSp)) // the m64n256k16 one adopted, not added
+        << "mma and mma.sp: one variant each; wgmma: its table";
     EXPECT_EQ(catalog->variant("tcgen05.mma.f16"), nullptr) << "no table: nothing to register";
     EXPECT_EQ(catalog->variant(""), nullptr);
+}
+
+TEST(LazyCatalog, AVariantRegisteredAloneIsTheOneItsTableListsLater) {
+    const auto catalog = Catalog::unregistered();
+    // Built before its table registers: the table keeps that variant (the address a caller holds, its
+    // layouts), in its place in catalog order.
+    const Variant* alone = catalog->variant("mma.m16n8k8.bf16");
+    ASSERT_NE(alone, nullptr);
+    const Instruction* built = catalog->instruction("mma.m16n8k8.bf16");
+    ASSERT_NE(built, nullptr);
+    const auto& all = catalog->variants();
+    const auto it = std::find(all.begin(), all.end(), alone);
+    ASSERT_NE(it, all.end()) << "the variant handed out before is the one listed";
+    EXPECT_EQ(
+        std::count_if(all.begin(), all.end(), [](const Variant* x) { return x->spec == "mma.m16n8k8.bf16"; }),
+        1);
+    EXPECT_EQ(catalog->instruction("mma.m16n8k8.bf16"), built) << "built once";
+    EXPECT_EQ(catalog->registeredSize(), Catalog::instance().size());
+    EXPECT_EQ((*it)->spec, Catalog::instance().variants()[static_cast<std::size_t>(it - all.begin())]->spec);
 }
 
 TEST(LazyCatalog, EveryVariantIsFoundWhicheverFamilyRegistersFirstInTheSameOrder) {
     const auto& all = Catalog::instance().variants();
     const auto catalog = Catalog::unregistered();
     // Last family first: wmma, matrix moves, wgmma... registered out of catalog order.
+    std::map<std::string, const Variant*> found;
     for (auto it = all.rbegin(); it != all.rend(); ++it) {
         const Variant* v = catalog->variant((*it)->spec);
         ASSERT_NE(v, nullptr) << (*it)->spec;
+        found[v->spec] = v;
         EXPECT_EQ(v->ptx, (*it)->ptx);
         EXPECT_EQ(v->family, (*it)->family);
         EXPECT_EQ(v->notes, (*it)->notes) << v->spec;
+        EXPECT_EQ(v->errata.size(), (*it)->errata.size()) << v->spec;
+        EXPECT_EQ(v->forms.size(), (*it)->forms.size()) << v->spec;
+        EXPECT_EQ(v->minSm, (*it)->minSm) << v->spec;
+        EXPECT_EQ(v->section, (*it)->section) << v->spec;
     }
     const auto& fresh = catalog->variants();
     ASSERT_EQ(fresh.size(), all.size());
     for (std::size_t i = 0; i < all.size(); ++i)
         EXPECT_EQ(fresh[i]->spec, all[i]->spec) << "catalog order at " << i;
+    for (const Variant* v : fresh)
+        EXPECT_EQ(found[v->spec], v) << v->spec << ": the variant registered alone is the one listed";
     const Variant* byPtx = catalog->byPtx(normalizePtx("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"));
     ASSERT_NE(byPtx, nullptr);
     EXPECT_EQ(byPtx->spec, "mma.m16n8k16.f16");

@@ -1,8 +1,8 @@
 #pragma once
-// The catalog of every instruction variant. Each family table registers its variants on first use: a one-shot
-// `show` or `export` of one spec registers only that spec's family, `list` registers every family and builds
-// no layout. Layouts are built on first use and cached (the largest wgmma layouts are ~16k elements each,
-// hundreds of them).
+// The catalog of every instruction variant. A lookup of one spec registers only that spec's variant (its
+// family table is walked for the one row, nothing else is kept); `variants()`, PTX-string lookups and a spec
+// the table does not hold register whole tables, and `list` builds no layout. Layouts are built on first use
+// and cached (the largest wgmma layouts are ~16k elements each, hundreds of them).
 
 #include "lanemap/model.hpp"
 
@@ -35,7 +35,8 @@ class Catalog {
     // How many variants the families registered so far hold (no registration).
     std::size_t registeredSize() const;
 
-    // Exact canonical spec lookup; nullptr when unknown. Registers the spec's family only.
+    // Exact canonical spec lookup; nullptr when unknown. Registers that one variant when its table has not
+    // registered yet (the whole table only when the spec is not in it).
     const Variant* variant(std::string_view spec) const;
 
     // Built layouts for a canonical spec; nullptr when unknown. Thread-safe; built once.
@@ -53,6 +54,15 @@ class Catalog {
     // Registration (used by the family tables while their section registers). A spec must start with the
     // name of its family (that is how a lookup finds the one table to register).
     void add(Variant variant, BuildFn build);
+    // While a table registers for one spec: whether it keeps the variant of `spec` (the only one kept), and
+    // whether a variant whose spec starts with `prefix` may be it. A table checks these to skip the rest of
+    // a row's work (notes, forms, PTX strings); add() keeps only the sought spec either way. Always true
+    // while a whole table registers.
+    bool registeringOne() const { return !m_only.empty(); }
+    bool wants(std::string_view spec) const { return m_only.empty() || spec == m_only; }
+    bool wantsPrefix(std::string_view prefix) const {
+        return m_only.empty() || m_only.substr(0, prefix.size()) == prefix;
+    }
 
   private:
     struct Entry {
@@ -69,17 +79,22 @@ class Catalog {
         std::atomic<bool> registered{false};
         std::vector<std::unique_ptr<Entry>> entries;
         std::unordered_map<std::string_view, const Entry*> bySpec; // keys view each entry's own spec
+        // Variants registered one at a time before the whole table; the table's registration adopts each
+        // (the same Entry: pointers handed out and layouts built stay valid). Guarded by m_registerMutex.
+        std::unordered_map<std::string_view, std::unique_ptr<Entry>> singles;
     };
 
     Catalog();
     Section* sectionOf(std::string_view spec) const; // by the family name the spec starts with
     void ensureRegistered(Section& section) const;
+    const Entry* registerOne(Section& section, std::string_view spec) const; // nullptr: not in the table
     const Entry* entry(std::string_view spec) const;
     const Instruction& build(const Entry& entry) const;
 
     std::vector<std::unique_ptr<Section>> m_sections; // in catalog order
     mutable std::recursive_mutex m_registerMutex;     // one section registers at a time
     Section* m_registering = nullptr;                 // the section add() fills
+    std::string_view m_only;                          // the one spec add() keeps; empty: every spec
     mutable std::once_flag m_allOnce;
     mutable std::vector<const Variant*> m_variantList;
     mutable std::once_flag m_byPtxOnce;

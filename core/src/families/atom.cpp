@@ -8,6 +8,7 @@
 #include "lanemap/evidence.hpp"
 #include "lanemap/sparse.hpp"
 
+#include <algorithm>
 #include <array>
 #include <functional>
 #include <stdexcept>
@@ -320,10 +321,27 @@ void registerAtom(Catalog& catalog, const Atom& atom) {
         orderings =
             atom.sparseForms == SparseForms::Both ? std::vector<bool>{false, true} : std::vector<bool>{true};
     const MajorPair majors = atom.majors.value_or(MajorPair{Major::Row, Major::Col});
-    for (const bool ordered : orderings)
+    for (const bool ordered : orderings) {
+        // Registering one spec (Catalog::wants): only the N whose family and shape start that spec
+        // ("mma.m16n8k16.") can hold it; the others build no string at all.
+        std::vector<bool> shapeWanted(atom.ns.size(), true);
+        for (std::size_t ni = 0; ni < atom.ns.size() && catalog.registeringOne(); ++ni) {
+            const int n = atom.ns[ni];
+            Variant shape;
+            shape.m = atom.m;
+            shape.n = n;
+            shape.k = atom.k;
+            shapeWanted[ni] =
+                catalog.wantsPrefix(familyName(atom.family, ordered) + '.' + shapeName(shape) + '.');
+        }
+        if (std::find(shapeWanted.begin(), shapeWanted.end(), true) == shapeWanted.end())
+            continue;
         for (const T a : atom.types)
             for (const Accumulator accum : atom.accums)
-                for (const int n : atom.ns) {
+                for (std::size_t ni = 0; ni < atom.ns.size(); ++ni) {
+                    if (!shapeWanted[ni])
+                        continue;
+                    const int n = atom.ns[ni];
                     Variant v;
                     v.family = atom.family;
                     v.scope = warpgroup ? Scope::Warpgroup : Scope::Warp;
@@ -341,8 +359,10 @@ void registerAtom(Catalog& catalog, const Atom& atom) {
                     v.ordered = ordered;
                     v.section = atom.section;
                     v.anchor = atom.anchor;
-                    v.forms = formsOf(atom, a);
                     v.spec = specOf(v, atom.majors.has_value());
+                    if (!catalog.wants(v.spec))
+                        continue;
+                    v.forms = formsOf(atom, a);
                     v.ptx = ptxOf(v, v.forms.front());
                     for (const NoteRule& rule : kNoteRules)
                         if (rule.applies(v))
@@ -377,6 +397,7 @@ void registerAtom(Catalog& catalog, const Atom& atom) {
                         }
                     });
                 }
+    }
 }
 
 } // namespace lanemap::family

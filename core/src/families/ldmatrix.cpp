@@ -102,8 +102,10 @@ constexpr std::string_view kMovCoordinates =
 using enum MoveOp;
 using enum RowFormat;
 
-const std::vector<MatrixMove> kMoves = {
-    // clang-format off
+// Built on first use, not before main: every command starts, few move matrices.
+const std::vector<MatrixMove>& moveTable() {
+    static const std::vector<MatrixMove> kMoves = {
+        // clang-format off
     // op rows cols M N nums trans format regs/matrix minSm arch-specific data source data-source address section anchor notes
     {Ldmatrix, 8, 8, 8, 8, {1, 2, 4}, false, B16, 1, 75, false, rowMajorB16, nullptr, Source::Doc, eightRowsPerMatrix, kLdSection, kLdAnchor, {}},
     {Ldmatrix, 8, 8, 8, 8, {1, 2, 4}, true, B16, 1, 75, false, transB16, nullptr, Source::Figure, eightRowsPerMatrix, kLdSection, kLdAnchor, {}},
@@ -116,8 +118,10 @@ const std::vector<MatrixMove> kMoves = {
     {Stmatrix, 8, 8, 8, 8, {1, 2, 4}, true, B16, 1, 90, false, transB16, nullptr, Source::Figure, eightRowsPerMatrix, kStSection, kStAnchor, {}},
     {Stmatrix, 8, 16, 16, 8, {1, 2, 4}, true, B8, 1, 100, true, transB8m16n8, nullptr, Source::Cutlass, eightRowsPerMatrix, kStSection, kStAnchor, {kSm100, kStTransExample}},
     {Movmatrix, 8, 8, 8, 8, {1}, true, B16, 1, 75, false, transB16, rowMajorB16, Source::Figure, nullptr, kMovSection, kMovAnchor, {kMovWording, kMovCoordinates}},
-    // clang-format on
-};
+        // clang-format on
+    };
+    return kMoves;
+}
 
 // Register-side element type: b16 data is shown in a 16-bit container, b8 (and expanded b6/b4) in an 8-bit
 // one. The types only size the containers; the JSON names the PTX type (matrix_move.type).
@@ -208,7 +212,7 @@ std::string_view toString(RowFormat format) {
 }
 
 const std::vector<MatrixMove>& matrixMoves() {
-    return kMoves;
+    return moveTable();
 }
 
 const MatrixMove* matrixMoveOf(const Variant& variant) {
@@ -268,7 +272,7 @@ bool isMatrixMoveText(std::string_view text) {
 }
 
 void registerMatrixMoves(Catalog& catalog) {
-    for (const MatrixMove& mv : kMoves) {
+    for (const MatrixMove& mv : moveTable()) {
         for (int num : mv.nums) {
             Variant v;
             v.family = familyOf(mv.op);
@@ -284,6 +288,8 @@ void registerMatrixMoves(Catalog& catalog) {
             v.move = &mv;
             v.num = num;
             v.spec = specOf(mv, num);
+            if (!catalog.wants(v.spec)) // registering one spec: skip the other rows' notes and PTX
+                continue;
             v.forms = {Form{v.atype, v.btype}};
             v.ptx = matrixMovePtx(v);
             if (mv.archSpecific)

@@ -14,28 +14,31 @@ namespace {
 using enum ElementType;
 constexpr const char* kSection = "9.7.14.4";
 constexpr const char* kAnchor = "warp-level-matrix-instructions-wmma-mma";
-const std::vector<Major> kBoth{Major::Row, Major::Col};
-const std::vector<Major> kRow{Major::Row};
-const std::vector<Major> kCol{Major::Col};
-
-// Register counts per lane: §9.7.14.4.1 (A/B: .f16x2 or .b32 registers; C/D: .f16x2, .f32, .s32, .f64 — an
-// .f64 register counts as two words here).
-const std::vector<WmmaAtom> kAtoms{
-    // m   n   k   types       accumulators          A  B  A layouts B layouts min SM
-    {16, 16, 16, {F16}, {{F32, 8}, {F16, 4}}, 8, 8, kBoth, kBoth, 70, kSection, kAnchor},
-    {32, 8, 16, {F16}, {{F32, 8}, {F16, 4}}, 8, 8, kBoth, kBoth, 70, kSection, kAnchor},
-    {8, 32, 16, {F16}, {{F32, 8}, {F16, 4}}, 8, 8, kBoth, kBoth, 70, kSection, kAnchor},
-    {16, 16, 16, {BF16}, {{F32, 8}}, 4, 4, kBoth, kBoth, 80, kSection, kAnchor},
-    {32, 8, 16, {BF16}, {{F32, 8}}, 8, 2, kBoth, kBoth, 80, kSection, kAnchor},
-    {8, 32, 16, {BF16}, {{F32, 8}}, 2, 8, kBoth, kBoth, 80, kSection, kAnchor},
-    {16, 16, 8, {TF32}, {{F32, 8}}, 4, 4, kBoth, kBoth, 80, kSection, kAnchor},
-    {16, 16, 16, {S8, U8}, {{S32, 8}}, 2, 2, kBoth, kBoth, 72, kSection, kAnchor},
-    {32, 8, 16, {S8, U8}, {{S32, 8}}, 4, 1, kBoth, kBoth, 72, kSection, kAnchor},
-    {8, 32, 16, {S8, U8}, {{S32, 8}}, 1, 4, kBoth, kBoth, 72, kSection, kAnchor},
-    {8, 8, 32, {S4, U4}, {{S32, 2}}, 1, 1, kRow, kCol, 75, kSection, kAnchor},
-    {8, 8, 128, {B1}, {{S32, 2}}, 1, 1, kRow, kCol, 75, kSection, kAnchor},
-    {8, 8, 4, {F64}, {{F64, 4}}, 2, 2, kBoth, kBoth, 80, kSection, kAnchor},
-};
+// The table is built on first use, not before main: every command starts, few read wmma.
+const std::vector<WmmaAtom>& atomTable() {
+    static const std::vector<Major> kBoth{Major::Row, Major::Col};
+    static const std::vector<Major> kRow{Major::Row};
+    static const std::vector<Major> kCol{Major::Col};
+    // Register counts per lane: §9.7.14.4.1 (A/B: .f16x2 or .b32 registers; C/D: .f16x2, .f32, .s32, .f64 —
+    // an .f64 register counts as two words here).
+    static const std::vector<WmmaAtom> kAtoms{
+        // m   n   k   types       accumulators          A  B  A layouts B layouts min SM
+        {16, 16, 16, {F16}, {{F32, 8}, {F16, 4}}, 8, 8, kBoth, kBoth, 70, kSection, kAnchor},
+        {32, 8, 16, {F16}, {{F32, 8}, {F16, 4}}, 8, 8, kBoth, kBoth, 70, kSection, kAnchor},
+        {8, 32, 16, {F16}, {{F32, 8}, {F16, 4}}, 8, 8, kBoth, kBoth, 70, kSection, kAnchor},
+        {16, 16, 16, {BF16}, {{F32, 8}}, 4, 4, kBoth, kBoth, 80, kSection, kAnchor},
+        {32, 8, 16, {BF16}, {{F32, 8}}, 8, 2, kBoth, kBoth, 80, kSection, kAnchor},
+        {8, 32, 16, {BF16}, {{F32, 8}}, 2, 8, kBoth, kBoth, 80, kSection, kAnchor},
+        {16, 16, 8, {TF32}, {{F32, 8}}, 4, 4, kBoth, kBoth, 80, kSection, kAnchor},
+        {16, 16, 16, {S8, U8}, {{S32, 8}}, 2, 2, kBoth, kBoth, 72, kSection, kAnchor},
+        {32, 8, 16, {S8, U8}, {{S32, 8}}, 4, 1, kBoth, kBoth, 72, kSection, kAnchor},
+        {8, 32, 16, {S8, U8}, {{S32, 8}}, 1, 4, kBoth, kBoth, 72, kSection, kAnchor},
+        {8, 8, 32, {S4, U4}, {{S32, 2}}, 1, 1, kRow, kCol, 75, kSection, kAnchor},
+        {8, 8, 128, {B1}, {{S32, 2}}, 1, 1, kRow, kCol, 75, kSection, kAnchor},
+        {8, 8, 4, {F64}, {{F64, 4}}, 2, 2, kBoth, kBoth, 80, kSection, kAnchor},
+    };
+    return kAtoms;
+}
 
 std::string_view majorName(Major m) {
     return m == Major::Row ? "row" : "col";
@@ -46,7 +49,7 @@ std::string_view operandLetter(Operand o) {
 } // namespace
 
 std::span<const WmmaAtom> atoms() {
-    return kAtoms;
+    return atomTable();
 }
 
 int FragmentForm::rows() const {
@@ -136,7 +139,7 @@ const std::vector<FragmentForm>& fragmentForms() {
                     return;
             out.push_back(f);
         };
-        for (const WmmaAtom& a : kAtoms) {
+        for (const WmmaAtom& a : atomTable()) {
             for (ElementType t : a.types) {
                 for (Major l : a.aLayouts)
                     add({Operand::A, a.m, a.n, a.k, t, l, a.aWords});
@@ -145,7 +148,7 @@ const std::vector<FragmentForm>& fragmentForms() {
             }
             // wmma.load.c takes .row and .col for every accumulator.
             for (const AccumulatorWords& c : a.accumulators)
-                for (Major l : kBoth)
+                for (Major l : {Major::Row, Major::Col})
                     add({Operand::C, a.m, a.n, a.k, c.type, l, c.words});
         }
         return out;

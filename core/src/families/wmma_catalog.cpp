@@ -407,6 +407,8 @@ void registerWmma(Catalog& catalog) {
                     for (Major b : atom.bLayouts) {
                         Variant v;
                         v.spec = specOf(atom.m, atom.n, atom.k, a, b, t, c.type);
+                        if (!catalog.wants(v.spec)) // registering one spec: skip the other rows
+                            continue;
                         v.family = Family::Wmma;
                         v.scope = Scope::Warp;
                         v.threads = 32;
