@@ -317,7 +317,8 @@ std::vector<Grid> scaleFactorGrids(const tmem::MmaShape& s) {
                   " elements of K";
         g.subtitle = std::string(a ? "SFA(m,f)" : "SFB(n,f)") +
                      ": factor f of that row; each factor is copied into all four 32-lane subpartitions; 8 "
-                     "bits each, lower bits left";
+                     "bits each, lower bits left; lanes and columns from the [scale-" +
+                     std::string(a ? "A" : "B") + "-tmem] address";
         g.source =
             "PTX ISA §9.7.16.10.7 (Tables 56, 57: the duplication and the byte offsets); lane and column "
             "from CUTLASS's tmem_sf_frg; " +
@@ -348,7 +349,7 @@ std::optional<Grid> metadataGrid(const tmem::MmaShape& s) {
               std::to_string(gr.group) + ")";
     g.subtitle = "E(m,g): the metadata of group g (K elements " + std::to_string(gr.group) + "g.." +
                  std::to_string(gr.group) + "g+" + std::to_string(gr.group - 1) +
-                 ") of row m; lower bits left";
+                 ") of row m; lower bits left; lanes and columns from the [sp-meta-tmem] address";
     g.source = "PTX ISA §9.7.16.10.8 (granularity); lane, column and order from CUTLASS's tmem_e_frg (8-bit "
                "kinds); " +
                std::string(kNotOnHardware);
