@@ -429,10 +429,12 @@ Diagram buildTensorMemoryDiagram(const Instruction& in, const TensorMemoryOption
     const bool a = o.operand == TmemOperand::A;
 
     Diagram d;
-    d.title = tmem::specOf(shape, true);
+    // The catalog entry's spec when drawn as the catalog has it (export --all); with the N and the access
+    // asked for otherwise.
+    d.title = o.n > 0 || o.access ? tmem::specOf(shape, true) : in.spec;
     if (o.access)
         d.title += (o.access->op == tmem::Op::Ld ? "  --ld " : "  --st ") + tmem::specOf(*o.access);
-    d.spec = tmem::specOf(shape, true);
+    d.spec = in.spec;
     d.ptx = std::string(in.ptx);
     d.section = std::string(in.section);
     d.anchor = std::string(in.anchor);
