@@ -4,7 +4,10 @@
 #include "cli_tcgen05.hpp"
 
 #include "cli.hpp"
+#include "lanemap/catalog.hpp"
+#include "lanemap/diagram_tmem.hpp"
 #include "lanemap/excerpt.hpp"
+#include "lanemap/svg.hpp"
 #include "lanemap/tmem.hpp"
 #include "lanemap/write.hpp"
 
@@ -28,8 +31,8 @@ int cmdTcgen05(const std::string& spec, const std::string& ld, const std::string
         err << "lanemap-cli: give --ld (who holds D) or --st (who must hold A), not both\n";
         return Usage;
     }
-    if (format != "txt" && format != "json") {
-        err << "lanemap-cli: a tcgen05.mma view exports as txt or json; '" << excerpt(format)
+    if (format != "txt" && format != "json" && format != "svg") {
+        err << "lanemap-cli: a tcgen05.mma view exports as txt, json or svg; '" << excerpt(format)
             << "' is not one of them\n";
         return Usage;
     }
@@ -54,7 +57,20 @@ int cmdTcgen05(const std::string& spec, const std::string& ld, const std::string
         err << "lanemap-cli: " << why << '\n';
         return Usage;
     }
-    const std::string doc = format == "json" ? tmem::viewJson(view) : tmem::viewText(view);
+    std::string doc;
+    if (format == "svg") { // the picture the GUI's Tensor Memory pane shows (lanemap/diagram_tmem.hpp)
+        const Instruction* in = Catalog::instance().instruction(tmem::specOf(view.mma, false));
+        if (!in) {
+            err << "lanemap-cli: no catalog entry for '" << excerpt(spec) << "'\n";
+            return Usage;
+        }
+        TensorMemoryOptions o;
+        o.n = view.mma.n;
+        o.operand = view.access && view.access->op == tmem::Op::St ? TmemOperand::A : TmemOperand::D;
+        o.access = view.access;
+        doc = toSvg(buildTensorMemoryDiagram(*in, o));
+    } else
+        doc = format == "json" ? tmem::viewJson(view) : tmem::viewText(view);
     if (output.empty() || output == "-") {
         out << doc;
         return Ok;

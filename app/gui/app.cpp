@@ -254,6 +254,9 @@ int runApp(int argc, char** argv, const QElapsedTimer* startTimer) {
                         found = static_cast<int>(i);
                 ok = found >= 0;
                 if (ok) {
+                    // Focused, so the cursor (and a composed view's partner cell) is drawn as on hover.
+                    window.activateWindow();
+                    view->setFocus(Qt::OtherFocusReason);
                     view->setCursorCell(found);
                     window.hoverCell(view, found);
                 }

@@ -397,6 +397,12 @@ void paintStatic(QPainter& p, const Diagram& d, const PaintOptions& o, const Cel
         }
 }
 
+int partnerCell(const Diagram& d, int cell) {
+    return cell >= 0 && static_cast<std::size_t>(cell) < d.partner.size()
+               ? d.partner[static_cast<std::size_t>(cell)]
+               : -1;
+}
+
 int paintOverlay(QPainter& p, const Diagram& d, const PaintOptions& o, const Highlight& h,
                  const QRectF& exposed, bool shadeDone) {
     if (!h.active())
@@ -464,6 +470,11 @@ int paintOverlay(QPainter& p, const Diagram& d, const PaintOptions& o, const Hig
     outlineCell(h.cursorCell, o.colors.cursor, 3);
     if (h.hoverCell != h.cursorCell)
         outlineCell(h.hoverCell, o.colors.cursor, 2);
+    // A composed view: the cell holding the same element in the other panel (Tensor Memory <-> register).
+    // Thicker than the lit thread's other cells and in the pin colour, so it stands out in its row.
+    const int partner = partnerCell(d, h.hoverCell >= 0 ? h.hoverCell : h.cursorCell);
+    outlineCell(partner, o.colors.pinned, 4);
+    outlineCell(partner, o.colors.cursor, 2);
     return lit;
 }
 

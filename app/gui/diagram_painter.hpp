@@ -77,6 +77,10 @@ double readableZoom(const Diagram& diagram);
 void paintStatic(QPainter& painter, const Diagram& diagram, const PaintOptions& options,
                  const CellMarks* marks, const QRectF& exposed);
 
+// The cell holding the same element as `cell` in the other panel of a composed view (Diagram::partner), or
+// -1: the overlay frames it with the hovered (or cursor) cell.
+int partnerCell(const Diagram& diagram, int cell);
+
 // Paints the hover / pin / cursor layer over a painted static layer. Returns the number of cells lit.
 // `shadeDone`: the shade over unlit cells is already painted (cached shaded tiles); draw only what is lit.
 int paintOverlay(QPainter& painter, const Diagram& diagram, const PaintOptions& options,

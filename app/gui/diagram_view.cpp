@@ -704,9 +704,17 @@ void DiagramView::setHover(int cell) {
     if (cell == m_highlight.hoverCell)
         return;
     updateCell(m_highlight.hoverCell);
+    updateCell(partnerCell());
     m_highlight.hoverCell = cell;
     updateCell(cell);
+    updateCell(partnerCell());
     emit cellHovered(cell);
+}
+
+int DiagramView::partnerCell() const {
+    return m_diagram ? gui::partnerCell(*m_diagram, m_highlight.hoverCell >= 0 ? m_highlight.hoverCell
+                                                                               : m_highlight.cursorCell)
+                     : -1;
 }
 
 void DiagramView::setHighlightThread(int thread) {
@@ -755,8 +763,10 @@ void DiagramView::setCursorCell(int cell) {
     if (cell == m_highlight.cursorCell)
         return;
     updateCell(m_highlight.cursorCell);
+    updateCell(partnerCell());
     m_highlight.cursorCell = cell;
     updateCell(cell);
+    updateCell(partnerCell());
     if (const BitField* f = m_options.part == DiagramPart::Registers ? fieldOfCell(cell) : nullptr)
         scrollIntoView(viewportRect(QRectF(f->rect.x, f->rect.y, f->rect.w, f->rect.h)));
     else if (cell >= 0)

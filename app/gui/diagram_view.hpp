@@ -76,6 +76,8 @@ class DiagramView : public QAbstractScrollArea {
     void setCursorCell(int cell);
     int cursorCell() const { return m_highlight.cursorCell; }
     int hoverCell() const { return m_highlight.hoverCell; }
+    // A composed view: the other panel's cell of the hovered (else the cursor's) element, framed; -1 none.
+    int partnerCell() const;
     // What the overlay draws: the highlight, without the cursor while another widget has the focus.
     Highlight paintedHighlight() const;
     // Cells of the diagram lit by the hovered and pinned lanes (what the overlay draws).

@@ -67,6 +67,35 @@
 namespace lanemap::gui {
 
 namespace {
+// Panels that name their rows and columns (Tensor Memory, registers after a tcgen05.ld, the tcgen05.ld/st
+// fragments): the pane title reads the Diagram's words, as the SVG does. Full and compact.
+std::optional<std::pair<QString, QString>> axisTitles(const QString& name, const Diagram& d) {
+    QStringList full, compact;
+    for (const DiagramPanel& p : d.panels) {
+        if (p.rowAxis.empty())
+            return std::nullopt;
+        const QString what =
+            d.panels.size() > 1
+                ? QString::fromStdString(p.operand) +
+                      (p.kind == PanelKind::TensorMemoryRegisters ? QObject::tr(" registers") : QString())
+                : QString();
+        full << QObject::tr("%1rows %2 = %3, columns %4 = %5")
+                    .arg(what.isEmpty() ? QString() : what + QStringLiteral(": "))
+                    .arg(QString::fromStdString(p.rowAxis))
+                    .arg(p.rows)
+                    .arg(QString::fromStdString(p.colAxis))
+                    .arg(p.cols);
+        compact << QStringLiteral("%1 %2×%3").arg(what).arg(p.rows).arg(p.cols).trimmed();
+    }
+    if (full.isEmpty())
+        return std::nullopt;
+    return std::pair{QStringLiteral("<b>%1</b> &nbsp;").arg(name) +
+                         full.join(QStringLiteral(" &nbsp;·&nbsp; ")),
+                     QStringLiteral("<b>%1</b> &nbsp;").arg(name) + compact.join(QStringLiteral(" · "))};
+}
+} // namespace
+
+namespace {
 
 QString qs(std::string_view s) {
     return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
@@ -635,6 +664,18 @@ bool MainWindow::openSpec(const QString& text, QString* error) {
         return false;
     }
     const Instruction& in = Catalog::instance().instruction(*parsed.variant);
+    if (in.tmemMma) { // tcgen05.mma: one entry stands for every N; the spec's N sizes the grid
+        const int n = parsed.n > 0 ? parsed.n : in.n;
+        if (&in == m_instruction) {
+            if (n != shapeOf(in, m_tmem).n) {
+                resetTensorMemoryView(n);
+                updateHeader();
+                rebuildPanes();
+            }
+            return true;
+        }
+        m_tmemPendingN = n;
+    }
     if (&in != m_instruction)
         showInstruction(in);
     return true;
@@ -680,6 +721,8 @@ void MainWindow::showInstruction(const Instruction& instruction) {
     }
     m_lastView = nullptr;
     m_lastCell = -1;
+    if (instruction.tmemMma)
+        resetTensorMemoryView(std::exchange(m_tmemPendingN, 0));
     // Nothing of the previous instruction stays on screen: its cell, its hover text.
     m_state->setCell(CellInfo{});
     m_details->clear();
@@ -722,10 +765,10 @@ std::vector<std::pair<QString, std::shared_ptr<const Diagram>>> MainWindow::pane
     std::vector<std::pair<QString, std::shared_ptr<const Diagram>>> panes;
     if (!m_instruction)
         return panes;
-    // tcgen05.mma: D lives in Tensor Memory, not in registers; one pane draws where the layout puts it.
+    // tcgen05.mma: D lives in Tensor Memory, not in registers; one pane draws where the layout puts it,
+    // composed with the registers of a tcgen05.ld (main_window_tmem.cpp).
     if (m_instruction->tmemMma) {
-        panes.emplace_back(QStringLiteral("Tensor Memory"),
-                           diagramFor(*m_instruction, diagramOptions(QString())));
+        panes.emplace_back(tensorMemoryPane(), tensorMemoryDiagram());
         return panes;
     }
     // Quad-pair products: four small products per operand. One pane draws them as the SVG does, a row of
@@ -1006,8 +1049,13 @@ void MainWindow::rebuildPanes(bool newInstruction) {
             pane.frame = new PaneFrame(pane.view);
             pane.frame->setObjectName(QStringLiteral("frame_") +
                                       QString(name).replace(QLatin1Char('/'), QString()));
+            if (name == tensorMemoryPane())
+                pane.frame->setTools(makeTensorMemoryTools());
         }
-        pane.frame->setTitle(paneTitle(name), paneTitleCompact(name));
+        if (const auto axes = axisTitles(name, *diagram)) // the Diagram names its axes: say the same
+            pane.frame->setTitle(axes->first, axes->second);
+        else
+            pane.frame->setTitle(paneTitle(name), paneTitleCompact(name));
         pane.unwrapped = diagram;
         pane.view->setPart(name == metadataRegistersPane()     ? DiagramPart::Registers
                            : name == QLatin1String("metadata") ? DiagramPart::Grids
@@ -1400,16 +1448,20 @@ void MainWindow::updateHeader() {
     if (!m_instruction)
         return;
     const Instruction& in = *m_instruction;
-    m_title->setText(QString::fromStdString(in.spec));
+    // tcgen05.mma: the entry stands for every N; the title names the one drawn.
+    const std::string spec = in.tmemMma ? tmem::specOf(shapeOf(in, m_tmem), true) : in.spec;
+    m_title->setText(QString::fromStdString(spec));
     m_ptx->setText(QString::fromStdString(in.ptx));
-    setWindowTitle(QStringLiteral("%1 — lanemap").arg(QString::fromStdString(in.spec)));
+    setWindowTitle(QStringLiteral("%1 — lanemap").arg(QString::fromStdString(spec)));
     // core's shape name: matrix moves have no k ("m8n8", never "m8n8k0").
-    QString facts = tr("%1 threads (%2) · %3 · min <b>sm_%4</b> · PTX ISA 9.1 <a href='%5'>§%6</a>")
-                        .arg(in.threads)
-                        .arg(qs(toString(in.scope)))
-                        .arg(QString::fromStdString(shapeName(in)))
-                        .arg(in.minSm)
-                        .arg(manualUrl(qs(in.anchor)), qs(in.section));
+    QString facts =
+        tr("%1 threads (%2) · %3 · min <b>sm_%4</b> · PTX ISA 9.1 <a href='%5'>§%6</a>")
+            .arg(in.threads)
+            .arg(qs(toString(in.scope)))
+            .arg(in.tmemMma ? QStringLiteral("m%1n%2k%3").arg(in.m).arg(shapeOf(in, m_tmem).n).arg(in.k)
+                            : QString::fromStdString(shapeName(in)))
+            .arg(in.minSm)
+            .arg(manualUrl(qs(in.anchor)), qs(in.section));
     m_facts->setText(facts);
     QStringList notes;
     for (const std::string& n : in.notes)
@@ -2089,6 +2141,9 @@ void MainWindow::probeHardware() {
 Diagram MainWindow::exportDiagram() const {
     if (!m_instruction)
         return {};
+    if (m_instruction->tmemMma) // what the Tensor Memory pane shows
+        if (std::shared_ptr<const Diagram> tmemView = tensorMemoryDiagram())
+            return *tmemView;
     Diagram d = buildDiagram(*m_instruction, diagramOptions(QString()));
     // wgmma: the shared-memory operand the pane shows, under the register operands.
     if (smem::hasSharedMemoryOperands(*m_instruction)) {

@@ -8,6 +8,7 @@
 #include "preferences.hpp"
 
 #include "lanemap/diagram.hpp"
+#include "lanemap/diagram_tmem.hpp"
 #include "lanemap/smem.hpp"
 
 #include <QComboBox>
@@ -147,6 +148,17 @@ class MainWindow : public QMainWindow {
     QComboBox* smemMajorBox() const { return m_smemMajorBox; }
     QComboBox* smemSwizzleBox() const { return m_smemSwizzleBox; }
 
+    // tcgen05.mma: the Tensor Memory pane (main_window_tmem.cpp). N (0: the entry's largest, or what the
+    // spec named), the operand ("D", or "A" where the layout models A in Tensor Memory) and the access it is
+    // composed with: a tcgen05.ld of D or a tcgen05.st of A, in spec words ("tcgen05.ld.32x32b.x32"), or
+    // "none" for the operand alone. False with *error naming what is not valid (and nothing changed).
+    static QString tensorMemoryPane() { return QStringLiteral("Tensor Memory"); }
+    bool setTensorMemoryView(int n, const QString& operand, const QString& access, QString* error = nullptr);
+    const TensorMemoryOptions& tensorMemoryOptions() const { return m_tmem; }
+    QComboBox* tmemNBox() const { return m_tmemNBox; }
+    QComboBox* tmemOperandBox() const { return m_tmemOperandBox; }
+    QComboBox* tmemAccessBox() const { return m_tmemAccessBox; }
+
     // Hover as the mouse would (tests, and the legend strip): lights the cell's lane everywhere.
     void hoverCell(DiagramView* view, int cell);
 
@@ -223,6 +235,10 @@ class MainWindow : public QMainWindow {
     QWidget* makeSharedMemoryTools();
     void updateSharedMemoryTools();
     void onSharedMemoryHover(DiagramView* view, int cell);
+    std::shared_ptr<const Diagram> tensorMemoryDiagram() const;
+    QWidget* makeTensorMemoryTools();
+    void updateTensorMemoryTools();
+    void resetTensorMemoryView(int n); // a newly opened tcgen05.mma entry: its N, D, the default ld
     void attachView(DiagramView* view);
     const Pane* paneOf(const DiagramView* view) const;
     void updateHeader();
@@ -255,6 +271,15 @@ class MainWindow : public QMainWindow {
     mutable DiagramCache m_cache;
     DiagramView* m_lastView = nullptr;
     int m_lastCell = -1;
+
+    TensorMemoryOptions m_tmem; // the Tensor Memory pane's view (n 0: the entry's)
+    int m_tmemPendingN = 0;     // the N a spec named, for the entry about to open
+    // The last Tensor Memory diagram and what it was built from (a composed m128n256 has 65,536 cells).
+    mutable std::shared_ptr<const Diagram> m_tmemDiagram;
+    mutable const Instruction* m_tmemDiagramOf = nullptr;
+    mutable TensorMemoryOptions m_tmemDiagramOptions;
+    QPointer<QComboBox> m_tmemNBox, m_tmemOperandBox, m_tmemAccessBox;
+    QPointer<QLabel> m_tmemAccessLabel;
 
     // Widgets
     QLineEdit* m_filter = nullptr;

@@ -1,5 +1,7 @@
 #include "lanemap/diagram.hpp"
 
+#include "diagram_tmem_text.hpp"
+
 #include "export_matrix_move.hpp"
 #include "lanemap/evidence.hpp"
 #include "lanemap/matrix_move.hpp"
@@ -409,6 +411,12 @@ void Builder::planOperands() {
                          (op.elementsPerRegister() == 1 ? "" : "s") + " each";
             if (op.chunked())
                 p.subtitle += "; each non-zero may sit anywhere in its chunk";
+            if (m_in.tmemAccess) { // tcgen05.ld/st: the rows and columns are Tensor Memory's, not M and N
+                p.rowAxis = "TMEM lane";
+                p.colAxis = "TMEM column";
+                p.title = name + "   " + std::to_string(op.rows()) + " TMEM lanes \u00d7 " +
+                          std::to_string(op.cols()) + " TMEM columns (offsets from taddr)";
+            }
             plan.owners.reserve(op.elements().size() / static_cast<std::size_t>(op.matrices()));
             for (const Element& e : op.elements()) {
                 if ((e.matrix < 0 ? 0 : e.matrix) != m)
@@ -825,9 +833,12 @@ Diagram Builder::build() {
     if (!m_in.anchor.empty())
         (where += "  #") += m_in.anchor;
     m_d.caption.push_back(where);
-    std::string facts = std::to_string(m_in.threads) + " threads (" + std::string(toString(m_in.scope)) +
-                        "), m" + std::to_string(m_in.m) + " n" + std::to_string(m_in.n) + " k" +
-                        std::to_string(m_in.k) + ", min sm_" + std::to_string(m_in.minSm);
+    std::string facts =
+        std::to_string(m_in.threads) + " threads (" + std::string(toString(m_in.scope)) + "), " +
+        (m_in.tmemAccess
+             ? std::to_string(m_in.m) + " TMEM lanes \u00d7 " + std::to_string(m_in.n) + " columns"
+             : "m" + std::to_string(m_in.m) + " n" + std::to_string(m_in.n) + " k" + std::to_string(m_in.k)) +
+        ", min sm_" + std::to_string(m_in.minSm);
     if (!m_opt.threads.empty()) {
         facts += "; lane filter:";
         for (std::size_t i = 0; i < m_opt.threads.size(); ++i)
@@ -1121,6 +1132,10 @@ class TextBuffer {
 CellText Diagram::labelText(const DiagramCell& c) const {
     const DiagramPanel& p = panels[c.panel];
     CellText text;
+    if (p.kind == PanelKind::TensorMemory || p.kind == PanelKind::TensorMemoryRegisters) {
+        tensorMemoryLabel(p, c, text); // "D(5,3)": the element this lane and column (or register) hold
+        return text;
+    }
     TextBuffer put(text);
     if (p.kind == PanelKind::SharedMemory) {
         put(Hex{c.address});
@@ -1136,8 +1151,6 @@ CellText Diagram::labelText(const DiagramCell& c) const {
         put('T', int{c.thread}, " m", int{c.matrix}, 'r', int{c.element});
     else if (p.kind == PanelKind::Addresses) // "T9 [9][0]": thread 9 points at the tile's [9][0]
         put('T', int{c.thread}, " [", int{c.element}, "][", int{c.bitLo}, ']');
-    else if (p.kind == PanelKind::TensorMemory) // "D(5,3)": the element this lane and column hold
-        put('D', '(', int{c.element}, ',', int{c.bitLo}, ')');
     else
         put('T', int{c.thread}, ':', p.letter, int{c.element});
     return text;
@@ -1155,6 +1168,11 @@ CellText Diagram::tooltipText(const DiagramCell& c) const {
     const DiagramPanel& p = panels[c.panel];
     const bool metadata = p.kind == PanelKind::Metadata;
     CellText text;
+    // "D(5,3) · CTA 0 lane 5 column 3 · warp 0": Tensor Memory holds it, the warp may reach the lane.
+    if (p.kind == PanelKind::TensorMemory || p.kind == PanelKind::TensorMemoryRegisters) {
+        tensorMemoryTooltip(*this, p, c, text);
+        return text;
+    }
     TextBuffer put(text);
     auto range = [&](int first, int count) {
         put(first);
@@ -1187,14 +1205,6 @@ CellText Diagram::tooltipText(const DiagramCell& c) const {
     if (p.kind == PanelKind::Addresses) {
         put("lane ", int{c.lane}, " points at ", std::string_view(p.operand), '[', int{c.element}, "][",
             int{c.bitLo}, "] \u00b7 ", Hex{c.address}, " \u00b7 matrix ", int{c.matrix}, " row ", int{c.reg});
-        return text;
-    }
-    // "D(5,3) · CTA 0 lane 5 column 3 · warp 0": Tensor Memory holds it, the warp may reach the lane.
-    if (p.kind == PanelKind::TensorMemory) {
-        put("D(", int{c.element}, ',', int{c.bitLo}, ") \u00b7 CTA ", int{c.matrix}, " lane ", int{c.lane},
-            " column ", int{c.col}, " \u00b7 warp ", int{c.warp});
-        if (c.source != p.source)
-            put(" \u00b7 ", toString(c.source));
         return text;
     }
     if (p.kind ==
@@ -1241,6 +1251,10 @@ std::string Diagram::tooltip(const DiagramCell& c) const {
 std::string Diagram::hoverId(const DiagramCell& c) const {
     const DiagramPanel& p = panels[c.panel];
     CellText text;
+    if (p.kind == PanelKind::TensorMemory || p.kind == PanelKind::TensorMemoryRegisters) {
+        tensorMemoryHoverId(p, c, text);
+        return std::string(text.view());
+    }
     {
         TextBuffer put(text);
         if (p.kind == PanelKind::SharedMemory)
@@ -1253,8 +1267,6 @@ std::string Diagram::hoverId(const DiagramCell& c) const {
             put("smem-t", int{c.thread}, "-m", int{c.matrix}, "-r", int{c.element});
         else if (p.kind == PanelKind::Addresses)
             put("address-t", int{c.thread});
-        else if (p.kind == PanelKind::TensorMemory)
-            put("tmem-c", int{c.matrix}, "-l", int{c.lane}, "-c", int{c.col});
         else {
             put(p.operand == "C/D" ? std::string_view("CD") : std::string_view(p.operand));
             if (c.matrix >= 0)

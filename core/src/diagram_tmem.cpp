@@ -1,11 +1,18 @@
-// A tcgen05.mma entry as a Diagram: D where the data-path layout (tmem.hpp placeD) puts it in Tensor Memory.
-// Rows are TMEM lanes (128 per CTA, the CTAs of a pair one under the other), columns are TMEM columns; each
-// cell is the D(m,n) the lane and column hold. Subpartitions of 32 lanes are framed and noted with the warp
-// of a warpgroup that may reach them. Same primitives as every other panel: the GUI and the SVG draw it.
-#include "lanemap/diagram.hpp"
-#include "lanemap/tmem.hpp"
+// A tcgen05.mma entry as a Diagram (lanemap/diagram_tmem.hpp): D (or A) where the data-path layout puts it
+// in Tensor Memory, rows = TMEM lanes (the CTAs of a pair one under the other), columns = TMEM columns;
+// subpartitions of 32 lanes framed and noted with the warp that may reach them. Composed with a tcgen05.ld
+// (st), a registers panel beside it: what each thread of the warpgroup holds after the access, and each
+// element's two cells linked (hover group = the holding thread, Diagram::partner = the other cell). The
+// scale-factor and metadata tables (tcgen05_tmem_tables.hpp) as panels of their own. Same primitives as every
+// other panel: the GUI paints it, the SVG writer serializes it.
+#include "lanemap/diagram_tmem.hpp"
+
+#include "diagram_tmem_text.hpp"
+#include "lanemap/tcgen05_tmem_tables.hpp"
 
 #include <algorithm>
+#include <charconv>
+#include <stdexcept>
 #include <string>
 
 namespace lanemap {
@@ -13,89 +20,136 @@ namespace lanemap {
 namespace {
 constexpr Rgb kInk{0x22, 0x22, 0x22};
 constexpr Rgb kGridLine{0x44, 0x44, 0x44};
+constexpr std::string_view kNotOnHardware = "not confirmed on hardware (needs sm_100a)";
 
 void addText(Diagram& d, double x, double y, std::string s, double size, TextRole role,
              TextAnchor anchor = TextAnchor::Start, bool bold = false, bool mono = false) {
     d.texts.push_back({{x, y}, std::move(s), size, bold, mono, anchor, role, kInk});
 }
-} // namespace
 
-Diagram buildTensorMemoryDiagram(const Instruction& in, Palette palette) {
-    tmem::MmaShape shape = *in.tmemMma;
-    shape.n = in.n > 0 ? in.n : shape.n;
-    const int ctas = shape.ctaGroup;
-    const tmem::LayoutRecord& rec = tmem::layoutOf(shape);
+// One element to draw: where it sits in Tensor Memory and, composed, who holds it.
+struct TmemElement {
+    int element = 0, index = 0,
+        factor = 0; // element = m (or the row of a scale factor); index = n / k / group
+    tmem::Placement at;
+    std::optional<tmem::Holder> holder;
+};
 
-    Diagram d;
-    d.title = in.spec;
-    d.spec = in.spec;
-    d.ptx = std::string(in.ptx);
-    d.section = std::string(in.section);
-    d.anchor = std::string(in.anchor);
-    d.scope = Scope::Warpgroup;
-    d.threads = tmem::kLanes; // hover group = the TMEM lane (the thread a .32x32b load gives it to)
-    d.palette = palette;
-    d.caption.push_back(std::string(in.ptx) + "  (M " + std::to_string(shape.m) + ", N " +
-                        std::to_string(shape.n) + " in the instruction descriptor)");
-    d.caption.push_back("PTX ISA §" + std::string(in.section) + " data-path layout " +
-                        std::string(tmem::toString(rec.layout)) + " (" + std::string(rec.organisation) +
-                        "), " + std::string(rec.figure));
-    for (const auto& note : in.notes)
-        d.caption.emplace_back(note);
+// What a Tensor Memory panel draws: the operand's name and label letter, the element width, the elements.
+struct Grid {
+    std::string operand; // "D", "A", "scale A", "scale B", "metadata"
+    std::string label;   // "D", "A", "SFA", "SFB", "E": the cell label "D(m,n)"
+    std::string title, subtitle;
+    int elementBits = 32;
+    std::string source; // the caption line naming where the placement comes from
+    std::vector<TmemElement> elements;
+};
 
-    // Placements first: the columns the layout uses set the grid's width.
-    struct Placed {
-        int m, n;
-        tmem::Placement at;
-    };
-    std::vector<Placed> placed;
-    placed.reserve(static_cast<std::size_t>(shape.m * shape.n));
-    int columns = 1;
-    for (int m = 0; m < shape.m; ++m)
-        for (int n = 0; n < shape.n; ++n) {
-            const tmem::Placement at = tmem::placeD(shape, m, n);
-            columns = std::max(columns, at.column + 1);
-            placed.push_back({m, n, at});
-        }
+int digits(int v) {
+    return v >= 100 ? 3 : v >= 10 ? 2 : 1;
+}
 
-    const DiagramMetrics& mt = d.metrics;
-    const std::string widest = "D(" + std::to_string(shape.m - 1) + "," + std::to_string(shape.n - 1) + ")";
-    const double cellW = static_cast<double>(widest.size()) * mt.charWidth + 8;
-    const double x0 = mt.margin;
-    double y = mt.margin + mt.titleFont;
-    addText(d, x0, y, d.title, mt.titleFont, TextRole::Title, TextAnchor::Start, true);
-    for (const std::string& line : d.caption) {
-        y += mt.noteFont + 6;
-        addText(d, x0, y, line, mt.noteFont, TextRole::Caption);
+// Grid position -> cells (CSR) of a panel whose cells are the last `count` of the diagram.
+void indexGrid(const Diagram& d, DiagramPanel& p) {
+    p.gridOffsets.assign(static_cast<std::size_t>(p.rows * p.cols) + 1, 0);
+    for (std::uint32_t i = p.firstCell; i < p.firstCell + p.cellCount; ++i)
+        ++p.gridOffsets[static_cast<std::size_t>(d.cells[i].row * p.cols + d.cells[i].col) + 1];
+    for (std::size_t i = 1; i < p.gridOffsets.size(); ++i)
+        p.gridOffsets[i] += p.gridOffsets[i - 1];
+    p.gridCells.resize(p.cellCount);
+    std::vector<std::uint32_t> fill(p.gridOffsets.begin(), p.gridOffsets.end() - 1);
+    for (std::uint32_t i = p.firstCell; i < p.firstCell + p.cellCount; ++i)
+        p.gridCells[fill[static_cast<std::size_t>(d.cells[i].row * p.cols + d.cells[i].col)]++] = i;
+}
+
+void frame(Diagram& d, const RectF& grid, int rows, double cellHeight, int ctaRows) {
+    const PointF tl{grid.x, grid.y}, tr{grid.right(), grid.y}, bl{grid.x, grid.bottom()},
+        br{grid.right(), grid.bottom()};
+    for (const auto& [a, b] : {std::pair{tl, tr}, std::pair{tr, br}, std::pair{br, bl}, std::pair{bl, tl}})
+        d.lines.push_back({a, b, kGridLine, 1.5});
+    // A line under every subpartition (the warp bands), heavier between the CTAs of a pair.
+    for (int r = tmem::kSubpartitionLanes; r < rows; r += tmem::kSubpartitionLanes) {
+        const double ly = grid.y + r * cellHeight;
+        d.lines.push_back({{grid.x, ly}, {grid.right(), ly}, kGridLine, r % ctaRows ? 1.5 : 3});
     }
-    y += mt.gap;
+}
 
+// The cell of `e` in a panel of `epc` elements per grid cell, drawn lower bits left.
+DiagramCell makeCell(const Diagram& d, const DiagramPanel& p, std::uint16_t panel, const TmemElement& e,
+                     int row, int col, int slot, int epc, Palette palette) {
+    DiagramCell c;
+    const RectF r = p.cellRect(row, col);
+    c.rect = {r.x + slot * r.w / epc, r.y, r.w / epc, r.h};
+    c.panel = panel;
+    const int colorLane = e.holder ? e.holder->thread : e.at.lane % 32;
+    c.colorKey = static_cast<std::uint32_t>(colorLane);
+    c.fill = paletteColor(palette, ColorBy::Lane, colorLane);
+    c.text = labelColorOn(c.fill);
+    if (e.holder) {
+        c.thread = static_cast<std::int16_t>(e.holder->cta * tmem::kLanes +
+                                             e.holder->warp * tmem::kSubpartitionLanes + e.holder->thread);
+        c.lane = static_cast<std::int16_t>(e.holder->thread);
+        c.warp = static_cast<std::int16_t>(e.holder->warp);
+        c.reg = static_cast<std::int16_t>(e.holder->reg);
+        c.bitHi = static_cast<std::int16_t>(e.holder->bit);
+    } else {
+        c.thread = static_cast<std::int16_t>(e.at.lane);
+        c.lane = static_cast<std::int16_t>(e.at.lane);
+        c.warp = static_cast<std::int16_t>(e.at.lane / tmem::kSubpartitionLanes);
+        c.bitHi = static_cast<std::int16_t>(e.factor);
+    }
+    c.element = static_cast<std::int16_t>(e.element);
+    c.bitLo = static_cast<std::int16_t>(e.index);
+    c.groupID = static_cast<std::int16_t>(e.at.bit);
+    c.address = tmem::Address{e.at.lane, e.at.column}.encode();
+    c.row = static_cast<std::int16_t>(row);
+    c.col = c.colLast = static_cast<std::int16_t>(col);
+    c.matrix = static_cast<std::int16_t>(e.at.cta);
+    c.source = p.source;
+    (void)d;
+    return c;
+}
+
+// A Tensor Memory panel with its top-left corner at (x, y); returns the panel index.
+int addTmemPanel(Diagram& d, const Grid& g, int ctas, double x, double y, Palette palette) {
+    const DiagramMetrics& mt = d.metrics;
+    const int epc = 32 / g.elementBits; // elements per 32-bit cell
+    int columns = 1, maxElement = 0, maxIndex = 0;
+    for (const TmemElement& e : g.elements) {
+        columns = std::max(columns, e.at.column + 1);
+        maxElement = std::max(maxElement, e.element);
+        maxIndex = std::max(maxIndex, e.index);
+    }
+    const int widest = static_cast<int>(g.label.size()) + 3 + digits(maxElement) + digits(maxIndex);
     DiagramPanel p;
     p.kind = PanelKind::TensorMemory;
-    p.operand = "D";
-    p.letter = 'd';
-    p.title = "D in Tensor Memory  " + std::to_string(ctas * tmem::kLanes) + " lanes × " +
-              std::to_string(columns) + " columns" + (ctas > 1 ? " (2 CTAs)" : "");
-    p.subtitle = "rows: TMEM lane; columns: TMEM column (32 bits each); warp w of a warpgroup reaches lanes "
-                 "32(w%4)..32(w%4)+31";
+    p.operand = g.operand;
+    p.letter = static_cast<char>(std::tolower(static_cast<unsigned char>(g.label.front())));
+    p.title = g.title;
+    p.subtitle = g.subtitle;
     p.rows = ctas * tmem::kLanes;
     p.cols = columns;
-    p.cellWidth = cellW;
+    p.cellWidth = epc * (widest * mt.charWidth + 8);
     p.cellHeight = mt.cellHeight;
     p.rowLetter = 'L';
     p.colLetter = 'C';
-    addText(d, x0, y, p.title, mt.panelTitleFont, TextRole::PanelTitle, TextAnchor::Start, true);
-    y += mt.noteFont + 6;
-    addText(d, x0, y, p.subtitle, mt.noteFont, TextRole::PanelSubtitle);
-    y += mt.headerFont + 14;
-    const double rowHeaderW = 8 * mt.charWidth + 8; // "lane 255"
-    p.origin = {x0 + rowHeaderW, y};
+    p.rowAxis = "TMEM lane";
+    p.colAxis = "TMEM column";
+    p.elementBits = g.elementBits;
     p.source = Source::Cutlass;
+    addText(d, x, y, p.title, mt.panelTitleFont, TextRole::PanelTitle, TextAnchor::Start, true);
+    y += mt.noteFont + 6;
+    addText(d, x, y, p.subtitle, mt.noteFont, TextRole::PanelSubtitle);
+    y += mt.noteFont + 6;
+    addText(d, x, y, g.source, mt.noteFont, TextRole::PanelSubtitle);
+    y += mt.headerFont + 14;
+    const double rowHeaderW = 8 * mt.charWidth + 8; // "lane 127"
+    p.origin = {x + rowHeaderW, y};
     p.rowHeaders.resize(static_cast<std::size_t>(p.rows));
     p.rowNotes.resize(static_cast<std::size_t>(p.rows));
     for (int c = 0; c < p.cols; ++c) {
         p.colHeaders.push_back(std::to_string(c));
-        addText(d, p.origin.x + (c + 0.5) * cellW, y - 4, p.colHeaders.back(), mt.headerFont,
+        addText(d, p.origin.x + (c + 0.5) * p.cellWidth, y - 4, p.colHeaders.back(), mt.headerFont,
                 TextRole::Header, TextAnchor::Middle, false, true);
     }
     for (int r = 0; r < p.rows; ++r) {
@@ -109,61 +163,480 @@ Diagram buildTensorMemoryDiagram(const Instruction& in, Palette palette) {
                                std::to_string(lane / tmem::kSubpartitionLanes) + " (lanes " +
                                std::to_string(lane) + ".." + std::to_string(lane + 31) + ")";
             p.rowNotes[static_cast<std::size_t>(r)] = note;
-            addText(d, p.origin.x + p.cols * cellW + 8, by, std::move(note), mt.noteFont, TextRole::RowNote);
+            addText(d, p.origin.x + p.cols * p.cellWidth + 8, by, std::move(note), mt.noteFont,
+                    TextRole::RowNote);
         }
     }
-
-    p.firstCell = 0;
-    for (const Placed& e : placed) {
-        DiagramCell c;
-        const int row = e.at.cta * tmem::kLanes + e.at.lane;
-        c.rect = p.cellRect(row, e.at.column);
-        c.colorKey = static_cast<std::uint32_t>(e.at.lane % 32);
-        c.fill = paletteColor(palette, ColorBy::Lane, e.at.lane % 32);
-        c.text = labelColorOn(c.fill);
-        c.thread = static_cast<std::int16_t>(e.at.lane);
-        c.lane = static_cast<std::int16_t>(e.at.lane);
-        c.warp = static_cast<std::int16_t>(e.at.lane / tmem::kSubpartitionLanes);
-        c.element = static_cast<std::int16_t>(e.m); // D(m, n): m in element, n in bitLo
-        c.bitLo = c.bitHi = static_cast<std::int16_t>(e.n);
-        c.row = static_cast<std::int16_t>(row);
-        c.col = c.colLast = static_cast<std::int16_t>(e.at.column);
-        c.matrix = static_cast<std::int16_t>(e.at.cta);
-        c.source = Source::Cutlass;
-        d.cells.push_back(c);
-    }
-    p.cellCount = static_cast<std::uint32_t>(d.cells.size());
+    const auto panel = static_cast<std::uint16_t>(d.panels.size());
+    p.firstCell = static_cast<std::uint32_t>(d.cells.size());
+    for (const TmemElement& e : g.elements)
+        d.cells.push_back(makeCell(d, p, panel, e, e.at.cta * tmem::kLanes + e.at.lane, e.at.column,
+                                   e.at.bit / g.elementBits, epc, palette));
+    p.cellCount = static_cast<std::uint32_t>(d.cells.size()) - p.firstCell;
     const RectF grid = p.gridRect();
-    p.bounds = {x0, grid.y - 3 * mt.noteFont - 30, grid.right() + 240 - x0, grid.h + 3 * mt.noteFont + 30};
-
-    // Grid position -> cells (CSR): one D element per TMEM cell at most.
-    p.gridOffsets.assign(static_cast<std::size_t>(p.rows * p.cols) + 1, 0);
-    for (const DiagramCell& c : d.cells)
-        ++p.gridOffsets[static_cast<std::size_t>(c.row * p.cols + c.col) + 1];
-    for (std::size_t i = 1; i < p.gridOffsets.size(); ++i)
-        p.gridOffsets[i] += p.gridOffsets[i - 1];
-    p.gridCells.resize(d.cells.size());
-    {
-        std::vector<std::uint32_t> fill(p.gridOffsets.begin(), p.gridOffsets.end() - 1);
-        for (std::uint32_t i = 0; i < d.cells.size(); ++i)
-            p.gridCells[fill[static_cast<std::size_t>(d.cells[i].row * p.cols + d.cells[i].col)]++] = i;
-    }
-
-    // Frame, and a line under every subpartition (the warp bands).
-    const PointF tl{grid.x, grid.y}, tr{grid.right(), grid.y}, bl{grid.x, grid.bottom()},
-        br{grid.right(), grid.bottom()};
-    for (const auto& [a, b] : {std::pair{tl, tr}, std::pair{tr, br}, std::pair{br, bl}, std::pair{bl, tl}})
-        d.lines.push_back({a, b, kGridLine, 1.5});
-    for (int r = tmem::kSubpartitionLanes; r < p.rows; r += tmem::kSubpartitionLanes) {
-        const double ly = grid.y + r * mt.cellHeight;
-        d.lines.push_back({{grid.x, ly}, {grid.right(), ly}, kGridLine, r % tmem::kLanes ? 1.5 : 3});
-    }
-    d.width = grid.right() + 240 + mt.margin;
-    d.height = grid.bottom() + mt.margin;
+    p.bounds = {x, grid.y - 3 * mt.noteFont - 50, grid.right() + 240 - x, grid.h + 3 * mt.noteFont + 50};
+    indexGrid(d, p);
+    frame(d, grid, p.rows, mt.cellHeight, tmem::kLanes);
+    d.width = std::max(d.width, grid.right() + 240 + mt.margin);
+    d.height = std::max(d.height, grid.bottom() + mt.margin);
     d.panels.push_back(std::move(p));
+    return panel;
+}
 
-    rebuildHoverIndex(d); // a cell's thread is its TMEM lane
+// The registers of the warpgroup (of each CTA) after `access`: row = thread, column = register of the
+// accesses each warp issues one after the other (access j = column chunk x 16-lane half).
+int addRegisterPanel(Diagram& d, const Grid& g, const tmem::Access& a, int ctas, double x, double y,
+                     Palette palette) {
+    const DiagramMetrics& mt = d.metrics;
+    const int epc = 32 / g.elementBits; // elements per register
+    const int regs = tmem::registersOf(a), span = tmem::columnsOf(a);
+    const int halves = tmem::recordOf(a.shape).lanes == 16 ? 2 : 1;
+    auto accessOf = [&](const tmem::Holder& h) {
+        return h.address.column / span * halves + (halves == 2 ? (h.address.lane % 32) / 16 : 0);
+    };
+    int accesses = 1, maxElement = 0, maxIndex = 0;
+    for (const TmemElement& e : g.elements) {
+        accesses = std::max(accesses, accessOf(*e.holder) + 1);
+        maxElement = std::max(maxElement, e.element);
+        maxIndex = std::max(maxIndex, e.index);
+    }
+    const int widest = static_cast<int>(g.label.size()) + 3 + digits(maxElement) + digits(maxIndex);
+    DiagramPanel p;
+    p.kind = PanelKind::TensorMemoryRegisters;
+    p.operand = g.operand;
+    p.letter = static_cast<char>(std::tolower(static_cast<unsigned char>(g.label.front())));
+    const std::string verb = a.op == tmem::Op::Ld ? "after" : "before";
+    p.title = "Registers " + verb + " " + tmem::ptxOf(a) + "  " + std::to_string(ctas * tmem::kLanes) +
+              " threads × " + std::to_string(accesses * regs) + " registers (" + std::to_string(accesses) +
+              (accesses == 1 ? " access" : " accesses") + " a warp)";
+    p.subtitle =
+        "rows: thread of the warpgroup (warp w = rows 32w..32w+31); columns: register r of access #j "
+        "(each warp issues the access at its own subpartition)" +
+        std::string(epc > 1 ? "; lower bits left" : "");
+    p.rows = ctas * tmem::kLanes;
+    p.cols = accesses * regs;
+    p.cellWidth = epc * (widest * mt.charWidth + 8);
+    p.cellHeight = mt.cellHeight;
+    p.rowLetter = 'T';
+    p.colLetter = 'r';
+    p.rowAxis = "thread (warp, lane)";
+    p.colAxis = "register";
+    p.elementBits = g.elementBits;
+    p.source = Source::Cutlass;
+    addText(d, x, y, p.title, mt.panelTitleFont, TextRole::PanelTitle, TextAnchor::Start, true);
+    y += mt.noteFont + 6;
+    addText(d, x, y, p.subtitle, mt.noteFont, TextRole::PanelSubtitle);
+    y += mt.noteFont + 6;
+    addText(d, x, y,
+            "the access: " + std::string(tmem::recordOf(a.shape).figure) + " (" +
+                std::string(tmem::recordOf(a.shape).cutlass) + "), " + std::string(kNotOnHardware),
+            mt.noteFont, TextRole::PanelSubtitle);
+    y += mt.headerFont + 14 + mt.headerFont + 6;    // the access headers over the register headers
+    const double rowHeaderW = 5 * mt.charWidth + 8; // "T127"
+    p.origin = {x + rowHeaderW, y};
+    // Access headers over the register headers: "#1 column 32 (+16 lanes)".
+    for (int j = 0; j < accesses; ++j) {
+        std::string head = "#" + std::to_string(j) + " column " + std::to_string(j / halves * span);
+        if (halves == 2)
+            head += j % 2 ? " lanes +16" : " lanes +0";
+        addText(d, p.origin.x + j * regs * p.cellWidth + 4, y - mt.headerFont - 6, std::move(head),
+                mt.headerFont, TextRole::Header, TextAnchor::Start, true);
+    }
+    for (int c = 0; c < p.cols; ++c) {
+        p.colHeaders.push_back("r" + std::to_string(c % regs));
+        addText(d, p.origin.x + (c + 0.5) * p.cellWidth, y - 4, p.colHeaders.back(), mt.headerFont,
+                TextRole::Header, TextAnchor::Middle, false, true);
+    }
+    p.rowHeaders.resize(static_cast<std::size_t>(p.rows));
+    p.rowNotes.resize(static_cast<std::size_t>(p.rows));
+    for (int r = 0; r < p.rows; ++r) {
+        const int cta = r / tmem::kLanes, thread = r % tmem::kLanes;
+        const double by = p.origin.y + (r + 0.7) * mt.cellHeight;
+        p.rowHeaders[static_cast<std::size_t>(r)] = "T" + std::to_string(thread);
+        addText(d, p.origin.x - 4, by, p.rowHeaders[static_cast<std::size_t>(r)], mt.headerFont,
+                TextRole::Header, TextAnchor::End, false, true);
+        if (thread % tmem::kSubpartitionLanes == 0) {
+            std::string note = (ctas > 1 ? "CTA " + std::to_string(cta) + " " : std::string()) + "warp " +
+                               std::to_string(thread / tmem::kSubpartitionLanes);
+            p.rowNotes[static_cast<std::size_t>(r)] = note;
+            addText(d, p.origin.x + p.cols * p.cellWidth + 8, by, std::move(note), mt.noteFont,
+                    TextRole::RowNote);
+        }
+    }
+    const auto panel = static_cast<std::uint16_t>(d.panels.size());
+    p.firstCell = static_cast<std::uint32_t>(d.cells.size());
+    for (const TmemElement& e : g.elements) {
+        const tmem::Holder& h = *e.holder;
+        const int row = h.cta * tmem::kLanes + h.warp * tmem::kSubpartitionLanes + h.thread;
+        d.cells.push_back(
+            makeCell(d, p, panel, e, row, accessOf(h) * regs + h.reg, h.bit / g.elementBits, epc, palette));
+    }
+    p.cellCount = static_cast<std::uint32_t>(d.cells.size()) - p.firstCell;
+    const RectF grid = p.gridRect();
+    p.bounds = {x, grid.y - 3 * mt.noteFont - 50 - mt.headerFont, grid.right() + 120 - x,
+                grid.h + 3 * mt.noteFont + 50 + mt.headerFont};
+    indexGrid(d, p);
+    frame(d, grid, p.rows, mt.cellHeight, tmem::kLanes);
+    for (int j = 1; j < accesses; ++j) { // the accesses apart
+        const double lx = grid.x + j * regs * p.cellWidth;
+        d.lines.push_back({{lx, grid.y}, {lx, grid.bottom()}, kGridLine, 2});
+    }
+    d.width = std::max(d.width, grid.right() + 120 + mt.margin);
+    d.height = std::max(d.height, grid.bottom() + mt.margin);
+    d.panels.push_back(std::move(p));
+    return panel;
+}
+
+std::string layoutLine(const tmem::LayoutRecord& rec, std::string_view section) {
+    return "PTX ISA §" + std::string(section) + " data-path layout " +
+           std::string(tmem::toString(rec.layout)) + " (" + std::string(rec.organisation) + "), " +
+           std::string(rec.figure) + "; CUTLASS " + std::string(rec.cutlass);
+}
+
+// The scale-factor panels of a block-scaled kind: A's factors (rows m of each CTA) and B's (columns n).
+std::vector<Grid> scaleFactorGrids(const tmem::MmaShape& s) {
+    using namespace tcgen05;
+    std::vector<Grid> out;
+    const auto& rules = scaleVecRules();
+    const auto rule = std::find_if(rules.begin(), rules.end(), [&](const ScaleVecRule& r) {
+        return std::find(r.kinds.begin(), r.kinds.end(), s.kind) != r.kinds.end();
+    });
+    if (rule == rules.end())
+        return out;
+    const std::string vec(toString(rule->vec));
+    for (const ScaleOperand op : {ScaleOperand::A, ScaleOperand::B}) {
+        Grid g;
+        const bool a = op == ScaleOperand::A;
+        g.operand = a ? "scale A" : "scale B";
+        g.label = a ? "SFA" : "SFB";
+        g.elementBits = 8;
+        const int count = a ? std::min(s.m / s.ctaGroup, 128) : s.n;
+        g.title = std::string("Scale factors of ") + (a ? "A" : "B") + " in Tensor Memory  ." + vec +
+                  ", ID 0: " + std::to_string(rule->factorsPerRow) + " factor(s) per " +
+                  (a ? "row m" : "column n") + ", one per " + std::to_string(rule->blockSize) +
+                  " elements of K";
+        g.subtitle = std::string(a ? "SFA(m,f)" : "SFB(n,f)") +
+                     ": factor f of that row; each factor is copied into all four 32-lane subpartitions; 8 "
+                     "bits each, lower bits left; lanes and columns from the [scale-" +
+                     std::string(a ? "A" : "B") + "-tmem] address";
+        g.source =
+            "PTX ISA §9.7.16.10.7 (Tables 56, 57: the duplication and the byte offsets); lane and column "
+            "from CUTLASS's tmem_sf_frg; " +
+            std::string(kNotOnHardware);
+        for (int i = 0; i < count; ++i)
+            for (int f = 0; f < rule->factorsPerRow; ++f)
+                for (const TmemPlace& at : scaleFactorPlaces(s.kind, rule->vec, 0, op, i, f))
+                    g.elements.push_back({i, f, f, {0, at.lane, at.column, at.lowBit}, std::nullopt});
+        out.push_back(std::move(g));
+    }
+    return out;
+}
+
+// The metadata panel of an .sp form, where the table covers it (8-bit kinds, M = 128).
+std::optional<Grid> metadataGrid(const tmem::MmaShape& s) {
+    using namespace tcgen05;
+    if (!s.sparse || s.m != 128 || s.ctaGroup != 1 ||
+        (s.kind != tcgen05::Kind::F8F6F4 && s.kind != tcgen05::Kind::I8 && s.kind != tcgen05::Kind::MXF8F6F4))
+        return std::nullopt;
+    const SparseGranularity gr = sparseGranularity(s.kind);
+    const int groups = tmem::kOf(s.kind, true) / gr.group;
+    Grid g;
+    g.operand = "metadata";
+    g.label = "E";
+    g.elementBits = gr.metadataBits;
+    g.title = "Sparse metadata in Tensor Memory  " + std::to_string(gr.metadataBits) + " bits per group of " +
+              std::to_string(gr.group) + " elements of A's row (" + std::to_string(gr.nonZero) + ":" +
+              std::to_string(gr.group) + ")";
+    g.subtitle = "E(m,g): the metadata of group g (K elements " + std::to_string(gr.group) + "g.." +
+                 std::to_string(gr.group) + "g+" + std::to_string(gr.group - 1) +
+                 ") of row m; lower bits left; lanes and columns from the [sp-meta-tmem] address";
+    g.source = "PTX ISA §9.7.16.10.8 (granularity); lane, column and order from CUTLASS's tmem_e_frg (8-bit "
+               "kinds); " +
+               std::string(kNotOnHardware);
+    for (int m = 0; m < s.m; ++m)
+        for (int group = 0; group < groups; ++group) {
+            const TmemPlace at = sparseMetadataPlace(s.kind, m, group);
+            g.elements.push_back({m, group, group, {0, at.lane, at.column, at.lowBit}, std::nullopt});
+        }
+    return g;
+}
+
+} // namespace
+
+tmem::MmaShape shapeOf(const Instruction& in, const TensorMemoryOptions& o) {
+    tmem::MmaShape shape = *in.tmemMma;
+    shape.n = o.n > 0 ? o.n : in.n > 0 ? in.n : shape.n;
+    return shape;
+}
+
+bool modelsAInTensorMemory(const tmem::MmaShape& shape) {
+    return tmem::validate(tmem::View{shape, defaultAccess(shape, tmem::Op::St)}).empty();
+}
+
+std::string validate(const Instruction& in, const TensorMemoryOptions& o) {
+    if (!in.tmemMma)
+        return "'" + in.spec + "' is not a tcgen05.mma entry";
+    const tmem::MmaShape shape = shapeOf(in, o);
+    if (std::string why = tmem::validate(shape); !why.empty())
+        return why;
+    if (o.access) {
+        if (o.access->op != (o.operand == TmemOperand::D ? tmem::Op::Ld : tmem::Op::St))
+            return o.operand == TmemOperand::D ? "D is composed with a tcgen05.ld (who holds D[m][n])"
+                                               : "A is composed with a tcgen05.st (who must hold A[m][k])";
+        return tmem::validate(tmem::View{shape, o.access});
+    }
+    if (o.operand == TmemOperand::A && !modelsAInTensorMemory(shape))
+        return tmem::validate(tmem::View{shape, defaultAccess(shape, tmem::Op::St)});
+    return {};
+}
+
+std::vector<tmem::Access> composableAccesses(const tmem::MmaShape& shape, tmem::Op op) {
+    std::vector<tmem::Access> out;
+    for (const tmem::Shape s : tmem::kShapes)
+        for (const int num : tmem::validNums(s))
+            for (const bool packed : {false, true}) {
+                const tmem::Access a{op, s, num, packed};
+                const std::string why = op == tmem::Op::Ld ? tmem::validateComposition(shape, a)
+                                                           : tmem::validate(tmem::View{shape, a});
+                if (why.empty())
+                    out.push_back(a);
+            }
+    return out;
+}
+
+tmem::Access defaultAccess(const tmem::MmaShape& shape, tmem::Op op) {
+    // Columns of the operand: D one per N column (the layout's slabs fold N: the widest column used + 1),
+    // A its K elements packed 32 / bits a column.
+    int columns = 1;
+    if (op == tmem::Op::Ld)
+        for (int n = 0; n < shape.n; ++n)
+            columns = std::max(columns, tmem::placeD(shape, 0, n).column + 1);
+    else
+        columns = std::max(1, tmem::kOf(shape.kind, shape.sparse) / (shape.sparse ? 2 : 1) *
+                                  tmem::aElementBits(shape.kind) / 32);
+    int num = 1;
+    while (num < 32 && num < columns)
+        num *= 2;
+    return {op, tmem::Shape::S32x32b, num, false};
+}
+
+Diagram buildTensorMemoryDiagram(const Instruction& in, const TensorMemoryOptions& o) {
+    if (std::string why = validate(in, o); !why.empty())
+        throw std::invalid_argument(why);
+    const tmem::MmaShape shape = shapeOf(in, o);
+    const int ctas = shape.ctaGroup;
+    const tmem::LayoutRecord& rec = tmem::layoutOf(shape);
+    const bool a = o.operand == TmemOperand::A;
+
+    Diagram d;
+    // The catalog entry's spec when drawn as the catalog has it (export --all); with the N and the access
+    // asked for otherwise.
+    d.title = o.n > 0 || o.access ? tmem::specOf(shape, true) : in.spec;
+    if (o.access)
+        d.title += (o.access->op == tmem::Op::Ld ? "  --ld " : "  --st ") + tmem::specOf(*o.access);
+    d.spec = in.spec;
+    d.ptx = std::string(in.ptx);
+    d.section = std::string(in.section);
+    d.anchor = std::string(in.anchor);
+    d.scope = Scope::Warpgroup;
+    d.threads = tmem::kLanes; // hover group: the TMEM lane, or the holding thread when composed
+    d.palette = o.palette;
+    d.caption.push_back(
+        std::string(in.ptx) + "  (M " + std::to_string(shape.m) + ", N " + std::to_string(shape.n) + ", K " +
+        std::to_string(tmem::kOf(shape.kind, shape.sparse)) + " in the instruction descriptor)");
+    d.caption.push_back(layoutLine(rec, in.section));
+    if (o.access)
+        d.caption.push_back(
+            (o.access->op == tmem::Op::Ld
+                 ? "who holds D[m][n] after " + tmem::ptxOf(*o.access) +
+                       ": every warp w of the warpgroup loads its subpartition (lane 32w, +16 for the upper "
+                       "half of a 16-lane shape) at columns 0, " +
+                       std::to_string(tmem::columnsOf(*o.access)) + ", ..."
+                 : "who must hold A[m][k] for " + tmem::ptxOf(*o.access) +
+                       " to put A where the mma reads it (every warp stores its subpartition)") +
+            "; hover a cell: the thread lights in both panels, its partner is framed");
+    for (const auto& note : in.notes)
+        d.caption.emplace_back(note);
+
+    // The operand's elements, and who holds each.
+    Grid g;
+    const int width = a ? tmem::kOf(shape.kind, shape.sparse) / (shape.sparse ? 2 : 1) : shape.n;
+    const int bits = a ? tmem::aElementBits(shape.kind) : o.access && o.access->packed ? 16 : 32;
+    g.operand = a ? "A" : "D";
+    g.label = g.operand;
+    g.elementBits = bits;
+    g.elements.reserve(static_cast<std::size_t>(shape.m * width));
+    for (int m = 0; m < shape.m; ++m)
+        for (int k = 0; k < width; ++k) {
+            TmemElement e{m, k, k, a ? tmem::placeA(shape, m, k, bits) : tmem::placeD(shape, m, k),
+                          std::nullopt};
+            if (o.access)
+                e.holder = a ? tmem::whoHoldsA(shape, *o.access, m, k, bits)
+                             : tmem::whoHoldsD(shape, *o.access, m, k);
+            g.elements.push_back(e);
+        }
+    int columns = 1;
+    for (const TmemElement& e : g.elements)
+        columns = std::max(columns, e.at.column + 1);
+    g.title =
+        std::string(a ? "A" : "D") + " in Tensor Memory  " + std::to_string(ctas * tmem::kLanes) +
+        " lanes × " + std::to_string(columns) + " columns" + (ctas > 1 ? " (2 CTAs)" : "") +
+        (a ? ", " + std::to_string(bits) + "-bit elements, " + std::to_string(32 / bits) + " a column" : "") +
+        (bits == 16 && !a ? ", the low 16 bits of each column (.pack::16b)" : "");
+    g.subtitle = "rows: TMEM lane; columns: TMEM column (32 bits each); warp w of a warpgroup reaches lanes "
+                 "32(w%4)..32(w%4)+31" +
+                 std::string(a && bits < 32 ? "; lower bits left" : "");
+    g.source =
+        (a ? "A(m,k): " : "D(m,n): ") + layoutLine(rec, in.section) + "; " + std::string(kNotOnHardware);
+
+    const DiagramMetrics& mt = d.metrics;
+    const double x0 = mt.margin;
+    double y = mt.margin + mt.titleFont;
+    addText(d, x0, y, d.title, mt.titleFont, TextRole::Title, TextAnchor::Start, true);
+    for (const std::string& line : d.caption) {
+        y += mt.noteFont + 6;
+        addText(d, x0, y, line, mt.noteFont, TextRole::Caption);
+    }
+    y += mt.gap;
+    const double top = y + mt.panelTitleFont;
+    const int tmemPanel = addTmemPanel(d, g, ctas, x0, top + (o.access ? mt.headerFont + 6 : 0), o.palette);
+    if (o.access) {
+        // Beside it, rows level with the Tensor Memory rows (a .32x32b load gives thread t lane t).
+        const int regPanel =
+            addRegisterPanel(d, g, *o.access, ctas, d.width - mt.margin - 40, top, o.palette);
+        const DiagramPanel& tp = d.panels[static_cast<std::size_t>(tmemPanel)];
+        const DiagramPanel& rp = d.panels[static_cast<std::size_t>(regPanel)];
+        d.partner.assign(d.cells.size(), -1);
+        for (std::uint32_t i = 0; i < tp.cellCount; ++i) { // built in the same element order
+            d.partner[tp.firstCell + i] = static_cast<std::int32_t>(rp.firstCell + i);
+            d.partner[rp.firstCell + i] = static_cast<std::int32_t>(tp.firstCell + i);
+        }
+    }
+    if (o.extras) { // under the operand, in either view
+        std::vector<Grid> extras = scaleFactorGrids(shape);
+        if (std::optional<Grid> md = metadataGrid(shape))
+            extras.push_back(std::move(*md));
+        else if (shape.sparse)
+            d.caption.push_back("the sparse metadata's place in Tensor Memory is drawn for kind::f8f6f4, "
+                                "kind::i8 and kind::mxf8f6f4 with M = 128 (cta_group::1) only");
+        for (const Grid& extra : extras)
+            addTmemPanel(d, extra, 1, x0, d.height - mt.margin + mt.gap + mt.panelTitleFont, o.palette);
+    }
+    rebuildHoverIndex(d);
     return d;
+}
+
+Diagram buildTensorMemoryDiagram(const Instruction& in, Palette palette) {
+    TensorMemoryOptions o;
+    o.palette = palette;
+    return buildTensorMemoryDiagram(in, o);
+}
+
+// ---- cell texts (Diagram::labelText / tooltipText / hoverId delegate here)
+// ----------------------------------
+
+namespace {
+class Put {
+  public:
+    explicit Put(CellText& out) : m_out(out), m_p(out.chars) {}
+    ~Put() { m_out.size = static_cast<std::uint16_t>(m_p - m_out.chars); }
+    Put(const Put&) = delete;
+    Put& operator=(const Put&) = delete;
+    template <class... T> void operator()(const T&... parts) { (put(parts), ...); }
+
+  private:
+    char* end() { return m_out.chars + sizeof m_out.chars; }
+    void put(std::string_view v) {
+        if (static_cast<std::size_t>(end() - m_p) >= v.size())
+            m_p = std::copy_n(v.data(), v.size(), m_p);
+    }
+    void put(const char* v) { put(std::string_view(v)); }
+    void put(char c) {
+        if (m_p < end())
+            *m_p++ = c;
+    }
+    void put(int v) { m_p = std::to_chars(m_p, end(), v).ptr; }
+    CellText& m_out;
+    char* m_p;
+};
+
+constexpr std::string_view kDot = " \u00b7 ";
+
+// "D(37,5)", "SFA(5,0)", "E(5,3)".
+void element(Put& put, const DiagramPanel& p, const DiagramCell& c) {
+    const std::string_view op = p.operand;
+    const std::string_view name = op == "scale A"    ? "SFA"
+                                  : op == "scale B"  ? "SFB"
+                                  : op == "metadata" ? "E"
+                                                     : op;
+    put(name, '(', int{c.element}, ',', int{c.bitLo}, ')');
+}
+
+void bitRange(Put& put, int lowBit, int bits) {
+    if (bits < 32)
+        put('[', lowBit + bits - 1, "..", lowBit, ']');
+}
+
+// "CTA 0 lane 37 column 5", bits when the element is narrower than the cell.
+void tmemPlace(Put& put, const DiagramPanel& p, const DiagramCell& c) {
+    const tmem::Address at = tmem::Address::decode(c.address);
+    put("CTA ", int{c.matrix}, " lane ", at.lane, " column ", at.column);
+    bitRange(put, c.groupID, p.elementBits);
+}
+
+// "warp 1 lane 5 r0[31..0]": the register that holds it.
+void holder(Put& put, const DiagramPanel& p, const DiagramCell& c) {
+    put("warp ", int{c.warp}, " lane ", int{c.lane}, " r", int{c.reg}, '[', c.bitHi + p.elementBits - 1, "..",
+        int{c.bitHi}, ']');
+}
+
+bool composed(const Diagram& d) {
+    return !d.partner.empty();
+}
+} // namespace
+
+void tensorMemoryLabel(const DiagramPanel& p, const DiagramCell& c, CellText& text) {
+    Put put(text);
+    element(put, p, c);
+}
+
+void tensorMemoryTooltip(const Diagram& d, const DiagramPanel& p, const DiagramCell& c, CellText& text) {
+    Put put(text);
+    if (p.kind ==
+        PanelKind::TensorMemoryRegisters) { // "warp 1 lane 5 r0[31..0] · D(37,5) · CTA 0 lane 37 ..."
+        holder(put, p, c);
+        put(kDot);
+        element(put, p, c);
+        put(kDot);
+        tmemPlace(put, p, c);
+        return;
+    }
+    element(put, p, c);
+    put(kDot);
+    tmemPlace(put, p, c);
+    put(kDot);
+    if (composed(d)) // "... · held by warp 1 lane 5 r0[31..0]"
+        put("held by ");
+    if (composed(d))
+        holder(put, p, c);
+    else
+        put("warp ", int{c.warp});
+}
+
+void tensorMemoryHoverId(const DiagramPanel& p, const DiagramCell& c, CellText& text) {
+    Put put(text);
+    const tmem::Address at = tmem::Address::decode(c.address);
+    if (p.kind == PanelKind::TensorMemoryRegisters)
+        put("tmem-reg-t", int{c.thread}, "-r", int{c.col}, "-b", int{c.bitHi});
+    else
+        put("tmem-c", int{c.matrix}, "-l", at.lane, "-c", at.column);
+    if (p.operand != "D" || c.groupID != 0) {
+        put('-');
+        for (const char ch : p.operand)
+            put(ch == ' ' ? '-' : ch);
+        if (c.groupID != 0)
+            put("-b", int{c.groupID});
+    }
 }
 
 } // namespace lanemap

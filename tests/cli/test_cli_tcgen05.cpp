@@ -57,6 +57,23 @@ TEST(CliTcgen05, ExportsTheComposedViewAsJson) {
     EXPECT_EQ(e, nlohmann::json::parse("[1, 72, 20, 0, 2, 8, 4, 0, 64, 16]"));
 }
 
+// The SVG is the picture the GUI's Tensor Memory pane shows: D in Tensor Memory beside the registers.
+TEST(CliTcgen05, ExportsTheComposedViewAsTheGuisPicture) {
+    const auto r = runCli({"export", "tcgen05.mma.cta_group::1.kind::f16.m128n64", "--ld", "32x32b.x32",
+                           "--format", "svg", "-o", "-"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("D in Tensor Memory  128 lanes \u00d7 64 columns"), std::string::npos);
+    EXPECT_NE(r.out.find("Registers after tcgen05.ld.sync.aligned.32x32b.x32.b32"), std::string::npos);
+    EXPECT_NE(r.out.find("D(37,40) \u00b7 CTA 0 lane 37 column 40 \u00b7 held by warp 1 lane 5 r8[31..0]"),
+              std::string::npos);
+    EXPECT_NE(r.out.find("not confirmed on hardware"), std::string::npos);
+    const auto st = runCli({"export", "tcgen05.mma.cta_group::1.kind::f16.m128n64", "--st", "32x32b.x8",
+                            "--format", "svg", "-o", "-"});
+    ASSERT_EQ(st.code, 0) << st.err;
+    EXPECT_NE(st.out.find("Registers before tcgen05.st.sync.aligned.32x32b.x8.b32"), std::string::npos);
+    EXPECT_NE(st.out.find("A in Tensor Memory"), std::string::npos);
+}
+
 TEST(CliTcgen05, BadInputIsAUsageErrorNamingWhatIsValid) {
     const auto num = runCli({"show", "tcgen05.ld.16x128b.x128"});
     EXPECT_EQ(num.code, 2);
@@ -71,9 +88,9 @@ TEST(CliTcgen05, BadInputIsAUsageErrorNamingWhatIsValid) {
     EXPECT_EQ(other.code, 2);
     EXPECT_NE(other.err.find("not a tcgen05.mma spec"), std::string::npos);
     const auto format =
-        runCli({"export", "tcgen05.mma.cta_group::1.kind::f16.m128", "--format", "svg", "-o", "-"});
+        runCli({"export", "tcgen05.mma.cta_group::1.kind::f16.m128", "--format", "cute", "-o", "-"});
     EXPECT_EQ(format.code, 2);
-    EXPECT_NE(format.err.find("txt or json"), std::string::npos);
+    EXPECT_NE(format.err.find("txt, json or svg"), std::string::npos);
     const auto stB = runCli({"show", "tcgen05.mma.cta_group::2.kind::f16.m128n32", "--st", "32x32b.x4"});
     EXPECT_EQ(stB.code, 2);
     EXPECT_NE(stB.err.find("layouts A, D and F only"), std::string::npos);

@@ -17,9 +17,9 @@ TEST(Tcgen05Panel, OpeningAnMmaEntryPaintsTheTensorMemoryGrid) {
     ASSERT_NE(view, nullptr) << "a Tensor Memory pane";
     const Diagram* d = view->diagram();
     ASSERT_NE(d, nullptr);
-    ASSERT_EQ(d->panels.size(), 1u);
+    ASSERT_GE(d->panels.size(), 1u);
     EXPECT_EQ(d->panels.front().kind, PanelKind::TensorMemory);
-    EXPECT_EQ(d->cells.size(), 128u * 256u) << "every D element of m128n256";
+    EXPECT_EQ(d->panels.front().cellCount, 128u * 256u) << "every D element of m128n256";
     // The cell of D(0,0) is at lane 0, column 0 and is painted in its fill.
     const int cell = cellAt(view, 0, 0);
     ASSERT_GE(cell, 0);

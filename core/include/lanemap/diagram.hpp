@@ -84,6 +84,8 @@ struct DiagramOptions {
 // matrix and its row, address = the byte address.
 // TensorMemory: a tcgen05.mma's D in Tensor Memory (buildTensorMemoryDiagram): row = TMEM lane (CTA 1 of a
 // pair under CTA 0), col = TMEM column; element = m and bitLo = n of the D(m,n) held, matrix = the CTA.
+// TensorMemoryRegisters: the registers of a warpgroup after a tcgen05.ld (or before a tcgen05.st), row = the
+// thread, col = its register (lanemap/diagram_tmem.hpp says what the cells of both carry).
 enum class PanelKind : std::uint8_t {
     Operand,
     Metadata,
@@ -91,7 +93,8 @@ enum class PanelKind : std::uint8_t {
     SharedMemoryMap,
     Chunks,
     Addresses,
-    TensorMemory
+    TensorMemory,
+    TensorMemoryRegisters
 };
 
 // One matrix grid: an operand (or one quad-pair product of it), or the metadata fields on the A grid.
@@ -117,6 +120,10 @@ struct DiagramPanel {
     // cell, so grid row r of a K-major b1 B is k 8r..8r+7.
     int rowElements = 1, colElements = 1;
     std::uint32_t firstCell = 0, cellCount = 0; // this panel's cells in Diagram::cells
+    // What the rows and the columns are, in words ("TMEM lane", "register"); empty: the operand's matrix axes
+    // (M, N, K), which a backend names itself. The title and the tooltips say the same.
+    std::string rowAxis, colAxis;
+    int elementBits = 32; // Tensor Memory panels: the bits of one element in its 32-bit cell or register
     Source source = Source::Doc; // where most of its placements come from; tooltips name only the others
     // Grid position (row * cols + col) -> Diagram::cells indices covering it (CSR), for hit tests.
     std::vector<std::uint32_t> gridOffsets;
@@ -262,6 +269,10 @@ struct Diagram {
     std::vector<BitFieldDiagram> bitFields;
     std::vector<DiagramText> texts;
     std::vector<DiagramLine> lines;
+
+    // A composed view (lanemap/diagram_tmem.hpp): per cell, the cell holding the same element in the other
+    // panel (Tensor Memory <-> registers), or -1; empty elsewhere. Hovering one frames the other.
+    std::vector<std::int32_t> partner;
 
     // thread -> indices into cells (CSR), every panel: what lights up when a lane is hovered.
     std::vector<std::uint32_t> threadOffsets;

@@ -1,0 +1,218 @@
+// The Tensor Memory pane of a tcgen05.mma entry: N, the operand (D, or A in Tensor Memory) and the access it
+// is composed with, picked in the pane's tools; the picture is core's (buildTensorMemoryDiagram), the same
+// the SVG export writes. Hover goes through the shared ViewState like every register pane: the hovered
+// cell's hover group is the thread holding it (composed) or its TMEM lane, and the view frames the cell
+// holding the same element in the other panel (Diagram::partner).
+#include "main_window.hpp"
+
+#include "pane_frame.hpp"
+#include "view_state.hpp"
+
+#include "lanemap/tmem.hpp"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QStandardItemModel>
+#include <QStatusBar>
+
+#include <stdexcept>
+
+namespace lanemap::gui {
+
+namespace {
+QString text(std::string_view s) {
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+
+bool sameView(const TensorMemoryOptions& a, const TensorMemoryOptions& b) {
+    return a.palette == b.palette && a.n == b.n && a.operand == b.operand && a.access == b.access &&
+           a.extras == b.extras;
+}
+
+std::vector<int> validNs(const tmem::MmaShape& shape) {
+    const tmem::NRange r = tmem::validN(shape);
+    if (!r.only.empty())
+        return r.only;
+    std::vector<int> out;
+    for (int n = r.first; n <= r.last; n += r.step)
+        out.push_back(n);
+    return out;
+}
+} // namespace
+
+void MainWindow::resetTensorMemoryView(int n) {
+    m_tmem = TensorMemoryOptions{};
+    if (!m_instruction || !m_instruction->tmemMma)
+        return;
+    m_tmem.n = n > 0 ? n : m_instruction->n;
+    if (!tmem::validN(shapeOf(*m_instruction, m_tmem)).contains(m_tmem.n))
+        m_tmem.n = m_instruction->n;
+    // Composed from the start: who holds D[m][n] after the load an epilogue would issue.
+    m_tmem.access = defaultAccess(shapeOf(*m_instruction, m_tmem), tmem::Op::Ld);
+    updateTensorMemoryTools();
+}
+
+bool MainWindow::setTensorMemoryView(int n, const QString& operand, const QString& access, QString* error) {
+    auto fail = [error](const QString& why) {
+        if (error)
+            *error = why;
+        return false;
+    };
+    if (!m_instruction || !m_instruction->tmemMma)
+        return fail(tr("the open entry is not a tcgen05.mma form"));
+    TensorMemoryOptions o = m_tmem;
+    o.n = n > 0 ? n : m_instruction->n;
+    if (operand == QLatin1String("D"))
+        o.operand = TmemOperand::D;
+    else if (operand == QLatin1String("A"))
+        o.operand = TmemOperand::A;
+    else
+        return fail(tr("operand '%1' is not D or A").arg(operand));
+    o.access.reset();
+    if (!access.isEmpty() && access != QLatin1String("none")) {
+        std::string why;
+        const tmem::Op op = o.operand == TmemOperand::D ? tmem::Op::Ld : tmem::Op::St;
+        const std::optional<tmem::Access> a = tmem::parseAccess(access.toStdString(), op, why);
+        if (!a)
+            return fail(QString::fromStdString(why));
+        o.access = a;
+    }
+    if (const std::string why = validate(*m_instruction, o); !why.empty())
+        return fail(QString::fromStdString(why));
+    m_tmem = o;
+    updateTensorMemoryTools();
+    updateHeader();
+    rebuildPanes();
+    if (DiagramView* v = pane(tensorMemoryPane()))
+        v->fit(DiagramView::FitMode::Readable); // a different picture: fitted afresh
+    return true;
+}
+
+std::shared_ptr<const Diagram> MainWindow::tensorMemoryDiagram() const {
+    if (!m_instruction || !m_instruction->tmemMma)
+        return nullptr;
+    TensorMemoryOptions o = m_tmem;
+    o.palette = m_state->palette();
+    if (m_tmemDiagram && m_tmemDiagramOf == m_instruction && sameView(o, m_tmemDiagramOptions))
+        return m_tmemDiagram;
+    try {
+        m_tmemDiagram = std::make_shared<const Diagram>(buildTensorMemoryDiagram(*m_instruction, o));
+    } catch (const std::invalid_argument&) {
+        // A view the entry does not take (restored settings): the entry as the catalog has it.
+        o = TensorMemoryOptions{};
+        o.palette = m_state->palette();
+        m_tmemDiagram = std::make_shared<const Diagram>(buildTensorMemoryDiagram(*m_instruction, o));
+    }
+    m_tmemDiagramOf = m_instruction;
+    m_tmemDiagramOptions = o;
+    return m_tmemDiagram;
+}
+
+QWidget* MainWindow::makeTensorMemoryTools() {
+    auto* tools = new QWidget;
+    tools->setObjectName(QStringLiteral("tmemTools"));
+    auto* hl = new QHBoxLayout(tools);
+    hl->setContentsMargins(4, 0, 4, 2);
+    auto box = [&](const QString& label, const QString& objectName, const QString& tip, QLabel** labelOut) {
+        auto* l = new QLabel(label, tools);
+        auto* b = new QComboBox(tools);
+        b->setObjectName(objectName);
+        b->setToolTip(tip);
+        b->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+        l->setBuddy(b);
+        hl->addWidget(l);
+        hl->addWidget(b);
+        if (labelOut)
+            *labelOut = l;
+        return b;
+    };
+    m_tmemNBox =
+        box(tr("&N"), QStringLiteral("tmemN"),
+            tr("N of the mma (it lives in the instruction descriptor): how many columns D takes"), nullptr);
+    m_tmemOperandBox =
+        box(tr("O&perand"), QStringLiteral("tmemOperand"),
+            tr("D, the accumulator; or A, where the form reads A from Tensor Memory"), nullptr);
+    QLabel* accessLabel = nullptr;
+    m_tmemAccessBox = box(tr("tcgen05.&ld"), QStringLiteral("tmemAccess"),
+                          tr("Compose with the access every warp of the warpgroup issues: who holds each "
+                             "element in which register. Every shape and .num that composes with this mma"),
+                          &accessLabel);
+    m_tmemAccessLabel = accessLabel;
+    hl->addStretch(1);
+    auto apply = [this] {
+        if (!m_tmemNBox || !m_tmemOperandBox || !m_tmemAccessBox)
+            return;
+        const QString operand = m_tmemOperandBox->currentData().toString();
+        // A new operand opens with its default access; otherwise the chosen one.
+        const bool operandChanged =
+            operand != (m_tmem.operand == TmemOperand::A ? QStringLiteral("A") : QStringLiteral("D"));
+        QString access = m_tmemAccessBox->currentData().toString();
+        const int n = m_tmemNBox->currentData().toInt();
+        if (operandChanged && m_instruction && m_instruction->tmemMma) {
+            TensorMemoryOptions probe = m_tmem;
+            probe.n = n;
+            const tmem::Op op = operand == QLatin1String("A") ? tmem::Op::St : tmem::Op::Ld;
+            access = text(tmem::specOf(defaultAccess(shapeOf(*m_instruction, probe), op)));
+        }
+        QString error;
+        if (!setTensorMemoryView(n, operand, access, &error)) {
+            // An access that does not fit the new N: the default one.
+            if (m_instruction && m_instruction->tmemMma && access != QLatin1String("none")) {
+                TensorMemoryOptions probe = m_tmem;
+                probe.n = n;
+                const tmem::Op op = operand == QLatin1String("A") ? tmem::Op::St : tmem::Op::Ld;
+                if (setTensorMemoryView(n, operand,
+                                        text(tmem::specOf(defaultAccess(shapeOf(*m_instruction, probe), op))),
+                                        &error))
+                    return;
+            }
+            updateTensorMemoryTools(); // back to what is shown
+            statusBar()->showMessage(error, 8000);
+        }
+    };
+    for (QComboBox* b : {m_tmemNBox.data(), m_tmemOperandBox.data(), m_tmemAccessBox.data()})
+        connect(b, &QComboBox::activated, this, apply);
+    updateTensorMemoryTools();
+    return tools;
+}
+
+void MainWindow::updateTensorMemoryTools() {
+    if (!m_tmemNBox || !m_tmemOperandBox || !m_tmemAccessBox || !m_instruction || !m_instruction->tmemMma)
+        return;
+    const tmem::MmaShape shape = shapeOf(*m_instruction, m_tmem);
+    const QSignalBlocker b1(m_tmemNBox), b2(m_tmemOperandBox), b3(m_tmemAccessBox);
+    m_tmemNBox->clear();
+    for (const int n : validNs(shape))
+        m_tmemNBox->addItem(QString::number(n), n);
+    m_tmemNBox->setCurrentIndex(m_tmemNBox->findData(shape.n));
+
+    m_tmemOperandBox->clear();
+    m_tmemOperandBox->addItem(tr("D (accumulator)"), QStringLiteral("D"));
+    m_tmemOperandBox->addItem(tr("A in Tensor Memory"), QStringLiteral("A"));
+    const bool aModelled = modelsAInTensorMemory(shape);
+    if (auto* model = qobject_cast<QStandardItemModel*>(m_tmemOperandBox->model()))
+        if (QStandardItem* item = model->item(1)) {
+            item->setEnabled(aModelled);
+            item->setToolTip(aModelled
+                                 ? QString()
+                                 : tr("A in Tensor Memory is modelled for data-path layouts A, D and F"));
+        }
+    const bool a = m_tmem.operand == TmemOperand::A;
+    m_tmemOperandBox->setCurrentIndex(a ? 1 : 0);
+
+    const tmem::Op op = a ? tmem::Op::St : tmem::Op::Ld;
+    if (m_tmemAccessLabel)
+        m_tmemAccessLabel->setText(a ? tr("tcgen05.s&t") : tr("tcgen05.&ld"));
+    m_tmemAccessBox->clear();
+    m_tmemAccessBox->addItem(a ? tr("none (A alone)") : tr("none (D alone)"), QStringLiteral("none"));
+    const tmem::Access preferred = defaultAccess(shape, op);
+    for (const tmem::Access& access : composableAccesses(shape, op)) {
+        const QString spec = text(tmem::specOf(access));
+        m_tmemAccessBox->addItem(access == preferred ? spec + tr("  (epilogue default)") : spec, spec);
+    }
+    m_tmemAccessBox->setCurrentIndex(
+        m_tmem.access ? m_tmemAccessBox->findData(text(tmem::specOf(*m_tmem.access))) : 0);
+}
+
+} // namespace lanemap::gui

@@ -1,0 +1,55 @@
+#pragma once
+// The tcgen05.mma views as Diagrams (core/src/diagram_tmem.cpp): one picture for the GUI's Tensor Memory
+// pane, the SVG and the PNG (docs/reference/tcgen05.md#the-tensor-memory-panel-gui-svg-png).
+//
+//   - D (or A, where the layout models A in Tensor Memory) on the TMEM lanes x columns of the mma's N;
+//   - composed with a tcgen05.ld of D (or a tcgen05.st of A): a second panel, the registers of the
+//     warpgroup's threads after the access, rows = threads, columns = registers; a cell in either panel and
+//     the cell holding the same element in the other share their hover group (the holding thread) and are
+//     each other's Diagram::partner;
+//   - the block-scaled kinds' scale factors and the .sp forms' metadata as their own Tensor Memory panels.
+//
+// Cells of these panels (DiagramPanel::kind TensorMemory or TensorMemoryRegisters) carry:
+//   element = m, bitLo = n (D), k (A), the row index (scale factors) or the metadata group; bitHi = the
+//   factor (scale factors), else bitLo; matrix = the CTA; address = the TMEM address of the element's cell
+//   (lane << 16 | column); groupID = the lowest bit of the element in that cell; reg = the holder's
+//   register (composed) and lane, warp = the holder's lane and warp (composed) or the TMEM lane and its
+//   subpartition.
+
+#include "lanemap/diagram.hpp"
+#include "lanemap/tmem.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lanemap {
+
+enum class TmemOperand : std::uint8_t { D, A };
+
+struct TensorMemoryOptions {
+    Palette palette = Palette::Default;
+    int n = 0;                            // N of the mma (its instruction descriptor); 0: the entry's
+    TmemOperand operand = TmemOperand::D; // A: the A operand in Tensor Memory (layouts A, D, F)
+    std::optional<tmem::Access> access;   // compose: a tcgen05.ld of D, or a tcgen05.st of A
+    bool extras = true;                   // scale factors (block-scaled kinds), metadata (.sp)
+};
+
+// The mma shape the options ask for: the entry's with N replaced.
+tmem::MmaShape shapeOf(const Instruction& instruction, const TensorMemoryOptions& options);
+// "" when the view can be drawn, else what is wrong and what is valid.
+std::string validate(const Instruction& instruction, const TensorMemoryOptions& options);
+// Whether the layout of `shape` models A in Tensor Memory (layouts A, D, F; tmem::validate(View)).
+bool modelsAInTensorMemory(const tmem::MmaShape& shape);
+// Every access that composes with `shape`: for Ld every shape x .num x .pack::16b that
+// tmem::validateComposition accepts, for St every one tmem::validate(View) accepts for A; in the order of
+// tmem::kShapes, .num ascending, unpacked first.
+std::vector<tmem::Access> composableAccesses(const tmem::MmaShape& shape, tmem::Op op);
+// The access a view opens with: .32x32b, the shape CUTLASS's SM100 epilogues load the accumulator with (one
+// TMEM lane per thread), .num covering up to 32 columns of D (or all of A's columns).
+tmem::Access defaultAccess(const tmem::MmaShape& shape, tmem::Op op);
+
+// Throws std::invalid_argument with validate()'s message when the view cannot be drawn.
+Diagram buildTensorMemoryDiagram(const Instruction& instruction, const TensorMemoryOptions& options);
+
+} // namespace lanemap

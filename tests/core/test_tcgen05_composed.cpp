@@ -1,0 +1,247 @@
+// The tcgen05.mma views as Diagrams (diagram_tmem.hpp): the spec's N sizes the grid, A in Tensor Memory, the
+// composed "who holds D[m][n]" picture checked cell by cell against tmem::whoHoldsD / whoHoldsA, and the
+// scale-factor and metadata panels against their tables.
+#include "lanemap/catalog.hpp"
+#include "lanemap/diagram_tmem.hpp"
+#include "lanemap/svg.hpp"
+#include "lanemap/tcgen05_tmem_tables.hpp"
+#include "lanemap/tmem.hpp"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <stdexcept>
+
+namespace test_tcgen05_composed {
+
+using namespace lanemap;
+
+const Instruction& entry(const std::string& spec) {
+    const Instruction* in = Catalog::instance().instruction(spec);
+    if (!in)
+        throw std::runtime_error("no catalog entry " + spec);
+    return *in;
+}
+
+const DiagramPanel* panelOf(const Diagram& d, PanelKind kind, std::string_view operand) {
+    for (const DiagramPanel& p : d.panels)
+        if (p.kind == kind && p.operand == operand)
+            return &p;
+    return nullptr;
+}
+
+TEST(TensorMemoryView, TheSpecsNSizesTheGrid) {
+    const Instruction& in = entry("tcgen05.mma.cta_group::1.kind::f16.m128");
+    TensorMemoryOptions o;
+    o.n = 64;
+    const Diagram d = buildTensorMemoryDiagram(in, o);
+    ASSERT_EQ(d.panels.size(), 1u);
+    EXPECT_EQ(d.panels.front().cols, 64) << "layout D: one column per n";
+    EXPECT_EQ(d.cells.size(), 128u * 64u);
+    EXPECT_EQ(d.title, "tcgen05.mma.cta_group::1.kind::f16.m128n64");
+    // Layout E folds N into two lane halves: N/2 columns.
+    const Instruction& ws = entry("tcgen05.mma.ws.cta_group::1.kind::f16.m64");
+    o.n = 128;
+    EXPECT_EQ(buildTensorMemoryDiagram(ws, o).panels.front().cols, 64);
+    o.n = 24; // not a valid N for M = 128 (steps of 16)
+    EXPECT_THROW(buildTensorMemoryDiagram(in, o), std::invalid_argument);
+}
+
+TEST(TensorMemoryView, AInTensorMemoryPacksItsElementsIntoColumns) {
+    const Instruction& in = entry("tcgen05.mma.cta_group::1.kind::f16.m128");
+    TensorMemoryOptions o;
+    o.operand = TmemOperand::A;
+    const Diagram d = buildTensorMemoryDiagram(in, o);
+    const DiagramPanel* p = panelOf(d, PanelKind::TensorMemory, "A");
+    ASSERT_NE(p, nullptr);
+    EXPECT_EQ(p->elementBits, 16);
+    EXPECT_EQ(p->cols, 8) << "K = 16 f16 elements, two a 32-bit column";
+    ASSERT_EQ(d.cells.size(), 128u * 16u);
+    for (const DiagramCell& c : d.cells) {
+        const tmem::Placement at = tmem::placeA(*in.tmemMma, c.element, c.bitLo, 16);
+        EXPECT_EQ(tmem::Address::decode(c.address), (tmem::Address{at.lane, at.column}));
+        EXPECT_EQ(c.groupID, at.bit);
+        EXPECT_EQ(d.cellAt(c.rect.x + 1, c.rect.y + 1), static_cast<int>(&c - d.cells.data()));
+    }
+    for (const DiagramCell& c : d.cells)
+        if (c.element == 3 && c.bitLo == 5)
+            EXPECT_EQ(d.tooltip(c), "A(3,5) \u00b7 CTA 0 lane 3 column 2[31..16] \u00b7 warp 0");
+    // Layouts without an A model say so.
+    const Instruction& b = entry("tcgen05.mma.cta_group::2.kind::f16.m128");
+    EXPECT_FALSE(modelsAInTensorMemory(*b.tmemMma));
+    EXPECT_THROW(buildTensorMemoryDiagram(b, o), std::invalid_argument);
+}
+
+// Every cell of the composed picture, both panels, against whoHoldsD: one form per layout, a 32-lane and a
+// 16-lane shape, packed and not.
+TEST(TensorMemoryView, ComposedDiagramMatchesWhoHoldsDForEveryCellOfEveryLayout) {
+    std::set<tmem::Layout> seen;
+    for (const Variant* v : Catalog::instance().variants()) {
+        if (!v->tmemMma || seen.count(tmem::layoutOf(*v->tmemMma).layout))
+            continue;
+        seen.insert(tmem::layoutOf(*v->tmemMma).layout);
+        const Instruction& in = Catalog::instance().instruction(*v);
+        TensorMemoryOptions o;
+        o.n = 64;
+        const tmem::MmaShape shape = shapeOf(in, o);
+        for (const tmem::Access& a : {tmem::Access{tmem::Op::Ld, tmem::Shape::S32x32b, 16},
+                                      tmem::Access{tmem::Op::Ld, tmem::Shape::S16x256b, 2},
+                                      tmem::Access{tmem::Op::Ld, tmem::Shape::S16x64b, 4, true}}) {
+            o.access = a;
+            const Diagram d = buildTensorMemoryDiagram(in, o);
+            const DiagramPanel* t = panelOf(d, PanelKind::TensorMemory, "D");
+            const DiagramPanel* r = panelOf(d, PanelKind::TensorMemoryRegisters, "D");
+            ASSERT_TRUE(t && r) << v->spec;
+            ASSERT_EQ(t->cellCount, static_cast<std::uint32_t>(shape.m * 64)) << v->spec;
+            ASSERT_EQ(r->cellCount, t->cellCount);
+            ASSERT_EQ(d.partner.size(), d.cells.size());
+            const int regs = tmem::registersOf(a);
+            std::set<std::tuple<int, int, int>> slots;
+            for (std::uint32_t i = t->firstCell; i < t->firstCell + t->cellCount; ++i) {
+                const DiagramCell& c = d.cells[i];
+                const tmem::Holder h = tmem::whoHoldsD(shape, a, c.element, c.bitLo);
+                const int thread = h.cta * 128 + h.warp * 32 + h.thread;
+                EXPECT_EQ(c.thread, thread) << v->spec << " D(" << c.element << "," << c.bitLo << ")";
+                EXPECT_EQ(c.reg, h.reg);
+                EXPECT_EQ(c.bitHi, h.bit);
+                const tmem::Placement at = tmem::placeD(shape, c.element, c.bitLo);
+                EXPECT_EQ(c.row, at.cta * 128 + at.lane);
+                EXPECT_EQ(c.col, at.column);
+                // Its partner: the register cell of the same element, in the holder's row.
+                const int pi = d.partner[i];
+                ASSERT_GE(pi, 0);
+                const DiagramCell& rc = d.cells[static_cast<std::size_t>(pi)];
+                EXPECT_EQ(rc.panel, static_cast<std::uint16_t>(r - d.panels.data()));
+                EXPECT_EQ(d.partner[static_cast<std::size_t>(pi)], static_cast<int>(i));
+                EXPECT_EQ(rc.element, c.element);
+                EXPECT_EQ(rc.bitLo, c.bitLo);
+                EXPECT_EQ(rc.row, thread);
+                EXPECT_EQ(rc.col % regs, h.reg);
+                EXPECT_EQ(rc.thread, thread) << "one hover group: lit together";
+                EXPECT_TRUE(slots.insert({rc.row, rc.col, h.bit}).second)
+                    << "a register slot holds one element";
+                EXPECT_EQ(d.cellAt(rc.rect.x + 1, rc.rect.y + 1), pi) << "found where it is drawn";
+            }
+        }
+    }
+    EXPECT_EQ(seen.size(), 7u);
+}
+
+TEST(TensorMemoryView, ComposedTooltipsNameBothSides) {
+    const Instruction& in = entry("tcgen05.mma.cta_group::1.kind::f16.m128");
+    TensorMemoryOptions o;
+    o.access = defaultAccess(shapeOf(in, o), tmem::Op::Ld);
+    EXPECT_EQ(tmem::specOf(*o.access), "tcgen05.ld.32x32b.x32");
+    const Diagram d = buildTensorMemoryDiagram(in, o);
+    int found = 0;
+    for (std::size_t i = 0; i < d.cells.size(); ++i) {
+        const DiagramCell& c = d.cells[i];
+        if (c.element != 37 || c.bitLo != 40)
+            continue;
+        ++found;
+        // Column 40 is in the second access (columns 32..63), register 8.
+        if (d.panels[c.panel].kind == PanelKind::TensorMemory)
+            EXPECT_EQ(d.tooltip(c),
+                      "D(37,40) \u00b7 CTA 0 lane 37 column 40 \u00b7 held by warp 1 lane 5 r8[31..0]");
+        else
+            EXPECT_EQ(d.tooltip(c), "warp 1 lane 5 r8[31..0] \u00b7 D(37,40) \u00b7 CTA 0 lane 37 column 40");
+        EXPECT_EQ(d.label(c), "D(37,40)");
+    }
+    EXPECT_EQ(found, 2);
+    // The SVG writes the same picture: both panels, the tooltips.
+    const std::string svg = toSvg(d);
+    EXPECT_NE(svg.find("Registers after tcgen05.ld.sync.aligned.32x32b.x32.b32"), std::string::npos);
+    EXPECT_NE(svg.find("held by warp 1 lane 5 r8[31..0]"), std::string::npos);
+}
+
+TEST(TensorMemoryView, StoreOfAComposesWithWhoHoldsA) {
+    const Instruction& in = entry("tcgen05.mma.cta_group::1.kind::f8f6f4.m64");
+    TensorMemoryOptions o;
+    o.operand = TmemOperand::A;
+    const tmem::MmaShape shape = shapeOf(in, o);
+    o.access = defaultAccess(shape, tmem::Op::St);
+    const Diagram d = buildTensorMemoryDiagram(in, o);
+    const DiagramPanel* t = panelOf(d, PanelKind::TensorMemory, "A");
+    const DiagramPanel* r = panelOf(d, PanelKind::TensorMemoryRegisters, "A");
+    ASSERT_TRUE(t && r);
+    EXPECT_EQ(r->elementBits, 8);
+    for (std::uint32_t i = t->firstCell; i < t->firstCell + t->cellCount; ++i) {
+        const DiagramCell& c = d.cells[i];
+        const tmem::Holder h = tmem::whoHoldsA(shape, *o.access, c.element, c.bitLo, 8);
+        EXPECT_EQ(c.thread, h.warp * 32 + h.thread);
+        EXPECT_EQ(c.reg, h.reg);
+        EXPECT_EQ(c.bitHi, h.bit);
+        EXPECT_EQ(d.cells[static_cast<std::size_t>(d.partner[i])].row, h.warp * 32 + h.thread);
+    }
+    // A ld of A, or a st of D, is refused with the reason.
+    o.access->op = tmem::Op::Ld;
+    EXPECT_THROW(buildTensorMemoryDiagram(in, o), std::invalid_argument);
+}
+
+TEST(TensorMemoryView, ComposableAccessesAreExactlyTheValidCompositions) {
+    const Instruction& in = entry("tcgen05.mma.cta_group::1.kind::f16.m128");
+    const tmem::MmaShape shape = shapeOf(in, {});
+    const std::vector<tmem::Access> ld = composableAccesses(shape, tmem::Op::Ld);
+    std::size_t valid = 0;
+    for (const tmem::Shape s : tmem::kShapes)
+        for (const int num : tmem::validNums(s))
+            for (const bool packed : {false, true})
+                valid += tmem::validateComposition(shape, {tmem::Op::Ld, s, num, packed}).empty();
+    EXPECT_EQ(ld.size(), valid);
+    EXPECT_GT(ld.size(), 40u);
+    EXPECT_NE(std::find(ld.begin(), ld.end(), defaultAccess(shape, tmem::Op::Ld)), ld.end());
+    for (const tmem::Access& a : composableAccesses(shape, tmem::Op::St))
+        EXPECT_FALSE(a.packed) << "A is stored without .unpack::16b";
+}
+
+TEST(TensorMemoryView, ScaleFactorPanelsFollowTheTable) {
+    const Instruction& in = entry("tcgen05.mma.cta_group::1.kind::mxf8f6f4.m128");
+    TensorMemoryOptions o;
+    o.n = 64;
+    const Diagram d = buildTensorMemoryDiagram(in, o);
+    const DiagramPanel* sa = panelOf(d, PanelKind::TensorMemory, "scale A");
+    const DiagramPanel* sb = panelOf(d, PanelKind::TensorMemory, "scale B");
+    ASSERT_TRUE(sa && sb);
+    EXPECT_EQ(sa->cellCount, 128u * 4u) << "one 1X factor per row, copied into four subpartitions";
+    EXPECT_EQ(sb->cellCount, 64u * 4u) << "one per column n of B";
+    for (std::uint32_t i = sa->firstCell; i < sa->firstCell + sa->cellCount; ++i) {
+        const DiagramCell& c = d.cells[i];
+        const auto places = tcgen05::scaleFactorPlaces(tcgen05::Kind::MXF8F6F4, tcgen05::ScaleVec::X1, 0,
+                                                       tcgen05::ScaleOperand::A, c.element, c.bitLo);
+        const tmem::Address at = tmem::Address::decode(c.address);
+        EXPECT_NE(
+            std::find(places.begin(), places.end(), tcgen05::TmemPlace{at.lane, at.column, c.groupID, 8}),
+            places.end());
+    }
+    bool source = false;
+    for (const DiagramText& t : d.texts)
+        source |= t.text.find("§9.7.16.10.7") != std::string::npos &&
+                  t.text.find("not confirmed on hardware") != std::string::npos;
+    EXPECT_TRUE(source) << "the panel names its source and says it is not confirmed";
+}
+
+TEST(TensorMemoryView, SparseMetadataPanelFollowsTheTable) {
+    const Instruction& in = entry("tcgen05.mma.sp.cta_group::1.kind::f8f6f4.m128");
+    const Diagram d = buildTensorMemoryDiagram(in, TensorMemoryOptions{});
+    const DiagramPanel* md = panelOf(d, PanelKind::TensorMemory, "metadata");
+    ASSERT_NE(md, nullptr);
+    EXPECT_EQ(md->cellCount, 128u * 16u);
+    EXPECT_EQ(md->cols, 2);
+    for (std::uint32_t i = md->firstCell; i < md->firstCell + md->cellCount; ++i) {
+        const DiagramCell& c = d.cells[i];
+        const tcgen05::TmemPlace at = tcgen05::sparseMetadataPlace(tcgen05::Kind::F8F6F4, c.element, c.bitLo);
+        EXPECT_EQ(tmem::Address::decode(c.address), (tmem::Address{at.lane, at.column}));
+        EXPECT_EQ(c.groupID, at.lowBit);
+    }
+    for (std::uint32_t i = md->firstCell; i < md->firstCell + md->cellCount; ++i)
+        if (d.cells[i].element == 5 && d.cells[i].bitLo == 3)
+            EXPECT_EQ(d.tooltip(d.cells[i]), "E(5,3) \u00b7 CTA 0 lane 5 column 0[15..12] \u00b7 warp 0");
+    // A kind the table does not cover says so in the caption.
+    const Diagram f16 = buildTensorMemoryDiagram(entry("tcgen05.mma.sp.cta_group::1.kind::f16.m128"), {});
+    bool said = false;
+    for (const std::string& line : f16.caption)
+        said |= line.find("metadata") != std::string::npos;
+    EXPECT_TRUE(said);
+}
+
+} // namespace test_tcgen05_composed

@@ -1,0 +1,198 @@
+// The Tensor Memory pane as a user meets it: the spec's N sizes the grid, the pane opens composed with the
+// epilogue's tcgen05.ld, hovering D[m][n] lights and frames the register that holds it (and the reverse), the
+// ld combo offers exactly the accesses that compose, and the titles name Tensor Memory's axes.
+#include "opened_at.hpp"
+#include "pane_frame.hpp"
+#include "view_state.hpp"
+
+#include "lanemap/diagram_tmem.hpp"
+#include "lanemap/tmem.hpp"
+
+#include <QApplication>
+#include <QComboBox>
+#include <QLabel>
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+namespace test_tcgen05_composed_gui {
+
+using namespace lanemap;
+using namespace lanemap::gui;
+using namespace lanemap::gui::test;
+
+const QString kSpec = QStringLiteral("tcgen05.mma.cta_group::1.kind::f16.m128n64");
+
+const DiagramPanel* panelOf(const Diagram& d, PanelKind kind) {
+    for (const DiagramPanel& p : d.panels)
+        if (p.kind == kind && (p.operand == "D" || p.operand == "A"))
+            return &p;
+    return nullptr;
+}
+
+// The cell of element (m, n) in the panel of `kind`.
+int cellOf(const Diagram& d, PanelKind kind, int m, int n) {
+    for (std::size_t i = 0; i < d.cells.size(); ++i) {
+        const DiagramCell& c = d.cells[i];
+        const DiagramPanel& p = d.panels[c.panel];
+        if (p.kind == kind && (p.operand == "D" || p.operand == "A") && c.element == m && c.bitLo == n)
+            return static_cast<int>(i);
+    }
+    return -1;
+}
+
+// Brings the cell into view (the cursor scrolls to it), then moves the mouse onto it.
+void hoverInView(DiagramView* view, int cell) {
+    view->setCursorCell(cell);
+    QApplication::processEvents();
+    hover(view, cell);
+    QApplication::processEvents();
+}
+
+TEST(Tcgen05Composed, TheSpecsNSizesTheGrid) {
+    OpenedAt w(QSize(1280, 720), kSpec);
+    DiagramView* view = w.window->pane(MainWindow::tensorMemoryPane());
+    ASSERT_NE(view, nullptr);
+    const DiagramPanel* t = panelOf(*view->diagram(), PanelKind::TensorMemory);
+    ASSERT_NE(t, nullptr);
+    EXPECT_EQ(t->cols, 64) << "N = 64 from the spec, not the form's largest N";
+    EXPECT_EQ(t->cellCount, 128u * 64u);
+    ASSERT_NE(w.window->tmemNBox(), nullptr);
+    EXPECT_EQ(w.window->tmemNBox()->currentData().toInt(), 64);
+    // Another N of the same entry, typed: the grid follows.
+    ASSERT_TRUE(w.window->openSpec(QStringLiteral("tcgen05.mma.cta_group::1.kind::f16.m128n16")));
+    QApplication::processEvents();
+    t = panelOf(*view->diagram(), PanelKind::TensorMemory);
+    ASSERT_NE(t, nullptr);
+    EXPECT_EQ(t->cols, 16);
+    EXPECT_EQ(w.window->tmemNBox()->currentData().toInt(), 16);
+    // Picked in the N box.
+    QComboBox* nBox = w.window->tmemNBox();
+    nBox->setCurrentIndex(nBox->findData(32));
+    emit nBox->activated(nBox->currentIndex());
+    QApplication::processEvents();
+    view = w.window->pane(MainWindow::tensorMemoryPane());
+    EXPECT_EQ(panelOf(*view->diagram(), PanelKind::TensorMemory)->cols, 32);
+}
+
+TEST(Tcgen05Composed, HoveringDLightsTheRegisterHoldingItAndTheReverse) {
+    OpenedAt w(QSize(1920, 1080), kSpec);
+    DiagramView* view = w.window->pane(MainWindow::tensorMemoryPane());
+    ASSERT_NE(view, nullptr);
+    const Diagram& d = *view->diagram();
+    ASSERT_TRUE(w.window->tensorMemoryOptions().access);
+    EXPECT_EQ(tmem::specOf(*w.window->tensorMemoryOptions().access), "tcgen05.ld.32x32b.x32")
+        << "opens composed with the epilogue's load";
+    // D(37,40): lane 37, column 40 -> warp 1, lane 5, the second access (columns 32..63), register 8.
+    const int dCell = cellOf(d, PanelKind::TensorMemory, 37, 40);
+    const int rCell = cellOf(d, PanelKind::TensorMemoryRegisters, 37, 40);
+    ASSERT_GE(dCell, 0);
+    ASSERT_GE(rCell, 0);
+    const DiagramCell& rc = d.cells[static_cast<std::size_t>(rCell)];
+    EXPECT_EQ(rc.row, 37) << "thread 37 of the warpgroup";
+    EXPECT_EQ(rc.col, 32 + 8) << "access #1, r8";
+
+    hoverInView(view, dCell);
+    EXPECT_EQ(view->hoverCell(), dCell);
+    EXPECT_EQ(w.window->viewState()->hoveredLane(), 37) << "the holding thread, through the shared state";
+    EXPECT_EQ(view->partnerCell(), rCell) << "the register cell is framed";
+    const auto lit = d.cellsOfThread(w.window->viewState()->hoveredLane());
+    EXPECT_NE(std::find(lit.begin(), lit.end(), static_cast<std::uint32_t>(rCell)), lit.end());
+    const QLabel* status = w.window->findChild<QLabel*>(QStringLiteral("hoverStatus"));
+    ASSERT_NE(status, nullptr);
+    EXPECT_EQ(status->text(),
+              QString::fromUtf8("D(37,40) \u00b7 CTA 0 lane 37 column 40 \u00b7 held by warp 1 "
+                                "lane 5 r8[31..0]"))
+        << "the hover line names both sides";
+
+    hoverInView(view, rCell);
+    EXPECT_EQ(view->hoverCell(), rCell);
+    EXPECT_EQ(w.window->viewState()->hoveredLane(), 37);
+    EXPECT_EQ(view->partnerCell(), dCell) << "the reverse: the register frames its Tensor Memory cell";
+}
+
+TEST(Tcgen05Composed, TheLdComboListsExactlyTheAccessesThatCompose) {
+    OpenedAt w(QSize(1280, 720), kSpec);
+    QComboBox* box = w.window->tmemAccessBox();
+    ASSERT_NE(box, nullptr);
+    const tmem::MmaShape shape = shapeOf(*w.window->instruction(), w.window->tensorMemoryOptions());
+    std::set<QString> listed, valid;
+    for (int i = 0; i < box->count(); ++i)
+        if (box->itemData(i).toString() != QLatin1String("none"))
+            listed.insert(box->itemData(i).toString());
+    for (const tmem::Shape s : tmem::kShapes)
+        for (const int num : tmem::validNums(s))
+            for (const bool packed : {false, true}) {
+                const tmem::Access a{tmem::Op::Ld, s, num, packed};
+                if (tmem::validateComposition(shape, a).empty())
+                    valid.insert(QString::fromStdString(tmem::specOf(a)));
+            }
+    EXPECT_EQ(listed, valid);
+    EXPECT_EQ(box->currentData().toString(), QStringLiteral("tcgen05.ld.32x32b.x32"));
+    EXPECT_TRUE(box->currentText().contains(QStringLiteral("epilogue default")));
+
+    // Picking a 16-lane shape recomposes the picture.
+    box->setCurrentIndex(box->findData(QStringLiteral("tcgen05.ld.16x256b.x2")));
+    emit box->activated(box->currentIndex());
+    QApplication::processEvents();
+    const Diagram& d = *w.window->pane(MainWindow::tensorMemoryPane())->diagram();
+    const DiagramPanel* r = panelOf(d, PanelKind::TensorMemoryRegisters);
+    ASSERT_NE(r, nullptr);
+    EXPECT_NE(r->title.find("16x256b.x2"), std::string::npos);
+    const int rCell = cellOf(d, PanelKind::TensorMemoryRegisters, 37, 40);
+    const tmem::Holder h = tmem::whoHoldsD(shape, {tmem::Op::Ld, tmem::Shape::S16x256b, 2}, 37, 40);
+    EXPECT_EQ(d.cells[static_cast<std::size_t>(rCell)].row, h.warp * 32 + h.thread);
+
+    // "none": D alone.
+    box->setCurrentIndex(0);
+    emit box->activated(0);
+    QApplication::processEvents();
+    EXPECT_EQ(
+        panelOf(*w.window->pane(MainWindow::tensorMemoryPane())->diagram(), PanelKind::TensorMemoryRegisters),
+        nullptr);
+}
+
+TEST(Tcgen05Composed, AInTensorMemoryComposesWithAStore) {
+    OpenedAt w(QSize(1280, 720), kSpec);
+    QString error;
+    ASSERT_TRUE(w.window->setTensorMemoryView(64, QStringLiteral("A"), QStringLiteral("tcgen05.st.32x32b.x8"),
+                                              &error))
+        << error.toStdString();
+    const Diagram& d = *w.window->pane(MainWindow::tensorMemoryPane())->diagram();
+    const DiagramPanel* t = panelOf(d, PanelKind::TensorMemory);
+    ASSERT_NE(t, nullptr);
+    EXPECT_EQ(t->operand, "A");
+    EXPECT_EQ(t->elementBits, 16);
+    for (int i = 0; i < w.window->tmemAccessBox()->count(); ++i) {
+        const QString item = w.window->tmemAccessBox()->itemData(i).toString();
+        EXPECT_TRUE(item == QLatin1String("none") || item.startsWith(QLatin1String("tcgen05.st.")))
+            << item.toStdString();
+    }
+    // A layout without an A model refuses, naming why, and leaves the view as it was.
+    ASSERT_TRUE(w.window->openSpec(QStringLiteral("tcgen05.mma.cta_group::2.kind::f16.m128n64")));
+    EXPECT_FALSE(w.window->setTensorMemoryView(64, QStringLiteral("A"), QStringLiteral("none"), &error));
+    EXPECT_TRUE(error.contains(QStringLiteral("layouts A, D and F"))) << error.toStdString();
+    EXPECT_EQ(w.window->tensorMemoryOptions().operand, TmemOperand::D);
+}
+
+TEST(Tcgen05Composed, PaneTitlesNameTensorMemorysAxes) {
+    OpenedAt w(QSize(1920, 1080), kSpec);
+    PaneFrame* frame = w.window->paneFrame(MainWindow::tensorMemoryPane());
+    ASSERT_NE(frame, nullptr);
+    const QString title = frame->title()->toolTip() + frame->title()->text();
+    EXPECT_TRUE(title.contains(QStringLiteral("TMEM lane"))) << title.toStdString();
+    EXPECT_TRUE(title.contains(QStringLiteral("register"))) << title.toStdString();
+    EXPECT_FALSE(title.contains(QStringLiteral("rows M"))) << title.toStdString();
+
+    // A tcgen05.ld entry: its fragment's rows and columns are TMEM lanes and columns, not M and N.
+    ASSERT_TRUE(w.window->openSpec(QStringLiteral("tcgen05.ld.16x256b.x8")));
+    QApplication::processEvents();
+    PaneFrame* d = w.window->paneFrame(QStringLiteral("D"));
+    ASSERT_NE(d, nullptr);
+    const QString ld = d->title()->toolTip() + d->title()->text();
+    EXPECT_TRUE(ld.contains(QStringLiteral("TMEM lane"))) << ld.toStdString();
+    EXPECT_FALSE(ld.contains(QStringLiteral("rows M"))) << ld.toStdString();
+}
+
+} // namespace test_tcgen05_composed_gui
