@@ -253,8 +253,9 @@ int cmdProbe(const std::string& spec, bool all, const std::string& family, const
         err << "lanemap-cli: probe needs exactly one of SPEC or --all\n";
         return Usage;
     }
-    static const std::vector<std::string> families{"mma",      "mma.sp",   "wgmma",     "wgmma.sp",
-                                                   "ldmatrix", "stmatrix", "movmatrix", "wmma"};
+    static const std::vector<std::string> families{"mma",      "mma.sp",     "wgmma",      "wgmma.sp",
+                                                   "ldmatrix", "stmatrix",   "movmatrix",  "wmma",
+                                                   "tcgen05",  "tcgen05.ld", "tcgen05.st", "tcgen05.mma"};
     // --family takes one family or a comma-separated list (ldmatrix,stmatrix,movmatrix).
     std::vector<std::string> chosen;
     for (std::size_t start = 0; !family.empty() && start <= family.size();) {
@@ -266,7 +267,8 @@ int cmdProbe(const std::string& spec, bool all, const std::string& family, const
         if (!all || std::find(families.begin(), families.end(), f) == families.end()) {
             err << "lanemap-cli: --family goes with --all and is one of: mma, mma.sp, wgmma, wgmma.sp, "
                    "ldmatrix, "
-                   "stmatrix, movmatrix, wmma (or a comma-separated list of them)\n";
+                   "stmatrix, movmatrix, wmma, tcgen05, tcgen05.ld, tcgen05.st, tcgen05.mma (or a "
+                   "comma-separated list of them)\n";
             return Usage;
         }
     std::vector<const Variant*> variants;
@@ -276,7 +278,9 @@ int cmdProbe(const std::string& spec, bool all, const std::string& family, const
         for (const Variant* v : Catalog::instance().variants())
             if (chosen.empty() ? v->family != Family::Wmma
                                : std::find(chosen.begin(), chosen.end(), std::string(toString(v->family))) !=
-                                     chosen.end())
+                                         chosen.end() ||
+                                     ((v->tmemAccess || v->tmemMma) &&
+                                      std::find(chosen.begin(), chosen.end(), "tcgen05") != chosen.end()))
                 variants.push_back(v);
     } else if (const Variant* one = resolve(spec, err)) {
         variants.push_back(one);
@@ -681,7 +685,7 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
                         "Print where the run's time went: CUDA start-up, context, plan, device, interpret");
         probe->add_option("--family", probeFamily,
                           "With --all: only this family (mma, mma.sp, wgmma, wgmma.sp, ldmatrix, stmatrix, "
-                          "movmatrix, wmma; "
+                          "movmatrix, wmma, tcgen05 (tcgen05.ld, tcgen05.st, tcgen05.mma); "
                           "or a comma-separated list; wmma runs only when named)");
     }
 
