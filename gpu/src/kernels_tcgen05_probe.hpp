@@ -25,5 +25,8 @@ struct Entry {
 std::span<const Entry> entriesLd(); // kernels_tcgen05_ld.cu
 std::span<const Entry> entriesSt(); // kernels_tcgen05_st.cu
 const Entry* find(std::string_view ptx);
+// The catalog's tcgen05.mma PTX strings the ptxas-acceptance kernels hold (kernels_tcgen05_mma.cu; the
+// block-scaled kinds with .block_scale added, as ptxas requires).
+std::span<const char* const> mmaForms();
 
 } // namespace lanemap::gpu::tckernels

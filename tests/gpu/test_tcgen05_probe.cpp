@@ -10,6 +10,9 @@
 #ifdef LANEMAP_HAVE_CUDA
 #include "device_cuda.hpp"
 #endif
+#ifdef LANEMAP_TCGEN05_PROBES
+#include "kernels_tcgen05_probe.hpp"
+#endif
 
 #include <gtest/gtest.h>
 
@@ -106,6 +109,27 @@ TEST(Tcgen05Probe, TheGpuBindingRefusesEveryEntryOnHopperWithTheCapability) {
                   std::string::npos)
             << v->spec;
     }
+}
+#endif
+
+#ifdef LANEMAP_TCGEN05_PROBES
+// The sm_100a kernels cover the catalog: every tcgen05.ld / tcgen05.st form has a kernel moving as many
+// registers as the catalog's access, and every tcgen05.mma PTX string is in the ptxas-acceptance kernels.
+TEST(Tcgen05Probe, TheSm100aKernelsCoverEveryCatalogForm) {
+    const std::span<const char* const> mma = tckernels::mmaForms();
+    for (const Variant* v : Catalog::instance().variants()) {
+        if (v->tmemAccess) {
+            const tckernels::Entry* e = tckernels::find(v->ptx);
+            ASSERT_NE(e, nullptr) << v->spec;
+            EXPECT_EQ(e->registers, tmem::registersOf(*v->tmemAccess)) << v->spec;
+        } else if (v->tmemMma) {
+            EXPECT_NE(std::find_if(mma.begin(), mma.end(), [&](const char* p) { return v->ptx == p; }),
+                      mma.end())
+                << v->spec;
+        }
+    }
+    EXPECT_EQ(tckernels::entriesLd().size() + tckernels::entriesSt().size(), 148u);
+    EXPECT_EQ(mma.size(), 36u);
 }
 #endif
 
