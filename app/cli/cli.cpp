@@ -111,7 +111,7 @@ int cmdList(const std::string& family, int sm, std::ostream& out, std::ostream& 
 }
 
 int cmdShow(const std::string& spec, const ExportOptions& options, const std::string& target,
-            std::ostream& out, std::ostream& err) {
+            const std::optional<int>& halfSplitoff, std::ostream& out, std::ostream& err) {
     const Variant* v = resolve(spec, err);
     if (!v)
         return Usage;
@@ -139,9 +139,14 @@ int cmdShow(const std::string& spec, const ExportOptions& options, const std::st
         }
         discovered = wmma::instructionFor(*v, target);
     }
-    const Instruction& in = asTyped(target.empty() ? Catalog::instance().instruction(*v) : discovered, copy);
+    Instruction split; // tcgen05 .16x32bx2 with --imm-half-splitoff (cli_tcgen05.cpp)
+    const Instruction* in =
+        withHalfSplitoff(asTyped(target.empty() ? Catalog::instance().instruction(*v) : discovered, copy),
+                         halfSplitoff, split, err);
+    if (!in)
+        return Usage;
     std::string doc, error;
-    if (!exportInstruction(in, ExportFormat::Text, options, doc, error)) {
+    if (!exportInstruction(*in, ExportFormat::Text, options, doc, error)) {
         err << "lanemap-cli: " << error << '\n';
         return Usage;
     }
@@ -150,9 +155,14 @@ int cmdShow(const std::string& spec, const ExportOptions& options, const std::st
 }
 
 int cmdExport(const std::string& spec, bool all, const std::string& formatName, const ExportOptions& options,
-              bool gzip, const std::string& path, std::ostream& out, std::ostream& err) {
+              bool gzip, const std::string& path, const std::optional<int>& halfSplitoff, std::ostream& out,
+              std::ostream& err) {
     if (all == !spec.empty()) {
         err << "lanemap-cli: export needs exactly one of SPEC or --all\n";
+        return Usage;
+    }
+    if (all && halfSplitoff) {
+        err << "lanemap-cli: --imm-half-splitoff applies to one tcgen05 .16x32bx2 spec, not --all\n";
         return Usage;
     }
     const std::optional<ExportFormat> format = parseExportFormat(formatName);
@@ -191,8 +201,13 @@ int cmdExport(const std::string& spec, bool all, const std::string& formatName, 
     std::size_t written = 0, skipped = 0;
     std::string firstSkip;
     for (const Variant* v : variants) {
-        Instruction copy;
-        const Instruction& in = all ? catalog.instruction(*v) : asTyped(catalog.instruction(*v), copy);
+        Instruction copy, split;
+        const Instruction* typed =
+            all ? &catalog.instruction(*v)
+                : withHalfSplitoff(asTyped(catalog.instruction(*v), copy), halfSplitoff, split, err);
+        if (!typed)
+            return Usage;
+        const Instruction& in = *typed;
         std::string doc, error;
         if (!exportInstruction(in, *format, options, doc, error)) {
             if (!all) {
@@ -253,8 +268,9 @@ int cmdProbe(const std::string& spec, bool all, const std::string& family, const
         err << "lanemap-cli: probe needs exactly one of SPEC or --all\n";
         return Usage;
     }
-    static const std::vector<std::string> families{"mma",      "mma.sp",   "wgmma",     "wgmma.sp",
-                                                   "ldmatrix", "stmatrix", "movmatrix", "wmma"};
+    static const std::vector<std::string> families{"mma",      "mma.sp",     "wgmma",      "wgmma.sp",
+                                                   "ldmatrix", "stmatrix",   "movmatrix",  "wmma",
+                                                   "tcgen05",  "tcgen05.ld", "tcgen05.st", "tcgen05.mma"};
     // --family takes one family or a comma-separated list (ldmatrix,stmatrix,movmatrix).
     std::vector<std::string> chosen;
     for (std::size_t start = 0; !family.empty() && start <= family.size();) {
@@ -266,7 +282,8 @@ int cmdProbe(const std::string& spec, bool all, const std::string& family, const
         if (!all || std::find(families.begin(), families.end(), f) == families.end()) {
             err << "lanemap-cli: --family goes with --all and is one of: mma, mma.sp, wgmma, wgmma.sp, "
                    "ldmatrix, "
-                   "stmatrix, movmatrix, wmma (or a comma-separated list of them)\n";
+                   "stmatrix, movmatrix, wmma, tcgen05, tcgen05.ld, tcgen05.st, tcgen05.mma (or a "
+                   "comma-separated list of them)\n";
             return Usage;
         }
     std::vector<const Variant*> variants;
@@ -276,7 +293,9 @@ int cmdProbe(const std::string& spec, bool all, const std::string& family, const
         for (const Variant* v : Catalog::instance().variants())
             if (chosen.empty() ? v->family != Family::Wmma
                                : std::find(chosen.begin(), chosen.end(), std::string(toString(v->family))) !=
-                                     chosen.end())
+                                         chosen.end() ||
+                                     ((v->tmemAccess || v->tmemMma) &&
+                                      std::find(chosen.begin(), chosen.end(), "tcgen05") != chosen.end()))
                 variants.push_back(v);
     } else if (const Variant* one = resolve(spec, err)) {
         variants.push_back(one);
@@ -672,8 +691,9 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     std::string operand;
     int selector = 0;
     std::string major, swizzle;
-    std::string placementText; // --smem: ldmatrix / stmatrix placement (cli_banks.cpp)
-    std::string ld, st;        // tcgen05.mma composed with a Tensor Memory access (cli_tcgen05.cpp)
+    std::string placementText;       // --smem: ldmatrix / stmatrix placement (cli_banks.cpp)
+    std::string ld, st;              // tcgen05.mma composed with a Tensor Memory access (cli_tcgen05.cpp)
+    std::optional<int> halfSplitoff; // tcgen05 .16x32bx2: an explicit immHalfSplitoff (cli_tcgen05.cpp)
     std::string target;
     auto* show = subcommand("show", "Print a text grid of one instruction (cells T<lane>:a<i>)");
     if (named(show)) {
@@ -692,6 +712,7 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
                "tcgen05.mma: who holds D[m][n] after this tcgen05.ld, e.g. 16x256b.x8 "
                "(docs/reference/tcgen05.md)");
         option(show, "--st", st, "tcgen05.mma: who must hold A[m][k] for this tcgen05.st, e.g. 32x32b.x8");
+        option(show, "--imm-half-splitoff", halfSplitoff, kHalfSplitoffHelp);
     }
 
     std::string exportSpec, format = "json", output;
@@ -718,8 +739,9 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
              "Write gzip (FILE as given, SPEC.FORMAT.gz per variant with --all; any format)");
         flag(exp, "--compact", compact,
              "json: the compact form, elements as columns (docs/reference/json.md#compact-form)");
-        option(exp, "--ld", ld, "tcgen05.mma: compose with this tcgen05.ld (txt, json)");
-        option(exp, "--st", st, "tcgen05.mma: compose with this tcgen05.st (txt, json)");
+        option(exp, "--ld", ld, "tcgen05.mma: compose with this tcgen05.ld (txt, json, svg)");
+        option(exp, "--st", st, "tcgen05.mma: compose with this tcgen05.st (txt, json, svg)");
+        option(exp, "--imm-half-splitoff", halfSplitoff, kHalfSplitoffHelp);
         option(exp, "--lanes", lanes, "svg: only these lanes/threads in color, e.g. 0-3,13 (others grey)");
     }
 
@@ -737,7 +759,7 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
                         "Print where the run's time went: CUDA start-up, context, plan, device, interpret");
         probe->add_option("--family", probeFamily,
                           "With --all: only this family (mma, mma.sp, wgmma, wgmma.sp, ldmatrix, stmatrix, "
-                          "movmatrix, wmma; "
+                          "movmatrix, wmma, tcgen05 (tcgen05.ld, tcgen05.st, tcgen05.mma); "
                           "or a comma-separated list; wmma runs only when named)");
     }
 
@@ -914,10 +936,16 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         return cmdList(family, sm, out, err);
     if (show->parsed() && !placementText.empty())
         return cmdWithPlacement(spec, placementText, "txt", options, "-", out, err);
+    if ((show->parsed() || exp->parsed()) && halfSplitoff &&
+        (isTcgen05Mma(show->parsed() ? spec : exportSpec) || !ld.empty() || !st.empty())) {
+        err << "lanemap-cli: --imm-half-splitoff applies to a tcgen05.ld/st .16x32bx2 spec, not to a "
+               "tcgen05.mma view\n";
+        return Usage;
+    }
     if (show->parsed() && (isTcgen05Mma(spec) || !ld.empty() || !st.empty()))
         return cmdTcgen05(spec, ld, st, "txt", "-", out, err);
     if (show->parsed())
-        return cmdShow(spec, options, target, out, err);
+        return cmdShow(spec, options, target, halfSplitoff, out, err);
     if (disc->parsed()) {
         if (!discoverValidate.empty()) {
             if (!discoverSpec.empty() || !discoverFamily.empty() || !discoverJson.empty() ||
@@ -949,7 +977,7 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         return cmdTcgen05(exportSpec, ld, st, format, output, out, err);
     }
     if (exp->parsed())
-        return cmdExport(exportSpec, all, format, options, gzip, output, out, err);
+        return cmdExport(exportSpec, all, format, options, gzip, output, halfSplitoff, out, err);
     if (banksCommand->parsed())
         return cmdBanks(banksRequest, out, err);
     if (decodeCommand->parsed())

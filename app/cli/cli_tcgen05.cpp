@@ -8,6 +8,7 @@
 #include "lanemap/diagram_tmem.hpp"
 #include "lanemap/excerpt.hpp"
 #include "lanemap/svg.hpp"
+#include "lanemap/tcgen05_split.hpp"
 #include "lanemap/tmem.hpp"
 #include "lanemap/write.hpp"
 
@@ -81,6 +82,18 @@ int cmdTcgen05(const std::string& spec, const std::string& ld, const std::string
     }
     out << "wrote 1 file to " << output << '\n';
     return Ok;
+}
+
+const Instruction* withHalfSplitoff(const Instruction& entry, const std::optional<int>& split,
+                                    Instruction& storage, std::ostream& err) {
+    if (!split)
+        return &entry;
+    std::string error;
+    if (!tmem::withHalfSplitoff(entry, *split, storage, error)) {
+        err << "lanemap-cli: --imm-half-splitoff: " << error << '\n';
+        return nullptr;
+    }
+    return &storage;
 }
 
 } // namespace lanemap::cli

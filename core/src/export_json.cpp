@@ -3,6 +3,7 @@
 #include "lanemap/export.hpp"
 
 #include "export_json_compact.hpp"
+#include "export_json_tmem.hpp"
 #include "export_matrix_move.hpp"
 
 #include <nlohmann/json.hpp>
@@ -380,6 +381,7 @@ std::string detail::jsonDocument(const Instruction& in, const smem::Choice& choi
         out += ",\n \"matrix_move\": " + matrixMoveJson(in);
     if (smem::hasSharedMemoryOperands(in))
         appendSharedMemory(out, in, choice, compact);
+    detail::appendTensorMemory(out, in, compact); // tcgen05.mma: D's placements
     out += "\n}\n";
     return out;
 }

@@ -132,9 +132,10 @@ void ColumnsWriter::finish() {
 namespace {
 using ordered_json = nlohmann::ordered_json;
 
-// The element lists the compact form writes as columns: operands[*].elements and shared_memory[*].elements.
+// The element lists the compact form writes as columns: operands[*].elements, shared_memory[*].elements and
+// tensor_memory[*].elements.
 template <typename F> bool forEachElementList(ordered_json& doc, F&& f, std::string& error) {
-    for (const char* list : {"operands", "shared_memory"}) {
+    for (const char* list : {"operands", "shared_memory", "tensor_memory"}) {
         if (!doc.contains(list))
             continue;
         if (!doc[list].is_array()) {

@@ -31,9 +31,10 @@ class KernelBinding {
                                    const DeviceInfo& device) const = 0;
 };
 
-const KernelBinding& oneHotKernels();     // probe_cuda.cpp: mma / mma.sp
-const KernelBinding& classCodedKernels(); // probe_wgmma_cuda.cpp: wgmma / wgmma.sp
-const KernelBinding& taggedKernels();     // probe_ldmatrix_cuda.cpp: ldmatrix / stmatrix / movmatrix
-const KernelBinding& discoveryKernels();  // discover_cuda.cpp: wmma discovery
+const KernelBinding& oneHotKernels();       // probe_cuda.cpp: mma / mma.sp
+const KernelBinding& classCodedKernels();   // probe_wgmma_cuda.cpp: wgmma / wgmma.sp
+const KernelBinding& taggedKernels();       // probe_ldmatrix_cuda.cpp: ldmatrix / stmatrix / movmatrix
+const KernelBinding& discoveryKernels();    // discover_cuda.cpp: wmma discovery
+const KernelBinding& tensorMemoryKernels(); // probe_tcgen05_cuda.cpp: tcgen05 (sm_100a)
 
 } // namespace lanemap::gpu

@@ -5,6 +5,7 @@
 
 #include "methods.hpp"
 #include "probe_ldmatrix.hpp"
+#include "probe_tcgen05.hpp"
 
 #include "lanemap/catalog.hpp"
 
@@ -103,10 +104,17 @@ const ProbeMethod* methodFor(Family family) {
         const ProbeMethod& method;
     };
     static const Row registry[] = {
-        {Family::Mma, oneHotMethod()},       {Family::MmaSp, oneHotMethod()},
-        {Family::Wgmma, classCodedMethod()}, {Family::WgmmaSp, classCodedMethod()},
-        {Family::Ldmatrix, taggedMethod()},  {Family::Stmatrix, taggedMethod()},
-        {Family::Movmatrix, taggedMethod()}, {Family::Wmma, discoveryMethod()},
+        {Family::Mma, oneHotMethod()},
+        {Family::MmaSp, oneHotMethod()},
+        {Family::Wgmma, classCodedMethod()},
+        {Family::WgmmaSp, classCodedMethod()},
+        {Family::Ldmatrix, taggedMethod()},
+        {Family::Stmatrix, taggedMethod()},
+        {Family::Movmatrix, taggedMethod()},
+        {Family::Wmma, discoveryMethod()},
+        {Family::Tcgen05Ld, tensorMemoryMethod()},
+        {Family::Tcgen05St, tensorMemoryMethod()},
+        {Family::Tcgen05Mma, tensorMemoryMethod()},
     };
     for (const Row& row : registry)
         if (row.family == family)

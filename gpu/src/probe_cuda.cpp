@@ -10,6 +10,7 @@
 #include "methods.hpp"
 #include "probe_ldmatrix.hpp"
 #include "probe_module.hpp"
+#include "probe_tcgen05.hpp"
 
 #include "lanemap/catalog.hpp"
 
@@ -194,6 +195,8 @@ class CudaDevice final : public Device {
             return &taggedKernels();
         if (&method == &discoveryMethod())
             return &discoveryKernels();
+        if (&method == &tensorMemoryMethod())
+            return &tensorMemoryKernels();
         return nullptr;
     }
 

@@ -35,7 +35,7 @@ _lanemap_cli() {
         --json) [[ "$command" == probe || "$command" == discover ]] && _filedir; return ;;
         --kind) COMPREPLY=($(compgen -W "f16 tf32 f8f6f4 i8 mxf8f6f4 mxf4 mxf4nvf4" -- "$cur")); return ;;
         --cta-group) COMPREPLY=($(compgen -W "1 2" -- "$cur")); return ;;
-        --sm|--lanes|--smem|--target|--lane|--thread|--register|--feeds|--smem-desc|--idesc|--smem-desc-from|--idesc-from|--ld|--st) return ;;
+        --sm|--lanes|--smem|--target|--lane|--thread|--register|--feeds|--smem-desc|--idesc|--smem-desc-from|--idesc-from|--ld|--st|--imm-half-splitoff) return ;;
     esac
 
     if [[ -z "$command" ]]; then
@@ -45,8 +45,8 @@ _lanemap_cli() {
     local options
     case "$command" in
         list) options="--family --sm --help" ;;
-        show) options="--operand --selector --major --swizzle --smem --target --ld --st --help" ;;
-        export) options="--all --format --operand --selector --major --swizzle --smem -o --output --color --palette --lanes --gzip --compact --ld --st --help" ;;
+        show) options="--operand --selector --major --swizzle --smem --target --ld --st --imm-half-splitoff --help" ;;
+        export) options="--all --format --operand --selector --major --swizzle --smem -o --output --color --palette --lanes --gzip --compact --ld --st --imm-half-splitoff --help" ;;
         probe) options="--all --json --family --timing --help" ;;
         discover) options="--family --json --expect --validate --help" ;;
         banks) options="--smem --search --feeds --json --format -o --output --help" ;;

@@ -68,20 +68,17 @@ class ScriptedDevice : public SimulatedDevice {
 
 TEST(ProbePipeline, EveryFamilyHasAMethodAndEachMethodProbesItsFamilies) {
     // wmma's method discovers the layout no document states (discover.hpp) and plugs in like the others.
-    for (const Variant* v : Catalog::instance().variants()) {
-        if (v->tmemAccess || v->tmemMma) {
-            // tcgen05 (sm_100a) has no probe method yet: interpretOn answers "unsupported" for it
-            // (docs/reference/tcgen05.md#what-the-probe-needs).
-            EXPECT_EQ(methodFor(v->family), nullptr) << v->spec;
-            continue;
-        }
+    for (const Variant* v : Catalog::instance().variants())
         ASSERT_NE(methodFor(v->family), nullptr) << v->spec;
-    }
     EXPECT_EQ(methodFor(Family::Wmma)->name(), "discovery");
     EXPECT_EQ(methodFor(Family::Mma)->name(), "one-hot");
     EXPECT_EQ(methodFor(Family::MmaSp), methodFor(Family::Mma));
     EXPECT_EQ(methodFor(Family::Wgmma)->name(), "class-coded");
     EXPECT_EQ(methodFor(Family::WgmmaSp), methodFor(Family::Wgmma));
+    // tcgen05 (sm_100a): one method for the three families (test_tcgen05_probe.cpp).
+    EXPECT_EQ(methodFor(Family::Tcgen05Ld)->name(), "tensor-memory");
+    EXPECT_EQ(methodFor(Family::Tcgen05St), methodFor(Family::Tcgen05Ld));
+    EXPECT_EQ(methodFor(Family::Tcgen05Mma), methodFor(Family::Tcgen05Ld));
 }
 
 TEST(ProbePipeline, TheSimulatorPassesOneVariantOfEveryFamilyThroughTheSameDriver) {
@@ -192,8 +189,6 @@ TEST(ProbePipeline, EveryVariantsFormsRenderExactlyItsCatalogPtx) {
     for (const Variant* v : Catalog::instance().variants()) {
         if (v->family == Family::Wmma)
             continue; // discovered, not probed (discover.hpp)
-        if (!methodFor(v->family))
-            continue; // tcgen05: no probe method yet (EveryFamilyHasAMethodAndEachMethodProbesItsFamilies)
         const Instruction& in = Catalog::instance().instruction(*v);
         std::vector<std::string> ptx;
         std::vector<lanemap::Form> distinct;

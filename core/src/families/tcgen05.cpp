@@ -11,6 +11,7 @@
 // Notation: t = thread of the warp (0..31), r = register within one repetition.
 
 #include "lanemap/catalog.hpp"
+#include "lanemap/tcgen05_split.hpp"
 #include "lanemap/tmem.hpp"
 
 #include <deque>
@@ -122,6 +123,29 @@ FragmentLayout accessLayout(const tmem::Access& access) {
 } // namespace
 
 namespace tmem {
+
+bool withHalfSplitoff(const Instruction& entry, int split, Instruction& out, std::string& error) {
+    if (!entry.tmemAccess || !recordOf(entry.tmemAccess->shape).halfSplit) {
+        error = "immHalfSplitoff applies to the .16x32bx2 shape of tcgen05.ld and tcgen05.st only; '" +
+                entry.spec + "' is not one (e.g. tcgen05.ld.16x32bx2.x2)";
+        return false;
+    }
+    Access access = *entry.tmemAccess;
+    access.split = split;
+    const int half = halfColumnsOf(access);
+    if (split < half || split + half > kColumns) {
+        error = "immHalfSplitoff " + std::to_string(split) + " out of range for " + entry.spec + ": valid " +
+                std::to_string(half) + " to " + std::to_string(kColumns - half) +
+                " (32-bit columns; the halves must not overlap and must fit the 512 columns)";
+        return false;
+    }
+    out = entry;
+    out.n = columnsOf(access);
+    out.operands = {accessLayout(access)};
+    out.notes.push_back("immHalfSplitoff " + std::to_string(split) + " (given): threads 16-31 at taddr + " +
+                        std::to_string(split) + " columns");
+    return true;
+}
 
 const std::vector<ShapeRecord>& shapeRecords() {
     return kShapeTable;

@@ -1,0 +1,32 @@
+#pragma once
+// The tensor-memory probe kernels as the host sees them (no CUDA types): one entry per tcgen05.ld /
+// tcgen05.st form of the catalog, keyed by its PTX string (kernels_tcgen05_ld.cu, kernels_tcgen05_st.cu;
+// sm_100a code only). One block of 128 threads (a warpgroup) per experiment; block x is experiment x, whose
+// lane offset is 16 x (the upper 16-lane half in the second experiment of a 16-lane shape). Each block
+// allocates Tensor Memory, fills it from `in` through tcgen05.st .32x32b.x1 (ld) or with the sentinel (st),
+// runs the form at lane 32 w + offset, column 0 of every warp w, and writes what probe_tcgen05.hpp describes
+// to `out`. The kernels copy words; every placement is computed and read by the host.
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+namespace lanemap::gpu::tckernels {
+
+struct Entry {
+    const char* ptx; // the form's PTX string, no operands
+    int registers;   // 32-bit registers per thread
+    // in: ld: [column][lane] cell words; st: [warp][register][thread] register words. columns: the columns
+    // read or filled (probe_tcgen05.hpp Plan::columns), allocColumns: a power of two from 32 to 512 covering
+    // them. *compiled is set to 1 when the code the device ran contains tcgen05. Returns the cudaError_t.
+    int (*launch)(const std::uint32_t* in, std::uint32_t* out, int experiments, int columns, int allocColumns,
+                  int* compiled);
+};
+
+std::span<const Entry> entriesLd(); // kernels_tcgen05_ld.cu
+std::span<const Entry> entriesSt(); // kernels_tcgen05_st.cu
+const Entry* find(std::string_view ptx);
+// The catalog's tcgen05.mma PTX strings the ptxas-acceptance kernels hold (kernels_tcgen05_mma.cu; the
+// block-scaled kinds with .block_scale added, as ptxas requires).
+std::span<const char* const> mmaForms();
+
+} // namespace lanemap::gpu::tckernels

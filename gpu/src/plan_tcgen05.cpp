@@ -1,0 +1,209 @@
+// The tensor-memory probe method (probe_tcgen05.hpp): plans, the simulator, and the capability check.
+#include "probe_tcgen05.hpp"
+
+#include <algorithm>
+#include <bit>
+
+namespace lanemap::gpu::tc {
+
+namespace {
+
+int lanesOf(const tmem::Access& a) {
+    return tmem::recordOf(a.shape).lanes;
+}
+
+// The bits of m or n (both < 256) one mma experiment carries: the operand type's exact powers of two that K
+// (compressed, for sparse A) has room for. e2m1 (mxf4, mxf4nvf4) has 1, 2 and 4 only.
+int digitBitsOf(const tmem::MmaShape& s) {
+    return s.kind == tmem::MmaKind::MXF4 || s.kind == tmem::MmaKind::MXF4NVF4 ? 3 : 8;
+}
+constexpr int kIndexBits = 8; // M and N are at most 256
+
+// D's 32-bit word for a digit: s32 for kind::i8, f32 for the others.
+std::uint32_t dWord(const tmem::MmaShape& s, int digit) {
+    if (s.kind == tmem::MmaKind::I8)
+        return static_cast<std::uint32_t>(digit);
+    return std::bit_cast<std::uint32_t>(static_cast<float>(digit));
+}
+
+int digitOf(int index, int digit, int bits) {
+    return index >> (digit * bits) & ((1 << bits) - 1);
+}
+
+// Architecture names for the capability message.
+std::string_view generationOf(int sm) {
+    if (sm >= 120)
+        return "Blackwell GeForce/RTX, no Tensor Memory";
+    if (sm >= 100)
+        return "Blackwell";
+    if (sm >= 90)
+        return "Hopper";
+    if (sm >= 89)
+        return "Ada";
+    if (sm >= 80)
+        return "Ampere";
+    return "before Ampere";
+}
+
+} // namespace
+
+std::uint32_t cellCode(int lane, int column) {
+    const std::uint32_t code = static_cast<std::uint32_t>(lane) << 9 | static_cast<std::uint32_t>(column);
+    return code | (~code & 0xffffu) << 16;
+}
+
+std::uint32_t registerCode(int warp, int thread, int reg, int half) {
+    return static_cast<std::uint32_t>(warp << 13 | thread << 8 | reg << 1 | half);
+}
+
+std::size_t Plan::outWordsPerExperiment() const {
+    if (access && access->op == tmem::Op::Ld)
+        return static_cast<std::size_t>(4 * tmem::registersOf(*access) * 32);
+    const int ctas = mma ? mma->ctaGroup : 1;
+    return static_cast<std::size_t>(ctas * tmem::kLanes * columns);
+}
+
+int operandValue(const Plan& plan, const Experiment& x, Operand operand, int index, int k) {
+    if (k >= plan.digitBits)
+        return 0;
+    const bool coded = (x.axis == Axis::Rows) == (operand == Operand::A);
+    return coded ? digitOf(index, x.digit, plan.digitBits) >> k & 1 : 1 << k;
+}
+
+Plan planProbe(const Instruction& in) {
+    Plan plan;
+    plan.instruction = &in;
+    plan.access = in.tmemAccess;
+    plan.mma = in.tmemMma;
+    if (plan.access) {
+        const tmem::Access& a = *plan.access;
+        plan.columns = tmem::columnsOf(a);
+        const bool half = lanesOf(a) == 16;
+        plan.experiments.push_back({half ? "lower half (lane 32w)" : "lane 32w", 0, Axis::Rows, 0});
+        if (half)
+            plan.experiments.push_back({"upper half (lane 32w + 16)", 16, Axis::Rows, 0});
+        // ld: the cells' codes, written through .32x32b.x1; st: every thread's registers.
+        if (a.op == tmem::Op::Ld) {
+            for (int c = 0; c < plan.columns; ++c)
+                for (int lane = 0; lane < tmem::kLanes; ++lane)
+                    plan.inputs.push_back(cellCode(lane, c));
+        } else {
+            const int regs = tmem::registersOf(a);
+            for (int w = 0; w < 4; ++w)
+                for (int r = 0; r < regs; ++r)
+                    for (int t = 0; t < 32; ++t) {
+                        const std::uint32_t lo = registerCode(w, t, r, 0);
+                        plan.inputs.push_back(a.packed ? lo | registerCode(w, t, r, 1) << 16
+                                                       : lo | (~lo & 0xffffu) << 16);
+                    }
+        }
+    } else if (plan.mma) {
+        const tmem::MmaShape& s = *plan.mma;
+        plan.digitBits = digitBitsOf(s);
+        for (int m = 0; m < s.m; ++m)
+            for (int n = 0; n < s.n; ++n)
+                plan.columns = std::max(plan.columns, tmem::placeD(s, m, n).column + 1);
+        const int digits = (kIndexBits + plan.digitBits - 1) / plan.digitBits;
+        for (const Axis axis : {Axis::Rows, Axis::Columns})
+            for (int d = 0; d < digits; ++d) {
+                std::string label = axis == Axis::Rows ? "rows: D[m][n] = " : "columns: D[m][n] = ";
+                label += digits == 1 ? (axis == Axis::Rows ? "m" : "n")
+                                     : "digit " + std::to_string(d + 1) + " of " + std::to_string(digits) +
+                                           (axis == Axis::Rows ? " of m" : " of n");
+                plan.experiments.push_back({std::move(label), 0, axis, d});
+            }
+    }
+    return plan;
+}
+
+std::vector<std::uint32_t> simulate(const Plan& plan) {
+    std::vector<std::uint32_t> out;
+    if (plan.access) {
+        const tmem::Access& a = *plan.access;
+        const int regs = tmem::registersOf(a);
+        const bool ld = a.op == tmem::Op::Ld;
+        for (const Experiment& x : plan.experiments) {
+            if (ld) {
+                for (int w = 0; w < 4; ++w)
+                    for (int r = 0; r < regs; ++r)
+                        for (int t = 0; t < 32; ++t) {
+                            const auto code = [&](int half) {
+                                const tmem::Cell c = tmem::cellOf(a, t, r, half);
+                                return cellCode(32 * w + x.laneOffset + c.lane, c.column);
+                            };
+                            out.push_back(a.packed ? (code(0) & 0xffffu) | (code(1) & 0xffffu) << 16
+                                                   : code(0));
+                        }
+                continue;
+            }
+            // st: the sentinel everywhere but where the registers land.
+            std::vector<std::uint32_t> image(static_cast<std::size_t>(tmem::kLanes * plan.columns),
+                                             kSentinel);
+            for (int w = 0; w < 4; ++w)
+                for (int r = 0; r < regs; ++r)
+                    for (int t = 0; t < 32; ++t)
+                        for (int h = 0; h < tmem::elementsPerRegister(a); ++h) {
+                            const tmem::Cell c = tmem::cellOf(a, t, r, h);
+                            const std::uint32_t word =
+                                plan.inputs[static_cast<std::size_t>((w * regs + r) * 32 + t)];
+                            // .unpack::16b: each half in the low 16 bits of its column (zero-extended).
+                            image[static_cast<std::size_t>(c.column * tmem::kLanes + 32 * w + x.laneOffset +
+                                                           c.lane)] =
+                                a.packed ? (word >> (16 * h) & 0xffffu) : word;
+                        }
+            out.insert(out.end(), image.begin(), image.end());
+        }
+        return out;
+    }
+    if (!plan.mma)
+        return out;
+    const tmem::MmaShape& s = *plan.mma;
+    const std::size_t cells = static_cast<std::size_t>(tmem::kLanes * plan.columns);
+    for (const Experiment& x : plan.experiments) {
+        std::vector<std::uint32_t> image(cells * static_cast<std::size_t>(s.ctaGroup), kSentinel);
+        for (int m = 0; m < s.m; ++m)
+            for (int n = 0; n < s.n; ++n) {
+                const tmem::Placement p = tmem::placeD(s, m, n);
+                image[static_cast<std::size_t>(p.cta) * cells +
+                      static_cast<std::size_t>(p.column * tmem::kLanes + p.lane)] =
+                    dWord(s, digitOf(x.axis == Axis::Rows ? m : n, x.digit, plan.digitBits));
+            }
+        out.insert(out.end(), image.begin(), image.end());
+    }
+    return out;
+}
+
+std::string unsupportedOn(const Variant& v, const DeviceInfo& device) {
+    if (device.sm == 100 || device.sm == 103 || device.sm == 110)
+        return {};
+    return "needs sm_" + std::to_string(v.minSm) + "a (this device is sm_" + std::to_string(device.sm) +
+           (device.name.empty() ? "" : ", " + device.name) + ", " + std::string(generationOf(device.sm)) +
+           "): tcgen05 and Tensor Memory exist only on sm_100a, sm_103a and sm_110a";
+}
+
+} // namespace lanemap::gpu::tc
+
+namespace lanemap::gpu {
+
+namespace {
+class TensorMemoryMethod final : public ProbeMethod {
+  public:
+    std::string_view name() const override { return "tensor-memory"; }
+    std::vector<ProbeForm> forms(const Instruction& in) const override {
+        ProbeForm f;
+        f.instruction = in.forms.front();
+        f.ptx = in.ptx;
+        return {f};
+    }
+    std::unique_ptr<PlannedProbe> plan(const Instruction& in) const override {
+        return std::make_unique<tc::TensorMemoryProbe>(tc::planProbe(in));
+    }
+};
+} // namespace
+
+const ProbeMethod& tensorMemoryMethod() {
+    static const TensorMemoryMethod method;
+    return method;
+}
+
+} // namespace lanemap::gpu
