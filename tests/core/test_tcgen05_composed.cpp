@@ -63,9 +63,11 @@ TEST(TensorMemoryView, AInTensorMemoryPacksItsElementsIntoColumns) {
         EXPECT_EQ(c.groupID, at.bit);
         EXPECT_EQ(d.cellAt(c.rect.x + 1, c.rect.y + 1), static_cast<int>(&c - d.cells.data()));
     }
-    for (const DiagramCell& c : d.cells)
-        if (c.element == 3 && c.bitLo == 5)
+    for (const DiagramCell& c : d.cells) {
+        if (c.element == 3 && c.bitLo == 5) {
             EXPECT_EQ(d.tooltip(c), "A(3,5) \u00b7 CTA 0 lane 3 column 2[31..16] \u00b7 warp 0");
+        }
+    }
     // Layouts without an A model say so.
     const Instruction& b = entry("tcgen05.mma.cta_group::2.kind::f16.m128");
     EXPECT_FALSE(modelsAInTensorMemory(*b.tmemMma));
@@ -233,9 +235,11 @@ TEST(TensorMemoryView, SparseMetadataPanelFollowsTheTable) {
         EXPECT_EQ(tmem::Address::decode(c.address), (tmem::Address{at.lane, at.column}));
         EXPECT_EQ(c.groupID, at.lowBit);
     }
-    for (std::uint32_t i = md->firstCell; i < md->firstCell + md->cellCount; ++i)
-        if (d.cells[i].element == 5 && d.cells[i].bitLo == 3)
+    for (std::uint32_t i = md->firstCell; i < md->firstCell + md->cellCount; ++i) {
+        if (d.cells[i].element == 5 && d.cells[i].bitLo == 3) {
             EXPECT_EQ(d.tooltip(d.cells[i]), "E(5,3) \u00b7 CTA 0 lane 5 column 0[15..12] \u00b7 warp 0");
+        }
+    }
     // A kind the table does not cover says so in the caption.
     const Diagram f16 = buildTensorMemoryDiagram(entry("tcgen05.mma.sp.cta_group::1.kind::f16.m128"), {});
     bool said = false;
