@@ -18,16 +18,20 @@ JOBS=${JOBS:-$(nproc)}
 # (`times` in a pipeline or $(...) would run in a subshell and see no children: it writes to a file.)
 phase_times=$(mktemp)
 trap 'rm -f "$phase_times"' EXIT
-phase_name="" phase_wall=0 phase_start_cpu=0
+# The load average at the phase's start and end says how much else ran on the machine meanwhile.
+phase_name="" phase_wall=0 phase_start_cpu=0 phase_start_load=""
+load_now() { cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo "?"; }
 phase() {
-  local now_cpu
+  local now_cpu now_load
   times >"$phase_times"
   now_cpu=$(awk 'NR == 2 { split($1, u, /[ms]/); split($2, s, /[ms]/); print u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$phase_times")
+  now_load=$(load_now)
   if [ -n "$phase_name" ]; then
     awk -v n="$phase_name" -v w=$((SECONDS - phase_wall)) -v a="$phase_start_cpu" -v b="$now_cpu" \
-      'BEGIN { printf "== %s: %d s wall, %.0f CPU-s\n", n, w, b - a }'
+      -v l0="$phase_start_load" -v l1="$now_load" \
+      'BEGIN { printf "== %s: %d s wall, %.0f CPU-s (load %s -> %s)\n", n, w, b - a, l0, l1 }'
   fi
-  phase_name=$1 phase_wall=$SECONDS phase_start_cpu=$now_cpu
+  phase_name=$1 phase_wall=$SECONDS phase_start_cpu=$now_cpu phase_start_load=$now_load
 }
 
 packages=(build-essential cmake ninja-build git pkg-config

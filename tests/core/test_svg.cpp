@@ -11,14 +11,15 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <regex>
 #include <set>
 #include <sstream>
+#include <string_view>
 
 namespace test_svg {
 
@@ -56,12 +57,16 @@ nlohmann::json tipTables(const XmlNode& root) {
 double coordinate(const XmlNode* t, const char* axis) {
     if (const std::string* v = t->attr(axis))
         return std::stod(*v);
-    static const std::regex translate(R"(translate\(([-0-9.]+),([-0-9.]+)\))");
-    std::smatch m;
+    // "translate(X,Y)", read by hand: a std::regex per label was most of the catalog-wide test's time.
     const std::string transform = t->parent->attrOr("transform");
-    if (std::regex_search(transform, m, translate))
-        return std::stod(m[axis[0] == 'x' ? 1 : 2]);
-    return 0;
+    constexpr std::string_view kTranslate = "translate(";
+    if (transform.rfind(kTranslate, 0) != 0)
+        return 0;
+    const std::size_t comma = transform.find(',', kTranslate.size());
+    if (comma == std::string::npos)
+        return 0;
+    return std::stod(axis[0] == 'x' ? transform.substr(kTranslate.size(), comma - kTranslate.size())
+                                    : transform.substr(comma + 1));
 }
 
 // The panel (its table) and grid row and column under a label.
@@ -88,6 +93,58 @@ std::vector<const XmlNode*> cellTexts(const XmlNode& root) {
     return {};
 }
 
+// What the cell checks read from labels and tooltips, scanned by hand: std::regex cost most of the
+// catalog-wide test's time (~half of it under ASan), for patterns this simple.
+struct Scan {
+    std::string_view rest;
+    bool lit(std::string_view s) {
+        if (rest.substr(0, s.size()) != s)
+            return false;
+        rest.remove_prefix(s.size());
+        return true;
+    }
+    bool number(int& out) {
+        std::size_t n = 0;
+        out = 0;
+        for (; n < rest.size() && n < 9 && rest[n] >= '0' && rest[n] <= '9'; ++n)
+            out = out * 10 + (rest[n] - '0');
+        rest.remove_prefix(n);
+        return n > 0;
+    }
+    bool oneOf(std::string_view set, char& out) {
+        if (rest.empty() || set.find(rest.front()) == std::string_view::npos)
+            return false;
+        out = rest.front();
+        rest.remove_prefix(1);
+        return true;
+    }
+    // [0-9.]+
+    bool decimal() {
+        const std::size_t n = std::min(rest.find_first_not_of("0123456789."), rest.size());
+        rest.remove_prefix(n);
+        return n > 0;
+    }
+    bool end() const { return rest.empty(); }
+};
+
+// "0 0 <w> <h>", w and h made of digits and dots.
+bool isViewBox(std::string_view s) {
+    Scan c{s};
+    return c.lit("0 0 ") && c.decimal() && c.lit(" ") && c.decimal() && c.end();
+}
+// An operand cell's label, "T<thread>:<a|b|c|d><index>".
+bool isOperandLabel(std::string_view s, int& thread, char& operand, int& index) {
+    Scan c{s};
+    return c.lit("T") && c.number(thread) && c.lit(":") && c.oneOf("abcd", operand) && c.number(index) &&
+           c.end();
+}
+// A metadata cell's label, "T<thread>: [<hi>..<lo>]".
+bool isMetadataLabel(std::string_view s, int& thread, int& hi, int& lo) {
+    Scan c{s};
+    return c.lit("T") && c.number(thread) && c.lit(": [") && c.number(hi) && c.lit("..") && c.number(lo) &&
+           c.lit("]") && c.end();
+}
+
 const XmlNode* laneGroupOf(const XmlNode* n) {
     for (; n; n = n->parent)
         if (n->name == "g" && n->hasClass("lane"))
@@ -105,24 +162,19 @@ void checkAgainstEngine(const Instruction& in, const std::string& svg, std::size
     EXPECT_EQ(root.name, "svg");
     EXPECT_EQ(root.attrOr("version"), "1.1");
     EXPECT_EQ(root.attrOr("xmlns"), "http://www.w3.org/2000/svg");
-    EXPECT_TRUE(std::regex_match(root.attrOr("viewBox"), std::regex("0 0 [0-9.]+ [0-9.]+")))
-        << root.attrOr("viewBox");
+    EXPECT_TRUE(isViewBox(root.attrOr("viewBox"))) << root.attrOr("viewBox");
     const auto texts = cellTexts(root);
     EXPECT_EQ(texts.size(), expectedCells) << in.spec;
-    static const std::regex label(R"(T(\d+):([abcd])(\d+))");
-    static const std::regex metadataLabel(R"(T(\d+): \[(\d+)\.\.(\d+)\])");
     const nlohmann::json tables = tipTables(root);
     ASSERT_TRUE(tables.is_object()) << in.spec << ": no tooltip tables";
     std::size_t checked = 0;
     for (const XmlNode* t : texts) {
-        std::smatch m;
         const GridPos at = gridOf(tables, t);
         ASSERT_NE(at.panel, nullptr) << in.spec << " " << t->text << ": outside every grid";
-        int thread = 0;
-        if (std::regex_match(t->text, m, metadataLabel)) {
+        int thread = 0, hi = 0, lo = 0, index = 0;
+        char operandLetter = 0;
+        if (isMetadataLabel(t->text, thread, hi, lo)) {
             ASSERT_NE(selector, nullptr) << in.spec << ": metadata cell " << t->text;
-            thread = std::stoi(m[1]);
-            const int hi = std::stoi(m[2]), lo = std::stoi(m[3]);
             const int span = at.panel->at("s").get<int>();
             const int col = at.col / span * span;
             bool found = false;
@@ -131,10 +183,9 @@ void checkAgainstEngine(const Instruction& in, const std::string& svg, std::size
                                   f.colFirst == col && f.colLast == col + span - 1);
             EXPECT_TRUE(found) << in.spec << " " << t->text << " at (" << at.row << "," << at.col << ")";
         } else {
-            ASSERT_TRUE(std::regex_match(t->text, m, label)) << in.spec << ": label '" << t->text << "'";
-            thread = std::stoi(m[1]);
-            const int index = std::stoi(m[3]);
-            const std::string operand(1, static_cast<char>(std::toupper(m[2].str()[0])));
+            ASSERT_TRUE(isOperandLabel(t->text, thread, operandLetter, index))
+                << in.spec << ": label '" << t->text << "'";
+            const std::string operand(1, static_cast<char>(std::toupper(operandLetter)));
             const FragmentLayout* op = in.operand(*parseOperand(operand));
             ASSERT_NE(op, nullptr) << in.spec << " " << operand;
             const Element& e = op->element(thread, index);
