@@ -267,13 +267,26 @@ Placement placeA(const MmaShape& s, int m, int k, int elementBits) {
     return p;
 }
 
-std::string ptxOf(const MmaShape& s) {
+std::string ptxStemOf(const MmaShape& s) {
     std::string p = "tcgen05.mma";
     if (s.ws)
         p += ".ws";
     if (s.sparse)
         p += ".sp";
     return p + ".cta_group::" + std::to_string(s.ctaGroup) + ".kind::" + std::string(toString(s.kind));
+}
+std::string ptxOf(const MmaShape& s) {
+    // ptxas (CUDA 13.0) rejects a block-scaled kind without .block_scale, and mxf4nvf4 without a vector
+    // size (2X or 4X; 4X, NVFP4's 16-element blocks, is the one shown). The ISA's own example omits both.
+    switch (s.kind) {
+    case MmaKind::MXF8F6F4:
+    case MmaKind::MXF4:
+        return ptxStemOf(s) + ".block_scale";
+    case MmaKind::MXF4NVF4:
+        return ptxStemOf(s) + ".block_scale.scale_vec::4X";
+    default:
+        return ptxStemOf(s);
+    }
 }
 
 // ---- composition ------------------------------------------------------------------------------------

@@ -56,7 +56,7 @@ std::string specOf(const Access& a) {
 }
 
 std::string specOf(const MmaShape& s, bool withN) {
-    std::string spec = ptxOf(s) + ".m" + std::to_string(s.m);
+    std::string spec = ptxStemOf(s) + ".m" + std::to_string(s.m);
     if (withN)
         spec += "n" + std::to_string(s.n);
     if (s.laneAlignment)
@@ -132,8 +132,9 @@ std::optional<MmaShape> parseMma(std::string_view text, std::string& error) {
             s.ws = true;
         else if (w == "sp")
             s.sparse = true;
-        else if (w == "sync" || w == "aligned")
-            continue;
+        else if (w == "sync" || w == "aligned" || w == "block_scale" || w == "block16" || w == "block32" ||
+                 w.rfind("scale_vec::", 0) == 0)
+            continue; // the block-scale qualifiers change the scale factors, not where D sits
         else if (w.rfind("cta_group::", 0) == 0) {
             const auto g = number(w.substr(11));
             if (!g || (*g != 1 && *g != 2)) {

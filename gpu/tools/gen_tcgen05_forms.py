@@ -54,10 +54,9 @@ def mma_forms():
                         continue
                     ptx = "tcgen05.mma" + (".ws" if ws else "") + (".sp" if sp else "") + \
                         f".cta_group::{cta}.kind::{kind}"
-                    added = ""
-                    if kind.startswith("mx"):
-                        added = ".block_scale" + (".scale_vec::4X" if kind == "mxf4nvf4" else "")
-                    yield ptx, added, sp, kind.startswith("mx")
+                    if kind.startswith("mx"):  # the catalog spells what ptxas requires (tcgen05.cpp ptxOf)
+                        ptx += ".block_scale" + (".scale_vec::4X" if kind == "mxf4nvf4" else "")
+                    yield ptx, "", sp, kind.startswith("mx")
 
 
 def mma_inc():

@@ -198,9 +198,12 @@ Placement placeD(const MmaShape& shape, int m, int n);
 // column.
 Placement placeA(const MmaShape& shape, int m, int k, int elementBits);
 
-// PTX string of the mma form (no operands): tcgen05.mma[.ws][.sp].cta_group::N.kind::K. M and N are in the
+// PTX string of the mma form (no operands): tcgen05.mma[.ws][.sp].cta_group::N.kind::K, with the qualifiers
+// ptxas requires of a block-scaled kind (.block_scale; mxf4nvf4 also .scale_vec::4X). M and N are in the
 // instruction descriptor, not in the string.
 std::string ptxOf(const MmaShape& shape);
+// The same words without the block-scale qualifiers: the stem of the catalog's spec.
+std::string ptxStemOf(const MmaShape& shape);
 
 // ---- composition -----------------------------------------------------------------------------------------
 
