@@ -1,6 +1,8 @@
 // The tensor-memory probe method (probe_tcgen05.hpp): plans, the simulator, and the capability check.
 #include "probe_tcgen05.hpp"
 
+#include "one_form_method.hpp"
+
 #include <algorithm>
 #include <bit>
 
@@ -185,24 +187,8 @@ std::string unsupportedOn(const Variant& v, const DeviceInfo& device) {
 
 namespace lanemap::gpu {
 
-namespace {
-class TensorMemoryMethod final : public ProbeMethod {
-  public:
-    std::string_view name() const override { return "tensor-memory"; }
-    std::vector<ProbeForm> forms(const Instruction& in) const override {
-        ProbeForm f;
-        f.instruction = in.forms.front();
-        f.ptx = in.ptx;
-        return {f};
-    }
-    std::unique_ptr<PlannedProbe> plan(const Instruction& in) const override {
-        return std::make_unique<tc::TensorMemoryProbe>(tc::planProbe(in));
-    }
-};
-} // namespace
-
 const ProbeMethod& tensorMemoryMethod() {
-    static const TensorMemoryMethod method;
+    static const OneFormMethod<tc::TensorMemoryProbe, tc::planProbe> method("tensor-memory");
     return method;
 }
 

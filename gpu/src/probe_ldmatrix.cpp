@@ -1,6 +1,8 @@
 // The tagged-tile probe method for ldmatrix / stmatrix / movmatrix (probe_ldmatrix.hpp).
 #include "probe_ldmatrix.hpp"
 
+#include "one_form_method.hpp"
+
 #include "lanemap/matrix_move.hpp"
 
 #include <cstdio>
@@ -324,24 +326,8 @@ Interpretation interpret(const Plan& plan, std::span<const std::uint32_t> raw) {
 
 namespace lanemap::gpu {
 
-namespace {
-class TaggedMethod final : public ProbeMethod {
-  public:
-    std::string_view name() const override { return "tagged-tile"; }
-    std::vector<ProbeForm> forms(const Instruction& in) const override {
-        ProbeForm f;
-        f.instruction = in.forms.front();
-        f.ptx = in.ptx;
-        return {f};
-    }
-    std::unique_ptr<PlannedProbe> plan(const Instruction& in) const override {
-        return std::make_unique<tagged::TaggedProbe>(tagged::planProbe(in));
-    }
-};
-} // namespace
-
 const ProbeMethod& taggedMethod() {
-    static const TaggedMethod method;
+    static const OneFormMethod<tagged::TaggedProbe, tagged::planProbe> method("tagged-tile");
     return method;
 }
 
