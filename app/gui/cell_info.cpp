@@ -223,6 +223,8 @@ CellInfo describeMetadataField(const Instruction& in, int selector, const Metada
 QString CellInfo::toPlainText() const {
     if (!valid)
         return {};
+    if (!summary.isEmpty())
+        return QStringLiteral("%1 %2: %3\n  %4").arg(spec, operand, summary, panelTitle);
     QStringList lines;
     QString where = matrix >= 0 ? QStringLiteral("product %1, ").arg(matrix) : QString();
     if (operand == QLatin1String("metadata"))
@@ -280,6 +282,9 @@ QString CellInfo::toHtml() const {
     if (!valid)
         return {};
     auto esc = [](const QString& s) { return s.toHtmlEscaped(); };
+    if (!summary.isEmpty())
+        return QStringLiteral("<h3>%1</h3><p>%2</p><p style='color:gray'>%3</p>")
+            .arg(esc(operand), esc(summary), esc(panelTitle));
     QString h;
     const bool meta = operand == QLatin1String("metadata");
     if (meta)

@@ -51,6 +51,10 @@ struct CellInfo {
     QString anchor;     // PTX manual HTML anchor
     QStringList errata; // "E1 (suspected): summary"
     QString probe;      // "confirmed on NVIDIA H100 ... (driver ..., date)" / mismatch text / empty
+    // A cell outside register fragments (Tensor Memory, shared memory) is described by its Diagram's words:
+    // the hover text (the tooltip grammar) and the panel it sits in.
+    QString summary;
+    QString panelTitle;
     // Everything the (first) owner's lane holds, register by register, per operand: "A r1: a2 a3 → row 9,
     // cols 2–3".
     int laneThread = -1;

@@ -1658,8 +1658,15 @@ CellInfo MainWindow::describe(const DiagramView* view, int cell) const {
     const DiagramCell& c = d->cells[static_cast<std::size_t>(cell)];
     const DiagramPanel& panel = d->panels[c.panel];
     CellInfo info;
-    if (panel.kind == PanelKind::SharedMemory || panel.kind == PanelKind::SharedMemoryMap)
-        return {};
+    if (panel.kind == PanelKind::SharedMemory || panel.kind == PanelKind::SharedMemoryMap ||
+        panel.kind == PanelKind::TensorMemory || panel.kind == PanelKind::TensorMemoryRegisters) {
+        info.valid = true;
+        info.spec = QString::fromStdString(in.spec);
+        info.operand = QString::fromStdString(panel.operand);
+        info.summary = QString::fromStdString(d->tooltip(c));
+        info.panelTitle = QString::fromStdString(panel.title);
+        return info;
+    }
     if (panel.kind == PanelKind::Metadata) {
         if (!in.metadata)
             return {};

@@ -1,6 +1,7 @@
 // The Tensor Memory pane as a user meets it: the spec's N sizes the grid, the pane opens composed with the
 // epilogue's tcgen05.ld, hovering D[m][n] lights and frames the register that holds it (and the reverse), the
 // ld combo offers exactly the accesses that compose, and the titles name Tensor Memory's axes.
+#include "details_panel.hpp"
 #include "opened_at.hpp"
 #include "pane_frame.hpp"
 #include "view_state.hpp"
@@ -110,6 +111,24 @@ TEST(Tcgen05Composed, HoveringDLightsTheRegisterHoldingItAndTheReverse) {
     EXPECT_EQ(view->hoverCell(), rCell);
     EXPECT_EQ(w.window->viewState()->hoveredLane(), 37);
     EXPECT_EQ(view->partnerCell(), dCell) << "the reverse: the register frames its Tensor Memory cell";
+}
+
+// The Cell dock describes a Tensor Memory cell as the hover line does (it stayed empty), and copies it.
+TEST(Tcgen05Composed, TheCellDockDescribesTensorMemoryCells) {
+    OpenedAt w(QSize(1920, 1080), kSpec);
+    DiagramView* view = w.window->pane(MainWindow::tensorMemoryPane());
+    ASSERT_NE(view, nullptr);
+    const int dCell = cellOf(*view->diagram(), PanelKind::TensorMemory, 37, 40);
+    ASSERT_GE(dCell, 0);
+    hoverInView(view, dCell);
+    const CellInfo& info = w.window->details()->cell();
+    ASSERT_TRUE(info.valid) << "a Tensor Memory cell is described";
+    const QString shown = w.window->details()->shownText();
+    EXPECT_TRUE(shown.contains(QString::fromUtf8("D(37,40) \u00b7 CTA 0 lane 37 column 40")))
+        << shown.toStdString();
+    EXPECT_TRUE(shown.contains(QStringLiteral("held by warp 1 lane 5 r8[31..0]"))) << shown.toStdString();
+    EXPECT_TRUE(info.toPlainText().startsWith(QString::fromStdString(std::string("tcgen05.mma"))))
+        << info.toPlainText().toStdString();
 }
 
 TEST(Tcgen05Composed, TheLdComboListsExactlyTheAccessesThatCompose) {
