@@ -110,39 +110,61 @@ DiagramCell makeCell(const Diagram& d, const DiagramPanel& p, std::uint16_t pane
     return c;
 }
 
-// A Tensor Memory panel with its top-left corner at (x, y); returns the panel index.
-int addTmemPanel(Diagram& d, const Grid& g, int ctas, double x, double y, Palette palette) {
-    const DiagramMetrics& mt = d.metrics;
-    const int epc = 32 / g.elementBits; // elements per 32-bit cell
-    int columns = 1, maxElement = 0, maxIndex = 0;
+// Characters of the widest cell label ("D(127,255)") among a grid's elements.
+int widestLabel(const Grid& g) {
+    int maxElement = 0, maxIndex = 0;
     for (const TmemElement& e : g.elements) {
-        columns = std::max(columns, e.at.column + 1);
         maxElement = std::max(maxElement, e.element);
         maxIndex = std::max(maxIndex, e.index);
     }
-    const int widest = static_cast<int>(g.label.size()) + 3 + digits(maxElement) + digits(maxIndex);
+    return static_cast<int>(g.label.size()) + 3 + digits(maxElement) + digits(maxIndex);
+}
+
+// What a Tensor Memory or register panel of `g` shares: its kind, operand, grid size, cell size, axes and
+// source; the caller sets the title and subtitle.
+DiagramPanel panelOf(const Diagram& d, const Grid& g, PanelKind kind, int rows, int cols, char rowLetter,
+                     char colLetter, std::string rowAxis, std::string colAxis) {
+    const DiagramMetrics& mt = d.metrics;
     DiagramPanel p;
-    p.kind = PanelKind::TensorMemory;
+    p.kind = kind;
     p.operand = g.operand;
     p.letter = static_cast<char>(std::tolower(static_cast<unsigned char>(g.label.front())));
-    p.title = g.title;
-    p.subtitle = g.subtitle;
-    p.rows = ctas * tmem::kLanes;
-    p.cols = columns;
-    p.cellWidth = epc * (widest * mt.charWidth + 8);
+    p.rows = rows;
+    p.cols = cols;
+    p.cellWidth = 32 / g.elementBits * (widestLabel(g) * mt.charWidth + 8); // elements per 32-bit cell
     p.cellHeight = mt.cellHeight;
-    p.rowLetter = 'L';
-    p.colLetter = 'C';
-    p.rowAxis = "TMEM lane";
-    p.colAxis = "TMEM column";
+    p.rowLetter = rowLetter;
+    p.colLetter = colLetter;
+    p.rowAxis = std::move(rowAxis);
+    p.colAxis = std::move(colAxis);
     p.elementBits = g.elementBits;
     p.source = Source::Cutlass;
+    return p;
+}
+
+// The panel's title, subtitle and source lines from (x, y); returns the y below them.
+double addHeaderLines(Diagram& d, const DiagramPanel& p, std::string source, double x, double y) {
+    const DiagramMetrics& mt = d.metrics;
     addText(d, x, y, p.title, mt.panelTitleFont, TextRole::PanelTitle, TextAnchor::Start, true);
     y += mt.noteFont + 6;
     addText(d, x, y, p.subtitle, mt.noteFont, TextRole::PanelSubtitle);
     y += mt.noteFont + 6;
-    addText(d, x, y, g.source, mt.noteFont, TextRole::PanelSubtitle);
-    y += mt.headerFont + 14;
+    addText(d, x, y, std::move(source), mt.noteFont, TextRole::PanelSubtitle);
+    return y;
+}
+
+// A Tensor Memory panel with its top-left corner at (x, y); returns the panel index.
+int addTmemPanel(Diagram& d, const Grid& g, int ctas, double x, double y, Palette palette) {
+    const DiagramMetrics& mt = d.metrics;
+    const int epc = 32 / g.elementBits; // elements per 32-bit cell
+    int columns = 1;
+    for (const TmemElement& e : g.elements)
+        columns = std::max(columns, e.at.column + 1);
+    DiagramPanel p = panelOf(d, g, PanelKind::TensorMemory, ctas * tmem::kLanes, columns, 'L', 'C',
+                             "TMEM lane", "TMEM column");
+    p.title = g.title;
+    p.subtitle = g.subtitle;
+    y = addHeaderLines(d, p, g.source, x, y) + mt.headerFont + 14;
     const double rowHeaderW = 8 * mt.charWidth + 8; // "lane 127"
     p.origin = {x + rowHeaderW, y};
     p.rowHeaders.resize(static_cast<std::size_t>(p.rows));
@@ -194,17 +216,11 @@ int addRegisterPanel(Diagram& d, const Grid& g, const tmem::Access& a, int ctas,
     auto accessOf = [&](const tmem::Holder& h) {
         return h.address.column / span * halves + (halves == 2 ? (h.address.lane % 32) / 16 : 0);
     };
-    int accesses = 1, maxElement = 0, maxIndex = 0;
-    for (const TmemElement& e : g.elements) {
+    int accesses = 1;
+    for (const TmemElement& e : g.elements)
         accesses = std::max(accesses, accessOf(*e.holder) + 1);
-        maxElement = std::max(maxElement, e.element);
-        maxIndex = std::max(maxIndex, e.index);
-    }
-    const int widest = static_cast<int>(g.label.size()) + 3 + digits(maxElement) + digits(maxIndex);
-    DiagramPanel p;
-    p.kind = PanelKind::TensorMemoryRegisters;
-    p.operand = g.operand;
-    p.letter = static_cast<char>(std::tolower(static_cast<unsigned char>(g.label.front())));
+    DiagramPanel p = panelOf(d, g, PanelKind::TensorMemoryRegisters, ctas * tmem::kLanes, accesses * regs,
+                             'T', 'r', "thread (warp, lane)", "register");
     const std::string verb = a.op == tmem::Op::Ld ? "after" : "before";
     p.title = "Registers " + verb + " " + tmem::ptxOf(a) + "  " + std::to_string(ctas * tmem::kLanes) +
               " threads × " + std::to_string(accesses * regs) + " registers (" + std::to_string(accesses) +
@@ -213,24 +229,10 @@ int addRegisterPanel(Diagram& d, const Grid& g, const tmem::Access& a, int ctas,
         "rows: thread of the warpgroup (warp w = rows 32w..32w+31); columns: register r of access #j "
         "(each warp issues the access at its own subpartition)" +
         std::string(epc > 1 ? "; lower bits left" : "");
-    p.rows = ctas * tmem::kLanes;
-    p.cols = accesses * regs;
-    p.cellWidth = epc * (widest * mt.charWidth + 8);
-    p.cellHeight = mt.cellHeight;
-    p.rowLetter = 'T';
-    p.colLetter = 'r';
-    p.rowAxis = "thread (warp, lane)";
-    p.colAxis = "register";
-    p.elementBits = g.elementBits;
-    p.source = Source::Cutlass;
-    addText(d, x, y, p.title, mt.panelTitleFont, TextRole::PanelTitle, TextAnchor::Start, true);
-    y += mt.noteFont + 6;
-    addText(d, x, y, p.subtitle, mt.noteFont, TextRole::PanelSubtitle);
-    y += mt.noteFont + 6;
-    addText(d, x, y,
-            "the access: " + std::string(tmem::recordOf(a.shape).figure) + " (" +
-                std::string(tmem::recordOf(a.shape).cutlass) + "), " + std::string(kNotOnHardware),
-            mt.noteFont, TextRole::PanelSubtitle);
+    y = addHeaderLines(d, p,
+                       "the access: " + std::string(tmem::recordOf(a.shape).figure) + " (" +
+                           std::string(tmem::recordOf(a.shape).cutlass) + "), " + std::string(kNotOnHardware),
+                       x, y);
     y += mt.headerFont + 14 + mt.headerFont + 6;    // the access headers over the register headers
     const double rowHeaderW = 5 * mt.charWidth + 8; // "T127"
     p.origin = {x + rowHeaderW, y};
