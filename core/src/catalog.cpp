@@ -59,17 +59,21 @@ Catalog::Section* Catalog::sectionOf(std::string_view spec) const {
 void Catalog::ensureRegistered(Section& section) const {
     std::call_once(section.once, [&] {
         // add() is not const: registering is part of a lookup, which is.
-        auto& self = const_cast<Catalog&>(*this);
         const std::lock_guard lock(m_registerMutex);
-        Section* const outer = self.m_registering; // a table that looks up another family while registering
-        const std::string_view outerOnly = self.m_only;
-        self.m_registering = &section;
-        self.m_only = {};
-        section.registerFamilies(self);
-        self.m_registering = outer;
-        self.m_only = outerOnly;
+        runTable(section, {});
         section.registered = true;
     });
+}
+
+void Catalog::runTable(Section& section, std::string_view only) const {
+    auto& self = const_cast<Catalog&>(*this);
+    Section* const outer = self.m_registering; // a table that looks up another family while registering
+    const std::string_view outerOnly = self.m_only;
+    self.m_registering = &section;
+    self.m_only = only;
+    section.registerFamilies(self);
+    self.m_registering = outer;
+    self.m_only = outerOnly;
 }
 
 const Catalog::Entry* Catalog::registerOne(Section& section, std::string_view spec) const {
@@ -80,14 +84,7 @@ const Catalog::Entry* Catalog::registerOne(Section& section, std::string_view sp
         return it->second.get();
     // The table walks its rows and keeps only `spec` (a one-shot `show` or `export` needs one variant of a
     // table of hundreds).
-    auto& self = const_cast<Catalog&>(*this);
-    Section* const outer = self.m_registering;
-    const std::string_view outerOnly = self.m_only;
-    self.m_registering = &section;
-    self.m_only = spec;
-    section.registerFamilies(self);
-    self.m_registering = outer;
-    self.m_only = outerOnly;
+    runTable(section, spec);
     const auto it = section.singles.find(spec);
     return it == section.singles.end() ? nullptr : it->second.get();
 }

@@ -88,6 +88,8 @@ class Catalog {
     Section* sectionOf(std::string_view spec) const; // by the family name the spec starts with
     void ensureRegistered(Section& section) const;
     const Entry* registerOne(Section& section, std::string_view spec) const; // nullptr: not in the table
+    // Runs the section's table with add() keeping `only` (empty: every row); m_registerMutex held.
+    void runTable(Section& section, std::string_view only) const;
     const Entry* entry(std::string_view spec) const;
     const Instruction& build(const Entry& entry) const;
 
