@@ -187,21 +187,45 @@ bool NRange::contains(int n) const {
 }
 
 std::string NRange::describe() const {
-    if (!only.empty())
+    if (only.empty())
+        return std::to_string(first) + ".." + std::to_string(last) + " in steps of " + std::to_string(step);
+    // A short list as it is; a longer one as its arithmetic runs ("8..32 in steps of 8, 48..256 in steps of
+    // 16").
+    if (only.size() <= 3)
         return joinInts(only);
-    return std::to_string(first) + ".." + std::to_string(last) + " in steps of " + std::to_string(step);
+    std::string s;
+    for (std::size_t i = 0; i < only.size();) {
+        std::size_t j = i + 1;
+        if (j < only.size())
+            while (j + 1 < only.size() && only[j + 1] - only[j] == only[i + 1] - only[i])
+                ++j;
+        s += s.empty() ? "" : ", ";
+        if (j > i + 1 && j < only.size()) {
+            s += std::to_string(only[i]) + ".." + std::to_string(only[j]) + " in steps of " +
+                 std::to_string(only[i + 1] - only[i]);
+            i = j + 1;
+        } else {
+            s += std::to_string(only[i]);
+            i += 1;
+        }
+    }
+    return s;
 }
 
 NRange validN(const MmaShape& s) {
-    // Table 39 as CUTLASS encodes it (mma_sm100_umma.hpp): M=64 N%8, M=128 N%16, cta_group::2 N%16 (N%32
-    // for i8), .ws N in {64, 128, 256}.
-    if (s.ws)
-        return {64, 64, 256, {64, 128, 256}};
-    if (s.ctaGroup == 2)
-        return s.kind == MmaKind::I8 ? NRange{32, 32, 256, {}} : NRange{16, 16, 256, {}};
-    if (s.m == 64)
-        return {8, 8, 256, {}};
-    return s.kind == MmaKind::I8 ? NRange{32, 32, 256, {}} : NRange{16, 16, 256, {}};
+    // Table 39's N rule, read from the one place it is written (tcgen05::validShapeN): every N from 8 to 256
+    // the form takes, kept as first/step/last where it is one arithmetic run.
+    std::vector<int> ns;
+    for (int n = 8; n <= 256; n += 8)
+        if (tcgen05::validShapeN(s.kind, s.sparse, n, s.ctaGroup, s.ws))
+            ns.push_back(n);
+    if (ns.size() < 2)
+        return {ns.empty() ? 0 : ns.front(), 8, ns.empty() ? 0 : ns.front(), ns};
+    const int step = ns[1] - ns[0];
+    for (std::size_t i = 1; i < ns.size(); ++i)
+        if (ns[i] - ns[i - 1] != step || ns.size() <= 3)
+            return {ns.front(), step, ns.back(), ns};
+    return {ns.front(), step, ns.back(), {}};
 }
 
 std::string validate(const MmaShape& s) {
@@ -215,11 +239,15 @@ std::string validate(const MmaShape& s) {
     const LayoutRecord* rec = selectLayout(s.m, s.ctaGroup, s.ws, s.sparse, &why);
     if (!rec)
         return why;
+    // M: the data-path layouts exist for more (kind, M) pairs than Table 39 allows (block-scaled kinds).
+    for (const tcgen05::Violation& v : tcgen05::shapeViolations(s.kind, s.sparse, s.m, s.n, s.ctaGroup, s.ws))
+        if (v.field == "M")
+            return "invalid M=" + std::to_string(s.m) + ": " + v.rule;
     const NRange range = validN(s);
     if (!range.contains(s.n))
         return "invalid N=" + std::to_string(s.n) + " for M=" + std::to_string(s.m) + (s.ws ? " .ws" : "") +
-               " cta_group::" + std::to_string(s.ctaGroup) + " kind::" + std::string(toString(s.kind)) +
-               "; valid N: " + range.describe();
+               (s.sparse ? " sparse" : "") + " cta_group::" + std::to_string(s.ctaGroup) +
+               " kind::" + std::string(toString(s.kind)) + "; valid N: " + range.describe();
     if (s.laneAlignment != 0 && !(rec->halfDatapath && s.laneAlignment == 16))
         return "lane alignment " + std::to_string(s.laneAlignment) + " is not valid for layout " +
                std::string(toString(rec->layout)) +

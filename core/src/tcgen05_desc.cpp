@@ -580,6 +580,22 @@ std::vector<Violation> formViolations(const InstrDescriptor& d, int cta, bool ws
 
 } // namespace
 
+std::vector<Violation> shapeViolations(Kind kind, bool sparse, int m, int n, int ctaGroup, bool ws) {
+    InstrDescriptor d;
+    d.kind = kind;
+    d.sparse = sparse;
+    d.m = m;
+    d.n = n;
+    return formViolations(d, ctaGroup, ws);
+}
+bool validShapeN(Kind kind, bool sparse, int n, int ctaGroup, bool ws) {
+    InstrDescriptor d;
+    d.kind = kind;
+    d.sparse = sparse;
+    d.n = n;
+    return nAllowed(d, ctaGroup, ws);
+}
+
 std::string_view toString(Kind kind) {
     return kindInfo(kind).name;
 }

@@ -181,8 +181,10 @@ std::optional<MmaShape> parseMma(std::string_view text, std::string& error) {
         error = "no .kind given (e.g. .kind::f16)";
         return std::nullopt;
     }
-    if (!shape) // the PTX string: M and N are in the instruction descriptor
+    if (!shape) { // the PTX string: M and N are in the instruction descriptor; the largest N is chosen below
         s.m = s.ws ? 128 : 128 * s.ctaGroup;
+        s.n = 0;
+    }
     if (s.n == 0) {
         std::string ignored;
         if (selectLayout(s.m, s.ctaGroup, s.ws, s.sparse, &ignored))

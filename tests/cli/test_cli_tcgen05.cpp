@@ -78,9 +78,9 @@ TEST(CliTcgen05, BadInputIsAUsageErrorNamingWhatIsValid) {
     const auto num = runCli({"show", "tcgen05.ld.16x128b.x128"});
     EXPECT_EQ(num.code, 2);
     EXPECT_NE(num.err.find(".x64"), std::string::npos) << num.err;
-    const auto n = runCli({"show", "tcgen05.mma.cta_group::1.kind::f16.m128n24"});
+    const auto n = runCli({"show", "tcgen05.mma.cta_group::1.kind::f16.m128n12"});
     EXPECT_EQ(n.code, 2);
-    EXPECT_NE(n.err.find("valid N: 16..256 in steps of 16"), std::string::npos) << n.err;
+    EXPECT_NE(n.err.find("valid N: 8..256 in steps of 8"), std::string::npos) << n.err;
     const auto ld = runCli({"show", "tcgen05.mma.cta_group::1.kind::f16.m128n16", "--ld", "16x100b.x1"});
     EXPECT_EQ(ld.code, 2);
     EXPECT_NE(ld.err.find(".16x256b"), std::string::npos) << ld.err;

@@ -65,7 +65,7 @@ TEST(JsonTensorMemory, EveryMmaEntryPlacesEveryElementOfD) {
         }
         EXPECT_EQ(d["columns"], columns) << v->spec;
     }
-    EXPECT_EQ(entries, 101);
+    EXPECT_EQ(entries, 83);
     // Other families have none.
     EXPECT_FALSE(ordered_json::parse(toJson(get("tcgen05.ld.16x256b.x8"))).contains("tensor_memory"));
     EXPECT_FALSE(ordered_json::parse(toJson(get("mma.m16n8k16.f16"))).contains("tensor_memory"));

@@ -3,6 +3,7 @@
 // composed "who holds D[m][n]" against a brute-force evaluation of the two maps.
 #include "lanemap/catalog.hpp"
 #include "lanemap/spec.hpp"
+#include "lanemap/tcgen05_desc.hpp"
 #include "lanemap/tmem.hpp"
 
 #include <gtest/gtest.h>
@@ -187,11 +188,47 @@ TEST(DataPathLayouts, FiguresFacts) {
 }
 
 TEST(DataPathLayouts, InvalidFormsNameWhatIsValid) {
-    EXPECT_NE(validate(mma(128, 8, 1)).find("valid N: 16..256 in steps of 16"), std::string::npos);
+    // Table 39: cta_group::1 takes N in steps of 8 at M = 128 as at M = 64 (CUTLASS's M=128 N%16 is its own).
+    EXPECT_EQ(validate(mma(128, 8, 1)), "");
+    EXPECT_NE(validate(mma(128, 12, 1)).find("valid N: 8..256 in steps of 8"), std::string::npos);
+    EXPECT_NE(validate(mma(128, 8, 2)).find("valid N: 16..256 in steps of 16"), std::string::npos);
     EXPECT_NE(validate(mma(64, 96, 1, true)).find("valid N: 64, 128, 256"), std::string::npos);
     EXPECT_NE(validate(mma(128, 64, 1, false, false, 16)).find("only the half-datapath layouts"),
               std::string::npos);
     EXPECT_NE(validate(mma(128, 64, 2, true)).find("cta_group::1 only"), std::string::npos);
+}
+
+// The catalog's shape rules are Table 39's, as the instruction-descriptor checks state them: what the
+// descriptor encoder rejects, the catalog neither lists nor draws (block-scaled kinds at M = 64, sparse
+// block-scaled cta_group::2 at M = 128, .ws sparse at N = 256 were listed before).
+TEST(DataPathLayouts, TheCatalogsShapesAreTable39s) {
+    const auto shape = [](MmaKind kind, int m, int n, int group, bool ws, bool sparse) {
+        return MmaShape{kind, m, n, group, ws, sparse, 0};
+    };
+    EXPECT_NE(validate(shape(MmaKind::MXF8F6F4, 64, 64, 1, false, false)).find("invalid M=64"),
+              std::string::npos);
+    EXPECT_NE(validate(shape(MmaKind::MXF4, 128, 64, 2, false, true)).find("valid: 256"), std::string::npos);
+    EXPECT_EQ(validate(shape(MmaKind::MXF4, 256, 64, 2, false, true)), "");
+    EXPECT_NE(validate(shape(MmaKind::F16, 64, 256, 1, true, true)).find("valid N: 64, 128"),
+              std::string::npos);
+    EXPECT_EQ(validate(shape(MmaKind::F16, 64, 128, 1, true, true)), "");
+    // kind::i8 takes 8, 16, 24, 32 and then every 16th N: not one arithmetic run.
+    EXPECT_EQ(validate(shape(MmaKind::I8, 128, 24, 1, false, false)), "");
+    EXPECT_NE(validate(shape(MmaKind::I8, 128, 40, 1, false, false))
+                  .find("8..32 in steps of 8, 48..256 in steps of 16"),
+              std::string::npos);
+    int entries = 0;
+    for (const Variant* v : Catalog::instance().variants()) {
+        if (!v->tmemMma)
+            continue;
+        ++entries;
+        const MmaShape& s = *v->tmemMma;
+        SCOPED_TRACE(v->spec);
+        EXPECT_TRUE(lanemap::tcgen05::shapeViolations(s.kind, s.sparse, s.m, s.n, s.ctaGroup, s.ws).empty());
+        for (const int n : {validN(s).first, validN(s).last})
+            EXPECT_TRUE(lanemap::tcgen05::validShapeN(s.kind, s.sparse, n, s.ctaGroup, s.ws));
+    }
+    EXPECT_GT(entries, 60);
 }
 
 // Every valid form places M x N elements on distinct cells inside Tensor Memory.
@@ -355,7 +392,7 @@ TEST(Tcgen05Spec, BadSpecsNameTheValidValues) {
     EXPECT_NE(parseSpec("tcgen05.ld.16x256b.x64", cat).error.find(".x32"), std::string::npos);
     EXPECT_NE(parseSpec("tcgen05.ld.16x48b.x1", cat).error.find(".16x256b"), std::string::npos);
     EXPECT_NE(parseSpec("tcgen05.ld.16x64b.x2.unpack::16b", cat).error.find(".pack::16b"), std::string::npos);
-    EXPECT_NE(parseSpec("tcgen05.mma.cta_group::1.kind::f16.m128n8", cat).error.find("valid N"),
+    EXPECT_NE(parseSpec("tcgen05.mma.cta_group::1.kind::f16.m128n12", cat).error.find("valid N"),
               std::string::npos);
     EXPECT_NE(parseSpec("tcgen05.mma.cta_group::3.kind::f16", cat).error.find("cta_group::2"),
               std::string::npos);

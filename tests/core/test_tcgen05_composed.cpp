@@ -43,7 +43,7 @@ TEST(TensorMemoryView, TheSpecsNSizesTheGrid) {
     const Instruction& ws = entry("tcgen05.mma.ws.cta_group::1.kind::f16.m64");
     o.n = 128;
     EXPECT_EQ(buildTensorMemoryDiagram(ws, o).panels.front().cols, 64);
-    o.n = 24; // not a valid N for M = 128 (steps of 16)
+    o.n = 12; // not a valid N for M = 128 (steps of 8)
     EXPECT_THROW(buildTensorMemoryDiagram(in, o), std::invalid_argument);
 }
 

@@ -79,7 +79,7 @@ TEST(Tcgen05Probe, TheSimulatorPassesEveryTcgen05EntryThroughThePipeline) {
     }
     EXPECT_EQ(ld, 74);
     EXPECT_EQ(st, 74);
-    EXPECT_EQ(mma, 101);
+    EXPECT_EQ(mma, 83);
 }
 
 TEST(Tcgen05Probe, HopperAndConsumerBlackwellSayWhatTheFormNeeds) {

@@ -135,6 +135,11 @@ struct Context {
 int kOf(const InstrDescriptor& descriptor);
 
 std::vector<Violation> check(const InstrDescriptor& descriptor, const Context& context = {});
+// Table 39's shape rules for one concrete form (cta_group, .ws): whether M and N exist for the kind and
+// sparsity, as violations naming "M" or "N" with the valid values. The one statement of those rules: the
+// catalog (tmem::validate, tmem::validN) asks here too.
+std::vector<Violation> shapeViolations(Kind kind, bool sparse, int m, int n, int ctaGroup, bool ws);
+bool validShapeN(Kind kind, bool sparse, int n, int ctaGroup, bool ws);
 // Throws std::invalid_argument "tcgen05 instruction descriptor (kind::K): <field>: <rule>".
 std::uint32_t encode(const InstrDescriptor& descriptor, const Context& context = {});
 
