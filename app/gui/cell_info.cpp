@@ -298,8 +298,14 @@ QString CellInfo::toHtml() const {
         h += QStringLiteral("<tr><td style='padding-right:10px'>%1</td><td><b>%2</b></td></tr>").arg(k, v);
     };
     if (!summary.isEmpty()) {
-        QString h = QStringLiteral("<h3>%1</h3><p>%2</p><p style='color:gray'>%3</p>")
-                        .arg(esc(operand), esc(summary), esc(panelTitle));
+        // The fields first (a narrow dock shows the top); the hover line's words under them.
+        QString heading = operand;
+        if (tensorMemory)
+            heading = tensorMemory->element + QStringLiteral(" in Tensor Memory");
+        else if (sharedMemory)
+            heading = QStringLiteral("shared memory 0x%1").arg(sharedMemory->address, 0, 16);
+        QString h =
+            QStringLiteral("<h3>%1</h3><p style='color:gray'>%2</p>").arg(esc(heading), esc(panelTitle));
         const std::vector<CellField> list = fields();
         if (!list.empty()) {
             h += QStringLiteral("<table cellspacing='0' cellpadding='2'>");
@@ -307,6 +313,7 @@ QString CellInfo::toHtml() const {
                 fieldRow(h, esc(name), esc(value));
             h += QStringLiteral("</table>");
         }
+        h += QStringLiteral("<p style='color:gray'>%1</p>").arg(esc(summary));
         if (!section.isEmpty())
             h += QStringLiteral("<p>PTX ISA 9.1 <a href='%1'>&sect;%2</a></p>")
                      .arg(manualUrl(anchor), esc(section));

@@ -83,7 +83,8 @@ struct SharedMemoryCell {
     int thread = -1;                               // the lane supplying the row address
     int phase = -1, phaseFirst = 0, phaseLast = 0; // the shared-memory phase serving it and its lanes
     int wavefront = 0, wavefronts = 1;             // 0-based, of the phase's wavefronts
-    QString registers;                             // "lanes 4..7, r1": where the row's elements land
+    bool conflict = false; // another chunk of its phase is in its bank group (it waits a wavefront)
+    QString registers;     // "lanes 4..7, r1": where the row's elements land
 };
 
 // One line of the dock: a name and its value ("TMEM address", "0x00250028 (lane << 16 | column)").

@@ -133,7 +133,7 @@ CellInfo describeTensorMemoryCell(const Instruction& in, const TensorMemoryOptio
             p.kind == PanelKind::TensorMemoryRegisters ? *c : d.cells[static_cast<std::size_t>(partner)];
         t.held = true;
         t.load = access.op == tmem::Op::Ld;
-        t.access = qs(tmem::ptxOf(access));
+        t.access = qs(tmem::specOf(access));
         t.packed = access.packed;
         t.accessIndex = registerCell.col / tmem::registersOf(access);
         t.accessLane = h.address.lane;
@@ -262,6 +262,9 @@ CellInfo describeBanksCell(const Instruction& move, const banks::Analysis& analy
     s.phaseLast = phase->rows.back().thread;
     s.wavefront = row->wavefront;
     s.wavefronts = phase->degree;
+    for (const std::uint32_t i : d.cellsOfThread(c->thread)) // its chunk, framed when in a conflict
+        if (d.panels[d.cells[i].panel].kind == PanelKind::Chunks)
+            s.conflict = s.conflict || d.cells[i].conflict;
     // Where the row's elements land in the registers (ldmatrix) or come from (stmatrix): the data map.
     if (!move.operands.empty()) {
         const FragmentLayout& op = move.operands.front();
@@ -327,9 +330,9 @@ std::vector<CellField> CellInfo::fields() const {
                              : QString());
             add(QStringLiteral("register"), reg);
             add(t.load ? QStringLiteral("loaded by") : QStringLiteral("stored by"),
-                QStringLiteral("%1, access #%2 of each warp, at lane %3 column %4 (%5)")
-                    .arg(t.access)
-                    .arg(t.accessIndex)
+                QStringLiteral("%1, access #%2 of each warp").arg(t.access).arg(t.accessIndex));
+            add(QStringLiteral("its taddr"),
+                QStringLiteral("lane %1, column %2 (%3)")
                     .arg(t.accessLane)
                     .arg(t.accessColumn)
                     .arg(hex(tmem::Address{t.accessLane, t.accessColumn}.encode(), 8)));
@@ -377,13 +380,14 @@ std::vector<CellField> CellInfo::fields() const {
                     "the warpgroup's wgmma, through the matrix descriptor (no lane addresses it)"));
         else {
             add(QStringLiteral("row address"),
-                QStringLiteral("lane %1 (phase %2: lanes %3..%4, wavefront %5 of %6)")
+                QStringLiteral("lane %1 (phase %2: lanes %3..%4, wavefront %5 of %6%7)")
                     .arg(s.thread)
                     .arg(s.phase)
                     .arg(s.phaseFirst)
                     .arg(s.phaseLast)
                     .arg(s.wavefront + 1)
-                    .arg(s.wavefronts));
+                    .arg(s.wavefronts)
+                    .arg(s.conflict ? QStringLiteral(", bank conflict") : QString()));
             if (!s.registers.isEmpty())
                 add(s.load ? QStringLiteral("loaded into") : QStringLiteral("stored from"), s.registers);
         }

@@ -1742,6 +1742,10 @@ void MainWindow::onHover(DiagramView* view, int cell) {
 }
 
 void MainWindow::hoverCell(DiagramView* view, int cell) {
+    if (view && view == pane(sharedMemoryPane())) { // chunks, not lanes (as the mouse there does)
+        onSharedMemoryHover(view, cell);
+        return;
+    }
     onHover(view, cell);
 }
 
