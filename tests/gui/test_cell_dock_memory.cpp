@@ -371,6 +371,12 @@ TEST(CellDockMemory, AnLdmatrixRowNamesItsChunkBanksAndTheLanesThatReadIt) {
     EXPECT_EQ(field(plain, QStringLiteral("row address")),
               QStringLiteral("lane 29 (phase 3: lanes 24..31, wavefront 2 of 2, bank conflict)"));
     EXPECT_EQ(field(plain, QStringLiteral("loaded into")), QStringLiteral("lanes 20..23, r3"));
+
+    // The keyboard cursor describes its chunk as the mouse does: lane 4's row (matrix 0 row 4).
+    for (std::uint32_t i : d->cellsOfThread(4))
+        if (d->panels[d->cells[i].panel].title == "Shared memory")
+            view->setCursorCell(static_cast<int>(i));
+    EXPECT_EQ(field(w->details()->cell(), QStringLiteral("loaded into")), QStringLiteral("lanes 16..19, r0"));
 }
 
 } // namespace test_cell_dock_memory
