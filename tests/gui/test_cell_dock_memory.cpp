@@ -227,6 +227,37 @@ TEST(CellDockMemory, ASubColumnElementListsItsCellsElements) {
     EXPECT_EQ(field(info, QStringLiteral("its cell holds")),
               QStringLiteral("A(3,4) [7..0], A(3,5) [15..8], A(3,6) [23..16], A(3,7) [31..24]"));
     EXPECT_FALSE(info.tensorMemory->held) << "A alone: no access chosen";
+
+    // Composed with the tcgen05.st that puts A there: every A cell names the thread and register that must
+    // hold it (four 8-bit elements a register).
+    const tmem::Access st = defaultAccess(shape, tmem::Op::St);
+    ASSERT_TRUE(w.window->setTensorMemoryView(64, QStringLiteral("A"),
+                                              QString::fromStdString(tmem::specOf(st)), &error))
+        << str(error);
+    const Diagram& composed = *w.window->pane(MainWindow::tensorMemoryPane())->diagram();
+    int checked = 0;
+    for (std::size_t i = 0; i < composed.cells.size(); ++i) {
+        const DiagramCell& c = composed.cells[i];
+        if (composed.panels[c.panel].operand != "A")
+            continue;
+        const CellInfo a = describeTensorMemoryCell(*w.window->instruction(), w.window->tensorMemoryOptions(),
+                                                    composed, static_cast<int>(i));
+        ASSERT_TRUE(a.tensorMemory && a.tensorMemory->held);
+        const tmem::Holder h = tmem::whoHoldsA(shape, st, c.element, c.bitLo, 8);
+        ASSERT_EQ(a.tensorMemory->thread, h.warp * 32 + h.thread) << i;
+        ASSERT_EQ(a.tensorMemory->reg, h.reg) << i;
+        ASSERT_EQ(a.tensorMemory->regBitLo, h.bit) << i;
+        ASSERT_FALSE(a.tensorMemory->load);
+        ++checked;
+    }
+    EXPECT_EQ(checked, 2 * 128 * 32) << "A 128 x 32 in both panels";
+    const CellInfo a35 =
+        describeTensorMemoryCell(*w.window->instruction(), w.window->tensorMemoryOptions(), composed,
+                                 tmemCell(composed, PanelKind::TensorMemory, 3, 5));
+    EXPECT_TRUE(field(a35, QStringLiteral("stored by")).startsWith(QString::fromStdString(tmem::specOf(st))))
+        << str(field(a35, QStringLiteral("stored by")));
+    EXPECT_TRUE(field(a35, QStringLiteral("register")).endsWith(QStringLiteral("[15..8] (byte 1)")))
+        << str(field(a35, QStringLiteral("register")));
 }
 
 // wgmma B in shared memory, K-major, 128B swizzle: B(k 9, n 3) sits at 0x1a2 (linear 0x192, chunk 1 moved
