@@ -66,13 +66,16 @@ CellInfo memoryInfo(const Instruction& in, const Diagram& d, const DiagramCell& 
     return info;
 }
 
-// "low half" / "high half" of a 32-bit word for a 16-bit element, "byte 2" for an 8-bit one.
+// Which part of a 32-bit word a narrower element is: "low half" / "high half" (16 bits), "byte 2",
+// "nibble 5", else "part 3 of 16".
 QString partOfWord(int bitLo, int bits) {
     if (bits == 16)
         return bitLo == 0 ? QStringLiteral("low half") : QStringLiteral("high half");
     if (bits == 8)
         return QStringLiteral("byte %1").arg(bitLo / 8);
-    return {};
+    if (bits == 4)
+        return QStringLiteral("nibble %1").arg(bitLo / 4);
+    return QStringLiteral("part %1 of %2").arg(bitLo / std::max(bits, 1)).arg(32 / std::max(bits, 1));
 }
 
 } // namespace

@@ -260,6 +260,22 @@ TEST(CellDockMemory, ASubColumnElementListsItsCellsElements) {
         << str(field(a35, QStringLiteral("register")));
 }
 
+// Elements of every width say which part of the 32-bit cell they are (4-bit A of kind::mxf4: a nibble).
+TEST(CellDockMemory, NarrowElementsNameTheirPartOfTheCell) {
+    CellInfo info;
+    info.valid = true;
+    TensorMemoryCell t;
+    t.element = QStringLiteral("A(0,5)");
+    t.bits = 4;
+    t.bitLo = 20;
+    info.tensorMemory = t;
+    EXPECT_EQ(field(info, QStringLiteral("bits")), QStringLiteral("[23..20] of the 32-bit cell (nibble 5)"));
+    info.tensorMemory->bits = 2;
+    info.tensorMemory->bitLo = 6;
+    EXPECT_EQ(field(info, QStringLiteral("bits")),
+              QStringLiteral("[7..6] of the 32-bit cell (part 3 of 16)"));
+}
+
 // wgmma B in shared memory, K-major, 128B swizzle: B(k 9, n 3) sits at 0x1a2 (linear 0x192, chunk 1 moved
 // to chunk 2 by xor 3), its chunk in the map too.
 TEST(CellDockMemory, ASharedMemoryElementAndChunkHaveAddressChunkBanksAndSwizzle) {
