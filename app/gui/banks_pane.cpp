@@ -139,9 +139,21 @@ BanksPane::BanksPane(ViewState* state, QWidget* parent) : QWidget(parent), m_sta
     m_view->setViewState(state);
     layout->addWidget(m_view, 1);
     // A hovered chunk lights its supplying lane in every pane (and the register panes light it back here).
-    connect(m_view, &DiagramView::cellHovered, this, [this](int cell) {
+    // A chunk or an address also fills the Cell dock: its address, chunk, banks, swizzle and lanes. The
+    // keyboard cursor (arrows) does the same as the mouse.
+    auto hovered = [this](int cell) {
         const Diagram* d = m_view->diagram();
         m_state->setHoveredLane(d && cell >= 0 ? d->cells[static_cast<std::size_t>(cell)].thread : -1);
+        if (d && cell >= 0 && m_variant && m_analysis)
+            if (CellInfo info =
+                    describeBanksCell(Catalog::instance().instruction(*m_variant), *m_analysis, *d, cell);
+                info.valid)
+                m_state->setCell(info);
+    };
+    connect(m_view, &DiagramView::cellHovered, this, hovered);
+    connect(m_view, &DiagramView::cursorMoved, this, [hovered](int cell) {
+        if (cell >= 0)
+            hovered(cell);
     });
 
     for (QComboBox* box : {m_major, m_mode, m_feedsOperand})

@@ -13,7 +13,9 @@ QString qs(std::string_view s) {
     return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
 }
 
-void fillInstruction(CellInfo& info, const Instruction& in) {
+} // namespace
+
+void fillInstructionFacts(CellInfo& info, const Instruction& in) {
     info.spec = QString::fromStdString(in.spec);
     info.warpgroup = in.scope == Scope::Warpgroup;
     info.section = qs(in.section);
@@ -22,6 +24,8 @@ void fillInstruction(CellInfo& info, const Instruction& in) {
         info.errata
             << QStringLiteral("%1 (%2): %3").arg(qs(e.id), qs(toString(statusOf(in, e))), qs(e.summary));
 }
+
+namespace {
 
 QString threadText(const CellInfo& info, const OwnerInfo& o) {
     QString s = QStringLiteral("lane %1").arg(o.lane);
@@ -157,7 +161,7 @@ CellInfo describeCell(const Instruction& in, const FragmentLayout& op, int matri
     const int m = op.matrices() > 1 ? matrix : 0;
     if (m >= op.matrices())
         return info;
-    fillInstruction(info, in);
+    fillInstructionFacts(info, in);
     info.valid = true;
     info.operand = qs(op.name());
     info.matrix = op.matrices() > 1 ? matrix : -1;
@@ -192,7 +196,7 @@ CellInfo describeCell(const Instruction& in, const FragmentLayout& op, int matri
 
 CellInfo describeMetadataField(const Instruction& in, int selector, const MetadataField& f) {
     CellInfo info;
-    fillInstruction(info, in);
+    fillInstructionFacts(info, in);
     info.valid = true;
     info.operand = QStringLiteral("metadata");
     info.selector = selector;
@@ -223,8 +227,16 @@ CellInfo describeMetadataField(const Instruction& in, int selector, const Metada
 QString CellInfo::toPlainText() const {
     if (!valid)
         return {};
-    if (!summary.isEmpty())
-        return QStringLiteral("%1 %2: %3\n  %4").arg(spec, operand, summary, panelTitle);
+    if (!summary.isEmpty()) {
+        // A Tensor Memory or shared-memory cell: the hover line, its panel, then the dock's fields.
+        QStringList lines{QStringLiteral("%1 %2: %3").arg(spec, operand, summary),
+                          QStringLiteral("  ") + panelTitle};
+        for (const auto& [name, value] : fields())
+            lines << QStringLiteral("  %1: %2").arg(name, value);
+        if (!section.isEmpty())
+            lines << QStringLiteral("  PTX ISA 9.1 §%1 (%2)").arg(section, manualUrl(anchor));
+        return lines.join(QLatin1Char('\n'));
+    }
     QStringList lines;
     QString where = matrix >= 0 ? QStringLiteral("product %1, ").arg(matrix) : QString();
     if (operand == QLatin1String("metadata"))
@@ -282,9 +294,31 @@ QString CellInfo::toHtml() const {
     if (!valid)
         return {};
     auto esc = [](const QString& s) { return s.toHtmlEscaped(); };
-    if (!summary.isEmpty())
-        return QStringLiteral("<h3>%1</h3><p>%2</p><p style='color:gray'>%3</p>")
-            .arg(esc(operand), esc(summary), esc(panelTitle));
+    auto fieldRow = [&](QString& h, const QString& k, const QString& v) {
+        h += QStringLiteral("<tr><td style='padding-right:10px'>%1</td><td><b>%2</b></td></tr>").arg(k, v);
+    };
+    if (!summary.isEmpty()) {
+        // The fields first (a narrow dock shows the top); the hover line's words under them.
+        QString heading = operand;
+        if (tensorMemory)
+            heading = tensorMemory->element + QStringLiteral(" in Tensor Memory");
+        else if (sharedMemory)
+            heading = QStringLiteral("shared memory 0x%1").arg(sharedMemory->address, 0, 16);
+        QString h =
+            QStringLiteral("<h3>%1</h3><p style='color:gray'>%2</p>").arg(esc(heading), esc(panelTitle));
+        const std::vector<CellField> list = fields();
+        if (!list.empty()) {
+            h += QStringLiteral("<table cellspacing='0' cellpadding='2'>");
+            for (const auto& [name, value] : list)
+                fieldRow(h, esc(name), esc(value));
+            h += QStringLiteral("</table>");
+        }
+        h += QStringLiteral("<p style='color:gray'>%1</p>").arg(esc(summary));
+        if (!section.isEmpty())
+            h += QStringLiteral("<p>PTX ISA 9.1 <a href='%1'>&sect;%2</a></p>")
+                     .arg(manualUrl(anchor), esc(section));
+        return h;
+    }
     QString h;
     const bool meta = operand == QLatin1String("metadata");
     if (meta)
@@ -307,9 +341,7 @@ QString CellInfo::toHtml() const {
     if (owners.empty())
         h += QStringLiteral("<p><i>no owner</i></p>");
     h += QStringLiteral("<table cellspacing='0' cellpadding='2'>");
-    auto row2 = [&](const QString& k, const QString& v) {
-        h += QStringLiteral("<tr><td style='padding-right:10px'>%1</td><td><b>%2</b></td></tr>").arg(k, v);
-    };
+    auto row2 = [&](const QString& k, const QString& v) { fieldRow(h, k, v); };
     for (std::size_t i = 0; i < owners.size(); ++i) {
         const OwnerInfo& o = owners[i];
         if (i)

@@ -972,9 +972,10 @@ void MainWindow::onSharedMemoryHover(DiagramView* view, int cell) {
     const DiagramCell& c = d->cells[static_cast<std::size_t>(cell)];
     view->setHighlightThread(c.thread);
     m_hoverStatus->setText(QString::fromStdString(d->tooltip(c)));
-    // A register pane's lane and cell no longer describe what is under the mouse.
+    // A register pane's lane no longer describes what is under the mouse; the Cell dock gives the chunk's
+    // address, banks and swizzle.
     m_state->setHoveredLane(-1);
-    m_state->setCell(CellInfo{});
+    m_state->setCell(describe(view, cell));
 }
 
 DiagramOptions MainWindow::diagramOptions(const QString& operand) const {
@@ -1658,6 +1659,18 @@ CellInfo MainWindow::describe(const DiagramView* view, int cell) const {
     const DiagramCell& c = d->cells[static_cast<std::size_t>(cell)];
     const DiagramPanel& panel = d->panels[c.panel];
     CellInfo info;
+    // Tensor Memory and shared-memory cells: their fields (cell_info.hpp), from the options the picture was
+    // built with; the hover line's words alone where those are not at hand.
+    if ((panel.kind == PanelKind::TensorMemory || panel.kind == PanelKind::TensorMemoryRegisters) &&
+        d == m_tmemDiagram.get() && m_tmemDiagramOf == &in)
+        return describeTensorMemoryCell(in, m_tmemDiagramOptions, *d, cell);
+    if ((panel.kind == PanelKind::SharedMemory || panel.kind == PanelKind::SharedMemoryMap) &&
+        &in == m_instruction) {
+        std::string why;
+        for (const smem::SharedOperand& op : smem::operands(in, m_smemChoice, why))
+            if (op.operand == m_smemOperand)
+                return describeSharedMemoryCell(in, op, *d, cell);
+    }
     if (panel.kind == PanelKind::SharedMemory || panel.kind == PanelKind::SharedMemoryMap ||
         panel.kind == PanelKind::TensorMemory || panel.kind == PanelKind::TensorMemoryRegisters) {
         info.valid = true;
@@ -1729,6 +1742,10 @@ void MainWindow::onHover(DiagramView* view, int cell) {
 }
 
 void MainWindow::hoverCell(DiagramView* view, int cell) {
+    if (view && view == pane(sharedMemoryPane())) { // chunks, not lanes (as the mouse there does)
+        onSharedMemoryHover(view, cell);
+        return;
+    }
     onHover(view, cell);
 }
 
