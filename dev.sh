@@ -3,7 +3,8 @@
 #   ./dev.sh run    install what is missing, build, open the app
 #   ./dev.sh test   install what is missing, build, run every test
 #   ./dev.sh package  install what is missing, build a release and the Debian package dist/lanemap_<v>_amd64.deb
-# Environment: BUILD_DIR (default build), JOBS (default: all cores), LANEMAP_CMAKE_ARGS (extra cmake args).
+# Environment: BUILD_DIR (default build), JOBS (default: all cores), LANEMAP_CMAKE_ARGS (extra cmake args),
+#   LANEMAP_CCACHE=0 (no compiler cache), LANEMAP_SKIP_CHECKS=1 (test: no sanitizer pass).
 set -euo pipefail
 cd "$(dirname "$0")"
 
