@@ -95,19 +95,18 @@ fi
 # flags and the preprocessed source (every header included); paths below the repository are hashed relative to
 # it (CCACHE_BASEDIR) and the working folder is left out of the key (CCACHE_NOHASHDIR), so a clone in another
 # folder hits too — the one thing that differs is the folder a debugger is told the sources were compiled in.
-# The cache folder is ccache's own (CCACHE_DIR or its default).
-cache_args=()
+# The cache folder is ccache's own (CCACHE_DIR or its default). CMake reads the launchers from the environment
+# when it first configures a build folder, so an existing folder keeps what it had.
 if [ "${LANEMAP_CCACHE:-1}" != 0 ] && command -v ccache >/dev/null; then
   export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
-  cache_args=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache
-              -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
+  export CMAKE_CXX_COMPILER_LAUNCHER=${CMAKE_CXX_COMPILER_LAUNCHER:-ccache}
+  export CMAKE_CUDA_COMPILER_LAUNCHER=${CMAKE_CUDA_COMPILER_LAUNCHER:-ccache}
 fi
 
 phase "configure and build ($BUILD_DIR)"
 echo "== configuring and building in $BUILD_DIR"
 # shellcheck disable=SC2086
-cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${test_args[@]}" "${cache_args[@]}" \
-  ${LANEMAP_CMAKE_ARGS:-}
+cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${test_args[@]}" ${LANEMAP_CMAKE_ARGS:-}
 cmake --build "$BUILD_DIR" -j "$JOBS"
 
 case "$mode" in
@@ -128,7 +127,7 @@ case "$mode" in
       CC=clang CXX=clang++ cmake -S . -B "$BUILD_DIR-check" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
         "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only -DNDEBUG" -DLANEMAP_TEST_SHARDS=ON \
         -DLANEMAP_SANITIZE=ON -DLANEMAP_FUZZ=ON -DLANEMAP_GUI=OFF -DLANEMAP_CUDA=OFF -DLANEMAP_BENCH=OFF \
-        -DLANEMAP_SANITIZER_PASS=ON "${cache_args[@]}"
+        -DLANEMAP_SANITIZER_PASS=ON
       cmake --build "$BUILD_DIR-check" -j "$JOBS"
       phase "sanitizer tests ($BUILD_DIR-check)"
       UBSAN_OPTIONS=print_stacktrace=1 \
