@@ -11,7 +11,7 @@
 # ctest -j start the long shards first on a fresh clone, before it has its own timings. Each LONG test (a
 # GoogleTest name or pattern, with its time) is its own ctest test, started first; the shards leave it out.
 # A LONG name that no longer matches costs nothing: the shards then run that test as any other.
-# UNSANITIZED names tests that the sanitizer pass (LANEMAP_SANITIZER_PASS) leaves out: catalog-wide tests whose
+# UNSANITIZED names LONG tests that the sanitizer pass (LANEMAP_SANITIZER_PASS) leaves out: catalog-wide tests whose
 # code the pass's other tests already run under ASan+UBSan (docs/performance.md#build-and-test-time says which,
 # measured); every other build runs them.
 option(LANEMAP_TEST_SHARDS "Register each GoogleTest binary as a few ctest shards, not one ctest test per test" OFF)
