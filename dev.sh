@@ -3,7 +3,8 @@
 #   ./dev.sh run    install what is missing, build, open the app
 #   ./dev.sh test   install what is missing, build, run every test
 #   ./dev.sh package  install what is missing, build a release and the Debian package dist/lanemap_<v>_amd64.deb
-# Environment: BUILD_DIR (default build), JOBS (default: all cores), LANEMAP_CMAKE_ARGS (extra cmake args).
+# Environment: BUILD_DIR (default build), JOBS (default: all cores), LANEMAP_CMAKE_ARGS (extra cmake args),
+#   LANEMAP_CCACHE=0 (no compiler cache), LANEMAP_SKIP_CHECKS=1 (test: no sanitizer pass).
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -89,6 +90,19 @@ if [ "$mode" = test ]; then
   test_args=(-DLANEMAP_TEST_SHARDS=ON "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG")
 fi
 
+# Compiler cache, where ccache is installed (LANEMAP_CCACHE=0 turns it off): a second clone, or the same tree
+# after `git clean`, compiles only what changed. Safe here because ccache keys each object on the compiler, its
+# flags and the preprocessed source (every header included); paths below the repository are hashed relative to
+# it (CCACHE_BASEDIR) and the working folder is left out of the key (CCACHE_NOHASHDIR), so a clone in another
+# folder hits too — the one thing that differs is the folder a debugger is told the sources were compiled in.
+# The cache folder is ccache's own (CCACHE_DIR or its default). CMake reads the launchers from the environment
+# when it first configures a build folder, so an existing folder keeps what it had.
+if [ "${LANEMAP_CCACHE:-1}" != 0 ] && command -v ccache >/dev/null; then
+  export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
+  export CMAKE_CXX_COMPILER_LAUNCHER=${CMAKE_CXX_COMPILER_LAUNCHER:-ccache}
+  export CMAKE_CUDA_COMPILER_LAUNCHER=${CMAKE_CUDA_COMPILER_LAUNCHER:-ccache}
+fi
+
 phase "configure and build ($BUILD_DIR)"
 echo "== configuring and building in $BUILD_DIR"
 # shellcheck disable=SC2086
@@ -106,11 +120,14 @@ case "$mode" in
       # Second build with clang: core and CLI tests under AddressSanitizer + UndefinedBehaviorSanitizer, and
       # a short libFuzzer run of the spec parser and the probe-report reader. -O1 (what the sanitizers'
       # manuals suggest) compiles ~20% faster than -O2; line tables are all a sanitizer report needs.
+      # LANEMAP_SANITIZER_PASS: only the tests of what reads input and writes exports are built and run
+      # (tests/CMakeLists.txt; the GCC pass above ran all of them).
       phase "sanitizer build ($BUILD_DIR-check)"
       echo "== sanitizer and fuzz build (clang, ASan+UBSan) in $BUILD_DIR-check"
       CC=clang CXX=clang++ cmake -S . -B "$BUILD_DIR-check" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
         "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only -DNDEBUG" -DLANEMAP_TEST_SHARDS=ON \
-        -DLANEMAP_SANITIZE=ON -DLANEMAP_FUZZ=ON -DLANEMAP_GUI=OFF -DLANEMAP_CUDA=OFF -DLANEMAP_BENCH=OFF
+        -DLANEMAP_SANITIZE=ON -DLANEMAP_FUZZ=ON -DLANEMAP_GUI=OFF -DLANEMAP_CUDA=OFF -DLANEMAP_BENCH=OFF \
+        -DLANEMAP_SANITIZER_PASS=ON
       cmake --build "$BUILD_DIR-check" -j "$JOBS"
       phase "sanitizer tests ($BUILD_DIR-check)"
       UBSAN_OPTIONS=print_stacktrace=1 \

@@ -1,6 +1,7 @@
 # How ctest runs a GoogleTest binary (docs/performance.md#build-and-test-time).
 #
-#   lanemap_add_gtests(TARGET [SHARDS n] [COST seconds] [LONG Suite.Test=seconds...] [ENVIRONMENT VAR=value...])
+#   lanemap_add_gtests(TARGET [SHARDS n] [COST seconds] [LONG Suite.Test=seconds...] [UNSANITIZED Suite.Test...]
+#                      [ENVIRONMENT VAR=value...])
 #
 # LANEMAP_TEST_SHARDS OFF (a hand-made build): one ctest test per GoogleTest test (gtest_discover_tests), so
 # `ctest -R Name` picks single tests. ON (./dev.sh test, CI): n ctest tests per binary, each running every
@@ -10,10 +11,13 @@
 # ctest -j start the long shards first on a fresh clone, before it has its own timings. Each LONG test (a
 # GoogleTest name or pattern, with its time) is its own ctest test, started first; the shards leave it out.
 # A LONG name that no longer matches costs nothing: the shards then run that test as any other.
+# UNSANITIZED names LONG tests that the sanitizer pass (LANEMAP_SANITIZER_PASS) leaves out: catalog-wide tests whose
+# code the pass's other tests already run under ASan+UBSan (docs/performance.md#build-and-test-time says which,
+# measured); every other build runs them.
 option(LANEMAP_TEST_SHARDS "Register each GoogleTest binary as a few ctest shards, not one ctest test per test" OFF)
 
 function(lanemap_add_gtests target)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "SHARDS;COST" "LONG;ENVIRONMENT")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "SHARDS;COST" "LONG;UNSANITIZED;ENVIRONMENT")
   if(NOT arg_SHARDS)
     set(arg_SHARDS 1)
   endif()
@@ -35,6 +39,9 @@ function(lanemap_add_gtests target)
     list(GET long 0 long_name)
     list(GET long 1 long_cost)
     list(APPEND long_names ${long_name})
+    if(LANEMAP_SANITIZER_PASS AND long_name IN_LIST arg_UNSANITIZED)
+      continue()
+    endif()
     add_test(NAME ${target}.${long_name} COMMAND ${target} --gtest_filter=${long_name})
     set_tests_properties(${target}.${long_name} PROPERTIES COST ${long_cost} LABELS ${target})
     if(arg_ENVIRONMENT)
