@@ -204,7 +204,7 @@ constexpr std::size_t kSharedShape = 40;
 class SvgBuilder {
   public:
     SvgBuilder(const Diagram& d, const SvgOptions& o)
-        : m_d(d), m_o(o), m_w(8192), m_c(d.cells.size() * 40 + 4096), m_t(d.texts.size() * 64 + 8192),
+        : m_d(d), m_o(o), m_w(8192), m_c(d.cells.size() * 56 + 4096), m_t(d.texts.size() * 64 + 8192),
           m_shape(1024), m_tips(d) {}
     std::string build();
 

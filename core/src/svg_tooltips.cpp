@@ -204,6 +204,10 @@ Tables::Tables(const Diagram& d) : m_d(d), m_needsText(d.cells.size(), 0) {
         default:
             break;
         }
+        for (const Panel& e : m_panels)
+            t.overlapsEarlier =
+                t.overlapsEarlier || (t.ox < e.ox + e.cols * e.cw && e.ox < t.ox + t.cols * t.cw &&
+                                      t.oy < e.oy + e.rows * e.ch && e.oy < t.oy + t.rows * t.ch);
         m_panels.push_back(std::move(t));
     }
     for (std::size_t i = 0; i < d.cells.size(); ++i) {
@@ -225,14 +229,16 @@ Tables::Tables(const Diagram& d) : m_d(d), m_needsText(d.cells.size(), 0) {
     }
 }
 
+bool Tables::contains(const Panel& p, double x, double y, int& row, int& col) const {
+    col = static_cast<int>(std::floor((x - p.ox) / p.cw));
+    row = static_cast<int>(std::floor((y - p.oy) / p.ch));
+    return col >= 0 && row >= 0 && col < p.cols && row < p.rows;
+}
+
 int Tables::panelAt(double x, double y, int& row, int& col) const {
-    for (std::size_t i = 0; i < m_panels.size(); ++i) {
-        const Panel& p = m_panels[i];
-        col = static_cast<int>(std::floor((x - p.ox) / p.cw));
-        row = static_cast<int>(std::floor((y - p.oy) / p.ch));
-        if (col >= 0 && row >= 0 && col < p.cols && row < p.rows)
+    for (std::size_t i = 0; i < m_panels.size(); ++i)
+        if (contains(m_panels[i], x, y, row, col))
             return static_cast<int>(i);
-    }
     return -1;
 }
 
@@ -240,7 +246,12 @@ int Tables::panelAt(double x, double y, int& row, int& col) const {
 bool Tables::predict(std::size_t, const DiagramCell& c, DiagramCell& out) const {
     const LabelPoint at = labelPoint(m_d, c);
     int row = 0, col = 0;
-    const int pi = panelAt(at.x, at.y, row, col);
+    // The script takes the first panel whose grid holds the point: the cell's own, unless an earlier grid
+    // overlaps it (then search them all, in order).
+    const Panel& own = m_panels[c.panel];
+    const int pi = !own.overlapsEarlier && contains(own, at.x, at.y, row, col)
+                       ? static_cast<int>(c.panel)
+                       : panelAt(at.x, at.y, row, col);
     if (pi < 0)
         return false;
     const Panel& t = m_panels[static_cast<std::size_t>(pi)];
