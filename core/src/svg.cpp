@@ -9,6 +9,8 @@
 #include <cmath>
 #include <cstring>
 #include <map>
+#include <memory>
+#include <set>
 #include <span>
 #include <string_view>
 #include <tuple>
@@ -26,14 +28,14 @@ constexpr std::string_view kMono =
 
 // An append-only text buffer for documents of up to a few MB: writes go through a raw pointer with one
 // capacity check each (a std::string append per piece was most of the writer's time), and literals are copied
-// with their length known at compile time.
+// with their length known at compile time. Its storage is never zero-filled (a std::string's growth is, and
+// that memset was a seventh of a small export's instructions); the parts are joined into the document once.
 class Writer {
   public:
-    explicit Writer(std::size_t reserve) {
-        m_buf.reserve(reserve);
-        m_buf.resize(kChunk);
-        m_p = m_buf.data();
-        m_end = m_p + m_buf.size();
+    explicit Writer(std::size_t reserve)
+        : m_buf(std::make_unique_for_overwrite<char[]>(std::max<std::size_t>(reserve, 64))) {
+        m_p = m_buf.get();
+        m_end = m_p + std::max<std::size_t>(reserve, 64);
     }
     template <std::size_t N> Writer& operator<<(const char (&literal)[N]) {
         put(literal, N - 1);
@@ -122,23 +124,21 @@ class Writer {
         }
         return *this;
     }
+    // #rrggbb, or #rgb where that is the same colour (#222222 is #222).
     Writer& hex(Rgb c) {
         constexpr char digits[] = "0123456789abcdef";
         room(7);
         *m_p++ = '#';
+        const bool shortForm = c.r % 17 == 0 && c.g % 17 == 0 && c.b % 17 == 0;
         for (std::uint8_t v : {c.r, c.g, c.b}) {
             *m_p++ = digits[v >> 4];
-            *m_p++ = digits[v & 15];
+            if (!shortForm)
+                *m_p++ = digits[v & 15];
         }
         return *this;
     }
-    std::string_view view() const { return {m_buf.data(), static_cast<std::size_t>(m_p - m_buf.data())}; }
-    void clear() { m_p = m_buf.data(); }
-    std::string take() {
-        m_buf.resize(static_cast<std::size_t>(m_p - m_buf.data()));
-        m_p = m_end = nullptr;
-        return std::move(m_buf);
-    }
+    std::string_view view() const { return {m_buf.get(), static_cast<std::size_t>(m_p - m_buf.get())}; }
+    void clear() { m_p = m_buf.get(); }
 
   private:
     [[gnu::always_inline]] void room(std::size_t n) {
@@ -150,17 +150,16 @@ class Writer {
         std::memcpy(m_p, s, n);
         m_p += n;
     }
-    // Room comes a chunk at a time: std::string zero-fills what it adds, and a chunk that is filled right
-    // after is still in cache (zeroing the whole reserve up front cost a pass over memory of its own).
-    static constexpr std::size_t kChunk = 64 * 1024;
     [[gnu::noinline]] void grow(std::size_t n) {
-        const std::size_t used = static_cast<std::size_t>(m_p - m_buf.data());
-        const std::size_t want = used + std::max(n, kChunk);
-        m_buf.resize(want <= m_buf.capacity() ? want : std::max(2 * m_buf.capacity(), want));
-        m_p = m_buf.data() + used;
-        m_end = m_buf.data() + m_buf.size();
+        const std::size_t used = static_cast<std::size_t>(m_p - m_buf.get());
+        const std::size_t size = std::max(2 * static_cast<std::size_t>(m_end - m_buf.get()), used + n);
+        auto bigger = std::make_unique_for_overwrite<char[]>(size);
+        std::memcpy(bigger.get(), m_buf.get(), used);
+        m_buf = std::move(bigger);
+        m_p = m_buf.get() + used;
+        m_end = m_buf.get() + size;
     }
-    std::string m_buf; // [data, m_p) written; the rest is room
+    std::unique_ptr<char[]> m_buf; // [m_buf, m_p) written; [m_p, m_end) room, uninitialised
     char* m_p = nullptr;
     char* m_end = nullptr;
 };
@@ -205,8 +204,8 @@ constexpr std::size_t kSharedShape = 40;
 class SvgBuilder {
   public:
     SvgBuilder(const Diagram& d, const SvgOptions& o)
-        : m_d(d), m_o(o), m_w(d.cells.size() * 48 + 32768), m_c(d.cells.size() * 48 + 32768), m_shape(4096),
-          m_tips(d) {}
+        : m_d(d), m_o(o), m_w(8192), m_c(d.cells.size() * 56 + 4096), m_t(d.texts.size() * 64 + 8192),
+          m_shape(1024), m_tips(d) {}
     std::string build();
 
   private:
@@ -220,7 +219,10 @@ class SvgBuilder {
     void lanes();
     void lane(int thread);
     std::size_t column(std::span<const std::uint32_t> cells, std::size_t i, bool keyOnGroup, bool dim);
-    void cellText(const DiagramCell& c, bool perCellKey, bool withX, bool withY, double font);
+    // A label at its cell's centre less (dx, dy), the translate of its group; a coordinate the group gives
+    // (withX, withY false) is left out.
+    void cellText(const DiagramCell& c, bool perCellKey, bool withX, bool withY, double dx, double dy,
+                  double font);
     void bitFields(int thread, bool keyOnGroup);
     void legends();
     void defs();
@@ -228,12 +230,16 @@ class SvgBuilder {
 
     const Diagram& m_d;
     const SvgOptions& m_o;
+    // The document in three parts joined once at the end: what comes before the cells (written last, when the
+    // cells have said which shapes, colours and style rules they use), the cells, and what follows them.
     Writer m_w;
-    // The cells group is written apart, so that the shapes it shares can go into <defs> before it.
     Writer m_c;
+    Writer m_t;
     Writer m_shape;                                           // one fill shape, relative to its first cell
     std::map<std::string, std::size_t, std::less<>> m_shapes; // shape -> id in <defs>
     std::map<TextRole, const DiagramText*> m_roleStyle;
+    std::set<TextRole> m_rolesUsed;
+    bool m_dimmed = false;                     // a lane outside the filter is drawn
     std::map<std::uint32_t, Rgb> m_keys;       // colorKey -> fill, keys in use (non-dimmed cells)
     std::map<std::uint32_t, bool> m_lightKeys; // keys whose labels are white
     // Bit fields by thread (diagram index, field index).
@@ -246,9 +252,10 @@ class SvgBuilder {
 };
 
 void SvgBuilder::head() {
-    m_w << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        << "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" "
-           "version=\"1.1\"";
+    m_w << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"";
+    if (!m_shapes.empty()) // <use xlink:href>
+        m_w << " xmlns:xlink=\"http://www.w3.org/1999/xlink\"";
+    m_w << " version=\"1.1\"";
     m_w.attr("width", m_d.width).attr("height", m_d.height);
     m_w << " viewBox=\"0 0 ";
     m_w.num(m_d.width) << ' ';
@@ -261,24 +268,34 @@ void SvgBuilder::head() {
            "in every panel.</desc>\n";
 }
 
+// Only the rules the figure uses: a register figure has no bit fields, rulers or dimmed lanes to style.
 void SvgBuilder::style() {
     const DiagramMetrics& mt = m_d.metrics;
+    const bool bits = !m_d.bitFields.empty(), shapes = !m_shapes.empty();
     m_w << "<style type=\"text/css\"><![CDATA[\n";
     m_w << "text{font-family:" << kSans << "}\n";
-    m_w << ".m,.cells text,.bits text,.regs text{font-family:" << kMono << "}\n";
+    m_w << (bits ? ".m,.cells text,.bits text{font-family:" : ".cells text{font-family:") << kMono << "}\n";
     m_w << ".bg{fill:#fff}\n";
     m_w << ".cells text{font-size:";
     m_w.num(mt.cellFont) << "px;text-anchor:middle;fill:#111}\n";
-    m_w << ".cells path,.cells use{stroke:#fff;stroke-width:1}\n";
-    m_w << ".bits rect{stroke:#222;stroke-width:1.5}\n";
-    m_w << ".bits text{font-size:";
-    m_w.num(mt.cellFont - 1) << "px;text-anchor:middle;pointer-events:none;fill:#111}\n";
-    m_w << ".regs rect{fill:#fff;stroke:#222;stroke-width:1}\n.regs "
-           "path{stroke:#bbb;stroke-width:1;fill:none}\n";
-    m_w << ".ruler{stroke:#222;stroke-width:1;fill:none}\n.lines path{fill:none}\n.legend "
-           "rect{stroke:#666;stroke-width:.5}\n";
+    m_w << (shapes ? ".cells path,.cells use{stroke:#fff;stroke-width:1}\n"
+                   : ".cells path{stroke:#fff;stroke-width:1}\n");
+    if (bits) {
+        m_w << ".bits rect{stroke:#222;stroke-width:1.5}\n";
+        m_w << ".bits text{font-size:";
+        m_w.num(mt.cellFont - 1) << "px;text-anchor:middle;pointer-events:none;fill:#111}\n";
+        m_w << ".regs rect{fill:#fff;stroke:#222;stroke-width:1}\n.regs "
+               "path{stroke:#bbb;stroke-width:1;fill:none}\n"
+               ".ruler{stroke:#222;stroke-width:1;fill:none}\n";
+    }
+    if (!m_d.lines.empty())
+        m_w << ".lines path{fill:none}\n";
+    if (!m_d.legends.empty())
+        m_w << ".legend rect{stroke:#666;stroke-width:.5}\n";
     // Roles: the first text of each role sets its class; texts that differ carry attributes.
     for (const auto& [role, t] : m_roleStyle) {
+        if (!m_rolesUsed.count(role))
+            continue;
         m_w << '.' << roleClass(role) << "{font-size:";
         m_w.num(t->size) << "px;fill:";
         m_w.hex(t->color);
@@ -301,15 +318,20 @@ void SvgBuilder::style() {
             m_w.hex(labelColorOn(fill)) << "}\n";
         }
     }
-    m_w << ".lane.dim{fill:#f0f0f0}\n.lane.dim text{fill:#a0a0a0}\n";
+    if (m_dimmed)
+        m_w << ".lane.dim{fill:#f0f0f0}\n.lane.dim text{fill:#a0a0a0}\n";
     if (m_o.hoverCss) {
         // Pure CSS: the lane group holds the lane's cells in every panel, so :hover on one cell outlines all.
         // Inside @media screen: renderers that ignore pseudo-classes (Qt SVG) skip the block instead of
         // applying the hover look to every cell.
-        // A shared shape (<use>) takes its stroke from the <use>, so the rule names it too.
-        m_w << "@media screen{\n.lane:hover path,.lane:hover rect,.lane:hover "
-               "use{stroke:#000;stroke-width:2.5}\n"
-            << ".cells:hover .lane:not(:hover){opacity:.3}\n}\n";
+        // A shared shape (<use>) takes its stroke from the <use>, so the rule names it too; bit fields are
+        // rects.
+        m_w << "@media screen{\n.lane:hover path";
+        if (bits)
+            m_w << ",.lane:hover rect";
+        if (shapes)
+            m_w << ",.lane:hover use";
+        m_w << "{stroke:#000;stroke-width:2.5}\n.cells:hover .lane:not(:hover){opacity:.3}\n}\n";
     }
     m_w << "]]></style>\n";
 }
@@ -343,17 +365,17 @@ void SvgBuilder::registers() {
 void SvgBuilder::rulers() {
     if (m_d.bitFields.empty())
         return;
-    m_w << "<path class=\"ruler\" d=\"";
+    m_t << "<path class=\"ruler\" d=\"";
     for (const BitFieldDiagram& bd : m_d.bitFields)
         for (int b = 1; b < bd.bits; ++b) {
             const double x = bd.rect.x + b * bd.bitWidth;
-            m_w << 'M';
-            m_w.num(x) << ' ';
-            m_w.num(bd.rect.y) << "v5M";
-            m_w.num(x) << ' ';
-            m_w.num(bd.rect.bottom()) << "v-5";
+            m_t << 'M';
+            m_t.num(x) << ' ';
+            m_t.num(bd.rect.y) << "v5M";
+            m_t.num(x) << ' ';
+            m_t.num(bd.rect.bottom()) << "v-5";
         }
-    m_w << "\"/>\n";
+    m_t << "\"/>\n";
 }
 
 void SvgBuilder::lines() {
@@ -364,59 +386,59 @@ void SvgBuilder::lines() {
         groups;
     for (const DiagramLine& l : m_d.lines)
         groups[{l.color.r, l.color.g, l.color.b, l.width}].push_back(&l);
-    m_w << "<g class=\"lines\">\n";
+    m_t << "<g class=\"lines\">\n";
     for (const auto& [key, ls] : groups) {
-        m_w << "<path stroke=\"";
-        m_w.hex(ls.front()->color) << '"';
-        m_w.attr("stroke-width", ls.front()->width) << " d=\"";
+        m_t << "<path stroke=\"";
+        m_t.hex(ls.front()->color) << '"';
+        m_t.attr("stroke-width", ls.front()->width) << " d=\"";
         for (const DiagramLine* l : ls) {
-            m_w << 'M';
-            m_w.num(l->from.x) << ' ';
-            m_w.num(l->from.y);
+            m_t << 'M';
+            m_t.num(l->from.x) << ' ';
+            m_t.num(l->from.y);
             if (l->from.y == l->to.y) {
-                m_w << 'H';
-                m_w.num(l->to.x);
+                m_t << 'H';
+                m_t.num(l->to.x);
             } else if (l->from.x == l->to.x) {
-                m_w << 'V';
-                m_w.num(l->to.y);
+                m_t << 'V';
+                m_t.num(l->to.y);
             } else {
-                m_w << 'L';
-                m_w.num(l->to.x) << ' ';
-                m_w.num(l->to.y);
+                m_t << 'L';
+                m_t.num(l->to.x) << ' ';
+                m_t.num(l->to.y);
             }
         }
-        m_w << "\"/>\n";
+        m_t << "\"/>\n";
     }
-    m_w << "</g>\n";
+    m_t << "</g>\n";
 }
 
 void SvgBuilder::texts() {
-    m_w << "<g class=\"texts\">\n";
+    m_t << "<g class=\"texts\">\n";
     auto one = [&](const DiagramText& t) {
         const DiagramText& base = *m_roleStyle.at(t.role);
-        m_w << "<text class=\"" << roleClass(t.role) << '"';
-        m_w.attr("x", t.pos.x).attr("y", t.pos.y);
+        m_t << "<text class=\"" << roleClass(t.role) << '"';
+        m_t.attr("x", t.pos.x).attr("y", t.pos.y);
         if (t.size != base.size)
-            m_w.attr("font-size", t.size);
+            m_t.attr("font-size", t.size);
         if (t.color != base.color) {
-            m_w << " fill=\"";
-            m_w.hex(t.color) << '"';
+            m_t << " fill=\"";
+            m_t.hex(t.color) << '"';
         }
         if (t.bold != base.bold)
-            m_w << " font-weight=\"" << (t.bold ? "bold" : "normal") << '"';
+            m_t << " font-weight=\"" << (t.bold ? "bold" : "normal") << '"';
         if (t.anchor != base.anchor)
-            m_w << " text-anchor=\"" << anchorName(t.anchor) << '"';
-        m_w << '>';
-        m_w.escape(t.text) << "</text>\n";
+            m_t << " text-anchor=\"" << anchorName(t.anchor) << '"';
+        m_t << '>';
+        m_t.escape(t.text) << "</text>\n";
     };
     for (const DiagramText& t : m_d.texts)
         one(t);
     for (const BitFieldDiagram& bd : m_d.bitFields) {
-        m_w << "<text class=\"pt m\"";
-        m_w.attr("x", bd.titlePos.x).attr("y", bd.titlePos.y) << '>';
-        m_w.escape(bd.title) << "</text>\n";
+        m_t << "<text class=\"pt m\"";
+        m_t.attr("x", bd.titlePos.x).attr("y", bd.titlePos.y) << '>';
+        m_t.escape(bd.title) << "</text>\n";
     }
-    m_w << "</g>\n";
+    m_t << "</g>\n";
 }
 
 void SvgBuilder::lanes() {
@@ -481,7 +503,10 @@ void SvgBuilder::lane(int thread) {
                 continue;
             }
         }
-        const bool grouped = j - i >= 3;
+        // A run of two or more is one group translated to its baseline: its labels carry only their x, and
+        // the fills their y from there, the same few numbers on every lane's row (repeated, for gzip). (Not x
+        // too: Chromium places some glyphs under a translated x a subpixel apart from the same absolute x.)
+        const bool grouped = j - i >= 2;
         const double dy = grouped ? base : 0;
         if (grouped) {
             m_c << "<g transform=\"translate(0,";
@@ -573,7 +598,7 @@ void SvgBuilder::lane(int thread) {
         m_c << '\n';
         for (std::size_t n = i; n < j; ++n) {
             const DiagramCell& c = m_d.cells[cells[n]];
-            cellText(c, perCellKey, true, !grouped, font);
+            cellText(c, perCellKey, true, !grouped, 0, 0, font);
         }
         m_c << '\n';
         if (grouped)
@@ -604,7 +629,7 @@ std::size_t SvgBuilder::column(std::span<const std::uint32_t> cells, std::size_t
     if (e - i < 2)
         return i + 1;
     const bool perCellKey = !keyOnGroup && !dim;
-    const bool grouped = e - i >= 3; // a translated group pays for itself from three labels on
+    const bool grouped = e - i >= 2; // the same path and y offsets in every column: gzip finds them
     // Written relative to its top-left corner: every chunk of a tile is the same column, so (coloured by its
     // lane group) it goes into <defs> once and each chunk places it with a <use>.
     m_shape.clear();
@@ -620,6 +645,14 @@ std::size_t SvgBuilder::column(std::span<const std::uint32_t> cells, std::size_t
         m_shape.num(dir * r0.w);
         dir = -dir;
     }
+    // From three labels on, one group translated to the column's centre and top: each label carries only its
+    // y from there, the same numbers in every column.
+    const double cx = r0.x + r0.w / 2, left = grouped ? r0.x - cx : r0.x, top = grouped ? 0 : r0.y;
+    if (grouped) {
+        m_c << "<g transform=\"translate(";
+        m_c.num(cx) << ',';
+        m_c.num(r0.y) << ")\">";
+    }
     const std::string_view shape = m_shape.view();
     if (!perCellKey && shape.size() >= kSharedShape) {
         auto it = m_shapes.find(shape);
@@ -627,7 +660,10 @@ std::size_t SvgBuilder::column(std::span<const std::uint32_t> cells, std::size_t
             it = m_shapes.emplace(std::string(shape), m_shapes.size()).first;
         m_c << "<use xlink:href=\"#s";
         m_c.integer(static_cast<long long>(it->second)) << '"';
-        m_c.attr("x", r0.x).attr("y", r0.y) << "/>";
+        m_c.attr("x", left);
+        if (top != 0)
+            m_c.attr("y", top);
+        m_c << "/>";
     } else {
         m_c << "<path";
         if (perCellKey) {
@@ -635,18 +671,14 @@ std::size_t SvgBuilder::column(std::span<const std::uint32_t> cells, std::size_t
             m_c.integer(c0.colorKey) << '"';
         }
         m_c << " d=\"M";
-        m_c.num(r0.x) << ' ';
-        m_c.num(r0.y) << shape << '"' << "/>";
+        m_c.num(left) << ' ';
+        m_c.num(top) << shape << '"' << "/>";
     }
     m_c << '\n';
-    if (grouped) {
-        m_c << "<g transform=\"translate(";
-        m_c.num(r0.x + r0.w / 2) << ",0)\">";
-    }
     const double font = m_d.metrics.cellFont;
     for (std::size_t k = i; k < e; ++k) {
         const DiagramCell& c = m_d.cells[cells[k]];
-        cellText(c, perCellKey, !grouped, true, font);
+        cellText(c, perCellKey, !grouped, true, 0, grouped ? r0.y : 0, font);
     }
     m_c << (grouped ? "</g>\n" : "\n");
     return e;
@@ -655,16 +687,17 @@ std::size_t SvgBuilder::column(std::span<const std::uint32_t> cells, std::size_t
 // One cell's label: <text x y>T13:a5</text>. Its tooltip is built by the script on hover from the label, the
 // position and the tables (svg_tooltips.hpp); a cell the tables do not describe carries it in data-t. A
 // coordinate that the enclosing group's transform already gives is left out.
-void SvgBuilder::cellText(const DiagramCell& c, bool perCellKey, bool withX, bool withY, double font) {
+void SvgBuilder::cellText(const DiagramCell& c, bool perCellKey, bool withX, bool withY, double dx, double dy,
+                          double font) {
     m_c << "<text";
     if (perCellKey && m_lightKeys.count(c.colorKey)) {
         m_c << " class=\"k";
         m_c.integer(c.colorKey) << '"';
     }
     if (withX)
-        m_c.attr("x", c.rect.x + c.rect.w / 2);
+        m_c.attr("x", c.rect.x + c.rect.w / 2 - dx);
     if (withY)
-        m_c.attr("y", c.rect.y + baselineOffset(c.rect.h, font));
+        m_c.attr("y", c.rect.y + baselineOffset(c.rect.h, font) - dy);
     if (m_tips.needsText(static_cast<std::size_t>(&c - m_d.cells.data()))) {
         m_c << " data-t=\"";
         m_c.escape(m_d.tooltipText(c).view()) << '"';
@@ -726,27 +759,36 @@ void SvgBuilder::defs() {
 // The tables and the script that build the tooltips on hover (svg_tooltips.hpp): only a viewer that shows a
 // <title> runs scripts too, and one script with a few tables is a fraction of a <title> per cell.
 void SvgBuilder::tooltips() {
-    m_w << "<metadata class=\"lanemap-tips\"><![CDATA[" << m_tips.json() << "]]></metadata>\n";
-    m_w << "<script type=\"text/ecmascript\"><![CDATA[\n" << svgtips::script() << "\n]]></script>\n";
+    m_t << "<metadata class=\"lanemap-tips\"><![CDATA[" << m_tips.json() << "]]></metadata>\n";
+    m_t << "<script type=\"text/ecmascript\"><![CDATA[\n" << m_tips.script() << "\n]]></script>\n";
 }
 
 void SvgBuilder::legends() {
     for (const Legend& lg : m_d.legends) {
-        m_w << "<g class=\"legend\">\n<text class=\"pt\"";
-        m_w.attr("x", lg.titlePos.x).attr("y", lg.titlePos.y) << '>';
-        m_w.escape(lg.title) << "</text>\n";
+        m_t << "<g class=\"legend\">\n<text class=\"pt\"";
+        m_t.attr("x", lg.titlePos.x).attr("y", lg.titlePos.y) << '>';
+        m_t.escape(lg.title) << "</text>\n";
         for (const LegendEntry& e : lg.entries) {
-            m_w << "<rect";
-            m_w.attr("x", e.swatch.x)
+            m_t << "<rect";
+            m_t.attr("x", e.swatch.x)
                 .attr("y", e.swatch.y)
                 .attr("width", e.swatch.w)
                 .attr("height", e.swatch.h);
-            m_w << " fill=\"";
-            m_w.hex(e.fill) << "\"/><text class=\"lg\"";
-            m_w.attr("x", e.textPos.x).attr("y", e.textPos.y) << '>';
-            m_w.escape(e.text) << "</text>\n";
+            // A swatch of a colour the cells use takes its class (the colour is written once, in the style).
+            const auto key =
+                std::find_if(m_keys.begin(), m_keys.end(), [&](const auto& k) { return k.second == e.fill; });
+            if (key != m_keys.end()) {
+                m_t << " class=\"k";
+                m_t.integer(key->first) << '"';
+            } else {
+                m_t << " fill=\"";
+                m_t.hex(e.fill) << '"';
+            }
+            m_t << "/><text class=\"lg\"";
+            m_t.attr("x", e.textPos.x).attr("y", e.textPos.y) << '>';
+            m_t.escape(e.text) << "</text>\n";
         }
-        m_w << "</g>\n";
+        m_t << "</g>\n";
     }
 }
 
@@ -769,8 +811,16 @@ std::string SvgBuilder::build() {
         if (c->text != Rgb{0x11, 0x11, 0x11})
             m_lightKeys[key] = true;
     }
-    for (const DiagramText& t : m_d.texts)
+    for (const DiagramText& t : m_d.texts) {
         m_roleStyle.try_emplace(t.role, &t);
+        m_rolesUsed.insert(t.role);
+    }
+    if (!m_d.legends.empty())
+        m_rolesUsed.insert({TextRole::PanelTitle, TextRole::Legend});
+    if (!m_d.bitFields.empty())
+        m_rolesUsed.insert(TextRole::PanelTitle);
+    for (const DiagramCell& c : m_d.cells)
+        m_dimmed = m_dimmed || c.dimmed;
     m_plainCells = true;
     for (const DiagramPanel& p : m_d.panels)
         for (char c : p.operand + p.letter)
@@ -792,20 +842,22 @@ std::string SvgBuilder::build() {
         for (std::size_t f = 0; f < m_d.bitFields[d].fields.size(); ++f)
             m_fieldsOf[m_d.bitFields[d].thread].emplace_back(d, f);
 
+    lanes(); // first: the shapes it shares go into <defs>, and the style names only what is used
     head();
     style();
     background();
     registers();
-    lanes(); // into m_c, collecting the shared shapes
     defs();
-    m_w << m_c.view();
     rulers();
     lines();
     texts();
     legends();
     tooltips();
-    m_w << "</svg>\n";
-    return m_w.take();
+    m_t << "</svg>\n";
+    std::string out;
+    out.reserve(m_w.view().size() + m_c.view().size() + m_t.view().size());
+    out.append(m_w.view()).append(m_c.view()).append(m_t.view());
+    return out;
 }
 
 } // namespace

@@ -1,5 +1,7 @@
 #include "svg_tooltips.hpp"
 
+#include "lanemap/tmem.hpp"
+
 #include <cmath>
 #include <string_view>
 
@@ -7,41 +9,52 @@ namespace lanemap::svgtips {
 
 namespace {
 
-// The script. On mouseover of a cell's label it builds the tooltip (Diagram::tooltip's grammar) and inserts
-// it as the label's <title>, once, so the browser shows its native tooltip as before. The hovered label's
-// position is read from the document (its x and y, or its group's translate), in the SVG's own units, so
-// zoom and scroll do not matter. Installed once per window: a page holding several figures runs it once.
-// Panel kinds: 0 operand, 1 metadata, 2 shared-memory tile, 3 memory lines, 6 Tensor Memory (PanelKind).
-constexpr std::string_view kScript = R"JS((function(){
-if(self.lanemapTip)return;
-var C=new WeakMap(),S=' \u00b7 ';
-function data(v){if(!C.has(v)){var m=v.querySelector('metadata.lanemap-tips');C.set(v,m?JSON.parse(m.textContent):null)}return C.get(v)}
-function hx(v){return'0x'+v.toString(16)}
-function rg(a,n){return n>1?a+'..'+(a+n-1):''+a}
-function bt(h,l){return'['+(h==l?l:h+'..'+l)+']'}
-function at(t,a){var v=t.getAttribute(a);if(v!=null)return+v;var m=/translate\(([^,)]+),([^)]+)\)/.exec(t.parentNode.getAttribute('transform')||'');return m?+m[a=='x'?1:2]:0}
-function mem(p,a){var c=a>>4&7,b=p.x<0?-1:c^(a>>7&p.x);return S+'line '+hx(a&~127)+' chunk '+c+S+'banks '+4*c+'..'+(4*c+3)+(b>=0&&b!=c?S+'chunk '+b+' before swizzle':'')}
-function tip(t){
-var s=t.getAttribute('data-t');if(s!=null)return s;
-var v=t.closest('svg.lanemap'),d=v&&t.closest('.cells')&&data(v);if(!d)return null;
-var x=at(t,'x'),y=at(t,'y'),L=t.textContent,p=null,r,c,m,i,a,g;
-for(i=0;i<d.p.length&&!p;i++){g=d.p[i].g;c=Math.floor((x-g[0])/g[2]);r=Math.floor((y-g[1])/g[3]);if(c>=0&&r>=0&&c<g[5]&&r<g[4])p=d.p[i]}
-if(!p)return null;
-if(p.k<2){var th,el,h,lo,rr,sp;
-if(p.k==0){m=/^T(\d+):[a-z]+(\d+)$/.exec(L);if(!m||!p.e[+m[2]])return null;th=+m[1];el=+m[2];rr=p.e[el][0];h=p.e[el][1];lo=p.e[el][2];sp=p.e[el][3]}
-else{m=/^T(\d+): \[(\d+)\.\.(\d+)\]$/.exec(L);if(!m)return null;th=+m[1];h=+m[2];lo=+m[3];sp=p.s}
-c=Math.floor(c/sp)*sp;
-return(d.w?'warp '+(th>>5)+' ':'')+'lane '+th%32+' '+(p.k==0?p.l+el+S+'r'+rr:'e')+bt(h,lo)+S+'('+r+','+rg(c,sp)+')'+(p.m>=0?S+'product '+p.m:'')+(p.k==1&&d.s!=null?S+'selector '+d.s:'')}
-if(p.k==2){m=/^0x([0-9a-f]+)(?:\.(\d+))?$/.exec(L);if(!m)return null;a=parseInt(m[1],16);
-return p.o+' '+p.rl+rg(r*p.re,p.re)+' '+p.cl+rg(c*p.ce,p.ce)+S+hx(a)+(m[2]!=null?bt(+m[2]+p.b-1,+m[2]):'')+mem(p,a)}
-if(p.k==3){m=/^[a-z](\d+) [a-z](\d+)(?:\.\.(\d+))?$/.exec(L);if(!m)return null;a=p.a+r*128+c*16;
-return hx(a)+'..'+hx(a+15)+S+p.rl+m[1]+' '+p.cl+m[2]+(m[3]!=null?'..'+m[3]:'')+mem(p,a)}
-if(p.k==6){m=/^D\((\d+),(\d+)\)$/.exec(L);if(!m)return null;i=r%p.n;
-return'D('+m[1]+','+m[2]+')'+S+'CTA '+Math.floor(r/p.n)+' lane '+i+' column '+c+S+'warp '+(i>>5)}
-return null}
-self.lanemapTip=tip;
-document.addEventListener('mouseover',function(e){var t=e.target,s;if(!t.getAttribute||t.querySelector(':scope>title'))return;s=tip(t);if(s==null)return;var n=document.createElementNS(t.namespaceURI,'title');n.textContent=s;t.insertBefore(n,t.firstChild)},true)
-})();)JS";
+// The script, in pieces: the part that installs the tooltips (once per window: a page holding several figures
+// runs it once; later figures only add their rules), the helpers and one rule per panel kind, each written
+// only where the figure has a panel of that kind. On mouseover of a cell's label it builds the tooltip
+// (Diagram::tooltip's grammar) and inserts it as the label's <title>, once, so the browser shows its native
+// tooltip. The hovered label's position is read from the document (its x and y, or its group's translate), in
+// the SVG's own units, so zoom and scroll do not matter. The tables are parsed on the first hover, not on
+// load. A rule gets the panel's table p, the figure's table d, the grid row r and column c, the label L and
+// x.
+constexpr std::string_view kInstall =
+    R"JS((function(){var R=self.lanemapR;if(!R){R=self.lanemapR={};var C=new WeakMap();
+function at(t,a){var v=t.getAttribute(a),m=/translate\(([^,)]+),([^)]+)\)/.exec(t.parentNode.getAttribute('transform')||'');return(v!=null?+v:0)+(m?+m[a=='x'?1:2]:0)}
+function tip(t){var s=t.getAttribute('data-t'),v,d,m,x,y,i,g,r,c;if(s!=null)return s;v=t.closest('svg.lanemap');if(!v||!t.closest('.cells'))return null;
+if(!C.has(v)){m=v.querySelector('metadata.lanemap-tips');C.set(v,m?JSON.parse(m.textContent):null)}d=C.get(v);if(!d)return null;
+x=at(t,'x');y=at(t,'y');for(i=0;i<d.p.length;i++){g=d.p[i].g;c=Math.floor((x-g[0])/g[2]);r=Math.floor((y-g[1])/g[3]);if(c>=0&&r>=0&&c<g[5]&&r<g[4])return R[g=d.p[i].k]?R[g](d.p[i],d,r,c,t.textContent,x):null}return null}
+self.lanemapTip=tip;document.addEventListener('mouseover',function(e){var t=e.target,s,n;if(!t.getAttribute||t.querySelector(':scope>title'))return;s=tip(t);if(s==null)return;n=document.createElementNS(t.namespaceURI,'title');n.textContent=s;t.insertBefore(n,t.firstChild)},true)}
+var S=' \u00b7 ';
+)JS";
+constexpr std::string_view kHex = "function hx(v){return'0x'+v.toString(16)}\n";
+constexpr std::string_view kRange = "function rg(a,n){return n>1?a+'..'+(a+n-1):''+a}\n";
+constexpr std::string_view kBits = "function bt(h,l){return'['+(h==l?l:h+'..'+l)+']'}\n";
+constexpr std::string_view kMemory =
+    R"JS(function mem(p,a){var c=a>>4&7,b=p.x<0?-1:c^(a>>7&p.x);return S+'line '+hx(a&~127)+' chunk '+c+S+'banks '+4*c+'..'+(4*c+3)+(b>=0&&b!=c?S+'chunk '+b+' before swizzle':'')}
+)JS";
+// Register operands (0) and the sparse metadata grid (1).
+constexpr std::string_view kRegisterRule =
+    R"JS(R[0]=R[1]=function(p,d,r,c,L){var m,t,e,h,l,g,s;
+if(p.k==0){m=/^T(\d+):[a-z]+(\d+)$/.exec(L);if(!m||!p.e[e=+m[2]])return null;g=p.e[e];h=g[1];l=g[2];s=g[3]}
+else{m=/^T(\d+): \[(\d+)\.\.(\d+)\]$/.exec(L);if(!m)return null;h=+m[2];l=+m[3];s=p.s}t=+m[1];c=Math.floor(c/s)*s;
+return(d.w?'warp '+(t>>5)+' ':'')+'lane '+t%32+' '+(p.k==0?p.l+e+S+'r'+g[0]:'e')+bt(h,l)+S+'('+r+','+rg(c,s)+')'+(p.m>=0?S+'product '+p.m:'')+(p.k==1&&d.s!=null?S+'selector '+d.s:'')};
+)JS";
+// A shared-memory tile (2) and its memory lines (3).
+constexpr std::string_view kTileRule =
+    R"JS(R[2]=function(p,d,r,c,L){var m=/^0x([0-9a-f]+)(?:\.(\d+))?$/.exec(L),a;if(!m)return null;a=parseInt(m[1],16);
+return p.o+' '+p.rl+rg(r*p.re,p.re)+' '+p.cl+rg(c*p.ce,p.ce)+S+hx(a)+(m[2]!=null?bt(+m[2]+p.b-1,+m[2]):'')+mem(p,a)};
+)JS";
+constexpr std::string_view kLinesRule =
+    R"JS(R[3]=function(p,d,r,c,L){var m=/^[a-z](\d+) [a-z](\d+)(?:\.\.(\d+))?$/.exec(L),a;if(!m)return null;a=p.a+r*128+c*16;
+return hx(a)+'..'+hx(a+15)+S+p.rl+m[1]+' '+p.cl+m[2]+(m[3]!=null?'..'+m[3]:'')+mem(p,a)};
+)JS";
+// Tensor Memory (6): rows are the lanes of each CTA (n a CTA), columns the 32-bit columns, an element of b
+// bits in the slot of its cell its label's x falls in (lower bits left).
+constexpr std::string_view kTensorMemoryRule =
+    R"JS(R[6]=function(p,d,r,c,L,x){var e=32/p.b,i=r%p.n,f;if(!/^[A-Z]+\(\d+,\d+\)$/.test(L))return null;f=Math.floor((x-p.g[0])/(p.g[2]/e))%e*p.b;
+return L+S+'CTA '+Math.floor(r/p.n)+' lane '+i+' column '+c+(p.b<32?'['+(f+p.b-1)+'..'+f+']':'')+S+'warp '+(i>>5)};
+)JS";
+constexpr std::string_view kEnd = "})();";
 
 constexpr int kLanesPerCta = 128; // tcgen05 Tensor Memory: a CTA's lanes (TensorMemory panels' rows per CTA)
 
@@ -104,8 +117,28 @@ int swizzleMaskOf(const Diagram& d, const DiagramPanel& p, bool allowNone) {
 
 } // namespace
 
-std::string_view script() {
-    return kScript;
+std::string Tables::script() const {
+    bool has[8] = {};
+    for (const Panel& t : m_panels)
+        has[static_cast<int>(t.kind) & 7] = true;
+    const bool registers = has[0] || has[1], tile = has[2], lines = has[3];
+    std::string out(kInstall);
+    if (tile || lines)
+        out += kHex;
+    if (registers || tile)
+        out += kRange, out += kBits;
+    if (tile || lines)
+        out += kMemory;
+    if (registers)
+        out += kRegisterRule;
+    if (tile)
+        out += kTileRule;
+    if (lines)
+        out += kLinesRule;
+    if (has[static_cast<int>(PanelKind::TensorMemory)])
+        out += kTensorMemoryRule;
+    out += kEnd;
+    return out;
 }
 
 double asWritten(double v) {
@@ -166,10 +199,15 @@ Tables::Tables(const Diagram& d) : m_d(d), m_needsText(d.cells.size(), 0) {
             break;
         case PanelKind::TensorMemory:
             t.lanes = kLanesPerCta;
+            t.bits = p.elementBits;
             break;
         default:
             break;
         }
+        for (const Panel& e : m_panels)
+            t.overlapsEarlier =
+                t.overlapsEarlier || (t.ox < e.ox + e.cols * e.cw && e.ox < t.ox + t.cols * t.cw &&
+                                      t.oy < e.oy + e.rows * e.ch && e.oy < t.oy + t.rows * t.ch);
         m_panels.push_back(std::move(t));
     }
     for (std::size_t i = 0; i < d.cells.size(); ++i) {
@@ -191,14 +229,16 @@ Tables::Tables(const Diagram& d) : m_d(d), m_needsText(d.cells.size(), 0) {
     }
 }
 
+bool Tables::contains(const Panel& p, double x, double y, int& row, int& col) const {
+    col = static_cast<int>(std::floor((x - p.ox) / p.cw));
+    row = static_cast<int>(std::floor((y - p.oy) / p.ch));
+    return col >= 0 && row >= 0 && col < p.cols && row < p.rows;
+}
+
 int Tables::panelAt(double x, double y, int& row, int& col) const {
-    for (std::size_t i = 0; i < m_panels.size(); ++i) {
-        const Panel& p = m_panels[i];
-        col = static_cast<int>(std::floor((x - p.ox) / p.cw));
-        row = static_cast<int>(std::floor((y - p.oy) / p.ch));
-        if (col >= 0 && row >= 0 && col < p.cols && row < p.rows)
+    for (std::size_t i = 0; i < m_panels.size(); ++i)
+        if (contains(m_panels[i], x, y, row, col))
             return static_cast<int>(i);
-    }
     return -1;
 }
 
@@ -206,7 +246,12 @@ int Tables::panelAt(double x, double y, int& row, int& col) const {
 bool Tables::predict(std::size_t, const DiagramCell& c, DiagramCell& out) const {
     const LabelPoint at = labelPoint(m_d, c);
     int row = 0, col = 0;
-    const int pi = panelAt(at.x, at.y, row, col);
+    // The script takes the first panel whose grid holds the point: the cell's own, unless an earlier grid
+    // overlaps it (then search them all, in order).
+    const Panel& own = m_panels[c.panel];
+    const int pi = !own.overlapsEarlier && contains(own, at.x, at.y, row, col)
+                       ? static_cast<int>(c.panel)
+                       : panelAt(at.x, at.y, row, col);
     if (pi < 0)
         return false;
     const Panel& t = m_panels[static_cast<std::size_t>(pi)];
@@ -267,13 +312,26 @@ bool Tables::predict(std::size_t, const DiagramCell& c, DiagramCell& out) const 
         out.lane = static_cast<std::int16_t>((out.address >> 4) & 7u);
         out.reg = static_cast<std::int16_t>(chunkBefore(out.address, t.swizzleMask));
         return true;
-    case PanelKind::TensorMemory:
+    case PanelKind::TensorMemory: {
+        // Composed with a tcgen05.ld/st, a cell's tooltip names its partner's place too: not in the tables,
+        // the text travels in data-t.
+        if (!m_d.partner.empty() || t.bits <= 0 || 32 % t.bits)
+            return false;
+        // From the label: the element (its name and numbers); from the position: CTA, lane, column and the
+        // slot of the cell it sits in, hence its bits.
+        const int perCell = 32 / t.bits;
+        const int slot = static_cast<int>(std::floor((at.x - t.ox) / (t.cw / perCell))) % perCell;
         out.element = c.element;
-        out.bitLo = out.bitHi = c.bitLo;
-        out.lane = static_cast<std::int16_t>(row % t.lanes);
+        out.bitLo = c.bitLo;
+        out.bitHi = c.bitHi; // not in a tooltip that is not composed
+        out.thread = c.thread, out.lane = c.lane;
+        const int lane = row % t.lanes;
         out.matrix = static_cast<std::int16_t>(row / t.lanes);
-        out.warp = static_cast<std::int16_t>(out.lane / 32);
+        out.warp = static_cast<std::int16_t>(lane / 32);
+        out.address = tmem::Address{lane, col}.encode();
+        out.groupID = static_cast<std::int16_t>(slot * t.bits);
         return true;
+    }
     default:
         return false; // ldmatrix chunks and addresses: the text travels in data-t
     }
@@ -334,7 +392,7 @@ std::string Tables::json() const {
             out += ",\"a\":" + std::to_string(t.base) + ",\"x\":" + std::to_string(t.swizzleMask);
             break;
         case PanelKind::TensorMemory:
-            out += ",\"n\":" + std::to_string(t.lanes);
+            out += ",\"n\":" + std::to_string(t.lanes) + ",\"b\":" + std::to_string(t.bits);
             break;
         default:
             break;

@@ -20,9 +20,6 @@
 
 namespace lanemap::svgtips {
 
-// The script, the same text in every file: a few KB, no network, no external file.
-std::string_view script();
-
 // A number as the SVG writer writes it: whole, or rounded to hundredths.
 double asWritten(double v);
 
@@ -39,6 +36,9 @@ class Tables {
     bool needsText(std::size_t cell) const { return m_needsText[cell] != 0; }
     // The tables as JSON (the <metadata> element's content).
     std::string json() const;
+    // The script: what installs the tooltips and the rules of the figure's panel kinds (a few KB at most, no
+    // network, no external file).
+    std::string script() const;
 
   private:
     struct Panel {
@@ -47,16 +47,19 @@ class Tables {
         int rows = 0, cols = 0;
         // Operand: element -> register, bit hi, bit lo, columns spanned ({-1, ...}: not drawn).
         std::vector<std::array<int, 4>> elements;
-        int span = 1;           // Metadata: columns a field covers
-        int elementBits = 8;    // SharedMemory: bits of a cell drawn per element
-        int swizzleMask = -1;   // chunk before = chunk ^ ((address >> 7) & mask); -1: not swizzled
-        std::uint32_t base = 0; // SharedMemoryMap: the address of grid row 0, column 0
-        int lanes = 128;        // TensorMemory: lanes per CTA
+        int span = 1;                 // Metadata: columns a field covers
+        int elementBits = 8;          // SharedMemory: bits of a cell drawn per element
+        int swizzleMask = -1;         // chunk before = chunk ^ ((address >> 7) & mask); -1: not swizzled
+        std::uint32_t base = 0;       // SharedMemoryMap: the address of grid row 0, column 0
+        int lanes = 128;              // TensorMemory: lanes per CTA
+        int bits = 32;                // TensorMemory: bits of an element (32 / bits elements a cell)
+        bool overlapsEarlier = false; // its grid meets an earlier panel's (which the script would find first)
     };
     // The tooltip the script builds for `cell`, as a DiagramCell whose tooltipText is that text; false when
     // the script has no rule for it.
     bool predict(std::size_t panel, const DiagramCell& cell, DiagramCell& out) const;
     int panelAt(double x, double y, int& row, int& col) const;
+    bool contains(const Panel& p, double x, double y, int& row, int& col) const;
 
     const Diagram& m_d;
     std::vector<Panel> m_panels;

@@ -99,6 +99,18 @@ static void BM_SvgAtom(benchmark::State& state) {
 }
 BENCHMARK(BM_SvgAtom)->Name("BM_SvgAtom/m64n256k16")->Unit(benchmark::kMillisecond);
 
+// SVG of the largest Tensor Memory figure: D of a CTA pair, 256 lanes x 256 columns (65,536 cells, each a
+// label only: its tooltip comes from the script's Tensor Memory rule). Bytes, and gzip's view is the
+// script's.
+static void BM_SvgTensorMemory(benchmark::State& state) {
+    const Instruction& in = *Catalog::instance().instruction("tcgen05.mma.cta_group::2.kind::f16.m256");
+    std::size_t bytes = 0;
+    for (auto _ : state)
+        bytes = toSvg(buildDiagram(in)).size();
+    state.counters["bytes"] = static_cast<double>(bytes);
+}
+BENCHMARK(BM_SvgTensorMemory)->Name("BM_SvgTensorMemory/m256")->Unit(benchmark::kMillisecond);
+
 // Bank analysis of one ldmatrix.x4 tile under every candidate swizzle and padding: the `banks --search`
 // (budget < 5 ms).
 static void BM_BankSearch(benchmark::State& state) {

@@ -80,6 +80,8 @@ LANEMAP_PROCESS_BENCH(list, "list");
 LANEMAP_PROCESS_BENCH(show_m16n8k16, "show", "mma.m16n8k16.f16");
 LANEMAP_PROCESS_BENCH(svg_m16n8k16, "export", "mma.m16n8k16.f16", "--format", "svg", "-o", "-");
 LANEMAP_PROCESS_BENCH(svg_m64n256k16, "export", "wgmma.m64n256k16.f16", "--format", "svg", "-o", "-");
+LANEMAP_PROCESS_BENCH(svg_tcgen05_m256, "export", "tcgen05.mma.cta_group::2.kind::f16.m256", "--format",
+                      "svg", "-o", "-"); // the largest catalog SVG
 LANEMAP_PROCESS_BENCH(svg_m16n8k16_file, "export", "mma.m16n8k16.f16", "--format", "svg", "-o",
                       "/tmp/lanemap-bench-process.svg"); // as the CuTe comparison writes it
 LANEMAP_PROCESS_BENCH(show_ldmatrix, "show", "ldmatrix.m8n8.x4.b16");

@@ -53,20 +53,20 @@ nlohmann::json tipTables(const XmlNode& root) {
     return {};
 }
 
-// A label's x or y as the script reads it: its own attribute, else its group's translate.
+// A label's x or y as the script reads it: its own attribute (0 when absent) plus its group's translate.
 double coordinate(const XmlNode* t, const char* axis) {
-    if (const std::string* v = t->attr(axis))
-        return std::stod(*v);
+    const std::string* v = t->attr(axis);
+    const double own = v ? std::stod(*v) : 0;
     // "translate(X,Y)", read by hand: a std::regex per label was most of the catalog-wide test's time.
     const std::string transform = t->parent->attrOr("transform");
     constexpr std::string_view kTranslate = "translate(";
     if (transform.rfind(kTranslate, 0) != 0)
-        return 0;
+        return own;
     const std::size_t comma = transform.find(',', kTranslate.size());
     if (comma == std::string::npos)
-        return 0;
-    return std::stod(axis[0] == 'x' ? transform.substr(kTranslate.size(), comma - kTranslate.size())
-                                    : transform.substr(comma + 1));
+        return own;
+    return own + std::stod(axis[0] == 'x' ? transform.substr(kTranslate.size(), comma - kTranslate.size())
+                                          : transform.substr(comma + 1));
 }
 
 // The panel (its table) and grid row and column under a label.

@@ -5,6 +5,7 @@
 #include "lanemap/catalog.hpp"
 #include "lanemap/diagram.hpp"
 #include "lanemap/export.hpp"
+#include "lanemap/export_gzip.hpp"
 #include "lanemap/svg.hpp"
 
 #include "synthetic.hpp"
@@ -115,6 +116,24 @@ TEST(SvgTooltips, ACellTheTablesCannotDescribeCarriesItsText) {
     ASSERT_EQ(carried.size(), 1u);
     EXPECT_EQ(carried.front()->attrOr("data-t"), tooltip);
     EXPECT_EQ(carried.front()->text, d.label(c));
+}
+
+// Tensor Memory: the script's rule reads CTA, lane, column and warp from the grid, so none of the 65,536
+// cells of the largest catalog figure (D of a CTA pair, 256 lanes × 256 columns) carries its tooltip as text.
+TEST(SvgTooltips, TensorMemoryCellsCarryNoText) {
+    const std::string svg = exported("tcgen05.mma.cta_group::2.kind::f16.m256");
+    const auto doc = parseXml(svg);
+    ASSERT_TRUE(doc) << doc.error;
+    const Counts n = count(*doc.root);
+    EXPECT_EQ(n.labels, 256u * 256u);
+    EXPECT_EQ(n.labelsWithText, 0u);
+    EXPECT_EQ(n.titles, 1u);
+}
+
+// Issue 21's goal: the small figure no larger gzipped than CuTe's print_svg of the same SM80 16×8×16 atom
+// (148,620 bytes, 7,536 gzipped at zlib's default level as `--gzip` writes it; docs/performance.md).
+TEST(SvgTooltips, SmallFigureGzippedNoLargerThanCute) {
+    EXPECT_LE(gzipBytes(exported("mma.m16n8k16.f16")).size(), 7536u);
 }
 
 // Issue 21's goal: the 64×256×16 wgmma figure (A, D, B in shared memory) at least 5× smaller than CuTe's

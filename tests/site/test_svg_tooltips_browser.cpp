@@ -67,9 +67,9 @@ Diagram banksFigure() {
     return buildBanksDiagram(v, *analysis);
 }
 
-Diagram tensorMemoryFigure() {
-    Instruction narrow = get("tcgen05.mma.cta_group::2.kind::f16.m256");
-    narrow.n = 16; // both CTAs' lanes, few columns
+Diagram tensorMemoryFigure(const char* spec) {
+    Instruction narrow = get(spec);
+    narrow.n = 16; // both CTAs' lanes (cta_group::2), few columns
     return buildDiagram(narrow);
 }
 
@@ -82,9 +82,9 @@ std::tuple<std::string, long long, long long> keyOf(const Diagram& d, const Diag
 
 // Every cell label of the open document with the tooltip the file's script builds for it.
 constexpr const char* kCollect = R"JS(JSON.stringify((function(){
-function at(t,a){var v=t.getAttribute(a);if(v!=null)return+v;var m=/translate\(([^,)]+),([^)]+)\)/.exec(t.parentNode.getAttribute('transform')||'');return m?+m[a=='x'?1:2]:0}
+function at(t,a){var v=t.getAttribute(a),m=/translate\(([^,)]+),([^)]+)\)/.exec(t.parentNode.getAttribute('transform')||'');return(v!=null?+v:0)+(m?+m[a=='x'?1:2]:0)}
 var out=[];document.querySelectorAll('g.cells text').forEach(function(t){if(t.closest('g.bits'))return;
-out.push([t.textContent,at(t,'x'),at(t,'y'),self.lanemapTip(t),t.querySelector('title')?1:0])});
+out.push([t.textContent,at(t,'x'),at(t,'y'),self.lanemapTip(t),t.querySelector('title')?1:0,t.hasAttribute('data-t')?1:0])});
 var fields=[];document.querySelectorAll('g.bits rect').forEach(function(r){fields.push(self.lanemapTip(r))});
 return{cells:out,fields:fields,titles:document.querySelectorAll('title').length,
 scripts:document.querySelectorAll('script').length}})()))JS";
@@ -115,7 +115,9 @@ class SvgTooltipsInBrowser : public ::testing::TestWithParam<const char*> {
         if (name == "banks")
             return {name, banksFigure()};
         if (name == "tmem")
-            return {name, tensorMemoryFigure()};
+            return {name, tensorMemoryFigure("tcgen05.mma.cta_group::2.kind::f16.m256")};
+        if (name == "tmem-scale-factors")
+            return {name, tensorMemoryFigure("tcgen05.mma.cta_group::1.kind::mxf4nvf4.m128")};
         return {name, exported(name.c_str())};
     }
 
@@ -138,10 +140,12 @@ TEST_P(SvgTooltipsInBrowser, ScriptBuildsTheDiagramsHoverTextForEveryCell) {
     EXPECT_EQ(page["scripts"], 1) << f.name;
     // Every label on the page, by (label, x, y), with the tooltip the script builds.
     std::map<std::tuple<std::string, long long, long long>, std::string> built;
+    std::map<std::tuple<std::string, long long, long long>, bool> carried; // the text travels in data-t
     for (const json& c : page["cells"]) {
         const auto key = std::make_tuple(c[0].get<std::string>(), std::llround(c[1].get<double>() * 100),
                                          std::llround(c[2].get<double>() * 100));
         built[key] = c[3].is_string() ? c[3].get<std::string>() : "(none)";
+        carried[key] = c[5].get<int>() != 0;
     }
     ASSERT_EQ(page["cells"].size(), d.cells.size()) << f.name;
     std::size_t same = 0;
@@ -150,6 +154,11 @@ TEST_P(SvgTooltipsInBrowser, ScriptBuildsTheDiagramsHoverTextForEveryCell) {
         ASSERT_NE(it, built.end()) << f.name << ": no label " << d.label(c) << " where the Diagram has it";
         EXPECT_EQ(it->second, d.tooltip(c)) << f.name << " " << d.label(c);
         same += it->second == d.tooltip(c);
+        // Only the ldmatrix chunk and address cells of a banks figure carry their text; every other panel
+        // kind (registers, shared memory, Tensor Memory with its scale factors) is built from the tables.
+        const PanelKind kind = d.panels[c.panel].kind;
+        if (kind != PanelKind::Chunks && kind != PanelKind::Addresses)
+            EXPECT_FALSE(carried[keyOf(d, c)]) << f.name << " " << d.label(c) << ": carries data-t";
     }
     EXPECT_EQ(same, d.cells.size()) << f.name;
     // The metadata bit fields: their metadata cell's tooltip.
@@ -177,7 +186,7 @@ TEST_P(SvgTooltipsInBrowser, ScriptBuildsTheDiagramsHoverTextForEveryCell) {
                 "(function(){var hit=null;document.querySelectorAll('g.cells text').forEach(function(t){"
                 "if(hit||t.closest('g.bits'))return;var v=t.getAttribute('x'),w=t.getAttribute('y'),"
                 "m=/translate\\(([^,)]+),([^)]+)\\)/.exec(t.parentNode.getAttribute('transform')||'');"
-                "var X=v!=null?+v:m?+m[1]:0,Y=w!=null?+w:m?+m[2]:0;"
+                "var X=(v!=null?+v:0)+(m?+m[1]:0),Y=(w!=null?+w:0)+(m?+m[2]:0);"
                 "if(Math.round(X*100)==" +
                 std::to_string(x) + "&&Math.round(Y*100)==" + std::to_string(y) +
                 ")hit=t});if(!hit)return null;self.hovered=hit;hit.scrollIntoView({block:'center',"
@@ -196,10 +205,11 @@ TEST_P(SvgTooltipsInBrowser, ScriptBuildsTheDiagramsHoverTextForEveryCell) {
 }
 
 // A small mma, a wgmma 64×256 with B in shared memory, a sparse figure (metadata, bit fields), a .b1 figure
-// (B one cell per byte), an ldmatrix banks figure (chunks) and a tcgen05 figure (Tensor Memory).
+// (B one cell per byte), an ldmatrix banks figure (chunks) and tcgen05 figures (D in Tensor Memory of a CTA
+// pair; a block-scaled kind's 8-bit scale factors, four to a Tensor Memory cell).
 INSTANTIATE_TEST_SUITE_P(Figures, SvgTooltipsInBrowser,
                          ::testing::Values("mma.m16n8k16.f16", "wgmma.m64n256k16.f16", "mma.sp.m16n8k32.s8",
-                                           "wgmma.m64n8k256.b1", "banks", "tmem"),
+                                           "wgmma.m64n8k256.b1", "banks", "tmem", "tmem-scale-factors"),
                          [](const ::testing::TestParamInfo<const char*>& param) {
                              std::string name = param.param;
                              for (char& c : name)
