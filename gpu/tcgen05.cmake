@@ -1,5 +1,6 @@
 # The tensor-memory probe method (src/probe_tcgen05.hpp): plan, simulator and interpretation, CUDA-free.
-target_sources(lanemap_probe_host PRIVATE src/plan_tcgen05.cpp src/interpret_tcgen05.cpp)
+target_sources(lanemap_probe_host PRIVATE src/plan_tcgen05.cpp src/plan_tcgen05_mma.cpp src/simulate_tcgen05_mma.cpp
+                                          src/interpret_tcgen05.cpp)
 # The tcgen05 kernel (src/kernels_tcgen05.cu): sm_100a SASS only, one translation unit, so every CUDA build proves
 # ptxas accepts the tcgen05 strings lanemap emits (docs/reference/tcgen05-descriptors.md#ptxas-acceptance). Nothing
 # links it yet: it runs only on Blackwell, and lanemap's GPUs are Hopper. Needs nvcc 12.8+ (sm_100a).
