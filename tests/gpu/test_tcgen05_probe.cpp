@@ -119,7 +119,7 @@ TEST(Tcgen05Probe, TheGpuBindingRefusesEveryEntryOnHopperWithTheCapability) {
 
 #ifdef LANEMAP_TCGEN05_PROBES
 // The sm_100a kernels cover the catalog: every tcgen05.ld / tcgen05.st form has a kernel moving as many
-// registers as the catalog's access, and every tcgen05.mma PTX string is in the ptxas-acceptance kernels.
+// registers as the catalog's access, and every tcgen05.mma PTX string has a probe kernel.
 TEST(Tcgen05Probe, TheSm100aKernelsCoverEveryCatalogForm) {
     const std::span<const char* const> mma = tckernels::mmaForms();
     for (const Variant* v : Catalog::instance().variants()) {
@@ -131,10 +131,15 @@ TEST(Tcgen05Probe, TheSm100aKernelsCoverEveryCatalogForm) {
             EXPECT_NE(std::find_if(mma.begin(), mma.end(), [&](const char* p) { return v->ptx == p; }),
                       mma.end())
                 << v->spec;
+            // The probe kernel for the entry's PTX string, launched as a pair for cta_group::2.
+            const tckernels::MmaEntry* e = tckernels::findMma(v->ptx);
+            ASSERT_NE(e, nullptr) << v->spec;
+            EXPECT_EQ(e->ctaGroup, v->tmemMma->ctaGroup) << v->spec;
         }
     }
     EXPECT_EQ(tckernels::entriesLd().size() + tckernels::entriesSt().size(), 148u);
     EXPECT_EQ(mma.size(), 36u);
+    EXPECT_EQ(tckernels::entriesMma().size(), 36u);
 }
 #endif
 
