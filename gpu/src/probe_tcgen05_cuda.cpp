@@ -41,7 +41,9 @@ PreparedLaunch prepareMma(const Variant& v, const tc::Plan& plan) {
         return p;
     }
     if (!plan.mmaSetup) {
-        p.unsupported = "not probed: " + plan.notProbed;
+        p.unsupported = "not probed: core's instruction-descriptor encoder rejects this catalog shape, so "
+                        "the kernel has no idesc for it; " +
+                        plan.notProbed;
         return p;
     }
     const tc::MmaSetup& setup = *plan.mmaSetup;
