@@ -103,11 +103,12 @@ __global__ void __launch_bounds__(128)
         const std::uint32_t meta = tmem + static_cast<std::uint32_t>(args.metadataColumn);
         const std::uint32_t scaleA = tmem + static_cast<std::uint32_t>(args.scaleAColumn);
         const std::uint32_t scaleB = tmem + static_cast<std::uint32_t>(args.scaleBColumn);
+        const std::uint32_t d = tmem + (static_cast<std::uint32_t>(args.lane) << 16);
         if (experiment >= args.firstTensorMemoryA)
-            Form::runTensorA(tmem, tmem + static_cast<std::uint32_t>(args.aColumn), b, args.idesc, meta,
-                             scaleA, scaleB);
+            Form::runTensorA(d, d + static_cast<std::uint32_t>(args.aColumn), b, args.idesc, meta, scaleA,
+                             scaleB);
         else
-            Form::run(tmem, a, b, args.idesc, meta, scaleA, scaleB);
+            Form::run(d, a, b, args.idesc, meta, scaleA, scaleB);
         if constexpr (kPair)
             asm volatile(
                 "tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 "

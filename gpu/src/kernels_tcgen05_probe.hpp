@@ -46,6 +46,7 @@ struct MmaArgs {
     int allocColumns = 512;
     int fillColumn = 0, fillColumns = 0;
     int aColumn = 0, metadataColumn = 0, scaleAColumn = 0, scaleBColumn = 0;
+    int lane = 0; // the lane of the D and A addresses: a half-datapath layout's lane alignment (0 or 16)
     std::uint64_t descriptorA = 0, descriptorB = 0;
     std::uint32_t idesc = 0;
 };

@@ -60,6 +60,7 @@ PreparedLaunch prepareMma(const Variant& v, const tc::Plan& plan) {
     args.metadataColumn = tc::kMetadataColumn;
     args.scaleAColumn = tc::kScaleAColumn;
     args.scaleBColumn = tc::kScaleBColumn;
+    args.lane = plan.mma->laneAlignment; // placeD / placeA count the alignment in their lanes
     args.descriptorA = setup.descriptorA;
     args.descriptorB = setup.descriptorB;
     args.idesc = setup.idesc;
@@ -92,7 +93,7 @@ class TensorMemoryKernels final : public KernelBinding {
             return "this build has no probe kernel for " + v.ptx;
         return "";
 #else
-        return "this build has no tcgen05 probe kernels (they need nvcc 12.8 or later)";
+        return "this build has no tcgen05 probe kernels: they need nvcc 12.8 or later";
 #endif
     }
 
