@@ -99,6 +99,15 @@ Plan planProbe(const Instruction& in) {
                     }
         }
     } else if (plan.mma) {
+        if (const std::optional<tmem::MmaShape> probed = probeShapeOf(*plan.mma);
+            probed && *probed != *plan.mma) {
+            plan.shapeNote = "probed at N = " + std::to_string(probed->n) +
+                             ", the largest N core's instruction "
+                             "descriptor rules accept for this form; the catalog shows N = " +
+                             std::to_string(plan.mma->n);
+            plan.narrowed = std::make_shared<const tmem::MmaShape>(*probed);
+            plan.mma = plan.narrowed.get();
+        }
         const tmem::MmaShape& s = *plan.mma;
         plan.digitBits = digitBitsOf(s);
         for (int m = 0; m < s.m; ++m)

@@ -3,6 +3,7 @@
 
 #include <bit>
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -115,11 +116,11 @@ int logicalK(const MmaSetup& setup, int j) {
     return setup.group * (j / kept) + j % kept;
 }
 
-MmaSetup mmaSetupOf(const tmem::MmaShape& s) {
+namespace {
+
+tcgen05::InstrDescriptor instrOf(const tmem::MmaShape& s) {
     const KindTypes& types = typesOf(s.kind);
-    MmaSetup out;
-    out.aType = out.bType = types.type;
-    tcgen05::InstrDescriptor& d = out.instr;
+    tcgen05::InstrDescriptor d;
     d.kind = s.kind;
     d.sparse = s.sparse;
     d.dtype = types.dtype;
@@ -129,6 +130,32 @@ MmaSetup mmaSetupOf(const tmem::MmaShape& s) {
     d.n = s.n;
     if (tcgen05::isBlockScaled(s.kind))
         d.scaleType = s.kind == Kind::MXF4NVF4 ? tcgen05::ScaleType::UE4M3 : tcgen05::ScaleType::UE8M0;
+    return d;
+}
+
+bool encodable(const tmem::MmaShape& s) {
+    return tmem::validate(s).empty() &&
+           tcgen05::check(instrOf(s), tcgen05::Context{s.ctaGroup, s.ws}).empty();
+}
+
+} // namespace
+
+std::optional<tmem::MmaShape> probeShapeOf(const tmem::MmaShape& s) {
+    if (encodable(s))
+        return s;
+    tmem::MmaShape narrower = s;
+    for (narrower.n = s.n - 8; narrower.n >= 8; narrower.n -= 8)
+        if (encodable(narrower))
+            return narrower;
+    return std::nullopt;
+}
+
+MmaSetup mmaSetupOf(const tmem::MmaShape& s) {
+    const KindTypes& types = typesOf(s.kind);
+    MmaSetup out;
+    out.aType = out.bType = types.type;
+    out.instr = instrOf(s);
+    const tcgen05::InstrDescriptor& d = out.instr;
     out.idesc = tcgen05::encode(d, tcgen05::Context{s.ctaGroup, s.ws});
     out.k = tcgen05::kOf(d);
     out.storedK = s.sparse ? out.k / 2 : out.k;

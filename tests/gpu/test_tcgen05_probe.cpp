@@ -74,7 +74,7 @@ TEST(Tcgen05Probe, TheSimulatorPassesEveryTcgen05EntryThroughThePipeline) {
             // Every cell of the columns the layout uses, in each CTA, with A from shared memory and from
             // Tensor Memory.
             EXPECT_EQ(r.cellsChecked, 2 * v->tmemMma->ctaGroup * tmem::kLanes * plan.columns) << v->spec;
-            EXPECT_GE(plan.columns, v->tmemMma->n / 4) << v->spec;
+            EXPECT_GE(plan.columns, plan.mma->n / 4) << v->spec;
             ++mma;
         }
     }
@@ -243,7 +243,8 @@ TEST(Tcgen05Probe, AnMmaPairWithItsCtasExchangedFailsNamingTheCta) {
                          raw.begin() + static_cast<std::ptrdiff_t>((2 * x + 1) * cells));
     const ProbeResult r = tc::interpret(plan, raw).result;
     EXPECT_EQ(r.verdict, Verdict::Fail);
-    EXPECT_EQ(r.cellsMismatched, 2 * 2 * tmem::kLanes * plan.columns); // every cell of both CTAs, both A sources
+    EXPECT_EQ(r.cellsMismatched,
+              2 * 2 * tmem::kLanes * plan.columns); // every cell of both CTAs, both A sources
     EXPECT_TRUE(anyMismatch(r, "CTA 0 lane 0 column 0 holds D(0,0)", "D(128,0)"));
 }
 
@@ -252,7 +253,7 @@ TEST(Tcgen05Probe, AnMmaPairWithItsCtasExchangedFailsNamingTheCta) {
 TEST(Tcgen05Probe, FourBitKindsSpellTheIndexInThreeBitDigits) {
     const tc::Plan plan = tc::planProbe(get("tcgen05.mma.cta_group::1.kind::mxf4.m128"));
     EXPECT_EQ(plan.digitBits, 3);
-    ASSERT_EQ(plan.experiments.size(), 12u); // A from shared memory, then from Tensor Memory
+    ASSERT_EQ(plan.experiments.size(), 12u);       // A from shared memory, then from Tensor Memory
     const tc::Experiment& x = plan.experiments[1]; // rows, digit 2: bits 3..5 of m
     EXPECT_EQ(x.axis, tc::Axis::Rows);
     // D[m][n] = sum_k A[m][k] B[k][n] = digit of m: m = 0b101'000 has digit 2 = 5.
