@@ -92,6 +92,8 @@ TEST(Tcgen05MmaImages, EverySharedMemoryImageReadsBackThroughTheDecodedDescripto
             continue;
         }
         ++probed;
+        // D fits below the columns the images fill.
+        EXPECT_LE(plan.columns, tc::kFillColumn) << v->spec;
         const tc::MmaSetup& setup = *plan.mmaSetup;
         const tmem::MmaShape& s = *plan.mma;
         const int bits = tc::elementBits(setup.aType);
