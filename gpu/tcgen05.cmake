@@ -1,5 +1,6 @@
 # The tensor-memory probe method (src/probe_tcgen05.hpp): plan, simulator and interpretation, CUDA-free.
-target_sources(lanemap_probe_host PRIVATE src/plan_tcgen05.cpp src/interpret_tcgen05.cpp)
+target_sources(lanemap_probe_host PRIVATE src/plan_tcgen05.cpp src/plan_tcgen05_mma.cpp src/simulate_tcgen05_mma.cpp
+                                          src/interpret_tcgen05.cpp)
 # The tcgen05 kernel (src/kernels_tcgen05.cu): sm_100a SASS only, one translation unit, so every CUDA build proves
 # ptxas accepts the tcgen05 strings lanemap emits (docs/reference/tcgen05-descriptors.md#ptxas-acceptance). Nothing
 # links it yet: it runs only on Blackwell, and lanemap's GPUs are Hopper. Needs nvcc 12.8+ (sm_100a).
@@ -10,9 +11,10 @@ if(LANEMAP_HAVE_CUDA AND CMAKE_CUDA_COMPILER_VERSION VERSION_GREATER_EQUAL 12.8)
 endif()
 
 # The tensor-memory probe: the GPU binding (src/probe_tcgen05_cuda.cpp) in every CUDA build, and with nvcc 12.8+
-# one kernel per tcgen05.ld / tcgen05.st form (sm_100a SASS, two translation units that build in parallel), so
-# ptxas checks every form's string, and every tcgen05.mma PTX string in a kernel nothing launches yet
-# (src/kernels_tcgen05_mma.cu). They run only on an sm_100a GPU; elsewhere the binding says what is needed.
+# one kernel per tcgen05.ld / tcgen05.st form and per tcgen05.mma PTX string with both sources of A (sm_100a
+# SASS, three translation units that build in parallel), so ptxas checks every form's string
+# (src/kernels_tcgen05_{ld,st,mma}.cu). They run only on an sm_100a GPU; elsewhere the binding says what is
+# needed.
 if(LANEMAP_HAVE_CUDA)
   target_sources(lanemap_probe_cuda PRIVATE src/probe_tcgen05_cuda.cpp)
   if(CMAKE_CUDA_COMPILER_VERSION VERSION_GREATER_EQUAL 12.8)

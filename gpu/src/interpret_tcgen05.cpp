@@ -150,39 +150,47 @@ void interpretMma(const Plan& plan, std::span<const std::uint32_t> raw, ProbeRes
         return (s.ctaGroup == 2 ? "CTA " + std::to_string(cta) + " " : std::string()) +
                cellName(lane, column);
     };
-    for (std::size_t cell = 0; cell < perExperiment; ++cell) {
-        // Every experiment's digit, assembled into the observed m and n.
-        int index[2] = {0, 0};
-        bool written = false, coded = true;
-        for (std::size_t xi = 0; xi < plan.experiments.size(); ++xi) {
-            const Experiment& x = plan.experiments[xi];
-            const std::uint32_t word = raw[xi * perExperiment + cell];
-            written |= word != kSentinel;
-            const int d = digitFrom(s, plan.digitBits, word);
-            if (d < 0)
-                coded = false;
-            else
-                index[x.axis == Axis::Columns] |= d << (x.digit * plan.digitBits);
+    // Each source of A on its own: the experiments with A in shared memory, then those with A in Tensor
+    // Memory.
+    for (const ASource source : {ASource::SharedMemory, ASource::TensorMemory})
+        for (std::size_t cell = 0; cell < perExperiment; ++cell) {
+            // Every experiment's digit, assembled into the observed m and n.
+            int index[2] = {0, 0};
+            bool written = false, coded = true, any = false;
+            for (std::size_t xi = 0; xi < plan.experiments.size(); ++xi) {
+                const Experiment& x = plan.experiments[xi];
+                if (x.aSource != source)
+                    continue;
+                any = true;
+                const std::uint32_t word = raw[xi * perExperiment + cell];
+                written |= word != kSentinel;
+                const int d = digitFrom(s, plan.digitBits, word);
+                if (d < 0)
+                    coded = false;
+                else
+                    index[x.axis == Axis::Columns] |= d << (x.digit * plan.digitBits);
+            }
+            if (!any)
+                break;
+            const int e = expected[cell];
+            ++r.cellsChecked;
+            if (e < 0 ? !written : (coded && index[0] == e / s.n && index[1] == e % s.n))
+                continue;
+            ProbeMismatch m;
+            m.operand = Operand::D;
+            m.row = e < 0 ? -1 : e / s.n;
+            m.col = e < 0 ? -1 : e % s.n;
+            m.experiment = "rows and columns, " + std::string(toString(source));
+            const std::string name = where(cell);
+            m.expected = name + " holds " +
+                         (e < 0 ? std::string("nothing (outside the layout)")
+                                : "D(" + std::to_string(e / s.n) + "," + std::to_string(e % s.n) + ")");
+            m.observed = name + " holds " +
+                         (!written ? std::string("nothing (the sentinel)")
+                          : !coded ? std::string("a value that is no coded index")
+                                   : "D(" + std::to_string(index[0]) + "," + std::to_string(index[1]) + ")");
+            add(r, std::move(m));
         }
-        const int e = expected[cell];
-        ++r.cellsChecked;
-        if (e < 0 ? !written : (coded && index[0] == e / s.n && index[1] == e % s.n))
-            continue;
-        ProbeMismatch m;
-        m.operand = Operand::D;
-        m.row = e < 0 ? -1 : e / s.n;
-        m.col = e < 0 ? -1 : e % s.n;
-        m.experiment = "rows and columns";
-        const std::string name = where(cell);
-        m.expected = name + " holds " +
-                     (e < 0 ? std::string("nothing (outside the layout)")
-                            : "D(" + std::to_string(e / s.n) + "," + std::to_string(e % s.n) + ")");
-        m.observed = name + " holds " +
-                     (!written ? std::string("nothing (the sentinel)")
-                      : !coded ? std::string("a value that is no coded index")
-                               : "D(" + std::to_string(index[0]) + "," + std::to_string(index[1]) + ")");
-        add(r, std::move(m));
-    }
 }
 
 } // namespace
@@ -210,6 +218,8 @@ Interpretation interpret(const Plan& plan, std::span<const std::uint32_t> raw) {
     else
         interpretMma(plan, raw, r);
     r.verdict = r.cellsMismatched ? Verdict::Fail : Verdict::Pass;
+    if (!plan.shapeNote.empty())
+        r.findings.push_back(plan.shapeNote);
     if (r.verdict == Verdict::Pass) {
         if (plan.access)
             r.findings.push_back(
@@ -223,7 +233,8 @@ Interpretation interpret(const Plan& plan, std::span<const std::uint32_t> raw) {
             r.findings.push_back(
                 "data-path layout " + std::string(tmem::toString(tmem::layoutOf(*plan.mma).layout)) +
                 " confirmed: every Tensor Memory cell holds the D element the engine names, and "
-                "the cells outside the layout are untouched");
+                "the cells outside the layout are untouched, with A from shared memory and with A from "
+                "Tensor Memory placed as the engine's A layout says");
     }
     return out;
 }

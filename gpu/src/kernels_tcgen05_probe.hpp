@@ -25,8 +25,37 @@ struct Entry {
 std::span<const Entry> entriesLd(); // kernels_tcgen05_ld.cu
 std::span<const Entry> entriesSt(); // kernels_tcgen05_st.cu
 const Entry* find(std::string_view ptx);
-// The catalog's tcgen05.mma PTX strings the ptxas-acceptance kernels hold (kernels_tcgen05_mma.cu; the
-// block-scaled kinds with .block_scale added, as ptxas requires).
+// The catalog's tcgen05.mma PTX strings the mma kernels hold (kernels_tcgen05_mma.cu; the block-scaled kinds
+// with .block_scale added, as ptxas requires).
 std::span<const char* const> mmaForms();
+
+// The tcgen05.mma probe kernel's arguments (mma_tcgen05.hpp builds them): `in` is [experiment][cta] of
+// wordsPerCta words, the A and B shared-memory image (sharedWords) then Tensor Memory columns fillColumn ..
+// fillColumn + fillColumns - 1, [column][lane]. Each CTA allocates allocColumns, fills the D columns
+// (0 .. columns - 1) with the sentinel and the filled columns from the image; one thread issues the mma
+// (D at column 0, enable-input-d false; A from Tensor Memory at aColumn in experiments from
+// firstTensorMemoryA on), commits to an mbarrier and every warp reads D back with tcgen05.ld .32x32b.x1 into
+// out, [experiment][cta][column][lane]. The descriptors' start addresses are relative to the image: the
+// kernel adds its shared-memory base.
+struct MmaArgs {
+    int experiments = 0;
+    int columns = 0;
+    int sharedWords = 0;
+    int wordsPerCta = 0;
+    int firstTensorMemoryA = 0;
+    int allocColumns = 512;
+    int fillColumn = 0, fillColumns = 0;
+    int aColumn = 0, metadataColumn = 0, scaleAColumn = 0, scaleBColumn = 0;
+    int lane = 0; // the lane of the D and A addresses: a half-datapath layout's lane alignment (0 or 16)
+    std::uint64_t descriptorA = 0, descriptorB = 0;
+    std::uint32_t idesc = 0;
+};
+struct MmaEntry {
+    const char* ptx;
+    int ctaGroup; // 2: launched as 2-CTA clusters
+    int (*launch)(const std::uint32_t* in, std::uint32_t* out, const MmaArgs& args, int* compiled);
+};
+std::span<const MmaEntry> entriesMma(); // kernels_tcgen05_mma.cu
+const MmaEntry* findMma(std::string_view ptx);
 
 } // namespace lanemap::gpu::tckernels

@@ -1,10 +1,12 @@
 // The tensor-memory probe method (probe_tcgen05.hpp): plans, the simulator, and the capability check.
 #include "probe_tcgen05.hpp"
 
+#include "mma_tcgen05.hpp"
 #include "one_form_method.hpp"
 
 #include <algorithm>
 #include <bit>
+#include <stdexcept>
 
 namespace lanemap::gpu::tc {
 
@@ -21,33 +23,30 @@ int digitBitsOf(const tmem::MmaShape& s) {
 }
 constexpr int kIndexBits = 8; // M and N are at most 256
 
-// D's 32-bit word for a digit: s32 for kind::i8, f32 for the others.
-std::uint32_t dWord(const tmem::MmaShape& s, int digit) {
-    if (s.kind == tmem::MmaKind::I8)
-        return static_cast<std::uint32_t>(digit);
-    return std::bit_cast<std::uint32_t>(static_cast<float>(digit));
-}
-
 int digitOf(int index, int digit, int bits) {
     return index >> (digit * bits) & ((1 << bits) - 1);
 }
 
-// Architecture names for the capability message.
+// What a device is, for the capability message: a noun phrase, so the message stays one sentence.
 std::string_view generationOf(int sm) {
     if (sm >= 120)
-        return "Blackwell GeForce/RTX, no Tensor Memory";
+        return "a Blackwell GeForce/RTX GPU, which has no Tensor Memory";
     if (sm >= 100)
-        return "Blackwell";
+        return "a Blackwell GPU";
     if (sm >= 90)
-        return "Hopper";
+        return "a Hopper GPU";
     if (sm >= 89)
-        return "Ada";
+        return "an Ada GPU";
     if (sm >= 80)
-        return "Ampere";
-    return "before Ampere";
+        return "an Ampere GPU";
+    return "a GPU older than Ampere";
 }
 
 } // namespace
+
+std::string_view toString(ASource source) {
+    return source == ASource::SharedMemory ? "A from shared memory" : "A from Tensor Memory";
+}
 
 std::uint32_t cellCode(int lane, int column) {
     const std::uint32_t code = static_cast<std::uint32_t>(lane) << 9 | static_cast<std::uint32_t>(column);
@@ -100,19 +99,46 @@ Plan planProbe(const Instruction& in) {
                     }
         }
     } else if (plan.mma) {
+        if (const std::optional<tmem::MmaShape> probed = probeShapeOf(*plan.mma);
+            probed && *probed != *plan.mma) {
+            plan.shapeNote = "probed at N = " + std::to_string(probed->n) +
+                             ", the largest N core's instruction "
+                             "descriptor rules accept for this form; the catalog shows N = " +
+                             std::to_string(plan.mma->n);
+            plan.narrowed = std::make_shared<const tmem::MmaShape>(*probed);
+            plan.mma = plan.narrowed.get();
+        }
         const tmem::MmaShape& s = *plan.mma;
         plan.digitBits = digitBitsOf(s);
         for (int m = 0; m < s.m; ++m)
             for (int n = 0; n < s.n; ++n)
                 plan.columns = std::max(plan.columns, tmem::placeD(s, m, n).column + 1);
         const int digits = (kIndexBits + plan.digitBits - 1) / plan.digitBits;
-        for (const Axis axis : {Axis::Rows, Axis::Columns})
-            for (int d = 0; d < digits; ++d) {
-                std::string label = axis == Axis::Rows ? "rows: D[m][n] = " : "columns: D[m][n] = ";
-                label += digits == 1 ? (axis == Axis::Rows ? "m" : "n")
-                                     : "digit " + std::to_string(d + 1) + " of " + std::to_string(digits) +
-                                           (axis == Axis::Rows ? " of m" : " of n");
-                plan.experiments.push_back({std::move(label), 0, axis, d});
+        for (const ASource source : {ASource::SharedMemory, ASource::TensorMemory}) {
+            if (source == ASource::TensorMemory)
+                plan.firstTensorMemoryA = static_cast<int>(plan.experiments.size());
+            for (const Axis axis : {Axis::Rows, Axis::Columns})
+                for (int d = 0; d < digits; ++d) {
+                    std::string label = axis == Axis::Rows ? "rows: D[m][n] = " : "columns: D[m][n] = ";
+                    label += digits == 1
+                                 ? (axis == Axis::Rows ? "m" : "n")
+                                 : "digit " + std::to_string(d + 1) + " of " + std::to_string(digits) +
+                                       (axis == Axis::Rows ? " of m" : " of n");
+                    label += ", " + std::string(toString(source));
+                    plan.experiments.push_back({std::move(label), 0, axis, d, source});
+                }
+        }
+        try {
+            plan.mmaSetup = std::make_shared<const MmaSetup>(mmaSetupOf(s));
+        } catch (const std::invalid_argument& e) {
+            // Core's tables disagree on this shape (the ISA's Table 39 read two ways): no kernel input.
+            plan.notProbed = e.what();
+            return plan;
+        }
+        for (const Experiment& x : plan.experiments)
+            for (int cta = 0; cta < s.ctaGroup; ++cta) {
+                const std::vector<std::uint32_t> images = mmaImages(plan, x, cta);
+                plan.inputs.insert(plan.inputs.end(), images.begin(), images.end());
             }
     }
     return plan;
@@ -159,28 +185,17 @@ std::vector<std::uint32_t> simulate(const Plan& plan) {
     }
     if (!plan.mma)
         return out;
-    const tmem::MmaShape& s = *plan.mma;
-    const std::size_t cells = static_cast<std::size_t>(tmem::kLanes * plan.columns);
-    for (const Experiment& x : plan.experiments) {
-        std::vector<std::uint32_t> image(cells * static_cast<std::size_t>(s.ctaGroup), kSentinel);
-        for (int m = 0; m < s.m; ++m)
-            for (int n = 0; n < s.n; ++n) {
-                const tmem::Placement p = tmem::placeD(s, m, n);
-                image[static_cast<std::size_t>(p.cta) * cells +
-                      static_cast<std::size_t>(p.column * tmem::kLanes + p.lane)] =
-                    dWord(s, digitOf(x.axis == Axis::Rows ? m : n, x.digit, plan.digitBits));
-            }
-        out.insert(out.end(), image.begin(), image.end());
-    }
-    return out;
+    return simulateMma(plan);
 }
 
 std::string unsupportedOn(const Variant& v, const DeviceInfo& device) {
     if (device.sm == 100 || device.sm == 103 || device.sm == 110)
         return {};
-    return "needs sm_" + std::to_string(v.minSm) + "a (this device is sm_" + std::to_string(device.sm) +
-           (device.name.empty() ? "" : ", " + device.name) + ", " + std::string(generationOf(device.sm)) +
-           "): tcgen05 and Tensor Memory exist only on sm_100a, sm_103a and sm_110a";
+    // No parentheses: reports print the reason inside their own ("0 cells (...)").
+    return "needs sm_" + std::to_string(v.minSm) +
+           "a: tcgen05 and Tensor Memory exist only on sm_100a, sm_103a and sm_110a; this device is sm_" +
+           std::to_string(device.sm) + (device.name.empty() ? "" : ", " + device.name) + ", " +
+           std::string(generationOf(device.sm));
 }
 
 } // namespace lanemap::gpu::tc

@@ -12,7 +12,8 @@
 //        and are written with the shape under test; the cells are read back with tcgen05.ld .32x32b.x1. Out:
 //        [experiment][column][lane] over the columns the access spans.
 //   mma: A and B coded so that D[m][n] is one digit of m (the "rows" experiments) or of n ("columns"), the
-//        cells pre-filled with a sentinel; D is read back with tcgen05.ld .32x32b. Out:
+//        cells pre-filled with a sentinel, each experiment once with A in shared memory and once with A in
+//        Tensor Memory (mma_tcgen05.hpp has the images); D is read back with tcgen05.ld .32x32b. Out:
 //        [experiment][cta][column][lane] over the columns the layout uses. The interpretation turns the
 //        digits into (m, n) per cell and compares them with placeD().
 //
@@ -22,6 +23,7 @@
 #include "lanemap/tmem.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -36,24 +38,39 @@ std::uint32_t registerCode(int warp, int thread, int reg, int half);
 inline constexpr std::uint32_t kSentinel = 0xffffffffu; // a cell nothing wrote
 
 enum class Axis : std::uint8_t { Rows, Columns }; // which index of D[m][n] an mma experiment codes
+// mma: where A comes from. Every form runs both ways: A through a shared-memory descriptor, and A in Tensor
+// Memory at kAColumn (mma_tcgen05.hpp), placed by tmem::placeA; D must be the same.
+enum class ASource : std::uint8_t { SharedMemory, TensorMemory };
+std::string_view toString(ASource source); // "A from shared memory", "A from Tensor Memory"
 
 struct Experiment {
     std::string label;
     int laneOffset = 0; // ld/st: +16 for the upper half of a 16-lane shape
     Axis axis = Axis::Rows;
     int digit = 0; // mma: which digit of m or n
+    ASource aSource = ASource::SharedMemory;
 };
+
+struct MmaSetup; // mma_tcgen05.hpp
 
 struct Plan {
     const Instruction* instruction = nullptr;
     const tmem::Access* access = nullptr; // ld / st
-    const tmem::MmaShape* mma = nullptr;  // mma (N: the entry's largest)
+    const tmem::MmaShape* mma = nullptr;  // mma: the shape probed (N: the entry's largest the idesc encodes)
+    std::shared_ptr<const tmem::MmaShape> narrowed; // mma: owns `mma` when it differs from the entry's
+    std::string shapeNote;                          // mma: why, when it does
     std::vector<Experiment> experiments;
     int columns = 0;   // columns read back (st, mma)
     int digitBits = 8; // mma: bits of m or n one experiment carries (the operand type's exact powers of two)
-    // What the kernel is given, the same for every experiment: ld: the cells' codes, [column][lane]; st: the
-    // registers, [warp][register][thread] (unpacked: the code and its inverse; .unpack::16b: two codes).
+    // What the kernel is given: ld: the cells' codes, [column][lane]; st: the registers,
+    // [warp][register][thread] (unpacked: the code and its inverse; .unpack::16b: two codes), both the same
+    // for every experiment; mma: [experiment][cta] of MmaSetup::wordsPerCta() (mmaImages).
     std::vector<std::uint32_t> inputs;
+    std::shared_ptr<const MmaSetup> mmaSetup; // mma: descriptors and image layout
+    int firstTensorMemoryA = 0;               // mma: experiments from here take A from Tensor Memory
+    // mma: why the kernel cannot run this entry (core's instruction-descriptor encoder rejects the shape);
+    // the simulator then writes the catalog's layout directly.
+    std::string notProbed;
     std::size_t outWordsPerExperiment() const;
     std::size_t outWords() const { return outWordsPerExperiment() * experiments.size(); }
 };

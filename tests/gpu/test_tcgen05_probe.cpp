@@ -71,9 +71,10 @@ TEST(Tcgen05Probe, TheSimulatorPassesEveryTcgen05EntryThroughThePipeline) {
             EXPECT_EQ(r.cellsChecked, r.experiments * perExperiment) << v->spec;
             (a.op == tmem::Op::Ld ? ld : st) += 1;
         } else {
-            // Every cell of the columns the layout uses, in each CTA.
-            EXPECT_EQ(r.cellsChecked, v->tmemMma->ctaGroup * tmem::kLanes * plan.columns) << v->spec;
-            EXPECT_GE(plan.columns, v->tmemMma->n / 4) << v->spec;
+            // Every cell of the columns the layout uses, in each CTA, with A from shared memory and from
+            // Tensor Memory.
+            EXPECT_EQ(r.cellsChecked, 2 * v->tmemMma->ctaGroup * tmem::kLanes * plan.columns) << v->spec;
+            EXPECT_GE(plan.columns, plan.mma->n / 4) << v->spec;
             ++mma;
         }
     }
@@ -85,9 +86,13 @@ TEST(Tcgen05Probe, TheSimulatorPassesEveryTcgen05EntryThroughThePipeline) {
 TEST(Tcgen05Probe, HopperAndConsumerBlackwellSayWhatTheFormNeeds) {
     const Variant& ld = get("tcgen05.ld.16x256b.x8");
     const std::string why = tc::unsupportedOn(ld, h100());
-    EXPECT_NE(why.find("needs sm_100a (this device is sm_90, NVIDIA H100 80GB HBM3, Hopper)"),
+    EXPECT_NE(why.find("needs sm_100a: tcgen05 and Tensor Memory exist only on sm_100a, sm_103a and sm_110a; "
+                       "this device is sm_90, NVIDIA H100 80GB HBM3, a Hopper GPU"),
               std::string::npos)
         << why;
+    // One sentence: the probe report prints the reason inside its own parentheses ("0 cells (...)"), which
+    // read "(needs sm_100a (this device is ...))" when the reason had its own.
+    EXPECT_EQ(why.find_first_of("()"), std::string::npos) << why;
     EXPECT_NE(why.find("sm_100a, sm_103a and sm_110a"), std::string::npos) << why;
     DeviceInfo rtx;
     rtx.sm = 120;
@@ -105,7 +110,7 @@ TEST(Tcgen05Probe, TheGpuBindingRefusesEveryEntryOnHopperWithTheCapability) {
     for (const Variant* v : Catalog::instance().variants()) {
         if (!v->tmemAccess && !v->tmemMma)
             continue;
-        EXPECT_NE(tensorMemoryKernels().unsupported(*v, h100()).find("needs sm_100a (this device is sm_90"),
+        EXPECT_NE(tensorMemoryKernels().unsupported(*v, h100()).find("needs sm_100a: tcgen05"),
                   std::string::npos)
             << v->spec;
     }
@@ -114,7 +119,7 @@ TEST(Tcgen05Probe, TheGpuBindingRefusesEveryEntryOnHopperWithTheCapability) {
 
 #ifdef LANEMAP_TCGEN05_PROBES
 // The sm_100a kernels cover the catalog: every tcgen05.ld / tcgen05.st form has a kernel moving as many
-// registers as the catalog's access, and every tcgen05.mma PTX string is in the ptxas-acceptance kernels.
+// registers as the catalog's access, and every tcgen05.mma PTX string has a probe kernel.
 TEST(Tcgen05Probe, TheSm100aKernelsCoverEveryCatalogForm) {
     const std::span<const char* const> mma = tckernels::mmaForms();
     for (const Variant* v : Catalog::instance().variants()) {
@@ -126,10 +131,15 @@ TEST(Tcgen05Probe, TheSm100aKernelsCoverEveryCatalogForm) {
             EXPECT_NE(std::find_if(mma.begin(), mma.end(), [&](const char* p) { return v->ptx == p; }),
                       mma.end())
                 << v->spec;
+            // The probe kernel for the entry's PTX string, launched as a pair for cta_group::2.
+            const tckernels::MmaEntry* e = tckernels::findMma(v->ptx);
+            ASSERT_NE(e, nullptr) << v->spec;
+            EXPECT_EQ(e->ctaGroup, v->tmemMma->ctaGroup) << v->spec;
         }
     }
     EXPECT_EQ(tckernels::entriesLd().size() + tckernels::entriesSt().size(), 148u);
     EXPECT_EQ(mma.size(), 36u);
+    EXPECT_EQ(tckernels::entriesMma().size(), 36u);
 }
 #endif
 
@@ -203,7 +213,7 @@ TEST(Tcgen05Probe, AnMmaWhoseLanesAreSwappedFailsNamingTheElement) {
         std::swap(raw[x * cells + 5], raw[x * cells + 6]); // column 0
     const ProbeResult r = tc::interpret(plan, raw).result;
     EXPECT_EQ(r.verdict, Verdict::Fail);
-    EXPECT_EQ(r.cellsMismatched, 2);
+    EXPECT_EQ(r.cellsMismatched, 2 * 2); // two cells, with A from shared memory and from Tensor Memory
     EXPECT_TRUE(anyMismatch(r, "lane 5 column 0 holds D(5,0)", "D(6,0)"));
     ASSERT_FALSE(r.mismatches.empty());
     EXPECT_EQ(r.mismatches.front().row, 5);
@@ -233,7 +243,8 @@ TEST(Tcgen05Probe, AnMmaPairWithItsCtasExchangedFailsNamingTheCta) {
                          raw.begin() + static_cast<std::ptrdiff_t>((2 * x + 1) * cells));
     const ProbeResult r = tc::interpret(plan, raw).result;
     EXPECT_EQ(r.verdict, Verdict::Fail);
-    EXPECT_EQ(r.cellsMismatched, 2 * tmem::kLanes * plan.columns); // every cell of both CTAs
+    EXPECT_EQ(r.cellsMismatched,
+              2 * 2 * tmem::kLanes * plan.columns); // every cell of both CTAs, both A sources
     EXPECT_TRUE(anyMismatch(r, "CTA 0 lane 0 column 0 holds D(0,0)", "D(128,0)"));
 }
 
@@ -242,7 +253,7 @@ TEST(Tcgen05Probe, AnMmaPairWithItsCtasExchangedFailsNamingTheCta) {
 TEST(Tcgen05Probe, FourBitKindsSpellTheIndexInThreeBitDigits) {
     const tc::Plan plan = tc::planProbe(get("tcgen05.mma.cta_group::1.kind::mxf4.m128"));
     EXPECT_EQ(plan.digitBits, 3);
-    ASSERT_EQ(plan.experiments.size(), 6u);
+    ASSERT_EQ(plan.experiments.size(), 12u);       // A from shared memory, then from Tensor Memory
     const tc::Experiment& x = plan.experiments[1]; // rows, digit 2: bits 3..5 of m
     EXPECT_EQ(x.axis, tc::Axis::Rows);
     // D[m][n] = sum_k A[m][k] B[k][n] = digit of m: m = 0b101'000 has digit 2 = 5.
@@ -250,7 +261,7 @@ TEST(Tcgen05Probe, FourBitKindsSpellTheIndexInThreeBitDigits) {
     for (int k = 0; k < 8; ++k)
         d += tc::operandValue(plan, x, Operand::A, 40, k) * tc::operandValue(plan, x, Operand::B, 9, k);
     EXPECT_EQ(d, 5);
-    EXPECT_EQ(tc::planProbe(get("tcgen05.mma.cta_group::1.kind::f16.m128")).experiments.size(), 2u);
+    EXPECT_EQ(tc::planProbe(get("tcgen05.mma.cta_group::1.kind::f16.m128")).experiments.size(), 4u);
 }
 
 } // namespace test_tcgen05_probe
