@@ -218,8 +218,6 @@ Interpretation interpret(const Plan& plan, std::span<const std::uint32_t> raw) {
     else
         interpretMma(plan, raw, r);
     r.verdict = r.cellsMismatched ? Verdict::Fail : Verdict::Pass;
-    if (!plan.shapeNote.empty())
-        r.findings.push_back(plan.shapeNote);
     if (r.verdict == Verdict::Pass) {
         if (plan.access)
             r.findings.push_back(

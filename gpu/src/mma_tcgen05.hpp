@@ -56,10 +56,6 @@ struct MmaSetup {
 
 // Throws std::invalid_argument (from core's encoders) when the shape has no valid descriptor.
 MmaSetup mmaSetupOf(const tmem::MmaShape& shape);
-// The shape the probe runs: the entry's, or where core's instruction-descriptor rules reject its N (.ws.sp:
-// the catalog shows N = 256, Table 39 allows 64 or 128) the largest N they accept; nullopt when no N helps
-// (block-scaled M = 64, sparse block-scaled cta_group::2 M = 128).
-std::optional<tmem::MmaShape> probeShapeOf(const tmem::MmaShape& shape);
 
 // The logical K of A's stored element `j` (dense: j; sparse: the first half of every metadata group).
 int logicalK(const MmaSetup& setup, int j);

@@ -99,15 +99,6 @@ Plan planProbe(const Instruction& in) {
                     }
         }
     } else if (plan.mma) {
-        if (const std::optional<tmem::MmaShape> probed = probeShapeOf(*plan.mma);
-            probed && *probed != *plan.mma) {
-            plan.shapeNote = "probed at N = " + std::to_string(probed->n) +
-                             ", the largest N core's instruction "
-                             "descriptor rules accept for this form; the catalog shows N = " +
-                             std::to_string(plan.mma->n);
-            plan.narrowed = std::make_shared<const tmem::MmaShape>(*probed);
-            plan.mma = plan.narrowed.get();
-        }
         const tmem::MmaShape& s = *plan.mma;
         plan.digitBits = digitBitsOf(s);
         for (int m = 0; m < s.m; ++m)
@@ -131,7 +122,8 @@ Plan planProbe(const Instruction& in) {
         try {
             plan.mmaSetup = std::make_shared<const MmaSetup>(mmaSetupOf(s));
         } catch (const std::invalid_argument& e) {
-            // Core's tables disagree on this shape (the ISA's Table 39 read two ways): no kernel input.
+            // A shape the descriptor encoder rejects (the catalog asks the same Table 39 rules, so none
+            // should): no kernel input, and the entry says why.
             plan.notProbed = e.what();
             return plan;
         }

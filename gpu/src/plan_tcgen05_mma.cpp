@@ -133,22 +133,7 @@ tcgen05::InstrDescriptor instrOf(const tmem::MmaShape& s) {
     return d;
 }
 
-bool encodable(const tmem::MmaShape& s) {
-    return tmem::validate(s).empty() &&
-           tcgen05::check(instrOf(s), tcgen05::Context{s.ctaGroup, s.ws}).empty();
-}
-
 } // namespace
-
-std::optional<tmem::MmaShape> probeShapeOf(const tmem::MmaShape& s) {
-    if (encodable(s))
-        return s;
-    tmem::MmaShape narrower = s;
-    for (narrower.n = s.n - 8; narrower.n >= 8; narrower.n -= 8)
-        if (encodable(narrower))
-            return narrower;
-    return std::nullopt;
-}
 
 MmaSetup mmaSetupOf(const tmem::MmaShape& s) {
     const KindTypes& types = typesOf(s.kind);

@@ -57,8 +57,6 @@ struct Plan {
     const Instruction* instruction = nullptr;
     const tmem::Access* access = nullptr; // ld / st
     const tmem::MmaShape* mma = nullptr;  // mma: the shape probed (N: the entry's largest the idesc encodes)
-    std::shared_ptr<const tmem::MmaShape> narrowed; // mma: owns `mma` when it differs from the entry's
-    std::string shapeNote;                          // mma: why, when it does
     std::vector<Experiment> experiments;
     int columns = 0;   // columns read back (st, mma)
     int digitBits = 8; // mma: bits of m or n one experiment carries (the operand type's exact powers of two)
