@@ -694,6 +694,7 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     std::string placementText;       // --smem: ldmatrix / stmatrix placement (cli_banks.cpp)
     std::string ld, st;              // tcgen05.mma composed with a Tensor Memory access (cli_tcgen05.cpp)
     std::optional<int> halfSplitoff; // tcgen05 .16x32bx2: an explicit immHalfSplitoff (cli_tcgen05.cpp)
+    Tcgen05Scale tcgen05Scale;       // tcgen05.mma block scale: --scale-vec, --sfa-id, --sfb-id
     std::string target;
     auto* show = subcommand("show", "Print a text grid of one instruction (cells T<lane>:a<i>)");
     if (named(show)) {
@@ -713,6 +714,9 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
                "(docs/reference/tcgen05.md)");
         option(show, "--st", st, "tcgen05.mma: who must hold A[m][k] for this tcgen05.st, e.g. 32x32b.x8");
         option(show, "--imm-half-splitoff", halfSplitoff, kHalfSplitoffHelp);
+        option(show, "--scale-vec", tcgen05Scale.vec, kScaleVecHelp);
+        option(show, "--sfa-id", tcgen05Scale.sfaId, kSfaIdHelp);
+        option(show, "--sfb-id", tcgen05Scale.sfbId, kSfbIdHelp);
     }
 
     std::string exportSpec, format = "json", output;
@@ -742,6 +746,9 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         option(exp, "--ld", ld, "tcgen05.mma: compose with this tcgen05.ld (txt, json, svg)");
         option(exp, "--st", st, "tcgen05.mma: compose with this tcgen05.st (txt, json, svg)");
         option(exp, "--imm-half-splitoff", halfSplitoff, kHalfSplitoffHelp);
+        option(exp, "--scale-vec", tcgen05Scale.vec, kScaleVecHelp);
+        option(exp, "--sfa-id", tcgen05Scale.sfaId, kSfaIdHelp);
+        option(exp, "--sfb-id", tcgen05Scale.sfbId, kSfbIdHelp);
         option(exp, "--lanes", lanes, "svg: only these lanes/threads in color, e.g. 0-3,13 (others grey)");
     }
 
@@ -942,8 +949,8 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
                "tcgen05.mma view\n";
         return Usage;
     }
-    if (show->parsed() && (isTcgen05Mma(spec) || !ld.empty() || !st.empty()))
-        return cmdTcgen05(spec, ld, st, "txt", "-", out, err);
+    if (show->parsed() && (isTcgen05Mma(spec) || !ld.empty() || !st.empty() || tcgen05Scale.given()))
+        return cmdTcgen05(spec, ld, st, "txt", "-", out, err, tcgen05Scale);
     if (show->parsed())
         return cmdShow(spec, options, target, halfSplitoff, out, err);
     if (disc->parsed()) {
@@ -969,12 +976,19 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         }
         return cmdWithPlacement(exportSpec, placementText, format, options, output, out, err);
     }
-    if (exp->parsed() && !all && (isTcgen05Mma(exportSpec) || !ld.empty() || !st.empty())) {
+    if (exp->parsed() && all && tcgen05Scale.given()) {
+        err << "lanemap-cli: --scale-vec, --sfa-id and --sfb-id apply to one block-scaled tcgen05.mma spec, "
+               "not "
+               "--all\n";
+        return Usage;
+    }
+    if (exp->parsed() && !all &&
+        (isTcgen05Mma(exportSpec) || !ld.empty() || !st.empty() || tcgen05Scale.given())) {
         if (output.empty()) {
             err << "lanemap-cli: export needs -o PATH (a file, or '-' for stdout)\n";
             return Usage;
         }
-        return cmdTcgen05(exportSpec, ld, st, format, output, out, err);
+        return cmdTcgen05(exportSpec, ld, st, format, output, out, err, tcgen05Scale);
     }
     if (exp->parsed())
         return cmdExport(exportSpec, all, format, options, gzip, output, halfSplitoff, out, err);

@@ -21,10 +21,15 @@ bool isTcgen05Mma(const std::string& spec) {
 }
 
 int cmdTcgen05(const std::string& spec, const std::string& ld, const std::string& st,
-               const std::string& format, const std::string& output, std::ostream& out, std::ostream& err) {
+               const std::string& format, const std::string& output, std::ostream& out, std::ostream& err,
+               const Tcgen05Scale& scale) {
     if (!isTcgen05Mma(spec)) {
-        err << "lanemap-cli: --ld and --st compose a tcgen05.mma form with a Tensor Memory access; '"
-            << excerpt(spec)
+        err << "lanemap-cli: "
+            << (scale.given()
+                    ? "--scale-vec, --sfa-id and --sfb-id choose a block-scaled tcgen05.mma's scale "
+                      "factors"
+                    : "--ld and --st compose a tcgen05.mma form with a Tensor Memory access")
+            << "; '" << excerpt(spec)
             << "' is not a tcgen05.mma spec (e.g. tcgen05.mma.cta_group::1.kind::f16.m128n256)\n";
         return Usage;
     }
@@ -54,6 +59,33 @@ int cmdTcgen05(const std::string& spec, const std::string& ld, const std::string
             return Usage;
         }
     }
+    if (scale.given()) {
+        const std::optional<tcgen05::BlockScale> def = tcgen05::defaultBlockScale(view.mma.kind);
+        if (!def) {
+            err << "lanemap-cli: --scale-vec, --sfa-id and --sfb-id apply to the block-scaled kinds "
+                   "(mxf8f6f4, "
+                   "mxf4, mxf4nvf4); kind::"
+                << tcgen05::toString(view.mma.kind) << " is not one of them\n";
+            return Usage;
+        }
+        tcgen05::BlockScale bs = *def;
+        if (!scale.vec.empty()) {
+            const std::optional<tcgen05::ScaleVec> vec = tcgen05::parseScaleVec(scale.vec, view.mma.kind);
+            if (!vec) {
+                err << "lanemap-cli: invalid --scale-vec '" << excerpt(scale.vec)
+                    << "'; valid: 1X, 2X, 4X, block32, block16 (kind::" << tcgen05::toString(view.mma.kind)
+                    << " takes";
+                for (const tcgen05::ScaleVec v : tcgen05::scaleVecsOf(view.mma.kind))
+                    err << ' ' << tcgen05::toString(v);
+                err << ")\n";
+                return Usage;
+            }
+            bs.vec = *vec;
+        }
+        bs.sfaId = scale.sfaId.value_or(0);
+        bs.sfbId = scale.sfbId.value_or(0);
+        view.blockScale = bs;
+    }
     if (const std::string why = tmem::validate(view); !why.empty()) {
         err << "lanemap-cli: " << why << '\n';
         return Usage;
@@ -69,6 +101,7 @@ int cmdTcgen05(const std::string& spec, const std::string& ld, const std::string
         o.n = view.mma.n;
         o.operand = view.access && view.access->op == tmem::Op::St ? TmemOperand::A : TmemOperand::D;
         o.access = view.access;
+        o.blockScale = view.blockScale;
         doc = toSvg(buildTensorMemoryDiagram(*in, o));
     } else
         doc = format == "json" ? tmem::viewJson(view) : tmem::viewText(view);

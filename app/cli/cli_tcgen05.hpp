@@ -15,10 +15,27 @@ namespace lanemap::cli {
 // True when `spec` names a tcgen05.mma form (its view is not an instruction's register grid).
 bool isTcgen05Mma(const std::string& spec);
 
-// `format`: "txt" or "json"; `output` empty or "-": stdout. Exit 2 with a message naming what is valid for a
-// bad spec, access or format, or an --ld/--st given with anything but a tcgen05.mma spec.
+// --scale-vec, --sfa-id, --sfb-id: the block scale of a block-scaled tcgen05.mma view (its scale-factor
+// panels and JSON); unset: the kind's default (tcgen05::defaultBlockScale), IDs 0.
+struct Tcgen05Scale {
+    std::string vec;
+    std::optional<int> sfaId, sfbId;
+    bool given() const { return !vec.empty() || sfaId || sfbId; }
+};
+inline constexpr const char* kScaleVecHelp =
+    "tcgen05.mma block-scaled kinds: the scale vector size, 1X, 2X, 4X, block32 or block16 (default: the "
+    "kind's widest, 4X for mxf4nvf4; docs/reference/tcgen05.md)";
+inline constexpr const char* kSfaIdHelp =
+    "tcgen05.mma block-scaled kinds: the scale factor A ID (1X: 0-3, 2X: 0 or 2, 4X: 0; default 0)";
+inline constexpr const char* kSfbIdHelp =
+    "tcgen05.mma block-scaled kinds: the scale factor B ID (1X: 0-3, 2X: 0 or 2, 4X: 0; default 0)";
+
+// `format`: "txt", "json" or "svg"; `output` empty or "-": stdout. Exit 2 with a message naming what is
+// valid for a bad spec, access, format, vector size or ID, or an --ld/--st/--scale-vec/--sfa-id/--sfb-id
+// given with anything but a tcgen05.mma spec.
 int cmdTcgen05(const std::string& spec, const std::string& ld, const std::string& st,
-               const std::string& format, const std::string& output, std::ostream& out, std::ostream& err);
+               const std::string& format, const std::string& output, std::ostream& out, std::ostream& err,
+               const Tcgen05Scale& scale = {});
 
 inline constexpr const char* kHalfSplitoffHelp =
     "tcgen05.ld/st .16x32bx2: immHalfSplitoff in 32-bit columns (default: the columns right after the first "

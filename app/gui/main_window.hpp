@@ -158,6 +158,12 @@ class MainWindow : public QMainWindow {
     QComboBox* tmemNBox() const { return m_tmemNBox; }
     QComboBox* tmemOperandBox() const { return m_tmemOperandBox; }
     QComboBox* tmemAccessBox() const { return m_tmemAccessBox; }
+    // Block-scaled kinds: the vector size ("2X", "block16", ...) and the SFA / SFB IDs the scale-factor
+    // panels draw (main_window_tmem.cpp); false with `error` naming the valid values.
+    bool setTensorMemoryBlockScale(const QString& vec, int sfaId, int sfbId, QString* error = nullptr);
+    QComboBox* tmemScaleVecBox() const { return m_tmemScaleVecBox; }
+    QComboBox* tmemSfaIdBox() const { return m_tmemSfaIdBox; }
+    QComboBox* tmemSfbIdBox() const { return m_tmemSfbIdBox; }
 
     // Hover as the mouse would (tests, and the legend strip): lights the cell's lane everywhere.
     void hoverCell(DiagramView* view, int cell);
@@ -279,6 +285,8 @@ class MainWindow : public QMainWindow {
     mutable const Instruction* m_tmemDiagramOf = nullptr;
     mutable TensorMemoryOptions m_tmemDiagramOptions;
     QPointer<QComboBox> m_tmemNBox, m_tmemOperandBox, m_tmemAccessBox;
+    QPointer<QComboBox> m_tmemScaleVecBox, m_tmemSfaIdBox, m_tmemSfbIdBox; // block-scaled kinds only
+    QPointer<QWidget> m_tmemScaleTools;
     QPointer<QLabel> m_tmemAccessLabel;
 
     // Widgets

@@ -16,6 +16,7 @@
 #include <QStandardItemModel>
 #include <QStatusBar>
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace lanemap::gui {
@@ -27,7 +28,7 @@ QString text(std::string_view s) {
 
 bool sameView(const TensorMemoryOptions& a, const TensorMemoryOptions& b) {
     return a.palette == b.palette && a.n == b.n && a.operand == b.operand && a.access == b.access &&
-           a.extras == b.extras;
+           a.extras == b.extras && a.blockScale == b.blockScale;
 }
 
 std::vector<int> validNs(const tmem::MmaShape& shape) {
@@ -89,6 +90,31 @@ bool MainWindow::setTensorMemoryView(int n, const QString& operand, const QStrin
     return true;
 }
 
+bool MainWindow::setTensorMemoryBlockScale(const QString& vec, int sfaId, int sfbId, QString* error) {
+    auto fail = [error](const QString& why) {
+        if (error)
+            *error = why;
+        return false;
+    };
+    if (!m_instruction || !m_instruction->tmemMma)
+        return fail(tr("the open entry is not a tcgen05.mma form"));
+    const tmem::MmaShape shape = shapeOf(*m_instruction, m_tmem);
+    if (!tcgen05::defaultBlockScale(shape.kind))
+        return fail(tr("kind::%1 is not block-scaled").arg(text(tcgen05::toString(shape.kind))));
+    const std::optional<tcgen05::ScaleVec> v = tcgen05::parseScaleVec(vec.toStdString(), shape.kind);
+    if (!v)
+        return fail(tr("'%1' is not a scale vector size; valid: 1X, 2X, 4X, block32, block16").arg(vec));
+    TensorMemoryOptions o = m_tmem;
+    o.blockScale = tcgen05::BlockScale{*v, sfaId, sfbId};
+    if (const std::string why = validate(*m_instruction, o); !why.empty())
+        return fail(QString::fromStdString(why));
+    m_tmem = o;
+    updateTensorMemoryTools();
+    updateHeader();
+    rebuildPanes();
+    return true;
+}
+
 std::shared_ptr<const Diagram> MainWindow::tensorMemoryDiagram() const {
     if (!m_instruction || !m_instruction->tmemMma)
         return nullptr;
@@ -139,6 +165,59 @@ QWidget* MainWindow::makeTensorMemoryTools() {
                              "element in which register. Every shape and .num that composes with this mma"),
                           &accessLabel);
     m_tmemAccessLabel = accessLabel;
+    // The block scale: its own group, shown for the block-scaled kinds only.
+    m_tmemScaleTools = new QWidget(tools);
+    auto* sl = new QHBoxLayout(m_tmemScaleTools);
+    sl->setContentsMargins(0, 0, 0, 0);
+    auto scaleBox = [&](const QString& label, const QString& objectName, const QString& tip) {
+        auto* l = new QLabel(label, m_tmemScaleTools);
+        auto* b = new QComboBox(m_tmemScaleTools);
+        b->setObjectName(objectName);
+        b->setToolTip(tip);
+        b->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+        l->setBuddy(b);
+        sl->addWidget(l);
+        sl->addWidget(b);
+        return b;
+    };
+    m_tmemScaleVecBox =
+        scaleBox(tr("Scale &vec"), QStringLiteral("tmemScaleVec"),
+                 tr("The scale vector size (.scale_vec::NX, alias .block32 / .block16): scale "
+                    "factors per row of A and column of B"));
+    m_tmemSfaIdBox =
+        scaleBox(tr("SF&A ID"), QStringLiteral("tmemSfaId"),
+                 tr("The instruction descriptor's scale factor A ID: which bytes of the TMEM word "
+                    "hold A's scale factors"));
+    m_tmemSfbIdBox =
+        scaleBox(tr("SF&B ID"), QStringLiteral("tmemSfbId"),
+                 tr("The instruction descriptor's scale factor B ID: which bytes of the TMEM word "
+                    "hold B's scale factors"));
+    hl->addWidget(m_tmemScaleTools);
+    auto applyScale = [this] {
+        if (!m_tmemScaleVecBox || !m_tmemSfaIdBox || !m_tmemSfbIdBox)
+            return;
+        const QString vec = m_tmemScaleVecBox->currentData().toString();
+        int sfa = m_tmemSfaIdBox->currentData().toInt(), sfb = m_tmemSfbIdBox->currentData().toInt();
+        // A new vector size keeps the IDs it takes, else opens with 0.
+        if (m_instruction && m_instruction->tmemMma) {
+            const tmem::MmaShape shape = shapeOf(*m_instruction, m_tmem);
+            if (const std::optional<tcgen05::ScaleVec> v =
+                    tcgen05::parseScaleVec(vec.toStdString(), shape.kind)) {
+                const std::vector<int>& ids = tcgen05::ruleOf(*v).ids;
+                if (std::find(ids.begin(), ids.end(), sfa) == ids.end())
+                    sfa = 0;
+                if (std::find(ids.begin(), ids.end(), sfb) == ids.end())
+                    sfb = 0;
+            }
+        }
+        QString error;
+        if (!setTensorMemoryBlockScale(vec, sfa, sfb, &error)) {
+            updateTensorMemoryTools();
+            statusBar()->showMessage(error, 8000);
+        }
+    };
+    for (QComboBox* b : {m_tmemScaleVecBox.data(), m_tmemSfaIdBox.data(), m_tmemSfbIdBox.data()})
+        connect(b, &QComboBox::activated, this, applyScale);
     hl->addStretch(1);
     auto apply = [this] {
         if (!m_tmemNBox || !m_tmemOperandBox || !m_tmemAccessBox)
@@ -213,6 +292,27 @@ void MainWindow::updateTensorMemoryTools() {
     }
     m_tmemAccessBox->setCurrentIndex(
         m_tmem.access ? m_tmemAccessBox->findData(text(tmem::specOf(*m_tmem.access))) : 0);
+
+    const std::optional<tcgen05::BlockScale> bs = blockScaleOf(shape, m_tmem);
+    if (m_tmemScaleTools)
+        m_tmemScaleTools->setVisible(bs.has_value());
+    if (!bs || !m_tmemScaleVecBox || !m_tmemSfaIdBox || !m_tmemSfbIdBox)
+        return;
+    const QSignalBlocker b4(m_tmemScaleVecBox), b5(m_tmemSfaIdBox), b6(m_tmemSfbIdBox);
+    m_tmemScaleVecBox->clear();
+    for (const tcgen05::ScaleVec v : tcgen05::scaleVecsOf(shape.kind)) {
+        const QString name = text(tcgen05::toString(v));
+        m_tmemScaleVecBox->addItem(name.mid(name.indexOf(QLatin1String("::")) + 2), name);
+    }
+    m_tmemScaleVecBox->setCurrentIndex(m_tmemScaleVecBox->findData(text(tcgen05::toString(bs->vec))));
+    const tcgen05::ScaleVecRule& rule = tcgen05::ruleOf(bs->vec);
+    for (auto [box, id] :
+         {std::pair{m_tmemSfaIdBox.data(), bs->sfaId}, std::pair{m_tmemSfbIdBox.data(), bs->sfbId}}) {
+        box->clear();
+        for (const int valid : rule.ids)
+            box->addItem(QString::number(valid), valid);
+        box->setCurrentIndex(box->findData(id));
+    }
 }
 
 } // namespace lanemap::gui

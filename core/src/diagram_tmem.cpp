@@ -295,69 +295,85 @@ std::string layoutLine(const tmem::LayoutRecord& rec, std::string_view section) 
            std::string(rec.figure) + "; CUTLASS " + std::string(rec.cutlass);
 }
 
-// The scale-factor panels of a block-scaled kind: A's factors (rows m of each CTA) and B's (columns n).
-std::vector<Grid> scaleFactorGrids(const tmem::MmaShape& s) {
+// The scale-factor panels of a block-scaled kind: A's factors (rows m of each CTA) and B's (columns n), for
+// the vector size and IDs `bs`; a panel the tables cannot draw is left out and its finding returned.
+std::vector<Grid> scaleFactorGrids(const tmem::MmaShape& s, const tcgen05::BlockScale& bs,
+                                   std::vector<std::string>& findings) {
     using namespace tcgen05;
     std::vector<Grid> out;
-    const auto& rules = scaleVecRules();
-    const auto rule = std::find_if(rules.begin(), rules.end(), [&](const ScaleVecRule& r) {
-        return std::find(r.kinds.begin(), r.kinds.end(), s.kind) != r.kinds.end();
-    });
-    if (rule == rules.end())
-        return out;
-    const std::string vec(toString(rule->vec));
+    const ScaleVecRule& rule = ruleOf(bs.vec);
+    const std::string vec(toString(rule.vec));
     for (const ScaleOperand op : {ScaleOperand::A, ScaleOperand::B}) {
-        Grid g;
         const bool a = op == ScaleOperand::A;
+        if (std::string why = scaleFactorFinding(op, s.m, s.ctaGroup); !why.empty()) {
+            findings.push_back("finding: " + why);
+            continue;
+        }
+        const int id = a ? bs.sfaId : bs.sfbId;
+        Grid g;
         g.operand = a ? "scale A" : "scale B";
         g.label = a ? "SFA" : "SFB";
         g.elementBits = 8;
         const int count = a ? std::min(s.m / s.ctaGroup, 128) : s.n;
-        g.title = std::string("Scale factors of ") + (a ? "A" : "B") + " in Tensor Memory  ." + vec +
-                  ", ID 0: " + std::to_string(rule->factorsPerRow) + " factor(s) per " +
-                  (a ? "row m" : "column n") + ", one per " + std::to_string(rule->blockSize) +
-                  " elements of K";
-        g.subtitle = std::string(a ? "SFA(m,f)" : "SFB(n,f)") +
-                     ": factor f of that row; each factor is copied into all four 32-lane subpartitions; 8 "
-                     "bits each, lower bits left; lanes and columns from the [scale-" +
-                     std::string(a ? "A" : "B") + "-tmem] address";
-        g.source =
-            "PTX ISA §9.7.16.10.7 (Tables 56, 57: the duplication and the byte offsets); lane and column "
-            "from CUTLASS's tmem_sf_frg; " +
-            std::string(kNotOnHardware);
+        g.title = std::string("Scale factors of ") + (a ? "A" : "B") + " in Tensor Memory  ." + vec + ", " +
+                  (a ? "SFA" : "SFB") + " ID " + std::to_string(id) + ": " +
+                  std::to_string(rule.factorsPerRow) + " factor(s) per " + (a ? "row m" : "column n") +
+                  ", one per " + std::to_string(rule.blockSize) + " elements of K";
+        g.subtitle =
+            std::string(a ? "SFA(m,f)" : "SFB(n,f)") +
+            ": factor f of that row, at byte ID + f of the word; each factor is copied into all four "
+            "32-lane subpartitions; 8 bits each, lower bits left; lanes and columns from the [scale-" +
+            std::string(a ? "A" : "B") + "-tmem] address";
+        g.source = "PTX ISA §" + std::string(rule.section) + " " +
+                   std::string(a ? rule.figureA : rule.figureB) + " (" + std::string(rule.idRule) +
+                   "; valid " + describeIds(rule) +
+                   "; kinds: §9.7.16.10.7.1); lane and column from CUTLASS's tmem_sf_frg (4x1 datapath); " +
+                   std::string(kNotOnHardware);
         for (int i = 0; i < count; ++i)
-            for (int f = 0; f < rule->factorsPerRow; ++f)
-                for (const TmemPlace& at : scaleFactorPlaces(s.kind, rule->vec, 0, op, i, f))
+            for (int f = 0; f < rule.factorsPerRow; ++f)
+                for (const TmemPlace& at : scaleFactorPlaces(s.kind, rule.vec, id, op, i, f))
                     g.elements.push_back({i, f, f, {0, at.lane, at.column, at.lowBit}, std::nullopt});
         out.push_back(std::move(g));
     }
     return out;
 }
 
-// The metadata panel of an .sp form, where the table covers it (8-bit kinds, M = 128).
-std::optional<Grid> metadataGrid(const tmem::MmaShape& s) {
+// The metadata panel of an .sp form where the ISA's figure is transcribed; otherwise nullopt and the finding.
+std::optional<Grid> metadataGrid(const tmem::MmaShape& s, std::vector<std::string>& findings) {
     using namespace tcgen05;
-    if (!s.sparse || s.m != 128 || s.ctaGroup != 1 ||
-        (s.kind != tcgen05::Kind::F8F6F4 && s.kind != tcgen05::Kind::I8 && s.kind != tcgen05::Kind::MXF8F6F4))
+    if (!s.sparse)
         return std::nullopt;
+    std::string why;
+    const MetadataLayoutRecord* rec = metadataLayoutOf(s.kind, s.m, s.ctaGroup, &why);
+    if (!rec || !rec->place) {
+        findings.push_back("finding: sparse metadata: " +
+                           (rec ? "PTX ISA §" + std::string(rec->section) + " " + std::string(rec->figure) +
+                                      ": " + std::string(rec->finding)
+                                : why));
+        return std::nullopt;
+    }
     const SparseGranularity gr = sparseGranularity(s.kind);
-    const int groups = tmem::kOf(s.kind, true) / gr.group;
+    const int groups = metadataGroupsPerRow(s.kind);
+    const int rows = s.m / s.ctaGroup;
     Grid g;
     g.operand = "metadata";
     g.label = "E";
     g.elementBits = gr.metadataBits;
     g.title = "Sparse metadata in Tensor Memory  " + std::to_string(gr.metadataBits) + " bits per group of " +
               std::to_string(gr.group) + " elements of A's row (" + std::to_string(gr.nonZero) + ":" +
-              std::to_string(gr.group) + ")";
+              std::to_string(gr.group) + (s.ctaGroup == 2 ? "), the rows of each CTA" : ")");
     g.subtitle = "E(m,g): the metadata of group g (K elements " + std::to_string(gr.group) + "g.." +
                  std::to_string(gr.group) + "g+" + std::to_string(gr.group - 1) +
-                 ") of row m; lower bits left; lanes and columns from the [sp-meta-tmem] address";
-    g.source = "PTX ISA §9.7.16.10.8 (granularity); lane, column and order from CUTLASS's tmem_e_frg (8-bit "
-               "kinds); " +
-               std::string(kNotOnHardware);
-    for (int m = 0; m < s.m; ++m)
+                 ") of row m; lower bits left; lanes and columns from the [sp-meta-tmem] address; " +
+                 std::string(rec->selector);
+    g.source = "PTX ISA §" + std::string(rec->section) + " " + std::string(rec->figure) +
+               " (granularity §9.7.16.10.8); lane, column and bits from CUTLASS's " +
+               std::string(rec->cutlass) + "; " + std::string(kNotOnHardware);
+    if (!rec->finding.empty())
+        findings.push_back("finding: sparse metadata: " + std::string(rec->finding));
+    for (int m = 0; m < rows; ++m)
         for (int group = 0; group < groups; ++group) {
-            const TmemPlace at = sparseMetadataPlace(s.kind, m, group);
+            const TmemPlace at = sparseMetadataPlace(s.kind, s.m, s.ctaGroup, m, group);
             g.elements.push_back({m, group, group, {0, at.lane, at.column, at.lowBit}, std::nullopt});
         }
     return g;
@@ -371,6 +387,12 @@ tmem::MmaShape shapeOf(const Instruction& in, const TensorMemoryOptions& o) {
     return shape;
 }
 
+std::optional<tcgen05::BlockScale> blockScaleOf(const tmem::MmaShape& shape, const TensorMemoryOptions& o) {
+    if (!tcgen05::defaultBlockScale(shape.kind))
+        return std::nullopt;
+    return o.blockScale ? o.blockScale : tcgen05::defaultBlockScale(shape.kind);
+}
+
 bool modelsAInTensorMemory(const tmem::MmaShape& shape) {
     return tmem::validate(tmem::View{shape, defaultAccess(shape, tmem::Op::St)}).empty();
 }
@@ -381,6 +403,10 @@ std::string validate(const Instruction& in, const TensorMemoryOptions& o) {
     const tmem::MmaShape shape = shapeOf(in, o);
     if (std::string why = tmem::validate(shape); !why.empty())
         return why;
+    if (o.blockScale) {
+        if (std::string why = tcgen05::validate(shape.kind, *o.blockScale); !why.empty())
+            return why;
+    }
     if (o.access) {
         if (o.access->op != (o.operand == TmemOperand::D ? tmem::Op::Ld : tmem::Op::St))
             return o.operand == TmemOperand::D ? "D is composed with a tcgen05.ld (who holds D[m][n])"
@@ -406,22 +432,6 @@ std::vector<tmem::Access> composableAccesses(const tmem::MmaShape& shape, tmem::
     return out;
 }
 
-tmem::Access defaultAccess(const tmem::MmaShape& shape, tmem::Op op) {
-    // Columns of the operand: D one per N column (the layout's slabs fold N: the widest column used + 1),
-    // A its K elements packed 32 / bits a column.
-    int columns = 1;
-    if (op == tmem::Op::Ld)
-        for (int n = 0; n < shape.n; ++n)
-            columns = std::max(columns, tmem::placeD(shape, 0, n).column + 1);
-    else
-        columns = std::max(1, tmem::kOf(shape.kind, shape.sparse) / (shape.sparse ? 2 : 1) *
-                                  tmem::aElementBits(shape.kind) / 32);
-    int num = 1;
-    while (num < 32 && num < columns)
-        num *= 2;
-    return {op, tmem::Shape::S32x32b, num, false};
-}
-
 Diagram buildTensorMemoryDiagram(const Instruction& in, const TensorMemoryOptions& o) {
     if (std::string why = validate(in, o); !why.empty())
         throw std::invalid_argument(why);
@@ -436,6 +446,9 @@ Diagram buildTensorMemoryDiagram(const Instruction& in, const TensorMemoryOption
     d.title = o.n > 0 || o.access ? tmem::specOf(shape, true) : in.spec;
     if (o.access)
         d.title += (o.access->op == tmem::Op::Ld ? "  --ld " : "  --st ") + tmem::specOf(*o.access);
+    if (o.blockScale && blockScaleOf(shape, o))
+        d.title += "  ." + std::string(tcgen05::toString(o.blockScale->vec)) + " SFA ID " +
+                   std::to_string(o.blockScale->sfaId) + " SFB ID " + std::to_string(o.blockScale->sfbId);
     d.spec = in.spec;
     d.ptx = std::string(in.ptx);
     d.section = std::string(in.section);
@@ -514,13 +527,19 @@ Diagram buildTensorMemoryDiagram(const Instruction& in, const TensorMemoryOption
             d.partner[rp.firstCell + i] = static_cast<std::int32_t>(tp.firstCell + i);
         }
     }
-    if (o.extras) { // under the operand, in either view
-        std::vector<Grid> extras = scaleFactorGrids(shape);
-        if (std::optional<Grid> md = metadataGrid(shape))
+    if (o.extras) { // under the operand, in either view; what the tables cannot draw is a finding line
+        std::vector<std::string> findings;
+        std::vector<Grid> extras;
+        if (const std::optional<tcgen05::BlockScale> bs = blockScaleOf(shape, o))
+            extras = scaleFactorGrids(shape, *bs, findings);
+        if (std::optional<Grid> md = metadataGrid(shape, findings))
             extras.push_back(std::move(*md));
-        else if (shape.sparse)
-            d.caption.push_back("the sparse metadata's place in Tensor Memory is drawn for kind::f8f6f4, "
-                                "kind::i8 and kind::mxf8f6f4 with M = 128 (cta_group::1) only");
+        for (std::string& f : findings) { // one line each under what is drawn so far
+            const double y = d.height - mt.margin + mt.noteFont + 10;
+            addText(d, x0, y, f, mt.noteFont, TextRole::Caption);
+            d.height = y + mt.margin;
+            d.caption.push_back(std::move(f));
+        }
         for (const Grid& extra : extras)
             addTmemPanel(d, extra, 1, x0, d.height - mt.margin + mt.gap + mt.panelTitleFont, o.palette);
     }

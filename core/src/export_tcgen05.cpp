@@ -3,6 +3,8 @@
 
 #include "lanemap/tmem.hpp"
 
+#include "export_tcgen05_extras.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -73,6 +75,10 @@ int aElementBits(MmaKind kind) {
 std::string validate(const View& v) {
     if (std::string why = validate(v.mma); !why.empty())
         return why;
+    if (v.blockScale) {
+        if (std::string why = tcgen05::validate(v.mma.kind, *v.blockScale); !why.empty())
+            return why;
+    }
     if (!v.access)
         return {};
     if (v.access->op == Op::Ld)
@@ -208,6 +214,7 @@ std::string viewJson(const View& v) {
                                        "thread", "register", "register_bit", "taddr_lane", "taddr_column"}
             : std::vector<std::string>{"cta", "lane", "column", "column_bit"};
     j["elements"] = std::move(rows);
+    addExtrasJson(v, j); // scale factors, sparse metadata
     return j.dump(1) + "\n";
 }
 

@@ -35,6 +35,8 @@ _lanemap_cli() {
         --json) [[ "$command" == probe || "$command" == discover ]] && _filedir; return ;;
         --kind) COMPREPLY=($(compgen -W "f16 tf32 f8f6f4 i8 mxf8f6f4 mxf4 mxf4nvf4" -- "$cur")); return ;;
         --cta-group) COMPREPLY=($(compgen -W "1 2" -- "$cur")); return ;;
+        --scale-vec) COMPREPLY=($(compgen -W "1X 2X 4X block32 block16" -- "$cur")); return ;;
+        --sfa-id|--sfb-id) COMPREPLY=($(compgen -W "0 1 2 3" -- "$cur")); return ;;
         --sm|--lanes|--smem|--target|--lane|--thread|--register|--feeds|--smem-desc|--idesc|--smem-desc-from|--idesc-from|--ld|--st|--imm-half-splitoff) return ;;
     esac
 
@@ -45,8 +47,8 @@ _lanemap_cli() {
     local options
     case "$command" in
         list) options="--family --sm --help" ;;
-        show) options="--operand --selector --major --swizzle --smem --target --ld --st --imm-half-splitoff --help" ;;
-        export) options="--all --format --operand --selector --major --swizzle --smem -o --output --color --palette --lanes --gzip --compact --ld --st --imm-half-splitoff --help" ;;
+        show) options="--operand --selector --major --swizzle --smem --target --ld --st --imm-half-splitoff --scale-vec --sfa-id --sfb-id --help" ;;
+        export) options="--all --format --operand --selector --major --swizzle --smem -o --output --color --palette --lanes --gzip --compact --ld --st --imm-half-splitoff --scale-vec --sfa-id --sfb-id --help" ;;
         probe) options="--all --json --family --timing --help" ;;
         discover) options="--family --json --expect --validate --help" ;;
         banks) options="--smem --search --feeds --json --format -o --output --help" ;;

@@ -17,6 +17,7 @@
 //   subpartition.
 
 #include "lanemap/diagram.hpp"
+#include "lanemap/tcgen05_tmem_tables.hpp"
 #include "lanemap/tmem.hpp"
 
 #include <optional>
@@ -33,7 +34,16 @@ struct TensorMemoryOptions {
     TmemOperand operand = TmemOperand::D; // A: the A operand in Tensor Memory (layouts A, D, F)
     std::optional<tmem::Access> access;   // compose: a tcgen05.ld of D, or a tcgen05.st of A
     bool extras = true;                   // scale factors (block-scaled kinds), metadata (.sp)
+    // Block-scaled kinds: the vector size and the SFA / SFB IDs drawn; nullopt: the kind's default
+    // (tcgen05::defaultBlockScale: its widest vector size, IDs 0). validate() rejects one the kind does not
+    // take, and any for a kind without block scaling.
+    std::optional<tcgen05::BlockScale> blockScale;
 };
+
+// The block scale a view draws for `shape`: the options' or the kind's default; nullopt for a kind without
+// block scaling.
+std::optional<tcgen05::BlockScale> blockScaleOf(const tmem::MmaShape& shape,
+                                                const TensorMemoryOptions& options);
 
 // The mma shape the options ask for: the entry's with N replaced.
 tmem::MmaShape shapeOf(const Instruction& instruction, const TensorMemoryOptions& options);
@@ -45,8 +55,22 @@ bool modelsAInTensorMemory(const tmem::MmaShape& shape);
 // tmem::validateComposition accepts, for St every one tmem::validate(View) accepts for A; in the order of
 // tmem::kShapes, .num ascending, unpacked first.
 std::vector<tmem::Access> composableAccesses(const tmem::MmaShape& shape, tmem::Op op);
-// The access a view opens with: .32x32b, the shape CUTLASS's SM100 epilogues load the accumulator with (one
-// TMEM lane per thread), .num covering up to 32 columns of D (or all of A's columns).
+// CUTLASS's choice of the tcgen05.ld its SM100 epilogue loads the accumulator with, per data-path layout
+// (CUTLASS 4.x, sm100_get_tmem_load_op in the SM100 epilogue builder: 32 data paths a warp take
+// SM100_TMEM_LOAD_32dp32b, 16 take SM100_TMEM_LOAD_16dp128b for an f32 accumulator stored as f32, N-major).
+// One line per layout (core/src/families/tcgen05_epilogue.cpp; docs/reference/tcgen05.md).
+struct EpilogueLoad {
+    tmem::Layout layout;
+    int dataPaths; // TMEM lanes of the tile one warp's subpartition holds in CUTLASS's warp tiling
+    tmem::Shape shape;
+    int columns;      // columns of D one warp loads per epilogue step (CUTLASS's default tile, no source C)
+    bool fromCutlass; // false: CUTLASS's builders issue no such MMA (.ws), the line is lanemap's choice
+    std::string_view why;
+};
+const std::vector<EpilogueLoad>& epilogueLoads();
+const EpilogueLoad& epilogueLoadOf(tmem::Layout layout);
+// The access a view opens with: for D the epilogue load of the layout (epilogueLoads()), .num covering its
+// columns or D's, whichever is fewer; for A a .32x32b store covering A's columns.
 tmem::Access defaultAccess(const tmem::MmaShape& shape, tmem::Op op);
 
 // Throws std::invalid_argument with validate()'s message when the view cannot be drawn.

@@ -17,6 +17,7 @@
 
 #include "lanemap/model.hpp"
 #include "lanemap/tcgen05_desc.hpp"
+#include "lanemap/tcgen05_tmem_tables.hpp"
 
 #include <array>
 #include <cstdint>
@@ -238,6 +239,9 @@ int aElementBits(MmaKind kind);
 struct View {
     MmaShape mma;
     std::optional<Access> access;
+    // Block-scaled kinds: the vector size and SFA / SFB IDs whose scale-factor places the JSON lists;
+    // nullopt: the kind's default (tcgen05::defaultBlockScale).
+    std::optional<tcgen05::BlockScale> blockScale = std::nullopt;
 };
 std::string validate(const View& view); // "" or what is wrong
 // A text grid, one cell per element: "c1 L37 C70" (CTA, lane, column), or "w1 T23 r0" (+ ".h" for bits 31-16,

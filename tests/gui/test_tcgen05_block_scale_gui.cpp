@@ -1,0 +1,98 @@
+// The Tensor Memory pane's block-scale boxes as a user meets them: shown for the block-scaled kinds only,
+// they list the kind's vector sizes and the IDs the chosen size takes, and picking one redraws the
+// scale-factor panels at the bytes the table gives; the metadata panel of a sparse f16 form; the layout-F
+// form opens with CUTLASS's 16-data-path load.
+#include "opened_at.hpp"
+
+#include "lanemap/diagram_tmem.hpp"
+#include "lanemap/tcgen05_tmem_tables.hpp"
+
+#include <QApplication>
+#include <QComboBox>
+
+#include <gtest/gtest.h>
+
+namespace test_tcgen05_block_scale_gui {
+
+using namespace lanemap;
+using namespace lanemap::gui;
+using namespace lanemap::gui::test;
+
+const DiagramPanel* panelOf(const Diagram& d, std::string_view operand) {
+    for (const DiagramPanel& p : d.panels)
+        if (p.kind == PanelKind::TensorMemory && p.operand == operand)
+            return &p;
+    return nullptr;
+}
+
+QStringList items(const QComboBox* box) {
+    QStringList out;
+    for (int i = 0; i < box->count(); ++i)
+        out << box->itemText(i);
+    return out;
+}
+
+void pick(QComboBox* box, const QVariant& data) {
+    box->setCurrentIndex(box->findData(data));
+    ASSERT_GE(box->currentIndex(), 0) << data.toString().toStdString();
+    emit box->activated(box->currentIndex());
+    QApplication::processEvents();
+}
+
+TEST(Tcgen05BlockScaleBoxes, PickingAVectorSizeAndIdsRedrawsTheScaleFactors) {
+    OpenedAt w(QSize(1280, 720), QStringLiteral("tcgen05.mma.cta_group::1.kind::mxf4nvf4.m128n64"));
+    QComboBox* vec = w.window->tmemScaleVecBox();
+    QComboBox* sfa = w.window->tmemSfaIdBox();
+    QComboBox* sfb = w.window->tmemSfbIdBox();
+    ASSERT_TRUE(vec && sfa && sfb);
+    EXPECT_TRUE(vec->isVisibleTo(w.window.get()));
+    EXPECT_EQ(items(vec), (QStringList{QStringLiteral("2X"), QStringLiteral("4X")}));
+    EXPECT_EQ(vec->currentText(), QStringLiteral("4X")) << "the size the entry's PTX string names";
+    EXPECT_EQ(items(sfa), (QStringList{QStringLiteral("0")}));
+
+    pick(vec, QStringLiteral("scale_vec::2X"));
+    EXPECT_EQ(items(sfa), (QStringList{QStringLiteral("0"), QStringLiteral("2")}));
+
+    pick(sfa, 2);
+    EXPECT_EQ(w.window->tensorMemoryOptions().blockScale->sfaId, 2);
+    const Diagram& d = *w.window->pane(MainWindow::tensorMemoryPane())->diagram();
+    const DiagramPanel* sa = panelOf(d, "scale A");
+    ASSERT_NE(sa, nullptr);
+    for (std::uint32_t i = sa->firstCell; i < sa->firstCell + sa->cellCount; ++i)
+        EXPECT_EQ(d.cells[i].groupID, 8 * (2 + d.cells[i].bitLo)) << "SFA ID 2: bytes 2 and 3";
+    EXPECT_NE(d.title.find("SFA ID 2"), std::string::npos);
+
+    // 4X takes only ID 0: the ID boxes follow, and the chosen ID falls back to 0.
+    pick(vec, QStringLiteral("scale_vec::4X"));
+    EXPECT_EQ(items(sfa), (QStringList{QStringLiteral("0")}));
+    EXPECT_EQ(w.window->tensorMemoryOptions().blockScale->vec, tcgen05::ScaleVec::X4);
+    EXPECT_EQ(w.window->tensorMemoryOptions().blockScale->sfaId, 0);
+    const Diagram& d4 = *w.window->pane(MainWindow::tensorMemoryPane())->diagram();
+    EXPECT_EQ(panelOf(d4, "scale B")->cellCount, 64u * 4u * 4u) << "4 factors per column, 4 copies";
+
+    // A bad choice through the API is refused with the valid IDs and changes nothing.
+    QString error;
+    EXPECT_FALSE(w.window->setTensorMemoryBlockScale(QStringLiteral("2X"), 1, 0, &error));
+    EXPECT_TRUE(error.contains(QStringLiteral("valid: 0, 2"))) << error.toStdString();
+    EXPECT_EQ(w.window->tensorMemoryOptions().blockScale->vec, tcgen05::ScaleVec::X4);
+}
+
+TEST(Tcgen05BlockScaleBoxes, HiddenForKindsWithoutBlockScaling) {
+    OpenedAt w(QSize(1280, 720), QStringLiteral("tcgen05.mma.sp.cta_group::1.kind::f16.m128n64"));
+    ASSERT_NE(w.window->tmemScaleVecBox(), nullptr);
+    EXPECT_FALSE(w.window->tmemScaleVecBox()->isVisibleTo(w.window.get()));
+    const Diagram& d = *w.window->pane(MainWindow::tensorMemoryPane())->diagram();
+    const DiagramPanel* md = panelOf(d, "metadata");
+    ASSERT_NE(md, nullptr) << "sparse f16 at M = 128: Figure 263's metadata is drawn";
+    EXPECT_EQ(md->cellCount, 128u * 8u);
+}
+
+TEST(Tcgen05BlockScaleBoxes, LayoutFOpensWithCutlasss16DataPathLoad) {
+    OpenedAt w(QSize(1280, 720), QStringLiteral("tcgen05.mma.cta_group::1.kind::f16.m64n64"));
+    QComboBox* box = w.window->tmemAccessBox();
+    ASSERT_NE(box, nullptr);
+    EXPECT_EQ(box->currentData().toString(), QStringLiteral("tcgen05.ld.16x128b.x16"));
+    EXPECT_TRUE(box->currentText().contains(QStringLiteral("epilogue default")));
+}
+
+} // namespace test_tcgen05_block_scale_gui
