@@ -535,9 +535,9 @@ Diagram buildTensorMemoryDiagram(const Instruction& in, const TensorMemoryOption
         if (std::optional<Grid> md = metadataGrid(shape, findings))
             extras.push_back(std::move(*md));
         for (std::string& f : findings) { // one line each under what is drawn so far
-            const double y = d.height - mt.margin + mt.noteFont + 10;
-            addText(d, x0, y, f, mt.noteFont, TextRole::Caption);
-            d.height = y + mt.margin;
+            const double lineY = d.height - mt.margin + mt.noteFont + 10;
+            addText(d, x0, lineY, f, mt.noteFont, TextRole::Caption);
+            d.height = lineY + mt.margin;
             d.caption.push_back(std::move(f));
         }
         for (const Grid& extra : extras)

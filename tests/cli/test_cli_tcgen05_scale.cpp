@@ -35,7 +35,9 @@ TEST(CliTcgen05Scale, TheSvgDrawsTheChosenId) {
     const auto r = runCli({"export", kMxf4nvf4, "--scale-vec", "4X", "--format", "svg", "-o", "-"});
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_NE(r.out.find("scale_vec::4X SFA ID 0 SFB ID 0"), std::string::npos);
-    EXPECT_NE(r.out.find("SFB(5,3) \u00b7 CTA 0 lane 5 column 0[31..24]"), std::string::npos);
+    // The cell's label is drawn; its hover text (CTA, lane, column, bits) is built in the viewer from the
+    // file's tables, which the site tests check against the Diagram's byte for byte.
+    EXPECT_NE(r.out.find(">SFB(5,3)<"), std::string::npos);
 }
 
 TEST(CliTcgen05Scale, BadValuesExitTwoNamingTheValidOnes) {

@@ -34,6 +34,13 @@ const DiagramPanel* panelOf(const Diagram& d, std::string_view operand) {
     return nullptr;
 }
 
+// The hover text of some cell: what the app's hover line and the SVG's tooltip script show for it (the SVG
+// builds it in the viewer, tests/site checks that byte for byte).
+bool someTooltipIs(const Diagram& d, std::string_view text) {
+    return std::any_of(d.cells.begin(), d.cells.end(),
+                       [&](const DiagramCell& c) { return d.tooltip(c) == text; });
+}
+
 bool captionHas(const Diagram& d, std::string_view text) {
     return std::any_of(d.caption.begin(), d.caption.end(),
                        [&](const std::string& line) { return line.find(text) != std::string::npos; });
@@ -114,11 +121,12 @@ TEST(TensorMemoryBlockScale, JsonAndSvgCarryTheChosenIds) {
     TensorMemoryOptions o;
     o.n = 64;
     o.blockScale = tcgen05::BlockScale{tcgen05::ScaleVec::X2, 2, 0};
-    const std::string svg =
-        toSvg(buildTensorMemoryDiagram(entry("tcgen05.mma.cta_group::1.kind::mxf4.m128"), o));
+    const Diagram scaled = buildTensorMemoryDiagram(entry("tcgen05.mma.cta_group::1.kind::mxf4.m128"), o);
+    const std::string svg = toSvg(scaled);
     EXPECT_NE(svg.find("SFA ID 2"), std::string::npos);
     EXPECT_NE(svg.find("Figure 232"), std::string::npos) << "A's 2X figure is named";
-    EXPECT_NE(svg.find("SFA(37,1) \u00b7 CTA 0 lane 5 column 1[31..24]"), std::string::npos);
+    EXPECT_NE(svg.find(">SFA(37,1)<"), std::string::npos);
+    EXPECT_TRUE(someTooltipIs(scaled, "SFA(37,1) \u00b7 CTA 0 lane 5 column 1[31..24] \u00b7 warp 0"));
 }
 
 TEST(TensorMemoryMetadata, EveryCoveredKindIsDrawnAndExported) {
@@ -147,7 +155,8 @@ TEST(TensorMemoryMetadata, EveryCoveredKindIsDrawnAndExported) {
     }
     // f16 row 9, group 1 (CUTLASS's interleave): lane 1, bits 23..20.
     const Diagram f16 = buildTensorMemoryDiagram(entry("tcgen05.mma.sp.cta_group::1.kind::f16.m128"), {});
-    EXPECT_NE(toSvg(f16).find("E(9,1) \u00b7 CTA 0 lane 1 column 0[23..20]"), std::string::npos);
+    EXPECT_NE(toSvg(f16).find(">E(9,1)<"), std::string::npos);
+    EXPECT_TRUE(someTooltipIs(f16, "E(9,1) \u00b7 CTA 0 lane 1 column 0[23..20] \u00b7 warp 0"));
     EXPECT_TRUE(captionHas(f16, "finding: sparse metadata: ambiguity"));
 }
 

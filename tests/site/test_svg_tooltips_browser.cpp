@@ -157,8 +157,9 @@ TEST_P(SvgTooltipsInBrowser, ScriptBuildsTheDiagramsHoverTextForEveryCell) {
         // Only the ldmatrix chunk and address cells of a banks figure carry their text; every other panel
         // kind (registers, shared memory, Tensor Memory with its scale factors) is built from the tables.
         const PanelKind kind = d.panels[c.panel].kind;
-        if (kind != PanelKind::Chunks && kind != PanelKind::Addresses)
+        if (kind != PanelKind::Chunks && kind != PanelKind::Addresses) {
             EXPECT_FALSE(carried[keyOf(d, c)]) << f.name << " " << d.label(c) << ": carries data-t";
+        }
     }
     EXPECT_EQ(same, d.cells.size()) << f.name;
     // The metadata bit fields: their metadata cell's tooltip.
