@@ -32,6 +32,12 @@ struct TempSlot {
     std::array<char, PATH_MAX> name{};
 };
 std::array<TempSlot, kSlots> g_temps;
+// A signal handled on one thread while another creates its temp file: the handler marks the process as dying,
+// then waits until no creation is between mkostemp and registration, so it sees every temp file that exists;
+// a creation that starts after the mark does not create one. (Creations run with the signals blocked in
+// their own thread, so the handler never waits on the thread it runs in.)
+std::atomic<bool> g_dying{false};
+std::atomic<int> g_creating{0};
 
 int registerTemp(const std::string& name) {
     if (name.size() >= PATH_MAX)
@@ -55,6 +61,10 @@ void releaseTemp(int slot) {
 }
 
 void removeTempsAndReraise(int signal) {
+    g_dying.store(true);
+    for (long spin = 0; g_creating.load() != 0 && spin < (1l << 28); ++spin) {
+        // Another thread is registering its temp file: a few instructions away.
+    }
     for (TempSlot& slot : g_temps)
         if (slot.used.load())
             ::unlink(slot.name.data());
@@ -196,9 +206,12 @@ std::string writeFile(const std::string& path, std::string_view contents) {
     sigaddset(&block, SIGINT);
     sigaddset(&block, SIGTERM);
     ::pthread_sigmask(SIG_BLOCK, &block, &previous);
-    const int fd = ::mkostemp(tmpl.data(), O_CLOEXEC);
+    g_creating.fetch_add(1);
+    const bool dying = g_dying.load(); // another thread is handling SIGINT/SIGTERM: create nothing
+    const int fd = dying ? -1 : ::mkostemp(tmpl.data(), O_CLOEXEC);
+    const int createError = dying ? EINTR : errno;
     const int slot = fd >= 0 ? registerTemp(tmpl) : -1;
-    const int createError = errno;
+    g_creating.fetch_sub(1);
     ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
     if (fd < 0)
         return failure(path, std::strerror(createError));
