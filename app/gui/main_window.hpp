@@ -245,6 +245,8 @@ class MainWindow : public QMainWindow {
     QWidget* makeTensorMemoryTools();
     void updateTensorMemoryTools();
     void resetTensorMemoryView(int n); // a newly opened tcgen05.mma entry: its N, D, the default ld
+    // Both setters end here: validated against the entry, then shown (refit: a different picture).
+    bool applyTensorMemoryOptions(const TensorMemoryOptions& o, bool refit, QString* error);
     void attachView(DiagramView* view);
     const Pane* paneOf(const DiagramView* view) const;
     void updateHeader();

@@ -31,6 +31,13 @@ bool sameView(const TensorMemoryOptions& a, const TensorMemoryOptions& b) {
            a.extras == b.extras && a.blockScale == b.blockScale;
 }
 
+// The setters' one way to refuse: the reason where the caller asked for it, and false.
+bool failWith(QString* error, const QString& why) {
+    if (error)
+        *error = why;
+    return false;
+}
+
 std::vector<int> validNs(const tmem::MmaShape& shape) {
     const tmem::NRange r = tmem::validN(shape);
     if (!r.only.empty())
@@ -55,11 +62,7 @@ void MainWindow::resetTensorMemoryView(int n) {
 }
 
 bool MainWindow::setTensorMemoryView(int n, const QString& operand, const QString& access, QString* error) {
-    auto fail = [error](const QString& why) {
-        if (error)
-            *error = why;
-        return false;
-    };
+    const auto fail = [error](const QString& why) { return failWith(error, why); };
     if (!m_instruction || !m_instruction->tmemMma)
         return fail(tr("the open entry is not a tcgen05.mma form"));
     TensorMemoryOptions o = m_tmem;
@@ -79,39 +82,38 @@ bool MainWindow::setTensorMemoryView(int n, const QString& operand, const QStrin
             return fail(QString::fromStdString(why));
         o.access = a;
     }
-    if (const std::string why = validate(*m_instruction, o); !why.empty())
-        return fail(QString::fromStdString(why));
-    m_tmem = o;
-    updateTensorMemoryTools();
-    updateHeader();
-    rebuildPanes();
-    if (DiagramView* v = pane(tensorMemoryPane()))
-        v->fit(DiagramView::FitMode::Readable); // a different picture: fitted afresh
-    return true;
+    return applyTensorMemoryOptions(o, true, error);
 }
 
 bool MainWindow::setTensorMemoryBlockScale(const QString& vec, int sfaId, int sfbId, QString* error) {
-    auto fail = [error](const QString& why) {
-        if (error)
-            *error = why;
-        return false;
-    };
+    const auto fail = [error](const QString& why) { return failWith(error, why); };
     if (!m_instruction || !m_instruction->tmemMma)
         return fail(tr("the open entry is not a tcgen05.mma form"));
     const tmem::MmaShape shape = shapeOf(*m_instruction, m_tmem);
     if (!tcgen05::defaultBlockScale(shape.kind))
         return fail(tr("kind::%1 is not block-scaled").arg(text(tcgen05::toString(shape.kind))));
     const std::optional<tcgen05::ScaleVec> v = tcgen05::parseScaleVec(vec.toStdString(), shape.kind);
-    if (!v)
-        return fail(tr("'%1' is not a scale vector size; valid: 1X, 2X, 4X, block32, block16").arg(vec));
+    if (!v) {
+        QStringList valid; // what this kind takes
+        for (const tcgen05::ScaleVec each : tcgen05::scaleVecsOf(shape.kind))
+            valid << text(tcgen05::toString(each));
+        return fail(tr("'%1' is not a scale vector size of kind::%2; valid: %3")
+                        .arg(vec, text(tcgen05::toString(shape.kind)), valid.join(QStringLiteral(", "))));
+    }
     TensorMemoryOptions o = m_tmem;
     o.blockScale = tcgen05::BlockScale{*v, sfaId, sfbId};
+    return applyTensorMemoryOptions(o, false, error);
+}
+
+bool MainWindow::applyTensorMemoryOptions(const TensorMemoryOptions& o, bool refit, QString* error) {
     if (const std::string why = validate(*m_instruction, o); !why.empty())
-        return fail(QString::fromStdString(why));
+        return failWith(error, QString::fromStdString(why));
     m_tmem = o;
     updateTensorMemoryTools();
     updateHeader();
     rebuildPanes();
+    if (DiagramView* v = pane(tensorMemoryPane()); v && refit)
+        v->fit(DiagramView::FitMode::Readable); // a different picture: fitted afresh
     return true;
 }
 

@@ -75,6 +75,10 @@ TEST(Tcgen05BlockScaleBoxes, PickingAVectorSizeAndIdsRedrawsTheScaleFactors) {
     EXPECT_FALSE(w.window->setTensorMemoryBlockScale(QStringLiteral("2X"), 1, 0, &error));
     EXPECT_TRUE(error.contains(QStringLiteral("valid: 0, 2"))) << error.toStdString();
     EXPECT_EQ(w.window->tensorMemoryOptions().blockScale->vec, tcgen05::ScaleVec::X4);
+    // A vector size the kind does not take names the ones it does.
+    EXPECT_FALSE(w.window->setTensorMemoryBlockScale(QStringLiteral("8X"), 0, 0, &error));
+    EXPECT_TRUE(error.contains(QStringLiteral("valid: scale_vec::2X, scale_vec::4X"))) << error.toStdString();
+    EXPECT_TRUE(error.contains(QStringLiteral("kind::mxf4nvf4"))) << error.toStdString();
 }
 
 TEST(Tcgen05BlockScaleBoxes, HiddenForKindsWithoutBlockScaling) {
