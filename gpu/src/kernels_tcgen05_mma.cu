@@ -2,6 +2,7 @@
 // instantiation per tcgen05.mma PTX string of the catalog (kernels_tcgen05_forms_mma.inc), sm_100a code only,
 // so ptxas checks every string with both sources of A. The host builds every image and descriptor
 // (mma_tcgen05.hpp); the kernel copies, issues and reads back.
+#include "kernels_tcgen05_device.cuh"
 #include "kernels_tcgen05_probe.hpp"
 
 #include <cuda_runtime.h>
@@ -19,9 +20,9 @@ namespace {
 // that the two agree through MmaArgs).
 constexpr std::uint32_t kSentinel = 0xffffffffu;
 
-__device__ __forceinline__ std::uint32_t sharedAddress(const void* p) {
-    return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
-}
+using detail::readColumns;
+using detail::sharedAddress;
+using detail::storeCell;
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 1000
 __device__ __forceinline__ void fencedBarrier(bool cluster) {
@@ -83,16 +84,10 @@ __global__ void __launch_bounds__(128)
     // Tensor Memory, metadata, scale factors) from the image.
     const std::uint32_t rows = tmem + (static_cast<std::uint32_t>(32 * warp) << 16);
     for (int c = 0; c < args.columns; ++c)
-        asm volatile(
-            "tcgen05.st.sync.aligned.32x32b.x1.b32 [%0], {%1};" ::"r"(rows + static_cast<std::uint32_t>(c)),
-            "r"(kSentinel)
-            : "memory");
+        storeCell(rows, c, kSentinel);
     const std::uint32_t* fill = image + args.sharedWords;
     for (int c = 0; c < args.fillColumns; ++c)
-        asm volatile("tcgen05.st.sync.aligned.32x32b.x1.b32 [%0], {%1};" ::"r"(
-                         rows + static_cast<std::uint32_t>(args.fillColumn + c)),
-                     "r"(fill[c * 128 + 32 * warp + lane])
-                     : "memory");
+        storeCell(rows, args.fillColumn + c, fill[c * 128 + 32 * warp + lane]);
     asm volatile("tcgen05.wait::st.sync.aligned;" ::: "memory");
     fencedBarrier(kPair);
     // One thread issues the mma (the even CTA of a pair, for both), then commits it to the mbarrier (of both
@@ -134,17 +129,9 @@ __global__ void __launch_bounds__(128)
             __trap();
     }
     asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
-    std::uint32_t* o = out + (static_cast<std::size_t>(experiment) * kCtas + rank) * 128 *
-                                 static_cast<std::size_t>(args.columns);
-    for (int c = 0; c < args.columns; ++c) {
-        std::uint32_t v = 0;
-        asm volatile("tcgen05.ld.sync.aligned.32x32b.x1.b32 {%0}, [%1];"
-                     : "=r"(v)
-                     : "r"(rows + static_cast<std::uint32_t>(c))
-                     : "memory");
-        asm volatile("tcgen05.wait::ld.sync.aligned;" ::: "memory");
-        o[c * 128 + 32 * warp + lane] = v;
-    }
+    readColumns(out + (static_cast<std::size_t>(experiment) * kCtas + rank) * 128 *
+                          static_cast<std::size_t>(args.columns),
+                rows, args.columns, warp, lane);
     fencedBarrier(kPair);
     if (warp == 0) {
         if constexpr (kPair)

@@ -1,5 +1,6 @@
 // The tensor-memory probe kernel (kernels_tcgen05_probe.hpp), one instantiation per form: sm_100a only.
 #pragma once
+#include "kernels_tcgen05_device.cuh"
 #include "kernels_tcgen05_probe.hpp"
 
 #include <cuda_runtime.h>
@@ -7,19 +8,6 @@
 namespace lanemap::gpu::tckernels {
 
 namespace detail {
-
-__device__ __forceinline__ std::uint32_t sharedAddress(const void* p) {
-    return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
-}
-
-// A fence pair around a block barrier: orders every warp's tcgen05 work before the barrier with what follows.
-__device__ __forceinline__ void tcgen05Barrier() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 1000
-    asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
-    __syncthreads();
-    asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
-#endif
-}
 
 // Kernel ld: fill the cells from `in` ([column][lane]) through .32x32b.x1, then read with the form.
 // Kernel st: fill with the sentinel, write the registers from `in` ([warp][register][thread]) with the form,
@@ -44,13 +32,8 @@ __global__ void __launch_bounds__(128)
     const std::uint32_t tmem = tmemBase;
     // This warp's subpartition: lane 32 w in address bits 31-16.
     const std::uint32_t rows = tmem + (static_cast<std::uint32_t>(32 * warp) << 16);
-    for (int c = 0; c < columns; ++c) {
-        const std::uint32_t v = kLoad ? in[c * 128 + 32 * warp + lane] : 0xffffffffu;
-        asm volatile(
-            "tcgen05.st.sync.aligned.32x32b.x1.b32 [%0], {%1};" ::"r"(rows + static_cast<std::uint32_t>(c)),
-            "r"(v)
-            : "memory");
-    }
+    for (int c = 0; c < columns; ++c)
+        storeCell(rows, c, kLoad ? in[c * 128 + 32 * warp + lane] : 0xffffffffu);
     asm volatile("tcgen05.wait::st.sync.aligned;" ::: "memory");
     tcgen05Barrier();
     const std::uint32_t taddr = tmem + (static_cast<std::uint32_t>(32 * warp + 16 * experiment) << 16);
@@ -69,17 +52,8 @@ __global__ void __launch_bounds__(128)
         Form::run(taddr, r);
         asm volatile("tcgen05.wait::st.sync.aligned;" ::: "memory");
         tcgen05Barrier();
-        std::uint32_t* o =
-            out + static_cast<std::size_t>(experiment) * 128 * static_cast<std::size_t>(columns);
-        for (int c = 0; c < columns; ++c) {
-            std::uint32_t v = 0;
-            asm volatile("tcgen05.ld.sync.aligned.32x32b.x1.b32 {%0}, [%1];"
-                         : "=r"(v)
-                         : "r"(rows + static_cast<std::uint32_t>(c))
-                         : "memory");
-            asm volatile("tcgen05.wait::ld.sync.aligned;" ::: "memory");
-            o[c * 128 + 32 * warp + lane] = v;
-        }
+        readColumns(out + static_cast<std::size_t>(experiment) * 128 * static_cast<std::size_t>(columns),
+                    rows, columns, warp, lane);
     }
     tcgen05Barrier();
     if (warp == 0)
