@@ -2,6 +2,7 @@
 // of D where the data-path layout puts it, in both forms, and the compact form round-trips like the other
 // element lists.
 #include "lanemap/catalog.hpp"
+#include "lanemap/export.hpp"
 #include "lanemap/export_json.hpp"
 #include "lanemap/tmem.hpp"
 
