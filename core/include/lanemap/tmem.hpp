@@ -203,6 +203,9 @@ Placement placeA(const MmaShape& shape, int m, int k, int elementBits);
 // ptxas requires of a block-scaled kind (.block_scale; mxf4nvf4 also .scale_vec::4X). M and N are in the
 // instruction descriptor, not in the string.
 std::string ptxOf(const MmaShape& shape);
+// The same with the vector size `vec` of a block-scaled kind named where the kind takes more than one
+// (mxf4nvf4: 2X or 4X): the instruction whose scale factors a view shows.
+std::string ptxOf(const MmaShape& shape, const std::optional<tcgen05::ScaleVec>& vec);
 // The same words without the block-scale qualifiers: the stem of the catalog's spec.
 std::string ptxStemOf(const MmaShape& shape);
 
