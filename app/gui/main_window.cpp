@@ -1542,16 +1542,16 @@ void MainWindow::updateProbeStatus() {
 }
 
 QString MainWindow::aboutText() const {
-    return tr("<b>lanemap %1</b><p>Which lane, register and bits hold each element of the PTX "
-              "tensor-core instructions (mma, mma.sp, wgmma, ldmatrix, stmatrix, movmatrix, "
-              "wmma).</p><p>Layouts from the PTX ISA 9.1; "
+    return tr("<b>lanemap %1</b><p>Which lane, register and bits (for tcgen05, which Tensor Memory lane and "
+              "column) hold each element of the PTX tensor-core instructions (%3).</p><p>Layouts from the "
+              "PTX ISA 9.1; "
               "the hardware probe confirms them on a GPU. The probe sees A, B and D only through "
               "D = A·B + C: it proves their consistency with each other, and absolute K positions "
               "only where metadata or a memory layout anchors them.</p><p>Free software under the MIT "
               "licence (the LICENSE file of the source). Built with Qt %2 (LGPLv3): Help &rarr; About "
               "Qt.</p>")
         .arg(QString::fromUtf8(kVersionLine.data(), static_cast<qsizetype>(kVersionLine.size())),
-             QString::fromLatin1(qVersion()));
+             QString::fromLatin1(qVersion()), QString::fromStdString(familyNames()));
 }
 
 QString MainWindow::paneTitleCompact(const QString& name) const {
