@@ -223,6 +223,39 @@ TEST(CliTcgen05Text, TheTablesFollowAComposedViewToo) {
     EXPECT_EQ(textTable(r.out, "E").size(), 128u);
 }
 
+TEST(CliTcgen05Text, APastedInstructionIsShownWithTheVectorSizeItNames) {
+    // As pasted from a kernel, operands and ';' included (they used to be read as a bad .kind).
+    const auto f16 = runCli({"show", "tcgen05.mma.cta_group::1.kind::f16 [d], adesc, bdesc, idesc, p;"});
+    ASSERT_EQ(f16.code, 0) << f16.err;
+    EXPECT_EQ(f16.out.rfind("tcgen05.mma.cta_group::1.kind::f16.m128n256  (", 0), 0u)
+        << f16.out.substr(0, 200);
+    const auto ld = runCli({"show", "tcgen05.mma.cta_group::1.kind::f16.m128n16", "--ld",
+                            "tcgen05.ld.sync.aligned.32x32b.x16.b32 {r0}, [taddr];"});
+    EXPECT_EQ(ld.code, 0) << ld.err;
+    // The vector size the PTX names is the one whose scale factors are shown (4X is the default).
+    const std::string two = "tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.scale_vec::2X [d], a, b, i, "
+                            "[sfa], [sfb], p;";
+    const auto r = runCli({"show", two, "--sfa-id", "2"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("block scale: .scale_vec::2X, SFA ID 2, SFB ID 0"), std::string::npos)
+        << r.out.substr(0, 400);
+    EXPECT_EQ(textTable(r.out, "SFA").front().size(), 2u) << "2X: two factors a row";
+    const auto alias = runCli({"show", "tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.block32"});
+    ASSERT_EQ(alias.code, 0) << alias.err;
+    EXPECT_NE(alias.out.find("block scale: .scale_vec::2X"), std::string::npos)
+        << "block32 is 2X for mxf4nvf4";
+    // Named twice and differently, or a size the kind does not take: exit 2, saying what is valid.
+    const auto twice = runCli({"show", two, "--scale-vec", "4X"});
+    EXPECT_EQ(twice.code, 2);
+    EXPECT_NE(twice.err.find("give the vector size once"), std::string::npos) << twice.err;
+    const auto wrong = runCli({"show", "tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale.scale_vec::2X"});
+    EXPECT_EQ(wrong.code, 2);
+    EXPECT_NE(wrong.err.find("valid: .scale_vec::1X"), std::string::npos) << wrong.err;
+    const auto none = runCli({"show", "tcgen05.mma.cta_group::1.kind::f16.scale_vec::2X"});
+    EXPECT_EQ(none.code, 2);
+    EXPECT_NE(none.err.find("without block scaling"), std::string::npos) << none.err;
+}
+
 } // namespace
 
 } // namespace test_cli_tcgen05_text

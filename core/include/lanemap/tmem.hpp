@@ -256,11 +256,15 @@ std::string viewJson(const View& view);
 // ---- text (the edges) ------------------------------------------------------------------------------------
 
 // An access from its spec words: "16x256b.x8", "16x32bx2.x2.pack::16b", "tcgen05.ld.16x64b.x4" or the PTX
-// string; `op` is used when the text does not name one. nullopt with `error` naming what is valid.
+// string (operands ignored); `op` is used when the text does not name one. nullopt with `error` naming what
+// is valid.
 std::optional<Access> parseAccess(std::string_view text, Op op, std::string& error);
 // An mma form: tcgen05.mma[.ws][.sp].cta_group::G.kind::K[.mMnN][.lane16], or the PTX string (M and N live
-// in the instruction descriptor: without .mMnN the largest M and N of the form are shown).
-std::optional<MmaShape> parseMma(std::string_view text, std::string& error);
+// in the instruction descriptor: without .mMnN the largest M and N of the form are shown), operands and ';'
+// of a pasted instruction ignored. A block-scale vector size it names (.scale_vec::2X, .block16, .block32)
+// must be one the kind takes, and is returned in `scaleVec` when given.
+std::optional<MmaShape> parseMma(std::string_view text, std::string& error,
+                                 std::optional<tcgen05::ScaleVec>* scaleVec = nullptr);
 // The canonical spec: tcgen05.mma.cta_group::1.kind::f16.m128 (withN: m128n256).
 std::string specOf(const MmaShape& shape, bool withN);
 std::string specOf(const Access& access);
