@@ -221,9 +221,10 @@ void MainWindow::buildUi() {
     addDockWidget(Qt::LeftDockWidgetArea, catalogDock);
     connect(m_filter, &QLineEdit::textChanged, this, &MainWindow::onFilterChanged);
     connect(m_filter, &QLineEdit::returnPressed, this, [this] {
-        // Enter opens the only match (or the parsed instruction).
+        // Enter opens the only match (or the parsed instruction: the text itself, which may name a
+        // tcgen05.mma's N).
         if (!m_filterModel->parsedSpec().isEmpty())
-            openSpec(m_filterModel->parsedSpec());
+            openSpec(m_filter->text());
         else if (m_filterModel->matchingVariants() >= 1) {
             QModelIndex idx = m_filterModel->index(0, 0);
             while (m_filterModel->hasChildren(idx))
@@ -637,7 +638,7 @@ void MainWindow::onFilterChanged(const QString& text) {
             selectInTree(currentSpec());
     }
     if (!m_filterModel->parsedSpec().isEmpty())
-        openSpec(m_filterModel->parsedSpec());
+        openSpec(text);
 }
 
 void MainWindow::onTreeCurrentChanged(const QModelIndex& current) {
