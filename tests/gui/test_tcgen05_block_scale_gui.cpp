@@ -39,6 +39,18 @@ void pick(QComboBox* box, const QVariant& data) {
     QApplication::processEvents();
 }
 
+// With the three block-scale boxes beside N, Operand and tcgen05.ld, the window could not be narrower than
+// 1341 pixels: on a 1280 x 720 screen it overflowed. The boxes sit on a row of their own.
+TEST(Tcgen05BlockScaleBoxes, TheWindowFitsA1280PixelScreen) {
+    OpenedAt w(QSize(1280, 720), QStringLiteral("tcgen05.mma.sp.cta_group::1.kind::mxf4.m128n32"));
+    ASSERT_TRUE(w.window->tmemScaleVecBox()->isVisibleTo(w.window.get()));
+    EXPECT_LE(w.window->minimumSizeHint().width(), 1280);
+    EXPECT_LE(w.window->width(), 1280);
+    const QWidget* sfb = w.window->tmemSfbIdBox();
+    EXPECT_LE(sfb->mapTo(w.window.get(), QPoint(sfb->width(), 0)).x(), w.window->width())
+        << "the SFB ID box is inside the window";
+}
+
 TEST(Tcgen05BlockScaleBoxes, PickingAVectorSizeAndIdsRedrawsTheScaleFactors) {
     OpenedAt w(QSize(1280, 720), QStringLiteral("tcgen05.mma.cta_group::1.kind::mxf4nvf4.m128n64"));
     QComboBox* vec = w.window->tmemScaleVecBox();
