@@ -610,8 +610,10 @@ void holder(Put& put, const DiagramPanel& p, const DiagramCell& c) {
         int{c.bitHi}, ']');
 }
 
-bool composed(const Diagram& d) {
-    return !d.partner.empty();
+// Whether a Tensor Memory cell is moved by the view's tcgen05.ld / st: D's or A's, not the scale factors'
+// or the metadata beside them.
+bool heldInRegisters(const Diagram& d, const DiagramPanel& p) {
+    return !d.partner.empty() && (p.operand == "D" || p.operand == "A");
 }
 } // namespace
 
@@ -635,11 +637,10 @@ void tensorMemoryTooltip(const Diagram& d, const DiagramPanel& p, const DiagramC
     put(kDot);
     tmemPlace(put, p, c);
     put(kDot);
-    if (composed(d)) // "... · held by warp 1 lane 5 r0[31..0]"
+    if (heldInRegisters(d, p)) { // "... · held by warp 1 lane 5 r0[31..0]"
         put("held by ");
-    if (composed(d))
         holder(put, p, c);
-    else
+    } else
         put("warp ", int{c.warp});
 }
 
