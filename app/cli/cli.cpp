@@ -689,7 +689,8 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     std::optional<int> halfSplitoff; // tcgen05 .16x32bx2: an explicit immHalfSplitoff (cli_tcgen05.cpp)
     Tcgen05Scale tcgen05Scale;       // tcgen05.mma block scale: --scale-vec, --sfa-id, --sfb-id
     std::string target;
-    auto* show = subcommand("show", "Print a text grid of one instruction (cells T<lane>:a<i>)");
+    auto* show = subcommand(
+        "show", "Print a text grid of one instruction (cells T<lane>:a<i>; tcgen05.mma: L<lane> C<column>)");
     if (named(show)) {
         show->add_option("spec", spec, "Spec or PTX instruction, e.g. mma.m16n8k16.f16")->required();
         option(show, "--operand", operand, "Only this operand: A, B, C, D or metadata");
