@@ -673,9 +673,18 @@ bool MainWindow::openSpec(const QString& text, QString* error) {
                 updateHeader();
                 rebuildPanes();
             }
-            return true;
+        } else {
+            m_tmemPendingN = n;
+            showInstruction(in);
         }
-        m_tmemPendingN = n;
+        // A pasted block-scaled string's vector size is the one drawn (IDs 0).
+        if (const std::optional<tcgen05::ScaleVec> typed = tcgen05::fromForm(parsed.form.scaleVec)) {
+            TensorMemoryOptions o = m_tmem;
+            o.blockScale = tcgen05::BlockScale{*typed, 0, 0};
+            if (o.blockScale != m_tmem.blockScale)
+                applyTensorMemoryOptions(o, false, nullptr);
+        }
+        return true;
     }
     if (&in != m_instruction)
         showInstruction(in);

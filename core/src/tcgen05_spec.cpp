@@ -235,8 +235,9 @@ bool isTcgen05Text(std::string_view text) {
 ParsedSpec parseTcgen05Spec(const std::string& input, const Catalog& catalog) {
     ParsedSpec result;
     std::string error, spec;
+    std::optional<tcgen05::ScaleVec> vec; // a block-scaled PTX string's .scale_vec::NX
     if (input.rfind("tcgen05.mma", 0) == 0) {
-        if (const auto s = tmem::parseMma(input, error)) {
+        if (const auto s = tmem::parseMma(input, error, &vec)) {
             spec = tmem::specOf(*s, false);
             result.n = s->n;
         }
@@ -252,6 +253,8 @@ ParsedSpec parseTcgen05Spec(const std::string& input, const Catalog& catalog) {
         if (const Variant* v = catalog.variant(spec)) {
             result.variant = v;
             result.form = v->forms.front();
+            if (vec) // what was typed: the scale factors a view of it shows
+                result.form.scaleVec = tcgen05::toForm(*vec);
             result.ptx = v->ptx;
             return result;
         }

@@ -51,6 +51,24 @@ TEST(Tcgen05BlockScaleBoxes, TheWindowFitsA1280PixelScreen) {
         << "the SFB ID box is inside the window";
 }
 
+// A pasted instruction naming .scale_vec::2X opened at the kind's default (4X): the vector size typed is the
+// one drawn, in the box and the picture.
+TEST(Tcgen05BlockScaleBoxes, APastedInstructionOpensAtTheVectorSizeItNames) {
+    OpenedAt w(QSize(1280, 720), QStringLiteral("mma.m16n8k16.f16"));
+    ASSERT_TRUE(w.window->openSpec(QStringLiteral(
+        "tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.scale_vec::2X [d], a, b, i, [sfa], [sfb], p;")));
+    QApplication::processEvents();
+    ASSERT_TRUE(w.window->tensorMemoryOptions().blockScale.has_value());
+    EXPECT_EQ(w.window->tensorMemoryOptions().blockScale->vec, tcgen05::ScaleVec::X2);
+    EXPECT_EQ(w.window->tmemScaleVecBox()->currentText(), QStringLiteral("2X"));
+    const Diagram& d = *w.window->pane(MainWindow::tensorMemoryPane())->diagram();
+    EXPECT_NE(d.title.find("scale_vec::2X"), std::string::npos) << d.title;
+    // The short spec names no size: the default, 4X.
+    ASSERT_TRUE(w.window->openSpec(QStringLiteral("mma.m16n8k16.f16")));
+    ASSERT_TRUE(w.window->openSpec(QStringLiteral("tcgen05.mma.cta_group::1.kind::mxf4nvf4.m128n64")));
+    EXPECT_EQ(w.window->tmemScaleVecBox()->currentText(), QStringLiteral("4X"));
+}
+
 TEST(Tcgen05BlockScaleBoxes, PickingAVectorSizeAndIdsRedrawsTheScaleFactors) {
     OpenedAt w(QSize(1280, 720), QStringLiteral("tcgen05.mma.cta_group::1.kind::mxf4nvf4.m128n64"));
     QComboBox* vec = w.window->tmemScaleVecBox();
