@@ -240,6 +240,9 @@ ParsedSpec parseTcgen05Spec(const std::string& input, const Catalog& catalog) {
         if (const auto s = tmem::parseMma(input, error, &vec)) {
             spec = tmem::specOf(*s, false);
             result.n = s->n;
+            // The kind's default size is what its catalog entry (and form) already stand for.
+            if (vec && vec == tcgen05::defaultBlockScale(s->kind)->vec)
+                vec.reset();
         }
     } else if (input.rfind("tcgen05.ld.", 0) == 0 || input.rfind("tcgen05.st.", 0) == 0) {
         if (const auto a = tmem::parseAccess(input, tmem::Op::Ld, error))
@@ -253,7 +256,7 @@ ParsedSpec parseTcgen05Spec(const std::string& input, const Catalog& catalog) {
         if (const Variant* v = catalog.variant(spec)) {
             result.variant = v;
             result.form = v->forms.front();
-            if (vec) // what was typed: the scale factors a view of it shows
+            if (vec) // what was typed, when not the default: the scale factors a view of it shows
                 result.form.scaleVec = tcgen05::toForm(*vec);
             result.ptx = v->ptx;
             return result;
