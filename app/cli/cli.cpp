@@ -59,14 +59,11 @@ const Instruction& asTyped(const Instruction& in, Instruction& copy) {
 }
 
 int cmdList(const std::string& family, int sm, std::ostream& out, std::ostream& err) {
-    static const std::vector<std::string> families{"mma",        "mma.sp",     "wgmma",      "wgmma.sp",
-                                                   "ldmatrix",   "stmatrix",   "movmatrix",  "wmma",
-                                                   "tcgen05.ld", "tcgen05.st", "tcgen05.mma"};
-    if (!family.empty() && std::find(families.begin(), families.end(), family) == families.end()) {
-        err << "lanemap-cli: unknown family '" << excerpt(family)
-            << "'; valid families: mma, mma.sp, wgmma, wgmma.sp, ldmatrix, stmatrix, movmatrix, wmma, "
-               "tcgen05.ld, "
-               "tcgen05.st, tcgen05.mma\n";
+    const std::vector<Family> families = Catalog::instance().families();
+    if (!family.empty() &&
+        std::none_of(families.begin(), families.end(), [&](Family f) { return toString(f) == family; })) {
+        err << "lanemap-cli: unknown family '" << excerpt(family) << "'; valid families: " << familyNames()
+            << '\n';
         return Usage;
     }
     // One buffer written once: 800 lines through the stream's formatting cost more than the names themselves.
@@ -268,9 +265,10 @@ int cmdProbe(const std::string& spec, bool all, const std::string& family, const
         err << "lanemap-cli: probe needs exactly one of SPEC or --all\n";
         return Usage;
     }
-    static const std::vector<std::string> families{"mma",      "mma.sp",     "wgmma",      "wgmma.sp",
-                                                   "ldmatrix", "stmatrix",   "movmatrix",  "wmma",
-                                                   "tcgen05",  "tcgen05.ld", "tcgen05.st", "tcgen05.mma"};
+    // The catalog's families, and tcgen05 for its three.
+    std::vector<std::string> families{"tcgen05"};
+    for (const Family f : Catalog::instance().families())
+        families.emplace_back(toString(f));
     // --family takes one family or a comma-separated list (ldmatrix,stmatrix,movmatrix).
     std::vector<std::string> chosen;
     for (std::size_t start = 0; !family.empty() && start <= family.size();) {
@@ -280,10 +278,8 @@ int cmdProbe(const std::string& spec, bool all, const std::string& family, const
     }
     for (const std::string& f : chosen)
         if (!all || std::find(families.begin(), families.end(), f) == families.end()) {
-            err << "lanemap-cli: --family goes with --all and is one of: mma, mma.sp, wgmma, wgmma.sp, "
-                   "ldmatrix, "
-                   "stmatrix, movmatrix, wmma, tcgen05, tcgen05.ld, tcgen05.st, tcgen05.mma (or a "
-                   "comma-separated list of them)\n";
+            err << "lanemap-cli: --family goes with --all and is one of: " << familyNames()
+                << ", or tcgen05 for its three (or a comma-separated list of them)\n";
             return Usage;
         }
     std::vector<const Variant*> variants;
@@ -651,10 +647,7 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     int sm = 0;
     auto* list = subcommand("list", "List every instruction variant (one spec per line, with min SM)");
     if (named(list)) {
-        list->add_option(
-            "--family", family,
-            "Only this family: mma, mma.sp, wgmma, wgmma.sp, ldmatrix, stmatrix, movmatrix, wmma, "
-            "tcgen05.ld, tcgen05.st, tcgen05.mma");
+        list->add_option("--family", family, "Only this family: " + familyNames());
         list->add_option("--sm", sm, "Only variants that run on this SM (e.g. 90)");
     }
 
@@ -696,7 +689,8 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     std::optional<int> halfSplitoff; // tcgen05 .16x32bx2: an explicit immHalfSplitoff (cli_tcgen05.cpp)
     Tcgen05Scale tcgen05Scale;       // tcgen05.mma block scale: --scale-vec, --sfa-id, --sfb-id
     std::string target;
-    auto* show = subcommand("show", "Print a text grid of one instruction (cells T<lane>:a<i>)");
+    auto* show = subcommand(
+        "show", "Print a text grid of one instruction (cells T<lane>:a<i>; tcgen05.mma: L<lane> C<column>)");
     if (named(show)) {
         show->add_option("spec", spec, "Spec or PTX instruction, e.g. mma.m16n8k16.f16")->required();
         option(show, "--operand", operand, "Only this operand: A, B, C, D or metadata");
@@ -765,9 +759,9 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         probe->add_flag("--timing", probeTiming,
                         "Print where the run's time went: CUDA start-up, context, plan, device, interpret");
         probe->add_option("--family", probeFamily,
-                          "With --all: only this family (mma, mma.sp, wgmma, wgmma.sp, ldmatrix, stmatrix, "
-                          "movmatrix, wmma, tcgen05 (tcgen05.ld, tcgen05.st, tcgen05.mma); "
-                          "or a comma-separated list; wmma runs only when named)");
+                          "With --all: only this family (" + familyNames() +
+                              ", or tcgen05 for its three); or a comma-separated list; wmma runs only when "
+                              "named");
     }
 
     BanksRequest banksRequest;

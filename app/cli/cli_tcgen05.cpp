@@ -43,7 +43,8 @@ int cmdTcgen05(const std::string& spec, const std::string& ld, const std::string
         return Usage;
     }
     std::string error;
-    const std::optional<tmem::MmaShape> mma = tmem::parseMma(spec, error);
+    std::optional<tcgen05::ScaleVec> specVec; // a pasted PTX string's .scale_vec::NX
+    const std::optional<tmem::MmaShape> mma = tmem::parseMma(spec, error, &specVec);
     if (!mma) {
         err << "lanemap-cli: invalid spec '" << excerpt(spec) << "': " << error << '\n';
         return Usage;
@@ -59,7 +60,13 @@ int cmdTcgen05(const std::string& spec, const std::string& ld, const std::string
             return Usage;
         }
     }
-    if (scale.given()) {
+    if (specVec && !scale.vec.empty() &&
+        tcgen05::parseScaleVec(scale.vec, mma->kind).value_or(*specVec) != *specVec) {
+        err << "lanemap-cli: the spec names ." << tcgen05::toString(*specVec) << " and --scale-vec '"
+            << excerpt(scale.vec) << "' another; give the vector size once\n";
+        return Usage;
+    }
+    if (scale.given() || specVec) {
         const std::optional<tcgen05::BlockScale> def = tcgen05::defaultBlockScale(view.mma.kind);
         if (!def) {
             err << "lanemap-cli: --scale-vec, --sfa-id and --sfb-id apply to the block-scaled kinds "
@@ -69,6 +76,7 @@ int cmdTcgen05(const std::string& spec, const std::string& ld, const std::string
             return Usage;
         }
         tcgen05::BlockScale bs = *def;
+        bs.vec = specVec.value_or(bs.vec);
         if (!scale.vec.empty()) {
             const std::optional<tcgen05::ScaleVec> vec = tcgen05::parseScaleVec(scale.vec, view.mma.kind);
             if (!vec) {

@@ -2,6 +2,7 @@
 
 #include "main_window.hpp"
 
+#include "lanemap/catalog.hpp"
 #include "lanemap/excerpt.hpp"
 #include "lanemap/write.hpp"
 
@@ -105,9 +106,11 @@ int runApp(int argc, char** argv, const QElapsedTimer* startTimer) {
     QApplication::setDesktopFileName(QStringLiteral("lanemap"));
 
     QCommandLineParser parser;
+    // The families from the catalog's tables: a family added there is named here too.
     parser.setApplicationDescription(
-        QStringLiteral("Tensor-core fragment layouts: which lane, register and bits hold "
-                       "each element of PTX mma, mma.sp and wgmma operands."));
+        QStringLiteral("Tensor-core fragment layouts: which lane, register and bits (for tcgen05, which "
+                       "Tensor Memory lane and column) hold each element of PTX %1 operands.")
+            .arg(QString::fromStdString(familyNames(" and "))));
     parser.addHelpOption();
     parser.addVersionOption();
     const QCommandLineOption specOpt(QStringLiteral("spec"),

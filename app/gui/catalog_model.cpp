@@ -208,8 +208,13 @@ void CatalogFilterModel::setFilterText(const QString& text) {
     m_nearest.clear();
     // A whole instruction ("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 d, a, b, c;") names one
     // variant.
-    const bool specLike = trimmed.startsWith(QLatin1String("mma"), Qt::CaseInsensitive) ||
-                          trimmed.startsWith(QLatin1String("wgmma"), Qt::CaseInsensitive);
+    // Any family's instruction: tcgen05's (with a tcgen05.mma's N), the matrix moves', not only mma's.
+    bool specLike = false;
+    for (const Family family : m_catalog.families())
+        specLike =
+            specLike || trimmed.startsWith(QLatin1String(toString(family).data(),
+                                                         static_cast<qsizetype>(toString(family).size())),
+                                           Qt::CaseInsensitive);
     if (specLike) {
         const ParsedSpec parsed = parseSpec(trimmed.toStdString(), m_catalog);
         if (parsed) {

@@ -221,9 +221,10 @@ void MainWindow::buildUi() {
     addDockWidget(Qt::LeftDockWidgetArea, catalogDock);
     connect(m_filter, &QLineEdit::textChanged, this, &MainWindow::onFilterChanged);
     connect(m_filter, &QLineEdit::returnPressed, this, [this] {
-        // Enter opens the only match (or the parsed instruction).
+        // Enter opens the only match (or the parsed instruction: the text itself, which may name a
+        // tcgen05.mma's N).
         if (!m_filterModel->parsedSpec().isEmpty())
-            openSpec(m_filterModel->parsedSpec());
+            openSpec(m_filter->text());
         else if (m_filterModel->matchingVariants() >= 1) {
             QModelIndex idx = m_filterModel->index(0, 0);
             while (m_filterModel->hasChildren(idx))
@@ -637,7 +638,7 @@ void MainWindow::onFilterChanged(const QString& text) {
             selectInTree(currentSpec());
     }
     if (!m_filterModel->parsedSpec().isEmpty())
-        openSpec(m_filterModel->parsedSpec());
+        openSpec(text);
 }
 
 void MainWindow::onTreeCurrentChanged(const QModelIndex& current) {
@@ -672,9 +673,18 @@ bool MainWindow::openSpec(const QString& text, QString* error) {
                 updateHeader();
                 rebuildPanes();
             }
-            return true;
+        } else {
+            m_tmemPendingN = n;
+            showInstruction(in);
         }
-        m_tmemPendingN = n;
+        // A pasted block-scaled string's vector size is the one drawn (IDs 0).
+        if (const std::optional<tcgen05::ScaleVec> typed = tcgen05::fromForm(parsed.form.scaleVec)) {
+            TensorMemoryOptions o = m_tmem;
+            o.blockScale = tcgen05::BlockScale{*typed, 0, 0};
+            if (o.blockScale != m_tmem.blockScale)
+                applyTensorMemoryOptions(o, false, nullptr);
+        }
+        return true;
     }
     if (&in != m_instruction)
         showInstruction(in);
@@ -1542,16 +1552,16 @@ void MainWindow::updateProbeStatus() {
 }
 
 QString MainWindow::aboutText() const {
-    return tr("<b>lanemap %1</b><p>Which lane, register and bits hold each element of the PTX "
-              "tensor-core instructions (mma, mma.sp, wgmma, ldmatrix, stmatrix, movmatrix, "
-              "wmma).</p><p>Layouts from the PTX ISA 9.1; "
+    return tr("<b>lanemap %1</b><p>Which lane, register and bits (for tcgen05, which Tensor Memory lane and "
+              "column) hold each element of the PTX tensor-core instructions (%3).</p><p>Layouts from the "
+              "PTX ISA 9.1; "
               "the hardware probe confirms them on a GPU. The probe sees A, B and D only through "
               "D = A·B + C: it proves their consistency with each other, and absolute K positions "
               "only where metadata or a memory layout anchors them.</p><p>Free software under the MIT "
               "licence (the LICENSE file of the source). Built with Qt %2 (LGPLv3): Help &rarr; About "
               "Qt.</p>")
         .arg(QString::fromUtf8(kVersionLine.data(), static_cast<qsizetype>(kVersionLine.size())),
-             QString::fromLatin1(qVersion()));
+             QString::fromLatin1(qVersion()), QString::fromStdString(familyNames()));
 }
 
 QString MainWindow::paneTitleCompact(const QString& name) const {

@@ -15,6 +15,7 @@
 #include <QSignalBlocker>
 #include <QStandardItemModel>
 #include <QStatusBar>
+#include <QVBoxLayout>
 
 #include <algorithm>
 #include <stdexcept>
@@ -140,8 +141,11 @@ std::shared_ptr<const Diagram> MainWindow::tensorMemoryDiagram() const {
 QWidget* MainWindow::makeTensorMemoryTools() {
     auto* tools = new QWidget;
     tools->setObjectName(QStringLiteral("tmemTools"));
-    auto* hl = new QHBoxLayout(tools);
-    hl->setContentsMargins(4, 0, 4, 2);
+    auto* rows = new QVBoxLayout(tools);
+    rows->setContentsMargins(4, 0, 4, 2);
+    rows->setSpacing(2);
+    auto* hl = new QHBoxLayout;
+    rows->addLayout(hl);
     auto box = [&](const QString& label, const QString& objectName, const QString& tip, QLabel** labelOut) {
         auto* l = new QLabel(label, tools);
         auto* b = new QComboBox(tools);
@@ -194,7 +198,9 @@ QWidget* MainWindow::makeTensorMemoryTools() {
         scaleBox(tr("SF&B ID"), QStringLiteral("tmemSfbId"),
                  tr("The instruction descriptor's scale factor B ID: which bytes of the TMEM word "
                     "hold B's scale factors"));
-    hl->addWidget(m_tmemScaleTools);
+    sl->addStretch(1);
+    // A row of its own: beside the others, seven boxes made the window wider than a 1280-pixel screen.
+    rows->addWidget(m_tmemScaleTools);
     auto applyScale = [this] {
         if (!m_tmemScaleVecBox || !m_tmemSfaIdBox || !m_tmemSfbIdBox)
             return;

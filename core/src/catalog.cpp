@@ -27,6 +27,24 @@ Catalog::Catalog() {
     }
 }
 
+std::vector<Family> Catalog::families() const {
+    std::vector<Family> out;
+    for (const auto& section : m_sections)
+        out.insert(out.end(), section->families.begin(), section->families.end());
+    return out;
+}
+
+std::string familyNames(std::string_view last) {
+    const std::vector<Family> families = Catalog::instance().families();
+    std::string out;
+    for (std::size_t i = 0; i < families.size(); ++i) {
+        if (i > 0)
+            out += i + 1 == families.size() ? last : std::string_view(", ");
+        out += toString(families[i]);
+    }
+    return out;
+}
+
 const Catalog& Catalog::instance() {
     // Built in place: a Catalog holds once-flags and cannot move. Never destroyed, so no static-destruction
     // order problems for threads still reading it at exit.

@@ -27,23 +27,8 @@ void addText(Diagram& d, double x, double y, std::string s, double size, TextRol
     d.texts.push_back({{x, y}, std::move(s), size, bold, mono, anchor, role, kInk});
 }
 
-// One element to draw: where it sits in Tensor Memory and, composed, who holds it.
-struct TmemElement {
-    int element = 0, index = 0,
-        factor = 0; // element = m (or the row of a scale factor); index = n / k / group
-    tmem::Placement at;
-    std::optional<tmem::Holder> holder;
-};
-
-// What a Tensor Memory panel draws: the operand's name and label letter, the element width, the elements.
-struct Grid {
-    std::string operand; // "D", "A", "scale A", "scale B", "metadata"
-    std::string label;   // "D", "A", "SFA", "SFB", "E": the cell label "D(m,n)"
-    std::string title, subtitle;
-    int elementBits = 32;
-    std::string source; // the caption line naming where the placement comes from
-    std::vector<TmemElement> elements;
-};
+using TmemElement = TensorMemoryElement;
+using Grid = TensorMemoryGrid;
 
 int digits(int v) {
     return v >= 100 ? 3 : v >= 10 ? 2 : 1;
@@ -313,6 +298,8 @@ std::vector<Grid> scaleFactorGrids(const tmem::MmaShape& s, const tcgen05::Block
         Grid g;
         g.operand = a ? "scale A" : "scale B";
         g.label = a ? "SFA" : "SFB";
+        g.rowName = a ? "m" : "n";
+        g.colName = "f";
         g.elementBits = 8;
         const int count = a ? std::min(s.m / s.ctaGroup, 128) : s.n;
         g.title = std::string("Scale factors of ") + (a ? "A" : "B") + " in Tensor Memory  ." + vec + ", " +
@@ -320,8 +307,9 @@ std::vector<Grid> scaleFactorGrids(const tmem::MmaShape& s, const tcgen05::Block
                   std::to_string(rule.factorsPerRow) + " factor(s) per " + (a ? "row m" : "column n") +
                   ", one per " + std::to_string(rule.blockSize) + " elements of K";
         g.subtitle =
-            std::string(a ? "SFA(m,f)" : "SFB(n,f)") +
-            ": factor f of that row, at byte ID + f of the word; each factor is copied into all four "
+            std::string(a ? "SFA(m,f)" : "SFB(n,f)") + ": factor f of that " +
+            std::string(a ? "row" : "column") +
+            ", at byte ID + f of the word; each factor is copied into all four "
             "32-lane subpartitions; 8 bits each, lower bits left; lanes and columns from the [scale-" +
             std::string(a ? "A" : "B") + "-tmem] address";
         g.source = "PTX ISA §" + std::string(rule.section) + " " +
@@ -358,6 +346,8 @@ std::optional<Grid> metadataGrid(const tmem::MmaShape& s, std::vector<std::strin
     Grid g;
     g.operand = "metadata";
     g.label = "E";
+    g.rowName = "m";
+    g.colName = "g";
     g.elementBits = gr.metadataBits;
     g.title = "Sparse metadata in Tensor Memory  " + std::to_string(gr.metadataBits) + " bits per group of " +
               std::to_string(gr.group) + " elements of A's row (" + std::to_string(gr.nonZero) + ":" +
@@ -380,6 +370,16 @@ std::optional<Grid> metadataGrid(const tmem::MmaShape& s, std::vector<std::strin
 }
 
 } // namespace
+
+TensorMemoryExtras tensorMemoryExtras(const tmem::MmaShape& shape,
+                                      const std::optional<tcgen05::BlockScale>& blockScale) {
+    TensorMemoryExtras out;
+    if (const std::optional<tcgen05::BlockScale> def = tcgen05::defaultBlockScale(shape.kind))
+        out.grids = scaleFactorGrids(shape, blockScale ? *blockScale : *def, out.findings);
+    if (std::optional<Grid> md = metadataGrid(shape, out.findings))
+        out.grids.push_back(std::move(*md));
+    return out;
+}
 
 tmem::MmaShape shapeOf(const Instruction& in, const TensorMemoryOptions& o) {
     tmem::MmaShape shape = *in.tmemMma;
@@ -456,9 +456,11 @@ Diagram buildTensorMemoryDiagram(const Instruction& in, const TensorMemoryOption
     d.scope = Scope::Warpgroup;
     d.threads = tmem::kLanes; // hover group: the TMEM lane, or the holding thread when composed
     d.palette = o.palette;
-    d.caption.push_back(
-        std::string(in.ptx) + "  (M " + std::to_string(shape.m) + ", N " + std::to_string(shape.n) + ", K " +
-        std::to_string(tmem::kOf(shape.kind, shape.sparse)) + " in the instruction descriptor)");
+    // The PTX names the vector size drawn (mxf4nvf4 takes 2X or 4X).
+    d.caption.push_back((o.blockScale ? tmem::ptxOf(shape, o.blockScale->vec) : std::string(in.ptx)) +
+                        "  (M " + std::to_string(shape.m) + ", N " + std::to_string(shape.n) + ", K " +
+                        std::to_string(tmem::kOf(shape.kind, shape.sparse)) +
+                        " in the instruction descriptor)");
     d.caption.push_back(layoutLine(rec, in.section));
     if (o.access)
         d.caption.push_back(
@@ -479,6 +481,8 @@ Diagram buildTensorMemoryDiagram(const Instruction& in, const TensorMemoryOption
     const int bits = a ? tmem::aElementBits(shape.kind) : o.access && o.access->packed ? 16 : 32;
     g.operand = a ? "A" : "D";
     g.label = g.operand;
+    g.rowName = "m";
+    g.colName = a ? "k" : "n";
     g.elementBits = bits;
     g.elements.reserve(static_cast<std::size_t>(shape.m * width));
     for (int m = 0; m < shape.m; ++m)
@@ -528,19 +532,14 @@ Diagram buildTensorMemoryDiagram(const Instruction& in, const TensorMemoryOption
         }
     }
     if (o.extras) { // under the operand, in either view; what the tables cannot draw is a finding line
-        std::vector<std::string> findings;
-        std::vector<Grid> extras;
-        if (const std::optional<tcgen05::BlockScale> bs = blockScaleOf(shape, o))
-            extras = scaleFactorGrids(shape, *bs, findings);
-        if (std::optional<Grid> md = metadataGrid(shape, findings))
-            extras.push_back(std::move(*md));
-        for (std::string& f : findings) { // one line each under what is drawn so far
+        TensorMemoryExtras extras = tensorMemoryExtras(shape, o.blockScale);
+        for (std::string& f : extras.findings) { // one line each under what is drawn so far
             const double lineY = d.height - mt.margin + mt.noteFont + 10;
             addText(d, x0, lineY, f, mt.noteFont, TextRole::Caption);
             d.height = lineY + mt.margin;
             d.caption.push_back(std::move(f));
         }
-        for (const Grid& extra : extras)
+        for (const Grid& extra : extras.grids)
             addTmemPanel(d, extra, 1, x0, d.height - mt.margin + mt.gap + mt.panelTitleFont, o.palette);
     }
     rebuildHoverIndex(d);
@@ -611,8 +610,10 @@ void holder(Put& put, const DiagramPanel& p, const DiagramCell& c) {
         int{c.bitHi}, ']');
 }
 
-bool composed(const Diagram& d) {
-    return !d.partner.empty();
+// Whether a Tensor Memory cell is moved by the view's tcgen05.ld / st: D's or A's, not the scale factors'
+// or the metadata beside them.
+bool heldInRegisters(const Diagram& d, const DiagramPanel& p) {
+    return !d.partner.empty() && (p.operand == "D" || p.operand == "A");
 }
 } // namespace
 
@@ -636,11 +637,10 @@ void tensorMemoryTooltip(const Diagram& d, const DiagramPanel& p, const DiagramC
     put(kDot);
     tmemPlace(put, p, c);
     put(kDot);
-    if (composed(d)) // "... · held by warp 1 lane 5 r0[31..0]"
+    if (heldInRegisters(d, p)) { // "... · held by warp 1 lane 5 r0[31..0]"
         put("held by ");
-    if (composed(d))
         holder(put, p, c);
-    else
+    } else
         put("warp ", int{c.warp});
 }
 

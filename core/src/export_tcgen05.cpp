@@ -4,11 +4,14 @@
 #include "lanemap/tmem.hpp"
 
 #include "export_tcgen05_extras.hpp"
+#include "lanemap/diagram_tmem.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <ostream>
 #include <sstream>
+#include <vector>
 
 namespace lanemap::tmem {
 
@@ -17,6 +20,10 @@ namespace {
 constexpr std::string_view kEvidence =
     "not confirmed on hardware (needs sm_100a; no Blackwell GPU has run lanemap's probe): placements are the "
     "ISA's data-path figures, cross-checked with CUTLASS's SM100 traits";
+
+std::optional<tcgen05::ScaleVec> vecOf(const View& v) {
+    return v.blockScale ? std::optional(v.blockScale->vec) : std::nullopt;
+}
 
 bool composesA(const View& v) {
     return v.access && v.access->op == Op::St;
@@ -54,6 +61,69 @@ std::vector<std::string> findings(const LayoutRecord& rec) {
             "TileLang's docstring gives the name C to a cta_group::2 \"1x4\" atom (CUTLASS's 2SM "
             "M=32-per-CTA atom) instead; lanemap follows the ISA's table");
     return out;
+}
+
+// Rows x columns of cells under a header of column numbers, each row led by its number.
+void writeGrid(std::ostream& out, int rows, int cols, const std::vector<std::string>& cells) {
+    std::size_t width = 1;
+    for (const std::string& s : cells)
+        width = std::max(width, s.size());
+    out << "    ";
+    for (int c = 0; c < cols; ++c) {
+        const std::string h = std::to_string(c);
+        out << ' ' << h << std::string(width - std::min(width, h.size()), ' ');
+    }
+    out << '\n';
+    for (int m = 0; m < rows; ++m) {
+        const std::string r = std::to_string(m);
+        out << std::string(4 - std::min<std::size_t>(4, r.size()), ' ') << r;
+        for (int c = 0; c < cols; ++c) {
+            const std::string& s = cells[static_cast<std::size_t>(m * cols + c)];
+            out << ' ' << s << std::string(width - s.size(), ' ');
+        }
+        out << '\n';
+    }
+}
+
+// A scale-factor or metadata table (tensorMemoryExtras, the panel's own words): one row per row m (column n
+// for B's factors), one column per factor or group, each cell where that element sits, its copies' lanes
+// together: "L5,37,69,101 C0[7..0]".
+void writeExtra(std::ostream& out, const TensorMemoryGrid& g) {
+    int rows = 0, cols = 0;
+    for (const TensorMemoryElement& e : g.elements) {
+        rows = std::max(rows, e.element + 1);
+        cols = std::max(cols, e.index + 1);
+    }
+    // Per cell, its places in the order the table gives them; lanes sharing a column and bits go together.
+    std::vector<std::vector<Placement>> places(static_cast<std::size_t>(rows * cols));
+    for (const TensorMemoryElement& e : g.elements)
+        places[static_cast<std::size_t>(e.element * cols + e.index)].push_back(e.at);
+    std::vector<std::string> cells;
+    cells.reserve(places.size());
+    for (const std::vector<Placement>& cell : places) {
+        std::string s;
+        std::vector<bool> done(cell.size());
+        for (std::size_t i = 0; i < cell.size(); ++i) {
+            if (done[i])
+                continue;
+            s += (s.empty() ? "L" : " / L") + std::to_string(cell[i].lane);
+            for (std::size_t j = i + 1; j < cell.size(); ++j)
+                if (!done[j] && cell[j].column == cell[i].column && cell[j].bit == cell[i].bit) {
+                    s += ',' + std::to_string(cell[j].lane);
+                    done[j] = true;
+                }
+            s += " C" + std::to_string(cell[i].column);
+            if (g.elementBits < 32)
+                s += '[' + std::to_string(cell[i].bit + g.elementBits - 1) + ".." +
+                     std::to_string(cell[i].bit) + ']';
+        }
+        cells.push_back(s.empty() ? "." : std::move(s));
+    }
+    out << '\n' << g.title << '\n' << g.subtitle << '\n' << "source: " << g.source << '\n';
+    out << "cell: L<TMEM lane>[,<lane of each copy>] C<TMEM column>[<bits>] of " << g.label << '('
+        << g.rowName << ',' << g.colName << "); rows " << g.rowName << ", columns " << g.colName << '\n';
+    out << g.label << " (" << rows << "x" << cols << ")\n";
+    writeGrid(out, rows, cols, cells);
 }
 
 } // namespace
@@ -102,12 +172,24 @@ std::string validate(const View& v) {
 std::string viewText(const View& v) {
     const LayoutRecord& rec = layoutOf(v.mma);
     std::ostringstream out;
-    out << specOf(v.mma, true) << "  (" << ptxOf(v.mma) << "; M and N in the instruction descriptor)\n";
+    out << specOf(v.mma, true) << "  (" << ptxOf(v.mma, vecOf(v))
+        << "; M and N in the instruction descriptor)\n";
+    if (const std::optional<tcgen05::BlockScale> def = tcgen05::defaultBlockScale(v.mma.kind)) {
+        const tcgen05::BlockScale& bs = v.blockScale ? *v.blockScale : *def;
+        out << "block scale: ." << tcgen05::toString(bs.vec) << ", SFA ID " << bs.sfaId << ", SFB ID "
+            << bs.sfbId << (v.blockScale ? "" : " (the default; --scale-vec, --sfa-id, --sfb-id choose)")
+            << '\n';
+    }
     out << "data-path layout " << toString(rec.layout) << " (" << rec.organisation
         << "), PTX ISA 9.1 §9.7.16.10.5 " << rec.figure << "; CUTLASS " << rec.cutlass << '\n';
     out << "note: " << kEvidence << '\n';
     for (const std::string& f : findings(rec))
         out << "note: " << f << '\n';
+    // The scale factors and metadata, as the Tensor Memory panels draw them; what no table places is a
+    // finding here, ahead of the grids.
+    const TensorMemoryExtras extras = tensorMemoryExtras(v.mma, v.blockScale);
+    for (const std::string& f : extras.findings)
+        out << f << '\n';
     const bool a = composesA(v);
     if (v.access)
         out << (a ? "A stored by " : "D loaded by ") << ptxOf(*v.access)
@@ -122,7 +204,6 @@ std::string viewText(const View& v) {
     const int rows = v.mma.m, cols = colsOf(v);
     out << '\n' << (a ? "A" : "D") << " (" << rows << "x" << cols << ")\n";
     std::vector<std::string> cells(static_cast<std::size_t>(rows * cols));
-    std::size_t width = 1;
     for (int m = 0; m < rows; ++m)
         for (int c = 0; c < cols; ++c) {
             std::string s;
@@ -142,24 +223,11 @@ std::string viewText(const View& v) {
                     s += "c" + std::to_string(p.cta) + " ";
                 s += "L" + std::to_string(p.lane) + " C" + std::to_string(p.column);
             }
-            width = std::max(width, s.size());
             cells[static_cast<std::size_t>(m * cols + c)] = std::move(s);
         }
-    out << "    ";
-    for (int c = 0; c < cols; ++c) {
-        const std::string h = std::to_string(c);
-        out << ' ' << h << std::string(width - h.size(), ' ');
-    }
-    out << '\n';
-    for (int m = 0; m < rows; ++m) {
-        const std::string r = std::to_string(m);
-        out << std::string(4 - std::min<std::size_t>(4, r.size()), ' ') << r;
-        for (int c = 0; c < cols; ++c) {
-            const std::string& s = cells[static_cast<std::size_t>(m * cols + c)];
-            out << ' ' << s << std::string(width - s.size(), ' ');
-        }
-        out << '\n';
-    }
+    writeGrid(out, rows, cols, cells);
+    for (const TensorMemoryGrid& g : extras.grids)
+        writeExtra(out, g);
     return out.str();
 }
 
@@ -167,7 +235,7 @@ std::string viewJson(const View& v) {
     const LayoutRecord& rec = layoutOf(v.mma);
     nlohmann::ordered_json j;
     j["spec"] = specOf(v.mma, true);
-    j["ptx"] = ptxOf(v.mma);
+    j["ptx"] = ptxOf(v.mma, vecOf(v));
     j["family"] = "tcgen05.mma";
     j["shape"] = {{"m", v.mma.m}, {"n", v.mma.n}, {"k", kOf(v.mma.kind, v.mma.sparse)}};
     j["cta_group"] = v.mma.ctaGroup;

@@ -304,14 +304,19 @@ std::string ptxStemOf(const MmaShape& s) {
     return p + ".cta_group::" + std::to_string(s.ctaGroup) + ".kind::" + std::string(toString(s.kind));
 }
 std::string ptxOf(const MmaShape& s) {
+    return ptxOf(s, std::nullopt);
+}
+
+std::string ptxOf(const MmaShape& s, const std::optional<tcgen05::ScaleVec>& vec) {
     // ptxas (CUDA 13.0) rejects a block-scaled kind without .block_scale, and mxf4nvf4 without a vector
-    // size (2X or 4X; 4X, NVFP4's 16-element blocks, is the one shown). The ISA's own example omits both.
+    // size (2X or 4X; 4X, NVFP4's 16-element blocks, is the default). The ISA's own example omits both.
     switch (s.kind) {
     case MmaKind::MXF8F6F4:
     case MmaKind::MXF4:
         return ptxStemOf(s) + ".block_scale";
     case MmaKind::MXF4NVF4:
-        return ptxStemOf(s) + ".block_scale.scale_vec::4X";
+        return ptxStemOf(s) + ".block_scale." +
+               std::string(tcgen05::toString(vec.value_or(tcgen05::ScaleVec::X4)));
     default:
         return ptxStemOf(s);
     }

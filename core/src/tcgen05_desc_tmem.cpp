@@ -120,6 +120,25 @@ std::optional<ScaleVec> parseScaleVec(std::string_view text, Kind kind) {
     return std::nullopt;
 }
 
+std::optional<ScaleVec> fromForm(lanemap::ScaleVec typed) {
+    switch (typed) {
+    case lanemap::ScaleVec::X1:
+        return ScaleVec::X1;
+    case lanemap::ScaleVec::X2:
+        return ScaleVec::X2;
+    case lanemap::ScaleVec::X4:
+        return ScaleVec::X4;
+    default:
+        return std::nullopt;
+    }
+}
+
+lanemap::ScaleVec toForm(ScaleVec vec) {
+    return vec == ScaleVec::X1   ? lanemap::ScaleVec::X1
+           : vec == ScaleVec::X2 ? lanemap::ScaleVec::X2
+                                 : lanemap::ScaleVec::X4;
+}
+
 std::optional<BlockScale> defaultBlockScale(Kind kind) {
     const std::vector<ScaleVec> vecs = scaleVecsOf(kind);
     if (vecs.empty())

@@ -10,6 +10,7 @@
 
 #include "tcgen05_spec.hpp"
 
+#include <algorithm>
 #include <charconv>
 
 namespace lanemap {
@@ -36,6 +37,16 @@ std::optional<int> number(std::string_view text) {
     if (ec != std::errc() || ptr != text.data() + text.size() || text.empty())
         return std::nullopt;
     return value;
+}
+
+// The opcode of what was typed or pasted: no surrounding blanks, no operands, no ';'
+// ("tcgen05.mma.cta_group::1.kind::f16 [d], adesc, bdesc, idesc, p;").
+std::string_view opcodeOf(std::string_view text) {
+    const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
+    while (!text.empty() && blank(text.front()))
+        text.remove_prefix(1);
+    const std::size_t end = text.find_first_of(" \t\r\n;");
+    return end == std::string_view::npos ? text : text.substr(0, end);
 }
 
 std::string shapeList() {
@@ -69,7 +80,7 @@ std::optional<Access> parseAccess(std::string_view text, Op op, std::string& err
     a.op = op;
     bool shape = false, num = false;
     std::string_view packWord;
-    for (const std::string_view w : words(text)) {
+    for (const std::string_view w : words(opcodeOf(text))) {
         if (w == "tcgen05" || w == "sync" || w == "aligned" || w == "b32")
             continue;
         if (w == "ld" || w == "st") {
@@ -118,10 +129,12 @@ std::optional<Access> parseAccess(std::string_view text, Op op, std::string& err
     return a;
 }
 
-std::optional<MmaShape> parseMma(std::string_view text, std::string& error) {
+std::optional<MmaShape> parseMma(std::string_view text, std::string& error,
+                                 std::optional<tcgen05::ScaleVec>* scaleVec) {
     MmaShape s;
     bool kind = false, group = false, shape = false;
-    const std::vector<std::string_view> ws = words(text);
+    std::string_view vecWord; // .scale_vec::NX, .block16, .block32: read once the kind is known
+    const std::vector<std::string_view> ws = words(opcodeOf(text));
     if (ws.size() < 2 || ws[0] != "tcgen05" || ws[1] != "mma") {
         error = "an mma spec starts with tcgen05.mma";
         return std::nullopt;
@@ -132,9 +145,10 @@ std::optional<MmaShape> parseMma(std::string_view text, std::string& error) {
             s.ws = true;
         else if (w == "sp")
             s.sparse = true;
-        else if (w == "sync" || w == "aligned" || w == "block_scale" || w == "block16" || w == "block32" ||
-                 w.rfind("scale_vec::", 0) == 0)
-            continue; // the block-scale qualifiers change the scale factors, not where D sits
+        else if (w == "sync" || w == "aligned" || w == "block_scale")
+            continue;
+        else if (w == "block16" || w == "block32" || w.rfind("scale_vec::", 0) == 0)
+            vecWord = w; // the scale factors' vector size, not where D sits
         else if (w.rfind("cta_group::", 0) == 0) {
             const auto g = number(w.substr(11));
             if (!g || (*g != 1 && *g != 2)) {
@@ -194,6 +208,21 @@ std::optional<MmaShape> parseMma(std::string_view text, std::string& error) {
         error = why;
         return std::nullopt;
     }
+    if (!vecWord.empty()) {
+        const std::optional<tcgen05::ScaleVec> vec = tcgen05::parseScaleVec(vecWord, s.kind);
+        const std::vector<tcgen05::ScaleVec> valid = tcgen05::scaleVecsOf(s.kind);
+        if (!vec || std::find(valid.begin(), valid.end(), *vec) == valid.end()) {
+            std::string names;
+            for (const tcgen05::ScaleVec v : valid)
+                names += (names.empty() ? "." : ", .") + std::string(tcgen05::toString(v));
+            error = "invalid ." + excerpt(vecWord, 32) + " for .kind::" + std::string(toString(s.kind)) +
+                    (valid.empty() ? " (a kind without block scaling takes no vector size)"
+                                   : "; valid: " + names);
+            return std::nullopt;
+        }
+        if (scaleVec)
+            *scaleVec = vec;
+    }
     return s;
 }
 
@@ -206,10 +235,14 @@ bool isTcgen05Text(std::string_view text) {
 ParsedSpec parseTcgen05Spec(const std::string& input, const Catalog& catalog) {
     ParsedSpec result;
     std::string error, spec;
+    std::optional<tcgen05::ScaleVec> vec; // a block-scaled PTX string's .scale_vec::NX
     if (input.rfind("tcgen05.mma", 0) == 0) {
-        if (const auto s = tmem::parseMma(input, error)) {
+        if (const auto s = tmem::parseMma(input, error, &vec)) {
             spec = tmem::specOf(*s, false);
             result.n = s->n;
+            // The kind's default size is what its catalog entry (and form) already stand for.
+            if (vec && vec == tcgen05::defaultBlockScale(s->kind)->vec)
+                vec.reset();
         }
     } else if (input.rfind("tcgen05.ld.", 0) == 0 || input.rfind("tcgen05.st.", 0) == 0) {
         if (const auto a = tmem::parseAccess(input, tmem::Op::Ld, error))
@@ -223,6 +256,8 @@ ParsedSpec parseTcgen05Spec(const std::string& input, const Catalog& catalog) {
         if (const Variant* v = catalog.variant(spec)) {
             result.variant = v;
             result.form = v->forms.front();
+            if (vec) // what was typed, when not the default: the scale factors a view of it shows
+                result.form.scaleVec = tcgen05::toForm(*vec);
             result.ptx = v->ptx;
             return result;
         }

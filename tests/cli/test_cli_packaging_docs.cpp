@@ -3,10 +3,13 @@
 // lanemap-cli` and Tab do not know.
 #include "cli_run.hpp"
 
+#include "lanemap/catalog.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <fstream>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -114,6 +117,26 @@ TEST(PackagingDocs, BashAndZshCompletionOfferEverySubcommandAndOption) {
             EXPECT_TRUE(inZsh) << "zsh does not complete " << command << ' ' << option;
         }
     }
+}
+
+// What the man pages, the desktop entry and the AppStream description say lanemap covers: every family of the
+// catalog, by its PTX name (a family added to the catalog and not to them fails here).
+TEST(PackagingDocs, TheDescriptionsNameEveryFamilyOfTheCatalog) {
+    for (const std::string file : {"packaging/man/lanemap.1", "packaging/man/lanemap-cli.1",
+                                   "packaging/lanemap.metainfo.xml.in", "resources/lanemap.desktop"}) {
+        const std::string text = readSource(file);
+        ASSERT_FALSE(text.empty()) << file;
+        for (const lanemap::Family family : lanemap::Catalog::instance().families()) {
+            std::string name(lanemap::toString(family));
+            std::string escaped;
+            for (const char c : name)
+                escaped += c == '.' ? std::string("\\.") : std::string(1, c);
+            // The name as a word: not inside wgmma, not the start of mma.sp.
+            const std::regex word("(^|[^A-Za-z0-9_.])" + escaped + "(?![A-Za-z0-9_:]|\\.[A-Za-z0-9])");
+            EXPECT_TRUE(std::regex_search(text, word)) << file << " does not name " << name;
+        }
+    }
+    EXPECT_NE(lanemap::familyNames().find("tcgen05.mma"), std::string::npos);
 }
 
 } // namespace

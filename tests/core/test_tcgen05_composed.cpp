@@ -250,4 +250,32 @@ TEST(TensorMemoryView, SparseMetadataPanelFollowsTheTable) {
     EXPECT_TRUE(said);
 }
 
+// Composed with a tcgen05.ld of D, the scale-factor and metadata cells said "held by warp 1 lane 37 r0":
+// no load moves them (lane 37 is no lane of a warp). Their tooltip names the warp that reaches their lane,
+// as without a load; D's cells still name their holder.
+TEST(TensorMemoryView, ScaleFactorsAndMetadataAreHeldByNoRegisterOfTheLoad) {
+    const Instruction& in = entry("tcgen05.mma.sp.cta_group::1.kind::mxf4.m128");
+    TensorMemoryOptions o;
+    o.n = 32;
+    o.access = defaultAccess(shapeOf(in, o), tmem::Op::Ld);
+    const Diagram d = buildTensorMemoryDiagram(in, o);
+    int extras = 0, held = 0;
+    for (const DiagramCell& c : d.cells) {
+        const DiagramPanel& p = d.panels[c.panel];
+        if (p.kind != PanelKind::TensorMemory)
+            continue;
+        const std::string tip = d.tooltip(c);
+        if (p.operand == "D") {
+            held += tip.find(" \u00b7 held by warp ") != std::string::npos;
+            continue;
+        }
+        ++extras;
+        const int lane = tmem::Address::decode(c.address).lane;
+        EXPECT_EQ(tip.find("held by"), std::string::npos) << tip;
+        EXPECT_EQ(tip.substr(tip.rfind(" \u00b7 ")), " \u00b7 warp " + std::to_string(lane / 32)) << tip;
+    }
+    EXPECT_EQ(extras, 128 * 2 * 4 + 32 * 2 * 4 + 128 * 16) << "SFA, SFB (4 copies each), E";
+    EXPECT_EQ(held, 128 * 32);
+}
+
 } // namespace test_tcgen05_composed

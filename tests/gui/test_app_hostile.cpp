@@ -4,6 +4,8 @@
 #include "gui_test_support.hpp"
 #include "preferences.hpp"
 
+#include "lanemap/catalog.hpp"
+
 #include <QDataStream>
 #include <QDir>
 #include <QFile>
@@ -75,6 +77,17 @@ TEST_F(AppHostile, UsageErrorsExit2AndSayWhy) {
         EXPECT_EQ(r.code, 2) << target << ": " << r.err;
         EXPECT_NE(r.err.find(reason), std::string::npos) << target << ": " << r.err;
     }
+}
+
+TEST_F(AppHostile, HelpNamesEveryFamilyOfTheCatalog) {
+    const AppRun r = app("--help >help.txt");
+    EXPECT_EQ(r.code, 0) << r.err;
+    const std::string help = slurp(m_dir / "help.txt");
+    // The description lists the catalog's families ("..., tcgen05.st and tcgen05.mma operands").
+    EXPECT_NE(help.find("PTX " + lanemap::familyNames(" and ") + " operands"), std::string::npos) << help;
+    for (const char* family : {"wgmma.sp", "ldmatrix", "movmatrix", "wmma", "tcgen05.ld", "tcgen05.mma"})
+        EXPECT_NE(help.find(family), std::string::npos) << family << " missing from:\n" << help;
+    EXPECT_NE(help.find("Tensor Memory"), std::string::npos) << help;
 }
 
 TEST_F(AppHostile, OversizedWindowIsRejectedNotCrashed) {

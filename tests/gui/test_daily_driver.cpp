@@ -2,6 +2,8 @@
 // desktop until the user picks one, About names the licence, compare mode times what the user sees.
 #include "gui_test_support.hpp"
 
+#include "lanemap/catalog.hpp"
+
 #include <QLabel>
 #include <QLineEdit>
 #include <QPalette>
@@ -72,6 +74,9 @@ TEST(DailyDriver, AboutNamesTheLicence) {
     const QString about = w->aboutText();
     EXPECT_TRUE(about.contains(QStringLiteral("MIT licence"))) << about.toStdString();
     EXPECT_TRUE(about.contains(QStringLiteral("About Qt"))) << about.toStdString();
+    // Every family of the catalog, tcgen05's included.
+    EXPECT_TRUE(about.contains(QString::fromStdString(lanemap::familyNames()))) << about.toStdString();
+    EXPECT_TRUE(about.contains(QStringLiteral("tcgen05.mma"))) << about.toStdString();
 }
 
 TEST(DailyDriver, CompareModeTimesThePaintTheUserSees) {

@@ -90,6 +90,29 @@ TEST(MainWindow, FilterBoxAcceptsAPtxStringAndShowsParseErrors) {
     EXPECT_TRUE(w->filterError()->isHidden());
 }
 
+// The filter box parsed only mma/wgmma text: a tcgen05 spec with its N (or a pasted tcgen05 or ldmatrix
+// instruction) matched nothing and Enter opened nothing.
+TEST(MainWindow, FilterBoxOpensAnyFamilysInstructionATcgen05MmaAtItsN) {
+    Window w;
+    w->filterEdit()->setText(QStringLiteral("tcgen05.mma.sp.cta_group::1.kind::mxf4.m128n32"));
+    EXPECT_EQ(w->currentSpec(), QStringLiteral("tcgen05.mma.sp.cta_group::1.kind::mxf4.m128"));
+    EXPECT_TRUE(w->filterError()->isHidden()) << w->filterError()->text().toStdString();
+    EXPECT_EQ(w->filterModel()->matchingVariants(), 1);
+    DiagramView* tmem = w->pane(QStringLiteral("Tensor Memory"));
+    ASSERT_NE(tmem, nullptr);
+    ASSERT_NE(tmem->diagram(), nullptr);
+    EXPECT_EQ(tmem->diagram()->panels.front().cols, 32) << "D drawn at the N typed";
+    w->filterEdit()->setText(QStringLiteral("tcgen05.ld.sync.aligned.16x256b.x8.b32 {r0, r1}, [taddr];"));
+    EXPECT_EQ(w->currentSpec(), QStringLiteral("tcgen05.ld.16x256b.x8"));
+    w->filterEdit()->setText(
+        QStringLiteral("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {r0, r1, r2, r3}, [p];"));
+    EXPECT_TRUE(w->currentSpec().startsWith(QStringLiteral("ldmatrix.m8n8.x4")))
+        << w->currentSpec().toStdString();
+    w->filterEdit()->setText(QStringLiteral("tcgen05"));
+    EXPECT_TRUE(w->filterError()->isHidden()) << "a family's name alone is a search, not a bad spec";
+    EXPECT_GT(w->filterModel()->matchingVariants(), 200);
+}
+
 TEST(MainWindow, HoverShowsDetailsAndLightsTheLaneInEveryPane) {
     Window w;
     ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));

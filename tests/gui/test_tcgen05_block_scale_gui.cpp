@@ -39,6 +39,36 @@ void pick(QComboBox* box, const QVariant& data) {
     QApplication::processEvents();
 }
 
+// With the three block-scale boxes beside N, Operand and tcgen05.ld, the window could not be narrower than
+// 1341 pixels: on a 1280 x 720 screen it overflowed. The boxes sit on a row of their own.
+TEST(Tcgen05BlockScaleBoxes, TheWindowFitsA1280PixelScreen) {
+    OpenedAt w(QSize(1280, 720), QStringLiteral("tcgen05.mma.sp.cta_group::1.kind::mxf4.m128n32"));
+    ASSERT_TRUE(w.window->tmemScaleVecBox()->isVisibleTo(w.window.get()));
+    EXPECT_LE(w.window->minimumSizeHint().width(), 1280);
+    EXPECT_LE(w.window->width(), 1280);
+    const QWidget* sfb = w.window->tmemSfbIdBox();
+    EXPECT_LE(sfb->mapTo(w.window.get(), QPoint(sfb->width(), 0)).x(), w.window->width())
+        << "the SFB ID box is inside the window";
+}
+
+// A pasted instruction naming .scale_vec::2X opened at the kind's default (4X): the vector size typed is the
+// one drawn, in the box and the picture.
+TEST(Tcgen05BlockScaleBoxes, APastedInstructionOpensAtTheVectorSizeItNames) {
+    OpenedAt w(QSize(1280, 720), QStringLiteral("mma.m16n8k16.f16"));
+    ASSERT_TRUE(w.window->openSpec(QStringLiteral(
+        "tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.scale_vec::2X [d], a, b, i, [sfa], [sfb], p;")));
+    QApplication::processEvents();
+    ASSERT_TRUE(w.window->tensorMemoryOptions().blockScale.has_value());
+    EXPECT_EQ(w.window->tensorMemoryOptions().blockScale->vec, tcgen05::ScaleVec::X2);
+    EXPECT_EQ(w.window->tmemScaleVecBox()->currentText(), QStringLiteral("2X"));
+    const Diagram& d = *w.window->pane(MainWindow::tensorMemoryPane())->diagram();
+    EXPECT_NE(d.title.find("scale_vec::2X"), std::string::npos) << d.title;
+    // The short spec names no size: the default, 4X.
+    ASSERT_TRUE(w.window->openSpec(QStringLiteral("mma.m16n8k16.f16")));
+    ASSERT_TRUE(w.window->openSpec(QStringLiteral("tcgen05.mma.cta_group::1.kind::mxf4nvf4.m128n64")));
+    EXPECT_EQ(w.window->tmemScaleVecBox()->currentText(), QStringLiteral("4X"));
+}
+
 TEST(Tcgen05BlockScaleBoxes, PickingAVectorSizeAndIdsRedrawsTheScaleFactors) {
     OpenedAt w(QSize(1280, 720), QStringLiteral("tcgen05.mma.cta_group::1.kind::mxf4nvf4.m128n64"));
     QComboBox* vec = w.window->tmemScaleVecBox();

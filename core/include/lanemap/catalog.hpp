@@ -34,6 +34,9 @@ class Catalog {
     std::size_t size() const { return variants().size(); }
     // How many variants the families registered so far hold (no registration).
     std::size_t registeredSize() const;
+    // Every family the tables hold, in catalog order (no registration): what `list --family` takes and the
+    // help texts name.
+    std::vector<Family> families() const;
 
     // Exact canonical spec lookup; nullptr when unknown. Registers that one variant when its table has not
     // registered yet (the whole table only when the spec is not in it).
@@ -102,6 +105,10 @@ class Catalog {
     mutable std::once_flag m_byPtxOnce;
     mutable std::map<std::string, const Entry*, std::less<>> m_byPtx;
 };
+
+// The catalog's family names as a user reads them, in catalog order: "mma, mma.sp, ..., tcgen05.mma", with
+// `last` before the last one (", " or " and ").
+std::string familyNames(std::string_view last = ", ");
 
 // Family registration functions, one per declarative table (core/src/families/).
 void registerDenseMma(Catalog& catalog);

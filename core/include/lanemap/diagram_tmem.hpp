@@ -73,6 +73,34 @@ const EpilogueLoad& epilogueLoadOf(tmem::Layout layout);
 // columns or D's, whichever is fewer; for A a .32x32b store covering A's columns.
 tmem::Access defaultAccess(const tmem::MmaShape& shape, tmem::Op op);
 
+// One element of a Tensor Memory table: where it sits and, composed, who holds it.
+struct TensorMemoryElement {
+    int element = 0, index = 0, factor = 0; // element = m (n for B's scale factors); index = n, k, f or g
+    tmem::Placement at;
+    std::optional<tmem::Holder> holder;
+};
+
+// One Tensor Memory table as every backend shows it: the panel of the Diagram, the text of `show`.
+struct TensorMemoryGrid {
+    std::string operand;          // "D", "A", "scale A", "scale B", "metadata"
+    std::string label;            // "D", "A", "SFA", "SFB", "E": the cell label "D(m,n)"
+    std::string rowName, colName; // what element and index count: "m", "n"; "n", "f" (SFB); "m", "g" (E)
+    std::string title, subtitle;
+    int elementBits = 32;
+    std::string source; // the line naming where the placement comes from
+    std::vector<TensorMemoryElement> elements;
+};
+
+// The tables an mma reads beside its operands: the block-scaled kinds' scale factors (for `blockScale`, the
+// kind's default when nullopt) and the .sp forms' metadata. A case the tables cannot place is a finding
+// ("finding: ...") instead of a grid: B's factors on the 2x2 datapath, the metadata no figure gives.
+struct TensorMemoryExtras {
+    std::vector<TensorMemoryGrid> grids;
+    std::vector<std::string> findings;
+};
+TensorMemoryExtras tensorMemoryExtras(const tmem::MmaShape& shape,
+                                      const std::optional<tcgen05::BlockScale>& blockScale);
+
 // Throws std::invalid_argument with validate()'s message when the view cannot be drawn.
 Diagram buildTensorMemoryDiagram(const Instruction& instruction, const TensorMemoryOptions& options);
 

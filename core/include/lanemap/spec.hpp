@@ -14,7 +14,8 @@ class Catalog;
 
 struct ParsedSpec {
     const Variant* variant = nullptr; // set on success
-    // What was typed (set on success): A and B types, b1 operation, scale vector. A mixed form (s8 x u8,
+    // What was typed (set on success): A and B types, b1 operation, scale vector (also a tcgen05.mma PTX
+    // string's .scale_vec::NX / .block16 / .block32). A mixed form (s8 x u8,
     // e4m3 x e5m2, the f8f6f4 mixes) shares the variant's layout but keeps its own PTX string in `ptx`.
     Form form;
     std::string ptx;

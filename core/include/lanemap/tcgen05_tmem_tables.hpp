@@ -13,6 +13,7 @@
 // each record naming its figure and its CUTLASS atom. None of it is confirmed on hardware.
 
 #include "lanemap/tcgen05_desc.hpp"
+#include "lanemap/vocabulary.hpp"
 
 #include <optional>
 #include <string>
@@ -37,6 +38,10 @@ std::string_view toString(ScaleVec vec); // "scale_vec::1X", ...
 // Accepts 1X / scale_vec::1X (any case) and the aliases block32 (with the kind: 1X for mxf8f6f4, 2X
 // otherwise) and block16 (4X).
 std::optional<ScaleVec> parseScaleVec(std::string_view text, Kind kind);
+// The same vector sizes as a parsed spec's Form carries them (lanemap::ScaleVec, vocabulary.hpp): X1, X2,
+// X4 each way; a Form's None or Default (no size named) is nullopt.
+std::optional<ScaleVec> fromForm(lanemap::ScaleVec typed);
+lanemap::ScaleVec toForm(ScaleVec vec);
 
 // One vector size as §9.7.16.10.7.2.x / .3.x state it: one line per figure pair (A and B).
 struct ScaleVecRule {

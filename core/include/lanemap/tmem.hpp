@@ -203,6 +203,9 @@ Placement placeA(const MmaShape& shape, int m, int k, int elementBits);
 // ptxas requires of a block-scaled kind (.block_scale; mxf4nvf4 also .scale_vec::4X). M and N are in the
 // instruction descriptor, not in the string.
 std::string ptxOf(const MmaShape& shape);
+// The same with the vector size `vec` of a block-scaled kind named where the kind takes more than one
+// (mxf4nvf4: 2X or 4X): the instruction whose scale factors a view shows.
+std::string ptxOf(const MmaShape& shape, const std::optional<tcgen05::ScaleVec>& vec);
 // The same words without the block-scale qualifiers: the stem of the catalog's spec.
 std::string ptxStemOf(const MmaShape& shape);
 
@@ -253,11 +256,15 @@ std::string viewJson(const View& view);
 // ---- text (the edges) ------------------------------------------------------------------------------------
 
 // An access from its spec words: "16x256b.x8", "16x32bx2.x2.pack::16b", "tcgen05.ld.16x64b.x4" or the PTX
-// string; `op` is used when the text does not name one. nullopt with `error` naming what is valid.
+// string (operands ignored); `op` is used when the text does not name one. nullopt with `error` naming what
+// is valid.
 std::optional<Access> parseAccess(std::string_view text, Op op, std::string& error);
 // An mma form: tcgen05.mma[.ws][.sp].cta_group::G.kind::K[.mMnN][.lane16], or the PTX string (M and N live
-// in the instruction descriptor: without .mMnN the largest M and N of the form are shown).
-std::optional<MmaShape> parseMma(std::string_view text, std::string& error);
+// in the instruction descriptor: without .mMnN the largest M and N of the form are shown), operands and ';'
+// of a pasted instruction ignored. A block-scale vector size it names (.scale_vec::2X, .block16, .block32)
+// must be one the kind takes, and is returned in `scaleVec` when given.
+std::optional<MmaShape> parseMma(std::string_view text, std::string& error,
+                                 std::optional<tcgen05::ScaleVec>* scaleVec = nullptr);
 // The canonical spec: tcgen05.mma.cta_group::1.kind::f16.m128 (withN: m128n256).
 std::string specOf(const MmaShape& shape, bool withN);
 std::string specOf(const Access& access);
