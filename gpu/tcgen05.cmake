@@ -23,6 +23,11 @@ if(LANEMAP_HAVE_CUDA)
     set_target_properties(lanemap_gpu_tcgen05_probe_kernels PROPERTIES CUDA_ARCHITECTURES 100a-real)
     target_compile_options(lanemap_gpu_tcgen05_probe_kernels PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra>)
     target_link_libraries(lanemap_gpu_tcgen05_probe_kernels PRIVATE CUDA::cudart_static)
+    # ptxas -O1 for the mma kernels, as for the wgmma ones: 8.8 -> 6.7 s, and cuobjdump -sass finds the same
+    # tcgen05 instructions in each of the 36 kernels, with the same UTC*MMA counts (the ld/st files gain nothing:
+    # docs/performance.md#build-and-test-time).
+    set_source_files_properties(src/kernels_tcgen05_mma.cu TARGET_DIRECTORY lanemap_gpu_tcgen05_probe_kernels
+                                PROPERTIES COMPILE_OPTIONS -Xptxas=-O1)
     target_link_libraries(lanemap_probe_cuda PUBLIC lanemap_gpu_tcgen05_probe_kernels)
     target_compile_definitions(lanemap_probe_cuda PUBLIC LANEMAP_TCGEN05_PROBES=1) # the GPU tests check the tables
     # Private to the probe module, as the other kernel archives (gpu/CMakeLists.txt).
