@@ -17,7 +17,7 @@ namespace {
 // Generated at build time from resources/discovery/*.json by core/tools/embed_reports.cpp.
 struct RecordedDiscoveryRow {
     const char* file;
-    const char* json;
+    const char* const* json; // the report's text in chunks, ending with nullptr
 };
 #include "recorded_discovery.inc" // kRecordedDiscoveries[]
 
@@ -293,7 +293,10 @@ const std::vector<RecordedDiscovery>& recordedDiscoveries() {
             RecordedDiscovery r;
             r.file = row.file;
             std::string error;
-            if (!parseDiscoveryReport(row.json, r.report, error)) // validated when embedded: cannot happen
+            std::string json;
+            for (const char* const* chunk = row.json; *chunk; ++chunk)
+                json += *chunk;
+            if (!parseDiscoveryReport(json, r.report, error)) // validated when embedded: cannot happen
                 throw std::logic_error("embedded discovery report " + r.file + ": " + error);
             out.push_back(std::move(r));
         }
