@@ -146,18 +146,23 @@ QWidget* MainWindow::makeTensorMemoryTools() {
     rows->setSpacing(2);
     auto* hl = new QHBoxLayout;
     rows->addLayout(hl);
-    auto box = [&](const QString& label, const QString& objectName, const QString& tip, QLabel** labelOut) {
-        auto* l = new QLabel(label, tools);
-        auto* b = new QComboBox(tools);
+    // A labelled box in `row` of `parent`; its label goes to `labelOut` where asked.
+    auto addBox = [](QWidget* parent, QHBoxLayout* row, const QString& label, const QString& objectName,
+                     const QString& tip, QLabel** labelOut = nullptr) {
+        auto* l = new QLabel(label, parent);
+        auto* b = new QComboBox(parent);
         b->setObjectName(objectName);
         b->setToolTip(tip);
         b->setSizeAdjustPolicy(QComboBox::AdjustToContents);
         l->setBuddy(b);
-        hl->addWidget(l);
-        hl->addWidget(b);
+        row->addWidget(l);
+        row->addWidget(b);
         if (labelOut)
             *labelOut = l;
         return b;
+    };
+    auto box = [&](const QString& label, const QString& objectName, const QString& tip, QLabel** labelOut) {
+        return addBox(tools, hl, label, objectName, tip, labelOut);
     };
     m_tmemNBox =
         box(tr("&N"), QStringLiteral("tmemN"),
@@ -176,15 +181,7 @@ QWidget* MainWindow::makeTensorMemoryTools() {
     auto* sl = new QHBoxLayout(m_tmemScaleTools);
     sl->setContentsMargins(0, 0, 0, 0);
     auto scaleBox = [&](const QString& label, const QString& objectName, const QString& tip) {
-        auto* l = new QLabel(label, m_tmemScaleTools);
-        auto* b = new QComboBox(m_tmemScaleTools);
-        b->setObjectName(objectName);
-        b->setToolTip(tip);
-        b->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-        l->setBuddy(b);
-        sl->addWidget(l);
-        sl->addWidget(b);
-        return b;
+        return addBox(m_tmemScaleTools, sl, label, objectName, tip);
     };
     m_tmemScaleVecBox =
         scaleBox(tr("Scale &vec"), QStringLiteral("tmemScaleVec"),

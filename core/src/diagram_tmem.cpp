@@ -20,7 +20,7 @@ namespace lanemap {
 namespace {
 constexpr Rgb kInk{0x22, 0x22, 0x22};
 constexpr Rgb kGridLine{0x44, 0x44, 0x44};
-constexpr std::string_view kNotOnHardware = "not confirmed on hardware (needs sm_100a)";
+using tcgen05::kNotOnHardware;
 
 void addText(Diagram& d, double x, double y, std::string s, double size, TextRole role,
              TextAnchor anchor = TextAnchor::Start, bool bold = false, bool mono = false) {
@@ -301,7 +301,7 @@ std::vector<Grid> scaleFactorGrids(const tmem::MmaShape& s, const tcgen05::Block
         g.rowName = a ? "m" : "n";
         g.colName = "f";
         g.elementBits = 8;
-        const int count = a ? std::min(s.m / s.ctaGroup, 128) : s.n;
+        const int count = scaleFactorRows(op, s.m, s.n, s.ctaGroup);
         g.title = std::string("Scale factors of ") + (a ? "A" : "B") + " in Tensor Memory  ." + vec + ", " +
                   (a ? "SFA" : "SFB") + " ID " + std::to_string(id) + ": " +
                   std::to_string(rule.factorsPerRow) + " factor(s) per " + (a ? "row m" : "column n") +

@@ -6,7 +6,7 @@
 namespace lanemap::tmem {
 
 namespace {
-constexpr std::string_view kNotOnHardware = "not confirmed on hardware (needs sm_100a)";
+using tcgen05::kNotOnHardware;
 
 nlohmann::ordered_json place(const tcgen05::TmemPlace& p) {
     return nlohmann::ordered_json::array({p.lane, p.column, p.lowBit});
@@ -39,7 +39,7 @@ void addScaleFactors(const View& v, const tcgen05::BlockScale& bs, nlohmann::ord
                             std::string(a ? rule.figureA : rule.figureB) + "; CUTLASS tmem_sf_frg (4x1); " +
                             std::string(kNotOnHardware);
         operand["id"] = a ? bs.sfaId : bs.sfbId;
-        const int count = a ? std::min(v.mma.m / v.mma.ctaGroup, 128) : v.mma.n;
+        const int count = scaleFactorRows(op, v.mma.m, v.mma.n, v.mma.ctaGroup);
         nlohmann::ordered_json rows = nlohmann::ordered_json::array();
         for (int i = 0; i < count; ++i) {
             nlohmann::ordered_json factors = nlohmann::ordered_json::array();

@@ -40,6 +40,8 @@ constexpr std::string_view kSelectorFigure =
     "the figure draws which sub-columns each sparsity-selector value picks; lanemap places selector 0";
 constexpr std::string_view kSelectorZero =
     "the selector must be 0 (i8, f8f6f4) or is taken as 0 (mxf8f6f4, mxf4, mxf4nvf4): all columns selected";
+constexpr std::string_view kSelectorNotTranscribed =
+    "ambiguity: the figure's sub-columns per selector value are not transcribed; drawn for selector 0";
 constexpr std::string_view kNotTranscribed = "not drawn: the ISA gives this layout only as a figure, and "
                                              "CUTLASS has no atom for it (tmem_e_frg is M = "
                                              "128 only) to read it from; lanemap shows no guess";
@@ -208,6 +210,10 @@ std::string scaleFactorFinding(ScaleOperand operand, int m, int ctaGroup) {
     return {};
 }
 
+int scaleFactorRows(ScaleOperand operand, int m, int n, int ctaGroup) {
+    return operand == ScaleOperand::A ? std::min(m / ctaGroup, 128) : n;
+}
+
 SparseGranularity sparseGranularity(Kind kind) {
     switch (kind) {
     case Kind::TF32:
@@ -242,7 +248,7 @@ const std::vector<MetadataLayoutRecord>& metadataLayoutRecords() {
          "Figure 263",
          kSelectorFigure,
          "tmem_e_frg 16-bit atom ((8,2,8),(16,2)):((1,2048,16),(128,8))",
-         "ambiguity: the figure's sub-columns per selector value are not transcribed; drawn for selector 0",
+         kSelectorNotTranscribed,
          halfRowsInterleaved},
         {{Kind::TF32}, {64}, "9.7.16.10.8.4.3", "Figure 264", kSelectorFigure, "", kNotTranscribed, nullptr},
         {{Kind::TF32},
@@ -251,7 +257,7 @@ const std::vector<MetadataLayoutRecord>& metadataLayoutRecords() {
          "Figure 265",
          kSelectorFigure,
          "tmem_e_frg 32-bit atom ((8,2,8),(8,2)):((1,1024,16),(128,8))",
-         "ambiguity: the figure's sub-columns per selector value are not transcribed; drawn for selector 0",
+         kSelectorNotTranscribed,
          halfRowsInterleaved},
         {kNarrow, {64}, "9.7.16.10.8.4.5", "Figure 266", kSelectorZero, "", kNotTranscribed, nullptr},
         {kNarrow,

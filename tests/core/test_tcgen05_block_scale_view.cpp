@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "catalog_entry.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -19,13 +21,7 @@
 namespace test_tcgen05_block_scale_view {
 
 using namespace lanemap;
-
-const Instruction& entry(const std::string& spec) {
-    const Instruction* in = Catalog::instance().instruction(spec);
-    if (!in)
-        throw std::runtime_error("no catalog entry " + spec);
-    return *in;
-}
+using lanemap::test::catalogEntry;
 
 const DiagramPanel* panelOf(const Diagram& d, std::string_view operand) {
     for (const DiagramPanel& p : d.panels)
@@ -50,7 +46,7 @@ TEST(TensorMemoryBlockScale, EveryVectorSizeAndIdIsDrawnWhereTheTableSays) {
     for (const std::string spec :
          {"tcgen05.mma.cta_group::1.kind::mxf8f6f4.m128", "tcgen05.mma.cta_group::1.kind::mxf4.m128",
           "tcgen05.mma.cta_group::1.kind::mxf4nvf4.m128"}) {
-        const Instruction& in = entry(spec);
+        const Instruction& in = catalogEntry(spec);
         const tcgen05::Kind kind = in.tmemMma->kind;
         for (const tcgen05::ScaleVec vec : tcgen05::scaleVecsOf(kind))
             for (const int id : tcgen05::ruleOf(vec).ids) {
@@ -80,7 +76,7 @@ TEST(TensorMemoryBlockScale, EveryVectorSizeAndIdIsDrawnWhereTheTableSays) {
 }
 
 TEST(TensorMemoryBlockScale, AnIdTheVectorSizeDoesNotTakeIsRefusedWithTheValidOnes) {
-    const Instruction& in = entry("tcgen05.mma.cta_group::1.kind::mxf4nvf4.m128");
+    const Instruction& in = catalogEntry("tcgen05.mma.cta_group::1.kind::mxf4nvf4.m128");
     TensorMemoryOptions o;
     o.blockScale = tcgen05::BlockScale{tcgen05::ScaleVec::X4, 0, 2};
     EXPECT_NE(validate(in, o).find("SFB ID 2 is invalid"), std::string::npos);
@@ -89,19 +85,20 @@ TEST(TensorMemoryBlockScale, AnIdTheVectorSizeDoesNotTakeIsRefusedWithTheValidOn
     // A kind without block scaling ignores no choice silently: it is refused.
     TensorMemoryOptions f16;
     f16.blockScale = tcgen05::BlockScale{};
-    EXPECT_NE(validate(entry("tcgen05.mma.cta_group::1.kind::f16.m128"), f16).find("not block-scaled"),
+    EXPECT_NE(validate(catalogEntry("tcgen05.mma.cta_group::1.kind::f16.m128"), f16).find("not block-scaled"),
               std::string::npos);
 }
 
 TEST(TensorMemoryBlockScale, TheTwoByTwoDatapathsBFactorsAreAFindingNotAGuess) {
-    const Diagram d = buildTensorMemoryDiagram(entry("tcgen05.mma.cta_group::2.kind::mxf8f6f4.m128"), {});
+    const Diagram d =
+        buildTensorMemoryDiagram(catalogEntry("tcgen05.mma.cta_group::2.kind::mxf8f6f4.m128"), {});
     EXPECT_NE(panelOf(d, "scale A"), nullptr);
     EXPECT_EQ(panelOf(d, "scale B"), nullptr);
     EXPECT_TRUE(captionHas(d, "finding: B's scale factors of cta_group::2 with M = 128"));
 }
 
 TEST(TensorMemoryBlockScale, JsonAndSvgCarryTheChosenIds) {
-    tmem::View v{*entry("tcgen05.mma.cta_group::1.kind::mxf4.m128").tmemMma, std::nullopt};
+    tmem::View v{*catalogEntry("tcgen05.mma.cta_group::1.kind::mxf4.m128").tmemMma, std::nullopt};
     v.mma.n = 64;
     v.blockScale = tcgen05::BlockScale{tcgen05::ScaleVec::X2, 2, 0};
     const auto j = nlohmann::json::parse(tmem::viewJson(v));
@@ -121,7 +118,8 @@ TEST(TensorMemoryBlockScale, JsonAndSvgCarryTheChosenIds) {
     TensorMemoryOptions o;
     o.n = 64;
     o.blockScale = tcgen05::BlockScale{tcgen05::ScaleVec::X2, 2, 0};
-    const Diagram scaled = buildTensorMemoryDiagram(entry("tcgen05.mma.cta_group::1.kind::mxf4.m128"), o);
+    const Diagram scaled =
+        buildTensorMemoryDiagram(catalogEntry("tcgen05.mma.cta_group::1.kind::mxf4.m128"), o);
     const std::string svg = toSvg(scaled);
     EXPECT_NE(svg.find("SFA ID 2"), std::string::npos);
     EXPECT_NE(svg.find("Figure 232"), std::string::npos) << "A's 2X figure is named";
@@ -133,7 +131,7 @@ TEST(TensorMemoryMetadata, EveryCoveredKindIsDrawnAndExported) {
     for (const std::string spec :
          {"tcgen05.mma.sp.cta_group::1.kind::f16.m128", "tcgen05.mma.sp.cta_group::1.kind::tf32.m128",
           "tcgen05.mma.sp.cta_group::2.kind::i8.m256", "tcgen05.mma.sp.cta_group::1.kind::mxf4nvf4.m128"}) {
-        const Instruction& in = entry(spec);
+        const Instruction& in = catalogEntry(spec);
         const tmem::MmaShape shape = *in.tmemMma;
         const Diagram d = buildTensorMemoryDiagram(in, {});
         const DiagramPanel* md = panelOf(d, "metadata");
@@ -154,7 +152,8 @@ TEST(TensorMemoryMetadata, EveryCoveredKindIsDrawnAndExported) {
         EXPECT_NE(j["metadata"]["source"].get<std::string>().find("Figure 26"), std::string::npos);
     }
     // f16 row 9, group 1 (CUTLASS's interleave): lane 1, bits 23..20.
-    const Diagram f16 = buildTensorMemoryDiagram(entry("tcgen05.mma.sp.cta_group::1.kind::f16.m128"), {});
+    const Diagram f16 =
+        buildTensorMemoryDiagram(catalogEntry("tcgen05.mma.sp.cta_group::1.kind::f16.m128"), {});
     EXPECT_NE(toSvg(f16).find(">E(9,1)<"), std::string::npos);
     EXPECT_TRUE(someTooltipIs(f16, "E(9,1) \u00b7 CTA 0 lane 1 column 0[23..20] \u00b7 warp 0"));
     EXPECT_TRUE(captionHas(f16, "finding: sparse metadata: ambiguity"));
@@ -164,7 +163,7 @@ TEST(TensorMemoryMetadata, CasesWithoutATranscribedFigureAreFindingsInJsonToo) {
     for (const std::string spec :
          {"tcgen05.mma.sp.cta_group::1.kind::f16.m64", "tcgen05.mma.sp.cta_group::2.kind::f8f6f4.m128",
           "tcgen05.mma.ws.sp.cta_group::1.kind::tf32.m32"}) {
-        const Instruction& in = entry(spec);
+        const Instruction& in = catalogEntry(spec);
         const Diagram d = buildTensorMemoryDiagram(in, {});
         EXPECT_EQ(panelOf(d, "metadata"), nullptr) << spec;
         EXPECT_TRUE(captionHas(d, "finding: sparse metadata")) << spec;
@@ -189,7 +188,7 @@ TEST(TensorMemoryEpilogueDefault, EachLayoutOpensWithCutlasssLoad) {
         {"tcgen05.mma.ws.cta_group::1.kind::f16.m32", "tcgen05.ld.32x32b.x32"},  // G (lanemap's)
     };
     for (const auto& [spec, want] : cases) {
-        const Instruction& in = entry(spec);
+        const Instruction& in = catalogEntry(spec);
         const tmem::MmaShape shape = shapeOf(in, {});
         const tmem::Access a = defaultAccess(shape, tmem::Op::Ld);
         EXPECT_EQ(tmem::specOf(a), want) << spec;
@@ -201,8 +200,8 @@ TEST(TensorMemoryEpilogueDefault, EachLayoutOpensWithCutlasssLoad) {
     // A narrow D loads only its columns: layout F with N = 8 takes two 4-column repetitions.
     TensorMemoryOptions o;
     o.n = 8;
-    EXPECT_EQ(tmem::specOf(
-                  defaultAccess(shapeOf(entry("tcgen05.mma.cta_group::1.kind::f16.m64"), o), tmem::Op::Ld)),
+    EXPECT_EQ(tmem::specOf(defaultAccess(shapeOf(catalogEntry("tcgen05.mma.cta_group::1.kind::f16.m64"), o),
+                                         tmem::Op::Ld)),
               "tcgen05.ld.16x128b.x2");
     // Every layout has exactly one line.
     for (const tmem::Layout l : {tmem::Layout::A, tmem::Layout::B, tmem::Layout::C, tmem::Layout::D,

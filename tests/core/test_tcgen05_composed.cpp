@@ -7,6 +7,8 @@
 #include "lanemap/tcgen05_tmem_tables.hpp"
 #include "lanemap/tmem.hpp"
 
+#include "catalog_entry.hpp"
+
 #include <gtest/gtest.h>
 
 #include <set>
@@ -15,13 +17,7 @@
 namespace test_tcgen05_composed {
 
 using namespace lanemap;
-
-const Instruction& entry(const std::string& spec) {
-    const Instruction* in = Catalog::instance().instruction(spec);
-    if (!in)
-        throw std::runtime_error("no catalog entry " + spec);
-    return *in;
-}
+using lanemap::test::catalogEntry;
 
 const DiagramPanel* panelOf(const Diagram& d, PanelKind kind, std::string_view operand) {
     for (const DiagramPanel& p : d.panels)
@@ -31,7 +27,7 @@ const DiagramPanel* panelOf(const Diagram& d, PanelKind kind, std::string_view o
 }
 
 TEST(TensorMemoryView, TheSpecsNSizesTheGrid) {
-    const Instruction& in = entry("tcgen05.mma.cta_group::1.kind::f16.m128");
+    const Instruction& in = catalogEntry("tcgen05.mma.cta_group::1.kind::f16.m128");
     TensorMemoryOptions o;
     o.n = 64;
     const Diagram d = buildTensorMemoryDiagram(in, o);
@@ -40,7 +36,7 @@ TEST(TensorMemoryView, TheSpecsNSizesTheGrid) {
     EXPECT_EQ(d.cells.size(), 128u * 64u);
     EXPECT_EQ(d.title, "tcgen05.mma.cta_group::1.kind::f16.m128n64");
     // Layout E folds N into two lane halves: N/2 columns.
-    const Instruction& ws = entry("tcgen05.mma.ws.cta_group::1.kind::f16.m64");
+    const Instruction& ws = catalogEntry("tcgen05.mma.ws.cta_group::1.kind::f16.m64");
     o.n = 128;
     EXPECT_EQ(buildTensorMemoryDiagram(ws, o).panels.front().cols, 64);
     o.n = 12; // not a valid N for M = 128 (steps of 8)
@@ -48,7 +44,7 @@ TEST(TensorMemoryView, TheSpecsNSizesTheGrid) {
 }
 
 TEST(TensorMemoryView, AInTensorMemoryPacksItsElementsIntoColumns) {
-    const Instruction& in = entry("tcgen05.mma.cta_group::1.kind::f16.m128");
+    const Instruction& in = catalogEntry("tcgen05.mma.cta_group::1.kind::f16.m128");
     TensorMemoryOptions o;
     o.operand = TmemOperand::A;
     const Diagram d = buildTensorMemoryDiagram(in, o);
@@ -69,7 +65,7 @@ TEST(TensorMemoryView, AInTensorMemoryPacksItsElementsIntoColumns) {
         }
     }
     // Layouts without an A model say so.
-    const Instruction& b = entry("tcgen05.mma.cta_group::2.kind::f16.m128");
+    const Instruction& b = catalogEntry("tcgen05.mma.cta_group::2.kind::f16.m128");
     EXPECT_FALSE(modelsAInTensorMemory(*b.tmemMma));
     EXPECT_THROW(buildTensorMemoryDiagram(b, o), std::invalid_argument);
 }
@@ -130,7 +126,7 @@ TEST(TensorMemoryView, ComposedDiagramMatchesWhoHoldsDForEveryCellOfEveryLayout)
 }
 
 TEST(TensorMemoryView, ComposedTooltipsNameBothSides) {
-    const Instruction& in = entry("tcgen05.mma.cta_group::1.kind::f16.m128");
+    const Instruction& in = catalogEntry("tcgen05.mma.cta_group::1.kind::f16.m128");
     TensorMemoryOptions o;
     o.access = defaultAccess(shapeOf(in, o), tmem::Op::Ld);
     EXPECT_EQ(tmem::specOf(*o.access), "tcgen05.ld.32x32b.x32");
@@ -157,7 +153,7 @@ TEST(TensorMemoryView, ComposedTooltipsNameBothSides) {
 }
 
 TEST(TensorMemoryView, StoreOfAComposesWithWhoHoldsA) {
-    const Instruction& in = entry("tcgen05.mma.cta_group::1.kind::f8f6f4.m64");
+    const Instruction& in = catalogEntry("tcgen05.mma.cta_group::1.kind::f8f6f4.m64");
     TensorMemoryOptions o;
     o.operand = TmemOperand::A;
     const tmem::MmaShape shape = shapeOf(in, o);
@@ -181,7 +177,7 @@ TEST(TensorMemoryView, StoreOfAComposesWithWhoHoldsA) {
 }
 
 TEST(TensorMemoryView, ComposableAccessesAreExactlyTheValidCompositions) {
-    const Instruction& in = entry("tcgen05.mma.cta_group::1.kind::f16.m128");
+    const Instruction& in = catalogEntry("tcgen05.mma.cta_group::1.kind::f16.m128");
     const tmem::MmaShape shape = shapeOf(in, {});
     const std::vector<tmem::Access> ld = composableAccesses(shape, tmem::Op::Ld);
     std::size_t valid = 0;
@@ -197,7 +193,7 @@ TEST(TensorMemoryView, ComposableAccessesAreExactlyTheValidCompositions) {
 }
 
 TEST(TensorMemoryView, ScaleFactorPanelsFollowTheTable) {
-    const Instruction& in = entry("tcgen05.mma.cta_group::1.kind::mxf8f6f4.m128");
+    const Instruction& in = catalogEntry("tcgen05.mma.cta_group::1.kind::mxf8f6f4.m128");
     TensorMemoryOptions o;
     o.n = 64;
     const Diagram d = buildTensorMemoryDiagram(in, o);
@@ -223,7 +219,7 @@ TEST(TensorMemoryView, ScaleFactorPanelsFollowTheTable) {
 }
 
 TEST(TensorMemoryView, SparseMetadataPanelFollowsTheTable) {
-    const Instruction& in = entry("tcgen05.mma.sp.cta_group::1.kind::f8f6f4.m128");
+    const Instruction& in = catalogEntry("tcgen05.mma.sp.cta_group::1.kind::f8f6f4.m128");
     const Diagram d = buildTensorMemoryDiagram(in, TensorMemoryOptions{});
     const DiagramPanel* md = panelOf(d, PanelKind::TensorMemory, "metadata");
     ASSERT_NE(md, nullptr);
@@ -241,7 +237,8 @@ TEST(TensorMemoryView, SparseMetadataPanelFollowsTheTable) {
         }
     }
     // A case whose figure is not transcribed (M = 64) is a finding in the caption, not a panel.
-    const Diagram f16 = buildTensorMemoryDiagram(entry("tcgen05.mma.sp.cta_group::1.kind::f16.m64"), {});
+    const Diagram f16 =
+        buildTensorMemoryDiagram(catalogEntry("tcgen05.mma.sp.cta_group::1.kind::f16.m64"), {});
     EXPECT_EQ(panelOf(f16, PanelKind::TensorMemory, "metadata"), nullptr);
     bool said = false;
     for (const std::string& line : f16.caption)
@@ -254,7 +251,7 @@ TEST(TensorMemoryView, SparseMetadataPanelFollowsTheTable) {
 // no load moves them (lane 37 is no lane of a warp). Their tooltip names the warp that reaches their lane,
 // as without a load; D's cells still name their holder.
 TEST(TensorMemoryView, ScaleFactorsAndMetadataAreHeldByNoRegisterOfTheLoad) {
-    const Instruction& in = entry("tcgen05.mma.sp.cta_group::1.kind::mxf4.m128");
+    const Instruction& in = catalogEntry("tcgen05.mma.sp.cta_group::1.kind::mxf4.m128");
     TensorMemoryOptions o;
     o.n = 32;
     o.access = defaultAccess(shapeOf(in, o), tmem::Op::Ld);

@@ -11,6 +11,8 @@
 #include "mma_tcgen05.hpp"
 #include "probe_tcgen05.hpp"
 
+#include "catalog_entry.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -20,16 +22,10 @@
 namespace test_tcgen05_mma_images {
 
 using namespace lanemap;
+using lanemap::test::catalogEntry;
 using namespace lanemap::gpu;
 
 namespace {
-
-const Instruction& get(const char* spec) {
-    const Instruction* in = Catalog::instance().instruction(spec);
-    if (!in)
-        throw std::runtime_error(std::string("unknown spec ") + spec);
-    return *in;
-}
 
 std::uint32_t bitsAt(std::span<const std::uint32_t> words, std::uint32_t byteAddress, int bit, int bits) {
     const std::uint32_t shift = (byteAddress % 4) * 8 + static_cast<std::uint32_t>(bit);
@@ -219,7 +215,7 @@ TEST(Tcgen05MmaImages, TheImagesRoundTripThroughASimulatedTensorCore) {
           "tcgen05.mma.sp.cta_group::1.kind::tf32.m128", "tcgen05.mma.cta_group::1.kind::mxf4nvf4.m128",
           "tcgen05.mma.sp.cta_group::1.kind::mxf4.m128", "tcgen05.mma.cta_group::2.kind::mxf8f6f4.m256",
           "tcgen05.mma.ws.cta_group::1.kind::f8f6f4.m64", "tcgen05.mma.cta_group::1.kind::f16.m64.lane16"}) {
-        const tc::Plan plan = tc::planProbe(get(spec));
+        const tc::Plan plan = tc::planProbe(catalogEntry(spec));
         ASSERT_TRUE(plan.mmaSetup) << spec << ": " << plan.notProbed;
         const ProbeResult r = tc::interpret(plan, tc::simulateMma(plan)).result;
         EXPECT_EQ(r.verdict, Verdict::Pass) << spec;
@@ -230,7 +226,7 @@ TEST(Tcgen05MmaImages, TheImagesRoundTripThroughASimulatedTensorCore) {
 // A device that reads B as MN-major (the transpose bit ignored): D[m][n] is no longer m (rows) or n
 // (columns), and the mismatch names the Tensor Memory cell and the element.
 TEST(Tcgen05MmaImages, ADeviceThatReadsBTransposedFailsNamingTheCell) {
-    const tc::Plan plan = tc::planProbe(get("tcgen05.mma.cta_group::1.kind::f16.m128"));
+    const tc::Plan plan = tc::planProbe(catalogEntry("tcgen05.mma.cta_group::1.kind::f16.m128"));
     tc::MmaQuirks quirks;
     quirks.bAsMnMajor = true;
     const ProbeResult r = tc::interpret(plan, tc::simulateMma(plan, quirks)).result;
@@ -247,7 +243,7 @@ TEST(Tcgen05MmaImages, ADeviceThatReadsBTransposedFailsNamingTheCell) {
 // A device that reads the descriptors' LBO as SBO and back: A's and B's core matrices come from the wrong
 // places.
 TEST(Tcgen05MmaImages, ADeviceThatSwapsLeadingAndStrideOffsetsFails) {
-    const tc::Plan plan = tc::planProbe(get("tcgen05.mma.sp.cta_group::1.kind::f16.m128"));
+    const tc::Plan plan = tc::planProbe(catalogEntry("tcgen05.mma.sp.cta_group::1.kind::f16.m128"));
     tc::MmaQuirks quirks;
     quirks.leadingStrideSwapped = true;
     const ProbeResult r = tc::interpret(plan, tc::simulateMma(plan, quirks)).result;
@@ -259,7 +255,7 @@ TEST(Tcgen05MmaImages, ADeviceThatSwapsLeadingAndStrideOffsetsFails) {
 // Two rows of A swapped in Tensor Memory only: the experiments with A in shared memory pass, those with A
 // in Tensor Memory fail naming the rows.
 TEST(Tcgen05MmaImages, AnAInTensorMemoryMisplacedFailsOnlyTheTensorMemoryExperiments) {
-    tc::Plan plan = tc::planProbe(get("tcgen05.mma.cta_group::1.kind::f16.m128"));
+    tc::Plan plan = tc::planProbe(catalogEntry("tcgen05.mma.cta_group::1.kind::f16.m128"));
     const tc::MmaSetup& setup = *plan.mmaSetup;
     const std::size_t perCta = setup.wordsPerCta();
     for (std::size_t xi = static_cast<std::size_t>(plan.firstTensorMemoryA); xi < plan.experiments.size();
@@ -283,7 +279,7 @@ TEST(Tcgen05MmaImages, AnAInTensorMemoryMisplacedFailsOnlyTheTensorMemoryExperim
 // .ws.sp: Table 39 allows N = 64 or 128, and the catalog (which asks the same rules) shows 128, so the probe
 // runs the entry's own shape.
 TEST(Tcgen05MmaImages, WsSparseIsProbedAtTheCatalogsN) {
-    const Instruction& in = get("tcgen05.mma.ws.sp.cta_group::1.kind::f16.m64");
+    const Instruction& in = catalogEntry("tcgen05.mma.ws.sp.cta_group::1.kind::f16.m64");
     ASSERT_EQ(in.tmemMma->n, 128);
     const tc::Plan plan = tc::planProbe(in);
     ASSERT_TRUE(plan.mmaSetup) << plan.notProbed;

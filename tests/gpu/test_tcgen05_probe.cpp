@@ -14,6 +14,8 @@
 #include "kernels_tcgen05_probe.hpp"
 #endif
 
+#include "catalog_entry.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -22,16 +24,10 @@
 namespace test_tcgen05_probe {
 
 using namespace lanemap;
+using lanemap::test::catalogEntry;
 using namespace lanemap::gpu;
 
 namespace {
-
-const Instruction& get(const char* spec) {
-    const Instruction* in = Catalog::instance().instruction(spec);
-    if (!in)
-        throw std::runtime_error(std::string("unknown spec ") + spec);
-    return *in;
-}
 
 DeviceInfo h100() {
     DeviceInfo d;
@@ -84,7 +80,7 @@ TEST(Tcgen05Probe, TheSimulatorPassesEveryTcgen05EntryThroughThePipeline) {
 }
 
 TEST(Tcgen05Probe, HopperAndConsumerBlackwellSayWhatTheFormNeeds) {
-    const Variant& ld = get("tcgen05.ld.16x256b.x8");
+    const Variant& ld = catalogEntry("tcgen05.ld.16x256b.x8");
     const std::string why = tc::unsupportedOn(ld, h100());
     EXPECT_NE(why.find("needs sm_100a: tcgen05 and Tensor Memory exist only on sm_100a, sm_103a and sm_110a; "
                        "this device is sm_90, NVIDIA H100 80GB HBM3, a Hopper GPU"),
@@ -96,8 +92,9 @@ TEST(Tcgen05Probe, HopperAndConsumerBlackwellSayWhatTheFormNeeds) {
     EXPECT_NE(why.find("sm_100a, sm_103a and sm_110a"), std::string::npos) << why;
     DeviceInfo rtx;
     rtx.sm = 120;
-    EXPECT_NE(tc::unsupportedOn(get("tcgen05.mma.cta_group::1.kind::f16.m128"), rtx).find("needs sm_100a"),
-              std::string::npos);
+    EXPECT_NE(
+        tc::unsupportedOn(catalogEntry("tcgen05.mma.cta_group::1.kind::f16.m128"), rtx).find("needs sm_100a"),
+        std::string::npos);
     DeviceInfo b200;
     b200.sm = 100;
     EXPECT_EQ(tc::unsupportedOn(ld, b200), "");
@@ -146,7 +143,7 @@ TEST(Tcgen05Probe, TheSm100aKernelsCoverEveryCatalogForm) {
 // A device whose Tensor Memory lanes 3 and 4 are swapped: the registers of threads 3 and 4 hold each other's
 // cells.
 TEST(Tcgen05Probe, ALdThatSwapsTwoLanesFailsNamingTheCell) {
-    const tc::Plan plan = tc::planProbe(get("tcgen05.ld.32x32b.x2"));
+    const tc::Plan plan = tc::planProbe(catalogEntry("tcgen05.ld.32x32b.x2"));
     std::vector<std::uint32_t> raw = tc::simulate(plan);
     // [experiment][warp][register][thread]: warp 0, register 1.
     std::swap(raw[32 + 3], raw[32 + 4]);
@@ -160,7 +157,7 @@ TEST(Tcgen05Probe, ALdThatSwapsTwoLanesFailsNamingTheCell) {
 // A device that ignores the lane offset selecting the upper 16-lane half: the upper-half experiment reads the
 // lower half again.
 TEST(Tcgen05Probe, ALdThatIgnoresTheHalfSubpartitionOffsetFails) {
-    const tc::Plan plan = tc::planProbe(get("tcgen05.ld.16x64b.x1"));
+    const tc::Plan plan = tc::planProbe(catalogEntry("tcgen05.ld.16x64b.x1"));
     ASSERT_EQ(plan.experiments.size(), 2u);
     std::vector<std::uint32_t> raw = tc::simulate(plan);
     const std::size_t half = raw.size() / 2;
@@ -178,7 +175,7 @@ TEST(Tcgen05Probe, ALdThatIgnoresTheHalfSubpartitionOffsetFails) {
 // tcgen05.st the other way: the upper-half store landed in the lower half; the cells it should have written
 // still hold the sentinel, and the lower half holds what it should not.
 TEST(Tcgen05Probe, AStThatIgnoresTheHalfSubpartitionOffsetFails) {
-    const tc::Plan plan = tc::planProbe(get("tcgen05.st.16x128b.x1"));
+    const tc::Plan plan = tc::planProbe(catalogEntry("tcgen05.st.16x128b.x1"));
     ASSERT_EQ(plan.experiments.size(), 2u);
     std::vector<std::uint32_t> raw = tc::simulate(plan);
     const std::size_t half = raw.size() / 2;
@@ -194,7 +191,7 @@ TEST(Tcgen05Probe, AStThatIgnoresTheHalfSubpartitionOffsetFails) {
 
 // tcgen05.st .unpack::16b: the two halves of a register in swapped columns.
 TEST(Tcgen05Probe, AnUnpackingStWithTheHalvesSwappedFails) {
-    const tc::Plan plan = tc::planProbe(get("tcgen05.st.32x32b.x1.unpack::16b"));
+    const tc::Plan plan = tc::planProbe(catalogEntry("tcgen05.st.32x32b.x1.unpack::16b"));
     std::vector<std::uint32_t> raw = tc::simulate(plan);
     // [column][lane]: lane 7's columns 0 and 1.
     std::swap(raw[7], raw[tmem::kLanes + 7]);
@@ -206,7 +203,7 @@ TEST(Tcgen05Probe, AnUnpackingStWithTheHalvesSwappedFails) {
 
 // tcgen05.mma, layout D (M = 128, one CTA): Tensor Memory lanes 5 and 6 swapped.
 TEST(Tcgen05Probe, AnMmaWhoseLanesAreSwappedFailsNamingTheElement) {
-    const tc::Plan plan = tc::planProbe(get("tcgen05.mma.cta_group::1.kind::f16.m128"));
+    const tc::Plan plan = tc::planProbe(catalogEntry("tcgen05.mma.cta_group::1.kind::f16.m128"));
     std::vector<std::uint32_t> raw = tc::simulate(plan);
     const std::size_t cells = static_cast<std::size_t>(tmem::kLanes * plan.columns);
     for (std::size_t x = 0; x < plan.experiments.size(); ++x)
@@ -223,8 +220,8 @@ TEST(Tcgen05Probe, AnMmaWhoseLanesAreSwappedFailsNamingTheElement) {
 // Layout F (M = 64, half datapath) with lane alignment 16, on a device that used alignment 0: rows land in
 // the lower 16 lanes of each subpartition.
 TEST(Tcgen05Probe, AHalfDatapathLayoutAtTheWrongLaneAlignmentFails) {
-    const tc::Plan want = tc::planProbe(get("tcgen05.mma.cta_group::1.kind::f16.m64.lane16"));
-    const tc::Plan device = tc::planProbe(get("tcgen05.mma.cta_group::1.kind::f16.m64"));
+    const tc::Plan want = tc::planProbe(catalogEntry("tcgen05.mma.cta_group::1.kind::f16.m64.lane16"));
+    const tc::Plan device = tc::planProbe(catalogEntry("tcgen05.mma.cta_group::1.kind::f16.m64"));
     ASSERT_EQ(want.outWords(), device.outWords());
     const ProbeResult r = tc::interpret(want, tc::simulate(device)).result;
     EXPECT_EQ(r.verdict, Verdict::Fail);
@@ -234,7 +231,7 @@ TEST(Tcgen05Probe, AHalfDatapathLayoutAtTheWrongLaneAlignmentFails) {
 
 // cta_group::2 (layout A): the two CTAs' rows exchanged.
 TEST(Tcgen05Probe, AnMmaPairWithItsCtasExchangedFailsNamingTheCta) {
-    const tc::Plan plan = tc::planProbe(get("tcgen05.mma.cta_group::2.kind::f16.m256"));
+    const tc::Plan plan = tc::planProbe(catalogEntry("tcgen05.mma.cta_group::2.kind::f16.m256"));
     std::vector<std::uint32_t> raw = tc::simulate(plan);
     const std::size_t cells = static_cast<std::size_t>(tmem::kLanes * plan.columns);
     for (std::size_t x = 0; x < plan.experiments.size(); ++x)
@@ -251,7 +248,7 @@ TEST(Tcgen05Probe, AnMmaPairWithItsCtasExchangedFailsNamingTheCta) {
 // e2m1 (kind::mxf4) carries 1, 2 and 4 exactly: m and n take three digits each, six experiments; the coded
 // operands make D[m][n] the digit.
 TEST(Tcgen05Probe, FourBitKindsSpellTheIndexInThreeBitDigits) {
-    const tc::Plan plan = tc::planProbe(get("tcgen05.mma.cta_group::1.kind::mxf4.m128"));
+    const tc::Plan plan = tc::planProbe(catalogEntry("tcgen05.mma.cta_group::1.kind::mxf4.m128"));
     EXPECT_EQ(plan.digitBits, 3);
     ASSERT_EQ(plan.experiments.size(), 12u);       // A from shared memory, then from Tensor Memory
     const tc::Experiment& x = plan.experiments[1]; // rows, digit 2: bits 3..5 of m
@@ -261,7 +258,7 @@ TEST(Tcgen05Probe, FourBitKindsSpellTheIndexInThreeBitDigits) {
     for (int k = 0; k < 8; ++k)
         d += tc::operandValue(plan, x, Operand::A, 40, k) * tc::operandValue(plan, x, Operand::B, 9, k);
     EXPECT_EQ(d, 5);
-    EXPECT_EQ(tc::planProbe(get("tcgen05.mma.cta_group::1.kind::f16.m128")).experiments.size(), 4u);
+    EXPECT_EQ(tc::planProbe(catalogEntry("tcgen05.mma.cta_group::1.kind::f16.m128")).experiments.size(), 4u);
 }
 
 } // namespace test_tcgen05_probe

@@ -8,6 +8,7 @@
 #include "lanemap/catalog.hpp"
 #include "lanemap/diagram.hpp"
 
+#include <QApplication>
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
@@ -44,6 +45,26 @@ inline void hover(DiagramView* view, int cell) {
     const QPoint center = view->cellViewportRect(cell).center();
     QTest::mouseMove(view->viewport(), center + QPoint(1, 1));
     QTest::mouseMove(view->viewport(), center);
+}
+
+// The cell of element (m, n) of D (or A) in the Tensor Memory panel of `kind` (the grid or the registers of
+// the composed view), or -1.
+inline int elementCell(const Diagram& d, PanelKind kind, int m, int n) {
+    for (std::size_t i = 0; i < d.cells.size(); ++i) {
+        const DiagramCell& c = d.cells[i];
+        const DiagramPanel& p = d.panels[c.panel];
+        if (p.kind == kind && (p.operand == "D" || p.operand == "A") && c.element == m && c.bitLo == n)
+            return static_cast<int>(i);
+    }
+    return -1;
+}
+
+// Brings the cell into view (the cursor scrolls to it), then moves the mouse onto it.
+inline void hoverInView(DiagramView* view, int cell) {
+    view->setCursorCell(cell);
+    QApplication::processEvents();
+    hover(view, cell);
+    QApplication::processEvents();
 }
 
 struct Window {

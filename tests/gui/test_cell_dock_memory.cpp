@@ -26,30 +26,11 @@ using namespace lanemap;
 using namespace lanemap::gui;
 using namespace lanemap::gui::test;
 
-// The cell of element (m, n) of D (or A) in the panel of `kind`.
-int tmemCell(const Diagram& d, PanelKind kind, int m, int n) {
-    for (std::size_t i = 0; i < d.cells.size(); ++i) {
-        const DiagramCell& c = d.cells[i];
-        const DiagramPanel& p = d.panels[c.panel];
-        if (p.kind == kind && (p.operand == "D" || p.operand == "A") && c.element == m && c.bitLo == n)
-            return static_cast<int>(i);
-    }
-    return -1;
-}
-
 const DiagramPanel* panelOf(const Diagram& d, PanelKind kind) {
     for (const DiagramPanel& p : d.panels)
         if (p.kind == kind)
             return &p;
     return nullptr;
-}
-
-// Brings the cell into view (the cursor scrolls to it), then moves the mouse onto it.
-void hoverInView(DiagramView* view, int cell) {
-    view->setCursorCell(cell);
-    QApplication::processEvents();
-    hover(view, cell);
-    QApplication::processEvents();
 }
 
 // The value the dock lists under `name`, or "(missing)".
@@ -92,7 +73,7 @@ TEST(CellDockMemory, ATensorMemoryCellOfCta1OfAPairHasItsFields) {
     ASSERT_EQ(at.cta, 1);
     const tmem::Holder h = tmem::whoHoldsD(shape, *o.access, 165, 40);
 
-    const int cell = tmemCell(*view->diagram(), PanelKind::TensorMemory, 165, 40);
+    const int cell = elementCell(*view->diagram(), PanelKind::TensorMemory, 165, 40);
     ASSERT_GE(cell, 0);
     hoverInView(view, cell);
     const CellInfo& info = w.window->details()->cell();
@@ -188,7 +169,7 @@ TEST(CellDockMemory, A16x32bx2PackedCompositionNamesTheThreadRegisterAndHalf) {
     // D(21,1): lane 21 is in the upper 16-lane half of warp 0; column 1 is the upper half of its register.
     const tmem::Holder h = tmem::whoHoldsD(shape, *access, 21, 1);
     ASSERT_EQ(h.bit, 16);
-    const int cell = tmemCell(d, PanelKind::TensorMemoryRegisters, 21, 1);
+    const int cell = elementCell(d, PanelKind::TensorMemoryRegisters, 21, 1);
     ASSERT_GE(cell, 0);
     hoverInView(view, cell);
     const CellInfo& info = w.window->details()->cell();
@@ -214,7 +195,7 @@ TEST(CellDockMemory, ASubColumnElementListsItsCellsElements) {
     ASSERT_TRUE(w.window->setTensorMemoryView(64, QStringLiteral("A"), QStringLiteral("none"), &error))
         << str(error);
     const Diagram& d = *w.window->pane(MainWindow::tensorMemoryPane())->diagram();
-    const int cell = tmemCell(d, PanelKind::TensorMemory, 3, 5);
+    const int cell = elementCell(d, PanelKind::TensorMemory, 3, 5);
     ASSERT_GE(cell, 0);
     const CellInfo info =
         describeTensorMemoryCell(*w.window->instruction(), w.window->tensorMemoryOptions(), d, cell);
@@ -253,7 +234,7 @@ TEST(CellDockMemory, ASubColumnElementListsItsCellsElements) {
     EXPECT_EQ(checked, 2 * 128 * 32) << "A 128 x 32 in both panels";
     const CellInfo a35 =
         describeTensorMemoryCell(*w.window->instruction(), w.window->tensorMemoryOptions(), composed,
-                                 tmemCell(composed, PanelKind::TensorMemory, 3, 5));
+                                 elementCell(composed, PanelKind::TensorMemory, 3, 5));
     EXPECT_TRUE(field(a35, QStringLiteral("stored by")).startsWith(QString::fromStdString(tmem::specOf(st))))
         << str(field(a35, QStringLiteral("stored by")));
     EXPECT_TRUE(field(a35, QStringLiteral("register")).endsWith(QStringLiteral("[15..8] (byte 1)")))

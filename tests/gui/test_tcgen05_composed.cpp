@@ -32,25 +32,6 @@ const DiagramPanel* panelOf(const Diagram& d, PanelKind kind) {
     return nullptr;
 }
 
-// The cell of element (m, n) in the panel of `kind`.
-int cellOf(const Diagram& d, PanelKind kind, int m, int n) {
-    for (std::size_t i = 0; i < d.cells.size(); ++i) {
-        const DiagramCell& c = d.cells[i];
-        const DiagramPanel& p = d.panels[c.panel];
-        if (p.kind == kind && (p.operand == "D" || p.operand == "A") && c.element == m && c.bitLo == n)
-            return static_cast<int>(i);
-    }
-    return -1;
-}
-
-// Brings the cell into view (the cursor scrolls to it), then moves the mouse onto it.
-void hoverInView(DiagramView* view, int cell) {
-    view->setCursorCell(cell);
-    QApplication::processEvents();
-    hover(view, cell);
-    QApplication::processEvents();
-}
-
 TEST(Tcgen05Composed, TheSpecsNSizesTheGrid) {
     OpenedAt w(QSize(1280, 720), kSpec);
     DiagramView* view = w.window->pane(MainWindow::tensorMemoryPane());
@@ -86,8 +67,8 @@ TEST(Tcgen05Composed, HoveringDLightsTheRegisterHoldingItAndTheReverse) {
     EXPECT_EQ(tmem::specOf(*w.window->tensorMemoryOptions().access), "tcgen05.ld.32x32b.x32")
         << "opens composed with the epilogue's load";
     // D(37,40): lane 37, column 40 -> warp 1, lane 5, the second access (columns 32..63), register 8.
-    const int dCell = cellOf(d, PanelKind::TensorMemory, 37, 40);
-    const int rCell = cellOf(d, PanelKind::TensorMemoryRegisters, 37, 40);
+    const int dCell = elementCell(d, PanelKind::TensorMemory, 37, 40);
+    const int rCell = elementCell(d, PanelKind::TensorMemoryRegisters, 37, 40);
     ASSERT_GE(dCell, 0);
     ASSERT_GE(rCell, 0);
     const DiagramCell& rc = d.cells[static_cast<std::size_t>(rCell)];
@@ -118,7 +99,7 @@ TEST(Tcgen05Composed, TheCellDockDescribesTensorMemoryCells) {
     OpenedAt w(QSize(1920, 1080), kSpec);
     DiagramView* view = w.window->pane(MainWindow::tensorMemoryPane());
     ASSERT_NE(view, nullptr);
-    const int dCell = cellOf(*view->diagram(), PanelKind::TensorMemory, 37, 40);
+    const int dCell = elementCell(*view->diagram(), PanelKind::TensorMemory, 37, 40);
     ASSERT_GE(dCell, 0);
     hoverInView(view, dCell);
     const CellInfo& info = w.window->details()->cell();
@@ -159,7 +140,7 @@ TEST(Tcgen05Composed, TheLdComboListsExactlyTheAccessesThatCompose) {
     const DiagramPanel* r = panelOf(d, PanelKind::TensorMemoryRegisters);
     ASSERT_NE(r, nullptr);
     EXPECT_NE(r->title.find("16x256b.x2"), std::string::npos);
-    const int rCell = cellOf(d, PanelKind::TensorMemoryRegisters, 37, 40);
+    const int rCell = elementCell(d, PanelKind::TensorMemoryRegisters, 37, 40);
     const tmem::Holder h = tmem::whoHoldsD(shape, {tmem::Op::Ld, tmem::Shape::S16x256b, 2}, 37, 40);
     EXPECT_EQ(d.cells[static_cast<std::size_t>(rCell)].row, h.warp * 32 + h.thread);
 

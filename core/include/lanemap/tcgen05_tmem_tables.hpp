@@ -87,6 +87,11 @@ std::vector<TmemPlace> scaleFactorPlaces(Kind kind, ScaleVec vec, int scaleFacto
                                          int index, int factor);
 // Why B's (or A's) scale factors of an MMA with M and cta_group cannot be drawn, "" when they can.
 std::string scaleFactorFinding(ScaleOperand operand, int m, int ctaGroup);
+// How many rows of scale factors one CTA holds: A's, one per row m of the CTA (at most 128); B's, one per
+// column n.
+int scaleFactorRows(ScaleOperand operand, int m, int n, int ctaGroup);
+// How every table here is qualified: none of its placements has run on a Blackwell GPU.
+inline constexpr std::string_view kNotOnHardware = "not confirmed on hardware (needs sm_100a)";
 
 // --- sparse metadata (§9.7.16.10.8) ------------------------------------------------------------------------
 
