@@ -138,8 +138,27 @@ double addHeaderLines(Diagram& d, const DiagramPanel& p, std::string source, dou
     return y;
 }
 
-// A Tensor Memory panel with its top-left corner at (x, y); returns the panel index.
-int addTmemPanel(Diagram& d, const Grid& g, int ctas, double x, double y, Palette palette) {
+// The m (row index) each grid row holds when a cell's label "D(m,n)" would only repeat its headers: one
+// element a cell, one m a row, and n the column's own number. Empty when some cell's label says more (two
+// elements to a cell, an m that changes along a row, an n other than the column).
+std::vector<int> rowElementsOnAxes(const Grid& g, int rows) {
+    if (g.elementBits != 32)
+        return {};
+    std::vector<int> rowElement(static_cast<std::size_t>(rows), -1);
+    for (const TmemElement& e : g.elements) {
+        int& held = rowElement[static_cast<std::size_t>(e.at.cta * tmem::kLanes + e.at.lane)];
+        if (e.index != e.at.column || (held >= 0 && held != e.element))
+            return {};
+        held = e.element;
+    }
+    return rowElement;
+}
+
+// A Tensor Memory panel with its top-left corner at (x, y); returns the panel index. With `labelsOnAxes`,
+// where every cell's label would only repeat its headers (rowElementsOnAxes), the row headers name the m
+// and the cells draw no label: 65,536 labels of a 256 x 256 grid said nothing the headers do not.
+int addTmemPanel(Diagram& d, const Grid& g, int ctas, double x, double y, Palette palette,
+                 bool labelsOnAxes) {
     const DiagramMetrics& mt = d.metrics;
     const int epc = 32 / g.elementBits; // elements per 32-bit cell
     int columns = 1;
@@ -147,10 +166,18 @@ int addTmemPanel(Diagram& d, const Grid& g, int ctas, double x, double y, Palett
         columns = std::max(columns, e.at.column + 1);
     DiagramPanel p = panelOf(d, g, PanelKind::TensorMemory, ctas * tmem::kLanes, columns, 'L', 'C',
                              "TMEM lane", "TMEM column");
+    const std::vector<int> rowElement = labelsOnAxes ? rowElementsOnAxes(g, p.rows) : std::vector<int>{};
+    p.cellLabels = rowElement.empty();
     p.title = g.title;
     p.subtitle = g.subtitle;
+    if (!p.cellLabels) { // as wide as a column number
+        p.cellWidth = std::max(3, digits(columns - 1)) * mt.charWidth + 8;
+        p.subtitle += "; no cell labels: " + g.label + "(" + g.rowName + "," + g.colName +
+                      ") sits in the row whose header names " + g.rowName + ", in column " + g.colName;
+    }
     y = addHeaderLines(d, p, g.source, x, y) + mt.headerFont + 14;
-    const double rowHeaderW = 8 * mt.charWidth + 8; // "lane 127"
+    // "lane 127", or "lane 127 · m 255" where the headers carry the labels
+    const double rowHeaderW = (p.cellLabels ? 8 : 16) * mt.charWidth + 8;
     p.origin = {x + rowHeaderW, y};
     p.rowHeaders.resize(static_cast<std::size_t>(p.rows));
     p.rowNotes.resize(static_cast<std::size_t>(p.rows));
@@ -162,9 +189,11 @@ int addTmemPanel(Diagram& d, const Grid& g, int ctas, double x, double y, Palett
     for (int r = 0; r < p.rows; ++r) {
         const int cta = r / tmem::kLanes, lane = r % tmem::kLanes;
         const double by = p.origin.y + (r + 0.7) * mt.cellHeight;
-        p.rowHeaders[static_cast<std::size_t>(r)] = "lane " + std::to_string(lane);
-        addText(d, p.origin.x - 4, by, p.rowHeaders[static_cast<std::size_t>(r)], mt.headerFont,
-                TextRole::Header, TextAnchor::End, false, true);
+        std::string& header = p.rowHeaders[static_cast<std::size_t>(r)];
+        header = "lane " + std::to_string(lane);
+        if (!p.cellLabels && rowElement[static_cast<std::size_t>(r)] >= 0)
+            header += " \u00b7 " + g.rowName + " " + std::to_string(rowElement[static_cast<std::size_t>(r)]);
+        addText(d, p.origin.x - 4, by, header, mt.headerFont, TextRole::Header, TextAnchor::End, false, true);
         if (lane % tmem::kSubpartitionLanes == 0) {
             std::string note = (ctas > 1 ? "CTA " + std::to_string(cta) + " " : std::string()) + "warp " +
                                std::to_string(lane / tmem::kSubpartitionLanes) + " (lanes " +
@@ -518,7 +547,9 @@ Diagram buildTensorMemoryDiagram(const Instruction& in, const TensorMemoryOption
     }
     y += mt.gap;
     const double top = y + mt.panelTitleFont;
-    const int tmemPanel = addTmemPanel(d, g, ctas, x0, top + (o.access ? mt.headerFont + 6 : 0), o.palette);
+    // Composed, the labels stay: the register panel's cells name the same elements, and the eye matches them.
+    const int tmemPanel =
+        addTmemPanel(d, g, ctas, x0, top + (o.access ? mt.headerFont + 6 : 0), o.palette, !o.access);
     if (o.access) {
         // Beside it, rows level with the Tensor Memory rows (a .32x32b load gives thread t lane t).
         const int regPanel =
@@ -540,7 +571,8 @@ Diagram buildTensorMemoryDiagram(const Instruction& in, const TensorMemoryOption
             d.caption.push_back(std::move(f));
         }
         for (const Grid& extra : extras.grids)
-            addTmemPanel(d, extra, 1, x0, d.height - mt.margin + mt.gap + mt.panelTitleFont, o.palette);
+            addTmemPanel(d, extra, 1, x0, d.height - mt.margin + mt.gap + mt.panelTitleFont, o.palette,
+                         !o.access);
     }
     rebuildHoverIndex(d);
     return d;
@@ -584,12 +616,7 @@ constexpr std::string_view kDot = " \u00b7 ";
 
 // "D(37,5)", "SFA(5,0)", "E(5,3)".
 void element(Put& put, const DiagramPanel& p, const DiagramCell& c) {
-    const std::string_view op = p.operand;
-    const std::string_view name = op == "scale A"    ? "SFA"
-                                  : op == "scale B"  ? "SFB"
-                                  : op == "metadata" ? "E"
-                                                     : op;
-    put(name, '(', int{c.element}, ',', int{c.bitLo}, ')');
+    put(tensorMemoryName(p), '(', int{c.element}, ',', int{c.bitLo}, ')');
 }
 
 void bitRange(Put& put, int lowBit, int bits) {
@@ -616,6 +643,11 @@ bool heldInRegisters(const Diagram& d, const DiagramPanel& p) {
     return !d.partner.empty() && (p.operand == "D" || p.operand == "A");
 }
 } // namespace
+
+std::string_view tensorMemoryName(const DiagramPanel& p) {
+    const std::string_view op = p.operand;
+    return op == "scale A" ? "SFA" : op == "scale B" ? "SFB" : op == "metadata" ? "E" : op;
+}
 
 void tensorMemoryLabel(const DiagramPanel& p, const DiagramCell& c, CellText& text) {
     Put put(text);

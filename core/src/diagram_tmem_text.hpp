@@ -8,7 +8,12 @@
 //   scale factor   "SFA(5,0) · CTA 0 lane 37 column 0[7..0] · warp 1"; metadata "E(5,3) · ..."
 #include "lanemap/diagram.hpp"
 
+#include <string_view>
+
 namespace lanemap {
+
+// The name a cell's label gives its element: "D", "A", "SFA", "SFB", "E".
+std::string_view tensorMemoryName(const DiagramPanel& panel);
 
 void tensorMemoryLabel(const DiagramPanel& panel, const DiagramCell& cell, CellText& text);
 void tensorMemoryTooltip(const Diagram& diagram, const DiagramPanel& panel, const DiagramCell& cell,

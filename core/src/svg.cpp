@@ -192,6 +192,11 @@ std::string_view anchorName(TextAnchor a) {
     return a == TextAnchor::Middle ? "middle" : a == TextAnchor::End ? "end" : "start";
 }
 
+// The class of a text anchored otherwise than its role's class says: "am", "ae", "as".
+std::string_view anchorClass(TextAnchor a) {
+    return a == TextAnchor::Middle ? "am" : a == TextAnchor::End ? "ae" : "as";
+}
+
 // Baseline of a label vertically centred in a box of height h.
 double baselineOffset(double h, double font) {
     return std::round(h / 2 + font * 0.35);
@@ -221,6 +226,11 @@ class SvgBuilder {
     std::size_t column(std::span<const std::uint32_t> cells, std::size_t i, bool keyOnGroup, bool dim);
     // A label at its cell's centre less (dx, dy), the translate of its group; a coordinate the group gives
     // (withX, withY false) is left out.
+    // Whether cell `i` has a <text>: every cell of a panel with cell labels, and in one without, a cell whose
+    // tooltip the script could not build from its position (it then carries the label and its data-t).
+    bool writesLabel(std::uint32_t i) const {
+        return m_d.panels[m_d.cells[i].panel].cellLabels || m_tips.needsText(i);
+    }
     void cellText(const DiagramCell& c, bool perCellKey, bool withX, bool withY, double dx, double dy,
                   double font);
     void bitFields(int thread, bool keyOnGroup);
@@ -239,6 +249,7 @@ class SvgBuilder {
     std::map<std::string, std::size_t, std::less<>> m_shapes; // shape -> id in <defs>
     std::map<TextRole, const DiagramText*> m_roleStyle;
     std::set<TextRole> m_rolesUsed;
+    std::set<TextAnchor> m_anchorsUsed; // anchors some text takes other than its role's (anchorClass)
     bool m_dimmed = false;                     // a lane outside the filter is drawn
     std::map<std::uint32_t, Rgb> m_keys;       // colorKey -> fill, keys in use (non-dimmed cells)
     std::map<std::uint32_t, bool> m_lightKeys; // keys whose labels are white
@@ -307,6 +318,8 @@ void SvgBuilder::style() {
             m_w << ";font-family:" << kMono;
         m_w << "}\n";
     }
+    for (TextAnchor a : m_anchorsUsed) // after the roles' rules: the same specificity, so these win
+        m_w << '.' << anchorClass(a) << "{text-anchor:" << anchorName(a) << "}\n";
     for (const auto& [key, fill] : m_keys) {
         m_w << ".k";
         m_w.integer(key) << "{fill:";
@@ -416,18 +429,28 @@ void SvgBuilder::texts() {
     m_t << "<g class=\"texts\">\n";
     auto one = [&](const DiagramText& t) {
         const DiagramText& base = *m_roleStyle.at(t.role);
-        m_t << "<text class=\"" << roleClass(t.role) << '"';
-        m_t.attr("x", t.pos.x).attr("y", t.pos.y);
-        if (t.size != base.size)
-            m_t.attr("font-size", t.size);
-        if (t.color != base.color) {
-            m_t << " fill=\"";
-            m_t.hex(t.color) << '"';
-        }
-        if (t.bold != base.bold)
-            m_t << " font-weight=\"" << (t.bold ? "bold" : "normal") << '"';
+        // What differs from the role's class must win over its rule, which a presentation attribute does not
+        // (text-anchor="end" drew right-aligned row headers centred): an anchor by a class of its own whose
+        // rule comes after the roles' (row headers and numbers are many), the rest in a style attribute.
+        m_t << "<text class=\"" << roleClass(t.role);
         if (t.anchor != base.anchor)
-            m_t << " text-anchor=\"" << anchorName(t.anchor) << '"';
+            m_t << ' ' << anchorClass(t.anchor);
+        m_t << '"';
+        m_t.attr("x", t.pos.x).attr("y", t.pos.y);
+        char sep = ' ';
+        auto property = [&](std::string_view name) -> Writer& {
+            m_t << (sep == ' ' ? " style=\"" : ";") << name << ':';
+            sep = ';';
+            return m_t;
+        };
+        if (t.size != base.size)
+            property("font-size").num(t.size) << "px";
+        if (t.color != base.color)
+            property("fill").hex(t.color);
+        if (t.bold != base.bold)
+            property("font-weight") << (t.bold ? "bold" : "normal");
+        if (sep == ';')
+            m_t << '"';
         m_t << '>';
         m_t.escape(t.text) << "</text>\n";
     };
@@ -506,7 +529,10 @@ void SvgBuilder::lane(int thread) {
         // A run of two or more is one group translated to its baseline: its labels carry only their x, and
         // the fills their y from there, the same few numbers on every lane's row (repeated, for gzip). (Not x
         // too: Chromium places some glyphs under a translated x a subpixel apart from the same absolute x.)
-        const bool grouped = j - i >= 2;
+        bool labelled = false;
+        for (std::size_t n = i; n < j && !labelled; ++n)
+            labelled = writesLabel(cells[n]);
+        const bool grouped = j - i >= 2 && labelled;
         const double dy = grouped ? base : 0;
         if (grouped) {
             m_c << "<g transform=\"translate(0,";
@@ -596,11 +622,12 @@ void SvgBuilder::lane(int thread) {
             m_c.num(y0) << shape << "\"/>";
         }
         m_c << '\n';
-        for (std::size_t n = i; n < j; ++n) {
-            const DiagramCell& c = m_d.cells[cells[n]];
-            cellText(c, perCellKey, true, !grouped, 0, 0, font);
+        if (labelled) {
+            for (std::size_t n = i; n < j; ++n)
+                if (writesLabel(cells[n]))
+                    cellText(m_d.cells[cells[n]], perCellKey, true, !grouped, 0, 0, font);
+            m_c << '\n';
         }
-        m_c << '\n';
         if (grouped)
             m_c << "</g>\n";
         i = j;
@@ -676,10 +703,9 @@ std::size_t SvgBuilder::column(std::span<const std::uint32_t> cells, std::size_t
     }
     m_c << '\n';
     const double font = m_d.metrics.cellFont;
-    for (std::size_t k = i; k < e; ++k) {
-        const DiagramCell& c = m_d.cells[cells[k]];
-        cellText(c, perCellKey, !grouped, true, 0, grouped ? r0.y : 0, font);
-    }
+    for (std::size_t k = i; k < e; ++k)
+        if (writesLabel(cells[k]))
+            cellText(m_d.cells[cells[k]], perCellKey, !grouped, true, 0, grouped ? r0.y : 0, font);
     m_c << (grouped ? "</g>\n" : "\n");
     return e;
 }
@@ -812,8 +838,10 @@ std::string SvgBuilder::build() {
             m_lightKeys[key] = true;
     }
     for (const DiagramText& t : m_d.texts) {
-        m_roleStyle.try_emplace(t.role, &t);
+        const DiagramText& base = *m_roleStyle.try_emplace(t.role, &t).first->second;
         m_rolesUsed.insert(t.role);
+        if (t.anchor != base.anchor)
+            m_anchorsUsed.insert(t.anchor);
     }
     if (!m_d.legends.empty())
         m_rolesUsed.insert({TextRole::PanelTitle, TextRole::Legend});

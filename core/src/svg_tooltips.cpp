@@ -1,5 +1,6 @@
 #include "svg_tooltips.hpp"
 
+#include "diagram_tmem_text.hpp"
 #include "lanemap/tmem.hpp"
 
 #include <cmath>
@@ -53,6 +54,16 @@ return hx(a)+'..'+hx(a+15)+S+p.rl+m[1]+' '+p.cl+m[2]+(m[3]!=null?'..'+m[3]:'')+m
 constexpr std::string_view kTensorMemoryRule =
     R"JS(R[6]=function(p,d,r,c,L,x){var e=32/p.b,i=r%p.n,f;if(!/^[A-Z]+\(\d+,\d+\)$/.test(L))return null;f=Math.floor((x-p.g[0])/(p.g[2]/e))%e*p.b;
 return L+S+'CTA '+Math.floor(r/p.n)+' lane '+i+' column '+c+(p.b<32?'['+(f+p.b-1)+'..'+f+']':'')+S+'warp '+(i>>5)};
+)JS";
+// Tensor Memory panels without cell labels ("a": the m of each row): the pointer's position on a cell's fill
+// names the element, and the fill under it gets the tooltip as its <title>, rewritten as the pointer moves
+// along the row (one fill may cover a whole row).
+constexpr std::string_view kAxisRule =
+    R"JS(if(!R.a){R.c=new WeakMap();R.a=function(v,x,y){var d,i,p,g,r,c;if(!R.c.has(v)){d=v.querySelector('metadata.lanemap-tips');R.c.set(v,d?JSON.parse(d.textContent):null)}d=R.c.get(v);if(!d)return null;
+for(i=0;i<d.p.length;i++){p=d.p[i];g=p.g;c=Math.floor((x-g[0])/g[2]);r=Math.floor((y-g[1])/g[3]);if(c>=0&&r>=0&&c<g[5]&&r<g[4])return p.a&&p.a[r]>=0&&R[p.k]?R[p.k](p,d,r,c,p.o+'('+p.a[r]+','+c+')',x):null}return null};
+self.lanemapTipAt=R.a;document.addEventListener('mousemove',function(e){var t=e.target,v,P,s,n;if(!t.closest||t.tagName=='text'||!t.closest('.cells')||!(v=t.closest('svg.lanemap')))return;
+P=v.createSVGPoint();P.x=e.clientX;P.y=e.clientY;P=P.matrixTransform(v.getScreenCTM().inverse());s=R.a(v,P.x,P.y);n=t.querySelector(':scope>title');if(s==null&&!n)return;
+if(!n){n=document.createElementNS(t.namespaceURI,'title');t.insertBefore(n,t.firstChild)}n.textContent=s==null?'':s},true)}
 )JS";
 constexpr std::string_view kEnd = "})();";
 
@@ -137,6 +148,11 @@ std::string Tables::script() const {
         out += kLinesRule;
     if (has[static_cast<int>(PanelKind::TensorMemory)])
         out += kTensorMemoryRule;
+    for (const Panel& t : m_panels)
+        if (!t.rowElements.empty()) {
+            out += kAxisRule;
+            break;
+        }
     out += kEnd;
     return out;
 }
@@ -153,6 +169,12 @@ LabelPoint labelPoint(const Diagram& d, const DiagramCell& c) {
     // svg.cpp: centred in x, the baseline of a label vertically centred in the cell.
     const double baseline = std::round(c.rect.h / 2 + d.metrics.cellFont * 0.35);
     return {asWritten(c.rect.x + c.rect.w / 2), asWritten(c.rect.y + baseline)};
+}
+
+LabelPoint hoverPoint(const Diagram& d, const DiagramCell& c) {
+    if (d.panels[c.panel].cellLabels)
+        return labelPoint(d, c);
+    return {c.rect.x + c.rect.w / 2, c.rect.y + c.rect.h / 2};
 }
 
 Tables::Tables(const Diagram& d) : m_d(d), m_needsText(d.cells.size(), 0) {
@@ -200,6 +222,11 @@ Tables::Tables(const Diagram& d) : m_d(d), m_needsText(d.cells.size(), 0) {
         case PanelKind::TensorMemory:
             t.lanes = kLanesPerCta;
             t.bits = p.elementBits;
+            if (!p.cellLabels) {
+                t.rowElements.assign(static_cast<std::size_t>(p.rows), -1);
+                for (std::uint32_t i = p.firstCell; i < end; ++i)
+                    t.rowElements[static_cast<std::size_t>(d.cells[i].row)] = d.cells[i].element;
+            }
             break;
         default:
             break;
@@ -244,7 +271,7 @@ int Tables::panelAt(double x, double y, int& row, int& col) const {
 
 // Mirrors the script: what it reads (the label's numbers, the position, the tables) and nothing else.
 bool Tables::predict(std::size_t, const DiagramCell& c, DiagramCell& out) const {
-    const LabelPoint at = labelPoint(m_d, c);
+    const LabelPoint at = hoverPoint(m_d, c);
     int row = 0, col = 0;
     // The script takes the first panel whose grid holds the point: the cell's own, unless an earlier grid
     // overlaps it (then search them all, in order).
@@ -317,12 +344,16 @@ bool Tables::predict(std::size_t, const DiagramCell& c, DiagramCell& out) const 
         // the text travels in data-t.
         if (!m_d.partner.empty() || t.bits <= 0 || 32 % t.bits)
             return false;
-        // From the label: the element (its name and numbers); from the position: CTA, lane, column and the
-        // slot of the cell it sits in, hence its bits.
+        // From the label (or, without labels, the row's m and the column): the element; from the position:
+        // CTA, lane, column and the slot of the cell it sits in, hence its bits.
         const int perCell = 32 / t.bits;
         const int slot = static_cast<int>(std::floor((at.x - t.ox) / (t.cw / perCell))) % perCell;
-        out.element = c.element;
-        out.bitLo = c.bitLo;
+        const bool onAxes = !t.rowElements.empty();
+        if (onAxes && t.rowElements[static_cast<std::size_t>(row)] < 0)
+            return false;
+        out.element =
+            onAxes ? static_cast<std::int16_t>(t.rowElements[static_cast<std::size_t>(row)]) : c.element;
+        out.bitLo = onAxes ? static_cast<std::int16_t>(col) : c.bitLo;
         out.bitHi = c.bitHi; // not in a tooltip that is not composed
         out.thread = c.thread, out.lane = c.lane;
         const int lane = row % t.lanes;
@@ -393,6 +424,17 @@ std::string Tables::json() const {
             break;
         case PanelKind::TensorMemory:
             out += ",\"n\":" + std::to_string(t.lanes) + ",\"b\":" + std::to_string(t.bits);
+            if (!t.rowElements.empty()) {
+                out += ",\"o\":";
+                appendString(out, tensorMemoryName(p));
+                out += ",\"a\":[";
+                for (std::size_t r = 0; r < t.rowElements.size(); ++r) {
+                    if (r)
+                        out += ',';
+                    out += std::to_string(t.rowElements[r]);
+                }
+                out += ']';
+            }
             break;
         default:
             break;

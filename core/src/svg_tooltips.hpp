@@ -3,7 +3,9 @@
 // large figure's bytes, and a <title> shows only where the file is opened as a document — where scripts run
 // too. So the file carries one shared script and small per-panel tables; on hover the script builds the
 // cell's tooltip from what its label says (lane, element; address), its grid position (its x and y in the
-// document's own units, against the panel's grid) and the tables, in Diagram::tooltip's grammar.
+// document's own units, against the panel's grid) and the tables, in Diagram::tooltip's grammar. A panel
+// without cell labels (DiagramPanel::cellLabels) has its tooltip built from the pointer's position on the
+// cells' fill.
 //
 // The writer checks every cell: it derives the tooltip from exactly what the script will see (the same
 // numbers, rounded as written) and compares it with Diagram::tooltipText; a cell whose tooltip the tables do
@@ -28,6 +30,9 @@ struct LabelPoint {
     double x = 0, y = 0;
 };
 LabelPoint labelPoint(const Diagram& diagram, const DiagramCell& cell);
+// Where the script takes a cell's tooltip from: its label, or (a panel without cell labels) the pointer; the
+// writer checks each cell at its centre.
+LabelPoint hoverPoint(const Diagram& diagram, const DiagramCell& cell);
 
 class Tables {
   public:
@@ -47,12 +52,15 @@ class Tables {
         int rows = 0, cols = 0;
         // Operand: element -> register, bit hi, bit lo, columns spanned ({-1, ...}: not drawn).
         std::vector<std::array<int, 4>> elements;
-        int span = 1;                 // Metadata: columns a field covers
-        int elementBits = 8;          // SharedMemory: bits of a cell drawn per element
-        int swizzleMask = -1;         // chunk before = chunk ^ ((address >> 7) & mask); -1: not swizzled
-        std::uint32_t base = 0;       // SharedMemoryMap: the address of grid row 0, column 0
-        int lanes = 128;              // TensorMemory: lanes per CTA
-        int bits = 32;                // TensorMemory: bits of an element (32 / bits elements a cell)
+        int span = 1;           // Metadata: columns a field covers
+        int elementBits = 8;    // SharedMemory: bits of a cell drawn per element
+        int swizzleMask = -1;   // chunk before = chunk ^ ((address >> 7) & mask); -1: not swizzled
+        std::uint32_t base = 0; // SharedMemoryMap: the address of grid row 0, column 0
+        int lanes = 128;        // TensorMemory: lanes per CTA
+        int bits = 32;          // TensorMemory: bits of an element (32 / bits elements a cell)
+        // TensorMemory without cell labels (DiagramPanel::cellLabels): the m of each row (-1: none), which
+        // with the column number names the element under the pointer.
+        std::vector<int> rowElements;
         bool overlapsEarlier = false; // its grid meets an earlier panel's (which the script would find first)
     };
     // The tooltip the script builds for `cell`, as a DiagramCell whose tooltipText is that text; false when

@@ -119,15 +119,25 @@ TEST(SvgTooltips, ACellTheTablesCannotDescribeCarriesItsText) {
 }
 
 // Tensor Memory: the script's rule reads CTA, lane, column and warp from the grid, so none of the 65,536
-// cells of the largest catalog figure (D of a CTA pair, 256 lanes × 256 columns) carries its tooltip as text.
+// cells of the largest catalog figure (D of a CTA pair, 256 lanes × 256 columns) carries its tooltip as text;
+// and their labels only repeated the headers (m by lane, n = column), so there are none: the script builds
+// each tooltip from the pointer's place on the fill, from the rows' m in the tables.
 TEST(SvgTooltips, TensorMemoryCellsCarryNoText) {
     const std::string svg = exported("tcgen05.mma.cta_group::2.kind::f16.m256");
     const auto doc = parseXml(svg);
     ASSERT_TRUE(doc) << doc.error;
     const Counts n = count(*doc.root);
-    EXPECT_EQ(n.labels, 256u * 256u);
+    EXPECT_EQ(n.labels, 0u);
     EXPECT_EQ(n.labelsWithText, 0u);
     EXPECT_EQ(n.titles, 1u);
+    EXPECT_NE(svg.find("\"o\":\"D\",\"a\":[0,1,2,"), std::string::npos) << "the rows' m in the tables";
+    EXPECT_NE(svg.find("lanemapTipAt"), std::string::npos) << "the pointer rule in the script";
+}
+
+// A figure whose every panel has cell labels carries no pointer rule.
+TEST(SvgTooltips, OnlyAFigureWithoutCellLabelsCarriesThePointerRule) {
+    EXPECT_EQ(exported("mma.m16n8k16.f16").find("lanemapTipAt"), std::string::npos);
+    EXPECT_EQ(exported("wgmma.m64n256k16.f16").find("lanemapTipAt"), std::string::npos);
 }
 
 // Issue 21's goal: the small figure no larger gzipped than CuTe's print_svg of the same SM80 16×8×16 atom

@@ -36,4 +36,41 @@ TEST(Tcgen05Panel, OpeningAnMmaEntryPaintsTheTensorMemoryGrid) {
         << "the cell is painted in its lane colour";
 }
 
+// D alone (access "none"): its labels would only repeat the headers (lane m holds row m, column n holds n),
+// so the pane paints the cells in their colour alone and the row headers name the m. (Composed with the
+// epilogue's tcgen05.ld, as it opens, D keeps its labels: the registers panel names the same elements.)
+TEST(Tcgen05Panel, TheTensorMemoryCellsCarryTheirNamesOnTheAxes) {
+    OpenedAt w(QSize(1280, 720), QStringLiteral("tcgen05.mma.cta_group::1.kind::f16.m128"));
+    DiagramView* view = w.window->pane(QStringLiteral("Tensor Memory"));
+    ASSERT_NE(view, nullptr);
+    ASSERT_NE(view->diagram(), nullptr);
+    EXPECT_TRUE(view->diagram()->panels.front().cellLabels) << "composed, as it opens";
+    QString error;
+    ASSERT_TRUE(w.window->setTensorMemoryView(256, QStringLiteral("D"), QStringLiteral("none"), &error))
+        << error.toStdString();
+    view = w.window->pane(QStringLiteral("Tensor Memory"));
+    ASSERT_NE(view, nullptr);
+    const Diagram* d = view->diagram();
+    ASSERT_NE(d, nullptr);
+    const DiagramPanel& p = d->panels.front();
+    EXPECT_FALSE(p.cellLabels);
+    ASSERT_GE(p.rowHeaders.size(), 38u);
+    EXPECT_EQ(p.rowHeaders[37], "lane 37 \u00b7 m 37");
+    const int cell = cellAt(view, 2, 3);
+    ASSERT_GE(cell, 0);
+    const QImage shot = view->viewport()->grab().toImage();
+    const DiagramCell& c = d->cells[static_cast<std::size_t>(cell)];
+    const QRect r = view->cellViewportRect(cell).adjusted(2, 2, -2, -2).intersected(shot.rect());
+    ASSERT_GT(r.width() * r.height(), 20) << "the cell is on screen";
+    int other = 0;
+    for (int y = r.top(); y <= r.bottom(); ++y)
+        for (int x = r.left(); x <= r.right(); ++x) {
+            const QColor px = shot.pixelColor(x, y);
+            other += std::abs(px.red() - c.fill.r) + std::abs(px.green() - c.fill.g) +
+                         std::abs(px.blue() - c.fill.b) >
+                     30;
+        }
+    EXPECT_EQ(other, 0) << "no label painted over D(2,3)";
+}
+
 } // namespace test_tcgen05_panel_gui

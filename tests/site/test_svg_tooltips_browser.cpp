@@ -147,9 +147,39 @@ TEST_P(SvgTooltipsInBrowser, ScriptBuildsTheDiagramsHoverTextForEveryCell) {
         built[key] = c[3].is_string() ? c[3].get<std::string>() : "(none)";
         carried[key] = c[5].get<int>() != 0;
     }
-    ASSERT_EQ(page["cells"].size(), d.cells.size()) << f.name;
+    // Panels without cell labels (a Tensor Memory D whose headers name every cell): the tooltip the script
+    // builds for the pointer at each cell's centre.
+    std::vector<const DiagramCell*> unlabelled;
+    std::string points = "[";
+    for (const DiagramCell& c : d.cells)
+        if (!d.panels[c.panel].cellLabels) {
+            unlabelled.push_back(&c);
+            points += (points.size() > 1 ? ",[" : "[") + std::to_string(c.rect.x + c.rect.w / 2) + ',' +
+                      std::to_string(c.rect.y + c.rect.h / 2) + ']';
+        }
+    points += ']';
+    ASSERT_EQ(page["cells"].size(), d.cells.size() - unlabelled.size()) << f.name;
+    if (f.name == "tmem") {
+        EXPECT_EQ(unlabelled.size(), 256u * 16u) << "D of a CTA pair, N = 16: its labels are on the axes";
+    }
     std::size_t same = 0;
+    if (!unlabelled.empty()) {
+        const json atPoints = json::parse(
+            b.evaluate("(function(){var v=document.querySelector('svg.lanemap');return JSON.stringify(" +
+                       points + ".map(function(p){return self.lanemapTipAt(v,p[0],p[1])}))})()")
+                .get<std::string>());
+        ASSERT_EQ(atPoints.size(), unlabelled.size()) << f.name;
+        for (std::size_t i = 0; i < unlabelled.size(); ++i) {
+            const DiagramCell& c = *unlabelled[i];
+            const std::string tip = atPoints[i].is_string() ? atPoints[i].get<std::string>() : "(none)";
+            EXPECT_EQ(tip, d.tooltip(c))
+                << f.name << " " << d.label(c) << " (no label, pointer at its centre)";
+            same += tip == d.tooltip(c);
+        }
+    }
     for (const DiagramCell& c : d.cells) {
+        if (!d.panels[c.panel].cellLabels)
+            continue;
         const auto it = built.find(keyOf(d, c));
         ASSERT_NE(it, built.end()) << f.name << ": no label " << d.label(c) << " where the Diagram has it";
         EXPECT_EQ(it->second, d.tooltip(c)) << f.name << " " << d.label(c);
@@ -181,6 +211,29 @@ TEST_P(SvgTooltipsInBrowser, ScriptBuildsTheDiagramsHoverTextForEveryCell) {
             continue;
         for (std::uint32_t i : {p.firstCell, p.firstCell + p.cellCount / 2, p.firstCell + p.cellCount - 1}) {
             const DiagramCell& c = d.cells[i];
+            if (!p.cellLabels) {
+                // The cell's centre on screen, scrolled into view; the pointer there gives the fill under it
+                // the cell's tooltip as its <title>, and moving along the row rewrites it.
+                const std::string centre =
+                    "(function(){var v=document.querySelector('svg.lanemap'),P=v.createSVGPoint(),Q;P.x=" +
+                    std::to_string(c.rect.x + c.rect.w / 2) +
+                    ";P.y=" + std::to_string(c.rect.y + c.rect.h / 2) +
+                    ";Q=P.matrixTransform(v.getScreenCTM());window.scrollBy(Q.x-innerWidth/2,Q.y-innerHeight/"
+                    "2);"
+                    "Q=P.matrixTransform(v.getScreenCTM());return JSON.stringify([Q.x,Q.y])})()";
+                const json xy = json::parse(b.evaluate(centre).get<std::string>());
+                const double sx = xy[0].get<double>(), sy = xy[1].get<double>();
+                b.mouseMove(sx - 1, sy);
+                b.mouseMove(sx, sy);
+                const json title =
+                    b.evaluate("(function(){var e=document.elementFromPoint(" + std::to_string(sx) + "," +
+                               std::to_string(sy) +
+                               "),t=e&&e.querySelector(':scope>title');return t?t.textContent:null})()");
+                EXPECT_EQ(title, d.tooltip(c))
+                    << f.name << ": the pointer over " << d.label(c) << " in " << p.title;
+                b.mouseMove(0, 0);
+                continue;
+            }
             const auto [label, x, y] = keyOf(d, c);
             // Find the label, scroll it into view, and return its centre on screen.
             const std::string find =
@@ -203,6 +256,31 @@ TEST_P(SvgTooltipsInBrowser, ScriptBuildsTheDiagramsHoverTextForEveryCell) {
             b.mouseMove(0, 0);
         }
     }
+}
+
+// A text the Diagram anchors at its end (row headers, right of which the grid starts) ends at its point in
+// the browser: the role's class sets the usual anchor, and a text that differs must win over it (a
+// presentation attribute does not: the row headers were drawn centred, over the grid's first column).
+TEST_P(SvgTooltipsInBrowser, RightAlignedTextsEndAtTheirPoint) {
+    const Figure f = figure(GetParam());
+    const Diagram& d = f.diagram;
+    const fs::path file = s_dir / (f.name + "-anchors.svg");
+    ASSERT_EQ(writeFile(file.string(), toSvg(d)), "");
+    Browser& b = *s_browser;
+    ASSERT_TRUE(b.openDocument("file://" + file.string())) << f.name;
+    const json ends = json::parse(
+        b.evaluate(
+             "(function(){var out=[];document.querySelectorAll('g.texts text').forEach(function(t){"
+             "if(getComputedStyle(t).textAnchor!='end')return;var r=t.getBBox();"
+             "out.push([t.textContent,+t.getAttribute('x'),r.x+r.width])});return JSON.stringify(out)})()")
+            .get<std::string>());
+    std::size_t expected = 0;
+    for (const DiagramText& t : d.texts)
+        expected += t.anchor == TextAnchor::End;
+    EXPECT_EQ(ends.size(), expected) << f.name << ": texts the browser anchors at their end";
+    for (const json& e : ends)
+        EXPECT_LE(e[2].get<double>(), e[1].get<double>() + 0.5)
+            << f.name << ": \"" << e[0].get<std::string>() << "\" runs past its point";
 }
 
 // A small mma, a wgmma 64×256 with B in shared memory, a sparse figure (metadata, bit fields), a .b1 figure

@@ -124,6 +124,10 @@ struct DiagramPanel {
     // (M, N, K), which a backend names itself. The title and the tooltips say the same.
     std::string rowAxis, colAxis;
     int elementBits = 32; // Tensor Memory panels: the bits of one element in its 32-bit cell or register
+    // False: the cells draw no label, because every label would only repeat the headers (a Tensor Memory
+    // panel whose row header names the m of its lane and whose column number is the n). Backends then draw
+    // fills only; Diagram::label still names each cell for tooltips and info panes.
+    bool cellLabels = true;
     Source source = Source::Doc; // where most of its placements come from; tooltips name only the others
     // Grid position (row * cols + col) -> Diagram::cells indices covering it (CSR), for hit tests.
     std::vector<std::uint32_t> gridOffsets;
