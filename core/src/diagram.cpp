@@ -626,7 +626,7 @@ void Builder::layoutPanel(PanelPlan& plan, double x, double y) {
     for (int r = 0; r < p.rows; ++r) {
         p.rowHeaders[static_cast<std::size_t>(r)] = std::to_string(r);
         text(p.origin.x - 5, p.origin.y + (r + 0.5) * p.cellHeight + mt.headerFont * 0.35, std::to_string(r),
-             mt.headerFont, TextRole::Header, TextAnchor::End, false, kMuted);
+             mt.headerFont, TextRole::RowHeader, TextAnchor::End, false, kMuted);
     }
 }
 

@@ -149,7 +149,8 @@ Diagram wrapColumns(const Diagram& d, int bandColumns) {
             moved.pos.x += dx(b);
             moved.pos.y += dy(b);
             out.texts.push_back(std::move(moved));
-        } else if ((t.role == TextRole::Header && t.pos.x <= grid.x) || t.role == TextRole::RowNote) {
+        } else if (((t.role == TextRole::Header || t.role == TextRole::RowHeader) && t.pos.x <= grid.x) ||
+                   t.role == TextRole::RowNote) {
             for (int b = 0; b < bands; ++b) {
                 DiagramText copy = t;
                 copy.pos.y += dy(b);

@@ -170,7 +170,7 @@ class BanksBuilder {
     void rowHeader(DiagramPanel& p, int row, std::string h) {
         text(p.origin.x - 8,
              p.origin.y + row * p.cellHeight + p.cellHeight / 2 + m_d.metrics.headerFont / 2 - 1, h,
-             m_d.metrics.headerFont, TextRole::Header, TextAnchor::End, false, kInk, true);
+             m_d.metrics.headerFont, TextRole::RowHeader, TextAnchor::End, false, kInk, true);
         p.rowHeaders.push_back(std::move(h));
     }
 

@@ -89,8 +89,8 @@ void rowHeaders(Diagram& d, DiagramPanel& p, const std::vector<std::string>& nam
     p.rowHeaders = names;
     for (int r = 0; r < p.rows; ++r)
         addText(d, p.origin.x - 5, p.origin.y + (r + 0.5) * p.cellHeight + mt.headerFont * 0.35,
-                names[static_cast<std::size_t>(r)], mt.headerFont, TextRole::Header, TextAnchor::End, false,
-                kMuted, true);
+                names[static_cast<std::size_t>(r)], mt.headerFont, TextRole::RowHeader, TextAnchor::End,
+                false, kMuted, true);
 }
 
 // A panel's title and subtitle lines; returns the y of the first header baseline's top.

@@ -193,7 +193,8 @@ int addTmemPanel(Diagram& d, const Grid& g, int ctas, double x, double y, Palett
         header = "lane " + std::to_string(lane);
         if (!p.cellLabels && rowElement[static_cast<std::size_t>(r)] >= 0)
             header += " \u00b7 " + g.rowName + " " + std::to_string(rowElement[static_cast<std::size_t>(r)]);
-        addText(d, p.origin.x - 4, by, header, mt.headerFont, TextRole::Header, TextAnchor::End, false, true);
+        addText(d, p.origin.x - 4, by, header, mt.headerFont, TextRole::RowHeader, TextAnchor::End, false,
+                true);
         if (lane % tmem::kSubpartitionLanes == 0) {
             std::string note = (ctas > 1 ? "CTA " + std::to_string(cta) + " " : std::string()) + "warp " +
                                std::to_string(lane / tmem::kSubpartitionLanes) + " (lanes " +
@@ -270,7 +271,7 @@ int addRegisterPanel(Diagram& d, const Grid& g, const tmem::Access& a, int ctas,
         const double by = p.origin.y + (r + 0.7) * mt.cellHeight;
         p.rowHeaders[static_cast<std::size_t>(r)] = "T" + std::to_string(thread);
         addText(d, p.origin.x - 4, by, p.rowHeaders[static_cast<std::size_t>(r)], mt.headerFont,
-                TextRole::Header, TextAnchor::End, false, true);
+                TextRole::RowHeader, TextAnchor::End, false, true);
         if (thread % tmem::kSubpartitionLanes == 0) {
             std::string note = (ctas > 1 ? "CTA " + std::to_string(cta) + " " : std::string()) + "warp " +
                                std::to_string(thread / tmem::kSubpartitionLanes);

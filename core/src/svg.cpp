@@ -178,6 +178,8 @@ std::string_view roleClass(TextRole role) {
         return "ps";
     case TextRole::Header:
         return "h";
+    case TextRole::RowHeader:
+        return "rh";
     case TextRole::RowNote:
         return "rn";
     case TextRole::BitNumber:
@@ -190,11 +192,6 @@ std::string_view roleClass(TextRole role) {
 
 std::string_view anchorName(TextAnchor a) {
     return a == TextAnchor::Middle ? "middle" : a == TextAnchor::End ? "end" : "start";
-}
-
-// The class of a text anchored otherwise than its role's class says: "am", "ae", "as".
-std::string_view anchorClass(TextAnchor a) {
-    return a == TextAnchor::Middle ? "am" : a == TextAnchor::End ? "ae" : "as";
 }
 
 // Baseline of a label vertically centred in a box of height h.
@@ -249,7 +246,6 @@ class SvgBuilder {
     std::map<std::string, std::size_t, std::less<>> m_shapes; // shape -> id in <defs>
     std::map<TextRole, const DiagramText*> m_roleStyle;
     std::set<TextRole> m_rolesUsed;
-    std::set<TextAnchor> m_anchorsUsed; // anchors some text takes other than its role's (anchorClass)
     bool m_dimmed = false;                     // a lane outside the filter is drawn
     std::map<std::uint32_t, Rgb> m_keys;       // colorKey -> fill, keys in use (non-dimmed cells)
     std::map<std::uint32_t, bool> m_lightKeys; // keys whose labels are white
@@ -318,8 +314,6 @@ void SvgBuilder::style() {
             m_w << ";font-family:" << kMono;
         m_w << "}\n";
     }
-    for (TextAnchor a : m_anchorsUsed) // after the roles' rules: the same specificity, so these win
-        m_w << '.' << anchorClass(a) << "{text-anchor:" << anchorName(a) << "}\n";
     for (const auto& [key, fill] : m_keys) {
         m_w << ".k";
         m_w.integer(key) << "{fill:";
@@ -429,13 +423,10 @@ void SvgBuilder::texts() {
     m_t << "<g class=\"texts\">\n";
     auto one = [&](const DiagramText& t) {
         const DiagramText& base = *m_roleStyle.at(t.role);
-        // What differs from the role's class must win over its rule, which a presentation attribute does not
-        // (text-anchor="end" drew right-aligned row headers centred): an anchor by a class of its own whose
-        // rule comes after the roles' (row headers and numbers are many), the rest in a style attribute.
-        m_t << "<text class=\"" << roleClass(t.role);
-        if (t.anchor != base.anchor)
-            m_t << ' ' << anchorClass(t.anchor);
-        m_t << '"';
+        // What differs from the role's class goes in a style attribute, which wins over the class's rule in
+        // browsers and Qt SVG alike; browsers let the rule override a presentation attribute (text-anchor="end"
+        // drew right-aligned row headers centred over the grid before they had a role of their own).
+        m_t << "<text class=\"" << roleClass(t.role) << '"';
         m_t.attr("x", t.pos.x).attr("y", t.pos.y);
         char sep = ' ';
         auto property = [&](std::string_view name) -> Writer& {
@@ -449,6 +440,8 @@ void SvgBuilder::texts() {
             property("fill").hex(t.color);
         if (t.bold != base.bold)
             property("font-weight") << (t.bold ? "bold" : "normal");
+        if (t.anchor != base.anchor)
+            property("text-anchor") << anchorName(t.anchor);
         if (sep == ';')
             m_t << '"';
         m_t << '>';
@@ -838,10 +831,8 @@ std::string SvgBuilder::build() {
             m_lightKeys[key] = true;
     }
     for (const DiagramText& t : m_d.texts) {
-        const DiagramText& base = *m_roleStyle.try_emplace(t.role, &t).first->second;
+        m_roleStyle.try_emplace(t.role, &t);
         m_rolesUsed.insert(t.role);
-        if (t.anchor != base.anchor)
-            m_anchorsUsed.insert(t.anchor);
     }
     if (!m_d.legends.empty())
         m_rolesUsed.insert({TextRole::PanelTitle, TextRole::Legend});

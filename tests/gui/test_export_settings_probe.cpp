@@ -9,8 +9,11 @@
 #include "preferences.hpp"
 #include "probe_controller.hpp"
 
+#include "lanemap/catalog.hpp"
+#include "lanemap/diagram.hpp"
 #include "lanemap/gpu/probe.hpp"
 #include "lanemap/probe_report.hpp"
+#include "lanemap/svg.hpp"
 
 #include <QAction>
 #include <QDir>
@@ -61,6 +64,46 @@ TEST(Export, SvgIsValidAndCarriesEveryLane) {
     const QString bad = w.dir.filePath(QStringLiteral("no/such/folder/out.svg"));
     EXPECT_FALSE(w->exportSvg(bad, &error));
     EXPECT_TRUE(error.contains(bad)) << error.toStdString();
+}
+
+// Qt SVG (KDE viewers, QSvgRenderer) draws an exported figure's row headers ending at their point: the Tensor
+// Memory row headers ("lane 3 · m 3") end where the grid starts, so the first cell of each row, which has no
+// label, is its fill colour alone. (With the anchor in a second class, class="h ae", Qt SVG skipped its rule
+// in this style sheet, which has an @media block, and drew each header centred over the first cell.)
+TEST(Export, QtSvgDrawsTheRowHeadersLeftOfTheGrid) {
+    const Instruction* in = Catalog::instance().instruction("tcgen05.mma.cta_group::1.kind::f16.m128");
+    ASSERT_NE(in, nullptr);
+    Instruction narrow = *in;
+    narrow.n = 16;
+    const Diagram d = buildDiagram(narrow);
+    QSvgRenderer renderer(QByteArray::fromStdString(toSvg(d)));
+    ASSERT_TRUE(renderer.isValid());
+    constexpr double kScale = 2;
+    QImage image(static_cast<int>(d.width * kScale), static_cast<int>(d.height * kScale),
+                 QImage::Format_RGB32);
+    image.fill(Qt::white);
+    {
+        QPainter painter(&image);
+        painter.scale(kScale, kScale);
+        renderer.render(&painter, QRectF(0, 0, d.width, d.height));
+    }
+    const DiagramPanel& p = d.panels.front();
+    ASSERT_FALSE(p.cellLabels);
+    for (int row = 0; row < 12; ++row) {
+        const int cell = static_cast<int>(p.gridCells[p.gridOffsets[static_cast<std::size_t>(row * p.cols)]]);
+        const DiagramCell& c = d.cells[static_cast<std::size_t>(cell)];
+        int other = 0;
+        for (double y = c.rect.y + 2; y < c.rect.bottom() - 2; y += 0.5)
+            for (double x = c.rect.x + 2; x < c.rect.right() - 2; x += 0.5) {
+                const QColor px =
+                    image.pixelColor(static_cast<int>(x * kScale), static_cast<int>(y * kScale));
+                other += std::abs(px.red() - c.fill.r) + std::abs(px.green() - c.fill.g) +
+                             std::abs(px.blue() - c.fill.b) >
+                         40;
+            }
+        EXPECT_EQ(other, 0) << "text over the first cell of row " << row << " ("
+                            << p.rowHeaders[static_cast<std::size_t>(row)] << ")";
+    }
 }
 
 TEST(Export, PngIsTheDiagramAsPainted) {

@@ -211,7 +211,8 @@ enum class TextRole : std::uint8_t {
     Note,
     PanelTitle,
     PanelSubtitle,
-    Header,
+    Header,    // column numbers and names over a grid
+    RowHeader, // row numbers and names, right-aligned left of a grid
     RowNote,
     BitNumber,
     Legend
