@@ -121,6 +121,13 @@ class SvgTooltipsInBrowser : public ::testing::TestWithParam<const char*> {
         return {name, exported(name.c_str())};
     }
 
+    // Writes the figure's SVG and opens it in the browser as a document.
+    static void open(const Figure& f, const std::string& suffix) {
+        const fs::path file = s_dir / (f.name + suffix + ".svg");
+        ASSERT_EQ(writeFile(file.string(), toSvg(f.diagram)), "");
+        ASSERT_TRUE(s_browser->openDocument("file://" + file.string())) << f.name;
+    }
+
     static inline std::string s_exe;
     static inline fs::path s_dir;
     static inline std::unique_ptr<Browser> s_browser;
@@ -129,10 +136,8 @@ class SvgTooltipsInBrowser : public ::testing::TestWithParam<const char*> {
 TEST_P(SvgTooltipsInBrowser, ScriptBuildsTheDiagramsHoverTextForEveryCell) {
     const Figure f = figure(GetParam());
     const Diagram& d = f.diagram;
-    const fs::path file = s_dir / (f.name + ".svg");
-    ASSERT_EQ(writeFile(file.string(), toSvg(d)), "");
+    ASSERT_NO_FATAL_FAILURE(open(f, ""));
     Browser& b = *s_browser;
-    ASSERT_TRUE(b.openDocument("file://" + file.string())) << f.name;
     ASSERT_EQ(b.evaluate("typeof self.lanemapTip"), "function") << f.name << ": the script did not run";
 
     const json page = json::parse(b.evaluate(kCollect).get<std::string>());
@@ -259,15 +264,14 @@ TEST_P(SvgTooltipsInBrowser, ScriptBuildsTheDiagramsHoverTextForEveryCell) {
 }
 
 // A text the Diagram anchors at its end (row headers, right of which the grid starts) ends at its point in
-// the browser: the role's class sets the usual anchor, and a text that differs must win over it (a
-// presentation attribute does not: the row headers were drawn centred, over the grid's first column).
+// the browser. Its role's class sets its anchor, and a text that differs from its role must win over the
+// class's rule: a presentation attribute does not (row headers that shared the column numbers' role were
+// drawn centred, over the grid's first column).
 TEST_P(SvgTooltipsInBrowser, RightAlignedTextsEndAtTheirPoint) {
     const Figure f = figure(GetParam());
     const Diagram& d = f.diagram;
-    const fs::path file = s_dir / (f.name + "-anchors.svg");
-    ASSERT_EQ(writeFile(file.string(), toSvg(d)), "");
+    ASSERT_NO_FATAL_FAILURE(open(f, "-anchors"));
     Browser& b = *s_browser;
-    ASSERT_TRUE(b.openDocument("file://" + file.string())) << f.name;
     const json ends = json::parse(
         b.evaluate(
              "(function(){var out=[];document.querySelectorAll('g.texts text').forEach(function(t){"
