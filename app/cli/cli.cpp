@@ -943,8 +943,21 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
                "tcgen05.mma view\n";
         return Usage;
     }
-    if (show->parsed() && (isTcgen05Mma(spec) || !ld.empty() || !st.empty() || tcgen05Scale.given()))
+    // The options of register and shared-memory views, as typed: a tcgen05.mma view refuses them by name.
+    std::vector<std::string_view> notForTmem;
+    for (const auto& [given, name] :
+         {std::pair{!operand.empty(), "--operand"},
+          std::pair{selectorGiven(show) || selectorGiven(exp), "--selector"},
+          std::pair{!major.empty(), "--major"}, std::pair{!swizzle.empty(), "--swizzle"},
+          std::pair{!target.empty(), "--target"}, std::pair{!color.empty(), "--color"},
+          std::pair{!lanes.empty(), "--lanes"}, std::pair{compact, "--compact"}})
+        if (given)
+            notForTmem.emplace_back(name);
+    if (show->parsed() && (isTcgen05Mma(spec) || !ld.empty() || !st.empty() || tcgen05Scale.given())) {
+        if (isTcgen05Mma(spec) && refusedByTensorMemory(notForTmem, false, err))
+            return Usage;
         return cmdTcgen05(spec, ld, st, "txt", "-", out, err, tcgen05Scale);
+    }
     if (show->parsed())
         return cmdShow(spec, options, target, halfSplitoff, out, err);
     if (disc->parsed()) {
@@ -982,7 +995,10 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
             err << "lanemap-cli: export needs -o PATH (a file, or '-' for stdout)\n";
             return Usage;
         }
-        return cmdTcgen05(exportSpec, ld, st, format, output, out, err, tcgen05Scale);
+        if (isTcgen05Mma(exportSpec) && refusedByTensorMemory(notForTmem, true, err))
+            return Usage;
+        return cmdTcgen05(exportSpec, ld, st, format, output, out, err, tcgen05Scale,
+                          {options.palette, gzip});
     }
     if (exp->parsed())
         return cmdExport(exportSpec, all, format, options, gzip, output, halfSplitoff, out, err);

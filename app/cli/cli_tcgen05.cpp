@@ -7,6 +7,7 @@
 #include "lanemap/catalog.hpp"
 #include "lanemap/diagram_tmem.hpp"
 #include "lanemap/excerpt.hpp"
+#include "lanemap/export_gzip.hpp"
 #include "lanemap/svg.hpp"
 #include "lanemap/tcgen05_split.hpp"
 #include "lanemap/tmem.hpp"
@@ -20,9 +21,22 @@ bool isTcgen05Mma(const std::string& spec) {
     return spec.rfind("tcgen05.mma", 0) == 0;
 }
 
+bool refusedByTensorMemory(const std::vector<std::string_view>& given, bool exporting, std::ostream& err) {
+    if (given.empty())
+        return false;
+    err << "lanemap-cli: a tcgen05.mma view draws D in Tensor Memory (A with --st); it takes --ld, --st, "
+        << (exporting ? "--scale-vec, --sfa-id, --sfb-id, --palette and --gzip"
+                      : "--scale-vec, --sfa-id and --sfb-id")
+        << ", not ";
+    for (std::size_t i = 0; i < given.size(); ++i)
+        err << (i == 0 ? "" : i + 1 == given.size() ? " or " : ", ") << given[i];
+    err << '\n';
+    return true;
+}
+
 int cmdTcgen05(const std::string& spec, const std::string& ld, const std::string& st,
                const std::string& format, const std::string& output, std::ostream& out, std::ostream& err,
-               const Tcgen05Scale& scale) {
+               const Tcgen05Scale& scale, const Tcgen05Writing& writing) {
     if (!isTcgen05Mma(spec)) {
         err << "lanemap-cli: "
             << (scale.given()
@@ -106,6 +120,7 @@ int cmdTcgen05(const std::string& spec, const std::string& ld, const std::string
             return Usage;
         }
         TensorMemoryOptions o;
+        o.palette = writing.palette;
         o.n = view.mma.n;
         o.operand = view.access && view.access->op == tmem::Op::St ? TmemOperand::A : TmemOperand::D;
         o.access = view.access;
@@ -113,6 +128,8 @@ int cmdTcgen05(const std::string& spec, const std::string& ld, const std::string
         doc = toSvg(buildTensorMemoryDiagram(*in, o));
     } else
         doc = format == "json" ? tmem::viewJson(view) : tmem::viewText(view);
+    if (writing.gzip)
+        doc = gzipBytes(doc);
     if (output.empty() || output == "-") {
         out << doc;
         return Ok;

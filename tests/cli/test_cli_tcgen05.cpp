@@ -1,13 +1,18 @@
 // lanemap-cli on tcgen05: list, show and export of the ld/st shapes and the mma forms, the composed
 // "who holds D[m][n]" view, and bad input (exit 2, naming what is valid).
 #include "cli_run.hpp"
+#include "lanemap/diagram.hpp"
+#include "lanemap/export_gzip.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 namespace test_cli_tcgen05 {
 
@@ -94,6 +99,66 @@ TEST(CliTcgen05, BadInputIsAUsageErrorNamingWhatIsValid) {
     const auto stB = runCli({"show", "tcgen05.mma.cta_group::2.kind::f16.m128n32", "--st", "32x32b.x4"});
     EXPECT_EQ(stB.code, 2);
     EXPECT_NE(stB.err.find("layouts A, D and F only"), std::string::npos);
+}
+
+// The options of register and shared-memory views are refused by name, not ignored: the view would show D
+// whatever --operand B or --lanes 0-3 asked for.
+TEST(CliTcgen05, OptionsAViewDoesNotTakeAreRefusedByName) {
+    const std::string spec = "tcgen05.mma.cta_group::1.kind::f16.m128n64";
+    for (const std::vector<std::string>& option :
+         std::vector<std::vector<std::string>>{{"--operand", "B"},
+                                               {"--lanes", "0-3"},
+                                               {"--color", "register"},
+                                               {"--selector", "1"},
+                                               {"--major", "MN"},
+                                               {"--swizzle", "64B"},
+                                               {"--compact"}}) {
+        std::vector<std::string> args{"export", spec, "--format", option[0] == "--compact" ? "json" : "svg",
+                                      "-o",     "-"};
+        args.insert(args.end(), option.begin(), option.end());
+        const auto r = runCli(args);
+        EXPECT_EQ(r.code, 2) << option[0];
+        EXPECT_NE(r.err.find(", not " + option[0] + "\n"), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find("--palette and --gzip"), std::string::npos) << r.err;
+        EXPECT_TRUE(r.out.empty()) << option[0];
+    }
+    const auto show = runCli({"show", spec, "--operand", "A"});
+    EXPECT_EQ(show.code, 2);
+    EXPECT_NE(show.err.find("(A with --st)"), std::string::npos) << show.err;
+    EXPECT_NE(show.err.find(", not --operand\n"), std::string::npos) << show.err;
+    const auto two = runCli({"export", spec, "--format", "svg", "-o", "-", "--operand", "B", "--lanes", "1"});
+    EXPECT_EQ(two.code, 2);
+    EXPECT_NE(two.err.find(", not --operand or --lanes\n"), std::string::npos) << two.err;
+}
+
+// --palette and --gzip, which a view takes, are honoured (they were ignored).
+TEST(CliTcgen05, ExportHonoursPaletteAndGzip) {
+    const std::vector<std::string> args{
+        "export", "tcgen05.mma.cta_group::1.kind::f16.m128n64", "--format", "svg", "-o", "-"};
+    const auto plain = runCli(args);
+    ASSERT_EQ(plain.code, 0) << plain.err;
+    auto withOption = [&](std::vector<std::string> extra) {
+        std::vector<std::string> a = args;
+        a.insert(a.end(), extra.begin(), extra.end());
+        return runCli(a);
+    };
+    // Lane 0's colour: the default palette's, or the colour-blind one's.
+    auto fill = [](lanemap::Palette palette) {
+        const lanemap::Rgb c = lanemap::paletteColor(palette, lanemap::ColorBy::Lane, 0);
+        char hex[8];
+        std::snprintf(hex, sizeof hex, "%02x%02x%02x", c.r, c.g, c.b);
+        return ".k0{fill:#" + std::string(hex) + "}";
+    };
+    const auto colorblind = withOption({"--palette", "colorblind"});
+    ASSERT_EQ(colorblind.code, 0) << colorblind.err;
+    EXPECT_NE(plain.out.find(fill(lanemap::Palette::Default)), std::string::npos);
+    EXPECT_NE(colorblind.out.find(fill(lanemap::Palette::ColorBlind)), std::string::npos);
+    EXPECT_EQ(colorblind.out.find(fill(lanemap::Palette::Default)), std::string::npos);
+    const auto gzip = withOption({"--gzip"});
+    ASSERT_EQ(gzip.code, 0) << gzip.err;
+    std::string unpacked, error;
+    ASSERT_TRUE(lanemap::gunzipBytes(gzip.out, unpacked, error)) << error;
+    EXPECT_EQ(unpacked, plain.out);
 }
 
 } // namespace
