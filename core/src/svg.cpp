@@ -228,6 +228,7 @@ class SvgBuilder {
     bool writesLabel(std::uint32_t i) const {
         return m_d.panels[m_d.cells[i].panel].cellLabels || m_tips.needsText(i);
     }
+    void fill(double x, double y, bool alwaysX, bool perCellKey, std::uint32_t key);
     void cellText(const DiagramCell& c, bool perCellKey, bool withX, bool withY, double dx, double dy,
                   double font);
     void bitFields(int thread, bool keyOnGroup);
@@ -424,8 +425,9 @@ void SvgBuilder::texts() {
     auto one = [&](const DiagramText& t) {
         const DiagramText& base = *m_roleStyle.at(t.role);
         // What differs from the role's class goes in a style attribute, which wins over the class's rule in
-        // browsers and Qt SVG alike; browsers let the rule override a presentation attribute (text-anchor="end"
-        // drew right-aligned row headers centred over the grid before they had a role of their own).
+        // browsers and Qt SVG alike; browsers let the rule override a presentation attribute
+        // (text-anchor="end" drew right-aligned row headers centred over the grid before they had a role of
+        // their own).
         m_t << "<text class=\"" << roleClass(t.role) << '"';
         m_t.attr("x", t.pos.x).attr("y", t.pos.y);
         char sep = ' ';
@@ -589,30 +591,7 @@ void SvgBuilder::lane(int thread) {
                 }
                 n = e;
             }
-            // A fill by class (colour by register or group) stays a path: the shape in <defs> takes its fill
-            // from where it is used, and only the lane's group says that.
-            const std::string_view shape = m_shape.view();
-            if (!perCellKey && shape.size() >= kSharedShape) {
-                auto it = m_shapes.find(shape); // a string is made only for a new shape
-                if (it == m_shapes.end())
-                    it = m_shapes.emplace(std::string(shape), m_shapes.size()).first;
-                m_c << "<use xlink:href=\"#s";
-                m_c.integer(static_cast<long long>(it->second)) << '"';
-                if (x0 != 0)
-                    m_c.attr("x", x0);
-                if (y0 != 0)
-                    m_c.attr("y", y0);
-                m_c << "/>";
-                continue;
-            }
-            m_c << "<path";
-            if (perCellKey) {
-                m_c << " class=\"k";
-                m_c.integer(key) << '"';
-            }
-            m_c << " d=\"M";
-            m_c.num(x0) << ' ';
-            m_c.num(y0) << shape << "\"/>";
+            fill(x0, y0, false, perCellKey, key);
         }
         m_c << '\n';
         if (labelled) {
@@ -627,6 +606,40 @@ void SvgBuilder::lane(int thread) {
     }
     bitFields(thread, keyOnGroup || dim);
     m_c << "</g>\n";
+}
+
+// The fill shape in m_shape (relative to its first corner) at (x, y). A long one is written once in <defs>
+// and placed with a <use>, which takes its colour from where it is used: the lane's group, or (colour by
+// register or group) the key's class on the <use> itself. A short one is a <path>. `x` is written even when 0
+// where the caller's group is translated to the cell's centre.
+void SvgBuilder::fill(double x, double y, bool alwaysX, bool perCellKey, std::uint32_t key) {
+    const std::string_view shape = m_shape.view();
+    if (shape.size() >= kSharedShape) {
+        auto it = m_shapes.find(shape); // a string is made only for a new shape
+        if (it == m_shapes.end())
+            it = m_shapes.emplace(std::string(shape), m_shapes.size()).first;
+        m_c << "<use";
+        if (perCellKey) {
+            m_c << " class=\"k";
+            m_c.integer(key) << '"';
+        }
+        m_c << " xlink:href=\"#s";
+        m_c.integer(static_cast<long long>(it->second)) << '"';
+        if (alwaysX || x != 0)
+            m_c.attr("x", x);
+        if (y != 0)
+            m_c.attr("y", y);
+        m_c << "/>";
+        return;
+    }
+    m_c << "<path";
+    if (perCellKey) {
+        m_c << " class=\"k";
+        m_c.integer(key) << '"';
+    }
+    m_c << " d=\"M";
+    m_c.num(x) << ' ';
+    m_c.num(y) << shape << "\"/>";
 }
 
 // A column of cells, each on its own row (a chunk of shared memory: one n, consecutive k): one rectangle with
@@ -673,27 +686,7 @@ std::size_t SvgBuilder::column(std::span<const std::uint32_t> cells, std::size_t
         m_c.num(cx) << ',';
         m_c.num(r0.y) << ")\">";
     }
-    const std::string_view shape = m_shape.view();
-    if (!perCellKey && shape.size() >= kSharedShape) {
-        auto it = m_shapes.find(shape);
-        if (it == m_shapes.end())
-            it = m_shapes.emplace(std::string(shape), m_shapes.size()).first;
-        m_c << "<use xlink:href=\"#s";
-        m_c.integer(static_cast<long long>(it->second)) << '"';
-        m_c.attr("x", left);
-        if (top != 0)
-            m_c.attr("y", top);
-        m_c << "/>";
-    } else {
-        m_c << "<path";
-        if (perCellKey) {
-            m_c << " class=\"k";
-            m_c.integer(c0.colorKey) << '"';
-        }
-        m_c << " d=\"M";
-        m_c.num(left) << ' ';
-        m_c.num(top) << shape << '"' << "/>";
-    }
+    fill(left, top, true, perCellKey, c0.colorKey);
     m_c << '\n';
     const double font = m_d.metrics.cellFont;
     for (std::size_t k = i; k < e; ++k)

@@ -11,6 +11,7 @@
 
 #include "lanemap/catalog.hpp"
 #include "lanemap/diagram.hpp"
+#include "lanemap/export.hpp"
 #include "lanemap/gpu/probe.hpp"
 #include "lanemap/probe_report.hpp"
 #include "lanemap/svg.hpp"
@@ -27,6 +28,9 @@
 #include <QSvgRenderer>
 
 #include <gtest/gtest.h>
+
+#include <map>
+#include <regex>
 
 namespace test_export_settings_probe {
 
@@ -104,6 +108,57 @@ TEST(Export, QtSvgDrawsTheRowHeadersLeftOfTheGrid) {
         EXPECT_EQ(other, 0) << "text over the first cell of row " << row << " ("
                             << p.rowHeaders[static_cast<std::size_t>(row)] << ")";
     }
+}
+
+// A fill coloured by a class of its own (a shared-memory chunk, coloured by where it lands) is placed as a
+// <use> of a shape in <defs> carrying that class; Qt SVG draws it as it drew the spelled-out <path>: the same
+// pixels but for edge antialiasing.
+TEST(Export, QtSvgDrawsSharedShapesWithTheirClassColour) {
+    std::string svg, error;
+    ASSERT_TRUE(exportInstruction(*Catalog::instance().instruction("wgmma.m64n16k16.f16"), ExportFormat::Svg,
+                                  {}, svg, error))
+        << error;
+    // The same document with every <use class="kN" xlink:href="#sM" x y/> spelled out as the path it places.
+    std::map<std::string, std::string> shapes; // id -> path data after its "M0 0"
+    const std::regex shapeRe(R"re(<path id="(s\d+)" d="M0 0([^"]*)")re");
+    for (auto it = std::sregex_iterator(svg.begin(), svg.end(), shapeRe); it != std::sregex_iterator(); ++it)
+        shapes[(*it)[1]] = (*it)[2];
+    const std::regex useRe(
+        R"re(<use class="(k\d+)" xlink:href="#(s\d+)"(?: x="([^"]*)")?(?: y="([^"]*)")?/>)re");
+    std::string spelled;
+    std::size_t uses = 0;
+    auto last = svg.cbegin();
+    for (auto it = std::sregex_iterator(svg.begin(), svg.end(), useRe); it != std::sregex_iterator(); ++it) {
+        const std::smatch& m = *it;
+        spelled.append(last, m[0].first);
+        spelled += "<path class=\"" + m[1].str() + "\" d=\"M" + (m[3].matched ? m[3].str() : "0") + ' ' +
+                   (m[4].matched ? m[4].str() : "0") + shapes.at(m[2]) + "\"/>";
+        last = m[0].second;
+        ++uses;
+    }
+    spelled.append(last, svg.cend());
+    ASSERT_GT(uses, 0u) << "B's chunks in shared memory are shared shapes with a colour class";
+    auto render = [](const std::string& doc) {
+        QSvgRenderer renderer(QByteArray::fromStdString(doc));
+        QImage image(renderer.defaultSize(), QImage::Format_RGB32);
+        image.fill(Qt::white);
+        QPainter painter(&image);
+        renderer.render(&painter);
+        return image;
+    };
+    const QImage shared = render(svg), paths = render(spelled);
+    ASSERT_EQ(shared.size(), paths.size());
+    int worst = 0;
+    long differ = 0;
+    for (int y = 0; y < shared.height(); ++y)
+        for (int x = 0; x < shared.width(); ++x) {
+            const QRgb a = shared.pixel(x, y), b = paths.pixel(x, y);
+            const int d = std::max({std::abs(qRed(a) - qRed(b)), std::abs(qGreen(a) - qGreen(b)),
+                                    std::abs(qBlue(a) - qBlue(b))});
+            worst = std::max(worst, d);
+            differ += d != 0;
+        }
+    EXPECT_LE(worst, 8) << differ << " pixels differ";
 }
 
 TEST(Export, PngIsTheDiagramAsPainted) {
