@@ -136,7 +136,8 @@ void cellFields(std::string& out, const DiagramCell& c) {
     }
 }
 
-// One panel: geometry, then its cells, labels and tooltips (Diagram::label / tooltip: the app's texts).
+// One panel: geometry, then its cells, labels and tooltips (Diagram::label / tooltip: the app's texts); a
+// panel whose cells draw no label ("bare") has no labels.
 void panel(std::string& out, const Diagram& d, const DiagramPanel& p) {
     out += "{\"operand\":";
     jsString(out, p.operand);
@@ -166,13 +167,19 @@ void panel(std::string& out, const Diagram& d, const DiagramPanel& p) {
         cellFields(out, d.cells[i]);
     if (p.cellCount)
         out.pop_back();
-    out += "],\"labels\":[";
-    for (std::size_t i = p.firstCell; i < end; ++i) {
-        if (i != p.firstCell)
-            out += ',';
-        jsString(out, d.labelText(d.cells[i]).view());
+    if (p.cellLabels) {
+        out += "],\"labels\":[";
+        for (std::size_t i = p.firstCell; i < end; ++i) {
+            if (i != p.firstCell)
+                out += ',';
+            jsString(out, d.labelText(d.cells[i]).view());
+        }
+    } else {
+        // No label drawn (DiagramPanel::cellLabels); the cell's name, which the details bar shows, is its
+        // tooltip's first field ("D(37,5) · CTA 0 lane 37 ...").
+        out += "],\"bare\":1";
     }
-    out += "],\"tips\":[";
+    out += p.cellLabels ? "],\"tips\":[" : ",\"tips\":[";
     for (std::size_t i = p.firstCell; i < end; ++i) {
         if (i != p.firstCell)
             out += ',';

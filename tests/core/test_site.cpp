@@ -76,6 +76,29 @@ TEST(SitePage, HoldsEveryCellOfTheAppsDiagramWithItsTexts) {
     EXPECT_EQ(data["palettes"]["default"]["lane"][13][0], hex);
 }
 
+// A Tensor Memory D whose headers name every cell (DiagramPanel::cellLabels false) is "bare": the page draws
+// no labels there and carries none, and the name the details bar shows is the tooltip's first field.
+TEST(SitePage, ABarePanelCarriesNoLabels) {
+    const Instruction& in = get("tcgen05.mma.cta_group::1.kind::f16.m128");
+    const Diagram d = buildDiagram(in);
+    ASSERT_FALSE(d.panels.front().cellLabels);
+    const json data = pageData(htmlPage(in));
+    const json& panel = data["diagrams"][0]["panels"][0];
+    EXPECT_EQ(panel["bare"], 1);
+    EXPECT_FALSE(panel.contains("labels"));
+    ASSERT_EQ(panel["tips"].size(), d.panels.front().cellCount);
+    for (std::uint32_t i = 0; i < d.panels.front().cellCount; i += 997) {
+        const DiagramCell& c = d.cells[d.panels.front().firstCell + i];
+        const std::string tip = panel["tips"][i];
+        EXPECT_EQ(tip, d.tooltip(c));
+        EXPECT_EQ(tip.substr(0, tip.find(" \u00b7 ")), d.label(c));
+    }
+    // A labelled panel keeps them.
+    const json mma = pageData(htmlPage(get("mma.m16n8k16.f16")));
+    EXPECT_TRUE(mma["diagrams"][0]["panels"][0].contains("labels"));
+    EXPECT_FALSE(mma["diagrams"][0]["panels"][0].contains("bare"));
+}
+
 TEST(SitePage, SparsePagesHaveEverySelectorAndShareUnchangedPanels) {
     const Instruction& in = get("mma.sp.m16n8k16.f16");
     ASSERT_TRUE(in.metadata);

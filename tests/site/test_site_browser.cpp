@@ -14,6 +14,7 @@
 
 #include <iostream>
 #include <memory>
+#include <regex>
 
 using namespace lanemap;
 using lanemap::test::Browser;
@@ -22,7 +23,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const char* const kPages[] = {"mma.m16n8k16.f16", "mma.sp.m16n8k32.s8", "wgmma.m64n256k16.f16"};
+const char* const kPages[] = {"mma.m16n8k16.f16", "mma.sp.m16n8k32.s8", "wgmma.m64n256k16.f16",
+                              "tcgen05.mma.cta_group::1.kind::f16.m128"};
 
 class Site : public ::testing::Test {
   protected:
@@ -194,6 +196,32 @@ TEST_F(Site, LaneFilterAndColourByChangeTheLegend) {
                        "e.dispatchEvent(new Event('change'));return 0;})()");
     EXPECT_NE(legend().find("reg 0"), std::string::npos) << legend();
     EXPECT_EQ(legend().find("lane 0"), std::string::npos) << legend();
+}
+
+// A Tensor Memory D whose headers name every cell: the page draws its cells without labels, as the app and
+// the SVG do, and hovering one still names it in the details bar.
+TEST_F(Site, ABareTensorMemoryPanelDrawsNoLabelsAndHoverNamesTheCell) {
+    const std::string spec = "tcgen05.mma.cta_group::1.kind::f16.m128";
+    const Diagram d = buildDiagram(*Catalog::instance().instruction(spec));
+    const DiagramCell* cell = cellOf(d, "D", 5, 3);
+    ASSERT_NE(cell, nullptr);
+    ASSERT_TRUE(browser().open(url(spec + ".html")));
+    // Every text the canvas draws from now on.
+    browser().evaluate(
+        "self.drawn=[];(function(f){CanvasRenderingContext2D.prototype.fillText=function(t,x,y,w)"
+        "{self.drawn.push(String(t));return f.apply(this,arguments)}})("
+        "CanvasRenderingContext2D.prototype.fillText);0");
+    const json p = pointAt("D", 5, 3);
+    browser().mouseMove(p["x"], p["y"]);
+    EXPECT_EQ(data("litThread"), std::to_string(cell->thread));
+    const std::string details = detailsText();
+    EXPECT_NE(details.find("D(5,3)"), std::string::npos) << details;
+    EXPECT_NE(details.find(d.tooltip(*cell)), std::string::npos) << details;
+    const json drawn = json::parse(browser().evaluate("JSON.stringify(self.drawn)").get<std::string>());
+    EXPECT_FALSE(drawn.empty()) << "the hover redrew the picture";
+    const std::regex label(R"(D\(\d+,\d+\))");
+    for (const json& t : drawn)
+        EXPECT_FALSE(std::regex_match(t.get<std::string>(), label)) << "a cell label drawn: " << t;
 }
 
 TEST_F(Site, LargestWgmmaPageHovers) {
