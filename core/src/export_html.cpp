@@ -431,11 +431,15 @@ std::string htmlPage(const Instruction& in) {
         }
         out += "</ul>\n";
     }
-    out += "</header>\n<div id=\"toolbar\">\n"
-           "<label>Colour by <select id=\"colorBy\"><option value=\"lane\">lane</option>"
-           "<option value=\"register\">register</option><option value=\"group\">thread group</option>"
-           "</select></label>\n"
-           "<label>Palette <select id=\"palette\"><option value=\"default\">default</option>"
+    // Tensor Memory cells are coloured by their lane only (a register or thread group is not theirs).
+    const bool tensorMemory = in.tmemMma != nullptr;
+    out += "</header>\n<div id=\"toolbar\">\n";
+    out += tensorMemory ? "<label>Colour by <select id=\"colorBy\" disabled title=\"Tensor Memory cells are "
+                          "coloured by their lane\"><option value=\"lane\">lane</option></select></label>\n"
+                        : "<label>Colour by <select id=\"colorBy\"><option value=\"lane\">lane</option>"
+                          "<option value=\"register\">register</option><option value=\"group\">thread "
+                          "group</option></select></label>\n";
+    out += "<label>Palette <select id=\"palette\"><option value=\"default\">default</option>"
            "<option value=\"colorblind\">colour-blind</option></select></label>\n"
            "<label>Lanes <input id=\"lanes\" size=\"10\" placeholder=\"e.g. 0-3,13\" "
            "title=\"Only these lanes (threads) in colour; the others grey\"></label>\n";
@@ -462,7 +466,7 @@ std::string htmlPage(const Instruction& in) {
     out += "<script>\nconst LANEMAP = {\"spec\":";
     jsString(out, in.spec);
     out += ",\"scope\":";
-    jsString(out, in.scope == Scope::Warpgroup ? "warpgroup" : "warp");
+    jsString(out, tensorMemory ? "tmem" : in.scope == Scope::Warpgroup ? "warpgroup" : "warp");
     out += ",\"threads\":";
     integer(out, in.threads);
     out += ",\"cellFont\":";

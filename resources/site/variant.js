@@ -252,8 +252,8 @@
     }
     const parts = [];
     per.forEach(function (v, op) {
-      parts.push(op + ": " + v.n + (v.n === 1 ? " element" : " elements") + " in " + v.regs.size +
-                 (v.regs.size === 1 ? " register" : " registers"));
+      parts.push(op + ": " + v.n + (v.n === 1 ? " element" : " elements") + (LANEMAP.scope === "tmem" ? ""
+        : " in " + v.regs.size + (v.regs.size === 1 ? " register" : " registers")));
     });
     return parts.join("; ");
   }
@@ -268,7 +268,8 @@
     }
     const c = cell(ref);
     const p = current().panels[c.panel];
-    const who = LANEMAP.scope === "warpgroup" ? "T" + c.thread + " (warp " + Math.floor(c.thread / 32) +
+    const who = LANEMAP.scope === "tmem" ? "TMEM lane " + c.thread
+      : LANEMAP.scope === "warpgroup" ? "T" + c.thread + " (warp " + Math.floor(c.thread / 32) +
       ", lane " + c.lane + ")" : "T" + c.thread;
     let source = "source: " + LANEMAP.sources[c.source];
     if (LANEMAP.evidence)
@@ -292,7 +293,9 @@
       }
     });
     const keys = Array.from(used).sort(function (a, b) { return a - b; });
-    const title = state.colorBy === "lane" ? (LANEMAP.scope === "warpgroup"
+    const title = state.colorBy === "lane" ? (LANEMAP.scope === "tmem"
+      ? "colour = TMEM lane % 32: the lane of the warp that reaches it"
+      : LANEMAP.scope === "warpgroup"
       ? "colour = lane (thread % 32); label T<thread>: thread = 32 \u00d7 warp + lane"
       : "colour = lane (%laneid); label T<lane>:<operand><element index>")
       : state.colorBy === "register" ? "colour = fragment register (metadata: the e register)"

@@ -217,6 +217,16 @@ TEST_F(Site, ABareTensorMemoryPanelDrawsNoLabelsAndHoverNamesTheCell) {
     const std::string details = detailsText();
     EXPECT_NE(details.find("D(5,3)"), std::string::npos) << details;
     EXPECT_NE(details.find(d.tooltip(*cell)), std::string::npos) << details;
+    // Its lane of Tensor Memory holds a row of D (no register: nothing of a thread's).
+    EXPECT_NE(details.find("TMEM lane 5 holds D: " + std::to_string(d.cellsOfThread(cell->thread).size()) +
+                           " elements"),
+              std::string::npos)
+        << details;
+    EXPECT_EQ(details.find("register"), std::string::npos) << details;
+    // Tensor Memory cells are coloured by lane only: the legend says so, and colour-by offers nothing else.
+    const std::string legend = browser().evaluate("document.getElementById('legend').textContent");
+    EXPECT_EQ(legend.rfind("colour = TMEM lane % 32", 0), 0u) << legend;
+    EXPECT_EQ(browser().evaluate("document.getElementById('colorBy').options.length"), 1);
     const json drawn = json::parse(browser().evaluate("JSON.stringify(self.drawn)").get<std::string>());
     EXPECT_FALSE(drawn.empty()) << "the hover redrew the picture";
     const std::regex label(R"(D\(\d+,\d+\))");
