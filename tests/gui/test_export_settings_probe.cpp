@@ -40,6 +40,21 @@ using namespace lanemap::gui::test;
 
 namespace {
 
+// An SVG document as Qt SVG draws it, `scale` pixels per unit on white; null when Qt cannot read it.
+QImage renderSvg(const std::string& doc, double scale = 1) {
+    QSvgRenderer renderer(QByteArray::fromStdString(doc));
+    if (!renderer.isValid())
+        return {};
+    const QRectF box = renderer.viewBoxF();
+    QImage image(static_cast<int>(box.width() * scale), static_cast<int>(box.height() * scale),
+                 QImage::Format_RGB32);
+    image.fill(Qt::white);
+    QPainter painter(&image);
+    painter.scale(scale, scale);
+    renderer.render(&painter, QRectF(0, 0, box.width(), box.height()));
+    return image;
+}
+
 QByteArray readAll(const QString& path) {
     QFile f(path);
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
@@ -80,17 +95,9 @@ TEST(Export, QtSvgDrawsTheRowHeadersLeftOfTheGrid) {
     Instruction narrow = *in;
     narrow.n = 16;
     const Diagram d = buildDiagram(narrow);
-    QSvgRenderer renderer(QByteArray::fromStdString(toSvg(d)));
-    ASSERT_TRUE(renderer.isValid());
     constexpr double kScale = 2;
-    QImage image(static_cast<int>(d.width * kScale), static_cast<int>(d.height * kScale),
-                 QImage::Format_RGB32);
-    image.fill(Qt::white);
-    {
-        QPainter painter(&image);
-        painter.scale(kScale, kScale);
-        renderer.render(&painter, QRectF(0, 0, d.width, d.height));
-    }
+    const QImage image = renderSvg(toSvg(d), kScale);
+    ASSERT_FALSE(image.isNull());
     const DiagramPanel& p = d.panels.front();
     ASSERT_FALSE(p.cellLabels);
     for (int row = 0; row < 12; ++row) {
@@ -138,15 +145,8 @@ TEST(Export, QtSvgDrawsSharedShapesWithTheirClassColour) {
     }
     spelled.append(last, svg.cend());
     ASSERT_GT(uses, 0u) << "B's chunks in shared memory are shared shapes with a colour class";
-    auto render = [](const std::string& doc) {
-        QSvgRenderer renderer(QByteArray::fromStdString(doc));
-        QImage image(renderer.defaultSize(), QImage::Format_RGB32);
-        image.fill(Qt::white);
-        QPainter painter(&image);
-        renderer.render(&painter);
-        return image;
-    };
-    const QImage shared = render(svg), paths = render(spelled);
+    const QImage shared = renderSvg(svg), paths = renderSvg(spelled);
+    ASSERT_FALSE(shared.isNull());
     ASSERT_EQ(shared.size(), paths.size());
     int worst = 0;
     long differ = 0;
