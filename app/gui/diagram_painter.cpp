@@ -129,7 +129,7 @@ void drawCell(QPainter& p, const Diagram& d, const Map& m, const DiagramCell& c,
     } else {
         p.fillRect(r, fill);
     }
-    if (!labels || !d.panels[c.panel].cellLabels) // no labels: its headers name every cell
+    if (!labels || !d.drawsLabel(c)) // the panel draws no label here (DiagramPanel::labels)
         return;
     const FontEntry& f = fonts.entry(d.metrics.cellFont, m.zoom, false, true);
     const QString text = fittingLabel(d, c, r.width(), f.advance);

@@ -914,11 +914,12 @@ QWidget* MainWindow::makeSharedMemoryTools() {
         box(tr("S&wizzle"), QStringLiteral("smemSwizzle"),
             {QStringLiteral("none"), QStringLiteral("32B"), QStringLiteral("64B"), QStringLiteral("128B")},
             tr("The descriptor's swizzle mode (bits [63..62])"));
-    m_smemShowBox =
-        box(tr("S&how"), QStringLiteral("smemShow"),
-            {QStringLiteral("addresses"), QStringLiteral("memory"), QStringLiteral("both")},
-            tr("addresses: the byte address of each element; memory: the 128-byte lines (32 banks), "
-               "each 16-byte chunk where the swizzle put it"));
+    m_smemShowBox = box(
+        tr("S&how"), QStringLiteral("smemShow"),
+        {QStringLiteral("addresses"), QStringLiteral("memory"), QStringLiteral("both")},
+        tr("addresses: the byte address of each 16-byte chunk, on its first element (hover an element for "
+           "its own); memory: the 128-byte lines (32 banks), "
+           "each 16-byte chunk where the swizzle put it"));
     connect(m_smemShowBox, &QComboBox::activated, this,
             [this] { setSharedMemoryShow(m_smemShowBox->currentText()); });
     m_smemNote = new QLabel(tools);

@@ -1244,6 +1244,17 @@ CellText Diagram::tooltipText(const DiagramCell& c) const {
 std::string Diagram::label(const DiagramCell& c) const {
     return std::string(labelText(c).view());
 }
+bool Diagram::drawsLabel(const DiagramCell& c) const {
+    switch (panels[c.panel].labels) {
+    case CellLabels::Every:
+        return true;
+    case CellLabels::None:
+        return false;
+    case CellLabels::ChunkStarts:
+        return (c.address & 15u) == 0 && c.bitLo == 0;
+    }
+    return true;
+}
 std::string Diagram::tooltip(const DiagramCell& c) const {
     return std::string(tooltipText(c).view());
 }

@@ -294,15 +294,21 @@ void layoutSharedOperand(Diagram& d, const smem::SharedOperand& op, const Shared
         p.cols = (op.cols + p.colElements - 1) / p.colElements;
         p.title = name + "  " + (b ? "K \u00d7 N" : (op.compressed ? "M \u00d7 K/2" : "M \u00d7 K")) + " = " +
                   std::to_string(op.rows) + " \u00d7 " + std::to_string(op.cols) + " ." +
-                  std::string(toString(op.elementType)) +
-                  (subByte ? ": address of each byte" : ": byte address of each element");
+                  std::string(toString(op.elementType)) + ": byte address of each 16-byte chunk";
+        const char along = contiguousRows ? rowLetter : colLetter;
+        const std::string step = subByte ? std::string("the next bytes follow it along ") + along
+                                         : std::string("the next ") + along + " follow it, " +
+                                               std::to_string(l.elementBits() / 8) + " bytes apart";
         const std::vector<std::string> subtitle = {
             std::string("rows ") + rowLetter + ", columns " + colLetter + "; " +
-            std::string(toString(l.major())) + "-major, " + std::string(toString(l.swizzle())) + " swizzle" +
-            (subByte ? "; one cell per byte: the " + std::to_string(perByte) + " " +
-                           (contiguousRows ? rowLetter : colLetter) + " it holds"
-                     : std::string()) +
-            "; colour = the 16-byte chunk c of its 128-byte line (banks 4c..4c+3), after the swizzle"};
+                std::string(toString(l.major())) + "-major, " + std::string(toString(l.swizzle())) +
+                " swizzle" +
+                (subByte ? "; one cell per byte: the " + std::to_string(perByte) + " " +
+                               (contiguousRows ? rowLetter : colLetter) + " it holds"
+                         : std::string()) +
+                "; colour = the 16-byte chunk c of its 128-byte line (banks 4c..4c+3), after the swizzle",
+            std::string("label: a chunk's address, on its first ") + (subByte ? "byte" : "element") + "; " +
+                step + " (hover a cell for its own address)"};
         std::size_t chars = hexAddress(l.startAddress() + l.footprintBytes()).size();
         p.cellWidth = labelWidth(d, chars);
         p.cellHeight = mt.cellHeight;
@@ -315,6 +321,7 @@ void layoutSharedOperand(Diagram& d, const smem::SharedOperand& op, const Shared
             names.push_back(elementRange(r, p.rowElements));
         rowHeaders(d, p, names);
         p.rowNotes.assign(static_cast<std::size_t>(p.rows), std::string());
+        p.labels = CellLabels::ChunkStarts;
 
         const auto panelIndex = static_cast<std::uint16_t>(d.panels.size());
         p.firstCell = static_cast<std::uint32_t>(d.cells.size());
@@ -343,8 +350,9 @@ void layoutSharedOperand(Diagram& d, const smem::SharedOperand& op, const Shared
         p.cellCount = static_cast<std::uint32_t>(d.cells.size()) - p.firstCell;
         indexGrid(d, p);
         frame(d, p.gridRect());
-        const double w = std::max({rowHeader + p.cols * p.cellWidth, textWidth(p.title, mt.panelTitleFont),
-                                   textWidth(subtitle.front(), mt.noteFont)});
+        double w = std::max(rowHeader + p.cols * p.cellWidth, textWidth(p.title, mt.panelTitleFont));
+        for (const std::string& line : subtitle)
+            w = std::max(w, textWidth(line, mt.noteFont));
         p.bounds = {x, ty, w, p.origin.y + p.rows * p.cellHeight - ty};
         grow(d, p.bounds);
         // The map goes right of a narrow grid, under a wide one.

@@ -167,17 +167,17 @@ int addTmemPanel(Diagram& d, const Grid& g, int ctas, double x, double y, Palett
     DiagramPanel p = panelOf(d, g, PanelKind::TensorMemory, ctas * tmem::kLanes, columns, 'L', 'C',
                              "TMEM lane", "TMEM column");
     const std::vector<int> rowElement = labelsOnAxes ? rowElementsOnAxes(g, p.rows) : std::vector<int>{};
-    p.cellLabels = rowElement.empty();
+    p.labels = rowElement.empty() ? CellLabels::Every : CellLabels::None;
     p.title = g.title;
     p.subtitle = g.subtitle;
-    if (!p.cellLabels) { // as wide as a column number
+    if (p.labels == CellLabels::None) { // as wide as a column number
         p.cellWidth = std::max(3, digits(columns - 1)) * mt.charWidth + 8;
         p.subtitle += "; no cell labels: " + g.label + "(" + g.rowName + "," + g.colName +
                       ") sits in the row whose header names " + g.rowName + ", in column " + g.colName;
     }
     y = addHeaderLines(d, p, g.source, x, y) + mt.headerFont + 14;
     // "lane 127", or "lane 127 · m 255" where the headers carry the labels
-    const double rowHeaderW = (p.cellLabels ? 8 : 16) * mt.charWidth + 8;
+    const double rowHeaderW = (p.labels == CellLabels::Every ? 8 : 16) * mt.charWidth + 8;
     p.origin = {x + rowHeaderW, y};
     p.rowHeaders.resize(static_cast<std::size_t>(p.rows));
     p.rowNotes.resize(static_cast<std::size_t>(p.rows));
@@ -191,7 +191,7 @@ int addTmemPanel(Diagram& d, const Grid& g, int ctas, double x, double y, Palett
         const double by = p.origin.y + (r + 0.7) * mt.cellHeight;
         std::string& header = p.rowHeaders[static_cast<std::size_t>(r)];
         header = "lane " + std::to_string(lane);
-        if (!p.cellLabels && rowElement[static_cast<std::size_t>(r)] >= 0)
+        if (p.labels == CellLabels::None && rowElement[static_cast<std::size_t>(r)] >= 0)
             header += " \u00b7 " + g.rowName + " " + std::to_string(rowElement[static_cast<std::size_t>(r)]);
         addText(d, p.origin.x - 4, by, header, mt.headerFont, TextRole::RowHeader, TextAnchor::End, false,
                 true);

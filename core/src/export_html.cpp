@@ -167,19 +167,22 @@ void panel(std::string& out, const Diagram& d, const DiagramPanel& p) {
         cellFields(out, d.cells[i]);
     if (p.cellCount)
         out.pop_back();
-    if (p.cellLabels) {
+    const bool bare = p.labels == CellLabels::None;
+    if (!bare) {
+        // A cell that draws no label (DiagramPanel::labels) has "" here, and the page names it by its
+        // tooltip.
         out += "],\"labels\":[";
         for (std::size_t i = p.firstCell; i < end; ++i) {
             if (i != p.firstCell)
                 out += ',';
-            jsString(out, d.labelText(d.cells[i]).view());
+            jsString(out, d.drawsLabel(d.cells[i]) ? d.labelText(d.cells[i]).view() : std::string_view());
         }
     } else {
-        // No label drawn (DiagramPanel::cellLabels); the cell's name, which the details bar shows, is its
-        // tooltip's first field ("D(37,5) · CTA 0 lane 37 ...").
+        // No label drawn (CellLabels::None); the cell's name, which the details bar shows, is its tooltip's
+        // first field ("D(37,5) · CTA 0 lane 37 ...").
         out += "],\"bare\":1";
     }
-    out += p.cellLabels ? "],\"tips\":[" : ",\"tips\":[";
+    out += bare ? ",\"tips\":[" : "],\"tips\":[";
     for (std::size_t i = p.firstCell; i < end; ++i) {
         if (i != p.firstCell)
             out += ',';

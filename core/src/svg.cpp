@@ -215,6 +215,7 @@ class SvgBuilder {
     void style();
     void background();
     void registers();
+    std::vector<std::size_t> registerShapes() const;
     void rulers();
     void lines();
     void texts();
@@ -223,11 +224,9 @@ class SvgBuilder {
     std::size_t column(std::span<const std::uint32_t> cells, std::size_t i, bool keyOnGroup, bool dim);
     // A label at its cell's centre less (dx, dy), the translate of its group; a coordinate the group gives
     // (withX, withY false) is left out.
-    // Whether cell `i` has a <text>: every cell of a panel with cell labels, and in one without, a cell whose
-    // tooltip the script could not build from its position (it then carries the label and its data-t).
-    bool writesLabel(std::uint32_t i) const {
-        return m_d.panels[m_d.cells[i].panel].cellLabels || m_tips.needsText(i);
-    }
+    // Whether cell `i` has a <text>: a cell that draws its label (Diagram::drawsLabel), and one that does not
+    // whose tooltip the script could not build from its position (it then carries the label and its data-t).
+    bool writesLabel(std::uint32_t i) const { return m_d.drawsLabel(m_d.cells[i]) || m_tips.needsText(i); }
     void fill(double x, double y, bool alwaysX, bool perCellKey, std::uint32_t key);
     void cellText(const DiagramCell& c, bool perCellKey, bool withX, bool withY, double dx, double dy,
                   double font);
@@ -261,7 +260,7 @@ class SvgBuilder {
 
 void SvgBuilder::head() {
     m_w << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"";
-    if (!m_shapes.empty()) // <use xlink:href>
+    if (!m_shapes.empty() || !m_d.bitFields.empty()) // <use xlink:href>
         m_w << " xmlns:xlink=\"http://www.w3.org/1999/xlink\"";
     m_w << " version=\"1.1\"";
     m_w.attr("width", m_d.width).attr("height", m_d.height);
@@ -349,41 +348,78 @@ void SvgBuilder::background() {
     m_w.attr("width", m_d.width).attr("height", m_d.height) << "/>\n";
 }
 
+// The register boxes of the sparse metadata, 128 of them in a wgmma.sp figure: each the same box with its 31
+// bit separators, so one of each size goes into <defs> (inside the group, where `.regs` styles it) and every
+// register places it with a <use>.
 void SvgBuilder::registers() {
     if (m_d.bitFields.empty())
         return;
-    m_w << "<g class=\"regs\">\n";
-    for (const BitFieldDiagram& bd : m_d.bitFields) {
-        m_w << "<rect";
-        m_w.attr("x", bd.rect.x).attr("y", bd.rect.y).attr("width", bd.rect.w).attr("height", bd.rect.h)
-            << "/>\n";
-        m_w << "<path d=\"";
+    m_w << "<g class=\"regs\">\n<defs>";
+    const std::vector<std::size_t> shapeOf = registerShapes();
+    for (std::size_t i = 0; i < m_d.bitFields.size(); ++i) {
+        if (shapeOf[i] != i)
+            continue;
+        const BitFieldDiagram& bd = m_d.bitFields[i];
+        m_w << "<g id=\"r";
+        m_w.integer(static_cast<long long>(i)) << "\"><rect";
+        m_w.attr("width", bd.rect.w).attr("height", bd.rect.h) << "/><path d=\"";
         for (int b = 1; b < bd.bits; ++b) {
             m_w << 'M';
-            m_w.num(bd.rect.x + b * bd.bitWidth) << ' ';
-            m_w.num(bd.rect.y) << 'v';
+            m_w.num(b * bd.bitWidth) << " 0v";
             m_w.num(bd.rect.h);
         }
-        m_w << "\"/>\n";
+        m_w << "\"/></g>";
+    }
+    m_w << "</defs>\n";
+    for (std::size_t i = 0; i < m_d.bitFields.size(); ++i) {
+        const BitFieldDiagram& bd = m_d.bitFields[i];
+        m_w << "<use xlink:href=\"#r";
+        m_w.integer(static_cast<long long>(shapeOf[i])) << '"';
+        m_w.attr("x", bd.rect.x).attr("y", bd.rect.y) << "/>\n";
     }
     m_w << "</g>\n";
 }
 
-// Bit ticks over the fields, so every field still shows how many bits it has.
+// For each register box, the first box of the same size and bits (whose shapes it uses).
+std::vector<std::size_t> SvgBuilder::registerShapes() const {
+    std::vector<std::size_t> shapeOf(m_d.bitFields.size());
+    std::map<std::tuple<int, double, double, double>, std::size_t> first;
+    for (std::size_t i = 0; i < m_d.bitFields.size(); ++i) {
+        const BitFieldDiagram& bd = m_d.bitFields[i];
+        shapeOf[i] = first.try_emplace({bd.bits, bd.bitWidth, bd.rect.w, bd.rect.h}, i).first->second;
+    }
+    return shapeOf;
+}
+
+// Bit ticks over the fields, so every field still shows how many bits it has: one shape per register size in
+// <defs>, a <use> per register.
 void SvgBuilder::rulers() {
     if (m_d.bitFields.empty())
         return;
-    m_t << "<path class=\"ruler\" d=\"";
-    for (const BitFieldDiagram& bd : m_d.bitFields)
+    const std::vector<std::size_t> shapeOf = registerShapes();
+    m_t << "<defs>";
+    for (std::size_t i = 0; i < m_d.bitFields.size(); ++i) {
+        if (shapeOf[i] != i)
+            continue;
+        const BitFieldDiagram& bd = m_d.bitFields[i];
+        m_t << "<path id=\"u";
+        m_t.integer(static_cast<long long>(i)) << "\" class=\"ruler\" d=\"";
         for (int b = 1; b < bd.bits; ++b) {
-            const double x = bd.rect.x + b * bd.bitWidth;
+            const double x = b * bd.bitWidth;
             m_t << 'M';
+            m_t.num(x) << " 0v5M";
             m_t.num(x) << ' ';
-            m_t.num(bd.rect.y) << "v5M";
-            m_t.num(x) << ' ';
-            m_t.num(bd.rect.bottom()) << "v-5";
+            m_t.num(bd.rect.h) << "v-5";
         }
-    m_t << "\"/>\n";
+        m_t << "\"/>";
+    }
+    m_t << "</defs>\n";
+    for (std::size_t i = 0; i < m_d.bitFields.size(); ++i) {
+        const BitFieldDiagram& bd = m_d.bitFields[i];
+        m_t << "<use xlink:href=\"#u";
+        m_t.integer(static_cast<long long>(shapeOf[i])) << '"';
+        m_t.attr("x", bd.rect.x).attr("y", bd.rect.y) << "/>\n";
+    }
 }
 
 void SvgBuilder::lines() {

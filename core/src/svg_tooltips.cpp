@@ -55,15 +55,23 @@ constexpr std::string_view kTensorMemoryRule =
     R"JS(R[6]=function(p,d,r,c,L,x){var e=32/p.b,i=r%p.n,f;if(!/^[A-Z]+\(\d+,\d+\)$/.test(L))return null;f=Math.floor((x-p.g[0])/(p.g[2]/e))%e*p.b;
 return L+S+'CTA '+Math.floor(r/p.n)+' lane '+i+' column '+c+(p.b<32?'['+(f+p.b-1)+'..'+f+']':'')+S+'warp '+(i>>5)};
 )JS";
-// Tensor Memory panels without cell labels ("a": the m of each row): the pointer's position on a cell's fill
-// names the element, and the fill under it gets the tooltip as its <title>, rewritten as the pointer moves
-// along the row (one fill may cover a whole row).
+// Cells that draw no label: the pointer's position on a cell's fill names the cell, R.n[kind] says what its
+// label would (from the tables), and the fill under the pointer gets the tooltip as its <title>, rewritten as
+// the pointer moves (one fill may cover a whole row or chunk).
 constexpr std::string_view kAxisRule =
-    R"JS(if(!R.a){R.c=new WeakMap();R.a=function(v,x,y){var d,i,p,g,r,c;if(!R.c.has(v)){d=v.querySelector('metadata.lanemap-tips');R.c.set(v,d?JSON.parse(d.textContent):null)}d=R.c.get(v);if(!d)return null;
-for(i=0;i<d.p.length;i++){p=d.p[i];g=p.g;c=Math.floor((x-g[0])/g[2]);r=Math.floor((y-g[1])/g[3]);if(c>=0&&r>=0&&c<g[5]&&r<g[4])return p.a&&p.a[r]>=0&&R[p.k]?R[p.k](p,d,r,c,p.o+'('+p.a[r]+','+c+')',x):null}return null};
+    R"JS(R.n=R.n||{};if(!R.a){R.c=new WeakMap();R.a=function(v,x,y){var d,i,p,g,r,c,L;if(!R.c.has(v)){d=v.querySelector('metadata.lanemap-tips');R.c.set(v,d?JSON.parse(d.textContent):null)}d=R.c.get(v);if(!d)return null;
+for(i=0;i<d.p.length;i++){p=d.p[i];g=p.g;c=Math.floor((x-g[0])/g[2]);r=Math.floor((y-g[1])/g[3]);if(c>=0&&r>=0&&c<g[5]&&r<g[4]){L=R.n[p.k]?R.n[p.k](p,r,c):null;return L!=null&&R[p.k]?R[p.k](p,d,r,c,L,x):null}}return null};
 self.lanemapTipAt=R.a;document.addEventListener('mousemove',function(e){var t=e.target,v,P,s,n;if(!t.closest||t.tagName=='text'||!t.closest('.cells')||!(v=t.closest('svg.lanemap')))return;
 P=v.createSVGPoint();P.x=e.clientX;P.y=e.clientY;P=P.matrixTransform(v.getScreenCTM().inverse());s=R.a(v,P.x,P.y);n=t.querySelector(':scope>title');if(s==null&&!n)return;
 if(!n){n=document.createElementNS(t.namespaceURI,'title');t.insertBefore(n,t.firstChild)}n.textContent=s==null?'':s},true)}
+)JS";
+// The label a Tensor Memory cell would draw ("a": the m of each row): D(m,n).
+constexpr std::string_view kRowElementName =
+    "R.n[6]=function(p,r,c){return p.a&&p.a[r]>=0?p.o+'('+p.a[r]+','+c+')':null};\n";
+// The address a shared-memory cell would show: its chunk's first ("ca", chunks in grid order, "cn" cells
+// each, down a column when "cd") plus its place in the chunk ("cb" bytes a cell).
+constexpr std::string_view kChunkAddress =
+    R"JS(R.n[2]=function(p,r,c){var i,o,w=p.g[5];if(!p.ca)return null;if(p.cd){i=Math.floor(r/p.cn)*w+c;o=r%p.cn}else{i=r*Math.ceil(w/p.cn)+Math.floor(c/p.cn);o=c%p.cn}return i<p.ca.length&&p.ca[i]>=0?hx(p.ca[i]+o*p.cb):null};
 )JS";
 constexpr std::string_view kEnd = "})();";
 
@@ -148,11 +156,17 @@ std::string Tables::script() const {
         out += kLinesRule;
     if (has[static_cast<int>(PanelKind::TensorMemory)])
         out += kTensorMemoryRule;
-    for (const Panel& t : m_panels)
-        if (!t.rowElements.empty()) {
-            out += kAxisRule;
-            break;
-        }
+    bool rowElements = false, chunkStarts = false;
+    for (const Panel& t : m_panels) {
+        rowElements = rowElements || !t.rowElements.empty();
+        chunkStarts = chunkStarts || !t.chunkStarts.empty();
+    }
+    if (rowElements || chunkStarts)
+        out += kAxisRule;
+    if (rowElements)
+        out += kRowElementName;
+    if (chunkStarts)
+        out += kChunkAddress;
     out += kEnd;
     return out;
 }
@@ -172,7 +186,7 @@ LabelPoint labelPoint(const Diagram& d, const DiagramCell& c) {
 }
 
 LabelPoint hoverPoint(const Diagram& d, const DiagramCell& c) {
-    if (d.panels[c.panel].cellLabels)
+    if (d.drawsLabel(c))
         return labelPoint(d, c);
     return {c.rect.x + c.rect.w / 2, c.rect.y + c.rect.h / 2};
 }
@@ -210,6 +224,7 @@ Tables::Tables(const Diagram& d) : m_d(d), m_needsText(d.cells.size(), 0) {
                     break;
                 }
             t.swizzleMask = swizzleMaskOf(d, p, false);
+            chunkTable(d, p, t);
             break;
         case PanelKind::SharedMemoryMap:
             if (p.cellCount) {
@@ -222,7 +237,7 @@ Tables::Tables(const Diagram& d) : m_d(d), m_needsText(d.cells.size(), 0) {
         case PanelKind::TensorMemory:
             t.lanes = kLanesPerCta;
             t.bits = p.elementBits;
-            if (!p.cellLabels) {
+            if (p.labels == CellLabels::None) {
                 t.rowElements.assign(static_cast<std::size_t>(p.rows), -1);
                 for (std::uint32_t i = p.firstCell; i < end; ++i)
                     t.rowElements[static_cast<std::size_t>(d.cells[i].row)] = d.cells[i].element;
@@ -254,6 +269,61 @@ Tables::Tables(const Diagram& d) : m_d(d), m_needsText(d.cells.size(), 0) {
                           guess.groupID == c.groupID && guess.conflict == c.conflict;
         m_needsText[i] = !same && d.tooltipText(guess).view() != d.tooltipText(c).view();
     }
+}
+
+void Tables::chunkTable(const Diagram& d, const DiagramPanel& p, Panel& t) {
+    if (p.labels != CellLabels::ChunkStarts || !p.cellCount || p.rows <= 0 || p.cols <= 0)
+        return;
+    const std::uint32_t end = p.firstCell + p.cellCount;
+    const DiagramCell& first = d.cells[p.firstCell];
+    const int bits = first.bitHi - first.bitLo + 1;
+    if (bits < 8 || bits % 8 || 16 % (bits / 8))
+        return;
+    const int bytes = bits / 8, per = 16 / bytes;
+    // Which way the chunks run is what makes every cell's address come out right: try both.
+    for (const bool down : {true, false}) {
+        Panel u;
+        u.rows = p.rows, u.cols = p.cols;
+        u.chunkCells = per, u.cellBytes = bytes, u.chunksDown = down;
+        const int groups = down ? (p.rows + per - 1) / per * p.cols : p.rows * ((p.cols + per - 1) / per);
+        u.chunkStarts.assign(static_cast<std::size_t>(groups), ~0u);
+        bool ok = true;
+        for (std::uint32_t i = p.firstCell; i < end && ok; ++i) {
+            const DiagramCell& c = d.cells[i];
+            if (!d.drawsLabel(c))
+                continue;
+            const bool atStart = (down ? c.row : c.col) % per == 0;
+            const std::size_t at =
+                down ? static_cast<std::size_t>(c.row / per * p.cols + c.col)
+                     : static_cast<std::size_t>(c.row * ((p.cols + per - 1) / per) + c.col / per);
+            ok = atStart && u.chunkStarts[at] == ~0u;
+            u.chunkStarts[at] = c.address;
+        }
+        for (std::uint32_t i = p.firstCell; i < end && ok; ++i) {
+            const DiagramCell& c = d.cells[i];
+            std::uint32_t address = 0;
+            ok = c.bitHi - c.bitLo + 1 == bits && chunkAddress(u, c.row, c.col, address) &&
+                 address == c.address;
+        }
+        if (ok) {
+            t.chunkStarts = std::move(u.chunkStarts);
+            t.chunkCells = per, t.cellBytes = bytes, t.chunksDown = down;
+            return;
+        }
+    }
+}
+
+bool Tables::chunkAddress(const Panel& t, int row, int col, std::uint32_t& address) {
+    if (t.chunkStarts.empty() || row < 0 || col < 0 || row >= t.rows || col >= t.cols)
+        return false;
+    const int per = t.chunkCells;
+    const std::size_t at = t.chunksDown
+                               ? static_cast<std::size_t>(row / per * t.cols + col)
+                               : static_cast<std::size_t>(row * ((t.cols + per - 1) / per) + col / per);
+    if (at >= t.chunkStarts.size() || t.chunkStarts[at] == ~0u)
+        return false;
+    address = t.chunkStarts[at] + static_cast<std::uint32_t>((t.chunksDown ? row : col) % per * t.cellBytes);
+    return true;
 }
 
 bool Tables::contains(const Panel& p, double x, double y, int& row, int& col) const {
@@ -322,14 +392,18 @@ bool Tables::predict(std::size_t, const DiagramCell& c, DiagramCell& out) const 
     case PanelKind::SharedMemory:
         out.element = -1;
         out.address = c.address;
-        if (c.bitHi - c.bitLo < 7) { // the label shows the bit
+        if (!m_d.drawsLabel(c)) { // no label: the chunk's address and the cell's place in it
+            if (!chunkAddress(t, row, col, out.address))
+                return false;
+            out.bitLo = 0, out.bitHi = 7;
+        } else if (c.bitHi - c.bitLo < 7) { // the label shows the bit
             out.bitLo = c.bitLo;
             out.bitHi = static_cast<std::int16_t>(c.bitLo + t.elementBits - 1);
         } else {
             out.bitLo = 0, out.bitHi = 7;
         }
-        out.lane = static_cast<std::int16_t>((c.address >> 4) & 7u);
-        out.reg = static_cast<std::int16_t>(chunkBefore(c.address, t.swizzleMask));
+        out.lane = static_cast<std::int16_t>((out.address >> 4) & 7u);
+        out.reg = static_cast<std::int16_t>(chunkBefore(out.address, t.swizzleMask));
         return true;
     case PanelKind::SharedMemoryMap:
         out.address = t.base + static_cast<std::uint32_t>(row) * 128u + static_cast<std::uint32_t>(col) * 16u;
@@ -414,6 +488,17 @@ std::string Tables::json() const {
             appendString(out, std::string_view(&p.colLetter, 1));
             out += ",\"re\":" + std::to_string(p.rowElements) + ",\"ce\":" + std::to_string(p.colElements) +
                    ",\"b\":" + std::to_string(t.elementBits) + ",\"x\":" + std::to_string(t.swizzleMask);
+            if (!t.chunkStarts.empty()) {
+                out += ",\"cd\":" + std::to_string(t.chunksDown ? 1 : 0) +
+                       ",\"cn\":" + std::to_string(t.chunkCells) + ",\"cb\":" + std::to_string(t.cellBytes) +
+                       ",\"ca\":[";
+                for (std::size_t k = 0; k < t.chunkStarts.size(); ++k) {
+                    if (k)
+                        out += ',';
+                    out += t.chunkStarts[k] == ~0u ? std::string("-1") : std::to_string(t.chunkStarts[k]);
+                }
+                out += ']';
+            }
             break;
         case PanelKind::SharedMemoryMap:
             out += ",\"rl\":";

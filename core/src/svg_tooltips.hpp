@@ -3,9 +3,9 @@
 // large figure's bytes, and a <title> shows only where the file is opened as a document — where scripts run
 // too. So the file carries one shared script and small per-panel tables; on hover the script builds the
 // cell's tooltip from what its label says (lane, element; address), its grid position (its x and y in the
-// document's own units, against the panel's grid) and the tables, in Diagram::tooltip's grammar. A panel
-// without cell labels (DiagramPanel::cellLabels) has its tooltip built from the pointer's position on the
-// cells' fill.
+// document's own units, against the panel's grid) and the tables, in Diagram::tooltip's grammar. A cell that
+// draws no label (DiagramPanel::labels) has its tooltip built from the pointer's position on the cells' fill:
+// the tables name what its label would say (a Tensor Memory row's m; a shared-memory chunk's address).
 //
 // The writer checks every cell: it derives the tooltip from exactly what the script will see (the same
 // numbers, rounded as written) and compares it with Diagram::tooltipText; a cell whose tooltip the tables do
@@ -58,9 +58,15 @@ class Tables {
         std::uint32_t base = 0; // SharedMemoryMap: the address of grid row 0, column 0
         int lanes = 128;        // TensorMemory: lanes per CTA
         int bits = 32;          // TensorMemory: bits of an element (32 / bits elements a cell)
-        // TensorMemory without cell labels (DiagramPanel::cellLabels): the m of each row (-1: none), which
-        // with the column number names the element under the pointer.
+        // TensorMemory without cell labels (CellLabels::None): the m of each row (-1: none), which with the
+        // column number names the element under the pointer.
         std::vector<int> rowElements;
+        // SharedMemory labelled at chunk starts (CellLabels::ChunkStarts): the address of each chunk's first
+        // cell, chunks in grid order; a chunk covers chunkCells cells down a column (chunksDown) or along a
+        // row, cellBytes bytes each. Empty when the cells do not follow that rule (they then carry data-t).
+        std::vector<std::uint32_t> chunkStarts;
+        int chunkCells = 1, cellBytes = 1;
+        bool chunksDown = true;
         bool overlapsEarlier = false; // its grid meets an earlier panel's (which the script would find first)
     };
     // The tooltip the script builds for `cell`, as a DiagramCell whose tooltipText is that text; false when
@@ -68,6 +74,10 @@ class Tables {
     bool predict(std::size_t panel, const DiagramCell& cell, DiagramCell& out) const;
     int panelAt(double x, double y, int& row, int& col) const;
     bool contains(const Panel& p, double x, double y, int& row, int& col) const;
+    // The chunk table of a shared-memory tile labelled at chunk starts (Panel::chunkStarts and its shape).
+    static void chunkTable(const Diagram& d, const DiagramPanel& p, Panel& t);
+    // The address the chunk table gives grid cell (row, col); false when it names none.
+    static bool chunkAddress(const Panel& t, int row, int col, std::uint32_t& address);
 
     const Diagram& m_d;
     std::vector<Panel> m_panels;

@@ -64,8 +64,10 @@
     c.operand = p.operand;
     c.lane = c.thread % 32;
     c.tip = p.tips[ref[1]];
-    // A bare panel draws no labels (its headers name every cell); a cell's name is its tooltip's first field.
-    c.label = p.bare ? c.tip.split(" \u00b7 ")[0] : p.labels[ref[1]];
+    // A bare panel draws no labels (its headers name every cell), and some panels label only some cells
+    // (""); such a cell's name is its tooltip's first field.
+    c.drawn = !p.bare && p.labels[ref[1]] !== "";
+    c.label = c.drawn ? p.labels[ref[1]] : c.tip.split(" \u00b7 ")[0];
     return c;
   }
   function colorKey(c) {
@@ -87,7 +89,7 @@
     g.strokeStyle = outline ? "#000" : "#fff";
     g.lineWidth = outline ? 2.5 : 1;
     g.strokeRect(c.x + 0.5, c.y + 0.5, c.w - 1, c.h - 1);
-    if (c.w >= 8 && !current().panels[c.panel].bare) {
+    if (c.w >= 8 && c.drawn) {
       g.fillStyle = col[1];
       g.font = font(LANEMAP.cellFont, false, true);
       g.textAlign = "center";

@@ -76,12 +76,12 @@ TEST(SitePage, HoldsEveryCellOfTheAppsDiagramWithItsTexts) {
     EXPECT_EQ(data["palettes"]["default"]["lane"][13][0], hex);
 }
 
-// A Tensor Memory D whose headers name every cell (DiagramPanel::cellLabels false) is "bare": the page draws
+// A Tensor Memory D whose headers name every cell (CellLabels::None) is "bare": the page draws
 // no labels there and carries none, and the name the details bar shows is the tooltip's first field.
 TEST(SitePage, ABarePanelCarriesNoLabels) {
     const Instruction& in = get("tcgen05.mma.cta_group::1.kind::f16.m128");
     const Diagram d = buildDiagram(in);
-    ASSERT_FALSE(d.panels.front().cellLabels);
+    ASSERT_EQ(d.panels.front().labels, CellLabels::None);
     const json data = pageData(htmlPage(in));
     const json& panel = data["diagrams"][0]["panels"][0];
     EXPECT_EQ(panel["bare"], 1);

@@ -6,6 +6,7 @@
 #include "lanemap/diagram.hpp"
 #include "lanemap/export.hpp"
 #include "lanemap/export_gzip.hpp"
+#include "lanemap/smem.hpp"
 #include "lanemap/svg.hpp"
 
 #include "synthetic.hpp"
@@ -134,10 +135,58 @@ TEST(SvgTooltips, TensorMemoryCellsCarryNoText) {
     EXPECT_NE(svg.find("lanemapTipAt"), std::string::npos) << "the pointer rule in the script";
 }
 
-// A figure whose every panel has cell labels carries no pointer rule.
-TEST(SvgTooltips, OnlyAFigureWithoutCellLabelsCarriesThePointerRule) {
+// A figure whose every cell draws its label carries no pointer rule; one with B in shared memory (labelled
+// at its chunks' first elements) does.
+TEST(SvgTooltips, OnlyAFigureWithUnlabelledCellsCarriesThePointerRule) {
     EXPECT_EQ(exported("mma.m16n8k16.f16").find("lanemapTipAt"), std::string::npos);
-    EXPECT_EQ(exported("wgmma.m64n256k16.f16").find("lanemapTipAt"), std::string::npos);
+    EXPECT_NE(exported("wgmma.m64n256k16.f16").find("lanemapTipAt"), std::string::npos);
+}
+
+// A shared-memory tile draws one address per 16-byte chunk, on its first element: one <text> per chunk, none
+// carrying its tooltip, whichever way the chunks run (K-major: down the k rows of B; MN-major: along the n
+// columns) and whatever a cell holds (2 or 4 bytes, a byte of 1-bit elements). The tables give the script
+// every chunk's address, and the writer has checked every other cell's tooltip against them.
+TEST(SvgTooltips, ASharedMemoryTileLabelsEachChunkOnceAndCarriesNoText) {
+    struct Case {
+        const char* spec;
+        smem::Major major;
+        const char* runs; // the tables' "cd": chunks down the rows (1) or along them (0)
+        int cellsPerChunk;
+    };
+    for (const Case& k : {Case{"wgmma.m64n32k16.f16", smem::Major::K, "\"cd\":1,\"cn\":8,\"cb\":2", 8},
+                          Case{"wgmma.m64n32k16.f16", smem::Major::MN, "\"cd\":0,\"cn\":8,\"cb\":2", 8},
+                          Case{"wgmma.m64n16k8.tf32", smem::Major::K, "\"cd\":1,\"cn\":4,\"cb\":4", 4},
+                          Case{"wgmma.m64n8k256.b1", smem::Major::K, "\"cd\":1,\"cn\":16,\"cb\":1", 16}}) {
+        const Instruction& in = *Catalog::instance().instruction(k.spec);
+        std::string why;
+        const auto ops = smem::operands(in, smem::Choice{k.major, smem::Swizzle::B128}, why);
+        ASSERT_FALSE(ops.empty()) << k.spec << ": " << why;
+        const smem::SharedOperand& b = ops.back();
+        ASSERT_EQ(b.operand, Operand::B) << k.spec;
+        const Diagram d = buildSharedMemoryDiagram(b);
+        const DiagramPanel* tile = nullptr;
+        for (const DiagramPanel& p : d.panels)
+            if (p.kind == PanelKind::SharedMemory)
+                tile = &p;
+        ASSERT_NE(tile, nullptr) << k.spec;
+        std::size_t drawn = 0;
+        for (std::uint32_t i = tile->firstCell; i < tile->firstCell + tile->cellCount; ++i)
+            drawn += d.drawsLabel(d.cells[i]);
+        EXPECT_EQ(drawn * static_cast<std::size_t>(k.cellsPerChunk), tile->cellCount) << k.spec;
+
+        const std::string svg = toSvg(d);
+        const auto doc = parseXml(svg);
+        ASSERT_TRUE(doc) << k.spec << ": " << doc.error;
+        const Counts n = count(*doc.root);
+        std::size_t mapCells = 0;
+        for (const DiagramPanel& p : d.panels)
+            if (p.kind == PanelKind::SharedMemoryMap)
+                mapCells += p.cellCount;
+        EXPECT_EQ(n.labels, drawn + mapCells) << k.spec << ": a label per chunk in the tile and in the map";
+        EXPECT_EQ(n.labelsWithText, 0u) << k.spec << ": the tables give every tooltip";
+        EXPECT_NE(svg.find(k.runs), std::string::npos) << k.spec;
+        EXPECT_NE(svg.find("lanemapTipAt"), std::string::npos) << k.spec;
+    }
 }
 
 // Issue 21's goal: the small figure no larger gzipped than CuTe's print_svg of the same SM80 16×8×16 atom

@@ -106,8 +106,8 @@ TEST(TensorMemoryPanel, LabelsThatRepeatTheHeadersMoveToTheHeaders) {
                 repeats = repeats && c.bitLo == c.col && (m < 0 || m == c.element);
                 m = c.element;
             }
-            EXPECT_EQ(p.cellLabels, !repeats) << v->spec << " " << p.title;
-            if (p.cellLabels) {
+            EXPECT_EQ(p.labels == CellLabels::Every, !repeats) << v->spec << " " << p.title;
+            if (p.labels == CellLabels::Every) {
                 ++labelled;
                 continue;
             }
@@ -136,7 +136,7 @@ TEST(TensorMemoryPanel, AOnTheAxesOnlyWithOneElementAColumn) {
         const Diagram d = buildTensorMemoryDiagram(*in, o);
         ASSERT_FALSE(d.panels.empty());
         const DiagramPanel& p = d.panels.front();
-        EXPECT_EQ(p.cellLabels, !onAxes) << spec;
+        EXPECT_EQ(p.labels == CellLabels::Every, !onAxes) << spec;
         if (onAxes) {
             EXPECT_EQ(p.rowHeaders[5], "lane 5 \u00b7 m 5") << spec;
             EXPECT_NE(p.subtitle.find("A(m,k) sits in the row whose header names m, in column k"),
@@ -156,14 +156,14 @@ TEST(TensorMemoryPanel, AComposedViewKeepsItsLabels) {
     o.access = defaultAccess(shapeOf(*in, o), tmem::Op::Ld);
     const Diagram d = buildTensorMemoryDiagram(*in, o);
     ASSERT_EQ(d.panels.size(), 2u);
-    EXPECT_TRUE(d.panels[0].cellLabels);
-    EXPECT_TRUE(d.panels[1].cellLabels);
+    EXPECT_EQ(d.panels[0].labels, CellLabels::Every);
+    EXPECT_EQ(d.panels[1].labels, CellLabels::Every);
     const std::string svg = toSvg(d);
     EXPECT_NE(svg.find(">D(37,5)<"), std::string::npos);
     // Alone, the same D draws none.
     o.access.reset();
     const Diagram alone = buildTensorMemoryDiagram(*in, o);
-    EXPECT_FALSE(alone.panels[0].cellLabels);
+    EXPECT_EQ(alone.panels[0].labels, CellLabels::None);
     EXPECT_EQ(toSvg(alone).find(">D(37,5)<"), std::string::npos);
 }
 

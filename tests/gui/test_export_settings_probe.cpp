@@ -99,7 +99,7 @@ TEST(Export, QtSvgDrawsTheRowHeadersLeftOfTheGrid) {
     const QImage image = renderSvg(toSvg(d), kScale);
     ASSERT_FALSE(image.isNull());
     const DiagramPanel& p = d.panels.front();
-    ASSERT_FALSE(p.cellLabels);
+    ASSERT_EQ(p.labels, CellLabels::None);
     for (int row = 0; row < 12; ++row) {
         const int cell = static_cast<int>(p.gridCells[p.gridOffsets[static_cast<std::size_t>(row * p.cols)]]);
         const DiagramCell& c = d.cells[static_cast<std::size_t>(cell)];
@@ -159,6 +159,33 @@ TEST(Export, QtSvgDrawsSharedShapesWithTheirClassColour) {
             differ += d != 0;
         }
     EXPECT_LE(worst, 8) << differ << " pixels differ";
+}
+
+// The sparse metadata's register boxes and their bit ticks are one shape each in <defs>, placed by a <use>
+// per register (128 of them in a wgmma.sp figure); Qt SVG draws every register's 31 ticks over its fields and
+// its frame, as it drew them spelled out.
+TEST(Export, QtSvgDrawsEveryRegistersBitTicks) {
+    const Diagram d = buildDiagram(*Catalog::instance().instruction("mma.sp.m16n8k16.f16"));
+    ASSERT_FALSE(d.bitFields.empty());
+    const std::string svg = toSvg(d);
+    EXPECT_NE(svg.find("<use xlink:href=\"#u0\""), std::string::npos) << "ticks placed by a <use>";
+    constexpr double kScale = 2;
+    const QImage image = renderSvg(svg, kScale);
+    ASSERT_FALSE(image.isNull());
+    auto dark = [&](double x, double y) {
+        const QColor px = image.pixelColor(static_cast<int>(std::lround(x * kScale)),
+                                           static_cast<int>(std::lround(y * kScale)));
+        return px.red() + px.green() + px.blue() < 3 * 0x70;
+    };
+    for (const BitFieldDiagram& bd : d.bitFields) {
+        int ticks = 0;
+        for (int b = 1; b < bd.bits; ++b) {
+            const double x = bd.rect.x + b * bd.bitWidth;
+            ticks += dark(x, bd.rect.y + 2.5) && dark(x, bd.rect.bottom() - 2.5);
+        }
+        EXPECT_EQ(ticks, bd.bits - 1) << bd.title;
+        EXPECT_FALSE(dark(bd.rect.x + bd.bitWidth / 2, bd.rect.y + 2.5)) << bd.title << ": no tick mid-bit";
+    }
 }
 
 TEST(Export, PngIsTheDiagramAsPainted) {

@@ -3,6 +3,7 @@
 // pickers, and the same picture in the SVG export.
 #include "details_panel.hpp"
 #include "gui_test_support.hpp"
+#include "opened_at.hpp"
 #include "pane_frame.hpp"
 
 #include "lanemap/smem.hpp"
@@ -10,6 +11,7 @@
 
 #include <QComboBox>
 #include <QFile>
+#include <QImage>
 #include <QLabel>
 #include <QStandardItemModel>
 
@@ -142,7 +144,14 @@ TEST(SharedMemoryPane, TheSvgExportCarriesIt) {
     const Diagram d = w->exportDiagram();
     const DiagramPanel* grid = panelOf(d, PanelKind::SharedMemory);
     ASSERT_NE(grid, nullptr);
-    EXPECT_EQ(d.label(d.cells[static_cast<std::size_t>(cellIn(*grid, 9, 3))]), "0x1a2");
+    // k 9 of n 3 is the second element of the chunk at 0x1a0: the chunk's first element shows its address,
+    // and k 9 is named only by hover.
+    const DiagramCell& k9 = d.cells[static_cast<std::size_t>(cellIn(*grid, 9, 3))];
+    const DiagramCell& k8 = d.cells[static_cast<std::size_t>(cellIn(*grid, 8, 3))];
+    EXPECT_EQ(d.label(k9), "0x1a2");
+    EXPECT_EQ(d.label(k8), "0x1a0");
+    EXPECT_FALSE(d.drawsLabel(k9));
+    EXPECT_TRUE(d.drawsLabel(k8));
     // Its hover groups come after the warpgroup's 128 threads: a chunk never lights a thread's cells.
     for (const DiagramCell& c : d.cells) {
         if (d.panels[c.panel].kind == PanelKind::SharedMemory) {
@@ -151,9 +160,40 @@ TEST(SharedMemoryPane, TheSvgExportCarriesIt) {
     }
     const std::string svg = toSvg(d);
     EXPECT_NE(svg.find("B in shared memory"), std::string::npos);
-    EXPECT_NE(svg.find(">0x1a2<"), std::string::npos);
+    EXPECT_NE(svg.find(">0x1a0<"), std::string::npos);
+    EXPECT_EQ(svg.find(">0x1a2<"), std::string::npos) << "one label per chunk, as the pane draws it";
     EXPECT_NE(svg.find("n3 k8..15"), std::string::npos);
     EXPECT_NE(svg.find("descriptor: "), std::string::npos);
+}
+
+// The pane paints a chunk's address on its first element only: k 8 of n 3 shows 0x1a0, k 9 (0x1a2, the same
+// chunk) is its colour alone, as the SVG draws it.
+TEST(SharedMemoryPane, PaintsOneAddressPerChunk) {
+    OpenedAt w(QSize(1920, 1080), QStringLiteral("wgmma.m64n8k16.f16"));
+    DiagramView* view = w.window->pane(MainWindow::sharedMemoryPane());
+    ASSERT_NE(view, nullptr);
+    const Diagram* d = view->diagram();
+    ASSERT_NE(d, nullptr);
+    const DiagramPanel* grid = panelOf(*d, PanelKind::SharedMemory);
+    ASSERT_NE(grid, nullptr);
+    const QImage shot = view->viewport()->grab().toImage();
+    // Pixels inside a cell that are not its fill: its label's glyphs.
+    auto inked = [&](int cell) {
+        const DiagramCell& c = d->cells[static_cast<std::size_t>(cell)];
+        const QRect r = view->cellViewportRect(cell).adjusted(2, 2, -2, -2).intersected(shot.rect());
+        EXPECT_GT(r.width() * r.height(), 20) << d->label(c) << " is on screen";
+        int n = 0;
+        for (int y = r.top(); y <= r.bottom(); ++y)
+            for (int x = r.left(); x <= r.right(); ++x) {
+                const QColor px = shot.pixelColor(x, y);
+                n += std::abs(px.red() - c.fill.r) + std::abs(px.green() - c.fill.g) +
+                         std::abs(px.blue() - c.fill.b) >
+                     30;
+            }
+        return n;
+    };
+    EXPECT_GT(inked(cellIn(*grid, 8, 3)), 5) << "0x1a0 painted on the chunk's first element";
+    EXPECT_EQ(inked(cellIn(*grid, 9, 3)), 0) << "no label on the chunk's second element";
 }
 
 TEST(SharedMemoryPane, MnMajorIsOfferedOnlyForSixteenBitTypes) {

@@ -44,7 +44,7 @@ TEST(Tcgen05Panel, TheTensorMemoryCellsCarryTheirNamesOnTheAxes) {
     DiagramView* view = w.window->pane(QStringLiteral("Tensor Memory"));
     ASSERT_NE(view, nullptr);
     ASSERT_NE(view->diagram(), nullptr);
-    EXPECT_TRUE(view->diagram()->panels.front().cellLabels) << "composed, as it opens";
+    EXPECT_EQ(view->diagram()->panels.front().labels, CellLabels::Every) << "composed, as it opens";
     QString error;
     ASSERT_TRUE(w.window->setTensorMemoryView(256, QStringLiteral("D"), QStringLiteral("none"), &error))
         << error.toStdString();
@@ -53,7 +53,7 @@ TEST(Tcgen05Panel, TheTensorMemoryCellsCarryTheirNamesOnTheAxes) {
     const Diagram* d = view->diagram();
     ASSERT_NE(d, nullptr);
     const DiagramPanel& p = d->panels.front();
-    EXPECT_FALSE(p.cellLabels);
+    EXPECT_EQ(p.labels, CellLabels::None);
     ASSERT_GE(p.rowHeaders.size(), 38u);
     EXPECT_EQ(p.rowHeaders[37], "lane 37 \u00b7 m 37");
     const int cell = cellAt(view, 2, 3);

@@ -76,12 +76,12 @@ struct DiagramOptions {
 };
 
 // Operand and Metadata: register fragments (buildDiagram). SharedMemory: one cell per element of a tile in
-// shared memory, labelled with its byte address; SharedMemoryMap: the memory itself, one row per 128-byte
-// line (the 32 four-byte banks), one cell per 16-byte chunk (buildSharedMemoryDiagram, addMemoryMapPanel).
-// Chunks: 16-byte shared-memory chunks of a matrix move (buildBanksDiagram); banks are the columns.
-// Addresses: the row address each thread of a matrix move supplies, one cell per thread (buildBanksDiagram
-// with a feed check): element, bitLo = the tile row and column it points at, matrix and reg = the moved
-// matrix and its row, address = the byte address.
+// shared memory, the first of each 16-byte chunk labelled with its byte address; SharedMemoryMap: the memory
+// itself, one row per 128-byte line (the 32 four-byte banks), one cell per 16-byte chunk
+// (buildSharedMemoryDiagram, addMemoryMapPanel). Chunks: 16-byte shared-memory chunks of a matrix move
+// (buildBanksDiagram); banks are the columns. Addresses: the row address each thread of a matrix move
+// supplies, one cell per thread (buildBanksDiagram with a feed check): element, bitLo = the tile row and
+// column it points at, matrix and reg = the moved matrix and its row, address = the byte address.
 // TensorMemory: a tcgen05.mma's D in Tensor Memory (buildTensorMemoryDiagram): row = TMEM lane (CTA 1 of a
 // pair under CTA 0), col = TMEM column; element = m and bitLo = n of the D(m,n) held, matrix = the CTA.
 // TensorMemoryRegisters: the registers of a warpgroup after a tcgen05.ld (or before a tcgen05.st), row = the
@@ -95,6 +95,19 @@ enum class PanelKind : std::uint8_t {
     Addresses,
     TensorMemory,
     TensorMemoryRegisters
+};
+
+// Which cells of a panel draw their label (Diagram::label still names every cell, for tooltips and info
+// panes).
+enum class CellLabels : std::uint8_t {
+    Every,
+    // None: every label would only repeat the headers (a Tensor Memory panel whose row header names the m of
+    // its lane and whose column number is the n).
+    None,
+    // The first element of each 16-byte chunk (a shared-memory tile): a chunk is contiguous, and a swizzle
+    // moves whole chunks, so its first address places the rest (element i of it at + i x its bytes); one
+    // address per chunk also shows the swizzle's pattern, which 16 addresses a chunk hid.
+    ChunkStarts
 };
 
 // One matrix grid: an operand (or one quad-pair product of it), or the metadata fields on the A grid.
@@ -124,10 +137,8 @@ struct DiagramPanel {
     // (M, N, K), which a backend names itself. The title and the tooltips say the same.
     std::string rowAxis, colAxis;
     int elementBits = 32; // Tensor Memory panels: the bits of one element in its 32-bit cell or register
-    // False: the cells draw no label, because every label would only repeat the headers (a Tensor Memory
-    // panel whose row header names the m of its lane and whose column number is the n). Backends then draw
-    // fills only; Diagram::label still names each cell for tooltips and info panes.
-    bool cellLabels = true;
+    // Which cells draw their label (Diagram::drawsLabel); the others are drawn in colour alone.
+    CellLabels labels = CellLabels::Every;
     Source source = Source::Doc; // where most of its placements come from; tooltips name only the others
     // Grid position (row * cols + col) -> Diagram::cells indices covering it (CSR), for hit tests.
     std::vector<std::uint32_t> gridOffsets;
@@ -290,6 +301,8 @@ struct Diagram {
     //           grammar: docs/svg.md#tooltips);
     //   hoverId stable across builds: "A-t13-e5", "CD-m1-t4-e0", "metadata-t0-b3".
     std::string label(const DiagramCell& cell) const;
+    // Whether a backend draws the cell's label (its panel's CellLabels).
+    bool drawsLabel(const DiagramCell& cell) const;
     std::string tooltip(const DiagramCell& cell) const;
     std::string hoverId(const DiagramCell& cell) const;
     // The same in a fixed buffer (writers of large diagrams: no allocation per cell).
@@ -315,9 +328,10 @@ Diagram buildTensorMemoryDiagram(const Instruction& instruction, Palette palette
 // --- Shared memory (diagram_smem.cpp)
 // ----------------------------------------------------------------------- A tile in shared memory, drawn in
 // the same primitives (so the GUI paints it and the SVG writer serialises it):
-//   * a SharedMemory panel, the tile in its own orientation (wgmma B: row = k, col = n), each element
-//     labelled with its byte address (hex); sub-byte types one cell per byte, labelled with its address and
-//     covering the elements it holds (DiagramPanel::rowElements, colElements);
+//   * a SharedMemory panel, the tile in its own orientation (wgmma B: row = k, col = n), one cell per
+//     element, the first of each 16-byte chunk labelled with its byte address (hex; CellLabels::ChunkStarts);
+//     sub-byte types one cell per byte, covering the elements it holds (DiagramPanel::rowElements,
+//     colElements);
 //   * a SharedMemoryMap panel, the memory: one row per 128-byte line, eight 16-byte chunk columns (chunk c
 //     covers banks 4c..4c+3), each used chunk labelled with the elements it holds ("n3 k8..15"); row notes
 //     give the XOR a swizzle applies to that line;
