@@ -215,8 +215,8 @@ class SvgBuilder {
     void style();
     void background();
     void registers();
-    std::vector<std::size_t> registerShapes() const;
     void rulers();
+    template <class Rest> void sharedPerRegister(Writer& w, const char* tag, char prefix, Rest&& rest);
     void lines();
     void texts();
     void lanes();
@@ -354,14 +354,9 @@ void SvgBuilder::background() {
 void SvgBuilder::registers() {
     if (m_d.bitFields.empty())
         return;
-    m_w << "<g class=\"regs\">\n<defs>";
-    const std::vector<std::size_t> shapeOf = registerShapes();
-    for (std::size_t i = 0; i < m_d.bitFields.size(); ++i) {
-        if (shapeOf[i] != i)
-            continue;
-        const BitFieldDiagram& bd = m_d.bitFields[i];
-        m_w << "<g id=\"r";
-        m_w.integer(static_cast<long long>(i)) << "\"><rect";
+    m_w << "<g class=\"regs\">\n";
+    sharedPerRegister(m_w, "g", 'r', [this](const BitFieldDiagram& bd) {
+        m_w << "><rect";
         m_w.attr("width", bd.rect.w).attr("height", bd.rect.h) << "/><path d=\"";
         for (int b = 1; b < bd.bits; ++b) {
             m_w << 'M';
@@ -369,41 +364,16 @@ void SvgBuilder::registers() {
             m_w.num(bd.rect.h);
         }
         m_w << "\"/></g>";
-    }
-    m_w << "</defs>\n";
-    for (std::size_t i = 0; i < m_d.bitFields.size(); ++i) {
-        const BitFieldDiagram& bd = m_d.bitFields[i];
-        m_w << "<use xlink:href=\"#r";
-        m_w.integer(static_cast<long long>(shapeOf[i])) << '"';
-        m_w.attr("x", bd.rect.x).attr("y", bd.rect.y) << "/>\n";
-    }
+    });
     m_w << "</g>\n";
 }
 
-// For each register box, the first box of the same size and bits (whose shapes it uses).
-std::vector<std::size_t> SvgBuilder::registerShapes() const {
-    std::vector<std::size_t> shapeOf(m_d.bitFields.size());
-    std::map<std::tuple<int, double, double, double>, std::size_t> first;
-    for (std::size_t i = 0; i < m_d.bitFields.size(); ++i) {
-        const BitFieldDiagram& bd = m_d.bitFields[i];
-        shapeOf[i] = first.try_emplace({bd.bits, bd.bitWidth, bd.rect.w, bd.rect.h}, i).first->second;
-    }
-    return shapeOf;
-}
-
-// Bit ticks over the fields, so every field still shows how many bits it has: one shape per register size in
-// <defs>, a <use> per register.
+// Bit ticks over the fields, so every field still shows how many bits it has.
 void SvgBuilder::rulers() {
     if (m_d.bitFields.empty())
         return;
-    const std::vector<std::size_t> shapeOf = registerShapes();
-    m_t << "<defs>";
-    for (std::size_t i = 0; i < m_d.bitFields.size(); ++i) {
-        if (shapeOf[i] != i)
-            continue;
-        const BitFieldDiagram& bd = m_d.bitFields[i];
-        m_t << "<path id=\"u";
-        m_t.integer(static_cast<long long>(i)) << "\" class=\"ruler\" d=\"";
+    sharedPerRegister(m_t, "path", 'u', [this](const BitFieldDiagram& bd) {
+        m_t << " class=\"ruler\" d=\"";
         for (int b = 1; b < bd.bits; ++b) {
             const double x = b * bd.bitWidth;
             m_t << 'M';
@@ -412,13 +382,31 @@ void SvgBuilder::rulers() {
             m_t.num(bd.rect.h) << "v-5";
         }
         m_t << "\"/>";
-    }
-    m_t << "</defs>\n";
+    });
+}
+
+// One shape per register size (bits, bit width, box) in <defs>, `<tag id="<prefix><first register of that
+// size>"` followed by what `rest` writes, then a <use> of it at each register's box.
+template <class Rest>
+void SvgBuilder::sharedPerRegister(Writer& w, const char* tag, char prefix, Rest&& rest) {
+    std::vector<std::size_t> shapeOf(m_d.bitFields.size());
+    std::map<std::tuple<int, double, double, double>, std::size_t> first;
+    w << "<defs>";
     for (std::size_t i = 0; i < m_d.bitFields.size(); ++i) {
         const BitFieldDiagram& bd = m_d.bitFields[i];
-        m_t << "<use xlink:href=\"#u";
-        m_t.integer(static_cast<long long>(shapeOf[i])) << '"';
-        m_t.attr("x", bd.rect.x).attr("y", bd.rect.y) << "/>\n";
+        shapeOf[i] = first.try_emplace({bd.bits, bd.bitWidth, bd.rect.w, bd.rect.h}, i).first->second;
+        if (shapeOf[i] != i)
+            continue;
+        w << '<' << tag << " id=\"" << prefix;
+        w.integer(static_cast<long long>(i)) << '"';
+        rest(bd);
+    }
+    w << "</defs>\n";
+    for (std::size_t i = 0; i < m_d.bitFields.size(); ++i) {
+        const BitFieldDiagram& bd = m_d.bitFields[i];
+        w << "<use xlink:href=\"#" << prefix;
+        w.integer(static_cast<long long>(shapeOf[i])) << '"';
+        w.attr("x", bd.rect.x).attr("y", bd.rect.y) << "/>\n";
     }
 }
 
