@@ -2,6 +2,7 @@
 #include "catalog_names.hpp"
 #include "cli_banks.hpp"
 #include "cli_decode.hpp"
+#include "cli_output.hpp"
 #include "cli_tcgen05.hpp"
 #include "cli_timing.hpp"
 
@@ -223,12 +224,11 @@ int cmdExport(const std::string& spec, bool all, const std::string& formatName, 
             out << doc;
             continue;
         }
-        std::string target = path;
-        if (all || fs::is_directory(path))
-            target =
-                (fs::path(path) / (v->spec + "." + std::string(fileExtension(*format)) + (gzip ? ".gz" : "")))
-                    .string();
-        if (const std::string failure = writeFile(target, doc); !failure.empty()) {
+        if (!all) // one spec: to the file, or into the folder, that -o names
+            return writeExport(path, v->spec, fileExtension(*format), gzip, doc, out, err);
+        if (const std::string failure =
+                writeFile(exportTarget(path, v->spec, fileExtension(*format), gzip), doc);
+            !failure.empty()) {
             err << "lanemap-cli: " << failure << '\n';
             return Usage;
         }
@@ -728,7 +728,8 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         option(exp, "--selector", selector, "Sparse metadata: only this sparsity selector");
         option(exp, "--major", major, "wgmma shared memory: K or MN (default K)");
         option(exp, "--swizzle", swizzle, "wgmma shared memory: none, 32B, 64B or 128B (default 128B)");
-        option(exp, "-o,--output", output, "Output file, folder (--all) or '-' for stdout");
+        option(exp, "-o,--output", output,
+               "Output file, folder (--all; for one spec, SPEC.EXT inside it) or '-' for stdout");
         option(exp, "--smem", placementText,
                "ldmatrix/stmatrix: a shared-memory placement (txt, json: with its banks; svg: its picture)");
         option(exp, "--color", color, "svg: color cells by lane, register or group (groupID); default lane");

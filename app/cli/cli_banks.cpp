@@ -4,6 +4,7 @@
 #include "cli_banks.hpp"
 
 #include "cli.hpp"
+#include "cli_output.hpp"
 
 #include "lanemap/banks.hpp"
 #include "lanemap/catalog.hpp"
@@ -162,11 +163,9 @@ int cmdWithPlacement(const std::string& spec, const std::string& smem, const std
     }
     if (output.empty() || output == "-") {
         out << doc;
-    } else if (const std::string failure = writeFile(output, doc); !failure.empty()) {
-        err << "lanemap-cli: " << failure << '\n';
-        return Usage;
+        return Ok;
     }
-    return Ok;
+    return writeExport(output, v.spec, fileExtension(*format), false, doc, out, err);
 }
 
 } // namespace lanemap::cli

@@ -4,9 +4,11 @@
 #include "cli_tcgen05.hpp"
 
 #include "cli.hpp"
+#include "cli_output.hpp"
 #include "lanemap/catalog.hpp"
 #include "lanemap/diagram_tmem.hpp"
 #include "lanemap/excerpt.hpp"
+#include "lanemap/export.hpp"
 #include "lanemap/export_gzip.hpp"
 #include "lanemap/svg.hpp"
 #include "lanemap/tcgen05_split.hpp"
@@ -134,12 +136,9 @@ int cmdTcgen05(const std::string& spec, const std::string& ld, const std::string
         out << doc;
         return Ok;
     }
-    if (const std::string failure = writeFile(output, doc); !failure.empty()) {
-        err << "lanemap-cli: " << failure << '\n';
-        return Usage;
-    }
-    out << "wrote 1 file to " << output << '\n';
-    return Ok;
+    // Into a folder under the catalog's name of the form, as `export --all` names it.
+    return writeExport(output, tmem::specOf(view.mma, false), fileExtension(*parseExportFormat(format)),
+                       writing.gzip, doc, out, err);
 }
 
 const Instruction* withHalfSplitoff(const Instruction& entry, const std::optional<int>& split,

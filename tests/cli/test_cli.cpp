@@ -148,6 +148,43 @@ TEST(CliExport, OneSpecToAFileAndToStdout) {
     fs::remove_all(dir);
 }
 
+// `-o FOLDER` with one spec writes SPEC.EXT into it, the name `--all` gives that spec, for every kind of
+// export (a catalog family, a tcgen05.mma view, a matrix move with --smem), says which file it wrote, and the
+// file is what `-o -` prints. (The tcgen05.mma view and --smem refused a folder: "it is a directory".)
+TEST(CliExport, OneSpecIntoAFolderIsNamedAsAllNamesIt) {
+    const fs::path dir = tempDir("into-folder");
+    fs::create_directories(dir);
+    struct Case {
+        std::vector<std::string> args;
+        std::string name;
+    };
+    const std::vector<Case> cases = {
+        {{"export", "mma.m16n8k16.f16", "--format", "svg"}, "mma.m16n8k16.f16.svg"},
+        {{"export", "wgmma.m64n8k16.f16", "--format", "cuda"}, "wgmma.m64n8k16.f16.cuh"},
+        {{"export", "tcgen05.mma.cta_group::1.kind::f16.m128", "--format", "svg"},
+         "tcgen05.mma.cta_group::1.kind::f16.m128.svg"},
+        {{"export", "ldmatrix.m8n8.x4.b16", "--smem", "pitch=64", "--format", "json"},
+         "ldmatrix.m8n8.x4.b16.json"},
+    };
+    for (const Case& c : cases) {
+        std::vector<std::string> toFolder = c.args, toStdout = c.args;
+        toFolder.insert(toFolder.end(), {"-o", dir.string()});
+        toStdout.insert(toStdout.end(), {"-o", "-"});
+        const Result r = run(toFolder);
+        ASSERT_EQ(r.code, 0) << c.name << ": " << r.err;
+        const fs::path file = dir / c.name;
+        EXPECT_EQ(r.out, "wrote 1 file to " + file.string() + "\n");
+        std::ifstream in(file, std::ios::binary);
+        ASSERT_TRUE(in) << file;
+        const std::string text{std::istreambuf_iterator<char>(in), {}};
+        const Result printed = run(toStdout);
+        ASSERT_EQ(printed.code, 0) << printed.err;
+        EXPECT_EQ(text, printed.out) << c.name;
+    }
+    EXPECT_EQ(static_cast<std::size_t>(std::distance(fs::directory_iterator(dir), {})), cases.size());
+    fs::remove_all(dir);
+}
+
 TEST(CliExport, UsageErrorsExit2) {
     EXPECT_EQ(run({"export", "mma.m16n8k16.f16", "--format", "pdf", "-o", "/tmp/x"}).code, 2);
     EXPECT_EQ(run({"export", "mma.m16n8k16.f16"}).code, 2);
