@@ -22,6 +22,7 @@
 #include "lanemap/svg.hpp"
 #include "lanemap/verdict.hpp"
 #include "lanemap/version.hpp"
+#include "lanemap/wmma.hpp"
 
 #include <QAction>
 #include <QActionGroup>
@@ -1541,6 +1542,35 @@ void MainWindow::updateProbeStatus() {
                "layout anchors them.")
                 .arg(result->cellsMismatched)
                 .arg(result->cellsChecked));
+    } else if (const wmma::RecordedDiscovery* found = m_instruction->discovery;
+               found && !m_instruction->operands.empty()) {
+        // wmma: no probe report covers it, but its placements were read off a GPU by discovery (the documents
+        // leave them unspecified): say where, not "not confirmed on hardware".
+        const wmma::DiscoveryReport& r = found->report;
+        const wmma::DiscoveryCheck* check = r.check(m_instruction->spec);
+        const bool checked = check && check->store == Verdict::Pass && check->mma == Verdict::Pass;
+        const QString where =
+            QStringLiteral("%1, SASS %2, %3")
+                .arg(QString::fromStdString(r.device.name.empty() ? "unknown device" : r.device.name),
+                     QString::fromStdString(r.sassTarget), QString::fromStdString(r.date).left(10));
+        const QString file = QFileInfo(QString::fromStdString(found->file)).fileName();
+        // One line at laptop widths, as a probe report's: driver, CUDA and the product check are in the
+        // status bar.
+        m_verdictLine->setText(tr("✓ Every cell discovered on %1 (recorded report %2, not this machine).")
+                                   .arg(where.toHtmlEscaped(), file.toHtmlEscaped()));
+        m_verdictLine->show();
+        m_probeStatus->setText(
+            tr("discovered on %1 (SASS %2), driver %3, CUDA %4, %5; wmma.mma through it: %6")
+                .arg(QString::fromStdString(r.device.name), QString::fromStdString(r.sassTarget),
+                     QString::fromStdString(r.device.driver), QString::fromStdString(r.device.cudaRuntime),
+                     QString::fromStdString(r.date).left(10),
+                     checked ? tr("matches the CPU product")
+                     : check ? QString::fromStdString(std::string(toString(check->mma)))
+                             : tr("not checked")));
+        m_probeStatus->setToolTip(
+            tr("The PTX ISA leaves wmma's fragment layout unspecified: these placements were read off that "
+               "GPU (%1). Tools → Probe hardware discovers them again on this machine's GPU and compares.")
+                .arg(file));
     } else {
         m_verdictLine->clear();
         m_verdictLine->hide();

@@ -120,4 +120,46 @@ TEST(WmmaTargets, ASecondReportBringsThePickerWhichSwitchesLayoutAndCaptions) {
         << "the catalog's instruction is the default target's";
 }
 
+// wmma's placements come from a discovery report, not a probe report: the status bar and the verdict line say
+// where they were discovered (device, SASS target, date, the product check), never "not confirmed on
+// hardware", and follow the target picked.
+TEST(WmmaTargets, TheStatusSaysWhereTheCellsWereDiscovered) {
+    Window w;
+    ASSERT_TRUE(w->openSpec(QString::fromLatin1(kSpec)));
+    const QString status = w->probeStatus()->text();
+    EXPECT_TRUE(status.startsWith(
+        QStringLiteral("discovered on NVIDIA H100 80GB HBM3 (SASS sm_90), driver 580.159.04, "
+                       "CUDA 13.0, 2026-11-24")))
+        << status.toStdString();
+    EXPECT_TRUE(status.endsWith(QStringLiteral("wmma.mma through it: matches the CPU product")))
+        << status.toStdString();
+    const QLabel* verdict = w->verdictLegend();
+    EXPECT_FALSE(verdict->isHidden());
+    EXPECT_TRUE(verdict->text().contains(QStringLiteral(
+        "Every cell discovered on NVIDIA H100 80GB HBM3, SASS sm_90, 2026-11-24 (recorded report "
+        "h100-wmma.json, not this machine)")))
+        << verdict->text().toStdString();
+
+    QTemporaryDir dir;
+    wmma::DiscoveryReport report = wmma::recordedFor("sm_90")->report;
+    report.sassTarget = "sm_86"; // a target of its own: added reports stay for the process
+    report.device.name = "NVIDIA RTX A6000 (synthetic)";
+    report.device.sm = 86;
+    report.checks.clear();
+    const QString file = dir.filePath(QStringLiteral("a6000-wmma.json"));
+    std::ofstream(file.toStdString()) << wmma::toJson(report);
+    QString error;
+    ASSERT_TRUE(w->wmmaTargetPicker()->addReport(file, &error)) << error.toStdString();
+    choose(w->wmmaTargetPicker(), QStringLiteral("sm_86"));
+    EXPECT_TRUE(w->probeStatus()->text().startsWith(
+        QStringLiteral("discovered on NVIDIA RTX A6000 (synthetic) (SASS sm_86)")))
+        << w->probeStatus()->text().toStdString();
+    EXPECT_TRUE(w->probeStatus()->text().endsWith(QStringLiteral("wmma.mma through it: not checked")));
+    EXPECT_TRUE(w->verdictLegend()->text().contains(QStringLiteral("(recorded report a6000-wmma.json")));
+
+    // A variant without a report of either kind (Blackwell's, never run here) still says so.
+    ASSERT_TRUE(w->openSpec(QStringLiteral("tcgen05.ld.32x32b.x2")));
+    EXPECT_TRUE(w->probeStatus()->text().contains(QStringLiteral("not confirmed")));
+}
+
 } // namespace test_wmma_targets
