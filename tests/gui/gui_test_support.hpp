@@ -9,10 +9,12 @@
 #include "lanemap/diagram.hpp"
 
 #include <QApplication>
+#include <QImage>
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cstdlib>
 #include <memory>
 
 namespace lanemap::gui::test {
@@ -65,6 +67,24 @@ inline void hoverInView(DiagramView* view, int cell) {
     QApplication::processEvents();
     hover(view, cell);
     QApplication::processEvents();
+}
+
+// Pixels of a cell, as the view painted it into `shot` (its viewport grabbed), that differ from the cell's
+// fill: its label's glyphs. -1 when less than a few pixels of the cell are on screen.
+inline int inkedPixels(const DiagramView* view, const QImage& shot, int cell) {
+    const DiagramCell& c = view->diagram()->cells[static_cast<std::size_t>(cell)];
+    const QRect r = view->cellViewportRect(cell).adjusted(2, 2, -2, -2).intersected(shot.rect());
+    if (r.width() * r.height() <= 20)
+        return -1;
+    int n = 0;
+    for (int y = r.top(); y <= r.bottom(); ++y)
+        for (int x = r.left(); x <= r.right(); ++x) {
+            const QColor px = shot.pixelColor(x, y);
+            n += std::abs(px.red() - c.fill.r) + std::abs(px.green() - c.fill.g) +
+                     std::abs(px.blue() - c.fill.b) >
+                 30;
+        }
+    return n;
 }
 
 struct Window {

@@ -177,23 +177,9 @@ TEST(SharedMemoryPane, PaintsOneAddressPerChunk) {
     const DiagramPanel* grid = panelOf(*d, PanelKind::SharedMemory);
     ASSERT_NE(grid, nullptr);
     const QImage shot = view->viewport()->grab().toImage();
-    // Pixels inside a cell that are not its fill: its label's glyphs.
-    auto inked = [&](int cell) {
-        const DiagramCell& c = d->cells[static_cast<std::size_t>(cell)];
-        const QRect r = view->cellViewportRect(cell).adjusted(2, 2, -2, -2).intersected(shot.rect());
-        EXPECT_GT(r.width() * r.height(), 20) << d->label(c) << " is on screen";
-        int n = 0;
-        for (int y = r.top(); y <= r.bottom(); ++y)
-            for (int x = r.left(); x <= r.right(); ++x) {
-                const QColor px = shot.pixelColor(x, y);
-                n += std::abs(px.red() - c.fill.r) + std::abs(px.green() - c.fill.g) +
-                         std::abs(px.blue() - c.fill.b) >
-                     30;
-            }
-        return n;
-    };
-    EXPECT_GT(inked(cellIn(*grid, 8, 3)), 5) << "0x1a0 painted on the chunk's first element";
-    EXPECT_EQ(inked(cellIn(*grid, 9, 3)), 0) << "no label on the chunk's second element";
+    EXPECT_GT(inkedPixels(view, shot, cellIn(*grid, 8, 3)), 5)
+        << "0x1a0 painted on the chunk's first element";
+    EXPECT_EQ(inkedPixels(view, shot, cellIn(*grid, 9, 3)), 0) << "no label on the chunk's second element";
 }
 
 TEST(SharedMemoryPane, MnMajorIsOfferedOnlyForSixteenBitTypes) {
