@@ -380,11 +380,20 @@ std::optional<DiffAnswer> diff(const Instruction& first, const Instruction& seco
     return answer;
 }
 
+namespace {
+// "byte 438 (0x1b6)": decimal for arithmetic, hex as the figures and the shared-memory pane label it.
+std::string byteText(std::uint32_t address) {
+    std::ostringstream s;
+    s << "byte " << address << " (0x" << std::hex << address << ')';
+    return s.str();
+}
+} // namespace
+
 std::string toText(const Instruction& in, const WhereAnswer& a) {
     std::ostringstream s;
     s << in.spec << "  " << toString(a.operand) << cellName(a.row, a.col) << '\n';
     if (a.shared)
-        s << "  shared memory (K-major, 128B swizzle): byte " << a.shared->address
+        s << "  shared memory (K-major, 128B swizzle): " << byteText(a.shared->address)
           << (a.shared->bit ? " bit " + std::to_string(a.shared->bit) : "")
           << " from a 1024-byte aligned base\n";
     for (const Holding& h : a.holders)
@@ -413,7 +422,7 @@ std::string toText(const Instruction& in, const FeedsAnswer& a) {
     for (const Holding& h : a.inputs)
         s << "  " << toString(h.operand) << "  " << holderLine(in, h) << '\n';
     for (const SharedHolding& b : a.shared)
-        s << "  B  shared memory B" << cellName(b.row, b.col) << " byte " << b.address
+        s << "  B  shared memory B" << cellName(b.row, b.col) << ' ' << byteText(b.address)
           << " (K-major, 128B swizzle)\n";
     for (const MetadataUse& m : a.metadata)
         s << "  metadata  selector " << m.selector << "  thread " << m.field.thread << "  bits ["

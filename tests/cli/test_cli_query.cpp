@@ -40,6 +40,22 @@ TEST(CliWhere, WgmmaBIsInSharedMemory) {
     EXPECT_EQ(doc["shared_memory"]["byte"], 2);
 }
 
+// The text names the byte in decimal and in hex, as the figure and the shared-memory pane label it (B(k 3, n
+// 3) of wgmma.m64n8k16.f16 is the cell hovered as 0x1b6 there); feeds names B's bytes the same way.
+TEST(CliWhere, WgmmaBByteIsAlsoInHexAsTheFigureShowsIt) {
+    const CliResult r = run({"where", "wgmma.m64n8k16.f16", "B", "3", "3"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(
+        r.out.find("shared memory (K-major, 128B swizzle): byte 438 (0x1b6) from a 1024-byte aligned base"),
+        std::string::npos)
+        << r.out;
+    const CliResult f = run({"feeds", "wgmma.m64n8k16.f16", "0", "3"});
+    ASSERT_EQ(f.code, 0) << f.err;
+    EXPECT_NE(f.out.find("  B  shared memory B[3][3] byte 438 (0x1b6) (K-major, 128B swizzle)"),
+              std::string::npos)
+        << f.out;
+}
+
 TEST(CliWhere, BadInputExits2NamingWhatIsValid) {
     CliResult r = run({"where", "mma.m16n8k16.f16", "A", "16", "0"});
     EXPECT_EQ(r.code, 2);
