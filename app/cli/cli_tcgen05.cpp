@@ -13,7 +13,6 @@
 #include "lanemap/svg.hpp"
 #include "lanemap/tcgen05_split.hpp"
 #include "lanemap/tmem.hpp"
-#include "lanemap/write.hpp"
 
 #include <ostream>
 
