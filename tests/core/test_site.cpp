@@ -129,6 +129,16 @@ TEST(SitePage, NamesTheHardwareEvidence) {
     }
 }
 
+// A wgmma page draws A and D, not B in shared memory; the note that sends the reader to the shared-memory
+// view says where that view is (it said only "see the shared-memory view", which a web page does not have).
+TEST(SitePage, AWgmmaPageSaysWhereBInSharedMemoryIsDrawn) {
+    const std::string page = htmlPage(get("wgmma.m64n8k16.f16"));
+    EXPECT_NE(
+        page.find("see the shared-memory view: the app's pane, B in an exported SVG, or lanemap-cli show "
+                  "wgmma.m64n8k16.f16 --operand B"),
+        std::string::npos);
+}
+
 TEST(SiteIndex, LinksEveryVariantWithTheMatchersSearchText) {
     const std::vector<const Variant*>& variants = Catalog::instance().variants();
     const std::string index = htmlIndex(variants);

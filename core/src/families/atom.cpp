@@ -88,7 +88,7 @@ const std::array kNoteRules{
     NoteRule{[](const Variant& v) { return isWarpgroup(v.family); },
              [](const Variant&) -> std::string { return "sm_90a only (ptxas 13.0 rejects sm_90, sm_100a and sm_120a)"; }},
     NoteRule{[](const Variant& v) { return isWarpgroup(v.family); },
-             [](const Variant&) -> std::string { return "A comes from registers (shown) or from shared memory through a descriptor; B always comes from shared memory (see the shared-memory view)"; }},
+             [](const Variant& v) -> std::string { return "A comes from registers (shown) or from shared memory through a descriptor; B always comes from shared memory (see the shared-memory view: the app's pane, B in an exported SVG, or lanemap-cli show " + v.spec + " --operand B)"; }},
     NoteRule{[](const Variant& v) { return isWarpgroup(v.family); },
              [](const Variant& v) -> std::string { return traits(v.atype).bits == 16 ? "imm-trans-a/imm-trans-b select MN-major A (shared memory only) and N-major B; the default is K-major"
                                                                                      : "K-major shared memory only (no imm-trans operands for this type)"; }},
