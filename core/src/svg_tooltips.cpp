@@ -293,9 +293,7 @@ void Tables::chunkTable(const Diagram& d, const DiagramPanel& p, Panel& t) {
             if (!d.drawsLabel(c))
                 continue;
             const bool atStart = (down ? c.row : c.col) % per == 0;
-            const std::size_t at =
-                down ? static_cast<std::size_t>(c.row / per * p.cols + c.col)
-                     : static_cast<std::size_t>(c.row * ((p.cols + per - 1) / per) + c.col / per);
+            const std::size_t at = chunkAt(u, c.row, c.col);
             ok = atStart && u.chunkStarts[at] == ~0u;
             u.chunkStarts[at] = c.address;
         }
@@ -316,14 +314,18 @@ void Tables::chunkTable(const Diagram& d, const DiagramPanel& p, Panel& t) {
 bool Tables::chunkAddress(const Panel& t, int row, int col, std::uint32_t& address) {
     if (t.chunkStarts.empty() || row < 0 || col < 0 || row >= t.rows || col >= t.cols)
         return false;
-    const int per = t.chunkCells;
-    const std::size_t at = t.chunksDown
-                               ? static_cast<std::size_t>(row / per * t.cols + col)
-                               : static_cast<std::size_t>(row * ((t.cols + per - 1) / per) + col / per);
+    const std::size_t at = chunkAt(t, row, col);
     if (at >= t.chunkStarts.size() || t.chunkStarts[at] == ~0u)
         return false;
-    address = t.chunkStarts[at] + static_cast<std::uint32_t>((t.chunksDown ? row : col) % per * t.cellBytes);
+    address = t.chunkStarts[at] +
+              static_cast<std::uint32_t>((t.chunksDown ? row : col) % t.chunkCells * t.cellBytes);
     return true;
+}
+
+std::size_t Tables::chunkAt(const Panel& t, int row, int col) {
+    const int per = t.chunkCells;
+    return t.chunksDown ? static_cast<std::size_t>(row / per * t.cols + col)
+                        : static_cast<std::size_t>(row * ((t.cols + per - 1) / per) + col / per);
 }
 
 bool Tables::contains(const Panel& p, double x, double y, int& row, int& col) const {

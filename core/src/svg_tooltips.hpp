@@ -78,6 +78,8 @@ class Tables {
     static void chunkTable(const Diagram& d, const DiagramPanel& p, Panel& t);
     // The address the chunk table gives grid cell (row, col); false when it names none.
     static bool chunkAddress(const Panel& t, int row, int col, std::uint32_t& address);
+    // Which chunk of the table (row, col) falls in, in grid order (its index in Panel::chunkStarts).
+    static std::size_t chunkAt(const Panel& t, int row, int col);
 
     const Diagram& m_d;
     std::vector<Panel> m_panels;
