@@ -373,17 +373,27 @@ const Instruction* resolveInstruction(const std::string& text, std::ostream& err
     return v ? &Catalog::instance().instruction(*v) : nullptr;
 }
 
-std::optional<Operand> operandArgument(const std::string& text, std::ostream& err) {
+// An operand argument: one operand, or with `merged` also C/D (the accumulator view --operand draws). PTX
+// names the metadata operand `e`.
+std::optional<OperandSet> operandSetArgument(const std::string& text, bool merged, std::ostream& err) {
     std::string lowered = text;
     for (char& c : lowered)
         c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (lowered == "e" || lowered == "meta")
-        lowered = "metadata";
-    const std::optional<Operand> operand = parseOperand(lowered);
-    if (!operand)
-        err << "lanemap-cli: unknown operand '" << excerpt(text)
-            << "'; valid operands: A, B, C, D, metadata\n";
-    return operand;
+    if (lowered == "e" || lowered == "m" || lowered == "meta")
+        lowered = toString(Operand::Metadata);
+    std::optional<OperandSet> operands = parseOperandSet(lowered);
+    if (operands && !merged && !operands->single())
+        operands.reset();
+    if (!operands)
+        err << "lanemap-cli: unknown operand '" << excerpt(text) << "'; valid operands: A, B, C, D, "
+            << (merged ? toString(kAccumulator) + ", " : std::string()) << "metadata\n";
+    return operands;
+}
+
+// One operand (the queries).
+std::optional<Operand> operandArgument(const std::string& text, std::ostream& err) {
+    const std::optional<OperandSet> operands = operandSetArgument(text, false, err);
+    return operands ? operands->single() : std::nullopt;
 }
 
 template <typename Answer>
@@ -874,16 +884,10 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     ExportOptions options;
     options.compact = compact;
     if (!operand.empty()) {
-        std::string name = operand;
-        if (name.size() == 1)
-            name[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(name[0])));
-        std::string lowered = operand;
-        for (char& c : lowered)
-            c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        // PTX names the metadata operand `e`.
-        if (lowered == "metadata" || lowered == "meta" || lowered == "m" || lowered == "e")
-            name = "metadata";
-        options.operand = name;
+        const std::optional<OperandSet> operands = operandSetArgument(operand, true, err);
+        if (!operands)
+            return Usage;
+        options.operands = *operands;
     }
     if (!major.empty() && !(options.major = smem::parseMajor(major))) {
         err << "lanemap-cli: unknown --major '" << excerpt(major) << "'; valid: " << smem::majorList()

@@ -97,11 +97,10 @@ void addLaneRegisters(CellInfo& info, const Instruction& in, int thread, bool me
     if (thread < 0 || thread >= in.threads)
         return;
     for (const FragmentLayout& op : in.operands) {
-        QString name = qs(op.name());
-        if (mergedCD && name == QLatin1String("D"))
+        const bool accumulator = kAccumulator.contains(op.operand());
+        if (mergedCD && op.operand() == Operand::D)
             continue;
-        if (mergedCD && name == QLatin1String("C"))
-            name = QStringLiteral("C/D");
+        const QString name = qs(mergedCD && accumulator ? toString(kAccumulator) : std::string(op.name()));
         const QChar letter = op.name().empty()
                                  ? QLatin1Char('x')
                                  : QChar::fromLatin1(static_cast<char>(std::tolower(op.name()[0])));

@@ -134,7 +134,7 @@ CellInfo describeCell(const Instruction& instruction, const FragmentLayout& oper
 // One metadata field of a sparse instruction under one selector value.
 CellInfo describeMetadataField(const Instruction& instruction, int selector, const MetadataField& field);
 
-// Fills info.laneRegisters with what `thread` holds in every operand of `instruction` (C and D once as "C/D"
+// Fills info.laneRegisters with what `thread` holds in every operand of `instruction` (C and D once as C/D
 // when `mergedCD`) and, for sparse instructions, its metadata fields under `selector`. Long fragments (wgmma
 // accumulators) are cut after `maxRegisters` registers per operand.
 void addLaneRegisters(CellInfo& info, const Instruction& instruction, int thread, bool mergedCD,

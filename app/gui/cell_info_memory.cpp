@@ -60,7 +60,7 @@ CellInfo memoryInfo(const Instruction& in, const Diagram& d, const DiagramCell& 
     fillInstructionFacts(info, in);
     info.valid = true;
     const DiagramPanel& p = d.panels[c.panel];
-    info.operand = qs(p.operand);
+    info.operand = qs(p.name);
     info.summary = qs(d.tooltip(c));
     info.panelTitle = qs(p.title);
     return info;
@@ -92,7 +92,7 @@ CellInfo describeTensorMemoryCell(const Instruction& in, const TensorMemoryOptio
     info.warpgroup = true;
     const tmem::MmaShape shape = shapeOf(in, o);
     TensorMemoryCell t;
-    t.operand = qs(p.operand);
+    t.operand = qs(p.name);
     t.element = qs(d.label(*c));
     const tmem::Address at = tmem::Address::decode(c->address);
     t.cta = c->matrix;
@@ -118,8 +118,8 @@ CellInfo describeTensorMemoryCell(const Instruction& in, const TensorMemoryOptio
                                       .arg(s.groupID);
             }
     }
-    const bool a = p.operand == "A";
-    if (a || p.operand == "D") {
+    const bool a = p.operands == Operand::A;
+    if (a || p.operands == Operand::D) {
         const tmem::LayoutRecord& rec = tmem::layoutOf(shape);
         t.layout = QStringLiteral("data-path layout %1 (%2; M = %3, cta_group::%4), %5")
                        .arg(qs(tmem::toString(rec.layout)), qs(rec.organisation))
@@ -128,7 +128,7 @@ CellInfo describeTensorMemoryCell(const Instruction& in, const TensorMemoryOptio
                        .arg(qs(rec.figure));
     }
     // Composed: the register holding it, from the same table the registers panel is drawn from.
-    if (partner >= 0 && o.access && (a || p.operand == "D")) {
+    if (partner >= 0 && o.access && (a || p.operands == Operand::D)) {
         const tmem::Access& access = *o.access;
         const tmem::Holder h = a ? tmem::whoHoldsA(shape, access, c->element, c->bitLo, t.bits)
                                  : tmem::whoHoldsD(shape, access, c->element, c->bitLo);
@@ -172,7 +172,7 @@ CellInfo describeSharedMemoryCell(const Instruction& in, const smem::SharedOpera
         const int row1 = std::min(row0 + p.rowElements, op.rows) - 1;
         const int col1 = std::min(col0 + p.colElements, op.cols) - 1;
         s.elements = QStringLiteral("%1(%2 %3, %4 %5)")
-                         .arg(qs(p.operand))
+                         .arg(qs(p.name))
                          .arg(QChar::fromLatin1(p.rowLetter))
                          .arg(range(row0, row1))
                          .arg(QChar::fromLatin1(p.colLetter))

@@ -30,7 +30,9 @@ CompareResult compareDiagram(const Diagram& d, const Instruction& mine, const In
     for (const DiagramPanel& panel : d.panels) {
         if (panel.kind != PanelKind::Operand)
             continue;
-        const std::optional<Operand> name = parseOperand(panel.operand == "C/D" ? "C" : panel.operand);
+        const std::optional<Operand> name = panel.operands.empty()
+                                                ? std::nullopt
+                                                : std::optional(panel.operands.first()); // C of a merged C/D
         const FragmentLayout* a = name ? mine.operand(*name) : nullptr;
         const FragmentLayout* b = name ? other.operand(*name) : nullptr;
         if (!a)

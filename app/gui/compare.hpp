@@ -20,7 +20,7 @@ struct CompareResult {
 };
 
 // `diagram` was built from `mine`; every operand cell is compared with the same operand of `other`
-// (a merged "C/D" panel compares C). Positions outside the other operand's extent differ.
+// (a merged C/D panel compares C). Positions outside the other operand's extent differ.
 CompareResult compareDiagram(const Diagram& diagram, const Instruction& mine, const Instruction& other);
 
 } // namespace lanemap::gui

@@ -21,9 +21,10 @@ namespace lanemap::gui {
 namespace {
 
 std::optional<Operand> operandOf(const QString& pane) {
-    if (pane == QStringLiteral("C/D"))
-        return Operand::D;
-    return parseOperand(pane.toStdString());
+    const std::optional<OperandSet> operands = parseOperandSet(pane.toStdString());
+    if (operands && *operands == kAccumulator)
+        return Operand::D; // a merged C/D pane copies D
+    return operands ? operands->single() : std::nullopt;
 }
 
 } // namespace

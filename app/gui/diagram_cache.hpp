@@ -8,7 +8,6 @@
 #include <cstddef>
 #include <list>
 #include <memory>
-#include <string>
 
 namespace lanemap::gui {
 
@@ -27,8 +26,8 @@ class DiagramCache {
 
   private:
     struct Entry {
-        std::string key;
         const Instruction* instruction = nullptr;
+        DiagramOptions options; // compared as a value
         std::shared_ptr<const Diagram> diagram;
     };
     std::size_t m_capacity;

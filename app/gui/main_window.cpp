@@ -77,7 +77,7 @@ std::optional<std::pair<QString, QString>> axisTitles(const QString& name, const
             return std::nullopt;
         const QString what =
             d.panels.size() > 1
-                ? QString::fromStdString(p.operand) +
+                ? QString::fromStdString(p.name) +
                       (p.kind == PanelKind::TensorMemoryRegisters ? QObject::tr(" registers") : QString())
                 : QString();
         full << QObject::tr("%1rows %2 = %3, columns %4 = %5")
@@ -789,16 +789,16 @@ std::vector<std::pair<QString, std::shared_ptr<const Diagram>>> MainWindow::pane
         !m_instruction->move && std::any_of(m_instruction->operands.begin(), m_instruction->operands.end(),
                                             [](const FragmentLayout& op) { return op.matrices() > 1; });
     if (quadPair) {
-        panes.emplace_back(productsPane(), diagramFor(*m_instruction, diagramOptions(QString())));
+        panes.emplace_back(productsPane(), diagramFor(*m_instruction, diagramOptions({})));
         return panes;
     }
-    // One "C/D" pane when C and D have the same layout. The Diagram decides: asked for "C/D" it draws one
-    // merged "C/D" panel, or separate C and D panels when the layouts differ (then each gets its own pane).
+    // One C/D pane when C and D have the same layout. The Diagram decides: asked for C/D it draws one
+    // merged C/D panel, or separate C and D panels when the layouts differ (then each gets its own pane).
     std::shared_ptr<const Diagram> cd;
     if (m_instruction->operand(Operand::C) && m_instruction->operand(Operand::D)) {
-        cd = diagramFor(*m_instruction, diagramOptions(QStringLiteral("C/D")));
+        cd = diagramFor(*m_instruction, diagramOptions(kAccumulator));
         const bool merged = std::any_of(cd->panels.begin(), cd->panels.end(),
-                                        [](const DiagramPanel& p) { return p.operand == "C/D"; });
+                                        [](const DiagramPanel& p) { return p.operands == kAccumulator; });
         if (!merged)
             cd.reset();
     }
@@ -807,13 +807,13 @@ std::vector<std::pair<QString, std::shared_ptr<const Diagram>>> MainWindow::pane
         if (cd && name == QLatin1String("D"))
             continue;
         if (cd && name == QLatin1String("C"))
-            panes.emplace_back(QStringLiteral("C/D"), cd);
+            panes.emplace_back(qs(toString(kAccumulator)), cd);
         else
-            panes.emplace_back(name, diagramFor(*m_instruction, diagramOptions(name)));
+            panes.emplace_back(name, diagramFor(*m_instruction, diagramOptions(op.operand())));
     }
     if (m_instruction->metadata) {
-        auto metadata = diagramFor(*m_instruction, diagramOptions(QStringLiteral("metadata")));
-        panes.emplace_back(QStringLiteral("metadata"), metadata);
+        auto metadata = diagramFor(*m_instruction, diagramOptions(Operand::Metadata));
+        panes.emplace_back(qs(toString(Operand::Metadata)), metadata);
         if (!metadata->bitFields.empty()) // the same diagram, its registers part (rebuildPanes)
             panes.emplace_back(metadataRegistersPane(), metadata);
     }
@@ -990,8 +990,8 @@ void MainWindow::onSharedMemoryHover(DiagramView* view, int cell) {
     m_state->setCell(describe(view, cell));
 }
 
-DiagramOptions MainWindow::diagramOptions(const QString& operand) const {
-    return m_state->diagramOptions(operand, m_instruction && m_instruction->metadata);
+DiagramOptions MainWindow::diagramOptions(OperandSet operands) const {
+    return m_state->diagramOptions(operands, m_instruction && m_instruction->metadata);
 }
 
 DiagramView* MainWindow::makeView(const QString& name) {
@@ -1284,10 +1284,9 @@ void MainWindow::rebuildCompare() {
         m_stack->setCurrentWidget(m_paneSplitter);
         return;
     }
-    QString operand = qs(toString(m_state->compareOperand()));
-    const std::optional<Operand> which = m_state->compareOperand();
-    if (!m_instruction->operand(*which) || !m_compareInstruction->operand(*which))
-        operand = QStringLiteral("A");
+    Operand operand = m_state->compareOperand();
+    if (!m_instruction->operand(operand) || !m_compareInstruction->operand(operand))
+        operand = Operand::A;
     const Instruction* sides[2] = {m_instruction, m_compareInstruction};
     CompareResult results[2];
     int positions = 0;
@@ -1336,7 +1335,7 @@ void MainWindow::rebuildCompare() {
     m_compareSummary->setText(tr("Comparing operand <b>%1</b>: %2 of %3 positions of %4 are held by a "
                                  "different lane or element in %5 "
                                  "(marked in red on both sides).")
-                                  .arg(operand)
+                                  .arg(qs(toString(operand)))
                                   .arg(m_compareDifferences)
                                   .arg(positions)
                                   .arg(QString::fromStdString(m_instruction->spec),
@@ -1660,9 +1659,9 @@ void MainWindow::applyVerdictMarks() {
         if (result) {
             // Only disagreement is marked in the grid; agreement is said once, in the pane's badge.
             marks.verdict.assign(d->cells.size(), CellMarks::NoVerdict);
-            std::vector<std::vector<Operand>> panelOperands;
+            std::vector<OperandSet> panelOperands;
             for (const DiagramPanel& panel : d->panels)
-                panelOperands.push_back(operandsOfView(panel.operand));
+                panelOperands.push_back(panel.operands);
             for (std::size_t i = 0; i < d->cells.size(); ++i) {
                 const DiagramCell& c = d->cells[i];
                 if (cellVerdict(result, panelOperands[c.panel], c.matrix, c.row, c.col) !=
@@ -1716,7 +1715,7 @@ CellInfo MainWindow::describe(const DiagramView* view, int cell) const {
         panel.kind == PanelKind::TensorMemory || panel.kind == PanelKind::TensorMemoryRegisters) {
         info.valid = true;
         info.spec = QString::fromStdString(in.spec);
-        info.operand = QString::fromStdString(panel.operand);
+        info.operand = QString::fromStdString(panel.name);
         info.summary = QString::fromStdString(d->tooltip(c));
         info.panelTitle = QString::fromStdString(panel.title);
         return info;
@@ -1732,12 +1731,11 @@ CellInfo MainWindow::describe(const DiagramView* view, int cell) const {
                     info = describeMetadataField(in, s.value, f);
         }
     } else {
-        const std::optional<Operand> name = parseOperand(panel.operand == "C/D" ? "C" : panel.operand);
-        const FragmentLayout* op = name ? in.operand(*name) : nullptr;
+        const FragmentLayout* op = panel.operands.empty() ? nullptr : in.operand(panel.operands.first());
         if (!op)
             return {};
         info = describeCell(in, *op, c.matrix, c.row, c.col);
-        info.operand = QString::fromStdString(panel.operand);
+        info.operand = QString::fromStdString(panel.name);
         // The hovered owner first when several share the position.
         std::stable_partition(info.owners.begin(), info.owners.end(), [&](const OwnerInfo& o) {
             return o.thread == c.thread && o.index == c.element;
@@ -1745,16 +1743,16 @@ CellInfo MainWindow::describe(const DiagramView* view, int cell) const {
     }
     if (!info.owners.empty()) {
         const bool mergedCD = std::any_of(d->panels.begin(), d->panels.end(),
-                                          [](const DiagramPanel& p) { return p.operand == "C/D"; }) ||
+                                          [](const DiagramPanel& p) { return p.operands == kAccumulator; }) ||
                               std::any_of(m_panes.begin(), m_panes.end(),
-                                          [](const Pane& p) { return p.name == QLatin1String("C/D"); });
+                                          [](const Pane& p) { return p.name == qs(toString(kAccumulator)); });
         addLaneRegisters(info, in, info.owners.front().thread, mergedCD && !pane->compare,
                          d->selector.value_or(m_state->selector()));
     }
     if (!pane->compare) {
         const ProbeReport* report = nullptr;
         if (const ProbeResult* result = m_probe->resultFor(in.spec, &report); result && report) {
-            const CellVerdict v = cellVerdict(result, operandsOfView(panel.operand), c.matrix, c.row, c.col);
+            const CellVerdict v = cellVerdict(result, panel.operands, c.matrix, c.row, c.col);
             info.probe = v == CellVerdict::Mismatch ? tr("✗ the hardware placed this cell differently (%1)")
                                                           .arg(describeReport(*report, *result))
                                                     : QStringLiteral("✓ ") + describeReport(*report, *result);
@@ -2209,7 +2207,7 @@ Diagram MainWindow::exportDiagram() const {
     if (m_instruction->tmemMma) // what the Tensor Memory pane shows
         if (std::shared_ptr<const Diagram> tmemView = tensorMemoryDiagram())
             return *tmemView;
-    Diagram d = buildDiagram(*m_instruction, diagramOptions(QString()));
+    Diagram d = buildDiagram(*m_instruction, diagramOptions({}));
     // wgmma: the shared-memory operand the pane shows, under the register operands.
     if (smem::hasSharedMemoryOperands(*m_instruction)) {
         std::string why;

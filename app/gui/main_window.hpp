@@ -78,7 +78,7 @@ class MainWindow : public QMainWindow {
     const Instruction* instruction() const { return m_instruction; }
     QString currentSpec() const;
 
-    // Panes: "A", "B", "C/D" (or "C" and "D"), "metadata" and "metadata registers" for sparse instructions,
+    // Panes: "A", "B", C/D (or "C" and "D"), "metadata" and "metadata registers" for sparse instructions,
     // "shared memory" for wgmma.
     QStringList paneNames() const;
     DiagramView* pane(const QString& name) const;
@@ -235,7 +235,7 @@ class MainWindow : public QMainWindow {
     std::vector<std::pair<QString, std::shared_ptr<const Diagram>>> paneDiagrams() const;
     std::shared_ptr<const Diagram> diagramFor(const Instruction& instruction,
                                               const DiagramOptions& options) const;
-    DiagramOptions diagramOptions(const QString& operand) const;
+    DiagramOptions diagramOptions(OperandSet operands) const;
     DiagramView* makeView(const QString& name);
     std::shared_ptr<const Diagram> sharedMemoryDiagram(QString* error = nullptr) const;
     QWidget* makeSharedMemoryTools();

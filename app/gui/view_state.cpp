@@ -85,10 +85,9 @@ void ViewState::setCompareOperand(Operand operand) {
     emit compareChanged();
 }
 
-DiagramOptions ViewState::diagramOptions(const QString& operand, bool sparse) const {
+DiagramOptions ViewState::diagramOptions(OperandSet operands, bool sparse) const {
     DiagramOptions o;
-    if (!operand.isEmpty())
-        o.operand = operand.toStdString();
+    o.operands = operands;
     o.colorBy = m_colorBy;
     o.palette = m_palette;
     o.threads = m_lanes;

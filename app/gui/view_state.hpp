@@ -55,8 +55,8 @@ class ViewState : public QObject {
     Operand compareOperand() const { return m_compareOperand; }
     void setCompareOperand(Operand operand);
 
-    // The options a diagram of `operand` ("A", "C/D", "metadata"; empty = every operand) is built with.
-    DiagramOptions diagramOptions(const QString& operand, bool sparse) const;
+    // The options a diagram of `operands` ({A}, {C, D}, {metadata}; empty = every operand) is built with.
+    DiagramOptions diagramOptions(OperandSet operands, bool sparse) const;
 
   signals:
     void hoveredLaneChanged(int lane);

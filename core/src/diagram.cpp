@@ -331,13 +331,14 @@ void Builder::validate() const {
         (operands += operands.empty() ? "" : ", ") += op.name();
     if (m_in.metadata)
         operands += ", metadata";
-    if (m_opt.operand) {
-        const std::string& name = *m_opt.operand; // user input: "A", "C/D", "metadata", ...
-        const std::optional<Operand> which = parseOperand(name);
-        if (name == "metadata" ? !m_in.metadata : name != "C/D" && (!which || !m_in.operand(*which)))
-            throw std::invalid_argument("no operand '" + name + "' in " + m_in.spec +
+    // Every operand asked for must be there; the merged accumulator view needs C or D.
+    const auto present = [&](Operand o) {
+        return o == Operand::Metadata ? m_in.metadata != nullptr : m_in.operand(o) != nullptr;
+    };
+    for (Operand o : m_opt.operands.members())
+        if (!present(o) && !(m_opt.operands == kAccumulator && (present(Operand::C) || present(Operand::D))))
+            throw std::invalid_argument("no operand '" + toString(m_opt.operands) + "' in " + m_in.spec +
                                         "; valid operands: " + operands);
-    }
     if (m_opt.selector) {
         if (!m_in.metadata)
             throw std::invalid_argument("a sparsity selector applies to sparse instructions only; " +
@@ -373,26 +374,28 @@ std::uint32_t Builder::colorKey(const Owner& o) const {
 void Builder::planOperands() {
     const FragmentLayout* c = m_in.operand(Operand::C);
     const FragmentLayout* d = m_in.operand(Operand::D);
-    const std::string want = m_opt.operand.value_or("");
+    const OperandSet want = m_opt.operands;
     const bool mergeCD =
-        m_opt.mergeIdenticalCD && c && d && (want.empty() || want == "C/D") && sameLayout(*c, *d);
+        m_opt.mergeIdenticalCD && c && d && (want.empty() || want == kAccumulator) && sameLayout(*c, *d);
     for (const FragmentLayout& op : m_in.operands) {
-        const bool accumulator = op.operand() == Operand::C || op.operand() == Operand::D;
-        if (!want.empty() && (want == "C/D" ? !accumulator : want != op.name()))
+        const bool accumulator = kAccumulator.contains(op.operand());
+        if (!want.empty() && !want.contains(op.operand()))
             continue;
-        std::string name(op.name());
+        OperandSet shown = op.operand();
         if (mergeCD && accumulator) {
             if (op.operand() == Operand::D)
-                continue; // drawn once, as "C/D"
-            name = "C/D";
+                continue; // drawn once, with C
+            shown = kAccumulator;
         }
+        const std::string name = toString(shown);
         for (int m = 0; m < op.matrices(); ++m) {
             PanelPlan plan;
             plan.layout = &op;
             DiagramPanel& p = plan.panel;
             p.kind = PanelKind::Operand;
-            p.operand = name;
-            p.letter = name == "C/D" ? 'c' : letterOf(op.name());
+            p.operands = shown;
+            p.name = name;
+            p.letter = letterOf(toString(shown.first()));
             p.matrix = op.matrices() > 1 ? m : -1;
             p.rows = op.rows();
             p.cols = op.cols();
@@ -442,7 +445,7 @@ void Builder::planOperands() {
 void Builder::planMetadata() {
     if (!m_in.metadata || m_in.metadata->selectors.empty())
         return;
-    if (m_opt.operand && *m_opt.operand != "metadata")
+    if (!m_opt.operands.empty() && !m_opt.operands.contains(Operand::Metadata))
         return;
     const MetadataLayout& md = *m_in.metadata;
     m_selector = &md.selectors.front();
@@ -455,7 +458,8 @@ void Builder::planMetadata() {
     PanelPlan plan;
     DiagramPanel& p = plan.panel;
     p.kind = PanelKind::Metadata;
-    p.operand = "metadata";
+    p.operands = Operand::Metadata;
+    p.name = toString(Operand::Metadata);
     p.letter = 'e';
     p.rows = a ? a->rows() : m_in.m;
     p.cols = a ? a->cols() : m_in.k;
@@ -1182,7 +1186,7 @@ CellText Diagram::tooltipText(const DiagramCell& c) const {
     if (p.kind == PanelKind::SharedMemory || p.kind == PanelKind::SharedMemoryMap) {
         if (p.kind == PanelKind::SharedMemory) {
             // A cell covers rowElements x colElements elements: one, or the sub-byte elements of one byte.
-            put(std::string_view(p.operand), ' ', p.rowLetter);
+            put(std::string_view(p.name), ' ', p.rowLetter);
             range(c.row * p.rowElements, p.rowElements);
             put(' ', p.colLetter);
             range(c.col * p.colElements, p.colElements);
@@ -1203,7 +1207,7 @@ CellText Diagram::tooltipText(const DiagramCell& c) const {
     }
     // "lane 9 points at A[9][0] · 0x120 · matrix 1 row 1"; no '&': the SVG writes tooltips unescaped.
     if (p.kind == PanelKind::Addresses) {
-        put("lane ", int{c.lane}, " points at ", std::string_view(p.operand), '[', int{c.element}, "][",
+        put("lane ", int{c.lane}, " points at ", std::string_view(p.name), '[', int{c.element}, "][",
             int{c.bitLo}, "] \u00b7 ", Hex{c.address}, " \u00b7 matrix ", int{c.matrix}, " row ", int{c.reg});
         return text;
     }
@@ -1269,7 +1273,7 @@ std::string Diagram::hoverId(const DiagramCell& c) const {
     {
         TextBuffer put(text);
         if (p.kind == PanelKind::SharedMemory)
-            put("smem-", std::string_view(p.operand), '-', int{c.row}, '-', int{c.col});
+            put("smem-", std::string_view(p.name), '-', int{c.row}, '-', int{c.col});
         else if (p.kind == PanelKind::SharedMemoryMap)
             put("smem-chunk-", Hex{c.address});
         else if (p.kind == PanelKind::Metadata)
@@ -1279,7 +1283,7 @@ std::string Diagram::hoverId(const DiagramCell& c) const {
         else if (p.kind == PanelKind::Addresses)
             put("address-t", int{c.thread});
         else {
-            put(p.operand == "C/D" ? std::string_view("CD") : std::string_view(p.operand));
+            put(std::string_view(idOf(p.operands)));
             if (c.matrix >= 0)
                 put("-m", int{c.matrix});
             put("-t", int{c.thread}, "-e", int{c.element});

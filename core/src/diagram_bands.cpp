@@ -85,7 +85,8 @@ Diagram wrapColumns(const Diagram& d, int bandColumns) {
         const int c0 = firstCol(b), n = colsOf(b);
         DiagramPanel p;
         p.kind = src.kind;
-        p.operand = src.operand;
+        p.operands = src.operands;
+        p.name = src.name;
         p.letter = src.letter;
         p.matrix = src.matrix;
         p.title = src.title;

@@ -124,26 +124,27 @@ class BanksBuilder {
     }
 
     // A memory panel: 32 bank columns under one header per 16-byte chunk (four banks).
-    DiagramPanel& newPanel(std::string operand, std::string title, std::string subtitle, int rows, double y) {
+    DiagramPanel& newPanel(std::string name, std::string title, std::string subtitle, int rows, double y) {
         std::vector<std::string> headers;
         for (int g = 0; g < kBanks / kBanksPerChunk; ++g)
             headers.push_back("banks " + std::to_string(g * kBanksPerChunk) + "-" +
                               std::to_string(g * kBanksPerChunk + 3));
         const bool alarming =
             title.find("conflict") != std::string::npos && title.find("conflict-free") == std::string::npos;
-        return gridPanel(PanelKind::Chunks, std::move(operand), 'm', std::move(title), std::move(subtitle),
+        return gridPanel(PanelKind::Chunks, {}, std::move(name), 'm', std::move(title), std::move(subtitle),
                          rows, kBanks, kBankWidth, std::move(headers), y, alarming, kBanksPerChunk);
     }
 
     // A grid panel: title, subtitle, one column header per `headerSpan` columns.
-    DiagramPanel& gridPanel(PanelKind kind, std::string operand, char letter, std::string title,
-                            std::string subtitle, int rows, int cols, double cellWidth,
+    DiagramPanel& gridPanel(PanelKind kind, OperandSet operands, std::string name, char letter,
+                            std::string title, std::string subtitle, int rows, int cols, double cellWidth,
                             std::vector<std::string> colHeaders, double y, bool alarming,
                             int headerSpan = 1) {
         const DiagramMetrics& mt = m_d.metrics;
         DiagramPanel p;
         p.kind = kind;
-        p.operand = std::move(operand);
+        p.operands = operands;
+        p.name = std::move(name);
         p.letter = letter;
         p.title = std::move(title);
         p.subtitle = std::move(subtitle);
@@ -215,7 +216,7 @@ class BanksBuilder {
             headers.push_back("+" + std::to_string(c));
         const bool load = m_move.move->op == MoveOp::Ldmatrix;
         DiagramPanel& p = gridPanel(
-            PanelKind::Addresses, operandName(), 'a',
+            PanelKind::Addresses, m_feed->operand, operandName(), 'a',
             "Addresses: which element of " + operandName() + " each thread points at",
             std::string("thread t supplies the address of the first element of the 16-byte row it ") +
                 (load ? "loads" : "stores") + " (its chunk in the memory below)",
@@ -263,8 +264,8 @@ class BanksBuilder {
         std::vector<std::string> headers;
         for (int c = 0; c < f.cols; ++c)
             headers.push_back(std::to_string(c));
-        DiagramPanel& p = gridPanel(PanelKind::Operand, op, letter, std::move(title), subtitle, f.rows,
-                                    f.cols, 48, std::move(headers), y, f.mismatches > 0);
+        DiagramPanel& p = gridPanel(PanelKind::Operand, f.operand, op, letter, std::move(title), subtitle,
+                                    f.rows, f.cols, 48, std::move(headers), y, f.mismatches > 0);
         const auto panelIndex = static_cast<std::uint16_t>(m_d.panels.size() - 1);
         for (int r = 0; r < f.rows; ++r)
             rowHeader(p, r, std::to_string(r));

@@ -124,7 +124,7 @@ int addMemoryMapPanel(Diagram& d, const MemoryMap& map, double x, double y, Pale
     const DiagramMetrics& mt = d.metrics;
     DiagramPanel p;
     p.kind = PanelKind::SharedMemoryMap;
-    p.operand = "memory";
+    p.name = "memory";
     p.letter = 'm';
     p.rowLetter = map.stridedLetter;
     p.colLetter = map.contiguousLetter;
@@ -279,7 +279,8 @@ void layoutSharedOperand(Diagram& d, const smem::SharedOperand& op, const Shared
     if (opt.addressGrid) {
         DiagramPanel p;
         p.kind = PanelKind::SharedMemory;
-        p.operand = name;
+        p.operands = op.operand;
+        p.name = name;
         p.letter = b ? 'b' : 'a';
         p.rowLetter = rowLetter;
         p.colLetter = colLetter;

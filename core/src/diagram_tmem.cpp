@@ -112,7 +112,8 @@ DiagramPanel panelOf(const Diagram& d, const Grid& g, PanelKind kind, int rows, 
     const DiagramMetrics& mt = d.metrics;
     DiagramPanel p;
     p.kind = kind;
-    p.operand = g.operand;
+    p.operands = g.operands;
+    p.name = g.operand;
     p.letter = static_cast<char>(std::tolower(static_cast<unsigned char>(g.label.front())));
     p.rows = rows;
     p.cols = cols;
@@ -375,6 +376,7 @@ std::optional<Grid> metadataGrid(const tmem::MmaShape& s, std::vector<std::strin
     const int rows = s.m / s.ctaGroup;
     Grid g;
     g.operand = "metadata";
+    g.operands = Operand::Metadata;
     g.label = "E";
     g.rowName = "m";
     g.colName = "g";
@@ -509,7 +511,8 @@ Diagram buildTensorMemoryDiagram(const Instruction& in, const TensorMemoryOption
     Grid g;
     const int width = a ? tmem::kOf(shape.kind, shape.sparse) / (shape.sparse ? 2 : 1) : shape.n;
     const int bits = a ? tmem::aElementBits(shape.kind) : o.access && o.access->packed ? 16 : 32;
-    g.operand = a ? "A" : "D";
+    g.operands = a ? Operand::A : Operand::D;
+    g.operand = toString(g.operands);
     g.label = g.operand;
     g.rowName = "m";
     g.colName = a ? "k" : "n";
@@ -641,12 +644,12 @@ void holder(Put& put, const DiagramPanel& p, const DiagramCell& c) {
 // Whether a Tensor Memory cell is moved by the view's tcgen05.ld / st: D's or A's, not the scale factors'
 // or the metadata beside them.
 bool heldInRegisters(const Diagram& d, const DiagramPanel& p) {
-    return !d.partner.empty() && (p.operand == "D" || p.operand == "A");
+    return !d.partner.empty() && (p.operands == Operand::D || p.operands == Operand::A);
 }
 } // namespace
 
 std::string_view tensorMemoryName(const DiagramPanel& p) {
-    const std::string_view op = p.operand;
+    const std::string_view op = p.name;
     return op == "scale A" ? "SFA" : op == "scale B" ? "SFB" : op == "metadata" ? "E" : op;
 }
 
@@ -684,9 +687,9 @@ void tensorMemoryHoverId(const DiagramPanel& p, const DiagramCell& c, CellText& 
         put("tmem-reg-t", int{c.thread}, "-r", int{c.col}, "-b", int{c.bitHi});
     else
         put("tmem-c", int{c.matrix}, "-l", at.lane, "-c", at.column);
-    if (p.operand != "D" || c.groupID != 0) {
+    if (p.operands != Operand::D || c.groupID != 0) {
         put('-');
-        for (const char ch : p.operand)
+        for (const char ch : p.name)
             put(ch == ' ' ? '-' : ch);
         if (c.groupID != 0)
             put("-b", int{c.groupID});

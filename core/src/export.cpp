@@ -74,18 +74,18 @@ std::string exportFormatList() {
 bool exportInstruction(const Instruction& in, ExportFormat format, const ExportOptions& options,
                        std::string& document, std::string& error) {
     const bool wgmma = smem::hasSharedMemoryOperands(in);
-    const bool smemOperand = wgmma && options.operand && *options.operand == "B";
+    const OperandSet want = options.operands;
+    const bool metadataOnly = want == Operand::Metadata;
+    const bool smemOperand = wgmma && want == Operand::B;
     // The register operand --operand names, if it names one (B of wgmma and metadata are handled apart).
     const FragmentLayout* chosen = nullptr;
-    if (options.operand)
-        if (const std::optional<Operand> which = parseOperand(*options.operand))
-            chosen = in.operand(*which);
-    if (options.operand && *options.operand != "metadata" && !smemOperand && !chosen) {
-        error = "no operand '" + excerpt(*options.operand) + "' in " + in.spec +
-                "; valid operands: " + operandList(in);
+    if (const std::optional<Operand> which = want.single())
+        chosen = in.operand(*which);
+    if (!want.empty() && !metadataOnly && !smemOperand && !chosen) {
+        error = "no operand '" + toString(want) + "' in " + in.spec + "; valid operands: " + operandList(in);
         return false;
     }
-    if (options.operand && *options.operand == "metadata" && !in.metadata) {
+    if (metadataOnly && !in.metadata) {
         error = in.spec +
                 " has no metadata operand (only sparse instructions do); valid operands: " + operandList(in);
         return false;
@@ -119,13 +119,14 @@ bool exportInstruction(const Instruction& in, ExportFormat format, const ExportO
                 " is a warp-level instruction with every operand in registers";
         return false;
     }
-    if (smemOption && options.operand && *options.operand != "A" && *options.operand != "B") {
-        error = "--major/--swizzle describe the shared-memory operands A and B; " + *options.operand +
-                " of " + in.spec + " lives in registers";
+    const bool smemA = wgmma && smemOption && want == Operand::A;
+    if (smemOption && !want.empty() && !smemA && !smemOperand) {
+        error = "--major/--swizzle describe the shared-memory operands A and B; " + toString(want) + " of " +
+                in.spec + " lives in registers";
         return false;
     }
     // Options the chosen format cannot honour are refused, never silently dropped.
-    if (format == ExportFormat::Json && (options.operand || options.selector)) {
+    if (format == ExportFormat::Json && (!want.empty() || options.selector)) {
         error = "--operand and --selector choose what txt and svg draw; a json document always holds every "
                 "operand "
                 "and every sparsity selector";
@@ -136,7 +137,7 @@ bool exportInstruction(const Instruction& in, ExportFormat format, const ExportO
                 " has none (--gzip makes any export smaller)";
         return false;
     }
-    if (format == ExportFormat::Html && (options.operand || options.selector || smemOption)) {
+    if (format == ExportFormat::Html && (!want.empty() || options.selector || smemOption)) {
         error = "--operand, --selector, --major and --swizzle do not apply to html: a page holds every "
                 "register operand and lets its reader pick the sparsity selector";
         return false;
@@ -146,7 +147,7 @@ bool exportInstruction(const Instruction& in, ExportFormat format, const ExportO
         format == ExportFormat::Cuda || format == ExportFormat::Cute || format == ExportFormat::Triton;
     const bool tableFormat =
         format == ExportFormat::Csv || format == ExportFormat::Markdown || format == ExportFormat::Latex;
-    if (codeFormat && (options.operand || options.selector)) {
+    if (codeFormat && (!want.empty() || options.selector)) {
         error = "--operand and --selector choose what txt, svg and the tables show; cuda, cute and triton "
                 "documents hold every register operand and every sparsity selector";
         return false;
@@ -155,7 +156,7 @@ bool exportInstruction(const Instruction& in, ExportFormat format, const ExportO
         error = "--major/--swizzle choose the shared-memory layout of the json, txt, cute and cuda views";
         return false;
     }
-    if (tableFormat && (options.selector || (options.operand && !chosen))) {
+    if (tableFormat && (options.selector || (!want.empty() && !chosen))) {
         error = "the tables list register operands (valid: " +
                 registerOperands(in).substr(0, registerOperands(in).find(", metadata")) +
                 "); --selector does not apply";
@@ -169,13 +170,13 @@ bool exportInstruction(const Instruction& in, ExportFormat format, const ExportO
         document = options.compact ? toCompactJson(in, choice) : toJson(in, choice);
         return true;
     case ExportFormat::Text:
-        if (!options.operand)
+        if (want.empty())
             document = toText(in, choice, options.selector);
-        else if (*options.operand == "metadata")
+        else if (metadataOnly)
             document = metadataTextGrid(in, options.selector);
         else if (smemOperand)
             document = smem::toText(shared[1]);
-        else if (wgmma && smemOption && *options.operand == "A")
+        else if (smemA)
             document = smem::toText(shared[0]);
         else
             document = toTextGrid(in, *chosen);
@@ -203,7 +204,7 @@ bool exportInstruction(const Instruction& in, ExportFormat format, const ExportO
         return true;
     case ExportFormat::Svg: {
         DiagramOptions d;
-        d.operand = options.operand;
+        d.operands = want;
         d.selector = options.selector;
         d.colorBy = options.colorBy;
         d.palette = options.palette;
@@ -218,11 +219,11 @@ bool exportInstruction(const Instruction& in, ExportFormat format, const ExportO
             Diagram diagram;
             if (smemOperand)
                 diagram = buildSharedMemoryDiagram(shared[1], so);
-            else if (wgmma && smemOption && options.operand && *options.operand == "A")
+            else if (smemA)
                 diagram = buildSharedMemoryDiagram(shared[0], so);
             else {
                 diagram = buildDiagram(in, d);
-                if (wgmma && !options.operand)
+                if (wgmma && want.empty())
                     appendSharedMemory(diagram, shared[1], so);
             }
             document = toSvg(diagram);

@@ -140,7 +140,7 @@ void cellFields(std::string& out, const DiagramCell& c) {
 // panel whose cells draw no label ("bare") has no labels.
 void panel(std::string& out, const Diagram& d, const DiagramPanel& p) {
     out += "{\"operand\":";
-    jsString(out, p.operand);
+    jsString(out, p.name);
     out += ",\"kind\":";
     jsString(out, p.kind == PanelKind::Metadata ? "metadata" : "operand");
     out += ",\"matrix\":";
@@ -288,7 +288,7 @@ void diagram(std::string& out, const Diagram& d, const Diagram* first) {
             out += ',';
         const DiagramPanel& p = d.panels[i];
         bool same = first && i < first->panels.size() && first->panels[i].cellCount == p.cellCount &&
-                    first->panels[i].operand == p.operand;
+                    first->panels[i].name == p.name;
         if (same) {
             const DiagramPanel& q = first->panels[i];
             for (std::uint32_t k = 0; same && k < p.cellCount; ++k) {

@@ -859,7 +859,7 @@ std::string SvgBuilder::build() {
         m_dimmed = m_dimmed || c.dimmed;
     m_plainCells = true;
     for (const DiagramPanel& p : m_d.panels)
-        for (char c : p.operand + p.letter)
+        for (char c : p.name + p.letter)
             m_plainCells = m_plainCells && c != '&' && c != '<' && c != '>' && c != '"' &&
                            static_cast<unsigned char>(c) >= 0x20;
     m_legendText = {

@@ -483,7 +483,7 @@ std::string Tables::json() const {
             break;
         case PanelKind::SharedMemory:
             out += ",\"o\":";
-            appendString(out, p.operand);
+            appendString(out, p.name);
             out += ",\"rl\":";
             appendString(out, std::string_view(&p.rowLetter, 1));
             out += ",\"cl\":";

@@ -35,26 +35,17 @@ bool coversCells(const ProbeResult& result) {
     return v == Verdict::Pass || v == Verdict::Fail;
 }
 
-CellVerdict cellVerdict(const ProbeResult* result, std::span<const Operand> operands, int matrix, int row,
-                        int col) {
+CellVerdict cellVerdict(const ProbeResult* result, OperandSet operands, int matrix, int row, int col) {
     if (!result || operands.empty() || !coversCells(*result))
         return CellVerdict::NotProbed;
     for (const ProbeMismatch& m : result->mismatches) {
         if (m.row != row || m.col != col || (m.matrix >= 0 && matrix >= 0 && m.matrix != matrix))
             continue;
         const std::optional<Operand> op = operandOf(m);
-        if (op && std::find(operands.begin(), operands.end(), *op) != operands.end())
+        if (op && operands.contains(*op))
             return CellVerdict::Mismatch;
     }
     return CellVerdict::Confirmed;
-}
-
-std::vector<Operand> operandsOfView(std::string_view name) {
-    if (name == "C/D")
-        return {Operand::C, Operand::D};
-    if (const std::optional<Operand> op = parseOperand(name))
-        return {*op};
-    return {};
 }
 
 } // namespace lanemap

@@ -98,6 +98,41 @@ std::optional<Operand> parseOperand(std::string_view name) {
     return std::nullopt;
 }
 
+std::string toString(OperandSet set) {
+    std::string s;
+    for (Operand o : set.members())
+        (s += s.empty() ? "" : "/") += toString(o);
+    return s;
+}
+
+std::string idOf(OperandSet set) {
+    std::string s;
+    for (Operand o : set.members())
+        s += toString(o);
+    return s;
+}
+
+std::optional<OperandSet> parseOperandSet(std::string_view text) {
+    if (const std::optional<Operand> one = parseOperand(text))
+        return OperandSet(*one);
+    if (equalNoCase(text, idOf(kAccumulator)))
+        return kAccumulator;
+    OperandSet set;
+    while (!text.empty()) {
+        const std::size_t slash = text.find('/');
+        const std::optional<Operand> o = parseOperand(text.substr(0, slash));
+        if (!o || set.contains(*o))
+            return std::nullopt;
+        set = set | *o;
+        text = slash == std::string_view::npos ? std::string_view() : text.substr(slash + 1);
+        if (slash != std::string_view::npos && text.empty())
+            return std::nullopt; // "C/"
+    }
+    if (set.empty())
+        return std::nullopt;
+    return set;
+}
+
 std::string_view toString(ScaleVec vec) {
     switch (vec) {
     case ScaleVec::None:

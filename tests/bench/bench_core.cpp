@@ -46,9 +46,9 @@ static void BM_JsonCatalog(benchmark::State& state) {
 BENCHMARK(BM_JsonCatalog)->Unit(benchmark::kMillisecond);
 
 namespace {
-DiagramOptions only(const char* operand) {
+DiagramOptions only(Operand operand) {
     DiagramOptions o;
-    o.operand = operand;
+    o.operands = operand;
     return o;
 }
 } // namespace
@@ -58,7 +58,7 @@ static void BM_SvgLargest(benchmark::State& state) {
     const Instruction& in = *Catalog::instance().instruction("wgmma.m64n256k16.f16");
     std::size_t bytes = 0;
     for (auto _ : state) {
-        const Diagram d = buildDiagram(in, only("D"));
+        const Diagram d = buildDiagram(in, only(Operand::D));
         bytes = toSvg(d).size();
     }
     state.counters["bytes"] = static_cast<double>(bytes);

@@ -24,7 +24,7 @@ const Instruction& largest() {
 
 DiagramOptions onlyD() {
     DiagramOptions o;
-    o.operand = "D";
+    o.operands = Operand::D;
     return o;
 }
 

@@ -226,7 +226,7 @@ TEST(ExportOptions, WhatAFormatCannotHonourIsRefused) {
     const Instruction& mma = *cat().instruction("mma.m16n8k16.f16");
     std::string doc, error;
     ExportOptions a;
-    a.operand = "A";
+    a.operands = Operand::A;
     EXPECT_FALSE(exportInstruction(mma, ExportFormat::Json, a, doc, error));
     EXPECT_NE(error.find("--operand"), std::string::npos) << error;
     EXPECT_TRUE(exportInstruction(mma, ExportFormat::Svg, a, doc, error)) << error;
@@ -253,7 +253,7 @@ TEST(ExportOptions, WgmmaSvgCarriesTheSharedMemoryOperand) {
     EXPECT_NE(whole.find("0x"), std::string::npos) << "byte addresses are drawn";
 
     ExportOptions b;
-    b.operand = "B";
+    b.operands = Operand::B;
     ASSERT_TRUE(exportInstruction(wg, ExportFormat::Svg, b, onlyB, error)) << error;
     EXPECT_LT(onlyB.size(), whole.size()) << "B alone is smaller than the whole instruction";
     b.swizzle = smem::Swizzle::B64;

@@ -29,7 +29,7 @@ template <class Fn> DiagramOptions with(Fn&& set) {
 
 const DiagramPanel* panelNamed(const Diagram& d, std::string_view operand) {
     for (const DiagramPanel& p : d.panels)
-        if (p.operand == operand)
+        if (p.name == operand)
             return &p;
     return nullptr;
 }
@@ -37,9 +37,9 @@ const DiagramPanel* panelNamed(const Diagram& d, std::string_view operand) {
 TEST(Diagram, ClassicArrangementMergesIdenticalCAndD) {
     const Diagram d = buildDiagram(get("mma.m16n8k16.f16"));
     ASSERT_EQ(d.panels.size(), 3u);
-    EXPECT_EQ(d.panels[0].operand, "A");
-    EXPECT_EQ(d.panels[1].operand, "B");
-    EXPECT_EQ(d.panels[2].operand, "C/D");
+    EXPECT_EQ(d.panels[0].name, "A");
+    EXPECT_EQ(d.panels[1].name, "B");
+    EXPECT_EQ(d.panels[2].name, "C/D");
     // Left to right, top-aligned.
     EXPECT_LT(d.panels[0].bounds.right(), d.panels[1].bounds.x);
     EXPECT_LT(d.panels[1].bounds.right(), d.panels[2].bounds.x);
@@ -99,7 +99,7 @@ TEST(Diagram, EveryVariantDrawsEveryElementOnce) {
         if (in.tmemMma) // D in Tensor Memory, one cell per element (test_tcgen05_panel.cpp), and the
                         // scale-factor and metadata panels (test_tcgen05_composed.cpp)
             for (const DiagramPanel& p : d.panels)
-                elements += p.kind == PanelKind::TensorMemory && p.operand != "D" ? p.cellCount : 0;
+                elements += p.kind == PanelKind::TensorMemory && p.name != "D" ? p.cellCount : 0;
         if (in.tmemMma)
             elements += static_cast<std::size_t>(in.m * in.n);
         EXPECT_EQ(d.cells.size(), elements) << v->spec;
@@ -115,7 +115,7 @@ TEST(Diagram, EveryVariantDrawsEveryElementOnce) {
 TEST(Diagram, BadOptionsNameWhatIsValid) {
     const Instruction& in = get("mma.m16n8k16.f16");
     try {
-        buildDiagram(in, with([](DiagramOptions& o) { o.operand = "E"; }));
+        buildDiagram(in, with([](DiagramOptions& o) { o.operands = Operand::Metadata; }));
         FAIL() << "expected an error";
     } catch (const std::invalid_argument& e) {
         EXPECT_NE(std::string(e.what()).find("valid operands: A, B, C, D"), std::string::npos) << e.what();
@@ -129,7 +129,7 @@ TEST(Diagram, DifferentCAndDAreBothShown) {
     const Diagram d = buildDiagram(get("mma.m8n8k4.row.col.f16.f16.f32"));
     std::map<std::string, int> panels;
     for (const DiagramPanel& p : d.panels)
-        ++panels[p.operand];
+        ++panels[p.name];
     EXPECT_EQ(panels["C"], 4);
     EXPECT_EQ(panels["D"], 4);
     EXPECT_EQ(panels.count("C/D"), 0u);
@@ -140,7 +140,7 @@ TEST(Diagram, QuadPairProductsAreSeparatePanels) {
     const Diagram d = buildDiagram(in);
     int aPanels = 0;
     for (const DiagramPanel& p : d.panels) {
-        if (p.operand != "A")
+        if (p.name != "A")
             continue;
         EXPECT_EQ(p.matrix, aPanels);
         EXPECT_NE(p.title.find("product " + std::to_string(aPanels)), std::string::npos) << p.title;
@@ -161,17 +161,17 @@ TEST(Diagram, QuadPairProductsAreSeparatePanels) {
 
 TEST(Diagram, OneOperandAlone) {
     DiagramOptions o;
-    o.operand = "B";
+    o.operands = Operand::B;
     const Diagram d = buildDiagram(get("mma.m16n8k16.f16"), o);
     ASSERT_EQ(d.panels.size(), 1u);
-    EXPECT_EQ(d.panels[0].operand, "B");
+    EXPECT_EQ(d.panels[0].name, "B");
     EXPECT_EQ(d.cells.size(), 128u);
     EXPECT_EQ(d.label(d.cells.front()).substr(0, 3), "T0:");
     EXPECT_EQ(d.label(d.cells.front()).back(), '0');
-    o.operand = "D";
+    o.operands = Operand::D;
     const Diagram dd = buildDiagram(get("mma.m16n8k16.f16"), o);
     ASSERT_EQ(dd.panels.size(), 1u);
-    EXPECT_EQ(dd.panels[0].operand, "D");
+    EXPECT_EQ(dd.panels[0].name, "D");
     EXPECT_EQ(dd.panels[0].letter, 'd');
 }
 
@@ -251,7 +251,7 @@ TEST(Diagram, LaneListParsing) {
 TEST(DiagramWarpgroup, LargestAccumulatorShowsThreadAndWarp) {
     const Instruction in = test::wgmmaM64n256k16();
     DiagramOptions o;
-    o.operand = "D";
+    o.operands = Operand::D;
     const Diagram d = buildDiagram(in, o);
     ASSERT_EQ(d.panels.size(), 1u);
     const DiagramPanel& p = d.panels[0];

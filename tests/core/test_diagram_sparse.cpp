@@ -17,7 +17,7 @@ namespace {
 
 const DiagramPanel& panel(const Diagram& d, std::string_view operand) {
     for (const DiagramPanel& p : d.panels)
-        if (p.operand == operand)
+        if (p.name == operand)
             return p;
     throw std::runtime_error("no panel " + std::string(operand));
 }
@@ -117,7 +117,7 @@ TEST(DiagramSparse, PerLaneRegisterBitDiagrams) {
 TEST(DiagramSparse, MetadataAloneAndWithoutBitDiagrams) {
     const Instruction in = test::sparseM16n8k16();
     DiagramOptions o;
-    o.operand = "metadata";
+    o.operands = Operand::Metadata;
     const Diagram d = buildDiagram(in, o);
     ASSERT_EQ(d.panels.size(), 1u);
     EXPECT_EQ(d.panels[0].kind, PanelKind::Metadata);
@@ -133,7 +133,7 @@ TEST(DiagramSparse, HoveringALaneFindsItsMetadataToo) {
     const Diagram d = buildDiagram(test::sparseM16n8k16());
     std::map<std::string, int> perPanel;
     for (std::uint32_t i : d.cellsOfThread(4))
-        ++perPanel[d.panels[d.cells[i].panel].operand];
+        ++perPanel[d.panels[d.cells[i].panel].name];
     EXPECT_EQ(perPanel["A"], 4);
     EXPECT_EQ(perPanel["B"], 4);
     EXPECT_EQ(perPanel["C/D"], 4);

@@ -154,10 +154,10 @@ TEST_F(AtomicWrite, FailedRenameKeepsWhatWasThere) {
 TEST(ExportOptions, RejectUnknownOperandAndSelector) {
     std::string doc, error;
     ExportOptions options;
-    options.operand = "E";
+    options.operands = Operand::Metadata; // a dense instruction has none
     EXPECT_FALSE(exportInstruction(get("mma.m16n8k16.f16"), ExportFormat::Text, options, doc, error));
     EXPECT_NE(error.find("valid operands: A, B, C, D"), std::string::npos) << error;
-    options.operand.reset();
+    options.operands = {};
     options.selector = 1;
     EXPECT_FALSE(exportInstruction(get("mma.m16n8k16.f16"), ExportFormat::Text, options, doc, error));
     EXPECT_NE(error.find("dense"), std::string::npos) << error;

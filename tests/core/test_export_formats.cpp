@@ -325,7 +325,7 @@ TEST(ExportFormats, EveryNewFormatExportsEveryVariantOrSaysWhy) {
     }
     std::string doc, error;
     lanemap::ExportOptions operand;
-    operand.operand = "A";
+    operand.operands = Operand::A;
     EXPECT_FALSE(lanemap::exportInstruction(*Catalog::instance().instruction("mma.m16n8k16.f16"),
                                             lanemap::ExportFormat::Cuda, operand, doc, error));
     EXPECT_NE(error.find("every register operand"), std::string::npos) << error;

@@ -56,9 +56,9 @@ TEST(SitePage, HoldsEveryCellOfTheAppsDiagramWithItsTexts) {
     ASSERT_EQ(panels.size(), d.panels.size());
     for (std::size_t p = 0; p < d.panels.size(); ++p) {
         const DiagramPanel& dp = d.panels[p];
-        EXPECT_EQ(panels[p]["operand"], dp.operand);
-        ASSERT_EQ(panels[p]["tips"].size(), dp.cellCount) << dp.operand;
-        ASSERT_EQ(panels[p]["cells"].size(), dp.cellCount * 15u) << dp.operand;
+        EXPECT_EQ(panels[p]["operand"], dp.name);
+        ASSERT_EQ(panels[p]["tips"].size(), dp.cellCount) << dp.name;
+        ASSERT_EQ(panels[p]["cells"].size(), dp.cellCount * 15u) << dp.name;
         for (std::uint32_t i = 0; i < dp.cellCount; ++i) {
             const DiagramCell& c = d.cells[dp.firstCell + i];
             EXPECT_EQ(panels[p]["tips"][i], d.tooltip(c));
@@ -155,7 +155,7 @@ TEST(SiteIndex, LinksEveryVariantWithTheMatchersSearchText) {
 TEST(SiteExport, HtmlRefusesOptionsItCannotHonour) {
     std::string doc, error;
     ExportOptions o;
-    o.operand = "A";
+    o.operands = Operand::A;
     EXPECT_FALSE(exportInstruction(get("mma.m16n8k16.f16"), ExportFormat::Html, o, doc, error));
     EXPECT_NE(error.find("do not apply to html"), std::string::npos) << error;
     EXPECT_TRUE(exportInstruction(get("mma.m16n8k16.f16"), ExportFormat::Html, {}, doc, error)) << error;

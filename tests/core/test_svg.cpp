@@ -244,7 +244,7 @@ TEST(SvgCatalog, ExportFormatSvgIsTheDefaultDiagram) {
 TEST(SvgCatalog, ExportOptionsReachTheDiagram) {
     const Instruction& in = get("mma.m16n8k16.f16");
     ExportOptions o;
-    o.operand = "B";
+    o.operands = Operand::B;
     o.lanes = {0, 1, 2, 3, 13};
     o.colorBy = ColorBy::Register;
     std::string doc, error;
@@ -354,7 +354,7 @@ TEST(SvgSparse, MetadataCellsAndBitFieldsShareTheLaneGroup) {
 TEST(SvgLargest, WarpgroupAccumulatorUnderTwoMegabytes) {
     const Instruction in = test::wgmmaM64n256k16();
     DiagramOptions o;
-    o.operand = "D";
+    o.operands = Operand::D;
     const std::string svg = toSvg(buildDiagram(in, o));
     EXPECT_LT(svg.size(), 2000000u); // 2 MB, decimal: the stricter reading
     const auto doc = parseXml(svg);
@@ -393,7 +393,7 @@ std::string goldenS8ByRegister() {
 }
 std::string goldenSparseMetadata() {
     DiagramOptions o;
-    o.operand = "metadata";
+    o.operands = Operand::Metadata;
     o.selector = 1;
     return toSvg(buildDiagram(test::sparseM16n8k16(), o));
 }
@@ -454,7 +454,7 @@ TEST(SvgShapes, SharedShapesResolveSitInTheirLaneAndTakeTheHover) {
     const Instruction in = test::wgmmaM64n256k16();
     const std::string svg = toSvg(buildDiagram(in, [] {
         DiagramOptions o;
-        o.operand = "D";
+        o.operands = Operand::D;
         return o;
     }()));
     const auto doc = parseXml(svg);
@@ -477,7 +477,7 @@ TEST(SvgShapes, SharedShapesResolveSitInTheirLaneAndTakeTheHover) {
     EXPECT_NE(doc.root->child("style")->text.find(".cells use{"), std::string::npos);
 
     DiagramOptions byRegister;
-    byRegister.operand = "D";
+    byRegister.operands = Operand::D;
     byRegister.colorBy = ColorBy::Register;
     EXPECT_EQ(toSvg(buildDiagram(in, byRegister)).find("<use"), std::string::npos);
 }

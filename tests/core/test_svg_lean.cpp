@@ -50,7 +50,7 @@ TEST(TooltipGrammar, RegisterElementsSayLaneElementRegisterBitsAndPosition) {
     EXPECT_EQ(mma.tooltip(a5), "lane 13 a5 \u00b7 r2[31..16] \u00b7 (3,11)");
 
     DiagramOptions d;
-    d.operand = "D";
+    d.operands = Operand::D;
     const Diagram wg = buildDiagram(get("wgmma.m64n256k16.f16"), d);
     const DiagramCell& d108 = wg.cells[wg.panels.front().cellsAtGrid(2, 222).front()];
     EXPECT_EQ(wg.label(d108), "T11:d108");

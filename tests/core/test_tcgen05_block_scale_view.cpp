@@ -25,7 +25,7 @@ using lanemap::test::catalogEntry;
 
 const DiagramPanel* panelOf(const Diagram& d, std::string_view operand) {
     for (const DiagramPanel& p : d.panels)
-        if (p.kind == PanelKind::TensorMemory && p.operand == operand)
+        if (p.kind == PanelKind::TensorMemory && p.name == operand)
             return &p;
     return nullptr;
 }

@@ -21,7 +21,7 @@ using lanemap::test::catalogEntry;
 
 const DiagramPanel* panelOf(const Diagram& d, PanelKind kind, std::string_view operand) {
     for (const DiagramPanel& p : d.panels)
-        if (p.kind == kind && p.operand == operand)
+        if (p.kind == kind && p.name == operand)
             return &p;
     return nullptr;
 }
@@ -262,7 +262,7 @@ TEST(TensorMemoryView, ScaleFactorsAndMetadataAreHeldByNoRegisterOfTheLoad) {
         if (p.kind != PanelKind::TensorMemory)
             continue;
         const std::string tip = d.tooltip(c);
-        if (p.operand == "D") {
+        if (p.name == "D") {
             held += tip.find(" \u00b7 held by warp ") != std::string::npos;
             continue;
         }

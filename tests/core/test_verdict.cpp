@@ -37,8 +37,7 @@ TEST(CellVerdict, OnlyTheDisagreeingCellOfTheDisagreeingOperandIsAMismatch) {
 TEST(CellVerdict, AMergedCDViewDisagreesWhenEitherCOrDDoes) {
     const ProbeResult c = failed(Operand::C, 2, 5);
     const ProbeResult d = failed(Operand::D, 2, 5);
-    const std::vector<Operand> merged = operandsOfView("C/D");
-    ASSERT_EQ(merged, (std::vector<Operand>{Operand::C, Operand::D}));
+    const OperandSet merged = kAccumulator;
     EXPECT_EQ(cellVerdict(&c, merged, -1, 2, 5), CellVerdict::Mismatch);
     EXPECT_EQ(cellVerdict(&d, merged, -1, 2, 5), CellVerdict::Mismatch);
     EXPECT_EQ(cellVerdict(&c, {Operand::D}, -1, 2, 5), CellVerdict::Confirmed);
@@ -59,8 +58,22 @@ TEST(CellVerdict, NoReportOrAnUnsupportedVariantIsNotProbed) {
     r.verdict = Verdict::Unsupported;
     EXPECT_EQ(cellVerdict(&r, {Operand::A}, -1, 0, 0), CellVerdict::NotProbed);
     EXPECT_FALSE(coversCells(r));
-    EXPECT_TRUE(operandsOfView("compare0").empty());
-    EXPECT_EQ(cellVerdict(&r, operandsOfView("compare0"), -1, 0, 0), CellVerdict::NotProbed);
+    EXPECT_EQ(cellVerdict(&r, OperandSet{}, -1, 0, 0), CellVerdict::NotProbed); // a memory map
+}
+
+TEST(OperandSet, ParsesOneOperandOrAMergedViewAndLabelsIt) {
+    EXPECT_EQ(parseOperandSet("a"), OperandSet(Operand::A));
+    EXPECT_EQ(parseOperandSet("metadata"), OperandSet(Operand::Metadata));
+    EXPECT_EQ(parseOperandSet("C/D"), kAccumulator);
+    EXPECT_EQ(parseOperandSet("c/d"), kAccumulator);
+    EXPECT_EQ(parseOperandSet("CD"), kAccumulator);
+    EXPECT_EQ(toString(kAccumulator), "C/D");
+    EXPECT_EQ(idOf(kAccumulator), "CD");
+    EXPECT_EQ(kAccumulator.first(), Operand::C);
+    EXPECT_FALSE(kAccumulator.single());
+    EXPECT_EQ(OperandSet(Operand::B).single(), Operand::B);
+    for (const char* bad : {"", "E", "C/", "/D", "C/C", "C//D", "compare0"})
+        EXPECT_FALSE(parseOperandSet(bad)) << bad;
 }
 
 } // namespace test_verdict

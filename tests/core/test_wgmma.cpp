@@ -556,14 +556,14 @@ TEST(WgmmaJson, OptionsPickAnotherSharedMemoryLayout) {
     swizzleOnly.swizzle = smem::Swizzle::B32;
     EXPECT_FALSE(exportInstruction(get("mma.m16n8k16.f16"), ExportFormat::Json, swizzleOnly, doc, error));
     EXPECT_NE(error.find("wgmma shared-memory operands"), std::string::npos) << error;
-    swizzleOnly.operand = "D";
+    swizzleOnly.operands = Operand::D;
     EXPECT_FALSE(exportInstruction(get("wgmma.m64n8k16.f16"), ExportFormat::Text, swizzleOnly, doc, error));
     EXPECT_NE(error.find("lives in registers"), std::string::npos) << error;
 }
 
 TEST(WgmmaText, OperandBIsTheSharedMemoryAddressGrid) {
     ExportOptions options;
-    options.operand = "B";
+    options.operands = Operand::B;
     options.swizzle = smem::Swizzle::B128;
     std::string doc, error;
     ASSERT_TRUE(exportInstruction(get("wgmma.m64n64k16.f16"), ExportFormat::Text, options, doc, error))
@@ -584,7 +584,7 @@ TEST(WgmmaText, OperandBIsTheSharedMemoryAddressGrid) {
     EXPECT_NE(all.find("\nD (64x8"), std::string::npos);
     EXPECT_NE(all.find("\nB in shared memory"), std::string::npos);
     EXPECT_NE(all.find("min sm_90a"), std::string::npos);
-    options.operand = "A";
+    options.operands = Operand::A;
     options.major = smem::Major::MN;
     ASSERT_TRUE(exportInstruction(get("wgmma.m64n64k16.f16"), ExportFormat::Text, options, doc, error))
         << error;

@@ -34,7 +34,7 @@ inline int cellAt(const DiagramView* view, int row, int col, int matrix = -1) {
     for (std::size_t i = 0; i < d->cells.size(); ++i) {
         const DiagramCell& c = d->cells[i];
         const DiagramPanel& p = d->panels[c.panel];
-        if (p.matrix == matrix && p.operand == first->operand && p.kind == first->kind && c.row == row &&
+        if (p.matrix == matrix && p.name == first->name && p.kind == first->kind && c.row == row &&
             c.col <= col && col <= c.colLast)
             return static_cast<int>(i);
     }
@@ -55,7 +55,7 @@ inline int elementCell(const Diagram& d, PanelKind kind, int m, int n) {
     for (std::size_t i = 0; i < d.cells.size(); ++i) {
         const DiagramCell& c = d.cells[i];
         const DiagramPanel& p = d.panels[c.panel];
-        if (p.kind == kind && (p.operand == "D" || p.operand == "A") && c.element == m && c.bitLo == n)
+        if (p.kind == kind && (p.name == "D" || p.name == "A") && c.element == m && c.bitLo == n)
             return static_cast<int>(i);
     }
     return -1;

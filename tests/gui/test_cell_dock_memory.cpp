@@ -146,7 +146,7 @@ TEST(CellDockMemory, A16x32bx2PackedCompositionNamesTheThreadRegisterAndHalf) {
     for (std::size_t i = 0; i < d.cells.size(); ++i) {
         const DiagramCell& c = d.cells[i];
         const DiagramPanel& p = d.panels[c.panel];
-        if (p.operand != "D")
+        if (p.name != "D")
             continue;
         const CellInfo info = describeTensorMemoryCell(*w.window->instruction(), o, d, static_cast<int>(i));
         ASSERT_TRUE(info.tensorMemory);
@@ -219,7 +219,7 @@ TEST(CellDockMemory, ASubColumnElementListsItsCellsElements) {
     int checked = 0;
     for (std::size_t i = 0; i < composed.cells.size(); ++i) {
         const DiagramCell& c = composed.cells[i];
-        if (composed.panels[c.panel].operand != "A")
+        if (composed.panels[c.panel].name != "A")
             continue;
         const CellInfo a = describeTensorMemoryCell(*w.window->instruction(), w.window->tensorMemoryOptions(),
                                                     composed, static_cast<int>(i));

@@ -408,7 +408,7 @@ TEST(Probe, AMismatchOfCInTheMergedPaneIsAMismatchEverywhere) {
 TEST(Probe, AMismatchMarkLeavesTheLabelUntouchedAndAgreementPaintsNothing) {
     const Diagram d = buildDiagram(*Catalog::instance().instruction("mma.m16n8k16.f16"), [] {
         DiagramOptions o;
-        o.operand = "A";
+        o.operands = Operand::A;
         return o;
     }());
     PaintOptions o;

@@ -49,7 +49,7 @@ int cellsOnScreen(const DiagramView* view) {
 int findCell(const Diagram& d, const std::string& operand, int row, int col, int matrix = -1) {
     for (std::size_t i = 0; i < d.cells.size(); ++i) {
         const DiagramCell& c = d.cells[i];
-        if (d.panels[c.panel].operand == operand && c.row == row && c.col == col && c.matrix == matrix)
+        if (d.panels[c.panel].name == operand && c.row == row && c.col == col && c.matrix == matrix)
             return static_cast<int>(i);
     }
     return -1;
@@ -67,7 +67,7 @@ TEST(QuadPair, TheFourProductsShareOnePaneAndOneZoomWithNothingCutSideways) {
         const Diagram& d = *view->diagram();
         std::set<std::pair<int, std::string>> panels;
         for (const DiagramPanel& p : d.panels)
-            panels.insert({p.matrix, p.operand});
+            panels.insert({p.matrix, p.name});
         EXPECT_EQ(panels.size(), 12u) << "four products of A, B and C/D";
         EXPECT_TRUE(view->fitting());
         EXPECT_TRUE(labelsVisible(d, view->zoom())) << "labels readable at Fit: zoom " << view->zoom();
@@ -224,7 +224,7 @@ TEST(Bands, WrapColumnsKeepsEveryCellAndItsMatrixPosition) {
     const Instruction* in = Catalog::instance().instruction("wgmma.m64n256k16.f16");
     ASSERT_NE(in, nullptr);
     DiagramOptions o;
-    o.operand = "D";
+    o.operands = Operand::D;
     const Diagram plain = buildDiagram(*in, o);
     ASSERT_TRUE(canWrapColumns(plain));
     const Diagram bands = wrapColumns(plain, 64);

@@ -27,7 +27,7 @@ const QString kSpec = QStringLiteral("tcgen05.mma.cta_group::1.kind::f16.m128n64
 
 const DiagramPanel* panelOf(const Diagram& d, PanelKind kind) {
     for (const DiagramPanel& p : d.panels)
-        if (p.kind == kind && (p.operand == "D" || p.operand == "A"))
+        if (p.kind == kind && (p.name == "D" || p.name == "A"))
             return &p;
     return nullptr;
 }
@@ -162,7 +162,7 @@ TEST(Tcgen05Composed, AInTensorMemoryComposesWithAStore) {
     const Diagram& d = *w.window->pane(MainWindow::tensorMemoryPane())->diagram();
     const DiagramPanel* t = panelOf(d, PanelKind::TensorMemory);
     ASSERT_NE(t, nullptr);
-    EXPECT_EQ(t->operand, "A");
+    EXPECT_EQ(t->operands, OperandSet(Operand::A));
     EXPECT_EQ(t->elementBits, 16);
     for (int i = 0; i < w.window->tmemAccessBox()->count(); ++i) {
         const QString item = w.window->tmemAccessBox()->itemData(i).toString();

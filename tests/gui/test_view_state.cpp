@@ -37,21 +37,21 @@ TEST(ViewState, DiagramOptionsCarryTheSharedChoices) {
     state.setPalette(Palette::ColorBlind);
     state.setLanes(QStringLiteral("4,5"), {4, 5});
     state.setSelector(1);
-    const DiagramOptions dense = state.diagramOptions(QStringLiteral("C/D"), false);
-    EXPECT_EQ(dense.operand, std::optional<std::string>("C/D"));
+    const DiagramOptions dense = state.diagramOptions(kAccumulator, false);
+    EXPECT_EQ(dense.operands, kAccumulator);
     EXPECT_EQ(dense.colorBy, ColorBy::ThreadGroup);
     EXPECT_EQ(dense.palette, Palette::ColorBlind);
     EXPECT_EQ(dense.threads, (std::vector<int>{4, 5}));
     EXPECT_FALSE(dense.selector.has_value()) << "a dense instruction has no selector";
-    EXPECT_EQ(state.diagramOptions(QString(), true).selector, std::optional<int>(1));
-    EXPECT_FALSE(state.diagramOptions(QString(), true).operand.has_value());
+    EXPECT_EQ(state.diagramOptions({}, true).selector, std::optional<int>(1));
+    EXPECT_TRUE(state.diagramOptions({}, true).operands.empty());
 }
 
 TEST(DiagramCache, BuildsOncePerInstructionAndOptions) {
     const Instruction& in = *Catalog::instance().instruction("mma.m16n8k16.f16");
     DiagramCache cache(2);
     DiagramOptions a;
-    a.operand = "A";
+    a.operands = Operand::A;
     const auto first = cache.get(in, a);
     EXPECT_EQ(cache.get(in, a), first) << "the same picture is served, not rebuilt";
     EXPECT_EQ(cache.builds(), 1u);

@@ -78,7 +78,7 @@ class Site : public ::testing::Test {
 // The cell of `operand` at (row, col) in the app's Diagram.
 const DiagramCell* cellOf(const Diagram& d, const std::string& operand, int row, int col) {
     for (const DiagramPanel& p : d.panels)
-        if (p.operand == operand)
+        if (p.name == operand)
             for (std::uint32_t i = 0; i < p.cellCount; ++i) {
                 const DiagramCell& c = d.cells[p.firstCell + i];
                 if (c.row == row && col >= c.col && col <= c.colLast)
@@ -152,7 +152,7 @@ TEST_F(Site, SparseSelectorSwitchesTheMetadataAndDeepLinksNameIt) {
     const Diagram d = buildDiagram(in, o);
     const DiagramCell* meta = nullptr;
     for (const DiagramCell& c : d.cells)
-        if (d.panels[c.panel].operand == "metadata") {
+        if (d.panels[c.panel].name == "metadata") {
             meta = &c;
             break;
         }

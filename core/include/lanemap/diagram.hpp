@@ -65,7 +65,7 @@ std::optional<Palette> parsePalette(std::string_view name); // "default", "color
 std::optional<std::vector<int>> parseLaneList(std::string_view text, int limit, std::string& error);
 
 struct DiagramOptions {
-    std::optional<std::string> operand; // "A", "B", "C", "D" or "metadata"; every operand when unset
+    OperandSet operands; // the operands drawn ({C, D}: the merged accumulator); every operand when empty
     ColorBy colorBy = ColorBy::Lane;
     Palette palette = Palette::Default;
     std::vector<int> threads;      // lane filter: threads drawn in color (others grey); empty = all.
@@ -73,6 +73,8 @@ struct DiagramOptions {
     std::optional<int> selector;   // sparse: the sparsity selector drawn; the first valid one when unset
     bool mergeIdenticalCD = true;  // one "C / D" panel when C and D have the same layout
     bool metadataBitFields = true; // per-lane 32-bit register diagrams under the metadata grid
+
+    friend bool operator==(const DiagramOptions&, const DiagramOptions&) = default;
 };
 
 // Operand and Metadata: register fragments (buildDiagram). SharedMemory: one cell per element of a tile in
@@ -113,7 +115,8 @@ enum class CellLabels : std::uint8_t {
 // One matrix grid: an operand (or one quad-pair product of it), or the metadata fields on the A grid.
 struct DiagramPanel {
     PanelKind kind = PanelKind::Operand;
-    std::string operand;  // "A", "B", "C", "D", "C/D" or "metadata"
+    OperandSet operands;  // the matrix operands it shows ({C, D} merged); empty for memory and scale grids
+    std::string name;     // its label: toString(operands), or "memory", "scale A", ...
     char letter = 'a';    // element letter of the labels (a, b, c, d; 'e' for metadata)
     int matrix = -1;      // quad-pair product (m8n8k4 .f16), else -1
     std::string title;    // "A  16×16 .f16"

@@ -83,6 +83,7 @@ struct TensorMemoryElement {
 // One Tensor Memory table as every backend shows it: the panel of the Diagram, the text of `show`.
 struct TensorMemoryGrid {
     std::string operand;          // "D", "A", "scale A", "scale B", "metadata"
+    OperandSet operands;          // D, A or metadata; empty for the scale factors
     std::string label;            // "D", "A", "SFA", "SFB", "E": the cell label "D(m,n)"
     std::string rowName, colName; // what element and index count: "m", "n"; "n", "f" (SFB); "m", "g" (E)
     std::string title, subtitle;

@@ -38,8 +38,8 @@ std::string toText(const Instruction& instruction, const smem::Choice& choice,
 enum class ExportFormat { Json, Text, Svg, Html, Cuda, Cute, Triton, Csv, Markdown, Latex };
 
 struct ExportOptions {
-    std::optional<std::string> operand; // only this operand (A, B, C, D, metadata); all when unset
-    std::optional<int> selector;        // sparse metadata: only this selector value
+    OperandSet operands;         // only these operands (A, B, C, D, metadata); all when empty
+    std::optional<int> selector; // sparse metadata: only this selector value
     // wgmma shared-memory operands (B, and A with these set): the layout to show; K-major and 128B by
     // default.
     std::optional<smem::Major> major;

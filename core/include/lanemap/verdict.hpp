@@ -4,10 +4,7 @@
 
 #include "lanemap/vocabulary.hpp"
 
-#include <initializer_list>
-#include <span>
 #include <string_view>
-#include <vector>
 
 namespace lanemap {
 
@@ -23,17 +20,8 @@ std::string_view toString(CellVerdict verdict); // "not probed", "confirmed", "m
 // The verdict `result` gives the cell (matrix, row, col) as seen by a view of `operands`: one operand, or C
 // and D together for a merged C/D view, which is a mismatch when either disagrees. `matrix` is the quad-pair
 // product (-1 elsewhere); a mismatch recorded without a product applies to every product. `result` may be
-// null.
-CellVerdict cellVerdict(const ProbeResult* result, std::span<const Operand> operands, int matrix, int row,
-                        int col);
-inline CellVerdict cellVerdict(const ProbeResult* result, std::initializer_list<Operand> operands, int matrix,
-                               int row, int col) {
-    return cellVerdict(result, std::span<const Operand>(operands.begin(), operands.size()), matrix, row, col);
-}
-
-// The operands a diagram panel or pane named `name` shows: "C/D" is C and D; other names as parseOperand.
-// Empty for a name that is no operand.
-std::vector<Operand> operandsOfView(std::string_view name);
+// null; a view of no operand (a memory map) is never probed.
+CellVerdict cellVerdict(const ProbeResult* result, OperandSet operands, int matrix, int row, int col);
 
 // Whether `result` carries cell-level verdicts (it passed or failed; unsupported variants carry none).
 bool coversCells(const ProbeResult& result);

@@ -4,6 +4,7 @@
 // toString()/parse*() there and the enums everywhere else.
 
 #include <cstdint>
+#include <initializer_list>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -11,7 +12,7 @@
 
 namespace lanemap {
 
-// The matrices an instruction touches. C and D are separate operands; a "C/D" pane is a view that merges
+// The matrices an instruction touches. C and D are separate operands; a C/D pane is a view that merges
 // them.
 enum class Operand : std::uint8_t { A, B, C, D, Metadata };
 inline constexpr Operand kOperands[] = {Operand::A, Operand::B, Operand::C, Operand::D, Operand::Metadata};
@@ -19,6 +20,81 @@ inline constexpr Operand kOperands[] = {Operand::A, Operand::B, Operand::C, Oper
 std::string_view toString(Operand operand); // "A", "B", "C", "D", "metadata"
 // Accepts the names above, case-insensitively; nullopt otherwise.
 std::optional<Operand> parseOperand(std::string_view name);
+
+// The operands one view shows: {A}, {metadata}, or {C, D} for a view that merges C and D where their layouts
+// are the same. A set, never a name: its label (C/D) is made at the edges.
+class OperandSet {
+  public:
+    constexpr OperandSet() = default;
+    constexpr OperandSet(Operand operand) : m_bits(bit(operand)) {}
+    constexpr OperandSet(std::initializer_list<Operand> operands) {
+        for (Operand o : operands)
+            m_bits |= bit(o);
+    }
+
+    constexpr bool empty() const { return m_bits == 0; }
+    constexpr bool contains(Operand operand) const { return (m_bits & bit(operand)) != 0; }
+    constexpr bool intersects(OperandSet other) const { return (m_bits & other.m_bits) != 0; }
+    constexpr int size() const {
+        int n = 0;
+        for (Operand o : kOperands)
+            n += contains(o) ? 1 : 0;
+        return n;
+    }
+    // The one operand of a single-operand set; nullopt for an empty or merged one.
+    constexpr std::optional<Operand> single() const {
+        if (size() != 1)
+            return std::nullopt;
+        return first();
+    }
+    // The first member in A, B, C, D, metadata order (a merged C/D view is drawn with C's letter).
+    constexpr Operand first() const {
+        for (Operand o : kOperands)
+            if (contains(o))
+                return o;
+        return Operand::A;
+    }
+    constexpr OperandSet operator|(OperandSet other) const { return fromBits(m_bits | other.m_bits); }
+    constexpr OperandSet operator&(OperandSet other) const { return fromBits(m_bits & other.m_bits); }
+    friend constexpr bool operator==(OperandSet, OperandSet) = default;
+
+    // The members, in A, B, C, D, metadata order: `for (Operand o : set.members())`.
+    struct Members {
+        Operand items[5]{};
+        int count = 0;
+        constexpr const Operand* begin() const { return items; }
+        constexpr const Operand* end() const { return items + count; }
+    };
+    constexpr Members members() const {
+        Members m;
+        for (Operand o : kOperands)
+            if (contains(o))
+                m.items[m.count++] = o;
+        return m;
+    }
+
+  private:
+    static constexpr std::uint8_t bit(Operand o) {
+        return static_cast<std::uint8_t>(1u << static_cast<unsigned>(o));
+    }
+    static constexpr OperandSet fromBits(std::uint8_t bits) {
+        OperandSet s;
+        s.m_bits = bits;
+        return s;
+    }
+    std::uint8_t m_bits = 0;
+};
+
+// The accumulator views merge: C and D.
+inline constexpr OperandSet kAccumulator{Operand::C, Operand::D};
+
+// The label of a set: member names joined by '/' ("A", C/D, "metadata"); "" for the empty set.
+std::string toString(OperandSet set);
+// The same joined without a separator, for ids ("A", "CD").
+std::string idOf(OperandSet set);
+// One operand name (as parseOperand) or several joined by '/' (C/D, "c/d"); "CD" names C and D too.
+// nullopt for anything else.
+std::optional<OperandSet> parseOperandSet(std::string_view text);
 
 enum class ElementType : std::uint8_t {
     F16,

@@ -1,0 +1,148 @@
+// One placement type for every space: each dialect's constructor answers "which locations hold (row, col)"
+// exactly as the dialect's own table does, and a tcgen05.ld or st is one composition.
+#include "lanemap/catalog.hpp"
+#include "lanemap/placement.hpp"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+namespace test_placement {
+
+using namespace lanemap;
+
+namespace {
+
+const Instruction& get(std::string_view spec) {
+    const Instruction* in = Catalog::instance().instruction(spec);
+    if (!in)
+        throw std::runtime_error("no " + std::string(spec));
+    return *in;
+}
+
+} // namespace
+
+TEST(Placement, RegistersHoldWhatTheFragmentTableSays) {
+    const Instruction& in = get("mma.m16n8k16.f16");
+    const Placement a = Placement::registers(*in.operand(Operand::A));
+    EXPECT_EQ(a.space(), Space::Registers);
+    EXPECT_EQ(a.operands(), OperandSet(Operand::A));
+    EXPECT_EQ(a.threads(), 32);
+    EXPECT_EQ(a.warpSize(), 32);
+    // PTX §9.7.14.5.8: a5 of lane 13 is row groupID + 8 = 11, col threadID_in_group * 2 + 1 + 0 = 3.
+    const std::vector<Holding> h = a.at(11, 3);
+    ASSERT_EQ(h.size(), 1u);
+    const auto* slot = std::get_if<RegisterSlot>(&h[0].at);
+    ASSERT_NE(slot, nullptr);
+    EXPECT_EQ(slot->thread, 13);
+    EXPECT_EQ(slot->index, 3);
+    EXPECT_EQ(slot->reg, 1);
+    EXPECT_EQ(slot->bitLo, 16);
+    EXPECT_EQ(slot->bits, 16);
+    EXPECT_TRUE(a.at(16, 0).empty()) << "outside the matrix";
+}
+
+TEST(Placement, EveryRegisterOperandOfTheCatalogIsItsFragment) {
+    // Every owner of every cell, through the placement, is the fragment's own owner.
+    for (const Variant* v : Catalog::instance().variants()) {
+        const Instruction& in = Catalog::instance().instruction(*v);
+        for (const FragmentLayout& f : in.operands) {
+            const Placement p = Placement::registers(f);
+            for (int m = 0; m < f.matrices(); ++m)
+                for (int r = 0; r < f.rows(); r += 7)
+                    for (int c = 0; c < f.cols(); c += 5) {
+                        const auto owners = f.owners(r, c, m);
+                        const std::vector<Holding> h = p.at(r, c, m);
+                        ASSERT_EQ(h.size(), owners.size()) << v->spec << ' ' << f.name();
+                        for (std::size_t i = 0; i < owners.size(); ++i) {
+                            const Element& e = f.elements()[owners[i]];
+                            const RegisterSlot& s = std::get<RegisterSlot>(h[i].at);
+                            EXPECT_EQ(s.thread, e.thread);
+                            EXPECT_EQ(s.index, e.index);
+                            EXPECT_EQ(h[i].source, e.source);
+                        }
+                    }
+        }
+    }
+}
+
+TEST(Placement, SharedMemoryHoldsTheSwizzledByteOfTheCanonicalLayout) {
+    const Instruction& in = get("wgmma.m64n64k16.f16");
+    std::string error;
+    const std::vector<smem::SharedOperand> ops =
+        smem::operands(in, {smem::Major::K, smem::Swizzle::B128}, error);
+    ASSERT_EQ(ops.size(), 2u) << error;
+    const Placement b = Placement::sharedMemory(ops[1]);
+    EXPECT_EQ(b.space(), Space::SharedMemory);
+    EXPECT_EQ(b.operands(), OperandSet(Operand::B));
+    EXPECT_EQ(b.rows(), 16); // K x N
+    EXPECT_EQ(b.cols(), 64);
+    std::set<std::uint32_t> addresses;
+    for (int k = 0; k < b.rows(); ++k)
+        for (int n = 0; n < b.cols(); ++n) {
+            const std::vector<Holding> h = b.at(k, n);
+            ASSERT_EQ(h.size(), 1u);
+            const SmemByte& byte = std::get<SmemByte>(h[0].at);
+            EXPECT_EQ(byte.address, ops[1].layout.address(n, k));
+            EXPECT_EQ(byte.bits, 16);
+            EXPECT_TRUE(addresses.insert(byte.address).second) << "two elements in one byte";
+        }
+}
+
+TEST(Placement, TensorMemoryHoldsDWhereTheDataPathLayoutPutsIt) {
+    const tmem::MmaShape shape{tmem::MmaKind::F16, 128, 64, 1, false, false, 0};
+    const Placement d = Placement::tensorMemory({shape, Operand::D, 32});
+    EXPECT_EQ(d.space(), Space::TensorMemory);
+    EXPECT_EQ(d.rows(), 128);
+    EXPECT_EQ(d.cols(), 64);
+    // Layout D (M 128, cta_group::1): row m on lane m, column n on column n.
+    const TmemCell cell = std::get<TmemCell>(d.at(37, 5).at(0).at);
+    EXPECT_EQ(cell.lane, 37);
+    EXPECT_EQ(cell.column, 5);
+    EXPECT_THROW(Placement::tensorMemory({{tmem::MmaKind::F16, 96, 64, 1, false, false, 0}, Operand::D, 32}),
+                 std::invalid_argument)
+        << "no data-path layout has M 96";
+}
+
+TEST(Placement, ATcgen05LdIsOneCompositionThatAgreesWithWhoHoldsD) {
+    const tmem::MmaShape shape{tmem::MmaKind::F16, 128, 64, 1, false, false, 0};
+    const Placement d = Placement::tensorMemory({shape, Operand::D, 32});
+    for (const tmem::Access access : {tmem::Access{tmem::Op::Ld, tmem::Shape::S32x32b, 64, false, -1},
+                                      tmem::Access{tmem::Op::Ld, tmem::Shape::S16x256b, 8, false, -1},
+                                      tmem::Access{tmem::Op::Ld, tmem::Shape::S32x32b, 16, false, -1}}) {
+        const Placement held = compose(d, access);
+        EXPECT_EQ(held.space(), Space::Registers);
+        EXPECT_EQ(held.operands(), OperandSet(Operand::D));
+        EXPECT_EQ(held.threads(), 128);
+        std::set<std::pair<int, int>> slots;
+        for (int m = 0; m < 128; ++m)
+            for (int n = 0; n < 64; ++n) {
+                const RegisterSlot s = std::get<RegisterSlot>(held.at(m, n).at(0).at);
+                const tmem::Holder h = tmem::whoHoldsD(shape, access, m, n);
+                EXPECT_EQ(s.thread, h.warp * 32 + h.thread);
+                EXPECT_EQ(s.reg % tmem::registersOf(access), h.reg);
+                EXPECT_TRUE(slots.insert({s.thread, s.reg}).second) << "one element per register";
+            }
+        EXPECT_EQ(slots.size(), 128u * 64u);
+    }
+    EXPECT_THROW(compose(d, tmem::Access{tmem::Op::St, tmem::Shape::S32x32b, 64, false, -1}),
+                 std::invalid_argument)
+        << "D is read by a tcgen05.ld";
+    EXPECT_THROW(compose(Placement::registers(*get("mma.m16n8k16.f16").operand(Operand::A)),
+                         tmem::Access{tmem::Op::Ld, tmem::Shape::S32x32b, 1, false, -1}),
+                 std::invalid_argument)
+        << "registers are not in Tensor Memory";
+}
+
+TEST(Placement, ATableKeepsItsHoldingsAndRefusesAnotherSpace) {
+    std::vector<std::vector<Holding>> cells(2);
+    cells[0] = {{SmemByte{0x40, 0, 16}, Source::Doc}, {SmemByte{0x80, 0, 16}, Source::Doc}};
+    const Placement p = Placement::table(Operand::A, Space::SharedMemory, ElementType::F16, 1, 2, cells);
+    EXPECT_EQ(p.at(0, 0).size(), 2u) << "an element held twice";
+    EXPECT_TRUE(p.at(0, 1).empty()) << "a hole";
+    cells[1] = {{TmemCell{}, Source::Doc}};
+    EXPECT_THROW(Placement::table(Operand::A, Space::SharedMemory, ElementType::F16, 1, 2, cells),
+                 std::invalid_argument);
+}
+
+} // namespace test_placement
