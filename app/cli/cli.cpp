@@ -60,9 +60,7 @@ const Instruction& asTyped(const Instruction& in, Instruction& copy) {
 }
 
 int cmdList(const std::string& family, int sm, std::ostream& out, std::ostream& err) {
-    const std::vector<Family> families = Catalog::instance().families();
-    if (!family.empty() &&
-        std::none_of(families.begin(), families.end(), [&](Family f) { return toString(f) == family; })) {
+    if (!family.empty() && !familyNamed(family)) {
         err << "lanemap-cli: unknown family '" << excerpt(family) << "'; valid families: " << familyNames()
             << '\n';
         return Usage;
@@ -82,7 +80,7 @@ int cmdList(const std::string& family, int sm, std::ostream& out, std::ostream& 
         return Ok;
     }
     for (const Variant* v : Catalog::instance().variants()) {
-        if (!family.empty() && toString(v->family) != family)
+        if (!family.empty() && v->family->name != family)
             continue;
         if (sm > 0 && v->minSm > sm)
             continue;
@@ -117,7 +115,7 @@ int cmdShow(const std::string& spec, const ExportOptions& options, const std::st
     Instruction discovered;
     if (!target.empty()) {
         // wmma layouts belong to a SASS target: show the one recorded for `target`.
-        if (v->family != Family::Wmma) {
+        if (!v->family->discovered) {
             err << "lanemap-cli: --target applies to wmma only (other layouts are the ISA's, for every "
                    "target)\n";
             return Usage;
@@ -266,9 +264,9 @@ int cmdProbe(const std::string& spec, bool all, const std::string& family, const
         return Usage;
     }
     // The catalog's families, and tcgen05 for its three.
-    std::vector<std::string> families{"tcgen05"};
-    for (const Family f : Catalog::instance().families())
-        families.emplace_back(toString(f));
+    std::vector<std::string> names{"tcgen05"};
+    for (const Family* f : families())
+        names.emplace_back(f->name);
     // --family takes one family or a comma-separated list (ldmatrix,stmatrix,movmatrix).
     std::vector<std::string> chosen;
     for (std::size_t start = 0; !family.empty() && start <= family.size();) {
@@ -277,7 +275,7 @@ int cmdProbe(const std::string& spec, bool all, const std::string& family, const
         start = comma + 1;
     }
     for (const std::string& f : chosen)
-        if (!all || std::find(families.begin(), families.end(), f) == families.end()) {
+        if (!all || std::find(names.begin(), names.end(), f) == names.end()) {
             err << "lanemap-cli: --family goes with --all and is one of: " << familyNames()
                 << ", or tcgen05 for its three (or a comma-separated list of them)\n";
             return Usage;
@@ -287,11 +285,11 @@ int cmdProbe(const std::string& spec, bool all, const std::string& family, const
         // wmma has no documented layout to confirm: its method rediscovers it and compares with the recorded
         // report of the device's target, so it runs when named (--family wmma), not as part of every --all.
         for (const Variant* v : Catalog::instance().variants())
-            if (chosen.empty() ? v->family != Family::Wmma
-                               : std::find(chosen.begin(), chosen.end(), std::string(toString(v->family))) !=
-                                         chosen.end() ||
-                                     ((v->tmemAccess || v->tmemMma) &&
-                                      std::find(chosen.begin(), chosen.end(), "tcgen05") != chosen.end()))
+            if (chosen.empty()
+                    ? !v->family->discovered
+                    : std::find(chosen.begin(), chosen.end(), std::string(v->family->name)) != chosen.end() ||
+                          (v->family->name.starts_with("tcgen05.") &&
+                           std::find(chosen.begin(), chosen.end(), "tcgen05") != chosen.end()))
                 variants.push_back(v);
     } else if (const Variant* one = resolve(spec, err)) {
         variants.push_back(one);
@@ -519,7 +517,7 @@ int cmdDiscover(const std::string& spec, const std::string& family, const std::s
         const Variant* v = resolve(spec, err);
         if (!v)
             return Usage;
-        if (v->family != Family::Wmma) {
+        if (!v->family->discovered) {
             err << "lanemap-cli: discover runs wmma only; " << v->spec
                 << " has a documented layout (lanemap-cli probe confirms it)\n";
             return Usage;
@@ -529,7 +527,7 @@ int cmdDiscover(const std::string& spec, const std::string& family, const std::s
     } else {
         forms = wmma::fragmentForms();
         for (const Variant* v : Catalog::instance().variants())
-            if (v->family == Family::Wmma)
+            if (v->family->discovered)
                 variants.push_back(v);
     }
     wmma::DiscoveryReport expected;

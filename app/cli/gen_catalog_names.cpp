@@ -29,7 +29,7 @@ int main(int argc, char** argv) {
     std::string names, rows;
     std::map<std::string, std::size_t, std::less<>> familyOffsets;
     for (const lanemap::Variant* v : lanemap::Catalog::instance().variants()) {
-        const std::string_view family = lanemap::toString(v->family);
+        const std::string_view family = v->family->name;
         if (!plain(v->spec) || !plain(family) || v->minSm <= 0) {
             std::cerr << "lanemap-gen-catalog-names: unexpected spec '" << v->spec << "' or family\n";
             return 1;

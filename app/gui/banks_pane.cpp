@@ -166,7 +166,7 @@ BanksPane::BanksPane(ViewState* state, QWidget* parent) : QWidget(parent), m_sta
 }
 
 bool BanksPane::appliesTo(const Variant* variant) {
-    return variant && variant->move && variant->move->address;
+    return variant && matrixMoveOf(*variant) && matrixMoveOf(*variant)->address;
 }
 
 void BanksPane::setVariant(const Variant* variant) {

@@ -58,7 +58,7 @@ QString leafLabel(const Variant& v) {
     QString label = spec.mid(at + shape.size() + 2);
     const QString prefix = spec.left(at);
     const QString family =
-        QString::fromUtf8(toString(v.family).data(), static_cast<qsizetype>(toString(v.family).size()));
+        QString::fromUtf8(v.family->name.data(), static_cast<qsizetype>(v.family->name.size()));
     if (prefix != family && prefix.startsWith(family))
         label += QStringLiteral("  (%1)").arg(prefix.mid(family.size()));
     return label;
@@ -69,7 +69,7 @@ QString leafLabel(const Variant& v) {
 CatalogModel::CatalogModel(const Catalog& catalog, QObject* parent)
     : QAbstractItemModel(parent), m_root(std::make_unique<Node>()) {
     for (const Variant* v : catalog.variants()) {
-        const auto family = toString(v->family);
+        const auto family = v->family->name;
         Node* fam = m_root->child(QString::fromUtf8(family.data(), static_cast<qsizetype>(family.size())));
         Node* shape = fam->child(shapeOf(*v));
         Node* leaf = shape->child(leafLabel(*v));
@@ -210,11 +210,10 @@ void CatalogFilterModel::setFilterText(const QString& text) {
     // variant.
     // Any family's instruction: tcgen05's (with a tcgen05.mma's N), the matrix moves', not only mma's.
     bool specLike = false;
-    for (const Family family : m_catalog.families())
-        specLike =
-            specLike || trimmed.startsWith(QLatin1String(toString(family).data(),
-                                                         static_cast<qsizetype>(toString(family).size())),
-                                           Qt::CaseInsensitive);
+    for (const Family* family : families())
+        specLike = specLike || trimmed.startsWith(QLatin1String(family->name.data(),
+                                                                static_cast<qsizetype>(family->name.size())),
+                                                  Qt::CaseInsensitive);
     if (specLike) {
         const ParsedSpec parsed = parseSpec(trimmed.toStdString(), m_catalog);
         if (parsed) {

@@ -83,7 +83,7 @@ QString partOfWord(int bitLo, int bits) {
 CellInfo describeTensorMemoryCell(const Instruction& in, const TensorMemoryOptions& o, const Diagram& d,
                                   int cell) {
     const DiagramCell* c = cellAt(d, cell);
-    if (!c || !in.tmemMma)
+    if (!c || !tmem::mmaOf(in))
         return {};
     const DiagramPanel& p = d.panels[c->panel];
     if (p.kind != PanelKind::TensorMemory && p.kind != PanelKind::TensorMemoryRegisters)
@@ -215,7 +215,7 @@ CellInfo describeSharedMemoryCell(const Instruction& in, const smem::SharedOpera
 CellInfo describeBanksCell(const Instruction& move, const banks::Analysis& analysis, const Diagram& d,
                            int cell) {
     const DiagramCell* c = cellAt(d, cell);
-    if (!c || !move.move)
+    if (!c || !matrixMoveOf(move))
         return {};
     const DiagramPanel& p = d.panels[c->panel];
     if (p.kind != PanelKind::Chunks && p.kind != PanelKind::Addresses)
@@ -234,7 +234,7 @@ CellInfo describeBanksCell(const Instruction& move, const banks::Analysis& analy
     s.chunk = true;
     s.bytes = kRowBytes;
     const bool rowMajor = analysis.placement.major == banks::TileMajor::Row;
-    const int along = move.move->cols - 1; // the row's elements run along the tile's line
+    const int along = matrixMoveOf(move)->cols - 1; // the row's elements run along the tile's line
     s.elements = QStringLiteral("matrix %1 row %2: tile %3")
                      .arg(row->matrix)
                      .arg(row->row)
@@ -258,7 +258,7 @@ CellInfo describeBanksCell(const Instruction& move, const banks::Analysis& analy
     }
     if (!s.swizzle.isEmpty()) // a swizzle that keeps 16-byte chunks whole XORs the chunk bits [6:4]
         s.swizzlePhase = static_cast<int>(((row->linear ^ row->address) >> 4) & 7u);
-    s.load = move.move->op == MoveOp::Ldmatrix;
+    s.load = matrixMoveOf(move)->op == MoveOp::Ldmatrix;
     s.thread = row->thread;
     s.phase = phase->index;
     s.phaseFirst = phase->rows.front().thread;

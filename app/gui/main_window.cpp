@@ -666,7 +666,7 @@ bool MainWindow::openSpec(const QString& text, QString* error) {
         return false;
     }
     const Instruction& in = Catalog::instance().instruction(*parsed.variant);
-    if (in.tmemMma) { // tcgen05.mma: one entry stands for every N; the spec's N sizes the grid
+    if (tmem::mmaOf(in)) { // tcgen05.mma: one entry stands for every N; the spec's N sizes the grid
         const int n = parsed.n > 0 ? parsed.n : in.n;
         if (&in == m_instruction) {
             if (n != shapeOf(in, m_tmem).n) {
@@ -732,7 +732,7 @@ void MainWindow::showInstruction(const Instruction& instruction) {
     }
     m_lastView = nullptr;
     m_lastCell = -1;
-    if (instruction.tmemMma)
+    if (tmem::mmaOf(instruction))
         resetTensorMemoryView(std::exchange(m_tmemPendingN, 0));
     // Nothing of the previous instruction stays on screen: its cell, its hover text.
     m_state->setCell(CellInfo{});
@@ -778,16 +778,16 @@ std::vector<std::pair<QString, std::shared_ptr<const Diagram>>> MainWindow::pane
         return panes;
     // tcgen05.mma: D lives in Tensor Memory, not in registers; one pane draws where the layout puts it,
     // composed with the registers of a tcgen05.ld (main_window_tmem.cpp).
-    if (m_instruction->tmemMma) {
+    if (tmem::mmaOf(*m_instruction)) {
         panes.emplace_back(tensorMemoryPane(), tensorMemoryDiagram());
         return panes;
     }
     // Quad-pair products: four small products per operand. One pane draws them as the SVG does, a row of
     // A | B | C/D per product, so one zoom serves all of them and every product row reads left to right
     // (an operand per pane fitted each to its own zoom and cut the products mid-row).
-    const bool quadPair =
-        !m_instruction->move && std::any_of(m_instruction->operands.begin(), m_instruction->operands.end(),
-                                            [](const FragmentLayout& op) { return op.matrices() > 1; });
+    const bool quadPair = !matrixMoveOf(*m_instruction) &&
+                          std::any_of(m_instruction->operands.begin(), m_instruction->operands.end(),
+                                      [](const FragmentLayout& op) { return op.matrices() > 1; });
     if (quadPair) {
         panes.emplace_back(productsPane(), diagramFor(*m_instruction, diagramOptions({})));
         return panes;
@@ -1461,7 +1461,7 @@ void MainWindow::updateHeader() {
         return;
     const Instruction& in = *m_instruction;
     // tcgen05.mma: the entry stands for every N; the title names the one drawn.
-    const std::string spec = in.tmemMma ? tmem::specOf(shapeOf(in, m_tmem), true) : in.spec;
+    const std::string spec = tmem::mmaOf(in) ? tmem::specOf(shapeOf(in, m_tmem), true) : in.spec;
     m_title->setText(QString::fromStdString(spec));
     m_ptx->setText(QString::fromStdString(in.ptx));
     setWindowTitle(QStringLiteral("%1 — lanemap").arg(QString::fromStdString(spec)));
@@ -1470,8 +1470,8 @@ void MainWindow::updateHeader() {
         tr("%1 threads (%2) · %3 · min <b>sm_%4</b> · PTX ISA 9.1 <a href='%5'>§%6</a>")
             .arg(in.threads)
             .arg(qs(toString(in.scope)))
-            .arg(in.tmemMma ? QStringLiteral("m%1n%2k%3").arg(in.m).arg(shapeOf(in, m_tmem).n).arg(in.k)
-                            : QString::fromStdString(shapeName(in)))
+            .arg(tmem::mmaOf(in) ? QStringLiteral("m%1n%2k%3").arg(in.m).arg(shapeOf(in, m_tmem).n).arg(in.k)
+                                 : QString::fromStdString(shapeName(in)))
             .arg(in.minSm)
             .arg(manualUrl(qs(in.anchor)), qs(in.section));
     m_facts->setText(facts);
@@ -2204,7 +2204,7 @@ void MainWindow::probeHardware() {
 Diagram MainWindow::exportDiagram() const {
     if (!m_instruction)
         return {};
-    if (m_instruction->tmemMma) // what the Tensor Memory pane shows
+    if (tmem::mmaOf(*m_instruction)) // what the Tensor Memory pane shows
         if (std::shared_ptr<const Diagram> tmemView = tensorMemoryDiagram())
             return *tmemView;
     Diagram d = buildDiagram(*m_instruction, diagramOptions({}));

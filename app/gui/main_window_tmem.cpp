@@ -52,7 +52,7 @@ std::vector<int> validNs(const tmem::MmaShape& shape) {
 
 void MainWindow::resetTensorMemoryView(int n) {
     m_tmem = TensorMemoryOptions{};
-    if (!m_instruction || !m_instruction->tmemMma)
+    if (!m_instruction || !tmem::mmaOf(*m_instruction))
         return;
     m_tmem.n = n > 0 ? n : m_instruction->n;
     if (!tmem::validN(shapeOf(*m_instruction, m_tmem)).contains(m_tmem.n))
@@ -64,7 +64,7 @@ void MainWindow::resetTensorMemoryView(int n) {
 
 bool MainWindow::setTensorMemoryView(int n, const QString& operand, const QString& access, QString* error) {
     const auto fail = [error](const QString& why) { return failWith(error, why); };
-    if (!m_instruction || !m_instruction->tmemMma)
+    if (!m_instruction || !tmem::mmaOf(*m_instruction))
         return fail(tr("the open entry is not a tcgen05.mma form"));
     TensorMemoryOptions o = m_tmem;
     o.n = n > 0 ? n : m_instruction->n;
@@ -88,7 +88,7 @@ bool MainWindow::setTensorMemoryView(int n, const QString& operand, const QStrin
 
 bool MainWindow::setTensorMemoryBlockScale(const QString& vec, int sfaId, int sfbId, QString* error) {
     const auto fail = [error](const QString& why) { return failWith(error, why); };
-    if (!m_instruction || !m_instruction->tmemMma)
+    if (!m_instruction || !tmem::mmaOf(*m_instruction))
         return fail(tr("the open entry is not a tcgen05.mma form"));
     const tmem::MmaShape shape = shapeOf(*m_instruction, m_tmem);
     if (!tcgen05::defaultBlockScale(shape.kind))
@@ -119,7 +119,7 @@ bool MainWindow::applyTensorMemoryOptions(const TensorMemoryOptions& o, bool ref
 }
 
 std::shared_ptr<const Diagram> MainWindow::tensorMemoryDiagram() const {
-    if (!m_instruction || !m_instruction->tmemMma)
+    if (!m_instruction || !tmem::mmaOf(*m_instruction))
         return nullptr;
     TensorMemoryOptions o = m_tmem;
     o.palette = m_state->palette();
@@ -204,7 +204,7 @@ QWidget* MainWindow::makeTensorMemoryTools() {
         const QString vec = m_tmemScaleVecBox->currentData().toString();
         int sfa = m_tmemSfaIdBox->currentData().toInt(), sfb = m_tmemSfbIdBox->currentData().toInt();
         // A new vector size keeps the IDs it takes, else opens with 0.
-        if (m_instruction && m_instruction->tmemMma) {
+        if (m_instruction && tmem::mmaOf(*m_instruction)) {
             const tmem::MmaShape shape = shapeOf(*m_instruction, m_tmem);
             if (const std::optional<tcgen05::ScaleVec> v =
                     tcgen05::parseScaleVec(vec.toStdString(), shape.kind)) {
@@ -233,7 +233,7 @@ QWidget* MainWindow::makeTensorMemoryTools() {
             operand != (m_tmem.operand == TmemOperand::A ? QStringLiteral("A") : QStringLiteral("D"));
         QString access = m_tmemAccessBox->currentData().toString();
         const int n = m_tmemNBox->currentData().toInt();
-        if (operandChanged && m_instruction && m_instruction->tmemMma) {
+        if (operandChanged && m_instruction && tmem::mmaOf(*m_instruction)) {
             TensorMemoryOptions probe = m_tmem;
             probe.n = n;
             const tmem::Op op = operand == QLatin1String("A") ? tmem::Op::St : tmem::Op::Ld;
@@ -242,7 +242,7 @@ QWidget* MainWindow::makeTensorMemoryTools() {
         QString error;
         if (!setTensorMemoryView(n, operand, access, &error)) {
             // An access that does not fit the new N: the default one.
-            if (m_instruction && m_instruction->tmemMma && access != QLatin1String("none")) {
+            if (m_instruction && tmem::mmaOf(*m_instruction) && access != QLatin1String("none")) {
                 TensorMemoryOptions probe = m_tmem;
                 probe.n = n;
                 const tmem::Op op = operand == QLatin1String("A") ? tmem::Op::St : tmem::Op::Ld;
@@ -262,7 +262,8 @@ QWidget* MainWindow::makeTensorMemoryTools() {
 }
 
 void MainWindow::updateTensorMemoryTools() {
-    if (!m_tmemNBox || !m_tmemOperandBox || !m_tmemAccessBox || !m_instruction || !m_instruction->tmemMma)
+    if (!m_tmemNBox || !m_tmemOperandBox || !m_tmemAccessBox || !m_instruction ||
+        !tmem::mmaOf(*m_instruction))
         return;
     const tmem::MmaShape shape = shapeOf(*m_instruction, m_tmem);
     const QSignalBlocker b1(m_tmemNBox), b2(m_tmemOperandBox), b3(m_tmemAccessBox);

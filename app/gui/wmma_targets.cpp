@@ -24,7 +24,7 @@ void WmmaTargetPicker::setInstruction(const Instruction* shown) {
     m_variant = shown ? Catalog::instance().variant(shown->spec) : nullptr;
     const QSignalBlocker block(this);
     clear();
-    if (!m_variant || m_variant->family != Family::Wmma) {
+    if (!m_variant || !m_variant->family->discovered) { // layouts of a SASS target: wmma's
         hide();
         return;
     }

@@ -231,7 +231,7 @@ std::string describe(const Placement& p) {
 }
 
 std::optional<Analysis> analyze(const Variant& variant, const Placement& placement, std::string& error) {
-    const MatrixMove* mv = variant.move;
+    const MatrixMove* mv = matrixMoveOf(variant);
     if (!mv || !mv->address) {
         error = variant.spec + " reads no shared memory: bank analysis applies to ldmatrix and stmatrix";
         return std::nullopt;
@@ -240,8 +240,8 @@ std::optional<Analysis> analyze(const Variant& variant, const Placement& placeme
     const bool row = p.major == TileMajor::Row;
     const int blockH = row ? mv->rows : mv->cols, blockW = row ? mv->cols : mv->rows;
     if (p.tileRows == 0 && p.tileCols == 0) {
-        p.tileRows = blockH * (variant.num >= 2 ? 2 : 1);
-        p.tileCols = blockW * (variant.num == 4 ? 2 : 1);
+        p.tileRows = blockH * (numOf(variant) >= 2 ? 2 : 1);
+        p.tileCols = blockW * (numOf(variant) == 4 ? 2 : 1);
     }
     if (p.tileRows % blockH || p.tileCols % blockW) {
         error = "--smem: tile " + std::to_string(p.tileRows) + "x" + std::to_string(p.tileCols) +
@@ -250,10 +250,10 @@ std::optional<Analysis> analyze(const Variant& variant, const Placement& placeme
         return std::nullopt;
     }
     Geometry g = geometryOf(*mv, p);
-    if (g.blocksDown * g.blocksAcross < variant.num) {
+    if (g.blocksDown * g.blocksAcross < numOf(variant)) {
         error = "--smem: tile " + std::to_string(p.tileRows) + "x" + std::to_string(p.tileCols) + " holds " +
                 std::to_string(g.blocksDown * g.blocksAcross) + " matrices; " + variant.spec + " moves " +
-                std::to_string(variant.num);
+                std::to_string(numOf(variant));
         return std::nullopt;
     }
     if (p.pitchBytes == 0)
@@ -355,7 +355,7 @@ std::vector<Placement> candidates(const Variant& variant, const Placement& base)
     plain.padBytes = 0;
     if (!(plain == base))
         out.push_back(plain);
-    const int m = variant.move ? 4 - log2Exact(elementBytes(*variant.move)) : 3;
+    const int m = matrixMoveOf(variant) ? 4 - log2Exact(elementBytes(*matrixMoveOf(variant))) : 3;
     for (int b = 1; b <= 3; ++b)
         for (int s = b; s <= 7 + m - 3; ++s) {
             Placement p = plain;
@@ -501,7 +501,7 @@ std::string toJson(const Variant& variant, const Analysis& a, const FeedCheck* f
 
 std::optional<FeedCheck> checkFeed(const Variant& move, const Instruction& consumer, Operand operand,
                                    const Placement& placement, std::string& error) {
-    const MatrixMove* mv = move.move;
+    const MatrixMove* mv = matrixMoveOf(move);
     if (!mv || !mv->address) {
         error = move.spec + " is not ldmatrix or stmatrix";
         return std::nullopt;

@@ -1,6 +1,7 @@
 #include "lanemap/catalog.hpp"
 
 #include "lanemap/evidence.hpp"
+#include "lanemap/selection.hpp"
 #include "lanemap/spec.hpp"
 
 #include <algorithm>
@@ -9,38 +10,28 @@
 namespace lanemap {
 
 Catalog::Catalog() {
-    // Catalog order: the family tables in PTX section order. A spec names its family, and the family its
-    // table.
-    const std::vector<std::pair<void (*)(Catalog&), std::vector<Family>>> tables{
-        {registerDenseMma, {Family::Mma}},
-        {registerSparseMma, {Family::MmaSp}},
-        {registerWgmma, {Family::Wgmma, Family::WgmmaSp}},
-        {registerMatrixMoves, {Family::Ldmatrix, Family::Stmatrix, Family::Movmatrix}},
-        {registerWmma, {Family::Wmma}},
-        {registerTcgen05, {Family::Tcgen05Ld, Family::Tcgen05St, Family::Tcgen05Mma}},
-    };
-    for (const auto& [fn, families] : tables) {
-        auto section = std::make_unique<Section>();
-        section->registerFamilies = fn;
-        section->families = families;
-        m_sections.push_back(std::move(section));
+    // Catalog order: the family rows in PTX section order. A spec names its family, and the family its
+    // table; families that share a table share its section.
+    for (const Family* family : lanemap::families()) {
+        auto same = std::find_if(m_sections.begin(), m_sections.end(),
+                                 [&](const auto& s) { return s->registerFamilies == family->registerTable; });
+        if (same == m_sections.end()) {
+            auto section = std::make_unique<Section>();
+            section->registerFamilies = family->registerTable;
+            m_sections.push_back(std::move(section));
+            same = m_sections.end() - 1;
+        }
+        (*same)->families.push_back(family);
     }
 }
 
-std::vector<Family> Catalog::families() const {
-    std::vector<Family> out;
-    for (const auto& section : m_sections)
-        out.insert(out.end(), section->families.begin(), section->families.end());
-    return out;
-}
-
 std::string familyNames(std::string_view last) {
-    const std::vector<Family> families = Catalog::instance().families();
+    const std::vector<const Family*>& all = families();
     std::string out;
-    for (std::size_t i = 0; i < families.size(); ++i) {
+    for (std::size_t i = 0; i < all.size(); ++i) {
         if (i > 0)
-            out += i + 1 == families.size() ? last : std::string_view(", ");
-        out += toString(families[i]);
+            out += i + 1 == all.size() ? last : std::string_view(", ");
+        out += all[i]->name;
     }
     return out;
 }
@@ -62,8 +53,8 @@ Catalog::Section* Catalog::sectionOf(std::string_view spec) const {
     Section* best = nullptr;
     std::size_t bestLength = 0;
     for (const auto& section : m_sections)
-        for (Family family : section->families) {
-            const std::string_view name = toString(family);
+        for (const Family* family : section->families) {
+            const std::string_view name = family->name;
             if (name.size() > bestLength && spec.size() > name.size() &&
                 spec.substr(0, name.size()) == name &&
                 (spec[name.size()] == '.' || spec[name.size()] == ':')) {
@@ -201,6 +192,7 @@ const Instruction& Catalog::build(const Entry& entry) const {
         static_cast<Variant&>(*instruction) = entry.variant;
         instruction->hardware = EvidenceOverlay::recorded().find(entry.variant.spec);
         entry.build(*instruction);
+        placeOperands(*instruction);
         entry.built = std::move(instruction);
     });
     return *entry.built;
@@ -214,6 +206,7 @@ Instruction Catalog::buildUncached(const Variant& variant) const {
     static_cast<Variant&>(instruction) = e->variant;
     instruction.hardware = EvidenceOverlay::recorded().find(variant.spec);
     e->build(instruction);
+    placeOperands(instruction);
     return instruction;
 }
 

@@ -2,7 +2,6 @@
 
 #include "diagram_tmem_text.hpp"
 
-#include "export_matrix_move.hpp"
 #include "lanemap/evidence.hpp"
 #include "lanemap/matrix_move.hpp"
 
@@ -377,7 +376,12 @@ void Builder::planOperands() {
     const OperandSet want = m_opt.operands;
     const bool mergeCD =
         m_opt.mergeIdenticalCD && c && d && (want.empty() || want == kAccumulator) && sameLayout(*c, *d);
-    for (const FragmentLayout& op : m_in.operands) {
+    // The register placements, each with the words its family names it with (lanemap/placement.hpp).
+    for (const Placement& placement : m_in.placements) {
+        if (!placement.fragment())
+            continue;
+        const FragmentLayout& op = *placement.fragment();
+        const Presentation& words = placement.presentation();
         const bool accumulator = kAccumulator.contains(op.operand());
         if (!want.empty() && !want.contains(op.operand()))
             continue;
@@ -401,9 +405,9 @@ void Builder::planOperands() {
             p.cols = op.cols();
             p.title = name + "   " + std::to_string(op.rows()) + " \u00d7 " + std::to_string(op.cols()) +
                       "   ." +
-                      std::string(m_in.move ? toString(m_in.move->format) : toString(op.elementType()));
-            if (p.matrix >= 0 && m_in.move)
-                p.title += "   " + matrixMoveTitle(m_in, m);
+                      (words.typeName.empty() ? std::string(toString(op.elementType())) : words.typeName);
+            if (p.matrix >= 0 && static_cast<std::size_t>(m) < words.matrixTitles.size())
+                p.title += "   " + words.matrixTitles[static_cast<std::size_t>(m)];
             else if (p.matrix >= 0)
                 p.title += "   product " + std::to_string(m) + " (lanes " + std::to_string(4 * m) + ".." +
                            std::to_string(4 * m + 3) + ", " + std::to_string(16 + 4 * m) + ".." +
@@ -414,11 +418,10 @@ void Builder::planOperands() {
                          (op.elementsPerRegister() == 1 ? "" : "s") + " each";
             if (op.chunked())
                 p.subtitle += "; each non-zero may sit anywhere in its chunk";
-            if (m_in.tmemAccess) { // tcgen05.ld/st: the rows and columns are Tensor Memory's, not M and N
-                p.rowAxis = "TMEM lane";
-                p.colAxis = "TMEM column";
-                p.title = name + "   " + std::to_string(op.rows()) + " TMEM lanes \u00d7 " +
-                          std::to_string(op.cols()) + " TMEM columns (offsets from taddr)";
+            if (!words.rowAxis.empty()) { // rows and columns of another space (tcgen05.ld/st: TMEM's)
+                p.rowAxis = words.rowAxis;
+                p.colAxis = words.colAxis;
+                p.title = name + "   " + words.extentTitle;
             }
             plan.owners.reserve(op.elements().size() / static_cast<std::size_t>(op.matrices()));
             for (const Element& e : op.elements()) {
@@ -839,8 +842,8 @@ Diagram Builder::build() {
     m_d.caption.push_back(where);
     std::string facts =
         std::to_string(m_in.threads) + " threads (" + std::string(toString(m_in.scope)) + "), " +
-        (m_in.tmemAccess
-             ? std::to_string(m_in.m) + " TMEM lanes \u00d7 " + std::to_string(m_in.n) + " columns"
+        (!m_in.placements.empty() && !m_in.placements.front().presentation().extentFact.empty()
+             ? m_in.placements.front().presentation().extentFact
              : "m" + std::to_string(m_in.m) + " n" + std::to_string(m_in.n) + " k" + std::to_string(m_in.k)) +
         ", min sm_" + std::to_string(m_in.minSm);
     if (!m_opt.threads.empty()) {
@@ -1293,7 +1296,8 @@ std::string Diagram::hoverId(const DiagramCell& c) const {
 }
 
 Diagram buildDiagram(const Instruction& instruction, const DiagramOptions& options) {
-    if (instruction.tmemMma)
+    // Each space has its builder: an instruction whose operands live in Tensor Memory is drawn there.
+    if (instruction.hasSpace(Space::TensorMemory))
         return buildTensorMemoryDiagram(instruction, options.palette);
     return Builder(instruction, options).build();
 }

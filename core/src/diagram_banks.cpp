@@ -214,7 +214,7 @@ class BanksBuilder {
         std::vector<std::string> headers;
         for (int c = 0; c < perRow; ++c)
             headers.push_back("+" + std::to_string(c));
-        const bool load = m_move.move->op == MoveOp::Ldmatrix;
+        const bool load = matrixMoveOf(m_move)->op == MoveOp::Ldmatrix;
         DiagramPanel& p = gridPanel(
             PanelKind::Addresses, m_feed->operand, operandName(), 'a',
             "Addresses: which element of " + operandName() + " each thread points at",
@@ -246,7 +246,7 @@ class BanksBuilder {
     // wants them; a slot whose element differs is framed in both.
     double fragmentPanel(bool loaded, double y) {
         const banks::FeedCheck& f = *m_feed;
-        const bool load = m_move.move->op == MoveOp::Ldmatrix;
+        const bool load = matrixMoveOf(m_move)->op == MoveOp::Ldmatrix;
         const std::string op = operandName();
         const char letter = static_cast<char>(std::tolower(static_cast<unsigned char>(op[0])));
         const std::size_t colon = f.consumer.rfind(':');

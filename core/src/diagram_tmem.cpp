@@ -414,7 +414,7 @@ TensorMemoryExtras tensorMemoryExtras(const tmem::MmaShape& shape,
 }
 
 tmem::MmaShape shapeOf(const Instruction& in, const TensorMemoryOptions& o) {
-    tmem::MmaShape shape = *in.tmemMma;
+    tmem::MmaShape shape = *tmem::mmaOf(in);
     shape.n = o.n > 0 ? o.n : in.n > 0 ? in.n : shape.n;
     return shape;
 }
@@ -430,7 +430,7 @@ bool modelsAInTensorMemory(const tmem::MmaShape& shape) {
 }
 
 std::string validate(const Instruction& in, const TensorMemoryOptions& o) {
-    if (!in.tmemMma)
+    if (!tmem::mmaOf(in))
         return "'" + in.spec + "' is not a tcgen05.mma entry";
     const tmem::MmaShape shape = shapeOf(in, o);
     if (std::string why = tmem::validate(shape); !why.empty())
@@ -583,8 +583,13 @@ Diagram buildTensorMemoryDiagram(const Instruction& in, const TensorMemoryOption
 }
 
 Diagram buildTensorMemoryDiagram(const Instruction& in, Palette palette) {
+    // The view the instance's parameters ask for (lanemap/params.hpp).
     TensorMemoryOptions o;
     o.palette = palette;
+    o.n = in.params.n;
+    o.operand = in.params.tensorOperand == Operand::A ? TmemOperand::A : TmemOperand::D;
+    o.access = in.params.access;
+    o.blockScale = in.params.blockScale;
     return buildTensorMemoryDiagram(in, o);
 }
 

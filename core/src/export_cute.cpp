@@ -91,13 +91,6 @@ std::string cppType(const std::vector<Mode>& t, const std::vector<Mode>& v) {
            shape(v, false) + ">>";
 }
 
-std::string typeToken(ElementType t) {
-    std::string s(toString(t));
-    for (char& c : s)
-        c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    return s == "B1" ? "U1" : s;
-}
-
 std::string cuteElementType(ElementType t) {
     switch (t) {
     case ElementType::F16:
@@ -213,31 +206,7 @@ std::string sharedLayout(const smem::SharedOperand& so) {
 } // namespace
 
 std::string cutlassAtom(const Instruction& in) {
-    if (in.kind != Kind::None || in.forms.front().scaleVec != ScaleVec::None || in.family == Family::MmaSp)
-        return {};
-    const std::string shape = std::to_string(in.m) + "x" + std::to_string(in.n) + "x" + std::to_string(in.k);
-    const Form& form = in.forms.front();
-    const std::string a = typeToken(form.atype), b = typeToken(form.btype);
-    const std::string d = typeToken(in.dtype), c = typeToken(in.ctype);
-    const std::string popc = form.b1 == B1Op::Xor ? "_XORPOPC" : form.b1 == B1Op::And ? "_ANDPOPC" : "";
-    // CUTLASS has no atom for: b1 wgmma, fp8 mma other than k32, Volta quad-pairs with C and D of different
-    // types (checked against the atom list of cute/arch/mma_sm*.hpp).
-    if (form.b1 != B1Op::None && in.family != Family::Mma)
-        return {};
-    if (in.family == Family::Mma) {
-        const bool fp8 = form.atype == ElementType::E4M3 || form.atype == ElementType::E5M2;
-        if ((fp8 && in.k != 32) || (in.minSm <= 70 && in.ctype != in.dtype))
-            return {};
-        if (in.minSm >= 90) // f64 m16n8k{4,8,16}: cute::SM90::MMA_16x8x4_F64F64F64F64_TN
-            return "SM90::MMA_" + shape + "_" + d + a + b + c + "_TN";
-        const std::string arch = in.minSm <= 70 ? "SM70" : fp8 ? "SM89" : "SM80";
-        const std::string layout =
-            std::string(in.alayout == Major::Row ? "T" : "N") + (in.blayout == Major::Col ? "N" : "T");
-        return arch + "_" + shape + "_" + d + a + b + c + "_" + layout + popc;
-    }
-    const bool transposable = form.atype == ElementType::F16 || form.atype == ElementType::BF16;
-    const std::string name = shape + "_" + d + a + b + "_RS" + (transposable ? "" : "_TN") + popc;
-    return in.family == Family::Wgmma ? "SM90::GMMA::MMA_" + name : "SM90::GMMA::SPARSE::GMMA_" + name;
+    return in.family->cutlassAtom ? in.family->cutlassAtom(in) : std::string();
 }
 
 std::string toCute(const Instruction& in, const smem::Choice& choice, std::optional<Operand> only) {

@@ -435,7 +435,7 @@ std::string htmlPage(const Instruction& in) {
         out += "</ul>\n";
     }
     // Tensor Memory cells are coloured by their lane only (a register or thread group is not theirs).
-    const bool tensorMemory = in.tmemMma != nullptr;
+    const bool tensorMemory = in.hasSpace(Space::TensorMemory);
     out += "</header>\n<div id=\"toolbar\">\n";
     out += tensorMemory ? "<label>Colour by <select id=\"colorBy\" disabled title=\"Tensor Memory cells are "
                           "coloured by their lane\"><option value=\"lane\">lane</option></select></label>\n"
@@ -521,7 +521,7 @@ std::string htmlIndex(const std::vector<const Variant*>& variants) {
     std::string family, shape;
     bool open = false;
     for (const Variant* v : variants) {
-        const std::string fam(toString(v->family));
+        const std::string fam(v->family->name);
         const std::string shp = shapeOf(*v);
         if (fam != family || shp != shape) {
             if (open)

@@ -276,20 +276,23 @@ std::string detail::jsonDocument(const Instruction& in, const smem::Choice& choi
         doc["form"] = "compact";
     doc["spec"] = in.spec;
     doc["ptx"] = in.ptx;
-    doc["family"] = std::string(toString(in.family));
+    doc["family"] = std::string(in.family->name);
     doc["scope"] = std::string(toString(in.scope));
     doc["threads"] = in.threads;
     doc["shape"] = {{"m", in.m}, {"n", in.n}, {"k", in.k}};
-    if (!in.move)
+    // What A and B multiply into C and D: an instruction with a K (a move has none, tcgen05.ld/st too).
+    if (in.k > 0)
         doc["types"] = {{"a", toString(in.atype)},
                         {"b", toString(in.btype)},
                         {"c", toString(in.ctype)},
                         {"d", toString(in.dtype)}};
     if (in.kind != Kind::None)
         doc["kind"] = toString(in.kind);
-    if (in.family == Family::MmaSp || in.family == Family::WgmmaSp)
+    if (in.metadata)
         doc["ordered_metadata"] = in.ordered;
-    if (in.family == Family::Mma && in.m == 8 && in.k == 4 && in.atype == ElementType::F16)
+    // Quad-pair products (mma.m8n8k4 .f16) are the variants whose spec names the A and B layouts.
+    if (in.k > 0 && std::any_of(in.operands.begin(), in.operands.end(),
+                                [](const FragmentLayout& op) { return op.matrices() > 1; }))
         doc["layouts"] = {{"a", toString(in.alayout)}, {"b", toString(in.blayout)}};
     doc["min_sm"] = in.minSm;
     doc["section"] = std::string(in.section);
@@ -323,7 +326,7 @@ std::string detail::jsonDocument(const Instruction& in, const smem::Choice& choi
                            {"date", run.date},
                            {"report", run.report}};
     }
-    if (in.family == Family::Wmma)
+    if (in.family->discovered)
         doc["wmma"] = wmmaJson(in);
     // Layout: document fields indented, one operand header per line, one element (or field) per line —
     // small, diffable and still plain JSON.
@@ -377,8 +380,8 @@ std::string detail::jsonDocument(const Instruction& in, const smem::Choice& choi
         out += "}";
     }
     out += "\n ]";
-    if (in.move)
-        out += ",\n \"matrix_move\": " + matrixMoveJson(in);
+    if (const std::string moves = matrixMoveJson(in); !moves.empty())
+        out += ",\n \"matrix_move\": " + moves;
     if (smem::hasSharedMemoryOperands(in))
         appendSharedMemory(out, in, choice, compact);
     detail::appendTensorMemory(out, in, compact); // tcgen05.mma: D's placements

@@ -13,9 +13,10 @@
 namespace lanemap::detail {
 
 void appendTensorMemory(std::string& out, const Instruction& in, bool compact) {
-    if (!in.tmemMma)
+    const Placement* d = in.placement(Space::TensorMemory, Operand::D);
+    if (!d)
         return;
-    const tmem::MmaShape& s = *in.tmemMma;
+    const tmem::MmaShape& s = d->tensor()->mma;
     const tmem::LayoutRecord& rec = tmem::layoutOf(s);
     int columns = 0;
     std::vector<long long> row, col, cta, lane, column;

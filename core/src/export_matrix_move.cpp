@@ -13,7 +13,7 @@
 namespace lanemap {
 
 std::string matrixMoveTitle(const Instruction& in, int matrix) {
-    const int per = in.move->registersPerMatrix;
+    const int per = matrixMoveOf(in)->registersPerMatrix;
     std::string s = "matrix " + std::to_string(matrix) + " (register";
     if (per == 1)
         return s + " " + std::to_string(matrix) + ")";
@@ -22,15 +22,15 @@ std::string matrixMoveTitle(const Instruction& in, int matrix) {
 
 std::string matrixMoveSummary(const Instruction& in, const FragmentLayout& op) {
     std::ostringstream s;
-    s << op.name() << " (" << in.num << " matri" << (in.num == 1 ? "x" : "ces") << " of " << op.rows() << "x"
-      << op.cols() << ", ." << toString(in.move->format)
+    s << op.name() << " (" << numOf(in) << " matri" << (numOf(in) == 1 ? "x" : "ces") << " of " << op.rows()
+      << "x" << op.cols() << ", ." << toString(matrixMoveOf(in)->format)
       << "; row = memory row, col = element in the row): " << op.registers() << " x 32-bit register"
       << (op.registers() == 1 ? "" : "s") << " per thread, " << op.elementsPerRegister() << " elements each";
     return s.str();
 }
 
 std::string matrixMoveText(const Instruction& in) {
-    if (!in.move)
+    if (!matrixMoveOf(in))
         return {};
     std::ostringstream out;
     const std::vector<AddressSlot> slots = addressMap(in);
@@ -60,12 +60,12 @@ std::string matrixMoveText(const Instruction& in) {
 }
 
 std::string matrixMoveJson(const Instruction& in) {
-    if (!in.move)
+    if (!matrixMoveOf(in))
         return {};
-    const MatrixMove& mv = *in.move;
+    const MatrixMove& mv = *matrixMoveOf(in);
     nlohmann::ordered_json doc;
     doc["op"] = std::string(toString(mv.op));
-    doc["num"] = in.num;
+    doc["num"] = numOf(in);
     doc["trans"] = mv.trans;
     doc["type"] = std::string(toString(mv.format));
     doc["matrix_rows"] = mv.rows;

@@ -3,6 +3,7 @@
 #include "lanemap/export.hpp"
 
 #include "export_matrix_move.hpp"
+#include "lanemap/matrix_move.hpp"
 #include "lanemap/sparse.hpp"
 
 #include <algorithm>
@@ -180,7 +181,7 @@ void renderMetadata(std::ostringstream& out, const MetadataSelector& sel, int ro
 
 std::string toTextGrid(const Instruction& in, const FragmentLayout& op) {
     std::ostringstream out;
-    if (in.move)
+    if (matrixMoveOf(in))
         out << matrixMoveSummary(in, op) << '\n';
     else
         out << registerSummary(op) << '\n';
@@ -190,7 +191,7 @@ std::string toTextGrid(const Instruction& in, const FragmentLayout& op) {
     }
     const char letter = elementLetter(op);
     for (int m = 0; m < op.matrices(); ++m) {
-        if (op.matrices() > 1 && in.move)
+        if (op.matrices() > 1 && matrixMoveOf(in))
             out << matrixMoveTitle(in, m) << '\n';
         else if (op.matrices() > 1)
             out << "product " << m << " (quad-pair lanes " << 4 * m << ".." << 4 * m + 3 << ", " << 16 + 4 * m
@@ -272,8 +273,8 @@ std::string toText(const Instruction& in, const smem::Choice& choice, std::optio
     out << wmmaText(in);
     for (const FragmentLayout& op : in.operands)
         out << '\n' << toTextGrid(in, op);
-    if (in.move)
-        out << '\n' << matrixMoveText(in);
+    if (const std::string moves = matrixMoveText(in); !moves.empty())
+        out << '\n' << moves;
     if (in.metadata)
         out << '\n' << metadataTextGrid(in, selector);
     if (smem::hasSharedMemoryOperands(in)) {

@@ -19,7 +19,7 @@ std::string multiplicity(const FragmentLayout& op) {
 } // namespace
 
 std::string wmmaText(const Instruction& in) {
-    if (in.family != Family::Wmma)
+    if (!in.family->discovered)
         return {};
     std::string out;
     for (const FragmentLayout& op : in.operands)
@@ -30,7 +30,7 @@ std::string wmmaText(const Instruction& in) {
 }
 
 nlohmann::ordered_json wmmaJson(const Instruction& in) {
-    if (in.family != Family::Wmma)
+    if (!in.family->discovered)
         return nullptr;
     nlohmann::ordered_json j;
     j["layout_source"] = in.discovery ? "discovered on hardware" : "not discovered";

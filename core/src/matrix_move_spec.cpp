@@ -23,14 +23,14 @@ bool isMoveShape(std::string_view t) {
 std::string validList(std::string_view op, const Catalog& catalog) {
     std::string s;
     for (const Variant* v : catalog.variants())
-        if (v->move && toString(v->move->op) == op)
+        if (const MatrixMove* mv = matrixMoveOf(*v); mv && toString(mv->op) == op)
             s += (s.empty() ? "" : ", ") + v->spec;
     return s;
 }
 
 } // namespace
 
-ParsedSpec parseMatrixMoveSpec(const std::string& input, const Catalog& catalog) {
+ParsedSpec parseMatrixMoveSpec(std::string_view, const std::string& input, const Catalog& catalog) {
     ParsedSpec result;
     std::vector<std::string> tokens;
     for (std::size_t start = 0;;) {

@@ -8,6 +8,6 @@
 namespace lanemap {
 
 // `input`: lower case, trimmed, opcode only (what parseSpec works on).
-ParsedSpec parseMatrixMoveSpec(const std::string& input, const Catalog& catalog);
+ParsedSpec parseMatrixMoveSpec(std::string_view text, const std::string& input, const Catalog& catalog);
 
 } // namespace lanemap

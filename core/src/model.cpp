@@ -1,6 +1,4 @@
 #include "lanemap/model.hpp"
-#include "lanemap/matrix_move.hpp"
-#include "lanemap/tmem.hpp"
 
 #include "build_cache.hpp"
 #include "lanemap/evidence.hpp"
@@ -68,16 +66,8 @@ std::string_view toString(Kind kind) {
     return "";
 }
 
-namespace {
-std::string tcgen05ShapeName(const Variant& v) {
-    return std::string(tmem::toString(v.tmemAccess->shape));
-}
-} // namespace
-
-std::string shapeName(const Variant& v) {
+std::string shapeWord(int m, int n, int k) {
     // Written into one buffer: registering the catalog names ~800 shapes, twice each.
-    if (v.tmemAccess) // tcgen05.ld/st name a data-path shape, not a matrix: 16x256b
-        return tcgen05ShapeName(v);
     char buf[48];
     char* p = buf;
     auto put = [&](char c, int value) {
@@ -86,112 +76,19 @@ std::string shapeName(const Variant& v) {
         *p++ = c;
         p = std::to_chars(p, buf + sizeof buf, value).ptr;
     };
-    put('m', v.m);
-    put('n', v.n);
-    if (!v.move) // matrix moves have no K: .m8n8, .m16n16
-        put('k', v.k);
+    put('m', m);
+    put('n', n);
+    if (k >= 0)
+        put('k', k);
     return std::string(buf, p);
 }
 
-namespace {
-// wmma.mma names .dtype.ctype for .f16 inputs and .dtype.atype.btype.ctype for the others (§9.7.14.4.5).
-std::string wmmaPtxOf(const Variant& v, const Form& form) {
-    std::string s = "wmma.mma";
-    if (form.b1 != B1Op::None)
-        s += form.b1 == B1Op::Xor ? ".xor.popc" : ".and.popc";
-    s += ".sync.aligned.";
-    ((s += toString(v.alayout)) += '.') += toString(v.blayout);
-    (s += '.') += shapeName(v);
-    (s += '.') += toString(v.dtype);
-    if (v.atype != ElementType::F16) {
-        (s += '.') += toString(form.atype);
-        (s += '.') += toString(form.btype);
-    }
-    return (s += '.') += toString(v.ctype);
+std::string shapeName(const Variant& v) {
+    return v.family->shape(v);
 }
-} // namespace
 
 std::string ptxOf(const Variant& v, const Form& form) {
-    if (v.move)
-        return matrixMovePtx(v);
-    if (v.tmemAccess)
-        return tmem::ptxOf(*v.tmemAccess);
-    if (v.tmemMma)
-        return tmem::ptxOf(*v.tmemMma);
-    const bool warpgroup = v.family == Family::Wgmma || v.family == Family::WgmmaSp;
-    std::string s;
-    s.reserve(96); // the longest, block-scaled mma.sp, is ~90 characters
-    switch (v.family) {
-    case Family::Mma:
-        s = "mma";
-        break;
-    case Family::MmaSp:
-        s = v.ordered ? "mma.sp::ordered_metadata" : "mma.sp";
-        break;
-    case Family::Wgmma:
-        s = "wgmma.mma_async";
-        break;
-    case Family::WgmmaSp:
-        s = "wgmma.mma_async.sp";
-        break;
-    case Family::Ldmatrix:
-    case Family::Stmatrix:
-    case Family::Movmatrix:
-        break; // matrixMovePtx above
-    case Family::Wmma:
-        return wmmaPtxOf(v, form);
-    case Family::Tcgen05Ld:
-    case Family::Tcgen05St:
-    case Family::Tcgen05Mma:
-        break; // tmem::ptxOf above
-    }
-    (s += ".sync.aligned.") += shapeName(v);
-    auto add = [&s](std::string_view part) { (s += '.') += part; };
-    if (!warpgroup) {
-        add(toString(v.alayout));
-        add(toString(v.blayout));
-    }
-    if (v.kind != Kind::None)
-        (s += ".kind::") += toString(v.kind);
-    s += toString(form.scaleVec);
-    add(toString(v.dtype));
-    add(toString(form.atype));
-    add(toString(form.btype));
-    if (!warpgroup)
-        add(toString(v.ctype));
-    if (form.b1 != B1Op::None)
-        s += form.b1 == B1Op::Xor ? ".xor.popc" : ".and.popc";
-    if (form.scaleVec != ScaleVec::None)
-        add(toString(form.scaleType));
-    return s;
-}
-
-std::string_view toString(Family family) {
-    switch (family) {
-    case Family::Mma:
-        return "mma";
-    case Family::MmaSp:
-        return "mma.sp";
-    case Family::Wgmma:
-        return "wgmma";
-    case Family::WgmmaSp:
-        return "wgmma.sp";
-    case Family::Ldmatrix:
-        return "ldmatrix";
-    case Family::Stmatrix:
-        return "stmatrix";
-    case Family::Movmatrix:
-        return "movmatrix";
-    case Family::Wmma:
-        return "wmma";
-    case Family::Tcgen05Ld:
-        return "tcgen05.ld";
-    case Family::Tcgen05St:
-        return "tcgen05.st";
-    case Family::Tcgen05Mma:
-        return "tcgen05.mma";
-    }
-    return "mma";
+    return v.family->ptx(v, form);
 }
 
 namespace detail {
@@ -457,6 +354,20 @@ const FragmentLayout* Instruction::operand(Operand which) const {
         if (op.operand() == which)
             return &op;
     return nullptr;
+}
+
+const Placement* Instruction::placement(Space space, Operand which) const {
+    for (const Placement& p : placements)
+        if (p.space() == space && p.operands().contains(which))
+            return &p;
+    return nullptr;
+}
+
+bool Instruction::hasSpace(Space space) const {
+    for (const Placement& p : placements)
+        if (p.space() == space)
+            return true;
+    return false;
 }
 
 Source Instruction::sourceOf(Source tableSource) const {

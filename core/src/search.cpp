@@ -52,8 +52,7 @@ std::string searchText(const Variant& v) {
     for (std::size_t f = 1; f < v.forms.size(); ++f)
         search += ' ' + ptxOf(v, v.forms[f]);
     // Words a search may use beyond the spelling: the SM badge, sparse or dense, and the accumulator type.
-    const bool sparse = v.family == Family::MmaSp || v.family == Family::WgmmaSp;
-    search += " sm_" + std::to_string(v.minSm) + (sparse ? " sparse" : " dense") + " acc:";
+    search += " sm_" + std::to_string(v.minSm) + (v.sparse ? " sparse" : " dense") + " acc:";
     search += toString(v.dtype);
     return lower(search);
 }

@@ -3,6 +3,8 @@
 
 #include "lanemap/model.hpp"
 
+#include "families/atom.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -448,7 +450,7 @@ std::string SmemLayout::exactLayout() const {
 // --- wgmma operands ------------------------------------------------------------------------------------
 
 bool hasSharedMemoryOperands(const Variant& v) {
-    return v.family == Family::Wgmma || v.family == Family::WgmmaSp;
+    return v.family == &family::kWgmma || v.family == &family::kWgmmaSp;
 }
 
 std::vector<SharedOperand> operands(const Variant& v, const Choice& choice, std::string& error) {
@@ -468,7 +470,7 @@ std::vector<SharedOperand> operands(const Variant& v, const Choice& choice, std:
                 std::string(toString(v.atype)) + ") reads shared memory K-major only";
         return {};
     }
-    const bool sparse = v.family == Family::WgmmaSp;
+    const bool sparse = v.family == &family::kWgmmaSp;
     std::vector<SharedOperand> out;
     try {
         // A (the SS form): M x K, or the compressed M x K/2 of sparse wgmma.

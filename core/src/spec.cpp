@@ -312,30 +312,14 @@ ParsedSpec parseSpec(std::string_view text, const Catalog& catalog) {
         return result;
     }
     const std::string input = lower(trim(text));
-    // wmma has its own spellings (CUDA C++ fragment types carry spaces): wmma.hpp canonicalizes them.
-    if (input.rfind("wmma", 0) == 0 || input.rfind("nvcuda::wmma", 0) == 0) {
-        std::string why;
-        const std::string spec = wmma::canonicalSpec(text.substr(0, kMaxText), result.form, why);
-        if (const Variant* v = spec.empty() ? nullptr : catalog.variant(spec)) {
-            result.variant = v;
-            result.ptx = ptxOf(*v, result.form);
-            return result;
-        }
-        result.suggestions = nearestSpecs(spec.empty() ? input : spec, catalog);
-        result.error =
-            "invalid spec '" + excerpt(trim(text)) + "': " + (why.empty() ? "not in the catalog" : why);
-        if (!result.suggestions.empty())
-            result.error += "; nearest valid specs: " + joinList(result.suggestions);
-        return result;
-    }
     if (input.empty()) {
         result.error = "empty spec; try e.g. mma.m16n8k16.f16 (see `lanemap-cli list`)";
         return result;
     }
-    if (isMatrixMoveText(input))
-        return parseMatrixMoveSpec(input, catalog);
-    if (isTcgen05Text(input))
-        return parseTcgen05Spec(input, catalog);
+    // A family with a grammar of its own reads its text (the rows, lanemap/family.hpp).
+    for (const Family* f : families())
+        if (f->parse && f->claims && f->claims(input))
+            return f->parse(text.substr(0, kMaxText), input, catalog);
     // What was typed, checked against the ISA's rules for the variant it names (ptx_rules).
     auto accept = [&](const Variant* v, bool ptxForm) {
         result.form = ptx_rules::canonicalForm(*v);

@@ -232,7 +232,7 @@ bool isTcgen05Text(std::string_view text) {
     return text.rfind("tcgen05.", 0) == 0;
 }
 
-ParsedSpec parseTcgen05Spec(const std::string& input, const Catalog& catalog) {
+ParsedSpec parseTcgen05Spec(std::string_view, const std::string& input, const Catalog& catalog) {
     ParsedSpec result;
     std::string error, spec;
     std::optional<tcgen05::ScaleVec> vec; // a block-scaled PTX string's .scale_vec::NX

@@ -9,6 +9,6 @@
 namespace lanemap {
 
 bool isTcgen05Text(std::string_view text);
-ParsedSpec parseTcgen05Spec(const std::string& input, const Catalog& catalog);
+ParsedSpec parseTcgen05Spec(std::string_view text, const std::string& input, const Catalog& catalog);
 
 } // namespace lanemap

@@ -4,6 +4,8 @@
 #include "lanemap/catalog.hpp"
 #include "lanemap/wmma.hpp"
 
+#include "families/atom.hpp"
+
 #include <cstdlib>
 #include <optional>
 #include <string>
@@ -39,7 +41,7 @@ std::optional<std::vector<int>> tileMatch(const FragmentLayout& w, const Fragmen
 
 std::vector<MmaRelation> mmaRelations(const Instruction& in) {
     std::vector<MmaRelation> out;
-    if (in.family != Family::Wmma)
+    if (!in.family->discovered)
         return out;
     const Catalog& catalog = Catalog::instance();
     for (const FragmentLayout& w : in.operands) {
@@ -47,7 +49,7 @@ std::vector<MmaRelation> mmaRelations(const Instruction& in) {
             continue; // C and D share one fragment: D speaks for both
         std::optional<MmaRelation> best;
         for (const Variant* v : catalog.variants()) {
-            if (v->family != Family::Mma || v->atype != in.atype || v->ctype != in.ctype ||
+            if (v->family != &family::kMma || v->atype != in.atype || v->ctype != in.ctype ||
                 v->kind != Kind::None ||
                 (v->m == 8 && v->n == 8 && v->k == 4 && v->atype == ElementType::F16))
                 continue;

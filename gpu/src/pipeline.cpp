@@ -98,26 +98,26 @@ const ProbeMethod& classCodedMethod() {
     return method;
 }
 
-const ProbeMethod* methodFor(Family family) {
+const ProbeMethod* methodFor(const Family* family) {
     struct Row {
-        Family family;
+        std::string_view family;
         const ProbeMethod& method;
     };
     static const Row registry[] = {
-        {Family::Mma, oneHotMethod()},
-        {Family::MmaSp, oneHotMethod()},
-        {Family::Wgmma, classCodedMethod()},
-        {Family::WgmmaSp, classCodedMethod()},
-        {Family::Ldmatrix, taggedMethod()},
-        {Family::Stmatrix, taggedMethod()},
-        {Family::Movmatrix, taggedMethod()},
-        {Family::Wmma, discoveryMethod()},
-        {Family::Tcgen05Ld, tensorMemoryMethod()},
-        {Family::Tcgen05St, tensorMemoryMethod()},
-        {Family::Tcgen05Mma, tensorMemoryMethod()},
+        {"mma", oneHotMethod()},
+        {"mma.sp", oneHotMethod()},
+        {"wgmma", classCodedMethod()},
+        {"wgmma.sp", classCodedMethod()},
+        {"ldmatrix", taggedMethod()},
+        {"stmatrix", taggedMethod()},
+        {"movmatrix", taggedMethod()},
+        {"wmma", discoveryMethod()},
+        {"tcgen05.ld", tensorMemoryMethod()},
+        {"tcgen05.st", tensorMemoryMethod()},
+        {"tcgen05.mma", tensorMemoryMethod()},
     };
     for (const Row& row : registry)
-        if (row.family == family)
+        if (family && row.family == family->name)
             return &row.method;
     return nullptr;
 }
@@ -150,7 +150,7 @@ Interpretation interpretOn(Device& device, const Variant& v) {
     const ProbeMethod* method = methodFor(v.family);
     if (!method) {
         out.result =
-            unsupportedResult(v, "no probe method for the " + std::string(toString(v.family)) + " family");
+            unsupportedResult(v, "no probe method for the " + std::string(v.family->name) + " family");
         return out;
     }
     if (std::string why = device.unsupported(v, *method); !why.empty()) {

@@ -74,8 +74,8 @@ int operandValue(const Plan& plan, const Experiment& x, Operand operand, int ind
 Plan planProbe(const Instruction& in) {
     Plan plan;
     plan.instruction = &in;
-    plan.access = in.tmemAccess;
-    plan.mma = in.tmemMma;
+    plan.access = tmem::accessOf(in);
+    plan.mma = tmem::mmaOf(in);
     if (plan.access) {
         const tmem::Access& a = *plan.access;
         plan.columns = tmem::columnsOf(a);

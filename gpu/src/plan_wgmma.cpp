@@ -7,6 +7,7 @@
 #include "plan_detail.hpp"
 #include "wgmma_detail.hpp"
 
+#include "lanemap/smem.hpp"
 #include "lanemap/sparse.hpp"
 
 #include <algorithm>
@@ -241,7 +242,7 @@ class Builder {
 } // namespace
 
 Plan planProbe(const Instruction& in) {
-    if (in.family != Family::Wgmma && in.family != Family::WgmmaSp)
+    if (!smem::hasSharedMemoryOperands(in))
         throw std::invalid_argument("wg::planProbe: " + in.spec + " is not a wgmma variant");
     Plan plan;
     plan.instruction = &in;

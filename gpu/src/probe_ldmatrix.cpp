@@ -52,8 +52,8 @@ std::uint32_t registerKey(const FragmentLayout& regs, int lane, int reg, int slo
 // stmatrix and movmatrix (the container's payload bits).
 Coding codingOf(const Instruction& in) {
     const FragmentLayout& regs = in.operands.back();
-    if (in.move->op == MoveOp::Ldmatrix)
-        return codingFor(elementBitsInMemory(in.move->format), kMemoryKeyBits);
+    if (matrixMoveOf(in)->op == MoveOp::Ldmatrix)
+        return codingFor(elementBitsInMemory(matrixMoveOf(in)->format), kMemoryKeyBits);
     return codingFor(regs.elementBits(), 5 + 2 + slotBits(regs));
 }
 
@@ -111,7 +111,7 @@ std::string describeRegisterTag(const Coding& c, const FragmentLayout& regs, std
 }
 
 int rowsOf(const Instruction& in) {
-    return in.num * in.move->rows;
+    return numOf(in) * matrixMoveOf(in)->rows;
 }
 
 // Where an element is in the registers: the container's first bit (word index * 32 + bit) and the
@@ -126,14 +126,15 @@ int payloadPadOf(const FragmentLayout& regs, const Element& e) {
 
 // Where memory row (q, r) element `col` is in the image: its first bit.
 std::size_t memoryBit(const Instruction& in, const Experiment& x, int q, int r, int col) {
-    return static_cast<std::size_t>(x.chunkOfRow[static_cast<std::size_t>(q * in.move->rows + r)]) * 128 +
-           static_cast<std::size_t>(elementBitInRow(in.move->format, col));
+    return static_cast<std::size_t>(x.chunkOfRow[static_cast<std::size_t>(q * matrixMoveOf(in)->rows + r)]) *
+               128 +
+           static_cast<std::size_t>(elementBitInRow(matrixMoveOf(in)->format, col));
 }
 
 } // namespace
 
 bool supported(const Variant& v) {
-    return v.move != nullptr;
+    return matrixMoveOf(v) != nullptr;
 }
 
 Plan planProbe(const Instruction& in) {
@@ -142,7 +143,7 @@ Plan planProbe(const Instruction& in) {
     if (!supported(in))
         return plan; // no experiments: interpret() says why
     const Coding coding = codingOf(in);
-    const int rows = in.move->address ? rowsOf(in) : 0;
+    const int rows = matrixMoveOf(in)->address ? rowsOf(in) : 0;
     // Rows in order, then scrambled over the 64 chunks (5 is coprime to 64), so a thread that supplied
     // another row's address would be seen; each once per key digit.
     for (int scrambled = 0; scrambled < 2; ++scrambled)
@@ -163,11 +164,11 @@ Plan planProbe(const Instruction& in) {
                     x.poisonChunk = c;
             plan.experiments.push_back(std::move(x));
         }
-    const MoveOp op = in.move->op;
+    const MoveOp op = matrixMoveOf(in)->op;
     // The registers a store or movmatrix reads (stmatrix: r; movmatrix: a); ldmatrix has none.
     const FragmentLayout* source = op == MoveOp::Ldmatrix ? nullptr : in.operand(Operand::A);
     const std::vector<AddressSlot> slots = addressMap(in);
-    const int memoryBits = elementBitsInMemory(in.move->format);
+    const int memoryBits = elementBitsInMemory(matrixMoveOf(in)->format);
     plan.inputs.assign(kInWords * plan.experiments.size(), 0);
     for (std::size_t xi = 0; xi < plan.experiments.size(); ++xi) {
         const Experiment& x = plan.experiments[xi];
@@ -176,22 +177,23 @@ Plan planProbe(const Instruction& in) {
         std::uint32_t* address = words + kImageWords;
         std::uint32_t* registers = address + 32;
         if (op == MoveOp::Ldmatrix) {
-            for (int q = 0; q < in.num; ++q)
-                for (int r = 0; r < in.move->rows; ++r)
-                    for (int e = 0; e < in.move->cols; ++e)
+            for (int q = 0; q < numOf(in); ++q)
+                for (int r = 0; r < matrixMoveOf(in)->rows; ++r)
+                    for (int e = 0; e < matrixMoveOf(in)->cols; ++e)
                         setBits(image, memoryBit(in, x, q, r, e), memoryBits,
                                 coding.tag(memoryKey(q, r, e), x.digit));
-            for (int e = 0; e < in.move->cols; ++e)
+            for (int e = 0; e < matrixMoveOf(in)->cols; ++e)
                 setBits(image,
                         static_cast<std::size_t>(x.poisonChunk) * 128 +
-                            static_cast<std::size_t>(elementBitInRow(in.move->format, e)),
+                            static_cast<std::size_t>(elementBitInRow(matrixMoveOf(in)->format, e)),
                         memoryBits, coding.poison());
         }
         for (const AddressSlot& s : slots)
             address[s.thread] = static_cast<std::uint32_t>(
-                16 * (s.matrix < 0
-                          ? x.poisonChunk
-                          : x.chunkOfRow[static_cast<std::size_t>(s.matrix * in.move->rows + s.row)]));
+                16 *
+                (s.matrix < 0
+                     ? x.poisonChunk
+                     : x.chunkOfRow[static_cast<std::size_t>(s.matrix * matrixMoveOf(in)->rows + s.row)]));
         if (source)
             for (const Element& e : source->elements())
                 setBits(
@@ -205,7 +207,7 @@ Plan planProbe(const Instruction& in) {
 
 std::vector<std::uint32_t> simulate(const Plan& plan) {
     const Instruction& in = *plan.instruction;
-    const MatrixMove& mv = *in.move;
+    const MatrixMove& mv = *matrixMoveOf(in);
     std::vector<std::uint32_t> out(plan.outWords(), 0);
     const FragmentLayout& data = in.operands.back();
     const Coding coding = codingOf(in);
@@ -236,7 +238,7 @@ std::vector<std::uint32_t> simulate(const Plan& plan) {
 
 Interpretation interpret(const Plan& plan, std::span<const std::uint32_t> raw) {
     const Instruction& in = *plan.instruction;
-    const MatrixMove& mv = *in.move;
+    const MatrixMove& mv = *matrixMoveOf(in);
     const std::vector<std::uint32_t> expected = simulate(plan);
     Interpretation out;
     ProbeResult& r = out.result;
@@ -317,7 +319,7 @@ Interpretation interpret(const Plan& plan, std::span<const std::uint32_t> raw) {
                              std::string(mv.trans ? " (.trans)" : ""));
     if (r.verdict == Verdict::Pass && mv.address)
         r.findings.push_back("address map confirmed: every thread's row address (" +
-                             std::to_string(in.num * mv.rows) +
+                             std::to_string(numOf(in) * mv.rows) +
                              " rows, scrambled and in order) and the unused threads' addresses ignored");
     return out;
 }

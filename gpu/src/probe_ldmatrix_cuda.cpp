@@ -39,7 +39,7 @@ class TaggedKernels final : public KernelBinding {
     std::string unsupported(const Variant& v, const DeviceInfo& device) const override {
         const movekernels::Entry* entry = movekernels::find(v.ptx);
         // The sm_100a forms: their kernels hold sm_100a code only, which runs on an sm_100 GPU alone.
-        if (v.move && v.move->archSpecific && (!entry || device.sm != 100))
+        if (matrixMoveOf(v) && matrixMoveOf(v)->archSpecific && (!entry || device.sm != 100))
             return "not confirmed on hardware (needs sm_100a): " +
                    std::string(entry ? "the sm_100a probe kernels run on an sm_100 GPU"
                                      : "this build has no sm_100a probe kernel (LANEMAP_SM100A_PROBES)") +

@@ -87,7 +87,7 @@ class TensorMemoryKernels final : public KernelBinding {
             return "this build has tcgen05 probe kernels for sm_100a only; this device is sm_" +
                    std::to_string(device.sm);
 #ifdef LANEMAP_TCGEN05_PROBES
-        if (v.tmemMma)
+        if (tmem::mmaOf(v))
             return tckernels::findMma(v.ptx) ? "" : "this build has no tcgen05.mma probe kernel for " + v.ptx;
         if (!tckernels::find(v.ptx))
             return "this build has no probe kernel for " + v.ptx;

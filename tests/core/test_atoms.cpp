@@ -79,7 +79,7 @@ TEST(EveryAtom, SparseWgmmaMetadataIsTheWarpFigurePerWarp) {
         {{ElementType::U8, 64}, "mma.sp.m16n8k64.u8"}};
     int checked = 0;
     for (const Variant* v : cat().variants()) {
-        if (v->family != Family::WgmmaSp)
+        if (v->family->name != "wgmma.sp")
             continue;
         const Instruction& in = cat().instruction(*v);
         const Instruction& warp = *cat().instruction(twin.at({in.atype, in.k}));
@@ -198,9 +198,9 @@ TEST(EvidenceOverlay, TheRecordedRunsCoverEveryVariantTheH100RunsAndNoTableSaysH
                 for (const MetadataField& f : s.fields)
                     ASSERT_NE(f.source, Source::Hardware) << in.spec;
         }
-        if (v->family == Family::Wmma)
+        if (v->family->name == "wmma")
             continue; // its evidence is the discovery report (wmma.hpp), not a probe report
-        if (v->tmemAccess || v->tmemMma) {
+        if (tmem::accessOf(*v) || tmem::mmaOf(*v)) {
             // tcgen05 needs sm_100a and the probe has no tcgen05 method yet: no recorded run may claim it.
             EXPECT_EQ(EvidenceOverlay::recorded().find(v->spec), nullptr) << v->spec;
             continue;

@@ -13,6 +13,7 @@ namespace {
 
 using namespace lanemap;
 using namespace lanemap::banks;
+using Placement = lanemap::banks::Placement; // not lanemap::Placement
 
 const Variant& variant(const char* spec) {
     return *Catalog::instance().variant(spec);

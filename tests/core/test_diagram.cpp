@@ -96,11 +96,11 @@ TEST(Diagram, EveryVariantDrawsEveryElementOnce) {
             elements += op.elements().size();
         if (in.metadata && !in.metadata->selectors.empty())
             elements += in.metadata->selectors.front().fields.size();
-        if (in.tmemMma) // D in Tensor Memory, one cell per element (test_tcgen05_panel.cpp), and the
-                        // scale-factor and metadata panels (test_tcgen05_composed.cpp)
+        if (tmem::mmaOf(in)) // D in Tensor Memory, one cell per element (test_tcgen05_panel.cpp), and the
+                             // scale-factor and metadata panels (test_tcgen05_composed.cpp)
             for (const DiagramPanel& p : d.panels)
                 elements += p.kind == PanelKind::TensorMemory && p.name != "D" ? p.cellCount : 0;
-        if (in.tmemMma)
+        if (tmem::mmaOf(in))
             elements += static_cast<std::size_t>(in.m * in.n);
         EXPECT_EQ(d.cells.size(), elements) << v->spec;
         for (const DiagramCell& c : d.cells) {

@@ -38,14 +38,14 @@ long long columnValue(const ordered_json& c, std::size_t i) {
 TEST(JsonTensorMemory, EveryMmaEntryPlacesEveryElementOfD) {
     int entries = 0;
     for (const Variant* v : Catalog::instance().variants()) {
-        if (!v->tmemMma)
+        if (!tmem::mmaOf(*v))
             continue;
         ++entries;
         const ordered_json doc = ordered_json::parse(toCompactJson(Catalog::instance().instruction(*v)));
         ASSERT_TRUE(doc.contains("tensor_memory")) << v->spec;
         ASSERT_EQ(doc["tensor_memory"].size(), 1u) << v->spec;
         const ordered_json& d = doc["tensor_memory"][0];
-        const tmem::MmaShape& s = *v->tmemMma;
+        const tmem::MmaShape& s = *tmem::mmaOf(*v);
         EXPECT_EQ(d["operand"], "D");
         EXPECT_EQ(d["layout"], std::string(tmem::toString(tmem::layoutOf(s).layout))) << v->spec;
         EXPECT_EQ(d["cta_group"], s.ctaGroup);

@@ -61,7 +61,7 @@ TEST(Ldmatrix, EveryListedVariantIsInTheCatalog) {
                                             "movmatrix.m8n8.trans.b16"};
     std::set<std::string> moves;
     for (const Variant* v : Catalog::instance().variants())
-        if (v->move)
+        if (matrixMoveOf(*v))
             moves.insert(v->spec);
     EXPECT_EQ(moves, std::set<std::string>(expected.begin(), expected.end()));
     EXPECT_EQ(Catalog::instance().variant("ldmatrix.m8n8.x4.trans.b16")->ptx,
@@ -74,7 +74,7 @@ TEST(Ldmatrix, EveryListedVariantIsInTheCatalog) {
 
 TEST(Ldmatrix, SmHundredFormsSayTheyAreNotConfirmedOnHardware) {
     for (const Variant* v : Catalog::instance().variants()) {
-        if (!v->move || v->minSm < 100)
+        if (!matrixMoveOf(*v) || v->minSm < 100)
             continue;
         bool said = false;
         for (const std::string& n : v->notes)
@@ -136,15 +136,17 @@ TEST(Ldmatrix, AddressMapNamesTheRowEachThreadSupplies) {
 
 TEST(Ldmatrix, EveryMemoryRowHasExactlyOneSupplierAndEveryCellOneOwner) {
     for (const Variant* v : Catalog::instance().variants()) {
-        if (!v->move)
+        if (!matrixMoveOf(*v))
             continue;
         const Instruction& in = Catalog::instance().instruction(*v);
         const FragmentLayout& regs = in.operands.back();
         std::set<std::tuple<int, int, int>> cells;
         for (const Element& e : regs.elements())
             EXPECT_TRUE(cells.insert({std::max<int>(e.matrix, 0), e.row, e.col}).second) << v->spec;
-        EXPECT_EQ(cells.size(), static_cast<std::size_t>(v->num * v->move->rows * v->move->cols)) << v->spec;
-        if (!v->move->address)
+        EXPECT_EQ(cells.size(),
+                  static_cast<std::size_t>(numOf(*v) * matrixMoveOf(*v)->rows * matrixMoveOf(*v)->cols))
+            << v->spec;
+        if (!matrixMoveOf(*v)->address)
             continue;
         std::set<std::pair<int, int>> rows;
         for (const AddressSlot& s : addressMap(*v)) {
@@ -152,7 +154,7 @@ TEST(Ldmatrix, EveryMemoryRowHasExactlyOneSupplierAndEveryCellOneOwner) {
                 EXPECT_TRUE(rows.insert({s.matrix, s.row}).second) << v->spec;
             }
         }
-        EXPECT_EQ(rows.size(), static_cast<std::size_t>(v->num * v->move->rows)) << v->spec;
+        EXPECT_EQ(rows.size(), static_cast<std::size_t>(numOf(*v) * matrixMoveOf(*v)->rows)) << v->spec;
     }
 }
 
@@ -252,7 +254,7 @@ TEST(LdmatrixExport, JsonCarriesTheAddressMapAndTextShowsIt) {
 TEST(LdmatrixExport, EveryMoveExportsJsonTextAndSvg) {
     int moves = 0;
     for (const Variant* v : Catalog::instance().variants()) {
-        if (!v->move)
+        if (!matrixMoveOf(*v))
             continue;
         ++moves;
         const Instruction& in = Catalog::instance().instruction(*v);
@@ -262,7 +264,7 @@ TEST(LdmatrixExport, EveryMoveExportsJsonTextAndSvg) {
         ASSERT_TRUE(exportInstruction(in, ExportFormat::Svg, {}, svg, error)) << v->spec << ": " << error;
         const nlohmann::json doc = nlohmann::json::parse(json);
         EXPECT_EQ(doc["ptx"], v->ptx);
-        EXPECT_EQ(doc["matrix_move"]["address_map"].size(), v->move->address ? 32u : 0u) << v->spec;
+        EXPECT_EQ(doc["matrix_move"]["address_map"].size(), matrixMoveOf(*v)->address ? 32u : 0u) << v->spec;
         EXPECT_EQ(text.rfind(v->spec, 0), 0u) << v->spec;
         EXPECT_NE(svg.find(">T31:"), std::string::npos) << v->spec;
     }

@@ -106,7 +106,7 @@ TEST(PtxRules, EveryCatalogSpellingStillParsesWithItsForm) {
             const ParsedSpec p = parseSpec(s, cat());
             ASSERT_TRUE(p) << s << ": " << p.error;
             // tcgen05.mma: M and N are in the instruction descriptor, not the string (test_spec.cpp).
-            EXPECT_EQ(p.variant, v->tmemMma ? p.variant : v) << s;
+            EXPECT_EQ(p.variant, tmem::mmaOf(*v) ? p.variant : v) << s;
             EXPECT_EQ(p.variant->ptx, v->ptx) << s;
             EXPECT_EQ(p.form, f) << s;
             EXPECT_EQ(p.ptx, s);

@@ -17,6 +17,7 @@ namespace test_sparse_codec {
 
 using namespace lanemap;
 using namespace lanemap::sparse;
+using Placement = lanemap::sparse::Placement; // not lanemap::Placement
 
 namespace {
 
@@ -38,7 +39,7 @@ Codec codec(const char* spec, int selector, std::string_view candidate = {}) {
 std::vector<std::string> sparseSpecs() {
     std::vector<std::string> specs;
     for (const Variant* v : Catalog::instance().variants())
-        if (v->family == Family::MmaSp)
+        if (v->family->name == "mma.sp")
             specs.push_back(v->spec);
     return specs;
 }

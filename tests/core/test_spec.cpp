@@ -22,7 +22,7 @@ TEST(Spec, EveryVariantRoundTripsThroughSpecAndPtx) {
         EXPECT_EQ(bySpec.variant, v) << v->spec;
         const ParsedSpec byPtx = parseSpec(v->ptx, cat());
         ASSERT_TRUE(byPtx) << v->ptx << ": " << byPtx.error;
-        if (v->tmemMma) {
+        if (tmem::mmaOf(*v)) {
             // A tcgen05.mma PTX string names no M or N (they are in the instruction descriptor): it stands
             // for the form with the largest M, which has the same string.
             EXPECT_EQ(byPtx.variant->ptx, v->ptx);

@@ -212,7 +212,7 @@ void checkAgainstEngine(const Instruction& in, const std::string& svg, std::size
 TEST(SvgCatalog, EveryVariantIsWellFormedAndMatchesTheEngine) {
     for (const Variant* v : Catalog::instance().variants()) {
         const Instruction& in = Catalog::instance().instruction(*v);
-        if (in.tmemMma) // no register fragment: the Tensor Memory panel (test_tcgen05_panel.cpp)
+        if (tmem::mmaOf(in)) // no register fragment: the Tensor Memory panel (test_tcgen05_panel.cpp)
             continue;
         DiagramOptions all;
         all.mergeIdenticalCD = false;

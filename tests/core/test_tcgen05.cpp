@@ -114,10 +114,10 @@ TEST(LdStShapes, NumBeyondTheRegisterLimitIsRejectedWithTheValidValues) {
 TEST(LdStShapes, EveryCatalogAccessTouchesEachCellOnce) {
     int accesses = 0;
     for (const Variant* v : Catalog::instance().variants()) {
-        if (!v->tmemAccess)
+        if (!lanemap::tmem::accessOf(*v))
             continue;
         ++accesses;
-        const Access& a = *v->tmemAccess;
+        const Access& a = *lanemap::tmem::accessOf(*v);
         SCOPED_TRACE(v->spec);
         EXPECT_LE(registersOf(a), kMaxRegisters);
         const int lanes = recordOf(a.shape).lanes, columns = columnsOf(a);
@@ -219,10 +219,10 @@ TEST(DataPathLayouts, TheCatalogsShapesAreTable39s) {
               std::string::npos);
     int entries = 0;
     for (const Variant* v : Catalog::instance().variants()) {
-        if (!v->tmemMma)
+        if (!lanemap::tmem::mmaOf(*v))
             continue;
         ++entries;
-        const MmaShape& s = *v->tmemMma;
+        const MmaShape& s = *lanemap::tmem::mmaOf(*v);
         SCOPED_TRACE(v->spec);
         EXPECT_TRUE(lanemap::tcgen05::shapeViolations(s.kind, s.sparse, s.m, s.n, s.ctaGroup, s.ws).empty());
         for (const int n : {validN(s).first, validN(s).last})
@@ -234,10 +234,10 @@ TEST(DataPathLayouts, TheCatalogsShapesAreTable39s) {
 // Every valid form places M x N elements on distinct cells inside Tensor Memory.
 TEST(DataPathLayouts, EveryFormIsInjectiveAndInsideTensorMemory) {
     for (const Variant* v : Catalog::instance().variants()) {
-        if (!v->tmemMma)
+        if (!lanemap::tmem::mmaOf(*v))
             continue;
-        for (const int n : {validN(*v->tmemMma).first, v->tmemMma->n}) {
-            MmaShape s = *v->tmemMma;
+        for (const int n : {validN(*lanemap::tmem::mmaOf(*v)).first, lanemap::tmem::mmaOf(*v)->n}) {
+            MmaShape s = *lanemap::tmem::mmaOf(*v);
             s.n = n;
             SCOPED_TRACE(v->spec + " N=" + std::to_string(n));
             std::set<std::tuple<int, int, int>> seen;
@@ -373,7 +373,7 @@ TEST(Tcgen05Spec, ShortSpecsAndPtxStringsNameOneVariant) {
     EXPECT_EQ(b.variant, a.variant);
     const ParsedSpec c = parseSpec("tcgen05.st.16x64b.x2.unpack::16b", cat);
     ASSERT_TRUE(c) << c.error;
-    EXPECT_EQ(c.variant->family, Family::Tcgen05St);
+    EXPECT_EQ(c.variant->family->name, "tcgen05.st");
     const ParsedSpec d = parseSpec("tcgen05.mma.cta_group::1.kind::f16.m128n64", cat);
     ASSERT_TRUE(d) << d.error;
     EXPECT_EQ(d.variant->spec, "tcgen05.mma.cta_group::1.kind::f16.m128");

@@ -47,7 +47,7 @@ TEST(TensorMemoryBlockScale, EveryVectorSizeAndIdIsDrawnWhereTheTableSays) {
          {"tcgen05.mma.cta_group::1.kind::mxf8f6f4.m128", "tcgen05.mma.cta_group::1.kind::mxf4.m128",
           "tcgen05.mma.cta_group::1.kind::mxf4nvf4.m128"}) {
         const Instruction& in = catalogEntry(spec);
-        const tcgen05::Kind kind = in.tmemMma->kind;
+        const tcgen05::Kind kind = tmem::mmaOf(in)->kind;
         for (const tcgen05::ScaleVec vec : tcgen05::scaleVecsOf(kind))
             for (const int id : tcgen05::ruleOf(vec).ids) {
                 TensorMemoryOptions o;
@@ -98,7 +98,7 @@ TEST(TensorMemoryBlockScale, TheTwoByTwoDatapathsBFactorsAreAFindingNotAGuess) {
 }
 
 TEST(TensorMemoryBlockScale, JsonAndSvgCarryTheChosenIds) {
-    tmem::View v{*catalogEntry("tcgen05.mma.cta_group::1.kind::mxf4.m128").tmemMma, std::nullopt};
+    tmem::View v{*tmem::mmaOf(catalogEntry("tcgen05.mma.cta_group::1.kind::mxf4.m128")), std::nullopt};
     v.mma.n = 64;
     v.blockScale = tcgen05::BlockScale{tcgen05::ScaleVec::X2, 2, 0};
     const auto j = nlohmann::json::parse(tmem::viewJson(v));
@@ -132,7 +132,7 @@ TEST(TensorMemoryMetadata, EveryCoveredKindIsDrawnAndExported) {
          {"tcgen05.mma.sp.cta_group::1.kind::f16.m128", "tcgen05.mma.sp.cta_group::1.kind::tf32.m128",
           "tcgen05.mma.sp.cta_group::2.kind::i8.m256", "tcgen05.mma.sp.cta_group::1.kind::mxf4nvf4.m128"}) {
         const Instruction& in = catalogEntry(spec);
-        const tmem::MmaShape shape = *in.tmemMma;
+        const tmem::MmaShape shape = *tmem::mmaOf(in);
         const Diagram d = buildTensorMemoryDiagram(in, {});
         const DiagramPanel* md = panelOf(d, "metadata");
         ASSERT_NE(md, nullptr) << spec;
@@ -167,7 +167,7 @@ TEST(TensorMemoryMetadata, CasesWithoutATranscribedFigureAreFindingsInJsonToo) {
         const Diagram d = buildTensorMemoryDiagram(in, {});
         EXPECT_EQ(panelOf(d, "metadata"), nullptr) << spec;
         EXPECT_TRUE(captionHas(d, "finding: sparse metadata")) << spec;
-        const auto j = nlohmann::json::parse(tmem::viewJson(tmem::View{*in.tmemMma, std::nullopt}));
+        const auto j = nlohmann::json::parse(tmem::viewJson(tmem::View{*tmem::mmaOf(in), std::nullopt}));
         EXPECT_FALSE(j.contains("metadata"));
         bool found = false;
         for (const auto& f : j["findings"])

@@ -54,7 +54,7 @@ TEST(TensorMemoryView, AInTensorMemoryPacksItsElementsIntoColumns) {
     EXPECT_EQ(p->cols, 8) << "K = 16 f16 elements, two a 32-bit column";
     ASSERT_EQ(d.cells.size(), 128u * 16u);
     for (const DiagramCell& c : d.cells) {
-        const tmem::Placement at = tmem::placeA(*in.tmemMma, c.element, c.bitLo, 16);
+        const tmem::Placement at = tmem::placeA(*tmem::mmaOf(in), c.element, c.bitLo, 16);
         EXPECT_EQ(tmem::Address::decode(c.address), (tmem::Address{at.lane, at.column}));
         EXPECT_EQ(c.groupID, at.bit);
         EXPECT_EQ(d.cellAt(c.rect.x + 1, c.rect.y + 1), static_cast<int>(&c - d.cells.data()));
@@ -66,7 +66,7 @@ TEST(TensorMemoryView, AInTensorMemoryPacksItsElementsIntoColumns) {
     }
     // Layouts without an A model say so.
     const Instruction& b = catalogEntry("tcgen05.mma.cta_group::2.kind::f16.m128");
-    EXPECT_FALSE(modelsAInTensorMemory(*b.tmemMma));
+    EXPECT_FALSE(modelsAInTensorMemory(*tmem::mmaOf(b)));
     EXPECT_THROW(buildTensorMemoryDiagram(b, o), std::invalid_argument);
 }
 
@@ -75,9 +75,9 @@ TEST(TensorMemoryView, AInTensorMemoryPacksItsElementsIntoColumns) {
 TEST(TensorMemoryView, ComposedDiagramMatchesWhoHoldsDForEveryCellOfEveryLayout) {
     std::set<tmem::Layout> seen;
     for (const Variant* v : Catalog::instance().variants()) {
-        if (!v->tmemMma || seen.count(tmem::layoutOf(*v->tmemMma).layout))
+        if (!tmem::mmaOf(*v) || seen.count(tmem::layoutOf(*tmem::mmaOf(*v)).layout))
             continue;
-        seen.insert(tmem::layoutOf(*v->tmemMma).layout);
+        seen.insert(tmem::layoutOf(*tmem::mmaOf(*v)).layout);
         const Instruction& in = Catalog::instance().instruction(*v);
         TensorMemoryOptions o;
         o.n = 64;

@@ -20,11 +20,11 @@ using namespace lanemap;
 TEST(TensorMemoryPanel, OneCellPerDElementAtItsPlacementForEveryLayout) {
     std::set<tmem::Layout> seen;
     for (const Variant* v : Catalog::instance().variants()) {
-        if (!v->tmemMma || seen.count(tmem::layoutOf(*v->tmemMma).layout))
+        if (!tmem::mmaOf(*v) || seen.count(tmem::layoutOf(*tmem::mmaOf(*v)).layout))
             continue;
         Instruction in = Catalog::instance().instruction(*v);
         in.n = 64; // one N valid for every form
-        tmem::MmaShape shape = *v->tmemMma;
+        tmem::MmaShape shape = *tmem::mmaOf(*v);
         shape.n = 64;
         ASSERT_EQ(tmem::validate(shape), "") << v->spec;
         seen.insert(tmem::layoutOf(shape).layout);
@@ -94,7 +94,7 @@ std::vector<int> headedRows(const DiagramPanel& p) {
 TEST(TensorMemoryPanel, LabelsThatRepeatTheHeadersMoveToTheHeaders) {
     int onAxes = 0, labelled = 0;
     for (const Variant* v : Catalog::instance().variants()) {
-        if (!v->tmemMma)
+        if (!tmem::mmaOf(*v))
             continue;
         const Diagram d = buildDiagram(Catalog::instance().instruction(*v));
         for (const DiagramPanel& p : d.panels) {

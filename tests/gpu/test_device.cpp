@@ -4,6 +4,7 @@
 #include "lanemap/catalog.hpp"
 #include "lanemap/gpu/experiments.hpp"
 #include "lanemap/gpu/probe.hpp"
+#include "lanemap/matrix_move.hpp"
 
 #ifdef LANEMAP_HAVE_CUDA
 #include "kernels.hpp"
@@ -24,8 +25,8 @@ namespace {
 // only where the build has kernels.
 [[maybe_unused]] bool runsOnSm90a(const Variant& v) {
     // wmma is discovered (kernels_wmma.cu), not probed: no one-hot kernel.
-    return v.minSm <= 90 && v.kind == Kind::None && v.family != Family::Wgmma &&
-           v.family != Family::WgmmaSp && v.family != Family::Wmma;
+    return v.minSm <= 90 && v.kind == Kind::None && v.family->name != "wgmma" &&
+           v.family->name != "wgmma.sp" && v.family->name != "wmma";
 }
 
 TEST(ProbeBuild, KernelTableCoversEveryVariantThatRunsOnSm90aWithTheCatalogsForms) {
@@ -34,7 +35,8 @@ TEST(ProbeBuild, KernelTableCoversEveryVariantThatRunsOnSm90aWithTheCatalogsForm
 #ifdef LANEMAP_HAVE_CUDA
     int covered = 0;
     for (const Variant* v : Catalog::instance().variants()) {
-        if (!runsOnSm90a(*v) || v->move) // matrix moves: their own kernel table (test_ldmatrix_probe.cpp)
+        if (!runsOnSm90a(*v) ||
+            matrixMoveOf(*v)) // matrix moves: their own kernel table (test_ldmatrix_probe.cpp)
             continue;
         const gpu::kernels::Entry* entry = gpu::kernels::find(v->ptx);
         ASSERT_NE(entry, nullptr) << "no probe kernel for " << v->spec << " (" << v->ptx << ")";
@@ -81,7 +83,7 @@ TEST(ProbeDevice, EveryRunnableVariantPassesOnTheGpu) {
         GTEST_SKIP() << "no GPU: " << a.reason;
     std::vector<const Variant*> variants;
     for (const Variant* v : Catalog::instance().variants())
-        if (v->family == Family::Mma || v->family == Family::MmaSp)
+        if (v->family->name == "mma" || v->family->name == "mma.sp")
             variants.push_back(v);
     const ProbeReport report = gpu::probeAll(variants);
     ASSERT_EQ(report.results.size(), variants.size());

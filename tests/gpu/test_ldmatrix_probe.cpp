@@ -29,7 +29,7 @@ const Instruction& get(const char* spec) {
 // Tags as wide as the element: .b16 keys fit one tag (2 experiments: rows in order and scrambled); .b8 and
 // 6-bit tags carry a 10-bit key in two digits (4 experiments), 4-bit ones in four (8 experiments).
 int experimentsOf(const Variant& v) {
-    switch (v.move->format) {
+    switch (matrixMoveOf(v)->format) {
     case RowFormat::B16:
         return 2;
     case RowFormat::B8:
@@ -45,12 +45,12 @@ TEST(TaggedProbe, TheSimulatorPassesEveryMoveThroughThePipeline) {
     SimulatedDevice device;
     int probed = 0, sm100a = 0;
     for (const Variant* v : Catalog::instance().variants()) {
-        if (!v->move)
+        if (!matrixMoveOf(*v))
             continue;
         ASSERT_EQ(methodFor(v->family)->name(), "tagged-tile") << v->spec;
         const ProbeResult r = probeOn(device, *v);
         ++probed;
-        sm100a += v->move->archSpecific;
+        sm100a += matrixMoveOf(*v)->archSpecific;
         EXPECT_EQ(r.verdict, Verdict::Pass) << v->spec << ": " << r.reason;
         EXPECT_EQ(r.experiments, experimentsOf(*v)) << v->spec;
         // Every register slot of the warp in every experiment.
@@ -156,10 +156,10 @@ bool sm100aBuilt() {
 TEST(TaggedProbe, TheKernelTableCoversEveryMove) {
     int covered = 0;
     for (const Variant* v : Catalog::instance().variants()) {
-        if (!v->move)
+        if (!matrixMoveOf(*v))
             continue;
         const movekernels::Entry* entry = movekernels::find(v->ptx);
-        if (v->move->archSpecific && !sm100aBuilt()) {
+        if (matrixMoveOf(*v)->archSpecific && !sm100aBuilt()) {
             EXPECT_EQ(entry, nullptr) << v->spec;
             continue;
         }

@@ -80,7 +80,7 @@ TEST(Tcgen05MmaImages, EverySharedMemoryImageReadsBackThroughTheDecodedDescripto
     int probed = 0;
     std::vector<std::string> notProbed;
     for (const Variant* v : Catalog::instance().variants()) {
-        if (!v->tmemMma)
+        if (!tmem::mmaOf(*v))
             continue;
         const tc::Plan plan = tc::planProbe(Catalog::instance().instruction(*v));
         if (!plan.mmaSetup) {
@@ -280,10 +280,10 @@ TEST(Tcgen05MmaImages, AnAInTensorMemoryMisplacedFailsOnlyTheTensorMemoryExperim
 // runs the entry's own shape.
 TEST(Tcgen05MmaImages, WsSparseIsProbedAtTheCatalogsN) {
     const Instruction& in = catalogEntry("tcgen05.mma.ws.sp.cta_group::1.kind::f16.m64");
-    ASSERT_EQ(in.tmemMma->n, 128);
+    ASSERT_EQ(tmem::mmaOf(in)->n, 128);
     const tc::Plan plan = tc::planProbe(in);
     ASSERT_TRUE(plan.mmaSetup) << plan.notProbed;
-    EXPECT_EQ(plan.mma, in.tmemMma);
+    EXPECT_EQ(plan.mma, tmem::mmaOf(in));
     const ProbeResult r = tc::interpret(plan, tc::simulateMma(plan)).result;
     EXPECT_EQ(r.verdict, Verdict::Pass);
 }

@@ -49,15 +49,15 @@ TEST(Tcgen05Probe, TheSimulatorPassesEveryTcgen05EntryThroughThePipeline) {
     SimulatedDevice device;
     int ld = 0, st = 0, mma = 0;
     for (const Variant* v : Catalog::instance().variants()) {
-        if (!v->tmemAccess && !v->tmemMma)
+        if (!tmem::accessOf(*v) && !tmem::mmaOf(*v))
             continue;
         ASSERT_EQ(methodFor(v->family), &tensorMemoryMethod()) << v->spec;
         const ProbeResult r = probeOn(device, *v);
         EXPECT_EQ(r.verdict, Verdict::Pass) << v->spec << ": " << r.reason;
         EXPECT_FALSE(r.findings.empty()) << v->spec;
         const tc::Plan plan = tc::planProbe(Catalog::instance().instruction(*v));
-        if (v->tmemAccess) {
-            const tmem::Access& a = *v->tmemAccess;
+        if (tmem::accessOf(*v)) {
+            const tmem::Access& a = *tmem::accessOf(*v);
             // Both halves of a 16-lane shape; every register element of the four warps (ld), every cell of
             // the lanes x columns the access spans (st).
             EXPECT_EQ(r.experiments, tmem::recordOf(a.shape).lanes == 16 ? 2 : 1) << v->spec;
@@ -69,7 +69,7 @@ TEST(Tcgen05Probe, TheSimulatorPassesEveryTcgen05EntryThroughThePipeline) {
         } else {
             // Every cell of the columns the layout uses, in each CTA, with A from shared memory and from
             // Tensor Memory.
-            EXPECT_EQ(r.cellsChecked, 2 * v->tmemMma->ctaGroup * tmem::kLanes * plan.columns) << v->spec;
+            EXPECT_EQ(r.cellsChecked, 2 * tmem::mmaOf(*v)->ctaGroup * tmem::kLanes * plan.columns) << v->spec;
             EXPECT_GE(plan.columns, plan.mma->n / 4) << v->spec;
             ++mma;
         }
@@ -105,7 +105,7 @@ TEST(Tcgen05Probe, HopperAndConsumerBlackwellSayWhatTheFormNeeds) {
 // capability message, before any kernel is looked up.
 TEST(Tcgen05Probe, TheGpuBindingRefusesEveryEntryOnHopperWithTheCapability) {
     for (const Variant* v : Catalog::instance().variants()) {
-        if (!v->tmemAccess && !v->tmemMma)
+        if (!tmem::accessOf(*v) && !tmem::mmaOf(*v))
             continue;
         EXPECT_NE(tensorMemoryKernels().unsupported(*v, h100()).find("needs sm_100a: tcgen05"),
                   std::string::npos)
@@ -120,18 +120,18 @@ TEST(Tcgen05Probe, TheGpuBindingRefusesEveryEntryOnHopperWithTheCapability) {
 TEST(Tcgen05Probe, TheSm100aKernelsCoverEveryCatalogForm) {
     const std::span<const char* const> mma = tckernels::mmaForms();
     for (const Variant* v : Catalog::instance().variants()) {
-        if (v->tmemAccess) {
+        if (tmem::accessOf(*v)) {
             const tckernels::Entry* e = tckernels::find(v->ptx);
             ASSERT_NE(e, nullptr) << v->spec;
-            EXPECT_EQ(e->registers, tmem::registersOf(*v->tmemAccess)) << v->spec;
-        } else if (v->tmemMma) {
+            EXPECT_EQ(e->registers, tmem::registersOf(*tmem::accessOf(*v))) << v->spec;
+        } else if (tmem::mmaOf(*v)) {
             EXPECT_NE(std::find_if(mma.begin(), mma.end(), [&](const char* p) { return v->ptx == p; }),
                       mma.end())
                 << v->spec;
             // The probe kernel for the entry's PTX string, launched as a pair for cta_group::2.
             const tckernels::MmaEntry* e = tckernels::findMma(v->ptx);
             ASSERT_NE(e, nullptr) << v->spec;
-            EXPECT_EQ(e->ctaGroup, v->tmemMma->ctaGroup) << v->spec;
+            EXPECT_EQ(e->ctaGroup, tmem::mmaOf(*v)->ctaGroup) << v->spec;
         }
     }
     EXPECT_EQ(tckernels::entriesLd().size() + tckernels::entriesSt().size(), 148u);

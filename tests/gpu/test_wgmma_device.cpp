@@ -20,7 +20,7 @@ using namespace lanemap;
 namespace {
 
 bool isWgmma(const Variant& v) {
-    return v.family == Family::Wgmma || v.family == Family::WgmmaSp;
+    return v.family->name == "wgmma" || v.family->name == "wgmma.sp";
 }
 
 TEST(WgmmaProbeBuild, EveryKernelRunsEverySetupOfItsVariantWithTheCatalogsRegisters) {

@@ -33,8 +33,8 @@ ProbeReport readReport(const std::string& name) {
 }
 
 TEST(WgmmaProbeReports, TheH100RunsCoverAndPassEveryWgmmaVariantOfTheCatalog) {
-    for (const auto& [file, family] :
-         {std::pair{"h100-wgmma.json", Family::Wgmma}, std::pair{"h100-wgmma-sp.json", Family::WgmmaSp}}) {
+    for (const auto& [file, family] : {std::pair{"h100-wgmma.json", familyNamed("wgmma")},
+                                       std::pair{"h100-wgmma-sp.json", familyNamed("wgmma.sp")}}) {
         const ProbeReport report = readReport(file);
         EXPECT_EQ(report.device.name, "NVIDIA H100 80GB HBM3") << file;
         EXPECT_EQ(report.device.sm, 90) << file;

@@ -22,7 +22,7 @@ namespace {
 std::vector<const Variant*> wmmaVariants() {
     std::vector<const Variant*> out;
     for (const Variant* v : Catalog::instance().variants())
-        if (v->family == Family::Wmma)
+        if (v->family->name == "wmma")
             out.push_back(v);
     return out;
 }
@@ -86,7 +86,7 @@ const Variant& variant(const char* spec) {
 } // namespace
 
 TEST(WmmaDiscover, IsThePipelinesMethodForWmma) {
-    const gpu::ProbeMethod* method = gpu::methodFor(Family::Wmma);
+    const gpu::ProbeMethod* method = gpu::methodFor(familyNamed("wmma"));
     ASSERT_TRUE(method);
     EXPECT_EQ(method, &gpu::discoveryMethod());
     EXPECT_EQ(method->name(), "discovery");

@@ -18,7 +18,7 @@
 namespace lanemap::product {
 
 inline bool inScope(const Variant& v) {
-    return (v.family == Family::Mma || v.family == Family::MmaSp || v.family == Family::Wmma) &&
+    return (v.family->name == "mma" || v.family->name == "mma.sp" || v.family->name == "wmma") &&
            v.minSm <= 90 && v.forms.front().scaleVec == ScaleVec::None;
 }
 
@@ -26,7 +26,7 @@ inline constexpr std::array<int, 6> kWgmmaProductN{8, 16, 24, 64, 128, 256};
 
 // allN: every N (the build option LANEMAP_PRODUCT_WGMMA_ALL_N).
 inline bool inWgmmaScope(const Variant& v, bool allN = false) {
-    return (v.family == Family::Wgmma || v.family == Family::WgmmaSp) && v.minSm <= 90 &&
+    return (v.family->name == "wgmma" || v.family->name == "wgmma.sp") && v.minSm <= 90 &&
            (allN || std::find(kWgmmaProductN.begin(), kWgmmaProductN.end(), v.n) != kWgmmaProductN.end());
 }
 

@@ -145,7 +145,7 @@ TEST(GpuProductCoverage, EveryWgmmaTypeSelectorAndASourceHasAKernel) {
         std::string kind = spec;
         const std::string shape = "m64n" + std::to_string(v.n) + "k" + std::to_string(v.k);
         kind.erase(kind.find(shape), shape.size());
-        (v.family == Family::WgmmaSp ? sparseTypes : types).insert(kind);
+        (v.family->name == "wgmma.sp" ? sparseTypes : types).insert(kind);
         ns.insert(v.n);
     }
     EXPECT_EQ(types.size(), 11u)

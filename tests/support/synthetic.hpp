@@ -5,6 +5,7 @@
 
 #include "lanemap/catalog.hpp"
 #include "lanemap/model.hpp"
+#include "lanemap/selection.hpp"
 
 namespace lanemap::test {
 
@@ -19,7 +20,7 @@ inline Cell sparseA16816(const Lane& l, int i, int) {
 inline Instruction sparseM16n8k16() {
     Instruction in = *Catalog::instance().instruction("mma.m16n8k16.f16");
     in.spec = "mma.sp.m16n8k16.f16";
-    in.family = Family::MmaSp;
+    in.family = familyNamed("mma.sp");
     in.ptx = "mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32";
     in.section = "9.7.14.6.2.1";
     in.anchor = "warp-level-matrix-fragment-sparse-mma-16816-f16bf16";
@@ -43,6 +44,7 @@ inline Instruction sparseM16n8k16() {
         md.selectors.push_back(std::move(sel));
     }
     in.metadata = std::make_shared<const MetadataLayout>(std::move(md));
+    placeOperands(in); // as the catalog places what it builds
     return in;
 }
 
@@ -62,7 +64,7 @@ inline Instruction wgmmaM64n256k16() {
     Instruction in;
     in.spec = "wgmma.m64n256k16.f16";
     in.ptx = "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16";
-    in.family = Family::Wgmma;
+    in.family = familyNamed("wgmma");
     in.scope = Scope::Warpgroup;
     in.threads = 128;
     in.m = 64, in.n = 256, in.k = 16;
@@ -76,6 +78,7 @@ inline Instruction wgmmaM64n256k16() {
                                                 wgmmaA, 256, Source::Inferred));
     in.operands.push_back(FragmentLayout::build(Operand::D, ElementType::F32, 32, 128,
                                                 {64, 256, 1, 128, 32, 1}, wgmmaD, 256, Source::Inferred));
+    placeOperands(in); // as the catalog places what it builds
     return in;
 }
 

@@ -34,9 +34,6 @@ class Catalog {
     std::size_t size() const { return variants().size(); }
     // How many variants the families registered so far hold (no registration).
     std::size_t registeredSize() const;
-    // Every family the tables hold, in catalog order (no registration): what `list --family` takes and the
-    // help texts name.
-    std::vector<Family> families() const;
 
     // Exact canonical spec lookup; nullptr when unknown. Registers that one variant when its table has not
     // registered yet (the whole table only when the spec is not in it).
@@ -77,7 +74,7 @@ class Catalog {
     // The variants one registration function (one or more family tables) adds.
     struct Section {
         void (*registerFamilies)(Catalog&);
-        std::vector<Family> families;
+        std::vector<const Family*> families;
         std::once_flag once;
         std::atomic<bool> registered{false};
         std::vector<std::unique_ptr<Entry>> entries;
@@ -110,7 +107,7 @@ class Catalog {
 // `last` before the last one (", " or " and ").
 std::string familyNames(std::string_view last = ", ");
 
-// Family registration functions, one per declarative table (core/src/families/).
+// Table registration functions, one per declarative table (core/src/families/); the family rows name them.
 void registerDenseMma(Catalog& catalog);
 void registerSparseMma(Catalog& catalog);
 void registerWgmma(Catalog& catalog);

@@ -324,7 +324,7 @@ struct Diagram {
 // Builds the picture of `instruction`. Throws std::invalid_argument naming the bad option (unknown operand,
 // selector on a dense instruction or not valid for it, thread outside 0..threads-1).
 Diagram buildDiagram(const Instruction& instruction, const DiagramOptions& options = {});
-// A tcgen05.mma entry (instruction.tmemMma set): where D sits in Tensor Memory, N = instruction.n
+// An instruction with D (or A) in Tensor Memory (a tcgen05.mma): where it sits, at the instance's N and view
 // (core/src/diagram_tmem.cpp). buildDiagram calls it for such an entry.
 Diagram buildTensorMemoryDiagram(const Instruction& instruction, Palette palette = Palette::Default);
 

@@ -9,7 +9,7 @@
 // Consumers (the Diagram, the exporters, the app's panes) dispatch on space(): one builder per space, never a
 // branch per family.
 
-#include "lanemap/model.hpp"
+#include "lanemap/fragment.hpp"
 #include "lanemap/smem.hpp"
 #include "lanemap/tmem.hpp"
 #include "lanemap/vocabulary.hpp"
@@ -30,7 +30,7 @@ inline constexpr Space kSpaces[] = {Space::Registers, Space::SharedMemory, Space
                                     Space::Global};
 std::string_view toString(Space space); // "registers", "shared memory", "Tensor Memory", "global memory"
 
-// --- locations: one type per space -------------------------------------------------------------------------
+// --- locations: one type per space -----------------------------------------------------------------------
 
 // Bits [bitLo, bitLo + bits) of register `reg` of `thread`. The thread counts over the whole group that
 // executes the instruction (a warp's %laneid, a warpgroup's 0..127); its lane and warp follow from the
@@ -89,8 +89,18 @@ struct TensorMemorySource {
     int elementBits = 32;
 };
 
-// --- the placement
-// -------------------------------------------------------------------------------------------
+// How a view names a placement where the operand's own words do not fit: a family states these with its
+// table (a matrix move's memory format, the Tensor Memory axes of a tcgen05.ld), the Diagram and the text
+// exports print them.
+struct Presentation {
+    std::string typeName;         // the type as the PTX names it ("b16"); "": the element type's name
+    std::string rowAxis, colAxis; // what rows and columns count ("TMEM lane"); "": the matrix axes
+    std::string extentTitle;      // the extent in a title ("32 TMEM lanes x 32 TMEM columns ...")
+    std::string extentFact;       // the extent in a caption ("32 TMEM lanes x 32 columns")
+    std::vector<std::string> matrixTitles; // one per matrix of a register fragment ("matrix 1 (register 1)")
+};
+
+// --- the placement ----------------------------------------------------------------------------------------
 
 class Placement {
   public:
@@ -122,6 +132,9 @@ class Placement {
     // for a cell no location holds (a hole) or one outside the matrix.
     std::vector<Holding> at(int row, int col, int matrix = 0) const;
 
+    const Presentation& presentation() const { return m_presentation; }
+    void setPresentation(Presentation presentation) { m_presentation = std::move(presentation); }
+
     // The dialect the placement was made from, for the builders that draw one space (nullptr otherwise).
     const FragmentLayout* fragment() const;
     const smem::SharedOperand* shared() const;
@@ -141,6 +154,7 @@ class Placement {
     int m_rows = 0, m_cols = 0, m_matrices = 1;
     int m_threads = 0, m_warpSize = 32;
     Dialect m_dialect;
+    Presentation m_presentation;
 };
 
 // A move of one space into another, as one composition: `source` (a Tensor Memory placement) read by every

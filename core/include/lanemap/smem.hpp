@@ -175,6 +175,7 @@ class SmemLayout {
 struct Choice {
     Major major = Major::K;
     Swizzle swizzle = Swizzle::B128;
+    friend bool operator==(const Choice&, const Choice&) = default;
 };
 
 // One operand of a wgmma variant as it sits in shared memory. The operand's own grid orientation is kept:

@@ -11,5 +11,9 @@ namespace lanemap::tmem {
 // `entry` (a .16x32bx2 tcgen05.ld or tcgen05.st) with its register fragment at immHalfSplitoff = `split`
 // 32-bit columns. False with `error` naming the valid range, or the shapes that take the offset.
 bool withHalfSplitoff(const Instruction& entry, int split, Instruction& out, std::string& error);
+// "" when `split` is a valid immHalfSplitoff of `entry`, else what is wrong and what is valid.
+std::string checkHalfSplit(const Instruction& entry, int split);
+// Replaces the register fragment of `instruction` by the one at immHalfSplitoff `split` (checked first).
+void applyHalfSplit(Instruction& instruction, int split);
 
 } // namespace lanemap::tmem

@@ -15,9 +15,9 @@
 // No table here is confirmed on hardware: tcgen05 needs sm_100a and no Blackwell GPU has run lanemap's probe.
 // Every record names its source (the ISA figure, CUTLASS's SM100 traits as the cross-check).
 
-#include "lanemap/model.hpp"
 #include "lanemap/tcgen05_desc.hpp"
 #include "lanemap/tcgen05_tmem_tables.hpp"
+#include "lanemap/vocabulary.hpp"
 
 #include <array>
 #include <cstdint>
@@ -26,6 +26,10 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+namespace lanemap {
+struct Variant;
+}
 
 namespace lanemap::tmem {
 
@@ -252,6 +256,13 @@ std::string validate(const View& view); // "" or what is wrong
 std::string viewText(const View& view);
 // JSON (docs/reference/tcgen05.md#json).
 std::string viewJson(const View& view);
+
+// ---- the catalog's facts ---------------------------------------------------------------------------------
+
+// The access of a tcgen05.ld / tcgen05.st variant, the mma form of a tcgen05.mma entry (its N the largest
+// valid one); nullptr for other variants. Read by the tcgen05 family and its probe method.
+const Access* accessOf(const Variant& variant);
+const MmaShape* mmaOf(const Variant& variant);
 
 // ---- text (the edges) ------------------------------------------------------------------------------------
 

@@ -166,4 +166,16 @@ struct Form {
     friend bool operator==(const Form&, const Form&) = default;
 };
 
+enum class Scope : std::uint8_t { Warp, Warpgroup };
+
+// Where a placement comes from. Layout tables say which document (text formula, figure, CUTLASS, inference);
+// `Hardware` is never written in a table: the evidence overlay (evidence.hpp) reports it from recorded runs.
+// `Discovered`: no document states the placement at all (wmma); a recorded discovery report observed it on a
+// GPU of one SASS target (wmma.hpp).
+enum class Source : std::uint8_t { Doc, Figure, Inferred, Cutlass, Hardware, Discovered };
+inline constexpr int kSourceCount = 6;
+
+std::string_view toString(Scope scope);
+std::string_view toString(Source source);
+
 } // namespace lanemap

@@ -75,7 +75,7 @@ struct MajorPair {
 
 // One atom: a fragment table of the PTX manual and every variant it yields.
 struct Atom {
-    Family family;
+    const Family* family;
     int m;
     std::vector<int> ns; // one N for mma; every valid N for wgmma
     int k;
@@ -94,6 +94,9 @@ struct Atom {
     // A/B major-ness where PTX allows more than .row.col (m8n8k4 .f16): the spec then names it.
     std::optional<MajorPair> majors = std::nullopt;
 };
+
+// The rows of the four atom families (lanemap/family.hpp).
+extern const Family kMma, kMmaSp, kWgmma, kWgmmaSp;
 
 // Registers every variant of an atom: types x accumulators x N (x plain/ordered for mma.sp).
 void registerAtom(Catalog& catalog, const Atom& atom);

@@ -16,8 +16,16 @@
 
 #include "lanemap/catalog.hpp"
 #include "lanemap/matrix_move.hpp"
+#include "lanemap/spec.hpp"
+
+#include "../export_matrix_move.hpp"
+#include "../matrix_move_spec.hpp"
 
 #include <stdexcept>
+
+namespace lanemap::family {
+extern const Family kLdmatrix, kStmatrix, kMovmatrix; // the rows, at the end of this file
+}
 
 namespace lanemap {
 
@@ -160,17 +168,7 @@ FragmentLayout registerLayout(const MatrixMove& mv, Operand operand, PlaceFn pla
                                  0, mv.dataSource, payloadPad(mv.format));
 }
 
-Family familyOf(MoveOp op) {
-    switch (op) {
-    case Ldmatrix:
-        return Family::Ldmatrix;
-    case Stmatrix:
-        return Family::Stmatrix;
-    case Movmatrix:
-        return Family::Movmatrix;
-    }
-    return Family::Ldmatrix;
-}
+const Family* familyOf(MoveOp op);
 
 // Short spec: op.mMnN[.xN].trans.type — movmatrix has no .num.
 std::string specOf(const MatrixMove& mv, int num) {
@@ -216,27 +214,31 @@ const std::vector<MatrixMove>& matrixMoves() {
 }
 
 const MatrixMove* matrixMoveOf(const Variant& variant) {
-    return variant.move;
+    const MoveFacts* facts = std::get_if<MoveFacts>(&variant.facts);
+    return facts ? facts->row : nullptr;
 }
 
 int numOf(const Variant& variant) {
-    return variant.num;
+    const MoveFacts* facts = std::get_if<MoveFacts>(&variant.facts);
+    return facts ? facts->num : 0;
 }
 
 std::vector<AddressSlot> addressMap(const Variant& variant) {
     std::vector<AddressSlot> slots;
-    if (!variant.move || !variant.move->address)
+    const MatrixMove* mv = matrixMoveOf(variant);
+    if (!mv || !mv->address)
         return slots;
     slots.reserve(32);
     for (int thread = 0; thread < 32; ++thread)
-        slots.push_back(variant.move->address(thread, variant.num));
+        slots.push_back(mv->address(thread, numOf(variant)));
     return slots;
 }
 
 std::string_view unusedAddressRule(const Variant& variant) {
-    if (!variant.move || !variant.move->address)
+    const MatrixMove* mv = matrixMoveOf(variant);
+    if (!mv || !mv->address)
         return "movmatrix reads no memory: no thread supplies an address";
-    if (variant.num == 4 && variant.move->rows == 8)
+    if (numOf(variant) == 4 && mv->rows == 8)
         return "every thread supplies a row address";
     return "the addresses of the other threads are not used; for .target sm_75 and below every thread must "
            "hold "
@@ -252,11 +254,11 @@ int elementBitInRow(RowFormat format, int col) {
 }
 
 std::string matrixMovePtx(const Variant& v) {
-    const MatrixMove& mv = *v.move;
+    const MatrixMove& mv = *matrixMoveOf(v);
     std::string s = std::string(toString(mv.op)) + ".sync.aligned.m" + std::to_string(mv.shapeM) + "n" +
                     std::to_string(mv.shapeN);
     if (mv.op != Movmatrix)
-        s += ".x" + std::to_string(v.num);
+        s += ".x" + std::to_string(numOf(v));
     if (mv.trans)
         s += ".trans";
     if (mv.op != Movmatrix)
@@ -285,8 +287,7 @@ void registerMatrixMoves(Catalog& catalog) {
             v.minSm = mv.minSm;
             v.section = mv.section;
             v.anchor = mv.anchor;
-            v.move = &mv;
-            v.num = num;
+            v.facts = MoveFacts{&mv, num};
             v.spec = specOf(mv, num);
             if (!catalog.wants(v.spec)) // registering one spec: skip the other rows' notes and PTX
                 continue;
@@ -297,15 +298,77 @@ void registerMatrixMoves(Catalog& catalog) {
             for (std::string_view note : mv.notes)
                 v.notes.emplace_back(note);
             catalog.add(std::move(v), [](Instruction& in) {
-                const MatrixMove& m = *in.move;
+                const MatrixMove& m = *matrixMoveOf(in);
                 if (m.source)
-                    in.operands.push_back(registerLayout(m, Operand::A, m.source, in.num));
+                    in.operands.push_back(registerLayout(m, Operand::A, m.source, numOf(in)));
                 // ldmatrix and movmatrix write d; stmatrix reads r: shown as its source registers, A.
                 in.operands.push_back(
-                    registerLayout(m, m.op == Stmatrix ? Operand::A : Operand::D, m.data, in.num));
+                    registerLayout(m, m.op == Stmatrix ? Operand::A : Operand::D, m.data, numOf(in)));
             });
         }
     }
 }
+
+namespace family {
+
+namespace {
+std::string moveShape(const Variant& v) {
+    return shapeWord(v.m, v.n, -1); // no K: .m8n8, .m16n16
+}
+std::string movePtx(const Variant& v, const Form&) {
+    return matrixMovePtx(v);
+}
+
+// The registers hold rows of matrices as they sit in memory, in the PTX's memory format (.b16,
+// .b8x16.b6x16_p32), one matrix per register (or pair of registers).
+void instantiateMove(Instruction& in) {
+    const MatrixMove& mv = *matrixMoveOf(in);
+    for (Placement& p : in.placements) {
+        Presentation words;
+        words.typeName = toString(mv.format);
+        for (int m = 0; p.matrices() > 1 && m < p.matrices(); ++m)
+            words.matrixTitles.push_back(matrixMoveTitle(in, m));
+        p.setPresentation(std::move(words));
+    }
+}
+} // namespace
+
+const Family kLdmatrix{.name = "ldmatrix",
+                       .registerTable = registerMatrixMoves,
+                       .ptx = movePtx,
+                       .shape = moveShape,
+                       .claims = isMatrixMoveText,
+                       .parse = parseMatrixMoveSpec,
+                       .instantiate = instantiateMove};
+const Family kStmatrix{.name = "stmatrix",
+                       .registerTable = registerMatrixMoves,
+                       .ptx = movePtx,
+                       .shape = moveShape,
+                       .claims = isMatrixMoveText,
+                       .parse = parseMatrixMoveSpec,
+                       .instantiate = instantiateMove};
+const Family kMovmatrix{.name = "movmatrix",
+                        .registerTable = registerMatrixMoves,
+                        .ptx = movePtx,
+                        .shape = moveShape,
+                        .claims = isMatrixMoveText,
+                        .parse = parseMatrixMoveSpec,
+                        .instantiate = instantiateMove};
+
+} // namespace family
+
+namespace {
+const Family* familyOf(MoveOp op) {
+    switch (op) {
+    case Ldmatrix:
+        return &family::kLdmatrix;
+    case Stmatrix:
+        return &family::kStmatrix;
+    case Movmatrix:
+        return &family::kMovmatrix;
+    }
+    return &family::kLdmatrix;
+}
+} // namespace
 
 } // namespace lanemap

@@ -229,7 +229,7 @@ Fragment cd884(ElementType t, int) {
 }
 
 using enum ElementType;
-constexpr Family M = Family::Mma;
+constexpr const Family* M = &kMma;
 const std::vector<Accumulator> kF32{acc(F32)}, kF32F16{acc(F32), acc(F16)}, kS32{acc(S32)}, kF64{acc(F64)};
 
 // One atom per fragment table of §9.7.14.5 (and one per type that takes another A/B fragment or minimum SM).

@@ -215,7 +215,7 @@ Fragment cd16n8(ElementType t, int) {
 }
 
 using enum ElementType;
-constexpr Family S = Family::MmaSp;
+constexpr const Family* S = &kMmaSp;
 constexpr SparseForms Both = SparseForms::Both, Ordered = SparseForms::OrderedOnly;
 const std::vector<Accumulator> kF32{acc(F32)}, kF16{acc(F16)}, kF32F16{acc(F32), acc(F16)}, kS32{acc(S32)};
 const std::vector<ElementType> kF8F6F4{E4M3, E5M2, E3M2, E2M3, E2M1};

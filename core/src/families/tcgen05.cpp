@@ -11,14 +11,22 @@
 // Notation: t = thread of the warp (0..31), r = register within one repetition.
 
 #include "lanemap/catalog.hpp"
+#include "lanemap/diagram_tmem.hpp"
+#include "lanemap/selection.hpp"
+#include "lanemap/spec.hpp"
 #include "lanemap/tcgen05_split.hpp"
 #include "lanemap/tmem.hpp"
+#include "params_check.hpp"
 
-#include <deque>
-#include <mutex>
+#include "../tcgen05_spec.hpp"
+
 #include <string>
 
 namespace lanemap {
+
+namespace family {
+extern const Family kTcgen05Ld, kTcgen05St, kTcgen05Mma;
+}
 
 namespace {
 
@@ -77,16 +85,6 @@ const std::vector<tmem::LayoutRecord> kLayoutTable = {
     // clang-format on
 };
 
-// Catalog entries keep their access / mma facts here (stable addresses, like the matrix-move table).
-std::deque<tmem::Access>& accessStore() {
-    static std::deque<tmem::Access> store;
-    return store;
-}
-std::deque<tmem::MmaShape>& mmaStore() {
-    static std::deque<tmem::MmaShape> store;
-    return store;
-}
-
 constexpr std::string_view kNotOnHardware =
     "not confirmed on hardware (needs sm_100a): the ISA's figure, cross-checked with CUTLASS's SM100 traits";
 constexpr std::string_view kPackOrder =
@@ -124,26 +122,43 @@ FragmentLayout accessLayout(const tmem::Access& access) {
 
 namespace tmem {
 
-bool withHalfSplitoff(const Instruction& entry, int split, Instruction& out, std::string& error) {
-    if (!entry.tmemAccess || !recordOf(entry.tmemAccess->shape).halfSplit) {
-        error = "immHalfSplitoff applies to the .16x32bx2 shape of tcgen05.ld and tcgen05.st only; '" +
-                entry.spec + "' is not one (e.g. tcgen05.ld.16x32bx2.x2)";
-        return false;
-    }
-    Access access = *entry.tmemAccess;
+const Access* accessOf(const Variant& variant) {
+    return std::get_if<Access>(&variant.facts);
+}
+
+const MmaShape* mmaOf(const Variant& variant) {
+    return std::get_if<MmaShape>(&variant.facts);
+}
+
+std::string checkHalfSplit(const Instruction& entry, int split) {
+    if (!accessOf(entry) || !recordOf(accessOf(entry)->shape).halfSplit)
+        return "immHalfSplitoff applies to the .16x32bx2 shape of tcgen05.ld and tcgen05.st only; '" +
+               entry.spec + "' is not one (e.g. tcgen05.ld.16x32bx2.x2)";
+    Access access = *accessOf(entry);
     access.split = split;
     const int half = halfColumnsOf(access);
-    if (split < half || split + half > kColumns) {
-        error = "immHalfSplitoff " + std::to_string(split) + " out of range for " + entry.spec + ": valid " +
-                std::to_string(half) + " to " + std::to_string(kColumns - half) +
-                " (32-bit columns; the halves must not overlap and must fit the 512 columns)";
+    if (split < half || split > kColumns - half) // not split + half: that overflows near INT_MAX
+        return "immHalfSplitoff " + std::to_string(split) + " out of range for " + entry.spec + ": valid " +
+               std::to_string(half) + " to " + std::to_string(kColumns - half) +
+               " (32-bit columns; the halves must not overlap and must fit the 512 columns)";
+    return {};
+}
+
+void applyHalfSplit(Instruction& in, int split) {
+    Access access = *accessOf(in);
+    access.split = split;
+    in.n = columnsOf(access);
+    in.operands = {accessLayout(access)};
+    in.notes.push_back("immHalfSplitoff " + std::to_string(split) + " (given): threads 16-31 at taddr + " +
+                       std::to_string(split) + " columns");
+}
+
+bool withHalfSplitoff(const Instruction& entry, int split, Instruction& out, std::string& error) {
+    if (error = checkHalfSplit(entry, split); !error.empty())
         return false;
-    }
     out = entry;
-    out.n = columnsOf(access);
-    out.operands = {accessLayout(access)};
-    out.notes.push_back("immHalfSplitoff " + std::to_string(split) + " (given): threads 16-31 at taddr + " +
-                        std::to_string(split) + " columns");
+    out.params.halfSplit = split;
+    placeOperands(out); // the family applies it (instantiateAccess)
     return true;
 }
 
@@ -157,24 +172,20 @@ const std::vector<LayoutRecord>& layoutRecords() {
 } // namespace tmem
 
 void registerTcgen05(Catalog& catalog) {
-    static std::mutex storeMutex; // registration runs once per catalog; tests build several catalogs
-    const std::lock_guard lock(storeMutex);
     for (const tmem::Op op : {tmem::Op::Ld, tmem::Op::St})
         for (const tmem::ShapeRecord& rec : kShapeTable)
             for (const int num : tmem::validNums(rec.shape))
                 for (const bool packed : {false, true}) {
-                    const tmem::Access& access =
-                        accessStore().emplace_back(tmem::Access{op, rec.shape, num, packed});
+                    const tmem::Access access{op, rec.shape, num, packed};
                     Variant v;
                     v.spec = tmem::specOf(access);
                     v.ptx = tmem::ptxOf(access);
-                    v.family = op == tmem::Op::Ld ? Family::Tcgen05Ld : Family::Tcgen05St;
+                    v.family = op == tmem::Op::Ld ? &family::kTcgen05Ld : &family::kTcgen05St;
                     v.threads = 32;
                     v.m = rec.lanes;
                     v.n = tmem::columnsOf(access);
                     v.atype = v.btype = v.ctype = v.dtype = packed ? ElementType::F16 : ElementType::F32;
                     v.minSm = 100;
-                    v.num = num;
                     v.section = "9.7.16.8.3";
                     v.anchor = op == tmem::Op::Ld ? "tcgen05-instructions-tcgen05-ld"
                                                   : "tcgen05-instructions-tcgen05-st";
@@ -188,9 +199,10 @@ void registerTcgen05(Catalog& catalog) {
                         v.notes.emplace_back(kSplit);
                     if (packed)
                         v.notes.emplace_back(kPackOrder);
-                    v.tmemAccess = &access;
-                    catalog.add(std::move(v),
-                                [&access](Instruction& in) { in.operands.push_back(accessLayout(access)); });
+                    v.facts = access;
+                    catalog.add(std::move(v), [](Instruction& in) {
+                        in.operands.push_back(accessLayout(*tmem::accessOf(in)));
+                    });
                 }
     // tcgen05.mma: one entry per kind x M x cta_group x .ws x sparse (x lane alignment for the half-datapath
     // layouts); N is a parameter of the spec (m128n64), the entry stands for every valid N and shows the
@@ -209,16 +221,17 @@ void registerTcgen05(Catalog& catalog) {
                         shape.n = tmem::validN(shape).last;
                         if (!tmem::validate(shape).empty())
                             continue;
-                        const tmem::MmaShape& stored = mmaStore().emplace_back(shape);
+                        const tmem::MmaShape& stored = shape;
                         Variant v;
                         v.spec = tmem::specOf(stored, false);
                         v.ptx = tmem::ptxOf(stored);
-                        v.family = Family::Tcgen05Mma;
+                        v.family = &family::kTcgen05Mma;
                         v.scope = Scope::Warpgroup;
                         v.threads = 128;
                         v.m = stored.m;
                         v.n = stored.n;
                         v.k = tmem::kOf(kind, sparse);
+                        v.sparse = sparse;
                         v.minSm = 100;
                         v.section = "9.7.16.10.5";
                         v.anchor = "tcgen05-data-path-layout-organization";
@@ -228,11 +241,108 @@ void registerTcgen05(Catalog& catalog) {
                         v.notes.emplace_back(kNotOnHardware);
                         v.notes.push_back("data-path layout " + std::string(toString(rec.layout)) + " (" +
                                           std::string(rec.organisation) + "), " + std::string(rec.figure));
-                        v.tmemMma = &stored;
+                        v.facts = stored;
                         // D lives in Tensor Memory, not in registers: the entry has no register fragment of
                         // its own; `show --ld` composes it with a tcgen05.ld (tmem.hpp whoHoldsD).
                         catalog.add(std::move(v), [](Instruction&) {});
                     }
 }
+
+namespace family {
+
+namespace {
+std::string accessShape(const Variant& v) {
+    return std::string(tmem::toString(tmem::accessOf(v)->shape)); // a data-path shape, not a matrix: 16x256b
+}
+std::string accessPtx(const Variant& v, const Form&) {
+    return tmem::ptxOf(*tmem::accessOf(v));
+}
+
+// tcgen05.ld / tcgen05.st take immHalfSplitoff (the .16x32bx2 shape only).
+std::string validateAccess(const Instruction& entry, const Params& p) {
+    if (std::string why = refuseOthers(entry, p, TakesHalfSplit); !why.empty())
+        return why;
+    return p.halfSplit ? tmem::checkHalfSplit(entry, *p.halfSplit) : std::string();
+}
+
+// The register fragment of an access spans Tensor Memory lanes and columns, not a matrix's M and N.
+void instantiateAccess(Instruction& in) {
+    if (in.params.halfSplit) {
+        tmem::applyHalfSplit(in, *in.params.halfSplit);
+        placeRegisters(in);
+    }
+    for (Placement& p : in.placements) {
+        Presentation words;
+        words.rowAxis = "TMEM lane";
+        words.colAxis = "TMEM column";
+        words.extentTitle = std::to_string(p.rows()) + " TMEM lanes \u00d7 " + std::to_string(p.cols()) +
+                            " TMEM columns (offsets from taddr)";
+        words.extentFact = std::to_string(in.m) + " TMEM lanes \u00d7 " + std::to_string(in.n) + " columns";
+        p.setPresentation(std::move(words));
+    }
+}
+
+// The view of a tcgen05.mma the parameters ask for, in the Tensor Memory pane's terms.
+TensorMemoryOptions viewOf(const Params& p) {
+    TensorMemoryOptions o;
+    o.n = p.n;
+    o.operand = p.tensorOperand == Operand::A ? TmemOperand::A : TmemOperand::D;
+    o.access = p.access;
+    o.blockScale = p.blockScale;
+    return o;
+}
+
+// A tcgen05.mma entry stands for every valid N; it takes N, the operand in Tensor Memory, the access it is
+// composed with and the block scale.
+std::string validateMma(const Instruction& entry, const Params& p) {
+    if (std::string why = refuseOthers(entry, p, TakesN | TakesTensorMemory); !why.empty())
+        return why;
+    if (p.tensorOperand != Operand::D && p.tensorOperand != Operand::A)
+        return "a tcgen05.mma places D (or A) in Tensor Memory, not " +
+               std::string(toString(p.tensorOperand));
+    return validate(entry, viewOf(p));
+}
+
+// D (or A) where the data-path layout puts it, at the instance's N, and the registers of the access it is
+// composed with.
+void instantiateMma(Instruction& in) {
+    const TensorMemoryOptions view = viewOf(in.params);
+    const tmem::MmaShape shape = shapeOf(in, view);
+    in.n = shape.n;
+    const bool a = in.params.tensorOperand == Operand::A;
+    const int bits = a ? tmem::aElementBits(shape.kind) : view.access && view.access->packed ? 16 : 32;
+    Placement tensor = Placement::tensorMemory({shape, in.params.tensorOperand, bits});
+    if (view.access)
+        in.placements.push_back(compose(tensor, *view.access));
+    in.placements.insert(in.placements.begin(), std::move(tensor));
+}
+} // namespace
+
+const Family kTcgen05Ld{.name = "tcgen05.ld",
+                        .registerTable = registerTcgen05,
+                        .ptx = accessPtx,
+                        .shape = accessShape,
+                        .claims = isTcgen05Text,
+                        .parse = parseTcgen05Spec,
+                        .validate = validateAccess,
+                        .instantiate = instantiateAccess};
+const Family kTcgen05St{.name = "tcgen05.st",
+                        .registerTable = registerTcgen05,
+                        .ptx = accessPtx,
+                        .shape = accessShape,
+                        .claims = isTcgen05Text,
+                        .parse = parseTcgen05Spec,
+                        .validate = validateAccess,
+                        .instantiate = instantiateAccess};
+const Family kTcgen05Mma{.name = "tcgen05.mma",
+                         .registerTable = registerTcgen05,
+                         .ptx = [](const Variant& v, const Form&) { return tmem::ptxOf(*tmem::mmaOf(v)); },
+                         .shape = [](const Variant& v) { return shapeWord(v.m, v.n, v.k); },
+                         .claims = isTcgen05Text,
+                         .parse = parseTcgen05Spec,
+                         .validate = validateMma,
+                         .instantiate = instantiateMma};
+
+} // namespace family
 
 } // namespace lanemap

@@ -105,7 +105,7 @@ Fragment accumulator(ElementType type, int n) {
 }
 
 using enum ElementType;
-constexpr Family W = Family::Wgmma, WS = Family::WgmmaSp;
+constexpr const Family *W = &kWgmma, *WS = &kWgmmaSp;
 const std::vector<Accumulator> kF32{acc(F32)}, kF32F16{acc(F32), acc(F16)}, kS32{acc(S32)};
 const std::vector<int> kFloatN = floatN(), kIntegerN = integerN();
 using mmasp::kMeta16n8k16_tf32;

@@ -164,7 +164,7 @@ std::optional<FragmentForm> formOfKey(std::string_view key) {
 }
 
 std::optional<FragmentForm> formOf(const Variant& v, Operand operand) {
-    if (v.family != Family::Wmma)
+    if (!v.family || v.family->name != "wmma") // the family's own row (wmma_catalog.cpp)
         return std::nullopt;
     for (const FragmentForm& f : fragmentForms()) {
         if (f.m != v.m || f.n != v.n || f.k != v.k)

@@ -4,8 +4,11 @@
 
 #include "families/wmma_table.hpp"
 #include "lanemap/catalog.hpp"
+#include "lanemap/excerpt.hpp"
+#include "lanemap/selection.hpp"
 #include "lanemap/spec.hpp"
 #include "lanemap/wmma.hpp"
+#include "params_check.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -346,6 +349,7 @@ Instruction instructionFor(const Variant& variant, std::string_view target) {
                                      ? (recordedDiscoveries().empty() ? nullptr : &recordedDiscoveries()[0])
                                      : recordedFor(target);
     fill(in, r);
+    placeOperands(in);
     return in;
 }
 
@@ -401,6 +405,10 @@ std::string canonicalSpec(std::string_view text, Form& form, std::string& error)
 
 namespace lanemap {
 
+namespace family {
+extern const Family kWmma;
+}
+
 void registerWmma(Catalog& catalog) {
     using namespace wmma;
     for (const WmmaAtom& atom : atoms())
@@ -412,7 +420,7 @@ void registerWmma(Catalog& catalog) {
                         v.spec = specOf(atom.m, atom.n, atom.k, a, b, t, c.type);
                         if (!catalog.wants(v.spec)) // registering one spec: skip the other rows
                             continue;
-                        v.family = Family::Wmma;
+                        v.family = &family::kWmma;
                         v.scope = Scope::Warp;
                         v.threads = 32;
                         v.m = atom.m;
@@ -441,5 +449,93 @@ void registerWmma(Catalog& catalog) {
                         });
                     }
 }
+
+namespace family {
+
+namespace {
+
+// wmma.mma names .dtype.ctype for .f16 inputs and .dtype.atype.btype.ctype for the others (§9.7.14.4.5).
+std::string wmmaPtx(const Variant& v, const Form& form) {
+    std::string s = "wmma.mma";
+    if (form.b1 != B1Op::None)
+        s += form.b1 == B1Op::Xor ? ".xor.popc" : ".and.popc";
+    s += ".sync.aligned.";
+    ((s += toString(v.alayout)) += '.') += toString(v.blayout);
+    (s += '.') += shapeName(v);
+    (s += '.') += toString(v.dtype);
+    if (v.atype != ElementType::F16) {
+        (s += '.') += toString(form.atype);
+        (s += '.') += toString(form.btype);
+    }
+    return (s += '.') += toString(v.ctype);
+}
+
+// wmma has its own spellings (CUDA C++ fragment types carry blanks): wmma::canonicalSpec reads what was
+// typed.
+ParsedSpec parseWmma(std::string_view text, const std::string& opcode, const Catalog& catalog) {
+    ParsedSpec result;
+    std::string why;
+    const std::string spec = wmma::canonicalSpec(text, result.form, why);
+    if (const Variant* v = spec.empty() ? nullptr : catalog.variant(spec)) {
+        result.variant = v;
+        result.ptx = ptxOf(*v, result.form);
+        return result;
+    }
+    result.suggestions = nearestSpecs(spec.empty() ? opcode : spec, catalog);
+    result.error = "invalid spec '" + excerpt(opcode) + "': " + (why.empty() ? "not in the catalog" : why);
+    if (!result.suggestions.empty()) {
+        result.error += "; nearest valid specs: ";
+        for (std::size_t i = 0; i < result.suggestions.size(); ++i)
+            result.error += (i ? ", " : "") + result.suggestions[i];
+    }
+    return result;
+}
+
+// A wmma variant takes the SASS target whose discovery report places its fragments.
+std::string validateWmma(const Instruction& entry, const Params& p) {
+    for (std::string why : {refuseOthers(entry, p, TakesTarget), checkForm(entry, p)})
+        if (!why.empty())
+            return why;
+    if (p.target.empty())
+        return {};
+    const std::vector<std::string> valid = wmma::targetsOf(entry);
+    const wmma::RecordedDiscovery* report = wmma::recordedFor(p.target);
+    if (report && std::find(valid.begin(), valid.end(), report->report.sassTarget) != valid.end())
+        return {};
+    std::string targets;
+    for (const std::string& t : valid)
+        targets += (targets.empty() ? "" : ", ") + t;
+    return "no discovery report for --target '" + excerpt(p.target) +
+           "'; recorded targets: " + (targets.empty() ? "none" : targets) +
+           " (lanemap-cli discover records one on a GPU of that target)";
+}
+
+// The layouts of the target asked for (the catalog entry has the default target's).
+void instantiateWmma(Instruction& in) {
+    if (in.params.target.empty())
+        return;
+    Instruction discovered = wmma::instructionFor(in, in.params.target);
+    in.operands = std::move(discovered.operands);
+    in.notes = std::move(discovered.notes);
+    in.discovery = discovered.discovery;
+    placeRegisters(in);
+}
+
+} // namespace
+
+const Family kWmma{.name = "wmma",
+                   .registerTable = registerWmma,
+                   .ptx = wmmaPtx,
+                   .shape = [](const Variant& v) { return shapeWord(v.m, v.n, v.k); },
+                   .claims =
+                       [](std::string_view opcode) {
+                           return opcode.rfind("wmma", 0) == 0 || opcode.rfind("nvcuda::wmma", 0) == 0;
+                       },
+                   .parse = parseWmma,
+                   .validate = validateWmma,
+                   .instantiate = instantiateWmma,
+                   .discovered = true};
+
+} // namespace family
 
 } // namespace lanemap

@@ -29,7 +29,7 @@ struct Discovered {
     wmma::DiscoveryCheck check;
 };
 
-// The method methodFor(Family::Wmma) returns.
+// The method that discovers wmma layouts.
 const ProbeMethod& discoveryMethod();
 
 // The forms a variant's discovery loads, in report order: A, B, C (row-major) and C column-major.

@@ -54,7 +54,7 @@ class ProbeMethod {
 };
 
 // The method that probes `family`; nullptr where none does.
-const ProbeMethod* methodFor(Family family);
+const ProbeMethod* methodFor(const Family* family);
 
 // What a device did with one plan.
 struct DeviceRun {

@@ -1,0 +1,52 @@
+#pragma once
+// A family is one folder of tables (core/src/families/<name>/) and one row: how its specs are read and
+// written, its table, and what its parameters do (docs/architecture.md#a-family-is-one-folder-and-one-row).
+// The catalog, the spec grammar and instantiate() go through the rows; nothing outside a family's folder
+// branches on which family a variant belongs to.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lanemap {
+
+class Catalog;
+struct Form;
+struct Instruction;
+struct Params;
+struct ParsedSpec;
+struct Variant;
+
+struct Family {
+    // The spec's first word(s), as `list --family` takes it: "mma", "mma.sp", "tcgen05.mma".
+    std::string_view name;
+    // Registers the variants of the table this family's rows come from (families sharing a table name the
+    // same function: it registers all of them at once).
+    void (*registerTable)(Catalog& catalog) = nullptr;
+    // The PTX instruction string of one form (no operands), and the shape word of the spec ("m16n8k16").
+    std::string (*ptx)(const Variant& variant, const Form& form) = nullptr;
+    std::string (*shape)(const Variant& variant) = nullptr;
+    // Whether this family reads `opcode` (the text in lower case, without blanks around it or operands after
+    // it), and reads it: `text` is what was typed (bounded), for grammars whose words carry blanks (a CUDA
+    // C++ wmma fragment type). nullptr: the family shares the mma/wgmma grammar of the spec parser.
+    bool (*claims)(std::string_view opcode) = nullptr;
+    ParsedSpec (*parse)(std::string_view text, const std::string& opcode, const Catalog& catalog) = nullptr;
+    // The parameters a variant of the family takes (lanemap/params.hpp): "" when `params` fit the catalog
+    // entry, else what is wrong and what is valid.
+    std::string (*validate)(const Instruction& entry, const Params& params) = nullptr;
+    // Applies the instance's parameters (already validated) to it, a copy of the catalog entry: the layouts
+    // they change and the placements they add.
+    void (*instantiate)(Instruction& instance) = nullptr;
+    // The name CUTLASS gives the variant's MMA atom ("SM80_16x8x16_F32F16F16F32_TN"); nullptr or "": none.
+    std::string (*cutlassAtom)(const Instruction& instruction) = nullptr;
+    // Its layouts come from discovery reports, not from the ISA (wmma): `probe --all` leaves it out unless
+    // named, and `list` names the targets discovered.
+    bool discovered = false;
+};
+
+// Every family in catalog order (the tables in PTX section order).
+const std::vector<const Family*>& families();
+// The family whose name is `name`; nullptr when none.
+const Family* familyNamed(std::string_view name);
+
+} // namespace lanemap

@@ -1,0 +1,144 @@
+#pragma once
+// A register fragment: which thread, register and bits hold which element of one operand, as the PTX fragment
+// tables state it (a formula (lane, i) -> (row, col)), and the inverse. The register dialect of a Placement
+// (lanemap/placement.hpp).
+
+#include "lanemap/vocabulary.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string_view>
+#include <vector>
+
+namespace lanemap {
+
+// Thread coordinates in the PTX manual's vocabulary.
+struct Lane {
+    int thread = 0;            // %laneid for warp scope, 0..127 in a warpgroup
+    int lane = 0;              // thread % 32
+    int warp = 0;              // thread / 32 (warp within the warpgroup)
+    int groupID = 0;           // lane >> 2
+    int threadID_in_group = 0; // lane % 4
+
+    static constexpr Lane of(int thread) {
+        return Lane{thread, thread % 32, thread / 32, (thread % 32) >> 2, (thread % 32) % 4};
+    }
+};
+
+// Where one element lands. For sparse A, [col, colLast] is the chunk the element may occupy;
+// for everything else col == colLast. `matrix` numbers the independent products of Volta's
+// m8n8k4 quad-pairs (0..3); -1 elsewhere.
+struct Cell {
+    int row = 0;
+    int col = 0;
+    int colLast = -1; // -1: same as col
+    int matrix = -1;
+};
+
+// One element of one operand: a (thread, element index) pair and where it lives.
+struct Element {
+    std::uint16_t thread = 0;
+    std::uint16_t index = 0; // PTX element number (a0, a1, ...)
+    std::uint16_t reg = 0;   // register = index / elements per register
+    std::uint8_t bit = 0;    // lowest bit of the element inside its register
+    std::int8_t matrix = -1; // quad-pair product for m8n8k4 .f16, else -1
+    std::uint16_t row = 0;
+    std::uint16_t col = 0;     // first column
+    std::uint16_t colLast = 0; // last column (== col unless sparse A chunk)
+    Source source = Source::Doc;
+};
+
+// Per-thread description of one operand fragment as a formula: (lane, i) -> cell.
+// Layout tables (core/src/families/*.cpp) are lists of these.
+using PlaceFn = Cell (*)(const Lane& lane, int i, int n);
+
+// Static facts about one operand's fragment: a row of the PTX fragment tables.
+struct FragmentShape {
+    int rows = 0;
+    int cols = 0;
+    int matrices = 1;      // 4 for m8n8k4 .f16 (quad-pair products)
+    int registers = 0;     // per thread
+    int registerBits = 32; // 32 or 64
+    int elementsPerRegister = 1;
+};
+
+class FragmentLayout {
+  public:
+    FragmentLayout() = default;
+
+    // Build from a formula. `elementBits` are the data bits; `bitPad` is the offset of the data inside
+    // its container (e.g. e2m1 sits in the middle 4 bits of an 8-bit container: pad 2).
+    static FragmentLayout build(Operand operand, ElementType elementType, int elementBits, int threads,
+                                const FragmentShape& shape, PlaceFn place, int n, Source source,
+                                int bitPad = 0);
+
+    // The first `registers` registers of every thread of `full`, which must cover exactly its first `cols`
+    // columns: the same layout as building the narrower shape from the formula, copied instead of evaluated.
+    // (wgmma D: the m64nN fragment is the m64n256 one cut after N/2 registers, Figs. 149-155.) Throws
+    // std::logic_error when the kept registers do not fill those columns one owner per cell.
+    static FragmentLayout leadingRegisters(const FragmentLayout& full, int registers, int cols);
+
+    // From a list of placements, cells[thread * elementsPerThread + i], as discovery observes them (wmma). A
+    // cell may have several owners (an element held twice); every cell must be in range. Throws
+    // std::logic_error otherwise.
+    static FragmentLayout fromCells(Operand operand, ElementType elementType, int elementBits, int threads,
+                                    const FragmentShape& shape, std::span<const Cell> cells, Source source);
+
+    // How many distinct cells at least one element covers, and the most owners one cell has (2: held
+    // twice). elements().size() is the number of element slots; a bijection has uniqueCells() == slots.
+    int uniqueCells() const;
+    int maxOwners() const;
+
+    Operand operand() const { return m_operand; }
+    std::string_view name() const { return toString(m_operand); } // label: "A", "B", "C", "D"
+    ElementType elementType() const { return m_elementType; }
+    int rows() const { return m_shape.rows; }
+    int cols() const { return m_shape.cols; }
+    int matrices() const { return m_shape.matrices; }
+    int threads() const { return m_threads; }
+    int registers() const { return m_shape.registers; }
+    int registerBits() const { return m_shape.registerBits; }
+    int elementBits() const { return m_elementBits; }
+    int containerBits() const { return m_shape.registerBits / m_shape.elementsPerRegister; }
+    int elementsPerRegister() const { return m_shape.elementsPerRegister; }
+    int elementsPerThread() const { return m_shape.registers * m_shape.elementsPerRegister; }
+    bool chunked() const { return m_data->chunked; } // sparse A: elements cover column ranges
+
+    // Elements sorted by (thread, index).
+    std::span<const Element> elements() const { return m_data->elements; }
+    const Element& element(int thread, int index) const {
+        return m_data->elements[static_cast<std::size_t>(thread * elementsPerThread() + index)];
+    }
+
+    // Inverse map: indices into elements() of the owners of (matrix, row, col). A list, because
+    // not every operand is a bijection (sparse chunks, quad-pair products).
+    std::span<const std::uint32_t> owners(int row, int col, int matrix = 0) const;
+
+    // Drop the cache of built layouts (benchmarks measure building from scratch).
+    static void clearBuildCache();
+
+  private:
+    // The placements and their inverse, immutable and shared: wgmma variants of one N share their D layout
+    // and every N of one type shares its A layout, so the catalog builds each distinct layout once.
+    struct Data {
+        bool chunked = false;
+        bool bijective = false; // one owner per cell: ownerList[cell] is it, ownerOffsets stays empty
+        std::vector<Element> elements;
+        std::vector<std::uint32_t> ownerOffsets; // CSR over cells (matrix, row, col), unless bijective
+        std::vector<std::uint32_t> ownerList;
+        std::shared_ptr<const Data>
+            parent; // leadingRegisters: keeps the source alive (its address keys the cache)
+    };
+    friend struct LayoutCaches;
+    static void buildInverse(Data& data, const FragmentShape& shape);
+
+    Operand m_operand = Operand::A;
+    ElementType m_elementType = ElementType::F16;
+    int m_elementBits = 0;
+    int m_threads = 0;
+    FragmentShape m_shape;
+    std::shared_ptr<const Data> m_data = std::make_shared<const Data>();
+};
+
+} // namespace lanemap

@@ -1,0 +1,31 @@
+// The family rows, in catalog order (the tables in PTX section order): the one list a new family joins
+// (docs/architecture.md#a-family-is-one-folder-and-one-row).
+
+#include "lanemap/family.hpp"
+
+namespace lanemap {
+
+namespace family {
+// Each defined in its family's folder.
+extern const Family kMma, kMmaSp, kWgmma, kWgmmaSp;      // atom.cpp
+extern const Family kLdmatrix, kStmatrix, kMovmatrix;    // ldmatrix.cpp
+extern const Family kWmma;                               // wmma_catalog.cpp
+extern const Family kTcgen05Ld, kTcgen05St, kTcgen05Mma; // tcgen05.cpp
+} // namespace family
+
+const std::vector<const Family*>& families() {
+    using namespace family;
+    static const std::vector<const Family*> rows{&kMma,       &kMmaSp,     &kWgmma,     &kWgmmaSp,
+                                                 &kLdmatrix,  &kStmatrix,  &kMovmatrix, &kWmma,
+                                                 &kTcgen05Ld, &kTcgen05St, &kTcgen05Mma};
+    return rows;
+}
+
+const Family* familyNamed(std::string_view name) {
+    for (const Family* f : families())
+        if (f->name == name)
+            return f;
+    return nullptr;
+}
+
+} // namespace lanemap
