@@ -133,7 +133,8 @@ bool withHalfSplitoff(const Instruction& entry, int split, Instruction& out, std
     Access access = *entry.tmemAccess;
     access.split = split;
     const int half = halfColumnsOf(access);
-    if (split < half || split + half > kColumns) {
+    // Compared as `split > kColumns - half`: `split + half` overflows for a split near INT_MAX.
+    if (split < half || split > kColumns - half) {
         error = "immHalfSplitoff " + std::to_string(split) + " out of range for " + entry.spec + ": valid " +
                 std::to_string(half) + " to " + std::to_string(kColumns - half) +
                 " (32-bit columns; the halves must not overlap and must fit the 512 columns)";
