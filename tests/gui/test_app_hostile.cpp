@@ -9,6 +9,7 @@
 #include <QDataStream>
 #include <QDir>
 #include <QFile>
+#include <QLabel>
 #include <QMainWindow>
 #include <QStatusBar>
 
@@ -20,6 +21,7 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <sys/wait.h>
 #include <thread>
@@ -224,6 +226,58 @@ TEST_F(AppHostile, CorruptGeometryStartsAndSigtermSaves) {
     EXPECT_EQ(saved.value(QStringLiteral("last/spec")).toString(), QStringLiteral("mma.m16n8k8.tf32"));
     EXPECT_NE(saved.value(QStringLiteral("last/geometry")).toByteArray(), geometryOf(99999, 99999))
         << "the corrupt geometry was not replaced on SIGTERM";
+}
+
+// Compare draws one operand on both sides: a pair where one side lacks the operand picked (ldmatrix and
+// tcgen05.ld hold only D, a tcgen05.mma view none) threw std::invalid_argument and ended the app, 40 of the
+// 121 family pairs. Now the operand both hold is compared, or the summary says there is none.
+TEST(CompareHostile, EveryFamilyPairComparesWhatBothHold) {
+    std::vector<std::string> specs; // the first variant of each family
+    std::set<lanemap::Family> seen;
+    for (const lanemap::Variant* v : lanemap::Catalog::instance().variants())
+        if (seen.insert(v->family).second)
+            specs.push_back(v->spec);
+    ASSERT_GE(specs.size(), 11u);
+    lanemap::gui::test::Window w;
+    for (const std::string& mine : specs)
+        for (const std::string& other : specs) {
+            ASSERT_TRUE(w->openSpec(QString::fromStdString(mine))) << mine;
+            w->setCompareOperand(QStringLiteral("A"));
+            ASSERT_NO_THROW(ASSERT_TRUE(w->setCompare(QString::fromStdString(other))))
+                << mine << " vs " << other;
+            const QString summary = w->findChild<QLabel*>(QStringLiteral("compareSummary"))->text();
+            EXPECT_TRUE(summary.contains(QStringLiteral("Comparing operand")) ||
+                        summary.contains(QStringLiteral("no operand in common")))
+                << mine << " vs " << other << ": " << summary.toStdString();
+        }
+    ASSERT_TRUE(w->openSpec(QStringLiteral("ldmatrix.m8n8.x4.b16")));
+    ASSERT_TRUE(w->setCompare(QStringLiteral("mma.m16n8k16.f16")));
+    EXPECT_TRUE(
+        w->findChild<QLabel*>(QStringLiteral("compareSummary"))->text().contains(QStringLiteral("<b>D</b>")));
+    ASSERT_NE(w->compareView(0), nullptr);
+    ASSERT_TRUE(w->setCompare(QStringLiteral("tcgen05.mma.cta_group::1.kind::f16.m128n16")));
+    EXPECT_EQ(w->compareView(0), nullptr);
+    EXPECT_TRUE(w->findChild<QLabel*>(QStringLiteral("compareSummary"))
+                    ->text()
+                    .contains(QStringLiteral("no operand in common")));
+}
+
+// Settings are never fatal: a saved pair that shares no operand A (each spec valid alone) crashed every
+// start.
+TEST(CompareHostile, ASavedPairWithoutOperandAStarts) {
+    lanemap::gui::test::Window w;
+    w.window.reset();
+    w.settings->setValue(QStringLiteral("last/spec"), QStringLiteral("ldmatrix.m8n8.x4.b16"));
+    w.settings->setValue(QStringLiteral("last/compareSpec"), QStringLiteral("tcgen05.ld.32x32b.x1"));
+    w.settings->sync();
+    ASSERT_NO_THROW(w.open(true));
+    EXPECT_NE(w->compareView(0), nullptr);
+}
+
+TEST_F(AppHostile, CompareScreenshotOfAPairWithoutOperandA) {
+    const AppRun r = app("--spec ldmatrix.m8n8.x4.b16 --compare mma.m16n8k16.f16 --screenshot x.png");
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(fs::exists(m_dir / "x.png"));
 }
 
 } // namespace
