@@ -151,10 +151,11 @@ int runApp(int argc, char** argv, const QElapsedTimer* startTimer) {
 
     const bool screenshot = parser.isSet(shotOpt);
     // An interactive window closes (and saves) on SIGTERM; a screenshot run just stops, leaving no temp file.
-    if (screenshot)
-        installWriteSignalCleanup();
-    else
+    // Either way SIGQUIT (and whatever the window does not handle) removes the temp files of writes in
+    // flight.
+    if (!screenshot)
         installQuitSignals();
+    installWriteSignalCleanup();
     // Check what can be checked before building the window: the screenshot's path, --size and --hover.
     if (screenshot) {
         if (const std::string failure = checkWritable(parser.value(shotOpt).toStdString());

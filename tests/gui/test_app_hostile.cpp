@@ -109,15 +109,26 @@ TEST_F(AppHostile, HoverMustNameNumbers) {
     }
 }
 
-// A file-size limit stands in for a full disk: the write fails part-way, as on a full tmpfs.
+// A file-size limit stands in for a full disk: the write fails part-way, as on a full tmpfs. SIGXFSZ keeps
+// its default action (ending the process), as in a user's shell: the writer must keep it from killing the
+// app.
 TEST_F(AppHostile, ScreenshotOnAFullDiskKeepsTheOldFile) {
     std::ofstream(m_dir / "old.png") << "the old picture";
-    const AppRun r = app("--spec mma.m16n8k16.f16 --screenshot old.png", "trap '' XFSZ; ulimit -f 16;");
+    const AppRun r = app("--spec mma.m16n8k16.f16 --screenshot old.png", "ulimit -f 16;");
     EXPECT_EQ(r.code, 2) << r.err;
     EXPECT_NE(r.err.find("File too large"), std::string::npos) << r.err;
     EXPECT_EQ(slurp(m_dir / "old.png"), "the old picture");
     for (const auto& e : fs::directory_iterator(m_dir))
         EXPECT_EQ(e.path().filename().string().find(".tmp."), std::string::npos) << e.path();
+}
+
+// --screenshot /dev/stdout is the stream the shell opened: `>> log` appends the PNG to the log, it does not
+// replace the log with it.
+TEST_F(AppHostile, ScreenshotToStandardOutputAppendsWhereTheShellAppends) {
+    std::ofstream(m_dir / "log") << "LOG\n";
+    const AppRun r = app("--spec mma.m16n8k16.f16 --screenshot /dev/stdout >>log");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(slurp(m_dir / "log").substr(0, 8), "LOG\n\x89PNG");
 }
 
 TEST_F(AppHostile, ScreenshotThroughALinkKeepsTheLink) {
