@@ -1,6 +1,7 @@
 #include "cli_output.hpp"
 
 #include "cli.hpp"
+#include "lanemap/excerpt.hpp"
 #include "lanemap/write.hpp"
 
 #include <filesystem>
@@ -32,7 +33,7 @@ int writeExport(const std::string& path, std::string_view spec, std::string_view
     }
     // Into standard output (-o /dev/stdout) the document is the output, as with -o -: no status line in it.
     if (openDescriptorOf(target) != STDOUT_FILENO)
-        out << "wrote 1 file to " << target << '\n';
+        out << "wrote 1 file to " << excerpt(target, 200) << '\n';
     return Ok;
 }
 

@@ -207,7 +207,7 @@ int runApp(int argc, char** argv, const QElapsedTimer* startTimer) {
     if (parser.isSet(themeOpt)) {
         const QString t = parser.value(themeOpt);
         if (t != QLatin1String("light") && t != QLatin1String("dark")) {
-            printErr(QStringLiteral("lanemap: unknown theme '%1'; valid themes: light, dark").arg(t));
+            printErr(QStringLiteral("lanemap: unknown theme '%1'; valid themes: light, dark").arg(quoted(t)));
             return 2;
         }
         window.setTheme(themeFromString(t));
@@ -216,7 +216,7 @@ int runApp(int argc, char** argv, const QElapsedTimer* startTimer) {
         const auto c = parseColorBy(parser.value(colorOpt).toStdString());
         if (!c) {
             printErr(QStringLiteral("lanemap: unknown --color-by '%1'; valid: lane, register, group")
-                         .arg(parser.value(colorOpt)));
+                         .arg(quoted(parser.value(colorOpt))));
             return 2;
         }
         window.setColorBy(*c);
