@@ -21,6 +21,9 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <grp.h>
+#include <pwd.h>
 #include <set>
 #include <sstream>
 #include <sys/wait.h>
@@ -237,6 +240,86 @@ TEST_F(AppHostile, CorruptGeometryStartsAndSigtermSaves) {
     EXPECT_EQ(saved.value(QStringLiteral("last/spec")).toString(), QStringLiteral("mma.m16n8k8.tf32"));
     EXPECT_NE(saved.value(QStringLiteral("last/geometry")).toByteArray(), geometryOf(99999, 99999))
         << "the corrupt geometry was not replaced on SIGTERM";
+}
+
+// Starts the app in a child (offscreen, stderr to `errFile`, `setup` run first in the child), waits until it
+// catches SIGTERM, sends it; how it ended (128 + signal when killed).
+int startAndTerminate(const std::function<void()>& setup, const fs::path& errFile) {
+    const pid_t child = ::fork();
+    if (child == 0) {
+        ::setenv("QT_QPA_PLATFORM", "offscreen", 1);
+        setup();
+        const int log = ::open(errFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0666);
+        ::dup2(log, STDERR_FILENO);
+        ::execl(LANEMAP_GUI_BINARY, LANEMAP_GUI_BINARY, static_cast<char*>(nullptr));
+        ::_exit(127);
+    }
+    const std::string statusFile = "/proc/" + std::to_string(child) + "/status";
+    int status = 0;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (std::chrono::steady_clock::now() < deadline) {
+        if (::waitpid(child, &status, WNOHANG) == child)
+            return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        std::istringstream lines(slurp(statusFile));
+        std::string line;
+        unsigned long long caught = 0;
+        while (std::getline(lines, line))
+            if (line.rfind("SigCgt:", 0) == 0)
+                caught = std::stoull(line.substr(7), nullptr, 16);
+        if (caught & (1ull << (SIGTERM - 1)))
+            break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(500)); // let it reach the event loop
+    ::kill(child, SIGTERM);
+    ::waitpid(child, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+// Qt parses the whole settings file at start and writes all of it back on every save: with 20 MB of it,
+// SIGTERM took seconds to save. A file larger than lanemap ever writes is left as it is and not used.
+TEST_F(AppHostile, AHugeSettingsFileIsLeftAloneAndUnused) {
+    const fs::path file = m_dir / "config" / "lanemap" / "lanemap.conf";
+    fs::create_directories(file.parent_path());
+    {
+        std::ofstream out(file);
+        out << "[last]\nspec=mma.m16n8k8.tf32\n[junk]\n";
+        for (int i = 0; out.tellp() < (20 << 20); ++i)
+            out << "key" << i << "=value" << i << '\n';
+    }
+    const std::string before = slurp(file);
+    const int code = startAndTerminate([&] { ::setenv("XDG_CONFIG_HOME", (m_dir / "config").c_str(), 1); },
+                                       m_dir / "err.txt");
+    EXPECT_EQ(code, 0);
+    const std::string err = slurp(m_dir / "err.txt");
+    EXPECT_NE(err.find("more than lanemap ever writes"), std::string::npos) << err;
+    EXPECT_TRUE(slurp(file) == before) << "the settings file was rewritten";
+}
+
+// With HOME unset Qt placed the settings at the filesystem root, /.config/lanemap/lanemap.conf; the home
+// folder of the user's passwd entry is used instead. Run as nobody, whose home does not exist, so nothing of
+// this machine's users is touched: the failed save names the file it tried.
+TEST_F(AppHostile, WithoutHomeTheSettingsGoToThePasswdHome) {
+    const passwd* nobody = ::getpwuid(65534);
+    if (::geteuid() != 0 || !nobody || !nobody->pw_dir || fs::exists(nobody->pw_dir))
+        GTEST_SKIP() << "needs root and a user 65534 whose home folder does not exist";
+    const std::string home = nobody->pw_dir;
+    fs::permissions(m_dir, fs::perms::all); // the child, as nobody, writes its log here
+    const int code = startAndTerminate(
+        [&] {
+            ::unsetenv("HOME");
+            ::unsetenv("XDG_CONFIG_HOME");
+            if (::chdir(m_dir.c_str()) != 0 || ::setgroups(0, nullptr) != 0 || ::setgid(65534) != 0 ||
+                ::setuid(65534) != 0)
+                ::_exit(126);
+        },
+        m_dir / "err.txt");
+    EXPECT_EQ(code, 0);
+    const std::string err = slurp(m_dir / "err.txt");
+    EXPECT_NE(err.find("could not save the settings to " + home + "/.config/lanemap/lanemap.conf"),
+              std::string::npos)
+        << err;
+    EXPECT_EQ(err.find("to /.config/"), std::string::npos) << err;
 }
 
 // Compare draws one operand on both sides: a pair where one side lacks the operand picked (ldmatrix and
