@@ -372,7 +372,7 @@ int cmdProbe(const std::string& spec, bool all, const std::string& family,
                 (fs::temp_directory_path() / ("lanemap-probe-report-" + std::to_string(::getpid()) + ".json"))
                     .string();
             if (writeFile(rescue, json).empty())
-                err << "lanemap-cli: the report was saved to " << rescue << " instead\n";
+                err << "lanemap-cli: the report was saved to " << excerpt(rescue, 200) << " instead\n";
             else
                 err << "lanemap-cli: the report follows on standard error\n" << json;
             return Usage;
