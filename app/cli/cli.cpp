@@ -693,7 +693,7 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     auto* list = subcommand("list", "List every instruction variant (one spec per line, with min SM)");
     if (named(list)) {
         list->add_option("--family", family, "Only this family: " + familyNames());
-        list->add_option("--sm", smText, "Only variants that run on this SM (e.g. 90)");
+        list->add_option("--sm", smText, "Only variants that run on this SM (e.g. 90)")->type_name("INT");
     }
 
     // show and export add only the options their command line names: CLI11 splits every option's names and
@@ -719,6 +719,12 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         if (typed(names))
             command->add_option(names, value, description);
     };
+    // Numbers are read as text (cli_numbers.hpp) and shown as INT in the help, as before.
+    const auto numberOption = [&](CLI::App* command, const std::string& names, std::string& value,
+                                  const std::string& description) {
+        if (typed(names))
+            command->add_option(names, value, description)->type_name("INT");
+    };
     const auto flag = [&](CLI::App* command, const std::string& names, bool& value,
                           const std::string& description) {
         if (typed(names))
@@ -740,7 +746,7 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     if (named(show)) {
         show->add_option("spec", spec, "Spec or PTX instruction, e.g. mma.m16n8k16.f16")->required();
         option(show, "--operand", operand, "Only this operand: A, B, C, D or metadata");
-        option(show, "--selector", selectorText, "Sparse metadata: only this sparsity selector");
+        numberOption(show, "--selector", selectorText, "Sparse metadata: only this sparsity selector");
         option(show, "--major", major,
                "wgmma shared memory: K or MN (with --operand A: A's shared-memory view)");
         option(show, "--swizzle", swizzle, "wgmma shared memory: none, 32B, 64B or 128B (default 128B)");
@@ -753,10 +759,10 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
                "tcgen05.mma: who holds D[m][n] after this tcgen05.ld, e.g. 16x256b.x8 "
                "(docs/reference/tcgen05.md)");
         option(show, "--st", st, "tcgen05.mma: who must hold A[m][k] for this tcgen05.st, e.g. 32x32b.x8");
-        option(show, "--imm-half-splitoff", halfSplitoffText, kHalfSplitoffHelp);
+        numberOption(show, "--imm-half-splitoff", halfSplitoffText, kHalfSplitoffHelp);
         option(show, "--scale-vec", tcgen05Scale.vec, kScaleVecHelp);
-        option(show, "--sfa-id", sfaIdText, kSfaIdHelp);
-        option(show, "--sfb-id", sfbIdText, kSfbIdHelp);
+        numberOption(show, "--sfa-id", sfaIdText, kSfaIdHelp);
+        numberOption(show, "--sfb-id", sfbIdText, kSfbIdHelp);
     }
 
     std::string exportSpec, format = "json", output;
@@ -771,7 +777,7 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         flag(exp, "--all", all, "Every variant in the catalog (-o names a folder)");
         option(exp, "--format", format, "Output format: " + exportFormatList());
         option(exp, "--operand", operand, "Only this operand (txt, svg)");
-        option(exp, "--selector", selectorText, "Sparse metadata: only this sparsity selector");
+        numberOption(exp, "--selector", selectorText, "Sparse metadata: only this sparsity selector");
         option(exp, "--major", major, "wgmma shared memory: K or MN (default K)");
         option(exp, "--swizzle", swizzle, "wgmma shared memory: none, 32B, 64B or 128B (default 128B)");
         option(exp, "-o,--output", output,
@@ -786,10 +792,10 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
              "json: the compact form, elements as columns (docs/reference/json.md#compact-form)");
         option(exp, "--ld", ld, "tcgen05.mma: compose with this tcgen05.ld (txt, json, svg)");
         option(exp, "--st", st, "tcgen05.mma: compose with this tcgen05.st (txt, json, svg)");
-        option(exp, "--imm-half-splitoff", halfSplitoffText, kHalfSplitoffHelp);
+        numberOption(exp, "--imm-half-splitoff", halfSplitoffText, kHalfSplitoffHelp);
         option(exp, "--scale-vec", tcgen05Scale.vec, kScaleVecHelp);
-        option(exp, "--sfa-id", sfaIdText, kSfaIdHelp);
-        option(exp, "--sfb-id", sfbIdText, kSfbIdHelp);
+        numberOption(exp, "--sfa-id", sfaIdText, kSfaIdHelp);
+        numberOption(exp, "--sfb-id", sfbIdText, kSfbIdHelp);
         option(exp, "--lanes", lanes, "svg: only these lanes/threads in color, e.g. 0-3,13 (others grey)");
     }
 
@@ -846,24 +852,26 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     if (named(where)) {
         where->add_option("spec", querySpec, "Spec or PTX instruction")->required();
         where->add_option("operand", queryOperand, "A, B, C or D")->required();
-        where->add_option("row", queryRow, "Row of the operand")->required();
-        where->add_option("col", queryCol, "Column of the operand")->required();
+        where->add_option("row", queryRow, "Row of the operand")->required()->type_name("INT");
+        where->add_option("col", queryCol, "Column of the operand")->required()->type_name("INT");
         where->add_flag("--json", queryJson, "JSON instead of text (docs/reference/queries.md)");
     }
     auto* what = subcommand("what", "Every element one lane (thread) holds, per operand");
     if (named(what)) {
         what->add_option("spec", querySpec, "Spec or PTX instruction")->required();
         what->add_option("--lane,--thread", queryLane, "Lane (warp) or thread 0..127 (warpgroup)")
-            ->required();
-        what->add_option("--register", queryRegister, "Only this register");
+            ->required()
+            ->type_name("INT");
+        what->add_option("--register", queryRegister, "Only this register")->type_name("INT");
         what->add_flag("--json", queryJson, "JSON instead of text");
     }
     auto* feedsCmd = subcommand("feeds", "Which A, B, C registers and metadata fields make D[ROW][COL]");
     if (named(feedsCmd)) {
         feedsCmd->add_option("spec", querySpec, "Spec or PTX instruction")->required();
-        feedsCmd->add_option("row", queryRow, "Row of D")->required();
-        feedsCmd->add_option("col", queryCol, "Column of D")->required();
-        feedsCmd->add_option("--selector", querySelector, "Sparse: only this sparsity selector's metadata");
+        feedsCmd->add_option("row", queryRow, "Row of D")->required()->type_name("INT");
+        feedsCmd->add_option("col", queryCol, "Column of D")->required()->type_name("INT");
+        feedsCmd->add_option("--selector", querySelector, "Sparse: only this sparsity selector's metadata")
+            ->type_name("INT");
         feedsCmd->add_flag("--json", queryJson, "JSON instead of text");
     }
     auto* diffCmd =

@@ -147,7 +147,8 @@ CLI::App* addDecodeCommand(CLI::App& app, DecodeRequest& r, bool withOptions) {
                        "Encode: kind=K,a=T,b=T,d=T,m=M,n=N,sparse=0|1,selector=S,saturate=0|1,negate_a=0|1,"
                        "negate_b=0|1,major_a=K|MN,major_b=K|MN,max_shift=0|8|16|32,sf_a=I,sf_b=I,"
                        "scale=ue8m0|ue4m3,k96=0|1");
-    decode->add_option("--cta-group", r.ctaGroup, "With an idesc: the instruction's .cta_group (1 or 2)");
+    decode->add_option("--cta-group", r.ctaGroup, "With an idesc: the instruction's .cta_group (1 or 2)")
+        ->type_name("INT"); // read as text (cli_numbers.hpp)
     decode->add_flag("--ws", r.ws, "With an idesc: the instruction is .ws");
     decode->add_flag("--no-ws", r.noWs, "With an idesc: the instruction is not .ws");
     decode->add_flag("--json", r.json, "JSON instead of text (docs/reference/tcgen05-descriptors.md)");
