@@ -2,6 +2,7 @@
 #include "catalog_names.hpp"
 #include "cli_banks.hpp"
 #include "cli_decode.hpp"
+#include "cli_numbers.hpp"
 #include "cli_output.hpp"
 #include "cli_tcgen05.hpp"
 #include "cli_timing.hpp"
@@ -28,6 +29,7 @@
 #include <optional>
 #include <ostream>
 #include <sstream>
+#include <tuple>
 #include <unistd.h>
 
 namespace lanemap::cli {
@@ -59,7 +61,20 @@ const Instruction& asTyped(const Instruction& in, Instruction& copy) {
     return copy;
 }
 
-int cmdList(const std::string& family, int sm, std::ostream& out, std::ostream& err) {
+int cmdList(const std::string& family, const std::optional<std::string>& smText, std::ostream& out,
+            std::ostream& err) {
+    int sm = 0; // 0: every SM
+    if (smText) {
+        const std::optional<Number> n = readNumber("--sm", *smText, err);
+        if (!n)
+            return Usage;
+        if (n->value < 1 || n->value > 999) {
+            err << "lanemap-cli: --sm " << (n->typed.empty() ? std::to_string(n->value) : n->typed)
+                << " is out of range: valid 1 to 999 (an SM number such as 80, 90 or 100)\n";
+            return Usage;
+        }
+        sm = n->value;
+    }
     if (!family.empty() && !familyNamed(family)) {
         err << "lanemap-cli: unknown family '" << excerpt(family) << "'; valid families: " << familyNames()
             << '\n';
@@ -107,7 +122,7 @@ int cmdList(const std::string& family, int sm, std::ostream& out, std::ostream& 
 }
 
 int cmdShow(const std::string& spec, const ExportOptions& options, const std::string& target,
-            const std::optional<int>& halfSplitoff, std::ostream& out, std::ostream& err) {
+            const std::optional<Number>& halfSplitoff, std::ostream& out, std::ostream& err) {
     const Variant* v = resolve(spec, err);
     if (!v)
         return Usage;
@@ -151,8 +166,8 @@ int cmdShow(const std::string& spec, const ExportOptions& options, const std::st
 }
 
 int cmdExport(const std::string& spec, bool all, const std::string& formatName, const ExportOptions& options,
-              bool gzip, const std::string& path, const std::optional<int>& halfSplitoff, std::ostream& out,
-              std::ostream& err) {
+              bool gzip, const std::string& path, const std::optional<Number>& halfSplitoff,
+              std::ostream& out, std::ostream& err) {
     if (all == !spec.empty()) {
         err << "lanemap-cli: export needs exactly one of SPEC or --all\n";
         return Usage;
@@ -189,7 +204,7 @@ int cmdExport(const std::string& spec, bool all, const std::string& formatName, 
         std::error_code ec;
         fs::create_directories(path, ec);
         if (ec || !fs::is_directory(path)) {
-            err << "lanemap-cli: cannot create folder '" << path
+            err << "lanemap-cli: cannot create folder '" << excerpt(path, 200)
                 << "': " << (ec ? ec.message() : std::string("a file of that name exists")) << '\n';
             return Usage;
         }
@@ -252,12 +267,14 @@ int cmdExport(const std::string& spec, bool all, const std::string& formatName, 
         }
     }
     if (path != "-")
-        out << "wrote " << written << " file" << (written == 1 ? "" : "s") << " to " << path << '\n';
+        out << "wrote " << written << " file" << (written == 1 ? "" : "s") << " to " << excerpt(path, 200)
+            << '\n';
     return Ok;
 }
 
-int cmdProbe(const std::string& spec, bool all, const std::string& family, const std::string& jsonPath,
-             bool timing, std::ostream& out, std::ostream& err) {
+int cmdProbe(const std::string& spec, bool all, const std::string& family,
+             const std::optional<std::string>& jsonOption, bool timing, std::ostream& out,
+             std::ostream& err) {
     ProbeStopwatch stopwatch;
     if (all == !spec.empty()) {
         err << "lanemap-cli: probe needs exactly one of SPEC or --all\n";
@@ -297,8 +314,9 @@ int cmdProbe(const std::string& spec, bool all, const std::string& family, const
         return Usage;
     }
 
-    // A bad --json path must not cost a whole run: check it first.
-    if (!jsonPath.empty()) {
+    // A bad --json path must not cost a whole run: check it first (an empty name too: it skipped the check).
+    const std::string jsonPath = jsonOption.value_or("");
+    if (jsonOption) {
         if (const std::string failure = checkWritable(jsonPath); !failure.empty()) {
             err << "lanemap-cli: --json: " << failure << '\n';
             return Usage;
@@ -343,7 +361,7 @@ int cmdProbe(const std::string& spec, bool all, const std::string& family, const
         unsupported += r.verdict == Verdict::Unsupported;
     }
     out << pass << " passed, " << fail << " failed, " << unsupported << " unsupported\n";
-    if (!jsonPath.empty()) {
+    if (jsonOption) {
         const std::string json = toJson(report);
         if (const std::string failure = writeFile(jsonPath, json); !failure.empty()) {
             // The run is done: keep its report somewhere rather than lose it.
@@ -352,12 +370,12 @@ int cmdProbe(const std::string& spec, bool all, const std::string& family, const
                 (fs::temp_directory_path() / ("lanemap-probe-report-" + std::to_string(::getpid()) + ".json"))
                     .string();
             if (writeFile(rescue, json).empty())
-                err << "lanemap-cli: the report was saved to " << rescue << " instead\n";
+                err << "lanemap-cli: the report was saved to " << excerpt(rescue, 200) << " instead\n";
             else
                 err << "lanemap-cli: the report follows on standard error\n" << json;
             return Usage;
         }
-        out << "report written to " << jsonPath << '\n';
+        out << "report written to " << excerpt(jsonPath, 200) << '\n';
     }
     if (timing)
         stopwatch.print(out);
@@ -394,10 +412,13 @@ std::optional<Operand> operandArgument(const std::string& text, std::ostream& er
     return operands ? operands->single() : std::nullopt;
 }
 
+// `numbers`: the command's number arguments, whose range errors quote them as typed.
 template <typename Answer>
-int answer(const Instruction& in, const std::optional<Answer>& a, const std::string& error, bool json,
-           std::ostream& out, std::ostream& err) {
+int answer(const Instruction& in, const std::optional<Answer>& a, std::string error, bool json,
+           std::ostream& out, std::ostream& err, std::initializer_list<const Number*> numbers = {}) {
     if (!a) {
+        for (const Number* n : numbers)
+            error = asTyped(std::move(error), *n);
         err << "lanemap-cli: " << error << '\n';
         return Usage;
     }
@@ -405,8 +426,8 @@ int answer(const Instruction& in, const std::optional<Answer>& a, const std::str
     return Ok;
 }
 
-int cmdWhere(const std::string& spec, const std::string& operandName, int row, int col, bool json,
-             std::ostream& out, std::ostream& err) {
+int cmdWhere(const std::string& spec, const std::string& operandName, const Number& row, const Number& col,
+             bool json, std::ostream& out, std::ostream& err) {
     const Instruction* in = resolveInstruction(spec, err);
     if (!in)
         return Usage;
@@ -414,25 +435,30 @@ int cmdWhere(const std::string& spec, const std::string& operandName, int row, i
     if (!operand)
         return Usage;
     std::string error;
-    return answer(*in, query::where(*in, *operand, row, col, error), error, json, out, err);
+    const auto a = query::where(*in, *operand, row.value, col.value, error);
+    return answer(*in, a, error, json, out, err, {&row, &col});
 }
 
-int cmdWhat(const std::string& spec, int lane, std::optional<int> reg, bool json, std::ostream& out,
-            std::ostream& err) {
+int cmdWhat(const std::string& spec, const Number& lane, const std::optional<Number>& reg, bool json,
+            std::ostream& out, std::ostream& err) {
     const Instruction* in = resolveInstruction(spec, err);
     if (!in)
         return Usage;
     std::string error;
-    return answer(*in, query::what(*in, lane, reg, error), error, json, out, err);
+    const std::optional<int> regValue = reg ? std::optional<int>(reg->value) : std::nullopt;
+    const auto a = query::what(*in, lane.value, regValue, error);
+    return answer(*in, a, error, json, out, err, {&lane, reg ? &*reg : &lane});
 }
 
-int cmdFeeds(const std::string& spec, int row, int col, std::optional<int> selector, bool json,
-             std::ostream& out, std::ostream& err) {
+int cmdFeeds(const std::string& spec, const Number& row, const Number& col,
+             const std::optional<Number>& selector, bool json, std::ostream& out, std::ostream& err) {
     const Instruction* in = resolveInstruction(spec, err);
     if (!in)
         return Usage;
     std::string error;
-    return answer(*in, query::feeds(*in, row, col, selector, error), error, json, out, err);
+    const std::optional<int> selectorValue = selector ? std::optional<int>(selector->value) : std::nullopt;
+    const auto a = query::feeds(*in, row.value, col.value, selectorValue, error);
+    return answer(*in, a, error, json, out, err, {&row, &col, selector ? &*selector : &row});
 }
 
 int cmdDiff(const std::string& spec1, const std::string& spec2, const std::string& operandName, bool json,
@@ -461,12 +487,12 @@ int cmdValidateDiscovery(const std::string& path, std::ostream& out, std::ostrea
     wmma::DiscoveryReport report;
     std::string error;
     if (!wmma::loadDiscoveryReportFile(path, report, error)) {
-        err << "lanemap-cli: " << path << " is not a valid discovery report: " << error << '\n';
+        err << "lanemap-cli: " << excerpt(path, 200) << " is not a valid discovery report: " << error << '\n';
         return Usage;
     }
-    out << path << ": valid discovery report of " << report.device.name << ", SASS " << report.sassTarget
-        << ", " << report.date << ": " << report.fragments.size() << " fragments, " << report.checks.size()
-        << " checks, " << report.failures.size() << " failures\n";
+    out << excerpt(path, 200) << ": valid discovery report of " << report.device.name << ", SASS "
+        << report.sassTarget << ", " << report.date << ": " << report.fragments.size() << " fragments, "
+        << report.checks.size() << " checks, " << report.failures.size() << " failures\n";
     return Ok;
 }
 
@@ -500,8 +526,10 @@ std::string differences(const wmma::DiscoveryReport& a, const wmma::DiscoveryRep
     return diff;
 }
 
-int cmdDiscover(const std::string& spec, const std::string& family, const std::string& jsonPath,
-                const std::string& expectPath, std::ostream& out, std::ostream& err) {
+int cmdDiscover(const std::string& spec, const std::string& family,
+                const std::optional<std::string>& jsonOption, const std::string& expectPath,
+                std::ostream& out, std::ostream& err) {
+    const std::string jsonPath = jsonOption.value_or("");
     if (spec.empty() == family.empty()) {
         err << "lanemap-cli: discover needs exactly one of SPEC (a wmma spec) or --family wmma\n";
         return Usage;
@@ -534,12 +562,12 @@ int cmdDiscover(const std::string& spec, const std::string& family, const std::s
     if (!expectPath.empty()) {
         std::string error;
         if (!wmma::loadDiscoveryReportFile(expectPath, expected, error)) {
-            err << "lanemap-cli: --expect " << expectPath << " is not a valid discovery report: " << error
-                << '\n';
+            err << "lanemap-cli: --expect " << excerpt(expectPath, 200)
+                << " is not a valid discovery report: " << error << '\n';
             return Usage;
         }
     }
-    if (!jsonPath.empty())
+    if (jsonOption) // an empty name too: it skipped the check
         if (const std::string failure = checkWritable(jsonPath); !failure.empty()) {
             err << "lanemap-cli: --json: " << failure << '\n';
             return Usage;
@@ -567,27 +595,42 @@ int cmdDiscover(const std::string& spec, const std::string& family, const std::s
     if (!expectPath.empty()) {
         const std::string diff = differences(report, expected);
         if (diff.empty()) {
-            out << "reproduces " << expectPath << " exactly: the same placements of all "
+            out << "reproduces " << excerpt(expectPath, 200) << " exactly: the same placements of all "
                 << report.fragments.size() << " fragments and the same check verdicts\n";
         } else {
-            out << "differs from " << expectPath << ":\n" << diff;
+            out << "differs from " << excerpt(expectPath, 200) << ":\n" << diff;
             code = Mismatch;
         }
     }
-    if (!jsonPath.empty()) {
+    if (jsonOption) {
         if (const std::string failure = writeFile(jsonPath, wmma::toJson(report)); !failure.empty()) {
             err << "lanemap-cli: " << failure << '\n';
             return Usage;
         }
-        out << "report written to " << jsonPath << '\n';
+        out << "report written to " << excerpt(jsonPath, 200) << '\n';
     }
     return code;
 }
 
+// An option typed on the command line of `command` (show and export add an option only when it is typed).
+bool given(const CLI::App* command, const std::string& name) {
+    const CLI::Option* option = command->get_option_no_throw(name);
+    return command->parsed() && option && option->count() > 0;
+}
+
 bool selectorGiven(const CLI::App* command) {
-    // show and export add --selector only when it is typed (dispatch).
-    const CLI::Option* selector = command->get_option_no_throw("--selector");
-    return command->parsed() && selector && selector->count() > 0;
+    return given(command, "--selector");
+}
+
+// The number `text` of option `name`, when `command` has it typed; nullopt when not typed. False after a
+// message when it is not a whole number.
+bool optionalNumber(const CLI::App* command, const std::string& name, const std::string& text,
+                    std::optional<Number>& number, std::ostream& err) {
+    number.reset();
+    if (!given(command, name))
+        return true;
+    number = readNumber(name, text, err);
+    return number.has_value();
 }
 
 int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
@@ -651,12 +694,14 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         return command != &unlisted && std::find(args.begin(), args.end(), command->get_name()) != args.end();
     };
 
+    // Number options are read as text (cli_numbers.hpp): CLI11 read '' as 0 and refused 2147483648 naming no
+    // range.
     std::string family;
-    int sm = 0;
+    std::optional<std::string> smText;
     auto* list = subcommand("list", "List every instruction variant (one spec per line, with min SM)");
     if (named(list)) {
         list->add_option("--family", family, "Only this family: " + familyNames());
-        list->add_option("--sm", sm, "Only variants that run on this SM (e.g. 90)");
+        list->add_option("--sm", smText, "Only variants that run on this SM (e.g. 90)")->type_name("INT");
     }
 
     // show and export add only the options their command line names: CLI11 splits every option's names and
@@ -682,6 +727,12 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         if (typed(names))
             command->add_option(names, value, description);
     };
+    // Numbers are read as text (cli_numbers.hpp) and shown as INT in the help, as before.
+    const auto numberOption = [&](CLI::App* command, const std::string& names, std::string& value,
+                                  const std::string& description) {
+        if (typed(names))
+            command->add_option(names, value, description)->type_name("INT");
+    };
     const auto flag = [&](CLI::App* command, const std::string& names, bool& value,
                           const std::string& description) {
         if (typed(names))
@@ -690,19 +741,20 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
 
     std::string spec;
     std::string operand;
-    int selector = 0;
+    std::string selectorText;
     std::string major, swizzle;
-    std::string placementText;       // --smem: ldmatrix / stmatrix placement (cli_banks.cpp)
-    std::string ld, st;              // tcgen05.mma composed with a Tensor Memory access (cli_tcgen05.cpp)
-    std::optional<int> halfSplitoff; // tcgen05 .16x32bx2: an explicit immHalfSplitoff (cli_tcgen05.cpp)
-    Tcgen05Scale tcgen05Scale;       // tcgen05.mma block scale: --scale-vec, --sfa-id, --sfb-id
+    std::string placementText;        // --smem: ldmatrix / stmatrix placement (cli_banks.cpp)
+    std::string ld, st;               // tcgen05.mma composed with a Tensor Memory access (cli_tcgen05.cpp)
+    std::string halfSplitoffText;     // tcgen05 .16x32bx2: an explicit immHalfSplitoff (cli_tcgen05.cpp)
+    Tcgen05Scale tcgen05Scale;        // tcgen05.mma block scale: --scale-vec, --sfa-id, --sfb-id
+    std::string sfaIdText, sfbIdText; // read into tcgen05Scale
     std::string target;
     auto* show = subcommand(
         "show", "Print a text grid of one instruction (cells T<lane>:a<i>; tcgen05.mma: L<lane> C<column>)");
     if (named(show)) {
         show->add_option("spec", spec, "Spec or PTX instruction, e.g. mma.m16n8k16.f16")->required();
         option(show, "--operand", operand, "Only this operand: A, B, C, D or metadata");
-        option(show, "--selector", selector, "Sparse metadata: only this sparsity selector");
+        numberOption(show, "--selector", selectorText, "Sparse metadata: only this sparsity selector");
         option(show, "--major", major,
                "wgmma shared memory: K or MN (with --operand A: A's shared-memory view)");
         option(show, "--swizzle", swizzle, "wgmma shared memory: none, 32B, 64B or 128B (default 128B)");
@@ -715,10 +767,10 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
                "tcgen05.mma: who holds D[m][n] after this tcgen05.ld, e.g. 16x256b.x8 "
                "(docs/reference/tcgen05.md)");
         option(show, "--st", st, "tcgen05.mma: who must hold A[m][k] for this tcgen05.st, e.g. 32x32b.x8");
-        option(show, "--imm-half-splitoff", halfSplitoff, kHalfSplitoffHelp);
+        numberOption(show, "--imm-half-splitoff", halfSplitoffText, kHalfSplitoffHelp);
         option(show, "--scale-vec", tcgen05Scale.vec, kScaleVecHelp);
-        option(show, "--sfa-id", tcgen05Scale.sfaId, kSfaIdHelp);
-        option(show, "--sfb-id", tcgen05Scale.sfbId, kSfbIdHelp);
+        numberOption(show, "--sfa-id", sfaIdText, kSfaIdHelp);
+        numberOption(show, "--sfb-id", sfbIdText, kSfbIdHelp);
     }
 
     std::string exportSpec, format = "json", output;
@@ -733,7 +785,7 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         flag(exp, "--all", all, "Every variant in the catalog (-o names a folder)");
         option(exp, "--format", format, "Output format: " + exportFormatList());
         option(exp, "--operand", operand, "Only this operand (txt, svg)");
-        option(exp, "--selector", selector, "Sparse metadata: only this sparsity selector");
+        numberOption(exp, "--selector", selectorText, "Sparse metadata: only this sparsity selector");
         option(exp, "--major", major, "wgmma shared memory: K or MN (default K)");
         option(exp, "--swizzle", swizzle, "wgmma shared memory: none, 32B, 64B or 128B (default 128B)");
         option(exp, "-o,--output", output,
@@ -748,14 +800,15 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
              "json: the compact form, elements as columns (docs/reference/json.md#compact-form)");
         option(exp, "--ld", ld, "tcgen05.mma: compose with this tcgen05.ld (txt, json, svg)");
         option(exp, "--st", st, "tcgen05.mma: compose with this tcgen05.st (txt, json, svg)");
-        option(exp, "--imm-half-splitoff", halfSplitoff, kHalfSplitoffHelp);
+        numberOption(exp, "--imm-half-splitoff", halfSplitoffText, kHalfSplitoffHelp);
         option(exp, "--scale-vec", tcgen05Scale.vec, kScaleVecHelp);
-        option(exp, "--sfa-id", tcgen05Scale.sfaId, kSfaIdHelp);
-        option(exp, "--sfb-id", tcgen05Scale.sfbId, kSfbIdHelp);
+        numberOption(exp, "--sfa-id", sfaIdText, kSfaIdHelp);
+        numberOption(exp, "--sfb-id", sfbIdText, kSfbIdHelp);
         option(exp, "--lanes", lanes, "svg: only these lanes/threads in color, e.g. 0-3,13 (others grey)");
     }
 
-    std::string probeSpec, jsonPath;
+    std::string probeSpec;
+    std::optional<std::string> jsonPath; // given empty: refused before the run
     bool probeAllVariants = false;
     bool probeTiming = false;
     std::string probeFamily;
@@ -801,30 +854,32 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     });
 
     std::string querySpec, queryOperand, diffSpec2;
-    int queryRow = 0, queryCol = 0, queryLane = 0, queryRegister = 0, querySelector = 0;
+    std::string queryRow, queryCol, queryLane, queryRegister, querySelector;
     bool queryJson = false;
     auto* where = subcommand("where", "Who holds OPERAND[ROW][COL]: lane(s), register, bits, element");
     if (named(where)) {
         where->add_option("spec", querySpec, "Spec or PTX instruction")->required();
         where->add_option("operand", queryOperand, "A, B, C or D")->required();
-        where->add_option("row", queryRow, "Row of the operand")->required();
-        where->add_option("col", queryCol, "Column of the operand")->required();
+        where->add_option("row", queryRow, "Row of the operand")->required()->type_name("INT");
+        where->add_option("col", queryCol, "Column of the operand")->required()->type_name("INT");
         where->add_flag("--json", queryJson, "JSON instead of text (docs/reference/queries.md)");
     }
     auto* what = subcommand("what", "Every element one lane (thread) holds, per operand");
     if (named(what)) {
         what->add_option("spec", querySpec, "Spec or PTX instruction")->required();
         what->add_option("--lane,--thread", queryLane, "Lane (warp) or thread 0..127 (warpgroup)")
-            ->required();
-        what->add_option("--register", queryRegister, "Only this register");
+            ->required()
+            ->type_name("INT");
+        what->add_option("--register", queryRegister, "Only this register")->type_name("INT");
         what->add_flag("--json", queryJson, "JSON instead of text");
     }
     auto* feedsCmd = subcommand("feeds", "Which A, B, C registers and metadata fields make D[ROW][COL]");
     if (named(feedsCmd)) {
         feedsCmd->add_option("spec", querySpec, "Spec or PTX instruction")->required();
-        feedsCmd->add_option("row", queryRow, "Row of D")->required();
-        feedsCmd->add_option("col", queryCol, "Column of D")->required();
-        feedsCmd->add_option("--selector", querySelector, "Sparse: only this sparsity selector's metadata");
+        feedsCmd->add_option("row", queryRow, "Row of D")->required()->type_name("INT");
+        feedsCmd->add_option("col", queryCol, "Column of D")->required()->type_name("INT");
+        feedsCmd->add_option("--selector", querySelector, "Sparse: only this sparsity selector's metadata")
+            ->type_name("INT");
         feedsCmd->add_flag("--json", queryJson, "JSON instead of text");
     }
     auto* diffCmd =
@@ -836,7 +891,8 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         diffCmd->add_flag("--json", queryJson, "JSON instead of text");
     }
 
-    std::string discoverSpec, discoverFamily, discoverJson, discoverExpect, discoverValidate;
+    std::string discoverSpec, discoverFamily, discoverExpect, discoverValidate;
+    std::optional<std::string> discoverJson; // given empty: refused before the run
     auto* disc = subcommand(
         "discover",
         "Discover wmma fragment layouts on the GPU (docs/discovery.md): load index-tagged matrices, "
@@ -860,22 +916,43 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     try {
         app.parse(reversed);
     } catch (const CLI::ParseError& e) {
-        const int code = app.exit(e, out, err);
-        return code == 0 ? Ok : Usage;
+        if (e.get_exit_code() == 0) // --help, --version
+            return app.exit(e, out, err) == 0 ? Ok : Usage;
+        // One line, input escaped and cut, as every other error (CLI11's own printing took two lines and
+        // passed control characters through).
+        std::string command;
+        for (const CLI::App* sub : app.get_subcommands())
+            command = " " + sub->get_name();
+        if (command.empty() && !args.empty() && !args[0].empty() && args[0][0] != '-') {
+            // Subcommands not named are not added (above): CLI11 would only say "A subcommand is required".
+            err << "lanemap-cli: unknown command '" << excerpt(args[0], 32)
+                << "'; valid: list, show, export, probe, discover, banks, where, what, feeds, diff, decode\n";
+            return Usage;
+        }
+        err << "lanemap-cli: " << excerpt(e.what(), 240) << "; see lanemap-cli" << command << " --help\n";
+        return Usage;
     }
 
-    if (where->parsed())
-        return cmdWhere(querySpec, queryOperand, queryRow, queryCol, queryJson, out, err);
-    if (what->parsed())
-        return cmdWhat(querySpec, queryLane,
-                       what->get_option("--register")->count() ? std::optional<int>(queryRegister)
-                                                               : std::nullopt,
-                       queryJson, out, err);
-    if (feedsCmd->parsed())
-        return cmdFeeds(querySpec, queryRow, queryCol,
-                        feedsCmd->get_option("--selector")->count() ? std::optional<int>(querySelector)
-                                                                    : std::nullopt,
-                        queryJson, out, err);
+    if (where->parsed()) {
+        const std::optional<Number> row = readNumber("row", queryRow, err);
+        const std::optional<Number> col = row ? readNumber("col", queryCol, err) : std::nullopt;
+        return row && col ? cmdWhere(querySpec, queryOperand, *row, *col, queryJson, out, err) : Usage;
+    }
+    if (what->parsed()) {
+        const std::optional<Number> lane = readNumber("--lane", queryLane, err);
+        std::optional<Number> reg;
+        if (!lane || !optionalNumber(what, "--register", queryRegister, reg, err))
+            return Usage;
+        return cmdWhat(querySpec, *lane, reg, queryJson, out, err);
+    }
+    if (feedsCmd->parsed()) {
+        const std::optional<Number> row = readNumber("row", queryRow, err);
+        const std::optional<Number> col = row ? readNumber("col", queryCol, err) : std::nullopt;
+        std::optional<Number> selectorNumber;
+        if (!row || !col || !optionalNumber(feedsCmd, "--selector", querySelector, selectorNumber, err))
+            return Usage;
+        return cmdFeeds(querySpec, *row, *col, selectorNumber, queryJson, out, err);
+    }
     if (diffCmd->parsed())
         return cmdDiff(querySpec, diffSpec2, queryOperand, queryJson, out, err);
 
@@ -898,11 +975,33 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         return Usage;
     }
     if (selectorGiven(show) || selectorGiven(exp)) {
-        if (selector < 0 || selector > 3) {
-            err << "lanemap-cli: --selector " << selector << " is out of range: --selector must be 0..3\n";
+        const std::optional<Number> selector = readNumber("--selector", selectorText, err);
+        if (!selector)
+            return Usage;
+        if (selector->value < 0 || selector->value > 3) {
+            err << "lanemap-cli: --selector "
+                << (selector->typed.empty() ? std::to_string(selector->value) : selector->typed)
+                << " is out of range: --selector must be 0..3\n";
             return Usage;
         }
-        options.selector = selector;
+        options.selector = selector->value;
+    }
+    std::optional<Number> halfSplitoff;
+    const CLI::App* viewCommand = show->parsed() ? show : exp;
+    if (!optionalNumber(viewCommand, "--imm-half-splitoff", halfSplitoffText, halfSplitoff, err))
+        return Usage;
+    for (const auto& [name, text, id] : {std::tuple{"--sfa-id", &sfaIdText, &tcgen05Scale.sfaId},
+                                         std::tuple{"--sfb-id", &sfbIdText, &tcgen05Scale.sfbId}}) {
+        std::optional<Number> n;
+        if (!optionalNumber(viewCommand, name, *text, n, err))
+            return Usage;
+        if (n && !n->typed.empty()) { // beyond int: no vector size takes it
+            err << "lanemap-cli: " << name << ' ' << n->typed
+                << " is out of range: a scale factor ID is 0 to 3 (1X: 0-3, 2X: 0 or 2, 4X: 0)\n";
+            return Usage;
+        }
+        if (n)
+            *id = n->value;
     }
 
     if (exp->parsed() && (!color.empty() || !palette.empty() || !lanes.empty()) && format != "svg") {
@@ -937,7 +1036,7 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     }
 
     if (list->parsed())
-        return cmdList(family, sm, out, err);
+        return cmdList(family, smText, out, err);
     if (show->parsed() && !placementText.empty())
         return cmdWithPlacement(spec, placementText, "txt", options, "-", out, err);
     if ((show->parsed() || exp->parsed()) && halfSplitoff &&
@@ -965,8 +1064,7 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         return cmdShow(spec, options, target, halfSplitoff, out, err);
     if (disc->parsed()) {
         if (!discoverValidate.empty()) {
-            if (!discoverSpec.empty() || !discoverFamily.empty() || !discoverJson.empty() ||
-                !discoverExpect.empty()) {
+            if (!discoverSpec.empty() || !discoverFamily.empty() || discoverJson || !discoverExpect.empty()) {
                 err << "lanemap-cli: discover --validate PATH takes no other argument\n";
                 return Usage;
             }

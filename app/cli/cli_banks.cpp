@@ -105,9 +105,10 @@ int cmdBanks(const BanksRequest& request, std::ostream& out, std::ostream& err) 
                 doc << "recommended: none of the candidates is conflict-free\n";
         }
     }
-    if (request.output.empty() || request.output == "-") {
+    // -o '' is an empty file name (refused by the writer), not standard output.
+    if (!request.output || *request.output == "-") {
         out << doc.str();
-    } else if (const std::string failure = writeFile(request.output, doc.str()); !failure.empty()) {
+    } else if (const std::string failure = writeFile(*request.output, doc.str()); !failure.empty()) {
         err << "lanemap-cli: " << failure << '\n';
         return Usage;
     }

@@ -4,6 +4,7 @@
 #include "lanemap/export.hpp"
 
 #include <iosfwd>
+#include <optional>
 #include <string>
 
 namespace lanemap::cli {
@@ -14,8 +15,8 @@ struct BanksRequest {
     std::string feeds; // --feeds SPEC:OPERAND
     bool search = false;
     bool json = false;
-    std::string format; // --format text|json|svg (empty: text, or json with --json)
-    std::string output; // -o PATH ('-' or empty: stdout)
+    std::string format;                // --format text|json|svg (empty: text, or json with --json)
+    std::optional<std::string> output; // -o PATH (not given or '-': stdout; given empty: refused)
 };
 
 int cmdBanks(const BanksRequest& request, std::ostream& out, std::ostream& err);

@@ -4,6 +4,7 @@
 #include "cli_decode.hpp"
 
 #include "cli.hpp"
+#include "cli_numbers.hpp"
 
 #include "lanemap/excerpt.hpp"
 #include "lanemap/tcgen05_desc.hpp"
@@ -146,7 +147,8 @@ CLI::App* addDecodeCommand(CLI::App& app, DecodeRequest& r, bool withOptions) {
                        "Encode: kind=K,a=T,b=T,d=T,m=M,n=N,sparse=0|1,selector=S,saturate=0|1,negate_a=0|1,"
                        "negate_b=0|1,major_a=K|MN,major_b=K|MN,max_shift=0|8|16|32,sf_a=I,sf_b=I,"
                        "scale=ue8m0|ue4m3,k96=0|1");
-    decode->add_option("--cta-group", r.ctaGroup, "With an idesc: the instruction's .cta_group (1 or 2)");
+    decode->add_option("--cta-group", r.ctaGroup, "With an idesc: the instruction's .cta_group (1 or 2)")
+        ->type_name("INT"); // read as text (cli_numbers.hpp)
     decode->add_flag("--ws", r.ws, "With an idesc: the instruction is .ws");
     decode->add_flag("--no-ws", r.noWs, "With an idesc: the instruction is not .ws");
     decode->add_flag("--json", r.json, "JSON instead of text (docs/reference/tcgen05-descriptors.md)");
@@ -162,18 +164,23 @@ int cmdDecode(const DecodeRequest& r, std::ostream& out, std::ostream& err) {
         return Usage;
     }
     const bool instr = !r.idesc.empty() || !r.idescFrom.empty();
-    if (!instr && (r.ctaGroup != 0 || r.ws || r.noWs || !r.kind.empty())) {
+    if (!instr && (r.ctaGroup || r.ws || r.noWs || !r.kind.empty())) {
         err << "lanemap-cli: --kind, --cta-group and --ws/--no-ws describe an instruction descriptor; the "
                "shared-memory descriptor takes none of them\n";
         return Usage;
     }
     tcgen05::Context context;
-    if (r.ctaGroup != 0) {
-        if (r.ctaGroup != 1 && r.ctaGroup != 2) {
-            err << "lanemap-cli: --cta-group " << r.ctaGroup << " is not a CTA group; valid: 1, 2\n";
+    if (r.ctaGroup) {
+        const std::optional<Number> group = readNumber("--cta-group", *r.ctaGroup, err);
+        if (!group)
+            return Usage;
+        if (group->value != 1 && group->value != 2) {
+            err << "lanemap-cli: --cta-group "
+                << (group->typed.empty() ? std::to_string(group->value) : group->typed)
+                << " is not a CTA group; valid: 1, 2\n";
             return Usage;
         }
-        context.ctaGroup = r.ctaGroup;
+        context.ctaGroup = group->value;
     }
     if (r.ws && r.noWs) {
         err << "lanemap-cli: --ws and --no-ws contradict each other; use one\n";

@@ -3,6 +3,7 @@
 // by field, from a pasted value or built from named fields (docs/reference/tcgen05-descriptors.md).
 
 #include <iosfwd>
+#include <optional>
 #include <string>
 
 namespace CLI {
@@ -12,12 +13,12 @@ class App;
 namespace lanemap::cli {
 
 struct DecodeRequest {
-    std::string smemDesc;  // --smem-desc 0x...
-    std::string smemFrom;  // --smem-desc-from start=...,swizzle=...
-    std::string idesc;     // --idesc 0x...
-    std::string idescFrom; // --idesc-from kind=...,a=...
-    std::string kind;      // --kind (with --idesc)
-    int ctaGroup = 0;      // --cta-group 1|2 (0: not given)
+    std::string smemDesc;                // --smem-desc 0x...
+    std::string smemFrom;                // --smem-desc-from start=...,swizzle=...
+    std::string idesc;                   // --idesc 0x...
+    std::string idescFrom;               // --idesc-from kind=...,a=...
+    std::string kind;                    // --kind (with --idesc)
+    std::optional<std::string> ctaGroup; // --cta-group 1|2, as typed
     bool ws = false, noWs = false;
     bool json = false;
 };

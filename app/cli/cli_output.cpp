@@ -1,11 +1,13 @@
 #include "cli_output.hpp"
 
 #include "cli.hpp"
+#include "lanemap/excerpt.hpp"
 #include "lanemap/write.hpp"
 
 #include <filesystem>
 #include <ostream>
 #include <system_error>
+#include <unistd.h>
 
 namespace lanemap::cli {
 
@@ -29,7 +31,9 @@ int writeExport(const std::string& path, std::string_view spec, std::string_view
         err << "lanemap-cli: " << failure << '\n';
         return Usage;
     }
-    out << "wrote 1 file to " << target << '\n';
+    // Into standard output (-o /dev/stdout) the document is the output, as with -o -: no status line in it.
+    if (openDescriptorOf(target) != STDOUT_FILENO)
+        out << "wrote 1 file to " << excerpt(target, 200) << '\n';
     return Ok;
 }
 

@@ -140,13 +140,13 @@ int cmdTcgen05(const std::string& spec, const std::string& ld, const std::string
                        writing.gzip, doc, out, err);
 }
 
-const Instruction* withHalfSplitoff(const Instruction& entry, const std::optional<int>& split,
+const Instruction* withHalfSplitoff(const Instruction& entry, const std::optional<Number>& split,
                                     Instruction& storage, std::ostream& err) {
     if (!split)
         return &entry;
     std::string error;
-    if (!tmem::withHalfSplitoff(entry, *split, storage, error)) {
-        err << "lanemap-cli: --imm-half-splitoff: " << error << '\n';
+    if (!tmem::withHalfSplitoff(entry, split->value, storage, error)) {
+        err << "lanemap-cli: --imm-half-splitoff: " << asTyped(error, *split) << '\n';
         return nullptr;
     }
     return &storage;

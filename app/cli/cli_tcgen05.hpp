@@ -2,6 +2,7 @@
 // lanemap-cli show / export of a tcgen05.mma form, alone or composed with a tcgen05.ld (--ld) or tcgen05.st
 // (--st) (cli_tcgen05.cpp; docs/reference/tcgen05.md).
 
+#include "cli_numbers.hpp"
 #include "lanemap/diagram.hpp"
 
 #include <iosfwd>
@@ -59,7 +60,7 @@ inline constexpr const char* kHalfSplitoffHelp =
 
 // `entry` as shown, or with --imm-half-splitoff its .16x32bx2 register fragment at that offset (kept in
 // `storage`); nullptr after a message naming the valid range or the shapes that take it (exit 2).
-const Instruction* withHalfSplitoff(const Instruction& entry, const std::optional<int>& split,
+const Instruction* withHalfSplitoff(const Instruction& entry, const std::optional<Number>& split,
                                     Instruction& storage, std::ostream& err);
 
 } // namespace lanemap::cli

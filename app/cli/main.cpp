@@ -22,7 +22,9 @@ int main(int argc, char** argv) {
 
     std::vector<std::string> args(argv + 1, argv + argc);
     int code = lanemap::cli::run(args, std::cout, std::cerr);
-    if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    // run() has said so when std::cout failed (one failure, one line); this catches what stdio still held.
+    const bool reported = !std::cout;
+    if ((std::fflush(stdout) != 0 || std::ferror(stdout)) && !reported) {
         std::cerr << "lanemap-cli: the output could not be written: " << std::strerror(errno) << '\n';
         if (code == lanemap::cli::Ok)
             code = lanemap::cli::Usage;

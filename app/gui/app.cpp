@@ -9,7 +9,9 @@
 #include <QApplication>
 #include <QBuffer>
 #include <QCommandLineParser>
+#include <QDir>
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QImage>
 #include <QSettings>
 #include <QSocketNotifier>
@@ -21,6 +23,7 @@
 #include <cstdio>
 #include <fcntl.h>
 #include <memory>
+#include <pwd.h>
 #include <unistd.h>
 
 static void lanemapInitResources() {
@@ -70,6 +73,39 @@ void installQuitSignals() {
     action.sa_flags = SA_RESTART;
     for (int signal : {SIGTERM, SIGINT, SIGHUP})
         ::sigaction(signal, &action, nullptr);
+}
+
+// The settings file: where Qt puts it ($XDG_CONFIG_HOME/lanemap/lanemap.conf, else $HOME/.config/...), with
+// the home folder of the user's passwd entry when HOME is unset or relative: Qt took "/" then, and the app
+// wrote /.config/lanemap/lanemap.conf at the filesystem root. Empty, with `why`, when there is no usable
+// place, or when the file is larger than lanemap ever writes: Qt parses all of it at start and writes all
+// of it back on every save (a 20 MB file took seconds to save on SIGTERM); it is left as it is, unused.
+constexpr qint64 kMaxSettingsBytes = 1 << 20; // the app writes ~1 KB; a window layout at most ~130 KB
+QString settingsFile(QString& why) {
+    const QString xdg = qEnvironmentVariable("XDG_CONFIG_HOME"), home = qEnvironmentVariable("HOME");
+    QString config;
+    if (QDir::isAbsolutePath(xdg))
+        config = xdg;
+    else if (QDir::isAbsolutePath(home))
+        config = home + QStringLiteral("/.config");
+    else if (const passwd* pw = ::getpwuid(::geteuid());
+             pw && pw->pw_dir && pw->pw_dir[0] == '/' && pw->pw_dir[1] != '\0')
+        config = QString::fromLocal8Bit(pw->pw_dir) + QStringLiteral("/.config");
+    else {
+        why = QStringLiteral("HOME is not set and the user has no home folder: the view is not saved");
+        return {};
+    }
+    const QString file = QDir::cleanPath(config + QStringLiteral("/lanemap/lanemap.conf"));
+    if (const QFileInfo info(file); info.exists() && info.size() > kMaxSettingsBytes) {
+        why = QStringLiteral(
+                  "%1 is %2 bytes, more than lanemap ever writes (at most %3): not read, and the view "
+                  "is not saved to it (remove it to start afresh)")
+                  .arg(quoted(file))
+                  .arg(info.size())
+                  .arg(kMaxSettingsBytes);
+        return {};
+    }
+    return file;
 }
 
 // Largest window side the screenshot and --size accept: the grab is a w*h*4-byte image, and past this Qt's
@@ -151,10 +187,11 @@ int runApp(int argc, char** argv, const QElapsedTimer* startTimer) {
 
     const bool screenshot = parser.isSet(shotOpt);
     // An interactive window closes (and saves) on SIGTERM; a screenshot run just stops, leaving no temp file.
-    if (screenshot)
-        installWriteSignalCleanup();
-    else
+    // Either way SIGQUIT (and whatever the window does not handle) removes the temp files of writes in
+    // flight.
+    if (!screenshot)
         installQuitSignals();
+    installWriteSignalCleanup();
     // Check what can be checked before building the window: the screenshot's path, --size and --hover.
     if (screenshot) {
         if (const std::string failure = checkWritable(parser.value(shotOpt).toStdString());
@@ -188,8 +225,13 @@ int runApp(int argc, char** argv, const QElapsedTimer* startTimer) {
     }
     // Screenshots are reproducible: they ignore and never change the stored preferences.
     std::unique_ptr<QSettings> settings;
-    if (!screenshot)
-        settings = std::make_unique<QSettings>();
+    if (!screenshot) {
+        QString why;
+        if (const QString file = settingsFile(why); !file.isEmpty())
+            settings = std::make_unique<QSettings>(file, QSettings::IniFormat); // on Unix, Qt's native format
+        else
+            printErr(QStringLiteral("lanemap: settings: %1").arg(why));
+    }
     MainWindow::Options options;
     options.settings = settings.get();
     options.restore = !screenshot && !parser.isSet(specOpt);
@@ -206,7 +248,7 @@ int runApp(int argc, char** argv, const QElapsedTimer* startTimer) {
     if (parser.isSet(themeOpt)) {
         const QString t = parser.value(themeOpt);
         if (t != QLatin1String("light") && t != QLatin1String("dark")) {
-            printErr(QStringLiteral("lanemap: unknown theme '%1'; valid themes: light, dark").arg(t));
+            printErr(QStringLiteral("lanemap: unknown theme '%1'; valid themes: light, dark").arg(quoted(t)));
             return 2;
         }
         window.setTheme(themeFromString(t));
@@ -215,7 +257,7 @@ int runApp(int argc, char** argv, const QElapsedTimer* startTimer) {
         const auto c = parseColorBy(parser.value(colorOpt).toStdString());
         if (!c) {
             printErr(QStringLiteral("lanemap: unknown --color-by '%1'; valid: lane, register, group")
-                         .arg(parser.value(colorOpt)));
+                         .arg(quoted(parser.value(colorOpt))));
             return 2;
         }
         window.setColorBy(*c);

@@ -102,6 +102,14 @@ QString qs(std::string_view s) {
     return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
 }
 
+// "A, B, C, D", or "none" for a view with no register operand.
+QString operandList(const Instruction& in) {
+    QStringList names;
+    for (const FragmentLayout& op : in.operands)
+        names << qs(op.name());
+    return names.isEmpty() ? QStringLiteral("none") : names.join(QStringLiteral(", "));
+}
+
 QLabel* makeLabel(const QString& objectName, QWidget* parent) {
     auto* l = new QLabel(parent);
     l->setObjectName(objectName);
@@ -1284,9 +1292,23 @@ void MainWindow::rebuildCompare() {
         m_stack->setCurrentWidget(m_paneSplitter);
         return;
     }
-    Operand operand = m_state->compareOperand();
-    if (!m_instruction->operand(operand) || !m_compareInstruction->operand(operand))
-        operand = Operand::A;
+    // The operand picked, where both hold it; else the first both hold (ldmatrix and tcgen05.ld hold only D,
+    // a tcgen05.mma view none): drawing one that a side lacks threw and ended the app, at every start when
+    // the pair came from the settings.
+    std::optional<Operand> which;
+    for (const Operand o : {m_state->compareOperand(), Operand::A, Operand::B, Operand::C, Operand::D})
+        if (!which && m_instruction->operand(o) && m_compareInstruction->operand(o))
+            which = o;
+    if (!which) {
+        m_compareSummary->setText(
+            tr("%1 and %2 hold no operand in common (%1: %3; %2: %4): nothing to compare.")
+                .arg(QString::fromStdString(m_instruction->spec),
+                     QString::fromStdString(m_compareInstruction->spec), operandList(*m_instruction),
+                     operandList(*m_compareInstruction)));
+        m_stack->setCurrentWidget(m_comparePage);
+        return;
+    }
+    const Operand operand = *which;
     const Instruction* sides[2] = {m_instruction, m_compareInstruction};
     CompareResult results[2];
     int positions = 0;

@@ -10,6 +10,7 @@
 #include <cctype>
 #include <charconv>
 #include <cstdio>
+#include <set>
 #include <sstream>
 
 namespace lanemap::banks {
@@ -125,6 +126,7 @@ std::string hex(std::uint32_t v) {
 std::optional<Placement> parsePlacement(std::string_view text, std::string& error) {
     Placement p;
     bool majorSeen = false;
+    std::set<std::string> seen; // pitch=32,pitch=64 took the last one, silently
     for (const std::string& part : splitParts(text)) {
         if (part.empty()) {
             error = "--smem: empty part (two commas in a row?)";
@@ -133,6 +135,10 @@ std::optional<Placement> parsePlacement(std::string_view text, std::string& erro
         const std::size_t eq = part.find('=');
         const std::string key = eq == std::string::npos ? part : trim(part.substr(0, eq));
         const std::string value = eq == std::string::npos ? std::string() : trim(part.substr(eq + 1));
+        if (eq != std::string::npos && !seen.insert(key).second) {
+            error = "--smem: " + excerpt(key, 24) + "= given twice; give each part once";
+            return std::nullopt;
+        }
         auto number = [&](const char* what) -> std::optional<long long> {
             const std::optional<long long> n = parseNumber(value);
             if (!n || *n < 0 || *n > (1 << 20))
@@ -151,6 +157,12 @@ std::optional<Placement> parsePlacement(std::string_view text, std::string& erro
             const auto n = number("pitch");
             if (!n)
                 return std::nullopt;
+            if (*n == 0) { // 0 stands for "the tile's own line" inside Placement: not a pitch one can give
+                error =
+                    "--smem: pitch 0 is not a line length; give the bytes from one line's start to the next "
+                    "(a multiple of 16, 16 .. 1048576), or leave pitch out for the tile's own line";
+                return std::nullopt;
+            }
             p.pitchBytes = static_cast<int>(*n);
         } else if (key == "pad") {
             const auto n = number("pad");

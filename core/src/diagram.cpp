@@ -3,6 +3,7 @@
 #include "diagram_tmem_text.hpp"
 
 #include "lanemap/evidence.hpp"
+#include "lanemap/excerpt.hpp"
 #include "lanemap/matrix_move.hpp"
 
 #include "format.hpp"
@@ -70,8 +71,8 @@ std::optional<std::vector<int>> parseLaneList(std::string_view text, int limit, 
                             ? number(item, first) && ((last = first), true)
                             : number(item.substr(0, dash), first) && number(item.substr(dash + 1), last);
         if (!ok || first > last) {
-            error = "bad lane list '" + std::string(text) + "' at '" + std::string(item) +
-                    "'; expected numbers and ranges like 0-3,13";
+            error = "bad lane list '" + excerpt(text) + "' at '" + excerpt(item, 24) +
+                    "'; expected numbers and ranges like 0-3,13 (lanes 0.." + std::to_string(limit - 1) + ")";
             return std::nullopt;
         }
         if (first < 0 || last >= limit) {

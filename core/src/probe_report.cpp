@@ -1,5 +1,8 @@
 #include "lanemap/probe_report.hpp"
 
+#include "json_limits.hpp"
+#include "lanemap/excerpt.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -96,6 +99,10 @@ bool field(const ordered_json& j, const char* key, T& out, std::string& error, c
 } // namespace
 
 bool parseProbeReport(std::string_view text, ProbeReport& report, std::string& error) {
+    if (const std::string over = json_limits::check(text); !over.empty()) {
+        error = "not a lanemap probe report: " + over;
+        return false;
+    }
     ordered_json doc;
     try {
         doc = ordered_json::parse(text);
@@ -143,7 +150,7 @@ bool parseProbeReport(std::string_view text, ProbeReport& report, std::string& e
         if (const std::optional<Verdict> v = parseVerdict(verdict))
             res.verdict = *v;
         else {
-            error = where + ": verdict '" + verdict + "' is not pass, fail or unsupported";
+            error = where + ": verdict '" + excerpt(verdict) + "' is not pass, fail or unsupported";
             return false;
         }
         if (j.contains("reason") && !field(j, "reason", res.reason, error, where))
@@ -170,7 +177,7 @@ bool parseProbeReport(std::string_view text, ProbeReport& report, std::string& e
                 if (const std::optional<Operand> o = parseOperand(operand))
                     m.operand = *o;
                 else {
-                    error = mw + ": operand '" + operand + "' is not A, B, C, D or metadata";
+                    error = mw + ": operand '" + excerpt(operand) + "' is not A, B, C, D or metadata";
                     return false;
                 }
                 if (mj.contains("matrix") && !field(mj, "matrix", m.matrix, error, mw))

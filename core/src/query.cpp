@@ -121,6 +121,18 @@ ordered_json sharedJson(const SharedHolding& s) {
     return o;
 }
 
+// A tcgen05.mma view holds no register operand: D sits in Tensor Memory, A and B in shared memory (or A in
+// Tensor Memory too). `where` said "valid operands: " (an empty list), `what` printed a bare header and exit
+// 0, `feeds` "has no D operand"; they say where D is, and which command answers.
+bool inTensorMemory(const Instruction& in, std::string& error, const std::string& asked) {
+    if (!in.hasSpace(Space::TensorMemory))
+        return false;
+    error = in.spec + " keeps D in Tensor Memory, not in registers: " + asked + "; `lanemap-cli show " +
+            in.spec + "` gives the Tensor Memory lane and column of each D[m][n], and `show " + in.spec +
+            " --ld SHAPE` (e.g. --ld 32x32b.x8) the thread and register a tcgen05.ld moves it to";
+    return true;
+}
+
 ordered_json fieldJson(const MetadataUse& m) {
     ordered_json o;
     o["selector"] = m.selector;
@@ -140,6 +152,8 @@ std::string dump(const ordered_json& doc) {
 std::optional<WhereAnswer> where(const Instruction& in, Operand operand, int row, int col,
                                  std::string& error) {
     WhereAnswer answer{operand, row, col, {}, {}};
+    if (inTensorMemory(in, error, "no lane holds " + std::string(toString(operand)) + cellName(row, col)))
+        return std::nullopt;
     if (operand == Operand::Metadata) {
         error = "metadata is not a matrix of elements; `feeds " + in.spec +
                 " ROW COL` names the metadata fields of a row; valid operands: " + operandNames(in);
@@ -172,6 +186,8 @@ std::optional<WhereAnswer> where(const Instruction& in, Operand operand, int row
 std::optional<WhatAnswer> what(const Instruction& in, int thread, std::optional<int> reg,
                                std::string& error) {
     const std::string who = in.scope == Scope::Warpgroup ? "thread" : "lane";
+    if (inTensorMemory(in, error, "no " + who + " holds an element of it"))
+        return std::nullopt;
     if (!inRange(thread, in.threads, who.c_str(), in.spec + " (" + std::to_string(in.threads) + " threads)",
                  error))
         return std::nullopt;
@@ -192,9 +208,13 @@ std::optional<WhatAnswer> what(const Instruction& in, int thread, std::optional<
 
 std::optional<FeedsAnswer> feeds(const Instruction& in, int row, int col, std::optional<int> selector,
                                  std::string& error) {
+    if (inTensorMemory(in, error,
+                       "no register feeds D" + cellName(row, col) +
+                           " (A and B come from shared memory or Tensor Memory)"))
+        return std::nullopt;
     const FragmentLayout* d = in.operand(Operand::D);
     if (!d) {
-        error = in.spec + " has no D operand";
+        error = in.spec + " has no D operand; valid operands: " + operandNames(in);
         return std::nullopt;
     }
     const std::string name = "D (" + std::to_string(d->rows()) + "x" + std::to_string(d->cols()) + ")";

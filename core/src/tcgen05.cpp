@@ -91,8 +91,9 @@ std::string validate(const Access& a) {
                " (at most 128 registers a thread); valid: " + joinInts(nums, ".x");
     if (a.split >= 0 && !rec.halfSplit)
         return "immHalfSplitoff applies to .16x32bx2 only";
+    // `split > kColumns - half`, not `split + half > kColumns`: a split near INT_MAX would overflow.
     if (rec.halfSplit && a.split >= 0 &&
-        (a.split < halfColumnsOf(a) || a.split + halfColumnsOf(a) > kColumns))
+        (a.split < halfColumnsOf(a) || a.split > kColumns - halfColumnsOf(a)))
         return "immHalfSplitoff " + std::to_string(a.split) + " out of range for this access: from " +
                std::to_string(halfColumnsOf(a)) + " (the halves must not overlap) to " +
                std::to_string(kColumns - halfColumnsOf(a)) + " columns";

@@ -2,9 +2,12 @@
 // of Table 39, as tables.
 #include "lanemap/tcgen05_desc.hpp"
 
+#include "lanemap/excerpt.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <tuple>
@@ -924,9 +927,11 @@ DecodedInstrDescriptor decodeInstrDescriptor(std::uint32_t bits, Kind kind, cons
 // --- `--smem-desc-from` ------------------------------------------------------------------------------------
 
 namespace {
-// Splits "k=v,k=v" and calls `take(key, value)` per item; empty items are skipped.
+// Splits "k=v,k=v" and calls `take(key, value)` per item; empty items are skipped, a key given twice is
+// refused (the last one won, silently).
 template <class Take> void forEachKeyValue(std::string_view text, std::string_view keys, Take take) {
     std::size_t pos = 0;
+    std::set<std::string> seen;
     while (pos <= text.size()) {
         const std::size_t comma = text.find(',', pos);
         const std::string_view item =
@@ -936,9 +941,12 @@ template <class Take> void forEachKeyValue(std::string_view text, std::string_vi
             continue;
         const std::size_t eq = item.find('=');
         if (eq == std::string_view::npos)
-            throw std::invalid_argument("'" + std::string(item) +
+            throw std::invalid_argument("'" + excerpt(item, 32) +
                                         "' is not key=value; keys: " + std::string(keys));
-        take(lower(item.substr(0, eq)), std::string(item.substr(eq + 1)));
+        const std::string key = lower(item.substr(0, eq));
+        if (!seen.insert(key).second)
+            throw std::invalid_argument("'" + excerpt(key, 32) + "' is given twice; give each key once");
+        take(key, std::string(item.substr(eq + 1)));
     }
 }
 
@@ -957,7 +965,7 @@ std::uint32_t number(const std::string& key, const std::string& value) {
                     });
     const unsigned long long v = ok ? std::stoull(digits, nullptr, base) : 0;
     if (!ok || v > 0xFFFFFFFFull)
-        throw std::invalid_argument("'" + key + "=" + value +
+        throw std::invalid_argument("'" + excerpt(key + "=" + value, 48) +
                                     "': expected a non-negative number (decimal or 0x hex) below 2^32");
     return static_cast<std::uint32_t>(v);
 }
@@ -985,15 +993,17 @@ SmemDescriptor parseSmemDescriptor(std::string_view text) {
             else if (m == "absolute")
                 d.leadingMode = LeadingMode::AbsoluteAddress;
             else
-                throw std::invalid_argument("mode '" + value + "' is unknown; valid: relative, absolute");
+                throw std::invalid_argument("mode '" + excerpt(value, 32) +
+                                            "' is unknown; valid: relative, absolute");
         } else if (key == "swizzle") {
             const std::optional<smem::Swizzle> s = parseSwizzle(value);
             if (!s)
-                throw std::invalid_argument("swizzle '" + value +
+                throw std::invalid_argument("swizzle '" + excerpt(value, 32) +
                                             "' is unknown; valid: " + std::string(swizzleList()));
             d.swizzle = *s;
         } else
-            throw std::invalid_argument("unknown key '" + key + "'; keys: " + std::string(smemKeyList()));
+            throw std::invalid_argument("unknown key '" + excerpt(key, 32) +
+                                        "'; keys: " + std::string(smemKeyList()));
     });
     return d;
 }
@@ -1016,7 +1026,7 @@ InstrDescriptor parseInstrDescriptor(std::string_view text) {
         if (value.empty() || value.size() > 6 || !std::all_of(value.begin(), value.end(), [](char c) {
                 return std::isdigit(static_cast<unsigned char>(c));
             }))
-            fail("'" + std::string(key) + "=" + value + "': expected a non-negative integer");
+            fail("'" + excerpt(std::string(key) + "=" + value, 48) + "': expected a non-negative integer");
         v = std::stoi(value);
         return v;
     };
@@ -1026,26 +1036,27 @@ InstrDescriptor parseInstrDescriptor(std::string_view text) {
             return true;
         if (v == "0" || v == "false" || v == "no")
             return false;
-        fail("'" + std::string(key) + "=" + value + "': expected 0/1, true/false or yes/no");
+        fail("'" + excerpt(std::string(key) + "=" + value, 48) + "': expected 0/1, true/false or yes/no");
         return false;
     };
     forEachKeyValue(text, instrKeyList(), [&](const std::string& key, const std::string& value) {
         if (key == "kind") {
             const std::optional<Kind> k = parseKind(value);
             if (!k)
-                fail("kind '" + value + "' is not a tcgen05 kind; valid: " + std::string(kindList()));
+                fail("kind '" + excerpt(value, 32) +
+                     "' is not a tcgen05 kind; valid: " + std::string(kindList()));
             d.kind = *k;
             kindGiven = true;
         } else if (key == "a" || key == "b") {
             const std::optional<Type> t = parseType(value);
             if (!t)
-                fail(key + " type '" + value + "' is unknown; valid: " + namesOf(kTypes));
+                fail(key + " type '" + excerpt(value, 32) + "' is unknown; valid: " + namesOf(kTypes));
             (key == "a" ? d.atype : d.btype) = *t;
             (key == "a" ? aGiven : bGiven) = true;
         } else if (key == "d") {
             const std::optional<DType> t = parseDType(value);
             if (!t)
-                fail("d type '" + value + "' is unknown; valid: " + namesOf(kDTypes));
+                fail("d type '" + excerpt(value, 32) + "' is unknown; valid: " + namesOf(kDTypes));
             d.dtype = *t;
             dtypeGiven = true;
         } else if (key == "m") {
@@ -1065,7 +1076,7 @@ InstrDescriptor parseInstrDescriptor(std::string_view text) {
         } else if (key == "major_a" || key == "major_b") {
             const std::optional<smem::Major> m = smem::parseMajor(value);
             if (!m)
-                fail(key + " '" + value + "' is unknown; valid: K, MN");
+                fail(key + " '" + excerpt(value, 32) + "' is unknown; valid: K, MN");
             (key == "major_a" ? d.majorA : d.majorB) = *m;
         } else if (key == "max_shift") {
             d.maxShift = integer(key, value);
@@ -1076,12 +1087,12 @@ InstrDescriptor parseInstrDescriptor(std::string_view text) {
         } else if (key == "scale") {
             const std::optional<ScaleType> s = parseScaleType(value);
             if (!s)
-                fail("scale '" + value + "' is unknown; valid: ue8m0, ue4m3");
+                fail("scale '" + excerpt(value, 32) + "' is unknown; valid: ue8m0, ue4m3");
             d.scaleType = *s;
         } else if (key == "k96") {
             d.k96 = boolean(key, value);
         } else {
-            fail("unknown key '" + key + "'; keys: " + std::string(instrKeyList()));
+            fail("unknown key '" + excerpt(key, 32) + "'; keys: " + std::string(instrKeyList()));
         }
     });
     if (!kindGiven)

@@ -31,10 +31,13 @@ std::vector<std::string_view> words(std::string_view text) {
     }
 }
 
+// Decimal digits without a leading zero, as the ISA spells shapes and counts: `m0128n8` was read as m128n8
+// while the other families refuse `m016n8k16`.
 std::optional<int> number(std::string_view text) {
     int value = 0;
     const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec != std::errc() || ptr != text.data() + text.size() || text.empty())
+    if (ec != std::errc() || ptr != text.data() + text.size() || text.empty() || text[0] == '-' ||
+        (text.size() > 1 && text[0] == '0'))
         return std::nullopt;
     return value;
 }
@@ -174,7 +177,8 @@ std::optional<MmaShape> parseMma(std::string_view text, std::string& error,
             const std::size_t npos = w.find('n');
             const auto m = number(w.substr(1, npos == std::string_view::npos ? npos : npos - 1));
             const auto n = npos == std::string_view::npos ? std::optional<int>() : number(w.substr(npos + 1));
-            if (!m || (npos != std::string_view::npos && !n)) {
+            // N = 0 is no shape: leaving N out (m128) means the largest N, `n0` silently meant the same.
+            if (!m || (npos != std::string_view::npos && (!n || *n == 0))) {
                 error = "invalid shape '" + excerpt(w, 32) + "' (e.g. m128n256, or m128 for the largest N)";
                 return std::nullopt;
             }

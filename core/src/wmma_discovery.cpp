@@ -2,8 +2,11 @@
 // fragment registers it dumps into placements, and the discovery report (JSON, validation). Linked into the
 // build-time report embedder too, so it depends on no catalog.
 
+#include "lanemap/excerpt.hpp"
 #include "lanemap/probe_report.hpp"
 #include "lanemap/wmma.hpp"
+
+#include "json_limits.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -379,17 +382,25 @@ bool getInt(const ordered_json& j, const char* key, int& out, std::string& error
     out = j.at(key).get<int>();
     return true;
 }
+// sm_<number>: a compute capability of two or three digits, no leading zero (sm_75 .. sm_121); `sm_0` and a
+// 23-digit number were listed as targets.
 bool validTarget(const std::string& t) {
     if (t.size() < 4 || t.rfind("sm_", 0) != 0)
         return false;
     std::size_t i = 3;
     while (i < t.size() && std::isdigit(static_cast<unsigned char>(t[i])))
         ++i;
-    return i > 3 && (i == t.size() || (i + 1 == t.size() && (t[i] == 'a' || t[i] == 'f')));
+    const std::size_t digits = i - 3;
+    return digits >= 2 && digits <= 3 && t[3] != '0' &&
+           (i == t.size() || (i + 1 == t.size() && (t[i] == 'a' || t[i] == 'f')));
 }
 } // namespace
 
 bool parseDiscoveryReport(std::string_view text, DiscoveryReport& report, std::string& error) {
+    if (const std::string over = json_limits::check(text); !over.empty()) {
+        error = "not a lanemap discovery report: " + over;
+        return false;
+    }
     ordered_json doc;
     try {
         doc = ordered_json::parse(text);
@@ -416,12 +427,16 @@ bool parseDiscoveryReport(std::string_view text, DiscoveryReport& report, std::s
         !getString(doc, "lanemap_version", r.lanemapVersion, error, "report"))
         return false;
     if (!validTarget(r.sassTarget)) {
-        error = "\"sass_target\" must be sm_<number> (e.g. sm_90, sm_90a); got \"" +
-                r.sassTarget.substr(0, 32) + "\"";
+        error = "\"sass_target\" must be sm_<number>, the number 10 to 999 (e.g. sm_90, sm_90a); got \"" +
+                excerpt(r.sassTarget, 32) + "\"";
         return false;
     }
     if (!doc.contains("fragments") || !doc["fragments"].is_array()) {
         error = "\"fragments\" must be an array";
+        return false;
+    }
+    if (doc["fragments"].empty()) { // a report of nothing would still list its target for every variant
+        error = "\"fragments\" is empty: a discovery report holds at least one discovered fragment";
         return false;
     }
     for (std::size_t fi = 0; fi < doc["fragments"].size(); ++fi) {
@@ -431,12 +446,15 @@ bool parseDiscoveryReport(std::string_view text, DiscoveryReport& report, std::s
             error = where + " must be an object";
             return false;
         }
-        std::string key;
+        std::string key, informative;
         if (!getString(fj, "fragment", key, error, where))
             return false;
+        for (const char* optional : {"ptx", "cuda"}) // informative, but a string where given
+            if (fj.contains(optional) && !getString(fj, optional, informative, error, where))
+                return false;
         const std::optional<FragmentForm> form = formOfKey(key);
         if (!form) {
-            error = where + ": unknown fragment \"" + key.substr(0, 48) +
+            error = where + ": unknown fragment \"" + excerpt(key, 48) +
                     "\" (a wmma form like m16n16k16.a.row.f16)";
             return false;
         }
@@ -529,7 +547,7 @@ bool parseDiscoveryReport(std::string_view text, DiscoveryReport& report, std::s
                 return false;
             }
             if (!seen.insert(c.spec).second) {
-                error = where + ": " + c.spec + " is checked twice";
+                error = where + ": " + excerpt(c.spec) + " is checked twice";
                 return false;
             }
             c.store = *sv;

@@ -7,6 +7,7 @@
 #include "lanemap/gpu/probe.hpp"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <fcntl.h>
 #include <poll.h>
@@ -19,6 +20,7 @@
 #include <sstream>
 #include <streambuf>
 
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -100,11 +102,79 @@ TEST_F(CliHostile, InProcessFailedOutputStreamExits2) {
     EXPECT_NE(err.str().find("could not be written"), std::string::npos) << err.str();
 }
 
-TEST_F(CliHostile, InterruptedExportAllLeavesNoTempFiles) {
+// Runs `script` with bash in the test folder, $CLI naming the binary; returns the exit status.
+int bash(const std::string& script, const fs::path& dir) {
+    const fs::path file = dir / "script.sh";
+    std::ofstream(file) << "cd '" << dir.string() << "' || exit 99\nCLI='" << LANEMAP_CLI_BINARY << "'\n"
+                        << script << '\n';
+    const int status = std::system(("bash '" + file.string() + "'").c_str());
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+std::string slurp(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), {}};
+}
+
+// -o /dev/stderr, /dev/stdout, /proc/self/fd/N name the streams the shell opened: written where they stand.
+// Reopening the name (and replacing the file behind it) wiped a log redirected with 2>>; into a pipe it
+// failed with "No such file or directory".
+TEST_F(CliHostile, StreamNamesAreTheOpenStreams) {
+    ASSERT_EQ(
+        bash("echo LOG1 > b.log; \"$CLI\" export mma.m16n8k16.f16 --format cute -o /dev/stderr 2>>b.log",
+             m_dir),
+        0);
+    const std::string log = slurp(m_dir / "b.log");
+    EXPECT_EQ(log.rfind("LOG1\n// mma.m16n8k16.f16", 0), 0u) << log.substr(0, 200);
+
+    ASSERT_EQ(
+        bash(
+            "{ echo BEFORE; \"$CLI\" export mma.m16n8k16.f16 --format cute -o /dev/stdout; echo AFTER; } > f",
+            m_dir),
+        0);
+    const std::string f = slurp(m_dir / "f");
+    EXPECT_EQ(f.rfind("BEFORE\n// mma.m16n8k16.f16", 0), 0u) << f.substr(0, 200);
+    EXPECT_EQ(f.substr(f.size() - 6), "AFTER\n");
+    EXPECT_EQ(f.find("wrote 1 file"), std::string::npos) << "a status line inside the document";
+
+    ASSERT_EQ(
+        bash("set -o pipefail; \"$CLI\" export mma.m16n8k16.f16 -o /dev/stdout 2>err | cat > piped; \"$CLI\" "
+             "export mma.m16n8k16.f16 -o /proc/self/fd/1 | cat >> piped2",
+             m_dir),
+        0)
+        << slurp(m_dir / "err");
+    EXPECT_EQ(nlohmann::json::parse(slurp(m_dir / "piped"))["spec"], "mma.m16n8k16.f16");
+    EXPECT_EQ(slurp(m_dir / "piped2"), slurp(m_dir / "piped"));
+}
+
+// Under `ulimit -f` a write past the limit raised SIGXFSZ, which killed the CLI with no message and left its
+// temp file. It now fails like a full disk: exit 2, "File too large", the old file kept, no temp file.
+TEST_F(CliHostile, FileSizeLimitIsAnErrorNotASignal) {
+    std::ofstream(m_dir / "old.svg") << "old";
+    for (const std::string& command : {std::string("export wgmma.m64n256k16.f16 --format svg -o old.svg"),
+                                       std::string("banks ldmatrix.m8n8.x4.b16 --format svg -o old.svg"),
+                                       std::string("export --all --format svg -o all")}) {
+        const int code = bash("ulimit -f 2; \"$CLI\" " + command + " 2>err", m_dir);
+        EXPECT_EQ(code, 2) << command;
+        EXPECT_NE(slurp(m_dir / "err").find("File too large"), std::string::npos)
+            << command << ": " << slurp(m_dir / "err");
+        EXPECT_EQ(slurp(m_dir / "old.svg"), "old");
+    }
+    for (const fs::path& dir : {m_dir, m_dir / "all"})
+        for (const auto& e : fs::directory_iterator(dir))
+            EXPECT_EQ(e.path().filename().string().find(".tmp."), std::string::npos) << e.path();
+}
+
+class CliHostileSignal : public CliHostile, public ::testing::WithParamInterface<int> {};
+
+TEST_P(CliHostileSignal, InterruptedExportAllLeavesNoTempFiles) {
+    const int signal = GetParam();
     const fs::path out = m_dir / "svg";
     const pid_t child = ::fork();
     ASSERT_GE(child, 0);
     if (child == 0) {
+        const rlimit noCore{0, 0}; // SIGQUIT dumps core by default
+        ::setrlimit(RLIMIT_CORE, &noCore);
         ::execl(LANEMAP_CLI_BINARY, LANEMAP_CLI_BINARY, "export", "--all", "--format", "svg", "-o",
                 out.c_str(), static_cast<char*>(nullptr));
         ::_exit(127);
@@ -116,7 +186,7 @@ TEST_F(CliHostile, InterruptedExportAllLeavesNoTempFiles) {
         std::error_code ec;
         for (fs::directory_iterator it(out, ec), end; !ec && it != end; it.increment(ec))
             if (it->path().filename().string().find(".tmp.") != std::string::npos) {
-                ::kill(child, SIGTERM);
+                ::kill(child, signal);
                 sent = true;
                 break;
             }
@@ -125,10 +195,13 @@ TEST_F(CliHostile, InterruptedExportAllLeavesNoTempFiles) {
         ASSERT_EQ(::waitpid(child, &status, 0), child);
     if (!sent)
         GTEST_SKIP() << "the export finished before a temp file was seen";
-    EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
+    EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == signal);
     for (const auto& e : fs::directory_iterator(out))
         EXPECT_EQ(e.path().filename().string().find(".tmp."), std::string::npos) << e.path();
 }
+
+// SIGHUP (the terminal closed) and SIGQUIT (Ctrl-\) left temp files: only SIGINT and SIGTERM were handled.
+INSTANTIATE_TEST_SUITE_P(CleanupSignals, CliHostileSignal, ::testing::Values(SIGTERM, SIGHUP, SIGQUIT));
 
 TEST_F(CliHostile, ProbeChecksTheJsonPathBeforeTheRun) {
     for (const fs::path& bad : {m_dir / "missing" / "r.json", m_dir}) {

@@ -53,4 +53,22 @@ TEST(CliTcgen05Split, AnOffsetOutOfRangeOrForAnotherShapeExitsTwo) {
     EXPECT_NE(all.err.find("not --all"), std::string::npos) << all.err;
 }
 
+// `split + half > 512` overflowed for a split near INT_MAX, let the offset through and aborted in the
+// diagram (exit 134, "fromCells: cell out of range").
+TEST(CliTcgen05Split, AnOffsetNearIntMaxIsOutOfRangeNotAnAbort) {
+    for (const char* big : {"2147483647", "2147483646"})
+        for (const std::vector<std::string>& args :
+             {std::vector<std::string>{"show", "tcgen05.ld.16x32bx2.x2", "--imm-half-splitoff", big},
+              std::vector<std::string>{"export", "tcgen05.ld.16x32bx2.x2", "--imm-half-splitoff", big, "-o",
+                                       "-"}}) {
+            const auto r = runCli(args);
+            EXPECT_EQ(r.code, 2) << args[0] << ' ' << big;
+            EXPECT_NE(r.err.find("valid 2 to 510"), std::string::npos) << r.err;
+        }
+    // .x128: one half is 128 columns, so 128 .. 384; 2^31 - 128 + 128 overflowed.
+    const auto r = runCli({"show", "tcgen05.ld.16x32bx2.x128", "--imm-half-splitoff", "2147483520"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("valid 128 to 384"), std::string::npos) << r.err;
+}
+
 } // namespace test_cli_tcgen05_split

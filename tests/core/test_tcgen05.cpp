@@ -4,10 +4,12 @@
 #include "lanemap/catalog.hpp"
 #include "lanemap/spec.hpp"
 #include "lanemap/tcgen05_desc.hpp"
+#include "lanemap/tcgen05_split.hpp"
 #include "lanemap/tmem.hpp"
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <map>
 #include <set>
 #include <tuple>
@@ -90,6 +92,22 @@ TEST(LdStShapes, Figure187_16x32bx2AndItsSplitOffset) {
     EXPECT_NE(validate(Access{Op::Ld, Shape::S16x32bx2, 4, false, 2}).find("must not overlap"),
               std::string::npos);
     EXPECT_NE(validate(Access{Op::Ld, Shape::S16x64b, 4, false, 8}).find("16x32bx2 only"), std::string::npos);
+}
+
+// A split near INT_MAX is out of range, not an overflow of `split + half` (UBSan: signed overflow).
+TEST(LdStShapes, SplitNearIntMaxIsOutOfRange) {
+    for (const int split : {std::numeric_limits<int>::max(), std::numeric_limits<int>::max() - 1,
+                            std::numeric_limits<int>::max() - 127})
+        EXPECT_NE(validate(Access{Op::Ld, Shape::S16x32bx2, 128, false, split}).find("out of range"),
+                  std::string::npos)
+            << split;
+    const ParsedSpec parsed = parseSpec("tcgen05.ld.16x32bx2.x2", Catalog::instance());
+    ASSERT_TRUE(parsed);
+    Instruction out;
+    std::string error;
+    EXPECT_FALSE(withHalfSplitoff(Catalog::instance().instruction(*parsed.variant),
+                                  std::numeric_limits<int>::max(), out, error));
+    EXPECT_NE(error.find("valid 2 to 510"), std::string::npos) << error;
 }
 
 // .pack::16b: the same registers read twice the columns, the lower column in bits 15-0.

@@ -9,6 +9,7 @@
 #include <QDataStream>
 #include <QDir>
 #include <QFile>
+#include <QLabel>
 #include <QMainWindow>
 #include <QStatusBar>
 
@@ -20,6 +21,10 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <grp.h>
+#include <pwd.h>
+#include <set>
 #include <sstream>
 #include <sys/wait.h>
 #include <thread>
@@ -107,15 +112,26 @@ TEST_F(AppHostile, HoverMustNameNumbers) {
     }
 }
 
-// A file-size limit stands in for a full disk: the write fails part-way, as on a full tmpfs.
+// A file-size limit stands in for a full disk: the write fails part-way, as on a full tmpfs. SIGXFSZ keeps
+// its default action (ending the process), as in a user's shell: the writer must keep it from killing the
+// app.
 TEST_F(AppHostile, ScreenshotOnAFullDiskKeepsTheOldFile) {
     std::ofstream(m_dir / "old.png") << "the old picture";
-    const AppRun r = app("--spec mma.m16n8k16.f16 --screenshot old.png", "trap '' XFSZ; ulimit -f 16;");
+    const AppRun r = app("--spec mma.m16n8k16.f16 --screenshot old.png", "ulimit -f 16;");
     EXPECT_EQ(r.code, 2) << r.err;
     EXPECT_NE(r.err.find("File too large"), std::string::npos) << r.err;
     EXPECT_EQ(slurp(m_dir / "old.png"), "the old picture");
     for (const auto& e : fs::directory_iterator(m_dir))
         EXPECT_EQ(e.path().filename().string().find(".tmp."), std::string::npos) << e.path();
+}
+
+// --screenshot /dev/stdout is the stream the shell opened: `>> log` appends the PNG to the log, it does not
+// replace the log with it.
+TEST_F(AppHostile, ScreenshotToStandardOutputAppendsWhereTheShellAppends) {
+    std::ofstream(m_dir / "log") << "LOG\n";
+    const AppRun r = app("--spec mma.m16n8k16.f16 --screenshot /dev/stdout >>log");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(slurp(m_dir / "log").substr(0, 8), "LOG\n\x89PNG");
 }
 
 TEST_F(AppHostile, ScreenshotThroughALinkKeepsTheLink) {
@@ -224,6 +240,138 @@ TEST_F(AppHostile, CorruptGeometryStartsAndSigtermSaves) {
     EXPECT_EQ(saved.value(QStringLiteral("last/spec")).toString(), QStringLiteral("mma.m16n8k8.tf32"));
     EXPECT_NE(saved.value(QStringLiteral("last/geometry")).toByteArray(), geometryOf(99999, 99999))
         << "the corrupt geometry was not replaced on SIGTERM";
+}
+
+// Starts the app in a child (offscreen, stderr to `errFile`, `setup` run first in the child), waits until it
+// catches SIGTERM, sends it; how it ended (128 + signal when killed).
+int startAndTerminate(const std::function<void()>& setup, const fs::path& errFile) {
+    const pid_t child = ::fork();
+    if (child == 0) {
+        ::setenv("QT_QPA_PLATFORM", "offscreen", 1);
+        setup();
+        const int log = ::open(errFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0666);
+        ::dup2(log, STDERR_FILENO);
+        ::execl(LANEMAP_GUI_BINARY, LANEMAP_GUI_BINARY, static_cast<char*>(nullptr));
+        ::_exit(127);
+    }
+    const std::string statusFile = "/proc/" + std::to_string(child) + "/status";
+    int status = 0;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (std::chrono::steady_clock::now() < deadline) {
+        if (::waitpid(child, &status, WNOHANG) == child)
+            return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        std::istringstream lines(slurp(statusFile));
+        std::string line;
+        unsigned long long caught = 0;
+        while (std::getline(lines, line))
+            if (line.rfind("SigCgt:", 0) == 0)
+                caught = std::stoull(line.substr(7), nullptr, 16);
+        if (caught & (1ull << (SIGTERM - 1)))
+            break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(500)); // let it reach the event loop
+    ::kill(child, SIGTERM);
+    ::waitpid(child, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+// Qt parses the whole settings file at start and writes all of it back on every save: with 20 MB of it,
+// SIGTERM took seconds to save. A file larger than lanemap ever writes is left as it is and not used.
+TEST_F(AppHostile, AHugeSettingsFileIsLeftAloneAndUnused) {
+    const fs::path file = m_dir / "config" / "lanemap" / "lanemap.conf";
+    fs::create_directories(file.parent_path());
+    {
+        std::ofstream out(file);
+        out << "[last]\nspec=mma.m16n8k8.tf32\n[junk]\n";
+        for (int i = 0; out.tellp() < (20 << 20); ++i)
+            out << "key" << i << "=value" << i << '\n';
+    }
+    const std::string before = slurp(file);
+    const int code = startAndTerminate([&] { ::setenv("XDG_CONFIG_HOME", (m_dir / "config").c_str(), 1); },
+                                       m_dir / "err.txt");
+    EXPECT_EQ(code, 0);
+    const std::string err = slurp(m_dir / "err.txt");
+    EXPECT_NE(err.find("more than lanemap ever writes"), std::string::npos) << err;
+    EXPECT_TRUE(slurp(file) == before) << "the settings file was rewritten";
+}
+
+// With HOME unset Qt placed the settings at the filesystem root, /.config/lanemap/lanemap.conf; the home
+// folder of the user's passwd entry is used instead. Run as nobody, whose home does not exist, so nothing of
+// this machine's users is touched: the failed save names the file it tried.
+TEST_F(AppHostile, WithoutHomeTheSettingsGoToThePasswdHome) {
+    const passwd* nobody = ::getpwuid(65534);
+    if (::geteuid() != 0 || !nobody || !nobody->pw_dir || fs::exists(nobody->pw_dir))
+        GTEST_SKIP() << "needs root and a user 65534 whose home folder does not exist";
+    const std::string home = nobody->pw_dir;
+    fs::permissions(m_dir, fs::perms::all); // the child, as nobody, writes its log here
+    const int code = startAndTerminate(
+        [&] {
+            ::unsetenv("HOME");
+            ::unsetenv("XDG_CONFIG_HOME");
+            if (::chdir(m_dir.c_str()) != 0 || ::setgroups(0, nullptr) != 0 || ::setgid(65534) != 0 ||
+                ::setuid(65534) != 0)
+                ::_exit(126);
+        },
+        m_dir / "err.txt");
+    EXPECT_EQ(code, 0);
+    const std::string err = slurp(m_dir / "err.txt");
+    EXPECT_NE(err.find("could not save the settings to " + home + "/.config/lanemap/lanemap.conf"),
+              std::string::npos)
+        << err;
+    EXPECT_EQ(err.find("to /.config/"), std::string::npos) << err;
+}
+
+// Compare draws one operand on both sides: a pair where one side lacks the operand picked (ldmatrix and
+// tcgen05.ld hold only D, a tcgen05.mma view none) threw std::invalid_argument and ended the app, 40 of the
+// 121 family pairs. Now the operand both hold is compared, or the summary says there is none.
+TEST(CompareHostile, EveryFamilyPairComparesWhatBothHold) {
+    std::vector<std::string> specs; // the first variant of each family
+    std::set<const lanemap::Family*> seen;
+    for (const lanemap::Variant* v : lanemap::Catalog::instance().variants())
+        if (seen.insert(v->family).second)
+            specs.push_back(v->spec);
+    ASSERT_GE(specs.size(), 11u);
+    lanemap::gui::test::Window w;
+    for (const std::string& mine : specs)
+        for (const std::string& other : specs) {
+            ASSERT_TRUE(w->openSpec(QString::fromStdString(mine))) << mine;
+            w->setCompareOperand(QStringLiteral("A"));
+            ASSERT_NO_THROW(ASSERT_TRUE(w->setCompare(QString::fromStdString(other))))
+                << mine << " vs " << other;
+            const QString summary = w->findChild<QLabel*>(QStringLiteral("compareSummary"))->text();
+            EXPECT_TRUE(summary.contains(QStringLiteral("Comparing operand")) ||
+                        summary.contains(QStringLiteral("no operand in common")))
+                << mine << " vs " << other << ": " << summary.toStdString();
+        }
+    ASSERT_TRUE(w->openSpec(QStringLiteral("ldmatrix.m8n8.x4.b16")));
+    ASSERT_TRUE(w->setCompare(QStringLiteral("mma.m16n8k16.f16")));
+    EXPECT_TRUE(
+        w->findChild<QLabel*>(QStringLiteral("compareSummary"))->text().contains(QStringLiteral("<b>D</b>")));
+    ASSERT_NE(w->compareView(0), nullptr);
+    ASSERT_TRUE(w->setCompare(QStringLiteral("tcgen05.mma.cta_group::1.kind::f16.m128n16")));
+    EXPECT_EQ(w->compareView(0), nullptr);
+    EXPECT_TRUE(w->findChild<QLabel*>(QStringLiteral("compareSummary"))
+                    ->text()
+                    .contains(QStringLiteral("no operand in common")));
+}
+
+// Settings are never fatal: a saved pair that shares no operand A (each spec valid alone) crashed every
+// start.
+TEST(CompareHostile, ASavedPairWithoutOperandAStarts) {
+    lanemap::gui::test::Window w;
+    w.window.reset();
+    w.settings->setValue(QStringLiteral("last/spec"), QStringLiteral("ldmatrix.m8n8.x4.b16"));
+    w.settings->setValue(QStringLiteral("last/compareSpec"), QStringLiteral("tcgen05.ld.32x32b.x1"));
+    w.settings->sync();
+    ASSERT_NO_THROW(w.open(true));
+    EXPECT_NE(w->compareView(0), nullptr);
+}
+
+TEST_F(AppHostile, CompareScreenshotOfAPairWithoutOperandA) {
+    const AppRun r = app("--spec ldmatrix.m8n8.x4.b16 --compare mma.m16n8k16.f16 --screenshot x.png");
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(fs::exists(m_dir / "x.png"));
 }
 
 } // namespace

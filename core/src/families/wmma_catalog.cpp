@@ -12,6 +12,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
+#include <optional>
 #include <stdexcept>
 
 namespace lanemap::wmma {
@@ -136,6 +138,17 @@ std::optional<ElementType> cudaType(const std::string& raw) {
     return parseElementType(t); // tf32, s4, u4, b1 (precision::)
 }
 
+// Decimal digits without a leading zero or sign, as the ISA spells shapes (sscanf's %d let m016n16k16,
+// m+16 and "m 16" through, and std::stoi "16abc", where the other families refuse them).
+std::optional<int> shapeNumber(std::string_view t) {
+    int value = 0;
+    const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), value);
+    if (t.empty() || t[0] == '-' || (t.size() > 1 && t[0] == '0') || ec != std::errc() ||
+        end != t.data() + t.size())
+        return std::nullopt;
+    return value;
+}
+
 // wmma::fragment<use, m, n, k, type[, layout]>
 std::string parseCuda(const std::string& text, WmmaParts& p) {
     const std::size_t open = text.find('<'), close = text.rfind('>');
@@ -148,16 +161,17 @@ std::string parseCuda(const std::string& text, WmmaParts& p) {
     std::string use = trimmed(args[0]);
     if (const std::size_t colons = use.rfind("::"); colons != std::string::npos)
         use = use.substr(colons + 2);
-    try {
-        p.m = std::stoi(trimmed(args[1]));
-        p.n = std::stoi(trimmed(args[2]));
-        p.k = std::stoi(trimmed(args[3]));
-    } catch (const std::exception&) {
-        return "M, N and K of wmma::fragment must be numbers";
-    }
+    const std::optional<int> m = shapeNumber(trimmed(args[1])), n = shapeNumber(trimmed(args[2])),
+                             k = shapeNumber(trimmed(args[3]));
+    if (!m || !n || !k)
+        return "M, N and K of wmma::fragment must be numbers (e.g. 16, 16, 16); got '" +
+               excerpt(trimmed(args[1]) + ", " + trimmed(args[2]) + ", " + trimmed(args[3]), 48) + "'";
+    p.m = *m;
+    p.n = *n;
+    p.k = *k;
     const std::optional<ElementType> type = cudaType(lower(trimmed(args[4])));
     if (!type)
-        return "unknown fragment element type '" + trimmed(args[4]).substr(0, 32) + "'";
+        return "unknown fragment element type '" + excerpt(trimmed(args[4]), 32) + "'";
     std::optional<Major> layout;
     if (args.size() == 6) {
         std::string l = trimmed(args[5]);
@@ -168,7 +182,7 @@ std::string parseCuda(const std::string& text, WmmaParts& p) {
         else if (l == "col_major")
             layout = Major::Col;
         else
-            return "the fragment layout is row_major or col_major; got '" + l.substr(0, 32) + "'";
+            return "the fragment layout is row_major or col_major; got '" + excerpt(l, 32) + "'";
     }
     if (use == "matrix_a") {
         p.atype = type;
@@ -181,19 +195,23 @@ std::string parseCuda(const std::string& text, WmmaParts& p) {
             return "an accumulator fragment has no layout argument";
         p.ctype = type;
     } else {
-        return "the fragment use is matrix_a, matrix_b or accumulator; got '" + use.substr(0, 32) + "'";
+        return "the fragment use is matrix_a, matrix_b or accumulator; got '" + excerpt(use, 32) + "'";
     }
     return {};
 }
 
 bool isShapeToken(const std::string& t, WmmaParts& p) {
-    int m = 0, n = 0, k = 0;
-    char rest = 0;
-    if (std::sscanf(t.c_str(), "m%dn%dk%d%c", &m, &n, &k, &rest) != 3)
+    const std::size_t n = t.find('n'), k = t.find('k');
+    if (t.empty() || t[0] != 'm' || n == std::string::npos || k == std::string::npos || k < n)
         return false;
-    p.m = m;
-    p.n = n;
-    p.k = k;
+    const std::optional<int> mv = shapeNumber(std::string_view(t).substr(1, n - 1)),
+                             nv = shapeNumber(std::string_view(t).substr(n + 1, k - n - 1)),
+                             kv = shapeNumber(std::string_view(t).substr(k + 1));
+    if (!mv || !nv || !kv)
+        return false;
+    p.m = *mv;
+    p.n = *nv;
+    p.k = *kv;
     return true;
 }
 
@@ -224,7 +242,7 @@ std::string parseDotted(const std::string& text, WmmaParts& p) {
         } else if (const std::optional<ElementType> type = parseElementType(t)) {
             types.push_back(*type);
         } else {
-            return "unknown component '" + t.substr(0, 32) + "'";
+            return "unknown component '" + excerpt(t, 32) + "'";
         }
     }
     if (!p.m)
