@@ -32,9 +32,9 @@ class KernelBinding {
 };
 
 const KernelBinding& oneHotKernels();       // probe_cuda.cpp: mma / mma.sp
-const KernelBinding& classCodedKernels();   // probe_wgmma_cuda.cpp: wgmma / wgmma.sp
-const KernelBinding& taggedKernels();       // probe_ldmatrix_cuda.cpp: ldmatrix / stmatrix / movmatrix
-const KernelBinding& discoveryKernels();    // discover_cuda.cpp: wmma discovery
-const KernelBinding& tensorMemoryKernels(); // probe_tcgen05_cuda.cpp: tcgen05 (sm_100a)
+const KernelBinding& classCodedKernels();   // methods/class_coded/class_coded_cuda.cpp: wgmma / wgmma.sp
+const KernelBinding& taggedKernels();       // methods/tagged/tagged_cuda.cpp: ldmatrix / stmatrix / movmatrix
+const KernelBinding& discoveryKernels();    // methods/discovery/discovery_cuda.cpp: wmma discovery
+const KernelBinding& tensorMemoryKernels(); // methods/tensor_memory/tensor_memory_cuda.cpp: tcgen05 (sm_100a)
 
 } // namespace lanemap::gpu

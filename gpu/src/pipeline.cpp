@@ -4,8 +4,8 @@
 #include "lanemap/gpu/discover.hpp"
 
 #include "methods.hpp"
-#include "probe_ldmatrix.hpp"
-#include "probe_tcgen05.hpp"
+#include "methods/tagged/tagged.hpp"
+#include "methods/tensor_memory/tensor_memory.hpp"
 
 #include "lanemap/catalog.hpp"
 

@@ -6,11 +6,11 @@
 #include "lanemap/gpu/probe.hpp"
 
 #include "device_cuda.hpp"
-#include "kernels.hpp"
 #include "methods.hpp"
-#include "probe_ldmatrix.hpp"
+#include "methods/one_hot/kernels.hpp"
+#include "methods/tagged/tagged.hpp"
+#include "methods/tensor_memory/tensor_memory.hpp"
 #include "probe_module.hpp"
-#include "probe_tcgen05.hpp"
 
 #include "lanemap/catalog.hpp"
 

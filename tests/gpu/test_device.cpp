@@ -6,7 +6,7 @@
 #include "lanemap/gpu/probe.hpp"
 
 #ifdef LANEMAP_HAVE_CUDA
-#include "kernels.hpp"
+#include "methods/one_hot/kernels.hpp"
 #endif
 
 #include <gtest/gtest.h>
@@ -23,7 +23,7 @@ namespace {
 // Variants whose instructions ptxas 13.0 assembles for sm_90a (docs/reference/ptx-facts.md: H100 = Yes). Used
 // only where the build has kernels.
 [[maybe_unused]] bool runsOnSm90a(const Variant& v) {
-    // wmma is discovered (kernels_wmma.cu), not probed: no one-hot kernel.
+    // wmma is discovered (gpu/src/methods/discovery/kernels.cu), not probed: no one-hot kernel.
     return v.minSm <= 90 && v.kind == Kind::None && v.family != Family::Wgmma &&
            v.family != Family::WgmmaSp && v.family != Family::Wmma;
 }

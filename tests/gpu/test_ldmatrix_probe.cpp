@@ -6,11 +6,11 @@
 #include "lanemap/gpu/pipeline.hpp"
 #include "lanemap/matrix_move.hpp"
 
-#include "probe_ldmatrix.hpp"
+#include "methods/tagged/tagged.hpp"
 
 #ifdef LANEMAP_HAVE_CUDA
 #include "device_cuda.hpp"
-#include "kernels_ldmatrix.hpp"
+#include "methods/tagged/kernels.hpp"
 #endif
 
 #include <gtest/gtest.h>

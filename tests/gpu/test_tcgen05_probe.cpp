@@ -5,13 +5,13 @@
 #include "lanemap/catalog.hpp"
 #include "lanemap/gpu/pipeline.hpp"
 
-#include "probe_tcgen05.hpp"
+#include "methods/tensor_memory/tensor_memory.hpp"
 
 #ifdef LANEMAP_HAVE_CUDA
 #include "device_cuda.hpp"
 #endif
 #ifdef LANEMAP_TCGEN05_PROBES
-#include "kernels_tcgen05_probe.hpp"
+#include "methods/tensor_memory/kernels.hpp"
 #endif
 
 #include "catalog_entry.hpp"
