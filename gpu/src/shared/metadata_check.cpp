@@ -5,6 +5,15 @@
 
 namespace lanemap::gpu::detail {
 
+std::uint32_t locateWord(int lane, int bit) {
+    std::uint32_t w = 0;
+    for (int j = 0; j < 8; ++j) {
+        const int id = lane * 8 + j;
+        w |= (((id >> bit) & 1) ? 0xEu : 0x4u) << (4 * j);
+    }
+    return w;
+}
+
 void Locate::add(int bit, int k, int k0, int k1, std::string_view inconsistent) {
     if (k == k1 && k1 != k0) {
         id |= 1 << bit;

@@ -6,6 +6,7 @@
 #include "lanemap/model.hpp"
 #include "lanemap/probe_report.hpp"
 
+#include <cstdint>
 #include <map>
 #include <set>
 #include <string>
@@ -29,6 +30,10 @@ struct Locate {
     void add(int bit, int k, int k0, int k1, std::string_view inconsistent);
     bool ok() const { return odd.empty(); }
 };
+
+// Lane `lane`'s metadata word in MetaLocate run `bit` (every nibble of the lane: 0b1110 where its id has the
+// bit, 0b0100 elsewhere).
+std::uint32_t locateWord(int lane, int bit);
 
 // "lane 3 bits [7:4]" of a nibble id.
 std::string nibbleName(int id);

@@ -1,5 +1,6 @@
 #pragma once
-// mma.sp helpers of the simulator.
+// How the simulated hardware reads compressed A (mma.sp and wgmma.sp), shared by the one-hot and class-coded
+// simulators.
 #include "lanemap/gpu/simulate.hpp"
 
 #include <cstdint>

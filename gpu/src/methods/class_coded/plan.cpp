@@ -5,7 +5,7 @@
 #include "lanemap/gpu/wgmma.hpp"
 
 #include "detail.hpp"
-#include "methods/one_hot/plan_detail.hpp"
+#include "shared/metadata_check.hpp"
 
 #include "lanemap/sparse.hpp"
 

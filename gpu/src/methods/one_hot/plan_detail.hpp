@@ -32,9 +32,8 @@ namespace lanemap::gpu::detail {
 // (each chunk keeps its first kept positions), P1 0b1110 (the last): with every nibble alike, which lane and
 // bits the hardware reads does not matter, so the dense experiments see a known logical A.
 constexpr std::uint32_t kPatternWord[2] = {0x44444444u, 0xEEEEEEEEu};
-constexpr int kNibbles = 32 * 8;             // metadata nibbles of a warp: lane * 8 + nibble
-constexpr int kLocateBits = 8;               // bits of a nibble id
-std::uint32_t locateWord(int lane, int bit); // lane's word in MetaLocate run `bit`: nibble id bit set -> P1
+constexpr int kNibbles = 32 * 8; // metadata nibbles of a warp: lane * 8 + nibble
+constexpr int kLocateBits = 8;   // bits of a nibble id
 
 class SparseImages {
   public:

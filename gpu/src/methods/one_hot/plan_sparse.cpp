@@ -7,19 +7,11 @@
 //  is
 //    set to the value (every other nibble P0) and the column the element multiplies is read back.
 #include "plan_detail.hpp"
+#include "shared/metadata_check.hpp"
 
 #include <stdexcept>
 
 namespace lanemap::gpu::detail {
-
-std::uint32_t locateWord(int lane, int bit) {
-    std::uint32_t w = 0;
-    for (int j = 0; j < 8; ++j) {
-        const int id = lane * 8 + j;
-        w |= (((id >> bit) & 1) ? 0xEu : 0x4u) << (4 * j);
-    }
-    return w;
-}
 
 sparse::Codec codecFor(const Instruction& in, int selector) {
     std::string error;
