@@ -1,4 +1,4 @@
-// The one probe pipeline: the method registry, and the driver loop every method runs through (unsupported
+// The one probe pipeline: the method rows, and the driver loop every method runs through (unsupported
 // handling, failed runs, progress, cancel, worker threads), driven by the CPU simulator as the device.
 #include "lanemap/catalog.hpp"
 #include "lanemap/gpu/pipeline.hpp"
@@ -7,9 +7,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <map>
 #include <mutex>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace test_pipeline {
@@ -67,18 +69,27 @@ class ScriptedDevice : public SimulatedDevice {
 } // namespace
 
 TEST(ProbePipeline, EveryFamilyHasAMethodAndEachMethodProbesItsFamilies) {
-    // wmma's method discovers the layout no document states (discover.hpp) and plugs in like the others.
-    for (const Variant* v : Catalog::instance().variants())
-        ASSERT_NE(methodFor(v->family), nullptr) << v->spec;
-    EXPECT_EQ(methodFor(Family::Wmma)->name(), "discovery");
-    EXPECT_EQ(methodFor(Family::Mma)->name(), "one-hot");
-    EXPECT_EQ(methodFor(Family::MmaSp), methodFor(Family::Mma));
-    EXPECT_EQ(methodFor(Family::Wgmma)->name(), "class-coded");
-    EXPECT_EQ(methodFor(Family::WgmmaSp), methodFor(Family::Wgmma));
-    // tcgen05 (sm_100a): one method for the three families (test_tcgen05_probe.cpp).
-    EXPECT_EQ(methodFor(Family::Tcgen05Ld)->name(), "tensor-memory");
-    EXPECT_EQ(methodFor(Family::Tcgen05St), methodFor(Family::Tcgen05Ld));
-    EXPECT_EQ(methodFor(Family::Tcgen05Mma), methodFor(Family::Tcgen05Ld));
+    // wmma's method discovers the layout no document states (discover.hpp) and plugs in like the others;
+    // tcgen05 (sm_100a) is one method for its three families (test_tcgen05_probe.cpp).
+    const std::map<Family, std::string_view> methodOf = {
+        {Family::Mma, "one-hot"},
+        {Family::MmaSp, "one-hot"},
+        {Family::Wgmma, "class-coded"},
+        {Family::WgmmaSp, "class-coded"},
+        {Family::Ldmatrix, "tagged-tile"},
+        {Family::Stmatrix, "tagged-tile"},
+        {Family::Movmatrix, "tagged-tile"},
+        {Family::Wmma, "discovery"},
+        {Family::Tcgen05Ld, "tensor-memory"},
+        {Family::Tcgen05St, "tensor-memory"},
+        {Family::Tcgen05Mma, "tensor-memory"},
+    };
+    for (const Variant* v : Catalog::instance().variants()) {
+        const ProbeMethod* method = probeMethodOf(*v);
+        ASSERT_NE(method, nullptr) << v->spec;
+        ASSERT_TRUE(methodOf.count(v->family)) << v->spec;
+        EXPECT_EQ(method->name(), methodOf.at(v->family)) << v->spec;
+    }
 }
 
 TEST(ProbePipeline, TheSimulatorPassesOneVariantOfEveryFamilyThroughTheSameDriver) {
@@ -95,7 +106,7 @@ TEST(ProbePipeline, TheSimulatorPassesOneVariantOfEveryFamilyThroughTheSameDrive
         const ProbeResult& r = report.results[i];
         EXPECT_EQ(r.spec, variants[i]->spec);
         EXPECT_EQ(r.verdict, Verdict::Pass) << r.spec;
-        const auto plan = methodFor(variants[i]->family)->plan(Catalog::instance().instruction(*variants[i]));
+        const auto plan = probeMethodOf(*variants[i])->plan(Catalog::instance().instruction(*variants[i]));
         EXPECT_EQ(r.experiments, plan->experiments()) << r.spec;
         EXPECT_GT(r.cellsChecked, 0) << r.spec;
         EXPECT_FALSE(r.findings.empty()) << r.spec;
@@ -192,7 +203,7 @@ TEST(ProbePipeline, EveryVariantsFormsRenderExactlyItsCatalogPtx) {
         const Instruction& in = Catalog::instance().instruction(*v);
         std::vector<std::string> ptx;
         std::vector<lanemap::Form> distinct;
-        for (const ProbeForm& f : methodFor(v->family)->forms(in)) {
+        for (const ProbeForm& f : probeMethodOf(*v)->forms(in)) {
             if (std::find(ptx.begin(), ptx.end(), f.ptx) != ptx.end())
                 continue;
             ptx.push_back(f.ptx);

@@ -1,8 +1,11 @@
-// The wmma discovery method (discover.hpp), CUDA-free: its two-stage plan (tagged loads; then the store and
-// mma checks built from the layouts the loads found), the interpretation, the simulated instructions, and
-// the report gathered from the pipeline's results.
+// The wmma discovery method (discover.hpp, discovery.hpp), CUDA-free: its two-stage plan (tagged loads; then
+// the store and mma checks built from the layouts the loads found), the interpretation, the simulated
+// instructions, and the report gathered from the pipeline's results.
 
 #include "lanemap/gpu/discover.hpp"
+
+#include "discovery.hpp"
+#include "methods/method_rows.hpp"
 
 #include "lanemap/catalog.hpp"
 
@@ -123,7 +126,34 @@ std::string isoNow() {
     return buf;
 }
 
+// Where a discovered fragment first differs from a recorded one; empty when they agree.
+std::string differsAt(const wmma::DiscoveredFragment& got, const wmma::DiscoveredFragment& want) {
+    for (int lane = 0; lane < kLanes; ++lane)
+        for (int i = 0; i < got.numElements(); ++i) {
+            const Cell g = got.cell(lane, i), w = want.cell(lane, i);
+            if (g.row != w.row || g.col != w.col)
+                return "lane " + std::to_string(lane) + " x[" + std::to_string(i) + "] holds (" +
+                       std::to_string(g.row) + "," + std::to_string(g.col) + "), recorded (" +
+                       std::to_string(w.row) + "," + std::to_string(w.col) + ")";
+        }
+    return {};
+}
+
+// The instructions the recorded report's layouts give: what SimulatedDevice runs discovery plans on.
+SimulatedWmma& recordedSimulator() {
+    static SimulatedWmma simulator = [] {
+        const std::vector<wmma::RecordedDiscovery>& recorded = wmma::recordedDiscoveries();
+        return SimulatedWmma(recorded.empty() ? wmma::DiscoveryReport{} : recorded.front().report);
+    }();
+    return simulator;
+}
+
+} // namespace
+
 // ---- The plan ----
+
+// Named, not anonymous: DiscoveryProbe (discovery.hpp) holds the Stages.
+namespace discovery {
 
 // One wmma instruction of a stage. Its output in the stage's raw words: a status word, then `outWords`.
 struct Op {
@@ -135,6 +165,8 @@ struct Op {
     std::vector<std::uint32_t> a, b, c; // store: a = the fragment's words; mma: the three operands
     std::size_t outWords = 0;
 };
+
+namespace {
 
 // Status words: the op ran; there is no kernel for it; the fragment that ran has another word count
 // (in the bits above the low byte).
@@ -169,6 +201,8 @@ std::size_t stageWords(const std::vector<Op>& ops) {
     return n;
 }
 
+} // namespace
+
 // What the loads of stage 1 found, read from its raw words.
 struct Loads {
     int sassVersion = 0;
@@ -182,9 +216,9 @@ struct Loads {
     }
 };
 
-class DiscoveryProbe final : public PlannedProbe {
+class Stages {
   public:
-    explicit DiscoveryProbe(const Instruction& in) : m_instruction(in) {
+    explicit Stages(const Instruction& in) : m_instruction(in) {
         for (const FragmentForm& form : discoveryForms(in))
             for (const wmma::TagRun& run : wmma::tagRuns(form)) {
                 Op op;
@@ -196,13 +230,14 @@ class DiscoveryProbe final : public PlannedProbe {
             }
     }
 
-    const Instruction& instruction() const override { return m_instruction; }
-    int experiments() const override { return static_cast<int>(m_loads.size() + m_checks.size()); }
-    std::size_t outWords() const override { return stageWords(ops()); }
-    std::vector<std::uint32_t> simulate() const override;
+    const Instruction& instruction() const { return m_instruction; }
+    int experiments() const { return static_cast<int>(m_loads.size() + m_checks.size()); }
+    std::size_t outWords() const { return stageWords(ops()); }
+    std::vector<std::uint32_t> simulate() const;
+    void run(WmmaInstructions& x, std::vector<std::uint32_t>& raw) const;
     const std::vector<Op>& ops() const { return m_stage == 0 ? m_loads : m_checks; }
 
-    bool advance(std::span<const std::uint32_t> raw) override {
+    bool advance(std::span<const std::uint32_t> raw) {
         if (m_stage != 0)
             return false;
         const Loads loads = readLoads(raw);
@@ -250,7 +285,7 @@ class DiscoveryProbe final : public PlannedProbe {
         return true;
     }
 
-    Interpretation interpret(std::span<const std::uint32_t> raw) const override;
+    Interpretation interpret(std::span<const std::uint32_t> raw) const;
 
   private:
     Loads readLoads(std::span<const std::uint32_t> raw) const;
@@ -263,7 +298,7 @@ class DiscoveryProbe final : public PlannedProbe {
     std::vector<long long> m_av, m_bv, m_cv; // the mma check's operand values
 };
 
-Loads DiscoveryProbe::readLoads(std::span<const std::uint32_t> raw) const {
+Loads Stages::readLoads(std::span<const std::uint32_t> raw) const {
     Loads out;
     out.sassVersion = static_cast<int>(raw[0]);
     std::size_t at = 1;
@@ -292,8 +327,8 @@ Loads DiscoveryProbe::readLoads(std::span<const std::uint32_t> raw) const {
     return out;
 }
 
-wmma::DiscoveryCheck DiscoveryProbe::readChecks(std::span<const std::uint32_t> raw,
-                                                const wmma::DiscoveredFragment& c) const {
+wmma::DiscoveryCheck Stages::readChecks(std::span<const std::uint32_t> raw,
+                                        const wmma::DiscoveredFragment& c) const {
     wmma::DiscoveryCheck check{m_instruction.spec, Verdict::Pass, Verdict::Pass, {}};
     std::string storeDetail, mmaDetail;
     std::size_t at = stageWords(m_loads) + 1;
@@ -357,20 +392,7 @@ wmma::DiscoveryCheck DiscoveryProbe::readChecks(std::span<const std::uint32_t> r
     return check;
 }
 
-// Where a discovered fragment first differs from a recorded one; empty when they agree.
-std::string differsAt(const wmma::DiscoveredFragment& got, const wmma::DiscoveredFragment& want) {
-    for (int lane = 0; lane < kLanes; ++lane)
-        for (int i = 0; i < got.numElements(); ++i) {
-            const Cell g = got.cell(lane, i), w = want.cell(lane, i);
-            if (g.row != w.row || g.col != w.col)
-                return "lane " + std::to_string(lane) + " x[" + std::to_string(i) + "] holds (" +
-                       std::to_string(g.row) + "," + std::to_string(g.col) + "), recorded (" +
-                       std::to_string(w.row) + "," + std::to_string(w.col) + ")";
-        }
-    return {};
-}
-
-Interpretation DiscoveryProbe::interpret(std::span<const std::uint32_t> raw) const {
+Interpretation Stages::interpret(std::span<const std::uint32_t> raw) const {
     auto found = std::make_shared<Discovered>();
     Loads loads = readLoads(raw);
     found->sassTarget = loads.sassVersion > 0 ? "sm_" + std::to_string(loads.sassVersion) : "";
@@ -427,39 +449,74 @@ Interpretation DiscoveryProbe::interpret(std::span<const std::uint32_t> raw) con
     return out;
 }
 
-// The instructions the recorded report's layouts give: what SimulatedDevice runs discovery plans on.
-SimulatedWmma& recordedSimulator() {
-    static SimulatedWmma simulator = [] {
-        const std::vector<wmma::RecordedDiscovery>& recorded = wmma::recordedDiscoveries();
-        return SimulatedWmma(recorded.empty() ? wmma::DiscoveryReport{} : recorded.front().report);
-    }();
-    return simulator;
-}
-
-std::vector<std::uint32_t> DiscoveryProbe::simulate() const {
+std::vector<std::uint32_t> Stages::simulate() const {
     std::vector<std::uint32_t> raw(outWords());
-    runDiscoveryStage(*this, recordedSimulator(), raw);
+    run(recordedSimulator(), raw);
     return raw;
 }
 
-class DiscoveryMethod final : public ProbeMethod {
-  public:
-    std::string_view name() const override { return "discovery"; }
-    std::vector<ProbeForm> forms(const Instruction& in) const override {
-        std::vector<ProbeForm> out;
-        for (const FragmentForm& f : discoveryForms(in))
-            out.push_back(ProbeForm{Form{f.type, f.type}, -1, f.ptxLoad()});
-        return out;
+void Stages::run(WmmaInstructions& x, std::vector<std::uint32_t>& raw) const {
+    raw.assign(outWords(), 0);
+    raw[0] = static_cast<std::uint32_t>(std::max(x.sassVersion(), 0));
+    std::size_t at = 1;
+    for (const Op& op : ops()) {
+        const std::span<std::uint32_t> out(raw.data() + at + 1, op.outWords);
+        int words = op.form.words;
+        bool ran = false;
+        switch (op.kind) {
+        case Op::Kind::Load:
+            ran = x.load(op.form, op.matrix, op.ldm, out, words);
+            break;
+        case Op::Kind::Store: {
+            std::vector<std::uint8_t> matrix(matrixBytes(op.form, op.ldm), 0xFF);
+            ran = x.store(op.form, op.a, op.ldm, matrix, words);
+            std::memcpy(out.data(), matrix.data(), matrix.size());
+            break;
+        }
+        case Op::Kind::Mma:
+            ran = x.mma(m_instruction, op.a, op.b, op.c, out, words);
+            break;
+        }
+        raw[at] = !ran                     ? kNoKernel
+                  : words != op.form.words ? kWordsDiffer | static_cast<std::uint32_t>(words) << 8
+                                           : kRan;
+        at += 1 + op.outWords;
     }
-    std::unique_ptr<PlannedProbe> plan(const Instruction& in) const override {
-        return std::make_unique<DiscoveryProbe>(in);
-    }
-};
-} // namespace
+}
 
-const ProbeMethod& discoveryMethod() {
-    static const DiscoveryMethod method;
-    return method;
+} // namespace discovery
+
+DiscoveryProbe::DiscoveryProbe(const Instruction& instruction)
+    : m_stages(std::make_unique<discovery::Stages>(instruction)) {}
+DiscoveryProbe::~DiscoveryProbe() = default;
+
+std::vector<ProbeForm> DiscoveryProbe::forms(const Instruction& in) {
+    std::vector<ProbeForm> out;
+    for (const FragmentForm& f : discoveryForms(in))
+        out.push_back(ProbeForm{Form{f.type, f.type}, -1, f.ptxLoad()});
+    return out;
+}
+
+const Instruction& DiscoveryProbe::instruction() const {
+    return m_stages->instruction();
+}
+int DiscoveryProbe::experiments() const {
+    return m_stages->experiments();
+}
+std::size_t DiscoveryProbe::outWords() const {
+    return m_stages->outWords();
+}
+std::vector<std::uint32_t> DiscoveryProbe::simulate() const {
+    return m_stages->simulate();
+}
+Interpretation DiscoveryProbe::interpret(std::span<const std::uint32_t> raw) const {
+    return m_stages->interpret(raw);
+}
+bool DiscoveryProbe::advance(std::span<const std::uint32_t> raw) {
+    return m_stages->advance(raw);
+}
+void DiscoveryProbe::runStage(WmmaInstructions& instructions, std::vector<std::uint32_t>& raw) const {
+    m_stages->run(instructions, raw);
 }
 
 std::vector<FragmentForm> discoveryForms(const Variant& v) {
@@ -475,43 +532,12 @@ std::vector<FragmentForm> discoveryForms(const Variant& v) {
     return forms;
 }
 
-bool runDiscoveryStage(const PlannedProbe& planned, WmmaInstructions& x, std::vector<std::uint32_t>& raw) {
-    const auto* plan = dynamic_cast<const DiscoveryProbe*>(&planned);
-    if (!plan)
-        return false;
-    raw.assign(plan->outWords(), 0);
-    raw[0] = static_cast<std::uint32_t>(std::max(x.sassVersion(), 0));
-    std::size_t at = 1;
-    for (const Op& op : plan->ops()) {
-        const std::span<std::uint32_t> out(raw.data() + at + 1, op.outWords);
-        int words = op.form.words;
-        bool ran = false;
-        switch (op.kind) {
-        case Op::Kind::Load:
-            ran = x.load(op.form, op.matrix, op.ldm, out, words);
-            break;
-        case Op::Kind::Store: {
-            std::vector<std::uint8_t> matrix(matrixBytes(op.form, op.ldm), 0xFF);
-            ran = x.store(op.form, op.a, op.ldm, matrix, words);
-            std::memcpy(out.data(), matrix.data(), matrix.size());
-            break;
-        }
-        case Op::Kind::Mma:
-            ran = x.mma(plan->instruction(), op.a, op.b, op.c, out, words);
-            break;
-        }
-        raw[at] = !ran                     ? kNoKernel
-                  : words != op.form.words ? kWordsDiffer | static_cast<std::uint32_t>(words) << 8
-                                           : kRan;
-        at += 1 + op.outWords;
-    }
-    return true;
-}
-
 DeviceRun SimulatedWmmaDevice::run(const Variant& variant, const ProbeMethod& method,
                                    const PlannedProbe& plan, std::vector<std::uint32_t>& raw) {
-    if (!runDiscoveryStage(plan, m_instructions, raw))
+    const DiscoveryProbe* discovery = MethodRows::planOf<DiscoveryProbe>(method, plan);
+    if (!discovery)
         return SimulatedDevice::run(variant, method, plan, raw);
+    discovery->runStage(m_instructions, raw);
     return {};
 }
 

@@ -1,10 +1,10 @@
-// The GPU half of the discovery method (device_cuda.hpp): its wmma instructions as one-warp launches of the
+// The discovery method's kernel binding (discovery.hpp): its wmma instructions as one-warp launches of the
 // discovery kernels, every CUDA call checked (a failure is thrown and ends the variant, as for every method).
 
 #include "cuda_check.hpp"
 #include "device_cuda.hpp"
+#include "discovery.hpp"
 #include "kernels.hpp"
-#include "lanemap/gpu/discover.hpp"
 
 #include <cuda_runtime_api.h>
 
@@ -84,35 +84,28 @@ class CudaWmma final : public WmmaInstructions {
     int m_sass;
 };
 
-class DiscoveryKernels final : public KernelBinding {
-  public:
-    std::string unsupported(const Variant& v, const DeviceInfo& device) const override {
-        if (v.minSm > device.sm)
-            return "needs sm_" + std::to_string(v.minSm) + "; this device is sm_" + std::to_string(device.sm);
-        return "";
-    }
-
-    PreparedLaunch prepare(const Variant&, const PlannedProbe& plan, const DeviceInfo&) const override {
-        PreparedLaunch p;
-        const int sass = wmmak::binaryVersion();
-        if (sass <= 0) {
-            p.unsupported = "the CUDA runtime cannot say which SASS target the wmma kernels run as";
-            return p;
-        }
-        p.builtFor = "this binary has code for sm_90a and PTX for compute_80";
-        p.launch = [&plan, sass](std::vector<std::uint32_t>& raw) {
-            CudaWmma instructions(sass);
-            runDiscoveryStage(plan, instructions, raw);
-            return 1; // a form without a kernel is said per instruction, in the raw status words
-        };
-        return p;
-    }
-};
 } // namespace
 
-const KernelBinding& discoveryKernels() {
-    static const DiscoveryKernels binding;
-    return binding;
+std::string DiscoveryProbe::cannotRun(const Variant& v, const DeviceInfo& device) {
+    if (v.minSm > device.sm)
+        return "needs sm_" + std::to_string(v.minSm) + "; this device is sm_" + std::to_string(device.sm);
+    return "";
+}
+
+PreparedLaunch DiscoveryProbe::prepareLaunch(const Variant&, const DeviceInfo&) const {
+    PreparedLaunch p;
+    const int sass = wmmak::binaryVersion();
+    if (sass <= 0) {
+        p.unsupported = "the CUDA runtime cannot say which SASS target the wmma kernels run as";
+        return p;
+    }
+    p.builtFor = "this binary has code for sm_90a and PTX for compute_80";
+    p.launch = [this, sass](std::vector<std::uint32_t>& raw) {
+        CudaWmma instructions(sass);
+        runStage(instructions, raw);
+        return 1; // a form without a kernel is said per instruction, in the raw status words
+    };
+    return p;
 }
 
 } // namespace lanemap::gpu

@@ -10,4 +10,5 @@ if(LANEMAP_HAVE_CUDA)
   # the compute_80 PTX leaves out the sm_89/sm_90 wrappers.
   lanemap_method_kernels(lanemap_gpu_kernels ${CMAKE_CURRENT_LIST_DIR}/kernels.cu)
   target_compile_options(lanemap_gpu_kernels PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-diag-suppress=177>)
+  target_sources(lanemap_probe_cuda PRIVATE ${CMAKE_CURRENT_LIST_DIR}/one_hot_cuda.cpp)
 endif()

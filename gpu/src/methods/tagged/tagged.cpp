@@ -1,8 +1,6 @@
 // The tagged-tile probe method for ldmatrix / stmatrix / movmatrix (tagged.hpp).
 #include "tagged.hpp"
 
-#include "one_form_method.hpp"
-
 #include "lanemap/matrix_move.hpp"
 
 #include <cstdio>
@@ -323,12 +321,3 @@ Interpretation interpret(const Plan& plan, std::span<const std::uint32_t> raw) {
 }
 
 } // namespace lanemap::gpu::tagged
-
-namespace lanemap::gpu {
-
-const ProbeMethod& taggedMethod() {
-    static const OneFormMethod<tagged::TaggedProbe, tagged::planProbe> method("tagged-tile");
-    return method;
-}
-
-} // namespace lanemap::gpu

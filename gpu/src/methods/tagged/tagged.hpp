@@ -7,6 +7,7 @@
 // The expected output is what the engine's data map and address map predict, so every cell of both maps is
 // checked. CUDA-free.
 #include "lanemap/gpu/pipeline.hpp"
+#include "methods/method_row.hpp"
 
 #include <cstdint>
 #include <string>
@@ -41,9 +42,11 @@ Plan planProbe(const Instruction& instruction);
 std::vector<std::uint32_t> simulate(const Plan& plan);
 Interpretation interpret(const Plan& plan, std::span<const std::uint32_t> raw);
 
+// The method's plan (its row is in method_rows.hpp).
 class TaggedProbe final : public PlannedProbe {
   public:
-    explicit TaggedProbe(Plan plan) : m_plan(std::move(plan)) {}
+    explicit TaggedProbe(const Instruction& instruction) : m_plan(planProbe(instruction)) {}
+    static std::vector<ProbeForm> forms(const Instruction& instruction) { return firstFormOf(instruction); }
     const Plan& plan() const { return m_plan; }
     const Instruction& instruction() const override { return *m_plan.instruction; }
     int experiments() const override { return static_cast<int>(m_plan.experiments.size()); }
@@ -53,12 +56,12 @@ class TaggedProbe final : public PlannedProbe {
         return tagged::interpret(m_plan, raw);
     }
 
+    // The kernel binding (tagged_cuda.cpp, CUDA builds): method_row.hpp.
+    static std::string cannotRun(const Variant& variant, const DeviceInfo& device);
+    PreparedLaunch prepareLaunch(const Variant& variant, const DeviceInfo& device) const;
+
   private:
     Plan m_plan;
 };
 
 } // namespace lanemap::gpu::tagged
-
-namespace lanemap::gpu {
-const ProbeMethod& taggedMethod();
-}

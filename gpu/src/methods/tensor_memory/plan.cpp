@@ -2,7 +2,6 @@
 #include "tensor_memory.hpp"
 
 #include "mma.hpp"
-#include "one_form_method.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -191,12 +190,3 @@ std::string unsupportedOn(const Variant& v, const DeviceInfo& device) {
 }
 
 } // namespace lanemap::gpu::tc
-
-namespace lanemap::gpu {
-
-const ProbeMethod& tensorMemoryMethod() {
-    static const OneFormMethod<tc::TensorMemoryProbe, tc::planProbe> method("tensor-memory");
-    return method;
-}
-
-} // namespace lanemap::gpu

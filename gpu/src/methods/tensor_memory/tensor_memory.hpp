@@ -21,6 +21,7 @@
 // the capability it needs (unsupportedOn). CUDA-free.
 #include "lanemap/gpu/pipeline.hpp"
 #include "lanemap/tmem.hpp"
+#include "methods/method_row.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -87,9 +88,11 @@ Interpretation interpret(const Plan& plan, std::span<const std::uint32_t> raw);
 // Why `device` cannot run tcgen05 (anything but an sm_100a-class GPU), in words; empty when it can.
 std::string unsupportedOn(const Variant& variant, const DeviceInfo& device);
 
+// The method's plan (its row is in method_rows.hpp).
 class TensorMemoryProbe final : public PlannedProbe {
   public:
-    explicit TensorMemoryProbe(Plan plan) : m_plan(std::move(plan)) {}
+    explicit TensorMemoryProbe(const Instruction& instruction) : m_plan(planProbe(instruction)) {}
+    static std::vector<ProbeForm> forms(const Instruction& instruction) { return firstFormOf(instruction); }
     const Plan& plan() const { return m_plan; }
     const Instruction& instruction() const override { return *m_plan.instruction; }
     int experiments() const override { return static_cast<int>(m_plan.experiments.size()); }
@@ -99,12 +102,12 @@ class TensorMemoryProbe final : public PlannedProbe {
         return tc::interpret(m_plan, raw);
     }
 
+    // The kernel binding (tensor_memory_cuda.cpp, CUDA builds): method_row.hpp.
+    static std::string cannotRun(const Variant& variant, const DeviceInfo& device);
+    PreparedLaunch prepareLaunch(const Variant& variant, const DeviceInfo& device) const;
+
   private:
     Plan m_plan;
 };
 
 } // namespace lanemap::gpu::tc
-
-namespace lanemap::gpu {
-const ProbeMethod& tensorMemoryMethod();
-}

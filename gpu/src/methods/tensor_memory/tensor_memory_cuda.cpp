@@ -1,6 +1,6 @@
-// The tensor-memory method's kernels (tcgen05.ld / tcgen05.st / tcgen05.mma, sm_100a): the capability check
-// every GPU answers first, then the launch on an sm_100a device. The GPU device (probe_cuda.cpp) serializes
-// and times the launch and turns CUDA errors into results.
+// The tensor-memory method's kernel binding (tcgen05.ld / tcgen05.st / tcgen05.mma, sm_100a;
+// tensor_memory.hpp): the capability check every GPU answers first, then the launch on an sm_100a device. The
+// GPU device (probe_cuda.cpp) serializes and times the launch and turns CUDA errors into results.
 #include "device_cuda.hpp"
 #include "mma.hpp"
 #include "tensor_memory.hpp"
@@ -77,64 +77,55 @@ PreparedLaunch prepareMma(const Variant& v, const tc::Plan& plan) {
 }
 #endif
 
-class TensorMemoryKernels final : public KernelBinding {
-  public:
-    std::string unsupported(const Variant& v, const DeviceInfo& device) const override {
-        if (std::string why = tc::unsupportedOn(v, device); !why.empty())
-            return why;
-        // sm_100a code runs on compute capability 10.0 alone.
-        if (device.sm != 100)
-            return "this build has tcgen05 probe kernels for sm_100a only; this device is sm_" +
-                   std::to_string(device.sm);
-#ifdef LANEMAP_TCGEN05_PROBES
-        if (v.tmemMma)
-            return tckernels::findMma(v.ptx) ? "" : "this build has no tcgen05.mma probe kernel for " + v.ptx;
-        if (!tckernels::find(v.ptx))
-            return "this build has no probe kernel for " + v.ptx;
-        return "";
-#else
-        return "this build has no tcgen05 probe kernels: they need nvcc 12.8 or later";
-#endif
-    }
-
-    PreparedLaunch prepare(const Variant& v, const PlannedProbe& planned, const DeviceInfo&) const override {
-        PreparedLaunch p;
-#ifdef LANEMAP_TCGEN05_PROBES
-        const tc::Plan& plan = dynamic_cast<const tc::TensorMemoryProbe&>(planned).plan();
-        if (plan.mma)
-            return prepareMma(v, plan);
-        const tckernels::Entry* entry = tckernels::find(v.ptx);
-        if (!entry || !plan.access || entry->registers != tmem::registersOf(*plan.access)) {
-            p.unsupported = "probe kernel registers differ from the catalog's; rebuild lanemap";
-            return p;
-        }
-        int alloc = 32;
-        while (alloc < plan.columns)
-            alloc *= 2;
-        p.builtFor = "the tcgen05 kernels are built for sm_100a only";
-        p.notCompiled = "the code this device loaded was built without tcgen05 (it needs sm_100a code)";
-        p.launch = [&plan, entry, alloc](std::vector<std::uint32_t>& raw) {
-            // Device buffers kept between variants (guarded by the GPU lock the caller holds).
-            static cuda::DeviceArena arenaIn, arenaOut, arenaFlag;
-            const std::uint32_t* dIn = cuda::upload(arenaIn, plan.inputs, "cell and register words");
-            const int experiments = static_cast<int>(plan.experiments.size());
-            return cuda::launchAndFetch(raw, arenaOut, arenaFlag, [&](std::uint32_t* dOut, int* dCompiled) {
-                return entry->launch(dIn, dOut, experiments, plan.columns, alloc, dCompiled);
-            });
-        };
-#else
-        (void)planned;
-        p.unsupported = "this build has no tcgen05 probe kernels for " + v.ptx;
-#endif
-        return p;
-    }
-};
-
 } // namespace
 
-const KernelBinding& tensorMemoryKernels() {
-    static const TensorMemoryKernels binding;
-    return binding;
+std::string tc::TensorMemoryProbe::cannotRun(const Variant& v, const DeviceInfo& device) {
+    if (std::string why = tc::unsupportedOn(v, device); !why.empty())
+        return why;
+    // sm_100a code runs on compute capability 10.0 alone.
+    if (device.sm != 100)
+        return "this build has tcgen05 probe kernels for sm_100a only; this device is sm_" +
+               std::to_string(device.sm);
+#ifdef LANEMAP_TCGEN05_PROBES
+    if (v.tmemMma)
+        return tckernels::findMma(v.ptx) ? "" : "this build has no tcgen05.mma probe kernel for " + v.ptx;
+    if (!tckernels::find(v.ptx))
+        return "this build has no probe kernel for " + v.ptx;
+    return "";
+#else
+    return "this build has no tcgen05 probe kernels: they need nvcc 12.8 or later";
+#endif
+}
+
+PreparedLaunch tc::TensorMemoryProbe::prepareLaunch(const Variant& v, const DeviceInfo&) const {
+    PreparedLaunch p;
+#ifdef LANEMAP_TCGEN05_PROBES
+    const tc::Plan& plan = m_plan;
+    if (plan.mma)
+        return prepareMma(v, plan);
+    const tckernels::Entry* entry = tckernels::find(v.ptx);
+    if (!entry || !plan.access || entry->registers != tmem::registersOf(*plan.access)) {
+        p.unsupported = "probe kernel registers differ from the catalog's; rebuild lanemap";
+        return p;
+    }
+    int alloc = 32;
+    while (alloc < plan.columns)
+        alloc *= 2;
+    p.builtFor = "the tcgen05 kernels are built for sm_100a only";
+    p.notCompiled = "the code this device loaded was built without tcgen05 (it needs sm_100a code)";
+    p.launch = [&plan, entry, alloc](std::vector<std::uint32_t>& raw) {
+        // Device buffers kept between variants (guarded by the GPU lock the caller holds).
+        static cuda::DeviceArena arenaIn, arenaOut, arenaFlag;
+        const std::uint32_t* dIn = cuda::upload(arenaIn, plan.inputs, "cell and register words");
+        const int experiments = static_cast<int>(plan.experiments.size());
+        return cuda::launchAndFetch(raw, arenaOut, arenaFlag, [&](std::uint32_t* dOut, int* dCompiled) {
+            return entry->launch(dIn, dOut, experiments, plan.columns, alloc, dCompiled);
+        });
+    };
+#else
+    p.unsupported = "this build has no tcgen05 probe kernels for " + v.ptx;
+#endif
+    return p;
 }
 
 } // namespace lanemap::gpu
