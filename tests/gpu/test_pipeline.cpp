@@ -92,6 +92,38 @@ TEST(ProbePipeline, EveryFamilyHasAMethodAndEachMethodProbesItsFamilies) {
     }
 }
 
+// The method rows (gpu/src/methods/method_rows.hpp) are the one place that says which method probes a
+// variant: every catalog variant of every family resolves to exactly one row, every row probes some variant,
+// and a variant of no row's family has no probe method and says so.
+TEST(ProbePipeline, EveryCatalogVariantResolvesToExactlyOneMethodRow) {
+    std::map<std::string_view, int> probed; // variants per row
+    std::set<Family> families;
+    for (const Variant* v : Catalog::instance().variants()) {
+        std::vector<std::string_view> rows;
+        for (const ProbeMethod* method : probeMethods())
+            if (method->probes(*v))
+                rows.push_back(method->name());
+        ASSERT_EQ(rows.size(), 1u) << v->spec << " is probed by " << rows.size() << " method rows";
+        ASSERT_EQ(probeMethodOf(*v)->name(), rows.front()) << v->spec;
+        ++probed[rows.front()];
+        families.insert(v->family);
+    }
+    EXPECT_EQ(families.size(), 11u); // mma, mma.sp, wgmma, wgmma.sp, the three moves, wmma, tcgen05 ld/st/mma
+    EXPECT_EQ(probed.size(), probeMethods().size()); // distinct names, none idle
+    for (const ProbeMethod* method : probeMethods())
+        EXPECT_GT(probed[method->name()], 0) << method->name();
+
+    Variant orphan = variant("mma.m16n8k16.f16");
+    orphan.family = static_cast<Family>(0xFF); // no row lists it
+    EXPECT_EQ(probeMethodOf(orphan), nullptr);
+    SimulatedDevice device;
+    const ProbeResult r = probeOn(device, orphan);
+    EXPECT_EQ(r.spec, orphan.spec);
+    EXPECT_EQ(r.verdict, Verdict::Unsupported);
+    EXPECT_EQ(r.reason, "no probe method for the " + std::string(toString(orphan.family)) + " family");
+    EXPECT_EQ(r.experiments, 0);
+}
+
 TEST(ProbePipeline, TheSimulatorPassesOneVariantOfEveryFamilyThroughTheSameDriver) {
     SimulatedDevice device;
     std::vector<std::pair<std::size_t, std::string>> calls;
