@@ -1,6 +1,7 @@
 #pragma once
-// Checked CUDA runtime calls for the probe drivers (probe_cuda.cpp, probe_wgmma_cuda.cpp): every call goes
-// through check(), failures carry the CUDA error name; device buffers are kept between variants.
+// Checked CUDA runtime calls for the GPU device (probe_cuda.cpp) and the methods' kernel bindings
+// (methods/*/*_cuda.cpp): every call goes through check(), failures carry the CUDA error name; device buffers
+// are kept between variants.
 
 #include "lanemap/probe_report.hpp"
 #include "lanemap/vocabulary.hpp"

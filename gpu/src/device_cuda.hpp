@@ -1,7 +1,8 @@
 #pragma once
-// The GPU half of a probe method: which variants its kernels run, and how one plan is launched. The GPU
-// device (probe_cuda.cpp) holds one binding per method, times the launch, serializes it and turns CUDA errors
-// into results; a binding only checks and launches. No CUDA types here.
+// The GPU half of a probe method: its kernel binding, which its Probe declares and its CUDA half defines
+// (methods/method_row.hpp says what a binding is). The GPU device (probe_cuda.cpp) reaches each binding
+// through the method's row, times the launch, serializes it and turns CUDA errors into results; a binding
+// only checks and launches. No CUDA types here.
 #include "lanemap/gpu/pipeline.hpp"
 
 #include <cstdint>
@@ -11,7 +12,7 @@
 
 namespace lanemap::gpu {
 
-// One plan ready to go to the GPU.
+// One plan ready to go to the GPU: what a binding's prepareLaunch returns.
 struct PreparedLaunch {
     std::string unsupported; // non-empty: the kernels of this build cannot run the plan, and why
     // Uploads the inputs, launches, copies D back into `raw` and returns whether the code the device loaded
@@ -21,20 +22,7 @@ struct PreparedLaunch {
     std::string notCompiled; // the reason when the device's code lacks the instruction
 };
 
-class KernelBinding {
-  public:
-    virtual ~KernelBinding() = default;
-    // Why this build or device cannot run the variant, before planning; empty when it can.
-    virtual std::string unsupported(const Variant& variant, const DeviceInfo& device) const = 0;
-    // Host work before the launch (kernel lookup, per-experiment records); runs outside the GPU lock.
-    virtual PreparedLaunch prepare(const Variant& variant, const PlannedProbe& plan,
-                                   const DeviceInfo& device) const = 0;
-};
-
-const KernelBinding& oneHotKernels();       // probe_cuda.cpp: mma / mma.sp
-const KernelBinding& classCodedKernels();   // probe_wgmma_cuda.cpp: wgmma / wgmma.sp
-const KernelBinding& taggedKernels();       // probe_ldmatrix_cuda.cpp: ldmatrix / stmatrix / movmatrix
-const KernelBinding& discoveryKernels();    // discover_cuda.cpp: wmma discovery
-const KernelBinding& tensorMemoryKernels(); // probe_tcgen05_cuda.cpp: tcgen05 (sm_100a)
+// Adds to the process-wide probe times (probeTimes(); pipeline.cpp keeps them): the GPU context's creation.
+void addContextSeconds(double seconds);
 
 } // namespace lanemap::gpu

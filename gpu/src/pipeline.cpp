@@ -1,11 +1,8 @@
-// The probe driver (pipeline.hpp): the methods, their registry by family, and the one loop that runs them.
+// The probe driver (pipeline.hpp): the methods of the rows, and the one loop that runs them.
 #include "lanemap/gpu/pipeline.hpp"
 
-#include "lanemap/gpu/discover.hpp"
-
-#include "methods.hpp"
-#include "probe_ldmatrix.hpp"
-#include "probe_tcgen05.hpp"
+#include "device_cuda.hpp"
+#include "methods/method_rows.hpp"
 
 #include "lanemap/catalog.hpp"
 
@@ -21,24 +18,6 @@
 namespace lanemap::gpu {
 
 namespace {
-
-class OneHotMethod final : public ProbeMethod {
-  public:
-    std::string_view name() const override { return "one-hot"; }
-    std::vector<ProbeForm> forms(const Instruction& in) const override { return formsOf(in); }
-    std::unique_ptr<PlannedProbe> plan(const Instruction& in) const override {
-        return std::make_unique<OneHotProbe>(planProbe(in));
-    }
-};
-
-class ClassCodedMethod final : public ProbeMethod {
-  public:
-    std::string_view name() const override { return "class-coded"; }
-    std::vector<ProbeForm> forms(const Instruction& in) const override { return wg::formsOf(in); }
-    std::unique_ptr<PlannedProbe> plan(const Instruction& in) const override {
-        return std::make_unique<ClassCodedProbe>(wg::planProbe(in));
-    }
-};
 
 using Clock = std::chrono::steady_clock;
 
@@ -88,37 +67,15 @@ ProbeTimes probeTimes() {
     return t;
 }
 
-const ProbeMethod& oneHotMethod() {
-    static const OneHotMethod method;
-    return method;
+std::span<const ProbeMethod* const> probeMethods() {
+    static const auto methods = MethodRows::methods();
+    return methods;
 }
 
-const ProbeMethod& classCodedMethod() {
-    static const ClassCodedMethod method;
-    return method;
-}
-
-const ProbeMethod* methodFor(const Family* family) {
-    struct Row {
-        std::string_view family;
-        const ProbeMethod& method;
-    };
-    static const Row registry[] = {
-        {"mma", oneHotMethod()},
-        {"mma.sp", oneHotMethod()},
-        {"wgmma", classCodedMethod()},
-        {"wgmma.sp", classCodedMethod()},
-        {"ldmatrix", taggedMethod()},
-        {"stmatrix", taggedMethod()},
-        {"movmatrix", taggedMethod()},
-        {"wmma", discoveryMethod()},
-        {"tcgen05.ld", tensorMemoryMethod()},
-        {"tcgen05.st", tensorMemoryMethod()},
-        {"tcgen05.mma", tensorMemoryMethod()},
-    };
-    for (const Row& row : registry)
-        if (family && row.family == family->name)
-            return &row.method;
+const ProbeMethod* probeMethodOf(const Variant& variant) {
+    for (const ProbeMethod* method : probeMethods())
+        if (method->probes(variant))
+            return method;
     return nullptr;
 }
 
@@ -147,7 +104,7 @@ ProbeResult unsupportedResult(const Variant& v, std::string reason) {
 
 Interpretation interpretOn(Device& device, const Variant& v) {
     Interpretation out;
-    const ProbeMethod* method = methodFor(v.family);
+    const ProbeMethod* method = probeMethodOf(v);
     if (!method) {
         out.result =
             unsupportedResult(v, "no probe method for the " + std::string(v.family->name) + " family");

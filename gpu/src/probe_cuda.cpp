@@ -1,18 +1,13 @@
-// The CUDA half of the probe API, in the probe module (probe_module.hpp): device discovery, the GPU as a
-// probe Device (pipeline.hpp), and the one-hot method's kernels (mma / mma.sp). Every CUDA call is checked;
-// an error ends that variant with the error's name and never a fake result.
-#include "lanemap/gpu/discover.hpp"
+// The CUDA half of the probe API, in the probe module (probe_module.hpp): device discovery, and the GPU as a
+// probe Device (pipeline.hpp) that runs each method's plans through the kernel binding of its row
+// (methods/method_rows.hpp). Every CUDA call is checked; an error ends that variant with the error's name and
+// never a fake result.
 #include "lanemap/gpu/pipeline.hpp"
 #include "lanemap/gpu/probe.hpp"
 
 #include "device_cuda.hpp"
-#include "kernels.hpp"
-#include "methods.hpp"
-#include "probe_ldmatrix.hpp"
+#include "methods/method_rows.hpp"
 #include "probe_module.hpp"
-#include "probe_tcgen05.hpp"
-
-#include "lanemap/catalog.hpp"
 
 #include <cuda_runtime_api.h>
 
@@ -84,64 +79,6 @@ Availability discoverOnce() {
     return a;
 }
 
-std::string formsMismatch(const kernels::Entry& entry, const std::vector<ProbeForm>& forms) {
-    if (entry.forms.size() != forms.size())
-        return "the probe kernel runs " + std::to_string(entry.forms.size()) + " forms, the catalog lists " +
-               std::to_string(forms.size());
-    for (std::size_t i = 0; i < forms.size(); ++i)
-        if (forms[i].ptx != entry.forms[i].ptx || forms[i].selector != entry.forms[i].selector)
-            return "probe kernel form " + std::to_string(i) + " is " + entry.forms[i].ptx +
-                   ", the catalog's is " + forms[i].ptx;
-    return "";
-}
-
-class OneHotKernels final : public KernelBinding {
-  public:
-    std::string unsupported(const Variant& v, const DeviceInfo& device) const override {
-        if (v.minSm > device.sm)
-            return "needs sm_" + std::to_string(v.minSm) + (v.kind == Kind::None ? "" : "a") +
-                   (v.kind == Kind::None ? "" : " (.kind::" + std::string(toString(v.kind)) + ")") +
-                   "; this device is sm_" + std::to_string(device.sm);
-        const kernels::Entry* entry = kernels::find(v.ptx);
-        if (!entry)
-            return "this build has no probe kernel for " + v.ptx;
-        const std::string why =
-            formsMismatch(*entry, oneHotMethod().forms(Catalog::instance().instruction(v)));
-        if (!why.empty())
-            return "probe kernel out of date (" + why + "); rebuild lanemap";
-        return "";
-    }
-
-    PreparedLaunch prepare(const Variant& v, const PlannedProbe& planned,
-                           const DeviceInfo& device) const override {
-        const ProbePlan& plan = dynamic_cast<const OneHotProbe&>(planned).plan();
-        const kernels::Entry* entry = kernels::find(v.ptx);
-        PreparedLaunch p;
-        const RegisterWords& w = plan.words;
-        if (!entry || w.a != entry->words.a || w.b != entry->words.b || w.c != entry->words.c ||
-            w.d != entry->words.d || w.e != entry->words.e) {
-            p.unsupported = "probe kernel registers differ from the catalog's; rebuild lanemap";
-            return p;
-        }
-        p.builtFor = "this binary has code for sm_90a and PTX for compute_80";
-        p.notCompiled =
-            "the code this device loaded (sm_" + std::to_string(device.sm) +
-            ") was built without this instruction; build with CMAKE_CUDA_ARCHITECTURES including sm_" +
-            std::to_string(device.sm);
-        p.launch = [&plan, entry](std::vector<std::uint32_t>& raw) {
-            // Device buffers kept between variants (guarded by the GPU lock the caller holds).
-            static cuda::DeviceArena arenaIn, arenaModes, arenaOut, arenaFlag;
-            const std::uint32_t* dIn = cuda::upload(arenaIn, plan.images, "register images");
-            const std::uint8_t* dModes = cuda::upload(arenaModes, plan.modes, "forms");
-            const int experiments = static_cast<int>(plan.experiments.size());
-            return cuda::launchAndFetch(raw, arenaOut, arenaFlag, [&](std::uint32_t* dOut, int* dCompiled) {
-                return entry->launch(dIn, dModes, dOut, experiments, dCompiled);
-            });
-        };
-        return p;
-    }
-};
-
 // The GPU as a probe device. It is one resource: transfers, the launch and the error handling of one variant
 // run at a time, while other threads plan and interpret (the host work dominates: up to 100k experiments per
 // variant), one thread per core up to 16.
@@ -152,17 +89,19 @@ class CudaDevice final : public Device {
     unsigned workers() const override { return std::clamp(std::thread::hardware_concurrency(), 1u, 16u); }
 
     std::string unsupported(const Variant& v, const ProbeMethod& method) const override {
-        const KernelBinding* binding = bindingOf(method);
-        if (!binding)
-            return "this build has no probe kernels for the " + std::string(method.name()) + " method";
-        return binding->unsupported(v, m_info);
+        std::string why = noKernels(method);
+        MethodRows::withRow(method, [&]<typename Row>() { why = Row::Probe::cannotRun(v, m_info); });
+        return why;
     }
 
     DeviceRun run(const Variant& v, const ProbeMethod& method, const PlannedProbe& plan,
                   std::vector<std::uint32_t>& raw) override {
         DeviceRun out;
         Clock::time_point start = Clock::now();
-        const PreparedLaunch launch = bindingOf(method)->prepare(v, plan, m_info);
+        PreparedLaunch launch;
+        launch.unsupported = noKernels(method);
+        MethodRows::withPlan(method, plan,
+                             [&](const auto& probe) { launch = probe.prepareLaunch(v, m_info); });
         out.seconds = since(start);
         if (!launch.unsupported.empty())
             return {DeviceRun::Outcome::Unsupported, launch.unsupported, {}, 0.0};
@@ -186,18 +125,9 @@ class CudaDevice final : public Device {
     }
 
   private:
-    static const KernelBinding* bindingOf(const ProbeMethod& method) {
-        if (&method == &oneHotMethod())
-            return &oneHotKernels();
-        if (&method == &classCodedMethod())
-            return &classCodedKernels();
-        if (&method == &taggedMethod())
-            return &taggedKernels();
-        if (&method == &discoveryMethod())
-            return &discoveryKernels();
-        if (&method == &tensorMemoryMethod())
-            return &tensorMemoryKernels();
-        return nullptr;
+    // A method of no row (the rows hold every method the pipeline plans with).
+    static std::string noKernels(const ProbeMethod& method) {
+        return "this build has no probe kernels for the " + std::string(method.name()) + " method";
     }
 
     DeviceInfo m_info;
@@ -205,11 +135,6 @@ class CudaDevice final : public Device {
 };
 
 } // namespace
-
-const KernelBinding& oneHotKernels() {
-    static const OneHotKernels binding;
-    return binding;
-}
 
 Availability discoverCuda() {
     static std::once_flag once;

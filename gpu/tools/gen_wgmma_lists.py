@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""Writes gpu/src/kernels_wgmma_lists.inc: the D operand lists of the wgmma probe's asm statements.
+"""Writes gpu/src/methods/class_coded/kernels_lists.inc: the D operand lists of the wgmma probe's asm statements.
 
 A wgmma asm statement names every D register: N/2 (f32, s32) or N/4 (f16x2) of them, 2..128. The asm string and
 the constraint list cannot be built by the preprocessor from a number, so this script spells them out once for
 every even count W: LM_WGD_<W> is the PTX list "%8,%9,...,%<7+W>" (operands 0..7 are the A registers, the two
 descriptors, the metadata and the scale-d register) and LM_WGO_<W> the matching "+r"(d[i]) constraints.
-Run it only when that operand order changes: python3 gpu/tools/gen_wgmma_lists.py > gpu/src/kernels_wgmma_lists.inc
+Run it only when that operand order changes:
+    python3 gpu/tools/gen_wgmma_lists.py > gpu/src/methods/class_coded/kernels_lists.inc
 """
 
 FIRST = 8  # operands before D in every wgmma probe asm statement

@@ -2,12 +2,12 @@
 // exists. Without a GPU these tests skip and say why; with one, they must probe every runnable variant and
 // see it pass.
 #include "lanemap/catalog.hpp"
+#include "lanemap/matrix_move.hpp"
 #include "lanemap/gpu/experiments.hpp"
 #include "lanemap/gpu/probe.hpp"
-#include "lanemap/matrix_move.hpp"
 
 #ifdef LANEMAP_HAVE_CUDA
-#include "kernels.hpp"
+#include "methods/one_hot/kernels.hpp"
 #endif
 
 #include <gtest/gtest.h>
@@ -24,7 +24,7 @@ namespace {
 // Variants whose instructions ptxas 13.0 assembles for sm_90a (docs/reference/ptx-facts.md: H100 = Yes). Used
 // only where the build has kernels.
 [[maybe_unused]] bool runsOnSm90a(const Variant& v) {
-    // wmma is discovered (kernels_wmma.cu), not probed: no one-hot kernel.
+    // wmma is discovered (gpu/src/methods/discovery/kernels.cu), not probed: no one-hot kernel.
     return v.minSm <= 90 && v.kind == Kind::None && v.family->name != "wgmma" &&
            v.family->name != "wgmma.sp" && v.family->name != "wmma";
 }
@@ -35,8 +35,7 @@ TEST(ProbeBuild, KernelTableCoversEveryVariantThatRunsOnSm90aWithTheCatalogsForm
 #ifdef LANEMAP_HAVE_CUDA
     int covered = 0;
     for (const Variant* v : Catalog::instance().variants()) {
-        if (!runsOnSm90a(*v) ||
-            matrixMoveOf(*v)) // matrix moves: their own kernel table (test_ldmatrix_probe.cpp)
+        if (!runsOnSm90a(*v) || matrixMoveOf(*v)) // matrix moves: their own kernel table (test_ldmatrix_probe.cpp)
             continue;
         const gpu::kernels::Entry* entry = gpu::kernels::find(v->ptx);
         ASSERT_NE(entry, nullptr) << "no probe kernel for " << v->spec << " (" << v->ptx << ")";

@@ -6,7 +6,7 @@
 #include "lanemap/gpu/simulate.hpp"
 
 #include "../core/sparse_unresolved.hpp"
-#include "errata.hpp"
+#include "shared/errata.hpp"
 
 #include <gtest/gtest.h>
 

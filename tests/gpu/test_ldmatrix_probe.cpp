@@ -6,11 +6,10 @@
 #include "lanemap/gpu/pipeline.hpp"
 #include "lanemap/matrix_move.hpp"
 
-#include "probe_ldmatrix.hpp"
+#include "methods/tagged/tagged.hpp"
 
 #ifdef LANEMAP_HAVE_CUDA
-#include "device_cuda.hpp"
-#include "kernels_ldmatrix.hpp"
+#include "methods/tagged/kernels.hpp"
 #endif
 
 #include <gtest/gtest.h>
@@ -47,7 +46,7 @@ TEST(TaggedProbe, TheSimulatorPassesEveryMoveThroughThePipeline) {
     for (const Variant* v : Catalog::instance().variants()) {
         if (!matrixMoveOf(*v))
             continue;
-        ASSERT_EQ(methodFor(v->family)->name(), "tagged-tile") << v->spec;
+        ASSERT_EQ(probeMethodOf(*v)->name(), "tagged-tile") << v->spec;
         const ProbeResult r = probeOn(device, *v);
         ++probed;
         sm100a += matrixMoveOf(*v)->archSpecific;
@@ -176,18 +175,19 @@ TEST(TaggedProbe, Sm100aFormsNeedSm100a) {
     const Variant& v = *Catalog::instance().variant("ldmatrix.m16n16.x2.trans.b8");
     DeviceInfo hopper;
     hopper.sm = 90;
-    const std::string reason = taggedKernels().unsupported(v, hopper);
+    const std::string reason = tagged::TaggedProbe::cannotRun(v, hopper);
     EXPECT_NE(reason.find("not confirmed on hardware (needs sm_100a)"), std::string::npos) << reason;
     EXPECT_NE(reason.find("this device is sm_90"), std::string::npos) << reason;
     DeviceInfo blackwell;
     blackwell.sm = 100;
     if (sm100aBuilt())
-        EXPECT_EQ(taggedKernels().unsupported(v, blackwell), "");
+        EXPECT_EQ(tagged::TaggedProbe::cannotRun(v, blackwell), "");
     else
-        EXPECT_NE(taggedKernels().unsupported(v, blackwell).find("no sm_100a probe kernel"),
+        EXPECT_NE(tagged::TaggedProbe::cannotRun(v, blackwell).find("no sm_100a probe kernel"),
                   std::string::npos);
     // The .b16 forms are not affected.
-    EXPECT_EQ(taggedKernels().unsupported(*Catalog::instance().variant("ldmatrix.m8n8.x4.b16"), hopper), "");
+    EXPECT_EQ(tagged::TaggedProbe::cannotRun(*Catalog::instance().variant("ldmatrix.m8n8.x4.b16"), hopper),
+              "");
 }
 #endif
 

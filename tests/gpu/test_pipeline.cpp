@@ -1,4 +1,4 @@
-// The one probe pipeline: the method registry, and the driver loop every method runs through (unsupported
+// The one probe pipeline: the method rows, and the driver loop every method runs through (unsupported
 // handling, failed runs, progress, cancel, worker threads), driven by the CPU simulator as the device.
 #include "lanemap/catalog.hpp"
 #include "lanemap/gpu/pipeline.hpp"
@@ -7,9 +7,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <map>
 #include <mutex>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace test_pipeline {
@@ -67,18 +69,60 @@ class ScriptedDevice : public SimulatedDevice {
 } // namespace
 
 TEST(ProbePipeline, EveryFamilyHasAMethodAndEachMethodProbesItsFamilies) {
-    // wmma's method discovers the layout no document states (discover.hpp) and plugs in like the others.
-    for (const Variant* v : Catalog::instance().variants())
-        ASSERT_NE(methodFor(v->family), nullptr) << v->spec;
-    EXPECT_EQ(methodFor(familyNamed("wmma"))->name(), "discovery");
-    EXPECT_EQ(methodFor(familyNamed("mma"))->name(), "one-hot");
-    EXPECT_EQ(methodFor(familyNamed("mma.sp")), methodFor(familyNamed("mma")));
-    EXPECT_EQ(methodFor(familyNamed("wgmma"))->name(), "class-coded");
-    EXPECT_EQ(methodFor(familyNamed("wgmma.sp")), methodFor(familyNamed("wgmma")));
-    // tcgen05 (sm_100a): one method for the three families (test_tcgen05_probe.cpp).
-    EXPECT_EQ(methodFor(familyNamed("tcgen05.ld"))->name(), "tensor-memory");
-    EXPECT_EQ(methodFor(familyNamed("tcgen05.st")), methodFor(familyNamed("tcgen05.ld")));
-    EXPECT_EQ(methodFor(familyNamed("tcgen05.mma")), methodFor(familyNamed("tcgen05.ld")));
+    // wmma's method discovers the layout no document states (discover.hpp) and plugs in like the others;
+    // tcgen05 (sm_100a) is one method for its three families (test_tcgen05_probe.cpp).
+    const std::map<std::string_view, std::string_view> methodOf = {
+        {"mma", "one-hot"},
+        {"mma.sp", "one-hot"},
+        {"wgmma", "class-coded"},
+        {"wgmma.sp", "class-coded"},
+        {"ldmatrix", "tagged-tile"},
+        {"stmatrix", "tagged-tile"},
+        {"movmatrix", "tagged-tile"},
+        {"wmma", "discovery"},
+        {"tcgen05.ld", "tensor-memory"},
+        {"tcgen05.st", "tensor-memory"},
+        {"tcgen05.mma", "tensor-memory"},
+    };
+    for (const Variant* v : Catalog::instance().variants()) {
+        const ProbeMethod* method = probeMethodOf(*v);
+        ASSERT_NE(method, nullptr) << v->spec;
+        ASSERT_TRUE(methodOf.count(v->family->name)) << v->spec;
+        EXPECT_EQ(method->name(), methodOf.at(v->family->name)) << v->spec;
+    }
+}
+
+// The method rows (gpu/src/methods/method_rows.hpp) are the one place that says which method probes a
+// variant: every catalog variant of every family resolves to exactly one row, every row probes some variant,
+// and a variant of no row's family has no probe method and says so.
+TEST(ProbePipeline, EveryCatalogVariantResolvesToExactlyOneMethodRow) {
+    std::map<std::string_view, int> probed; // variants per row
+    std::set<const Family*> families;
+    for (const Variant* v : Catalog::instance().variants()) {
+        std::vector<std::string_view> rows;
+        for (const ProbeMethod* method : probeMethods())
+            if (method->probes(*v))
+                rows.push_back(method->name());
+        ASSERT_EQ(rows.size(), 1u) << v->spec << " is probed by " << rows.size() << " method rows";
+        ASSERT_EQ(probeMethodOf(*v)->name(), rows.front()) << v->spec;
+        ++probed[rows.front()];
+        families.insert(v->family);
+    }
+    EXPECT_EQ(families.size(), 11u); // mma, mma.sp, wgmma, wgmma.sp, the three moves, wmma, tcgen05 ld/st/mma
+    EXPECT_EQ(probed.size(), probeMethods().size()); // distinct names, none idle
+    for (const ProbeMethod* method : probeMethods())
+        EXPECT_GT(probed[method->name()], 0) << method->name();
+
+    Variant orphan = variant("mma.m16n8k16.f16");
+    const Family stray{.name = "stray"}; // no row lists it
+    orphan.family = &stray;
+    EXPECT_EQ(probeMethodOf(orphan), nullptr);
+    SimulatedDevice device;
+    const ProbeResult r = probeOn(device, orphan);
+    EXPECT_EQ(r.spec, orphan.spec);
+    EXPECT_EQ(r.verdict, Verdict::Unsupported);
+    EXPECT_EQ(r.reason, "no probe method for the stray family");
+    EXPECT_EQ(r.experiments, 0);
 }
 
 TEST(ProbePipeline, TheSimulatorPassesOneVariantOfEveryFamilyThroughTheSameDriver) {
@@ -95,7 +139,7 @@ TEST(ProbePipeline, TheSimulatorPassesOneVariantOfEveryFamilyThroughTheSameDrive
         const ProbeResult& r = report.results[i];
         EXPECT_EQ(r.spec, variants[i]->spec);
         EXPECT_EQ(r.verdict, Verdict::Pass) << r.spec;
-        const auto plan = methodFor(variants[i]->family)->plan(Catalog::instance().instruction(*variants[i]));
+        const auto plan = probeMethodOf(*variants[i])->plan(Catalog::instance().instruction(*variants[i]));
         EXPECT_EQ(r.experiments, plan->experiments()) << r.spec;
         EXPECT_GT(r.cellsChecked, 0) << r.spec;
         EXPECT_FALSE(r.findings.empty()) << r.spec;
@@ -192,7 +236,7 @@ TEST(ProbePipeline, EveryVariantsFormsRenderExactlyItsCatalogPtx) {
         const Instruction& in = Catalog::instance().instruction(*v);
         std::vector<std::string> ptx;
         std::vector<lanemap::Form> distinct;
-        for (const ProbeForm& f : methodFor(v->family)->forms(in)) {
+        for (const ProbeForm& f : probeMethodOf(*v)->forms(in)) {
             if (std::find(ptx.begin(), ptx.end(), f.ptx) != ptx.end())
                 continue;
             ptx.push_back(f.ptx);

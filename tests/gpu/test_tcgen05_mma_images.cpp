@@ -1,15 +1,15 @@
-// The tcgen05.mma probe's kernel inputs (gpu/src/mma_tcgen05.hpp), checked without a GPU: the shared-memory
-// images read back through core's descriptor decoder and smem model give exactly the coded element at every
-// address, for every catalog mma entry (dense, sparse, block-scaled, .ws, cta_group::2, A from shared memory
-// and from Tensor Memory); the instruction descriptor decodes to the entry's shape; a simulated tensor core
-// reading the images through the descriptors passes, and one that reads B transposed or swaps LBO and SBO
-// fails naming the cell.
+// The tcgen05.mma probe's kernel inputs (gpu/src/methods/tensor_memory/mma.hpp), checked without a GPU: the
+// shared-memory images read back through core's descriptor decoder and smem model give exactly the coded
+// element at every address, for every catalog mma entry (dense, sparse, block-scaled, .ws, cta_group::2, A
+// from shared memory and from Tensor Memory); the instruction descriptor decodes to the entry's shape; a
+// simulated tensor core reading the images through the descriptors passes, and one that reads B transposed or
+// swaps LBO and SBO fails naming the cell.
 #include "lanemap/catalog.hpp"
 #include "lanemap/smem.hpp"
 #include "lanemap/tcgen05_desc.hpp"
 
-#include "mma_tcgen05.hpp"
-#include "probe_tcgen05.hpp"
+#include "methods/tensor_memory/mma.hpp"
+#include "methods/tensor_memory/tensor_memory.hpp"
 
 #include "catalog_entry.hpp"
 

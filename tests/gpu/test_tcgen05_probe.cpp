@@ -5,13 +5,10 @@
 #include "lanemap/catalog.hpp"
 #include "lanemap/gpu/pipeline.hpp"
 
-#include "probe_tcgen05.hpp"
+#include "methods/tensor_memory/tensor_memory.hpp"
 
-#ifdef LANEMAP_HAVE_CUDA
-#include "device_cuda.hpp"
-#endif
 #ifdef LANEMAP_TCGEN05_PROBES
-#include "kernels_tcgen05_probe.hpp"
+#include "methods/tensor_memory/kernels.hpp"
 #endif
 
 #include "catalog_entry.hpp"
@@ -51,7 +48,7 @@ TEST(Tcgen05Probe, TheSimulatorPassesEveryTcgen05EntryThroughThePipeline) {
     for (const Variant* v : Catalog::instance().variants()) {
         if (!tmem::accessOf(*v) && !tmem::mmaOf(*v))
             continue;
-        ASSERT_EQ(methodFor(v->family), &tensorMemoryMethod()) << v->spec;
+        ASSERT_EQ(probeMethodOf(*v)->name(), "tensor-memory") << v->spec;
         const ProbeResult r = probeOn(device, *v);
         EXPECT_EQ(r.verdict, Verdict::Pass) << v->spec << ": " << r.reason;
         EXPECT_FALSE(r.findings.empty()) << v->spec;
@@ -101,13 +98,13 @@ TEST(Tcgen05Probe, HopperAndConsumerBlackwellSayWhatTheFormNeeds) {
 }
 
 #ifdef LANEMAP_HAVE_CUDA
-// The GPU device asks the method's kernel binding: on Hopper every tcgen05 entry is unsupported with the
-// capability message, before any kernel is looked up.
+// The GPU device asks the method's kernel binding (its row's): on Hopper every tcgen05 entry is unsupported
+// with the capability message, before any kernel is looked up.
 TEST(Tcgen05Probe, TheGpuBindingRefusesEveryEntryOnHopperWithTheCapability) {
     for (const Variant* v : Catalog::instance().variants()) {
         if (!tmem::accessOf(*v) && !tmem::mmaOf(*v))
             continue;
-        EXPECT_NE(tensorMemoryKernels().unsupported(*v, h100()).find("needs sm_100a: tcgen05"),
+        EXPECT_NE(tc::TensorMemoryProbe::cannotRun(*v, h100()).find("needs sm_100a: tcgen05"),
                   std::string::npos)
             << v->spec;
     }

@@ -6,7 +6,7 @@
 #include "lanemap/gpu/wgmma.hpp"
 
 #ifdef LANEMAP_HAVE_CUDA
-#include "kernels_wgmma.hpp"
+#include "methods/class_coded/kernels.hpp"
 #endif
 
 #include <gtest/gtest.h>

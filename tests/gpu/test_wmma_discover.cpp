@@ -86,9 +86,8 @@ const Variant& variant(const char* spec) {
 } // namespace
 
 TEST(WmmaDiscover, IsThePipelinesMethodForWmma) {
-    const gpu::ProbeMethod* method = gpu::methodFor(familyNamed("wmma"));
+    const gpu::ProbeMethod* method = gpu::probeMethodOf(variant("wmma.m16n16k16.row.col.f16.f32"));
     ASSERT_TRUE(method);
-    EXPECT_EQ(method, &gpu::discoveryMethod());
     EXPECT_EQ(method->name(), "discovery");
     // Its forms are the loads a variant needs: A, B, C row- and column-major.
     const std::vector<gpu::ProbeForm> forms =

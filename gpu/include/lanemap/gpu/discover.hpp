@@ -29,9 +29,6 @@ struct Discovered {
     wmma::DiscoveryCheck check;
 };
 
-// The method that discovers wmma layouts.
-const ProbeMethod& discoveryMethod();
-
 // The forms a variant's discovery loads, in report order: A, B, C (row-major) and C column-major.
 std::vector<wmma::FragmentForm> discoveryForms(const Variant& variant);
 
@@ -74,11 +71,6 @@ class SimulatedWmma : public WmmaInstructions {
   private:
     wmma::DiscoveryReport m_truth;
 };
-
-// Runs the current stage of a discovery plan on `instructions`, filling raw (plan.outWords() words); false
-// when `plan` is not a discovery plan. Devices call it (the GPU under its lock; simulators directly).
-bool runDiscoveryStage(const PlannedProbe& plan, WmmaInstructions& instructions,
-                       std::vector<std::uint32_t>& raw);
 
 // The simulated device for discovery with another truth than the recorded report (SimulatedDevice uses
 // that one): discovery plans run on `instructions`, other plans as SimulatedDevice runs them.

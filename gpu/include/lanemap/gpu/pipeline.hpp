@@ -4,10 +4,12 @@
 //   method:  a ProbeMethod turns a variant into a plan (its forms, its experiments, their input images) and
 //            reads the device's raw output back into a ProbeResult. The one-hot method probes mma and mma.sp
 //            (experiments.hpp), the class-coded method wgmma and wgmma.sp (wgmma.hpp), the tagged-tile
-//            method the matrix moves, and the discovery method finds wmma's layouts (discover.hpp);
-//            methodFor() picks by family, so a new family costs one method. A plan may run in stages when
-//            what it feeds the device depends on what an earlier stage read (discovery).
-//   device:  a Device runs a plan: the GPU (probe_cuda.cpp), or in tests the CPU simulator.
+//            method the matrix moves, the tensor-memory method tcgen05, and the discovery method finds
+//            wmma's layouts (discover.hpp). Each is one row of gpu/src/methods/method_rows.hpp, which says
+//            which families it probes (probeMethodOf). A plan may run in stages when what it feeds the device
+//            depends on what an earlier stage read (discovery).
+//   device:  a Device runs a plan: the GPU (probe_cuda.cpp, through each row's kernel binding), or in tests
+//            the CPU simulator.
 //   driver:  probeOn() and probeMany() are the one loop around both: unsupported handling, timing, worker
 //            threads, progress and cancel.
 
@@ -48,13 +50,18 @@ class ProbeMethod {
   public:
     virtual ~ProbeMethod() = default;
     virtual std::string_view name() const = 0; // "one-hot", "class-coded"
+    // Whether this method probes `variant` (its row's families).
+    virtual bool probes(const Variant& variant) const = 0;
     // The instruction forms the plan runs, in the order the kernels' instruction switch lists them.
     virtual std::vector<ProbeForm> forms(const Instruction& instruction) const = 0;
     virtual std::unique_ptr<PlannedProbe> plan(const Instruction& instruction) const = 0;
 };
 
-// The method that probes `family`; nullptr where none does.
-const ProbeMethod* methodFor(const Family* family);
+// Every probe method, one per row of gpu/src/methods/method_rows.hpp, in its order.
+std::span<const ProbeMethod* const> probeMethods();
+
+// The method that probes `variant`; nullptr where none does.
+const ProbeMethod* probeMethodOf(const Variant& variant);
 
 // What a device did with one plan.
 struct DeviceRun {

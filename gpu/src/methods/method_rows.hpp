@@ -1,0 +1,26 @@
+#pragma once
+// The probe methods, one row each (method_row.hpp), and the only place that says which families a method
+// probes. A new method is one folder, methods/<method>/ (its Probe, kernels, binding and method.cmake), and
+// one row here.
+#include "methods/method_row.hpp"
+
+#include "methods/class_coded/class_coded.hpp"
+#include "methods/discovery/discovery.hpp"
+#include "methods/one_hot/one_hot.hpp"
+#include "methods/tagged/tagged.hpp"
+#include "methods/tensor_memory/tensor_memory.hpp"
+
+namespace lanemap::gpu {
+
+// clang-format off
+using MethodRows = MethodTable<
+    //        name             plan                   families
+    MethodRow<"one-hot",       OneHotProbe,           "mma", "mma.sp">,
+    MethodRow<"class-coded",   ClassCodedProbe,       "wgmma", "wgmma.sp">,
+    MethodRow<"tagged-tile",   tagged::TaggedProbe,   "ldmatrix", "stmatrix", "movmatrix">,
+    MethodRow<"discovery",     DiscoveryProbe,        "wmma">,
+    MethodRow<"tensor-memory", tc::TensorMemoryProbe, "tcgen05.ld", "tcgen05.st",
+                                                      "tcgen05.mma">>;
+// clang-format on
+
+} // namespace lanemap::gpu
