@@ -8,6 +8,7 @@
 #include "cli_timing.hpp"
 
 #include "lanemap/catalog.hpp"
+#include "lanemap/selection.hpp"
 #include "lanemap/excerpt.hpp"
 #include "lanemap/export.hpp"
 #include "lanemap/export_gzip.hpp"
@@ -38,27 +39,64 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The PTX string of what the user typed, when it is another form of the variant (s8 x u8, .and): shown and
-// exported instead of the canonical one. Empty when the canonical form was typed.
-std::string g_typedPtx;
-
 const Variant* resolve(const std::string& text, std::ostream& err) {
     const ParsedSpec parsed = parseSpec(text, Catalog::instance());
     if (!parsed) {
         err << "lanemap-cli: " << parsed.error << '\n';
         return nullptr;
     }
-    g_typedPtx = parsed.ptx != parsed.variant->ptx ? parsed.ptx : std::string();
     return parsed.variant;
 }
 
-// The instruction as typed: the catalog's, with the typed form's PTX string where that differs.
-const Instruction& asTyped(const Instruction& in, Instruction& copy) {
-    if (g_typedPtx.empty())
-        return in;
-    copy = in;
-    copy.ptx = g_typedPtx;
-    return copy;
+// The parameters show and export were given as flags, read once (the spec's own come from parsing it):
+// --selector, --major/--swizzle, --target, --imm-half-splitoff, --ld/--st, and the block scale, which is read
+// once the spec's kind is known.
+struct ViewFlags {
+    Params params;
+    Tcgen05Scale scale;
+    std::vector<std::string_view> notForTensorMemory; // the register-view options given, by name
+    bool exporting = false;
+    std::optional<Number> halfSplit; // as typed: a message quotes a number beyond int as it was typed
+};
+
+// `selection` with the flags' parameters, checked by its family: "" or what is wrong and what is valid.
+std::string withFlags(Selection& selection, const ViewFlags& flags) {
+    const Params& f = flags.params;
+    Params& p = selection.params;
+    p.selector = f.selector;
+    p.smem = f.smem;
+    p.target = f.target;
+    p.halfSplit = f.halfSplit;
+    if (f.access) {
+        p.access = f.access;
+        p.tensorOperand = f.tensorOperand;
+    }
+    if (std::string why = applyTcgen05Scale(selection, flags.scale); !why.empty())
+        return why;
+    if (Catalog::instance().instruction(*selection.variant).hasSpace(Space::TensorMemory) &&
+        p.namesTensorMemoryView())
+        if (std::string why = refusedByTensorMemory(flags.notForTensorMemory, flags.exporting); !why.empty())
+            return why;
+    const std::string why = validate(selection);
+    return flags.halfSplit ? asTyped(why, *flags.halfSplit) : why;
+}
+
+// The selection SPEC names, with the flags: the one road of show and export. nullopt after a message.
+std::optional<Selection> select(const std::string& text, const ViewFlags& flags, std::ostream& err) {
+    const ParsedSpec parsed = parseSpec(text, Catalog::instance());
+    if (!parsed) {
+        err << "lanemap-cli: " << parsed.error << '\n';
+        return std::nullopt;
+    }
+    Selection selection = selectionOf(parsed);
+    if (const std::string why = withFlags(selection, flags); !why.empty()) {
+        err << "lanemap-cli: " << why << '\n';
+        if (!flags.params.target.empty()) // a report that was refused may be the one asked for
+            for (const std::string& refused : wmma::refusedDiscoveryReports())
+                err << "lanemap-cli: ignored discovery report " << refused << '\n';
+        return std::nullopt;
+    }
+    return selection;
 }
 
 int cmdList(const std::string& family, const std::optional<std::string>& smText, std::ostream& out,
@@ -121,43 +159,13 @@ int cmdList(const std::string& family, const std::optional<std::string>& smText,
     return Ok;
 }
 
-int cmdShow(const std::string& spec, const ExportOptions& options, const std::string& target,
-            const std::optional<Number>& halfSplitoff, std::ostream& out, std::ostream& err) {
-    const Variant* v = resolve(spec, err);
-    if (!v)
-        return Usage;
-    Instruction copy;
-    Instruction discovered;
-    if (!target.empty()) {
-        // wmma layouts belong to a SASS target: show the one recorded for `target`.
-        if (!v->family->discovered) {
-            err << "lanemap-cli: --target applies to wmma only (other layouts are the ISA's, for every "
-                   "target)\n";
-            return Usage;
-        }
-        const std::vector<std::string> valid = wmma::targetsOf(*v);
-        const wmma::RecordedDiscovery* report = wmma::recordedFor(target);
-        if (!report || std::find(valid.begin(), valid.end(), report->report.sassTarget) == valid.end()) {
-            std::string targets;
-            for (const std::string& t : valid)
-                targets += (targets.empty() ? "" : ", ") + t;
-            err << "lanemap-cli: no discovery report for --target '" << excerpt(target)
-                << "'; recorded targets: " << (targets.empty() ? "none" : targets)
-                << " (lanemap-cli discover records one on a GPU of that target)\n";
-            for (const std::string& refused : wmma::refusedDiscoveryReports())
-                err << "lanemap-cli: ignored discovery report " << refused << '\n';
-            return Usage;
-        }
-        discovered = wmma::instructionFor(*v, target);
-    }
-    Instruction split; // tcgen05 .16x32bx2 with --imm-half-splitoff (cli_tcgen05.cpp)
-    const Instruction* in =
-        withHalfSplitoff(asTyped(target.empty() ? Catalog::instance().instruction(*v) : discovered, copy),
-                         halfSplitoff, split, err);
-    if (!in)
+int cmdShow(const std::string& spec, const ExportOptions& options, const ViewFlags& flags, std::ostream& out,
+            std::ostream& err) {
+    const std::optional<Selection> selection = select(spec, flags, err);
+    if (!selection)
         return Usage;
     std::string doc, error;
-    if (!exportInstruction(*in, ExportFormat::Text, options, doc, error)) {
+    if (!exportInstruction(*instantiate(*selection), ExportFormat::Text, options, doc, error)) {
         err << "lanemap-cli: " << error << '\n';
         return Usage;
     }
@@ -166,14 +174,18 @@ int cmdShow(const std::string& spec, const ExportOptions& options, const std::st
 }
 
 int cmdExport(const std::string& spec, bool all, const std::string& formatName, const ExportOptions& options,
-              bool gzip, const std::string& path, const std::optional<Number>& halfSplitoff,
-              std::ostream& out, std::ostream& err) {
+              const ViewFlags& flags, bool gzip, const std::string& path, std::ostream& out, std::ostream& err) {
     if (all == !spec.empty()) {
         err << "lanemap-cli: export needs exactly one of SPEC or --all\n";
         return Usage;
     }
-    if (all && halfSplitoff) {
+    if (all && flags.params.halfSplit) {
         err << "lanemap-cli: --imm-half-splitoff applies to one tcgen05 .16x32bx2 spec, not --all\n";
+        return Usage;
+    }
+    if (all && flags.scale.given()) {
+        err << "lanemap-cli: --scale-vec, --sfa-id and --sfb-id apply to one block-scaled tcgen05.mma spec, "
+               "not --all\n";
         return Usage;
     }
     const std::optional<ExportFormat> format = parseExportFormat(formatName);
@@ -188,13 +200,18 @@ int cmdExport(const std::string& spec, bool all, const std::string& formatName, 
         return Usage;
     }
     const Catalog& catalog = Catalog::instance();
+    std::vector<Selection> selections;
     std::vector<const Variant*> variants;
-    if (all)
+    if (all) {
         variants = catalog.variants();
-    else if (const Variant* v = resolve(spec, err))
-        variants.push_back(v);
-    else
+        for (const Variant* v : variants)
+            selections.push_back(Selection{v, {}});
+    } else if (const std::optional<Selection> one = select(spec, flags, err)) {
+        selections.push_back(*one);
+        variants.push_back(one->variant);
+    } else {
         return Usage;
+    }
 
     if (all) {
         if (path == "-") {
@@ -211,16 +228,15 @@ int cmdExport(const std::string& spec, bool all, const std::string& formatName, 
     }
     std::size_t written = 0, skipped = 0;
     std::string firstSkip;
-    for (const Variant* v : variants) {
-        Instruction copy, split;
-        const Instruction* typed =
-            all ? &catalog.instruction(*v)
-                : withHalfSplitoff(asTyped(catalog.instruction(*v), copy), halfSplitoff, split, err);
-        if (!typed)
-            return Usage;
-        const Instruction& in = *typed;
+    for (Selection& selection : selections) {
+        const Variant* v = selection.variant;
         std::string doc, error;
-        if (!exportInstruction(in, *format, options, doc, error)) {
+        // Every variant of --all with the flags' parameters where they fit it; the others are skipped.
+        if (all)
+            error = withFlags(selection, flags);
+        if (error.empty())
+            exportInstruction(*instantiate(selection), *format, options, doc, error);
+        if (!error.empty()) {
             if (!all) {
                 err << "lanemap-cli: " << error << '\n';
                 return Usage;
@@ -964,15 +980,24 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
             return Usage;
         options.operands = *operands;
     }
-    if (!major.empty() && !(options.major = smem::parseMajor(major))) {
-        err << "lanemap-cli: unknown --major '" << excerpt(major) << "'; valid: " << smem::majorList()
-            << '\n';
-        return Usage;
-    }
-    if (!swizzle.empty() && !(options.swizzle = smem::parseSwizzle(swizzle))) {
-        err << "lanemap-cli: unknown --swizzle '" << excerpt(swizzle) << "'; valid: " << smem::swizzleList()
-            << '\n';
-        return Usage;
+    ViewFlags flags;
+    flags.exporting = exp->parsed();
+    flags.params.target = target;
+    if (!major.empty() || !swizzle.empty()) {
+        smem::Choice choice;
+        const std::optional<smem::Major> m = major.empty() ? choice.major : smem::parseMajor(major);
+        if (!m) {
+            err << "lanemap-cli: unknown --major '" << excerpt(major) << "'; valid: " << smem::majorList()
+                << '\n';
+            return Usage;
+        }
+        const std::optional<smem::Swizzle> w = swizzle.empty() ? choice.swizzle : smem::parseSwizzle(swizzle);
+        if (!w) {
+            err << "lanemap-cli: unknown --swizzle '" << excerpt(swizzle) << "'; valid: " << smem::swizzleList()
+                << '\n';
+            return Usage;
+        }
+        flags.params.smem = smem::Choice{*m, *w};
     }
     if (selectorGiven(show) || selectorGiven(exp)) {
         const std::optional<Number> selector = readNumber("--selector", selectorText, err);
@@ -984,12 +1009,31 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
                 << " is out of range: --selector must be 0..3\n";
             return Usage;
         }
-        options.selector = selector->value;
+        flags.params.selector = selector->value;
+    }
+    if (!ld.empty() && !st.empty()) {
+        err << "lanemap-cli: give --ld (who holds D) or --st (who must hold A), not both\n";
+        return Usage;
+    }
+    if (!ld.empty() || !st.empty()) {
+        const tmem::Op op = ld.empty() ? tmem::Op::St : tmem::Op::Ld;
+        std::string error;
+        const std::optional<tmem::Access> access = tmem::parseAccess(ld.empty() ? st : ld, op, error);
+        if (!access || access->op != op) {
+            err << "lanemap-cli: invalid " << (ld.empty() ? "--st" : "--ld") << " '" << excerpt(ld.empty() ? st : ld)
+                << "': " << (access ? "names the other operation" : error) << '\n';
+            return Usage;
+        }
+        flags.params.access = access;
+        flags.params.tensorOperand = op == tmem::Op::St ? Operand::A : Operand::D;
     }
     std::optional<Number> halfSplitoff;
     const CLI::App* viewCommand = show->parsed() ? show : exp;
     if (!optionalNumber(viewCommand, "--imm-half-splitoff", halfSplitoffText, halfSplitoff, err))
         return Usage;
+    if (halfSplitoff)
+        flags.params.halfSplit = halfSplitoff->value;
+    flags.halfSplit = halfSplitoff;
     for (const auto& [name, text, id] : {std::tuple{"--sfa-id", &sfaIdText, &tcgen05Scale.sfaId},
                                          std::tuple{"--sfb-id", &sfbIdText, &tcgen05Scale.sfbId}}) {
         std::optional<Number> n;
@@ -1039,14 +1083,7 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         return cmdList(family, smText, out, err);
     if (show->parsed() && !placementText.empty())
         return cmdWithPlacement(spec, placementText, "txt", options, "-", out, err);
-    if ((show->parsed() || exp->parsed()) && halfSplitoff &&
-        (isTcgen05Mma(show->parsed() ? spec : exportSpec) || !ld.empty() || !st.empty())) {
-        err << "lanemap-cli: --imm-half-splitoff applies to a tcgen05.ld/st .16x32bx2 spec, not to a "
-               "tcgen05.mma view\n";
-        return Usage;
-    }
     // The options of register and shared-memory views, as typed: a tcgen05.mma view refuses them by name.
-    std::vector<std::string_view> notForTmem;
     for (const auto& [given, name] :
          {std::pair{!operand.empty(), "--operand"},
           std::pair{selectorGiven(show) || selectorGiven(exp), "--selector"},
@@ -1054,14 +1091,10 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
           std::pair{!target.empty(), "--target"}, std::pair{!color.empty(), "--color"},
           std::pair{!lanes.empty(), "--lanes"}, std::pair{compact, "--compact"}})
         if (given)
-            notForTmem.emplace_back(name);
-    if (show->parsed() && (isTcgen05Mma(spec) || !ld.empty() || !st.empty() || tcgen05Scale.given())) {
-        if (isTcgen05Mma(spec) && refusedByTensorMemory(notForTmem, false, err))
-            return Usage;
-        return cmdTcgen05(spec, ld, st, "txt", "-", out, err, tcgen05Scale);
-    }
+            flags.notForTensorMemory.emplace_back(name);
+    flags.scale = tcgen05Scale;
     if (show->parsed())
-        return cmdShow(spec, options, target, halfSplitoff, out, err);
+        return cmdShow(spec, options, flags, out, err);
     if (disc->parsed()) {
         if (!discoverValidate.empty()) {
             if (!discoverSpec.empty() || !discoverFamily.empty() || discoverJson || !discoverExpect.empty()) {
@@ -1084,25 +1117,8 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         }
         return cmdWithPlacement(exportSpec, placementText, format, options, output, out, err);
     }
-    if (exp->parsed() && all && tcgen05Scale.given()) {
-        err << "lanemap-cli: --scale-vec, --sfa-id and --sfb-id apply to one block-scaled tcgen05.mma spec, "
-               "not "
-               "--all\n";
-        return Usage;
-    }
-    if (exp->parsed() && !all &&
-        (isTcgen05Mma(exportSpec) || !ld.empty() || !st.empty() || tcgen05Scale.given())) {
-        if (output.empty()) {
-            err << "lanemap-cli: export needs -o PATH (a file, or '-' for stdout)\n";
-            return Usage;
-        }
-        if (isTcgen05Mma(exportSpec) && refusedByTensorMemory(notForTmem, true, err))
-            return Usage;
-        return cmdTcgen05(exportSpec, ld, st, format, output, out, err, tcgen05Scale,
-                          {options.palette, gzip});
-    }
     if (exp->parsed())
-        return cmdExport(exportSpec, all, format, options, gzip, output, halfSplitoff, out, err);
+        return cmdExport(exportSpec, all, format, options, flags, gzip, output, out, err);
     if (banksCommand->parsed())
         return cmdBanks(banksRequest, out, err);
     if (decodeCommand->parsed())

@@ -675,7 +675,7 @@ bool MainWindow::openSpec(const QString& text, QString* error) {
     }
     const Instruction& in = Catalog::instance().instruction(*parsed.variant);
     if (tmem::mmaOf(in)) { // tcgen05.mma: one entry stands for every N; the spec's N sizes the grid
-        const int n = parsed.n > 0 ? parsed.n : in.n;
+        const int n = parsed.params.n > 0 ? parsed.params.n : in.n;
         if (&in == m_instruction) {
             if (n != shapeOf(in, m_tmem).n) {
                 resetTensorMemoryView(n);
@@ -687,9 +687,9 @@ bool MainWindow::openSpec(const QString& text, QString* error) {
             showInstruction(in);
         }
         // A pasted block-scaled string's vector size is the one drawn (IDs 0).
-        if (const std::optional<tcgen05::ScaleVec> typed = tcgen05::fromForm(parsed.form.scaleVec)) {
+        if (parsed.params.blockScale) {
             TensorMemoryOptions o = m_tmem;
-            o.blockScale = tcgen05::BlockScale{*typed, 0, 0};
+            o.blockScale = parsed.params.blockScale;
             if (o.blockScale != m_tmem.blockScale)
                 applyTensorMemoryOptions(o, false, nullptr);
         }

@@ -582,14 +582,23 @@ Diagram buildTensorMemoryDiagram(const Instruction& in, const TensorMemoryOption
     return d;
 }
 
-Diagram buildTensorMemoryDiagram(const Instruction& in, Palette palette) {
-    // The view the instance's parameters ask for (lanemap/params.hpp).
+TensorMemoryOptions viewOptionsOf(const Params& p) {
     TensorMemoryOptions o;
+    o.n = p.n;
+    o.operand = p.tensorOperand == Operand::A ? TmemOperand::A : TmemOperand::D;
+    o.access = p.access;
+    o.blockScale = p.blockScale;
+    return o;
+}
+
+tmem::View viewOf(const Instruction& in) {
+    const TensorMemoryOptions o = viewOptionsOf(in.params);
+    return tmem::View{shapeOf(in, o), o.access, o.blockScale};
+}
+
+Diagram buildTensorMemoryDiagram(const Instruction& in, Palette palette) {
+    TensorMemoryOptions o = viewOptionsOf(in.params); // what the instance's parameters ask for
     o.palette = palette;
-    o.n = in.params.n;
-    o.operand = in.params.tensorOperand == Operand::A ? TmemOperand::A : TmemOperand::D;
-    o.access = in.params.access;
-    o.blockScale = in.params.blockScale;
     return buildTensorMemoryDiagram(in, o);
 }
 

@@ -2,6 +2,7 @@
 #include "lanemap/export_json.hpp"
 
 #include "lanemap/diagram.hpp"
+#include "lanemap/diagram_tmem.hpp"
 #include "lanemap/excerpt.hpp"
 #include "lanemap/export_formats.hpp"
 #include "lanemap/site.hpp"
@@ -57,6 +58,13 @@ std::optional<ExportFormat> parseExportFormat(std::string_view name) {
     return std::nullopt;
 }
 
+std::string_view toString(ExportFormat format) {
+    for (const FormatName& f : kFormats)
+        if (f.format == format)
+            return f.name;
+    return "json";
+}
+
 std::string_view fileExtension(ExportFormat format) {
     for (const FormatName& f : kFormats)
         if (f.format == format)
@@ -71,9 +79,52 @@ std::string exportFormatList() {
     return s;
 }
 
+namespace {
+
+// An instance whose operand lives in Tensor Memory (a tcgen05.mma view) is drawn and described by its space's
+// builders: where each element sits, and with a tcgen05.ld or st who holds it.
+bool exportTensorMemory(const Instruction& in, ExportFormat format, const ExportOptions& options,
+                        std::string& document, std::string& error) {
+    if (!options.operands.empty() || options.colorBy != ColorBy::Lane || !options.lanes.empty() ||
+        options.compact) {
+        error = "a tcgen05.mma view draws D in Tensor Memory (A with --st): it takes no operand, colouring, lane "
+                "filter or compact form";
+        return false;
+    }
+    try {
+        switch (format) {
+        case ExportFormat::Json:
+            document = tmem::viewJson(viewOf(in));
+            return true;
+        case ExportFormat::Text:
+            document = tmem::viewText(viewOf(in));
+            return true;
+        case ExportFormat::Svg:
+            document = toSvg(buildTensorMemoryDiagram(in, options.palette));
+            return true;
+        case ExportFormat::Html:
+            document = htmlPage(in);
+            return true;
+        default:
+            error = "a tcgen05.mma view exports as txt, json or svg (and html for the site); '" +
+                    std::string(toString(format)) + "' is not one of them";
+            return false;
+        }
+    } catch (const std::invalid_argument& e) {
+        error = e.what();
+        return false;
+    }
+}
+
+} // namespace
+
 bool exportInstruction(const Instruction& in, ExportFormat format, const ExportOptions& options,
                        std::string& document, std::string& error) {
-    const bool wgmma = smem::hasSharedMemoryOperands(in);
+    // A view of a tcgen05.mma has documents of its own; the catalog entry, which stands for every N, is
+    // described like any instruction (export --all).
+    if (in.hasSpace(Space::TensorMemory) && in.params.namesTensorMemoryView())
+        return exportTensorMemory(in, format, options, document, error);
+    const bool wgmma = in.hasSpace(Space::SharedMemory);
     const OperandSet want = options.operands;
     const bool metadataOnly = want == Operand::Metadata;
     const bool smemOperand = wgmma && want == Operand::B;
@@ -90,35 +141,11 @@ bool exportInstruction(const Instruction& in, ExportFormat format, const ExportO
                 " has no metadata operand (only sparse instructions do); valid operands: " + operandList(in);
         return false;
     }
-    if (options.selector) {
-        if (!in.metadata) {
-            error = "--selector applies to sparse instructions only; " + in.spec + " is dense";
-            return false;
-        }
-        bool found = false;
-        std::string valid;
-        for (const MetadataSelector& s : in.metadata->selectors) {
-            found = found || s.value == *options.selector;
-            valid += (valid.empty() ? "" : ", ") + std::to_string(s.value);
-        }
-        if (!found) {
-            error = "sparsity selector " + std::to_string(*options.selector) + " is not valid for " +
-                    in.spec + "; valid selectors: " + valid;
-            return false;
-        }
-    }
-    // Shared-memory layout options: wgmma only, and only for the operands that can live there.
-    const bool smemOption = options.major || options.swizzle;
-    smem::Choice choice;
-    if (options.major)
-        choice.major = *options.major;
-    if (options.swizzle)
-        choice.swizzle = *options.swizzle;
-    if (smemOption && !wgmma) {
-        error = "--major/--swizzle describe wgmma shared-memory operands; " + in.spec +
-                " is a warp-level instruction with every operand in registers";
-        return false;
-    }
+    // The instance's parameters were checked when it was made (lanemap/selection.hpp): the selector and the
+    // shared-memory layout are the instance's; here only what a format cannot show is refused.
+    const std::optional<int> selector = in.params.selector;
+    const bool smemOption = in.params.smem.has_value();
+    const smem::Choice choice = in.params.smem.value_or(smem::Choice{});
     const bool smemA = wgmma && smemOption && want == Operand::A;
     if (smemOption && !want.empty() && !smemA && !smemOperand) {
         error = "--major/--swizzle describe the shared-memory operands A and B; " + toString(want) + " of " +
@@ -126,7 +153,7 @@ bool exportInstruction(const Instruction& in, ExportFormat format, const ExportO
         return false;
     }
     // Options the chosen format cannot honour are refused, never silently dropped.
-    if (format == ExportFormat::Json && (!want.empty() || options.selector)) {
+    if (format == ExportFormat::Json && (!want.empty() || selector)) {
         error = "--operand and --selector choose what txt and svg draw; a json document always holds every "
                 "operand "
                 "and every sparsity selector";
@@ -137,7 +164,7 @@ bool exportInstruction(const Instruction& in, ExportFormat format, const ExportO
                 " has none (--gzip makes any export smaller)";
         return false;
     }
-    if (format == ExportFormat::Html && (!want.empty() || options.selector || smemOption)) {
+    if (format == ExportFormat::Html && (!want.empty() || selector || smemOption)) {
         error = "--operand, --selector, --major and --swizzle do not apply to html: a page holds every "
                 "register operand and lets its reader pick the sparsity selector";
         return false;
@@ -147,7 +174,7 @@ bool exportInstruction(const Instruction& in, ExportFormat format, const ExportO
         format == ExportFormat::Cuda || format == ExportFormat::Cute || format == ExportFormat::Triton;
     const bool tableFormat =
         format == ExportFormat::Csv || format == ExportFormat::Markdown || format == ExportFormat::Latex;
-    if (codeFormat && (!want.empty() || options.selector)) {
+    if (codeFormat && (!want.empty() || selector)) {
         error = "--operand and --selector choose what txt, svg and the tables show; cuda, cute and triton "
                 "documents hold every register operand and every sparsity selector";
         return false;
@@ -156,28 +183,28 @@ bool exportInstruction(const Instruction& in, ExportFormat format, const ExportO
         error = "--major/--swizzle choose the shared-memory layout of the json, txt, cute and cuda views";
         return false;
     }
-    if (tableFormat && (options.selector || (!want.empty() && !chosen))) {
+    if (tableFormat && (selector || (!want.empty() && !chosen))) {
         error = "the tables list register operands (valid: " +
                 registerOperands(in).substr(0, registerOperands(in).find(", metadata")) +
                 "); --selector does not apply";
         return false;
     }
-    std::vector<smem::SharedOperand> shared;
-    if (wgmma && (shared = smem::operands(in, choice, error)).empty())
-        return false;
+    // wgmma's A and B as they sit in shared memory, the instance's placements.
+    const Placement* sharedA = in.placement(Space::SharedMemory, Operand::A);
+    const Placement* sharedB = in.placement(Space::SharedMemory, Operand::B);
     switch (format) {
     case ExportFormat::Json:
         document = options.compact ? toCompactJson(in, choice) : toJson(in, choice);
         return true;
     case ExportFormat::Text:
         if (want.empty())
-            document = toText(in, choice, options.selector);
+            document = toText(in, choice, selector);
         else if (metadataOnly)
-            document = metadataTextGrid(in, options.selector);
+            document = metadataTextGrid(in, selector);
         else if (smemOperand)
-            document = smem::toText(shared[1]);
+            document = smem::toText(*sharedB->shared());
         else if (smemA)
-            document = smem::toText(shared[0]);
+            document = smem::toText(*sharedA->shared());
         else
             document = toTextGrid(in, *chosen);
         return true;
@@ -205,7 +232,7 @@ bool exportInstruction(const Instruction& in, ExportFormat format, const ExportO
     case ExportFormat::Svg: {
         DiagramOptions d;
         d.operands = want;
-        d.selector = options.selector;
+        d.selector = selector;
         d.colorBy = options.colorBy;
         d.palette = options.palette;
         d.threads = options.lanes;
@@ -218,13 +245,13 @@ bool exportInstruction(const Instruction& in, ExportFormat format, const ExportO
             so.palette = options.palette;
             Diagram diagram;
             if (smemOperand)
-                diagram = buildSharedMemoryDiagram(shared[1], so);
+                diagram = buildSharedMemoryDiagram(*sharedB->shared(), so);
             else if (smemA)
-                diagram = buildSharedMemoryDiagram(shared[0], so);
+                diagram = buildSharedMemoryDiagram(*sharedA->shared(), so);
             else {
                 diagram = buildDiagram(in, d);
                 if (wgmma && want.empty())
-                    appendSharedMemory(diagram, shared[1], so);
+                    appendSharedMemory(diagram, *sharedB->shared(), so);
             }
             document = toSvg(diagram);
         } catch (const std::invalid_argument& e) {

@@ -22,24 +22,20 @@ std::string refuseOthers(const Instruction& entry, const Params& p, unsigned tak
         return "a sparsity selector applies to sparse instructions only; " + spec + " is dense";
     if (p.smem && !(takes & TakesSharedMemory))
         return "shared-memory layouts (--major, --swizzle) apply to wgmma only; " + spec +
-               " takes every operand from registers";
+               " is a warp-level instruction with every operand in registers";
     if (p.n != 0 && !(takes & TakesN))
         return "N is a parameter of the tcgen05.mma entries (they stand for every valid N); " + spec +
                " has N " + std::to_string(entry.n);
     if ((p.tensorOperand != Operand::D || p.access || p.blockScale) && !(takes & TakesTensorMemory))
-        return "a Tensor Memory view (--ld, --st, --scale-vec) composes a tcgen05.mma form; " + spec +
-               " is not one (e.g. tcgen05.mma.cta_group::1.kind::f16.m128n256)";
+        return "--ld and --st compose a tcgen05.mma form with a Tensor Memory access; '" + spec +
+               "' is not a tcgen05.mma spec (e.g. tcgen05.mma.cta_group::1.kind::f16.m128n256)";
     if (p.halfSplit && !(takes & TakesHalfSplit))
-        return "immHalfSplitoff applies to the .16x32bx2 shape of tcgen05.ld and tcgen05.st only; '" + spec +
-               "' is not one (e.g. tcgen05.ld.16x32bx2.x2)";
+        return takes & TakesTensorMemory
+                   ? "--imm-half-splitoff applies to a tcgen05.ld/st .16x32bx2 spec, not to a tcgen05.mma view"
+                   : "immHalfSplitoff applies to the .16x32bx2 shape of tcgen05.ld and tcgen05.st only; '" + spec +
+                         "' is not one (e.g. tcgen05.ld.16x32bx2.x2)";
     if (!p.target.empty() && !(takes & TakesTarget))
         return "--target applies to wmma only (other layouts are the ISA's, for every target)";
-    return {};
-}
-
-std::string checkForm(const Instruction& entry, const Params& p) {
-    if (p.form && std::find(entry.forms.begin(), entry.forms.end(), *p.form) == entry.forms.end())
-        return "that form is not a spelling of " + entry.spec;
     return {};
 }
 
@@ -65,9 +61,9 @@ Selection selectionOf(const ParsedSpec& parsed) {
     s.variant = parsed.variant;
     if (!parsed.variant)
         return s;
+    s.params = parsed.params;
     if (!parsed.variant->forms.empty() && parsed.form != parsed.variant->forms.front())
         s.params.form = parsed.form;
-    s.params.n = parsed.n != parsed.variant->n ? parsed.n : 0;
     return s;
 }
 
@@ -77,9 +73,7 @@ std::string validate(const Selection& selection) {
     const Instruction& entry = Catalog::instance().instruction(*selection.variant);
     if (const Family* f = entry.family; f && f->validate)
         return f->validate(entry, selection.params);
-    if (std::string why = family::refuseOthers(entry, selection.params, family::TakesNothing); !why.empty())
-        return why;
-    return family::checkForm(entry, selection.params);
+    return family::refuseOthers(entry, selection.params, family::TakesNothing);
 }
 
 void placeOperands(Instruction& in) {

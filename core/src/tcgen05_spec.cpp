@@ -243,10 +243,9 @@ ParsedSpec parseTcgen05Spec(std::string_view, const std::string& input, const Ca
     if (input.rfind("tcgen05.mma", 0) == 0) {
         if (const auto s = tmem::parseMma(input, error, &vec)) {
             spec = tmem::specOf(*s, false);
-            result.n = s->n;
-            // The kind's default size is what its catalog entry (and form) already stand for.
-            if (vec && vec == tcgen05::defaultBlockScale(s->kind)->vec)
-                vec.reset();
+            result.params.n = s->n;
+            if (vec) // the scale factors a view of it shows (IDs 0)
+                result.params.blockScale = tcgen05::BlockScale{*vec, 0, 0};
         }
     } else if (input.rfind("tcgen05.ld.", 0) == 0 || input.rfind("tcgen05.st.", 0) == 0) {
         if (const auto a = tmem::parseAccess(input, tmem::Op::Ld, error))
@@ -260,8 +259,6 @@ ParsedSpec parseTcgen05Spec(std::string_view, const std::string& input, const Ca
         if (const Variant* v = catalog.variant(spec)) {
             result.variant = v;
             result.form = v->forms.front();
-            if (vec) // what was typed, when not the default: the scale factors a view of it shows
-                result.form.scaleVec = tcgen05::toForm(*vec);
             result.ptx = v->ptx;
             return result;
         }

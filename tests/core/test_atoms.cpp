@@ -3,6 +3,7 @@
 // forms render the variant's own PTX, notes and errata are attached once, and the evidence overlay (not the
 // tables) says what the hardware confirmed.
 #include "lanemap/catalog.hpp"
+#include "lanemap/selection.hpp"
 #include "lanemap/evidence.hpp"
 #include "lanemap/export.hpp"
 #include "lanemap/sparse.hpp"
@@ -231,15 +232,16 @@ TEST(ExportOptions, WhatAFormatCannotHonourIsRefused) {
     EXPECT_NE(error.find("--operand"), std::string::npos) << error;
     EXPECT_TRUE(exportInstruction(mma, ExportFormat::Svg, a, doc, error)) << error;
 
-    // A shared-memory option on a warp-level instruction has nothing to describe.
-    ExportOptions swizzle;
-    swizzle.swizzle = smem::Swizzle::B64;
-    EXPECT_FALSE(exportInstruction(mma, ExportFormat::Svg, swizzle, doc, error));
-    EXPECT_NE(error.find("--major/--swizzle"), std::string::npos) << error;
+    // A shared-memory layout for a warp-level instruction has nothing to describe.
+    Params swizzle;
+    swizzle.smem = smem::Choice{smem::Major::K, smem::Swizzle::B64};
+    error = validate({cat().variant(mma.spec), swizzle});
+    EXPECT_NE(error.find("--major, --swizzle"), std::string::npos) << error;
     // The CUDA header places wgmma's shared-memory operands for the chosen layout; Triton has none to place.
-    EXPECT_TRUE(exportInstruction(wg, ExportFormat::Cuda, swizzle, doc, error)) << error;
+    const std::shared_ptr<const Instruction> wg64 = instantiate({cat().variant(wg.spec), swizzle});
+    EXPECT_TRUE(exportInstruction(*wg64, ExportFormat::Cuda, {}, doc, error)) << error;
     EXPECT_NE(doc.find("64B swizzle"), std::string::npos);
-    EXPECT_FALSE(exportInstruction(wg, ExportFormat::Triton, swizzle, doc, error));
+    EXPECT_FALSE(exportInstruction(*wg64, ExportFormat::Triton, {}, doc, error));
     EXPECT_NE(error.find("--major/--swizzle"), std::string::npos) << error;
 }
 
@@ -256,8 +258,10 @@ TEST(ExportOptions, WgmmaSvgCarriesTheSharedMemoryOperand) {
     b.operands = Operand::B;
     ASSERT_TRUE(exportInstruction(wg, ExportFormat::Svg, b, onlyB, error)) << error;
     EXPECT_LT(onlyB.size(), whole.size()) << "B alone is smaller than the whole instruction";
-    b.swizzle = smem::Swizzle::B64;
-    ASSERT_TRUE(exportInstruction(wg, ExportFormat::Svg, b, onlyB64, error)) << error;
+    Params b64;
+    b64.smem = smem::Choice{smem::Major::K, smem::Swizzle::B64};
+    ASSERT_TRUE(exportInstruction(*instantiate({cat().variant(wg.spec), b64}), ExportFormat::Svg, b, onlyB64, error))
+        << error;
     EXPECT_NE(onlyB64, onlyB) << "the swizzle changes the addresses drawn";
 }
 } // namespace

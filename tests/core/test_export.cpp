@@ -1,6 +1,7 @@
 // JSON (docs/reference/json.md), text grids like the PTX figures, and atomic writes.
 #include "lanemap/catalog.hpp"
 #include "lanemap/export.hpp"
+#include "lanemap/selection.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -157,10 +158,12 @@ TEST(ExportOptions, RejectUnknownOperandAndSelector) {
     options.operands = Operand::Metadata; // a dense instruction has none
     EXPECT_FALSE(exportInstruction(get("mma.m16n8k16.f16"), ExportFormat::Text, options, doc, error));
     EXPECT_NE(error.find("valid operands: A, B, C, D"), std::string::npos) << error;
-    options.operands = {};
-    options.selector = 1;
-    EXPECT_FALSE(exportInstruction(get("mma.m16n8k16.f16"), ExportFormat::Text, options, doc, error));
+    // A selector is the instance's parameter: a dense instruction takes none.
+    Params params;
+    params.selector = 1;
+    error = validate({Catalog::instance().variant("mma.m16n8k16.f16"), params});
     EXPECT_NE(error.find("dense"), std::string::npos) << error;
+    EXPECT_THROW(instantiate({Catalog::instance().variant("mma.m16n8k16.f16"), params}), std::invalid_argument);
 }
 
 } // namespace

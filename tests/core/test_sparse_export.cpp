@@ -2,6 +2,7 @@
 // entry per selector, candidates of unresolved mappings), the metadata text view like the PTX figures, and
 // the spec grammar for sparse and block-scaled PTX strings.
 #include "lanemap/catalog.hpp"
+#include "lanemap/selection.hpp"
 #include "lanemap/export.hpp"
 #include "lanemap/spec.hpp"
 
@@ -169,14 +170,15 @@ TEST(SparseText, CompressedAGridListsKeptElementsPerRange) {
 
 TEST(SparseText, WholeInstructionHonoursTheSelector) {
     std::string doc, error;
-    ExportOptions options;
-    options.selector = 2;
-    ASSERT_TRUE(exportInstruction(get("mma.sp.m16n8k8.tf32"), ExportFormat::Text, options, doc, error))
+    Params params;
+    params.selector = 2;
+    ASSERT_TRUE(exportInstruction(*instantiate({Catalog::instance().variant("mma.sp.m16n8k8.tf32"), params}),
+                                  ExportFormat::Text, {}, doc, error))
         << error;
     EXPECT_NE(doc.find("sparsity selector 2"), std::string::npos);
     EXPECT_EQ(doc.find("sparsity selector 1"), std::string::npos);
-    options.selector = 1;
-    EXPECT_FALSE(exportInstruction(get("mma.sp.m16n8k64.s8"), ExportFormat::Text, options, doc, error));
+    params.selector = 1;
+    error = validate({Catalog::instance().variant("mma.sp.m16n8k64.s8"), params});
     EXPECT_NE(error.find("sparsity selector 1 is not valid for mma.sp.m16n8k64.s8; valid selectors: 0"),
               std::string::npos)
         << error;

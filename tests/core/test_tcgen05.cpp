@@ -4,7 +4,7 @@
 #include "lanemap/catalog.hpp"
 #include "lanemap/spec.hpp"
 #include "lanemap/tcgen05_desc.hpp"
-#include "lanemap/tcgen05_split.hpp"
+#include "lanemap/selection.hpp"
 #include "lanemap/tmem.hpp"
 
 #include <gtest/gtest.h>
@@ -101,12 +101,9 @@ TEST(LdStShapes, SplitNearIntMaxIsOutOfRange) {
         EXPECT_NE(validate(Access{Op::Ld, Shape::S16x32bx2, 128, false, split}).find("out of range"),
                   std::string::npos)
             << split;
-    const ParsedSpec parsed = parseSpec("tcgen05.ld.16x32bx2.x2", Catalog::instance());
-    ASSERT_TRUE(parsed);
-    Instruction out;
-    std::string error;
-    EXPECT_FALSE(withHalfSplitoff(Catalog::instance().instruction(*parsed.variant),
-                                  std::numeric_limits<int>::max(), out, error));
+    lanemap::Params params;
+    params.halfSplit = std::numeric_limits<int>::max();
+    const std::string error = lanemap::validate({Catalog::instance().variant("tcgen05.ld.16x32bx2.x2"), params});
     EXPECT_NE(error.find("valid 2 to 510"), std::string::npos) << error;
 }
 
@@ -395,11 +392,11 @@ TEST(Tcgen05Spec, ShortSpecsAndPtxStringsNameOneVariant) {
     const ParsedSpec d = parseSpec("tcgen05.mma.cta_group::1.kind::f16.m128n64", cat);
     ASSERT_TRUE(d) << d.error;
     EXPECT_EQ(d.variant->spec, "tcgen05.mma.cta_group::1.kind::f16.m128");
-    EXPECT_EQ(d.n, 64);
+    EXPECT_EQ(d.params.n, 64);
     const ParsedSpec e = parseSpec("tcgen05.mma.cta_group::2.kind::f16", cat); // the PTX string: no M, N
     ASSERT_TRUE(e) << e.error;
     EXPECT_EQ(e.variant->m, 256);
-    EXPECT_EQ(e.n, 256);
+    EXPECT_EQ(e.params.n, 256);
     const ParsedSpec f = parseSpec("tcgen05.mma.ws.cta_group::1.kind::f16.m32n64", cat);
     ASSERT_TRUE(f) << f.error;
     EXPECT_EQ(f.variant->spec, "tcgen05.mma.ws.cta_group::1.kind::f16.m32");

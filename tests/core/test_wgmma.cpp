@@ -3,6 +3,7 @@
 // against the CUTLASS encodings of the ISA figures, sparse A chunks and metadata for every selector, and the
 // JSON/text views with shared memory.
 #include "lanemap/catalog.hpp"
+#include "lanemap/selection.hpp"
 #include "lanemap/export.hpp"
 #include "lanemap/spec.hpp"
 
@@ -535,12 +536,17 @@ TEST(WgmmaJson, SparseDocumentsCarryChunksMetadataAndCompressedSharedA) {
     EXPECT_EQ(doc["shared_memory"][1]["rows"], 32);
 }
 
-TEST(WgmmaJson, OptionsPickAnotherSharedMemoryLayout) {
-    ExportOptions options;
-    options.major = smem::Major::MN;
-    options.swizzle = smem::Swizzle::B64;
+// The instance of `spec` with `params` (lanemap/selection.hpp).
+Selection selectionOf(const char* spec, const Params& params) {
+    return Selection{Catalog::instance().variant(spec), params};
+}
+
+TEST(WgmmaJson, ParametersPickAnotherSharedMemoryLayout) {
+    Params params;
+    params.smem = smem::Choice{smem::Major::MN, smem::Swizzle::B64};
     std::string doc, error;
-    ASSERT_TRUE(exportInstruction(get("wgmma.m64n64k16.bf16"), ExportFormat::Json, options, doc, error))
+    ASSERT_TRUE(exportInstruction(*instantiate(selectionOf("wgmma.m64n64k16.bf16", params)), ExportFormat::Json,
+                                  {}, doc, error))
         << error;
     const json j = json::parse(doc);
     EXPECT_EQ(j["shared_memory"][1]["major"], "MN");
@@ -548,25 +554,30 @@ TEST(WgmmaJson, OptionsPickAnotherSharedMemoryLayout) {
     EXPECT_EQ(j["shared_memory"][1]["lbo"], 512);
     EXPECT_EQ(j["shared_memory"][1]["sbo"], 1024);
     // MN-major exists only for 16-bit types.
-    EXPECT_FALSE(exportInstruction(get("wgmma.m64n64k8.tf32"), ExportFormat::Json, options, doc, error));
+    error = validate(selectionOf("wgmma.m64n64k8.tf32", params));
     EXPECT_NE(error.find("MN-major (imm-trans-a/b = 1) exists only for .f16/.bf16"), std::string::npos)
         << error;
-    // Shared-memory options on warp-level mma are an input error.
-    ExportOptions swizzleOnly;
-    swizzleOnly.swizzle = smem::Swizzle::B32;
-    EXPECT_FALSE(exportInstruction(get("mma.m16n8k16.f16"), ExportFormat::Json, swizzleOnly, doc, error));
-    EXPECT_NE(error.find("wgmma shared-memory operands"), std::string::npos) << error;
-    swizzleOnly.operands = Operand::D;
-    EXPECT_FALSE(exportInstruction(get("wgmma.m64n8k16.f16"), ExportFormat::Text, swizzleOnly, doc, error));
+    EXPECT_THROW(instantiate(selectionOf("wgmma.m64n64k8.tf32", params)), std::invalid_argument);
+    // A shared-memory layout for warp-level mma is an input error.
+    Params swizzleOnly;
+    swizzleOnly.smem = smem::Choice{smem::Major::K, smem::Swizzle::B32};
+    error = validate(selectionOf("mma.m16n8k16.f16", swizzleOnly));
+    EXPECT_NE(error.find("apply to wgmma only"), std::string::npos) << error;
+    ExportOptions d;
+    d.operands = Operand::D;
+    EXPECT_FALSE(exportInstruction(*instantiate(selectionOf("wgmma.m64n8k16.f16", swizzleOnly)), ExportFormat::Text,
+                                   d, doc, error));
     EXPECT_NE(error.find("lives in registers"), std::string::npos) << error;
 }
 
 TEST(WgmmaText, OperandBIsTheSharedMemoryAddressGrid) {
     ExportOptions options;
     options.operands = Operand::B;
-    options.swizzle = smem::Swizzle::B128;
+    Params params;
+    params.smem = smem::Choice{smem::Major::K, smem::Swizzle::B128};
     std::string doc, error;
-    ASSERT_TRUE(exportInstruction(get("wgmma.m64n64k16.f16"), ExportFormat::Text, options, doc, error))
+    ASSERT_TRUE(exportInstruction(*instantiate(selectionOf("wgmma.m64n64k16.f16", params)), ExportFormat::Text,
+                                  options, doc, error))
         << error;
     EXPECT_EQ(doc.rfind("B in shared memory (K x N = 16 x 64, .f16, 16 bits): K-major, 128B swizzle\n", 0),
               0u)
@@ -585,8 +596,9 @@ TEST(WgmmaText, OperandBIsTheSharedMemoryAddressGrid) {
     EXPECT_NE(all.find("\nB in shared memory"), std::string::npos);
     EXPECT_NE(all.find("min sm_90a"), std::string::npos);
     options.operands = Operand::A;
-    options.major = smem::Major::MN;
-    ASSERT_TRUE(exportInstruction(get("wgmma.m64n64k16.f16"), ExportFormat::Text, options, doc, error))
+    params.smem->major = smem::Major::MN;
+    ASSERT_TRUE(exportInstruction(*instantiate(selectionOf("wgmma.m64n64k16.f16", params)), ExportFormat::Text,
+                                  options, doc, error))
         << error;
     EXPECT_EQ(doc.rfind("A in shared memory (M x K = 64 x 16", 0), 0u) << doc.substr(0, 200);
 }

@@ -7,6 +7,7 @@
 #include "registry.hpp"
 
 #include "lanemap/catalog.hpp"
+#include "lanemap/selection.hpp"
 #include "lanemap/export.hpp"
 #include "lanemap/export_formats.hpp"
 #include "lanemap/smem.hpp"
@@ -200,11 +201,11 @@ TEST(CudaHeaders, MajorAndSwizzleOptionsChooseTheSharedMemoryLayout) {
     const lanemap::Instruction& in = *Catalog::instance().instruction("wgmma.m64n64k16.f16");
     for (const Major major : {Major::K, Major::MN})
         for (const Swizzle swizzle : {Swizzle::None, Swizzle::B32, Swizzle::B64, Swizzle::B128}) {
-            lanemap::ExportOptions options;
-            options.major = major;
-            options.swizzle = swizzle;
+            lanemap::Params params;
+            params.smem = lanemap::smem::Choice{major, swizzle};
             std::string header, error;
-            ASSERT_TRUE(lanemap::exportInstruction(in, lanemap::ExportFormat::Cuda, options, header, error))
+            ASSERT_TRUE(lanemap::exportInstruction(*lanemap::instantiate({Catalog::instance().variant(in.spec), params}),
+                                                   lanemap::ExportFormat::Cuda, {}, header, error))
                 << error;
             std::string modelError;
             const auto ops = lanemap::smem::operands(in, {major, swizzle}, modelError);
@@ -228,11 +229,9 @@ TEST(CudaHeaders, MajorAndSwizzleOptionsChooseTheSharedMemoryLayout) {
             EXPECT_NE(header.find("}, %36, p, 1, 1, " + t + ";"), std::string::npos) << label;
             EXPECT_NE(header.find("}, %32, %33, p, 1, 1, " + t + ", " + t + ";"), std::string::npos) << label;
         }
-    lanemap::ExportOptions mn;
-    mn.major = Major::MN;
-    std::string header, error;
-    EXPECT_FALSE(lanemap::exportInstruction(*Catalog::instance().instruction("wgmma.m64n64k32.e4m3"),
-                                            lanemap::ExportFormat::Cuda, mn, header, error));
+    lanemap::Params mn;
+    mn.smem = lanemap::smem::Choice{Major::MN, Swizzle::B128};
+    const std::string error = lanemap::validate({Catalog::instance().variant("wgmma.m64n64k32.e4m3"), mn});
     EXPECT_NE(error.find("MN-major"), std::string::npos) << error;
     EXPECT_THROW(lanemap::toCudaHeader(*Catalog::instance().instruction("wgmma.m64n64k8.tf32"), {Major::MN}),
                  std::invalid_argument);

@@ -102,6 +102,11 @@ struct TensorMemoryExtras {
 TensorMemoryExtras tensorMemoryExtras(const tmem::MmaShape& shape,
                                       const std::optional<tcgen05::BlockScale>& blockScale);
 
+// The view an instance's parameters ask for (lanemap/params.hpp: N, operand, access, block scale), in the
+// terms of the pane and of `show`.
+TensorMemoryOptions viewOptionsOf(const Params& params);
+tmem::View viewOf(const Instruction& instance);
+
 // Throws std::invalid_argument with validate()'s message when the view cannot be drawn.
 Diagram buildTensorMemoryDiagram(const Instruction& instruction, const TensorMemoryOptions& options);
 

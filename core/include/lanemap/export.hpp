@@ -37,13 +37,10 @@ std::string toText(const Instruction& instruction, const smem::Choice& choice,
 // (docs/reference/exports.md).
 enum class ExportFormat { Json, Text, Svg, Html, Cuda, Cute, Triton, Csv, Markdown, Latex };
 
+// How a document shows an instance. What the instance is — its sparsity selector, wgmma's shared-memory
+// layout, a tcgen05.mma view — are its parameters (Instruction::params, lanemap/selection.hpp).
 struct ExportOptions {
-    OperandSet operands;         // only these operands (A, B, C, D, metadata); all when empty
-    std::optional<int> selector; // sparse metadata: only this selector value
-    // wgmma shared-memory operands (B, and A with these set): the layout to show; K-major and 128B by
-    // default.
-    std::optional<smem::Major> major;
-    std::optional<smem::Swizzle> swizzle;
+    OperandSet operands; // only these operands (A, B, C, D, metadata; B of wgmma: in shared memory); all when empty
     // Drawing formats (svg) only:
     ColorBy colorBy = ColorBy::Lane;
     Palette palette = Palette::Default;
@@ -54,12 +51,14 @@ struct ExportOptions {
 
 // Format names as the CLI spells them ("json", "txt"); nullopt for unknown names.
 std::optional<ExportFormat> parseExportFormat(std::string_view name);
+std::string_view toString(ExportFormat format); // "json", "txt", ...
 std::string_view fileExtension(ExportFormat format);
 // Every valid format name, comma-separated, for error messages.
 std::string exportFormatList();
 
-// One document in `format`. Returns false and sets `error` (naming the bad input) when the options do not
-// fit the instruction (unknown operand, selector on a dense instruction, ...).
+// One document in `format` of an instance (instantiate(), or a catalog instruction). Returns false and sets
+// `error` (naming the bad input) when the options or the instance's parameters do not fit the format
+// (unknown operand, a selector in a json document, ...).
 bool exportInstruction(const Instruction& instruction, ExportFormat format, const ExportOptions& options,
                        std::string& document, std::string& error);
 

@@ -34,6 +34,12 @@ struct Params {
     // wmma: the SASS target whose discovery report places the fragments; empty: the catalog's default.
     std::string target;
 
+    // Whether they name one view of a tcgen05.mma (an N, an access, a block scale, or A): an instance of
+    // that view, not the catalog entry that stands for every N.
+    bool namesTensorMemoryView() const {
+        return n != 0 || access || blockScale || tensorOperand != Operand::D;
+    }
+
     friend bool operator==(const Params&, const Params&) = default;
 };
 

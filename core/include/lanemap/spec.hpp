@@ -2,6 +2,7 @@
 // Spec grammar (README "Spec grammar"): short specs and full PTX instruction strings, canonicalized.
 
 #include "lanemap/model.hpp"
+#include "lanemap/params.hpp"
 #include "lanemap/vocabulary.hpp"
 
 #include <string>
@@ -19,9 +20,11 @@ struct ParsedSpec {
     // e4m3 x e5m2, the f8f6f4 mixes) shares the variant's layout but keeps its own PTX string in `ptx`.
     Form form;
     std::string ptx;
+    // What the text named beyond the variant (lanemap/params.hpp): a tcgen05.mma's N (its catalog entry stands
+    // for every valid N) and the vector size a pasted block-scaled string names.
+    Params params;
     std::string error;                    // set on failure: what was wrong and what is valid
     std::vector<std::string> suggestions; // nearest valid specs, best first
-    int n = 0; // tcgen05.mma: the N the spec names (its catalog entry stands for every valid N)
 
     explicit operator bool() const { return variant != nullptr; }
 };

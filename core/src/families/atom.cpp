@@ -478,7 +478,7 @@ std::string validateAtom(const Instruction& entry, const Params& p) {
     const bool warpgroup = entry.scope == Scope::Warpgroup;
     const unsigned takes =
         (entry.metadata ? TakesSelector : TakesNothing) | (warpgroup ? TakesSharedMemory : TakesNothing);
-    for (std::string why : {refuseOthers(entry, p, takes), checkForm(entry, p), checkSelector(entry, p)})
+    for (std::string why : {refuseOthers(entry, p, takes), checkSelector(entry, p)})
         if (!why.empty())
             return why;
     std::string error;

@@ -21,9 +21,6 @@ enum Takes : unsigned {
 // "" when `params` set nothing the family does not take, else what was given and where it applies.
 std::string refuseOthers(const Instruction& entry, const Params& params, unsigned takes);
 
-// The form typed must be one of the variant's spellings.
-std::string checkForm(const Instruction& entry, const Params& params);
-
 // The sparsity selector, when given, must be one of the metadata's.
 std::string checkSelector(const Instruction& entry, const Params& params);
 

@@ -14,7 +14,6 @@
 #include "lanemap/diagram_tmem.hpp"
 #include "lanemap/selection.hpp"
 #include "lanemap/spec.hpp"
-#include "lanemap/tcgen05_split.hpp"
 #include "lanemap/tmem.hpp"
 #include "params_check.hpp"
 
@@ -130,6 +129,8 @@ const MmaShape* mmaOf(const Variant& variant) {
     return std::get_if<MmaShape>(&variant.facts);
 }
 
+// "" when `split` is a valid immHalfSplitoff of `entry` (a .16x32bx2 tcgen05.ld/st), else what is wrong
+// and what is valid.
 std::string checkHalfSplit(const Instruction& entry, int split) {
     if (!accessOf(entry) || !recordOf(accessOf(entry)->shape).halfSplit)
         return "immHalfSplitoff applies to the .16x32bx2 shape of tcgen05.ld and tcgen05.st only; '" +
@@ -144,6 +145,7 @@ std::string checkHalfSplit(const Instruction& entry, int split) {
     return {};
 }
 
+// Replaces the register fragment of `in` by the one at immHalfSplitoff `split` (checked first).
 void applyHalfSplit(Instruction& in, int split) {
     Access access = *accessOf(in);
     access.split = split;
@@ -151,15 +153,6 @@ void applyHalfSplit(Instruction& in, int split) {
     in.operands = {accessLayout(access)};
     in.notes.push_back("immHalfSplitoff " + std::to_string(split) + " (given): threads 16-31 at taddr + " +
                        std::to_string(split) + " columns");
-}
-
-bool withHalfSplitoff(const Instruction& entry, int split, Instruction& out, std::string& error) {
-    if (error = checkHalfSplit(entry, split); !error.empty())
-        return false;
-    out = entry;
-    out.params.halfSplit = split;
-    placeOperands(out); // the family applies it (instantiateAccess)
-    return true;
 }
 
 const std::vector<ShapeRecord>& shapeRecords() {
@@ -282,16 +275,6 @@ void instantiateAccess(Instruction& in) {
     }
 }
 
-// The view of a tcgen05.mma the parameters ask for, in the Tensor Memory pane's terms.
-TensorMemoryOptions viewOf(const Params& p) {
-    TensorMemoryOptions o;
-    o.n = p.n;
-    o.operand = p.tensorOperand == Operand::A ? TmemOperand::A : TmemOperand::D;
-    o.access = p.access;
-    o.blockScale = p.blockScale;
-    return o;
-}
-
 // A tcgen05.mma entry stands for every valid N; it takes N, the operand in Tensor Memory, the access it is
 // composed with and the block scale.
 std::string validateMma(const Instruction& entry, const Params& p) {
@@ -300,13 +283,13 @@ std::string validateMma(const Instruction& entry, const Params& p) {
     if (p.tensorOperand != Operand::D && p.tensorOperand != Operand::A)
         return "a tcgen05.mma places D (or A) in Tensor Memory, not " +
                std::string(toString(p.tensorOperand));
-    return validate(entry, viewOf(p));
+    return validate(entry, viewOptionsOf(p));
 }
 
 // D (or A) where the data-path layout puts it, at the instance's N, and the registers of the access it is
 // composed with.
 void instantiateMma(Instruction& in) {
-    const TensorMemoryOptions view = viewOf(in.params);
+    const TensorMemoryOptions view = viewOptionsOf(in.params);
     const tmem::MmaShape shape = shapeOf(in, view);
     in.n = shape.n;
     const bool a = in.params.tensorOperand == Operand::A;

@@ -511,9 +511,8 @@ ParsedSpec parseWmma(std::string_view text, const std::string& opcode, const Cat
 
 // A wmma variant takes the SASS target whose discovery report places its fragments.
 std::string validateWmma(const Instruction& entry, const Params& p) {
-    for (std::string why : {refuseOthers(entry, p, TakesTarget), checkForm(entry, p)})
-        if (!why.empty())
-            return why;
+    if (std::string why = refuseOthers(entry, p, TakesTarget); !why.empty())
+        return why;
     if (p.target.empty())
         return {};
     const std::vector<std::string> valid = wmma::targetsOf(entry);
