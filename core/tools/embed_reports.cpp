@@ -1,5 +1,5 @@
 // Build-time tool: reads the recorded probe reports (resources/probe/*.json) and writes the C++ rows the
-// evidence overlay is built from (core/src/evidence.cpp). Every report is validated with the same reader the
+// evidence overlay is built from (core/src/model/evidence.cpp). Every report is validated with the same reader the
 // app uses; a report that fails stops the build with its path and the reason.
 //
 //   embed_reports OUTPUT.inc REPORT.json... [--discovery DISCOVERY.inc DISCOVERY.json...]

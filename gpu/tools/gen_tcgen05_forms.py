@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes gpu/src/methods/tensor_memory/kernels_forms_ld.inc and _st.inc: one asm wrapper per tcgen05.ld /
-tcgen05.st form of the catalog (every shape x .num x packing, as core/src/families/tcgen05.cpp registers them), and
+tcgen05.st form of the catalog (every shape x .num x packing, as core/src/families/tcgen05/tcgen05.cpp registers them), and
 kernels_forms_mma.inc, kernels_forms_mma_list.inc for tcgen05.mma. Run it after changing the shapes; the output is
 committed, so a build needs no Python."""
 import pathlib
@@ -40,7 +40,7 @@ def wrapper(op, shape, num, packed, regs, split):
             f"    }}\n}};\n"), name
 
 
-# tcgen05.mma: every PTX string of the catalog (core/src/tcgen05.cpp ptxOf), and what ptxas (CUDA 13.0) needs
+# tcgen05.mma: every PTX string of the catalog (core/src/families/tcgen05/tmem.cpp ptxOf), and what ptxas (CUDA 13.0) needs
 # added to accept it: the block-scaled kinds take .block_scale, mxf4nvf4 also .scale_vec::2X or ::4X.
 KINDS = ["f16", "tf32", "f8f6f4", "i8", "mxf8f6f4", "mxf4", "mxf4nvf4"]
 WS_KINDS = ["f16", "tf32", "f8f6f4", "i8"]

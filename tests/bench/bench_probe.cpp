@@ -42,7 +42,7 @@ BENCHMARK_CAPTURE(probeHost, wgmma_n256, "wgmma.m64n256k16.f16")
 
 // Reading a probe report (the app at start, `list --family wmma` for discovery reports): a hostile 0.9 MB
 // file of one 80,000-key object against a real report's shape at the same size. Before the reader's limits
-// (core/src/json_limits.hpp) the hostile file took 9 s, quadratic in the keys; now both are one linear pass.
+// (core/src/io/json_limits.hpp) the hostile file took 9 s, quadratic in the keys; now both are one linear pass.
 namespace {
 void reportParse(benchmark::State& state, bool hostile) {
     std::string text;

@@ -1,6 +1,6 @@
 // detail::formatInt writes every number of an SVG (millions per catalog export): it must agree with
 // std::to_chars digit for digit, at every length boundary of its fast paths and beyond.
-#include "format.hpp"
+#include "io/format.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // The file writer against hostile targets: FIFOs, device nodes behind links, links, hard links, modes, long
 // names, a file-size limit standing in for a full disk, and a signal in the middle of a write.
 #include "lanemap/write.hpp"
-#include "write_links.hpp"
+#include "io/write_links.hpp"
 
 #include <gtest/gtest.h>
 

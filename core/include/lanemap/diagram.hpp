@@ -325,7 +325,7 @@ struct Diagram {
 // selector on a dense instruction or not valid for it, thread outside 0..threads-1).
 Diagram buildDiagram(const Instruction& instruction, const DiagramOptions& options = {});
 // An instruction with D (or A) in Tensor Memory (a tcgen05.mma): where it sits, at the instance's N and view
-// (core/src/diagram_tmem.cpp). buildDiagram calls it for such an entry.
+// (core/src/diagram/diagram_tmem.cpp). buildDiagram calls it for such an entry.
 Diagram buildTensorMemoryDiagram(const Instruction& instruction, Palette palette = Palette::Default);
 
 // --- Shared memory (diagram_smem.cpp)
@@ -398,7 +398,7 @@ namespace banks {
 struct Analysis;
 struct FeedCheck;
 } // namespace banks
-// The shared-memory tile of an ldmatrix / stmatrix under one placement (core/src/diagram_banks.cpp): a
+// The shared-memory tile of an ldmatrix / stmatrix under one placement (core/src/diagram/diagram_banks.cpp): a
 // "shared memory" panel with one row per 128-byte line touched (32 banks x 4 bytes as columns), every 16-byte
 // chunk a cell coloured by the thread that supplies its row address, then one panel per phase (rows =
 // wavefronts, columns = banks); chunks in a bank conflict are framed in kConflictColor

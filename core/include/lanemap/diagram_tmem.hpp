@@ -1,5 +1,5 @@
 #pragma once
-// The tcgen05.mma views as Diagrams (core/src/diagram_tmem.cpp): one picture for the GUI's Tensor Memory
+// The tcgen05.mma views as Diagrams (core/src/diagram/diagram_tmem.cpp): one picture for the GUI's Tensor Memory
 // pane, the SVG and the PNG (docs/reference/tcgen05.md#the-tensor-memory-panel-gui-svg-png).
 //
 //   - D (or A, where the layout models A in Tensor Memory) on the TMEM lanes x columns of the mma's N;
@@ -58,7 +58,7 @@ std::vector<tmem::Access> composableAccesses(const tmem::MmaShape& shape, tmem::
 // CUTLASS's choice of the tcgen05.ld its SM100 epilogue loads the accumulator with, per data-path layout
 // (CUTLASS 4.x, sm100_get_tmem_load_op in the SM100 epilogue builder: 32 data paths a warp take
 // SM100_TMEM_LOAD_32dp32b, 16 take SM100_TMEM_LOAD_16dp128b for an f32 accumulator stored as f32, N-major).
-// One line per layout (core/src/families/tcgen05_epilogue.cpp; docs/reference/tcgen05.md).
+// One line per layout (core/src/families/tcgen05/tcgen05_epilogue.cpp; docs/reference/tcgen05.md).
 struct EpilogueLoad {
     tmem::Layout layout;
     int dataPaths; // TMEM lanes of the tile one warp's subpartition holds in CUTLASS's warp tiling

@@ -8,7 +8,7 @@
 //   within
 //     the row) of the matrices as they sit in shared memory; `.trans` changes only this map.
 //
-// Every variant is one row of a declarative table (core/src/families/ldmatrix.cpp).
+// Every variant is one row of a declarative table (core/src/families/matrix_move/ldmatrix.cpp).
 
 #include "lanemap/model.hpp"
 

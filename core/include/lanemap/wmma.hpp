@@ -1,7 +1,7 @@
 #pragma once
 // wmma: the warp-level matrix instructions whose fragment contents the PTX ISA leaves unspecified ("the
 // distribution of fragments loaded by the threads in a warp is unspecified and is target architecture
-// dependent", §9.7.14.4). The table (core/src/families/wmma.cpp) holds only what the ISA states: shapes,
+// dependent", §9.7.14.4). The table (core/src/families/wmma/wmma.cpp) holds only what the ISA states: shapes,
 // types, layouts, register counts, sections. Where each element lands comes from discovery reports: what a
 // real GPU put in every fragment register of every lane when it loaded index-tagged matrices
 // (resources/discovery/*.json, docs/discovery.md). Qt-free and CUDA-free.

@@ -1,0 +1,381 @@
+#include "lanemap/model.hpp"
+
+#include "model/build_cache.hpp"
+#include "lanemap/evidence.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <tuple>
+
+namespace lanemap {
+
+std::string_view toString(Scope scope) {
+    return scope == Scope::Warp ? "warp" : "warpgroup";
+}
+
+std::string_view toString(Source source) {
+    switch (source) {
+    case Source::Doc:
+        return "doc";
+    case Source::Figure:
+        return "figure";
+    case Source::Inferred:
+        return "inferred";
+    case Source::Cutlass:
+        return "cutlass";
+    case Source::Hardware:
+        return "hardware";
+    case Source::Discovered:
+        return "discovered";
+    }
+    return "doc";
+}
+
+std::string_view toString(ErratumStatus status) {
+    switch (status) {
+    case ErratumStatus::Suspected:
+        return "suspected";
+    case ErratumStatus::Confirmed:
+        return "confirmed";
+    case ErratumStatus::Refuted:
+        return "refuted";
+    }
+    return "suspected";
+}
+
+std::string_view toString(Major major) {
+    return major == Major::Row ? "row" : "col";
+}
+
+std::string_view toString(Kind kind) {
+    switch (kind) {
+    case Kind::None:
+        return "";
+    case Kind::F8F6F4:
+        return "f8f6f4";
+    case Kind::MXF8F6F4:
+        return "mxf8f6f4";
+    case Kind::MXF4:
+        return "mxf4";
+    case Kind::MXF4NVF4:
+        return "mxf4nvf4";
+    }
+    return "";
+}
+
+std::string shapeWord(int m, int n, int k) {
+    // Written into one buffer: registering the catalog names ~800 shapes, twice each.
+    char buf[48];
+    char* p = buf;
+    auto put = [&](char c, int value) {
+        if (p == buf + sizeof buf) // never: three numbers fit; says so to GCC's overflow check
+            return;
+        *p++ = c;
+        p = std::to_chars(p, buf + sizeof buf, value).ptr;
+    };
+    put('m', m);
+    put('n', n);
+    if (k >= 0)
+        put('k', k);
+    return std::string(buf, p);
+}
+
+std::string shapeName(const Variant& v) {
+    return v.family->shape(v);
+}
+
+std::string ptxOf(const Variant& v, const Form& form) {
+    return v.family->ptx(v, form);
+}
+
+namespace detail {
+namespace {
+struct Registry {
+    std::mutex mutex;
+    std::vector<std::pair<void (*)(void*), void*>> caches;
+};
+Registry& registry() {
+    static Registry r;
+    return r;
+}
+} // namespace
+
+void registerCache(void (*clear)(void*), void* cache) {
+    std::lock_guard lock(registry().mutex);
+    registry().caches.emplace_back(clear, cache);
+}
+
+void clearAllCaches() {
+    std::vector<std::pair<void (*)(void*), void*>> caches;
+    {
+        std::lock_guard lock(registry().mutex);
+        caches = registry().caches;
+    }
+    for (auto [clear, cache] : caches)
+        clear(cache);
+}
+} // namespace detail
+
+namespace {
+// Layouts are pure functions of these facts; the element type's name is not among them.
+struct BuildKey {
+    PlaceFn place;
+    int threads, n, elementBits, bitPad;
+    FragmentShape shape;
+    Source source;
+    bool operator<(const BuildKey& o) const {
+        return std::tie(place, threads, n, elementBits, bitPad, shape.rows, shape.cols, shape.matrices,
+                        shape.registers, shape.registerBits, shape.elementsPerRegister,
+                        source) < std::tie(o.place, o.threads, o.n, o.elementBits, o.bitPad, o.shape.rows,
+                                           o.shape.cols, o.shape.matrices, o.shape.registers,
+                                           o.shape.registerBits, o.shape.elementsPerRegister, o.source);
+    }
+};
+// A cut of a built layout: (its data, registers kept, columns kept).
+using CutKey = std::tuple<const void*, int, int>;
+} // namespace
+
+struct LayoutCaches {
+    static detail::SharedCache<BuildKey, FragmentLayout::Data>& built() {
+        static detail::SharedCache<BuildKey, FragmentLayout::Data> c;
+        return c;
+    }
+    static detail::SharedCache<CutKey, FragmentLayout::Data>& cuts() {
+        static detail::SharedCache<CutKey, FragmentLayout::Data> c;
+        return c;
+    }
+};
+
+void FragmentLayout::clearBuildCache() {
+    detail::clearAllCaches();
+}
+
+FragmentLayout FragmentLayout::build(Operand operand, ElementType elementType, int elementBits, int threads,
+                                     const FragmentShape& shape, PlaceFn place, int n, Source source,
+                                     int bitPad) {
+    FragmentLayout layout;
+    layout.m_operand = operand;
+    layout.m_elementType = elementType;
+    layout.m_elementBits = elementBits;
+    layout.m_threads = threads;
+    layout.m_shape = shape;
+
+    const BuildKey key{place, threads, n, elementBits, bitPad, shape, source};
+    layout.m_data = LayoutCaches::built().get(key, [&] {
+        auto data = std::make_shared<Data>();
+        const int perThread = layout.elementsPerThread();
+        const int container = layout.containerBits();
+        data->elements.reserve(
+            static_cast<std::size_t>(threads * perThread)); // written once, not zeroed first
+        for (int thread = 0; thread < threads; ++thread) {
+            const Lane lane = Lane::of(thread);
+            for (int i = 0; i < perThread; ++i) {
+                const Cell cell = place(lane, i, n);
+                const int colLast = cell.colLast < 0 ? cell.col : cell.colLast;
+                if (cell.row < 0 || cell.row >= shape.rows || cell.col < 0 || colLast >= shape.cols ||
+                    colLast < cell.col ||
+                    (shape.matrices > 1 && (cell.matrix < 0 || cell.matrix >= shape.matrices)))
+                    throw std::logic_error("layout formula out of range for " + std::string(layout.name()));
+                data->elements.push_back(
+                    Element{static_cast<std::uint16_t>(thread), static_cast<std::uint16_t>(i),
+                            static_cast<std::uint16_t>(i / shape.elementsPerRegister),
+                            static_cast<std::uint8_t>((i % shape.elementsPerRegister) * container + bitPad),
+                            static_cast<std::int8_t>(shape.matrices > 1 ? cell.matrix : -1),
+                            static_cast<std::uint16_t>(cell.row), static_cast<std::uint16_t>(cell.col),
+                            static_cast<std::uint16_t>(colLast), source});
+                data->chunked = data->chunked || colLast != cell.col;
+            }
+        }
+        buildInverse(*data, shape);
+        return data;
+    });
+    return layout;
+}
+
+FragmentLayout FragmentLayout::leadingRegisters(const FragmentLayout& full, int registers, int cols) {
+    FragmentLayout layout = full;
+    layout.m_shape.registers = registers;
+    layout.m_shape.cols = cols;
+    const auto fail = [&](const std::string& why) {
+        return std::logic_error("leadingRegisters(" + std::string(full.name()) + ", " +
+                                std::to_string(registers) + ", " + std::to_string(cols) + "): " + why);
+    };
+    if (registers < 1 || registers > full.registers() || cols < 1 || cols > full.cols() ||
+        full.matrices() != 1)
+        throw fail("out of range");
+    if (registers == full.registers() && cols == full.cols())
+        return layout;
+    layout.m_data = LayoutCaches::cuts().get(CutKey{full.m_data.get(), registers, cols}, [&] {
+        if (!full.m_data->bijective)
+            throw fail("the full layout is not one owner per cell");
+        const std::size_t perFull = static_cast<std::size_t>(full.elementsPerThread());
+        const std::size_t per = static_cast<std::size_t>(layout.elementsPerThread());
+        const std::size_t threads = static_cast<std::size_t>(full.threads());
+        const std::size_t cells = static_cast<std::size_t>(full.rows()) * static_cast<std::size_t>(cols);
+        if (threads * per != cells)
+            throw fail("the kept registers do not hold one element per cell");
+        auto data = std::make_shared<Data>();
+        data->parent = full.m_data;
+        data->bijective = true;
+        data->elements.reserve(threads * per); // copied in, not zero-filled first
+        data->ownerList.resize(cells);
+        const Element* from = full.m_data->elements.data();
+        std::uint32_t* slots = data->ownerList.data();
+        std::uint32_t idx = 0;
+        for (std::size_t t = 0; t < threads; ++t, from += perFull) {
+            data->elements.insert(data->elements.end(), from, from + per);
+            // A subset of a bijection is injective; with one element per cell and every column in range it is
+            // a bijection onto the narrower grid.
+            for (std::size_t i = 0; i < per; ++i, ++idx) {
+                const Element& e = from[i];
+                if (e.col >= cols)
+                    throw fail("register " + std::to_string(e.reg) + " reaches column " +
+                               std::to_string(e.col));
+                slots[static_cast<std::size_t>(e.row) * static_cast<std::size_t>(cols) + e.col] = idx;
+            }
+        }
+        return data;
+    });
+    return layout;
+}
+
+FragmentLayout FragmentLayout::fromCells(Operand operand, ElementType elementType, int elementBits,
+                                         int threads, const FragmentShape& shape, std::span<const Cell> cells,
+                                         Source source) {
+    FragmentLayout layout;
+    layout.m_operand = operand;
+    layout.m_elementType = elementType;
+    layout.m_elementBits = elementBits;
+    layout.m_threads = threads;
+    layout.m_shape = shape;
+    const int perThread = layout.elementsPerThread();
+    if (cells.size() != static_cast<std::size_t>(threads * perThread))
+        throw std::logic_error("fromCells: " + std::to_string(cells.size()) + " cells for " +
+                               std::to_string(threads) + " threads x " + std::to_string(perThread));
+    auto data = std::make_shared<Data>();
+    data->elements.reserve(cells.size());
+    const int container = layout.containerBits();
+    for (int thread = 0; thread < threads; ++thread)
+        for (int i = 0; i < perThread; ++i) {
+            const Cell& cell = cells[static_cast<std::size_t>(thread * perThread + i)];
+            if (cell.row < 0 || cell.row >= shape.rows || cell.col < 0 || cell.col >= shape.cols)
+                throw std::logic_error("fromCells: cell out of range for " + std::string(layout.name()));
+            data->elements.push_back(
+                Element{static_cast<std::uint16_t>(thread), static_cast<std::uint16_t>(i),
+                        static_cast<std::uint16_t>(i / shape.elementsPerRegister),
+                        static_cast<std::uint8_t>((i % shape.elementsPerRegister) * container), -1,
+                        static_cast<std::uint16_t>(cell.row), static_cast<std::uint16_t>(cell.col),
+                        static_cast<std::uint16_t>(cell.col), source});
+        }
+    buildInverse(*data, shape);
+    layout.m_data = std::move(data);
+    return layout;
+}
+
+int FragmentLayout::uniqueCells() const {
+    int held = 0;
+    for (int m = 0; m < matrices(); ++m)
+        for (int r = 0; r < rows(); ++r)
+            for (int c = 0; c < cols(); ++c)
+                held += owners(r, c, m).empty() ? 0 : 1;
+    return held;
+}
+
+int FragmentLayout::maxOwners() const {
+    std::size_t most = 0;
+    for (int m = 0; m < matrices(); ++m)
+        for (int r = 0; r < rows(); ++r)
+            for (int c = 0; c < cols(); ++c)
+                most = std::max(most, owners(r, c, m).size());
+    return static_cast<int>(most);
+}
+
+void FragmentLayout::buildInverse(Data& data, const FragmentShape& shape) {
+    const std::size_t plane = static_cast<std::size_t>(shape.rows) * static_cast<std::size_t>(shape.cols);
+    const std::size_t cells = plane * static_cast<std::size_t>(shape.matrices);
+    auto cellOf = [&](const Element& e, int col) {
+        const std::size_t m = e.matrix < 0 ? 0 : static_cast<std::size_t>(e.matrix);
+        return m * plane + static_cast<std::size_t>(e.row) * static_cast<std::size_t>(shape.cols) +
+               static_cast<std::size_t>(col);
+    };
+    // Fast path: most operands own every cell exactly once, so the inverse is one slot per cell.
+    if (!data.chunked && data.elements.size() == cells) {
+        constexpr std::uint32_t kEmpty = 0xFFFFFFFFu;
+        data.ownerList.assign(cells, kEmpty);
+        bool bijective = true;
+        for (std::uint32_t idx = 0; idx < data.elements.size() && bijective; ++idx) {
+            std::uint32_t& slot = data.ownerList[cellOf(data.elements[idx], data.elements[idx].col)];
+            bijective = slot == kEmpty;
+            slot = idx;
+        }
+        if (bijective) {
+            data.bijective = true;
+            return;
+        }
+    }
+    // General case (sparse chunks, shared cells): counting sort of (cell, element) pairs into CSR.
+    data.ownerOffsets.assign(cells + 1, 0);
+    for (const Element& e : data.elements)
+        for (int c = e.col; c <= e.colLast; ++c)
+            ++data.ownerOffsets[cellOf(e, c) + 1];
+    for (std::size_t i = 1; i <= cells; ++i)
+        data.ownerOffsets[i] += data.ownerOffsets[i - 1];
+    data.ownerList.resize(data.ownerOffsets[cells]);
+    for (std::uint32_t idx = 0; idx < data.elements.size(); ++idx) {
+        const Element& e = data.elements[idx];
+        for (int c = e.col; c <= e.colLast; ++c)
+            data.ownerList[data.ownerOffsets[cellOf(e, c)]++] = idx;
+    }
+    // The fill advanced each offset to the next cell's start: shift back by one cell.
+    for (std::size_t i = cells; i > 0; --i)
+        data.ownerOffsets[i] = data.ownerOffsets[i - 1];
+    data.ownerOffsets[0] = 0;
+}
+
+std::span<const std::uint32_t> FragmentLayout::owners(int row, int col, int matrix) const {
+    if (row < 0 || row >= m_shape.rows || col < 0 || col >= m_shape.cols || matrix < 0 ||
+        matrix >= m_shape.matrices)
+        return {};
+    const std::size_t cell = (static_cast<std::size_t>(matrix) * static_cast<std::size_t>(m_shape.rows) +
+                              static_cast<std::size_t>(row)) *
+                                 static_cast<std::size_t>(m_shape.cols) +
+                             static_cast<std::size_t>(col);
+    if (m_data->bijective)
+        return {m_data->ownerList.data() + cell, 1};
+    return {m_data->ownerList.data() + m_data->ownerOffsets[cell],
+            m_data->ownerOffsets[cell + 1] - m_data->ownerOffsets[cell]};
+}
+
+const FragmentLayout* Instruction::operand(Operand which) const {
+    for (const FragmentLayout& op : operands)
+        if (op.operand() == which)
+            return &op;
+    return nullptr;
+}
+
+const Placement* Instruction::placement(Space space, Operand which) const {
+    for (const Placement& p : placements)
+        if (p.space() == space && p.operands().contains(which))
+            return &p;
+    return nullptr;
+}
+
+bool Instruction::hasSpace(Space space) const {
+    for (const Placement& p : placements)
+        if (p.space() == space)
+            return true;
+    return false;
+}
+
+Source Instruction::sourceOf(Source tableSource) const {
+    // A document's text formula stays "doc" even when confirmed; figure-only and inferred placements a
+    // recorded run confirmed are shown as hardware.
+    if (hardware && hardware->verdict == Verdict::Pass && tableSource != Source::Doc)
+        return Source::Hardware;
+    return tableSource;
+}
+
+} // namespace lanemap
