@@ -36,9 +36,6 @@ Cell at(Shape shape, int num, bool packed, int thread, int reg, int half = 0, in
 TEST(TensorMemory, AddressIsLaneHighColumnLow) {
     EXPECT_EQ((Address{5, 7}.encode()), 0x00050007u);
     EXPECT_EQ(Address::decode(0x007f01ffu), (Address{127, 511}));
-    EXPECT_EQ(firstLaneOfWarp(0), 0);
-    EXPECT_EQ(firstLaneOfWarp(3), 96);
-    EXPECT_EQ(firstLaneOfWarp(5), 32); // warp 5 is warp 1 of the second warpgroup
 }
 
 // Figure 183: thread t owns lane t; .num repeats along the columns, one register each.

@@ -62,6 +62,12 @@ struct MatrixMove {
     std::vector<std::string_view> notes; // ambiguities and conventions, in the manual's words
 };
 
+// A matrix-move variant's facts (Variant::facts): its table row and its matrix count (.x1, .x2, .x4).
+struct MoveFacts {
+    const MatrixMove* row = nullptr;
+    int num = 0;
+};
+
 // The table's rows, in PTX section order.
 const std::vector<MatrixMove>& matrixMoves();
 

@@ -2,13 +2,13 @@
 // The lanemap layout model: which thread, register and bits hold which element of each operand.
 // Qt-free and CUDA-free by design.
 
+#include <any>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
-#include <variant>
 #include <vector>
 
 #include "lanemap/family.hpp"
@@ -80,14 +80,6 @@ struct MetadataLayout {
     std::vector<MetadataCandidate> candidates;
 };
 
-struct MatrixMove; // matrix_move.hpp
-
-// A matrix move's table row and its matrix count (.x1, .x2, .x4).
-struct MoveFacts {
-    const MatrixMove* row = nullptr;
-    int num = 0;
-};
-
 // PTX .row/.col of an mma operand (only m8n8k4 .f16 takes anything but A row, B col).
 enum class Major : std::uint8_t { Row, Col };
 std::string_view toString(Major major);
@@ -116,9 +108,10 @@ struct Variant {
     std::vector<Form> forms;  // every PTX spelling with this layout, canonical first
     std::vector<std::string> notes;
     std::vector<Erratum> errata;
-    // The family's own facts about the variant, read only through its family's accessors: a matrix move's
-    // row and .num (matrix_move.hpp), a tcgen05.ld/st access or a tcgen05.mma form (tmem.hpp).
-    std::variant<std::monostate, MoveFacts, tmem::Access, tmem::MmaShape> facts;
+    // The family's own facts about the variant (its table row), of a type only its family knows and read only
+    // through its accessors: a matrix move's row and .num (matrix_move.hpp), a tcgen05.ld/st access or a
+    // tcgen05.mma form (tmem.hpp). A new family brings its own type without a change here.
+    std::any facts;
 };
 
 // `m16n8k16` (matrix moves: `m8n8`; tcgen05.ld/st: the data-path shape `16x256b`)

@@ -51,11 +51,6 @@ struct Address {
     friend constexpr bool operator==(const Address&, const Address&) = default;
 };
 
-// The first lane of the subpartition warp `warp` (of any warpgroup) may access.
-constexpr int firstLaneOfWarp(int warp) {
-    return kSubpartitionLanes * (warp % 4);
-}
-
 // ---- tcgen05.ld / tcgen05.st --------------------------------------------------------------------------
 
 enum class Shape : std::uint8_t { S32x32b, S16x64b, S16x128b, S16x256b, S16x32bx2 };

@@ -214,12 +214,12 @@ const std::vector<MatrixMove>& matrixMoves() {
 }
 
 const MatrixMove* matrixMoveOf(const Variant& variant) {
-    const MoveFacts* facts = std::get_if<MoveFacts>(&variant.facts);
+    const auto* facts = std::any_cast<MoveFacts>(&variant.facts);
     return facts ? facts->row : nullptr;
 }
 
 int numOf(const Variant& variant) {
-    const MoveFacts* facts = std::get_if<MoveFacts>(&variant.facts);
+    const auto* facts = std::any_cast<MoveFacts>(&variant.facts);
     return facts ? facts->num : 0;
 }
 

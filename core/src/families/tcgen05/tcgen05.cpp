@@ -122,11 +122,11 @@ FragmentLayout accessLayout(const tmem::Access& access) {
 namespace tmem {
 
 const Access* accessOf(const Variant& variant) {
-    return std::get_if<Access>(&variant.facts);
+    return std::any_cast<Access>(&variant.facts);
 }
 
 const MmaShape* mmaOf(const Variant& variant) {
-    return std::get_if<MmaShape>(&variant.facts);
+    return std::any_cast<MmaShape>(&variant.facts);
 }
 
 // "" when `split` is a valid immHalfSplitoff of `entry` (a .16x32bx2 tcgen05.ld/st), else what is wrong
