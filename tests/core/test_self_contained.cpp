@@ -297,6 +297,92 @@ TEST(SelfContained, EveryCitedDocumentAndAnchorExists) {
     EXPECT_TRUE(broken.empty()) << broken.size() << " citation(s) of a missing document or heading:" << list;
 }
 
+namespace {
+
+// "a.{json,txt}.gz" -> "a.json.gz", "a.txt.gz" (every brace group, left to right).
+std::vector<std::string> expandBraces(const std::string& pattern) {
+    const std::size_t open = pattern.find('{');
+    const std::size_t close = open == std::string::npos ? open : pattern.find('}', open);
+    if (close == std::string::npos)
+        return {pattern};
+    std::vector<std::string> out;
+    std::string alternatives = pattern.substr(open + 1, close - open - 1) + ",";
+    for (std::size_t from = 0, comma; (comma = alternatives.find(',', from)) != std::string::npos;
+         from = comma + 1)
+        for (const std::string& rest : expandBraces(pattern.substr(close + 1)))
+            out.push_back(pattern.substr(0, open) + alternatives.substr(from, comma - from) + rest);
+    return out;
+}
+
+// A file name with '*' wildcards matched whole.
+bool globMatches(std::string_view glob, std::string_view name) {
+    if (glob.empty())
+        return name.empty();
+    if (glob[0] == '*')
+        return globMatches(glob.substr(1), name) || (!name.empty() && globMatches(glob, name.substr(1)));
+    return !name.empty() && glob[0] == name[0] && globMatches(glob.substr(1), name.substr(1));
+}
+
+} // namespace
+
+// docs/probe-runs holds the untouched output of the runs the documents cite, and nothing else: every
+// "docs/probe-runs/<name>" written in the tree (<name> may hold '*' and {a,b} groups) names at least one file
+// there, and every file there is named by one such citation. A run renamed (compressed to .gz) without its
+// citation, or kept after its last citation went, fails here.
+TEST(SelfContained, EveryProbeRunIsCitedAndEveryCitedRunExists) {
+    const fs::path dir = kRoot / "docs" / "probe-runs";
+    ASSERT_TRUE(fs::is_directory(dir)) << dir;
+    std::map<std::string, int> cited; // file name -> citations naming it
+    for (const auto& entry : fs::directory_iterator(dir))
+        if (entry.is_regular_file())
+            cited[entry.path().filename().string()] = 0;
+
+    static const std::regex citation(R"re(docs/probe-runs/((?:[\w.*-]|\{[\w.,-]*\})+))re");
+    std::vector<std::string> broken;
+    std::size_t citations = 0;
+    for (const fs::path& file : textFiles()) {
+        if (relPath(file).rfind("docs/probe-runs/", 0) == 0)
+            continue; // a record does not cite itself into the folder
+        const std::string text = readFile(file);
+        if (text.find('\0') != std::string::npos)
+            continue;
+        std::istringstream in(text);
+        std::string line;
+        int number = 0;
+        while (std::getline(in, line)) {
+            ++number;
+            for (std::sregex_iterator it(line.begin(), line.end(), citation), end; it != end; ++it) {
+                std::string pattern = (*it)[1].str();
+                while (!pattern.empty() && pattern.back() == '.')
+                    pattern.pop_back(); // the sentence's full stop
+                if (pattern.empty())
+                    continue;
+                ++citations;
+                for (const std::string& glob : expandBraces(pattern)) {
+                    bool matched = false;
+                    for (auto& [name, count] : cited)
+                        if (globMatches(glob, name)) {
+                            ++count;
+                            matched = true;
+                        }
+                    if (!matched)
+                        broken.push_back(relPath(file) + ":" + std::to_string(number) + ": docs/probe-runs/" +
+                                         glob + " names no file");
+                }
+            }
+        }
+    }
+    EXPECT_GT(citations, 10u) << "too few citations of docs/probe-runs found; is the scan broken?";
+    for (const auto& [name, count] : cited)
+        if (count == 0)
+            broken.push_back("docs/probe-runs/" + name + " is cited nowhere (cite it where its finding is "
+                                                          "stated, or remove it)");
+    std::string list;
+    for (const std::string& b : broken)
+        list += "\n  " + b;
+    EXPECT_TRUE(broken.empty()) << broken.size() << " problem(s):" << list;
+}
+
 // The anchor rule itself, on headings these documents use: a wrong slug would let broken links pass.
 TEST(SelfContained, HeadingAnchorsFollowGitHub) {
     EXPECT_EQ(slug("E1"), "e1");
