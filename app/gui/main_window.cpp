@@ -1,10 +1,11 @@
 #include "main_window.hpp"
 
 #include "banks_pane.hpp"
+#include "catalog_delegate.hpp"
 #include "catalog_model.hpp"
 #include "cell_info.hpp"
 #include "compare.hpp"
-#include "copy_as.hpp"
+#include "copy_as_menu.hpp"
 #include "descriptor_decoder.hpp"
 #include "details_panel.hpp"
 #include "legend_bar.hpp"

@@ -3,6 +3,7 @@
 #include "gui_test_support.hpp"
 
 #include "copy_as.hpp"
+#include "copy_as_menu.hpp"
 
 #include <QAction>
 #include <QApplication>

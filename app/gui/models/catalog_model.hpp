@@ -4,7 +4,6 @@
 
 #include <QAbstractItemModel>
 #include <QSortFilterProxyModel>
-#include <QStyledItemDelegate>
 
 #include <memory>
 #include <vector>
@@ -86,16 +85,6 @@ class CatalogFilterModel : public QSortFilterProxyModel {
     QString m_parseError;
     QString m_hint;
     QStringList m_nearest;
-};
-
-// Paints tree rows with a rounded "sm_80" badge at the right edge.
-class CatalogDelegate : public QStyledItemDelegate {
-    Q_OBJECT
-  public:
-    using QStyledItemDelegate::QStyledItemDelegate;
-    void paint(QPainter* painter, const QStyleOptionViewItem& option,
-               const QModelIndex& index) const override;
-    QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const override;
 };
 
 } // namespace lanemap::gui

@@ -1,5 +1,7 @@
-#include "copy_as.hpp"
+// Edit > Copy as and File > Export as (copy_as_menu.hpp): the text comes from copyAsText and the exporters.
+#include "copy_as_menu.hpp"
 
+#include "copy_as.hpp"
 #include "diagram_view.hpp"
 #include "main_window.hpp"
 #include "view_state.hpp"
@@ -17,34 +19,6 @@
 #include <QStatusBar>
 
 namespace lanemap::gui {
-
-namespace {
-
-std::optional<Operand> operandOf(const QString& pane) {
-    const std::optional<OperandSet> operands = parseOperandSet(pane.toStdString());
-    if (operands && *operands == kAccumulator)
-        return Operand::D; // a merged C/D pane copies D
-    return operands ? operands->single() : std::nullopt;
-}
-
-} // namespace
-
-QString copyAsText(const Instruction& in, const QString& operand, CopyFormat format) {
-    const std::optional<Operand> which = operandOf(operand);
-    switch (format) {
-    case CopyFormat::Cute:
-        return QString::fromStdString(toCute(in, smem::Choice{}, which));
-    case CopyFormat::Triton:
-        return QString::fromStdString(toTritonJson(in, which));
-    case CopyFormat::Cuda:
-        return QString::fromStdString(toCudaHeader(in));
-    case CopyFormat::Markdown: {
-        const FragmentLayout* op = which ? in.operand(*which) : nullptr;
-        return op ? QString::fromStdString(toMarkdown(in, op)) : QString();
-    }
-    }
-    return {};
-}
 
 QString currentOperand(const MainWindow& window) {
     for (const QString& name : window.paneNames())

@@ -1,0 +1,36 @@
+#include "copy_as.hpp"
+
+#include "lanemap/export.hpp"
+#include "lanemap/export_formats.hpp"
+
+namespace lanemap::gui {
+
+namespace {
+
+std::optional<Operand> operandOf(const QString& pane) {
+    const std::optional<OperandSet> operands = parseOperandSet(pane.toStdString());
+    if (operands && *operands == kAccumulator)
+        return Operand::D; // a merged C/D pane copies D
+    return operands ? operands->single() : std::nullopt;
+}
+
+} // namespace
+
+QString copyAsText(const Instruction& in, const QString& operand, CopyFormat format) {
+    const std::optional<Operand> which = operandOf(operand);
+    switch (format) {
+    case CopyFormat::Cute:
+        return QString::fromStdString(toCute(in, smem::Choice{}, which));
+    case CopyFormat::Triton:
+        return QString::fromStdString(toTritonJson(in, which));
+    case CopyFormat::Cuda:
+        return QString::fromStdString(toCudaHeader(in));
+    case CopyFormat::Markdown: {
+        const FragmentLayout* op = which ? in.operand(*which) : nullptr;
+        return op ? QString::fromStdString(toMarkdown(in, op)) : QString();
+    }
+    }
+    return {};
+}
+
+} // namespace lanemap::gui
