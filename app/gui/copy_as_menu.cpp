@@ -3,7 +3,9 @@
 
 #include "copy_as.hpp"
 #include "diagram_view.hpp"
-#include "main_window.hpp"
+#include "gui_text.hpp"
+#include "pane_area.hpp"
+#include "selections.hpp"
 #include "view_state.hpp"
 
 #include "lanemap/export.hpp"
@@ -14,20 +16,22 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QFileDialog>
+#include <QMainWindow>
 #include <QMenu>
 #include <QMessageBox>
 #include <QStatusBar>
 
 namespace lanemap::gui {
 
-QString currentOperand(const MainWindow& window) {
-    for (const QString& name : window.paneNames())
-        if (const DiagramView* view = window.pane(name); view && view->hasFocus())
-            return name;
-    return QString::fromUtf8(toString(window.viewState()->compareOperand()).data());
+CopiedOperands currentOperands(const PaneArea& area, const ViewState& state) {
+    for (const Pane* pane : area.panes())
+        if (pane->view()->hasFocus())
+            return {pane->key().operands, pane->label()};
+    return {state.compareOperand(), qs(toString(state.compareOperand()))};
 }
 
-void installCopyAs(MainWindow& window, QMenu& edit, QMenu& file) {
+void installCopyAs(QMainWindow& window, QMenu& edit, QMenu& file, const PaneArea& area,
+                   const ViewState& state) {
     QMenu* copyAs = edit.addMenu(QObject::tr("Copy &as"));
     copyAs->setObjectName(QStringLiteral("copyAsMenu"));
     const std::pair<CopyFormat, QString> copies[] = {{CopyFormat::Cute, QObject::tr("CuTe layout")},
@@ -35,19 +39,19 @@ void installCopyAs(MainWindow& window, QMenu& edit, QMenu& file) {
                                                      {CopyFormat::Cuda, QObject::tr("CUDA header")},
                                                      {CopyFormat::Markdown, QObject::tr("Markdown table")}};
     for (const auto& [format, label] : copies) {
-        QAction* act = copyAs->addAction(label, &window, [&window, format] {
-            const Instruction* in = window.instruction();
+        QAction* act = copyAs->addAction(label, &window, [&window, &area, &state, format] {
+            const Instruction* in = state.instance().get();
             if (!in)
                 return;
-            const QString operand = currentOperand(window);
-            const QString text = copyAsText(*in, operand, format);
+            const CopiedOperands copied = currentOperands(area, state);
+            const QString text = copyAsText(*in, copied.operands, format);
             if (text.isEmpty()) {
                 window.statusBar()->showMessage(
-                    QObject::tr("%1 has nothing to copy in this format").arg(operand), 5000);
+                    QObject::tr("%1 has nothing to copy in this format").arg(copied.label), 5000);
                 return;
             }
             QApplication::clipboard()->setText(text);
-            window.statusBar()->showMessage(QObject::tr("Copied %1 of %2").arg(operand, window.currentSpec()),
+            window.statusBar()->showMessage(QObject::tr("Copied %1 of %2").arg(copied.label, specText(*in)),
                                             5000);
         });
         act->setObjectName(QStringLiteral("actionCopyAs%1").arg(static_cast<int>(format)));
@@ -58,13 +62,13 @@ void installCopyAs(MainWindow& window, QMenu& edit, QMenu& file) {
     for (const char* name : {"cuda", "cute", "triton", "csv", "md", "tex"}) {
         const ExportFormat format = *parseExportFormat(name);
         exportMenu->addAction(
-            QStringLiteral("%1…").arg(QString::fromLatin1(name)), &window, [&window, format] {
-                const Instruction* in = window.instruction();
+            QStringLiteral("%1…").arg(QString::fromLatin1(name)), &window, [&window, &state, format] {
+                const Instruction* in = state.instance().get();
                 if (!in)
                     return;
                 const QString extension = QString::fromUtf8(fileExtension(format).data());
                 const QString path = QFileDialog::getSaveFileName(
-                    &window, QObject::tr("Export"), window.currentSpec() + QLatin1Char('.') + extension);
+                    &window, QObject::tr("Export"), specText(*in) + QLatin1Char('.') + extension);
                 if (path.isEmpty())
                     return;
                 std::string document, error;

@@ -3,18 +3,29 @@
 // table formats for the whole instruction (docs/reference/exports.md). Kept apart from main_window.cpp: one
 // call installs it.
 
+#include "lanemap/vocabulary.hpp"
+
 #include <QString>
 
+class QMainWindow;
 class QMenu;
 
 namespace lanemap::gui {
 
-class MainWindow;
+class PaneArea;
+class ViewState;
 
-// The operand of the pane with keyboard focus, else the compared operand ("A" by default).
-QString currentOperand(const MainWindow& window);
+// What Copy as copies: the operands of the pane with keyboard focus (every operand for a pane of another
+// space, or the products), else the operand compared; and the words that name them.
+struct CopiedOperands {
+    OperandSet operands;
+    QString label;
+};
+CopiedOperands currentOperands(const PaneArea& area, const ViewState& state);
 
-// Adds the Copy as actions to `edit` and the Export submenu to `file`.
-void installCopyAs(MainWindow& window, QMenu& edit, QMenu& file);
+// Adds the Copy as actions to `edit` and the Export submenu to `file` of `window`, for the instance `state`
+// shows.
+void installCopyAs(QMainWindow& window, QMenu& edit, QMenu& file, const PaneArea& area,
+                   const ViewState& state);
 
 } // namespace lanemap::gui

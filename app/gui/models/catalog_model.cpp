@@ -1,5 +1,7 @@
 #include "catalog_model.hpp"
 
+#include "selections.hpp"
+
 #include "lanemap/catalog.hpp"
 #include "lanemap/model.hpp"
 #include "lanemap/search.hpp"
@@ -18,6 +20,7 @@ struct CatalogModel::Node {
     QString spec; // leaves only
     QString ptx;
     QString search;
+    const Variant* variant = nullptr; // leaves only
     int minSm = INT_MAX;
     int leaves = 0;
     int row = 0;
@@ -71,6 +74,7 @@ CatalogModel::CatalogModel(const Catalog& catalog, QObject* parent)
         Node* shape = fam->child(shapeOf(*v));
         Node* leaf = shape->child(leafLabel(*v));
         leaf->spec = QString::fromStdString(v->spec);
+        leaf->variant = v;
         leaf->ptx = QString::fromStdString(v->ptx);
         // What a search word may match (lanemap/search.hpp: the same text the static site's index searches).
         leaf->search = QString::fromStdString(searchText(*v));
@@ -142,6 +146,8 @@ QVariant CatalogModel::data(const QModelIndex& index, int role) const {
         return n->search;
     case LeafCountRole:
         return n->leaves;
+    case VariantRole:
+        return QVariant::fromValue(reinterpret_cast<quintptr>(n->variant));
     default:
         return {};
     }
@@ -168,6 +174,19 @@ QModelIndex CatalogModel::indexOfSpec(const QString& spec) const {
                 if (leaf->spec == spec)
                     return createIndex(leaf->row, 0, leaf.get());
     return {};
+}
+
+QModelIndex CatalogModel::indexOf(const Variant* variant) const {
+    for (const auto& fam : m_root->children)
+        for (const auto& shape : fam->children)
+            for (const auto& leaf : shape->children)
+                if (variant && leaf->variant == variant)
+                    return createIndex(leaf->row, 0, leaf.get());
+    return {};
+}
+
+const Variant* CatalogModel::variantOf(const QModelIndex& index) {
+    return reinterpret_cast<const Variant*>(index.data(VariantRole).value<quintptr>());
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -200,6 +219,7 @@ void CatalogFilterModel::setFilterText(const QString& text) {
     m_text = trimmed;
     m_words = searchWords(trimmed);
     m_parsedSpec.clear();
+    m_parsed = {};
     m_parseError.clear();
     m_hint.clear();
     m_nearest.clear();
@@ -212,9 +232,10 @@ void CatalogFilterModel::setFilterText(const QString& text) {
                                                                 static_cast<qsizetype>(family->name.size())),
                                                   Qt::CaseInsensitive);
     if (specLike) {
-        const ParsedSpec parsed = parseSpec(trimmed.toStdString(), m_catalog);
-        if (parsed) {
-            m_parsedSpec = QString::fromStdString(parsed.variant->spec);
+        QString error;
+        m_parsed = parseSelection(trimmed, &error);
+        if (m_parsed) {
+            m_parsedSpec = QString::fromStdString(m_parsed.variant->spec);
             m_words.clear();
         } else {
             // A PTX instruction with operands ("mma.sync... {%f0,...}, ...;"): only the opcode is a search
@@ -223,7 +244,7 @@ void CatalogFilterModel::setFilterText(const QString& text) {
             if (opcode.contains(QLatin1Char('.')) &&
                 trimmed.contains(QRegularExpression(QStringLiteral("[{%;]|,\\s"))))
                 m_words = QStringList{opcode.toLower().remove(QLatin1Char(';'))};
-            m_parseError = QString::fromStdString(parsed.error);
+            m_parseError = error;
         }
     }
     invalidateFilter();

@@ -7,17 +7,16 @@ namespace lanemap::gui {
 
 namespace {
 
-std::optional<Operand> operandOf(const QString& pane) {
-    const std::optional<OperandSet> operands = parseOperandSet(pane.toStdString());
-    if (operands && *operands == kAccumulator)
+std::optional<Operand> operandOf(OperandSet operands) {
+    if (operands == kAccumulator)
         return Operand::D; // a merged C/D pane copies D
-    return operands ? operands->single() : std::nullopt;
+    return operands.single();
 }
 
 } // namespace
 
-QString copyAsText(const Instruction& in, const QString& operand, CopyFormat format) {
-    const std::optional<Operand> which = operandOf(operand);
+QString copyAsText(const Instruction& in, OperandSet operands, CopyFormat format) {
+    const std::optional<Operand> which = operandOf(operands);
     switch (format) {
     case CopyFormat::Cute:
         return QString::fromStdString(toCute(in, smem::Choice{}, which));

@@ -10,9 +10,9 @@ namespace lanemap::gui {
 
 enum class CopyFormat { Cute, Triton, Cuda, Markdown };
 
-// The clipboard text for `operand` ("A", "B", "C", "D", C/D = D, "metadata") of `in`. The CUDA header is
-// whole (it is self-contained); the others hold that operand only. Empty when the operand has nothing in
-// the format (metadata in Markdown).
-QString copyAsText(const Instruction& in, const QString& operand, CopyFormat format);
+// The clipboard text for `operands` ({A}, {B}, {C}, {D}, {C, D} = D, {metadata}) of `in`. The CUDA header is
+// whole (it is self-contained); the others hold that operand only (every operand for an empty set). Empty
+// when the operand has nothing in the format (metadata in Markdown).
+QString copyAsText(const Instruction& in, OperandSet operands, CopyFormat format);
 
 } // namespace lanemap::gui
