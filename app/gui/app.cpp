@@ -1,6 +1,7 @@
 #include "app.hpp"
 
 #include "main_window.hpp"
+#include "view_state.hpp"
 
 #include "lanemap/catalog.hpp"
 #include "lanemap/excerpt.hpp"
@@ -260,7 +261,7 @@ int runApp(int argc, char** argv, const QElapsedTimer* startTimer) {
                          .arg(quoted(parser.value(colorOpt))));
             return 2;
         }
-        window.setColorBy(*c);
+        window.viewState()->setColorBy(*c);
     }
     if (parser.isSet(lanesOpt)) {
         QString error;
@@ -287,28 +288,10 @@ int runApp(int argc, char** argv, const QElapsedTimer* startTimer) {
         window.fitAll();
         QApplication::processEvents();
         if (parser.isSet(hoverOpt)) {
-            const QString h = parser.value(hoverOpt);
-            DiagramView* view = window.pane(hoverOperand);
-            bool ok = view != nullptr;
-            if (ok) {
-                const int row = hoverRow, col = hoverCol;
-                int found = -1;
-                const Diagram* d = view->diagram();
-                for (std::size_t i = 0; d && i < d->cells.size() && found < 0; ++i)
-                    if (d->cells[i].row == row && d->cells[i].col <= col && col <= d->cells[i].colLast)
-                        found = static_cast<int>(i);
-                ok = found >= 0;
-                if (ok) {
-                    // Focused, so the cursor (and a composed view's partner cell) is drawn as on hover.
-                    window.activateWindow();
-                    view->setFocus(Qt::OtherFocusReason);
-                    view->setCursorCell(found);
-                    window.hoverCell(view, found);
-                }
-            }
-            if (!ok) {
+            QString panes;
+            if (!window.hover(hoverOperand, hoverRow, hoverCol, &panes)) {
                 printErr(QStringLiteral("lanemap: --hover '%1' names no cell; panes: %2")
-                             .arg(quoted(h), window.paneNames().join(QStringLiteral(", "))));
+                             .arg(quoted(parser.value(hoverOpt)), panes));
                 return 2;
             }
             QApplication::processEvents();

@@ -17,7 +17,10 @@ WmmaTargetPicker::WmmaTargetPicker(QWidget* parent) : QComboBox(parent) {
                   "unspecified, and other targets may place elements differently"));
     setSizeAdjustPolicy(QComboBox::AdjustToContents);
     hide();
-    connect(this, &QComboBox::activated, this, &WmmaTargetPicker::choose);
+    connect(this, &QComboBox::activated, this, [this](int index) {
+        if (m_variant && index >= 0)
+            emit targetChosen(itemText(index));
+    });
 }
 
 void WmmaTargetPicker::setInstruction(const Instruction* shown) {
@@ -38,16 +41,6 @@ void WmmaTargetPicker::setInstruction(const Instruction* shown) {
 
 QString WmmaTargetPicker::target() const {
     return isHidden() ? QString() : currentText();
-}
-
-void WmmaTargetPicker::choose(int index) {
-    if (!m_variant || index < 0)
-        return;
-    const std::string target = itemText(index).toStdString();
-    std::unique_ptr<Instruction>& built = m_built[m_variant->spec + '|' + target];
-    if (!built)
-        built = std::make_unique<Instruction>(wmma::instructionFor(*m_variant, target));
-    emit instructionChosen(*built);
 }
 
 bool WmmaTargetPicker::addReport(const QString& path, QString* error) {

@@ -9,10 +9,6 @@
 #include <QComboBox>
 #include <QString>
 
-#include <map>
-#include <memory>
-#include <string>
-
 namespace lanemap::gui {
 
 class WmmaTargetPicker : public QComboBox {
@@ -31,16 +27,12 @@ class WmmaTargetPicker : public QComboBox {
     void openReportDialog();
 
   signals:
-    // The chosen target's instruction: the window shows it (it lives as long as the picker).
-    void instructionChosen(const lanemap::Instruction& instruction);
+    // The target chosen: the window opens the variant with it (Params::target).
+    void targetChosen(const QString& target);
     void reportAdded(const QString& target);
 
   private:
-    void choose(int index);
-
     const Variant* m_variant = nullptr;
-    // Built per (spec, target) once and kept: the window holds a pointer to the one it shows.
-    std::map<std::string, std::unique_ptr<Instruction>> m_built;
 };
 
 } // namespace lanemap::gui

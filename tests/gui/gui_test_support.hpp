@@ -2,11 +2,19 @@
 // Helpers shared by the GUI tests: a window with its own temporary settings, cell lookup. Sparse and wgmma
 // instructions come from tests/support/synthetic.hpp until their tables land in the catalog.
 
+#include "compare_page.hpp"
+#include "details_panel.hpp"
 #include "diagram_view.hpp"
 #include "main_window.hpp"
+#include "pane_area.hpp"
+#include "registers_pane.hpp"
+#include "shared_memory_pane.hpp"
+#include "tensor_memory_pane.hpp"
+#include "view_state.hpp"
 
 #include "lanemap/catalog.hpp"
 #include "lanemap/diagram.hpp"
+#include "lanemap/diagram_tmem.hpp"
 
 #include <QApplication>
 #include <QImage>
@@ -15,7 +23,9 @@
 #include <QTest>
 
 #include <cstdlib>
+#include <functional>
 #include <memory>
+#include <vector>
 
 namespace lanemap::gui::test {
 
@@ -87,6 +97,80 @@ inline int inkedPixels(const DiagramView* view, const QImage& shot, int cell) {
     return n;
 }
 
+// The window's panes and models, as a user finds them on screen: the pane area's panes in its order, a pane
+// by what it shows (typed: never by name), the Cell dock, the compare sides.
+inline std::vector<Pane*> panes(const MainWindow& w) {
+    const PaneArea* area = w.findChild<PaneArea*>();
+    return area ? area->panes() : std::vector<Pane*>{};
+}
+// What each pane's header names it ("A", "C/D", "metadata registers", "shared memory", "Tensor Memory").
+inline QStringList paneLabels(const MainWindow& w) {
+    QStringList labels;
+    for (const Pane* p : panes(w))
+        labels << p->label();
+    return labels;
+}
+inline RegistersPane* registersPane(const MainWindow& w, OperandSet operands,
+                                    DiagramPart part = DiagramPart::Whole) {
+    for (Pane* p : panes(w))
+        if (p->key() == PaneKey{Space::Registers, operands, part})
+            return static_cast<RegistersPane*>(p);
+    return nullptr;
+}
+template <class P> P* paneOf(const MainWindow& w) {
+    for (Pane* p : panes(w))
+        if (auto* found = qobject_cast<P*>(p))
+            return found;
+    return nullptr;
+}
+// The view of the register pane showing `operands` (empty: the quad-pair products), or nullptr.
+inline DiagramView* view(const MainWindow& w, OperandSet operands, DiagramPart part = DiagramPart::Whole) {
+    const RegistersPane* p = registersPane(w, operands, part);
+    return p ? p->view() : nullptr;
+}
+inline DiagramView* sharedMemoryView(const MainWindow& w) {
+    const auto* p = paneOf<SharedMemoryPane>(w);
+    return p ? p->view() : nullptr;
+}
+inline DiagramView* tensorMemoryView(const MainWindow& w) {
+    const auto* p = paneOf<TensorMemoryPane>(w);
+    return p ? p->view() : nullptr;
+}
+// Every pane's view, in the window's order.
+inline std::vector<DiagramView*> views(const MainWindow& w) {
+    std::vector<DiagramView*> out;
+    for (const Pane* p : panes(w))
+        out.push_back(p->view());
+    return out;
+}
+// A widget of the window by its object name ("filter", "probeStatus", "smemSwizzle").
+template <class T = QLabel> T* named(const MainWindow& w, const char* objectName) {
+    return w.findChild<T*>(QString::fromLatin1(objectName));
+}
+inline ComparePage* comparePage(const MainWindow& w) {
+    return w.findChild<ComparePage*>();
+}
+inline DiagramView* compareView(const MainWindow& w, int side) {
+    const ComparePage* page = comparePage(w);
+    return page ? page->view(side) : nullptr;
+}
+inline DetailsPanel* details(const MainWindow& w) {
+    return w.findChild<DetailsPanel*>();
+}
+// The mma shape of the instance's Tensor Memory placement (at its N).
+inline tmem::MmaShape tensorShape(const MainWindow& w) {
+    for (const Placement& p : w.instruction()->placements)
+        if (const TensorMemorySource* t = p.tensor())
+            return t->mma;
+    return {};
+}
+// Opens the instance shown with other parameters, as a pane's tools do.
+inline bool openWith(MainWindow& w, const std::function<void(Params&)>& change, QString* error = nullptr) {
+    Selection s = w.viewState()->selection();
+    change(s.params);
+    return w.open(s, error);
+}
+
 struct Window {
     QTemporaryDir dir;
     std::unique_ptr<QSettings> settings;
@@ -108,6 +192,7 @@ struct Window {
         (void)QTest::qWaitForWindowExposed(window.get());
     }
     MainWindow* operator->() const { return window.get(); }
+    MainWindow& operator*() const { return *window; }
 };
 
 } // namespace lanemap::gui::test

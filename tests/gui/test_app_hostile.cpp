@@ -34,6 +34,8 @@ namespace test_app_hostile {
 
 namespace fs = std::filesystem;
 using namespace lanemap::gui;
+using lanemap::Operand;
+using lanemap::gui::test::compareView;
 
 namespace {
 
@@ -336,7 +338,7 @@ TEST(CompareHostile, EveryFamilyPairComparesWhatBothHold) {
     for (const std::string& mine : specs)
         for (const std::string& other : specs) {
             ASSERT_TRUE(w->openSpec(QString::fromStdString(mine))) << mine;
-            w->setCompareOperand(QStringLiteral("A"));
+            w->viewState()->setCompareOperand(Operand::A);
             ASSERT_NO_THROW(ASSERT_TRUE(w->setCompare(QString::fromStdString(other))))
                 << mine << " vs " << other;
             const QString summary = w->findChild<QLabel*>(QStringLiteral("compareSummary"))->text();
@@ -348,9 +350,9 @@ TEST(CompareHostile, EveryFamilyPairComparesWhatBothHold) {
     ASSERT_TRUE(w->setCompare(QStringLiteral("mma.m16n8k16.f16")));
     EXPECT_TRUE(
         w->findChild<QLabel*>(QStringLiteral("compareSummary"))->text().contains(QStringLiteral("<b>D</b>")));
-    ASSERT_NE(w->compareView(0), nullptr);
+    ASSERT_NE(compareView(*w, 0), nullptr);
     ASSERT_TRUE(w->setCompare(QStringLiteral("tcgen05.mma.cta_group::1.kind::f16.m128n16")));
-    EXPECT_EQ(w->compareView(0), nullptr);
+    EXPECT_EQ(compareView(*w, 0), nullptr);
     EXPECT_TRUE(w->findChild<QLabel*>(QStringLiteral("compareSummary"))
                     ->text()
                     .contains(QStringLiteral("no operand in common")));
@@ -365,7 +367,7 @@ TEST(CompareHostile, ASavedPairWithoutOperandAStarts) {
     w.settings->setValue(QStringLiteral("last/compareSpec"), QStringLiteral("tcgen05.ld.32x32b.x1"));
     w.settings->sync();
     ASSERT_NO_THROW(w.open(true));
-    EXPECT_NE(w->compareView(0), nullptr);
+    EXPECT_NE(compareView(*w, 0), nullptr);
 }
 
 TEST_F(AppHostile, CompareScreenshotOfAPairWithoutOperandA) {

@@ -127,7 +127,7 @@ TEST(BanksPane, HoveringAChunkLightsTheLane) {
     hover(view, cell);
     EXPECT_EQ(w->viewState()->hoveredLane(), 13);
     // The register pane lights the same lane.
-    EXPECT_EQ(w->pane(w->paneNames().front())->highlightThread(), 13);
+    EXPECT_EQ(views(*w).front()->highlightThread(), 13);
 }
 
 TEST(BanksPane, FeedsPickerShowsTheVerdict) {
@@ -179,7 +179,7 @@ TEST(BanksPane, FeedsOverlayIsDrawnAndHoverCrossHighlights) {
     view->ensureCellVisible(cell);
     hover(view, cell);
     EXPECT_EQ(w->viewState()->hoveredLane(), 5);
-    EXPECT_EQ(w->pane(w->paneNames().front())->highlightThread(), 5);
+    EXPECT_EQ(views(*w).front()->highlightThread(), 5);
     // In the banks view: its address, 4 slots in each grid, its chunk and its bank.
     EXPECT_EQ(view->litCellCount(), 1 + 4 + 4 + 1 + 1);
 

@@ -45,7 +45,7 @@ QString field(const CellInfo& info, const QString& name) {
 QString copied(MainWindow* w) {
     QApplication::clipboard()->clear();
     QPushButton* copy = nullptr;
-    for (QPushButton* b : w->details()->findChildren<QPushButton*>())
+    for (QPushButton* b : details(*w)->findChildren<QPushButton*>())
         if (b->text() == QStringLiteral("Copy cell info"))
             copy = b;
     EXPECT_NE(copy, nullptr);
@@ -63,11 +63,11 @@ std::string str(const QString& s) {
 // names the CTA, lane, column, address, subpartition, warp, and the register of the epilogue's load.
 TEST(CellDockMemory, ATensorMemoryCellOfCta1OfAPairHasItsFields) {
     OpenedAt w(QSize(1920, 1080), QStringLiteral("tcgen05.mma.cta_group::2.kind::f16.m256n64"));
-    DiagramView* view = w.window->pane(MainWindow::tensorMemoryPane());
+    DiagramView* view = tensorMemoryView(*w.window);
     ASSERT_NE(view, nullptr);
-    const TensorMemoryOptions& o = w.window->tensorMemoryOptions();
+    const Params& o = w.window->instruction()->params;
     ASSERT_TRUE(o.access);
-    const tmem::MmaShape shape = shapeOf(*w.window->instruction(), o);
+    const tmem::MmaShape shape = tensorShape(*w.window);
     ASSERT_EQ(tmem::toString(tmem::layoutOf(shape).layout), "A");
     const tmem::Placement at = tmem::placeD(shape, 165, 40);
     ASSERT_EQ(at.cta, 1);
@@ -76,7 +76,7 @@ TEST(CellDockMemory, ATensorMemoryCellOfCta1OfAPairHasItsFields) {
     const int cell = elementCell(*view->diagram(), PanelKind::TensorMemory, 165, 40);
     ASSERT_GE(cell, 0);
     hoverInView(view, cell);
-    const CellInfo& info = w.window->details()->cell();
+    const CellInfo& info = details(*w.window)->cell();
     ASSERT_TRUE(info.tensorMemory) << "a Tensor Memory cell gets its fields";
     const TensorMemoryCell& t = *info.tensorMemory;
     EXPECT_EQ(t.element, QStringLiteral("D(165,40)"));
@@ -109,7 +109,7 @@ TEST(CellDockMemory, ATensorMemoryCellOfCta1OfAPairHasItsFields) {
     EXPECT_EQ(field(info, QStringLiteral("loaded by")),
               QStringLiteral("tcgen05.ld.32x32b.x32, access #1 of each warp"));
     EXPECT_EQ(field(info, QStringLiteral("its taddr")), QStringLiteral("lane 32, column 32 (0x00200020)"));
-    const QString shown = w.window->details()->shownText();
+    const QString shown = details(*w.window)->shownText();
     EXPECT_TRUE(shown.contains(QStringLiteral("0x00250028 (lane << 16 | column)"))) << str(shown);
     EXPECT_TRUE(shown.contains(QStringLiteral("reached by"))) << str(shown);
 
@@ -124,21 +124,27 @@ TEST(CellDockMemory, ATensorMemoryCellOfCta1OfAPairHasItsFields) {
 // described as whoHoldsD places it, and a register holding the upper column says "high half".
 TEST(CellDockMemory, A16x32bx2PackedCompositionNamesTheThreadRegisterAndHalf) {
     OpenedAt w(QSize(1920, 1080), QStringLiteral("tcgen05.mma.cta_group::1.kind::f16.m128n64"));
-    const tmem::MmaShape shape = shapeOf(*w.window->instruction(), w.window->tensorMemoryOptions());
+    const tmem::MmaShape shape = tensorShape(*w.window);
     std::optional<tmem::Access> access;
     for (const tmem::Access& a : composableAccesses(shape, tmem::Op::Ld))
         if (a.shape == tmem::Shape::S16x32bx2 && a.packed && !access)
             access = a;
     ASSERT_TRUE(access);
     QString error;
-    ASSERT_TRUE(w.window->setTensorMemoryView(64, QStringLiteral("D"),
-                                              QString::fromStdString(tmem::specOf(*access)), &error))
+    ASSERT_TRUE(openWith(
+        *w.window,
+        [&](Params& p) {
+            p.n = 64;
+            p.tensorOperand = Operand::D;
+            p.access = access;
+        },
+        &error))
         << str(error);
     QApplication::processEvents();
-    DiagramView* view = w.window->pane(MainWindow::tensorMemoryPane());
+    DiagramView* view = tensorMemoryView(*w.window);
     ASSERT_NE(view, nullptr);
     const Diagram& d = *view->diagram();
-    const TensorMemoryOptions& o = w.window->tensorMemoryOptions();
+    const Params& o = w.window->instruction()->params;
     ASSERT_TRUE(o.access && *o.access == *access);
 
     // Every D cell, both panels: the core's holder.
@@ -148,7 +154,7 @@ TEST(CellDockMemory, A16x32bx2PackedCompositionNamesTheThreadRegisterAndHalf) {
         const DiagramPanel& p = d.panels[c.panel];
         if (p.name != "D")
             continue;
-        const CellInfo info = describeTensorMemoryCell(*w.window->instruction(), o, d, static_cast<int>(i));
+        const CellInfo info = describeTensorMemoryCell(*w.window->instruction(), d, static_cast<int>(i));
         ASSERT_TRUE(info.tensorMemory);
         const TensorMemoryCell& t = *info.tensorMemory;
         const tmem::Placement at = tmem::placeD(shape, c.element, c.bitLo);
@@ -172,7 +178,7 @@ TEST(CellDockMemory, A16x32bx2PackedCompositionNamesTheThreadRegisterAndHalf) {
     const int cell = elementCell(d, PanelKind::TensorMemoryRegisters, 21, 1);
     ASSERT_GE(cell, 0);
     hoverInView(view, cell);
-    const CellInfo& info = w.window->details()->cell();
+    const CellInfo& info = details(*w.window)->cell();
     ASSERT_TRUE(info.tensorMemory);
     EXPECT_EQ(field(info, QStringLiteral("element")), QStringLiteral("D(21,1)"));
     EXPECT_EQ(field(info, QStringLiteral("bits")), QStringLiteral("[15..0] of the 32-bit cell (low half)"));
@@ -192,15 +198,21 @@ TEST(CellDockMemory, A16x32bx2PackedCompositionNamesTheThreadRegisterAndHalf) {
 TEST(CellDockMemory, ASubColumnElementListsItsCellsElements) {
     OpenedAt w(QSize(1920, 1080), QStringLiteral("tcgen05.mma.cta_group::1.kind::i8.m128n64"));
     QString error;
-    ASSERT_TRUE(w.window->setTensorMemoryView(64, QStringLiteral("A"), QStringLiteral("none"), &error))
+    ASSERT_TRUE(openWith(
+        *w.window,
+        [](Params& p) {
+            p.n = 64;
+            p.tensorOperand = Operand::A;
+            p.access.reset();
+        },
+        &error))
         << str(error);
-    const Diagram& d = *w.window->pane(MainWindow::tensorMemoryPane())->diagram();
+    const Diagram& d = *tensorMemoryView(*w.window)->diagram();
     const int cell = elementCell(d, PanelKind::TensorMemory, 3, 5);
     ASSERT_GE(cell, 0);
-    const CellInfo info =
-        describeTensorMemoryCell(*w.window->instruction(), w.window->tensorMemoryOptions(), d, cell);
+    const CellInfo info = describeTensorMemoryCell(*w.window->instruction(), d, cell);
     ASSERT_TRUE(info.tensorMemory);
-    const tmem::MmaShape shape = shapeOf(*w.window->instruction(), w.window->tensorMemoryOptions());
+    const tmem::MmaShape shape = tensorShape(*w.window);
     const tmem::Placement at = tmem::placeA(shape, 3, 5, 8);
     EXPECT_EQ(info.tensorMemory->column, at.column);
     EXPECT_EQ(info.tensorMemory->bitLo, at.bit);
@@ -212,17 +224,22 @@ TEST(CellDockMemory, ASubColumnElementListsItsCellsElements) {
     // Composed with the tcgen05.st that puts A there: every A cell names the thread and register that must
     // hold it (four 8-bit elements a register).
     const tmem::Access st = defaultAccess(shape, tmem::Op::St);
-    ASSERT_TRUE(w.window->setTensorMemoryView(64, QStringLiteral("A"),
-                                              QString::fromStdString(tmem::specOf(st)), &error))
+    ASSERT_TRUE(openWith(
+        *w.window,
+        [&](Params& p) {
+            p.n = 64;
+            p.tensorOperand = Operand::A;
+            p.access = st;
+        },
+        &error))
         << str(error);
-    const Diagram& composed = *w.window->pane(MainWindow::tensorMemoryPane())->diagram();
+    const Diagram& composed = *tensorMemoryView(*w.window)->diagram();
     int checked = 0;
     for (std::size_t i = 0; i < composed.cells.size(); ++i) {
         const DiagramCell& c = composed.cells[i];
         if (composed.panels[c.panel].name != "A")
             continue;
-        const CellInfo a = describeTensorMemoryCell(*w.window->instruction(), w.window->tensorMemoryOptions(),
-                                                    composed, static_cast<int>(i));
+        const CellInfo a = describeTensorMemoryCell(*w.window->instruction(), composed, static_cast<int>(i));
         ASSERT_TRUE(a.tensorMemory && a.tensorMemory->held);
         const tmem::Holder h = tmem::whoHoldsA(shape, st, c.element, c.bitLo, 8);
         ASSERT_EQ(a.tensorMemory->thread, h.warp * 32 + h.thread) << i;
@@ -232,9 +249,8 @@ TEST(CellDockMemory, ASubColumnElementListsItsCellsElements) {
         ++checked;
     }
     EXPECT_EQ(checked, 2 * 128 * 32) << "A 128 x 32 in both panels";
-    const CellInfo a35 =
-        describeTensorMemoryCell(*w.window->instruction(), w.window->tensorMemoryOptions(), composed,
-                                 elementCell(composed, PanelKind::TensorMemory, 3, 5));
+    const CellInfo a35 = describeTensorMemoryCell(*w.window->instruction(), composed,
+                                                  elementCell(composed, PanelKind::TensorMemory, 3, 5));
     EXPECT_TRUE(field(a35, QStringLiteral("stored by")).startsWith(QString::fromStdString(tmem::specOf(st))))
         << str(field(a35, QStringLiteral("stored by")));
     EXPECT_TRUE(field(a35, QStringLiteral("register")).endsWith(QStringLiteral("[15..8] (byte 1)")))
@@ -262,21 +278,23 @@ TEST(CellDockMemory, NarrowElementsNameTheirPartOfTheCell) {
 TEST(CellDockMemory, ASharedMemoryElementAndChunkHaveAddressChunkBanksAndSwizzle) {
     OpenedAt opened(QSize(1280, 720), QStringLiteral("wgmma.m64n8k16.f16"));
     MainWindow* w = opened.window.get();
-    ASSERT_TRUE(w->setSharedMemoryShow(QStringLiteral("both")));
-    DiagramView* view = w->pane(MainWindow::sharedMemoryPane());
+    SharedMemoryPane* pane = paneOf<SharedMemoryPane>(*w);
+    ASSERT_NE(pane, nullptr);
+    pane->setShown(SharedMemoryPane::Show::Both);
+    DiagramView* view = sharedMemoryView(*w);
     ASSERT_NE(view, nullptr);
     const Diagram& d = *view->diagram();
     const DiagramPanel* grid = panelOf(d, PanelKind::SharedMemory);
     ASSERT_NE(grid, nullptr);
     std::string why;
-    const auto ops = smem::operands(*w->instruction(), w->sharedMemoryChoice(), why);
+    const auto ops = smem::operands(*w->instruction(), pane->choice(), why);
     ASSERT_EQ(ops.size(), 2u) << why;
     const smem::Placement pl = ops[1].layout.placement(3, 9); // (n, k)
     ASSERT_EQ(pl.address, 0x1a2u);
 
     const int element = static_cast<int>(grid->cellsAtGrid(9, 3).front());
     hoverInView(view, element);
-    const CellInfo& info = w->details()->cell();
+    const CellInfo& info = details(*w)->cell();
     ASSERT_TRUE(info.sharedMemory) << "a shared-memory cell gets its fields (the dock stayed empty)";
     const SharedMemoryCell& s = *info.sharedMemory;
     EXPECT_EQ(s.address, pl.address);
@@ -291,14 +309,14 @@ TEST(CellDockMemory, ASharedMemoryElementAndChunkHaveAddressChunkBanksAndSwizzle
     EXPECT_EQ(field(info, QStringLiteral("swizzle")),
               QString::fromUtf8("128B, phase 3 of 8: chunk 1 \u2192 2 (xor 3), 0x192 before it"));
     EXPECT_TRUE(field(info, QStringLiteral("read by")).contains(QStringLiteral("matrix descriptor")));
-    EXPECT_TRUE(w->details()->shownText().contains(QStringLiteral("chunk 2 of the 128-byte line 0x180")));
+    EXPECT_TRUE(details(*w)->shownText().contains(QStringLiteral("chunk 2 of the 128-byte line 0x180")));
 
     // The chunk in the map: line 0x180, column 2, holding n3 k8..15.
     const DiagramPanel* map = panelOf(d, PanelKind::SharedMemoryMap);
     ASSERT_NE(map, nullptr);
     const int chunk = static_cast<int>(map->cellsAtGrid(3, 2).front());
     hoverInView(view, chunk);
-    const CellInfo& ci = w->details()->cell();
+    const CellInfo& ci = details(*w)->cell();
     ASSERT_TRUE(ci.sharedMemory);
     EXPECT_TRUE(ci.sharedMemory->chunk);
     EXPECT_EQ(field(ci, QStringLiteral("elements")), QStringLiteral("B: n 3, k 8..15"));
@@ -308,12 +326,12 @@ TEST(CellDockMemory, ASharedMemoryElementAndChunkHaveAddressChunkBanksAndSwizzle
     EXPECT_EQ(field(ci, QStringLiteral("swizzle")),
               QString::fromUtf8("128B, phase 3 of 8: chunk 1 \u2192 2 (xor 3), 0x190 before it"));
 
-    // The screenshot's --hover (MainWindow::hoverCell) goes the same way as the mouse: the chunk, no lane.
-    w->hoverCell(view, element);
+    // The screenshot's --hover (Pane::hoverCell) goes the same way as the mouse: the chunk, no lane.
+    pane->hoverCell(element);
     EXPECT_EQ(w->viewState()->hoveredLane(), -1) << "a chunk group is not a lane of the register panes";
-    EXPECT_EQ(w->pane(QStringLiteral("A"))->highlightThread(), -1);
-    ASSERT_TRUE(w->details()->cell().sharedMemory);
-    w->hoverCell(view, chunk);
+    EXPECT_EQ(registersPane(*w, Operand::A)->view()->highlightThread(), -1);
+    ASSERT_TRUE(details(*w)->cell().sharedMemory);
+    pane->hoverCell(chunk);
 
     const QString text = copied(w);
     EXPECT_EQ(text, ci.toPlainText());
@@ -348,7 +366,7 @@ TEST(CellDockMemory, AnLdmatrixRowNamesItsChunkBanksAndTheLanesThatReadIt) {
     ASSERT_GE(cell, 0);
     view->ensureCellVisible(cell);
     hover(view, cell);
-    const CellInfo& info = w->details()->cell();
+    const CellInfo& info = details(*w)->cell();
     ASSERT_TRUE(info.sharedMemory) << "a chunk of the banks pane fills the Cell dock";
     const SharedMemoryCell& s = *info.sharedMemory;
     EXPECT_EQ(s.address, row->address);
@@ -391,7 +409,7 @@ TEST(CellDockMemory, AnLdmatrixRowNamesItsChunkBanksAndTheLanesThatReadIt) {
     ASSERT_GE(cell, 0);
     view->ensureCellVisible(cell);
     hover(view, cell);
-    const CellInfo& plain = w->details()->cell();
+    const CellInfo& plain = details(*w)->cell();
     EXPECT_EQ(field(plain, QStringLiteral("swizzle")), QStringLiteral("none"));
     EXPECT_EQ(field(plain, QStringLiteral("address")),
               QStringLiteral("0x1b0 (offset 0x1b0 from the tile's start 0x0)"))
@@ -404,7 +422,7 @@ TEST(CellDockMemory, AnLdmatrixRowNamesItsChunkBanksAndTheLanesThatReadIt) {
     for (std::uint32_t i : d->cellsOfThread(4))
         if (d->panels[d->cells[i].panel].title == "Shared memory")
             view->setCursorCell(static_cast<int>(i));
-    EXPECT_EQ(field(w->details()->cell(), QStringLiteral("loaded into")), QStringLiteral("lanes 16..19, r0"));
+    EXPECT_EQ(field(details(*w)->cell(), QStringLiteral("loaded into")), QStringLiteral("lanes 16..19, r0"));
 }
 
 } // namespace test_cell_dock_memory

@@ -3,6 +3,7 @@
 #include "gui_test_support.hpp"
 
 #include "copy_as.hpp"
+#include "copy_as_menu.hpp"
 
 #include <QAction>
 #include <QApplication>
@@ -21,15 +22,14 @@ namespace {
 
 TEST(CopyAs, TextHoldsTheOperandInEachNotation) {
     const Instruction& in = *Catalog::instance().instruction("mma.m16n8k16.f16");
-    const QString cute = copyAsText(in, QStringLiteral("A"), CopyFormat::Cute);
+    const QString cute = copyAsText(in, Operand::A, CopyFormat::Cute);
     EXPECT_TRUE(cute.contains(QStringLiteral("((4,8),(2,2,2)):((32,1),(16,8,128))"))) << cute.toStdString();
     EXPECT_FALSE(cute.contains(QStringLiteral("B: (T32"))) << "only the current operand";
-    const QString triton = copyAsText(in, QStringLiteral("C/D"), CopyFormat::Triton);
+    const QString triton = copyAsText(in, kAccumulator, CopyFormat::Triton);
     EXPECT_TRUE(triton.contains(QStringLiteral("\"operand\":\"D\""))) << triton.toStdString();
-    EXPECT_TRUE(copyAsText(in, QStringLiteral("B"), CopyFormat::Cuda)
-                    .contains(QStringLiteral("namespace mma_m16n8k16_f16")));
     EXPECT_TRUE(
-        copyAsText(in, QStringLiteral("B"), CopyFormat::Markdown).contains(QStringLiteral("#### B (16x8)")));
+        copyAsText(in, Operand::B, CopyFormat::Cuda).contains(QStringLiteral("namespace mma_m16n8k16_f16")));
+    EXPECT_TRUE(copyAsText(in, Operand::B, CopyFormat::Markdown).contains(QStringLiteral("#### B (16x8)")));
 }
 
 TEST(CopyAs, MenuActionPutsTheFocusedPaneOnTheClipboard) {
@@ -40,9 +40,9 @@ TEST(CopyAs, MenuActionPutsTheFocusedPaneOnTheClipboard) {
     EXPECT_EQ(menu->actions().size(), 4);
     ASSERT_NE(w->findChild<QMenu*>(QStringLiteral("exportAsMenu")), nullptr);
     QApplication::clipboard()->clear();
-    w->pane(QStringLiteral("B"))->setFocus();
+    view(*w, Operand::B)->setFocus();
     QApplication::processEvents();
-    const QString operand = currentOperand(*w.window);
+    const QString operand = currentOperands(*w->findChild<PaneArea*>(), *w->viewState()).label;
     auto* act = w->findChild<QAction*>(QStringLiteral("actionCopyAs3")); // Markdown
     ASSERT_NE(act, nullptr);
     act->trigger();

@@ -32,7 +32,7 @@ TEST(DailyDriver, TheLaneFilterSaysThreadsForAWarpgroupAsItsLabelsAndLegendDo) {
     EXPECT_TRUE(edit->placeholderText().contains(QStringLiteral("0..127")))
         << edit->placeholderText().toStdString();
     EXPECT_TRUE(edit->toolTip().contains(QStringLiteral("thread % 32"))) << edit->toolTip().toStdString();
-    const Diagram* a = w->pane(QStringLiteral("A"))->diagram();
+    const Diagram* a = view(*w, Operand::A)->diagram();
     ASSERT_FALSE(a->legends.empty());
     EXPECT_NE(a->legends.front().title.find("thread % 32"), std::string::npos);
     // Back on a warp instruction: lanes.

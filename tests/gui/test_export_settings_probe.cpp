@@ -263,19 +263,19 @@ TEST(Settings, TheWindowReopensWhereItWasLeft) {
     Window w;
     ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k8.tf32")));
     w->setTheme(Theme::Dark);
-    w->setColorBy(ColorBy::Register);
+    w->viewState()->setColorBy(ColorBy::Register);
     ASSERT_TRUE(w->setLaneFilter(QStringLiteral("0-3,13")));
-    w->setPinnedThread(13);
-    w->pane(QStringLiteral("A"))->setZoom(1.5);
+    w->viewState()->setPinnedLane(13);
+    view(*w, Operand::A)->setZoom(1.5);
     w.window->close(); // saves
     w.open(/*restore=*/true);
     EXPECT_EQ(w->currentSpec(), QStringLiteral("mma.m16n8k8.tf32"));
     EXPECT_EQ(w->theme(), Theme::Dark);
-    EXPECT_EQ(w->pane(QStringLiteral("A"))->diagram()->colorBy, ColorBy::Register);
+    EXPECT_EQ(view(*w, Operand::A)->diagram()->colorBy, ColorBy::Register);
     EXPECT_EQ(w->preferences().laneFilter, QStringLiteral("0-3,13"));
-    EXPECT_EQ(w->pinnedThread(), 13);
-    EXPECT_FALSE(w->pane(QStringLiteral("A"))->fitting());
-    EXPECT_DOUBLE_EQ(w->pane(QStringLiteral("A"))->zoom(), 1.5);
+    EXPECT_EQ(w->viewState()->pinnedLane(), 13);
+    EXPECT_FALSE(view(*w, Operand::A)->fitting());
+    EXPECT_DOUBLE_EQ(view(*w, Operand::A)->zoom(), 1.5);
     w->setTheme(Theme::Light);
 }
 
@@ -336,18 +336,18 @@ TEST(Probe, RecordedReportsShowWhereALayoutWasConfirmed) {
 
     Window w(false, reports.path());
     ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
-    const QString status = w->probeStatus()->text();
+    const QString status = named(*w, "probeStatus")->text();
     EXPECT_TRUE(status.contains(QStringLiteral("confirmed on NVIDIA H100 80GB HBM3")))
         << status.toStdString();
     EXPECT_TRUE(status.contains(QStringLiteral("580.159.04")));
     EXPECT_TRUE(status.contains(QStringLiteral("2026-11-23")));
     // Agreement is said once in the pane's badge, never painted on every cell.
-    EXPECT_TRUE(w->pane(QStringLiteral("A"))->marks().verdict.empty());
-    EXPECT_TRUE(w->paneFrame(QStringLiteral("A"))->badge()->text().contains(QStringLiteral("confirmed")));
+    EXPECT_TRUE(view(*w, Operand::A)->marks().verdict.empty());
+    EXPECT_TRUE(registersPane(*w, Operand::A)->badge()->text().contains(QStringLiteral("confirmed")));
     // Another instruction has no report.
     ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k8.f16")));
-    EXPECT_TRUE(w->probeStatus()->text().contains(QStringLiteral("not confirmed")));
-    EXPECT_TRUE(w->pane(QStringLiteral("A"))->marks().verdict.empty());
+    EXPECT_TRUE(named(*w, "probeStatus")->text().contains(QStringLiteral("not confirmed")));
+    EXPECT_TRUE(view(*w, Operand::A)->marks().verdict.empty());
 }
 
 TEST(Probe, MismatchesAreCrossedOutCellByCell) {
@@ -359,7 +359,7 @@ TEST(Probe, MismatchesAreCrossedOutCellByCell) {
     }
     Window w(false, reports.path());
     ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
-    DiagramView* a = w->pane(QStringLiteral("A"));
+    DiagramView* a = view(*w, Operand::A);
     const auto& verdicts = a->marks().verdict;
     ASSERT_EQ(verdicts.size(), 256u);
     int crossed = 0;
@@ -367,9 +367,9 @@ TEST(Probe, MismatchesAreCrossedOutCellByCell) {
         crossed += v == CellMarks::Mismatch;
     EXPECT_EQ(crossed, 1);
     EXPECT_EQ(verdicts[static_cast<std::size_t>(cellAt(a, 9, 3))], CellMarks::Mismatch);
-    EXPECT_TRUE(w->probeStatus()->text().contains(QStringLiteral("disagrees on 1 of 512")));
+    EXPECT_TRUE(named(*w, "probeStatus")->text().contains(QStringLiteral("disagrees on 1 of 512")));
     hover(a, cellAt(a, 9, 3));
-    EXPECT_TRUE(w->details()->cell().probe.startsWith(QStringLiteral("✗")));
+    EXPECT_TRUE(details(*w)->cell().probe.startsWith(QStringLiteral("✗")));
 }
 
 // The merged C/D pane shows C and D together: a cell where the hardware disagrees about C is a mismatch in
@@ -388,19 +388,19 @@ TEST(Probe, AMismatchOfCInTheMergedPaneIsAMismatchEverywhere) {
     }
     Window w(false, reports.path());
     ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
-    DiagramView* cd = w->pane(QStringLiteral("C/D"));
+    DiagramView* cd = view(*w, kAccumulator);
     ASSERT_NE(cd, nullptr);
     const int cell = cellAt(cd, 2, 5);
     ASSERT_GE(cell, 0);
     EXPECT_EQ(cd->marks().verdict.at(static_cast<std::size_t>(cell)), CellMarks::Mismatch);
     hover(cd, cell);
-    EXPECT_TRUE(w->details()->cell().probe.startsWith(QStringLiteral("✗")))
-        << w->details()->cell().probe.toStdString();
+    EXPECT_TRUE(details(*w)->cell().probe.startsWith(QStringLiteral("✗")))
+        << details(*w)->cell().probe.toStdString();
     // A cell both agree on is confirmed in both places.
     const int other = cellAt(cd, 0, 0);
     hover(cd, other);
-    EXPECT_TRUE(w->details()->cell().probe.startsWith(QStringLiteral("✓")))
-        << w->details()->cell().probe.toStdString();
+    EXPECT_TRUE(details(*w)->cell().probe.startsWith(QStringLiteral("✓")))
+        << details(*w)->cell().probe.toStdString();
 }
 
 // Issue 14.1: a verdict never covers a label. Agreement is said once per pane (badge) and in a legend line
@@ -451,27 +451,27 @@ TEST(Probe, ConfirmationIsABadgePerPaneAndALegendLineNamingTheReport) {
     }
     Window w(false, reports.path());
     ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
-    for (const QString& name : w->paneNames()) {
-        PaneFrame* frame = w->paneFrame(name);
+    for (Pane* frame : panes(*w)) {
+        const QString name = frame->label();
         ASSERT_NE(frame, nullptr) << name.toStdString();
         EXPECT_TRUE(frame->badge()->isVisible()) << name.toStdString();
         // In words, or (a narrow pane) as an icon whose tooltip has the words.
         EXPECT_TRUE(
             (frame->badge()->text() + frame->badge()->toolTip()).contains(QStringLiteral("confirmed")))
             << frame->badge()->text().toStdString();
-        EXPECT_TRUE(w->pane(name)->marks().verdict.empty())
+        EXPECT_TRUE(frame->view()->marks().verdict.empty())
             << "no cell of " << name.toStdString() << " is marked";
     }
-    const QString legend = w->verdictLegend()->text();
-    EXPECT_TRUE(w->verdictLegend()->isVisible());
+    const QString legend = named(*w, "verdictLegend")->text();
+    EXPECT_TRUE(named(*w, "verdictLegend")->isVisible());
     EXPECT_TRUE(legend.contains(QStringLiteral("NVIDIA H100 80GB HBM3"))) << legend.toStdString();
     EXPECT_TRUE(legend.contains(QStringLiteral("2026-11-23")));
     EXPECT_TRUE(legend.contains(QStringLiteral("recorded report h100.json, not this machine")))
         << legend.toStdString();
     // No report: no badge, no legend line.
     ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k8.f16")));
-    EXPECT_FALSE(w->paneFrame(QStringLiteral("A"))->badge()->isVisible());
-    EXPECT_FALSE(w->verdictLegend()->isVisible());
+    EXPECT_FALSE(registersPane(*w, Operand::A)->badge()->isVisible());
+    EXPECT_FALSE(named(*w, "verdictLegend")->isVisible());
 }
 
 TEST(Probe, OnlyDisagreeingCellsAreMarkedAndTheViewToggleHidesThem) {
@@ -483,9 +483,9 @@ TEST(Probe, OnlyDisagreeingCellsAreMarkedAndTheViewToggleHidesThem) {
     }
     Window w(false, reports.path());
     ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
-    DiagramView* a = w->pane(QStringLiteral("A"));
-    EXPECT_TRUE(w->paneFrame(QStringLiteral("A"))->badge()->text().contains(QStringLiteral("1 cell")));
-    const QLabel* bBadge = w->paneFrame(QStringLiteral("B"))->badge();
+    DiagramView* a = view(*w, Operand::A);
+    EXPECT_TRUE(registersPane(*w, Operand::A)->badge()->text().contains(QStringLiteral("1 cell")));
+    const QLabel* bBadge = registersPane(*w, Operand::B)->badge();
     EXPECT_TRUE((bBadge->text() + bBadge->toolTip()).contains(QStringLiteral("confirmed")))
         << "B has no disagreeing cell";
     int marked = 0;
@@ -504,28 +504,29 @@ TEST(Probe, WithoutAGpuTheActionSaysWhyAndTheAppStaysUsable) {
     Window w;
     ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
     const gpu::Availability avail = gpu::discover();
-    QSignalSpy finished(w->probeController(), &ProbeController::finished);
+    QSignalSpy finished(w->findChild<ProbeController*>(), &ProbeController::finished);
     w->probeHardware();
     ASSERT_TRUE(finished.wait(60000));
     if (!avail.available) {
         // Issue 14.10: a non-modal notice says why in plain words, with the technical reason in its details;
         // the status area keeps the variant's provenance.
-        QMessageBox* notice = w->probeNotice();
+        QMessageBox* notice = named<QMessageBox>(*w, "probeNotice");
         ASSERT_NE(notice, nullptr);
         EXPECT_TRUE(notice->isVisible());
         EXPECT_FALSE(notice->isModal());
         EXPECT_EQ(notice->text(), plainUnavailable(QString::fromStdString(avail.reason)));
         EXPECT_EQ(notice->detailedText(), QString::fromStdString(avail.reason));
-        EXPECT_FALSE(w->probeStatus()->text().contains(QString::fromStdString(avail.reason)));
-        EXPECT_TRUE(w->probeStatus()->text().contains(QStringLiteral("confirmed")))
-            << w->probeStatus()->text().toStdString();
-        EXPECT_FALSE(w->probeController()->hasLiveReport());
+        EXPECT_FALSE(named(*w, "probeStatus")->text().contains(QString::fromStdString(avail.reason)));
+        EXPECT_TRUE(named(*w, "probeStatus")->text().contains(QStringLiteral("confirmed")))
+            << named(*w, "probeStatus")->text().toStdString();
+        EXPECT_FALSE(w->findChild<ProbeController*>()->hasLiveReport());
     } else {
-        EXPECT_TRUE(w->probeController()->hasLiveReport()) << "a device was found: the probe must report";
+        EXPECT_TRUE(w->findChild<ProbeController*>()->hasLiveReport())
+            << "a device was found: the probe must report";
     }
     // Still usable.
     ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k8.tf32")));
-    EXPECT_EQ(w->paneNames().size(), 3);
+    EXPECT_EQ(paneLabels(*w).size(), 3);
 }
 
 TEST(Probe, NoDriverIsSaidInPlainWordsNotAsAnUpgradeRequest) {

@@ -63,9 +63,9 @@ TEST(FirstSight, WgmmaAAndDOpenWithReadableLabelsAtTheTopLeftOnLaptopWindows) {
     for (const QSize size : {QSize(1280, 720), QSize(1600, 900)}) {
         SCOPED_TRACE(size.width());
         OpenedAt w(size, QStringLiteral("wgmma.m64n256k16.f16"));
-        for (const char* name : {"A", "D"}) {
-            SCOPED_TRACE(name);
-            DiagramView* view = w.window->pane(QString::fromLatin1(name));
+        for (const Operand name : {Operand::A, Operand::D}) {
+            SCOPED_TRACE(toString(name));
+            DiagramView* view = lanemap::gui::test::view(*w.window, name);
             ASSERT_NE(view, nullptr);
             EXPECT_TRUE(view->fitting());
             EXPECT_EQ(view->fitMode(), DiagramView::FitMode::Readable);
@@ -78,7 +78,7 @@ TEST(FirstSight, WgmmaAAndDOpenWithReadableLabelsAtTheTopLeftOnLaptopWindows) {
         }
         // Fit all still shows the whole accumulator, colour alone.
         w.window->fitWhole();
-        DiagramView* d = w.window->pane(QStringLiteral("D"));
+        DiagramView* d = view(*w.window, Operand::D);
         const QRectF all = contentRect(*d->diagram(), d->paintOptions());
         EXPECT_LE(all.width() * d->zoom(), d->maximumViewportSize().width() + 1);
         EXPECT_LE(all.height() * d->zoom(), d->maximumViewportSize().height() + 1);
@@ -99,7 +99,7 @@ TEST(FirstSight, EverySparseVariantShowsItsMetadataGridAndRegistersReadableAt128
         for (int i = 0; i < 3; ++i)
             QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
         // The grid over A: from its top-left corner, labelled.
-        DiagramView* grid = w.window->pane(QStringLiteral("metadata"));
+        DiagramView* grid = view(*w.window, Operand::Metadata, DiagramPart::Grids);
         ASSERT_NE(grid, nullptr);
         EXPECT_TRUE(labelsVisible(*grid->diagram(), grid->zoom())) << "metadata grid zoom " << grid->zoom();
         const int first = cellAt(grid, 0, 0);
@@ -108,7 +108,7 @@ TEST(FirstSight, EverySparseVariantShowsItsMetadataGridAndRegistersReadableAt128
         EXPECT_TRUE(grid->viewport()->rect().contains(r));
         EXPECT_EQ(grid->cellAtViewport(r.center()), first);
         // The registers: in a pane of their own, on screen, the first lane's register whole and labelled.
-        DiagramView* regs = w.window->pane(MainWindow::metadataRegistersPane());
+        DiagramView* regs = view(*w.window, Operand::Metadata, DiagramPart::Registers);
         ASSERT_NE(regs, nullptr) << "the per-lane metadata registers have a pane";
         ASSERT_TRUE(regs->isVisible());
         ASSERT_EQ(regs->diagram(), grid->diagram()) << "the same diagram: one hover lights both";
@@ -131,8 +131,8 @@ TEST(FirstSight, EverySparseVariantShowsItsMetadataGridAndRegistersReadableAt128
 
 TEST(FirstSight, TheMetadataRegisterPaneLightsTheHoveredLaneAndPaintsItsLabels) {
     OpenedAt w(QSize(1280, 720), QStringLiteral("mma.sp.m16n8k64.s8"));
-    DiagramView* regs = w.window->pane(MainWindow::metadataRegistersPane());
-    DiagramView* grid = w.window->pane(QStringLiteral("metadata"));
+    DiagramView* regs = view(*w.window, Operand::Metadata, DiagramPart::Registers);
+    DiagramView* grid = view(*w.window, Operand::Metadata, DiagramPart::Grids);
     ASSERT_NE(regs, nullptr);
     const BitField& field = regs->diagram()->bitFields.front().fields.front();
     const QRect fr = regs->viewportRect(QRectF(field.rect.x, field.rect.y, field.rect.w, field.rect.h));
@@ -144,15 +144,15 @@ TEST(FirstSight, TheMetadataRegisterPaneLightsTheHoveredLaneAndPaintsItsLabels) 
     QTest::mouseMove(regs->viewport(), fr.center());
     const int lane = regs->diagram()->bitFields.front().thread;
     EXPECT_EQ(grid->highlightThread(), lane);
-    EXPECT_EQ(w.window->pane(QStringLiteral("A"))->highlightThread(), lane);
-    EXPECT_EQ(w.window->details()->cell().operand, QStringLiteral("metadata"));
-    ASSERT_FALSE(w.window->details()->cell().owners.empty());
-    EXPECT_EQ(w.window->details()->cell().owners.front().bitHi, field.bitHi);
+    EXPECT_EQ(view(*w.window, Operand::A)->highlightThread(), lane);
+    EXPECT_EQ(details(*w.window)->cell().operand, QStringLiteral("metadata"));
+    ASSERT_FALSE(details(*w.window)->cell().owners.empty());
+    EXPECT_EQ(details(*w.window)->cell().owners.front().bitHi, field.bitHi);
 }
 
 TEST(FirstSight, PinningALaneBringsItsMetadataRegisterIntoView) {
     OpenedAt w(QSize(1280, 720), QStringLiteral("mma.sp::ordered_metadata.m16n8k32.row.col.f32.f16.f16.f32"));
-    DiagramView* regs = w.window->pane(MainWindow::metadataRegistersPane());
+    DiagramView* regs = view(*w.window, Operand::Metadata, DiagramPart::Registers);
     ASSERT_NE(regs, nullptr);
     // The last lane's register is out of view at first (the pane shows the first few).
     const BitFieldDiagram& last = regs->diagram()->bitFields.back();
@@ -161,7 +161,7 @@ TEST(FirstSight, PinningALaneBringsItsMetadataRegisterIntoView) {
     };
     ASSERT_FALSE(regs->viewport()->rect().contains(rect())) << "precondition: lane " << last.thread;
     // Clicking that lane in the metadata grid pins it: its register scrolls into view, whole and uncovered.
-    DiagramView* grid = w.window->pane(QStringLiteral("metadata"));
+    DiagramView* grid = view(*w.window, Operand::Metadata, DiagramPart::Grids);
     int cell = -1;
     for (std::size_t i = 0; i < grid->diagram()->cells.size() && cell < 0; ++i)
         if (grid->diagram()->cells[i].thread == last.thread)
@@ -169,7 +169,7 @@ TEST(FirstSight, PinningALaneBringsItsMetadataRegisterIntoView) {
     ASSERT_GE(cell, 0);
     grid->ensureCellVisible(cell);
     QTest::mouseClick(grid->viewport(), Qt::LeftButton, {}, grid->cellViewportRect(cell).center());
-    ASSERT_EQ(w.window->pinnedThread(), last.thread);
+    ASSERT_EQ(w.window->viewState()->pinnedLane(), last.thread);
     EXPECT_TRUE(regs->viewport()->rect().contains(rect()));
     EXPECT_FALSE(regs->overviewRect().intersects(rect()));
     const BitField& field = last.fields.front();

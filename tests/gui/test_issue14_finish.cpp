@@ -62,8 +62,8 @@ TEST(QuadPair, TheFourProductsShareOnePaneAndOneZoomWithNothingCutSideways) {
         ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m8n8k4.row.col.f16")));
         settle(w.window.get(), size);
         // One pane, as the SVG draws it: a row of A | B | C/D per product, so every operand is at one zoom.
-        ASSERT_EQ(w->paneNames(), QStringList{MainWindow::productsPane()});
-        DiagramView* view = w->pane(MainWindow::productsPane());
+        ASSERT_EQ(paneLabels(*w), QStringList{QStringLiteral("products")});
+        DiagramView* view = gui::test::view(*w, OperandSet{});
         const Diagram& d = *view->diagram();
         std::set<std::pair<int, std::string>> panels;
         for (const DiagramPanel& p : d.panels)
@@ -87,7 +87,7 @@ TEST(QuadPair, TheFourProductsShareOnePaneAndOneZoomWithNothingCutSideways) {
         }
     }
     // At 1920x1080 the whole instruction is on screen at once.
-    DiagramView* view = w->pane(MainWindow::productsPane());
+    DiagramView* view = gui::test::view(*w, OperandSet{});
     EXPECT_EQ(view->verticalScrollBar()->maximum(), 0);
     // Hover answers for the product under the mouse.
     const int cell = findCell(*view->diagram(), "B", 1, 5, 2);
@@ -140,13 +140,12 @@ TEST(PaneHeader, EveryPaneTitleIsWholeAt1280AsTheWindowFirstOpens) {
         w.show();
         ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
         QApplication::processEvents();
-        for (const QString& name : w.paneNames()) {
-            SCOPED_TRACE(name.toStdString());
-            PaneFrame* frame = w.paneFrame(name);
+        for (Pane* frame : panes(w)) {
+            SCOPED_TRACE(frame->label().toStdString());
             ASSERT_NE(frame, nullptr);
             EXPECT_LE(frame->title()->sizeHint().width(), frame->title()->width())
                 << frame->title()->text().toStdString();
-            if (name == MainWindow::sharedMemoryPane())
+            if (frame->space() == Space::SharedMemory)
                 continue; // the probe checks registers, not shared memory: no badge
             // Every pane of these is confirmed by the built-in reports: the badge shows, whole, inside the
             // header.
@@ -170,8 +169,8 @@ TEST(Bands, ALongAccumulatorIsWrappedIntoBandsThatShowMoreAndStillHoverExactly) 
     // Fit all: every cell on screen, so the bands that make the cells largest.
     w->fitWhole();
     QApplication::processEvents();
-    DiagramView* view = w->pane(QStringLiteral("D"));
-    ASSERT_NE(view, nullptr) << w->paneNames().join(QLatin1Char(' ')).toStdString();
+    DiagramView* view = gui::test::view(*w, Operand::D);
+    ASSERT_NE(view, nullptr) << paneLabels(*w).join(QLatin1Char(' ')).toStdString();
     const Diagram& d = *view->diagram();
     ASSERT_GT(d.panels.size(), 1u) << "a 64 x 256 accumulator at 4K is wrapped into bands " << w->width()
                                    << "x" << w->height() << " vp " << view->maximumViewportSize().width()
@@ -190,11 +189,11 @@ TEST(Bands, ALongAccumulatorIsWrappedIntoBandsThatShowMoreAndStillHoverExactly) 
     EXPECT_TRUE(view->fitting());
     EXPECT_EQ(view->fitMode(), DiagramView::FitMode::All);
     // The pane's header says the zoom of the bands, not of the grid before them.
-    EXPECT_TRUE(w->paneFrame(QStringLiteral("D"))
+    EXPECT_TRUE(registersPane(*w, Operand::D)
                     ->zoomLabel()
                     ->text()
                     .contains(QString::number(std::lround(view->zoom() * 100)) + QStringLiteral(" %")))
-        << w->paneFrame(QStringLiteral("D"))->zoomLabel()->text().toStdString() << " at " << view->zoom();
+        << registersPane(*w, Operand::D)->zoomLabel()->text().toStdString() << " at " << view->zoom();
     EXPECT_EQ(cellsOnScreen(view), 64 * 256) << "the whole grid";
     const double wrappedZoom = view->zoom();
     // Hover and lookup stay exact in a later band.
@@ -274,7 +273,7 @@ TEST(LaneRanges, TheWindowAndTheExportedPictureWriteRangesTheSameWay) {
     Window w;
     ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m8n8k4.row.col.f16")));
     bool found = false;
-    for (const DiagramPanel& p : w->pane(MainWindow::productsPane())->diagram()->panels)
+    for (const DiagramPanel& p : view(*w, OperandSet{})->diagram()->panels)
         found = found || p.title.find("product 1 (lanes 4..7, 20..23)") != std::string::npos;
     EXPECT_TRUE(found);
 }

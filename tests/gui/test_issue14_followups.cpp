@@ -48,7 +48,7 @@ TEST(Issue14Followups, NoCellIsUnderTheOverviewWhenAnInstructionOpens) {
             SCOPED_TRACE(spec.toStdString() + " at " + std::to_string(size.width()) + "x" +
                          std::to_string(size.height()));
             OpenedAt w(size, spec);
-            for (DiagramView* view : w.window->panes()) {
+            for (DiagramView* view : views(*w.window)) {
                 if (!view->isVisible() || !view->diagram())
                     continue;
                 ++panesSeen;
@@ -64,7 +64,7 @@ TEST(Issue14Followups, NoCellIsUnderTheOverviewWhenAnInstructionOpens) {
 
 TEST(Issue14Followups, TheOverviewComesWithAScrollOrThePointer) {
     OpenedAt w(QSize(1280, 720), QStringLiteral("wgmma.m64n256k16.f16"));
-    DiagramView* d = w.window->pane(QStringLiteral("D"));
+    DiagramView* d = view(*w.window, Operand::D);
     ASSERT_NE(d, nullptr);
     ASSERT_TRUE(d->overviewRect().isEmpty()) << "at the start, untouched: the cells first";
     // The pointer over the pane brings it (the accumulator is far larger than the pane) ...
@@ -88,7 +88,7 @@ namespace {
 // A opens whole and labelled; the grid and the registers below it still open labelled from their start.
 TEST(Issue14Followups, SparseAOpensWholeAt1600x1000WithMetadataReadable) {
     OpenedAt w(QSize(1600, 1000), QStringLiteral("mma.sp.m16n8k32.f16"));
-    DiagramView* a = w.window->pane(QStringLiteral("A"));
+    DiagramView* a = view(*w.window, Operand::A);
     ASSERT_NE(a, nullptr);
     EXPECT_TRUE(labelsVisible(*a->diagram(), a->zoom())) << "A zoom " << a->zoom();
     for (const auto& [row, col] : {std::pair{0, 0}, std::pair{15, 31}, std::pair{15, 0}, std::pair{0, 31}}) {
@@ -97,11 +97,11 @@ TEST(Issue14Followups, SparseAOpensWholeAt1600x1000WithMetadataReadable) {
         EXPECT_TRUE(a->viewport()->rect().contains(a->cellViewportRect(cell)))
             << "A's cell " << row << "," << col << " on screen at open";
     }
-    DiagramView* grid = w.window->pane(QStringLiteral("metadata"));
+    DiagramView* grid = view(*w.window, Operand::Metadata, DiagramPart::Grids);
     ASSERT_NE(grid, nullptr);
     EXPECT_TRUE(labelsVisible(*grid->diagram(), grid->zoom())) << "metadata grid zoom " << grid->zoom();
     EXPECT_TRUE(grid->viewport()->rect().contains(grid->cellViewportRect(cellAt(grid, 0, 0))));
-    DiagramView* regs = w.window->pane(MainWindow::metadataRegistersPane());
+    DiagramView* regs = view(*w.window, Operand::Metadata, DiagramPart::Registers);
     ASSERT_NE(regs, nullptr);
     EXPECT_TRUE(labelsVisible(*regs->diagram(), regs->zoom())) << "registers zoom " << regs->zoom();
     const BitField& field = regs->diagram()->bitFields.front().fields.front();
@@ -118,7 +118,7 @@ namespace {
 // register's fields and down to the next register, scrolling the field into view.
 TEST(Issue14Followups, ArrowsInTheMetadataRegistersPaneMoveOverItsFields) {
     OpenedAt w(QSize(1600, 1000), QStringLiteral("mma.sp.m16n8k32.f16"));
-    DiagramView* regs = w.window->pane(MainWindow::metadataRegistersPane());
+    DiagramView* regs = view(*w.window, Operand::Metadata, DiagramPart::Registers);
     ASSERT_NE(regs, nullptr);
     const Diagram& d = *regs->diagram();
     ASSERT_GE(d.bitFields.size(), 2U);

@@ -26,7 +26,7 @@ TEST(LargeGrids, HeadersStayOnScreenAndTheOverviewShowsAndMovesTheView) {
     w->resize(1280, 720);
     w->setWrapBands(false); // the plain 64 x 256 grid: its headers and overview (bands: test_issue14_finish)
     ASSERT_TRUE(w->openSpec(QStringLiteral("wgmma.m64n256k16.f16")));
-    DiagramView* d = w->pane(QStringLiteral("D"));
+    DiagramView* d = view(*w, Operand::D);
     ASSERT_NE(d, nullptr);
     // The accumulator keeps most of its column (the shared-memory pane beside it does not squeeze it).
     EXPECT_GT(d->viewport()->height(), 250);

@@ -25,6 +25,17 @@ using namespace lanemap::gui::test;
 
 namespace {
 
+// The shared-memory pane's major-ness and swizzle, chosen as its pickers do.
+bool choose(MainWindow& w, smem::Major major, smem::Swizzle swizzle, QString* error = nullptr) {
+    return openWith(
+        w,
+        [&](Params& p) {
+            const smem::Choice c{major, swizzle};
+            p.smem = c == smem::Choice{} ? std::nullopt : std::optional(c);
+        },
+        error);
+}
+
 const DiagramPanel* panelOf(const Diagram& d, PanelKind kind) {
     for (const DiagramPanel& p : d.panels)
         if (p.kind == kind)
@@ -47,21 +58,22 @@ bool hasText(const Diagram& d, const std::string& needle) {
 TEST(SharedMemoryPane, WgmmaShowsBWithAddressesChunksAndTheDescriptor) {
     Window w;
     ASSERT_TRUE(w->openSpec(QStringLiteral("wgmma.m64n8k16.f16")));
-    const QString name = MainWindow::sharedMemoryPane();
-    ASSERT_TRUE(w->paneNames().contains(name)) << w->paneNames().join(QLatin1Char(',')).toStdString();
+    SharedMemoryPane* pane = paneOf<SharedMemoryPane>(*w);
+    ASSERT_NE(pane, nullptr) << paneLabels(*w).join(QLatin1Char(',')).toStdString();
+    EXPECT_TRUE(paneLabels(*w).contains(QStringLiteral("shared memory")));
     // The header's promise ("see the shared-memory view") now points at something on screen.
     bool promised = false;
     for (const QLabel* l : w->findChildren<QLabel*>())
         promised = promised || l->text().contains(QStringLiteral("shared-memory view"));
     EXPECT_TRUE(promised);
-    EXPECT_TRUE(w->paneFrame(name)->title()->text().contains(QStringLiteral("B in shared memory")));
+    EXPECT_TRUE(pane->title()->text().contains(QStringLiteral("B in shared memory")));
 
     // Addresses first (readable at fit); the memory lines on request, or both.
-    EXPECT_EQ(w->smemShowBox()->currentText(), QStringLiteral("addresses"));
-    EXPECT_EQ(panelOf(*w->pane(name)->diagram(), PanelKind::SharedMemoryMap), nullptr);
-    ASSERT_TRUE(w->setSharedMemoryShow(QStringLiteral("both")));
-    EXPECT_EQ(w->smemShowBox()->currentText(), QStringLiteral("both"));
-    DiagramView* view = w->pane(name);
+    EXPECT_EQ(named<QComboBox>(*w, "smemShow")->currentText(), QStringLiteral("addresses"));
+    EXPECT_EQ(panelOf(*pane->view()->diagram(), PanelKind::SharedMemoryMap), nullptr);
+    pane->setShown(SharedMemoryPane::Show::Both);
+    EXPECT_EQ(named<QComboBox>(*w, "smemShow")->currentText(), QStringLiteral("both"));
+    DiagramView* view = pane->view();
     const Diagram& d = *view->diagram();
     const DiagramPanel* grid = panelOf(d, PanelKind::SharedMemory);
     const DiagramPanel* map = panelOf(d, PanelKind::SharedMemoryMap);
@@ -72,8 +84,8 @@ TEST(SharedMemoryPane, WgmmaShowsBWithAddressesChunksAndTheDescriptor) {
 
     // Default: K-major, 128B swizzle. B(k 9, n 3): linear n*128 + k*2 = 0x192, chunk 1 of its line; the
     // 128B XOR (bits [6:4] ^= bits [9:7] = 3) moves it to chunk 2: byte 0x1a2.
-    EXPECT_EQ(w->smemMajorBox()->currentText(), QStringLiteral("K"));
-    EXPECT_EQ(w->smemSwizzleBox()->currentText(), QStringLiteral("128B"));
+    EXPECT_EQ(named<QComboBox>(*w, "smemMajor")->currentText(), QStringLiteral("K"));
+    EXPECT_EQ(named<QComboBox>(*w, "smemSwizzle")->currentText(), QStringLiteral("128B"));
     const int element = cellIn(*grid, 9, 3);
     ASSERT_GE(element, 0);
     const DiagramCell& e = d.cells[static_cast<std::size_t>(element)];
@@ -97,45 +109,40 @@ TEST(SharedMemoryPane, WgmmaShowsBWithAddressesChunksAndTheDescriptor) {
 
     // Hovering an element lights its chunk: the 8 elements in it and the chunk in the map; the Cell panel no
     // longer describes the register cell hovered before.
-    DiagramView* regA = w->pane(QStringLiteral("A"));
+    DiagramView* regA = gui::test::view(*w, Operand::A);
     hover(regA, cellAt(regA, 0, 0));
-    ASSERT_FALSE(w->details()->cell().owners.empty());
+    ASSERT_FALSE(details(*w)->cell().owners.empty());
     view->ensureCellVisible(element);
     hover(view, element);
-    EXPECT_TRUE(w->details()->cell().owners.empty());
+    EXPECT_TRUE(details(*w)->cell().owners.empty());
     EXPECT_EQ(view->highlightThread(), e.thread);
     EXPECT_EQ(view->litCellCount(), 9);
     // The register panes are not lit by a chunk.
-    EXPECT_EQ(w->pane(QStringLiteral("A"))->highlightThread(), -1);
+    EXPECT_EQ(gui::test::view(*w, Operand::A)->highlightThread(), -1);
 
     // No swizzle: the same element sits at n*16 + k*2 + LBO (128) = 0xb2.
-    ASSERT_TRUE(w->setSharedMemoryView(QStringLiteral("B"), QStringLiteral("K"), QStringLiteral("none")));
-    EXPECT_EQ(w->smemSwizzleBox()->currentText(), QStringLiteral("none"));
-    const Diagram& plain = *w->pane(name)->diagram();
+    ASSERT_TRUE(choose(*w, smem::Major::K, smem::Swizzle::None));
+    EXPECT_EQ(named<QComboBox>(*w, "smemSwizzle")->currentText(), QStringLiteral("none"));
+    const Diagram& plain = *pane->view()->diagram();
     EXPECT_EQ(
         plain.label(
             plain.cells[static_cast<std::size_t>(cellIn(*panelOf(plain, PanelKind::SharedMemory), 9, 3))]),
         "0xb2");
 
     // The pickers drive it like the API.
-    QComboBox* swizzle = w->smemSwizzleBox();
+    QComboBox* swizzle = named<QComboBox>(*w, "smemSwizzle");
     swizzle->setCurrentIndex(swizzle->findText(QStringLiteral("64B")));
     emit swizzle->activated(swizzle->currentIndex());
-    EXPECT_EQ(w->sharedMemoryChoice().swizzle, smem::Swizzle::B64);
-    EXPECT_TRUE(hasText(*w->pane(name)->diagram(), "Swizzle<2,4,3>"));
+    EXPECT_EQ(pane->choice().swizzle, smem::Swizzle::B64);
+    EXPECT_TRUE(hasText(*pane->view()->diagram(), "Swizzle<2,4,3>"));
 
     // A, the SS form: M x K.
-    ASSERT_TRUE(w->setSharedMemoryView(QStringLiteral("A"), QStringLiteral("K"), QStringLiteral("128B")));
-    const Diagram& a = *w->pane(name)->diagram();
+    ASSERT_TRUE(choose(*w, smem::Major::K, smem::Swizzle::B128));
+    pane->setOperand(Operand::A);
+    const Diagram& a = *pane->view()->diagram();
     EXPECT_EQ(panelOf(a, PanelKind::SharedMemory)->rows, 64);
     EXPECT_EQ(panelOf(a, PanelKind::SharedMemory)->cols, 16);
-    EXPECT_TRUE(w->paneFrame(name)->title()->text().contains(QStringLiteral("A in shared memory")));
-
-    // Bad words are refused with what is valid.
-    QString error;
-    EXPECT_FALSE(
-        w->setSharedMemoryView(QStringLiteral("B"), QStringLiteral("K"), QStringLiteral("16B"), &error));
-    EXPECT_TRUE(error.contains(QStringLiteral("128B"))) << error.toStdString();
+    EXPECT_TRUE(pane->title()->text().contains(QStringLiteral("A in shared memory")));
 }
 
 TEST(SharedMemoryPane, TheSvgExportCarriesIt) {
@@ -170,7 +177,7 @@ TEST(SharedMemoryPane, TheSvgExportCarriesIt) {
 // chunk) is its colour alone, as the SVG draws it.
 TEST(SharedMemoryPane, PaintsOneAddressPerChunk) {
     OpenedAt w(QSize(1920, 1080), QStringLiteral("wgmma.m64n8k16.f16"));
-    DiagramView* view = w.window->pane(MainWindow::sharedMemoryPane());
+    DiagramView* view = sharedMemoryView(*w.window);
     ASSERT_NE(view, nullptr);
     const Diagram* d = view->diagram();
     ASSERT_NE(d, nullptr);
@@ -185,26 +192,27 @@ TEST(SharedMemoryPane, PaintsOneAddressPerChunk) {
 TEST(SharedMemoryPane, MnMajorIsOfferedOnlyForSixteenBitTypes) {
     Window w;
     ASSERT_TRUE(w->openSpec(QStringLiteral("wgmma.m64n8k16.f16")));
-    ASSERT_TRUE(w->setSharedMemoryView(QStringLiteral("B"), QStringLiteral("MN"), QStringLiteral("128B")));
-    ASSERT_TRUE(w->setSharedMemoryShow(QStringLiteral("memory")));
-    EXPECT_EQ(panelOf(*w->pane(MainWindow::sharedMemoryPane())->diagram(), PanelKind::SharedMemory), nullptr);
-    const Diagram& mn = *w->pane(MainWindow::sharedMemoryPane())->diagram();
+    ASSERT_TRUE(choose(*w, smem::Major::MN, smem::Swizzle::B128));
+    paneOf<SharedMemoryPane>(*w)->setShown(SharedMemoryPane::Show::Memory);
+    EXPECT_EQ(panelOf(*sharedMemoryView(*w)->diagram(), PanelKind::SharedMemory), nullptr);
+    const Diagram& mn = *sharedMemoryView(*w)->diagram();
     // MN-major: a chunk holds 8 consecutive n of one k.
     EXPECT_EQ(panelOf(mn, PanelKind::SharedMemoryMap)->rowLetter, 'k');
 
     ASSERT_TRUE(w->openSpec(QStringLiteral("wgmma.m64n8k8.tf32")));
-    EXPECT_EQ(w->sharedMemoryChoice().major, smem::Major::K) << "tf32 reads shared memory K-major only";
-    EXPECT_EQ(w->smemMajorBox()->currentText(), QStringLiteral("K"));
-    auto* model = qobject_cast<QStandardItemModel*>(w->smemMajorBox()->model());
+    EXPECT_EQ(paneOf<SharedMemoryPane>(*w)->choice().major, smem::Major::K)
+        << "tf32 reads shared memory K-major only";
+    EXPECT_EQ(named<QComboBox>(*w, "smemMajor")->currentText(), QStringLiteral("K"));
+    auto* model = qobject_cast<QStandardItemModel*>(named<QComboBox>(*w, "smemMajor")->model());
     ASSERT_NE(model, nullptr);
     EXPECT_FALSE(model->item(1)->isEnabled());
     QString error;
-    EXPECT_FALSE(
-        w->setSharedMemoryView(QStringLiteral("B"), QStringLiteral("MN"), QStringLiteral("128B"), &error));
+    EXPECT_FALSE(choose(*w, smem::Major::MN, smem::Swizzle::B128, &error));
     EXPECT_TRUE(error.contains(QStringLiteral("MN-major"))) << error.toStdString();
     // Dense mma has no shared-memory pane.
     ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
-    EXPECT_FALSE(w->paneNames().contains(MainWindow::sharedMemoryPane()));
+    EXPECT_EQ(paneOf<SharedMemoryPane>(*w), nullptr);
+    EXPECT_FALSE(paneLabels(*w).contains(QStringLiteral("shared memory")));
 }
 
 // Issue 21: one-bit B is drawn one cell per byte (the 8 k a byte holds) in the pane as in the SVG; hovering a
@@ -212,9 +220,8 @@ TEST(SharedMemoryPane, MnMajorIsOfferedOnlyForSixteenBitTypes) {
 TEST(SharedMemoryPane, OneBitBIsOneCellPerByteAndHoverStillLightsItsChunk) {
     Window w;
     ASSERT_TRUE(w->openSpec(QStringLiteral("wgmma.m64n8k256.b1")));
-    const QString name = MainWindow::sharedMemoryPane();
-    ASSERT_TRUE(w->paneNames().contains(name));
-    DiagramView* view = w->pane(name);
+    ASSERT_TRUE(paneLabels(*w).contains(QStringLiteral("shared memory")));
+    DiagramView* view = sharedMemoryView(*w);
     const Diagram& d = *view->diagram();
     const DiagramPanel* grid = panelOf(d, PanelKind::SharedMemory);
     ASSERT_NE(grid, nullptr);
@@ -237,7 +244,7 @@ TEST(SharedMemoryPane, OneBitBIsOneCellPerByteAndHoverStillLightsItsChunk) {
     EXPECT_EQ(view->highlightThread(), c.thread);
     // A 16-byte chunk holds 128 k of one n: 16 byte cells light together.
     EXPECT_EQ(view->litCellCount(), 16);
-    EXPECT_EQ(w->pane(QStringLiteral("D"))->highlightThread(), -1);
+    EXPECT_EQ(gui::test::view(*w, Operand::D)->highlightThread(), -1);
 }
 
 } // namespace

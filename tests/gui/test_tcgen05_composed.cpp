@@ -25,6 +25,17 @@ using namespace lanemap::gui::test;
 
 const QString kSpec = QStringLiteral("tcgen05.mma.cta_group::1.kind::f16.m128n64");
 
+// The Tensor Memory pane's box `name` ("tmemN", "tmemAccess", ...).
+QComboBox* box(const OpenedAt& w, const char* name) {
+    return w.window->findChild<QComboBox*>(QString::fromLatin1(name));
+}
+
+// The access an item of the access box composes with; nullopt for "none".
+std::optional<tmem::Access> accessAt(const QComboBox* box, int i) {
+    const QVariant data = box->itemData(i);
+    return data.isValid() ? std::optional(data.value<tmem::Access>()) : std::nullopt;
+}
+
 const DiagramPanel* panelOf(const Diagram& d, PanelKind kind) {
     for (const DiagramPanel& p : d.panels)
         if (p.kind == kind && (p.name == "D" || p.name == "A"))
@@ -34,37 +45,37 @@ const DiagramPanel* panelOf(const Diagram& d, PanelKind kind) {
 
 TEST(Tcgen05Composed, TheSpecsNSizesTheGrid) {
     OpenedAt w(QSize(1280, 720), kSpec);
-    DiagramView* view = w.window->pane(MainWindow::tensorMemoryPane());
+    DiagramView* view = tensorMemoryView(*w.window);
     ASSERT_NE(view, nullptr);
     const DiagramPanel* t = panelOf(*view->diagram(), PanelKind::TensorMemory);
     ASSERT_NE(t, nullptr);
     EXPECT_EQ(t->cols, 64) << "N = 64 from the spec, not the form's largest N";
     EXPECT_EQ(t->cellCount, 128u * 64u);
-    ASSERT_NE(w.window->tmemNBox(), nullptr);
-    EXPECT_EQ(w.window->tmemNBox()->currentData().toInt(), 64);
+    ASSERT_NE(box(w, "tmemN"), nullptr);
+    EXPECT_EQ(box(w, "tmemN")->currentData().toInt(), 64);
     // Another N of the same entry, typed: the grid follows.
     ASSERT_TRUE(w.window->openSpec(QStringLiteral("tcgen05.mma.cta_group::1.kind::f16.m128n16")));
     QApplication::processEvents();
     t = panelOf(*view->diagram(), PanelKind::TensorMemory);
     ASSERT_NE(t, nullptr);
     EXPECT_EQ(t->cols, 16);
-    EXPECT_EQ(w.window->tmemNBox()->currentData().toInt(), 16);
+    EXPECT_EQ(box(w, "tmemN")->currentData().toInt(), 16);
     // Picked in the N box.
-    QComboBox* nBox = w.window->tmemNBox();
+    QComboBox* nBox = box(w, "tmemN");
     nBox->setCurrentIndex(nBox->findData(32));
     emit nBox->activated(nBox->currentIndex());
     QApplication::processEvents();
-    view = w.window->pane(MainWindow::tensorMemoryPane());
+    view = tensorMemoryView(*w.window);
     EXPECT_EQ(panelOf(*view->diagram(), PanelKind::TensorMemory)->cols, 32);
 }
 
 TEST(Tcgen05Composed, HoveringDLightsTheRegisterHoldingItAndTheReverse) {
     OpenedAt w(QSize(1920, 1080), kSpec);
-    DiagramView* view = w.window->pane(MainWindow::tensorMemoryPane());
+    DiagramView* view = tensorMemoryView(*w.window);
     ASSERT_NE(view, nullptr);
     const Diagram& d = *view->diagram();
-    ASSERT_TRUE(w.window->tensorMemoryOptions().access);
-    EXPECT_EQ(tmem::specOf(*w.window->tensorMemoryOptions().access), "tcgen05.ld.32x32b.x32")
+    ASSERT_TRUE(w.window->instruction()->params.access);
+    EXPECT_EQ(tmem::specOf(*w.window->instruction()->params.access), "tcgen05.ld.32x32b.x32")
         << "opens composed with the epilogue's load";
     // D(37,40): lane 37, column 40 -> warp 1, lane 5, the second access (columns 32..63), register 8.
     const int dCell = elementCell(d, PanelKind::TensorMemory, 37, 40);
@@ -97,14 +108,14 @@ TEST(Tcgen05Composed, HoveringDLightsTheRegisterHoldingItAndTheReverse) {
 // The Cell dock describes a Tensor Memory cell as the hover line does (it stayed empty), and copies it.
 TEST(Tcgen05Composed, TheCellDockDescribesTensorMemoryCells) {
     OpenedAt w(QSize(1920, 1080), kSpec);
-    DiagramView* view = w.window->pane(MainWindow::tensorMemoryPane());
+    DiagramView* view = tensorMemoryView(*w.window);
     ASSERT_NE(view, nullptr);
     const int dCell = elementCell(*view->diagram(), PanelKind::TensorMemory, 37, 40);
     ASSERT_GE(dCell, 0);
     hoverInView(view, dCell);
-    const CellInfo& info = w.window->details()->cell();
+    const CellInfo& info = details(*w.window)->cell();
     ASSERT_TRUE(info.valid) << "a Tensor Memory cell is described";
-    const QString shown = w.window->details()->shownText();
+    const QString shown = details(*w.window)->shownText();
     EXPECT_TRUE(shown.contains(QString::fromUtf8("D(37,40) \u00b7 CTA 0 lane 37 column 40")))
         << shown.toStdString();
     EXPECT_TRUE(shown.contains(QStringLiteral("held by warp 1 lane 5 r8[31..0]"))) << shown.toStdString();
@@ -114,13 +125,13 @@ TEST(Tcgen05Composed, TheCellDockDescribesTensorMemoryCells) {
 
 TEST(Tcgen05Composed, TheLdComboListsExactlyTheAccessesThatCompose) {
     OpenedAt w(QSize(1280, 720), kSpec);
-    QComboBox* box = w.window->tmemAccessBox();
-    ASSERT_NE(box, nullptr);
-    const tmem::MmaShape shape = shapeOf(*w.window->instruction(), w.window->tensorMemoryOptions());
+    QComboBox* access = box(w, "tmemAccess");
+    ASSERT_NE(access, nullptr);
+    const tmem::MmaShape shape = tensorShape(*w.window);
     std::set<QString> listed, valid;
-    for (int i = 0; i < box->count(); ++i)
-        if (box->itemData(i).toString() != QLatin1String("none"))
-            listed.insert(box->itemData(i).toString());
+    for (int i = 0; i < access->count(); ++i)
+        if (const std::optional<tmem::Access> a = accessAt(access, i))
+            listed.insert(QString::fromStdString(tmem::specOf(*a)));
     for (const tmem::Shape s : tmem::kShapes)
         for (const int num : tmem::validNums(s))
             for (const bool packed : {false, true}) {
@@ -129,14 +140,16 @@ TEST(Tcgen05Composed, TheLdComboListsExactlyTheAccessesThatCompose) {
                     valid.insert(QString::fromStdString(tmem::specOf(a)));
             }
     EXPECT_EQ(listed, valid);
-    EXPECT_EQ(box->currentData().toString(), QStringLiteral("tcgen05.ld.32x32b.x32"));
-    EXPECT_TRUE(box->currentText().contains(QStringLiteral("epilogue default")));
+    EXPECT_EQ(tmem::specOf(*accessAt(access, access->currentIndex())), "tcgen05.ld.32x32b.x32");
+    EXPECT_TRUE(access->currentText().contains(QStringLiteral("epilogue default")));
 
     // Picking a 16-lane shape recomposes the picture.
-    box->setCurrentIndex(box->findData(QStringLiteral("tcgen05.ld.16x256b.x2")));
-    emit box->activated(box->currentIndex());
+    access->setCurrentIndex(
+        access->findData(QVariant::fromValue(tmem::Access{tmem::Op::Ld, tmem::Shape::S16x256b, 2})));
+    ASSERT_GE(access->currentIndex(), 0);
+    emit access->activated(access->currentIndex());
     QApplication::processEvents();
-    const Diagram& d = *w.window->pane(MainWindow::tensorMemoryPane())->diagram();
+    const Diagram& d = *tensorMemoryView(*w.window)->diagram();
     const DiagramPanel* r = panelOf(d, PanelKind::TensorMemoryRegisters);
     ASSERT_NE(r, nullptr);
     EXPECT_NE(r->title.find("16x256b.x2"), std::string::npos);
@@ -145,40 +158,50 @@ TEST(Tcgen05Composed, TheLdComboListsExactlyTheAccessesThatCompose) {
     EXPECT_EQ(d.cells[static_cast<std::size_t>(rCell)].row, h.warp * 32 + h.thread);
 
     // "none": D alone.
-    box->setCurrentIndex(0);
-    emit box->activated(0);
+    access->setCurrentIndex(0);
+    emit access->activated(0);
     QApplication::processEvents();
-    EXPECT_EQ(
-        panelOf(*w.window->pane(MainWindow::tensorMemoryPane())->diagram(), PanelKind::TensorMemoryRegisters),
-        nullptr);
+    EXPECT_EQ(panelOf(*tensorMemoryView(*w.window)->diagram(), PanelKind::TensorMemoryRegisters), nullptr);
 }
 
 TEST(Tcgen05Composed, AInTensorMemoryComposesWithAStore) {
     OpenedAt w(QSize(1280, 720), kSpec);
     QString error;
-    ASSERT_TRUE(w.window->setTensorMemoryView(64, QStringLiteral("A"), QStringLiteral("tcgen05.st.32x32b.x8"),
-                                              &error))
+    ASSERT_TRUE(openWith(
+        *w.window,
+        [](Params& p) {
+            p.n = 64;
+            p.tensorOperand = Operand::A;
+            p.access = tmem::Access{tmem::Op::St, tmem::Shape::S32x32b, 8};
+        },
+        &error))
         << error.toStdString();
-    const Diagram& d = *w.window->pane(MainWindow::tensorMemoryPane())->diagram();
+    const Diagram& d = *tensorMemoryView(*w.window)->diagram();
     const DiagramPanel* t = panelOf(d, PanelKind::TensorMemory);
     ASSERT_NE(t, nullptr);
     EXPECT_EQ(t->operands, OperandSet(Operand::A));
     EXPECT_EQ(t->elementBits, 16);
-    for (int i = 0; i < w.window->tmemAccessBox()->count(); ++i) {
-        const QString item = w.window->tmemAccessBox()->itemData(i).toString();
-        EXPECT_TRUE(item == QLatin1String("none") || item.startsWith(QLatin1String("tcgen05.st.")))
-            << item.toStdString();
+    for (int i = 0; i < box(w, "tmemAccess")->count(); ++i) {
+        const std::optional<tmem::Access> item = accessAt(box(w, "tmemAccess"), i);
+        EXPECT_TRUE(!item || item->op == tmem::Op::St) << box(w, "tmemAccess")->itemText(i).toStdString();
     }
     // A layout without an A model refuses, naming why, and leaves the view as it was.
     ASSERT_TRUE(w.window->openSpec(QStringLiteral("tcgen05.mma.cta_group::2.kind::f16.m128n64")));
-    EXPECT_FALSE(w.window->setTensorMemoryView(64, QStringLiteral("A"), QStringLiteral("none"), &error));
+    EXPECT_FALSE(openWith(
+        *w.window,
+        [](Params& p) {
+            p.n = 64;
+            p.tensorOperand = Operand::A;
+            p.access.reset();
+        },
+        &error));
     EXPECT_TRUE(error.contains(QStringLiteral("layouts A, D and F"))) << error.toStdString();
-    EXPECT_EQ(w.window->tensorMemoryOptions().operand, TmemOperand::D);
+    EXPECT_EQ(w.window->instruction()->params.tensorOperand, Operand::D);
 }
 
 TEST(Tcgen05Composed, PaneTitlesNameTensorMemorysAxes) {
     OpenedAt w(QSize(1920, 1080), kSpec);
-    PaneFrame* frame = w.window->paneFrame(MainWindow::tensorMemoryPane());
+    PaneFrame* frame = paneOf<TensorMemoryPane>(*w.window);
     ASSERT_NE(frame, nullptr);
     const QString title = frame->title()->toolTip() + frame->title()->text();
     EXPECT_TRUE(title.contains(QStringLiteral("TMEM lane"))) << title.toStdString();
@@ -188,7 +211,7 @@ TEST(Tcgen05Composed, PaneTitlesNameTensorMemorysAxes) {
     // A tcgen05.ld entry: its fragment's rows and columns are TMEM lanes and columns, not M and N.
     ASSERT_TRUE(w.window->openSpec(QStringLiteral("tcgen05.ld.16x256b.x8")));
     QApplication::processEvents();
-    PaneFrame* d = w.window->paneFrame(QStringLiteral("D"));
+    PaneFrame* d = registersPane(*w.window, Operand::D);
     ASSERT_NE(d, nullptr);
     const QString ld = d->title()->toolTip() + d->title()->text();
     EXPECT_TRUE(ld.contains(QStringLiteral("TMEM lane"))) << ld.toStdString();

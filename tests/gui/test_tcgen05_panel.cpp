@@ -13,7 +13,7 @@ using namespace lanemap::gui::test;
 
 TEST(Tcgen05Panel, OpeningAnMmaEntryPaintsTheTensorMemoryGrid) {
     OpenedAt w(QSize(1280, 720), QStringLiteral("tcgen05.mma.cta_group::1.kind::f16.m128"));
-    DiagramView* view = w.window->pane(QStringLiteral("Tensor Memory"));
+    DiagramView* view = tensorMemoryView(*w.window);
     ASSERT_NE(view, nullptr) << "a Tensor Memory pane";
     const Diagram* d = view->diagram();
     ASSERT_NE(d, nullptr);
@@ -41,14 +41,15 @@ TEST(Tcgen05Panel, OpeningAnMmaEntryPaintsTheTensorMemoryGrid) {
 // epilogue's tcgen05.ld, as it opens, D keeps its labels: the registers panel names the same elements.)
 TEST(Tcgen05Panel, TheTensorMemoryCellsCarryTheirNamesOnTheAxes) {
     OpenedAt w(QSize(1280, 720), QStringLiteral("tcgen05.mma.cta_group::1.kind::f16.m128"));
-    DiagramView* view = w.window->pane(QStringLiteral("Tensor Memory"));
+    DiagramView* view = tensorMemoryView(*w.window);
     ASSERT_NE(view, nullptr);
     ASSERT_NE(view->diagram(), nullptr);
     EXPECT_EQ(view->diagram()->panels.front().labels, CellLabels::Every) << "composed, as it opens";
     QString error;
-    ASSERT_TRUE(w.window->setTensorMemoryView(256, QStringLiteral("D"), QStringLiteral("none"), &error))
+    ASSERT_TRUE(openWith(
+        *w.window, [](Params& p) { p.access.reset(); }, &error)) // D alone, at the entry's N
         << error.toStdString();
-    view = w.window->pane(QStringLiteral("Tensor Memory"));
+    view = tensorMemoryView(*w.window);
     ASSERT_NE(view, nullptr);
     const Diagram* d = view->diagram();
     ASSERT_NE(d, nullptr);

@@ -1,5 +1,8 @@
-// The window's shared view state and diagram cache, tested without any widget.
+// The window's shared view state and diagram cache, tested without any widget; and the panes an instance
+// gets, decided by the spaces of its placements.
 #include "diagram_cache.hpp"
+#include "pane_area.hpp"
+#include "selections.hpp"
 #include "view_state.hpp"
 
 #include "lanemap/catalog.hpp"
@@ -45,6 +48,61 @@ TEST(ViewState, DiagramOptionsCarryTheSharedChoices) {
     EXPECT_FALSE(dense.selector.has_value()) << "a dense instruction has no selector";
     EXPECT_EQ(state.diagramOptions({}, true).selector, std::optional<int>(1));
     EXPECT_TRUE(state.diagramOptions({}, true).operands.empty());
+}
+
+TEST(ViewState, AnInstanceKeepsTheChoicesThatStillApply) {
+    ViewState state;
+    QSignalSpy shown(&state, &ViewState::instanceChanged);
+    QSignalSpy rebuild(&state, &ViewState::diagramOptionsChanged);
+    auto open = [&](const char* spec) {
+        const Selection s = parseSelection(QString::fromLatin1(spec));
+        state.setInstance(s, instantiate(s));
+    };
+    open("mma.sp.m16n8k32.f16");
+    ASSERT_TRUE(state.setSelector(1));
+    EXPECT_FALSE(state.setSelector(7)) << "not a selector of the instance";
+    state.setLanes(QStringLiteral("20-31"), {20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31});
+    state.setPinnedLane(25);
+    rebuild.clear();
+    open("wgmma.m64n64k16.f16");
+    EXPECT_EQ(state.selector(), 0) << "a dense instruction has none";
+    EXPECT_EQ(state.lanes().size(), 12u) << "lanes 20..31 are threads of a warpgroup too";
+    EXPECT_EQ(state.pinnedLane(), 25);
+    state.setPinnedLane(100);
+    open("mma.m16n8k16.f16");
+    EXPECT_EQ(state.pinnedLane(), -1) << "a warp has no thread 100";
+    EXPECT_EQ(shown.count(), 3);
+    EXPECT_EQ(shown.back().at(1).toBool(), true) << "another variant";
+    EXPECT_EQ(rebuild.count(), 0) << "a new instance is drawn afresh once, on instanceChanged";
+}
+
+// One pane per space the placements live in; the register panes one per operand set. Never by family.
+TEST(PanePlan, TheSpacesOfThePlacementsDecideThePanes) {
+    ViewState state;
+    DiagramCache cache;
+    const Pane::Context context{&state, &cache, nullptr};
+    auto plan = [&](const char* spec) {
+        const Selection s = withViewDefaults(parseSelection(QString::fromLatin1(spec)), {});
+        std::vector<std::pair<Space, std::string>> out;
+        for (const PaneKey& k : PaneArea::planFor(instantiate(s), context))
+            out.emplace_back(k.space, toString(k.operands) + (k.part == DiagramPart::Registers ? "+e" : ""));
+        return out;
+    };
+    using P = std::vector<std::pair<Space, std::string>>;
+    EXPECT_EQ(plan("mma.m16n8k16.f16"),
+              (P{{Space::Registers, "A"}, {Space::Registers, "B"}, {Space::Registers, "C/D"}}));
+    EXPECT_EQ(plan("mma.m8n8k4.row.col.f16.f16.f32"), (P{{Space::Registers, ""}})) << "quad-pair products";
+    EXPECT_EQ(plan("mma.sp.m16n8k32.f16"), (P{{Space::Registers, "A"},
+                                              {Space::Registers, "B"},
+                                              {Space::Registers, "C/D"},
+                                              {Space::Registers, "metadata"},
+                                              {Space::Registers, "metadata+e"}}));
+    EXPECT_EQ(plan("wgmma.m64n64k16.f16"),
+              (P{{Space::Registers, "A"}, {Space::Registers, "D"}, {Space::SharedMemory, ""}}));
+    EXPECT_EQ(plan("tcgen05.mma.cta_group::1.kind::f16.m128n64"), (P{{Space::TensorMemory, ""}}))
+        << "D in Tensor Memory; its tcgen05.ld is drawn with it";
+    EXPECT_EQ(plan("tcgen05.ld.32x32b.x2"), (P{{Space::Registers, "D"}}));
+    EXPECT_EQ(plan("ldmatrix.m8n8.x4.b16"), (P{{Space::Registers, "D"}}));
 }
 
 TEST(DiagramCache, BuildsOncePerInstructionAndOptions) {

@@ -19,6 +19,8 @@ namespace test_wmma_targets {
 
 using namespace lanemap;
 using namespace lanemap::gui;
+using lanemap::gui::test::named;
+using lanemap::gui::test::view;
 using lanemap::gui::test::Window;
 
 namespace {
@@ -28,7 +30,7 @@ constexpr const char* kPermuted = "m16n16k16.a.row.f16";
 // The (lane, element) pairs the A pane draws at (row, col).
 std::set<std::pair<int, int>> holders(MainWindow* w, Cell at) {
     std::set<std::pair<int, int>> out;
-    const DiagramView* a = w->pane(QStringLiteral("A"));
+    const DiagramView* a = view(*w, Operand::A);
     if (!a || !a->diagram())
         return out;
     for (const DiagramCell& c : a->diagram()->cells)
@@ -38,7 +40,7 @@ std::set<std::pair<int, int>> holders(MainWindow* w, Cell at) {
 }
 
 bool captionSays(MainWindow* w, const std::string& words) {
-    const DiagramView* a = w->pane(QStringLiteral("A"));
+    const DiagramView* a = view(*w, Operand::A);
     for (const std::string& line : a->diagram()->caption)
         if (line.find(words) != std::string::npos)
             return true;
@@ -60,7 +62,7 @@ TEST(WmmaTargets, ASecondReportBringsThePickerWhichSwitchesLayoutAndCaptions) {
     std::ofstream(bad.toStdString()) << "{\"format\": \"lanemap-discovery/1\", \"device\": ";
     Window w;
     ASSERT_TRUE(w->openSpec(QString::fromLatin1(kSpec)));
-    WmmaTargetPicker* picker = w->wmmaTargetPicker();
+    WmmaTargetPicker* picker = w->findChild<WmmaTargetPicker*>();
     ASSERT_TRUE(picker);
     EXPECT_TRUE(picker->isHidden()) << "one target: nothing to pick";
     QString error;
@@ -126,14 +128,14 @@ TEST(WmmaTargets, ASecondReportBringsThePickerWhichSwitchesLayoutAndCaptions) {
 TEST(WmmaTargets, TheStatusSaysWhereTheCellsWereDiscovered) {
     Window w;
     ASSERT_TRUE(w->openSpec(QString::fromLatin1(kSpec)));
-    const QString status = w->probeStatus()->text();
+    const QString status = named(*w, "probeStatus")->text();
     EXPECT_TRUE(status.startsWith(
         QStringLiteral("discovered on NVIDIA H100 80GB HBM3 (SASS sm_90), driver 580.159.04, "
                        "CUDA 13.0, 2026-11-24")))
         << status.toStdString();
     EXPECT_TRUE(status.endsWith(QStringLiteral("wmma.mma through it: matches the CPU product")))
         << status.toStdString();
-    const QLabel* verdict = w->verdictLegend();
+    const QLabel* verdict = named(*w, "verdictLegend");
     EXPECT_FALSE(verdict->isHidden());
     EXPECT_TRUE(verdict->text().contains(QStringLiteral(
         "Every cell discovered on NVIDIA H100 80GB HBM3, SASS sm_90, 2026-11-24 (recorded report "
@@ -149,17 +151,20 @@ TEST(WmmaTargets, TheStatusSaysWhereTheCellsWereDiscovered) {
     const QString file = dir.filePath(QStringLiteral("a6000-wmma.json"));
     std::ofstream(file.toStdString()) << wmma::toJson(report);
     QString error;
-    ASSERT_TRUE(w->wmmaTargetPicker()->addReport(file, &error)) << error.toStdString();
-    choose(w->wmmaTargetPicker(), QStringLiteral("sm_86"));
-    EXPECT_TRUE(w->probeStatus()->text().startsWith(
-        QStringLiteral("discovered on NVIDIA RTX A6000 (synthetic) (SASS sm_86)")))
-        << w->probeStatus()->text().toStdString();
-    EXPECT_TRUE(w->probeStatus()->text().endsWith(QStringLiteral("wmma.mma through it: not checked")));
-    EXPECT_TRUE(w->verdictLegend()->text().contains(QStringLiteral("(recorded report a6000-wmma.json")));
+    ASSERT_TRUE(w->findChild<WmmaTargetPicker*>()->addReport(file, &error)) << error.toStdString();
+    choose(w->findChild<WmmaTargetPicker*>(), QStringLiteral("sm_86"));
+    EXPECT_TRUE(named(*w, "probeStatus")
+                    ->text()
+                    .startsWith(QStringLiteral("discovered on NVIDIA RTX A6000 (synthetic) (SASS sm_86)")))
+        << named(*w, "probeStatus")->text().toStdString();
+    EXPECT_TRUE(
+        named(*w, "probeStatus")->text().endsWith(QStringLiteral("wmma.mma through it: not checked")));
+    EXPECT_TRUE(
+        named(*w, "verdictLegend")->text().contains(QStringLiteral("(recorded report a6000-wmma.json")));
 
     // A variant without a report of either kind (Blackwell's, never run here) still says so.
     ASSERT_TRUE(w->openSpec(QStringLiteral("tcgen05.ld.32x32b.x2")));
-    EXPECT_TRUE(w->probeStatus()->text().contains(QStringLiteral("not confirmed")));
+    EXPECT_TRUE(named(*w, "probeStatus")->text().contains(QStringLiteral("not confirmed")));
 }
 
 } // namespace test_wmma_targets

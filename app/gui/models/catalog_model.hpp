@@ -2,9 +2,10 @@
 // The catalog as a Qt tree: family -> shape -> types, each node with its minimum SM (the badge the tree
 // shows), and a filter proxy that takes search words or a whole PTX instruction string.
 
+#include "lanemap/selection.hpp"
+
 #include <QAbstractItemModel>
 #include <QSortFilterProxyModel>
-#include <QStyledItemDelegate>
 
 #include <memory>
 #include <vector>
@@ -25,6 +26,7 @@ class CatalogModel : public QAbstractItemModel {
         PtxRole,                     // canonical PTX string of a leaf
         SearchTextRole,              // everything a search word may match (spec, PTX, aliases), lower case
         LeafCountRole,               // variants under the node
+        VariantRole,                 // the leaf's variant (const Variant*, as quintptr); 0 for inner nodes
     };
 
     explicit CatalogModel(const Catalog& catalog, QObject* parent = nullptr);
@@ -38,8 +40,11 @@ class CatalogModel : public QAbstractItemModel {
     Qt::ItemFlags flags(const QModelIndex& index) const override;
     QHash<int, QByteArray> roleNames() const override;
 
-    // The leaf of a canonical spec; invalid when unknown.
+    // The leaf of a canonical spec, or of a variant; invalid when unknown.
     QModelIndex indexOfSpec(const QString& spec) const;
+    QModelIndex indexOf(const Variant* variant) const;
+    // The variant of a leaf (of this model or a proxy over it); nullptr for inner nodes.
+    static const Variant* variantOf(const QModelIndex& index);
     int variantCount() const { return m_variantCount; }
 
   private:
@@ -61,8 +66,10 @@ class CatalogFilterModel : public QSortFilterProxyModel {
 
     void setFilterText(const QString& text);
     QString filterText() const { return m_text; }
-    // The variant the text names exactly (a spec or PTX string), or empty.
+    // The variant the text names exactly (a spec or PTX string), or empty; and the selection it names
+    // (parsed once, here: the view opens it as it is).
     QString parsedSpec() const { return m_parsedSpec; }
+    const Selection& parsedSelection() const { return m_parsed; }
     // The parser's message when the text looks like an instruction but names none; empty otherwise.
     QString parseError() const { return m_parseError; }
     // Number of leaves that pass the filter.
@@ -83,19 +90,10 @@ class CatalogFilterModel : public QSortFilterProxyModel {
     QString m_text;
     QStringList m_words;
     QString m_parsedSpec;
+    Selection m_parsed;
     QString m_parseError;
     QString m_hint;
     QStringList m_nearest;
-};
-
-// Paints tree rows with a rounded "sm_80" badge at the right edge.
-class CatalogDelegate : public QStyledItemDelegate {
-    Q_OBJECT
-  public:
-    using QStyledItemDelegate::QStyledItemDelegate;
-    void paint(QPainter* painter, const QStyleOptionViewItem& option,
-               const QModelIndex& index) const override;
-    QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const override;
 };
 
 } // namespace lanemap::gui

@@ -1,19 +1,15 @@
 #include "cell_info.hpp"
 
+#include "gui_text.hpp"
+
+#include "lanemap/diagram.hpp"
 #include "lanemap/evidence.hpp"
 #include "lanemap/model.hpp"
 
+#include <algorithm>
 #include <cctype>
 
 namespace lanemap::gui {
-
-namespace {
-
-QString qs(std::string_view s) {
-    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-}
-
-} // namespace
 
 void fillInstructionFacts(CellInfo& info, const Instruction& in) {
     info.spec = QString::fromStdString(in.spec);
@@ -190,6 +186,41 @@ CellInfo describeCell(const Instruction& in, const FragmentLayout& op, int matri
         o.source = qs(toString(e.source));
         info.owners.push_back(o);
     }
+    return info;
+}
+
+CellInfo describeRegisterCell(const Instruction& in, const Diagram& d, int cell, bool mergedCD,
+                              int selector) {
+    if (cell < 0 || static_cast<std::size_t>(cell) >= d.cells.size())
+        return {};
+    const DiagramCell& c = d.cells[static_cast<std::size_t>(cell)];
+    const DiagramPanel& panel = d.panels[c.panel];
+    CellInfo info;
+    if (panel.kind == PanelKind::Metadata) {
+        if (!in.metadata)
+            return {};
+        for (const MetadataSelector& s : in.metadata->selectors) {
+            if (!d.selector || s.value != *d.selector)
+                continue;
+            for (const MetadataField& f : s.fields)
+                if (f.thread == c.thread && f.bitLo == c.bitLo && f.row == c.row && f.colFirst == c.col)
+                    info = describeMetadataField(in, s.value, f);
+        }
+    } else if (panel.kind == PanelKind::Operand) {
+        const FragmentLayout* op = panel.operands.empty() ? nullptr : in.operand(panel.operands.first());
+        if (!op)
+            return {};
+        info = describeCell(in, *op, c.matrix, c.row, c.col);
+        info.operand = qs(panel.name);
+        // The hovered owner first when several share the position.
+        std::stable_partition(info.owners.begin(), info.owners.end(), [&](const OwnerInfo& o) {
+            return o.thread == c.thread && o.index == c.element;
+        });
+    } else {
+        return {};
+    }
+    if (!info.owners.empty())
+        addLaneRegisters(info, in, info.owners.front().thread, mergedCD, d.selector.value_or(selector));
     return info;
 }
 

@@ -1,7 +1,11 @@
-#include "copy_as.hpp"
+// Edit > Copy as and File > Export as (copy_as_menu.hpp): the text comes from copyAsText and the exporters.
+#include "copy_as_menu.hpp"
 
+#include "copy_as.hpp"
 #include "diagram_view.hpp"
-#include "main_window.hpp"
+#include "gui_text.hpp"
+#include "pane_area.hpp"
+#include "selections.hpp"
 #include "view_state.hpp"
 
 #include "lanemap/export.hpp"
@@ -12,48 +16,22 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QFileDialog>
+#include <QMainWindow>
 #include <QMenu>
 #include <QMessageBox>
 #include <QStatusBar>
 
 namespace lanemap::gui {
 
-namespace {
-
-std::optional<Operand> operandOf(const QString& pane) {
-    const std::optional<OperandSet> operands = parseOperandSet(pane.toStdString());
-    if (operands && *operands == kAccumulator)
-        return Operand::D; // a merged C/D pane copies D
-    return operands ? operands->single() : std::nullopt;
+CopiedOperands currentOperands(const PaneArea& area, const ViewState& state) {
+    for (const Pane* pane : area.panes())
+        if (pane->view()->hasFocus())
+            return {pane->key().operands, pane->label()};
+    return {state.compareOperand(), qs(toString(state.compareOperand()))};
 }
 
-} // namespace
-
-QString copyAsText(const Instruction& in, const QString& operand, CopyFormat format) {
-    const std::optional<Operand> which = operandOf(operand);
-    switch (format) {
-    case CopyFormat::Cute:
-        return QString::fromStdString(toCute(in, smem::Choice{}, which));
-    case CopyFormat::Triton:
-        return QString::fromStdString(toTritonJson(in, which));
-    case CopyFormat::Cuda:
-        return QString::fromStdString(toCudaHeader(in));
-    case CopyFormat::Markdown: {
-        const FragmentLayout* op = which ? in.operand(*which) : nullptr;
-        return op ? QString::fromStdString(toMarkdown(in, op)) : QString();
-    }
-    }
-    return {};
-}
-
-QString currentOperand(const MainWindow& window) {
-    for (const QString& name : window.paneNames())
-        if (const DiagramView* view = window.pane(name); view && view->hasFocus())
-            return name;
-    return QString::fromUtf8(toString(window.viewState()->compareOperand()).data());
-}
-
-void installCopyAs(MainWindow& window, QMenu& edit, QMenu& file) {
+void installCopyAs(QMainWindow& window, QMenu& edit, QMenu& file, const PaneArea& area,
+                   const ViewState& state) {
     QMenu* copyAs = edit.addMenu(QObject::tr("Copy &as"));
     copyAs->setObjectName(QStringLiteral("copyAsMenu"));
     const std::pair<CopyFormat, QString> copies[] = {{CopyFormat::Cute, QObject::tr("CuTe layout")},
@@ -61,19 +39,19 @@ void installCopyAs(MainWindow& window, QMenu& edit, QMenu& file) {
                                                      {CopyFormat::Cuda, QObject::tr("CUDA header")},
                                                      {CopyFormat::Markdown, QObject::tr("Markdown table")}};
     for (const auto& [format, label] : copies) {
-        QAction* act = copyAs->addAction(label, &window, [&window, format] {
-            const Instruction* in = window.instruction();
+        QAction* act = copyAs->addAction(label, &window, [&window, &area, &state, format] {
+            const Instruction* in = state.instance().get();
             if (!in)
                 return;
-            const QString operand = currentOperand(window);
-            const QString text = copyAsText(*in, operand, format);
+            const CopiedOperands copied = currentOperands(area, state);
+            const QString text = copyAsText(*in, copied.operands, format);
             if (text.isEmpty()) {
                 window.statusBar()->showMessage(
-                    QObject::tr("%1 has nothing to copy in this format").arg(operand), 5000);
+                    QObject::tr("%1 has nothing to copy in this format").arg(copied.label), 5000);
                 return;
             }
             QApplication::clipboard()->setText(text);
-            window.statusBar()->showMessage(QObject::tr("Copied %1 of %2").arg(operand, window.currentSpec()),
+            window.statusBar()->showMessage(QObject::tr("Copied %1 of %2").arg(copied.label, specText(*in)),
                                             5000);
         });
         act->setObjectName(QStringLiteral("actionCopyAs%1").arg(static_cast<int>(format)));
@@ -84,13 +62,13 @@ void installCopyAs(MainWindow& window, QMenu& edit, QMenu& file) {
     for (const char* name : {"cuda", "cute", "triton", "csv", "md", "tex"}) {
         const ExportFormat format = *parseExportFormat(name);
         exportMenu->addAction(
-            QStringLiteral("%1…").arg(QString::fromLatin1(name)), &window, [&window, format] {
-                const Instruction* in = window.instruction();
+            QStringLiteral("%1…").arg(QString::fromLatin1(name)), &window, [&window, &state, format] {
+                const Instruction* in = state.instance().get();
                 if (!in)
                     return;
                 const QString extension = QString::fromUtf8(fileExtension(format).data());
                 const QString path = QFileDialog::getSaveFileName(
-                    &window, QObject::tr("Export"), window.currentSpec() + QLatin1Char('.') + extension);
+                    &window, QObject::tr("Export"), specText(*in) + QLatin1Char('.') + extension);
                 if (path.isEmpty())
                     return;
                 std::string document, error;

@@ -17,7 +17,6 @@ class FragmentLayout;
 struct MetadataField;
 struct ProbeReport;
 struct Diagram;
-struct TensorMemoryOptions;
 namespace smem {
 struct SharedOperand;
 }
@@ -140,10 +139,16 @@ CellInfo describeMetadataField(const Instruction& instruction, int selector, con
 void addLaneRegisters(CellInfo& info, const Instruction& instruction, int thread, bool mergedCD,
                       int selector = 0, int maxRegisters = 16);
 
-// A cell of a Tensor Memory panel (or the registers panel beside it) of `diagram`, which
-// buildTensorMemoryDiagram drew of `instruction` with `options`. Invalid when `cell` is not in such a panel.
-CellInfo describeTensorMemoryCell(const Instruction& instruction, const TensorMemoryOptions& options,
-                                  const Diagram& diagram, int cell);
+// A cell of a register picture of `instruction` (buildDiagram): an operand's owners, or a metadata field
+// under the selector drawn, with what the owning lane holds in every operand (C and D once as C/D when
+// `mergedCD`). Invalid for a cell of another kind of panel.
+CellInfo describeRegisterCell(const Instruction& instruction, const Diagram& diagram, int cell, bool mergedCD,
+                              int selector);
+
+// A cell of a Tensor Memory panel (or the registers panel beside it) of `diagram`, the picture of
+// `instance` (buildDiagram of a tcgen05.mma instance: its N, operand, access and block scale are the
+// instance's parameters). Invalid when `cell` is not in such a panel.
+CellInfo describeTensorMemoryCell(const Instruction& instance, const Diagram& diagram, int cell);
 // A cell of the shared-memory picture of `operand` (buildSharedMemoryDiagram of a wgmma operand).
 CellInfo describeSharedMemoryCell(const Instruction& instruction, const smem::SharedOperand& operand,
                                   const Diagram& diagram, int cell);

@@ -4,11 +4,14 @@
 // smem, banks), never from a rendered string.
 #include "cell_info.hpp"
 
+#include "gui_text.hpp"
+
 #include "lanemap/banks.hpp"
 #include "lanemap/diagram.hpp"
 #include "lanemap/diagram_tmem.hpp"
 #include "lanemap/matrix_move.hpp"
 #include "lanemap/model.hpp"
+#include "lanemap/placement.hpp"
 #include "lanemap/smem.hpp"
 #include "lanemap/tmem.hpp"
 
@@ -18,10 +21,6 @@
 namespace lanemap::gui {
 
 namespace {
-
-QString qs(std::string_view s) {
-    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-}
 
 QString hex(std::uint32_t v, int width = 0) {
     return QStringLiteral("0x%1").arg(v, width, 16, QLatin1Char('0'));
@@ -80,17 +79,20 @@ QString partOfWord(int bitLo, int bits) {
 
 } // namespace
 
-CellInfo describeTensorMemoryCell(const Instruction& in, const TensorMemoryOptions& o, const Diagram& d,
-                                  int cell) {
+CellInfo describeTensorMemoryCell(const Instruction& in, const Diagram& d, int cell) {
     const DiagramCell* c = cellAt(d, cell);
-    if (!c || !tmem::mmaOf(in))
+    const TensorMemorySource* source = nullptr;
+    for (const Placement& placement : in.placements)
+        source = source ? source : placement.tensor();
+    if (!c || !source)
         return {};
     const DiagramPanel& p = d.panels[c->panel];
     if (p.kind != PanelKind::TensorMemory && p.kind != PanelKind::TensorMemoryRegisters)
         return {};
     CellInfo info = memoryInfo(in, d, *c);
     info.warpgroup = true;
-    const tmem::MmaShape shape = shapeOf(in, o);
+    const tmem::MmaShape& shape = source->mma; // at the instance's N
+    const std::optional<tmem::Access>& composed = in.params.access;
     TensorMemoryCell t;
     t.operand = qs(p.name);
     t.element = qs(d.label(*c));
@@ -128,8 +130,8 @@ CellInfo describeTensorMemoryCell(const Instruction& in, const TensorMemoryOptio
                        .arg(qs(rec.figure));
     }
     // Composed: the register holding it, from the same table the registers panel is drawn from.
-    if (partner >= 0 && o.access && (a || p.operands == Operand::D)) {
-        const tmem::Access& access = *o.access;
+    if (partner >= 0 && composed && (a || p.operands == Operand::D)) {
+        const tmem::Access& access = *composed;
         const tmem::Holder h = a ? tmem::whoHoldsA(shape, access, c->element, c->bitLo, t.bits)
                                  : tmem::whoHoldsD(shape, access, c->element, c->bitLo);
         const DiagramCell& registerCell =

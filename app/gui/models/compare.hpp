@@ -2,7 +2,12 @@
 // Side-by-side compare of two variants (e.g. the A operands of mma.m16n8k8.tf32 and .f16): which positions
 // are held by a different (thread, element) pair in the other variant. Read from the core layouts.
 
+#include "lanemap/vocabulary.hpp"
+
+#include <QString>
+
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,5 +27,12 @@ struct CompareResult {
 // `diagram` was built from `mine`; every operand cell is compared with the same operand of `other`
 // (a merged C/D panel compares C). Positions outside the other operand's extent differ.
 CompareResult compareDiagram(const Diagram& diagram, const Instruction& mine, const Instruction& other);
+
+// The operand compared: `preferred` where both hold it, else the first both hold (an ldmatrix and a
+// tcgen05.ld hold only D, a tcgen05.mma none in registers); nullopt when they hold none in common.
+std::optional<Operand> comparedOperand(const Instruction& mine, const Instruction& other, Operand preferred);
+
+// "A, B, C, D", or "none" for an instruction with no register operand.
+QString operandList(const Instruction& instruction);
 
 } // namespace lanemap::gui

@@ -15,10 +15,13 @@ class DiagramCache {
   public:
     explicit DiagramCache(std::size_t capacity = 32) : m_capacity(capacity) {}
 
-    // The diagram of `instruction` drawn with `options`, built on a miss. Throws what buildDiagram throws.
+    // The diagram of `instance` drawn with `options`, built on a miss. The cache keeps the instance while it
+    // keeps a diagram of it, so another instance never takes its address. Throws what buildDiagram throws.
+    std::shared_ptr<const Diagram> get(const std::shared_ptr<const Instruction>& instance,
+                                       const DiagramOptions& options);
+    // The same for an instruction the caller keeps alive (a catalog entry).
     std::shared_ptr<const Diagram> get(const Instruction& instruction, const DiagramOptions& options);
-    // Drops every diagram of `instruction` (an instruction from outside the catalog may reuse a freed one's
-    // address: its diagrams must never be served for another).
+    // Drops every diagram of `instruction`.
     void forget(const Instruction& instruction);
 
     std::size_t size() const { return m_entries.size(); }
@@ -26,7 +29,7 @@ class DiagramCache {
 
   private:
     struct Entry {
-        const Instruction* instruction = nullptr;
+        std::shared_ptr<const Instruction> instance;
         DiagramOptions options; // compared as a value
         std::shared_ptr<const Diagram> diagram;
     };

@@ -1,6 +1,10 @@
 #include "compare.hpp"
 
+#include "gui_text.hpp"
+
 #include "lanemap/diagram.hpp"
+
+#include <QStringList>
 
 #include <algorithm>
 #include <set>
@@ -56,6 +60,20 @@ CompareResult compareDiagram(const Diagram& d, const Instruction& mine, const In
         }
     }
     return result;
+}
+
+std::optional<Operand> comparedOperand(const Instruction& mine, const Instruction& other, Operand preferred) {
+    for (const Operand o : {preferred, Operand::A, Operand::B, Operand::C, Operand::D})
+        if (mine.operand(o) && other.operand(o))
+            return o;
+    return std::nullopt;
+}
+
+QString operandList(const Instruction& in) {
+    QStringList names;
+    for (const FragmentLayout& op : in.operands)
+        names << qs(op.name());
+    return names.isEmpty() ? QStringLiteral("none") : names.join(QStringLiteral(", "));
 }
 
 } // namespace lanemap::gui

@@ -1,0 +1,48 @@
+#pragma once
+// The header over the panes: the spec and PTX string of the instance shown, its facts line (threads, scope,
+// shape, minimum SM, the PTX ISA section), its notes and errata folded into one button, the wmma target
+// picker, the legend strip (hover or click a lane) and the line saying where the layout was confirmed.
+
+#include <QWidget>
+
+#include <memory>
+
+class QLabel;
+class QToolButton;
+
+namespace lanemap {
+struct Diagram;
+struct Instruction;
+} // namespace lanemap
+
+namespace lanemap::gui {
+
+class LegendBar;
+class ViewState;
+class WmmaTargetPicker;
+
+class InstructionHeader : public QWidget {
+    Q_OBJECT
+  public:
+    explicit InstructionHeader(ViewState* state, QWidget* parent = nullptr);
+
+    WmmaTargetPicker* targetPicker() const { return m_target; }
+    LegendBar* legend() const { return m_legend; }
+    // The verdict line (HTML); empty hides it.
+    void setVerdictLine(const QString& text);
+
+  private:
+    void showFacts(const Instruction& instance);
+
+    ViewState* m_state;
+    QLabel* m_title = nullptr;
+    QLabel* m_ptx = nullptr;
+    QLabel* m_facts = nullptr;
+    QLabel* m_notes = nullptr;
+    QToolButton* m_notesToggle = nullptr;
+    WmmaTargetPicker* m_target = nullptr;
+    LegendBar* m_legend = nullptr;
+    QLabel* m_verdict = nullptr;
+};
+
+} // namespace lanemap::gui

@@ -1,0 +1,75 @@
+#include "selections.hpp"
+
+#include "lanemap/catalog.hpp"
+#include "lanemap/diagram_tmem.hpp"
+#include "lanemap/placement.hpp"
+#include "lanemap/spec.hpp"
+
+namespace lanemap::gui {
+
+namespace {
+// The selection with `change` applied, where the variant's family accepts it.
+template <class Change> bool tryWith(Selection& selection, Change change) {
+    Selection candidate = selection;
+    change(candidate.params);
+    if (!validate(candidate).empty())
+        return false;
+    selection = std::move(candidate);
+    return true;
+}
+} // namespace
+
+Selection parseSelection(const QString& text, QString* error) {
+    const ParsedSpec parsed = parseSpec(text.trimmed().toStdString(), Catalog::instance());
+    if (!parsed) {
+        if (error)
+            *error = QString::fromStdString(parsed.error);
+        return {};
+    }
+    // The spec's N and a pasted block-scaled string's vector size (IDs 0) travel in its params.
+    Selection selection = selectionOf(parsed);
+    if (!validate(selection).empty())
+        selection.params.blockScale.reset(); // a vector size the variant's family does not take
+    return selection;
+}
+
+QString specText(const Instruction& instance) {
+    for (const Placement& p : instance.placements)
+        if (const TensorMemorySource* tensor = p.tensor())
+            return QString::fromStdString(tmem::specOf(tensor->mma, true));
+    return QString::fromStdString(instance.spec);
+}
+
+Selection withViewDefaults(Selection selection, const Params& shown) {
+    if (!selection)
+        return selection;
+    if (!selection.params.smem && shown.smem) {
+        // MN-major exists for 16-bit types only: another type keeps the swizzle, K-major.
+        for (const smem::Choice choice : {*shown.smem, smem::Choice{smem::Major::K, shown.smem->swizzle}})
+            if (tryWith(selection, [&](Params& p) {
+                    if (choice != smem::Choice{})
+                        p.smem = choice; // the default stays unset: one instance for one view
+                }))
+                break;
+    }
+    if (!selection.params.access && selection.params.tensorOperand == Operand::D) {
+        const Instruction& entry = Catalog::instance().instruction(*selection.variant);
+        for (const Placement& p : entry.placements)
+            if (const TensorMemorySource* tensor = p.tensor(); tensor && tensor->operand == Operand::D) {
+                tmem::MmaShape shape = tensor->mma;
+                if (selection.params.n > 0)
+                    shape.n = selection.params.n;
+                tryWith(selection,
+                        [&](Params& params) { params.access = defaultAccess(shape, tmem::Op::Ld); });
+            }
+    }
+    return selection;
+}
+
+bool namesSameView(const Selection& typed, const Selection& shown) {
+    return typed.variant == shown.variant && typed.params.form == shown.params.form &&
+           typed.params.n == shown.params.n &&
+           (!typed.params.blockScale || typed.params.blockScale == shown.params.blockScale);
+}
+
+} // namespace lanemap::gui

@@ -1,0 +1,200 @@
+#include "shared_memory_pane.hpp"
+
+#include "diagram_view.hpp"
+#include "gui_text.hpp"
+#include "view_state.hpp"
+
+#include "lanemap/smem.hpp"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QStandardItemModel>
+
+#include <algorithm>
+
+namespace lanemap::gui {
+
+SharedMemoryPane::SharedMemoryPane(const Context& context, QWidget* parent)
+    : Pane({Space::SharedMemory, {}, DiagramPart::Whole}, Lights::Own, context, parent) {
+    setObjectName(QStringLiteral("frame_smem"));
+    view()->setObjectName(QStringLiteral("pane_smem"));
+    view()->setAccessibleName(tr("shared memory"));
+    setTools(makeTools());
+}
+
+QWidget* SharedMemoryPane::makeTools() {
+    auto* tools = new QWidget;
+    tools->setObjectName(QStringLiteral("smemTools"));
+    auto* hl = new QHBoxLayout(tools);
+    hl->setContentsMargins(4, 0, 4, 2);
+    auto box = [&](const QString& label, const QString& objectName, const QString& tip) {
+        auto* l = new QLabel(label, tools);
+        auto* b = new QComboBox(tools);
+        b->setObjectName(objectName);
+        b->setToolTip(tip);
+        l->setBuddy(b);
+        hl->addWidget(l);
+        hl->addWidget(b);
+        return b;
+    };
+    m_operandBox = box(tr("&Operand"), QStringLiteral("smemOperand"),
+                       tr("B always comes from shared memory; A does in the SS form"));
+    for (const Operand o : {Operand::B, Operand::A})
+        m_operandBox->addItem(qs(toString(o)), static_cast<int>(o));
+    m_majorBox = box(tr("&Major"), QStringLiteral("smemMajor"),
+                     tr("Which index is contiguous in memory (imm-trans = 0: K-major; 1: M- or N-major)"));
+    for (const smem::Major m : {smem::Major::K, smem::Major::MN})
+        m_majorBox->addItem(qs(smem::toString(m)), static_cast<int>(m));
+    m_swizzleBox = box(tr("S&wizzle"), QStringLiteral("smemSwizzle"),
+                       tr("The descriptor's swizzle mode (bits [63..62])"));
+    for (const smem::Swizzle s :
+         {smem::Swizzle::None, smem::Swizzle::B32, smem::Swizzle::B64, smem::Swizzle::B128})
+        m_swizzleBox->addItem(qs(smem::toString(s)), static_cast<int>(s));
+    m_showBox = box(
+        tr("S&how"), QStringLiteral("smemShow"),
+        tr("addresses: the byte address of each 16-byte chunk, on its first element (hover an element for "
+           "its own); memory: the 128-byte lines (32 banks), "
+           "each 16-byte chunk where the swizzle put it"));
+    m_showBox->addItem(tr("addresses"), static_cast<int>(Show::Addresses));
+    m_showBox->addItem(tr("memory"), static_cast<int>(Show::Memory));
+    m_showBox->addItem(tr("both"), static_cast<int>(Show::Both));
+    connect(m_showBox, &QComboBox::activated, this,
+            [this] { setShown(static_cast<Show>(m_showBox->currentData().toInt())); });
+    m_note = new QLabel(tools);
+    m_note->setObjectName(QStringLiteral("smemNote"));
+    m_note->setMinimumWidth(1);
+    m_note->setEnabled(false); // secondary text
+    hl->addWidget(m_note, 1);
+    for (QComboBox* b : {m_operandBox, m_majorBox, m_swizzleBox})
+        connect(b, &QComboBox::activated, this, &SharedMemoryPane::applyTools);
+    return tools;
+}
+
+smem::Choice SharedMemoryPane::choice() const {
+    return m_instance ? m_instance->params.smem.value_or(smem::Choice{}) : smem::Choice{};
+}
+
+const smem::SharedOperand* SharedMemoryPane::tile() const {
+    if (!m_instance)
+        return nullptr;
+    if (const Placement* p = m_instance->placement(Space::SharedMemory, m_operand))
+        return p->shared();
+    // The operand chosen is not in shared memory here (A of an RS form): the one that is.
+    for (const Placement& p : m_instance->placements)
+        if (p.space() == Space::SharedMemory)
+            return p.shared();
+    return nullptr;
+}
+
+void SharedMemoryPane::setOperand(Operand operand) {
+    if (operand == m_operand)
+        return;
+    m_operand = operand;
+    refresh();
+}
+
+void SharedMemoryPane::setShown(Show show) {
+    m_show = show;
+    refresh();
+    view()->fit(DiagramView::FitMode::Readable); // a different picture: fitted afresh
+}
+
+void SharedMemoryPane::applyTools() {
+    setOperand(static_cast<Operand>(m_operandBox->currentData().toInt()));
+    const smem::Choice chosen{static_cast<smem::Major>(m_majorBox->currentData().toInt()),
+                              static_cast<smem::Swizzle>(m_swizzleBox->currentData().toInt())};
+    if (!m_instance || chosen == choice())
+        return;
+    Selection next{state().selection().variant, m_instance->params};
+    next.params.smem = chosen == smem::Choice{} ? std::nullopt : std::optional(chosen);
+    if (const std::string why = next ? validate(next) : std::string("no catalog variant"); !why.empty())
+        return refuse(QString::fromStdString(why));
+    emit paramsChanged(next.params);
+}
+
+void SharedMemoryPane::rebuild() {
+    const smem::SharedOperand* shared = tile();
+    if (!shared)
+        return;
+    SharedMemoryDiagramOptions o;
+    o.palette = state().palette();
+    o.addressGrid = m_show != Show::Memory;
+    o.memoryMap = m_show != Show::Addresses;
+    setPicture(std::make_shared<const Diagram>(buildSharedMemoryDiagram(*shared, o)));
+    updateTools();
+}
+
+void SharedMemoryPane::updateTools() {
+    if (!m_instance)
+        return;
+    const smem::Choice c = choice();
+    const smem::SharedOperand* shared = tile();
+    auto select = [](QComboBox* box, int value) { box->setCurrentIndex(box->findData(value)); };
+    select(m_operandBox, static_cast<int>(shared ? shared->operand : m_operand));
+    select(m_majorBox, static_cast<int>(c.major));
+    select(m_swizzleBox, static_cast<int>(c.swizzle));
+    select(m_showBox, static_cast<int>(m_show));
+    auto offer = [](QComboBox* box, int row, bool on, const QString& why) {
+        if (auto* model = qobject_cast<QStandardItemModel*>(box->model()))
+            if (QStandardItem* item = model->item(row)) {
+                item->setEnabled(on);
+                item->setToolTip(on ? QString() : why);
+            }
+    };
+    // MN-major exists only for 16-bit types, A only where the form reads it from shared memory: offered
+    // only where they apply.
+    std::string why;
+    const bool mn = !smem::operands(*m_instance, smem::Choice{smem::Major::MN, c.swizzle}, why).empty();
+    offer(m_majorBox, 1, mn, QString::fromStdString(why));
+    offer(m_operandBox, 1, m_instance->placement(Space::SharedMemory, Operand::A) != nullptr,
+          tr("This form reads A from registers"));
+    if (shared)
+        m_note->setText(tr("descriptor %1").arg(qs(smem::hex(shared->layout.encodedDescriptor()))));
+}
+
+CellInfo SharedMemoryPane::describe(int cell) const {
+    const Diagram* d = view()->diagram();
+    const smem::SharedOperand* shared = tile();
+    if (!d || !shared)
+        return {};
+    return describeSharedMemoryCell(*m_instance, *shared, *d, cell);
+}
+
+QSizeF SharedMemoryPane::splitSize(const QSizeF& aSize) const {
+    // It scrolls: the accumulator beside it keeps the larger share.
+    const QSizeF s = naturalSize();
+    return {std::min(s.width(), 0.6 * aSize.width()), 0.8 * aSize.height()};
+}
+
+void SharedMemoryPane::addToExport(Diagram& diagram) const {
+    // The operand the pane shows, under the register operands.
+    if (const smem::SharedOperand* shared = tile()) {
+        SharedMemoryDiagramOptions o;
+        o.palette = state().palette();
+        appendSharedMemory(diagram, *shared, o);
+    }
+}
+
+QString SharedMemoryPane::compactHeading() const {
+    const smem::SharedOperand* shared = tile();
+    return shared && shared->operand == Operand::A ? tr("<b>A in shared memory</b>")
+                                                   : tr("<b>B in shared memory</b>");
+}
+
+QString SharedMemoryPane::heading() const {
+    const smem::SharedOperand* shared = tile();
+    if (!m_instance || !shared)
+        return label();
+    const Instruction& in = *m_instance;
+    return shared->operand == Operand::B
+               ? tr("<b>B in shared memory</b> &nbsp;rows K = %1, columns N = %2; memory: 128-byte lines")
+                     .arg(in.k)
+                     .arg(in.n)
+               : tr("<b>A in shared memory</b> (SS form) &nbsp;rows M = %1, columns K = %2; memory: "
+                    "128-byte lines")
+                     .arg(in.m)
+                     .arg(in.metadata ? in.k / 2 : in.k);
+}
+
+} // namespace lanemap::gui
