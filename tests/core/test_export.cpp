@@ -127,15 +127,15 @@ class AtomicWrite : public ::testing::Test {
 
 TEST_F(AtomicWrite, WritesAndReplaces) {
     const fs::path file = m_dir / "a.json";
-    EXPECT_EQ(writeFileAtomic(file.string(), "old"), "");
-    EXPECT_EQ(writeFileAtomic(file.string(), "new"), "");
+    EXPECT_EQ(writeFile(file.string(), "old"), "");
+    EXPECT_EQ(writeFile(file.string(), "new"), "");
     EXPECT_EQ(read(file), "new");
     EXPECT_EQ(entries(), 1u) << "no temp files left behind";
 }
 
 TEST_F(AtomicWrite, FailureNamesThePathAndLeavesNoTempFile) {
     const fs::path missing = m_dir / "no-such-folder" / "a.json";
-    const std::string error = writeFileAtomic(missing.string(), "x");
+    const std::string error = writeFile(missing.string(), "x");
     EXPECT_NE(error.find(missing.string()), std::string::npos) << error;
     EXPECT_NE(error.find("No such file"), std::string::npos) << error;
     EXPECT_EQ(entries(), 0u);
@@ -146,7 +146,7 @@ TEST_F(AtomicWrite, FailedRenameKeepsWhatWasThere) {
     const fs::path target = m_dir / "taken";
     fs::create_directories(target);
     { std::ofstream(target / "keep") << "precious"; }
-    const std::string error = writeFileAtomic(target.string(), "x");
+    const std::string error = writeFile(target.string(), "x");
     EXPECT_NE(error.find(target.string()), std::string::npos) << error;
     EXPECT_EQ(read(target / "keep"), "precious");
     EXPECT_EQ(entries(), 1u) << "no temp files left behind";
@@ -163,7 +163,8 @@ TEST(ExportOptions, RejectUnknownOperandAndSelector) {
     params.selector = 1;
     error = validate({Catalog::instance().variant("mma.m16n8k16.f16"), params});
     EXPECT_NE(error.find("dense"), std::string::npos) << error;
-    EXPECT_THROW(instantiate({Catalog::instance().variant("mma.m16n8k16.f16"), params}), std::invalid_argument);
+    EXPECT_THROW(instantiate({Catalog::instance().variant("mma.m16n8k16.f16"), params}),
+                 std::invalid_argument);
 }
 
 } // namespace
@@ -174,14 +175,14 @@ namespace {
 // way a full disk fails it with ENOSPC): the old file survives untouched and no temp file is left behind.
 TEST_F(AtomicWrite, WriteFailurePartWayKeepsTheOldFile) {
     const fs::path file = m_dir / "keep.json";
-    ASSERT_EQ(writeFileAtomic(file.string(), "old contents"), "");
+    ASSERT_EQ(writeFile(file.string(), "old contents"), "");
     struct rlimit saved {};
     ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &saved), 0);
     const auto previous = std::signal(SIGXFSZ, SIG_IGN);
     struct rlimit small = saved;
     small.rlim_cur = 64;
     ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
-    const std::string error = writeFileAtomic(file.string(), std::string(100000, 'x'));
+    const std::string error = writeFile(file.string(), std::string(100000, 'x'));
     ::setrlimit(RLIMIT_FSIZE, &saved);
     std::signal(SIGXFSZ, previous);
     EXPECT_NE(error.find(file.string()), std::string::npos) << error;

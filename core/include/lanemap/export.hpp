@@ -40,7 +40,8 @@ enum class ExportFormat { Json, Text, Svg, Html, Cuda, Cute, Triton, Csv, Markdo
 // How a document shows an instance. What the instance is — its sparsity selector, wgmma's shared-memory
 // layout, a tcgen05.mma view — are its parameters (Instruction::params, lanemap/selection.hpp).
 struct ExportOptions {
-    OperandSet operands; // only these operands (A, B, C, D, metadata; B of wgmma: in shared memory); all when empty
+    OperandSet
+        operands; // only these operands (A, B, C, D, metadata; B of wgmma: in shared memory); all when empty
     // Drawing formats (svg) only:
     ColorBy colorBy = ColorBy::Lane;
     Palette palette = Palette::Default;
@@ -61,10 +62,5 @@ std::string exportFormatList();
 // (unknown operand, a selector in a json document, ...).
 bool exportInstruction(const Instruction& instruction, ExportFormat format, const ExportOptions& options,
                        std::string& document, std::string& error);
-
-// The file writer now lives in lanemap/write.hpp; this name stays for the app's export actions.
-inline std::string writeFileAtomic(const std::string& path, std::string_view contents) {
-    return writeFile(path, contents);
-}
 
 } // namespace lanemap

@@ -22,7 +22,7 @@ struct Lane {
     int threadID_in_group = 0; // lane % 4
 
     static constexpr Lane of(int thread) {
-        return Lane{thread, thread % 32, thread / 32, (thread % 32) >> 2, (thread % 32) % 4};
+        return Lane{thread, laneOf(thread), warpOf(thread), laneOf(thread) >> 2, laneOf(thread) % 4};
     }
 };
 

@@ -106,7 +106,7 @@ class Placement {
   public:
     // A register fragment (the mma, wgmma, wmma, matrix-move and tcgen05.ld/st tables). `warpSize` is a
     // parameter of the placement: a thread's lane is thread % warpSize.
-    static Placement registers(const FragmentLayout& fragment, int warpSize = 32);
+    static Placement registers(const FragmentLayout& fragment, int warpSize = kWarpSize);
     // A wgmma operand tile in shared memory (its canonical layout and swizzle).
     static Placement sharedMemory(const smem::SharedOperand& operand);
     // D (or A) of a tcgen05.mma in Tensor Memory: M x N (A: M x K) over the lanes and columns of one CTA or a
@@ -116,7 +116,7 @@ class Placement {
     // compose() makes, and what a pasted layout or a tile of atoms will be.
     static Placement table(OperandSet operands, Space space, ElementType type, int rows, int cols,
                            std::vector<std::vector<Holding>> holdings, int matrices = 1, int threads = 0,
-                           int warpSize = 32);
+                           int warpSize = kWarpSize);
 
     OperandSet operands() const { return m_operands; }
     Space space() const { return m_space; }
@@ -152,7 +152,7 @@ class Placement {
     Space m_space = Space::Registers;
     ElementType m_type = ElementType::F32;
     int m_rows = 0, m_cols = 0, m_matrices = 1;
-    int m_threads = 0, m_warpSize = 32;
+    int m_threads = 0, m_warpSize = kWarpSize;
     Dialect m_dialect;
     Presentation m_presentation;
 };

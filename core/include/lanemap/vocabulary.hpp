@@ -12,6 +12,20 @@
 
 namespace lanemap {
 
+// The threads that execute together: a warp of 32 (%laneid 0..31) on every NVIDIA GPU so far, and the
+// warpgroup of four warps that wgmma and tcgen05.ld/st are issued by. Lane and warp follow from these, never
+// from a literal.
+inline constexpr int kWarpSize = 32;
+inline constexpr int kWarpsPerWarpgroup = 4;
+inline constexpr int kWarpgroupSize = kWarpSize * kWarpsPerWarpgroup;
+// A thread's lane (%laneid) and its warp within the warpgroup or CTA.
+constexpr int laneOf(int thread) {
+    return thread % kWarpSize;
+}
+constexpr int warpOf(int thread) {
+    return thread / kWarpSize;
+}
+
 // The matrices an instruction touches. C and D are separate operands; a C/D pane is a view that merges
 // them.
 enum class Operand : std::uint8_t { A, B, C, D, Metadata };

@@ -362,11 +362,11 @@ void Builder::validate() const {
 std::uint32_t Builder::colorKey(const Owner& o) const {
     switch (m_opt.colorBy) {
     case ColorBy::Lane:
-        return static_cast<std::uint32_t>(o.thread % 32);
+        return static_cast<std::uint32_t>(laneOf(o.thread));
     case ColorBy::Register:
         return static_cast<std::uint32_t>(o.reg);
     case ColorBy::ThreadGroup:
-        return static_cast<std::uint32_t>((o.thread % 32) >> 2);
+        return static_cast<std::uint32_t>(laneOf(o.thread) >> 2);
     }
     return 0;
 }
@@ -969,9 +969,9 @@ Diagram Builder::build() {
                 c.colorKey = colorKey(o);
                 c.panel = static_cast<std::uint16_t>(pi);
                 c.thread = static_cast<std::int16_t>(o.thread);
-                c.lane = static_cast<std::int16_t>(o.thread % 32);
-                c.warp = static_cast<std::int16_t>(o.thread / 32);
-                c.groupID = static_cast<std::int16_t>((o.thread % 32) >> 2);
+                c.lane = static_cast<std::int16_t>(laneOf(o.thread));
+                c.warp = static_cast<std::int16_t>(warpOf(o.thread));
+                c.groupID = static_cast<std::int16_t>(laneOf(o.thread) >> 2);
                 c.element = static_cast<std::int16_t>(o.element);
                 c.reg = static_cast<std::int16_t>(o.reg);
                 c.bitLo = static_cast<std::int16_t>(o.bitLo);

@@ -66,7 +66,7 @@ DiagramCell makeCell(const Diagram& d, const DiagramPanel& p, std::uint16_t pane
     const RectF r = p.cellRect(row, col);
     c.rect = {r.x + slot * r.w / epc, r.y, r.w / epc, r.h};
     c.panel = panel;
-    const int colorLane = e.holder ? e.holder->thread : e.at.lane % 32;
+    const int colorLane = e.holder ? e.holder->thread : laneOf(e.at.lane);
     c.colorKey = static_cast<std::uint32_t>(colorLane);
     c.fill = paletteColor(palette, ColorBy::Lane, colorLane);
     c.text = labelColorOn(c.fill);
@@ -230,7 +230,8 @@ int addRegisterPanel(Diagram& d, const Grid& g, const tmem::Access& a, int ctas,
     const int regs = tmem::registersOf(a), span = tmem::columnsOf(a);
     const int halves = tmem::recordOf(a.shape).lanes == 16 ? 2 : 1;
     auto accessOf = [&](const tmem::Holder& h) {
-        return h.address.column / span * halves + (halves == 2 ? (h.address.lane % 32) / 16 : 0);
+        return h.address.column / span * halves +
+               (halves == 2 ? (h.address.lane % tmem::kSubpartitionLanes) / 16 : 0);
     };
     int accesses = 1;
     for (const TmemElement& e : g.elements)

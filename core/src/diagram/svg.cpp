@@ -1,7 +1,7 @@
 #include "lanemap/svg.hpp"
 
-#include "io/format.hpp"
 #include "diagram/svg_tooltips.hpp"
+#include "io/format.hpp"
 
 #include <algorithm>
 #include <array>
@@ -508,11 +508,11 @@ void SvgBuilder::lane(int thread) {
                 m_d.cells[static_cast<std::size_t>(m_d.bitFields[d].fields[f].cell)].colorKey == groupKey;
 
     m_c << "<g class=\"lane lane-";
-    m_c.integer(thread % 32);
+    m_c.integer(laneOf(thread));
     if (m_d.scope == Scope::Warpgroup) {
         m_c << " t";
         m_c.integer(thread) << " warp-";
-        m_c.integer(thread / 32);
+        m_c.integer(warpOf(thread));
     }
     if (dim)
         m_c << " dim";

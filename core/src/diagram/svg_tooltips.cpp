@@ -367,8 +367,8 @@ bool Tables::predict(std::size_t, const DiagramCell& c, DiagramCell& out) const 
     case PanelKind::Metadata: {
         // From the label: the thread and the element (operand) or the bits (metadata).
         out.thread = c.thread;
-        out.lane = static_cast<std::int16_t>(c.thread % 32);
-        out.warp = static_cast<std::int16_t>(c.thread / 32);
+        out.lane = static_cast<std::int16_t>(laneOf(c.thread));
+        out.warp = static_cast<std::int16_t>(warpOf(c.thread));
         out.groupID = static_cast<std::int16_t>(out.lane >> 2);
         int span = t.span;
         if (t.kind == PanelKind::Operand) {
@@ -434,7 +434,7 @@ bool Tables::predict(std::size_t, const DiagramCell& c, DiagramCell& out) const 
         out.thread = c.thread, out.lane = c.lane;
         const int lane = row % t.lanes;
         out.matrix = static_cast<std::int16_t>(row / t.lanes);
-        out.warp = static_cast<std::int16_t>(lane / 32);
+        out.warp = static_cast<std::int16_t>(warpOf(lane));
         out.address = tmem::Address{lane, col}.encode();
         out.groupID = static_cast<std::int16_t>(slot * t.bits);
         return true;

@@ -64,8 +64,8 @@ std::string toCsv(const Instruction& in, const FragmentLayout* operand) {
         for (const Element& e : op->elements()) {
             s += prefix;
             number(e.thread, ',');
-            number(e.thread % 32, ',');
-            number(e.thread / 32, ',');
+            number(laneOf(e.thread), ',');
+            number(warpOf(e.thread), ',');
             number(e.index, ',');
             number(e.reg, ',');
             number(e.bit, ',');

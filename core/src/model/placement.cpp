@@ -170,7 +170,8 @@ Placement compose(const Placement& source, const tmem::Access& access) {
             const int thread = h.warp * tmem::kSubpartitionLanes + h.thread;
             // A 16-lane shape takes two accesses per subpartition (lane 32 w and 32 w + 16).
             const int halves = tmem::recordOf(access.shape).lanes == 16 ? 2 : 1;
-            const int issued = h.address.column / columns * halves + (h.address.lane % 32) / 16;
+            const int issued =
+                h.address.column / columns * halves + (h.address.lane % tmem::kSubpartitionLanes) / 16;
             const int reg = issued * perAccess + h.reg;
             threads = std::max(threads, thread + 1);
             cells.push_back({{RegisterSlot{h.cta, thread, reg, h.bit, bits, reg * (32 / bits) + h.bit / bits},

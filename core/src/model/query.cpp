@@ -80,7 +80,7 @@ std::string holderLine(const Instruction& in, const Holding& h) {
     std::ostringstream s;
     s << (in.scope == Scope::Warpgroup ? "thread " : "lane ") << h.thread;
     if (in.scope == Scope::Warpgroup)
-        s << " (warp " << h.thread / 32 << ", lane " << h.thread % 32 << ")";
+        s << " (warp " << warpOf(h.thread) << ", lane " << laneOf(h.thread) << ")";
     s << "  register " << h.reg << "  bits [" << h.bitHi << ":" << h.bitLo << "]  element "
       << static_cast<char>(std::tolower(static_cast<unsigned char>(toString(h.operand)[0]))) << h.index;
     s << "  " << toString(h.operand) << cellName(h.row, h.col);
@@ -95,8 +95,8 @@ ordered_json holdingJson(const Holding& h) {
     ordered_json o;
     o["operand"] = std::string(toString(h.operand));
     o["thread"] = h.thread;
-    o["lane"] = h.thread % 32;
-    o["warp"] = h.thread / 32;
+    o["lane"] = laneOf(h.thread);
+    o["warp"] = warpOf(h.thread);
     o["register"] = h.reg;
     o["bits"] = {h.bitHi, h.bitLo};
     o["element"] = h.index;

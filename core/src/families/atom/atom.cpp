@@ -5,10 +5,10 @@
 #include "families/atom/atom.hpp"
 #include "families/params_check.hpp"
 
-#include "model/build_cache.hpp"
 #include "lanemap/evidence.hpp"
 #include "lanemap/smem.hpp"
 #include "lanemap/sparse.hpp"
+#include "model/build_cache.hpp"
 
 #include <algorithm>
 #include <array>
@@ -380,7 +380,7 @@ void registerAtom(Catalog& catalog, const Atom& atom) {
                         in.operands.push_back(accumulatorLayout(*at, in));
                         if (at->metadata) {
                             const bool resolved = in.hardware && in.hardware->verdict == Verdict::Pass;
-                            const int warps = in.threads / 32;
+                            const int warps = in.threads / kWarpSize;
                             const int container =
                                 at->a->shape.registerBits / at->a->shape.elementsPerRegister;
                             // Shared: every accumulator, alias and N of one atom has the same table.

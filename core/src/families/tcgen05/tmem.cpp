@@ -1,5 +1,6 @@
 // The Tensor Memory maps of tmem.hpp: tcgen05.ld/st accesses, the mma data-path layouts, and their
-// composition. The facts are the records of core/src/families/tcgen05/tcgen05.cpp; this file only evaluates them.
+// composition. The facts are the records of core/src/families/tcgen05/tcgen05.cpp; this file only evaluates
+// them.
 
 #include "lanemap/tmem.hpp"
 
@@ -368,7 +369,8 @@ Holder holderOf(const Access& a, const Placement& p) {
     Holder h;
     h.cta = p.cta;
     h.warp = p.lane / kSubpartitionLanes;
-    const int laneBase = kSubpartitionLanes * h.warp + (inv.lanes == 16 ? 16 * ((p.lane % 32) / 16) : 0);
+    const int laneBase =
+        kSubpartitionLanes * h.warp + (inv.lanes == 16 ? 16 * ((p.lane % kSubpartitionLanes) / 16) : 0);
     const int columnBase = p.column / inv.columns * inv.columns;
     const auto& slot =
         inv.slots[static_cast<std::size_t>((p.lane - laneBase) * inv.columns + (p.column - columnBase))];
