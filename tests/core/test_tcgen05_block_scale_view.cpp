@@ -62,8 +62,8 @@ TEST(TensorMemoryBlockScale, EveryVectorSizeAndIdIsDrawnWhereTheTableSays) {
                 EXPECT_EQ(sb->cellCount, 32u * 4u * static_cast<unsigned>(factors));
                 for (std::uint32_t i = sa->firstCell; i < sa->firstCell + sa->cellCount; ++i) {
                     const DiagramCell& c = d.cells[i];
-                    const auto places = tcgen05::scaleFactorPlaces(kind, vec, id, tcgen05::ScaleOperand::A,
-                                                                   c.element, c.bitLo);
+                    const auto places =
+                        tcgen05::scaleFactorPlaces(kind, vec, id, Operand::A, c.element, c.bitLo);
                     const tmem::Address at = tmem::Address::decode(c.address);
                     EXPECT_NE(std::find(places.begin(), places.end(),
                                         tcgen05::TmemPlace{at.lane, at.column, c.groupID, 8}),

@@ -46,7 +46,7 @@ TEST(TensorMemoryView, TheSpecsNSizesTheGrid) {
 TEST(TensorMemoryView, AInTensorMemoryPacksItsElementsIntoColumns) {
     const Instruction& in = catalogEntry("tcgen05.mma.cta_group::1.kind::f16.m128");
     TensorMemoryOptions o;
-    o.operand = TmemOperand::A;
+    o.operand = Operand::A;
     const Diagram d = buildTensorMemoryDiagram(in, o);
     const DiagramPanel* p = panelOf(d, PanelKind::TensorMemory, "A");
     ASSERT_NE(p, nullptr);
@@ -155,7 +155,7 @@ TEST(TensorMemoryView, ComposedTooltipsNameBothSides) {
 TEST(TensorMemoryView, StoreOfAComposesWithWhoHoldsA) {
     const Instruction& in = catalogEntry("tcgen05.mma.cta_group::1.kind::f8f6f4.m64");
     TensorMemoryOptions o;
-    o.operand = TmemOperand::A;
+    o.operand = Operand::A;
     const tmem::MmaShape shape = shapeOf(in, o);
     o.access = defaultAccess(shape, tmem::Op::St);
     const Diagram d = buildTensorMemoryDiagram(in, o);
@@ -205,7 +205,7 @@ TEST(TensorMemoryView, ScaleFactorPanelsFollowTheTable) {
     for (std::uint32_t i = sa->firstCell; i < sa->firstCell + sa->cellCount; ++i) {
         const DiagramCell& c = d.cells[i];
         const auto places = tcgen05::scaleFactorPlaces(tcgen05::Kind::MXF8F6F4, tcgen05::ScaleVec::X1, 0,
-                                                       tcgen05::ScaleOperand::A, c.element, c.bitLo);
+                                                       Operand::A, c.element, c.bitLo);
         const tmem::Address at = tmem::Address::decode(c.address);
         EXPECT_NE(
             std::find(places.begin(), places.end(), tcgen05::TmemPlace{at.lane, at.column, c.groupID, 8}),

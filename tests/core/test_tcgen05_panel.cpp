@@ -132,7 +132,7 @@ TEST(TensorMemoryPanel, AOnTheAxesOnlyWithOneElementAColumn) {
         const Instruction* in = Catalog::instance().instruction(spec);
         ASSERT_NE(in, nullptr) << spec;
         TensorMemoryOptions o;
-        o.operand = TmemOperand::A;
+        o.operand = Operand::A;
         const Diagram d = buildTensorMemoryDiagram(*in, o);
         ASSERT_FALSE(d.panels.empty());
         const DiagramPanel& p = d.panels.front();

@@ -16,6 +16,7 @@
 namespace test_tcgen05_tmem_tables {
 
 using namespace lanemap::tcgen05;
+using lanemap::Operand;
 
 namespace {
 
@@ -24,25 +25,23 @@ using lanemap::test::thrown;
 TEST(Tcgen05ScaleFactors, IdsPerVectorSizeAreTheIsas) {
     // 1X: "the byte offset in the Tensor Memory word"; 2X: "the half word offset"; 4X: "must be 0".
     for (const int id : {0, 1, 2, 3})
-        EXPECT_NO_THROW(scaleFactorPlaces(Kind::MXF8F6F4, ScaleVec::X1, id, ScaleOperand::A, 0, 0)) << id;
-    EXPECT_NO_THROW(scaleFactorPlaces(Kind::MXF4, ScaleVec::X2, 2, ScaleOperand::A, 0, 1));
-    EXPECT_NE(thrown([] {
-                  scaleFactorPlaces(Kind::MXF4, ScaleVec::X2, 1, ScaleOperand::A, 0, 0);
-              }).find("valid: 0, 2"),
-              std::string::npos);
-    EXPECT_NE(thrown([] {
-                  scaleFactorPlaces(Kind::MXF4NVF4, ScaleVec::X4, 2, ScaleOperand::B, 0, 0);
-              }).find("valid: 0"),
-              std::string::npos);
+        EXPECT_NO_THROW(scaleFactorPlaces(Kind::MXF8F6F4, ScaleVec::X1, id, Operand::A, 0, 0)) << id;
+    EXPECT_NO_THROW(scaleFactorPlaces(Kind::MXF4, ScaleVec::X2, 2, Operand::A, 0, 1));
+    EXPECT_NE(
+        thrown([] { scaleFactorPlaces(Kind::MXF4, ScaleVec::X2, 1, Operand::A, 0, 0); }).find("valid: 0, 2"),
+        std::string::npos);
+    EXPECT_NE(
+        thrown([] { scaleFactorPlaces(Kind::MXF4NVF4, ScaleVec::X4, 2, Operand::B, 0, 0); }).find("valid: 0"),
+        std::string::npos);
 }
 
 TEST(Tcgen05ScaleFactors, KindAndVectorSizeFollowTheValidCombinations) {
     EXPECT_NE(thrown([] {
-                  scaleFactorPlaces(Kind::MXF4, ScaleVec::X4, 0, ScaleOperand::A, 0, 0);
+                  scaleFactorPlaces(Kind::MXF4, ScaleVec::X4, 0, Operand::A, 0, 0);
               }).find("§9.7.16.10.7.1"),
               std::string::npos);
     EXPECT_NE(thrown([] {
-                  scaleFactorPlaces(Kind::MXF8F6F4, ScaleVec::X2, 0, ScaleOperand::A, 0, 0);
+                  scaleFactorPlaces(Kind::MXF8F6F4, ScaleVec::X2, 0, Operand::A, 0, 0);
               }).find("§9.7.16.10.7.1"),
               std::string::npos);
     // .block32 is 1X for mxf8f6f4 and 2X for the fp4 kinds; .block16 is 4X.
@@ -58,15 +57,15 @@ TEST(Tcgen05ScaleFactors, KindAndVectorSizeFollowTheValidCombinations) {
 
 TEST(Tcgen05ScaleFactors, EveryFactorIsDuplicatedIntoAllFourSubpartitions) {
     // Row 37 of A, 4X, factor 3: lane 37 % 32 = 5 of each subpartition, column 37 / 32 = 1, byte 0 + 3.
-    const auto places = scaleFactorPlaces(Kind::MXF4NVF4, ScaleVec::X4, 0, ScaleOperand::A, 37, 3);
+    const auto places = scaleFactorPlaces(Kind::MXF4NVF4, ScaleVec::X4, 0, Operand::A, 37, 3);
     ASSERT_EQ(places.size(), 4u);
     for (int s = 0; s < 4; ++s)
         EXPECT_EQ(places[static_cast<std::size_t>(s)], (TmemPlace{5 + 32 * s, 1, 24, 8}));
     // 1X with ID 2: byte 2 of the word. B's column 200: lane 8, column 6.
-    EXPECT_EQ(scaleFactorPlaces(Kind::MXF8F6F4, ScaleVec::X1, 2, ScaleOperand::B, 200, 0).front(),
+    EXPECT_EQ(scaleFactorPlaces(Kind::MXF8F6F4, ScaleVec::X1, 2, Operand::B, 200, 0).front(),
               (TmemPlace{8, 6, 16, 8}));
     // 2X with ID 2: bytes 2 and 3 (the upper half word).
-    EXPECT_EQ(scaleFactorPlaces(Kind::MXF4, ScaleVec::X2, 2, ScaleOperand::A, 0, 1).front(),
+    EXPECT_EQ(scaleFactorPlaces(Kind::MXF4, ScaleVec::X2, 2, Operand::A, 0, 1).front(),
               (TmemPlace{0, 0, 24, 8}));
 }
 
@@ -75,7 +74,7 @@ TEST(Tcgen05ScaleFactors, DistinctFactorsNeverShareABit) {
         std::set<std::tuple<int, int, int>> used;
         for (int m = 0; m < 128; ++m)
             for (int f = 0; f < r.factorsPerRow; ++f)
-                for (const TmemPlace& p : scaleFactorPlaces(r.kinds.front(), r.vec, 0, ScaleOperand::A, m, f))
+                for (const TmemPlace& p : scaleFactorPlaces(r.kinds.front(), r.vec, 0, Operand::A, m, f))
                     EXPECT_TRUE(used.insert({p.lane, p.column, p.lowBit}).second)
                         << toString(r.vec) << " m " << m;
     }
@@ -83,14 +82,13 @@ TEST(Tcgen05ScaleFactors, DistinctFactorsNeverShareABit) {
 
 TEST(Tcgen05ScaleFactors, OutOfRangeInputsAreNamed) {
     EXPECT_NE(thrown([] {
-                  scaleFactorPlaces(Kind::MXF8F6F4, ScaleVec::X1, 0, ScaleOperand::A, 128, 0);
+                  scaleFactorPlaces(Kind::MXF8F6F4, ScaleVec::X1, 0, Operand::A, 128, 0);
               }).find("row m 128"),
               std::string::npos);
-    EXPECT_NO_THROW(scaleFactorPlaces(Kind::MXF8F6F4, ScaleVec::X1, 0, ScaleOperand::B, 255, 0));
-    EXPECT_NE(thrown([] {
-                  scaleFactorPlaces(Kind::MXF4, ScaleVec::X2, 0, ScaleOperand::A, 0, 2);
-              }).find("factor 2"),
-              std::string::npos);
+    EXPECT_NO_THROW(scaleFactorPlaces(Kind::MXF8F6F4, ScaleVec::X1, 0, Operand::B, 255, 0));
+    EXPECT_NE(
+        thrown([] { scaleFactorPlaces(Kind::MXF4, ScaleVec::X2, 0, Operand::A, 0, 2); }).find("factor 2"),
+        std::string::npos);
 }
 
 TEST(Tcgen05SparseMetadata, GranularityPerKind) {
@@ -117,8 +115,8 @@ TEST(Tcgen05ScaleFactors, EveryVectorSizeAndIdIsDrawableAndTheIdsTileTheWord) {
     // of the 4 columns x 128 lanes that hold A's factors is used exactly once, and every factor is placed.
     for (const ScaleVecRule& r : scaleVecRules())
         for (const Kind kind : r.kinds)
-            for (const ScaleOperand op : {ScaleOperand::A, ScaleOperand::B}) {
-                const int rows = op == ScaleOperand::A ? 128 : 256;
+            for (const Operand op : {Operand::A, Operand::B}) {
+                const int rows = op == Operand::A ? 128 : 256;
                 std::set<std::tuple<int, int, int>> used;
                 int placed = 0;
                 for (const int id : r.ids)
@@ -139,14 +137,14 @@ TEST(Tcgen05ScaleFactors, EveryVectorSizeAndIdIsDrawableAndTheIdsTileTheWord) {
 TEST(Tcgen05ScaleFactors, WorkedExamplesFromTheFigures) {
     // Figure 231 (1X, A): SFA_ID 3 selects the fourth byte (the red sub-column) of each word; row 100 sits in
     // lane 100 % 32 = 4 of each subpartition, column 100 / 32 = 3.
-    EXPECT_EQ(scaleFactorPlaces(Kind::MXF8F6F4, ScaleVec::X1, 3, ScaleOperand::A, 100, 0)[2],
+    EXPECT_EQ(scaleFactorPlaces(Kind::MXF8F6F4, ScaleVec::X1, 3, Operand::A, 100, 0)[2],
               (TmemPlace{68, 3, 24, 8}));
     // Figure 241 (2X, B): SFB_ID 2 is the upper half word; column n = 255: lane 31, column 7, bytes 2 and 3.
-    const auto b = scaleFactorPlaces(Kind::MXF4NVF4, ScaleVec::X2, 2, ScaleOperand::B, 255, 1);
+    const auto b = scaleFactorPlaces(Kind::MXF4NVF4, ScaleVec::X2, 2, Operand::B, 255, 1);
     EXPECT_EQ(b.front(), (TmemPlace{31, 7, 24, 8}));
     EXPECT_EQ(b.back(), (TmemPlace{127, 7, 24, 8}));
     // Figure 233 (4X): the whole word, factor f in byte f.
-    EXPECT_EQ(scaleFactorPlaces(Kind::MXF4NVF4, ScaleVec::X4, 0, ScaleOperand::A, 0, 2)[1],
+    EXPECT_EQ(scaleFactorPlaces(Kind::MXF4NVF4, ScaleVec::X4, 0, Operand::A, 0, 2)[1],
               (TmemPlace{32, 0, 16, 8}));
 }
 
@@ -164,9 +162,10 @@ TEST(Tcgen05ScaleFactors, BlockScaleValidationNamesTheValidValues) {
     EXPECT_EQ(defaultBlockScale(Kind::MXF8F6F4)->vec, ScaleVec::X1);
     EXPECT_EQ(defaultBlockScale(Kind::MXF4NVF4)->vec, ScaleVec::X4) << "the size the catalog's PTX names";
     // The 2x2 datapath's B factors are a finding, not a guess.
-    EXPECT_NE(scaleFactorFinding(ScaleOperand::B, 128, 2), "");
-    EXPECT_EQ(scaleFactorFinding(ScaleOperand::A, 128, 2), "");
-    EXPECT_EQ(scaleFactorFinding(ScaleOperand::B, 256, 2), "");
+    EXPECT_THROW(scaleFactorPlaces(Kind::MXF8F6F4, ScaleVec::X1, 0, Operand::D, 0, 0), std::invalid_argument);
+    EXPECT_NE(scaleFactorFinding(Operand::B, 128, 2), "");
+    EXPECT_EQ(scaleFactorFinding(Operand::A, 128, 2), "");
+    EXPECT_EQ(scaleFactorFinding(Operand::B, 256, 2), "");
 }
 
 TEST(Tcgen05SparseMetadata, SixteenAndThirtyTwoBitKindsInterleaveHalfRows) {

@@ -1,6 +1,6 @@
 #pragma once
-// The tcgen05.mma views as Diagrams (core/src/diagram/diagram_tmem.cpp): one picture for the GUI's Tensor Memory
-// pane, the SVG and the PNG (docs/reference/tcgen05.md#the-tensor-memory-panel-gui-svg-png).
+// The tcgen05.mma views as Diagrams (core/src/diagram/diagram_tmem.cpp): one picture for the GUI's Tensor
+// Memory pane, the SVG and the PNG (docs/reference/tcgen05.md#the-tensor-memory-panel-gui-svg-png).
 //
 //   - D (or A, where the layout models A in Tensor Memory) on the TMEM lanes x columns of the mma's N;
 //   - composed with a tcgen05.ld of D (or a tcgen05.st of A): a second panel, the registers of the
@@ -26,14 +26,12 @@
 
 namespace lanemap {
 
-enum class TmemOperand : std::uint8_t { D, A };
-
 struct TensorMemoryOptions {
     Palette palette = Palette::Default;
-    int n = 0;                            // N of the mma (its instruction descriptor); 0: the entry's
-    TmemOperand operand = TmemOperand::D; // A: the A operand in Tensor Memory (layouts A, D, F)
-    std::optional<tmem::Access> access;   // compose: a tcgen05.ld of D, or a tcgen05.st of A
-    bool extras = true;                   // scale factors (block-scaled kinds), metadata (.sp)
+    int n = 0;                          // N of the mma (its instruction descriptor); 0: the entry's
+    Operand operand = Operand::D;       // A: the A operand in Tensor Memory (layouts A, D, F)
+    std::optional<tmem::Access> access; // compose: a tcgen05.ld of D, or a tcgen05.st of A
+    bool extras = true;                 // scale factors (block-scaled kinds), metadata (.sp)
     // Block-scaled kinds: the vector size and the SFA / SFB IDs drawn; nullopt: the kind's default
     // (tcgen05::defaultBlockScale: its widest vector size, IDs 0). validate() rejects one the kind does not
     // take, and any for a kind without block scaling.

@@ -59,8 +59,6 @@ const ScaleVecRule& ruleOf(ScaleVec vec);
 // The vector sizes a kind takes (§9.7.16.10.7.1), smallest first; empty for a kind without block scaling.
 std::vector<ScaleVec> scaleVecsOf(Kind kind);
 
-enum class ScaleOperand : std::uint8_t { A, B };
-
 // The scale-factor choice of one MMA: its vector size (.scale_vec::NX / .blockN) and the two IDs of its
 // instruction descriptor ("matrix A/B scale factor data ID", tcgen05_desc.hpp).
 struct BlockScale {
@@ -77,19 +75,19 @@ std::string validate(Kind kind, const BlockScale& scale);
 // "0, 1, 2, 3": a rule's valid IDs as a user reads them.
 std::string describeIds(const ScaleVecRule& rule);
 
-// Where factor `factor` (0 .. factorsPerRow-1) of row `index` of A (index = m, 0..127: each CTA's 128 rows)
-// or column `index` of B (index = n, 0..255) sits, for one MMA: one place per 32-lane subpartition (the ISA
-// duplicates scale factors into all four), lane index % 32 + 32 s, column index / 32, byte id + factor. B is
-// the 4x1-datapath form (cta_group::1, and cta_group::2 with M = 256); the 2x2 datapath of cta_group::2 M =
-// 128 is not covered (scaleFactorFinding). Throws std::invalid_argument naming the bad input (kind/vector
-// size, ID, index, factor).
-std::vector<TmemPlace> scaleFactorPlaces(Kind kind, ScaleVec vec, int scaleFactorId, ScaleOperand operand,
+// Where factor `factor` (0 .. factorsPerRow-1) of row `index` of A (`operand` A or B) (index = m, 0..127:
+// each CTA's 128 rows) or column `index` of B (index = n, 0..255) sits, for one MMA: one place per 32-lane
+// subpartition (the ISA duplicates scale factors into all four), lane index % 32 + 32 s, column index / 32,
+// byte id + factor. B is the 4x1-datapath form (cta_group::1, and cta_group::2 with M = 256); the 2x2
+// datapath of cta_group::2 M = 128 is not covered (scaleFactorFinding). Throws std::invalid_argument naming
+// the bad input (kind/vector size, ID, index, factor).
+std::vector<TmemPlace> scaleFactorPlaces(Kind kind, ScaleVec vec, int scaleFactorId, Operand operand,
                                          int index, int factor);
 // Why B's (or A's) scale factors of an MMA with M and cta_group cannot be drawn, "" when they can.
-std::string scaleFactorFinding(ScaleOperand operand, int m, int ctaGroup);
+std::string scaleFactorFinding(Operand operand, int m, int ctaGroup);
 // How many rows of scale factors one CTA holds: A's, one per row m of the CTA (at most 128); B's, one per
 // column n.
-int scaleFactorRows(ScaleOperand operand, int m, int n, int ctaGroup);
+int scaleFactorRows(Operand operand, int m, int n, int ctaGroup);
 // How every table here is qualified: none of its placements has run on a Blackwell GPU.
 inline constexpr std::string_view kNotOnHardware = "not confirmed on hardware (needs sm_100a)";
 

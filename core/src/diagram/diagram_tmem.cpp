@@ -320,8 +320,8 @@ std::vector<Grid> scaleFactorGrids(const tmem::MmaShape& s, const tcgen05::Block
     std::vector<Grid> out;
     const ScaleVecRule& rule = ruleOf(bs.vec);
     const std::string vec(toString(rule.vec));
-    for (const ScaleOperand op : {ScaleOperand::A, ScaleOperand::B}) {
-        const bool a = op == ScaleOperand::A;
+    for (const Operand op : {Operand::A, Operand::B}) {
+        const bool a = op == Operand::A;
         if (std::string why = scaleFactorFinding(op, s.m, s.ctaGroup); !why.empty()) {
             findings.push_back("finding: " + why);
             continue;
@@ -441,12 +441,12 @@ std::string validate(const Instruction& in, const TensorMemoryOptions& o) {
             return why;
     }
     if (o.access) {
-        if (o.access->op != (o.operand == TmemOperand::D ? tmem::Op::Ld : tmem::Op::St))
-            return o.operand == TmemOperand::D ? "D is composed with a tcgen05.ld (who holds D[m][n])"
-                                               : "A is composed with a tcgen05.st (who must hold A[m][k])";
+        if (o.access->op != (o.operand == Operand::D ? tmem::Op::Ld : tmem::Op::St))
+            return o.operand == Operand::D ? "D is composed with a tcgen05.ld (who holds D[m][n])"
+                                           : "A is composed with a tcgen05.st (who must hold A[m][k])";
         return tmem::validate(tmem::View{shape, o.access});
     }
-    if (o.operand == TmemOperand::A && !modelsAInTensorMemory(shape))
+    if (o.operand == Operand::A && !modelsAInTensorMemory(shape))
         return tmem::validate(tmem::View{shape, defaultAccess(shape, tmem::Op::St)});
     return {};
 }
@@ -471,7 +471,7 @@ Diagram buildTensorMemoryDiagram(const Instruction& in, const TensorMemoryOption
     const tmem::MmaShape shape = shapeOf(in, o);
     const int ctas = shape.ctaGroup;
     const tmem::LayoutRecord& rec = tmem::layoutOf(shape);
-    const bool a = o.operand == TmemOperand::A;
+    const bool a = o.operand == Operand::A;
 
     Diagram d;
     // The catalog entry's spec when drawn as the catalog has it (export --all); with the N and the access
@@ -586,7 +586,7 @@ Diagram buildTensorMemoryDiagram(const Instruction& in, const TensorMemoryOption
 TensorMemoryOptions viewOptionsOf(const Params& p) {
     TensorMemoryOptions o;
     o.n = p.n;
-    o.operand = p.tensorOperand == Operand::A ? TmemOperand::A : TmemOperand::D;
+    o.operand = p.tensorOperand == Operand::A ? Operand::A : Operand::D;
     o.access = p.access;
     o.blockScale = p.blockScale;
     return o;

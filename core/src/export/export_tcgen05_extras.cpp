@@ -27,8 +27,8 @@ void addScaleFactors(const View& v, const tcgen05::BlockScale& bs, nlohmann::ord
     sf["note"] =
         "one entry per factor f of a row (A: m of the CTA's rows; B: n), each the four places of its "
         "copies, one per 32-lane subpartition; 8 bits each";
-    for (const ScaleOperand op : {ScaleOperand::A, ScaleOperand::B}) {
-        const bool a = op == ScaleOperand::A;
+    for (const Operand op : {Operand::A, Operand::B}) {
+        const bool a = op == Operand::A;
         const std::string key = a ? "A" : "B";
         if (std::string why = scaleFactorFinding(op, v.mma.m, v.mma.ctaGroup); !why.empty()) {
             j["findings"].push_back(why);

@@ -175,7 +175,7 @@ std::string validate(Kind kind, const BlockScale& scale) {
     return {};
 }
 
-std::vector<TmemPlace> scaleFactorPlaces(Kind kind, ScaleVec vec, int scaleFactorId, ScaleOperand operand,
+std::vector<TmemPlace> scaleFactorPlaces(Kind kind, ScaleVec vec, int scaleFactorId, Operand operand,
                                          int index, int factor) {
     const ScaleVecRule& rule = ruleOf(vec);
     const std::string what = "kind::" + std::string(toString(kind)) + " ." + std::string(toString(vec));
@@ -186,9 +186,11 @@ std::vector<TmemPlace> scaleFactorPlaces(Kind kind, ScaleVec vec, int scaleFacto
     if (std::find(rule.ids.begin(), rule.ids.end(), scaleFactorId) == rule.ids.end())
         throw std::invalid_argument(what + ": scale factor ID " + std::to_string(scaleFactorId) +
                                     " is invalid; valid: " + describeIds(rule));
-    const int limit = operand == ScaleOperand::A ? 128 : 256;
+    if (operand != Operand::A && operand != Operand::B)
+        throw std::invalid_argument("scale factors belong to A or B, not " + std::string(toString(operand)));
+    const int limit = operand == Operand::A ? 128 : 256;
     if (index < 0 || index >= limit)
-        throw std::invalid_argument(std::string(operand == ScaleOperand::A ? "row m " : "column n ") +
+        throw std::invalid_argument(std::string(operand == Operand::A ? "row m " : "column n ") +
                                     std::to_string(index) + " is outside 0.." + std::to_string(limit - 1));
     if (factor < 0 || factor >= rule.factorsPerRow)
         throw std::invalid_argument(what + ": factor " + std::to_string(factor) + " is outside 0.." +
@@ -201,8 +203,8 @@ std::vector<TmemPlace> scaleFactorPlaces(Kind kind, ScaleVec vec, int scaleFacto
     return places;
 }
 
-std::string scaleFactorFinding(ScaleOperand operand, int m, int ctaGroup) {
-    if (operand == ScaleOperand::B && ctaGroup == 2 && m == 128)
+std::string scaleFactorFinding(Operand operand, int m, int ctaGroup) {
+    if (operand == Operand::B && ctaGroup == 2 && m == 128)
         return "B's scale factors of cta_group::2 with M = 128 (the 2x2 datapath, layout B/C) are not drawn: "
                "CUTLASS offers two allocations for them (tmem_sf_frg ScaleFactorDuplicated4by1 and "
                "ScaleFactorDuplicated2by2) and the ISA's Figures 240-242 do not say which one this datapath "
@@ -210,8 +212,8 @@ std::string scaleFactorFinding(ScaleOperand operand, int m, int ctaGroup) {
     return {};
 }
 
-int scaleFactorRows(ScaleOperand operand, int m, int n, int ctaGroup) {
-    return operand == ScaleOperand::A ? std::min(m / ctaGroup, 128) : n;
+int scaleFactorRows(Operand operand, int m, int n, int ctaGroup) {
+    return operand == Operand::A ? std::min(m / ctaGroup, 128) : n;
 }
 
 SparseGranularity sparseGranularity(Kind kind) {
