@@ -333,27 +333,21 @@ void instantiateMove(Instruction& in) {
 }
 } // namespace
 
-const Family kLdmatrix{.name = "ldmatrix",
-                       .registerTable = registerMatrixMoves,
-                       .ptx = movePtx,
-                       .shape = moveShape,
-                       .claims = isMatrixMoveText,
-                       .parse = parseMatrixMoveSpec,
-                       .instantiate = instantiateMove};
-const Family kStmatrix{.name = "stmatrix",
-                       .registerTable = registerMatrixMoves,
-                       .ptx = movePtx,
-                       .shape = moveShape,
-                       .claims = isMatrixMoveText,
-                       .parse = parseMatrixMoveSpec,
-                       .instantiate = instantiateMove};
-const Family kMovmatrix{.name = "movmatrix",
-                        .registerTable = registerMatrixMoves,
-                        .ptx = movePtx,
-                        .shape = moveShape,
-                        .claims = isMatrixMoveText,
-                        .parse = parseMatrixMoveSpec,
-                        .instantiate = instantiateMove};
+// The three moves share one grammar and one table; only their names differ.
+namespace {
+Family moveRow(std::string_view name) {
+    return {.name = name,
+            .registerTable = registerMatrixMoves,
+            .ptx = movePtx,
+            .shape = moveShape,
+            .claims = isMatrixMoveText,
+            .parse = parseMatrixMoveSpec,
+            .instantiate = instantiateMove};
+}
+} // namespace
+const Family kLdmatrix = moveRow("ldmatrix");
+const Family kStmatrix = moveRow("stmatrix");
+const Family kMovmatrix = moveRow("movmatrix");
 
 } // namespace family
 

@@ -10,12 +10,12 @@
 //
 // Notation: t = thread of the warp (0..31), r = register within one repetition.
 
+#include "families/params_check.hpp"
 #include "lanemap/catalog.hpp"
 #include "lanemap/diagram_tmem.hpp"
 #include "lanemap/selection.hpp"
 #include "lanemap/spec.hpp"
 #include "lanemap/tmem.hpp"
-#include "families/params_check.hpp"
 
 #include "families/tcgen05/tcgen05_spec.hpp"
 
@@ -301,22 +301,21 @@ void instantiateMma(Instruction& in) {
 }
 } // namespace
 
-const Family kTcgen05Ld{.name = "tcgen05.ld",
-                        .registerTable = registerTcgen05,
-                        .ptx = accessPtx,
-                        .shape = accessShape,
-                        .claims = isTcgen05Text,
-                        .parse = parseTcgen05Spec,
-                        .validate = validateAccess,
-                        .instantiate = instantiateAccess};
-const Family kTcgen05St{.name = "tcgen05.st",
-                        .registerTable = registerTcgen05,
-                        .ptx = accessPtx,
-                        .shape = accessShape,
-                        .claims = isTcgen05Text,
-                        .parse = parseTcgen05Spec,
-                        .validate = validateAccess,
-                        .instantiate = instantiateAccess};
+// tcgen05.ld and tcgen05.st share one grammar and one access table; only their names differ.
+namespace {
+Family accessRow(std::string_view name) {
+    return {.name = name,
+            .registerTable = registerTcgen05,
+            .ptx = accessPtx,
+            .shape = accessShape,
+            .claims = isTcgen05Text,
+            .parse = parseTcgen05Spec,
+            .validate = validateAccess,
+            .instantiate = instantiateAccess};
+}
+} // namespace
+const Family kTcgen05Ld = accessRow("tcgen05.ld");
+const Family kTcgen05St = accessRow("tcgen05.st");
 const Family kTcgen05Mma{.name = "tcgen05.mma",
                          .registerTable = registerTcgen05,
                          .ptx = [](const Variant& v, const Form&) { return tmem::ptxOf(*tmem::mmaOf(v)); },
