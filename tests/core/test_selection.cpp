@@ -89,7 +89,17 @@ TEST(Selection, ParametersAVariantDoesNotTakeAreRefusedByName) {
     target.target = "sm_90";
     EXPECT_NE(validate({Catalog::instance().variant("mma.m16n8k16.f16"), target}).find("wmma only"),
               std::string::npos);
-    EXPECT_THROW(instantiate({Catalog::instance().variant("mma.m16n8k16.f16"), target}), std::invalid_argument);
+    EXPECT_THROW(instantiate({Catalog::instance().variant("mma.m16n8k16.f16"), target}),
+                 std::invalid_argument);
+}
+
+// Tensor Memory holds D, or A: a selection that puts B there is refused, not drawn as D.
+TEST(Selection, OnlyDOrACanBeTheOperandInTensorMemory) {
+    Params b;
+    b.tensorOperand = Operand::B;
+    const Selection s{parsed("tcgen05.mma.cta_group::1.kind::f16.m128").variant, b};
+    EXPECT_NE(validate(s).find("Tensor Memory holds D, or A (layouts A, D and F), not B"), std::string::npos);
+    EXPECT_THROW(instantiate(s), std::invalid_argument);
 }
 
 } // namespace test_selection

@@ -51,8 +51,8 @@ TEST(TensorMemoryBlockScale, EveryVectorSizeAndIdIsDrawnWhereTheTableSays) {
         for (const tcgen05::ScaleVec vec : tcgen05::scaleVecsOf(kind))
             for (const int id : tcgen05::ruleOf(vec).ids) {
                 TensorMemoryOptions o;
-                o.n = 32;
-                o.blockScale = tcgen05::BlockScale{vec, id, id};
+                o.params.n = 32;
+                o.params.blockScale = tcgen05::BlockScale{vec, id, id};
                 const Diagram d = buildTensorMemoryDiagram(in, o);
                 const DiagramPanel* sa = panelOf(d, "scale A");
                 const DiagramPanel* sb = panelOf(d, "scale B");
@@ -78,13 +78,13 @@ TEST(TensorMemoryBlockScale, EveryVectorSizeAndIdIsDrawnWhereTheTableSays) {
 TEST(TensorMemoryBlockScale, AnIdTheVectorSizeDoesNotTakeIsRefusedWithTheValidOnes) {
     const Instruction& in = catalogEntry("tcgen05.mma.cta_group::1.kind::mxf4nvf4.m128");
     TensorMemoryOptions o;
-    o.blockScale = tcgen05::BlockScale{tcgen05::ScaleVec::X4, 0, 2};
+    o.params.blockScale = tcgen05::BlockScale{tcgen05::ScaleVec::X4, 0, 2};
     EXPECT_NE(validate(in, o).find("SFB ID 2 is invalid"), std::string::npos);
     EXPECT_NE(validate(in, o).find("valid: 0"), std::string::npos);
     EXPECT_THROW(buildTensorMemoryDiagram(in, o), std::invalid_argument);
     // A kind without block scaling ignores no choice silently: it is refused.
     TensorMemoryOptions f16;
-    f16.blockScale = tcgen05::BlockScale{};
+    f16.params.blockScale = tcgen05::BlockScale{};
     EXPECT_NE(validate(catalogEntry("tcgen05.mma.cta_group::1.kind::f16.m128"), f16).find("not block-scaled"),
               std::string::npos);
 }
@@ -116,8 +116,8 @@ TEST(TensorMemoryBlockScale, JsonAndSvgCarryTheChosenIds) {
     EXPECT_NE(tmem::validate(v).find("valid: 0, 2"), std::string::npos);
 
     TensorMemoryOptions o;
-    o.n = 64;
-    o.blockScale = tcgen05::BlockScale{tcgen05::ScaleVec::X2, 2, 0};
+    o.params.n = 64;
+    o.params.blockScale = tcgen05::BlockScale{tcgen05::ScaleVec::X2, 2, 0};
     const Diagram scaled =
         buildTensorMemoryDiagram(catalogEntry("tcgen05.mma.cta_group::1.kind::mxf4.m128"), o);
     const std::string svg = toSvg(scaled);
@@ -199,7 +199,7 @@ TEST(TensorMemoryEpilogueDefault, EachLayoutOpensWithCutlasssLoad) {
     }
     // A narrow D loads only its columns: layout F with N = 8 takes two 4-column repetitions.
     TensorMemoryOptions o;
-    o.n = 8;
+    o.params.n = 8;
     EXPECT_EQ(tmem::specOf(defaultAccess(shapeOf(catalogEntry("tcgen05.mma.cta_group::1.kind::f16.m64"), o),
                                          tmem::Op::Ld)),
               "tcgen05.ld.16x128b.x2");

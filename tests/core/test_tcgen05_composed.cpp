@@ -29,7 +29,7 @@ const DiagramPanel* panelOf(const Diagram& d, PanelKind kind, std::string_view o
 TEST(TensorMemoryView, TheSpecsNSizesTheGrid) {
     const Instruction& in = catalogEntry("tcgen05.mma.cta_group::1.kind::f16.m128");
     TensorMemoryOptions o;
-    o.n = 64;
+    o.params.n = 64;
     const Diagram d = buildTensorMemoryDiagram(in, o);
     ASSERT_EQ(d.panels.size(), 1u);
     EXPECT_EQ(d.panels.front().cols, 64) << "layout D: one column per n";
@@ -37,16 +37,16 @@ TEST(TensorMemoryView, TheSpecsNSizesTheGrid) {
     EXPECT_EQ(d.title, "tcgen05.mma.cta_group::1.kind::f16.m128n64");
     // Layout E folds N into two lane halves: N/2 columns.
     const Instruction& ws = catalogEntry("tcgen05.mma.ws.cta_group::1.kind::f16.m64");
-    o.n = 128;
+    o.params.n = 128;
     EXPECT_EQ(buildTensorMemoryDiagram(ws, o).panels.front().cols, 64);
-    o.n = 12; // not a valid N for M = 128 (steps of 8)
+    o.params.n = 12; // not a valid N for M = 128 (steps of 8)
     EXPECT_THROW(buildTensorMemoryDiagram(in, o), std::invalid_argument);
 }
 
 TEST(TensorMemoryView, AInTensorMemoryPacksItsElementsIntoColumns) {
     const Instruction& in = catalogEntry("tcgen05.mma.cta_group::1.kind::f16.m128");
     TensorMemoryOptions o;
-    o.operand = Operand::A;
+    o.params.tensorOperand = Operand::A;
     const Diagram d = buildTensorMemoryDiagram(in, o);
     const DiagramPanel* p = panelOf(d, PanelKind::TensorMemory, "A");
     ASSERT_NE(p, nullptr);
@@ -80,12 +80,12 @@ TEST(TensorMemoryView, ComposedDiagramMatchesWhoHoldsDForEveryCellOfEveryLayout)
         seen.insert(tmem::layoutOf(*tmem::mmaOf(*v)).layout);
         const Instruction& in = Catalog::instance().instruction(*v);
         TensorMemoryOptions o;
-        o.n = 64;
+        o.params.n = 64;
         const tmem::MmaShape shape = shapeOf(in, o);
         for (const tmem::Access& a : {tmem::Access{tmem::Op::Ld, tmem::Shape::S32x32b, 16},
                                       tmem::Access{tmem::Op::Ld, tmem::Shape::S16x256b, 2},
                                       tmem::Access{tmem::Op::Ld, tmem::Shape::S16x64b, 4, true}}) {
-            o.access = a;
+            o.params.access = a;
             const Diagram d = buildTensorMemoryDiagram(in, o);
             const DiagramPanel* t = panelOf(d, PanelKind::TensorMemory, "D");
             const DiagramPanel* r = panelOf(d, PanelKind::TensorMemoryRegisters, "D");
@@ -128,8 +128,8 @@ TEST(TensorMemoryView, ComposedDiagramMatchesWhoHoldsDForEveryCellOfEveryLayout)
 TEST(TensorMemoryView, ComposedTooltipsNameBothSides) {
     const Instruction& in = catalogEntry("tcgen05.mma.cta_group::1.kind::f16.m128");
     TensorMemoryOptions o;
-    o.access = defaultAccess(shapeOf(in, o), tmem::Op::Ld);
-    EXPECT_EQ(tmem::specOf(*o.access), "tcgen05.ld.32x32b.x32");
+    o.params.access = defaultAccess(shapeOf(in, o), tmem::Op::Ld);
+    EXPECT_EQ(tmem::specOf(*o.params.access), "tcgen05.ld.32x32b.x32");
     const Diagram d = buildTensorMemoryDiagram(in, o);
     int found = 0;
     for (std::size_t i = 0; i < d.cells.size(); ++i) {
@@ -155,9 +155,9 @@ TEST(TensorMemoryView, ComposedTooltipsNameBothSides) {
 TEST(TensorMemoryView, StoreOfAComposesWithWhoHoldsA) {
     const Instruction& in = catalogEntry("tcgen05.mma.cta_group::1.kind::f8f6f4.m64");
     TensorMemoryOptions o;
-    o.operand = Operand::A;
+    o.params.tensorOperand = Operand::A;
     const tmem::MmaShape shape = shapeOf(in, o);
-    o.access = defaultAccess(shape, tmem::Op::St);
+    o.params.access = defaultAccess(shape, tmem::Op::St);
     const Diagram d = buildTensorMemoryDiagram(in, o);
     const DiagramPanel* t = panelOf(d, PanelKind::TensorMemory, "A");
     const DiagramPanel* r = panelOf(d, PanelKind::TensorMemoryRegisters, "A");
@@ -165,14 +165,14 @@ TEST(TensorMemoryView, StoreOfAComposesWithWhoHoldsA) {
     EXPECT_EQ(r->elementBits, 8);
     for (std::uint32_t i = t->firstCell; i < t->firstCell + t->cellCount; ++i) {
         const DiagramCell& c = d.cells[i];
-        const tmem::Holder h = tmem::whoHoldsA(shape, *o.access, c.element, c.bitLo, 8);
+        const tmem::Holder h = tmem::whoHoldsA(shape, *o.params.access, c.element, c.bitLo, 8);
         EXPECT_EQ(c.thread, h.warp * 32 + h.thread);
         EXPECT_EQ(c.reg, h.reg);
         EXPECT_EQ(c.bitHi, h.bit);
         EXPECT_EQ(d.cells[static_cast<std::size_t>(d.partner[i])].row, h.warp * 32 + h.thread);
     }
     // A ld of A, or a st of D, is refused with the reason.
-    o.access->op = tmem::Op::Ld;
+    o.params.access->op = tmem::Op::Ld;
     EXPECT_THROW(buildTensorMemoryDiagram(in, o), std::invalid_argument);
 }
 
@@ -195,7 +195,7 @@ TEST(TensorMemoryView, ComposableAccessesAreExactlyTheValidCompositions) {
 TEST(TensorMemoryView, ScaleFactorPanelsFollowTheTable) {
     const Instruction& in = catalogEntry("tcgen05.mma.cta_group::1.kind::mxf8f6f4.m128");
     TensorMemoryOptions o;
-    o.n = 64;
+    o.params.n = 64;
     const Diagram d = buildTensorMemoryDiagram(in, o);
     const DiagramPanel* sa = panelOf(d, PanelKind::TensorMemory, "scale A");
     const DiagramPanel* sb = panelOf(d, PanelKind::TensorMemory, "scale B");
@@ -253,8 +253,8 @@ TEST(TensorMemoryView, SparseMetadataPanelFollowsTheTable) {
 TEST(TensorMemoryView, ScaleFactorsAndMetadataAreHeldByNoRegisterOfTheLoad) {
     const Instruction& in = catalogEntry("tcgen05.mma.sp.cta_group::1.kind::mxf4.m128");
     TensorMemoryOptions o;
-    o.n = 32;
-    o.access = defaultAccess(shapeOf(in, o), tmem::Op::Ld);
+    o.params.n = 32;
+    o.params.access = defaultAccess(shapeOf(in, o), tmem::Op::Ld);
     const Diagram d = buildTensorMemoryDiagram(in, o);
     int extras = 0, held = 0;
     for (const DiagramCell& c : d.cells) {

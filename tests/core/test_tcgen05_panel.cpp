@@ -132,7 +132,7 @@ TEST(TensorMemoryPanel, AOnTheAxesOnlyWithOneElementAColumn) {
         const Instruction* in = Catalog::instance().instruction(spec);
         ASSERT_NE(in, nullptr) << spec;
         TensorMemoryOptions o;
-        o.operand = Operand::A;
+        o.params.tensorOperand = Operand::A;
         const Diagram d = buildTensorMemoryDiagram(*in, o);
         ASSERT_FALSE(d.panels.empty());
         const DiagramPanel& p = d.panels.front();
@@ -152,8 +152,8 @@ TEST(TensorMemoryPanel, AComposedViewKeepsItsLabels) {
     const Instruction* in = Catalog::instance().instruction("tcgen05.mma.cta_group::1.kind::f16.m128");
     ASSERT_NE(in, nullptr);
     TensorMemoryOptions o;
-    o.n = 64;
-    o.access = defaultAccess(shapeOf(*in, o), tmem::Op::Ld);
+    o.params.n = 64;
+    o.params.access = defaultAccess(shapeOf(*in, o), tmem::Op::Ld);
     const Diagram d = buildTensorMemoryDiagram(*in, o);
     ASSERT_EQ(d.panels.size(), 2u);
     EXPECT_EQ(d.panels[0].labels, CellLabels::Every);
@@ -161,7 +161,7 @@ TEST(TensorMemoryPanel, AComposedViewKeepsItsLabels) {
     const std::string svg = toSvg(d);
     EXPECT_NE(svg.find(">D(37,5)<"), std::string::npos);
     // Alone, the same D draws none.
-    o.access.reset();
+    o.params.access.reset();
     const Diagram alone = buildTensorMemoryDiagram(*in, o);
     EXPECT_EQ(alone.panels[0].labels, CellLabels::None);
     EXPECT_EQ(toSvg(alone).find(">D(37,5)<"), std::string::npos);

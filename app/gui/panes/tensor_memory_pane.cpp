@@ -205,7 +205,7 @@ void TensorMemoryPane::updateTools() {
                                                : 0);
 
     TensorMemoryOptions view;
-    view.blockScale = params.blockScale;
+    view.params.blockScale = params.blockScale;
     const std::optional<tcgen05::BlockScale> bs = blockScaleOf(shape, view);
     m_scaleTools->setVisible(bs.has_value());
     if (!bs)

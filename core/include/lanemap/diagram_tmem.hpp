@@ -17,6 +17,7 @@
 //   subpartition.
 
 #include "lanemap/diagram.hpp"
+#include "lanemap/params.hpp"
 #include "lanemap/tcgen05_tmem_tables.hpp"
 #include "lanemap/tmem.hpp"
 
@@ -27,15 +28,13 @@
 namespace lanemap {
 
 struct TensorMemoryOptions {
+    // N, the operand in Tensor Memory (D, or A for layouts A, D, F), the access composed with it (a
+    // tcgen05.ld of D, a tcgen05.st of A) and the block scale drawn (nullopt: the kind's default,
+    // tcgen05::defaultBlockScale, its widest vector size with IDs 0; validate() rejects one the kind does not
+    // take): the instance's own parameters.
+    Params params;
     Palette palette = Palette::Default;
-    int n = 0;                          // N of the mma (its instruction descriptor); 0: the entry's
-    Operand operand = Operand::D;       // A: the A operand in Tensor Memory (layouts A, D, F)
-    std::optional<tmem::Access> access; // compose: a tcgen05.ld of D, or a tcgen05.st of A
-    bool extras = true;                 // scale factors (block-scaled kinds), metadata (.sp)
-    // Block-scaled kinds: the vector size and the SFA / SFB IDs drawn; nullopt: the kind's default
-    // (tcgen05::defaultBlockScale: its widest vector size, IDs 0). validate() rejects one the kind does not
-    // take, and any for a kind without block scaling.
-    std::optional<tcgen05::BlockScale> blockScale;
+    bool extras = true; // scale factors (block-scaled kinds), metadata (.sp)
 };
 
 // The block scale a view draws for `shape`: the options' or the kind's default; nullopt for a kind without

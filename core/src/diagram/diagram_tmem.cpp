@@ -416,14 +416,14 @@ TensorMemoryExtras tensorMemoryExtras(const tmem::MmaShape& shape,
 
 tmem::MmaShape shapeOf(const Instruction& in, const TensorMemoryOptions& o) {
     tmem::MmaShape shape = *tmem::mmaOf(in);
-    shape.n = o.n > 0 ? o.n : in.n > 0 ? in.n : shape.n;
+    shape.n = o.params.n > 0 ? o.params.n : in.n > 0 ? in.n : shape.n;
     return shape;
 }
 
 std::optional<tcgen05::BlockScale> blockScaleOf(const tmem::MmaShape& shape, const TensorMemoryOptions& o) {
     if (!tcgen05::defaultBlockScale(shape.kind))
         return std::nullopt;
-    return o.blockScale ? o.blockScale : tcgen05::defaultBlockScale(shape.kind);
+    return o.params.blockScale ? o.params.blockScale : tcgen05::defaultBlockScale(shape.kind);
 }
 
 bool modelsAInTensorMemory(const tmem::MmaShape& shape) {
@@ -433,20 +433,24 @@ bool modelsAInTensorMemory(const tmem::MmaShape& shape) {
 std::string validate(const Instruction& in, const TensorMemoryOptions& o) {
     if (!tmem::mmaOf(in))
         return "'" + in.spec + "' is not a tcgen05.mma entry";
+    if (o.params.tensorOperand != Operand::D && o.params.tensorOperand != Operand::A)
+        return "Tensor Memory holds D, or A (layouts A, D and F), not " +
+               std::string(toString(o.params.tensorOperand));
     const tmem::MmaShape shape = shapeOf(in, o);
     if (std::string why = tmem::validate(shape); !why.empty())
         return why;
-    if (o.blockScale) {
-        if (std::string why = tcgen05::validate(shape.kind, *o.blockScale); !why.empty())
+    if (o.params.blockScale) {
+        if (std::string why = tcgen05::validate(shape.kind, *o.params.blockScale); !why.empty())
             return why;
     }
-    if (o.access) {
-        if (o.access->op != (o.operand == Operand::D ? tmem::Op::Ld : tmem::Op::St))
-            return o.operand == Operand::D ? "D is composed with a tcgen05.ld (who holds D[m][n])"
-                                           : "A is composed with a tcgen05.st (who must hold A[m][k])";
-        return tmem::validate(tmem::View{shape, o.access});
+    if (o.params.access) {
+        if (o.params.access->op != (o.params.tensorOperand == Operand::D ? tmem::Op::Ld : tmem::Op::St))
+            return o.params.tensorOperand == Operand::D
+                       ? "D is composed with a tcgen05.ld (who holds D[m][n])"
+                       : "A is composed with a tcgen05.st (who must hold A[m][k])";
+        return tmem::validate(tmem::View{shape, o.params.access});
     }
-    if (o.operand == Operand::A && !modelsAInTensorMemory(shape))
+    if (o.params.tensorOperand == Operand::A && !modelsAInTensorMemory(shape))
         return tmem::validate(tmem::View{shape, defaultAccess(shape, tmem::Op::St)});
     return {};
 }
@@ -471,17 +475,19 @@ Diagram buildTensorMemoryDiagram(const Instruction& in, const TensorMemoryOption
     const tmem::MmaShape shape = shapeOf(in, o);
     const int ctas = shape.ctaGroup;
     const tmem::LayoutRecord& rec = tmem::layoutOf(shape);
-    const bool a = o.operand == Operand::A;
+    const bool a = o.params.tensorOperand == Operand::A;
 
     Diagram d;
     // The catalog entry's spec when drawn as the catalog has it (export --all); with the N and the access
     // asked for otherwise.
-    d.title = o.n > 0 || o.access ? tmem::specOf(shape, true) : in.spec;
-    if (o.access)
-        d.title += (o.access->op == tmem::Op::Ld ? "  --ld " : "  --st ") + tmem::specOf(*o.access);
-    if (o.blockScale && blockScaleOf(shape, o))
-        d.title += "  ." + std::string(tcgen05::toString(o.blockScale->vec)) + " SFA ID " +
-                   std::to_string(o.blockScale->sfaId) + " SFB ID " + std::to_string(o.blockScale->sfbId);
+    d.title = o.params.n > 0 || o.params.access ? tmem::specOf(shape, true) : in.spec;
+    if (o.params.access)
+        d.title +=
+            (o.params.access->op == tmem::Op::Ld ? "  --ld " : "  --st ") + tmem::specOf(*o.params.access);
+    if (o.params.blockScale && blockScaleOf(shape, o))
+        d.title += "  ." + std::string(tcgen05::toString(o.params.blockScale->vec)) + " SFA ID " +
+                   std::to_string(o.params.blockScale->sfaId) + " SFB ID " +
+                   std::to_string(o.params.blockScale->sfbId);
     d.spec = in.spec;
     d.ptx = std::string(in.ptx);
     d.section = std::string(in.section);
@@ -490,19 +496,19 @@ Diagram buildTensorMemoryDiagram(const Instruction& in, const TensorMemoryOption
     d.threads = tmem::kLanes; // hover group: the TMEM lane, or the holding thread when composed
     d.palette = o.palette;
     // The PTX names the vector size drawn (mxf4nvf4 takes 2X or 4X).
-    d.caption.push_back((o.blockScale ? tmem::ptxOf(shape, o.blockScale->vec) : std::string(in.ptx)) +
-                        "  (M " + std::to_string(shape.m) + ", N " + std::to_string(shape.n) + ", K " +
-                        std::to_string(tmem::kOf(shape.kind, shape.sparse)) +
-                        " in the instruction descriptor)");
+    d.caption.push_back(
+        (o.params.blockScale ? tmem::ptxOf(shape, o.params.blockScale->vec) : std::string(in.ptx)) + "  (M " +
+        std::to_string(shape.m) + ", N " + std::to_string(shape.n) + ", K " +
+        std::to_string(tmem::kOf(shape.kind, shape.sparse)) + " in the instruction descriptor)");
     d.caption.push_back(layoutLine(rec, in.section));
-    if (o.access)
+    if (o.params.access)
         d.caption.push_back(
-            (o.access->op == tmem::Op::Ld
-                 ? "who holds D[m][n] after " + tmem::ptxOf(*o.access) +
+            (o.params.access->op == tmem::Op::Ld
+                 ? "who holds D[m][n] after " + tmem::ptxOf(*o.params.access) +
                        ": every warp w of the warpgroup loads its subpartition (lane 32w, +16 for the upper "
                        "half of a 16-lane shape) at columns 0, " +
-                       std::to_string(tmem::columnsOf(*o.access)) + ", ..."
-                 : "who must hold A[m][k] for " + tmem::ptxOf(*o.access) +
+                       std::to_string(tmem::columnsOf(*o.params.access)) + ", ..."
+                 : "who must hold A[m][k] for " + tmem::ptxOf(*o.params.access) +
                        " to put A where the mma reads it (every warp stores its subpartition)") +
             "; hover a cell: the thread lights in both panels, its partner is framed");
     for (const auto& note : in.notes)
@@ -511,7 +517,9 @@ Diagram buildTensorMemoryDiagram(const Instruction& in, const TensorMemoryOption
     // The operand's elements, and who holds each.
     Grid g;
     const int width = a ? tmem::kOf(shape.kind, shape.sparse) / (shape.sparse ? 2 : 1) : shape.n;
-    const int bits = a ? tmem::aElementBits(shape.kind) : o.access && o.access->packed ? 16 : 32;
+    const int bits = a                                            ? tmem::aElementBits(shape.kind)
+                     : o.params.access && o.params.access->packed ? 16
+                                                                  : 32;
     g.operands = a ? Operand::A : Operand::D;
     g.operand = toString(g.operands);
     g.label = g.operand;
@@ -523,9 +531,9 @@ Diagram buildTensorMemoryDiagram(const Instruction& in, const TensorMemoryOption
         for (int k = 0; k < width; ++k) {
             TmemElement e{m, k, k, a ? tmem::placeA(shape, m, k, bits) : tmem::placeD(shape, m, k),
                           std::nullopt};
-            if (o.access)
-                e.holder = a ? tmem::whoHoldsA(shape, *o.access, m, k, bits)
-                             : tmem::whoHoldsD(shape, *o.access, m, k);
+            if (o.params.access)
+                e.holder = a ? tmem::whoHoldsA(shape, *o.params.access, m, k, bits)
+                             : tmem::whoHoldsD(shape, *o.params.access, m, k);
             g.elements.push_back(e);
         }
     int columns = 1;
@@ -553,12 +561,12 @@ Diagram buildTensorMemoryDiagram(const Instruction& in, const TensorMemoryOption
     y += mt.gap;
     const double top = y + mt.panelTitleFont;
     // Composed, the labels stay: the register panel's cells name the same elements, and the eye matches them.
-    const int tmemPanel =
-        addTmemPanel(d, g, ctas, x0, top + (o.access ? mt.headerFont + 6 : 0), o.palette, !o.access);
-    if (o.access) {
+    const int tmemPanel = addTmemPanel(d, g, ctas, x0, top + (o.params.access ? mt.headerFont + 6 : 0),
+                                       o.palette, !o.params.access);
+    if (o.params.access) {
         // Beside it, rows level with the Tensor Memory rows (a .32x32b load gives thread t lane t).
         const int regPanel =
-            addRegisterPanel(d, g, *o.access, ctas, d.width - mt.margin - 40, top, o.palette);
+            addRegisterPanel(d, g, *o.params.access, ctas, d.width - mt.margin - 40, top, o.palette);
         const DiagramPanel& tp = d.panels[static_cast<std::size_t>(tmemPanel)];
         const DiagramPanel& rp = d.panels[static_cast<std::size_t>(regPanel)];
         d.partner.assign(d.cells.size(), -1);
@@ -568,7 +576,7 @@ Diagram buildTensorMemoryDiagram(const Instruction& in, const TensorMemoryOption
         }
     }
     if (o.extras) { // under the operand, in either view; what the tables cannot draw is a finding line
-        TensorMemoryExtras extras = tensorMemoryExtras(shape, o.blockScale);
+        TensorMemoryExtras extras = tensorMemoryExtras(shape, o.params.blockScale);
         for (std::string& f : extras.findings) { // one line each under what is drawn so far
             const double lineY = d.height - mt.margin + mt.noteFont + 10;
             addText(d, x0, lineY, f, mt.noteFont, TextRole::Caption);
@@ -577,24 +585,19 @@ Diagram buildTensorMemoryDiagram(const Instruction& in, const TensorMemoryOption
         }
         for (const Grid& extra : extras.grids)
             addTmemPanel(d, extra, 1, x0, d.height - mt.margin + mt.gap + mt.panelTitleFont, o.palette,
-                         !o.access);
+                         !o.params.access);
     }
     rebuildHoverIndex(d);
     return d;
 }
 
 TensorMemoryOptions viewOptionsOf(const Params& p) {
-    TensorMemoryOptions o;
-    o.n = p.n;
-    o.operand = p.tensorOperand == Operand::A ? Operand::A : Operand::D;
-    o.access = p.access;
-    o.blockScale = p.blockScale;
-    return o;
+    return TensorMemoryOptions{.params = p};
 }
 
 tmem::View viewOf(const Instruction& in) {
     const TensorMemoryOptions o = viewOptionsOf(in.params);
-    return tmem::View{shapeOf(in, o), o.access, o.blockScale};
+    return tmem::View{shapeOf(in, o), o.params.access, o.params.blockScale};
 }
 
 Diagram buildTensorMemoryDiagram(const Instruction& in, Palette palette) {

@@ -280,9 +280,6 @@ void instantiateAccess(Instruction& in) {
 std::string validateMma(const Instruction& entry, const Params& p) {
     if (std::string why = refuseOthers(entry, p, TakesN | TakesTensorMemory); !why.empty())
         return why;
-    if (p.tensorOperand != Operand::D && p.tensorOperand != Operand::A)
-        return "a tcgen05.mma places D (or A) in Tensor Memory, not " +
-               std::string(toString(p.tensorOperand));
     return validate(entry, viewOptionsOf(p));
 }
 
@@ -293,10 +290,12 @@ void instantiateMma(Instruction& in) {
     const tmem::MmaShape shape = shapeOf(in, view);
     in.n = shape.n;
     const bool a = in.params.tensorOperand == Operand::A;
-    const int bits = a ? tmem::aElementBits(shape.kind) : view.access && view.access->packed ? 16 : 32;
+    const int bits = a                                              ? tmem::aElementBits(shape.kind)
+                     : in.params.access && in.params.access->packed ? 16
+                                                                    : 32;
     Placement tensor = Placement::tensorMemory({shape, in.params.tensorOperand, bits});
-    if (view.access)
-        in.placements.push_back(compose(tensor, *view.access));
+    if (in.params.access)
+        in.placements.push_back(compose(tensor, *in.params.access));
     in.placements.insert(in.placements.begin(), std::move(tensor));
 }
 } // namespace
