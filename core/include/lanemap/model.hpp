@@ -84,10 +84,6 @@ struct MetadataLayout {
 enum class Major : std::uint8_t { Row, Col };
 std::string_view toString(Major major);
 
-// mma .kind:: qualifier.
-enum class Kind : std::uint8_t { None, F8F6F4, MXF8F6F4, MXF4, MXF4NVF4 };
-std::string_view toString(Kind kind); // "" for None, else "f8f6f4", ...
-
 // The cheap facts of one instruction variant: enough to list, parse and filter without building layouts.
 struct Variant {
     std::string spec;               // canonical short spec (docs/reference/spec-grammar.md)

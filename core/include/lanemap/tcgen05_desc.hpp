@@ -90,16 +90,16 @@ SmemDescriptor descriptorFor(const smem::SmemLayout& layout);
 
 // --- instruction descriptor (Tables 42-44) ----------------------------------------------------------------
 
-enum class Kind : std::uint8_t { F16, TF32, F8F6F4, I8, MXF8F6F4, MXF4, MXF4NVF4 };
+using lanemap::Kind; // a tcgen05.mma takes every kind but None
+using lanemap::parseKind;
+using lanemap::toString;
 enum class DType : std::uint8_t { F16, F32, S32 };
 enum class Type : std::uint8_t { F16, BF16, TF32, E4M3, E5M2, E2M3, E3M2, E2M1, U8, S8 };
 enum class ScaleType : std::uint8_t { UE4M3, UE8M0 };
 
-std::string_view toString(Kind kind); // "f16", "tf32", "f8f6f4", "i8", "mxf8f6f4", "mxf4", "mxf4nvf4"
 std::string_view toString(DType type);
 std::string_view toString(Type type);
 std::string_view toString(ScaleType type);
-std::optional<Kind> parseKind(std::string_view text); // also accepts a "kind::" prefix
 std::optional<DType> parseDType(std::string_view text);
 std::optional<Type> parseType(std::string_view text);
 std::optional<ScaleType> parseScaleType(std::string_view text);

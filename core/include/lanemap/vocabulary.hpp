@@ -26,6 +26,13 @@ constexpr int warpOf(int thread) {
     return thread / kWarpSize;
 }
 
+// The .kind:: qualifier of an mma (sm_120) or a tcgen05.mma; None: an mma written without one.
+enum class Kind : std::uint8_t { None, F16, TF32, F8F6F4, I8, MXF8F6F4, MXF4, MXF4NVF4 };
+std::string_view toString(Kind kind); // "" for None, else "f16", "tf32", "f8f6f4", "i8", "mxf8f6f4", ...
+// A kind's name, with or without a "kind::" or ".kind::" prefix, case-insensitively; nullopt otherwise (and
+// for the empty text: None is never parsed).
+std::optional<Kind> parseKind(std::string_view text);
+
 // The matrices an instruction touches. C and D are separate operands; a C/D pane is a view that merges
 // them.
 enum class Operand : std::uint8_t { A, B, C, D, Metadata };

@@ -1,7 +1,7 @@
 #include "lanemap/model.hpp"
 
-#include "model/build_cache.hpp"
 #include "lanemap/evidence.hpp"
+#include "model/build_cache.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -48,22 +48,6 @@ std::string_view toString(ErratumStatus status) {
 
 std::string_view toString(Major major) {
     return major == Major::Row ? "row" : "col";
-}
-
-std::string_view toString(Kind kind) {
-    switch (kind) {
-    case Kind::None:
-        return "";
-    case Kind::F8F6F4:
-        return "f8f6f4";
-    case Kind::MXF8F6F4:
-        return "mxf8f6f4";
-    case Kind::MXF4:
-        return "mxf4";
-    case Kind::MXF4NVF4:
-        return "mxf4nvf4";
-    }
-    return "";
 }
 
 std::string shapeWord(int m, int n, int k) {

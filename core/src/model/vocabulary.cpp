@@ -4,6 +4,7 @@
 #include <array>
 #include <cctype>
 #include <ostream>
+#include <utility>
 
 namespace lanemap {
 
@@ -89,6 +90,31 @@ std::string_view toString(Operand operand) {
         return "metadata";
     }
     return "?";
+}
+
+namespace {
+constexpr std::pair<Kind, std::string_view> kKindNames[] = {
+    {Kind::F16, "f16"},           {Kind::TF32, "tf32"}, {Kind::F8F6F4, "f8f6f4"},    {Kind::I8, "i8"},
+    {Kind::MXF8F6F4, "mxf8f6f4"}, {Kind::MXF4, "mxf4"}, {Kind::MXF4NVF4, "mxf4nvf4"}};
+} // namespace
+
+std::string_view toString(Kind kind) {
+    for (const auto& [k, name] : kKindNames)
+        if (k == kind)
+            return name;
+    return ""; // None
+}
+
+std::optional<Kind> parseKind(std::string_view text) {
+    for (std::string_view prefix : {".kind::", "kind::"})
+        if (text.size() >= prefix.size() && equalNoCase(text.substr(0, prefix.size()), prefix)) {
+            text.remove_prefix(prefix.size());
+            break;
+        }
+    for (const auto& [k, name] : kKindNames)
+        if (equalNoCase(text, name))
+            return k;
+    return std::nullopt;
 }
 
 std::optional<Operand> parseOperand(std::string_view name) {

@@ -216,16 +216,14 @@ SmemDescriptor descriptorFor(const smem::SmemLayout& layout) {
 
 namespace {
 
-struct KindInfo {
+struct KindInfo { // the names are lanemap::toString's
     Kind kind;
-    std::string_view name;
     int denseK, sparseK;
 };
-constexpr std::array kKinds{
-    KindInfo{Kind::F16, "f16", 16, 32},           KindInfo{Kind::TF32, "tf32", 8, 16},
-    KindInfo{Kind::F8F6F4, "f8f6f4", 32, 64},     KindInfo{Kind::I8, "i8", 32, 64},
-    KindInfo{Kind::MXF8F6F4, "mxf8f6f4", 32, 64}, KindInfo{Kind::MXF4, "mxf4", 64, 128},
-    KindInfo{Kind::MXF4NVF4, "mxf4nvf4", 64, 128}};
+constexpr std::array kKinds{KindInfo{Kind::F16, 16, 32},      KindInfo{Kind::TF32, 8, 16},
+                            KindInfo{Kind::F8F6F4, 32, 64},   KindInfo{Kind::I8, 32, 64},
+                            KindInfo{Kind::MXF8F6F4, 32, 64}, KindInfo{Kind::MXF4, 64, 128},
+                            KindInfo{Kind::MXF4NVF4, 64, 128}};
 
 const KindInfo& kindInfo(Kind k) {
     for (const KindInfo& i : kKinds)
@@ -599,9 +597,6 @@ bool validShapeN(Kind kind, bool sparse, int n, int ctaGroup, bool ws) {
     return nAllowed(d, ctaGroup, ws);
 }
 
-std::string_view toString(Kind kind) {
-    return kindInfo(kind).name;
-}
 std::string_view toString(DType type) {
     for (const DTypeInfo& i : kDTypes)
         if (i.type == type)
@@ -613,17 +608,6 @@ std::string_view toString(Type type) {
 }
 std::string_view toString(ScaleType type) {
     return type == ScaleType::UE8M0 ? "ue8m0" : "ue4m3";
-}
-std::optional<Kind> parseKind(std::string_view text) {
-    std::string s = lower(text);
-    if (s.rfind(".kind::", 0) == 0)
-        s = s.substr(7);
-    else if (s.rfind("kind::", 0) == 0)
-        s = s.substr(6);
-    for (const KindInfo& i : kKinds)
-        if (i.name == s)
-            return i.kind;
-    return std::nullopt;
 }
 std::optional<DType> parseDType(std::string_view text) {
     const std::string s = lower(text);
@@ -648,7 +632,12 @@ std::optional<ScaleType> parseScaleType(std::string_view text) {
     return std::nullopt;
 }
 std::string_view kindList() {
-    static const std::string list = namesOf(kKinds);
+    static const std::string list = [] {
+        std::string out;
+        for (const KindInfo& i : kKinds)
+            out.append(out.empty() ? "" : ", ").append(toString(i.kind));
+        return out;
+    }();
     return list;
 }
 bool isBlockScaled(Kind kind) {
