@@ -181,3 +181,37 @@ TEST(Tma, TheSharedMemoryDiagramDrawsFillGrey) {
 }
 
 } // namespace test_tma
+
+namespace test_tma {
+
+// Found on an H200 (docs/tma.md#legality-study): a swizzled box narrower than its swizzle's span is not a
+// trap; each row is padded to the span, and the swizzle acts on the padded address.
+TEST(Tma, ABoxNarrowerThanItsSwizzleSpanHasRowsPaddedToTheSpan) {
+    const auto i = instantiate(parsed("cp.async.bulk.tensor.2d tensor=64x128 box=8x32 swizzle=128B"));
+    EXPECT_EQ(smemAt(*i, 0, 8), 16u);
+    EXPECT_EQ(smemAt(*i, 1, 0), 128u + 16u); // row 1 starts at the next 128-byte line, chunk 0 ^ 1
+    EXPECT_EQ(smemAt(*i, 2, 8), 256u + 48u); // chunk 1 ^ 2
+    const tma::TensorMap map = tma::mapOf(*i);
+    EXPECT_EQ(map.boxBytes(), 512);        // the transaction count
+    EXPECT_EQ(map.footprintBytes(), 1024); // the shared memory it spans
+    EXPECT_NE(in(*i, Space::SharedMemory).presentation().extentFact.find("512 bytes loaded"),
+              std::string::npos);
+}
+
+// Found on an H200: an innermost coordinate that is not 16-byte aligned traps (cudaErrorIllegalInstruction),
+// swizzled or not, negative too; lanemap refuses it and says what would work.
+TEST(Tma, AnInnermostCoordinateNotSixteenByteAlignedIsRefused) {
+    const std::string why = refusal("cp.async.bulk.tensor.2d tensor=64x128 box=8x64 origin=0,3");
+    EXPECT_NE(why.find("innermost coordinate 3 is 6 bytes"), std::string::npos) << why;
+    EXPECT_NE(why.find("traps"), std::string::npos) << why;
+    EXPECT_NE(why.find("e.g. 0 or 8"), std::string::npos) << why;
+    EXPECT_NE(refusal("cp.async.bulk.tensor.2d tensor=64x128 box=8x64 origin=0,-3").find("e.g. -8 or 0"),
+              std::string::npos);
+    EXPECT_NE(
+        refusal("cp.async.bulk.tensor.2d elem-bytes=1 tensor=64x256 box=8x128 origin=0,1").find("traps"),
+        std::string::npos);
+    EXPECT_EQ(refusal("cp.async.bulk.tensor.2d tensor=64x128 box=8x64 origin=0,8"), "");
+    EXPECT_EQ(refusal("cp.async.bulk.tensor.2d tensor=64x128 box=8x64 origin=3,-16"), "");
+}
+
+} // namespace test_tma

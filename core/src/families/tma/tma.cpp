@@ -60,6 +60,18 @@ std::int64_t TensorMap::boxBytes() const {
     return n;
 }
 
+int TensorMap::rowPitch() const {
+    return swizzle == smem::Swizzle::None ? innerBytes()
+                                          : std::max(innerBytes(), smem::swizzleBytes(swizzle));
+}
+
+std::int64_t TensorMap::footprintBytes() const {
+    std::int64_t rows = 1;
+    for (int i = 1; i < rank; ++i)
+        rows *= loaded(i);
+    return rows * rowPitch();
+}
+
 TensorMap defaultMap(int rank) {
     TensorMap m;
     m.rank = rank;
@@ -145,6 +157,21 @@ std::string checkEncoding(const TensorMap& m) {
 }
 
 std::string checkLoad(const TensorMap& m) {
+    // The GPU traps (cudaErrorIllegalInstruction) on a load whose innermost coordinate is not 16-byte
+    // aligned, with or without a swizzle, negative too; the encoder cannot see the coordinates
+    // (docs/tma.md#legality-study).
+    if (const std::int64_t bytes = m.origin[0] * m.elementBytes(); bytes % 16 != 0) {
+        const int step = 16 / std::gcd(16, m.elementBytes());
+        const std::int64_t below = (m.origin[0] / step - (m.origin[0] % step < 0 ? 1 : 0)) * step;
+        return "the load's innermost coordinate " + std::to_string(m.origin[0]) + " is " +
+               std::to_string(bytes) +
+               " bytes from the tensor's start, not a multiple of 16: the GPU traps with an illegal "
+               "instruction "
+               "(cuTensorMapEncodeTiled cannot see the coordinates; docs/tma.md#legality-study); valid: a "
+               "multiple of " +
+               std::to_string(step) + " elements, e.g. " + std::to_string(below) + " or " +
+               std::to_string(below + step);
+    }
     if (m.interleave != Interleave::None)
         return "interleaved layouts (interleave " + std::string(toString(m.interleave)) +
                ") are not modelled: lanemap draws the non-interleaved tiled mode (interleave=none)";
@@ -171,8 +198,11 @@ std::vector<BoxElement> boxElements(const TensorMap& m) {
     for (std::size_t n = 0; n < total; ++n) {
         BoxElement e;
         e.boxIndex = j;
-        e.smemOffset =
-            smem::swizzleAddress(static_cast<std::uint32_t>(n) * static_cast<std::uint32_t>(eb), m.swizzle);
+        const auto inner = static_cast<std::uint32_t>(n % static_cast<std::size_t>(m.loaded(0)));
+        const auto row = static_cast<std::uint32_t>(n / static_cast<std::size_t>(m.loaded(0)));
+        e.smemOffset = smem::swizzleAddress(row * static_cast<std::uint32_t>(m.rowPitch()) +
+                                                inner * static_cast<std::uint32_t>(eb),
+                                            m.swizzle);
         std::int64_t offset = 0;
         for (int i = 0; i < m.rank; ++i) {
             const auto u = static_cast<std::size_t>(i);

@@ -7,9 +7,10 @@
 // rows of 192 columns; `origin=8,64` is row 8, column 64). The driver's arrays and the PTX coordinate operand
 // `{c0, c1}` are innermost first; the struct below keeps the driver's order, so index 0 is the innermost.
 //
-// The box in shared memory is dense, innermost dimension fastest (ceil(box[i] / elementStrides[i]) elements
-// along dimension i), and the swizzle acts on the byte offset from a base aligned to the swizzle's repeat
-// (1024 bytes for 128B): smem::swizzleAddress, the same function the wgmma layouts use.
+// The box in shared memory is row after row, innermost dimension fastest (ceil(box[i] / elementStrides[i])
+// elements along dimension i), each row padded to the swizzle's span where a swizzle is set, and the swizzle
+// acts on the byte offset from a base aligned to the swizzle's repeat (1024 bytes for 128B):
+// smem::swizzleAddress, the same function the wgmma layouts use.
 
 #include "lanemap/params.hpp"
 #include "lanemap/smem.hpp"
@@ -58,9 +59,15 @@ struct TensorMap {
     // Elements the box holds along dimension i: ceil(box[i] / elementStrides[i]) (dimension 0 ignores its
     // element stride without interleave, as the driver does).
     int loaded(int i) const;
-    // Bytes of one innermost row of the box in shared memory, and of the whole box.
+    // Bytes of one innermost row of the box, and of the whole box: what the load moves (the mbarrier's
+    // transaction count).
     int innerBytes() const { return loaded(0) * elementBytes(); }
     std::int64_t boxBytes() const;
+    // Bytes from one row of the box to the next in shared memory: the inner extent, or with a swizzle the
+    // swizzle's span (a narrower row is padded to it: found on the GPU, docs/tma.md#legality-study).
+    int rowPitch() const;
+    // Bytes of shared memory the box spans: rows x rowPitch().
+    std::int64_t footprintBytes() const;
     friend bool operator==(const TensorMap&, const TensorMap&) = default;
 };
 

@@ -186,9 +186,9 @@ std::string validateTma(const Instruction& entry, const Params& p) {
         return "cuTensorMapEncodeTiled refuses this map: " + why;
     if (std::string why = checkLoad(map); !why.empty())
         return why;
-    if (map.boxBytes() > 227 * 1024)
-        return "the box is " + std::to_string(map.boxBytes()) +
-               " bytes; shared memory holds at most 227 KiB (232,448 bytes) per CTA";
+    if (map.footprintBytes() > 227 * 1024)
+        return "the box spans " + std::to_string(map.footprintBytes()) +
+               " bytes of shared memory; a CTA has at most 227 KiB (232,448 bytes)";
     return {};
 }
 
@@ -218,7 +218,9 @@ void instantiateTma(Instruction& in) {
     words.extentTitle = "box " + std::to_string(rows) + " \u00d7 " + std::to_string(cols) + " ." +
                         std::string(toString(map.type)) + ", " + std::string(smem::toString(map.swizzle)) +
                         " swizzle";
-    words.extentFact = specText(map);
+    words.extentFact = specText(map) + "; " + std::to_string(map.boxBytes()) +
+                       " bytes loaded (the mbarrier's transaction count) into " +
+                       std::to_string(map.footprintBytes()) + " bytes of shared memory";
     Placement s = Placement::table(OperandSet{Operand::D}, Space::SharedMemory, map.type, rows, cols,
                                    std::move(shared));
     s.setPresentation(words);

@@ -41,6 +41,12 @@ std::vector<std::string> catalogSpecs(int rank) {
                 specs.push_back(base + " origin=0,0");
                 specs.push_back(base + " origin=36," + std::to_string(3 * inner - inner / 2));
             }
+        // Boxes narrower than their swizzle's span: each row padded to the span.
+        specs.push_back(op + "elem-bytes=2 tensor=40x96 box=8x32 swizzle=128B origin=0,0");
+        specs.push_back(op + "elem-bytes=2 tensor=40x96 box=8x32 swizzle=128B origin=36,80");
+        specs.push_back(op + "elem-bytes=1 tensor=40x96 box=8x16 swizzle=64B origin=4,16");
+        specs.push_back(op + "elem-bytes=4 tensor=40x32 box=8x4 swizzle=32B origin=0,28");
+        specs.push_back(op + "elem-bytes=2 tensor=40x96 box=6x16 swizzle=128B origin=2,8");
         // Other shapes: a tall box, an odd row count, an inner extent of 16 bytes, a box wider than the
         // tensor, negative coordinates, an element stride along the rows, an unaligned outer origin.
         specs.push_back(op + "elem-bytes=2 tensor=300x64 box=256x8 origin=10,8");
@@ -86,7 +92,8 @@ Config configOf(const std::string& spec) {
     }
     if (!shared || !global)
         throw std::logic_error("a TMA instance has a shared-memory and a global placement");
-    c.expected.assign(static_cast<std::size_t>(c.map.boxBytes()), 0xA5); // what no element overwrote
+    // The footprint and 1 KiB past it (what the kernel reads back): 0xA5 where no element lands.
+    c.expected.assign(static_cast<std::size_t>(c.map.footprintBytes()) + 1024, 0xA5);
     for (int r = 0; r < shared->rows(); ++r)
         for (int col = 0; col < shared->cols(); ++col) {
             for (const Holding& h : shared->at(r, col)) {

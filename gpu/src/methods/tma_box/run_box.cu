@@ -14,14 +14,14 @@ namespace {
 
 template <int Rank>
 __global__ void loadBox(const __grid_constant__ CUtensorMap map, int c0, int c1, int c2, int c3, int c4,
-                        unsigned boxBytes, unsigned char* out) {
+                        unsigned boxBytes, unsigned spanBytes, unsigned char* out) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     extern __shared__ __align__(1024) unsigned char dynamicSmem[];
     __shared__ __align__(8) unsigned long long barrier;
     // The swizzle acts on address bits up to 9: the box starts 1024-byte aligned.
     unsigned char* box = reinterpret_cast<unsigned char*>(
         (reinterpret_cast<unsigned long long>(dynamicSmem) + 1023ull) & ~1023ull);
-    for (unsigned i = threadIdx.x; i < boxBytes; i += blockDim.x)
+    for (unsigned i = threadIdx.x; i < spanBytes; i += blockDim.x)
         box[i] = 0xA5; // what no element overwrote
     const unsigned bar = static_cast<unsigned>(__cvta_generic_to_shared(&barrier));
     const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(box));
@@ -69,10 +69,10 @@ __global__ void loadBox(const __grid_constant__ CUtensorMap map, int c0, int c1,
             : "=r"(done)
             : "r"(bar)
             : "memory");
-    for (unsigned i = threadIdx.x; i < boxBytes; i += blockDim.x)
+    for (unsigned i = threadIdx.x; i < spanBytes; i += blockDim.x)
         out[i] = box[i];
     if (threadIdx.x == 0)
-        out[boxBytes] = done ? 1 : 2;
+        out[spanBytes] = done ? 1 : 2;
 #endif
 }
 
@@ -147,6 +147,9 @@ BoxRun runBox(const tma::TensorMap& m, std::span<const std::uint8_t> tensor) {
     void* dTensor = nullptr;
     unsigned char* dOut = nullptr;
     const auto boxBytes = static_cast<unsigned>(m.boxBytes());
+    // What is read back: the box's footprint (rows padded to a swizzle's span) and 1 KiB past it, so bytes
+    // written beyond lanemap's footprint show too.
+    const auto spanBytes = static_cast<unsigned>(m.footprintBytes()) + 1024u;
     auto fail = [&](const char* what, cudaError_t e) {
         run.error = std::string(what) + ": " + cudaText(e);
         if (dTensor)
@@ -160,7 +163,7 @@ BoxRun runBox(const tma::TensorMap& m, std::span<const std::uint8_t> tensor) {
     if (cudaError_t e = cudaMemcpy(dTensor, tensor.data(), tensor.size(), cudaMemcpyHostToDevice);
         e != cudaSuccess)
         return fail("cudaMemcpy tensor", e);
-    if (cudaError_t e = cudaMalloc(&dOut, boxBytes + 1); e != cudaSuccess)
+    if (cudaError_t e = cudaMalloc(&dOut, spanBytes + 1); e != cudaSuccess)
         return fail("cudaMalloc out", e);
     alignas(64) CUtensorMap map{};
     cuuint64_t dims[5], strides[4];
@@ -189,21 +192,21 @@ BoxRun runBox(const tma::TensorMap& m, std::span<const std::uint8_t> tensor) {
     const int c[5] = {static_cast<int>(m.origin[0]), static_cast<int>(m.origin[1]),
                       static_cast<int>(m.origin[2]), static_cast<int>(m.origin[3]),
                       static_cast<int>(m.origin[4])};
-    const std::size_t smemBytes = boxBytes + 1024;
-    void (*kernels[5])(CUtensorMap, int, int, int, int, int, unsigned,
+    const std::size_t smemBytes = spanBytes + 1024;
+    void (*kernels[5])(CUtensorMap, int, int, int, int, int, unsigned, unsigned,
                        unsigned char*) = {loadBox<1>, loadBox<2>, loadBox<3>, loadBox<4>, loadBox<5>};
     auto kernel = kernels[m.rank - 1];
     if (cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                              static_cast<int>(smemBytes));
         e != cudaSuccess)
         return fail("cudaFuncSetAttribute", e);
-    kernel<<<1, 128, smemBytes>>>(map, c[0], c[1], c[2], c[3], c[4], boxBytes, dOut);
+    kernel<<<1, 128, smemBytes>>>(map, c[0], c[1], c[2], c[3], c[4], boxBytes, spanBytes, dOut);
     if (cudaError_t e = cudaGetLastError(); e != cudaSuccess)
         return fail("launch", e);
     if (cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess)
         return fail("the load", e); // a trap: the context is lost, the caller's process should end
-    run.image.resize(boxBytes + 1);
-    if (cudaError_t e = cudaMemcpy(run.image.data(), dOut, boxBytes + 1, cudaMemcpyDeviceToHost);
+    run.image.resize(spanBytes + 1);
+    if (cudaError_t e = cudaMemcpy(run.image.data(), dOut, spanBytes + 1, cudaMemcpyDeviceToHost);
         e != cudaSuccess)
         return fail("cudaMemcpy out", e);
     const int status = run.image.back();

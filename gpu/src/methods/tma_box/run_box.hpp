@@ -15,7 +15,7 @@ namespace lanemap::gpu::tmabox {
 struct BoxRun {
     int encodeStatus = -1; // the CUresult of cuTensorMapEncodeTiled (0: accepted)
     std::string error;     // "" when the load ran; else the CUDA error (a trap) or why it did not run
-    std::vector<std::uint8_t> image; // shared memory [0, boxBytes)
+    std::vector<std::uint8_t> image; // shared memory [0, footprintBytes + 1024)
     std::array<std::uint8_t, 128> encoded{};
 };
 

@@ -6,6 +6,7 @@
 #include "methods/tma_box/run_box.hpp"
 #include "methods/tma_box/tma_box.hpp"
 
+#include <cctype>
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -25,6 +26,8 @@ int main(int argc, char** argv) {
     std::string words;
     for (; arg < argc; ++arg)
         words += std::string(argv[arg]) + " ";
+    for (char& ch : words) // the grammar's words are read in lower case, as parseSpec gives them
+        ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
     tma::TensorMap map;
     std::optional<smem::Swizzle> swizzle;
     if (std::string why = tma::parseWords(words, rank, map, swizzle); !why.empty()) {
