@@ -789,7 +789,7 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         option(show, "--scale-vec", tcgen05Scale.vec, kScaleVecHelp);
         numberOption(show, "--sfa-id", sfaIdText, kSfaIdHelp);
         numberOption(show, "--sfb-id", sfbIdText, kSfbIdHelp);
-        show->allow_extras(); // a family grammar's words after the spec (readSpecWords)
+        show->allow_extras(); // a family grammar's words after the spec, read with it below
     }
 
     std::string exportSpec, format = "json", output;
@@ -824,7 +824,7 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         numberOption(exp, "--sfa-id", sfaIdText, kSfaIdHelp);
         numberOption(exp, "--sfb-id", sfbIdText, kSfbIdHelp);
         option(exp, "--lanes", lanes, "svg: only these lanes/threads in color, e.g. 0-3,13 (others grey)");
-        exp->allow_extras(); // a family grammar's words after the spec (readSpecWords)
+        exp->allow_extras(); // a family grammar's words after the spec, read with it below
     }
 
     std::string probeSpec;
@@ -961,8 +961,12 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         const std::vector<std::string> words = command->remaining();
         const ParsedSpec alone = text->empty() ? ParsedSpec{} : parseSpec(*text, Catalog::instance());
         if (!alone || !alone.variant->family || !alone.variant->family->parse) {
-            err << "lanemap-cli: unknown argument '" << excerpt(words.front(), 40) << "'; see lanemap-cli "
-                << command->get_name() << " --help\n";
+            // As CLI11 says it where no family reads words.
+            err << "lanemap-cli: The following argument" << (words.size() == 1 ? " was" : "s were")
+                << " not expected:";
+            for (const std::string& w : words)
+                err << ' ' << excerpt(w, 40);
+            err << "; see lanemap-cli " << command->get_name() << " --help\n";
             return Usage;
         }
         for (const std::string& w : words)

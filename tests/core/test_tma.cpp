@@ -159,9 +159,11 @@ TEST(Tma, JsonListsEveryBoxElementWithNullForFill) {
     EXPECT_TRUE(f["row"].is_null());
     EXPECT_TRUE(f["col"].is_null());
     EXPECT_EQ(f["fill"], true);
-    // Formats a copy has no use for are refused with what is valid.
-    EXPECT_FALSE(exportInstruction(*i, ExportFormat::Cute, {}, doc, error));
-    EXPECT_NE(error.find("json, txt or svg"), std::string::npos) << error;
+    // Options for register operands are refused with what the box takes.
+    ExportOptions lanes;
+    lanes.lanes = {0};
+    EXPECT_FALSE(exportInstruction(*i, ExportFormat::Json, lanes, doc, error));
+    EXPECT_NE(error.find("no register operands"), std::string::npos) << error;
 }
 
 TEST(Tma, TheSharedMemoryDiagramDrawsFillGrey) {
@@ -212,6 +214,122 @@ TEST(Tma, AnInnermostCoordinateNotSixteenByteAlignedIsRefused) {
         std::string::npos);
     EXPECT_EQ(refusal("cp.async.bulk.tensor.2d tensor=64x128 box=8x64 origin=0,8"), "");
     EXPECT_EQ(refusal("cp.async.bulk.tensor.2d tensor=64x128 box=8x64 origin=3,-16"), "");
+}
+
+} // namespace test_tma
+
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+namespace test_tma {
+
+namespace {
+
+std::string recorded(const std::string& name) {
+    std::ifstream in(std::string(LANEMAP_SOURCE_DIR) + "/docs/probe-runs/" + name);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+// The map a spec text names, read without lanemap's checks (the study ran maps lanemap refuses).
+tma::TensorMap mapOfText(std::string text) {
+    for (char& c : text)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const std::size_t d = text.find("d ");
+    const int rank = text[d - 1] - '0';
+    tma::TensorMap m;
+    std::optional<smem::Swizzle> swizzle;
+    const std::string why = tma::parseWords(text.substr(d + 2), rank, m, swizzle);
+    if (!why.empty())
+        throw std::runtime_error(why + ": " + text);
+    m.swizzle = swizzle.value_or(smem::Swizzle::None);
+    return m;
+}
+
+void expectDecodes(const tma::TensorMap& want, const std::array<std::uint8_t, 128>& bytes,
+                   const std::string& what) {
+    std::string error;
+    const std::optional<tma::DecodedMap> got = tma::decodeTensorMap(bytes, error);
+    ASSERT_TRUE(got) << what << ": " << error;
+    const tma::TensorMap& m = got->map;
+    EXPECT_EQ(m.rank, want.rank) << what;
+    EXPECT_EQ(m.type, want.type) << what;
+    EXPECT_EQ(m.swizzle, want.swizzle) << what;
+    EXPECT_EQ(m.oob, want.oob) << what;
+    EXPECT_EQ(m.l2, want.l2) << what;
+    EXPECT_EQ(m.interleave, want.interleave) << what;
+    for (int i = 0; i < want.rank; ++i) {
+        const auto u = static_cast<std::size_t>(i);
+        EXPECT_EQ(m.dims[u], want.dims[u]) << what << " dim " << i;
+        EXPECT_EQ(m.strides[u], want.strides[u]) << what << " stride " << i;
+        EXPECT_EQ(m.box[u], want.box[u]) << what << " box " << i;
+        EXPECT_EQ(m.elementStrides[u], want.elementStrides[u]) << what << " element stride " << i;
+    }
+    EXPECT_TRUE(got->unknown.empty()) << what;
+    EXPECT_NE(got->address, 0u) << what;
+}
+
+} // namespace
+
+// Every map the driver encoded on the H200 decodes back to the parameters it was encoded from: the study's
+// maps (128 bytes of hex per configuration) and the probe's (32-bit words in its findings).
+TEST(TmaDecode, EveryMapTheDriverEncodedDecodesToItsParameters) {
+    const std::string study = recorded("2026-11-27T1742-h200-tma-legality.txt");
+    const std::regex block(R"(config: (.*)\n.*\nencode: CUresult 0\ntensormap: ([0-9a-f]{256}))");
+    int maps = 0;
+    for (std::sregex_iterator it(study.begin(), study.end(), block), end; it != end; ++it, ++maps) {
+        std::string error;
+        const auto bytes = tma::parseTensorMapHex((*it)[2].str(), error);
+        ASSERT_TRUE(bytes) << error;
+        expectDecodes(mapOfText((*it)[1].str()), *bytes, (*it)[1].str());
+    }
+    EXPECT_GE(maps, 30);
+    const std::string probe = recorded("2026-11-27T1746-h200-tma-probe.txt");
+    const std::regex finding(
+        R"(\[(cp\.async\.bulk\.tensor[^\]]*)\]: all [0-9]+ bytes as placed; CUtensorMap words ([0-9a-f]{256}))");
+    int boxes = 0;
+    for (std::sregex_iterator it(probe.begin(), probe.end(), finding), end; it != end; ++it, ++boxes) {
+        // 32-bit words as printed (%08x): little-endian in memory.
+        std::string words = (*it)[2].str(), memory;
+        for (std::size_t w = 0; w < 32; ++w)
+            for (int b = 3; b >= 0; --b)
+                memory += words.substr(8 * w + 2 * static_cast<std::size_t>(b), 2);
+        std::string error;
+        const auto bytes = tma::parseTensorMapHex(memory, error);
+        ASSERT_TRUE(bytes) << error;
+        expectDecodes(mapOfText((*it)[1].str()), *bytes, (*it)[1].str());
+    }
+    EXPECT_EQ(boxes, 44);
+}
+
+TEST(TmaDecode, APastedMapIsASpec) {
+    // The study's 5-D map, as gdb's x/16gx prints it (64-bit words), pasted after the opcode without a rank.
+    const std::string study = recorded("2026-11-27T1742-h200-tma-legality.txt");
+    const std::size_t at = study.find("config: cp.async.bulk.tensor.5d");
+    ASSERT_NE(at, std::string::npos);
+    const std::size_t hex = study.find("tensormap: ", at) + 11;
+    const std::string memory = study.substr(hex, 256);
+    std::string words;
+    for (std::size_t w = 0; w < 16; ++w) {
+        std::string word;
+        for (int b = 7; b >= 0; --b)
+            word += memory.substr(16 * w + 2 * static_cast<std::size_t>(b), 2);
+        words += (w ? "," : "") + std::string("0x") + word;
+    }
+    const Selection s = parsed("cp.async.bulk.tensor tensormap=" + words + " origin=1,0,2,1,16");
+    const tma::TensorMap map = tma::mapOf(*instantiate(s));
+    EXPECT_EQ(map.rank, 5);
+    EXPECT_EQ(map.dims[0], 64);
+    EXPECT_EQ(map.box[4], 2);
+    EXPECT_EQ(map.elementStrides[2], 3);
+    EXPECT_EQ(map.swizzle, smem::Swizzle::B64);
+    EXPECT_EQ(map.l2, tma::L2Promotion::B256);
+    std::string error;
+    EXPECT_FALSE(tma::parseTensorMapHex("12 34", error));
+    EXPECT_NE(error.find("128 bytes"), std::string::npos) << error;
+    EXPECT_NE(refusal("cp.async.bulk.tensor tensormap=zz").find("not a hex digit"), std::string::npos);
 }
 
 } // namespace test_tma

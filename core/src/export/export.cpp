@@ -127,8 +127,11 @@ bool exportInstruction(const Instruction& in, ExportFormat format, const ExportO
     // described like any instruction (export --all).
     if (in.hasSpace(Space::TensorMemory) && in.params.namesTensorMemoryView())
         return exportTensorMemory(in, format, options, document, error);
-    // No register fragment and no Tensor Memory: an operand placed cell by cell in memory (a TMA box).
-    if (in.operands.empty() && !in.hasSpace(Space::TensorMemory) && !in.placements.empty())
+    // No register fragment and no Tensor Memory: an operand placed cell by cell in memory (a TMA box), whose
+    // json, txt and svg come from its placements; the other formats describe it as any instruction (its PTX,
+    // section and notes; no register operand).
+    if (in.operands.empty() && !in.hasSpace(Space::TensorMemory) && !in.placements.empty() &&
+        (format == ExportFormat::Json || format == ExportFormat::Text || format == ExportFormat::Svg))
         return detail::exportPlacements(in, format, options, document, error);
     const bool wgmma = in.hasSpace(Space::SharedMemory);
     const OperandSet want = options.operands;

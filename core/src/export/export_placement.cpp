@@ -145,7 +145,10 @@ bool exportPlacements(const Instruction& in, ExportFormat format, const ExportOp
         case ExportFormat::Svg: {
             SharedMemoryDiagramOptions o;
             o.palette = options.palette;
-            document = toSvg(buildSharedMemoryDiagram(*shared, global, o));
+            Diagram d = buildSharedMemoryDiagram(*shared, global, o);
+            d.title =
+                in.spec; // the document's title, as every instruction's SVG has (its heading says the box)
+            document = toSvg(d);
             return true;
         }
         default:

@@ -6,6 +6,7 @@
 #include "lanemap/model.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <climits>
 #include <cstdlib>
@@ -304,9 +305,38 @@ std::string parseWords(std::string_view words, int rank, TensorMap& m,
         i = j;
     }
     m = defaultMap(rank);
-    bool tensorGiven = false, stridesGiven = false;
+    bool stridesGiven = false;
+    // A pasted map (tensormap=HEX) gives every parameter the map holds; the words after it may change them.
+    for (std::size_t t = 0; t < tokens.size(); ++t) {
+        const std::string& tok = tokens[t];
+        const std::size_t at = tok.find("tensormap");
+        if (at != 0 && at != 2)
+            continue;
+        std::string value = tok.find('=') != std::string::npos ? tok.substr(tok.find('=') + 1)
+                            : t + 1 < tokens.size()            ? tokens[t + 1]
+                                                               : std::string();
+        std::string error;
+        const std::optional<std::array<std::uint8_t, 128>> bytes = parseTensorMapHex(value, error);
+        std::optional<DecodedMap> decoded;
+        if (bytes)
+            decoded = decodeTensorMap(*bytes, error);
+        if (!decoded)
+            return "tensormap: " + error;
+        if (decoded->map.rank != rank)
+            return "tensormap: the map has rank " + std::to_string(decoded->map.rank) +
+                   "; the opcode names rank " + std::to_string(rank);
+        m = decoded->map;
+        swizzle = m.swizzle;
+        m.swizzle = smem::Swizzle::None;
+        stridesGiven = true;
+        tokens.erase(tokens.begin() + static_cast<std::ptrdiff_t>(t),
+                     tokens.begin() + static_cast<std::ptrdiff_t>(tok.find('=') != std::string::npos
+                                                                      ? t + 1
+                                                                      : std::min(t + 2, tokens.size())));
+        break;
+    }
     const std::string keys = "elem-bytes, type, tensor, strides, box, element-strides, origin, swizzle, "
-                             "interleave, oob, l2";
+                             "interleave, oob, l2, tensormap";
     for (std::size_t t = 0; t < tokens.size(); ++t) {
         std::string key = tokens[t], value;
         const bool dashed = key.rfind("--", 0) == 0;
@@ -342,7 +372,6 @@ std::string parseWords(std::string_view words, int rank, TensorMap& m,
                 return why;
             for (int i = 0; i < rank; ++i)
                 m.dims[static_cast<std::size_t>(i)] = list[static_cast<std::size_t>(i)];
-            tensorGiven = true;
         } else if (key == "strides") {
             if (rank == 1)
                 return "strides: a rank-1 map has no strides (the element size is the only one)";
@@ -406,8 +435,129 @@ std::string parseWords(std::string_view words, int rank, TensorMap& m,
         for (int i = 1; i < rank; ++i)
             m.strides[static_cast<std::size_t>(i)] =
                 m.strides[static_cast<std::size_t>(i - 1)] * m.dims[static_cast<std::size_t>(i - 1)];
-    (void)tensorGiven;
     return {};
+}
+
+// --- decoding
+// -------------------------------------------------------------------------------------------------
+
+std::optional<std::array<std::uint8_t, 128>> parseTensorMapHex(std::string_view text, std::string& error) {
+    // Tokens of hex digits; "0x" prefixes and separators dropped.
+    std::vector<std::string> tokens;
+    std::string cur;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = static_cast<char>(std::tolower(static_cast<unsigned char>(text[i])));
+        if (c == '0' && i + 1 < text.size() && (text[i + 1] == 'x' || text[i + 1] == 'X') && cur.empty()) {
+            ++i;
+            continue;
+        }
+        if (std::isxdigit(static_cast<unsigned char>(c))) {
+            cur += c;
+        } else if (c == ' ' || c == ',' || c == ':' || c == '\t' || c == '\n' || c == '{' || c == '}') {
+            if (!cur.empty())
+                tokens.push_back(std::move(cur)), cur.clear();
+        } else {
+            error = "'" + excerpt(text.substr(i, 1)) + "' is not a hex digit";
+            return std::nullopt;
+        }
+    }
+    if (!cur.empty())
+        tokens.push_back(cur);
+    std::array<std::uint8_t, 128> bytes{};
+    auto hexByte = [](std::string_view two) {
+        return static_cast<std::uint8_t>(std::stoul(std::string(two), nullptr, 16));
+    };
+    if (tokens.size() == 16 && std::all_of(tokens.begin(), tokens.end(), [](const std::string& t) {
+            return t.size() <= 16;
+        })) { // 64-bit words, little-endian in memory
+        for (std::size_t w = 0; w < 16; ++w) {
+            const std::uint64_t v = std::stoull(tokens[w], nullptr, 16);
+            for (std::size_t b = 0; b < 8; ++b)
+                bytes[8 * w + b] = static_cast<std::uint8_t>(v >> (8 * b));
+        }
+        return bytes;
+    }
+    std::string digits;
+    if (tokens.size() == 128 &&
+        std::all_of(tokens.begin(), tokens.end(), [](const std::string& t) { return t.size() <= 2; })) {
+        for (const std::string& t : tokens)
+            digits += (t.size() == 1 ? "0" : "") + t;
+    } else {
+        for (const std::string& t : tokens)
+            digits += t;
+    }
+    if (digits.size() != 256) {
+        error = "a CUtensorMap is 128 bytes: 256 hex digits in memory order, 128 bytes, or 16 64-bit words; "
+                "got " +
+                std::to_string(digits.size()) + " digits in " + std::to_string(tokens.size()) + " groups";
+        return std::nullopt;
+    }
+    for (std::size_t b = 0; b < 128; ++b)
+        bytes[b] = hexByte(std::string_view(digits).substr(2 * b, 2));
+    return bytes;
+}
+
+namespace {
+
+std::uint32_t dword(const std::array<std::uint8_t, 128>& b, std::size_t i) {
+    return static_cast<std::uint32_t>(b[4 * i]) | static_cast<std::uint32_t>(b[4 * i + 1]) << 8 |
+           static_cast<std::uint32_t>(b[4 * i + 2]) << 16 | static_cast<std::uint32_t>(b[4 * i + 3]) << 24;
+}
+
+// The type code at bits [11:7] of bytes 8..11, as the recorded maps have it (not the driver's enum).
+struct TypeCode {
+    unsigned code;
+    ElementType type;
+};
+constexpr TypeCode kTypeCodes[] = {{0, ElementType::U8},  {3, ElementType::S32}, {6, ElementType::F16},
+                                   {7, ElementType::F32}, {9, ElementType::F64}, {10, ElementType::BF16}};
+
+} // namespace
+
+std::optional<DecodedMap> decodeTensorMap(const std::array<std::uint8_t, 128>& b, std::string& error) {
+    DecodedMap d;
+    TensorMap& m = d.map;
+    for (std::size_t i = 0; i < 8; ++i)
+        d.address |= static_cast<std::uint64_t>(b[i]) << (8 * i);
+    const std::uint32_t flags = dword(b, 2);
+    m.rank = static_cast<int>((flags >> 4) & 7u) + 1;
+    if (m.rank > kMaxRank) {
+        error =
+            "rank field " + std::to_string(m.rank) + " (bits 6..4 of byte 8): a tiled map has rank 1 to 5";
+        return std::nullopt;
+    }
+    const unsigned code = (flags >> 7) & 31u;
+    const bool tf32 = (flags >> 16) & 1u;
+    const auto type = std::find_if(std::begin(kTypeCodes), std::end(kTypeCodes),
+                                   [&](const TypeCode& t) { return t.code == code; });
+    if (type == std::end(kTypeCodes)) {
+        error =
+            "type code " + std::to_string(code) +
+            " (bits 11..7 of byte 8) is none the recorded maps have (u8 0, s32 3, f16 6, f32 7, f64 9, bf16 "
+            "10; docs/tma.md#decoding-a-tensor-map)";
+        return std::nullopt;
+    }
+    m.type = tf32 && type->type == ElementType::F32 ? ElementType::TF32 : type->type;
+    m.interleave = (flags >> 12) & 1u ? Interleave::B32 : Interleave::None;
+    constexpr smem::Swizzle swizzles[] = {smem::Swizzle::None, smem::Swizzle::B32, smem::Swizzle::B64,
+                                          smem::Swizzle::B128};
+    m.swizzle = swizzles[(flags >> 13) & 3u];
+    m.oob = (flags >> 15) & 1u ? OobFill::Nan : OobFill::Zero;
+    m.l2 = static_cast<L2Promotion>((flags >> 17) & 3u);
+    if (const std::uint32_t rest = flags & ~0x7ffffu; rest)
+        d.unknown.push_back("bits of bytes 8..11 no recorded map set: " + std::to_string(rest));
+    m.strides[0] = m.elementBytes();
+    for (int i = 1; i < m.rank; ++i) // bytes 12.. : globalStrides / 16
+        m.strides[static_cast<std::size_t>(i)] = std::int64_t{dword(b, static_cast<std::size_t>(2 + i))} * 16;
+    for (int i = 0; i < m.rank; ++i) // bytes 32.. : globalDim - 1
+        m.dims[static_cast<std::size_t>(i)] = std::int64_t{dword(b, static_cast<std::size_t>(8 + i))} + 1;
+    const std::uint32_t boxWord = dword(b, 13); // bits 31..24: boxDim[0] - 1; 3-bit elementStrides - 1
+    m.box[0] = static_cast<int>(boxWord >> 24) + 1;
+    for (int i = 0; i < m.rank; ++i)
+        m.elementStrides[static_cast<std::size_t>(i)] = static_cast<int>((boxWord >> (3 * i)) & 7u) + 1;
+    for (int i = 1; i < m.rank; ++i) // bytes 56..59: boxDim[i] - 1, one byte each
+        m.box[static_cast<std::size_t>(i)] = b[56 + static_cast<std::size_t>(i - 1)] + 1;
+    return d;
 }
 
 namespace {

@@ -114,6 +114,24 @@ std::string parseWords(std::string_view words, int rank, TensorMap& map,
 // "cp.async.bulk.tensor.2d type=f16 tensor=64x128 box=8x64 origin=0,0 swizzle=128B".
 std::string specText(const TensorMap& map);
 
+// --- decoding a CUtensorMap
+// --------------------------------------------------------------------------------- The 128 bytes
+// cuTensorMapEncodeTiled writes are undocumented. The fields below were read off the maps an H200 (driver
+// 580.159.04, sm_90) encoded for the legality study and the probe (docs/tma.md#decoding-a-tensor-map), and
+// the decoder is tested against every one of them; a field no recorded map set is reported, not guessed.
+struct DecodedMap {
+    TensorMap map; // rank, type, dims, strides, box, element strides, swizzle, oob, l2, interleave
+    std::uint64_t address = 0;        // globalAddress
+    std::vector<std::string> unknown; // bits set that no recorded map explained
+};
+
+// Reads hex as a debugger prints the map: 256 hex digits in memory order (separators allowed: blanks, ',',
+// ':', '0x' per byte), or 16 64-bit words ("0x00007f0cb9e00000, ...", little-endian in memory, gdb's x/16gx).
+// nullopt with `error` naming what is wrong.
+std::optional<std::array<std::uint8_t, 128>> parseTensorMapHex(std::string_view text, std::string& error);
+// nullopt with `error` when the bytes are not a tiled map this decoder knows (an unknown type code, rank 0).
+std::optional<DecodedMap> decodeTensorMap(const std::array<std::uint8_t, 128>& bytes, std::string& error);
+
 // The tensor map of a selection's parameters; nullptr when the family parameters hold none.
 const TensorMap* tensorMapOf(const Params& params);
 

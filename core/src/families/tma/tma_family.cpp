@@ -110,8 +110,25 @@ ParsedSpec parseTmaSpec(std::string_view text, const std::string& input, const C
                 "mbarrier::complete_tx::bytes)");
         }
     }
+    if (rank == 0) { // a pasted map names its rank
+        if (const std::size_t at = rest.find("tensormap"); at != std::string::npos) {
+            std::string value = rest.substr(at + 9);
+            value = value.substr(value.find_first_not_of(" =\t") == std::string::npos
+                                     ? value.size()
+                                     : value.find_first_not_of(" =\t"));
+            value = value.substr(0, value.find_first_of(" \t"));
+            std::string error;
+            const std::optional<std::array<std::uint8_t, 128>> bytes = parseTensorMapHex(value, error);
+            std::optional<DecodedMap> decoded;
+            if (bytes)
+                decoded = decodeTensorMap(*bytes, error);
+            if (!decoded)
+                return fail("tensormap: " + error);
+            rank = decoded->map.rank;
+        }
+    }
     if (rank == 0)
-        return fail("no rank given: write " + std::string(kOpcode) + ".1d to .5d");
+        return fail("no rank given: write " + std::string(kOpcode) + ".1d to .5d (or paste tensormap=HEX)");
     TensorMap map;
     std::optional<smem::Swizzle> swizzle;
     // PTX operands: [dst], [tensorMap, {c0, c1, ...}], [mbar]; the coordinates are innermost first.
@@ -221,6 +238,10 @@ void instantiateTma(Instruction& in) {
     words.extentFact = specText(map) + "; " + std::to_string(map.boxBytes()) +
                        " bytes loaded (the mbarrier's transaction count) into " +
                        std::to_string(map.footprintBytes()) + " bytes of shared memory";
+    if (map.swizzle == smem::Swizzle::B128Atom32) // docs/tma.md#legality-study, finding 3
+        words.extentFact +=
+            "; 128B-32B is an sm_100 mode: cuTensorMapEncodeTiled refuses it on sm_90 (an H200 "
+            "answered CUDA_ERROR_INVALID_VALUE), and this placement is not confirmed on hardware";
     Placement s = Placement::table(OperandSet{Operand::D}, Space::SharedMemory, map.type, rows, cols,
                                    std::move(shared));
     s.setPresentation(words);
