@@ -179,8 +179,10 @@ void SharedMemoryPane::updateTools() {
 CellInfo SharedMemoryPane::describe(int cell) const {
     const Diagram* d = view()->diagram();
     const smem::SharedOperand* shared = tile();
-    if (!d || !shared)
+    if (!d || !m_instance)
         return {};
+    if (!shared) // a placement stated cell by cell (a TMA box)
+        return placement() ? describePlacementCell(*m_instance, *d, cell) : CellInfo{};
     return describeSharedMemoryCell(*m_instance, *shared, *d, cell);
 }
 
