@@ -8,13 +8,13 @@
 #include "cli_timing.hpp"
 
 #include "lanemap/catalog.hpp"
-#include "lanemap/selection.hpp"
 #include "lanemap/excerpt.hpp"
 #include "lanemap/export.hpp"
 #include "lanemap/export_gzip.hpp"
 #include "lanemap/gpu/discover.hpp"
 #include "lanemap/gpu/probe.hpp"
 #include "lanemap/query.hpp"
+#include "lanemap/selection.hpp"
 #include "lanemap/site.hpp"
 #include "lanemap/smem.hpp"
 #include "lanemap/spec.hpp"
@@ -64,7 +64,8 @@ std::string withFlags(Selection& selection, const ViewFlags& flags) {
     const Params& f = flags.params;
     Params& p = selection.params;
     p.selector = f.selector;
-    p.smem = f.smem;
+    if (f.smem) // --swizzle; a spec's own swizzle= (a TMA box) stands otherwise
+        p.smem = f.smem;
     p.target = f.target;
     p.halfSplit = f.halfSplit;
     if (f.access) {
@@ -174,7 +175,8 @@ int cmdShow(const std::string& spec, const ExportOptions& options, const ViewFla
 }
 
 int cmdExport(const std::string& spec, bool all, const std::string& formatName, const ExportOptions& options,
-              const ViewFlags& flags, bool gzip, const std::string& path, std::ostream& out, std::ostream& err) {
+              const ViewFlags& flags, bool gzip, const std::string& path, std::ostream& out,
+              std::ostream& err) {
     if (all == !spec.empty()) {
         err << "lanemap-cli: export needs exactly one of SPEC or --all\n";
         return Usage;
@@ -787,6 +789,7 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         option(show, "--scale-vec", tcgen05Scale.vec, kScaleVecHelp);
         numberOption(show, "--sfa-id", sfaIdText, kSfaIdHelp);
         numberOption(show, "--sfb-id", sfbIdText, kSfbIdHelp);
+        show->allow_extras(); // a family grammar's words after the spec, read with it below
     }
 
     std::string exportSpec, format = "json", output;
@@ -821,6 +824,7 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         numberOption(exp, "--sfa-id", sfaIdText, kSfaIdHelp);
         numberOption(exp, "--sfb-id", sfbIdText, kSfbIdHelp);
         option(exp, "--lanes", lanes, "svg: only these lanes/threads in color, e.g. 0-3,13 (others grey)");
+        exp->allow_extras(); // a family grammar's words after the spec, read with it below
     }
 
     std::string probeSpec;
@@ -949,6 +953,26 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         return Usage;
     }
 
+    // Words after the spec that no option names are the spec's own where its family has a grammar that reads
+    // them (a TMA box: cp.async.bulk.tensor.2d --tensor 128x192 --box 8x64, docs/tma.md): read with it, once.
+    for (const auto& [command, text] : {std::pair{show, &spec}, std::pair{exp, &exportSpec}}) {
+        if (!command->parsed() || command->remaining().empty())
+            continue;
+        const std::vector<std::string> words = command->remaining();
+        const ParsedSpec alone = text->empty() ? ParsedSpec{} : parseSpec(*text, Catalog::instance());
+        if (!alone || !alone.variant->family || !alone.variant->family->parse) {
+            // As CLI11 says it where no family reads words.
+            err << "lanemap-cli: The following argument" << (words.size() == 1 ? " was" : "s were")
+                << " not expected:";
+            for (const std::string& w : words)
+                err << ' ' << excerpt(w, 40);
+            err << "; see lanemap-cli " << command->get_name() << " --help\n";
+            return Usage;
+        }
+        for (const std::string& w : words)
+            *text += " " + w;
+    }
+
     if (where->parsed()) {
         const std::optional<Number> row = readNumber("row", queryRow, err);
         const std::optional<Number> col = row ? readNumber("col", queryCol, err) : std::nullopt;
@@ -993,8 +1017,8 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         }
         const std::optional<smem::Swizzle> w = swizzle.empty() ? choice.swizzle : smem::parseSwizzle(swizzle);
         if (!w) {
-            err << "lanemap-cli: unknown --swizzle '" << excerpt(swizzle) << "'; valid: " << smem::swizzleList()
-                << '\n';
+            err << "lanemap-cli: unknown --swizzle '" << excerpt(swizzle)
+                << "'; valid: " << smem::swizzleList() << '\n';
             return Usage;
         }
         flags.params.smem = smem::Choice{*m, *w};
@@ -1020,8 +1044,9 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         std::string error;
         const std::optional<tmem::Access> access = tmem::parseAccess(ld.empty() ? st : ld, op, error);
         if (!access || access->op != op) {
-            err << "lanemap-cli: invalid " << (ld.empty() ? "--st" : "--ld") << " '" << excerpt(ld.empty() ? st : ld)
-                << "': " << (access ? "names the other operation" : error) << '\n';
+            err << "lanemap-cli: invalid " << (ld.empty() ? "--st" : "--ld") << " '"
+                << excerpt(ld.empty() ? st : ld) << "': " << (access ? "names the other operation" : error)
+                << '\n';
             return Usage;
         }
         flags.params.access = access;

@@ -83,6 +83,7 @@ TEST(ProbePipeline, EveryFamilyHasAMethodAndEachMethodProbesItsFamilies) {
         {"tcgen05.ld", "tensor-memory"},
         {"tcgen05.st", "tensor-memory"},
         {"tcgen05.mma", "tensor-memory"},
+        {"cp.async.bulk.tensor", "tma-box"},
     };
     for (const Variant* v : Catalog::instance().variants()) {
         const ProbeMethod* method = probeMethodOf(*v);
@@ -108,7 +109,8 @@ TEST(ProbePipeline, EveryCatalogVariantResolvesToExactlyOneMethodRow) {
         ++probed[rows.front()];
         families.insert(v->family);
     }
-    EXPECT_EQ(families.size(), 11u); // mma, mma.sp, wgmma, wgmma.sp, the three moves, wmma, tcgen05 ld/st/mma
+    // mma, mma.sp, wgmma, wgmma.sp, the three moves, wmma, tcgen05 ld/st/mma, cp.async.bulk.tensor
+    EXPECT_EQ(families.size(), 12u);
     EXPECT_EQ(probed.size(), probeMethods().size()); // distinct names, none idle
     for (const ProbeMethod* method : probeMethods())
         EXPECT_GT(probed[method->name()], 0) << method->name();

@@ -426,3 +426,33 @@ TEST(CellDockMemory, AnLdmatrixRowNamesItsChunkBanksAndTheLanesThatReadIt) {
 }
 
 } // namespace test_cell_dock_memory
+
+namespace test_cell_dock_memory_tma {
+
+using namespace lanemap;
+using namespace lanemap::gui;
+using namespace lanemap::gui::test;
+
+// A TMA box (docs/tma.md): hovering a box cell names the global element it holds, or says it is fill.
+TEST(CellDockMemory, ATmaBoxCellNamesItsGlobalElementOrFill) {
+    OpenedAt opened(QSize(1280, 720),
+                    QStringLiteral("cp.async.bulk.tensor.2d tensor=128x192 box=8x64 origin=124,0"));
+    MainWindow* w = opened.window.get();
+    SharedMemoryPane* pane = paneOf<SharedMemoryPane>(*w);
+    ASSERT_NE(pane, nullptr) << "a TMA box opens the shared-memory pane";
+    DiagramView* view = pane->view();
+    ASSERT_NE(view->diagram(), nullptr);
+    const DiagramPanel* grid = nullptr;
+    for (const DiagramPanel& p : view->diagram()->panels)
+        if (p.kind == PanelKind::SharedMemory)
+            grid = &p;
+    ASSERT_NE(grid, nullptr);
+    pane->hoverCell(static_cast<int>(grid->cellsAtGrid(1, 2).front()));
+    EXPECT_TRUE(pane->describe(static_cast<int>(grid->cellsAtGrid(1, 2).front()))
+                    .summary.contains(QStringLiteral("global element (125,2), byte 48004 of the tensor")))
+        << pane->describe(static_cast<int>(grid->cellsAtGrid(1, 2).front())).summary.toStdString();
+    EXPECT_TRUE(pane->describe(static_cast<int>(grid->cellsAtGrid(5, 0).front()))
+                    .summary.contains(QStringLiteral("fill: outside the tensor")));
+}
+
+} // namespace test_cell_dock_memory_tma

@@ -149,6 +149,9 @@ CellInfo describeRegisterCell(const Instruction& instruction, const Diagram& dia
 // `instance` (buildDiagram of a tcgen05.mma instance: its N, operand, access and block scale are the
 // instance's parameters). Invalid when `cell` is not in such a panel.
 CellInfo describeTensorMemoryCell(const Instruction& instance, const Diagram& diagram, int cell);
+// A cell of the shared-memory picture of a placement stated cell by cell (buildSharedMemoryDiagram of a TMA
+// box): the Diagram's words, and the element of the instance's global placement the cell holds, or fill.
+CellInfo describePlacementCell(const Instruction& instance, const Diagram& diagram, int cell);
 // A cell of the shared-memory picture of `operand` (buildSharedMemoryDiagram of a wgmma operand).
 CellInfo describeSharedMemoryCell(const Instruction& instruction, const smem::SharedOperand& operand,
                                   const Diagram& diagram, int cell);

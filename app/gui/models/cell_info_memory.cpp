@@ -79,6 +79,41 @@ QString partOfWord(int bitLo, int bits) {
 
 } // namespace
 
+CellInfo describePlacementCell(const Instruction& in, const Diagram& d, int cell) {
+    const DiagramCell* c = cellAt(d, cell);
+    if (!c)
+        return {};
+    const DiagramPanel& p = d.panels[c->panel];
+    if (p.kind != PanelKind::SharedMemory && p.kind != PanelKind::SharedMemoryMap)
+        return {};
+    CellInfo info = memoryInfo(in, d, *c);
+    if (p.kind != PanelKind::SharedMemory)
+        return info;
+    info.row = c->row;
+    info.col = c->col;
+    info.rows = p.rows;
+    info.cols = p.cols;
+    // The same grid in global memory: which element the cell holds, or a hole (fill).
+    for (const Placement& g : in.placements) {
+        if (g.space() != Space::Global || g.rows() != p.rows || g.cols() != p.cols)
+            continue;
+        const std::vector<Holding> h = g.at(c->row, c->col);
+        if (h.empty()) {
+            info.summary += QStringLiteral("; fill: outside the tensor (zero, or NaN with oob=nan)");
+        } else {
+            const GlobalElement& e = std::get<GlobalElement>(h.front().at);
+            QStringList coord;
+            for (int i = e.rank - 1; i >= 0; --i)
+                coord << QString::number(e.coord[static_cast<std::size_t>(i)]);
+            info.summary += QStringLiteral("; global element (%1), byte %2 of the tensor")
+                                .arg(coord.join(QLatin1Char(',')))
+                                .arg(e.offset);
+        }
+        break;
+    }
+    return info;
+}
+
 CellInfo describeTensorMemoryCell(const Instruction& in, const Diagram& d, int cell) {
     const DiagramCell* c = cellAt(d, cell);
     const TensorMemorySource* source = nullptr;

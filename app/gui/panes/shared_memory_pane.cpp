@@ -113,15 +113,33 @@ void SharedMemoryPane::applyTools() {
     emit paramsChanged(next.params);
 }
 
+const Placement* SharedMemoryPane::placement() const {
+    if (!m_instance)
+        return nullptr;
+    for (const Placement& p : m_instance->placements)
+        if (p.space() == Space::SharedMemory)
+            return &p;
+    return nullptr;
+}
+
 void SharedMemoryPane::rebuild() {
     const smem::SharedOperand* shared = tile();
-    if (!shared)
-        return;
     SharedMemoryDiagramOptions o;
     o.palette = state().palette();
     o.addressGrid = m_show != Show::Memory;
     o.memoryMap = m_show != Show::Addresses;
-    setPicture(std::make_shared<const Diagram>(buildSharedMemoryDiagram(*shared, o)));
+    if (shared) {
+        setPicture(std::make_shared<const Diagram>(buildSharedMemoryDiagram(*shared, o)));
+    } else if (const Placement* p = placement()) {
+        // A placement stated cell by cell (a TMA box), with its global placement's holes drawn as fill.
+        const Placement* global = nullptr;
+        for (const Placement& g : m_instance->placements)
+            if (g.space() == Space::Global && g.rows() == p->rows() && g.cols() == p->cols())
+                global = &g;
+        setPicture(std::make_shared<const Diagram>(buildSharedMemoryDiagram(*p, global, o)));
+    } else {
+        return;
+    }
     updateTools();
 }
 
@@ -132,6 +150,9 @@ void SharedMemoryPane::updateTools() {
     const smem::SharedOperand* shared = tile();
     auto select = [](QComboBox* box, int value) { box->setCurrentIndex(box->findData(value)); };
     select(m_operandBox, static_cast<int>(shared ? shared->operand : m_operand));
+    // Operand and major-ness choose among a wgmma's operand tiles; a placement stated cell by cell has one.
+    m_operandBox->setEnabled(shared != nullptr);
+    m_majorBox->setEnabled(shared != nullptr);
     select(m_majorBox, static_cast<int>(c.major));
     select(m_swizzleBox, static_cast<int>(c.swizzle));
     select(m_showBox, static_cast<int>(m_show));
@@ -151,13 +172,17 @@ void SharedMemoryPane::updateTools() {
           tr("This form reads A from registers"));
     if (shared)
         m_note->setText(tr("descriptor %1").arg(qs(smem::hex(shared->layout.encodedDescriptor()))));
+    else if (const Placement* p = placement())
+        m_note->setText(qs(p->presentation().extentFact));
 }
 
 CellInfo SharedMemoryPane::describe(int cell) const {
     const Diagram* d = view()->diagram();
     const smem::SharedOperand* shared = tile();
-    if (!d || !shared)
+    if (!d || !m_instance)
         return {};
+    if (!shared) // a placement stated cell by cell (a TMA box)
+        return placement() ? describePlacementCell(*m_instance, *d, cell) : CellInfo{};
     return describeSharedMemoryCell(*m_instance, *shared, *d, cell);
 }
 
@@ -184,6 +209,9 @@ QString SharedMemoryPane::compactHeading() const {
 
 QString SharedMemoryPane::heading() const {
     const smem::SharedOperand* shared = tile();
+    if (m_instance && !shared)
+        if (const Placement* p = placement(); p && !p->presentation().extentTitle.empty())
+            return tr("<b>shared memory</b> &nbsp;%1").arg(qs(p->presentation().extentTitle).toHtmlEscaped());
     if (!m_instance || !shared)
         return label();
     const Instruction& in = *m_instance;

@@ -35,6 +35,8 @@ class SharedMemoryPane : public Pane {
     // The instance's major-ness and swizzle, and the operand tile drawn.
     smem::Choice choice() const;
     const smem::SharedOperand* tile() const;
+    // The instance's first placement in shared memory (a wgmma operand, or a TMA box stated cell by cell).
+    const Placement* placement() const;
 
     CellInfo describe(int cell) const override;
     void applyVerdict(bool) override {} // the probe checks registers, not shared memory

@@ -383,6 +383,12 @@ struct SharedMemoryDiagramOptions {
 // The picture of one shared-memory operand (smem::operands gives them for a wgmma variant).
 Diagram buildSharedMemoryDiagram(const smem::SharedOperand& operand,
                                  const SharedMemoryDiagramOptions& options = {});
+// The picture of any placement in shared memory: a wgmma operand as above, or a placement stated cell by cell
+// (a TMA box): its grid with each cell's byte offset and the memory map. `global`, when given, is the same
+// grid's placement in global memory; its holes (a TMA box's fill) are drawn grey. Throws
+// std::invalid_argument for a placement in another space.
+Diagram buildSharedMemoryDiagram(const Placement& placement, const Placement* global = nullptr,
+                                 const SharedMemoryDiagramOptions& options = {});
 // Appends that picture under what `diagram` already shows (export of a whole wgmma instruction); the hover
 // groups of the appended cells start after the diagram's threads.
 void appendSharedMemory(Diagram& diagram, const smem::SharedOperand& operand,
@@ -398,9 +404,9 @@ namespace banks {
 struct Analysis;
 struct FeedCheck;
 } // namespace banks
-// The shared-memory tile of an ldmatrix / stmatrix under one placement (core/src/diagram/diagram_banks.cpp): a
-// "shared memory" panel with one row per 128-byte line touched (32 banks x 4 bytes as columns), every 16-byte
-// chunk a cell coloured by the thread that supplies its row address, then one panel per phase (rows =
+// The shared-memory tile of an ldmatrix / stmatrix under one placement (core/src/diagram/diagram_banks.cpp):
+// a "shared memory" panel with one row per 128-byte line touched (32 banks x 4 bytes as columns), every
+// 16-byte chunk a cell coloured by the thread that supplies its row address, then one panel per phase (rows =
 // wavefronts, columns = banks); chunks in a bank conflict are framed in kConflictColor
 // (DiagramCell::conflict). Chunk cells reuse DiagramCell's numbers: matrix and element = the matrix and its
 // row, reg = bank group (banks 4k..4k+3), groupID = phase, bitLo = wavefront, bitHi = the phase's wavefronts

@@ -9,10 +9,44 @@
 #include "lanemap/tmem.hpp"
 #include "lanemap/vocabulary.hpp"
 
+#include <memory>
 #include <optional>
 #include <string>
+#include <typeinfo>
 
 namespace lanemap {
+
+// Parameters only one family knows (a cp.async.bulk.tensor's tensor map and load coordinates): a value of the
+// family's own type, compared as a value and read only through its family's accessors. A new family brings
+// its own type without a change here (as Variant::facts does for a variant's table row).
+class FamilyParams {
+  public:
+    FamilyParams() = default;
+    template <typename T> static FamilyParams of(T value) {
+        FamilyParams p;
+        p.m_value = std::make_shared<const T>(std::move(value));
+        p.m_type = &typeid(T);
+        p.m_equal = [](const void* a, const void* b) {
+            return *static_cast<const T*>(a) == *static_cast<const T*>(b);
+        };
+        return p;
+    }
+    // The value when it is a T; nullptr otherwise (or when none was given).
+    template <typename T> const T* get() const {
+        return m_value && *m_type == typeid(T) ? static_cast<const T*>(m_value.get()) : nullptr;
+    }
+    explicit operator bool() const { return m_value != nullptr; }
+    friend bool operator==(const FamilyParams& a, const FamilyParams& b) {
+        if (!a.m_value || !b.m_value)
+            return !a.m_value && !b.m_value;
+        return *a.m_type == *b.m_type && a.m_equal(a.m_value.get(), b.m_value.get());
+    }
+
+  private:
+    std::shared_ptr<const void> m_value;
+    const std::type_info* m_type = nullptr;
+    bool (*m_equal)(const void*, const void*) = nullptr;
+};
 
 struct Params {
     // The PTX spelling typed, where it is another form of the variant (s8 x u8, .and.popc, a block-scale
@@ -33,6 +67,8 @@ struct Params {
     std::optional<int> halfSplit;
     // wmma: the SASS target whose discovery report places the fragments; empty: the catalog's default.
     std::string target;
+    // What only the variant's family reads (its own grammar sets it; FamilyParams above).
+    FamilyParams family;
 
     // Whether they name one view of a tcgen05.mma (an N, an access, a block scale, or A): an instance of
     // that view, not the catalog entry that stands for every N.

@@ -14,6 +14,7 @@
 #include "lanemap/tmem.hpp"
 #include "lanemap/vocabulary.hpp"
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -63,11 +64,14 @@ struct TmemCell {
     friend bool operator==(const TmemCell&, const TmemCell&) = default;
 };
 
-// An element of a tensor in global memory: its byte offset from the tensor's base.
+// An element of a tensor in global memory: its byte offset from the tensor's base and its coordinates
+// (innermost first, as the driver's tensor maps count them; `rank` of them).
 struct GlobalElement {
     std::int64_t offset = 0;
     int bitLo = 0;
     int bits = 0;
+    std::array<std::int64_t, 5> coord{};
+    int rank = 0;
     friend bool operator==(const GlobalElement&, const GlobalElement&) = default;
 };
 

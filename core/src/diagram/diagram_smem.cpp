@@ -2,12 +2,14 @@
 // chunks (diagram.hpp says what each shows). The arithmetic is smem.hpp's, the same the CLI prints and the
 // probe places operands with; this file only lays it out.
 #include "lanemap/diagram.hpp"
+#include "lanemap/placement.hpp"
 #include "lanemap/smem.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <stdexcept>
 #include <string>
 
 namespace lanemap {
@@ -427,6 +429,165 @@ Diagram buildSharedMemoryDiagram(const smem::SharedOperand& op, const SharedMemo
     addText(d, mt.margin, mt.margin + mt.titleFont, d.title, mt.titleFont, TextRole::Title, TextAnchor::Start,
             true);
     layoutSharedOperand(d, op, opt, mt.margin, mt.margin + mt.titleFont + 8, 0);
+    rebuildHoverIndex(d);
+    return d;
+}
+
+Diagram buildSharedMemoryDiagram(const Placement& placement, const Placement* global,
+                                 const SharedMemoryDiagramOptions& opt) {
+    if (placement.space() != Space::SharedMemory)
+        throw std::invalid_argument("buildSharedMemoryDiagram draws a placement in shared memory, not in " +
+                                    std::string(toString(placement.space())));
+    if (const smem::SharedOperand* op = placement.shared())
+        return buildSharedMemoryDiagram(*op, opt);
+    Diagram d;
+    d.scope = Scope::Warp;
+    d.threads = 0;
+    d.palette = opt.palette;
+    const Presentation& words = placement.presentation();
+    const DiagramMetrics& mt = d.metrics;
+    d.title = words.extentTitle.empty() ? std::string("shared memory") : words.extentTitle;
+    if (!words.extentFact.empty())
+        d.caption.push_back(words.extentFact);
+    addText(d, mt.margin, mt.margin + mt.titleFont, d.title, mt.titleFont, TextRole::Title, TextAnchor::Start,
+            true);
+    const int rows = placement.rows(), cols = placement.cols();
+    // Every cell's first byte once; a cell no global element fills (a TMA box's out-of-bounds elements) is
+    // drawn grey.
+    std::vector<std::uint32_t> address(static_cast<std::size_t>(rows * cols), 0);
+    std::vector<char> filled(address.size(), 0);
+    std::uint32_t lowChunk = ~0u, high = 0;
+    int bits = 8;
+    for (int r = 0; r < rows; ++r)
+        for (int c = 0; c < cols; ++c) {
+            const std::vector<Holding> h = placement.at(r, c);
+            const auto i = static_cast<std::size_t>(r * cols + c);
+            if (h.empty())
+                continue;
+            const SmemByte& b = std::get<SmemByte>(h.front().at);
+            address[i] = b.address;
+            bits = b.bits;
+            lowChunk = std::min(lowChunk, b.address >> 4);
+            high = std::max(high, b.address + static_cast<std::uint32_t>((b.bits + 7) / 8));
+            filled[i] = global && global->at(r, c).empty();
+        }
+    if (lowChunk == ~0u)
+        lowChunk = 0;
+    const std::string rowAxis = words.rowAxis.empty() ? "row" : words.rowAxis;
+    const std::string colAxis = words.colAxis.empty() ? "column" : words.colAxis;
+    double x = mt.margin, ty = mt.margin + mt.titleFont + 8;
+    std::vector<std::string> facts;
+    if (!words.extentFact.empty())
+        facts.push_back(words.extentFact);
+    facts.push_back("footprint: " + std::to_string(high) +
+                    " bytes from a base aligned to the swizzle's repeat");
+    double factsW = 0;
+    for (const std::string& f : facts) {
+        ty += mt.noteFont + 5;
+        addText(d, x, ty, f, mt.noteFont, TextRole::Note, TextAnchor::Start, false, kInk, true);
+        factsW = std::max(factsW, static_cast<double>(f.size()) * mt.noteFont * 0.62);
+    }
+    grow(d, {x, mt.margin, factsW, ty - mt.margin});
+    ty += 18;
+    double mapX = x, mapY = ty;
+    const Rgb fillGrey{0xd0, 0xd0, 0xd0};
+    if (opt.addressGrid) {
+        DiagramPanel p;
+        p.kind = PanelKind::SharedMemory;
+        p.operands = placement.operands();
+        p.name = "box";
+        p.letter = 'b';
+        p.rowLetter = 'r';
+        p.colLetter = 'c';
+        p.rows = rows;
+        p.cols = cols;
+        p.title = "box " + std::to_string(rows) + " \u00d7 " + std::to_string(cols) + " ." +
+                  std::string(toString(placement.elementType())) + ": byte offset of each 16-byte chunk";
+        const std::vector<std::string> subtitle = {
+            "rows: " + rowAxis + "; columns: " + colAxis +
+                "; colour = the 16-byte chunk c of its 128-byte line (banks 4c..4c+3)" +
+                (global ? "; grey = fill (outside the tensor)" : ""),
+            "label: a chunk's offset, on its first element (hover a cell for its own)"};
+        p.cellWidth = labelWidth(d, hexAddress(high).size());
+        p.cellHeight = mt.cellHeight;
+        const double rowHeader = std::ceil(labelWidth(d, std::to_string(rows - 1).size()));
+        const double headerTop = panelHead(d, p, x, ty, subtitle);
+        p.origin = {x + rowHeader, headerTop + mt.headerFont + 6};
+        columnHeaders(d, p);
+        std::vector<std::string> names;
+        for (int r = 0; r < rows; ++r)
+            names.push_back(std::to_string(r));
+        rowHeaders(d, p, names);
+        p.rowNotes.assign(static_cast<std::size_t>(rows), std::string());
+        p.labels = CellLabels::ChunkStarts;
+        const auto panelIndex = static_cast<std::uint16_t>(d.panels.size());
+        p.firstCell = static_cast<std::uint32_t>(d.cells.size());
+        for (int r = 0; r < rows; ++r)
+            for (int col = 0; col < cols; ++col) {
+                const auto i = static_cast<std::size_t>(r * cols + col);
+                DiagramCell c;
+                c.row = static_cast<std::int16_t>(r);
+                c.col = c.colLast = static_cast<std::int16_t>(col);
+                c.rect = p.cellRect(r, col);
+                c.colorKey = (address[i] >> 4) & 7u;
+                c.fill = filled[i] ? fillGrey
+                                   : paletteColor(opt.palette, ColorBy::Lane, static_cast<int>(c.colorKey));
+                c.text = labelColorOn(c.fill);
+                c.panel = panelIndex;
+                c.thread = static_cast<std::int16_t>((address[i] >> 4) - lowChunk);
+                c.lane = static_cast<std::int16_t>((address[i] >> 4) & 7);
+                c.reg = static_cast<std::int16_t>(c.colorKey);
+                c.element = -1;
+                c.bitLo = 0;
+                c.bitHi = static_cast<std::int16_t>(bits - 1);
+                c.address = address[i];
+                d.cells.push_back(c);
+            }
+        p.cellCount = static_cast<std::uint32_t>(d.cells.size()) - p.firstCell;
+        indexGrid(d, p);
+        frame(d, p.gridRect());
+        double w = std::max(rowHeader + p.cols * p.cellWidth, textWidth(p.title, mt.panelTitleFont));
+        for (const std::string& line : subtitle)
+            w = std::max(w, textWidth(line, mt.noteFont));
+        p.bounds = {x, ty, w, p.origin.y + p.rows * p.cellHeight - ty};
+        grow(d, p.bounds);
+        if (p.bounds.w < 1000) {
+            mapX = p.bounds.right() + mt.gap;
+            mapY = ty;
+        } else {
+            mapX = x;
+            mapY = p.bounds.bottom() + mt.gap;
+        }
+        d.panels.push_back(std::move(p));
+    }
+    if (opt.memoryMap && !address.empty()) {
+        // A chunk holds one box row and a run of its columns.
+        MemoryMap map;
+        map.stridedLetter = 'r';
+        map.contiguousLetter = 'c';
+        std::map<std::uint32_t, MemoryChunk> chunks;
+        std::uint32_t lo = ~0u, hi = 0;
+        for (int r = 0; r < rows; ++r)
+            for (int c = 0; c < cols; ++c) {
+                const std::uint32_t a = address[static_cast<std::size_t>(r * cols + c)];
+                const std::uint32_t at = a & ~15u;
+                auto [it, fresh] = chunks.try_emplace(at);
+                MemoryChunk& ch = it->second;
+                if (fresh)
+                    ch = MemoryChunk{at, (at >> 4) & 7u, static_cast<int>((a >> 4) - lowChunk), r, c, c, -1};
+                ch.first = std::min(ch.first, c);
+                ch.last = std::max(ch.last, c);
+                lo = std::min(lo, at / 128);
+                hi = std::max(hi, at / 128);
+            }
+        for (const auto& [at, ch] : chunks)
+            map.chunks.push_back(ch);
+        map.firstLine = lo;
+        map.lines = hi - lo + 1;
+        map.title = "box in memory: " + std::to_string(map.lines) + " lines of 128 bytes";
+        map.subtitle = "each 16-byte chunk where it lands: r = box row, c = box columns";
+        addMemoryMapPanel(d, map, mapX, mapY, opt.palette);
+    }
     rebuildHoverIndex(d);
     return d;
 }

@@ -8,6 +8,8 @@
 #include "lanemap/site.hpp"
 #include "lanemap/svg.hpp"
 
+#include "export/export_placement.hpp"
+
 #include <array>
 #include <stdexcept>
 
@@ -87,8 +89,9 @@ bool exportTensorMemory(const Instruction& in, ExportFormat format, const Export
                         std::string& document, std::string& error) {
     if (!options.operands.empty() || options.colorBy != ColorBy::Lane || !options.lanes.empty() ||
         options.compact) {
-        error = "a tcgen05.mma view draws D in Tensor Memory (A with --st): it takes no operand, colouring, lane "
-                "filter or compact form";
+        error =
+            "a tcgen05.mma view draws D in Tensor Memory (A with --st): it takes no operand, colouring, lane "
+            "filter or compact form";
         return false;
     }
     try {
@@ -124,6 +127,12 @@ bool exportInstruction(const Instruction& in, ExportFormat format, const ExportO
     // described like any instruction (export --all).
     if (in.hasSpace(Space::TensorMemory) && in.params.namesTensorMemoryView())
         return exportTensorMemory(in, format, options, document, error);
+    // No register fragment and no Tensor Memory: an operand placed cell by cell in memory (a TMA box), whose
+    // json, txt and svg come from its placements; the other formats describe it as any instruction (its PTX,
+    // section and notes; no register operand).
+    if (in.operands.empty() && !in.hasSpace(Space::TensorMemory) && !in.placements.empty() &&
+        (format == ExportFormat::Json || format == ExportFormat::Text || format == ExportFormat::Svg))
+        return detail::exportPlacements(in, format, options, document, error);
     const bool wgmma = in.hasSpace(Space::SharedMemory);
     const OperandSet want = options.operands;
     const bool metadataOnly = want == Operand::Metadata;

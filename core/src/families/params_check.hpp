@@ -16,6 +16,7 @@ enum Takes : unsigned {
     TakesTensorMemory = 1u << 3, // operand, access, block scale
     TakesHalfSplit = 1u << 4,
     TakesTarget = 1u << 5,
+    TakesFamilyParams = 1u << 6, // Params::family, of the family's own type
 };
 
 // "" when `params` set nothing the family does not take, else what was given and where it applies.

@@ -11,13 +11,14 @@ extern const Family kMma, kMmaSp, kWgmma, kWgmmaSp;      // atom.cpp
 extern const Family kLdmatrix, kStmatrix, kMovmatrix;    // ldmatrix.cpp
 extern const Family kWmma;                               // wmma_catalog.cpp
 extern const Family kTcgen05Ld, kTcgen05St, kTcgen05Mma; // tcgen05.cpp
+extern const Family kTma;                                // tma_family.cpp
 } // namespace family
 
 const std::vector<const Family*>& families() {
     using namespace family;
-    static const std::vector<const Family*> rows{&kMma,       &kMmaSp,     &kWgmma,     &kWgmmaSp,
-                                                 &kLdmatrix,  &kStmatrix,  &kMovmatrix, &kWmma,
-                                                 &kTcgen05Ld, &kTcgen05St, &kTcgen05Mma};
+    static const std::vector<const Family*> rows{&kMma,       &kMmaSp,     &kWgmma,      &kWgmmaSp,
+                                                 &kLdmatrix,  &kStmatrix,  &kMovmatrix,  &kWmma,
+                                                 &kTcgen05Ld, &kTcgen05St, &kTcgen05Mma, &kTma};
     return rows;
 }
 

@@ -31,11 +31,14 @@ std::string refuseOthers(const Instruction& entry, const Params& p, unsigned tak
                "' is not a tcgen05.mma spec (e.g. tcgen05.mma.cta_group::1.kind::f16.m128n256)";
     if (p.halfSplit && !(takes & TakesHalfSplit))
         return takes & TakesTensorMemory
-                   ? "--imm-half-splitoff applies to a tcgen05.ld/st .16x32bx2 spec, not to a tcgen05.mma view"
-                   : "immHalfSplitoff applies to the .16x32bx2 shape of tcgen05.ld and tcgen05.st only; '" + spec +
-                         "' is not one (e.g. tcgen05.ld.16x32bx2.x2)";
+                   ? "--imm-half-splitoff applies to a tcgen05.ld/st .16x32bx2 spec, not to a tcgen05.mma "
+                     "view"
+                   : "immHalfSplitoff applies to the .16x32bx2 shape of tcgen05.ld and tcgen05.st only; '" +
+                         spec + "' is not one (e.g. tcgen05.ld.16x32bx2.x2)";
     if (!p.target.empty() && !(takes & TakesTarget))
         return "--target applies to wmma only (other layouts are the ISA's, for every target)";
+    if (p.family && !(takes & TakesFamilyParams))
+        return "parameters of another family's own grammar do not apply to " + spec;
     return {};
 }
 

@@ -9,6 +9,7 @@
 #include "methods/one_hot/one_hot.hpp"
 #include "methods/tagged/tagged.hpp"
 #include "methods/tensor_memory/tensor_memory.hpp"
+#include "methods/tma_box/tma_box.hpp"
 
 namespace lanemap::gpu {
 
@@ -20,7 +21,8 @@ using MethodRows = MethodTable<
     MethodRow<"tagged-tile",   tagged::TaggedProbe,   "ldmatrix", "stmatrix", "movmatrix">,
     MethodRow<"discovery",     DiscoveryProbe,        "wmma">,
     MethodRow<"tensor-memory", tc::TensorMemoryProbe, "tcgen05.ld", "tcgen05.st",
-                                                      "tcgen05.mma">>;
+                                                      "tcgen05.mma">,
+    MethodRow<"tma-box",       tmabox::TmaBoxProbe,   "cp.async.bulk.tensor">>;
 // clang-format on
 
 } // namespace lanemap::gpu

@@ -1,0 +1,165 @@
+// The documents of an instance whose operand is placed cell by cell in memory with no register fragment (a
+// TMA box: lanemap/export.hpp exportInstruction): each cell with its holding in every space, read from the
+// placements alone, so any family that states such placements gets them with no code here.
+#include "export/export_placement.hpp"
+
+#include "lanemap/diagram.hpp"
+#include "lanemap/svg.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <sstream>
+#include <stdexcept>
+
+namespace lanemap::detail {
+
+namespace {
+
+using ordered_json = nlohmann::ordered_json;
+
+const Placement* firstIn(const Instruction& in, Space space) {
+    for (const Placement& p : in.placements)
+        if (p.space() == space)
+            return &p;
+    return nullptr;
+}
+
+std::string hex(std::uint64_t v) {
+    char buf[24];
+    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+    return buf;
+}
+
+std::string json(const Instruction& in, const Placement& shared, const Placement* global) {
+    ordered_json o;
+    o["spec"] = in.spec;
+    o["ptx"] = in.ptx;
+    const Presentation& words = shared.presentation();
+    if (!words.extentFact.empty())
+        o["parameters"] = words.extentFact;
+    o["element_type"] = std::string(toString(shared.elementType()));
+    o["rows"] = shared.rows();
+    o["cols"] = shared.cols();
+    if (!words.rowAxis.empty())
+        o["row_axis"] = words.rowAxis;
+    if (!words.colAxis.empty())
+        o["col_axis"] = words.colAxis;
+    ordered_json elements = ordered_json::array();
+    int fills = 0;
+    for (int r = 0; r < shared.rows(); ++r)
+        for (int c = 0; c < shared.cols(); ++c) {
+            ordered_json e;
+            e["box"] = {r, c};
+            const std::vector<Holding> s = shared.at(r, c);
+            e["smem_offset"] =
+                s.empty() ? ordered_json() : ordered_json(std::get<SmemByte>(s.front().at).address);
+            if (global) {
+                const std::vector<Holding> g = global->at(r, c);
+                if (g.empty()) {
+                    ++fills;
+                    e["row"] = nullptr;
+                    e["col"] = nullptr;
+                    e["fill"] = true;
+                } else {
+                    const GlobalElement& ge = std::get<GlobalElement>(g.front().at);
+                    // row, col: the two innermost coordinates; coord: all of them, outermost first.
+                    e["row"] = ge.rank >= 2 ? ge.coord[1] : 0;
+                    e["col"] = ge.coord[0];
+                    if (ge.rank > 2) {
+                        ordered_json coord = ordered_json::array();
+                        for (int i = ge.rank - 1; i >= 0; --i)
+                            coord.push_back(ge.coord[static_cast<std::size_t>(i)]);
+                        e["coord"] = coord;
+                    }
+                    e["global_offset"] = ge.offset;
+                }
+            }
+            elements.push_back(std::move(e));
+        }
+    o["fill_elements"] = fills;
+    o["elements"] = std::move(elements);
+    return o.dump(1) + "\n";
+}
+
+std::string text(const Instruction& in, const Placement& shared, const Placement* global) {
+    std::ostringstream out;
+    const Presentation& words = shared.presentation();
+    out << in.spec << "  (" << in.ptx << ")\n";
+    if (!words.extentFact.empty())
+        out << words.extentFact << '\n';
+    out << "rows: " << (words.rowAxis.empty() ? "row" : words.rowAxis)
+        << "; columns: " << (words.colAxis.empty() ? "column" : words.colAxis) << '\n';
+    out << "each cell: the element's byte offset in shared memory (hex) and, after '=', its global "
+           "(row,col); "
+           "'fill' where the box leaves the tensor\n\n";
+    for (int r = 0; r < shared.rows(); ++r) {
+        out << "row " << r << ':';
+        for (int c = 0; c < shared.cols(); ++c) {
+            const std::vector<Holding> s = shared.at(r, c);
+            out << ' ' << (s.empty() ? std::string("-") : hex(std::get<SmemByte>(s.front().at).address))
+                << '=';
+            if (!global) {
+                out << '?';
+                continue;
+            }
+            const std::vector<Holding> g = global->at(r, c);
+            if (g.empty()) {
+                out << "fill";
+                continue;
+            }
+            const GlobalElement& ge = std::get<GlobalElement>(g.front().at);
+            out << '(';
+            for (int i = ge.rank - 1; i >= 0; --i)
+                out << ge.coord[static_cast<std::size_t>(i)] << (i ? "," : "");
+            out << ')';
+        }
+        out << '\n';
+    }
+    return out.str();
+}
+
+} // namespace
+
+bool exportPlacements(const Instruction& in, ExportFormat format, const ExportOptions& options,
+                      std::string& document, std::string& error) {
+    const Placement* shared = firstIn(in, Space::SharedMemory);
+    const Placement* global = firstIn(in, Space::Global);
+    if (!shared) {
+        error = in.spec + " has no placement lanemap can export";
+        return false;
+    }
+    if (!options.operands.empty() || options.colorBy != ColorBy::Lane || !options.lanes.empty() ||
+        options.compact) {
+        error = in.spec + " has no register operands: it takes no --operand, --color, --lanes or --compact";
+        return false;
+    }
+    try {
+        switch (format) {
+        case ExportFormat::Json:
+            document = json(in, *shared, global);
+            return true;
+        case ExportFormat::Text:
+            document = text(in, *shared, global);
+            return true;
+        case ExportFormat::Svg: {
+            SharedMemoryDiagramOptions o;
+            o.palette = options.palette;
+            Diagram d = buildSharedMemoryDiagram(*shared, global, o);
+            d.title =
+                in.spec; // the document's title, as every instruction's SVG has (its heading says the box)
+            document = toSvg(d);
+            return true;
+        }
+        default:
+            error = in.spec + " has no register operands: it exports as json, txt or svg; '" +
+                    std::string(toString(format)) + "' is not one of them";
+            return false;
+        }
+    } catch (const std::invalid_argument& e) {
+        error = e.what();
+        return false;
+    }
+}
+
+} // namespace lanemap::detail
