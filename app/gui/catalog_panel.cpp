@@ -9,6 +9,7 @@
 
 #include <QLabel>
 #include <QLineEdit>
+#include <QScopedValueRollback>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -69,14 +70,17 @@ CatalogPanel::CatalogPanel(ViewState* state, QWidget* parent) : QWidget(parent),
             while (m_filterModel->hasChildren(idx))
                 idx = m_filterModel->index(0, 0, idx);
             if (const Variant* v = CatalogModel::variantOf(idx))
-                emit selectionChosen(Selection{v, {}});
+                emit selectionChosen(m_filterModel->selectionFor(v));
         }
     });
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this,
             [this](const QModelIndex& at) {
+                // Only a pick opens: the tree's current row moving because the filter hid it is none.
+                if (m_filtering)
+                    return;
                 const Variant* v = CatalogModel::variantOf(at);
                 if (v && v != m_state->selection().variant)
-                    emit selectionChosen(Selection{v, {}});
+                    emit selectionChosen(m_filterModel->selectionFor(v));
             });
     connect(state, &ViewState::instanceChanged, this, [this] { selectInTree(m_state->selection().variant); });
     connect(state, &ViewState::themeChanged, this, [this](Theme theme) {
@@ -92,9 +96,21 @@ void CatalogPanel::focusFilter() {
 }
 
 void CatalogPanel::onFilterChanged(const QString& text) {
-    m_filterModel->setFilterText(text);
+    {
+        // Typing filters; it opens only what the text names exactly (below).
+        const QScopedValueRollback guard(m_filtering, true);
+        m_filterModel->setFilterText(text);
+        if (text.trimmed().isEmpty()) {
+            m_tree->collapseAll();
+            for (int r = 0; r < m_filterModel->rowCount(); ++r)
+                m_tree->expand(m_filterModel->index(r, 0));
+        } else if (m_filterModel->matchingVariants() <= 60)
+            m_tree->expandAll();
+        selectInTree(m_state->selection().variant);
+    }
     const QString error = m_filterModel->parseError();
-    m_error->setText(error);
+    // A dotted spec wraps at its dots (a zero-width space after each) instead of running out of the dock.
+    m_error->setText(QString(error).replace(QLatin1Char('.'), QStringLiteral(".\u200B")));
     m_error->setVisible(!error.isEmpty());
     QString hint = m_filterModel->hint().toHtmlEscaped();
     if (!hint.isEmpty() && !m_filterModel->nearestSpecs().isEmpty()) {
@@ -107,23 +123,18 @@ void CatalogPanel::onFilterChanged(const QString& text) {
     m_hint->setVisible(!hint.isEmpty() && error.isEmpty());
     const int matches = m_filterModel->matchingVariants();
     m_count->setText(tr("%1 of %2 variants").arg(matches).arg(m_model->variantCount()));
-    if (!text.trimmed().isEmpty() && matches <= 60)
-        m_tree->expandAll();
-    else if (text.trimmed().isEmpty()) {
-        m_tree->collapseAll();
-        for (int r = 0; r < m_filterModel->rowCount(); ++r)
-            m_tree->expand(m_filterModel->index(r, 0));
-        selectInTree(m_state->selection().variant);
-    }
     if (m_filterModel->parsedSelection())
         emit selectionChosen(m_filterModel->parsedSelection());
 }
 
 void CatalogPanel::selectInTree(const Variant* variant) {
     const QModelIndex idx = m_filterModel->mapFromSource(m_model->indexOf(variant));
-    if (!idx.isValid())
-        return;
     const QSignalBlocker block(m_tree->selectionModel());
+    if (!idx.isValid()) {
+        // Filtered out: no other row looks open.
+        m_tree->selectionModel()->clear();
+        return;
+    }
     m_tree->setCurrentIndex(idx);
     m_tree->scrollTo(idx);
 }

@@ -43,6 +43,7 @@ class CatalogPanel : public QWidget {
     QLabel* m_hint = nullptr;
     QLabel* m_count = nullptr;
     QTreeView* m_tree = nullptr;
+    bool m_filtering = false; // the filter is hiding rows: the tree's current row moves by itself
 };
 
 } // namespace lanemap::gui

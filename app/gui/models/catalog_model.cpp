@@ -317,6 +317,21 @@ void CatalogFilterModel::suggest() {
                                           .arg(m_text, replacements.join(QStringLiteral(", ")));
 }
 
+Selection CatalogFilterModel::selectionFor(const Variant* variant) const {
+    static const QRegularExpression shape(QStringLiteral("^m(\\d+)n(\\d+)$"));
+    Selection s{variant, {}};
+    for (const QString& word : m_words)
+        if (const QRegularExpressionMatch m = shape.match(word);
+            variant && m.hasMatch() && m.captured(1).toInt() == variant->m) {
+            Selection at = s;
+            const int n = m.captured(2).toInt();
+            at.params.n = n == variant->n ? 0 : n;
+            if (validate(at).empty())
+                s = at;
+        }
+    return s;
+}
+
 bool CatalogFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const {
     const QModelIndex idx = sourceModel()->index(sourceRow, 0, sourceParent);
     const QString spec = idx.data(CatalogModel::SpecRole).toString();

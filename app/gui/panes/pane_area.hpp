@@ -48,6 +48,12 @@ class PaneArea : public QStackedWidget {
     void applyVerdicts();
     // The picture File > Export writes: every operand of the instance as the panes draw them.
     Diagram exportDiagram() const;
+    // Whether the compare page is shown in place of the panes.
+    bool comparing() const;
+    // What Edit > Copy image and File > Export PNG take: while comparing, the comparison (both sides, their
+    // differences marked); else exportDiagram() painted in the theme, with its title, captions and legends.
+    // Null when no instruction is open.
+    QImage picture() const;
 
   signals:
     // A pane's tools chose other parameters of the instance shown.

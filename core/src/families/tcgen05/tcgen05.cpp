@@ -10,12 +10,12 @@
 //
 // Notation: t = thread of the warp (0..31), r = register within one repetition.
 
+#include "families/params_check.hpp"
 #include "lanemap/catalog.hpp"
 #include "lanemap/diagram_tmem.hpp"
 #include "lanemap/selection.hpp"
 #include "lanemap/spec.hpp"
 #include "lanemap/tmem.hpp"
-#include "families/params_check.hpp"
 
 #include "families/tcgen05/tcgen05_spec.hpp"
 
@@ -324,7 +324,17 @@ const Family kTcgen05Mma{.name = "tcgen05.mma",
                          .claims = isTcgen05Text,
                          .parse = parseTcgen05Spec,
                          .validate = validateMma,
-                         .instantiate = instantiateMma};
+                         .instantiate = instantiateMma,
+                         .searchWords =
+                             [](const Variant& v) {
+                                 // Every N the entry takes: "tcgen05 m128n16" finds it (the N box's shapes).
+                                 std::vector<std::string> words;
+                                 const tmem::NRange range = tmem::validN(*tmem::mmaOf(v));
+                                 for (int n = range.first; n <= range.last; n += range.step)
+                                     if (range.contains(n))
+                                         words.push_back("m" + std::to_string(v.m) + "n" + std::to_string(n));
+                                 return words;
+                             }};
 
 } // namespace family
 
