@@ -14,6 +14,8 @@
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QImage>
+#include <QRect>
+#include <QScreen>
 #include <QSettings>
 #include <QSocketNotifier>
 #include <QStyleFactory>
@@ -129,6 +131,16 @@ bool parseHover(const QString& text, QString& operand, int& row, int& col) {
 }
 
 } // namespace
+
+void placeFirstWindow(QWidget& window, const QRect& available) {
+    if (available.width() < 1600) {
+        window.setGeometry(available);
+        window.setWindowState(window.windowState() | Qt::WindowMaximized);
+        return;
+    }
+    const QSize size = available.size() * 0.9;
+    window.setGeometry(QRect(available.center() - QPoint(size.width() / 2, size.height() / 2), size));
+}
 
 int runApp(int argc, char** argv, const QElapsedTimer* startTimer) {
     QApplication::setApplicationName(QStringLiteral("lanemap"));
@@ -279,6 +291,8 @@ int runApp(int argc, char** argv, const QElapsedTimer* startTimer) {
     }
     if (screenshot || parser.isSet(sizeOpt))
         window.resize(size);
+    else if (!settings || !settings->contains(QStringLiteral("last/geometry")))
+        placeFirstWindow(window, window.screen()->availableGeometry());
     window.show();
 
     if (screenshot) {

@@ -30,11 +30,14 @@ CatalogPanel::CatalogPanel(ViewState* state, QWidget* parent) : QWidget(parent),
     m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_error->setStyleSheet(QStringLiteral("QLabel { color: #d23c3c; }"));
     m_error->hide();
+    // Texts under the filter wrap to the dock's width; they never widen it (a long PTX string did, for good).
+    m_error->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     // Zero hits: what was probably meant, and the nearest specs as links that open them.
     m_hint = new QLabel(this);
     m_hint->setObjectName(QStringLiteral("filterHint"));
     m_hint->setWordWrap(true);
     m_hint->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse);
+    m_hint->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_hint->hide();
     connect(m_hint, &QLabel::linkActivated, this, [this](const QString& spec) {
         if (const Selection s = parseSelection(spec))

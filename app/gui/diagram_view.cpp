@@ -44,6 +44,15 @@ DiagramView::DiagramView(QWidget* parent) : QAbstractScrollArea(parent) {
     verticalScrollBar()->setSingleStep(24);
     m_options.chrome = false;
     m_options.legends = false;
+    // The overview shows while the pane scrolls and a moment after, then leaves the cells uncovered.
+    m_scrollSettle = new QTimer(this);
+    m_scrollSettle->setObjectName(QStringLiteral("overviewSettle"));
+    m_scrollSettle->setSingleShot(true);
+    m_scrollSettle->setInterval(1500);
+    connect(m_scrollSettle, &QTimer::timeout, this, [this] {
+        m_scrolling = false;
+        viewport()->update(overviewPlace());
+    });
 }
 
 DiagramView::~DiagramView() = default;
@@ -325,9 +334,8 @@ void DiagramView::paintSticky(QPainter& p, const QRegion& region) {
 }
 
 QRect DiagramView::overviewRect() const {
-    // At the start, untouched, the cells come first; a scroll or the pointer over the pane brings it.
-    const bool atStart = horizontalScrollBar()->value() == 0 && verticalScrollBar()->value() == 0;
-    if (atStart && !m_pointerInside && !m_overviewDrag)
+    // At rest the cells come first: only a scroll (for a moment) or the pointer over the pane brings it.
+    if (!m_pointerInside && !m_overviewDrag && !m_scrolling)
         return {};
     return overviewPlace();
 }
@@ -621,6 +629,8 @@ void DiagramView::scrollContentsBy(int dx, int dy) {
     // Move the pixels already painted; only the strip that scrolls in is painted, plus the sticky headers
     // and the overview, which stay put while the content moves.
     viewport()->scroll(dx, dy);
+    m_scrolling = true;
+    m_scrollSettle->start();
     const QRect chrome = chromeRepaintRect(dx, dy);
     if (!chrome.isEmpty())
         viewport()->update(chrome);

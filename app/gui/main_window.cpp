@@ -624,8 +624,7 @@ void MainWindow::applyPreferences(const Preferences& prefs) {
     if (!prefs.compareSpec.isEmpty())
         setCompare(prefs.compareSpec);
     if (!prefs.fitToPane)
-        for (const Pane* pane : m_area->panes())
-            pane->view()->setZoom(prefs.zoom);
+        m_area->restoreZoom(prefs.zoom);
 }
 
 void MainWindow::savePreferences() {

@@ -275,6 +275,14 @@ void PaneArea::zoomBy(double factor) {
         v->zoomBy(factor);
 }
 
+void PaneArea::restoreZoom(double zoom) {
+    for (Pane* pane : m_panes) {
+        pane->view()->setZoom(zoom);
+        pane->view()->horizontalScrollBar()->setValue(0);
+        pane->view()->verticalScrollBar()->setValue(0);
+    }
+}
+
 void PaneArea::fit(DiagramView::FitMode mode) {
     for (DiagramView* v : views())
         v->fit(mode);

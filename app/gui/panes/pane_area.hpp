@@ -39,6 +39,8 @@ class PaneArea : public QStackedWidget {
     std::vector<DiagramView*> views() const;
 
     void zoomBy(double factor);
+    // A saved zoom, every pane from its top-left corner (where the headers are), as a newly opened one.
+    void restoreZoom(double zoom);
     void fit(DiagramView::FitMode mode);
     // View -> Wrap long rows into bands (on by default).
     void setWrapBands(bool on);
