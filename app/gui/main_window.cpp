@@ -285,7 +285,7 @@ void MainWindow::buildActions() {
                                   &MainWindow::probeHardware);
     m_actProbe->setToolTip(
         tr("Run every variant on the GPU and check each cell against the layout (needs CUDA and a GPU)"));
-    tools->addAction(tr("&Decode tcgen05 descriptor…"), this, [this] {
+    tools->addAction(tr("&Decode descriptor (tcgen05, wgmma)…"), this, [this] {
         // One decoder per window, kept open beside the diagram (non-modal).
         auto* decoder = findChild<DescriptorDecoder*>();
         if (!decoder)

@@ -35,6 +35,8 @@ class SharedMemoryPane : public Pane {
     // The instance's major-ness and swizzle, and the operand tile drawn.
     smem::Choice choice() const;
     const smem::SharedOperand* tile() const;
+    // What the tools' Copy button copies: the descriptor, each field, the CuTe layout and the swizzle rule.
+    QString descriptorText() const;
 
     CellInfo describe(int cell) const override;
     void applyVerdict(bool) override {} // the probe checks registers, not shared memory
