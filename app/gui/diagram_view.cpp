@@ -887,6 +887,10 @@ bool DiagramView::moveCursor(int dRow, int dCol) {
 }
 
 bool DiagramView::event(QEvent* e) {
+    if (e->type() == QEvent::ShortcutOverride && static_cast<QKeyEvent*>(e)->key() == Qt::Key_Escape) {
+        e->accept(); // Esc in a pane clears its cursor too (keyPressEvent), before the window's unpin
+        return true;
+    }
     if (e->type() == QEvent::KeyPress) {
         auto* k = static_cast<QKeyEvent*>(e);
         if ((k->key() == Qt::Key_Tab || k->key() == Qt::Key_Backtab) &&
@@ -1003,9 +1007,20 @@ void DiagramView::keyPressEvent(QKeyEvent* event) {
 
 void DiagramView::focusInEvent(QFocusEvent* event) {
     QAbstractScrollArea::focusInEvent(event);
-    if (m_highlight.cursorCell < 0 && m_diagram && !m_diagram->cells.empty() &&
-        event->reason() != Qt::MouseFocusReason)
-        setCursorCell(0);
+    if (m_diagram && !m_diagram->cells.empty() && event->reason() != Qt::MouseFocusReason) {
+        if (m_highlight.cursorCell < 0) {
+            // Tab or F6 into the pane: onto the pinned lane's first cell, where the user is looking.
+            int cell = 0;
+            for (std::size_t i = 0; m_highlight.pinned >= 0 && i < m_diagram->cells.size(); ++i)
+                if (m_diagram->cells[i].thread == m_highlight.pinned) {
+                    cell = static_cast<int>(i);
+                    break;
+                }
+            setCursorCell(cell);
+        } else {
+            emit cursorMoved(m_highlight.cursorCell); // the Cell dock describes this pane's cell again
+        }
+    }
     viewport()->update();
 }
 

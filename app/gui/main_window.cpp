@@ -18,6 +18,7 @@
 #include "theme.hpp"
 #include "view_state.hpp"
 #include "view_toolbar.hpp"
+#include "window_keys.hpp"
 #include "wmma_targets.hpp"
 
 #include "lanemap/catalog.hpp"
@@ -30,7 +31,6 @@
 #include <QBuffer>
 #include <QClipboard>
 #include <QCloseEvent>
-#include <QDesktopServices>
 #include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
@@ -41,7 +41,6 @@
 #include <QMessageBox>
 #include <QSettings>
 #include <QStatusBar>
-#include <QUrl>
 #include <QVBoxLayout>
 
 #include <stdexcept>
@@ -91,6 +90,7 @@ void MainWindow::buildUi() {
         auto* d = new QDockWidget(title, this);
         d->setObjectName(objectName);
         d->setWidget(content);
+        d->toggleViewAction()->setText(QString(title).replace(QLatin1Char('&'), QStringLiteral("&&")));
         d->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
                        QDockWidget::DockWidgetClosable);
         addDockWidget(area, d);
@@ -318,7 +318,7 @@ void MainWindow::buildActions() {
                     [this] { QMessageBox::information(this, tr("lanemap quick guide"), quickGuideText()); });
     help->addAction(tr("PTX manual section of this instruction"), this, [this] {
         if (const Instruction* in = instruction())
-            QDesktopServices::openUrl(QUrl(manualUrl(qs(in->anchor))));
+            openLink(this, manualUrl(qs(in->anchor)));
     });
     help->addAction(tr("&About lanemap"), this,
                     [this] { QMessageBox::about(this, tr("About lanemap"), aboutText()); });
@@ -341,6 +341,7 @@ void MainWindow::buildActions() {
     m_toolbar->addSeparator();
     m_toolbar->addAction(m_actProbe);
     m_toolbar->addAction(m_actDark);
+    installWindowKeys(*this, *view, *m_state, *m_area); // Esc unpins, F6 focuses the panes
 }
 
 // --- opening -----------------------------------------------------------------------------------------------

@@ -259,10 +259,8 @@ void CatalogFilterModel::setFilterText(const QString& text) {
 void CatalogFilterModel::suggest() {
     // Vocabulary: every dot-separated part of every spec, plus the extra words leaves answer to.
     QSet<QString> vocabulary;
-    QStringList specs;
     for (const Variant* v : m_catalog.variants()) {
         const QString spec = QString::fromStdString(v->spec);
-        specs << spec;
         for (const QString& part :
              spec.split(QRegularExpression(QStringLiteral("[.:]+")), Qt::SkipEmptyParts))
             vocabulary.insert(part);
@@ -302,15 +300,11 @@ void CatalogFilterModel::suggest() {
             break;
     }
     if (m_nearest.isEmpty()) {
-        // No single-word fix: the specs closest to the whole text.
-        std::vector<std::pair<int, QString>> ranked;
-        const QString text = m_words.join(QLatin1Char('.'));
-        for (const QString& spec : specs)
-            ranked.emplace_back(editDistance(text, spec), spec);
-        std::partial_sort(ranked.begin(), ranked.begin() + std::min<std::ptrdiff_t>(3, std::ssize(ranked)),
-                          ranked.end());
-        for (std::size_t i = 0; i < ranked.size() && i < 3; ++i)
-            m_nearest << ranked[i].second;
+        // No single-word fix: the specs closest to the whole text, as the CLI names them (a spec one
+        // dot-separated component away first: e5m9 -> e5m2).
+        for (const std::string& spec :
+             lanemap::nearestSpecs(m_words.join(QLatin1Char('.')).toStdString(), m_catalog, 3))
+            m_nearest << QString::fromStdString(spec);
     }
     m_hint = replacements.isEmpty() ? tr("No variant matches all of “%1”.").arg(m_text)
                                     : tr("No variant matches “%1”. Did you mean %2?")

@@ -127,11 +127,13 @@ void TensorMemoryPane::applyView() {
     tmem::MmaShape shape = tensor->mma;
     shape.n = n;
     p.n = n == variant->n ? 0 : n; // the entry's own N is the default
-    // A new operand opens with its default access; otherwise the chosen one ("none": the operand alone).
+    // A new operand, or a new N, opens with its default access (an x32 load kept for N = 16 would draw
+    // registers r16..r31 empty); otherwise the chosen one ("none": the operand alone).
     const QVariant access = m_accessBox->currentData();
-    p.access = operand != p.tensorOperand ? std::optional(defaultAccess(shape, opOf(operand)))
-               : access.isValid()         ? std::optional(access.value<tmem::Access>())
-                                          : std::nullopt;
+    const bool newN = n != tensor->mma.n && access.isValid();
+    p.access = operand != p.tensorOperand || newN ? std::optional(defaultAccess(shape, opOf(operand)))
+               : access.isValid()                 ? std::optional(access.value<tmem::Access>())
+                                                  : std::nullopt;
     p.tensorOperand = operand;
     // An access that does not fit the new N: the default one.
     if (p.access && !validate(Selection{variant, p}).empty())
