@@ -177,5 +177,19 @@ TEST(Issue38, MenusAndCaptionsReadRight) {
             EXPECT_EQ(p.subtitle.find("docs/"), std::string::npos) << p.subtitle;
 }
 
+// 13. A sparse A cell stands for every column of its chunk: `--hover A:0,1` said "col 0".
+TEST(Issue38, ASparseCellNamesTheColumnsItMayHold) {
+    Window w;
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.sp.m16n8k32.f16")));
+    ASSERT_TRUE(w->hover(QStringLiteral("A"), 0, 1));
+    const CellInfo& cell = details(*w)->cell();
+    ASSERT_TRUE(cell.valid);
+    EXPECT_TRUE(cell.col == 1 || (cell.col <= 1 && cell.colLast >= 1))
+        << "col " << cell.col << " colLast " << cell.colLast;
+    EXPECT_TRUE(cell.toPlainText().contains(QStringLiteral("row 0, col ") + cell.colText()))
+        << cell.toPlainText().toStdString();
+    EXPECT_NE(cell.colText(), QStringLiteral("0"));
+}
+
 } // namespace
 } // namespace test_issue38_minor
