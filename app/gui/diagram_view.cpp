@@ -154,13 +154,16 @@ double DiagramView::fitZoomFor(const Diagram& diagram, const QRectF& c, QSize vp
     const double both = std::min({vp.width() / c.width(), vp.height() / c.height(), 1.6});
     if (mode == FitMode::All || labelsVisible(diagram, both))
         return std::clamp(both, kMinZoom, kMaxZoom);
-    // Too small to read (a 64x16 A or a 64x256 accumulator in a laptop's pane): fill the short side and
-    // scroll along the long one, up to 1:1 - but never below the zoom that draws the labels; then the pane
-    // scrolls both ways from the top-left corner, headers sticky.
+    // Too small to read (a 64x16 A or a 64x256 accumulator in a laptop's pane): the smallest zoom that
+    // draws the labels, so the pane shows as much as it can read (filling the short side up to 1:1 showed
+    // 7 of a 32-row B at 100 % beside an A at 65 %); the short side is filled where that is no larger than a
+    // quarter above it. The pane scrolls from the top-left corner, headers sticky.
     const bool wide = vp.width() / c.width() < vp.height() / c.height(); // scrolls horizontally
     const double shortSide =
         std::min(wide ? (vp.height() - bar) / c.height() : (vp.width() - bar) / c.width(), 1.0);
-    return std::clamp(std::max({both, shortSide, readableZoom(diagram)}), kMinZoom, kMaxZoom);
+    const double readable = readableZoom(diagram);
+    const double z = shortSide <= readable * 1.25 ? std::max(shortSide, readable) : readable;
+    return std::clamp(std::max(both, z), kMinZoom, kMaxZoom);
 }
 
 void DiagramView::fit(FitMode mode) {

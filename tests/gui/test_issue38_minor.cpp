@@ -191,5 +191,19 @@ TEST(Issue38, ASparseCellNamesTheColumnsItMayHold) {
     EXPECT_NE(cell.colText(), QStringLiteral("0"));
 }
 
+// 13. Fit readable: a pane that must scroll anyway opens at (about) the smallest zoom that draws its labels,
+// as its neighbours do; mma.m16n8k32.e4m3's 32-row B opened at 100 % (7 of 32 rows) beside an A at 65 %.
+TEST(Issue38, FitReadableShowsAsMuchAsItCanRead) {
+    Window w;
+    w->resize(1280, 720);
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k32.e4m3")));
+    QApplication::processEvents();
+    w->fitAll();
+    DiagramView* b = view(*w, Operand::B);
+    ASSERT_NE(b, nullptr);
+    EXPECT_TRUE(labelsVisible(*b->diagram(), b->zoom()));
+    EXPECT_LE(b->zoom(), readableZoom(*b->diagram()) * 1.25 + 1e-9) << "zoom " << b->zoom();
+}
+
 } // namespace
 } // namespace test_issue38_minor
