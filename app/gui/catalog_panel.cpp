@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QScopedValueRollback>
+#include <QScrollBar>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -59,7 +60,18 @@ CatalogPanel::CatalogPanel(ViewState* state, QWidget* parent) : QWidget(parent),
     m_tree->setMinimumWidth(250);
     cl->addWidget(m_filter);
     cl->addWidget(m_error);
+    // The family and shape of the rows at the top of the tree, once their own rows scrolled out of sight
+    // (a list of "f16, bf16, ..." says nothing by itself).
+    m_path = new QLabel(this);
+    m_path->setObjectName(QStringLiteral("catalogPath"));
+    m_path->setEnabled(false); // secondary text
+    m_path->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_path->hide();
+    connect(m_tree->verticalScrollBar(), &QScrollBar::valueChanged, this, &CatalogPanel::updatePath);
+    connect(m_tree, &QTreeView::expanded, this, &CatalogPanel::updatePath);
+    connect(m_tree, &QTreeView::collapsed, this, &CatalogPanel::updatePath);
     cl->addWidget(m_hint);
+    cl->addWidget(m_path);
     cl->addWidget(m_tree, 1);
     cl->addWidget(m_count);
     connect(m_filter, &QLineEdit::textChanged, this, &CatalogPanel::onFilterChanged);
@@ -110,6 +122,7 @@ void CatalogPanel::onFilterChanged(const QString& text) {
         } else if (m_filterModel->matchingVariants() <= 60)
             m_tree->expandAll();
         selectInTree(m_state->selection().variant);
+        updatePath();
     }
     const QString error = m_filterModel->parseError();
     // A dotted spec wraps at its dots (a zero-width space after each) instead of running out of the dock.
@@ -128,6 +141,14 @@ void CatalogPanel::onFilterChanged(const QString& text) {
     m_count->setText(tr("%1 of %2 variants").arg(matches).arg(m_model->variantCount()));
     if (m_filterModel->parsedSelection())
         emit selectionChosen(m_filterModel->parsedSelection());
+}
+
+void CatalogPanel::updatePath() {
+    QStringList path;
+    for (QModelIndex at = m_tree->indexAt(QPoint(2, 2)).parent(); at.isValid(); at = at.parent())
+        path.prepend(at.data(Qt::DisplayRole).toString());
+    m_path->setText(path.join(QStringLiteral(" › ")));
+    m_path->setVisible(!path.isEmpty());
 }
 
 void CatalogPanel::selectInTree(const Variant* variant) {

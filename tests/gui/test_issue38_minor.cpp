@@ -2,6 +2,7 @@
 // nearest spec, help without a display, the manual's link, menus and captions.
 #include "gui_test_support.hpp"
 
+#include "catalog_model.hpp"
 #include "selections.hpp"
 
 #include <QAction>
@@ -14,6 +15,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QTemporaryDir>
+#include <QTreeView>
 
 #include "lanemap/tmem.hpp"
 
@@ -203,6 +205,29 @@ TEST(Issue38, FitReadableShowsAsMuchAsItCanRead) {
     ASSERT_NE(b, nullptr);
     EXPECT_TRUE(labelsVisible(*b->diagram(), b->zoom()));
     EXPECT_LE(b->zoom(), readableZoom(*b->diagram()) * 1.25 + 1e-9) << "zoom " << b->zoom();
+}
+
+// 13. The catalog names the family and shape of the rows at its top once their own rows scrolled away.
+TEST(Issue38, TheCatalogSaysWhereItsTopRowsBelong) {
+    Window w;
+    w->resize(1280, 720);
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
+    QApplication::processEvents();
+    auto* tree = named<QTreeView>(*w, "catalogTree");
+    auto* path = named(*w, "catalogPath");
+    ASSERT_TRUE(tree && path);
+    tree->scrollToTop();
+    QApplication::processEvents();
+    EXPECT_TRUE(path->isHidden()) << "the top row is a family: nothing scrolled away";
+    // A leaf at the top: its family and shape rows are above it, out of sight.
+    const QModelIndex leaf = tree->currentIndex();
+    ASSERT_EQ(leaf.data(CatalogModel::SpecRole).toString(), QStringLiteral("mma.m16n8k16.f16"));
+    tree->scrollTo(leaf, QAbstractItemView::PositionAtTop);
+    QApplication::processEvents();
+    EXPECT_FALSE(path->isHidden());
+    EXPECT_TRUE(path->text().contains(QStringLiteral("m16n8k16"))) << path->text().toStdString();
+    EXPECT_TRUE(path->text().startsWith(leaf.parent().parent().data().toString()))
+        << path->text().toStdString();
 }
 
 } // namespace
