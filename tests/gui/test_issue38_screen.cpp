@@ -3,6 +3,7 @@
 #include "gui_test_support.hpp"
 
 #include "app.hpp"
+#include "legend_bar.hpp"
 
 #include <QApplication>
 #include <QDockWidget>
@@ -64,6 +65,19 @@ TEST(Issue38, AFirstStartFillsALaptopScreen) {
     EXPECT_FALSE(desk.windowState() & Qt::WindowMaximized);
     EXPECT_EQ(desk.geometry().size(), QSize(1728, 972));
     EXPECT_LE((desk.geometry().center() - QPoint(960, 540)).manhattanLength(), 4) << "centred";
+}
+
+// 5. At 1280x720 the legend's 32 lanes take one row (two took the height the panes need).
+TEST(Issue38, TheLegendTakesOneRowOnALaptop) {
+    Window w;
+    w->resize(1280, 720);
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16")));
+    QApplication::processEvents();
+    auto* legend = w->findChild<LegendBar*>(QStringLiteral("legend"));
+    ASSERT_NE(legend, nullptr);
+    ASSERT_EQ(legend->entryCount(), 32);
+    EXPECT_EQ(legend->entryRect(31).top(), legend->entryRect(0).top()) << "legend width " << legend->width();
+    EXPECT_GE(legend->entryRect(0).width(), 18) << "numbers still readable";
 }
 
 // 6. The corner overview shows while the pane scrolls or the pointer is over it, never at rest over cells;
