@@ -10,10 +10,13 @@
 #include <QApplication>
 #include <QBuffer>
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QImage>
+#include <QRect>
+#include <QScreen>
 #include <QSettings>
 #include <QSocketNotifier>
 #include <QStyleFactory>
@@ -25,6 +28,7 @@
 #include <fcntl.h>
 #include <memory>
 #include <pwd.h>
+#include <string_view>
 #include <unistd.h>
 
 static void lanemapInitResources() {
@@ -114,6 +118,16 @@ QString settingsFile(QString& why) {
 constexpr int kMaxSide = 8192;
 
 // `OPERAND:ROW,COL` with ROW and COL non-negative decimal integers that fit an int.
+// Whether the command line asks only for text (--help, --version): then no window, and no display needed.
+bool asksOnlyForText(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view a = argv[i];
+        if (a == "--help" || a == "-h" || a == "-?" || a == "--help-all" || a == "--version" || a == "-v")
+            return true;
+    }
+    return false;
+}
+
 bool parseHover(const QString& text, QString& operand, int& row, int& col) {
     const qsizetype colon = text.indexOf(QLatin1Char(':'));
     if (colon <= 0)
@@ -130,17 +144,28 @@ bool parseHover(const QString& text, QString& operand, int& row, int& col) {
 
 } // namespace
 
+void placeFirstWindow(QWidget& window, const QRect& available) {
+    if (available.width() < 1600) {
+        window.setGeometry(available);
+        window.setWindowState(window.windowState() | Qt::WindowMaximized);
+        return;
+    }
+    const QSize size = available.size() * 0.9;
+    window.setGeometry(QRect(available.center() - QPoint(size.width() / 2, size.height() / 2), size));
+}
+
 int runApp(int argc, char** argv, const QElapsedTimer* startTimer) {
     QApplication::setApplicationName(QStringLiteral("lanemap"));
     QApplication::setOrganizationName(QStringLiteral("lanemap"));
     QApplication::setApplicationVersion(QStringLiteral(LANEMAP_VERSION));
     QApplication::setHighDpiScaleFactorRoundingPolicy(Qt::HighDpiScaleFactorRoundingPolicy::PassThrough);
     g_defaultHandler = qInstallMessageHandler(quietOffscreen);
-    QApplication app(argc, argv);
-    initResources();
-    QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
-    QApplication::setWindowIcon(QIcon(QStringLiteral(":/lanemap/lanemap.svg")));
-    QApplication::setDesktopFileName(QStringLiteral("lanemap"));
+    // --help and --version need no display: without one, QApplication would abort before printing them.
+    std::unique_ptr<QCoreApplication> app;
+    if (asksOnlyForText(argc, argv))
+        app = std::make_unique<QCoreApplication>(argc, argv);
+    else
+        app = std::make_unique<QApplication>(argc, argv);
 
     QCommandLineParser parser;
     // The families from the catalog's tables: a family added there is named here too.
@@ -177,7 +202,7 @@ int runApp(int argc, char** argv, const QElapsedTimer* startTimer) {
     parser.addOptions(
         {specOpt, shotOpt, sizeOpt, themeOpt, colorOpt, lanesOpt, hoverOpt, compareOpt, timingOpt});
     // parse(), not process(): process() exits 1 on a bad option, and 1 means "mismatch" here.
-    if (!parser.parse(QApplication::arguments())) {
+    if (!parser.parse(QCoreApplication::arguments())) {
         printErr(QStringLiteral("lanemap: %1; see lanemap --help").arg(quoted(parser.errorText())));
         return 2;
     }
@@ -185,6 +210,10 @@ int runApp(int argc, char** argv, const QElapsedTimer* startTimer) {
         parser.showHelp(0);
     if (parser.isSet(QStringLiteral("version")))
         parser.showVersion();
+    initResources();
+    QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/lanemap/lanemap.svg")));
+    QApplication::setDesktopFileName(QStringLiteral("lanemap"));
 
     const bool screenshot = parser.isSet(shotOpt);
     // An interactive window closes (and saves) on SIGTERM; a screenshot run just stops, leaving no temp file.
@@ -279,6 +308,8 @@ int runApp(int argc, char** argv, const QElapsedTimer* startTimer) {
     }
     if (screenshot || parser.isSet(sizeOpt))
         window.resize(size);
+    else if (!settings || !settings->contains(QStringLiteral("last/geometry")))
+        placeFirstWindow(window, window.screen()->availableGeometry());
     window.show();
 
     if (screenshot) {

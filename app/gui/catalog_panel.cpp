@@ -9,6 +9,8 @@
 
 #include <QLabel>
 #include <QLineEdit>
+#include <QScopedValueRollback>
+#include <QScrollBar>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -29,11 +31,14 @@ CatalogPanel::CatalogPanel(ViewState* state, QWidget* parent) : QWidget(parent),
     m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_error->setStyleSheet(QStringLiteral("QLabel { color: #d23c3c; }"));
     m_error->hide();
+    // Texts under the filter wrap to the dock's width; they never widen it (a long PTX string did, for good).
+    m_error->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     // Zero hits: what was probably meant, and the nearest specs as links that open them.
     m_hint = new QLabel(this);
     m_hint->setObjectName(QStringLiteral("filterHint"));
     m_hint->setWordWrap(true);
     m_hint->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse);
+    m_hint->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_hint->hide();
     connect(m_hint, &QLabel::linkActivated, this, [this](const QString& spec) {
         if (const Selection s = parseSelection(spec))
@@ -55,7 +60,18 @@ CatalogPanel::CatalogPanel(ViewState* state, QWidget* parent) : QWidget(parent),
     m_tree->setMinimumWidth(250);
     cl->addWidget(m_filter);
     cl->addWidget(m_error);
+    // The family and shape of the rows at the top of the tree, once their own rows scrolled out of sight
+    // (a list of "f16, bf16, ..." says nothing by itself).
+    m_path = new QLabel(this);
+    m_path->setObjectName(QStringLiteral("catalogPath"));
+    m_path->setEnabled(false); // secondary text
+    m_path->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_path->hide();
+    connect(m_tree->verticalScrollBar(), &QScrollBar::valueChanged, this, &CatalogPanel::updatePath);
+    connect(m_tree, &QTreeView::expanded, this, &CatalogPanel::updatePath);
+    connect(m_tree, &QTreeView::collapsed, this, &CatalogPanel::updatePath);
     cl->addWidget(m_hint);
+    cl->addWidget(m_path);
     cl->addWidget(m_tree, 1);
     cl->addWidget(m_count);
     connect(m_filter, &QLineEdit::textChanged, this, &CatalogPanel::onFilterChanged);
@@ -69,14 +85,17 @@ CatalogPanel::CatalogPanel(ViewState* state, QWidget* parent) : QWidget(parent),
             while (m_filterModel->hasChildren(idx))
                 idx = m_filterModel->index(0, 0, idx);
             if (const Variant* v = CatalogModel::variantOf(idx))
-                emit selectionChosen(Selection{v, {}});
+                emit selectionChosen(m_filterModel->selectionFor(v));
         }
     });
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this,
             [this](const QModelIndex& at) {
+                // Only a pick opens: the tree's current row moving because the filter hid it is none.
+                if (m_filtering)
+                    return;
                 const Variant* v = CatalogModel::variantOf(at);
                 if (v && v != m_state->selection().variant)
-                    emit selectionChosen(Selection{v, {}});
+                    emit selectionChosen(m_filterModel->selectionFor(v));
             });
     connect(state, &ViewState::instanceChanged, this, [this] { selectInTree(m_state->selection().variant); });
     connect(state, &ViewState::themeChanged, this, [this](Theme theme) {
@@ -92,9 +111,22 @@ void CatalogPanel::focusFilter() {
 }
 
 void CatalogPanel::onFilterChanged(const QString& text) {
-    m_filterModel->setFilterText(text);
+    {
+        // Typing filters; it opens only what the text names exactly (below).
+        const QScopedValueRollback guard(m_filtering, true);
+        m_filterModel->setFilterText(text);
+        if (text.trimmed().isEmpty()) {
+            m_tree->collapseAll();
+            for (int r = 0; r < m_filterModel->rowCount(); ++r)
+                m_tree->expand(m_filterModel->index(r, 0));
+        } else if (m_filterModel->matchingVariants() <= 60)
+            m_tree->expandAll();
+        selectInTree(m_state->selection().variant);
+        updatePath();
+    }
     const QString error = m_filterModel->parseError();
-    m_error->setText(error);
+    // A dotted spec wraps at its dots (a zero-width space after each) instead of running out of the dock.
+    m_error->setText(QString(error).replace(QLatin1Char('.'), QStringLiteral(".\u200B")));
     m_error->setVisible(!error.isEmpty());
     QString hint = m_filterModel->hint().toHtmlEscaped();
     if (!hint.isEmpty() && !m_filterModel->nearestSpecs().isEmpty()) {
@@ -107,23 +139,26 @@ void CatalogPanel::onFilterChanged(const QString& text) {
     m_hint->setVisible(!hint.isEmpty() && error.isEmpty());
     const int matches = m_filterModel->matchingVariants();
     m_count->setText(tr("%1 of %2 variants").arg(matches).arg(m_model->variantCount()));
-    if (!text.trimmed().isEmpty() && matches <= 60)
-        m_tree->expandAll();
-    else if (text.trimmed().isEmpty()) {
-        m_tree->collapseAll();
-        for (int r = 0; r < m_filterModel->rowCount(); ++r)
-            m_tree->expand(m_filterModel->index(r, 0));
-        selectInTree(m_state->selection().variant);
-    }
     if (m_filterModel->parsedSelection())
         emit selectionChosen(m_filterModel->parsedSelection());
 }
 
+void CatalogPanel::updatePath() {
+    QStringList path;
+    for (QModelIndex at = m_tree->indexAt(QPoint(2, 2)).parent(); at.isValid(); at = at.parent())
+        path.prepend(at.data(Qt::DisplayRole).toString());
+    m_path->setText(path.join(QStringLiteral(" › ")));
+    m_path->setVisible(!path.isEmpty());
+}
+
 void CatalogPanel::selectInTree(const Variant* variant) {
     const QModelIndex idx = m_filterModel->mapFromSource(m_model->indexOf(variant));
-    if (!idx.isValid())
-        return;
     const QSignalBlocker block(m_tree->selectionModel());
+    if (!idx.isValid()) {
+        // Filtered out: no other row looks open.
+        m_tree->selectionModel()->clear();
+        return;
+    }
     m_tree->setCurrentIndex(idx);
     m_tree->scrollTo(idx);
 }

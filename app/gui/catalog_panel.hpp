@@ -34,6 +34,7 @@ class CatalogPanel : public QWidget {
   private:
     void onFilterChanged(const QString& text);
     void selectInTree(const Variant* variant);
+    void updatePath(); // the parents of the top row, where they scrolled out of sight
 
     ViewState* m_state;
     CatalogModel* m_model = nullptr;
@@ -42,7 +43,9 @@ class CatalogPanel : public QWidget {
     QLabel* m_error = nullptr;
     QLabel* m_hint = nullptr;
     QLabel* m_count = nullptr;
+    QLabel* m_path = nullptr;
     QTreeView* m_tree = nullptr;
+    bool m_filtering = false; // the filter is hiding rows: the tree's current row moves by itself
 };
 
 } // namespace lanemap::gui

@@ -1,6 +1,7 @@
 // The tcgen05 descriptor decoder dialog: typed fields from core, strings only for the table and the status.
 #include "descriptor_decoder.hpp"
 
+#include "lanemap/smem.hpp"
 #include "lanemap/tcgen05_desc.hpp"
 
 #include <QComboBox>
@@ -28,11 +29,14 @@ constexpr tcgen05::Kind kKinds[] = {tcgen05::Kind::F16,     tcgen05::Kind::TF32,
 } // namespace
 
 DescriptorDecoder::DescriptorDecoder(QWidget* parent) : QDialog(parent) {
-    setWindowTitle(tr("Decode tcgen05 descriptor"));
+    setWindowTitle(tr("Decode descriptor"));
     setObjectName(QStringLiteral("descriptorDecoder"));
     m_type = new QComboBox(this);
     m_type->addItem(tr("Shared-memory descriptor (64-bit)"));
     m_type->addItem(tr("Instruction descriptor (32-bit)"));
+    m_type->addItem(tr("wgmma matrix descriptor (64-bit, sm_90)"));
+    m_type->setToolTip(tr("tcgen05 (sm_100) shared-memory or instruction descriptor, or wgmma's (sm_90) "
+                          "matrix descriptor"));
     m_value = new QLineEdit(this);
     m_value->setPlaceholderText(tr("hex, e.g. 0x4000404000010040"));
     m_value->setClearButtonEnabled(true);
@@ -101,6 +105,7 @@ QString DescriptorDecoder::status() const {
 
 void DescriptorDecoder::decode() {
     const bool instr = m_type->currentIndex() == 1;
+    const bool wgmma = m_type->currentIndex() == 2;
     for (QWidget* w : std::initializer_list<QWidget*>{m_kind, m_ctaGroup, m_ws})
         w->setEnabled(instr);
     m_fields->setRowCount(0);
@@ -140,16 +145,27 @@ void DescriptorDecoder::decode() {
                     .arg(d.descriptor.n)
                     .arg(tcgen05::kOf(d.descriptor))
                     .arg(d.descriptor.sparse ? tr("sparse") : tr("dense"));
+    } else if (wgmma) {
+        // core's wgmma decoder (smem::decodeDescriptor), the one `lanemap show` describes a tile with.
+        std::vector<std::string> broken;
+        for (smem::DescriptorField& f : smem::descriptorFields(*bits, &broken))
+            fields.push_back({f.name, f.name, f.lowBit, f.highBit, f.raw, std::move(f.meaning)});
+        for (const std::string& rule : broken)
+            violations.push_back({"reserved", rule});
     } else {
         tcgen05::DecodedSmemDescriptor d = tcgen05::decodeSmemDescriptor(*bits);
         fields = std::move(d.fields);
         violations = std::move(d.violations);
+        // wgmma's descriptor has no version field: a value whose bits 46-48 are 0 is probably one.
+        if (((*bits >> 46) & 0x7) == 0)
+            shape = tr("Bits [48..46] are 0: a wgmma (sm_90) descriptor? Pick the wgmma matrix descriptor. ");
     }
     m_fields->setRowCount(static_cast<int>(fields.size()));
     for (int row = 0; row < static_cast<int>(fields.size()); ++row) {
         const tcgen05::Field& f = fields[static_cast<std::size_t>(row)];
-        const QString range = f.highBit == f.lowBit ? QString::number(f.lowBit)
-                                                    : QStringLiteral("%1-%2").arg(f.highBit).arg(f.lowBit);
+        // [high..low], as every bit range of the window reads (the Cell dock's [31..16]).
+        const QString range = f.highBit == f.lowBit ? QStringLiteral("[%1]").arg(f.lowBit)
+                                                    : QStringLiteral("[%1..%2]").arg(f.highBit).arg(f.lowBit);
         const QString cells[] = {range, qs(f.name), QString::number(f.raw), qs(f.meaning)};
         for (int col = 0; col < 4; ++col)
             m_fields->setItem(row, col, new QTableWidgetItem(cells[col]));

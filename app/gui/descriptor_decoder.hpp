@@ -1,8 +1,8 @@
 #pragma once
-// Tools → "Decode tcgen05 descriptor…": paste a 64-bit shared-memory descriptor or a 32-bit instruction
-// descriptor (with its kind, and optionally the instruction's cta_group and .ws), see every field with its
-// bits, raw value and meaning, and every rule of the PTX ISA the value breaks (core's tcgen05::decode*; the
-// CLI's `decode`).
+// Tools → "Decode descriptor…": paste a tcgen05 64-bit shared-memory descriptor or 32-bit instruction
+// descriptor (with its kind, and optionally the instruction's cta_group and .ws), or a wgmma (sm_90) matrix
+// descriptor, see every field with its bits, raw value and meaning, and every rule of the PTX ISA the value
+// breaks (core's tcgen05::decode* and smem::descriptorFields; the CLI's `decode` and `show`).
 
 #include <QDialog>
 
@@ -20,7 +20,7 @@ class DescriptorDecoder : public QDialog {
 
     // What the user would type and pick; each call re-decodes.
     void setValue(const QString& text);
-    // 0: shared-memory descriptor, 1: instruction descriptor.
+    // 0: tcgen05 shared-memory descriptor, 1: tcgen05 instruction descriptor, 2: wgmma matrix descriptor.
     void setDescriptorType(int index);
     void setKind(const QString& kind); // "f16", "mxf8f6f4", ...
 

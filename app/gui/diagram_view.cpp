@@ -44,6 +44,15 @@ DiagramView::DiagramView(QWidget* parent) : QAbstractScrollArea(parent) {
     verticalScrollBar()->setSingleStep(24);
     m_options.chrome = false;
     m_options.legends = false;
+    // The overview shows while the pane scrolls and a moment after, then leaves the cells uncovered.
+    m_scrollSettle = new QTimer(this);
+    m_scrollSettle->setObjectName(QStringLiteral("overviewSettle"));
+    m_scrollSettle->setSingleShot(true);
+    m_scrollSettle->setInterval(1500);
+    connect(m_scrollSettle, &QTimer::timeout, this, [this] {
+        m_scrolling = false;
+        viewport()->update(overviewPlace());
+    });
 }
 
 DiagramView::~DiagramView() = default;
@@ -145,13 +154,16 @@ double DiagramView::fitZoomFor(const Diagram& diagram, const QRectF& c, QSize vp
     const double both = std::min({vp.width() / c.width(), vp.height() / c.height(), 1.6});
     if (mode == FitMode::All || labelsVisible(diagram, both))
         return std::clamp(both, kMinZoom, kMaxZoom);
-    // Too small to read (a 64x16 A or a 64x256 accumulator in a laptop's pane): fill the short side and
-    // scroll along the long one, up to 1:1 - but never below the zoom that draws the labels; then the pane
-    // scrolls both ways from the top-left corner, headers sticky.
+    // Too small to read (a 64x16 A or a 64x256 accumulator in a laptop's pane): the smallest zoom that
+    // draws the labels, so the pane shows as much as it can read (filling the short side up to 1:1 showed
+    // 7 of a 32-row B at 100 % beside an A at 65 %); the short side is filled where that is no larger than a
+    // quarter above it. The pane scrolls from the top-left corner, headers sticky.
     const bool wide = vp.width() / c.width() < vp.height() / c.height(); // scrolls horizontally
     const double shortSide =
         std::min(wide ? (vp.height() - bar) / c.height() : (vp.width() - bar) / c.width(), 1.0);
-    return std::clamp(std::max({both, shortSide, readableZoom(diagram)}), kMinZoom, kMaxZoom);
+    const double readable = readableZoom(diagram);
+    const double z = shortSide <= readable * 1.25 ? std::max(shortSide, readable) : readable;
+    return std::clamp(std::max(both, z), kMinZoom, kMaxZoom);
 }
 
 void DiagramView::fit(FitMode mode) {
@@ -325,9 +337,8 @@ void DiagramView::paintSticky(QPainter& p, const QRegion& region) {
 }
 
 QRect DiagramView::overviewRect() const {
-    // At the start, untouched, the cells come first; a scroll or the pointer over the pane brings it.
-    const bool atStart = horizontalScrollBar()->value() == 0 && verticalScrollBar()->value() == 0;
-    if (atStart && !m_pointerInside && !m_overviewDrag)
+    // At rest the cells come first: only a scroll (for a moment) or the pointer over the pane brings it.
+    if (!m_pointerInside && !m_overviewDrag && !m_scrolling)
         return {};
     return overviewPlace();
 }
@@ -621,6 +632,8 @@ void DiagramView::scrollContentsBy(int dx, int dy) {
     // Move the pixels already painted; only the strip that scrolls in is painted, plus the sticky headers
     // and the overview, which stay put while the content moves.
     viewport()->scroll(dx, dy);
+    m_scrolling = true;
+    m_scrollSettle->start();
     const QRect chrome = chromeRepaintRect(dx, dy);
     if (!chrome.isEmpty())
         viewport()->update(chrome);
@@ -877,6 +890,10 @@ bool DiagramView::moveCursor(int dRow, int dCol) {
 }
 
 bool DiagramView::event(QEvent* e) {
+    if (e->type() == QEvent::ShortcutOverride && static_cast<QKeyEvent*>(e)->key() == Qt::Key_Escape) {
+        e->accept(); // Esc in a pane clears its cursor too (keyPressEvent), before the window's unpin
+        return true;
+    }
     if (e->type() == QEvent::KeyPress) {
         auto* k = static_cast<QKeyEvent*>(e);
         if ((k->key() == Qt::Key_Tab || k->key() == Qt::Key_Backtab) &&
@@ -993,9 +1010,20 @@ void DiagramView::keyPressEvent(QKeyEvent* event) {
 
 void DiagramView::focusInEvent(QFocusEvent* event) {
     QAbstractScrollArea::focusInEvent(event);
-    if (m_highlight.cursorCell < 0 && m_diagram && !m_diagram->cells.empty() &&
-        event->reason() != Qt::MouseFocusReason)
-        setCursorCell(0);
+    if (m_diagram && !m_diagram->cells.empty() && event->reason() != Qt::MouseFocusReason) {
+        if (m_highlight.cursorCell < 0) {
+            // Tab or F6 into the pane: onto the pinned lane's first cell, where the user is looking.
+            int cell = 0;
+            for (std::size_t i = 0; m_highlight.pinned >= 0 && i < m_diagram->cells.size(); ++i)
+                if (m_diagram->cells[i].thread == m_highlight.pinned) {
+                    cell = static_cast<int>(i);
+                    break;
+                }
+            setCursorCell(cell);
+        } else {
+            emit cursorMoved(m_highlight.cursorCell); // the Cell dock describes this pane's cell again
+        }
+    }
     viewport()->update();
 }
 

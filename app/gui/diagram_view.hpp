@@ -14,6 +14,8 @@
 #include <utility>
 #include <vector>
 
+class QTimer;
+
 namespace lanemap {
 struct Diagram;
 }
@@ -113,8 +115,8 @@ class DiagramView : public QAbstractScrollArea {
     StickyHeaders stickyHeaders() const;
     // The overview drawn in the bottom-right corner when the content is well larger than the viewport: the
     // whole diagram in miniature with the visible part framed; clicking it scrolls there. Empty when all
-    // fits, and while the pane shows its start untouched (not scrolled, pointer elsewhere): a pane never
-    // opens with cells hidden under it.
+    // fits, and at rest (the pointer elsewhere, no scroll for a moment): it never hides cells from a pane
+    // that is only looked at.
     QRect overviewRect() const;
     // Scrolls so the content point under overview pixel `pos` (viewport coordinates) is centred.
     void scrollToOverview(QPoint pos);
@@ -181,6 +183,8 @@ class DiagramView : public QAbstractScrollArea {
     QImage m_overview; // the whole content in miniature, rendered once per diagram / zoom / colours
     bool m_overviewDrag = false;
     bool m_pointerInside = false; // the mouse is over the viewport: the overview shows
+    bool m_scrolling = false;     // scrolled a moment ago: the overview shows
+    QTimer* m_scrollSettle = nullptr;
     bool m_warmPending = false;
     double m_lastPaintMs = 0;
     int m_paintCount = 0;

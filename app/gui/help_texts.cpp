@@ -7,8 +7,11 @@
 
 #include <QAction>
 #include <QCoreApplication>
+#include <QDesktopServices>
 #include <QMenu>
 #include <QMenuBar>
+#include <QMessageBox>
+#include <QUrl>
 
 #include <functional>
 
@@ -71,6 +74,21 @@ QString aboutText() {
               "licence (the LICENSE file of the source). Built with Qt %2 (LGPLv3): Help &rarr; About "
               "Qt.</p>")
         .arg(qs(kVersionLine), QString::fromLatin1(qVersion()), QString::fromStdString(familyNames()));
+}
+
+void openLink(QWidget* parent, const QString& url) {
+    if (QDesktopServices::openUrl(QUrl(url)))
+        return;
+    auto* box = new QMessageBox(QMessageBox::Information, QObject::tr("No browser started"),
+                                QObject::tr("No web browser could be started for the PTX manual. The section "
+                                            "is at:<br/><a href='%1'>%1</a>")
+                                    .arg(url.toHtmlEscaped()),
+                                QMessageBox::Close, parent);
+    box->setObjectName(QStringLiteral("linkDialog"));
+    box->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setModal(false);
+    box->show();
 }
 
 } // namespace lanemap::gui

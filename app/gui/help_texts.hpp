@@ -5,6 +5,7 @@
 #include <QString>
 
 class QMenuBar;
+class QWidget;
 
 namespace lanemap::gui {
 
@@ -13,5 +14,7 @@ QString quickGuideText();
 QString shortcutsText(const QMenuBar& menus);
 // What lanemap is, its licence, the Qt it runs on.
 QString aboutText();
+// Opens `url` in the browser; where none starts, says so in a box over `parent` that shows the link to copy.
+void openLink(QWidget* parent, const QString& url);
 
 } // namespace lanemap::gui

@@ -40,6 +40,11 @@ InstructionHeader::InstructionHeader(ViewState* state, QWidget* parent) : QWidge
     mono.setStyleHint(QFont::Monospace);
     mono.setPointSizeF(m_ptx->font().pointSizeF());
     m_ptx->setFont(mono);
+    // Beside a long spec (a block-scaled tcgen05.mma) the PTX string wraps, then clips: it never makes the
+    // window wider than a laptop's screen.
+    m_ptx->setWordWrap(true);
+    m_ptx->setMinimumWidth(1);
+    m_ptx->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_facts = makeLabel(QStringLiteral("facts"), this);
     m_facts->setOpenExternalLinks(true);
     m_notes = makeLabel(QStringLiteral("notes"), this);

@@ -56,14 +56,29 @@ void LegendBar::setColors(const ViewColors& colors) {
 }
 
 int LegendBar::titleWidth() const {
-    return std::min(fontMetrics().horizontalAdvance(m_title) + 12, std::max(160, width() / 2));
+    return titleWidth(width());
+}
+
+int LegendBar::titleWidth(int width) const {
+    const int full = std::min(fontMetrics().horizontalAdvance(m_title) + 12, std::max(160, width / 2));
+    // One row of swatches where the title can give way to it (down to 140 px, elided): a second row of 32
+    // lanes took the height a laptop's panes need.
+    const int room = width - 2 * kPad - static_cast<int>(m_entries.size()) * (swatchSize(width) + kGap);
+    return std::clamp(room, std::min(full, 140), full);
+}
+
+int LegendBar::swatchSize(int width) const {
+    // 22 px, or down to 18 where that keeps the swatches (and the title, cut to 140 px) on one row.
+    const int n = std::max<int>(1, static_cast<int>(m_entries.size()));
+    const int fit = (width - 2 * kPad - 140) / n - kGap;
+    return std::clamp(fit, 18, kSwatch);
 }
 
 QRect LegendBar::swatchRect(int index, int width) const {
-    const int x0 = kPad + titleWidth();
-    const int perRow = std::max(1, (width - x0 - kPad) / (kSwatch + kGap));
-    return {x0 + (index % perRow) * (kSwatch + kGap), kPad + (index / perRow) * (kSwatch + kGap), kSwatch,
-            kSwatch};
+    const int x0 = kPad + titleWidth(width);
+    const int size = swatchSize(width);
+    const int perRow = std::max(1, (width - x0 - kPad) / (size + kGap));
+    return {x0 + (index % perRow) * (size + kGap), kPad + (index / perRow) * (size + kGap), size, size};
 }
 
 int LegendBar::heightForWidth(int width) const {
@@ -87,7 +102,7 @@ void LegendBar::paintEvent(QPaintEvent*) {
     p.setPen(m_colors.muted);
     QFont f = font();
     p.setFont(f);
-    p.drawText(QRect(kPad, kPad, titleWidth() - 8, kSwatch), Qt::AlignVCenter | Qt::AlignLeft,
+    p.drawText(QRect(kPad, kPad, titleWidth() - 8, swatchSize(width())), Qt::AlignVCenter | Qt::AlignLeft,
                fontMetrics().elidedText(m_title, Qt::ElideRight, titleWidth() - 8));
     QFont small = f;
     small.setPixelSize(10);

@@ -49,6 +49,8 @@ class LegendBar : public QWidget {
     };
     QRect swatchRect(int index, int width) const;
     int titleWidth() const;
+    int titleWidth(int width) const;
+    int swatchSize(int width) const; // 22 px, less (down to 18) where that keeps one row
     std::shared_ptr<const Diagram> m_diagram;
     std::vector<Entry> m_entries;
     QString m_title;

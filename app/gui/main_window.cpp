@@ -2,6 +2,7 @@
 
 #include "banks_pane.hpp"
 #include "catalog_panel.hpp"
+#include "compare.hpp"
 #include "copy_as_menu.hpp"
 #include "descriptor_decoder.hpp"
 #include "details_panel.hpp"
@@ -17,6 +18,7 @@
 #include "theme.hpp"
 #include "view_state.hpp"
 #include "view_toolbar.hpp"
+#include "window_keys.hpp"
 #include "wmma_targets.hpp"
 
 #include "lanemap/catalog.hpp"
@@ -29,7 +31,6 @@
 #include <QBuffer>
 #include <QClipboard>
 #include <QCloseEvent>
-#include <QDesktopServices>
 #include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
@@ -40,7 +41,6 @@
 #include <QMessageBox>
 #include <QSettings>
 #include <QStatusBar>
-#include <QUrl>
 #include <QVBoxLayout>
 
 #include <stdexcept>
@@ -90,6 +90,7 @@ void MainWindow::buildUi() {
         auto* d = new QDockWidget(title, this);
         d->setObjectName(objectName);
         d->setWidget(content);
+        d->toggleViewAction()->setText(QString(title).replace(QLatin1Char('&'), QStringLiteral("&&")));
         d->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
                        QDockWidget::DockWidgetClosable);
         addDockWidget(area, d);
@@ -178,7 +179,13 @@ void MainWindow::buildActions() {
                 QMessageBox::warning(this, title, error);
             else if (!path.isEmpty()) {
                 rememberExportFolder(path);
-                statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
+                // An SVG holds the instance's operands only: said while a comparison is shown.
+                const bool without = m_area->comparing() && suffix == QLatin1String(".svg");
+                statusBar()->showMessage(
+                    without ? tr("Wrote %1: %2 without the comparison (Export PNG or Copy image include it)")
+                                  .arg(path, currentSpec())
+                            : tr("Wrote %1").arg(path),
+                    without ? 10000 : 5000);
             }
         });
     };
@@ -203,8 +210,7 @@ void MainWindow::buildActions() {
                     &MainWindow::copyImage)
         ->setObjectName(QStringLiteral("actionCopyImage"));
     edit->addAction(tr("&Find instruction"), QKeySequence::Find, m_catalog, &CatalogPanel::focusFilter);
-    installCopyAs(*this, *edit, *file, *m_area,
-                  *m_state); // Copy as CuTe/Triton/CUDA/Markdown, File > Export as
+    installCopyAs(*this, *edit, *file, *m_state); // Copy whole atom as CuTe/Triton/..., File > Export as
 
     // View
     QMenu* view = menuBar()->addMenu(tr("&View"));
@@ -279,7 +285,7 @@ void MainWindow::buildActions() {
                                   &MainWindow::probeHardware);
     m_actProbe->setToolTip(
         tr("Run every variant on the GPU and check each cell against the layout (needs CUDA and a GPU)"));
-    tools->addAction(tr("&Decode tcgen05 descriptor…"), this, [this] {
+    tools->addAction(tr("&Decode descriptor (tcgen05, wgmma)…"), this, [this] {
         // One decoder per window, kept open beside the diagram (non-modal).
         auto* decoder = findChild<DescriptorDecoder*>();
         if (!decoder)
@@ -312,7 +318,7 @@ void MainWindow::buildActions() {
                     [this] { QMessageBox::information(this, tr("lanemap quick guide"), quickGuideText()); });
     help->addAction(tr("PTX manual section of this instruction"), this, [this] {
         if (const Instruction* in = instruction())
-            QDesktopServices::openUrl(QUrl(manualUrl(qs(in->anchor))));
+            openLink(this, manualUrl(qs(in->anchor)));
     });
     help->addAction(tr("&About lanemap"), this,
                     [this] { QMessageBox::about(this, tr("About lanemap"), aboutText()); });
@@ -335,6 +341,7 @@ void MainWindow::buildActions() {
     m_toolbar->addSeparator();
     m_toolbar->addAction(m_actProbe);
     m_toolbar->addAction(m_actDark);
+    installWindowKeys(*this, *view, *m_state, *m_area); // Esc unpins, F6 focuses the panes
 }
 
 // --- opening -----------------------------------------------------------------------------------------------
@@ -434,7 +441,13 @@ bool MainWindow::setCompare(const QString& spec, QString* error) {
     if (!partner)
         return false;
     try {
-        m_state->setCompare(partner, instantiate(partner));
+        std::shared_ptr<const Instruction> other = instantiate(partner);
+        if (instruction() && !comparedOperand(*instruction(), *other, m_state->compareOperand())) {
+            if (error)
+                *error = noOperandInCommon(*instruction(), *other);
+            return false;
+        }
+        m_state->setCompare(partner, std::move(other));
     } catch (const std::invalid_argument& e) {
         if (error)
             *error = QString::fromUtf8(e.what());
@@ -612,8 +625,7 @@ void MainWindow::applyPreferences(const Preferences& prefs) {
     if (!prefs.compareSpec.isEmpty())
         setCompare(prefs.compareSpec);
     if (!prefs.fitToPane)
-        for (const Pane* pane : m_area->panes())
-            pane->view()->setZoom(prefs.zoom);
+        m_area->restoreZoom(prefs.zoom);
 }
 
 void MainWindow::savePreferences() {
@@ -678,14 +690,7 @@ bool MainWindow::exportPng(const QString& path, QString* error) const {
             *error = tr("no instruction is open");
         return false;
     }
-    PaintOptions o;
-    o.colors = viewColors(m_state->theme());
-    o.labels = m_state->showLabels();
-    o.chrome = true;
-    o.legends = true;
-    const Diagram d = exportDiagram();
-    // 2 px per unit: sharp in documents and on high-DPI screens; very large diagrams get 1.
-    const QImage image = renderDiagram(d, o, nullptr, d.width * d.height > 4.0e6 ? 1.0 : 2.0);
+    const QImage image = m_area->picture();
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
@@ -704,12 +709,12 @@ bool MainWindow::exportPng(const QString& path, QString* error) const {
 void MainWindow::copyImage() {
     if (!instruction())
         return;
-    PaintOptions o;
-    o.colors = viewColors(m_state->theme());
-    o.labels = m_state->showLabels();
-    const Diagram d = exportDiagram();
-    QApplication::clipboard()->setImage(renderDiagram(d, o, nullptr, d.width * d.height > 4.0e6 ? 1.0 : 2.0));
-    statusBar()->showMessage(tr("Copied the picture of %1").arg(currentSpec()), 3000);
+    QApplication::clipboard()->setImage(m_area->picture());
+    statusBar()->showMessage(m_area->comparing()
+                                 ? tr("Copied the comparison of %1 with %2")
+                                       .arg(currentSpec(), specText(*m_state->compareInstance()))
+                                 : tr("Copied the picture of %1").arg(currentSpec()),
+                             3000);
 }
 
 } // namespace lanemap::gui

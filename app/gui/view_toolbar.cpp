@@ -63,6 +63,11 @@ ViewToolBar::ViewToolBar(ViewState* state, const Zoom& zoom, QWidget* parent)
     m_compareEdit->setMaximumWidth(220);
     connect(m_compareEdit, &QLineEdit::editingFinished, this,
             [this] { emit compareEdited(m_compareEdit->text()); });
+    // The clear button (×) ends compare at once, as Enter on an empty box does.
+    connect(m_compareEdit, &QLineEdit::textChanged, this, [this](const QString& text) {
+        if (text.isEmpty() && m_state->compareInstance())
+            emit compareEdited(QString());
+    });
     addWidget(m_compareEdit);
     m_compareOperandBox = new QComboBox(this);
     m_compareOperandBox->setObjectName(QStringLiteral("compareOperand"));

@@ -441,7 +441,7 @@ TEST(Layouts, FormulasNameTheirParameters) {
                                     "= 2, SBO = 1024 B, LBO unused "
                                     "(encoded 1)");
     EXPECT_EQ(k.exactLayout(), "((8,8),(8,2)):((64,512),(1,8))");
-    EXPECT_EQ(k.swizzleRule().rfind("Swizzle<3,4,3>: byte address bits [6:4] ^= bits [9:7]", 0), 0u);
+    EXPECT_EQ(k.swizzleRule().rfind("Swizzle<3,4,3>: byte address bits [6..4] ^= bits [9..7]", 0), 0u);
     const SmemLayout mn = SmemLayout::make(16, 64, 16, Major::MN, Swizzle::None);
     EXPECT_EQ(mn.canonicalFormula(), "Swizzle<0,4,3> o ((T,1,m),(8,k)):((1,T,SBO),(1T,LBO)) with T = 8, m = "
                                      "8, k = 2, LBO = 1024 B, SBO = 128 B");

@@ -188,7 +188,7 @@ TEST(Tcgen05Smem, MnMajor32BitTileWith32ByteAtoms) {
             EXPECT_EQ(l.elementAt(p.address), (smem::Coord{mn, k}));
         }
     EXPECT_NE(l.swizzleRule().find("Swizzle<2,5,2>"), std::string::npos) << l.swizzleRule();
-    EXPECT_NE(l.swizzleRule().find("[6:5] ^= bits [8:7]"), std::string::npos) << l.swizzleRule();
+    EXPECT_NE(l.swizzleRule().find("[6..5] ^= bits [8..7]"), std::string::npos) << l.swizzleRule();
     const SmemDescriptor d = descriptorFor(l);
     EXPECT_EQ(d.swizzle, smem::Swizzle::B128Atom32);
     EXPECT_EQ(encode(d) >> 61, 1u);

@@ -3,8 +3,8 @@
 // against the CUTLASS encodings of the ISA figures, sparse A chunks and metadata for every selector, and the
 // JSON/text views with shared memory.
 #include "lanemap/catalog.hpp"
-#include "lanemap/selection.hpp"
 #include "lanemap/export.hpp"
+#include "lanemap/selection.hpp"
 #include "lanemap/spec.hpp"
 
 #include <gtest/gtest.h>
@@ -545,8 +545,8 @@ TEST(WgmmaJson, ParametersPickAnotherSharedMemoryLayout) {
     Params params;
     params.smem = smem::Choice{smem::Major::MN, smem::Swizzle::B64};
     std::string doc, error;
-    ASSERT_TRUE(exportInstruction(*instantiate(selectionOf("wgmma.m64n64k16.bf16", params)), ExportFormat::Json,
-                                  {}, doc, error))
+    ASSERT_TRUE(exportInstruction(*instantiate(selectionOf("wgmma.m64n64k16.bf16", params)),
+                                  ExportFormat::Json, {}, doc, error))
         << error;
     const json j = json::parse(doc);
     EXPECT_EQ(j["shared_memory"][1]["major"], "MN");
@@ -565,8 +565,8 @@ TEST(WgmmaJson, ParametersPickAnotherSharedMemoryLayout) {
     EXPECT_NE(error.find("apply to wgmma only"), std::string::npos) << error;
     ExportOptions d;
     d.operands = Operand::D;
-    EXPECT_FALSE(exportInstruction(*instantiate(selectionOf("wgmma.m64n8k16.f16", swizzleOnly)), ExportFormat::Text,
-                                   d, doc, error));
+    EXPECT_FALSE(exportInstruction(*instantiate(selectionOf("wgmma.m64n8k16.f16", swizzleOnly)),
+                                   ExportFormat::Text, d, doc, error));
     EXPECT_NE(error.find("lives in registers"), std::string::npos) << error;
 }
 
@@ -576,13 +576,13 @@ TEST(WgmmaText, OperandBIsTheSharedMemoryAddressGrid) {
     Params params;
     params.smem = smem::Choice{smem::Major::K, smem::Swizzle::B128};
     std::string doc, error;
-    ASSERT_TRUE(exportInstruction(*instantiate(selectionOf("wgmma.m64n64k16.f16", params)), ExportFormat::Text,
-                                  options, doc, error))
+    ASSERT_TRUE(exportInstruction(*instantiate(selectionOf("wgmma.m64n64k16.f16", params)),
+                                  ExportFormat::Text, options, doc, error))
         << error;
     EXPECT_EQ(doc.rfind("B in shared memory (K x N = 16 x 64, .f16, 16 bits): K-major, 128B swizzle\n", 0),
               0u)
         << doc;
-    EXPECT_NE(doc.find("byte address bits [6:4] ^= bits [9:7]"), std::string::npos);
+    EXPECT_NE(doc.find("byte address bits [6..4] ^= bits [9..7]"), std::string::npos);
     EXPECT_NE(doc.find("descriptor: 0x4000004000010000"), std::string::npos);
     // Row k = 8: n0 at 0x10 (chunk 1), n1 at 0x80 (chunk 1 ^ 1 = 0 of row 1).
     EXPECT_NE(doc.find("\n  8 10   80   130  1a0  250"), std::string::npos) << doc.substr(0, 2000);
@@ -597,8 +597,8 @@ TEST(WgmmaText, OperandBIsTheSharedMemoryAddressGrid) {
     EXPECT_NE(all.find("min sm_90a"), std::string::npos);
     options.operands = Operand::A;
     params.smem->major = smem::Major::MN;
-    ASSERT_TRUE(exportInstruction(*instantiate(selectionOf("wgmma.m64n64k16.f16", params)), ExportFormat::Text,
-                                  options, doc, error))
+    ASSERT_TRUE(exportInstruction(*instantiate(selectionOf("wgmma.m64n64k16.f16", params)),
+                                  ExportFormat::Text, options, doc, error))
         << error;
     EXPECT_EQ(doc.rfind("A in shared memory (M x K = 64 x 16", 0), 0u) << doc.substr(0, 200);
 }

@@ -32,7 +32,7 @@ TEST(CopyAs, TextHoldsTheOperandInEachNotation) {
     EXPECT_TRUE(copyAsText(in, Operand::B, CopyFormat::Markdown).contains(QStringLiteral("#### B (16x8)")));
 }
 
-TEST(CopyAs, MenuActionPutsTheFocusedPaneOnTheClipboard) {
+TEST(CopyAs, MenuActionPutsTheWholeAtomOnTheClipboard) {
     Window w;
     ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k8.tf32")));
     QMenu* menu = w->findChild<QMenu*>(QStringLiteral("copyAsMenu"));
@@ -40,17 +40,15 @@ TEST(CopyAs, MenuActionPutsTheFocusedPaneOnTheClipboard) {
     EXPECT_EQ(menu->actions().size(), 4);
     ASSERT_NE(w->findChild<QMenu*>(QStringLiteral("exportAsMenu")), nullptr);
     QApplication::clipboard()->clear();
-    view(*w, Operand::B)->setFocus();
+    view(*w, Operand::B)->setFocus(); // issue 38: the focus no longer picks one operand
     QApplication::processEvents();
-    const QString operand = currentOperands(*w->findChild<PaneArea*>(), *w->viewState()).label;
     auto* act = w->findChild<QAction*>(QStringLiteral("actionCopyAs3")); // Markdown
     ASSERT_NE(act, nullptr);
     act->trigger();
     const QString text = QApplication::clipboard()->text();
-    EXPECT_TRUE(text.contains(QStringLiteral("#### ") +
-                              (operand == QStringLiteral("C/D") ? QStringLiteral("D") : operand)))
-        << operand.toStdString() << '\n'
-        << text.left(200).toStdString();
+    for (const QString& op : {QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("D")})
+        EXPECT_TRUE(text.contains(QStringLiteral("#### ") + op)) << op.toStdString() << '\n'
+                                                                 << text.left(200).toStdString();
 }
 
 } // namespace

@@ -44,7 +44,7 @@ TEST(DescriptorDecoder, SharedMemoryDescriptorShowsEveryField) {
     ASSERT_EQ(d.fieldTable()->rowCount(), 10);
     const int start = rowOf(d, QStringLiteral("matrix start address"));
     ASSERT_GE(start, 0);
-    EXPECT_EQ(cell(d, start, 0), QStringLiteral("13-0"));
+    EXPECT_EQ(cell(d, start, 0), QStringLiteral("[13..0]"));
     EXPECT_TRUE(cell(d, start, 3).startsWith(QStringLiteral("1024 bytes")))
         << cell(d, start, 3).toStdString();
     EXPECT_TRUE(cell(d, rowOf(d, QStringLiteral("swizzling mode")), 3).contains(QStringLiteral("128-byte")));
@@ -96,7 +96,7 @@ TEST(DescriptorDecoder, ToolsMenuOpensOneDecoder) {
     Window w;
     QAction* open = nullptr;
     for (QAction* a : w->menuBar()->findChildren<QAction*>())
-        if (a->text().contains(QStringLiteral("Decode tcgen05")))
+        if (a->text().contains(QStringLiteral("Decode descriptor")))
             open = a;
     ASSERT_NE(open, nullptr);
     open->trigger();

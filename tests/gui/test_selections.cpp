@@ -8,6 +8,9 @@
 #include "lanemap/catalog.hpp"
 #include "lanemap/diagram_tmem.hpp"
 
+#include <QObject>
+#include <QSet>
+
 #include <gtest/gtest.h>
 
 namespace test_selections {

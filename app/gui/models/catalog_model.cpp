@@ -259,10 +259,8 @@ void CatalogFilterModel::setFilterText(const QString& text) {
 void CatalogFilterModel::suggest() {
     // Vocabulary: every dot-separated part of every spec, plus the extra words leaves answer to.
     QSet<QString> vocabulary;
-    QStringList specs;
     for (const Variant* v : m_catalog.variants()) {
         const QString spec = QString::fromStdString(v->spec);
-        specs << spec;
         for (const QString& part :
              spec.split(QRegularExpression(QStringLiteral("[.:]+")), Qt::SkipEmptyParts))
             vocabulary.insert(part);
@@ -302,19 +300,30 @@ void CatalogFilterModel::suggest() {
             break;
     }
     if (m_nearest.isEmpty()) {
-        // No single-word fix: the specs closest to the whole text.
-        std::vector<std::pair<int, QString>> ranked;
-        const QString text = m_words.join(QLatin1Char('.'));
-        for (const QString& spec : specs)
-            ranked.emplace_back(editDistance(text, spec), spec);
-        std::partial_sort(ranked.begin(), ranked.begin() + std::min<std::ptrdiff_t>(3, std::ssize(ranked)),
-                          ranked.end());
-        for (std::size_t i = 0; i < ranked.size() && i < 3; ++i)
-            m_nearest << ranked[i].second;
+        // No single-word fix: the specs closest to the whole text, as the CLI names them (a spec one
+        // dot-separated component away first: e5m9 -> e5m2).
+        for (const std::string& spec :
+             lanemap::nearestSpecs(m_words.join(QLatin1Char('.')).toStdString(), m_catalog, 3))
+            m_nearest << QString::fromStdString(spec);
     }
     m_hint = replacements.isEmpty() ? tr("No variant matches all of “%1”.").arg(m_text)
                                     : tr("No variant matches “%1”. Did you mean %2?")
                                           .arg(m_text, replacements.join(QStringLiteral(", ")));
+}
+
+Selection CatalogFilterModel::selectionFor(const Variant* variant) const {
+    static const QRegularExpression shape(QStringLiteral("^m(\\d+)n(\\d+)$"));
+    Selection s{variant, {}};
+    for (const QString& word : m_words)
+        if (const QRegularExpressionMatch m = shape.match(word);
+            variant && m.hasMatch() && m.captured(1).toInt() == variant->m) {
+            Selection at = s;
+            const int n = m.captured(2).toInt();
+            at.params.n = n == variant->n ? 0 : n;
+            if (validate(at).empty())
+                s = at;
+        }
+    return s;
 }
 
 bool CatalogFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const {

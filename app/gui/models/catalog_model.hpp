@@ -70,6 +70,9 @@ class CatalogFilterModel : public QSortFilterProxyModel {
     // (parsed once, here: the view opens it as it is).
     QString parsedSpec() const { return m_parsedSpec; }
     const Selection& parsedSelection() const { return m_parsed; }
+    // What opening `variant` from this search takes: the N a shape word names ("tcgen05 m128n16" opens the
+    // m128 entry at N = 16); the variant's defaults otherwise.
+    Selection selectionFor(const Variant* variant) const;
     // The parser's message when the text looks like an instruction but names none; empty otherwise.
     QString parseError() const { return m_parseError; }
     // Number of leaves that pass the filter.

@@ -212,6 +212,8 @@ CellInfo describeRegisterCell(const Instruction& in, const Diagram& d, int cell,
             return {};
         info = describeCell(in, *op, c.matrix, c.row, c.col);
         info.operand = qs(panel.name);
+        if (c.colLast > c.col)
+            info.colLast = c.colLast; // the cell stands for every column of its chunk
         // The hovered owner first when several share the position.
         std::stable_partition(info.owners.begin(), info.owners.end(), [&](const OwnerInfo& o) {
             return o.thread == c.thread && o.index == c.element;
@@ -284,7 +286,7 @@ QString CellInfo::toPlainText() const {
                      .arg(cols)
                      .arg(where)
                      .arg(row)
-                     .arg(col);
+                     .arg(colText());
     if (owners.empty())
         lines << QStringLiteral("  no owner");
     for (const OwnerInfo& o : owners) {
@@ -318,6 +320,10 @@ QString CellInfo::toPlainText() const {
             lines << QStringLiteral("    ") + l;
     }
     return lines.join(QLatin1Char('\n'));
+}
+
+QString CellInfo::colText() const {
+    return colLast > col ? QStringLiteral("%1..%2").arg(col).arg(colLast) : QString::number(col);
 }
 
 QString CellInfo::toHtml() const {
@@ -360,7 +366,7 @@ QString CellInfo::toHtml() const {
                  .arg(fieldColLast)
                  .arg(esc(granularity));
     else {
-        h += QStringLiteral("<h3>%1 &middot; row %2, col %3</h3>").arg(esc(operand)).arg(row).arg(col);
+        h += QStringLiteral("<h3>%1 &middot; row %2, col %3</h3>").arg(esc(operand)).arg(row).arg(colText());
         h += QStringLiteral("<p>%1%2&times;%3 .%4, %5-bit registers</p>")
                  .arg(matrix >= 0 ? QStringLiteral("product %1 &middot; ").arg(matrix) : QString())
                  .arg(rows)
@@ -394,7 +400,7 @@ QString CellInfo::toHtml() const {
             row2(QStringLiteral("chunk"), QStringLiteral("cols %1..%2").arg(o.colFirst).arg(o.colLast));
         row2(QStringLiteral("source"), o.source);
     }
-    row2(QStringLiteral("row / col"), QStringLiteral("%1 / %2").arg(row).arg(col));
+    row2(QStringLiteral("row / col"), QStringLiteral("%1 / %2").arg(row).arg(colText()));
     h += QStringLiteral("</table>");
     if (!laneRegisters.isEmpty()) {
         const QString who = warpgroup ? QStringLiteral("Thread %1").arg(laneThread)

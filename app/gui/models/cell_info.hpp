@@ -96,6 +96,7 @@ struct CellInfo {
     bool warpgroup = false;
     int matrix = -1; // quad-pair product, -1 elsewhere
     int row = 0, col = 0;
+    int colLast = -1; // a sparse A cell: the last column of the chunk it may sit in (col..colLast); -1: col
     int rows = 0, cols = 0;
     QString elementType;
     int registerBits = 32;
@@ -124,6 +125,8 @@ struct CellInfo {
 
     QString toPlainText() const;
     QString toHtml() const;
+    // The column as the dock says it: "1", or "0..1" for a sparse A cell standing for its chunk.
+    QString colText() const;
 };
 
 // The owners of (matrix, row, col) of one operand. Invalid when the cell is outside the operand.

@@ -4,6 +4,7 @@
 
 #include "lanemap/diagram.hpp"
 
+#include <QObject>
 #include <QStringList>
 
 #include <algorithm>
@@ -62,9 +63,17 @@ CompareResult compareDiagram(const Diagram& d, const Instruction& mine, const In
     return result;
 }
 
+namespace {
+// Compare draws register fragments: a tcgen05.mma's A or D in Tensor Memory is no operand to compare.
+bool inRegisters(const Instruction& in, Operand operand) {
+    const Placement* p = in.placement(Space::Registers, operand);
+    return p && p->fragment() && in.operand(operand);
+}
+} // namespace
+
 std::optional<Operand> comparedOperand(const Instruction& mine, const Instruction& other, Operand preferred) {
     for (const Operand o : {preferred, Operand::A, Operand::B, Operand::C, Operand::D})
-        if (mine.operand(o) && other.operand(o))
+        if (inRegisters(mine, o) && inRegisters(other, o))
             return o;
     return std::nullopt;
 }
@@ -72,8 +81,16 @@ std::optional<Operand> comparedOperand(const Instruction& mine, const Instructio
 QString operandList(const Instruction& in) {
     QStringList names;
     for (const FragmentLayout& op : in.operands)
-        names << qs(op.name());
+        if (inRegisters(in, op.operand()))
+            names << qs(op.name());
     return names.isEmpty() ? QStringLiteral("none") : names.join(QStringLiteral(", "));
+}
+
+QString noOperandInCommon(const Instruction& mine, const Instruction& other) {
+    return QObject::tr(
+               "%1 and %2 hold no operand in common in registers (%1: %3; %2: %4): nothing to compare.")
+        .arg(QString::fromStdString(mine.spec), QString::fromStdString(other.spec), operandList(mine),
+             operandList(other));
 }
 
 } // namespace lanemap::gui

@@ -28,11 +28,14 @@ struct CompareResult {
 // (a merged C/D panel compares C). Positions outside the other operand's extent differ.
 CompareResult compareDiagram(const Diagram& diagram, const Instruction& mine, const Instruction& other);
 
-// The operand compared: `preferred` where both hold it, else the first both hold (an ldmatrix and a
-// tcgen05.ld hold only D, a tcgen05.mma none in registers); nullopt when they hold none in common.
+// The operand compared: `preferred` where both hold it in registers, else the first both hold (an ldmatrix
+// and a tcgen05.ld hold only D, a tcgen05.mma none: its A and D in Tensor Memory are no register
+// fragment); nullopt when they hold none in common.
 std::optional<Operand> comparedOperand(const Instruction& mine, const Instruction& other, Operand preferred);
 
 // "A, B, C, D", or "none" for an instruction with no register operand.
 QString operandList(const Instruction& instruction);
+// Why `mine` and `other` cannot be compared: they hold no operand in common in registers.
+QString noOperandInCommon(const Instruction& mine, const Instruction& other);
 
 } // namespace lanemap::gui

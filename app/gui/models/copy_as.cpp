@@ -18,13 +18,15 @@ std::optional<Operand> operandOf(OperandSet operands) {
 QString copyAsText(const Instruction& in, OperandSet operands, CopyFormat format) {
     const std::optional<Operand> which = operandOf(operands);
     switch (format) {
-    case CopyFormat::Cute:
-        return QString::fromStdString(toCute(in, smem::Choice{}, which));
+    case CopyFormat::Cute: // wgmma's shared-memory tiles as the instance places them
+        return QString::fromStdString(toCute(in, in.params.smem.value_or(smem::Choice{}), which));
     case CopyFormat::Triton:
         return QString::fromStdString(toTritonJson(in, which));
     case CopyFormat::Cuda:
         return QString::fromStdString(toCudaHeader(in));
     case CopyFormat::Markdown: {
+        if (operands.empty())
+            return QString::fromStdString(toMarkdown(in, nullptr)); // every register operand
         const FragmentLayout* op = which ? in.operand(*which) : nullptr;
         return op ? QString::fromStdString(toMarkdown(in, op)) : QString();
     }

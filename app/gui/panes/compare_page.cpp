@@ -6,7 +6,9 @@
 #include "gui_text.hpp"
 #include "view_state.hpp"
 
+#include <QFontMetrics>
 #include <QLabel>
+#include <QPainter>
 #include <QScrollBar>
 #include <QSplitter>
 #include <QVBoxLayout>
@@ -49,6 +51,7 @@ void ComparePage::rebuild() {
     }
     m_sides.clear();
     m_differences = 0;
+    m_summaryText.clear();
     const ViewState& state = *m_context.state;
     const std::shared_ptr<const Instruction>& mine = state.instance();
     const std::shared_ptr<const Instruction>& other = state.compareInstance();
@@ -58,9 +61,7 @@ void ComparePage::rebuild() {
     // settings: the operand picked where both hold it, else the first both hold.
     const std::optional<Operand> which = comparedOperand(*mine, *other, state.compareOperand());
     if (!which) {
-        m_summary->setText(tr("%1 and %2 hold no operand in common (%1: %3; %2: %4): nothing to compare.")
-                               .arg(QString::fromStdString(mine->spec), QString::fromStdString(other->spec),
-                                    operandList(*mine), operandList(*other)));
+        m_summary->setText(noOperandInCommon(*mine, *other));
         return;
     }
     const std::shared_ptr<const Instruction> sides[2] = {mine, other};
@@ -115,6 +116,13 @@ void ComparePage::rebuild() {
         m_splitter->addWidget(box);
         m_sides.push_back({view, sides[side]});
     }
+    m_summaryText =
+        tr("Comparing operand %1: %2 of %3 positions of %4 are held by a different lane or element in %5 "
+           "(marked in red on both sides).")
+            .arg(qs(toString(*which)))
+            .arg(m_differences)
+            .arg(positions)
+            .arg(QString::fromStdString(mine->spec), QString::fromStdString(other->spec));
     m_summary->setText(
         tr("Comparing operand <b>%1</b>: %2 of %3 positions of %4 are held by a different lane or "
            "element in %5 (marked in red on both sides).")
@@ -137,6 +145,30 @@ void ComparePage::rebuild() {
         s.view->horizontalScrollBar()->setValue(0);
         s.view->verticalScrollBar()->setValue(0);
     }
+}
+
+QImage ComparePage::picture(const PaintOptions& options, double scale) const {
+    std::vector<QImage> sides;
+    for (const Side& s : m_sides)
+        if (const Diagram* d = s.view->diagram())
+            sides.push_back(renderDiagram(*d, options, &s.view->marks(), scale));
+    if (sides.size() != 2)
+        return {};
+    QFont font = this->font();
+    font.setPixelSize(static_cast<int>(13 * scale));
+    const int line = QFontMetrics(font).height() * 2;
+    const int gap = static_cast<int>(24 * scale);
+    QImage out(sides[0].width() + gap + sides[1].width(),
+               line + std::max(sides[0].height(), sides[1].height()), QImage::Format_ARGB32_Premultiplied);
+    out.fill(options.colors.background);
+    QPainter p(&out);
+    p.setFont(font);
+    p.setPen(options.colors.ink);
+    p.drawText(QRect(gap / 2, 0, out.width() - gap, line), Qt::AlignVCenter | Qt::TextWordWrap,
+               m_summaryText);
+    p.drawImage(0, line, sides[0]);
+    p.drawImage(sides[0].width() + gap, line, sides[1]);
+    return out;
 }
 
 CellInfo ComparePage::describe(const DiagramView* view, int cell) const {

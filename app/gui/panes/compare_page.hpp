@@ -26,6 +26,9 @@ class ComparePage : public QWidget {
     std::vector<DiagramView*> views() const;
     // Positions of the compared operand held differently in the partner.
     int differences() const { return m_differences; }
+    // The comparison as Copy image and Export PNG take it: the summary line over both sides, whole, their
+    // differing positions marked. Null when nothing is compared.
+    QImage picture(const PaintOptions& options, double scale) const;
 
   signals:
     void tabPressed(lanemap::gui::DiagramView* view, bool backward);
@@ -45,6 +48,7 @@ class ComparePage : public QWidget {
     };
     std::vector<Side> m_sides;
     int m_differences = 0;
+    QString m_summaryText; // the summary line as plain text, for the picture
 };
 
 } // namespace lanemap::gui

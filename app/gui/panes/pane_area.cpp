@@ -1,5 +1,6 @@
 #include "pane_area.hpp"
 
+#include "compare.hpp"
 #include "compare_page.hpp"
 #include "registers_pane.hpp"
 #include "shared_memory_pane.hpp"
@@ -159,7 +160,17 @@ void PaneArea::refresh() {
 }
 
 void PaneArea::showCompare() {
-    const bool on = m_state->instance() && m_state->compareInstance();
+    const std::shared_ptr<const Instruction>& mine = m_state->instance();
+    const std::shared_ptr<const Instruction>& other = m_state->compareInstance();
+    if (mine && other && !comparedOperand(*mine, *other, m_state->compareOperand())) {
+        // The instance shown now (Back onto a tcgen05.mma) has no operand the partner has: compare ends,
+        // and says why, rather than comparing nothing.
+        const QString why = noOperandInCommon(*mine, *other);
+        m_state->setCompare({}, nullptr); // back here, compare off
+        emit message(tr("Compare ended: %1").arg(why), 10000);
+        return;
+    }
+    const bool on = mine && other;
     setCurrentWidget(on ? static_cast<QWidget*>(m_compare) : m_splitter);
     m_compare->rebuild(); // laid out on the page shown: both sides fitted to one zoom
 }
@@ -264,6 +275,14 @@ void PaneArea::zoomBy(double factor) {
         v->zoomBy(factor);
 }
 
+void PaneArea::restoreZoom(double zoom) {
+    for (Pane* pane : m_panes) {
+        pane->view()->setZoom(zoom);
+        pane->view()->horizontalScrollBar()->setValue(0);
+        pane->view()->verticalScrollBar()->setValue(0);
+    }
+}
+
 void PaneArea::fit(DiagramView::FitMode mode) {
     for (DiagramView* v : views())
         v->fit(mode);
@@ -292,6 +311,24 @@ Diagram PaneArea::exportDiagram() const {
     for (const Pane* pane : m_panes)
         pane->addToExport(d);
     return d;
+}
+
+bool PaneArea::comparing() const {
+    return m_state->instance() && m_state->compareInstance() && currentWidget() == m_compare;
+}
+
+QImage PaneArea::picture() const {
+    if (!m_state->instance())
+        return {};
+    PaintOptions o;
+    o.colors = viewColors(m_state->theme());
+    o.labels = m_state->showLabels();
+    if (comparing())
+        if (QImage image = m_compare->picture(o, 2.0); !image.isNull())
+            return image;
+    const Diagram d = exportDiagram();
+    // 2 px per unit: sharp in documents and on high-DPI screens; very large diagrams get 1.
+    return renderDiagram(d, o, nullptr, d.width * d.height > 4.0e6 ? 1.0 : 2.0);
 }
 
 void PaneArea::resizeEvent(QResizeEvent* event) {

@@ -39,6 +39,8 @@ class PaneArea : public QStackedWidget {
     std::vector<DiagramView*> views() const;
 
     void zoomBy(double factor);
+    // A saved zoom, every pane from its top-left corner (where the headers are), as a newly opened one.
+    void restoreZoom(double zoom);
     void fit(DiagramView::FitMode mode);
     // View -> Wrap long rows into bands (on by default).
     void setWrapBands(bool on);
@@ -48,6 +50,12 @@ class PaneArea : public QStackedWidget {
     void applyVerdicts();
     // The picture File > Export writes: every operand of the instance as the panes draw them.
     Diagram exportDiagram() const;
+    // Whether the compare page is shown in place of the panes.
+    bool comparing() const;
+    // What Edit > Copy image and File > Export PNG take: while comparing, the comparison (both sides, their
+    // differences marked); else exportDiagram() painted in the theme, with its title, captions and legends.
+    // Null when no instruction is open.
+    QImage picture() const;
 
   signals:
     // A pane's tools chose other parameters of the instance shown.

@@ -1,15 +1,20 @@
 #include "shared_memory_pane.hpp"
 
 #include "diagram_view.hpp"
+#include "flow_layout.hpp"
 #include "gui_text.hpp"
 #include "view_state.hpp"
 
 #include "lanemap/smem.hpp"
 
+#include <QClipboard>
 #include <QComboBox>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QStandardItemModel>
+#include <QToolButton>
+#include <QVBoxLayout>
 
 #include <algorithm>
 
@@ -26,16 +31,24 @@ SharedMemoryPane::SharedMemoryPane(const Context& context, QWidget* parent)
 QWidget* SharedMemoryPane::makeTools() {
     auto* tools = new QWidget;
     tools->setObjectName(QStringLiteral("smemTools"));
-    auto* hl = new QHBoxLayout(tools);
-    hl->setContentsMargins(4, 0, 4, 2);
+    auto* vl = new QVBoxLayout(tools);
+    vl->setContentsMargins(4, 0, 4, 2);
+    vl->setSpacing(2);
+    // The boxes wrap onto a second line in a narrow pane rather than widen the window.
+    auto* hl = new FlowLayout;
+    vl->addLayout(hl);
     auto box = [&](const QString& label, const QString& objectName, const QString& tip) {
-        auto* l = new QLabel(label, tools);
-        auto* b = new QComboBox(tools);
+        auto* pair = new QWidget(tools);
+        auto* pl = new QHBoxLayout(pair);
+        pl->setContentsMargins(0, 0, 0, 0);
+        auto* l = new QLabel(label, pair);
+        auto* b = new QComboBox(pair);
         b->setObjectName(objectName);
         b->setToolTip(tip);
         l->setBuddy(b);
-        hl->addWidget(l);
-        hl->addWidget(b);
+        pl->addWidget(l);
+        pl->addWidget(b);
+        hl->addWidget(pair);
         return b;
     };
     m_operandBox = box(tr("&Operand"), QStringLiteral("smemOperand"),
@@ -61,11 +74,27 @@ QWidget* SharedMemoryPane::makeTools() {
     m_showBox->addItem(tr("both"), static_cast<int>(Show::Both));
     connect(m_showBox, &QComboBox::activated, this,
             [this] { setShown(static_cast<Show>(m_showBox->currentData().toInt())); });
+    // The matrix descriptor decoded (core's smem::describe, as `lanemap show` prints it), wrapped to the
+    // pane's width, and a button that copies it with the tile's CuTe layout and swizzle rule.
+    auto* dl = new QHBoxLayout;
+    vl->addLayout(dl);
     m_note = new QLabel(tools);
     m_note->setObjectName(QStringLiteral("smemNote"));
     m_note->setMinimumWidth(1);
-    m_note->setEnabled(false); // secondary text
-    hl->addWidget(m_note, 1);
+    m_note->setWordWrap(true);
+    m_note->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_note->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    dl->addWidget(m_note, 1);
+    m_copyDescriptor = new QToolButton(tools);
+    QToolButton* copy = m_copyDescriptor;
+    copy->setObjectName(QStringLiteral("smemCopyDescriptor"));
+    copy->setText(tr("Copy"));
+    copy->setToolTip(tr("Copy the descriptor, its fields, the CuTe layout and the swizzle rule as text"));
+    connect(copy, &QToolButton::clicked, this, [this] {
+        QGuiApplication::clipboard()->setText(descriptorText());
+        emit message(tr("Copied the matrix descriptor, its fields and its layout"), 3000);
+    });
+    dl->addWidget(copy, 0, Qt::AlignTop);
     for (QComboBox* b : {m_operandBox, m_majorBox, m_swizzleBox})
         connect(b, &QComboBox::activated, this, &SharedMemoryPane::applyTools);
     return tools;
@@ -170,10 +199,33 @@ void SharedMemoryPane::updateTools() {
     offer(m_majorBox, 1, mn, QString::fromStdString(why));
     offer(m_operandBox, 1, m_instance->placement(Space::SharedMemory, Operand::A) != nullptr,
           tr("This form reads A from registers"));
-    if (shared)
-        m_note->setText(tr("descriptor %1").arg(qs(smem::hex(shared->layout.encodedDescriptor()))));
-    else if (const Placement* p = placement())
-        m_note->setText(qs(p->presentation().extentFact));
+    m_copyDescriptor->setVisible(shared != nullptr); // a TMA box has no descriptor to copy
+    if (shared) {
+        const smem::SmemLayout& l = shared->layout;
+        m_note->setText(tr("<b>descriptor</b> %1<br/><b>layout</b> %2")
+                            .arg(qs(smem::describe(l.descriptor())).toHtmlEscaped(),
+                                 qs(l.canonicalFormula()).toHtmlEscaped()));
+    } else if (const Placement* p = placement()) {
+        m_note->setText(qs(p->presentation().extentFact).toHtmlEscaped());
+    }
+}
+
+QString SharedMemoryPane::descriptorText() const {
+    const smem::SharedOperand* shared = tile();
+    if (!shared)
+        return {};
+    const smem::SmemLayout& l = shared->layout;
+    QStringList lines{tr("%1, operand %2 in shared memory")
+                          .arg(m_instance ? qs(m_instance->spec) : QString(), qs(toString(shared->operand))),
+                      tr("descriptor: %1").arg(qs(smem::describe(l.descriptor())))};
+    for (const smem::DescriptorField& f : smem::descriptorFields(l.encodedDescriptor()))
+        if (f.name != "reserved")
+            lines << QStringLiteral("  [%1..%2] %3: %4")
+                         .arg(f.highBit)
+                         .arg(f.lowBit)
+                         .arg(qs(f.name), qs(f.meaning));
+    lines << tr("layout: %1").arg(qs(l.canonicalFormula())) << tr("swizzle: %1").arg(qs(l.swizzleRule()));
+    return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
 }
 
 CellInfo SharedMemoryPane::describe(int cell) const {

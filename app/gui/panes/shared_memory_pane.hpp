@@ -9,6 +9,7 @@
 
 class QComboBox;
 class QLabel;
+class QToolButton;
 
 namespace lanemap::smem {
 struct SharedOperand;
@@ -37,6 +38,8 @@ class SharedMemoryPane : public Pane {
     const smem::SharedOperand* tile() const;
     // The instance's first placement in shared memory (a wgmma operand, or a TMA box stated cell by cell).
     const Placement* placement() const;
+    // What the tools' Copy button copies: the descriptor, each field, the CuTe layout and the swizzle rule.
+    QString descriptorText() const;
 
     CellInfo describe(int cell) const override;
     void applyVerdict(bool) override {} // the probe checks registers, not shared memory
@@ -60,6 +63,7 @@ class SharedMemoryPane : public Pane {
     QComboBox* m_majorBox = nullptr;
     QComboBox* m_swizzleBox = nullptr;
     QComboBox* m_showBox = nullptr;
+    QToolButton* m_copyDescriptor = nullptr;
     QLabel* m_note = nullptr;
 };
 

@@ -2,6 +2,7 @@
 
 #include "diagram_cache.hpp"
 #include "diagram_view.hpp"
+#include "flow_layout.hpp"
 #include "gui_text.hpp"
 #include "view_state.hpp"
 
@@ -56,19 +57,24 @@ QWidget* TensorMemoryPane::makeTools() {
     auto* rows = new QVBoxLayout(tools);
     rows->setContentsMargins(4, 0, 4, 2);
     rows->setSpacing(2);
-    auto* hl = new QHBoxLayout;
+    // The boxes wrap onto a second line in a narrow pane rather than widen the window.
+    auto* hl = new FlowLayout;
     rows->addLayout(hl);
     // A labelled box in `row` of `parent`; its label goes to `labelOut` where asked.
-    auto addBox = [](QWidget* parent, QHBoxLayout* row, const QString& label, const QString& objectName,
+    auto addBox = [](QWidget* parent, QLayout* row, const QString& label, const QString& objectName,
                      const QString& tip, QLabel** labelOut = nullptr) {
-        auto* l = new QLabel(label, parent);
-        auto* b = new QComboBox(parent);
+        auto* pair = new QWidget(parent);
+        auto* pl = new QHBoxLayout(pair);
+        pl->setContentsMargins(0, 0, 0, 0);
+        auto* l = new QLabel(label, pair);
+        auto* b = new QComboBox(pair);
         b->setObjectName(objectName);
         b->setToolTip(tip);
         b->setSizeAdjustPolicy(QComboBox::AdjustToContents);
         l->setBuddy(b);
-        row->addWidget(l);
-        row->addWidget(b);
+        pl->addWidget(l);
+        pl->addWidget(b);
+        row->addWidget(pair);
         if (labelOut)
             *labelOut = l;
         return b;
@@ -81,11 +87,10 @@ QWidget* TensorMemoryPane::makeTools() {
                          tr("Compose with the access every warp of the warpgroup issues: who holds each "
                             "element in which register. Every shape and .num that composes with this mma"),
                          &m_accessLabel);
-    hl->addStretch(1);
     // The block scale: its own row (beside the others, seven boxes made the window wider than a 1280-pixel
     // screen), shown for the block-scaled kinds only.
     m_scaleTools = new QWidget(tools);
-    auto* sl = new QHBoxLayout(m_scaleTools);
+    auto* sl = new FlowLayout(m_scaleTools);
     sl->setContentsMargins(0, 0, 0, 0);
     m_scaleVecBox = addBox(m_scaleTools, sl, tr("Scale &vec"), QStringLiteral("tmemScaleVec"),
                            tr("The scale vector size (.scale_vec::NX, alias .block32 / .block16): scale "
@@ -96,7 +101,6 @@ QWidget* TensorMemoryPane::makeTools() {
     m_sfbIdBox = addBox(m_scaleTools, sl, tr("SF&B ID"), QStringLiteral("tmemSfbId"),
                         tr("The instruction descriptor's scale factor B ID: which bytes of the TMEM word "
                            "hold B's scale factors"));
-    sl->addStretch(1);
     rows->addWidget(m_scaleTools);
     for (QComboBox* b : {m_nBox, m_operandBox, m_accessBox})
         connect(b, &QComboBox::activated, this, &TensorMemoryPane::applyView);
@@ -123,11 +127,13 @@ void TensorMemoryPane::applyView() {
     tmem::MmaShape shape = tensor->mma;
     shape.n = n;
     p.n = n == variant->n ? 0 : n; // the entry's own N is the default
-    // A new operand opens with its default access; otherwise the chosen one ("none": the operand alone).
+    // A new operand, or a new N, opens with its default access (an x32 load kept for N = 16 would draw
+    // registers r16..r31 empty); otherwise the chosen one ("none": the operand alone).
     const QVariant access = m_accessBox->currentData();
-    p.access = operand != p.tensorOperand ? std::optional(defaultAccess(shape, opOf(operand)))
-               : access.isValid()         ? std::optional(access.value<tmem::Access>())
-                                          : std::nullopt;
+    const bool newN = n != tensor->mma.n && access.isValid();
+    p.access = operand != p.tensorOperand || newN ? std::optional(defaultAccess(shape, opOf(operand)))
+               : access.isValid()                 ? std::optional(access.value<tmem::Access>())
+                                                  : std::nullopt;
     p.tensorOperand = operand;
     // An access that does not fit the new N: the default one.
     if (p.access && !validate(Selection{variant, p}).empty())

@@ -37,6 +37,9 @@ struct Family {
     // Applies the instance's parameters (already validated) to it, a copy of the catalog entry: the layouts
     // they change and the placements they add.
     void (*instantiate)(Instruction& instance) = nullptr;
+    // Words a catalog search may use for the variant beyond its spellings: the shapes its parameters reach
+    // ("m128n16" .. "m128n256" for a tcgen05.mma entry, whose N is a parameter). nullptr: none.
+    std::vector<std::string> (*searchWords)(const Variant& variant) = nullptr;
     // The name CUTLASS gives the variant's MMA atom ("SM80_16x8x16_F32F16F16F32_TN"); nullptr or "": none.
     std::string (*cutlassAtom)(const Instruction& instruction) = nullptr;
     // Its layouts come from discovery reports, not from the ISA (wmma): `probe --all` leaves it out unless

@@ -88,6 +88,17 @@ std::uint64_t encodeDescriptor(const MatrixDescriptor& descriptor);
 MatrixDescriptor decodeDescriptor(std::uint64_t bits);
 // "0x4000004000010000: start 0x0, LBO 16 B (encoded 1), SBO 1024 B (encoded 64), base offset 0, 128B swizzle"
 std::string describe(const MatrixDescriptor& descriptor);
+
+// One field of a wgmma descriptor as a decoder lists it (bits highBit..lowBit as stored).
+struct DescriptorField {
+    std::string name; // "start address", "leading byte offset", ..., "reserved"
+    int lowBit = 0, highBit = 0;
+    std::uint64_t raw = 0;
+    std::string meaning; // "1024 bytes (0x400, encoded 64)"; a reserved field: "must be 0"
+};
+// Every field of `bits`, the reserved ones included, read by decodeDescriptor. `broken` (when given) gets one
+// line per rule the value breaks: a reserved bit set.
+std::vector<DescriptorField> descriptorFields(std::uint64_t bits, std::vector<std::string>* broken = nullptr);
 std::string hex(std::uint64_t value);
 
 // Base offset of a swizzled pattern that starts at `patternStart` (0 when aligned to repeatBytes()).

@@ -583,8 +583,7 @@ void Builder::sizeCells(PanelPlan& plan) {
     findSpots(plan);
     p.source = plan.source;
     if (plan.source != Source::Doc)
-        p.subtitle += std::string("; placement: ") + std::string(toString(plan.source)) +
-                      " (docs/reference/ptx-facts.md)";
+        p.subtitle += std::string("; placement: ") + std::string(toString(plan.source)); // a user has no repo
     double cellWidth = labelWidth(std::to_string(p.cols - 1).size()) - 2;
     for (const Spot& s : plan.spots) {
         std::size_t chars = 0;

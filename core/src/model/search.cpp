@@ -1,5 +1,7 @@
 #include "lanemap/search.hpp"
 
+#include "lanemap/family.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -52,6 +54,9 @@ std::string searchText(const Variant& v) {
     for (std::size_t f = 1; f < v.forms.size(); ++f)
         search += ' ' + ptxOf(v, v.forms[f]);
     // Words a search may use beyond the spelling: the SM badge, sparse or dense, and the accumulator type.
+    if (v.family && v.family->searchWords)
+        for (const std::string& word : v.family->searchWords(v))
+            search += ' ' + word;
     search += " sm_" + std::to_string(v.minSm) + (v.sparse ? " sparse" : " dense") + " acc:";
     search += toString(v.dtype);
     return lower(search);

@@ -4,16 +4,17 @@
 #include "lanemap/catalog.hpp"
 #include "lanemap/excerpt.hpp"
 
+#include "families/matrix_move/matrix_move_spec.hpp"
+#include "families/tcgen05/tcgen05_spec.hpp"
 #include "lanemap/matrix_move.hpp"
 #include "lanemap/wmma.hpp"
-#include "families/matrix_move/matrix_move_spec.hpp"
 #include "model/ptx_rules.hpp"
-#include "families/tcgen05/tcgen05_spec.hpp"
 
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -114,8 +115,8 @@ struct Parts {
 std::string tokenize(const std::string& text, Parts& parts) {
     const std::vector<std::string> tokens = split(text);
     if (tokens.empty() || (tokens[0] != "mma" && tokens[0] != "wgmma"))
-        return "a spec starts with 'mma', 'mma.sp', 'mma.sp::ordered_metadata', 'wgmma', 'wgmma.sp', "
-               "'ldmatrix', 'stmatrix', 'movmatrix', 'tcgen05.ld', 'tcgen05.st' or 'tcgen05.mma'";
+        // The registry's names: a family added there (wmma was missed) is named here too.
+        return "a spec starts with a family: " + familyNames(" or ");
     parts.family = tokens[0];
     for (std::size_t i = 1; i < tokens.size(); ++i) {
         const std::string& tok = tokens[i];
@@ -289,10 +290,39 @@ std::string normalizePtx(std::string_view ptx) {
 
 std::vector<std::string> nearestSpecs(std::string_view text, const Catalog& catalog, std::size_t count) {
     const std::string query = lower(trim(text));
+    // A spec that differs in one dot-separated component (e5m9 for e5m2) is what was meant, ahead of a short
+    // spec a few edits away from the whole text: it ranks by that component's distance alone.
+    const std::vector<std::string> parts = split(query);
+    auto oneComponentFix = [&parts](const std::string& spec) -> std::optional<std::size_t> {
+        const std::vector<std::string> other = split(spec);
+        if (other.size() != parts.size())
+            return std::nullopt;
+        std::optional<std::size_t> distance;
+        for (std::size_t i = 0; i < parts.size(); ++i)
+            if (parts[i] != other[i]) {
+                if (distance)
+                    return std::nullopt;
+                distance = editDistance(parts[i], other[i]);
+            }
+        return distance;
+    };
     std::vector<std::pair<std::size_t, std::string>> scored;
     scored.reserve(catalog.size());
-    for (const Variant* v : catalog.variants())
-        scored.emplace_back(editDistance(query, v->spec), v->spec);
+    for (const Variant* v : catalog.variants()) {
+        if (const std::optional<std::size_t> fix = oneComponentFix(v->spec)) {
+            scored.emplace_back(*fix, v->spec);
+            continue;
+        }
+        // A PTX string one component off: its fixed spelling (e4m3.e5m9 -> e4m3.e5m2, a form of a spec).
+        std::optional<std::pair<std::size_t, std::string>> best;
+        for (const Form& form : v->forms) {
+            std::string ptx = ptxOf(*v, form);
+            if (const std::optional<std::size_t> fix = oneComponentFix(ptx);
+                fix && (!best || *fix < best->first))
+                best.emplace(*fix, std::move(ptx));
+        }
+        scored.push_back(best ? std::move(*best) : std::pair(1000 + editDistance(query, v->spec), v->spec));
+    }
     std::stable_sort(scored.begin(), scored.end(),
                      [](const auto& a, const auto& b) { return a.first < b.first; });
     std::vector<std::string> out;

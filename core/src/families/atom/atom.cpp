@@ -312,7 +312,7 @@ MetadataLayout buildMetadata(const MetadataFigure& figure, int containerBits, bo
     md.notes.push_back(
         "inferred: the elements of one thread in one row and [firstcol..lastcol] range fill its "
         "chunks in column order, in increasing element index; the k-th kept element of a chunk is "
-        "placed by the k-th index of its field (bits [1:0] first)");
+        "placed by the k-th index of its field (bits [1..0] first)");
     return md;
 }
 

@@ -147,8 +147,8 @@ static std::optional<Cell> fig139_meta16864_i4_khalves(const Lane& l, int j, int
 // clang-format off
 const char* const kRowsPerLane = "lane 4g+2F holds row g and lane 4g+2F+1 row g+8, all of K, one field per chunk "
                                  "(the m16n8k64 8-bit pattern restricted to the selected pair)";
-const char* const kKHalvesPerLane = "lane 4g+2F holds the first half of K and lane 4g+2F+1 the second; bits [15:0] "
-                                    "row g, bits [31:16] row g+8 (the m16n8k32 .f16 pattern)";
+const char* const kKHalvesPerLane = "lane 4g+2F holds the first half of K and lane 4g+2F+1 the second; bits [15..0] "
+                                    "row g, bits [31..16] row g+8 (the m16n8k32 .f16 pattern)";
 
 // clang-format off
 const MetadataFigure kMeta16n8k16_f16{"Fig. 119", {0, 1, 2, 3}, "one lane per quad: lane 4g+F", Source::Figure,

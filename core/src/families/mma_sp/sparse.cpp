@@ -98,8 +98,8 @@ std::string fieldValueProblem(Pattern pattern, bool ordered, unsigned value) {
         return binary(value) + " repeats " + what + " " + std::to_string(i0) +
                " (0b0000, 0b0101, 0b1010 and 0b1111 are invalid)";
     if (ordered && i0 > i1)
-        return binary(value) + " is not sorted: ::ordered_metadata needs the " + what + " in bits [1:0] (" +
-               std::to_string(i0) + ") below the one in bits [3:2] (" + std::to_string(i1) + ")";
+        return binary(value) + " is not sorted: ::ordered_metadata needs the " + what + " in bits [1..0] (" +
+               std::to_string(i0) + ") below the one in bits [3..2] (" + std::to_string(i1) + ")";
     return {};
 }
 

@@ -322,7 +322,17 @@ const Family kTcgen05Mma{.name = "tcgen05.mma",
                          .claims = isTcgen05Text,
                          .parse = parseTcgen05Spec,
                          .validate = validateMma,
-                         .instantiate = instantiateMma};
+                         .instantiate = instantiateMma,
+                         .searchWords =
+                             [](const Variant& v) {
+                                 // Every N the entry takes: "tcgen05 m128n16" finds it (the N box's shapes).
+                                 std::vector<std::string> words;
+                                 const tmem::NRange range = tmem::validN(*tmem::mmaOf(v));
+                                 for (int n = range.first; n <= range.last; n += range.step)
+                                     if (range.contains(n))
+                                         words.push_back("m" + std::to_string(v.m) + "n" + std::to_string(n));
+                                 return words;
+                             }};
 
 } // namespace family
 

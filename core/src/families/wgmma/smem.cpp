@@ -184,6 +184,34 @@ std::string describe(const MatrixDescriptor& d) {
     return s.str();
 }
 
+std::vector<DescriptorField> descriptorFields(std::uint64_t bits, std::vector<std::string>* broken) {
+    const MatrixDescriptor d = decodeDescriptor(bits & kUsedBits); // the reserved bits are listed below
+    auto raw = [bits](int low, int high) { return (bits >> low) & ((1ull << (high - low + 1)) - 1); };
+    auto bytes = [](std::uint32_t b) {
+        return std::to_string(b) + " bytes (" + hex(b) + ", encoded " + std::to_string(b >> 4) + ")";
+    };
+    std::vector<DescriptorField> fields = {
+        {"start address", 0, 13, raw(0, 13), bytes(d.startAddress)},
+        {"reserved", 14, 15, raw(14, 15), "must be 0"},
+        {"leading byte offset", 16, 29, raw(16, 29), bytes(d.leadingByteOffset)},
+        {"reserved", 30, 31, raw(30, 31), "must be 0"},
+        {"stride byte offset", 32, 45, raw(32, 45), bytes(d.strideByteOffset)},
+        {"reserved", 46, 48, raw(46, 48), "must be 0"},
+        {"base offset", 49, 51, raw(49, 51),
+         d.baseOffset == 0 ? "0: the swizzle pattern starts on its repeat boundary"
+                           : std::to_string(d.baseOffset) + ": (pattern start address >> 7) & 7"},
+        {"reserved", 52, 61, raw(52, 61), "must be 0"},
+        {"swizzle", 62, 63, raw(62, 63),
+         std::to_string(descriptorSwizzleCode(d.swizzle)) + ": " + std::string(toString(d.swizzle))},
+    };
+    if (broken)
+        for (const DescriptorField& f : fields)
+            if (f.name == "reserved" && f.raw != 0)
+                broken->push_back("bits [" + std::to_string(f.highBit) + ".." + std::to_string(f.lowBit) +
+                                  "] are reserved and must be 0");
+    return fields;
+}
+
 int baseOffsetFor(std::uint32_t patternStart, Swizzle swizzle) {
     if (swizzle == Swizzle::None)
         return 0; // "valid for all swizzling modes except the no-swizzle mode"
@@ -354,7 +382,7 @@ std::string SmemLayout::swizzleRule() const {
     }
     auto range = [](int lo, int n) {
         return n == 1 ? "[" + std::to_string(lo) + "]"
-                      : "[" + std::to_string(lo + n - 1) + ":" + std::to_string(lo) + "]";
+                      : "[" + std::to_string(lo + n - 1) + ".." + std::to_string(lo) + "]";
     };
     s << ": byte address bits " << range(base, b) << " ^= bits " << range(base + shift, b) << " (the "
       << (1 << base) << "-byte chunk inside a " << swizzleBytes(m_swizzle)
