@@ -16,6 +16,7 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
+#include <QLabel>
 #include <QPushButton>
 
 #include <gtest/gtest.h>
@@ -453,6 +454,21 @@ TEST(CellDockMemory, ATmaBoxCellNamesItsGlobalElementOrFill) {
         << pane->describe(static_cast<int>(grid->cellsAtGrid(1, 2).front())).summary.toStdString();
     EXPECT_TRUE(pane->describe(static_cast<int>(grid->cellsAtGrid(5, 0).front()))
                     .summary.contains(QStringLiteral("fill: outside the tensor")));
+}
+
+// The recorded TMA report proves the box model over the configurations it ran; a box the user configures is
+// drawn by that model but was not itself probed, and the verdict line must not say it was.
+TEST(CellDockMemory, ATmaBoxOfItsOwnConfigurationIsNotCalledConfirmedCellByCell) {
+    OpenedAt opened(QSize(1280, 720),
+                    QStringLiteral("cp.async.bulk.tensor.2d tensor=128x192 box=8x64 origin=124,0"));
+    const QLabel* verdict = named(*opened.window, "verdictLegend");
+    EXPECT_FALSE(verdict->isHidden());
+    EXPECT_FALSE(verdict->text().contains(QStringLiteral("Every cell confirmed")))
+        << verdict->text().toStdString();
+    EXPECT_TRUE(verdict->text().contains(QStringLiteral("this configuration itself was not probed")))
+        << verdict->text().toStdString();
+    EXPECT_TRUE(verdict->text().contains(QStringLiteral("configurations probed on NVIDIA H200")))
+        << verdict->text().toStdString();
 }
 
 } // namespace test_cell_dock_memory_tma

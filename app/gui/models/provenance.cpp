@@ -32,11 +32,19 @@ Provenance provenanceOf(const Instruction& in, const ProbeController& probe) {
         const QString where = QStringLiteral("%1, %2").arg(
             QString::fromStdString(report->device.name.empty() ? "unknown device" : report->device.name),
             QString::fromStdString(report->date).left(10));
-        out.verdictLine = result->cellsMismatched == 0
-                              ? tr("✓ Every cell confirmed on %1 (%2).").arg(where.toHtmlEscaped(), origin)
-                              : tr("<span style='color:#c62828'>✗ Red frame: the hardware placed that cell "
-                                   "differently</span> (%1): %2.")
-                                    .arg(origin, describeReport(*report, *result).toHtmlEscaped());
+        // An instance with its family's own parameters (a TMA box's tensor map) is one of endless
+        // configurations: the report proves the model over those it ran, not this one cell by cell.
+        if (result->cellsMismatched != 0)
+            out.verdictLine = tr("<span style='color:#c62828'>✗ Red frame: the hardware placed that cell "
+                                 "differently</span> (%1): %2.")
+                                  .arg(origin, describeReport(*report, *result).toHtmlEscaped());
+        else if (in.params.family)
+            out.verdictLine = tr("✓ The model drawing this passed all %1 configurations probed on %2 (%3); "
+                                 "this configuration itself was not probed.")
+                                  .arg(result->experiments)
+                                  .arg(where.toHtmlEscaped(), origin);
+        else
+            out.verdictLine = tr("✓ Every cell confirmed on %1 (%2).").arg(where.toHtmlEscaped(), origin);
         out.status = describeReport(*report, *result);
         out.statusToolTip =
             tr("Hardware report (%1 of %2 cells mismatched). The probe proves that A, B and D "
