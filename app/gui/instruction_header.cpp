@@ -101,8 +101,8 @@ void InstructionHeader::setVerdictLine(const QString& text) {
 void InstructionHeader::showFacts(const Instruction& in) {
     m_title->setText(specText(in)); // a tcgen05.mma entry stands for every N: the title names the one drawn
     m_ptx->setText(QString::fromStdString(in.ptx));
-    m_facts->setText(tr("%1 threads (%2) · %3 · min <b>sm_%4</b> · PTX ISA 9.1 <a href='%5'>§%6</a>")
-                         .arg(in.threads)
+    m_facts->setText(tr("%1 (%2) · %3 · min <b>sm_%4</b> · PTX ISA 9.1 <a href='%5'>§%6</a>")
+                         .arg(in.threads == 1 ? tr("1 thread") : tr("%1 threads").arg(in.threads))
                          .arg(qs(toString(in.scope)))
                          .arg(QString::fromStdString(shapeName(in)))
                          .arg(in.minSm)

@@ -471,4 +471,14 @@ TEST(CellDockMemory, ATmaBoxOfItsOwnConfigurationIsNotCalledConfirmedCellByCell)
         << verdict->text().toStdString();
 }
 
+// One thread issues a TMA load: the header says "1 thread", not "1 threads".
+TEST(CellDockMemory, TheHeaderCountsTheOneThreadThatIssuesATmaLoad) {
+    OpenedAt opened(QSize(1280, 720), QStringLiteral("cp.async.bulk.tensor.2d"));
+    QString facts;
+    for (const QLabel* label : opened.window->findChildren<QLabel*>())
+        if (label->text().contains(QStringLiteral("min <b>sm_")))
+            facts = label->text();
+    EXPECT_TRUE(facts.startsWith(QStringLiteral("1 thread ("))) << facts.toStdString();
+}
+
 } // namespace test_cell_dock_memory_tma

@@ -841,7 +841,8 @@ Diagram Builder::build() {
         (where += "  #") += m_in.anchor;
     m_d.caption.push_back(where);
     std::string facts =
-        std::to_string(m_in.threads) + " threads (" + std::string(toString(m_in.scope)) + "), " +
+        std::to_string(m_in.threads) + (m_in.threads == 1 ? " thread (" : " threads (") +
+        std::string(toString(m_in.scope)) + "), " +
         (!m_in.placements.empty() && !m_in.placements.front().presentation().extentFact.empty()
              ? m_in.placements.front().presentation().extentFact
              : "m" + std::to_string(m_in.m) + " n" + std::to_string(m_in.n) + " k" + std::to_string(m_in.k)) +

@@ -261,8 +261,8 @@ std::string toText(const Instruction& in, const smem::Choice& choice, std::optio
     std::ostringstream out;
     out << in.spec << "  (" << in.ptx << ")\n";
     out << "PTX ISA 9.1 §" << in.section << "  #" << in.anchor << "  min sm_" << in.minSm
-        << (in.scope == Scope::Warpgroup ? "a" : "") << "  " << in.threads << " threads ("
-        << toString(in.scope) << ")\n";
+        << (in.scope == Scope::Warpgroup ? "a" : "") << "  " << in.threads
+        << (in.threads == 1 ? " thread (" : " threads (") << toString(in.scope) << ")\n";
     for (const std::string& n : in.notes)
         out << "note: " << n << '\n';
     for (const Erratum& e : in.errata)
