@@ -157,13 +157,15 @@ TEST(Issue38, CopyAsCopiesTheWholeAtomAndSaysSo) {
         EXPECT_FALSE(text.isEmpty()) << name;
         EXPECT_TRUE(w->statusBar()->currentMessage().contains(QStringLiteral("A, B, C, D")))
             << name << ": " << w->statusBar()->currentMessage().toStdString();
-        if (std::string(name) == "actionCopyAs3") // Markdown: a table per operand
+        if (std::string(name) == "actionCopyAs3") { // Markdown: a table per operand
             for (const QString& op : {QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("D")})
                 EXPECT_TRUE(text.contains(QStringLiteral("#### ") + op)) << op.toStdString();
-        if (std::string(name) == "actionCopyAs1") // Triton: every operand
+        }
+        if (std::string(name) == "actionCopyAs1") { // Triton: every operand
             EXPECT_TRUE(text.contains(QStringLiteral("\"operand\":\"A\"")) &&
                         text.contains(QStringLiteral("\"operand\":\"D\"")))
                 << text.left(300).toStdString();
+        }
     }
 }
 

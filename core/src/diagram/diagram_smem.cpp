@@ -113,6 +113,29 @@ void grow(Diagram& d, const RectF& r) {
     d.height = std::max(d.height, std::ceil(r.bottom() + d.metrics.margin));
 }
 
+// Closes a grid panel: its cells indexed and framed, its bounds, and where the memory map goes (right of a
+// narrow grid, under a wide one).
+void closeGridPanel(Diagram& d, DiagramPanel p, double x, double ty, double rowHeader,
+                    const std::vector<std::string>& subtitle, double& mapX, double& mapY) {
+    const DiagramMetrics& mt = d.metrics;
+    p.cellCount = static_cast<std::uint32_t>(d.cells.size()) - p.firstCell;
+    indexGrid(d, p);
+    frame(d, p.gridRect());
+    double w = std::max(rowHeader + p.cols * p.cellWidth, textWidth(p.title, mt.panelTitleFont));
+    for (const std::string& line : subtitle)
+        w = std::max(w, textWidth(line, mt.noteFont));
+    p.bounds = {x, ty, w, p.origin.y + p.rows * p.cellHeight - ty};
+    grow(d, p.bounds);
+    if (p.bounds.w < 1000) {
+        mapX = p.bounds.right() + mt.gap;
+        mapY = ty;
+    } else {
+        mapX = x;
+        mapY = p.bounds.bottom() + mt.gap;
+    }
+    d.panels.push_back(std::move(p));
+}
+
 std::string chunkLabel(char strided, int s, char contiguous, int first, int last) {
     std::string out = std::string(1, strided) + std::to_string(s) + ' ' + contiguous + std::to_string(first);
     if (last != first)
@@ -350,23 +373,7 @@ void layoutSharedOperand(Diagram& d, const smem::SharedOperand& op, const Shared
                 c.address = pl.address;
                 d.cells.push_back(c);
             }
-        p.cellCount = static_cast<std::uint32_t>(d.cells.size()) - p.firstCell;
-        indexGrid(d, p);
-        frame(d, p.gridRect());
-        double w = std::max(rowHeader + p.cols * p.cellWidth, textWidth(p.title, mt.panelTitleFont));
-        for (const std::string& line : subtitle)
-            w = std::max(w, textWidth(line, mt.noteFont));
-        p.bounds = {x, ty, w, p.origin.y + p.rows * p.cellHeight - ty};
-        grow(d, p.bounds);
-        // The map goes right of a narrow grid, under a wide one.
-        if (p.bounds.w < 1000) {
-            mapX = p.bounds.right() + mt.gap;
-            mapY = ty;
-        } else {
-            mapX = x;
-            mapY = p.bounds.bottom() + mt.gap;
-        }
-        d.panels.push_back(std::move(p));
+        closeGridPanel(d, std::move(p), x, ty, rowHeader, subtitle, mapX, mapY);
     }
 
     if (opt.memoryMap) {
@@ -543,22 +550,7 @@ Diagram buildSharedMemoryDiagram(const Placement& placement, const Placement* gl
                 c.address = address[i];
                 d.cells.push_back(c);
             }
-        p.cellCount = static_cast<std::uint32_t>(d.cells.size()) - p.firstCell;
-        indexGrid(d, p);
-        frame(d, p.gridRect());
-        double w = std::max(rowHeader + p.cols * p.cellWidth, textWidth(p.title, mt.panelTitleFont));
-        for (const std::string& line : subtitle)
-            w = std::max(w, textWidth(line, mt.noteFont));
-        p.bounds = {x, ty, w, p.origin.y + p.rows * p.cellHeight - ty};
-        grow(d, p.bounds);
-        if (p.bounds.w < 1000) {
-            mapX = p.bounds.right() + mt.gap;
-            mapY = ty;
-        } else {
-            mapX = x;
-            mapY = p.bounds.bottom() + mt.gap;
-        }
-        d.panels.push_back(std::move(p));
+        closeGridPanel(d, std::move(p), x, ty, rowHeader, subtitle, mapX, mapY);
     }
     if (opt.memoryMap && !address.empty()) {
         // A chunk holds one box row and a run of its columns.

@@ -136,8 +136,9 @@ std::vector<Holding> Placement::at(int row, int col, int matrix) const {
                                   static_cast<std::size_t>(row)) *
                                      static_cast<std::size_t>(m_cols) +
                                  static_cast<std::size_t>(col);
-        const Table& t = **table;
-        out.assign(t.holdings.begin() + t.offsets[cell], t.holdings.begin() + t.offsets[cell + 1]);
+        const Table& stated = **table;
+        out.assign(stated.holdings.begin() + stated.offsets[cell],
+                   stated.holdings.begin() + stated.offsets[cell + 1]);
     }
     return out;
 }
