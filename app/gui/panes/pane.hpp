@@ -45,8 +45,8 @@ class Pane : public PaneFrame {
 
     const PaneKey& key() const { return m_key; }
     Space space() const { return m_key.space; }
-    // The words its header names it by, which `lanemap --hover OPERAND:ROW,COL` takes: "A", "C/D",
-    // "metadata registers", "products", "shared memory", "Tensor Memory".
+    // The words its header names it by, which `lanemap --hover OPERAND:ROW,COL` takes: "A", C/D (C and D
+    // merged), "metadata registers", "products", "shared memory", "Tensor Memory".
     virtual QString label() const = 0;
 
     // Shows `instance` (it has a placement in this pane's space) and syncs the tools to its parameters.

@@ -32,7 +32,7 @@ class PaneArea : public QStackedWidget {
                                         const Pane::Context& context);
 
     const std::vector<Pane*>& panes() const { return m_panes; }
-    // The pane whose header names it `label` ("A", "C/D", "Tensor Memory"), or nullptr.
+    // The pane whose header names it `label` ("A", C/D for C and D merged, "Tensor Memory"), or nullptr.
     Pane* pane(const QString& label) const;
     ComparePage* comparePage() const { return m_compare; }
     // Every view the zoom and fit actions act on: the panes', then the compare sides'.
