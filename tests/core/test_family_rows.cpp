@@ -7,6 +7,8 @@
 #include "lanemap/search.hpp"
 #include "lanemap/spec.hpp"
 
+#include "catalog_entry.hpp"
+
 #include <gtest/gtest.h>
 
 #include <set>
@@ -15,16 +17,7 @@ namespace test_family_rows {
 
 using namespace lanemap;
 
-namespace {
-
-const Instruction& get(std::string_view spec) {
-    const Instruction* in = Catalog::instance().instruction(spec);
-    if (!in)
-        throw std::runtime_error("no " + std::string(spec));
-    return *in;
-}
-
-} // namespace
+using lanemap::test::catalogEntry;
 
 TEST(FamilyRows, EveryVariantBelongsToOneRowWhoseNameStartsItsSpec) {
     std::set<std::string_view> names;
@@ -49,14 +42,14 @@ TEST(FamilyRows, EveryVariantBelongsToOneRowWhoseNameStartsItsSpec) {
 TEST(FamilyRows, ACutlassMmaAtomIsNamedOnlyWhereCutlassHasOne) {
     // CUTLASS names MMA atoms of mma and wgmma; a matrix move, a wmma or a tcgen05 access has none (they were
     // given a sparse GMMA atom's name).
-    EXPECT_EQ(cutlassAtom(get("mma.m16n8k16.f16")), "SM80_16x8x16_F32F16F16F32_TN");
-    EXPECT_EQ(cutlassAtom(get("wgmma.m64n64k16.f16")), "SM90::GMMA::MMA_64x64x16_F32F16F16_RS");
+    EXPECT_EQ(cutlassAtom(catalogEntry("mma.m16n8k16.f16")), "SM80_16x8x16_F32F16F16F32_TN");
+    EXPECT_EQ(cutlassAtom(catalogEntry("wgmma.m64n64k16.f16")), "SM90::GMMA::MMA_64x64x16_F32F16F16_RS");
     for (const char* spec :
          {"ldmatrix.m8n8.x4.b16", "movmatrix.m8n8.trans.b16", "wmma.m16n16k16.row.col.f16.f32",
           "tcgen05.ld.32x32b.x1", "tcgen05.mma.cta_group::1.kind::f16.m128"}) {
-        EXPECT_EQ(cutlassAtom(get(spec)), "") << spec;
+        EXPECT_EQ(cutlassAtom(catalogEntry(spec)), "") << spec;
         std::string doc, error;
-        ASSERT_TRUE(exportInstruction(get(spec), ExportFormat::Cute, {}, doc, error)) << error;
+        ASSERT_TRUE(exportInstruction(catalogEntry(spec), ExportFormat::Cute, {}, doc, error)) << error;
         EXPECT_NE(doc.find("atom: none"), std::string::npos) << spec;
     }
 }
@@ -65,11 +58,12 @@ TEST(FamilyRows, AMoveOrATensorMemoryAccessClaimsNoTypesOfAnMma) {
     // A JSON document names A, B, C and D types only for an instruction that multiplies (has a K).
     for (const char* spec : {"tcgen05.ld.16x64b.x1", "tcgen05.st.32x32b.x2", "ldmatrix.m8n8.x4.b16"}) {
         std::string doc, error;
-        ASSERT_TRUE(exportInstruction(get(spec), ExportFormat::Json, {}, doc, error)) << error;
+        ASSERT_TRUE(exportInstruction(catalogEntry(spec), ExportFormat::Json, {}, doc, error)) << error;
         EXPECT_EQ(doc.find("\"types\""), std::string::npos) << spec;
     }
     std::string doc, error;
-    ASSERT_TRUE(exportInstruction(get("mma.m16n8k16.f16"), ExportFormat::Json, {}, doc, error)) << error;
+    ASSERT_TRUE(exportInstruction(catalogEntry("mma.m16n8k16.f16"), ExportFormat::Json, {}, doc, error))
+        << error;
     EXPECT_NE(doc.find("\"types\""), std::string::npos);
 }
 

@@ -3,6 +3,8 @@
 #include "lanemap/catalog.hpp"
 #include "lanemap/placement.hpp"
 
+#include "catalog_entry.hpp"
+
 #include <gtest/gtest.h>
 
 #include <set>
@@ -11,19 +13,10 @@ namespace test_placement {
 
 using namespace lanemap;
 
-namespace {
-
-const Instruction& get(std::string_view spec) {
-    const Instruction* in = Catalog::instance().instruction(spec);
-    if (!in)
-        throw std::runtime_error("no " + std::string(spec));
-    return *in;
-}
-
-} // namespace
+using lanemap::test::catalogEntry;
 
 TEST(Placement, RegistersHoldWhatTheFragmentTableSays) {
-    const Instruction& in = get("mma.m16n8k16.f16");
+    const Instruction& in = catalogEntry("mma.m16n8k16.f16");
     const Placement a = Placement::registers(*in.operand(Operand::A));
     EXPECT_EQ(a.space(), Space::Registers);
     EXPECT_EQ(a.operands(), OperandSet(Operand::A));
@@ -67,7 +60,7 @@ TEST(Placement, EveryRegisterOperandOfTheCatalogIsItsFragment) {
 }
 
 TEST(Placement, SharedMemoryHoldsTheSwizzledByteOfTheCanonicalLayout) {
-    const Instruction& in = get("wgmma.m64n64k16.f16");
+    const Instruction& in = catalogEntry("wgmma.m64n64k16.f16");
     std::string error;
     const std::vector<smem::SharedOperand> ops =
         smem::operands(in, {smem::Major::K, smem::Swizzle::B128}, error);
@@ -128,7 +121,7 @@ TEST(Placement, ATcgen05LdIsOneCompositionThatAgreesWithWhoHoldsD) {
     EXPECT_THROW(compose(d, tmem::Access{tmem::Op::St, tmem::Shape::S32x32b, 64, false, -1}),
                  std::invalid_argument)
         << "D is read by a tcgen05.ld";
-    EXPECT_THROW(compose(Placement::registers(*get("mma.m16n8k16.f16").operand(Operand::A)),
+    EXPECT_THROW(compose(Placement::registers(*catalogEntry("mma.m16n8k16.f16").operand(Operand::A)),
                          tmem::Access{tmem::Op::Ld, tmem::Shape::S32x32b, 1, false, -1}),
                  std::invalid_argument)
         << "registers are not in Tensor Memory";
