@@ -9,7 +9,9 @@
 
 #include "lanemap/evidence.hpp"
 #include "lanemap/model.hpp"
+#include "lanemap/selection.hpp"
 
+#include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QToolButton>
@@ -52,6 +54,21 @@ InstructionHeader::InstructionHeader(ViewState* state, QWidget* parent) : QWidge
     m_notes->setOpenExternalLinks(true);
     auto* titleRow = new QHBoxLayout;
     titleRow->addWidget(m_title);
+    // N, for every family whose N varies: a wgmma's sibling rows and a tcgen05.mma entry's parameter alike.
+    m_nLabel = new QLabel(tr("&N"), this);
+    m_n = new QComboBox(this);
+    m_n->setObjectName(QStringLiteral("instructionN"));
+    m_n->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_n->setToolTip(tr("N of the instruction: how many columns B and D have (wgmma: one instruction per N; "
+                       "tcgen05.mma: a field of the instruction descriptor)"));
+    m_nLabel->setBuddy(m_n);
+    titleRow->addSpacing(12);
+    titleRow->addWidget(m_nLabel);
+    titleRow->addWidget(m_n);
+    connect(m_n, &QComboBox::activated, this, [this](int index) {
+        if (const int n = m_n->itemData(index).toInt(); n != nOf(m_state->selection()))
+            emit nChosen(n);
+    });
     titleRow->addSpacing(12);
     titleRow->addWidget(m_ptx, 1);
     vl->addLayout(titleRow);
@@ -127,6 +144,19 @@ void InstructionHeader::showFacts(const Instruction& in) {
     m_notesToggle->setToolTip(tr("Where this layout comes from: notes, errata and metadata evidence"));
     m_notesToggle->setVisible(!notes.isEmpty());
     m_target->setInstruction(&in);
+    showN();
+}
+
+void InstructionHeader::showN() {
+    const Selection& selection = m_state->selection();
+    const std::vector<int> ns = nValues(selection);
+    const QSignalBlocker blocker(m_n);
+    m_n->clear();
+    for (const int n : ns)
+        m_n->addItem(QString::number(n), n);
+    m_n->setCurrentIndex(m_n->findData(nOf(selection)));
+    m_nLabel->setVisible(!ns.empty());
+    m_n->setVisible(!ns.empty());
 }
 
 } // namespace lanemap::gui

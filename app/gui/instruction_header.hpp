@@ -1,12 +1,14 @@
 #pragma once
 // The header over the panes: the spec and PTX string of the instance shown, its facts line (threads, scope,
 // shape, minimum SM, the PTX ISA section), its notes and errata folded into one button, the wmma target
-// picker, the legend strip (hover or click a lane) and the line saying where the layout was confirmed.
+// picker, the N box (every family whose N varies), the legend strip (hover or click a lane) and the line
+// saying where the layout was confirmed.
 
 #include <QWidget>
 
 #include <memory>
 
+class QComboBox;
 class QLabel;
 class QToolButton;
 
@@ -31,8 +33,14 @@ class InstructionHeader : public QWidget {
     // The verdict line (HTML); empty hides it.
     void setVerdictLine(const QString& text);
 
+  signals:
+    // The N box: N is a parameter of every instruction whose N varies (wgmma, wgmma.sp, tcgen05.mma); the
+    // window opens the selection at that N (lanemap::atN).
+    void nChosen(int n);
+
   private:
     void showFacts(const Instruction& instance);
+    void showN();
 
     ViewState* m_state;
     QLabel* m_title = nullptr;
@@ -41,6 +49,8 @@ class InstructionHeader : public QWidget {
     QLabel* m_notes = nullptr;
     QToolButton* m_notesToggle = nullptr;
     WmmaTargetPicker* m_target = nullptr;
+    QLabel* m_nLabel = nullptr;
+    QComboBox* m_n = nullptr;
     LegendBar* m_legend = nullptr;
     QLabel* m_verdict = nullptr;
 };

@@ -137,6 +137,11 @@ void MainWindow::buildUi() {
         if (m_timing.painted(view, ms, visible))
             emit firstPaint();
     });
+    connect(m_header, &InstructionHeader::nChosen, this, [this](int n) {
+        QString error;
+        if (!open(atN(m_state->selection(), n), &error))
+            statusBar()->showMessage(error, 8000);
+    });
     WmmaTargetPicker* picker = m_header->targetPicker();
     connect(picker, &WmmaTargetPicker::targetChosen, this, [this](const QString& target) {
         Params params = m_state->selection().params;

@@ -78,8 +78,11 @@ TEST(Selection, ParametersAVariantDoesNotTakeAreRefusedByName) {
     EXPECT_TRUE(validate({Catalog::instance().variant("mma.sp.m16n8k16.f16"), selector}).empty());
     Params n;
     n.n = 64;
-    EXPECT_NE(validate({Catalog::instance().variant("wgmma.m64n8k16.f16"), n}).find("N is a parameter"),
+    EXPECT_NE(validate({Catalog::instance().variant("mma.m16n8k16.f16"), n}).find("has a fixed N (8)"),
               std::string::npos);
+    n.n = 12;
+    EXPECT_EQ(validate({Catalog::instance().variant("wgmma.m64n8k16.f16"), n}),
+              "N 12 is not one wgmma.m64n8k16.f16 takes; valid N: 8..256 in steps of 8");
     Params badN;
     badN.n = 12;
     EXPECT_NE(validate(Selection{parsed("tcgen05.mma.cta_group::1.kind::f16.m128").variant, badN})
@@ -100,6 +103,55 @@ TEST(Selection, OnlyDOrACanBeTheOperandInTensorMemory) {
     const Selection s{parsed("tcgen05.mma.cta_group::1.kind::f16.m128").variant, b};
     EXPECT_NE(validate(s).find("Tensor Memory holds D, or A (layouts A, D and F), not B"), std::string::npos);
     EXPECT_THROW(instantiate(s), std::invalid_argument);
+}
+
+// N is a parameter of every instruction whose N varies, answered the same way: wgmma's N picks the sibling
+// row (each N is a catalog row, probed on its own), a tcgen05.mma's N is its entry's parameter.
+TEST(Selection, NIsOneParameterForWgmmaAndTcgen05) {
+    const Selection wgmma = parsed("wgmma.m64n8k16.f16");
+    const std::vector<int> ns = nValues(wgmma);
+    ASSERT_EQ(ns.size(), 32u);
+    EXPECT_EQ(ns.front(), 8);
+    EXPECT_EQ(ns.back(), 256);
+    const Selection at64 = atN(wgmma, 64);
+    EXPECT_EQ(at64.variant->spec, "wgmma.m64n64k16.f16");
+    EXPECT_EQ(at64.params.n, 0) << "the row says N: no second spelling";
+    EXPECT_EQ(nOf(at64), 64);
+    // Params::n set directly (a URL, a test) means the same instruction as the row of that N.
+    Params n64;
+    n64.n = 64;
+    EXPECT_EQ(instantiate({wgmma.variant, n64}).get(),
+              Catalog::instance().instruction("wgmma.m64n64k16.f16"));
+    // The other parameters are kept: a sparse wgmma's selector, a shared-memory choice.
+    Selection sparse = parsed("wgmma.sp.m64n16k32.f16");
+    sparse.params.selector = 1;
+    sparse.params.smem = smem::Choice{smem::Major::MN, smem::Swizzle::B64};
+    const Selection sparseAt = atN(sparse, 128);
+    EXPECT_EQ(sparseAt.variant->spec, "wgmma.sp.m64n128k32.f16");
+    EXPECT_EQ(sparseAt.params.selector, 1);
+    EXPECT_EQ(sparseAt.params.smem, sparse.params.smem);
+    EXPECT_EQ(nValues(parsed("wgmma.m64n8k32.s8")).front(), 8);
+    EXPECT_TRUE(nValues(parsed("mma.m16n8k16.f16")).empty()) << "an mma's N is fixed";
+
+    const Selection tc = parsed("tcgen05.mma.cta_group::1.kind::f16.m128");
+    EXPECT_EQ(nValues(tc).size(), 32u) << "kind::f16, M 128: N 8..256 in steps of 8";
+    const Selection tc64 = atN(tc, 64);
+    EXPECT_EQ(tc64.variant, tc.variant);
+    EXPECT_EQ(tc64.params.n, 64);
+    EXPECT_EQ(atN(tc64, 256).params.n, 256) << "a view of the entry's own N names it, as `…m128n256` does";
+    EXPECT_EQ(instantiate(tc64)->n, 64);
+}
+
+// A new N of a tcgen05.mma opens with the access that fits it: an x32 load kept for N = 16 would draw
+// registers r16..r31 empty.
+TEST(Selection, ANewTcgen05NOpensWithItsDefaultAccess) {
+    Selection s = parsed("tcgen05.mma.cta_group::1.kind::f16.m128");
+    s.params.access = tmem::Access{tmem::Op::Ld, tmem::Shape::S32x32b, 32, false, -1};
+    const Selection at16 = atN(s, 16);
+    ASSERT_TRUE(at16.params.access);
+    EXPECT_EQ(at16.params.access->num, 16);
+    EXPECT_TRUE(validate(at16).empty()) << validate(at16);
+    EXPECT_EQ(atN(at16, 16).params.access, at16.params.access) << "the same N keeps the access chosen";
 }
 
 } // namespace test_selection

@@ -40,7 +40,7 @@ TEST(Issue38, ANewNOpensWithItsDefaultLoad) {
     ASSERT_TRUE(w->openSpec(QStringLiteral("tcgen05.mma.cta_group::1.kind::f16.m128n256")));
     ASSERT_TRUE(w->instruction()->params.access);
     EXPECT_EQ(tmem::specOf(*w->instruction()->params.access), "tcgen05.ld.32x32b.x32");
-    auto* nBox = w->findChild<QComboBox*>(QStringLiteral("tmemN"));
+    auto* nBox = w->findChild<QComboBox*>(QStringLiteral("instructionN"));
     ASSERT_NE(nBox, nullptr);
     nBox->setCurrentIndex(nBox->findData(16));
     emit nBox->activated(nBox->currentIndex());

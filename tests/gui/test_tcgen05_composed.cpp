@@ -25,7 +25,7 @@ using namespace lanemap::gui::test;
 
 const QString kSpec = QStringLiteral("tcgen05.mma.cta_group::1.kind::f16.m128n64");
 
-// The Tensor Memory pane's box `name` ("tmemN", "tmemAccess", ...).
+// A box of the window by name: the header's "instructionN", the Tensor Memory pane's "tmemAccess", ...
 QComboBox* box(const OpenedAt& w, const char* name) {
     return w.window->findChild<QComboBox*>(QString::fromLatin1(name));
 }
@@ -51,17 +51,17 @@ TEST(Tcgen05Composed, TheSpecsNSizesTheGrid) {
     ASSERT_NE(t, nullptr);
     EXPECT_EQ(t->cols, 64) << "N = 64 from the spec, not the form's largest N";
     EXPECT_EQ(t->cellCount, 128u * 64u);
-    ASSERT_NE(box(w, "tmemN"), nullptr);
-    EXPECT_EQ(box(w, "tmemN")->currentData().toInt(), 64);
+    ASSERT_NE(box(w, "instructionN"), nullptr);
+    EXPECT_EQ(box(w, "instructionN")->currentData().toInt(), 64);
     // Another N of the same entry, typed: the grid follows.
     ASSERT_TRUE(w.window->openSpec(QStringLiteral("tcgen05.mma.cta_group::1.kind::f16.m128n16")));
     QApplication::processEvents();
     t = panelOf(*view->diagram(), PanelKind::TensorMemory);
     ASSERT_NE(t, nullptr);
     EXPECT_EQ(t->cols, 16);
-    EXPECT_EQ(box(w, "tmemN")->currentData().toInt(), 16);
+    EXPECT_EQ(box(w, "instructionN")->currentData().toInt(), 16);
     // Picked in the N box.
-    QComboBox* nBox = box(w, "tmemN");
+    QComboBox* nBox = box(w, "instructionN");
     nBox->setCurrentIndex(nBox->findData(32));
     emit nBox->activated(nBox->currentIndex());
     QApplication::processEvents();

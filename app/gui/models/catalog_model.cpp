@@ -317,9 +317,7 @@ Selection CatalogFilterModel::selectionFor(const Variant* variant) const {
     for (const QString& word : m_words)
         if (const QRegularExpressionMatch m = shape.match(word);
             variant && m.hasMatch() && m.captured(1).toInt() == variant->m) {
-            Selection at = s;
-            const int n = m.captured(2).toInt();
-            at.params.n = n == variant->n ? 0 : n;
+            const Selection at = atN(s, m.captured(2).toInt());
             if (validate(at).empty())
                 s = at;
         }

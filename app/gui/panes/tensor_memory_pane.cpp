@@ -19,16 +19,6 @@
 namespace lanemap::gui {
 
 namespace {
-std::vector<int> validNs(const tmem::MmaShape& shape) {
-    const tmem::NRange r = tmem::validN(shape);
-    if (!r.only.empty())
-        return r.only;
-    std::vector<int> out;
-    for (int n = r.first; n <= r.last; n += r.step)
-        out.push_back(n);
-    return out;
-}
-
 // The op an operand in Tensor Memory is composed with: D is loaded, A stored.
 tmem::Op opOf(Operand operand) {
     return operand == Operand::A ? tmem::Op::St : tmem::Op::Ld;
@@ -79,8 +69,6 @@ QWidget* TensorMemoryPane::makeTools() {
             *labelOut = l;
         return b;
     };
-    m_nBox = addBox(tools, hl, tr("&N"), QStringLiteral("tmemN"),
-                    tr("N of the mma (it lives in the instruction descriptor): how many columns D takes"));
     m_operandBox = addBox(tools, hl, tr("O&perand"), QStringLiteral("tmemOperand"),
                           tr("D, the accumulator; or A, where the form reads A from Tensor Memory"));
     m_accessBox = addBox(tools, hl, tr("tcgen05.&ld"), QStringLiteral("tmemAccess"),
@@ -102,7 +90,7 @@ QWidget* TensorMemoryPane::makeTools() {
                         tr("The instruction descriptor's scale factor B ID: which bytes of the TMEM word "
                            "hold B's scale factors"));
     rows->addWidget(m_scaleTools);
-    for (QComboBox* b : {m_nBox, m_operandBox, m_accessBox})
+    for (QComboBox* b : {m_operandBox, m_accessBox})
         connect(b, &QComboBox::activated, this, &TensorMemoryPane::applyView);
     for (QComboBox* b : {m_scaleVecBox, m_sfaIdBox, m_sfbIdBox})
         connect(b, &QComboBox::activated, this, &TensorMemoryPane::applyScale);
@@ -122,22 +110,14 @@ void TensorMemoryPane::applyView() {
     if (!tensor || !variant)
         return;
     Params p = m_instance->params;
-    const int n = m_nBox->currentData().toInt();
     const auto operand = static_cast<Operand>(m_operandBox->currentData().toInt());
-    tmem::MmaShape shape = tensor->mma;
-    shape.n = n;
-    p.n = n == variant->n ? 0 : n; // the entry's own N is the default
-    // A new operand, or a new N, opens with its default access (an x32 load kept for N = 16 would draw
-    // registers r16..r31 empty); otherwise the chosen one ("none": the operand alone).
+    const tmem::MmaShape& shape = tensor->mma; // at the instance's N (the header's N box chooses it)
+    // A new operand opens with its default access; otherwise the chosen one ("none": the operand alone).
     const QVariant access = m_accessBox->currentData();
-    const bool newN = n != tensor->mma.n && access.isValid();
-    p.access = operand != p.tensorOperand || newN ? std::optional(defaultAccess(shape, opOf(operand)))
-               : access.isValid()                 ? std::optional(access.value<tmem::Access>())
-                                                  : std::nullopt;
+    p.access = operand != p.tensorOperand ? std::optional(defaultAccess(shape, opOf(operand)))
+               : access.isValid()         ? std::optional(access.value<tmem::Access>())
+                                          : std::nullopt;
     p.tensorOperand = operand;
-    // An access that does not fit the new N: the default one.
-    if (p.access && !validate(Selection{variant, p}).empty())
-        p.access = defaultAccess(shape, opOf(operand));
     request(p);
 }
 
@@ -177,11 +157,7 @@ void TensorMemoryPane::updateTools() {
         return;
     const tmem::MmaShape& shape = tensor->mma; // at the instance's N
     const Params& params = m_instance->params;
-    const QSignalBlocker b1(m_nBox), b2(m_operandBox), b3(m_accessBox);
-    m_nBox->clear();
-    for (const int n : validNs(shape))
-        m_nBox->addItem(QString::number(n), n);
-    m_nBox->setCurrentIndex(m_nBox->findData(shape.n));
+    const QSignalBlocker b2(m_operandBox), b3(m_accessBox);
 
     m_operandBox->clear();
     m_operandBox->addItem(tr("D (accumulator)"), static_cast<int>(Operand::D));

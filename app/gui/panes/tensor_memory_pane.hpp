@@ -2,9 +2,10 @@
 // The Tensor Memory space: where a tcgen05.mma places D (or A) over the TMEM lanes and columns of its N,
 // composed with the access a warpgroup issues (a tcgen05.ld of D, a tcgen05.st of A: a second panel of the
 // threads' registers), with the block-scaled kinds' scale factors and the .sp forms' metadata. The picture
-// is core's (buildDiagram of the instance), the same the SVG export writes. Its tools — N, the operand, the
-// access, the block scale — are parameters of the instance. Hovering a cell lights the thread holding it
-// (composed) or its TMEM lane, and frames the cell holding the same element in the other panel.
+// is core's (buildDiagram of the instance), the same the SVG export writes. Its tools — the operand, the
+// access, the block scale — are parameters of the instance (N is the header's, as for wgmma). Hovering a cell
+// lights the thread holding it (composed) or its TMEM lane, and frames the cell holding the same element in
+// the other panel.
 
 #include "pane.hpp"
 
@@ -35,7 +36,6 @@ class TensorMemoryPane : public Pane {
     void applyScale();
     void request(Params params);
 
-    QComboBox* m_nBox = nullptr;
     QComboBox* m_operandBox = nullptr;
     QComboBox* m_accessBox = nullptr;
     QLabel* m_accessLabel = nullptr;

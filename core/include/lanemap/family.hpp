@@ -15,6 +15,7 @@ struct Form;
 struct Instruction;
 struct Params;
 struct ParsedSpec;
+struct Selection;
 struct Variant;
 
 struct Family {
@@ -42,6 +43,12 @@ struct Family {
     std::vector<std::string> (*searchWords)(const Variant& variant) = nullptr;
     // The name CUTLASS gives the variant's MMA atom ("SM80_16x8x16_F32F16F16F32_TN"); nullptr or "": none.
     std::string (*cutlassAtom)(const Instruction& instruction) = nullptr;
+    // N, where the family lets it vary (lanemap/selection.hpp's nValues, atN): the values it takes for
+    // `entry`, in order, and the selection at one of them. A tcgen05.mma entry stands for every N
+    // (Params::n); a wgmma row is one N of a set of sibling rows, each probed on its own, so N picks the
+    // row. nullptr: N is fixed.
+    std::vector<int> (*nValues)(const Instruction& entry) = nullptr;
+    Selection (*atN)(const Selection& selection, int n) = nullptr;
     // Its layouts come from discovery reports, not from the ISA (wmma): `probe --all` leaves it out unless
     // named, and `list` names the targets discovered.
     bool discovered = false;

@@ -9,6 +9,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace lanemap {
 
@@ -25,6 +26,18 @@ struct Selection {
 // The selection a parsed spec names: its variant, and what the text itself said beyond the variant — the
 // form typed (when not the canonical one), a tcgen05.mma's N, a pasted block-scaled string's vector size.
 Selection selectionOf(const ParsedSpec& parsed);
+
+// N is a parameter of every instruction whose N varies — wgmma and wgmma.sp (a catalog row per N, each
+// probed on its own) and tcgen05.mma (one entry for every N) alike: the values N takes, in order (empty
+// where N is fixed), the N a selection has, and the selection at another N with its other parameters kept
+// (a tcgen05.mma's access falls back to the one that fits the new N). An N the instruction does not take is
+// kept in Params::n, for validate() to refuse by name.
+std::vector<int> nValues(const Selection& selection);
+int nOf(const Selection& selection);
+Selection atN(const Selection& selection, int n);
+// The one spelling of a selection: Params::n set on a wgmma row resolves to the row of that N.
+// validate() and instantiate() see selections through it.
+Selection canonical(const Selection& selection);
 
 // "" when the parameters fit the variant (its family's row checks them), else what is wrong and what is
 // valid.

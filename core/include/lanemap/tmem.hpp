@@ -179,6 +179,7 @@ struct NRange {
     std::vector<int> only; // .ws: only these
     bool contains(int n) const;
     std::string describe() const;
+    std::vector<int> values() const; // every N, in order
 };
 NRange validN(const MmaShape& shape);
 std::string validate(const MmaShape& shape);         // "" or what is wrong and what is valid

@@ -5,6 +5,7 @@
 #include "lanemap/model.hpp"
 
 #include <string>
+#include <vector>
 
 namespace lanemap::family {
 
@@ -24,6 +25,10 @@ std::string refuseOthers(const Instruction& entry, const Params& params, unsigne
 
 // The sparsity selector, when given, must be one of the metadata's.
 std::string checkSelector(const Instruction& entry, const Params& params);
+
+// Values as a reader takes them in a message: a short list as it is, a longer one as its arithmetic runs
+// ("8..32 in steps of 8, 48..256 in steps of 16").
+std::string describeValues(const std::vector<int>& values);
 
 // Places every register operand (first, in operand order), replacing the register placements there were: a
 // family's instantiate() calls it when its parameters changed the operands.

@@ -24,8 +24,11 @@ std::string refuseOthers(const Instruction& entry, const Params& p, unsigned tak
         return "shared-memory layouts (--major, --swizzle) apply to wgmma only; " + spec +
                " is a warp-level instruction with every operand in registers";
     if (p.n != 0 && !(takes & TakesN))
-        return "N is a parameter of the tcgen05.mma entries (they stand for every valid N); " + spec +
-               " has N " + std::to_string(entry.n);
+        return entry.family && entry.family->nValues
+                   ? "N " + std::to_string(p.n) + " is not one " + spec +
+                         " takes; valid N: " + describeValues(entry.family->nValues(entry))
+                   : spec + " has a fixed N (" + std::to_string(entry.n) +
+                         "); N is a parameter of wgmma, wgmma.sp and tcgen05.mma";
     if ((p.tensorOperand != Operand::D || p.access || p.blockScale) && !(takes & TakesTensorMemory))
         return "--ld and --st compose a tcgen05.mma form with a Tensor Memory access; '" + spec +
                "' is not a tcgen05.mma spec (e.g. tcgen05.mma.cta_group::1.kind::f16.m128n256)";
@@ -40,6 +43,31 @@ std::string refuseOthers(const Instruction& entry, const Params& p, unsigned tak
     if (p.family && !(takes & TakesFamilyParams))
         return "parameters of another family's own grammar do not apply to " + spec;
     return {};
+}
+
+std::string describeValues(const std::vector<int>& values) {
+    std::string s;
+    if (values.size() <= 3) {
+        for (const int v : values)
+            s += (s.empty() ? "" : ", ") + std::to_string(v);
+        return s;
+    }
+    for (std::size_t i = 0; i < values.size();) {
+        std::size_t j = i + 1;
+        if (j < values.size())
+            while (j + 1 < values.size() && values[j + 1] - values[j] == values[i + 1] - values[i])
+                ++j;
+        s += s.empty() ? "" : ", ";
+        if (j > i + 1 && j < values.size()) {
+            s += std::to_string(values[i]) + ".." + std::to_string(values[j]) + " in steps of " +
+                 std::to_string(values[i + 1] - values[i]);
+            i = j + 1;
+        } else {
+            s += std::to_string(values[i]);
+            i += 1;
+        }
+    }
+    return s;
 }
 
 std::string checkSelector(const Instruction& entry, const Params& p) {
@@ -70,13 +98,39 @@ Selection selectionOf(const ParsedSpec& parsed) {
     return s;
 }
 
+std::vector<int> nValues(const Selection& selection) {
+    if (!selection.variant || !selection.variant->family || !selection.variant->family->nValues)
+        return {};
+    return selection.variant->family->nValues(Catalog::instance().instruction(*selection.variant));
+}
+
+int nOf(const Selection& selection) {
+    if (!selection.variant)
+        return 0;
+    return selection.params.n > 0 ? selection.params.n : selection.variant->n;
+}
+
+Selection atN(const Selection& selection, int n) {
+    const Family* f = selection.variant ? selection.variant->family : nullptr;
+    if (f && f->atN)
+        return f->atN(selection, n);
+    Selection fixed = selection; // validate() names the N the variant has
+    fixed.params.n = selection.variant && n == selection.variant->n ? 0 : n;
+    return fixed;
+}
+
+Selection canonical(const Selection& selection) {
+    return selection.params.n != 0 ? atN(selection, selection.params.n) : selection;
+}
+
 std::string validate(const Selection& selection) {
     if (!selection.variant)
         return "no variant selected";
-    const Instruction& entry = Catalog::instance().instruction(*selection.variant);
+    const Selection s = canonical(selection);
+    const Instruction& entry = Catalog::instance().instruction(*s.variant);
     if (const Family* f = entry.family; f && f->validate)
-        return f->validate(entry, selection.params);
-    return family::refuseOthers(entry, selection.params, family::TakesNothing);
+        return f->validate(entry, s.params);
+    return family::refuseOthers(entry, s.params, family::TakesNothing);
 }
 
 void placeOperands(Instruction& in) {
@@ -116,9 +170,10 @@ InstanceCache& instanceCache() {
 
 } // namespace
 
-std::shared_ptr<const Instruction> instantiate(const Selection& selection) {
-    if (std::string why = validate(selection); !why.empty())
+std::shared_ptr<const Instruction> instantiate(const Selection& requested) {
+    if (std::string why = validate(requested); !why.empty())
         throw std::invalid_argument(why);
+    const Selection selection = canonical(requested);
     const Instruction& entry = Catalog::instance().instruction(*selection.variant);
     if (selection.params == Params{}) // the catalog's own, which lives as long as the program
         return std::shared_ptr<const Instruction>(std::shared_ptr<void>(), &entry);

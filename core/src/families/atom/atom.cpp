@@ -5,7 +5,9 @@
 #include "families/atom/atom.hpp"
 #include "families/params_check.hpp"
 
+#include "lanemap/catalog.hpp"
 #include "lanemap/evidence.hpp"
+#include "lanemap/selection.hpp"
 #include "lanemap/smem.hpp"
 #include "lanemap/sparse.hpp"
 #include "model/build_cache.hpp"
@@ -474,6 +476,35 @@ std::string atomCutlassName(const Instruction& in) {
 
 // mma, mma.sp, wgmma and wgmma.sp take a sparsity selector where they are sparse, and wgmma the layout of its
 // shared-memory operands.
+// wgmma's N: every N of the instruction is a catalog row of its own (each probed on its own), so the N
+// values are the sibling rows' — the rows equal in everything but N — and a selection at N is that row's.
+bool siblings(const Variant& a, const Variant& b) {
+    return a.family == b.family && a.m == b.m && a.k == b.k && a.atype == b.atype && a.btype == b.btype &&
+           a.ctype == b.ctype && a.dtype == b.dtype && a.alayout == b.alayout && a.blayout == b.blayout &&
+           a.kind == b.kind && a.sparse == b.sparse && a.ordered == b.ordered;
+}
+
+std::vector<int> wgmmaNValues(const Instruction& entry) {
+    std::vector<int> ns;
+    for (const Variant* v : Catalog::instance().variants())
+        if (siblings(*v, entry))
+            ns.push_back(v->n);
+    std::sort(ns.begin(), ns.end());
+    return ns;
+}
+
+Selection wgmmaAtN(const Selection& selection, int n) {
+    for (const Variant* v : Catalog::instance().variants())
+        if (v->n == n && siblings(*v, *selection.variant)) {
+            Selection at{v, selection.params}; // the shared-memory choice fits every N of a type
+            at.params.n = 0;
+            return at;
+        }
+    Selection refused = selection; // validate() names the N values there are
+    refused.params.n = n == selection.variant->n ? 0 : n;
+    return refused;
+}
+
 std::string validateAtom(const Instruction& entry, const Params& p) {
     const bool warpgroup = entry.scope == Scope::Warpgroup;
     const unsigned takes =
@@ -520,7 +551,9 @@ const Family kWgmma{.name = "wgmma",
                     .shape = mnk,
                     .validate = validateAtom,
                     .instantiate = instantiateAtom,
-                    .cutlassAtom = atomCutlassName};
+                    .cutlassAtom = atomCutlassName,
+                    .nValues = wgmmaNValues,
+                    .atN = wgmmaAtN};
 const Family kWgmmaSp{
     .name = "wgmma.sp",
     .registerTable = registerWgmma,
@@ -528,6 +561,8 @@ const Family kWgmmaSp{
     .shape = mnk,
     .validate = validateAtom,
     .instantiate = instantiateAtom,
-    .cutlassAtom = atomCutlassName};
+    .cutlassAtom = atomCutlassName,
+    .nValues = wgmmaNValues,
+    .atN = wgmmaAtN};
 
 } // namespace lanemap::family

@@ -283,6 +283,22 @@ std::string validateMma(const Instruction& entry, const Params& p) {
     return validate(entry, viewOptionsOf(p));
 }
 
+// N is a parameter of the entry (it stands for every N; one that names its N, even the entry's own, is a
+// view of that N). A new N opens with the access that fits it best (an x32 load kept for N = 16 would draw
+// registers r16..r31 empty).
+Selection atN(const Selection& selection, int n) {
+    const Instruction& entry = Catalog::instance().instruction(*selection.variant);
+    Selection at = selection;
+    at.params.n = n;
+    tmem::MmaShape shape = *tmem::mmaOf(entry);
+    const int current = selection.params.n > 0 ? selection.params.n : shape.n;
+    shape.n = n;
+    if (at.params.access && n != current && tmem::validate(shape).empty())
+        at.params.access =
+            defaultAccess(shape, at.params.tensorOperand == Operand::A ? tmem::Op::St : tmem::Op::Ld);
+    return at;
+}
+
 // D (or A) where the data-path layout puts it, at the instance's N, and the registers of the access it is
 // composed with.
 void instantiateMma(Instruction& in) {
@@ -315,24 +331,25 @@ Family accessRow(std::string_view name) {
 } // namespace
 const Family kTcgen05Ld = accessRow("tcgen05.ld");
 const Family kTcgen05St = accessRow("tcgen05.st");
-const Family kTcgen05Mma{.name = "tcgen05.mma",
-                         .registerTable = registerTcgen05,
-                         .ptx = [](const Variant& v, const Form&) { return tmem::ptxOf(*tmem::mmaOf(v)); },
-                         .shape = [](const Variant& v) { return shapeWord(v.m, v.n, v.k); },
-                         .claims = isTcgen05Text,
-                         .parse = parseTcgen05Spec,
-                         .validate = validateMma,
-                         .instantiate = instantiateMma,
-                         .searchWords =
-                             [](const Variant& v) {
-                                 // Every N the entry takes: "tcgen05 m128n16" finds it (the N box's shapes).
-                                 std::vector<std::string> words;
-                                 const tmem::NRange range = tmem::validN(*tmem::mmaOf(v));
-                                 for (int n = range.first; n <= range.last; n += range.step)
-                                     if (range.contains(n))
-                                         words.push_back("m" + std::to_string(v.m) + "n" + std::to_string(n));
-                                 return words;
-                             }};
+const Family kTcgen05Mma{
+    .name = "tcgen05.mma",
+    .registerTable = registerTcgen05,
+    .ptx = [](const Variant& v, const Form&) { return tmem::ptxOf(*tmem::mmaOf(v)); },
+    .shape = [](const Variant& v) { return shapeWord(v.m, v.n, v.k); },
+    .claims = isTcgen05Text,
+    .parse = parseTcgen05Spec,
+    .validate = validateMma,
+    .instantiate = instantiateMma,
+    .searchWords =
+        [](const Variant& v) {
+            // Every N the entry takes: "tcgen05 m128n16" finds it (the N box's shapes).
+            std::vector<std::string> words;
+            for (const int n : tmem::validN(*tmem::mmaOf(v)).values())
+                words.push_back("m" + std::to_string(v.m) + "n" + std::to_string(n));
+            return words;
+        },
+    .nValues = [](const Instruction& entry) { return tmem::validN(*tmem::mmaOf(entry)).values(); },
+    .atN = atN};
 
 } // namespace family
 

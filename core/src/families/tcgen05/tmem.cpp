@@ -4,6 +4,8 @@
 
 #include "lanemap/tmem.hpp"
 
+#include "families/params_check.hpp"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -191,27 +193,16 @@ bool NRange::contains(int n) const {
 std::string NRange::describe() const {
     if (only.empty())
         return std::to_string(first) + ".." + std::to_string(last) + " in steps of " + std::to_string(step);
-    // A short list as it is; a longer one as its arithmetic runs ("8..32 in steps of 8, 48..256 in steps of
-    // 16").
-    if (only.size() <= 3)
-        return joinInts(only);
-    std::string s;
-    for (std::size_t i = 0; i < only.size();) {
-        std::size_t j = i + 1;
-        if (j < only.size())
-            while (j + 1 < only.size() && only[j + 1] - only[j] == only[i + 1] - only[i])
-                ++j;
-        s += s.empty() ? "" : ", ";
-        if (j > i + 1 && j < only.size()) {
-            s += std::to_string(only[i]) + ".." + std::to_string(only[j]) + " in steps of " +
-                 std::to_string(only[i + 1] - only[i]);
-            i = j + 1;
-        } else {
-            s += std::to_string(only[i]);
-            i += 1;
-        }
-    }
-    return s;
+    return family::describeValues(only);
+}
+
+std::vector<int> NRange::values() const {
+    if (!only.empty())
+        return only;
+    std::vector<int> out;
+    for (int n = first; n <= last; n += step)
+        out.push_back(n);
+    return out;
 }
 
 NRange validN(const MmaShape& s) {
