@@ -2,6 +2,7 @@
 
 #include "compare.hpp"
 #include "compare_page.hpp"
+#include "diagram_painter.hpp"
 #include "registers_pane.hpp"
 #include "shared_memory_pane.hpp"
 #include "tensor_memory_pane.hpp"
@@ -14,6 +15,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 namespace lanemap::gui {
 
@@ -175,32 +177,81 @@ void PaneArea::showCompare() {
     m_compare->rebuild(); // laid out on the page shown: both sides fitted to one zoom
 }
 
-void PaneArea::arrange() {
+namespace {
+// What a pane adds around its picture (title bar, frame, margins), in pixels: enough to compare layouts.
+constexpr double kChromeWidth = 24, kChromeHeight = 44;
+
+// The zoom at which every picture shows whole in `area`: the first group in a column beside the second,
+// which is a column too or (oneRow) a row. Sizes are the pictures' at zoom 1.
+double wholeZoom(const std::vector<QSizeF>& first, const std::vector<QSizeF>& second, QSizeF area,
+                 bool oneRow) {
+    double firstW = 0, firstH = 0, secondW = 0, secondH = 0;
+    for (const QSizeF& s : first) {
+        firstW = std::max(firstW, s.width());
+        firstH += s.height();
+    }
+    for (const QSizeF& s : second) {
+        secondW = oneRow ? secondW + s.width() : std::max(secondW, s.width());
+        secondH = oneRow ? std::max(secondH, s.height()) : secondH + s.height();
+    }
+    const double n1 = static_cast<double>(first.size()), n2 = static_cast<double>(second.size());
+    const double columns = (first.empty() ? 0 : 1) + (oneRow ? n2 : second.empty() ? 0 : 1);
+    const double width = (area.width() - columns * kChromeWidth) / std::max(1.0, firstW + secondW);
+    const double height =
+        std::min((area.height() - n1 * kChromeHeight) / std::max(1.0, firstH),
+                 (area.height() - (oneRow ? 1 : n2) * kChromeHeight) / std::max(1.0, secondH));
+    return std::min(width, height);
+}
+} // namespace
+
+PaneArea::Shape PaneArea::shape() const {
     // The shape of D = A·B + C: A (and metadata) in one group, B and C/D in the other. Side by side (A left,
     // B over C/D) unless A is much wider than tall (large K): then A on top and B, C/D below it.
-    QSizeF aSize(1, 1);
+    Shape shape;
     for (const Pane* pane : m_panes)
         if (pane->key() == PaneKey{Space::Registers, Operand::A, DiagramPart::Whole})
-            aSize = pane->naturalSize();
-    const bool rows = aSize.width() > 2.6 * aSize.height();
+            shape.aSize = pane->naturalSize();
+    shape.rows = shape.aSize.width() > 2.6 * shape.aSize.height();
     // The wide panes (the metadata registers, 32 bits a line) go to the group that has the width: under a
     // wide A (rows) the row of B and C/D; side by side, the wider column.
-    bool widesFirst = false;
-    if (!rows) {
+    if (!shape.rows) {
         double extent[2] = {0, 0};
         for (const Pane* pane : m_panes)
             if (pane->group() != Pane::Group::Wide) {
                 double& e = extent[pane->group() == Pane::Group::A ? 0 : 1];
-                e = std::max(e, pane->splitSize(aSize).width());
+                e = std::max(e, pane->splitSize(shape.aSize).width());
             }
-        widesFirst = extent[0] >= extent[1];
+        shape.widesFirst = extent[0] >= extent[1];
     }
-    auto inFirst = [&](const Pane* p) {
-        return p->group() == Pane::Group::A || (widesFirst && p->group() == Pane::Group::Wide);
-    };
+    // B and C/D beside A in one row where that shows every picture whole and readable, which B over C/D
+    // does not (a 16x8 B and C/D stacked beside a 16x16 A cut at row 10 of 16 in a 1280-wide window with
+    // the catalog closed). Not before the area is laid out: its first resize arranges again.
+    if (!shape.rows && width() >= 200 && height() >= 200) {
+        std::vector<QSizeF> first, second;
+        double readable = 0;
+        for (const Pane* pane : m_panes) {
+            (shape.inFirst(pane) ? first : second).push_back(pane->splitSize(shape.aSize));
+            if (const Diagram* d = pane->view()->diagram())
+                readable = std::max(readable, readableZoom(*d));
+        }
+        const QSizeF area(width(), height());
+        const double stacked = wholeZoom(first, second, area, false);
+        const double oneRow = wholeZoom(first, second, area, true);
+        shape.oneRow = second.size() >= 2 && stacked < readable && oneRow >= readable;
+    }
+    return shape;
+}
+
+void PaneArea::arrange() {
+    const Shape plan = shape();
+    const bool rows = plan.rows;
+    const QSizeF aSize = plan.aSize;
+    const auto inFirst = [&plan](const Pane* p) { return plan.inFirst(p); };
+    m_oneRow = plan.oneRow;
+    const bool secondAcross = rows || m_oneRow; // B and C/D side by side
     m_splitter->setOrientation(rows ? Qt::Vertical : Qt::Horizontal);
     m_first->setOrientation(rows ? Qt::Horizontal : Qt::Vertical);
-    m_second->setOrientation(rows ? Qt::Horizontal : Qt::Vertical);
+    m_second->setOrientation(secondAcross ? Qt::Horizontal : Qt::Vertical);
     int firstCount = 0, secondCount = 0;
     for (Pane* pane : m_panes) {
         const bool first = inFirst(pane);
@@ -215,9 +266,12 @@ void PaneArea::arrange() {
     for (const Pane* pane : m_panes) {
         const QSizeF s = pane->splitSize(aSize);
         const bool first = inFirst(pane);
-        (first ? firstSizes : secondSizes) << std::max(120, static_cast<int>(rows ? s.width() : s.height()));
+        const bool across = first ? rows : secondAcross;
+        (first ? firstSizes : secondSizes)
+            << std::max(120, static_cast<int>(across ? s.width() : s.height()));
         double& extent = first ? firstExtent : secondExtent;
-        extent = std::max(extent, rows ? s.height() : s.width());
+        const double along = rows ? s.height() : s.width();
+        extent = !first && m_oneRow ? extent + along : std::max(extent, along);
     }
     m_first->setSizes(firstSizes);
     m_second->setSizes(secondSizes);
@@ -333,6 +387,12 @@ QImage PaneArea::picture() const {
 
 void PaneArea::resizeEvent(QResizeEvent* event) {
     QStackedWidget::resizeEvent(event);
+    // A size that changes which arrangement shows the pictures whole (the first show, a maximized window).
+    if (!m_panes.empty() && isVisible() && shape().oneRow != m_oneRow) {
+        arrange();
+        for (Pane* pane : m_panes)
+            pane->view()->fit(DiagramView::FitMode::Readable);
+    }
     m_bandTimer->start(); // the bands that show a grid largest depend on its pane's size
 }
 

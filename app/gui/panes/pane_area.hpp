@@ -75,6 +75,15 @@ class PaneArea : public QStackedWidget {
     void showCompare();
     Pane* makePane(const PaneKey& key);
     void arrange();
+    // How the panes are arranged: A over the others (rows), where the wide panes go, B and C/D in one row.
+    struct Shape {
+        QSizeF aSize{1, 1};
+        bool rows = false, widesFirst = false, oneRow = false;
+        bool inFirst(const Pane* p) const {
+            return p->group() == Pane::Group::A || (widesFirst && p->group() == Pane::Group::Wide);
+        }
+    };
+    Shape shape() const;
     void updateBands();
     void onTab(DiagramView* view, bool backward);
 
@@ -88,6 +97,7 @@ class PaneArea : public QStackedWidget {
     ComparePage* m_compare = nullptr;
     QTimer* m_bandTimer = nullptr; // a resize settles before the bands are chosen again
     bool m_bands = true;
+    bool m_oneRow = false; // B and C/D beside A in one row (arrange)
     bool m_marks = true;
 };
 
