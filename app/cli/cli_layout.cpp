@@ -125,8 +125,10 @@ int cmdShowLayout(const LayoutRequest& r, std::ostream& out, std::ostream& err) 
     const std::optional<std::vector<layout_in::Coord>> cells =
         layout_in::cellsIn(*layout, *layout->extent, error);
     if (!cells) {
-        err << "lanemap-cli: the layout does not fit --shape " << layout_in::toString(*layout->extent) << ": "
-            << error << '\n';
+        err << "lanemap-cli: cannot draw the layout in "
+            << (r.shape.empty() ? "the " + layout_in::toString(*layout->extent) + " its bases span"
+                                : "--shape " + layout_in::toString(*layout->extent))
+            << ": " << error << '\n';
         return Usage;
     }
     std::string doc;

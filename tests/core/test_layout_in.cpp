@@ -170,6 +170,12 @@ TEST(LayoutIn, ShapeIsCheckedAgainstTheOperand) {
     // A CuTe index outside the shape is named with its thread and value.
     EXPECT_FALSE(cellsIn(readOk(kSm80A), Extent{8, 8, 1}, error));
     EXPECT_NE(error.find("outside the 8x8 shape"), std::string::npos) << error;
+    // A Triton basis may span a huge tensor: refused, not allocated.
+    const Layout wide = readOk("{register = [[32768, 0], [0, 32768]]}");
+    ASSERT_TRUE(wide.extent);
+    EXPECT_EQ(*wide.extent, (Extent{65536, 65536, 1}));
+    EXPECT_FALSE(cellsIn(wide, *wide.extent, error));
+    EXPECT_NE(error.find("more than 2^24 elements"), std::string::npos) << error;
 }
 
 TEST(LayoutIn, APastedLayoutIsDrawnAsARegisterPlacement) {

@@ -141,9 +141,13 @@ std::variant<Layout, ReadError> read(std::string_view text, const ReadOptions& o
 }
 
 std::optional<std::vector<Coord>> cellsIn(const Layout& l, const Extent& e, std::string& error) {
+    const long plane = static_cast<long>(e.dim0) * e.dim1;
+    if (plane * e.products > (1L << 24)) { // a Triton basis may span 65536 x 65536: no grid of that is drawn
+        error = "the shape " + toString(e) + " has more than 2^24 elements";
+        return std::nullopt;
+    }
     std::vector<Coord> cells;
     cells.reserve(static_cast<std::size_t>(l.threads) * static_cast<std::size_t>(l.values));
-    const long plane = static_cast<long>(e.dim0) * e.dim1;
     for (int t = 0; t < l.threads; ++t)
         for (int v = 0; v < l.values; ++v) {
             const std::size_t i = static_cast<std::size_t>(t) * static_cast<std::size_t>(l.values) +
