@@ -130,6 +130,37 @@ TEST(LayoutIn, TritonLinearAttributeIsMmaM16n8k16A) {
     EXPECT_TRUE(named);
 }
 
+TEST(LayoutIn, ABlockedLayoutIsItsLinearLayoutOverTheShape) {
+    // Registers, lanes, warps, each in `order` (dim1 first), then registers until the tile covers 32 x 32.
+    constexpr std::string_view kBlocked =
+        "#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], "
+        "warpsPerCTA = [2, 2], order = [1, 0]}>";
+    std::string error;
+    const Layout l = readOk(kBlocked, {parseExtent("32x32", error), {}});
+    EXPECT_EQ(l.notation, Notation::TritonBlocked);
+    const Layout linear =
+        readOk("#ttg.linear<{register = [[0, 1], [0, 2], [16, 0]], lane = [[0, 4], [0, 8], [1, 0], "
+               "[2, 0], [4, 0]], warp = [[0, 16], [8, 0]], block = []}>");
+    EXPECT_EQ(l.coord, linear.coord);
+    EXPECT_EQ(l.threads, 128);
+    EXPECT_NE(l.canonical.find(linear.canonical), std::string::npos) << l.canonical;
+    // It needs the shape, and a tile larger than the tensor (Triton broadcasts it) is refused.
+    EXPECT_NE(readFails(kBlocked).message.find("--shape"), std::string::npos);
+    EXPECT_NE(readFails(kBlocked, {parseExtent("8x32", error), {}}).message.find("more than the tensor's 8"),
+              std::string::npos);
+    EXPECT_NE(
+        readFails("#ttg.blocked<{sizePerThread = [1, 3], threadsPerWarp = [8, 4], warpsPerCTA = [2, 2], "
+                  "order = [1, 0]}>",
+                  {parseExtent("32x32", error), {}})
+            .message.find("powers of two"),
+        std::string::npos);
+    EXPECT_NE(readFails("#ttg.blocked<{sizePerThread = [1, 4], CTAsPerCGA = [2, 1], threadsPerWarp = [8, 4], "
+                        "warpsPerCTA = [2, 2], order = [1, 0]}>",
+                        {parseExtent("32x32", error), {}})
+                  .message.find("several CTAs"),
+              std::string::npos);
+}
+
 TEST(LayoutIn, ADifferenceIsCountedAndItsFirstCellNamed) {
     // SM80 A with the value strides 16 and 8 swapped: v1 holds row m+8 (PTX's a2), v2 column k+1 (a1).
     const Layout l = readOk("((4,8),(2,2,2)):((32,1),(8,16,128))");

@@ -28,6 +28,9 @@ enum class Notation : std::uint8_t {
     CuteType,     // Layout<Shape<Shape<_4,_8>,Shape<_2,_2>>, Stride<...>>, as CUTLASS's sources spell it
     TritonLinear, // #ttg.linear<{register = [[0, 1], ...], lane = [...], warp = [...], block = []}>
     TritonJson,   // one operand (or the whole document) of lanemap-cli export --format triton
+    // #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [2, 2], order = [1, 0]}>
+    // over a --shape at least its tile, converted to its linear layout as Triton does
+    TritonBlocked,
 };
 std::string_view toString(Notation notation); // "CuTe Shape:Stride", "CuTe Layout<> type", ...
 bool isCute(Notation notation);
@@ -66,16 +69,17 @@ struct Coord {
 struct Layout {
     Notation notation = Notation::CuteLayout;
     int threads = 0, values = 0;
-    std::vector<long> index;        // CuTe: [thread * values + value] -> codomain index
-    std::vector<Coord> coord;       // Triton: [thread * values + value] -> (dim0, dim1)
-    std::optional<Extent> extent;   // --shape, or what a Triton layout's bases span
+    std::vector<long> index;  // CuTe: [thread * values + value] -> codomain index
+    std::vector<Coord> coord; // Triton: [thread * values + value] -> (dim0, dim1)
+    std::optional<Extent>
+        extent; // --shape (a #ttg.blocked layout needs it), or what a Triton layout's bases span
     std::optional<Operand> operand; // named by the text (a triton JSON operand) or the caller
     int lanesPerWarp = kWarpSize;   // Triton: 2^(lane bases); thread = warp * lanesPerWarp + lane
     std::string canonical;          // the layout printed back in its notation, one line
 };
 
 struct ReadOptions {
-    std::optional<Extent> extent;   // --shape
+    std::optional<Extent> extent;   // --shape (a #ttg.blocked layout needs it)
     std::optional<Operand> operand; // --operand: which operand of a whole triton JSON document
 };
 

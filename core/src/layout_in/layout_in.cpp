@@ -22,6 +22,8 @@ std::string_view toString(Notation notation) {
         return "Triton #ttg.linear";
     case Notation::TritonJson:
         return "Triton bases JSON";
+    case Notation::TritonBlocked:
+        return "Triton #ttg.blocked";
     }
     return "?";
 }
@@ -101,10 +103,11 @@ std::variant<Layout, ReadError> read(std::string_view text, const ReadOptions& o
         if (first == '(' || first == '_' || first == '-' || std::isdigit(static_cast<unsigned char>(first)))
             l = detail::readCuteLayout(text);
         else if (first == '#')
-            l = detail::readTritonLinear(text);
+            l = detail::readTritonLinear(text, options.extent);
         else if (first == '{') {
             s.eat("{");
-            l = s.peek() == '"' ? detail::readTritonJson(text, options) : detail::readTritonLinear(text);
+            l = s.peek() == '"' ? detail::readTritonJson(text, options)
+                                : detail::readTritonLinear(text, options.extent);
         } else if (std::isalpha(static_cast<unsigned char>(first)) || first == ':')
             l = detail::readCuteType(text);
         else

@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -126,9 +128,104 @@ Layout fromBases(const Bases& b, Notation notation) {
     return l;
 }
 
-Layout readTritonLinear(std::string_view text) {
+namespace {
+
+// #ttg.blocked<{sizePerThread = [..], threadsPerWarp = [..], warpsPerCTA = [..], order = [..]}> (the CTA
+// fields of older printouts accepted when they name one CTA), as Triton converts it: registers, then lanes,
+// then warps, each an identity over its sizes in `order` (most minor first), each scaled by what the ones
+// before cover; then more registers, dim order[0] first, until the tile covers `extent`. A tile larger than
+// the tensor broadcasts, which Triton's releases do differently: refused.
+Bases blocked(Scanner& s, std::size_t at, const std::optional<Extent>& extent) {
+    std::map<std::string, std::vector<long>, std::less<>> fields;
+    s.expect("<", "'<' after #ttg.blocked");
+    s.expect("{", "'{' opening the fields of #ttg.blocked");
+    do {
+        const std::size_t keyAt = s.pos();
+        const std::string key(s.identifier());
+        static constexpr std::string_view kKeys[] = {"sizePerThread", "threadsPerWarp", "warpsPerCTA",
+                                                     "order",         "CTAsPerCGA",     "CTASplitNum",
+                                                     "CTAOrder"};
+        if (std::find(std::begin(kKeys), std::end(kKeys), key) == std::end(kKeys))
+            s.failAt(keyAt,
+                     "expected sizePerThread, threadsPerWarp, warpsPerCTA, order or a CTA field, found " +
+                         (key.empty() ? s.found() : "'" + excerpt(key, 24) + "'"));
+        s.expect("=", "'=' after " + key);
+        s.expect("[", "'[' opening " + key);
+        std::vector<long>& list = fields[key];
+        do {
+            const std::optional<long> v = s.integer();
+            if (!v || *v < 0 || *v > 4096)
+                s.fail("expected an integer 0..4096 in " + key);
+            list.push_back(*v);
+        } while (s.eat(","));
+        s.expect("]", "',' or ']' in " + key);
+        if (list.size() != 2)
+            s.failAt(keyAt,
+                     key + " has " + std::to_string(list.size()) + " entries; lanemap reads 2-D layouts");
+    } while (s.eat(","));
+    s.expect("}", "',' or '}' after the fields of #ttg.blocked");
+    s.expect(">", "'>' closing #ttg.blocked<...>");
+    for (const char* key : {"sizePerThread", "threadsPerWarp", "warpsPerCTA", "order"})
+        if (!fields.count(key))
+            s.failAt(at, std::string("#ttg.blocked needs ") + key);
+    for (const char* key : {"CTAsPerCGA", "CTASplitNum"})
+        if (fields.count(key) && (fields[key][0] != 1 || fields[key][1] != 1))
+            s.failAt(at, std::string(key) + " names several CTAs; lanemap reads one CTA's layout");
+    const std::vector<long>& order = fields["order"];
+    if (!((order[0] == 0 && order[1] == 1) || (order[0] == 1 && order[1] == 0)))
+        s.failAt(at, "order must be [0, 1] or [1, 0]");
+    if (!extent)
+        throw Failure{std::string_view::npos,
+                      "a #ttg.blocked layout repeats over its tensor: give its shape, --shape DIM0xDIM1"};
+    auto log2 = [&](long n, const char* key) {
+        int b = 0;
+        while ((1L << b) < n)
+            ++b;
+        if (n < 1 || (1L << b) != n)
+            s.failAt(at, std::string(key) + " entries are powers of two; found " + std::to_string(n));
+        return b;
+    };
+    const long shape[2] = {extent->dim0, extent->dim1};
+    if (extent->products != 1)
+        s.failAt(at, "a Triton layout has no product mode: give --shape DIM0xDIM1");
+    long covered[2] = {1, 1};
+    Bases b;
+    auto identity = [&](const char* key, std::vector<Coord>& into) {
+        for (long dim : order) {
+            const int bits = log2(fields[key][static_cast<std::size_t>(dim)], key);
+            for (int i = 0; i < bits; ++i) {
+                const int v = static_cast<int>(covered[dim] << i);
+                into.push_back(dim == 0 ? Coord{v, 0, 0} : Coord{0, v, 0});
+            }
+            covered[dim] <<= bits;
+        }
+    };
+    identity("sizePerThread", b.reg);
+    identity("threadsPerWarp", b.lane);
+    identity("warpsPerCTA", b.warp);
+    for (long dim : order) {
+        log2(shape[dim], "the shape's");
+        if (covered[dim] > shape[dim])
+            s.failAt(at,
+                     "the tile covers " + std::to_string(covered[dim]) + " in dim" + std::to_string(dim) +
+                         ", more than the tensor's " + std::to_string(shape[dim]) +
+                         ": Triton broadcasts it (differently across releases); paste its #ttg.linear form");
+        for (long c = covered[dim]; c < shape[dim]; c <<= 1)
+            b.reg.push_back(dim == 0 ? Coord{static_cast<int>(c), 0, 0} : Coord{0, static_cast<int>(c), 0});
+        covered[dim] = shape[dim];
+    }
+    if (b.reg.size() > kMostBases || b.lane.size() > kMostBases || b.warp.size() > kMostBases)
+        s.failAt(at,
+                 "the layout has more than 2^" + std::to_string(kMostBases) + " registers, lanes or warps");
+    return b;
+}
+
+} // namespace
+
+Layout readTritonLinear(std::string_view text, const std::optional<Extent>& extent) {
     Scanner s(text);
     Bases b;
+    bool isBlocked = false;
     if (s.eat("#")) {
         std::size_t at = s.pos();
         std::string_view dialect = s.identifier();
@@ -142,19 +239,28 @@ Layout readTritonLinear(std::string_view text) {
         s.expect(".", "'.' after #" + std::string(dialect));
         at = s.pos();
         const std::string_view name = s.identifier();
-        if (name != "linear")
-            s.failAt(at, name.empty() ? "expected linear after #ttg."
-                                      : "#ttg." + excerpt(name, 24) +
-                                            " is not read yet; lanemap reads #ttg.linear (Triton prints any "
-                                            "layout in that form: docs/layouts-in.md#triton)");
-        s.expect("<", "'<' after #ttg.linear");
-        b = attributeBody(s);
-        s.expect(">", "'>' closing #ttg.linear<...>");
+        if (name == "blocked") {
+            b = blocked(s, at, extent);
+            isBlocked = true;
+        } else if (name != "linear")
+            s.failAt(at, name.empty()
+                             ? "expected linear after #ttg."
+                             : "#ttg." + excerpt(name, 24) +
+                                   " is not read yet; lanemap reads #ttg.linear and #ttg.blocked (Triton "
+                                   "converts any layout to #ttg.linear: docs/layouts-in.md#triton)");
+        if (!isBlocked) {
+            s.expect("<", "'<' after #ttg.linear");
+            b = attributeBody(s);
+            s.expect(">", "'>' closing #ttg.linear<...>");
+        }
     } else
         b = attributeBody(s);
     if (!s.atEnd())
         s.fail("expected the end of the layout");
-    return fromBases(b, Notation::TritonLinear);
+    Layout l = fromBases(b, isBlocked ? Notation::TritonBlocked : Notation::TritonLinear);
+    if (isBlocked) // what was read, then the linear layout it is
+        l.canonical = excerpt(text.substr(text.find('#')), 200) + " = " + l.canonical;
+    return l;
 }
 
 namespace {

@@ -117,7 +117,7 @@ class Scanner {
 // Readers of one notation each (read_cute.cpp, read_triton.cpp); they throw Failure.
 Layout readCuteLayout(std::string_view text);
 Layout readCuteType(std::string_view text);
-Layout readTritonLinear(std::string_view text);
+Layout readTritonLinear(std::string_view text, const std::optional<Extent>& extent);
 Layout readTritonJson(std::string_view text, const ReadOptions& options);
 
 // The image of a Triton layout from its bases (read_triton.cpp): register, lane, warp bases [dim0, dim1].
