@@ -2,6 +2,7 @@
 #include "catalog_names.hpp"
 #include "cli_banks.hpp"
 #include "cli_decode.hpp"
+#include "cli_layout.hpp"
 #include "cli_numbers.hpp"
 #include "cli_output.hpp"
 #include "cli_tcgen05.hpp"
@@ -671,7 +672,7 @@ namespace {
 int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     CLI::App app{
         "lanemap-cli — PTX tensor-core fragment layouts: list, show, export, probe, discover, banks, "
-        "where, what, feeds, diff, decode"};
+        "where, what, feeds, diff, decode, identify, check, conform"};
     app.require_subcommand(1);
     // CLI11 gives every subcommand a copy of the app's help flag when it is added: only a named subcommand
     // can be parsed, so only it gets one (eleven help flags cost a one-shot command about as much as its own
@@ -767,6 +768,7 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     Tcgen05Scale tcgen05Scale;        // tcgen05.mma block scale: --scale-vec, --sfa-id, --sfb-id
     std::string sfaIdText, sfbIdText; // read into tcgen05Scale
     std::string target;
+    LayoutRequest layoutRequest; // show LAYOUT, identify, check (cli_layout.cpp)
     auto* show = subcommand(
         "show", "Print a text grid of one instruction (cells T<lane>:a<i>; tcgen05.mma: L<lane> C<column>)");
     if (named(show)) {
@@ -789,8 +791,40 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         option(show, "--scale-vec", tcgen05Scale.vec, kScaleVecHelp);
         numberOption(show, "--sfa-id", sfaIdText, kSfaIdHelp);
         numberOption(show, "--sfb-id", sfbIdText, kSfbIdHelp);
+        option(show, "--shape", layoutRequest.shape,
+               "A pasted layout (docs/layouts-in.md): its tensor, DIM0xDIM1 (CuTe: A MxK, B NxK, C MxN)");
+        option(show, "--format", layoutRequest.format, "A pasted layout: txt (default), svg or json");
+        option(show, "-o,--output", layoutRequest.output, "A pasted layout: write to this file");
         show->allow_extras(); // a family grammar's words after the spec, read with it below
     }
+
+    std::string conformPath;
+    auto* identifyCommand = subcommand(
+        "identify", "Name every catalog operand a pasted CuTe or Triton layout equals (docs/layouts-in.md)");
+    auto* checkCommand = subcommand(
+        "check", "Compare a pasted CuTe or Triton layout with one operand: exit 0 equal, 1 differ");
+    for (CLI::App* command : {identifyCommand, checkCommand})
+        if (named(command)) {
+            command
+                ->add_option("layout", layoutRequest.text,
+                             "The layout: CuTe ((4,8),(2,2)):((32,1),(16,8)) or Layout<...>, Triton "
+                             "#ttg.linear<{...}> or lanemap's triton JSON, or @FILE")
+                ->required();
+            command->add_option("--shape", layoutRequest.shape,
+                                "Its tensor, DIM0xDIM1 (CuTe: A MxK, B NxK, C MxN; Triton: [dim0, dim1])");
+            command->add_option("--operand", layoutRequest.operand,
+                                "Which operand of a triton JSON document; CuTe's axis names");
+            command->allow_extras(); // a Triton attribute typed without quotes: its words, joined
+        }
+    if (named(checkCommand))
+        checkCommand
+            ->add_option("--against", layoutRequest.against,
+                         "The operand it claims to be, SPEC:OPERAND (e.g. mma.m16n8k16.f16:A)")
+            ->required();
+    auto* conformCommand = subcommand(
+        "conform", "Check a file of layouts, one per line with the instruction each claims (a matrix)");
+    if (named(conformCommand))
+        conformCommand->add_option("file", conformPath, "Lines 'INSTRUCTION:OPERAND LAYOUT'")->required();
 
     std::string exportSpec, format = "json", output;
     bool all = false;
@@ -946,12 +980,34 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         if (command.empty() && !args.empty() && !args[0].empty() && args[0][0] != '-') {
             // Subcommands not named are not added (above): CLI11 would only say "A subcommand is required".
             err << "lanemap-cli: unknown command '" << excerpt(args[0], 32)
-                << "'; valid: list, show, export, probe, discover, banks, where, what, feeds, diff, decode\n";
+                << "'; valid: list, show, export, probe, discover, banks, where, what, feeds, diff, decode, "
+                   "identify, check, conform\n";
             return Usage;
         }
         err << "lanemap-cli: " << excerpt(e.what(), 240) << "; see lanemap-cli" << command << " --help\n";
         return Usage;
     }
+
+    // A pasted layout (docs/layouts-in.md): words after it that no option names are its own (a Triton
+    // attribute typed without quotes), joined with blanks.
+    const auto joined = [](CLI::App* command, std::string text) {
+        for (const std::string& w : command->remaining())
+            text += " " + w;
+        return text;
+    };
+    if (show->parsed() && (looksLikeLayout(spec) || !layoutRequest.shape.empty())) {
+        layoutRequest.text = joined(show, spec);
+        layoutRequest.operand = operand;
+        return cmdShowLayout(layoutRequest, out, err);
+    }
+    if (identifyCommand->parsed() || checkCommand->parsed()) {
+        layoutRequest.text =
+            joined(identifyCommand->parsed() ? identifyCommand : checkCommand, layoutRequest.text);
+        return identifyCommand->parsed() ? cmdIdentify(layoutRequest, out, err)
+                                         : cmdCheck(layoutRequest, out, err);
+    }
+    if (conformCommand->parsed())
+        return cmdConform(conformPath, out, err);
 
     // Words after the spec that no option names are the spec's own where its family has a grammar that reads
     // them (a TMA box: cp.async.bulk.tensor.2d --tensor 128x192 --box 8x64, docs/tma.md): read with it, once.

@@ -8,11 +8,11 @@ _lanemap_cli() {
     local cur prev words cword
     _init_completion || return
 
-    local commands="list show export probe discover banks where what feeds diff decode"
+    local commands="list show export probe discover banks where what feeds diff decode identify check conform"
     local command="" i
     for ((i = 1; i < cword; i++)); do
         case "${words[i]}" in
-            list|show|export|probe|discover|banks|where|what|feeds|diff|decode) command=${words[i]}; break ;;
+            list|show|export|probe|discover|banks|where|what|feeds|diff|decode|identify|check|conform) command=${words[i]}; break ;;
         esac
     done
 
@@ -37,7 +37,7 @@ _lanemap_cli() {
         --cta-group) COMPREPLY=($(compgen -W "1 2" -- "$cur")); return ;;
         --scale-vec) COMPREPLY=($(compgen -W "1X 2X 4X block32 block16" -- "$cur")); return ;;
         --sfa-id|--sfb-id) COMPREPLY=($(compgen -W "0 1 2 3" -- "$cur")); return ;;
-        --sm|--lanes|--smem|--target|--lane|--thread|--register|--feeds|--smem-desc|--idesc|--smem-desc-from|--idesc-from|--ld|--st|--imm-half-splitoff) return ;;
+        --sm|--lanes|--smem|--target|--lane|--thread|--register|--feeds|--smem-desc|--idesc|--smem-desc-from|--idesc-from|--ld|--st|--imm-half-splitoff|--shape|--against) return ;;
     esac
 
     if [[ -z "$command" ]]; then
@@ -47,7 +47,7 @@ _lanemap_cli() {
     local options
     case "$command" in
         list) options="--family --sm --help" ;;
-        show) options="--operand --selector --major --swizzle --smem --target --ld --st --imm-half-splitoff --scale-vec --sfa-id --sfb-id --help" ;;
+        show) options="--operand --selector --major --swizzle --smem --target --ld --st --imm-half-splitoff --scale-vec --sfa-id --sfb-id --shape --format -o --output --help" ;;
         export) options="--all --format --operand --selector --major --swizzle --smem -o --output --color --palette --lanes --gzip --compact --ld --st --imm-half-splitoff --scale-vec --sfa-id --sfb-id --help" ;;
         probe) options="--all --json --family --timing --help" ;;
         discover) options="--family --json --expect --validate --help" ;;
@@ -56,9 +56,16 @@ _lanemap_cli() {
         what) options="--lane --thread --register --json --help" ;;
         feeds) options="--selector --json --help" ;;
         diff) options="--operand --json --help" ;;
+        identify) options="--shape --operand --help" ;;
+        check) options="--shape --operand --against --help" ;;
+        conform) options="--help" ;;
         decode) options="--smem-desc --idesc --kind --smem-desc-from --idesc-from --cta-group --ws --no-ws --json --help" ;;
     esac
-    if [[ "$cur" == -* || "$command" == list || "$command" == decode ]]; then
+    if [[ "$command" == conform && "$cur" != -* ]]; then
+        COMPREPLY=($(compgen -f -- "$cur"))
+        return
+    fi
+    if [[ "$cur" == -* || "$command" == list || "$command" == decode || "$command" == identify || "$command" == check ]]; then
         COMPREPLY=($(compgen -W "$options" -- "$cur"))
     else
         COMPREPLY=($(compgen -W "$(_lanemap_cli_specs)" -- "$cur"))

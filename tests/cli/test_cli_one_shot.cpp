@@ -155,7 +155,7 @@ TEST(CliOneShot, ErrorsWithoutOrBesideTheNamedSubcommandAreOneLine) {
     }
     EXPECT_EQ(runFresh({"nope"}).err,
               "lanemap-cli: unknown command 'nope'; valid: list, show, export, probe, "
-              "discover, banks, where, what, feeds, diff, decode\n");
+              "discover, banks, where, what, feeds, diff, decode, identify, check, conform\n");
     EXPECT_EQ(runFresh({"show", "mma.m16n8k16.f16", "list"}).err,
               "lanemap-cli: The following argument was not expected: list; see lanemap-cli show --help\n");
     const CliResult version = runFresh({"--version"});

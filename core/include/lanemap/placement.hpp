@@ -102,6 +102,12 @@ struct Presentation {
     std::string extentTitle;      // the extent in a title ("32 TMEM lanes x 32 TMEM columns ...")
     std::string extentFact;       // the extent in a caption ("32 TMEM lanes x 32 columns")
     std::vector<std::string> matrixTitles; // one per matrix of a register fragment ("matrix 1 (register 1)")
+    // A layout read from text (lanemap/layout_in.hpp) is no instruction's operand: its panel's name
+    // ("layout"), the letter of its values in cell labels ('v': T5:v3) and the subtitle in place of the
+    // register count. Empty / '\0': the operand's own.
+    std::string operandName;
+    char valueLetter = '\0';
+    std::string subtitle;
 };
 
 // --- the placement ----------------------------------------------------------------------------------------

@@ -392,7 +392,7 @@ void Builder::planOperands() {
                 continue; // drawn once, with C
             shown = kAccumulator;
         }
-        const std::string name = toString(shown);
+        const std::string name = words.operandName.empty() ? toString(shown) : words.operandName;
         for (int m = 0; m < op.matrices(); ++m) {
             PanelPlan plan;
             plan.layout = &op;
@@ -400,7 +400,7 @@ void Builder::planOperands() {
             p.kind = PanelKind::Operand;
             p.operands = shown;
             p.name = name;
-            p.letter = letterOf(toString(shown.first()));
+            p.letter = words.valueLetter ? words.valueLetter : letterOf(toString(shown.first()));
             p.matrix = op.matrices() > 1 ? m : -1;
             p.rows = op.rows();
             p.cols = op.cols();
@@ -419,6 +419,8 @@ void Builder::planOperands() {
                          (op.elementsPerRegister() == 1 ? "" : "s") + " each";
             if (op.chunked())
                 p.subtitle += "; each non-zero may sit anywhere in its chunk";
+            if (!words.subtitle.empty())
+                p.subtitle = words.subtitle;
             if (!words.rowAxis.empty()) { // rows and columns of another space (tcgen05.ld/st: TMEM's)
                 p.rowAxis = words.rowAxis;
                 p.colAxis = words.colAxis;
@@ -836,17 +838,19 @@ Diagram Builder::build() {
 
     // Caption: the instruction, where the PTX manual states it, and what it runs on.
     m_d.caption.push_back(m_in.ptx);
-    std::string where = "PTX ISA 9.1 \u00a7" + std::string(m_in.section);
-    if (!m_in.anchor.empty())
-        (where += "  #") += m_in.anchor;
-    m_d.caption.push_back(where);
+    if (!m_in.section.empty()) { // a layout read from text has no section
+        std::string where = "PTX ISA 9.1 \u00a7" + std::string(m_in.section);
+        if (!m_in.anchor.empty())
+            (where += "  #") += m_in.anchor;
+        m_d.caption.push_back(where);
+    }
     std::string facts =
         std::to_string(m_in.threads) + (m_in.threads == 1 ? " thread (" : " threads (") +
         std::string(toString(m_in.scope)) + "), " +
         (!m_in.placements.empty() && !m_in.placements.front().presentation().extentFact.empty()
              ? m_in.placements.front().presentation().extentFact
              : "m" + std::to_string(m_in.m) + " n" + std::to_string(m_in.n) + " k" + std::to_string(m_in.k)) +
-        ", min sm_" + std::to_string(m_in.minSm);
+        (m_in.minSm > 0 ? ", min sm_" + std::to_string(m_in.minSm) : std::string());
     if (!m_opt.threads.empty()) {
         facts += "; lane filter:";
         for (std::size_t i = 0; i < m_opt.threads.size(); ++i)

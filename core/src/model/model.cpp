@@ -245,12 +245,14 @@ FragmentLayout FragmentLayout::fromCells(Operand operand, ElementType elementTyp
     for (int thread = 0; thread < threads; ++thread)
         for (int i = 0; i < perThread; ++i) {
             const Cell& cell = cells[static_cast<std::size_t>(thread * perThread + i)];
-            if (cell.row < 0 || cell.row >= shape.rows || cell.col < 0 || cell.col >= shape.cols)
+            if (cell.row < 0 || cell.row >= shape.rows || cell.col < 0 || cell.col >= shape.cols ||
+                (shape.matrices > 1 && (cell.matrix < 0 || cell.matrix >= shape.matrices)))
                 throw std::logic_error("fromCells: cell out of range for " + std::string(layout.name()));
             data->elements.push_back(
                 Element{static_cast<std::uint16_t>(thread), static_cast<std::uint16_t>(i),
                         static_cast<std::uint16_t>(i / shape.elementsPerRegister),
-                        static_cast<std::uint8_t>((i % shape.elementsPerRegister) * container), -1,
+                        static_cast<std::uint8_t>((i % shape.elementsPerRegister) * container),
+                        static_cast<std::int8_t>(shape.matrices > 1 ? cell.matrix : -1),
                         static_cast<std::uint16_t>(cell.row), static_cast<std::uint16_t>(cell.col),
                         static_cast<std::uint16_t>(cell.col), source});
         }

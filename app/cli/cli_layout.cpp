@@ -1,0 +1,254 @@
+// show / identify / check / conform of a pasted layout (docs/layouts-in.md): the text is read once into a
+// layout_in::Layout; show draws it through the same Diagram as any operand, the others compare it with the
+// catalog cell by cell.
+
+#include "cli_layout.hpp"
+
+#include "cli.hpp"
+#include "cli_output.hpp"
+#include "lanemap/catalog.hpp"
+#include "lanemap/diagram.hpp"
+#include "lanemap/evidence.hpp"
+#include "lanemap/excerpt.hpp"
+#include "lanemap/layout_in.hpp"
+#include "lanemap/spec.hpp"
+#include "lanemap/svg.hpp"
+
+#include <cctype>
+#include <fstream>
+#include <optional>
+#include <ostream>
+#include <sstream>
+
+namespace lanemap::cli {
+
+namespace {
+
+constexpr std::size_t kMostFileBytes = 16u << 20;
+
+// The text of FILE, or nullopt after a message.
+std::optional<std::string> readText(const std::string& path, std::ostream& err) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        err << "lanemap-cli: cannot read '" << excerpt(path, 200) << "'\n";
+        return std::nullopt;
+    }
+    std::string text;
+    char buffer[65536];
+    while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
+        text.append(buffer, static_cast<std::size_t>(in.gcount()));
+        if (text.size() > kMostFileBytes) {
+            err << "lanemap-cli: '" << excerpt(path, 200) << "' is larger than 16 MiB\n";
+            return std::nullopt;
+        }
+    }
+    if (in.bad()) {
+        err << "lanemap-cli: cannot read '" << excerpt(path, 200) << "'\n";
+        return std::nullopt;
+    }
+    return text;
+}
+
+// The layout of a request (its text or @FILE, --shape, --operand), or nullopt after a message naming the
+// position and what was expected.
+std::optional<layout_in::Layout> readLayout(const LayoutRequest& r, std::ostream& err) {
+    layout_in::ReadOptions options;
+    if (!r.shape.empty()) {
+        std::string error;
+        options.extent = layout_in::parseExtent(r.shape, error);
+        if (!options.extent) {
+            err << "lanemap-cli: " << error << '\n';
+            return std::nullopt;
+        }
+    }
+    if (!r.operand.empty()) {
+        options.operand = parseOperand(r.operand);
+        if (!options.operand || *options.operand == Operand::Metadata) {
+            err << "lanemap-cli: unknown --operand '" << excerpt(r.operand) << "'; valid: A, B, C, D\n";
+            return std::nullopt;
+        }
+    }
+    std::string text = r.text;
+    std::string source = "the layout";
+    if (!text.empty() && text[0] == '@') {
+        const std::optional<std::string> file = readText(text.substr(1), err);
+        if (!file)
+            return std::nullopt;
+        source = excerpt(text.substr(1), 200);
+        text = *file;
+    }
+    std::variant<layout_in::Layout, layout_in::ReadError> read = layout_in::read(text, options);
+    if (const layout_in::ReadError* e = std::get_if<layout_in::ReadError>(&read)) {
+        err << "lanemap-cli: cannot read " << source << ": " << e->describe() << '\n';
+        if (e->offset != std::string_view::npos && text.size() < 400 &&
+            text.find('\n') == std::string::npos) {
+            // The text and a caret under the column, as a compiler shows it.
+            err << "  " << excerpt(text, 400) << "\n  "
+                << std::string(static_cast<std::size_t>(e->column - 1), ' ') << "^\n";
+        }
+        return std::nullopt;
+    }
+    return std::get<layout_in::Layout>(std::move(read));
+}
+
+} // namespace
+
+bool looksLikeLayout(std::string_view text) {
+    const std::size_t first = text.find_first_not_of(" \t\r\n");
+    if (first == std::string_view::npos)
+        return false;
+    const char c = text[first];
+    if (c == '(' || c == '_' || c == '#' || c == '{' || c == '@' || c == '-' ||
+        std::isdigit(static_cast<unsigned char>(c)))
+        return true;
+    const std::string_view rest = text.substr(first);
+    return rest.rfind("Layout", 0) == 0 || rest.rfind("using ", 0) == 0 || rest.rfind("cute::", 0) == 0;
+}
+
+int cmdShowLayout(const LayoutRequest& r, std::ostream& out, std::ostream& err) {
+    const std::string format = r.format.empty() ? "txt" : r.format;
+    if (format != "txt" && format != "svg" && format != "json") {
+        err << "lanemap-cli: unknown --format '" << excerpt(format)
+            << "' for a layout; valid: txt, svg, json\n";
+        return Usage;
+    }
+    const std::optional<layout_in::Layout> layout = readLayout(r, err);
+    if (!layout)
+        return Usage;
+    if (!layout->extent) {
+        err << "lanemap-cli: a CuTe layout maps (thread, value) to an index; give --shape DIM0xDIM1 to fold "
+               "it "
+               "(CuTe's convention: A MxK, B NxK, C MxN, column-major)\n";
+        return Usage;
+    }
+    std::string error;
+    const std::optional<std::vector<layout_in::Coord>> cells =
+        layout_in::cellsIn(*layout, *layout->extent, error);
+    if (!cells) {
+        err << "lanemap-cli: cannot draw the layout in "
+            << (r.shape.empty() ? "the " + layout_in::toString(*layout->extent) + " its bases span"
+                                : "--shape " + layout_in::toString(*layout->extent))
+            << ": " << error << '\n';
+        return Usage;
+    }
+    std::string doc;
+    if (format == "txt")
+        doc = layout_in::toText(*layout, *layout->extent, *cells);
+    else if (format == "json")
+        doc = layout_in::toJson(*layout, *layout->extent, *cells);
+    else
+        doc = toSvg(buildDiagram(layout_in::instructionOf(*layout, *layout->extent, *cells)));
+    if (r.output.empty() || r.output == "-") {
+        out << doc;
+        return Ok;
+    }
+    return writeExport(r.output, "layout", format, false, doc, out, err);
+}
+
+int cmdIdentify(const LayoutRequest& r, std::ostream& out, std::ostream& err) {
+    const std::optional<layout_in::Layout> layout = readLayout(r, err);
+    if (!layout)
+        return Usage;
+    out << "layout (" << layout_in::toString(layout->notation) << "): " << excerpt(layout->canonical, 400)
+        << "\n  " << layout->threads << " threads x " << layout->values
+        << (layout->values == 1 ? " value" : " values")
+        << (layout->extent ? ", shape " + layout_in::toString(*layout->extent)
+                           : std::string(", any shape (no --shape)"))
+        << '\n';
+    const layout_in::Identification id = layout_in::identify(*layout);
+    if (!id.equal.empty()) {
+        out << "equal to " << id.equal.size() << " catalog operand" << (id.equal.size() == 1 ? "" : "s")
+            << " (the same (thread, value) in every cell):\n";
+        for (const layout_in::Match& m : id.equal)
+            out << "  " << m.instruction->spec << ' ' << toString(m.operand)
+                << (m.instruction->hardware && m.instruction->hardware->verdict == Verdict::Pass
+                        ? "  (hardware-confirmed)"
+                        : "")
+                << '\n';
+        return Ok;
+    }
+    if (id.nearest.empty()) {
+        out << "equal to no catalog operand, and no operand has its threads, values"
+            << (layout->extent ? " and shape" : "") << "\n";
+        return Mismatch;
+    }
+    out << "equal to no catalog operand; the nearest of its threads, values and shape:\n";
+    for (const layout_in::Match& m : id.nearest)
+        out << "  " << m.instruction->spec << ' ' << toString(m.operand) << ": " << m.comparison.differing
+            << " of " << m.comparison.cells << " cells differ"
+            << (m.comparison.sameThreads ? " (" + std::to_string(m.comparison.sameThreads) +
+                                               " held by the same threads under other value numbers)"
+                                         : std::string())
+            << '\n';
+    return Mismatch;
+}
+
+int cmdCheck(const LayoutRequest& r, std::ostream& out, std::ostream& err) {
+    const std::size_t colon = r.against.rfind(':');
+    const std::optional<Operand> operand =
+        colon == std::string::npos ? std::nullopt : parseOperand(r.against.substr(colon + 1));
+    if (!operand || *operand == Operand::Metadata) {
+        err << "lanemap-cli: --against '" << excerpt(r.against)
+            << "' must be SPEC:OPERAND, OPERAND A, B, C or D (e.g. mma.m16n8k16.f16:A)\n";
+        return Usage;
+    }
+    const ParsedSpec parsed = parseSpec(r.against.substr(0, colon), Catalog::instance());
+    if (!parsed) {
+        err << "lanemap-cli: " << parsed.error << '\n';
+        return Usage;
+    }
+    const Instruction& in = Catalog::instance().instruction(*parsed.variant);
+    const FragmentLayout* op = layout_in::accumulatorOr(in, *operand);
+    if (!op) {
+        std::string valid;
+        for (const FragmentLayout& o : in.operands)
+            valid += (valid.empty() ? "" : ", ") + std::string(o.name());
+        err << "lanemap-cli: " << in.spec << " has no register operand " << toString(*operand)
+            << (valid.empty() ? "" : "; its register operands: " + valid) << '\n';
+        return Usage;
+    }
+    LayoutRequest request = r;
+    if (request.operand.empty())
+        request.operand = std::string(op->name()); // a triton JSON document: this operand of it
+    const std::optional<layout_in::Layout> layout = readLayout(request, err);
+    if (!layout)
+        return Usage;
+    const layout_in::Comparison c = layout_in::compare(*layout, *op, 8);
+    const layout_in::Extent e = layout_in::extentOf(*op, layout->notation);
+    out << "layout (" << layout_in::toString(layout->notation) << "): " << excerpt(layout->canonical, 400)
+        << '\n';
+    out << "against " << in.spec << ' ' << op->name() << ", " << layout_in::toString(e) << " as "
+        << (layout_in::isCute(layout->notation) ? (*operand == Operand::A   ? "CuTe's (M,K)"
+                                                   : *operand == Operand::B ? "CuTe's (N,K)"
+                                                                            : "CuTe's (M,N)")
+                                                : (*operand == Operand::A   ? "Triton's [M, K]"
+                                                   : *operand == Operand::B ? "Triton's [K, N]"
+                                                                            : "Triton's [M, N]"))
+        << ": " << layout_in::describe(c, *layout, in, *op, 8);
+    out << in.spec << ": " << layout_in::hardwareStatus(in) << '\n';
+    return c.equal() ? Ok : Mismatch;
+}
+
+int cmdConform(const std::string& path, std::ostream& out, std::ostream& err) {
+    const std::optional<std::string> text = readText(path, err);
+    if (!text)
+        return Usage;
+    std::string error;
+    const std::optional<std::vector<layout_in::ConformLine>> lines = layout_in::conform(*text, error);
+    if (!lines) {
+        err << "lanemap-cli: " << excerpt(path, 200) << ": " << error << '\n';
+        return Usage;
+    }
+    if (lines->empty()) {
+        err << "lanemap-cli: " << excerpt(path, 200)
+            << " holds no layout; each line is INSTRUCTION:OPERAND LAYOUT (docs/layouts-in.md#conform)\n";
+        return Usage;
+    }
+    out << layout_in::conformMatrix(*lines);
+    for (const layout_in::ConformLine& l : *lines)
+        if (l.verdict != layout_in::Conformance::Equal)
+            return Mismatch;
+    return Ok;
+}
+
+} // namespace lanemap::cli

@@ -1,0 +1,161 @@
+// lanemap-cli and pasted layouts (docs/layouts-in.md): show draws a CuTe or Triton layout as text, SVG and
+// JSON; identify names the operand; check exits 0 / 1 / 2 and names the first differing cells in both
+// notations and whether the operand is hardware-confirmed; conform prints the matrix.
+#include "cli_run.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace test_cli_layout {
+
+using namespace lanemap::test;
+
+namespace {
+
+constexpr const char* kSm80A = "((_4,_8),(_2,_2,_2)):((_32,_1),(_16,_8,_128))";
+constexpr const char* kTritonA = "#ttg.linear<{register = [[0, 1], [8, 0], [0, 8]], lane = [[0, 2], [0, 4], "
+                                 "[1, 0], [2, 0], [4, 0]], warp = [], block = []}>";
+
+std::filesystem::path writeTemp(const std::string& name, const std::string& text) {
+    const std::filesystem::path dir = freshTempDir(name);
+    std::filesystem::create_directories(dir);
+    const std::filesystem::path file = dir / "layouts.txt";
+    std::ofstream(file) << text;
+    return file;
+}
+
+} // namespace
+
+TEST(CliLayout, ShowDrawsACuteLayoutAsTextJsonAndSvg) {
+    CliResult r = runCli({"show", kSm80A, "--shape", "16x16"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("layout (CuTe Shape:Stride): ((4,8),(2,2,2)):((32,1),(16,8,128))"),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("32 threads x 8 values; every cell held once"), std::string::npos) << r.out;
+    // Row 0 of mma.m16n8k16's A: T0 a0 a1, T1 a0 a1, ... (PTX's figure).
+    EXPECT_NE(r.out.find("\n 0  T0:v0  T0:v1  T1:v0  T1:v1  T2:v0"), std::string::npos) << r.out;
+
+    r = runCli({"show", kSm80A, "--shape", "16x16", "--format", "json"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["threads"], 32);
+    EXPECT_EQ(j["elements"].size(), 256u);
+    EXPECT_EQ(j["elements"][1], nlohmann::json({0, 1, 0, 1})); // T0 v1 holds (m 0, k 1)
+
+    r = runCli({"show", kSm80A, "--shape", "16x16", "--format", "svg", "--operand", "A"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("<svg"), std::string::npos) << r.out.substr(0, 80);
+    EXPECT_NE(r.out.find("T0:a1"), std::string::npos);
+}
+
+TEST(CliLayout, ShowReadsATritonAttributeTypedWithoutQuotes) {
+    // The shell splits an unquoted attribute into words: they are joined back.
+    const CliResult r =
+        runCli({"show", "#ttg.linear<{register", "=", "[[0,", "1]],", "lane", "=", "[[1,", "0]]}>"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("shape 2x2 [dim0, dim1]; 2 threads x 2 values"), std::string::npos) << r.out;
+}
+
+TEST(CliLayout, BadLayoutsExitTwoNamingTheColumn) {
+    CliResult r = runCli({"show", "((4,8),(2,2]:((32,1),(16,8))", "--shape", "16x16"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("line 1, column 12: expected ',' or ')' after a mode, found ']'"), std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("\n             ^"), std::string::npos) << r.err; // the caret under column 12
+    r = runCli({"show", kSm80A});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("--shape"), std::string::npos) << r.err;
+    r = runCli({"show", kSm80A, "--shape", "16x8"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("outside the 16x8 shape"), std::string::npos) << r.err;
+    r = runCli({"show", kSm80A, "--shape", "sixteen"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("invalid --shape 'sixteen'"), std::string::npos) << r.err;
+    r = runCli({"check", kSm80A, "--against", "mma.m16n8k16.f16"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("SPEC:OPERAND"), std::string::npos) << r.err;
+    r = runCli({"check", kSm80A, "--against", "wgmma.m64n64k16.f16:B"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("no register operand B"), std::string::npos) << r.err;
+    r = runCli({"check", "@/nonexistent/layout.txt", "--against", "mma.m16n8k16.f16:A"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("cannot read '/nonexistent/layout.txt'"), std::string::npos) << r.err;
+}
+
+TEST(CliLayout, IdentifyNamesTheOperandOrTheNearest) {
+    CliResult r = runCli({"identify", kTritonA});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("  mma.m16n8k16.f16 A"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("  mma.m16n8k16.bf16 A"), std::string::npos) << r.out;
+    r = runCli({"identify", "((4,8),(2,2,2)):((32,1),(8,16,128))", "--shape", "16x16"});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.out.find("equal to no catalog operand; the nearest"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("128 of 256 cells differ"), std::string::npos) << r.out;
+}
+
+TEST(CliLayout, CheckExitsZeroWhenEqualAndSaysWhereItWasConfirmed) {
+    const CliResult r = runCli({"check", kSm80A, "--against", "mma.m16n8k16.f16:A"});
+    ASSERT_EQ(r.code, 0) << r.err << r.out;
+    EXPECT_NE(r.out.find("equal: every one of the 256 cells"), std::string::npos) << r.out;
+    // resources/probe/ holds the H100 run that confirmed mma.m16n8k16.f16.
+    EXPECT_NE(r.out.find(
+                  "mma.m16n8k16.f16: hardware-confirmed, cell by cell, by the hardware probe on NVIDIA H100"),
+              std::string::npos)
+        << r.out;
+}
+
+TEST(CliLayout, CheckExitsOneNamingTheFirstCellsInBothNotations) {
+    CliResult r = runCli({"check", "((4,8),(2,2,2)):((32,1),(8,16,128))", "--against", "mma.m16n8k16.f16:A"});
+    ASSERT_EQ(r.code, 1) << r.err;
+    EXPECT_NE(r.out.find("differs in 128 of 256 cells (128 of them held by the same threads"),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(
+        r.out.find("(m 8, k 0) = index 8, lanemap A(8,0): layout T0 V1 (T0:a1); mma.m16n8k16.f16 A T0 V2 "
+                   "(T0:a2)"),
+        std::string::npos)
+        << r.out;
+    // B in CuTe is (N,K): the transposed lanemap B; the Triton B is K x N. Both read the same operand.
+    r = runCli({"check", "((_4,_8),(_2,_2)):((_16,_1),(_8,_64))", "--against", "mma.m16n8k16.f16:B"});
+    EXPECT_EQ(r.code, 0) << r.out;
+    r = runCli({"export", "mma.m16n8k16.f16", "--format", "triton", "-o", "-"});
+    ASSERT_EQ(r.code, 0);
+    const std::filesystem::path doc = writeTemp("layout-triton", r.out);
+    r = runCli({"check", "@" + doc.string(), "--against", "mma.m16n8k16.f16:B"});
+    EXPECT_EQ(r.code, 0) << r.out << r.err;
+    // Sparse A cannot be one layout: exit 1, saying why.
+    r = runCli({"check", kSm80A, "--against", "mma.sp.m16n8k32.f16:A"});
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.out.find("chosen at run time by the"), std::string::npos) << r.out;
+}
+
+TEST(CliLayout, ConformPrintsTheMatrix) {
+    const std::filesystem::path file =
+        writeTemp("layout-conform",
+                  std::string("# CUTLASS atoms and a spec\n") + "SM80_16x8x16_F32F16F16F32_TN:A " + kSm80A +
+                      "\n" + "SM80_16x8x16_F32F16F16F32_TN:C ((_4,_8),(_2,_2)):((_32,_1),(_16,_8))\n" +
+                      "SM80_16x8x16_F32F16F16F32_TN:B ((_4,_8),(_2,_2)):((_16,_1),(_64,_8))\n" +
+                      "mma.sp.m16n8k32.f16:A " + kSm80A + "\n" + "SM99_NO_SUCH_ATOM:A " + kSm80A + "\n");
+    CliResult r = runCli({"conform", file.string()});
+    ASSERT_EQ(r.code, 1) << r.err;
+    EXPECT_NE(r.out.find("SM80_16x8x16_F32F16F16F32_TN  equal       differs     equal"), std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("mma.sp.m16n8k32.f16           not linear"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("SM99_NO_SUCH_ATOM             unknown"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("5 layouts: 2 equal, 1 differ, 1 not linear, 1 unknown"), std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("line 4, SM80_16x8x16_F32F16F16F32_TN:B: differs"), std::string::npos) << r.out;
+
+    const std::filesystem::path bad =
+        writeTemp("layout-conform-bad", "mma.m16n8k16.f16:A ((4,8),(2,2]:(1,1)\n");
+    r = runCli({"conform", bad.string()});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("line 1, column 31: expected ',' or ')'"), std::string::npos) << r.err;
+}
+
+} // namespace test_cli_layout

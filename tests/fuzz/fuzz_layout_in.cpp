@@ -1,0 +1,28 @@
+// Fuzz target: the layout reader (lanemap/layout_in.hpp) must never crash or hang on pasted text; an error
+// names a position inside the text; a layout it accepts prints back (`canonical`) to text that reads to the
+// same map.
+#include "lanemap/layout_in.hpp"
+
+#include <cstdint>
+#include <cstdlib>
+#include <string_view>
+#include <variant>
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    using namespace lanemap::layout_in;
+    const std::string_view text(reinterpret_cast<const char*>(data), size);
+    const std::variant<Layout, ReadError> read = lanemap::layout_in::read(text);
+    if (const ReadError* e = std::get_if<ReadError>(&read)) {
+        if (e->offset != std::string_view::npos && (e->offset > size || e->line < 1 || e->column < 1))
+            std::abort();
+        return 0;
+    }
+    const Layout& l = std::get<Layout>(read);
+    if (l.threads < 1 || l.values < 1)
+        std::abort();
+    const std::variant<Layout, ReadError> again = lanemap::layout_in::read(l.canonical);
+    const Layout* back = std::get_if<Layout>(&again);
+    if (!back || back->index != l.index || back->coord != l.coord || back->threads != l.threads)
+        std::abort();
+    return 0;
+}
