@@ -12,6 +12,7 @@
 #include "lanemap/export.hpp"
 #include "lanemap/export_gzip.hpp"
 #include "lanemap/gpu/discover.hpp"
+#include "lanemap/gpu/pipeline.hpp"
 #include "lanemap/gpu/probe.hpp"
 #include "lanemap/query.hpp"
 #include "lanemap/selection.hpp"
@@ -315,6 +316,55 @@ int cmdExport(const std::string& spec, bool all, const std::string& formatName, 
         out << "wrote " << written << " file" << (written == 1 ? "" : "s") << " to " << excerpt(path, 200)
             << '\n';
     return Ok;
+}
+
+std::shared_ptr<const Instruction>
+queryInstance(const std::string& text, const std::optional<tile::TileLayout>& tile, std::ostream& err);
+
+// probe SPEC --atom-layout ... --permutation ...: a tile run by the tiled-mma method (docs/tiles.md#proof).
+int cmdProbeTile(const std::string& spec, const tile::TileLayout& tileLayout,
+                 const std::optional<std::string>& jsonOption, std::ostream& out, std::ostream& err) {
+    const std::shared_ptr<const Instruction> tile = queryInstance(spec, tileLayout, err);
+    if (!tile)
+        return Usage;
+    const std::string jsonPath = jsonOption.value_or("");
+    if (jsonOption)
+        if (const std::string failure = checkWritable(jsonPath); !failure.empty()) {
+            err << "lanemap-cli: --json: " << failure << '\n';
+            return Usage;
+        }
+    const gpu::Availability availability = gpu::discover();
+    if (!availability.available) {
+        err << "lanemap-cli: GPU unavailable: " << availability.reason << '\n';
+        return GpuUnavailable;
+    }
+    out << "probing " << tile::nameOf(*tile) << " on " << availability.device.name << " (sm_"
+        << availability.device.sm << ")\n";
+    ProbeReport report;
+    report.device = availability.device;
+    report.results.push_back(gpu::probeTile(*tile));
+    const ProbeResult& r = report.results.front();
+    out << r.verdict << '\t' << r.spec << '\t' << r.cellsChecked << " cells";
+    if (r.cellsMismatched)
+        out << ", " << r.cellsMismatched << " mismatched";
+    if (!r.reason.empty())
+        out << " (" << r.reason << ")";
+    out << '\n';
+    for (std::size_t i = 0; i < r.mismatches.size() && i < 20; ++i) {
+        const ProbeMismatch& m = r.mismatches[i];
+        out << "  " << m.operand << " (" << m.row << "," << m.col << ") T" << m.thread << ":" << m.index
+            << ' ' << m.experiment << ": expected " << m.expected << ", observed " << m.observed << '\n';
+    }
+    for (const std::string& f : r.findings)
+        out << "  finding: " << f << '\n';
+    if (jsonOption) {
+        if (const std::string failure = writeFile(jsonPath, toJson(report)); !failure.empty()) {
+            err << "lanemap-cli: " << failure << '\n';
+            return Usage;
+        }
+        out << "report written to " << excerpt(jsonPath, 200) << '\n';
+    }
+    return r.verdict == Verdict::Fail ? Mismatch : r.verdict == Verdict::Pass ? Ok : GpuUnavailable;
 }
 
 int cmdProbe(const std::string& spec, bool all, const std::string& family,
@@ -899,6 +949,9 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
                           "With --all: only this family (" + familyNames() +
                               ", or tcgen05 for its three); or a comma-separated list; wmma runs only when "
                               "named");
+        probe->add_option("--atom-layout", atomLayoutText,
+                          kAtomLayoutHelp + std::string(" (mma.m16n8k16.f16)"));
+        probe->add_option("--permutation", permutationText, kPermutationHelp);
     }
 
     BanksRequest banksRequest;
@@ -1220,6 +1273,14 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         return cmdBanks(banksRequest, out, err);
     if (decodeCommand->parsed())
         return cmdDecode(decodeRequest, out, err);
+    if (probe->parsed() && tileLayout) {
+        if (probeAllVariants || probeTiming || !probeFamily.empty()) {
+            err << "lanemap-cli: probe --atom-layout runs one tile of one SPEC; it takes --json, not --all, "
+                   "--family or --timing\n";
+            return Usage;
+        }
+        return cmdProbeTile(probeSpec, *tileLayout, jsonPath, out, err);
+    }
     if (probe->parsed())
         return cmdProbe(probeSpec, probeAllVariants, probeFamily, jsonPath, probeTiming, out, err);
     return Usage;

@@ -2,6 +2,8 @@
 // tile, and bad tiles refused with what is valid, exit 2, nothing written.
 #include "cli_run.hpp"
 
+#include "lanemap/gpu/probe.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <gtest/gtest.h>
@@ -93,6 +95,24 @@ TEST(CliTile, ShowAndSvgDrawTheTile) {
     r = runCli({"show", "wgmma.m64n16k16.f16", "--atom-layout", "(2,1,1)", "--operand", "D"});
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_NE(r.out.find("T255:"), std::string::npos);
+}
+
+// probe SPEC --atom-layout: the tile on the GPU (docs/tiles.md#proof); without one, exit 3 and why.
+TEST(CliTile, ProbeRunsTheTileOrSaysWhyNot) {
+    const CliResult r = runCli(with({"probe", "mma.m16n8k16.f16"}, kIssueTile));
+    if (!lanemap::gpu::discover().available) {
+        EXPECT_EQ(r.code, 3) << r.out << r.err;
+        EXPECT_NE(r.err.find("GPU unavailable"), std::string::npos) << r.err;
+    } else {
+        EXPECT_EQ(r.code, 0) << r.out << r.err;
+        EXPECT_NE(r.out.find("pass\tmma.m16n8k16.f16 tile 32x32x16"), std::string::npos) << r.out;
+    }
+    CliResult bad = runCli({"probe", "--all", "--atom-layout", "(2,2,1)"});
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(bad.err.find("runs one tile of one SPEC"), std::string::npos) << bad.err;
+    bad = runCli({"probe", "mma.m16n8k16.f16", "--atom-layout", "(2,2,1)", "--permutation", "_,_,_24"});
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(bad.err.find("the tile's K is a multiple of 16"), std::string::npos) << bad.err;
 }
 
 TEST(CliTile, BadTilesNameWhatIsWrongExitTwoAndWriteNothing) {
