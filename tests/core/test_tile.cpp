@@ -100,9 +100,9 @@ TEST(TileAgainstCute, EveryThreadHoldsWhatCutesMakeTiledMmaSays) {
             const auto& cute = c[key];
             ASSERT_EQ(static_cast<int>(cute.size()), op.threads()) << key;
             ASSERT_EQ(static_cast<int>(cute[0].size()), op.elementsPerThread()) << key;
-            // CuTe's get_layoutC_TV() covers the threads of one K slice (ThrV x ThrM x ThrN of them; the tests'
-            // atom layouts number K outermost): a thread of another slice holds what its twin in the first
-            // does, as partition_C gives it (CuTe's value for it lies outside the tile).
+            // CuTe's get_layoutC_TV() covers the threads of one K slice (ThrV x ThrM x ThrN of them; the
+            // tests' atom layouts number K outermost): a thread of another slice holds what its twin in the
+            // first does, as partition_C gives it (CuTe's value for it lies outside the tile).
             const int cThreads = op.threads() / inst->tile->atomsPerMode[tile::K];
             for (const Element& e : op.elements()) {
                 if (key[0] == 'C' && e.thread >= cThreads) {

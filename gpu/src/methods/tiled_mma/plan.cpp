@@ -25,7 +25,8 @@ std::uint16_t halfOf(int v) {
 }
 float floatOfHalf(std::uint16_t h) {
     const int e = (h >> 10) & 31, m = h & 1023;
-    const float v = e == 0 ? std::ldexp(static_cast<float>(m), -24) : std::ldexp(1.0f + static_cast<float>(m) / 1024.0f, e - 15);
+    const float v = e == 0 ? std::ldexp(static_cast<float>(m), -24)
+                           : std::ldexp(1.0f + static_cast<float>(m) / 1024.0f, e - 15);
     return (h & 0x8000) ? -v : v;
 }
 int valueA(int m, int k) {
