@@ -13,12 +13,14 @@
 #include "lanemap/export.hpp"
 #include "lanemap/export_gzip.hpp"
 #include "lanemap/gpu/discover.hpp"
+#include "lanemap/gpu/pipeline.hpp"
 #include "lanemap/gpu/probe.hpp"
 #include "lanemap/query.hpp"
 #include "lanemap/selection.hpp"
 #include "lanemap/site.hpp"
 #include "lanemap/smem.hpp"
 #include "lanemap/spec.hpp"
+#include "lanemap/tile.hpp"
 #include "lanemap/version.hpp"
 #include "lanemap/wmma.hpp"
 #include "lanemap/write.hpp"
@@ -40,6 +42,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
+constexpr const char* kAtomLayoutHelp =
+    "Tile the MMA atom over warps (wgmma: warpgroups) along M, N, K, in CuTe's notation: (2,2,1) or "
+    "(2,2,1):(2,1,0) (docs/tiles.md)";
+constexpr const char* kPermutationHelp = "The tile's permutation per mode M,N,K in CuTe's notation, e.g. "
+                                         "_32,(_8,_2,_2):(_1,_16,_8),_16 ('_': none); "
+                                         "its sizes set the tile";
+
 const Variant* resolve(const std::string& text, std::ostream& err) {
     const ParsedSpec parsed = parseSpec(text, Catalog::instance());
     if (!parsed) {
@@ -60,6 +69,24 @@ struct ViewFlags {
     std::optional<Number> halfSplit; // as typed: a message quotes a number beyond int as it was typed
 };
 
+// --atom-layout and --permutation (docs/tiles.md), read once: nullopt (with `failed` false) when neither was
+// given; nullopt with `failed` after a message.
+std::optional<tile::TileLayout> tileFlags(const std::string& atomLayout, const std::string& permutation,
+                                          std::ostream& err, bool& failed) {
+    failed = false;
+    if (atomLayout.empty() && permutation.empty())
+        return std::nullopt;
+    std::string error;
+    // CuTe's default atom layout is one atom: a permutation alone tiles one warp (warpgroup).
+    std::optional<tile::TileLayout> t =
+        tile::parseTileLayout(atomLayout.empty() ? "(1,1,1)" : atomLayout, permutation, error);
+    if (!t) {
+        err << "lanemap-cli: " << error << '\n';
+        failed = true;
+    }
+    return t;
+}
+
 // `selection` with the flags' parameters, checked by its family: "" or what is wrong and what is valid.
 std::string withFlags(Selection& selection, const ViewFlags& flags) {
     const Params& f = flags.params;
@@ -69,6 +96,7 @@ std::string withFlags(Selection& selection, const ViewFlags& flags) {
         p.smem = f.smem;
     p.target = f.target;
     p.halfSplit = f.halfSplit;
+    p.tile = f.tile;
     if (f.access) {
         p.access = f.access;
         p.tensorOperand = f.tensorOperand;
@@ -291,6 +319,55 @@ int cmdExport(const std::string& spec, bool all, const std::string& formatName, 
     return Ok;
 }
 
+std::shared_ptr<const Instruction>
+queryInstance(const std::string& text, const std::optional<tile::TileLayout>& tile, std::ostream& err);
+
+// probe SPEC --atom-layout ... --permutation ...: a tile run by the tiled-mma method (docs/tiles.md#proof).
+int cmdProbeTile(const std::string& spec, const tile::TileLayout& tileLayout,
+                 const std::optional<std::string>& jsonOption, std::ostream& out, std::ostream& err) {
+    const std::shared_ptr<const Instruction> tile = queryInstance(spec, tileLayout, err);
+    if (!tile)
+        return Usage;
+    const std::string jsonPath = jsonOption.value_or("");
+    if (jsonOption)
+        if (const std::string failure = checkWritable(jsonPath); !failure.empty()) {
+            err << "lanemap-cli: --json: " << failure << '\n';
+            return Usage;
+        }
+    const gpu::Availability availability = gpu::discover();
+    if (!availability.available) {
+        err << "lanemap-cli: GPU unavailable: " << availability.reason << '\n';
+        return GpuUnavailable;
+    }
+    out << "probing " << tile::nameOf(*tile) << " on " << availability.device.name << " (sm_"
+        << availability.device.sm << ")\n";
+    ProbeReport report;
+    report.device = availability.device;
+    report.results.push_back(gpu::probeTile(*tile));
+    const ProbeResult& r = report.results.front();
+    out << r.verdict << '\t' << r.spec << '\t' << r.cellsChecked << " cells";
+    if (r.cellsMismatched)
+        out << ", " << r.cellsMismatched << " mismatched";
+    if (!r.reason.empty())
+        out << " (" << r.reason << ")";
+    out << '\n';
+    for (std::size_t i = 0; i < r.mismatches.size() && i < 20; ++i) {
+        const ProbeMismatch& m = r.mismatches[i];
+        out << "  " << m.operand << " (" << m.row << "," << m.col << ") T" << m.thread << ":" << m.index
+            << ' ' << m.experiment << ": expected " << m.expected << ", observed " << m.observed << '\n';
+    }
+    for (const std::string& f : r.findings)
+        out << "  finding: " << f << '\n';
+    if (jsonOption) {
+        if (const std::string failure = writeFile(jsonPath, toJson(report)); !failure.empty()) {
+            err << "lanemap-cli: " << failure << '\n';
+            return Usage;
+        }
+        out << "report written to " << excerpt(jsonPath, 200) << '\n';
+    }
+    return r.verdict == Verdict::Fail ? Mismatch : r.verdict == Verdict::Pass ? Ok : GpuUnavailable;
+}
+
 int cmdProbe(const std::string& spec, bool all, const std::string& family,
              const std::optional<std::string>& jsonOption, bool timing, std::ostream& out,
              std::ostream& err) {
@@ -408,6 +485,28 @@ const Instruction* resolveInstruction(const std::string& text, std::ostream& err
     return v ? &Catalog::instance().instruction(*v) : nullptr;
 }
 
+// The instruction a query asks about: the catalog's, or a tile of it (--atom-layout, --permutation). nullptr
+// after a message.
+std::shared_ptr<const Instruction>
+queryInstance(const std::string& text, const std::optional<tile::TileLayout>& tile, std::ostream& err) {
+    if (!tile) {
+        const Instruction* in = resolveInstruction(text, err);
+        return in ? std::shared_ptr<const Instruction>(std::shared_ptr<void>(), in) : nullptr;
+    }
+    const ParsedSpec parsed = parseSpec(text, Catalog::instance());
+    if (!parsed) {
+        err << "lanemap-cli: " << parsed.error << '\n';
+        return nullptr;
+    }
+    Selection selection = selectionOf(parsed);
+    selection.params.tile = tile;
+    if (const std::string why = validate(selection); !why.empty()) {
+        err << "lanemap-cli: " << why << '\n';
+        return nullptr;
+    }
+    return instantiate(selection);
+}
+
 // An operand argument: one operand, or with `merged` also C/D (the accumulator view --operand draws). PTX
 // names the metadata operand `e`.
 std::optional<OperandSet> operandSetArgument(const std::string& text, bool merged, std::ostream& err) {
@@ -446,8 +545,8 @@ int answer(const Instruction& in, const std::optional<Answer>& a, std::string er
 }
 
 int cmdWhere(const std::string& spec, const std::string& operandName, const Number& row, const Number& col,
-             bool json, std::ostream& out, std::ostream& err) {
-    const Instruction* in = resolveInstruction(spec, err);
+             const std::optional<tile::TileLayout>& tile, bool json, std::ostream& out, std::ostream& err) {
+    const std::shared_ptr<const Instruction> in = queryInstance(spec, tile, err);
     if (!in)
         return Usage;
     const std::optional<Operand> operand = operandArgument(operandName, err);
@@ -458,9 +557,9 @@ int cmdWhere(const std::string& spec, const std::string& operandName, const Numb
     return answer(*in, a, error, json, out, err, {&row, &col});
 }
 
-int cmdWhat(const std::string& spec, const Number& lane, const std::optional<Number>& reg, bool json,
-            std::ostream& out, std::ostream& err) {
-    const Instruction* in = resolveInstruction(spec, err);
+int cmdWhat(const std::string& spec, const Number& lane, const std::optional<Number>& reg,
+            const std::optional<tile::TileLayout>& tile, bool json, std::ostream& out, std::ostream& err) {
+    const std::shared_ptr<const Instruction> in = queryInstance(spec, tile, err);
     if (!in)
         return Usage;
     std::string error;
@@ -769,6 +868,7 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     std::string sfaIdText, sfbIdText; // read into tcgen05Scale
     std::string target;
     LayoutRequest layoutRequest; // show LAYOUT, identify, check (cli_layout.cpp)
+    std::string atomLayoutText, permutationText; // a tile of the atom (docs/tiles.md)
     auto* show = subcommand(
         "show", "Print a text grid of one instruction (cells T<lane>:a<i>; tcgen05.mma: L<lane> C<column>)");
     if (named(show)) {
@@ -795,6 +895,8 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
                "A pasted layout (docs/layouts-in.md): its tensor, DIM0xDIM1 (CuTe: A MxK, B NxK, C MxN)");
         option(show, "--format", layoutRequest.format, "A pasted layout: txt (default), svg or json");
         option(show, "-o,--output", layoutRequest.output, "A pasted layout: write to this file");
+        option(show, "--atom-layout", atomLayoutText, kAtomLayoutHelp);
+        option(show, "--permutation", permutationText, kPermutationHelp);
         show->allow_extras(); // a family grammar's words after the spec, read with it below
     }
 
@@ -845,7 +947,8 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
                "Output file, folder (--all; for one spec, SPEC.EXT inside it) or '-' for stdout");
         option(exp, "--smem", placementText,
                "ldmatrix/stmatrix: a shared-memory placement (txt, json: with its banks; svg: its picture)");
-        option(exp, "--color", color, "svg: color cells by lane, register or group (groupID); default lane");
+        option(exp, "--color", color,
+               "svg: color cells by lane, register, group (groupID), warp or warpgroup; default lane");
         option(exp, "--palette", palette, "svg: default or colorblind");
         flag(exp, "--gzip", gzip,
              "Write gzip (FILE as given, SPEC.FORMAT.gz per variant with --all; any format)");
@@ -858,6 +961,8 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         numberOption(exp, "--sfa-id", sfaIdText, kSfaIdHelp);
         numberOption(exp, "--sfb-id", sfbIdText, kSfbIdHelp);
         option(exp, "--lanes", lanes, "svg: only these lanes/threads in color, e.g. 0-3,13 (others grey)");
+        option(exp, "--atom-layout", atomLayoutText, kAtomLayoutHelp);
+        option(exp, "--permutation", permutationText, kPermutationHelp);
         exp->allow_extras(); // a family grammar's words after the spec, read with it below
     }
 
@@ -878,6 +983,9 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
                           "With --all: only this family (" + familyNames() +
                               ", or tcgen05 for its three); or a comma-separated list; wmma runs only when "
                               "named");
+        probe->add_option("--atom-layout", atomLayoutText,
+                          kAtomLayoutHelp + std::string(" (mma.m16n8k16.f16)"));
+        probe->add_option("--permutation", permutationText, kPermutationHelp);
     }
 
     BanksRequest banksRequest;
@@ -917,6 +1025,8 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         where->add_option("row", queryRow, "Row of the operand")->required()->type_name("INT");
         where->add_option("col", queryCol, "Column of the operand")->required()->type_name("INT");
         where->add_flag("--json", queryJson, "JSON instead of text (docs/reference/queries.md)");
+        where->add_option("--atom-layout", atomLayoutText, kAtomLayoutHelp);
+        where->add_option("--permutation", permutationText, kPermutationHelp);
     }
     auto* what = subcommand("what", "Every element one lane (thread) holds, per operand");
     if (named(what)) {
@@ -926,6 +1036,8 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
             ->type_name("INT");
         what->add_option("--register", queryRegister, "Only this register")->type_name("INT");
         what->add_flag("--json", queryJson, "JSON instead of text");
+        what->add_option("--atom-layout", atomLayoutText, kAtomLayoutHelp);
+        what->add_option("--permutation", permutationText, kPermutationHelp);
     }
     auto* feedsCmd = subcommand("feeds", "Which A, B, C registers and metadata fields make D[ROW][COL]");
     if (named(feedsCmd)) {
@@ -1029,17 +1141,23 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
             *text += " " + w;
     }
 
+    bool tileFailed = false;
+    const std::optional<tile::TileLayout> tileLayout =
+        tileFlags(atomLayoutText, permutationText, err, tileFailed);
+    if (tileFailed)
+        return Usage;
     if (where->parsed()) {
         const std::optional<Number> row = readNumber("row", queryRow, err);
         const std::optional<Number> col = row ? readNumber("col", queryCol, err) : std::nullopt;
-        return row && col ? cmdWhere(querySpec, queryOperand, *row, *col, queryJson, out, err) : Usage;
+        return row && col ? cmdWhere(querySpec, queryOperand, *row, *col, tileLayout, queryJson, out, err)
+                          : Usage;
     }
     if (what->parsed()) {
         const std::optional<Number> lane = readNumber("--lane", queryLane, err);
         std::optional<Number> reg;
         if (!lane || !optionalNumber(what, "--register", queryRegister, reg, err))
             return Usage;
-        return cmdWhat(querySpec, *lane, reg, queryJson, out, err);
+        return cmdWhat(querySpec, *lane, reg, tileLayout, queryJson, out, err);
     }
     if (feedsCmd->parsed()) {
         const std::optional<Number> row = readNumber("row", queryRow, err);
@@ -1062,6 +1180,11 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     }
     ViewFlags flags;
     flags.exporting = exp->parsed();
+    flags.params.tile = tileLayout;
+    if (tileLayout && all) {
+        err << "lanemap-cli: --atom-layout and --permutation tile one MMA atom; give its SPEC, not --all\n";
+        return Usage;
+    }
     flags.params.target = target;
     if (!major.empty() || !swizzle.empty()) {
         smem::Choice choice;
@@ -1136,7 +1259,8 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     if (!color.empty()) {
         const std::optional<ColorBy> c = parseColorBy(color);
         if (!c) {
-            err << "lanemap-cli: unknown --color '" << excerpt(color) << "'; valid: lane, register, group\n";
+            err << "lanemap-cli: unknown --color '" << excerpt(color)
+                << "'; valid: lane, register, group, warp, warpgroup\n";
             return Usage;
         }
         options.colorBy = *c;
@@ -1152,7 +1276,8 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     }
     if (!lanes.empty()) {
         std::string error;
-        const std::optional<std::vector<int>> laneList = parseLaneList(lanes, 128, error);
+        // A tile's threads are the CTA's (at most 1024); the diagram checks them against the instance's.
+        const std::optional<std::vector<int>> laneList = parseLaneList(lanes, tile::kMaxCtaThreads, error);
         if (!laneList) {
             err << "lanemap-cli: --lanes: " << error << '\n';
             return Usage;
@@ -1204,6 +1329,14 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         return cmdBanks(banksRequest, out, err);
     if (decodeCommand->parsed())
         return cmdDecode(decodeRequest, out, err);
+    if (probe->parsed() && tileLayout) {
+        if (probeAllVariants || probeTiming || !probeFamily.empty()) {
+            err << "lanemap-cli: probe --atom-layout runs one tile of one SPEC; it takes --json, not --all, "
+                   "--family or --timing\n";
+            return Usage;
+        }
+        return cmdProbeTile(probeSpec, *tileLayout, jsonPath, out, err);
+    }
     if (probe->parsed())
         return cmdProbe(probeSpec, probeAllVariants, probeFamily, jsonPath, probeTiming, out, err);
     return Usage;

@@ -186,7 +186,8 @@ int runApp(int argc, char** argv, const QElapsedTimer* startTimer) {
                                      QStringLiteral("WxH"));
     const QCommandLineOption themeOpt(QStringLiteral("theme"), QStringLiteral("light or dark."),
                                       QStringLiteral("THEME"));
-    const QCommandLineOption colorOpt(QStringLiteral("color-by"), QStringLiteral("lane, register or group."),
+    const QCommandLineOption colorOpt(QStringLiteral("color-by"),
+                                      QStringLiteral("lane, register, group, warp or warpgroup."),
                                       QStringLiteral("COLOR"));
     const QCommandLineOption lanesOpt(QStringLiteral("lanes"), QStringLiteral("Lane filter, e.g. 0-3,13."),
                                       QStringLiteral("LANES"));
@@ -196,11 +197,21 @@ int runApp(int argc, char** argv, const QElapsedTimer* startTimer) {
         QStringLiteral("OPERAND:ROW,COL"));
     const QCommandLineOption compareOpt(QStringLiteral("compare"), QStringLiteral("Compare with SPEC."),
                                         QStringLiteral("SPEC"));
+    const QCommandLineOption atomLayoutOpt(
+        QStringLiteral("atom-layout"),
+        QStringLiteral(
+            "With --spec: tile the MMA atom over warps along M,N,K, CuTe's notation (e.g. (2,2,1); "
+            "docs/tiles.md)."),
+        QStringLiteral("LAYOUT"));
+    const QCommandLineOption permutationOpt(
+        QStringLiteral("permutation"),
+        QStringLiteral("With --spec: the tile's permutation per mode, CuTe's notation (e.g. _32,_32,_16)."),
+        QStringLiteral("TILE"));
     const QCommandLineOption timingOpt(
         QStringLiteral("timing"),
         QStringLiteral("Print start-to-first-paint, select-to-first-paint and hover frame times."));
-    parser.addOptions(
-        {specOpt, shotOpt, sizeOpt, themeOpt, colorOpt, lanesOpt, hoverOpt, compareOpt, timingOpt});
+    parser.addOptions({specOpt, shotOpt, sizeOpt, themeOpt, colorOpt, lanesOpt, hoverOpt, compareOpt,
+                       timingOpt, atomLayoutOpt, permutationOpt});
     // parse(), not process(): process() exits 1 on a bad option, and 1 means "mismatch" here.
     if (!parser.parse(QCoreApplication::arguments())) {
         printErr(QStringLiteral("lanemap: %1; see lanemap --help").arg(quoted(parser.errorText())));
@@ -268,9 +279,25 @@ int runApp(int argc, char** argv, const QElapsedTimer* startTimer) {
     MainWindow window(options);
     window.setStartTimer(startTimer);
 
+    std::optional<tile::TileLayout> tileLayout;
+    if (parser.isSet(atomLayoutOpt) || parser.isSet(permutationOpt)) {
+        std::string error;
+        if (!parser.isSet(specOpt)) {
+            printErr(QStringLiteral("lanemap: --atom-layout and --permutation tile the atom --spec names"));
+            return 2;
+        }
+        const QString atoms =
+            parser.isSet(atomLayoutOpt) ? parser.value(atomLayoutOpt) : QStringLiteral("(1,1,1)");
+        tileLayout =
+            tile::parseTileLayout(atoms.toStdString(), parser.value(permutationOpt).toStdString(), error);
+        if (!tileLayout) {
+            printErr(QStringLiteral("lanemap: %1").arg(QString::fromStdString(error)));
+            return 2;
+        }
+    }
     if (parser.isSet(specOpt)) {
         QString error;
-        if (!window.openSpec(parser.value(specOpt), &error)) {
+        if (!window.openSpec(parser.value(specOpt), &error, tileLayout)) {
             printErr(QStringLiteral("lanemap: %1").arg(error));
             return 2;
         }
@@ -286,7 +313,8 @@ int runApp(int argc, char** argv, const QElapsedTimer* startTimer) {
     if (parser.isSet(colorOpt)) {
         const auto c = parseColorBy(parser.value(colorOpt).toStdString());
         if (!c) {
-            printErr(QStringLiteral("lanemap: unknown --color-by '%1'; valid: lane, register, group")
+            printErr(QStringLiteral(
+                         "lanemap: unknown --color-by '%1'; valid: lane, register, group, warp, warpgroup")
                          .arg(quoted(parser.value(colorOpt))));
             return 2;
         }

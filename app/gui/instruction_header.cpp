@@ -125,6 +125,14 @@ void InstructionHeader::showFacts(const Instruction& in) {
                          .arg(in.minSm)
                          .arg(manualUrl(qs(in.anchor)), qs(in.section)));
     QStringList notes;
+    if (in.tile) // what the tile is made of, in CuTe's words (docs/tiles.md)
+        notes << tr("<b>tile</b>: atom layout %1%2; %3")
+                     .arg(QString::fromStdString(in.tile->atomLayout).toHtmlEscaped(),
+                          in.tile->permutation.empty()
+                              ? QString()
+                              : tr(", permutation %1")
+                                    .arg(QString::fromStdString(in.tile->permutation).toHtmlEscaped()),
+                          QString::fromStdString(tile::factLine(*in.tile)).toHtmlEscaped());
     for (const std::string& n : in.notes)
         notes << QString::fromStdString(n).toHtmlEscaped();
     for (const Erratum& e : in.errata)

@@ -232,7 +232,8 @@ void MainWindow::buildActions() {
     view->addSeparator();
     QMenu* colorMenu = view->addMenu(tr("&Color by"));
     m_colorGroup = new QActionGroup(this);
-    for (ColorBy c : {ColorBy::Lane, ColorBy::Register, ColorBy::ThreadGroup}) {
+    for (ColorBy c :
+         {ColorBy::Lane, ColorBy::Register, ColorBy::ThreadGroup, ColorBy::Warp, ColorBy::Warpgroup}) {
         QAction* a = colorMenu->addAction(qs(toString(c)));
         a->setCheckable(true);
         a->setData(static_cast<int>(c));
@@ -351,8 +352,10 @@ void MainWindow::buildActions() {
 
 // --- opening -----------------------------------------------------------------------------------------------
 
-bool MainWindow::openSpec(const QString& text, QString* error) {
-    const Selection selection = parseSelection(text, error);
+bool MainWindow::openSpec(const QString& text, QString* error, const std::optional<tile::TileLayout>& tile) {
+    Selection selection = parseSelection(text, error);
+    if (selection && tile)
+        selection.params.tile = tile;
     return selection && openChosen(selection, error);
 }
 

@@ -54,7 +54,9 @@ class MainWindow : public QMainWindow {
     // Opens what a spec or a whole PTX instruction names, with the view's defaults (selections.hpp); text
     // naming what is shown leaves the view as the user set it. On failure the view is unchanged and *error
     // says why.
-    bool openSpec(const QString& text, QString* error = nullptr);
+    // `tile`: a tile of the atom the text names (lanemap/tile.hpp).
+    bool openSpec(const QString& text, QString* error = nullptr,
+                  const std::optional<tile::TileLayout>& tile = std::nullopt);
     // Opens `selection` as it is (Back / Forward, Recent, a pane's tools): validated, instantiated, shown.
     bool open(const Selection& selection, QString* error = nullptr);
     // Shows an instruction made elsewhere (a test's synthetic one; copied).

@@ -20,7 +20,8 @@ ViewToolBar::ViewToolBar(ViewState* state, const Zoom& zoom, QWidget* parent)
     addWidget(new QLabel(tr(" Color by "), this));
     m_colorBox = new QComboBox(this);
     m_colorBox->setObjectName(QStringLiteral("colorBy"));
-    for (ColorBy c : {ColorBy::Lane, ColorBy::Register, ColorBy::ThreadGroup})
+    for (ColorBy c :
+         {ColorBy::Lane, ColorBy::Register, ColorBy::ThreadGroup, ColorBy::Warp, ColorBy::Warpgroup})
         m_colorBox->addItem(qs(toString(c)), static_cast<int>(c));
     connect(m_colorBox, &QComboBox::activated, this,
             [this](int i) { m_state->setColorBy(static_cast<ColorBy>(m_colorBox->itemData(i).toInt())); });
@@ -115,7 +116,7 @@ void ViewToolBar::followInstance() {
     const Instruction& in = *m_state->instance();
     // The filter takes what the labels show: lanes of a warp, or a warpgroup's threads 0..127 (the legend's
     // colours are lanes = thread % 32 in both).
-    if (in.scope == Scope::Warpgroup) {
+    if (in.scope != Scope::Warp) { // a warpgroup, or a tile's CTA
         m_laneLabel->setText(tr(" Threads "));
         m_laneEdit->setPlaceholderText(tr("all, or e.g. 0-31,64 (0..%1)").arg(in.threads - 1));
         m_laneEdit->setToolTip(tr("Warpgroup threads 0..%1 as the cell labels show them (T77 = warp 2, lane "

@@ -102,6 +102,18 @@ ProbeResult unsupportedResult(const Variant& v, std::string reason) {
     return r;
 }
 
+const ProbeMethod* probeMethodNamed(std::string_view name) {
+    for (const ProbeMethod* method : probeMethods())
+        if (method->name() == name)
+            return method;
+    return nullptr;
+}
+
+namespace {
+Interpretation runPlanned(Device& device, const Variant& v, const ProbeMethod& method, PlannedProbe& plan,
+                          double planSeconds);
+} // namespace
+
 Interpretation interpretOn(Device& device, const Variant& v) {
     Interpretation out;
     const ProbeMethod* method = probeMethodOf(v);
@@ -114,13 +126,50 @@ Interpretation interpretOn(Device& device, const Variant& v) {
         out.result = unsupportedResult(v, std::move(why));
         return out;
     }
+    const Clock::time_point start = Clock::now();
+    const std::unique_ptr<PlannedProbe> plan = method->plan(Catalog::instance().instruction(v));
+    const double planned = since(start);
+    addSeconds(timeSums().plan, planned);
+    return runPlanned(device, v, *method, *plan, planned);
+}
 
+Interpretation interpretTileOn(Device& device, const Instruction& tile) {
+    Interpretation out;
+    const ProbeMethod* method = probeMethodNamed("tiled-mma");
+    if (!method) {
+        out.result = unsupportedResult(tile, "this build has no tiled-mma probe method");
+        return out;
+    }
+    if (std::string why = device.unsupported(tile, *method); !why.empty()) {
+        out.result = unsupportedResult(tile, std::move(why));
+        out.result.spec = tile::nameOf(tile);
+        return out;
+    }
+    const Clock::time_point start = Clock::now();
+    const std::unique_ptr<PlannedProbe> plan = method->plan(tile);
+    const double planned = since(start);
+    addSeconds(timeSums().plan, planned);
+    out = runPlanned(device, tile, *method, *plan, planned);
+    out.result.spec = tile::nameOf(tile);
+    return out;
+}
+
+ProbeResult probeTile(const Instruction& tile) {
+    return std::move(interpretTileOn(localDevice(), tile).result);
+}
+
+namespace {
+
+// The driver's loop; `planSeconds` (planning, already added to the sums) counts in the result's seconds.
+Interpretation runPlanned(Device& device, const Variant& v, const ProbeMethod& methodRef,
+                          PlannedProbe& planRef, double planSeconds) {
+    Interpretation out;
+    const ProbeMethod* method = &methodRef;
+    PlannedProbe* plan = &planRef;
     TimeSums& sums = timeSums();
     ++sums.variants;
     Clock::time_point start = Clock::now();
-    const std::unique_ptr<PlannedProbe> plan = method->plan(Catalog::instance().instruction(v));
-    double seconds = since(start);
-    addSeconds(sums.plan, seconds);
+    double seconds = planSeconds;
 
     // Every stage the plan asks for, its output appended to what the earlier ones read.
     std::vector<std::uint32_t> read;
@@ -162,6 +211,13 @@ Interpretation interpretOn(Device& device, const Variant& v) {
     addSeconds(sums.interpret, interpreted);
     out.result.seconds = seconds + interpreted;
     return out;
+}
+
+} // namespace
+
+Interpretation interpretPlanOn(Device& device, const Variant& v, const ProbeMethod& method,
+                               PlannedProbe& plan) {
+    return runPlanned(device, v, method, plan, 0.0);
 }
 
 ProbeResult probeOn(Device& device, const Variant& v) {

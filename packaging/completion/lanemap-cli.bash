@@ -29,7 +29,7 @@ _lanemap_cli() {
         --selector) COMPREPLY=($(compgen -W "0 1 2 3" -- "$cur")); return ;;
         --major) COMPREPLY=($(compgen -W "K MN" -- "$cur")); return ;;
         --swizzle) COMPREPLY=($(compgen -W "none 32B 64B 128B" -- "$cur")); return ;;
-        --color) COMPREPLY=($(compgen -W "lane register group" -- "$cur")); return ;;
+        --color) COMPREPLY=($(compgen -W "lane register group warp warpgroup" -- "$cur")); return ;;
         --palette) COMPREPLY=($(compgen -W "default colorblind" -- "$cur")); return ;;
         -o|--output|--expect|--validate) _filedir; return ;;
         --json) [[ "$command" == probe || "$command" == discover ]] && _filedir; return ;;
@@ -37,7 +37,7 @@ _lanemap_cli() {
         --cta-group) COMPREPLY=($(compgen -W "1 2" -- "$cur")); return ;;
         --scale-vec) COMPREPLY=($(compgen -W "1X 2X 4X block32 block16" -- "$cur")); return ;;
         --sfa-id|--sfb-id) COMPREPLY=($(compgen -W "0 1 2 3" -- "$cur")); return ;;
-        --sm|--lanes|--smem|--target|--lane|--thread|--register|--feeds|--smem-desc|--idesc|--smem-desc-from|--idesc-from|--ld|--st|--imm-half-splitoff|--shape|--against) return ;;
+        --sm|--lanes|--smem|--target|--lane|--thread|--register|--feeds|--smem-desc|--idesc|--smem-desc-from|--idesc-from|--ld|--st|--imm-half-splitoff|--shape|--against|--atom-layout|--permutation) return ;;
     esac
 
     if [[ -z "$command" ]]; then
@@ -47,13 +47,13 @@ _lanemap_cli() {
     local options
     case "$command" in
         list) options="--family --sm --help" ;;
-        show) options="--operand --selector --major --swizzle --smem --target --ld --st --imm-half-splitoff --scale-vec --sfa-id --sfb-id --shape --format -o --output --help" ;;
-        export) options="--all --format --operand --selector --major --swizzle --smem -o --output --color --palette --lanes --gzip --compact --ld --st --imm-half-splitoff --scale-vec --sfa-id --sfb-id --help" ;;
-        probe) options="--all --json --family --timing --help" ;;
+        show) options="--operand --selector --major --swizzle --smem --target --ld --st --imm-half-splitoff --scale-vec --sfa-id --sfb-id --shape --format -o --output --atom-layout --permutation --help" ;;
+        export) options="--all --format --operand --selector --major --swizzle --smem -o --output --color --palette --lanes --gzip --compact --ld --st --imm-half-splitoff --scale-vec --sfa-id --sfb-id --atom-layout --permutation --help" ;;
+        probe) options="--all --json --family --timing --atom-layout --permutation --help" ;;
         discover) options="--family --json --expect --validate --help" ;;
         banks) options="--smem --search --feeds --json --format -o --output --help" ;;
-        where) options="--json --help" ;;
-        what) options="--lane --thread --register --json --help" ;;
+        where) options="--json --atom-layout --permutation --help" ;;
+        what) options="--lane --thread --register --json --atom-layout --permutation --help" ;;
         feeds) options="--selector --json --help" ;;
         diff) options="--operand --json --help" ;;
         identify) options="--shape --operand --help" ;;

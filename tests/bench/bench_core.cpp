@@ -3,7 +3,9 @@
 #include "lanemap/catalog.hpp"
 #include "lanemap/diagram.hpp"
 #include "lanemap/export.hpp"
+#include "lanemap/selection.hpp"
 #include "lanemap/svg.hpp"
+#include "lanemap/tile.hpp"
 
 #include <benchmark/benchmark.h>
 
@@ -153,3 +155,27 @@ BENCHMARK(BM_ExportFormatsCatalog)
     ->Arg(static_cast<int>(ExportFormat::Latex))
     ->Unit(benchmark::kMillisecond)
     ->Iterations(1);
+
+// A 256x256x64 tile of m16n8k16 atoms over 2x2 warps (docs/tiles.md): its placements composed from the atom's
+// and its Diagram (budget <= 20 ms together). 196 608 element slots: C and D once, A and B twice
+// (replicated).
+static void BM_Tile256(benchmark::State& state) {
+    const Instruction& atom = *Catalog::instance().instruction("mma.m16n8k16.f16");
+    std::string error;
+    const std::optional<tile::TileLayout> t = tile::parseTileLayout("(2,2,1)", "_256,_256,_64", error);
+    if (!t) {
+        state.SkipWithError(error.c_str());
+        return;
+    }
+    std::size_t cells = 0;
+    for (auto _ : state) {
+        Instruction in = atom; // what instantiate() copies, without its cache
+        in.params.tile = *t;
+        placeOperands(in);
+        const Diagram d = buildDiagram(in);
+        cells = d.cells.size();
+        benchmark::DoNotOptimize(d.cells.data());
+    }
+    state.counters["cells"] = static_cast<double>(cells);
+}
+BENCHMARK(BM_Tile256)->Name("BM_Tile256/m16n8k16x(2,2,1)")->Unit(benchmark::kMillisecond);

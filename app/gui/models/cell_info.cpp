@@ -13,7 +13,7 @@ namespace lanemap::gui {
 
 void fillInstructionFacts(CellInfo& info, const Instruction& in) {
     info.spec = QString::fromStdString(in.spec);
-    info.warpgroup = in.scope == Scope::Warpgroup;
+    info.warpgroup = in.scope != Scope::Warp; // a warpgroup or a tile's CTA: threads with their warp
     info.section = qs(in.section);
     info.anchor = qs(in.anchor);
     for (const Erratum& e : in.errata)

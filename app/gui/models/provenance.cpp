@@ -20,7 +20,8 @@ QString tr(const char* text) {
 Provenance provenanceOf(const Instruction& in, const ProbeController& probe) {
     Provenance out;
     const ProbeReport* report = nullptr;
-    const ProbeResult* result = probe.resultFor(in.spec, &report);
+    // A tile's reports are the atom's: they do not confirm the tile (docs/tiles.md#proof).
+    const ProbeResult* result = in.tile ? nullptr : probe.resultFor(in.spec, &report);
     if (result && report) {
         // Which report speaks: this machine's probe run, or a file recorded elsewhere (a user without a GPU
         // must not take it for their own hardware).
@@ -79,6 +80,15 @@ Provenance provenanceOf(const Instruction& in, const ProbeController& probe) {
             tr("The PTX ISA leaves wmma's fragment layout unspecified: these placements were read off that "
                "GPU (%1). Tools → Probe hardware discovers them again on this machine's GPU and compares.")
                 .arg(file);
+    } else if (in.tile) {
+        out.verdictLine =
+            tr("A tile composed from the atom as CuTe's make_tiled_mma does (checked against CuTe); "
+               "the tile itself is not confirmed on hardware here.");
+        out.status = tr("tile not confirmed on hardware");
+        out.statusToolTip =
+            tr("lanemap-cli probe %1 --atom-layout '%2' runs this tile on a GPU and reads back "
+               "every register (docs/tiles.md).")
+                .arg(QString::fromStdString(in.spec), QString::fromStdString(in.tile->atomLayout));
     } else {
         out.status = tr("not confirmed on hardware yet");
         out.statusToolTip =

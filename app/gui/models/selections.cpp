@@ -37,6 +37,9 @@ QString specText(const Instruction& instance) {
     for (const Placement& p : instance.placements)
         if (const TensorMemorySource* tensor = p.tensor())
             return QString::fromStdString(tmem::specOf(tensor->mma, true));
+    if (const auto& t = instance.tile) // a tile: its extents (the header's notes say what it is made of)
+        return QString::fromStdString(instance.spec + " tile " + std::to_string(t->extent[0]) + "x" +
+                                      std::to_string(t->extent[1]) + "x" + std::to_string(t->extent[2]));
     return QString::fromStdString(instance.spec);
 }
 
@@ -68,7 +71,7 @@ Selection withViewDefaults(Selection selection, const Params& shown) {
 
 bool namesSameView(const Selection& typed, const Selection& shown) {
     return typed.variant == shown.variant && typed.params.form == shown.params.form &&
-           typed.params.n == shown.params.n &&
+           typed.params.tile == shown.params.tile && typed.params.n == shown.params.n &&
            (!typed.params.blockScale || typed.params.blockScale == shown.params.blockScale);
 }
 

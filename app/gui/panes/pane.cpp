@@ -180,8 +180,9 @@ void Pane::applyVerdict(bool marksShown) {
     if (!d || !m_instance)
         return;
     const ProbeReport* report = nullptr;
-    const ProbeResult* result =
-        m_context.probe ? m_context.probe->resultFor(m_instance->spec, &report) : nullptr;
+    const ProbeResult* result = m_context.probe && !m_instance->tile
+                                    ? m_context.probe->resultFor(m_instance->spec, &report)
+                                    : nullptr;
     CellMarks marks;
     int mismatched = 0;
     if (result) {

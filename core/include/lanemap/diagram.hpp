@@ -51,6 +51,8 @@ enum class ColorBy : std::uint8_t {
     Lane,        // 32 colors, one per %laneid (warpgroup threads t and t+32k share the lane color)
     Register,    // one color per fragment register index
     ThreadGroup, // one color per groupID (lane >> 2), the PTX "group of 4 threads"
+    Warp,        // one color per warp (thread / 32): a tile's warps (lanemap/tile.hpp)
+    Warpgroup,   // one color per warpgroup (thread / 128)
 };
 enum class Palette : std::uint8_t {
     Default,    // 32 distinguishable light hues
@@ -59,7 +61,8 @@ enum class Palette : std::uint8_t {
 
 std::string_view toString(ColorBy colorBy);
 std::string_view toString(Palette palette);
-std::optional<ColorBy> parseColorBy(std::string_view name); // "lane", "register", "group"
+std::optional<ColorBy>
+parseColorBy(std::string_view name); // "lane", "register", "group", "warp", "warpgroup"
 std::optional<Palette> parsePalette(std::string_view name); // "default", "colorblind"
 // Parses a lane/thread list like "0-3,13"; nullopt (with `error` set) on bad syntax or values >= limit.
 std::optional<std::vector<int>> parseLaneList(std::string_view text, int limit, std::string& error);

@@ -85,6 +85,12 @@ class FragmentLayout {
     static FragmentLayout fromCells(Operand operand, ElementType elementType, int elementBits, int threads,
                                     const FragmentShape& shape, std::span<const Cell> cells, Source source);
 
+    // From its elements, elements[thread * elementsPerThread + i] with thread and index set to those (the
+    // composition of atoms into a tile, lanemap/tile.hpp): every cell must be in range, any number of owners
+    // per cell, chunks (colLast > col) kept. Throws std::logic_error otherwise.
+    static FragmentLayout fromElements(Operand operand, ElementType elementType, int elementBits, int threads,
+                                       const FragmentShape& shape, std::vector<Element> elements);
+
     // How many distinct cells at least one element covers, and the most owners one cell has (2: held
     // twice). elements().size() is the number of element slots; a bijection has uniqueCells() == slots.
     int uniqueCells() const;

@@ -137,6 +137,9 @@ struct Instruction : Variant {
     // on the space (lanemap/placement.hpp).
     Params params;
     std::vector<Placement> placements;
+    // A tile of this atom (params.tile, lanemap/tile.hpp): what it is made of; nullptr for one instruction.
+    // Then m, n, k, threads and the operands are the tile's and scope is Scope::Cta.
+    std::shared_ptr<const tile::TileFacts> tile;
 
     const FragmentLayout* operand(Operand operand) const;
     // The placement of `operand` in `space`; nullptr when the instruction has none there.

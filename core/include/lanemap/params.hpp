@@ -6,6 +6,7 @@
 
 #include "lanemap/smem.hpp"
 #include "lanemap/tcgen05_tmem_tables.hpp"
+#include "lanemap/tile.hpp"
 #include "lanemap/tmem.hpp"
 #include "lanemap/vocabulary.hpp"
 
@@ -69,6 +70,9 @@ struct Params {
     std::string target;
     // What only the variant's family reads (its own grammar sets it; FamilyParams above).
     FamilyParams family;
+    // A tile of the atom (mma, mma.sp, wgmma, wgmma.sp): its atom layout and permutations (lanemap/tile.hpp);
+    // nullopt: the one instruction.
+    std::optional<tile::TileLayout> tile;
 
     // Whether they name one view of a tcgen05.mma (an N, an access, a block scale, or A): an instance of
     // that view, not the catalog entry that stands for every N.

@@ -187,7 +187,9 @@ struct Form {
     friend bool operator==(const Form&, const Form&) = default;
 };
 
-enum class Scope : std::uint8_t { Warp, Warpgroup };
+// Who executes an instruction: a warp, a warpgroup, or (a tile of atoms, lanemap/tile.hpp) the warps of a
+// CTA, whose threads count over the CTA (warp = thread / 32, lane = thread % 32).
+enum class Scope : std::uint8_t { Warp, Warpgroup, Cta };
 
 // Where a placement comes from. Layout tables say which document (text formula, figure, CUTLASS, inference);
 // `Hardware` is never written in a table: the evidence overlay (evidence.hpp) reports it from recorded runs.

@@ -29,6 +29,10 @@ std::string_view toString(ColorBy colorBy) {
         return "register";
     case ColorBy::ThreadGroup:
         return "group";
+    case ColorBy::Warp:
+        return "warp";
+    case ColorBy::Warpgroup:
+        return "warpgroup";
     }
     return "lane";
 }
@@ -44,6 +48,10 @@ std::optional<ColorBy> parseColorBy(std::string_view name) {
         return ColorBy::Register;
     if (name == "group" || name == "groupID" || name == "groupid")
         return ColorBy::ThreadGroup;
+    if (name == "warp")
+        return ColorBy::Warp;
+    if (name == "warpgroup")
+        return ColorBy::Warpgroup;
     return std::nullopt;
 }
 
@@ -367,6 +375,10 @@ std::uint32_t Builder::colorKey(const Owner& o) const {
         return static_cast<std::uint32_t>(o.reg);
     case ColorBy::ThreadGroup:
         return static_cast<std::uint32_t>(laneOf(o.thread) >> 2);
+    case ColorBy::Warp:
+        return static_cast<std::uint32_t>(warpOf(o.thread));
+    case ColorBy::Warpgroup:
+        return static_cast<std::uint32_t>(o.thread / kWarpgroupSize);
     }
     return 0;
 }
@@ -571,7 +583,7 @@ std::vector<std::string> Builder::subtitleLines(const PanelPlan& plan) const {
 double Builder::panelWidth(const PanelPlan& plan) const {
     const DiagramMetrics& mt = m_d.metrics;
     const double rowHeader = std::ceil(labelWidth(std::to_string(plan.panel.rows - 1).size()));
-    const double note = m_in.scope == Scope::Warpgroup ? labelWidth(6) : 0;
+    const double note = m_in.scope != Scope::Warp ? labelWidth(6) : 0;
     const double grid = plan.panel.cols * plan.panel.cellWidth;
     const double title = static_cast<double>(plan.panel.title.size()) * mt.panelTitleFont * 0.55;
     // Subtitles wrap (see subtitleLines) rather than widen the panel, down to 300 units.
@@ -757,7 +769,9 @@ void Builder::layoutLegend(double y) {
             used.push_back(k);
     switch (m_opt.colorBy) {
     case ColorBy::Lane:
-        legend.title = m_in.scope == Scope::Warpgroup
+        legend.title = m_in.scope == Scope::Cta ? "color = lane (thread % 32); label T<CTA "
+                                                  "thread>:<operand><value>: thread = 32 \u00d7 warp + lane"
+                       : m_in.scope == Scope::Warpgroup
                            ? "color = lane (thread % 32); label T<thread>: thread = 32 \u00d7 warp + lane"
                            : "color = lane (%laneid); label T<lane>:<operand><element index>";
         for (const std::uint32_t k : used) {
@@ -780,6 +794,18 @@ void Builder::layoutLegend(double y) {
         for (const std::uint32_t k : used)
             keys.emplace_back(k, "group " + std::to_string(k) + "  (lanes " + std::to_string(4 * k) + ".." +
                                      std::to_string(4 * k + 3) + ")");
+        break;
+    case ColorBy::Warp:
+        legend.title = "color = warp (thread / 32)";
+        for (const std::uint32_t k : used)
+            keys.emplace_back(k, "warp " + std::to_string(k) + "  (T" + std::to_string(32 * k) + ".." +
+                                     std::to_string(32 * k + 31) + ")");
+        break;
+    case ColorBy::Warpgroup:
+        legend.title = "color = warpgroup (thread / 128)";
+        for (const std::uint32_t k : used)
+            keys.emplace_back(k, "warpgroup " + std::to_string(k) + "  (T" + std::to_string(128 * k) + ".." +
+                                     std::to_string(128 * k + 127) + ")");
         break;
     }
     std::size_t longest = 0;
@@ -831,7 +857,7 @@ Diagram Builder::build() {
     m_d.threads = m_in.threads;
     m_d.colorBy = m_opt.colorBy;
     m_d.palette = m_opt.palette;
-    m_d.title = m_in.spec;
+    m_d.title = tile::nameOf(m_in);
 
     planOperands();
     planMetadata();
@@ -857,6 +883,8 @@ Diagram Builder::build() {
             facts += (i ? "," : " ") + std::to_string(m_opt.threads[i]);
     }
     m_d.caption.push_back(facts);
+    if (m_in.tile)
+        m_d.caption.push_back("tile: " + tile::factLine(*m_in.tile));
     for (const std::string& n : m_in.notes)
         m_d.caption.push_back("note: " + n);
     for (const Erratum& e : m_in.errata)
@@ -1025,7 +1053,7 @@ Diagram Builder::build() {
         each([&](std::size_t pos, std::uint32_t i) { p.gridCells[fill[pos]++] = i; });
 
         // Warpgroup rows: name the warp that owns each run of rows (rows 16w..16w+15 for wgmma A and D).
-        if (m_in.scope == Scope::Warpgroup && p.kind == PanelKind::Operand) {
+        if (m_in.scope != Scope::Warp && p.kind == PanelKind::Operand) {
             std::vector<int> warpOfRow(static_cast<std::size_t>(p.rows), -1);
             for (std::uint32_t i = p.firstCell; i < p.firstCell + p.cellCount; ++i) {
                 int& w = warpOfRow[static_cast<std::size_t>(m_d.cells[i].row)];
@@ -1229,7 +1257,7 @@ CellText Diagram::tooltipText(const DiagramCell& c) const {
         return text;
     }
     // Warpgroup: the label shows T<thread>; the tooltip says what it is made of.
-    if (scope == Scope::Warpgroup)
+    if (scope != Scope::Warp)
         put("warp ", int{c.warp}, ' ');
     put("lane ", int{c.lane}, ' ');
     if (metadata)

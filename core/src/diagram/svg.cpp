@@ -509,7 +509,7 @@ void SvgBuilder::lane(int thread) {
 
     m_c << "<g class=\"lane lane-";
     m_c.integer(laneOf(thread));
-    if (m_d.scope == Scope::Warpgroup) {
+    if (m_d.scope != Scope::Warp) {
         m_c << " t";
         m_c.integer(thread) << " warp-";
         m_c.integer(warpOf(thread));

@@ -446,7 +446,7 @@ bool Tables::predict(std::size_t, const DiagramCell& c, DiagramCell& out) const 
 
 std::string Tables::json() const {
     std::string out = "{\"w\":";
-    out += m_d.scope == Scope::Warpgroup ? '1' : '0';
+    out += m_d.scope != Scope::Warp ? '1' : '0';
     out += ",\"s\":";
     out += m_d.selector ? std::to_string(*m_d.selector) : std::string("null");
     out += ",\"p\":[";

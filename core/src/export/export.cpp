@@ -133,6 +133,13 @@ bool exportInstruction(const Instruction& in, ExportFormat format, const ExportO
     if (in.operands.empty() && !in.hasSpace(Space::TensorMemory) && !in.placements.empty() &&
         (format == ExportFormat::Json || format == ExportFormat::Text || format == ExportFormat::Svg))
         return detail::exportPlacements(in, format, options, document, error);
+    // A tile of atoms (lanemap/tile.hpp) is drawn and listed; the code exports describe one instruction.
+    if (in.tile && format != ExportFormat::Json && format != ExportFormat::Text &&
+        format != ExportFormat::Svg && format != ExportFormat::Cute) {
+        error = "a tile (--atom-layout, --permutation) exports as json, txt, svg or cute; '" +
+                std::string(toString(format)) + "' is not one of them";
+        return false;
+    }
     const bool wgmma = in.hasSpace(Space::SharedMemory);
     const OperandSet want = options.operands;
     const bool metadataOnly = want == Operand::Metadata;

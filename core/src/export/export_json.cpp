@@ -10,6 +10,8 @@
 
 #include <charconv>
 
+#include "model/tile_json.hpp"
+
 namespace lanemap {
 
 namespace {
@@ -41,11 +43,24 @@ void appendNumber(std::string& out, int value) {
 
 void appendElements(std::string& out, const Instruction& in, const FragmentLayout& op) {
     bool first = true;
+    // A tile's CTA thread also as its warp and lane (and warpgroup of a wgmma tile).
+    const bool cta = in.scope == Scope::Cta;
+    const bool warpgroups = in.tile && in.tile->atomThreads == kWarpgroupSize;
     for (const Element& e : op.elements()) {
         out += first ? "\n   " : ",\n   ";
         first = false;
         out += "{\"thread\":";
         appendNumber(out, e.thread);
+        if (warpgroups) {
+            out += ",\"warpgroup\":";
+            appendNumber(out, e.thread / kWarpgroupSize);
+        }
+        if (cta) {
+            out += ",\"warp\":";
+            appendNumber(out, warpOf(e.thread));
+            out += ",\"lane\":";
+            appendNumber(out, laneOf(e.thread));
+        }
         out += ",\"index\":";
         appendNumber(out, e.index);
         out += ",\"register\":";
@@ -277,9 +292,12 @@ std::string detail::jsonDocument(const Instruction& in, const smem::Choice& choi
     doc["spec"] = in.spec;
     doc["ptx"] = in.ptx;
     doc["family"] = std::string(in.family->name);
-    doc["scope"] = std::string(toString(in.scope));
+    doc["scope"] = in.scope == Scope::Cta ? std::string("cta") : std::string(toString(in.scope));
     doc["threads"] = in.threads;
     doc["shape"] = {{"m", in.m}, {"n", in.n}, {"k", in.k}};
+    // A tile of the atom: what it is made of (docs/tiles.md#json); then every thread is a CTA thread.
+    if (in.tile)
+        doc["tile"] = tile::tileJson(*in.tile);
     // What A and B multiply into C and D: an instruction with a K (a move has none, tcgen05.ld/st too).
     if (in.k > 0)
         doc["types"] = {{"a", toString(in.atype)},
@@ -382,7 +400,7 @@ std::string detail::jsonDocument(const Instruction& in, const smem::Choice& choi
     out += "\n ]";
     if (const std::string moves = matrixMoveJson(in); !moves.empty())
         out += ",\n \"matrix_move\": " + moves;
-    if (smem::hasSharedMemoryOperands(in))
+    if (smem::hasSharedMemoryOperands(in) && !in.tile) // a tile shows its register operands
         appendSharedMemory(out, in, choice, compact);
     detail::appendTensorMemory(out, in, compact); // tcgen05.mma: D's placements
     out += "\n}\n";

@@ -259,7 +259,10 @@ std::string toText(const Instruction& in, std::optional<int> selector) {
 
 std::string toText(const Instruction& in, const smem::Choice& choice, std::optional<int> selector) {
     std::ostringstream out;
-    out << in.spec << "  (" << in.ptx << ")\n";
+    out << tile::nameOf(in) << "  (" << in.ptx << ")\n";
+    if (in.tile)
+        out << "tile: " << tile::factLine(*in.tile)
+            << "; threads count over the CTA (T<thread>: warp = thread / 32, lane = thread % 32)\n";
     out << "PTX ISA 9.1 §" << in.section << "  #" << in.anchor << "  min sm_" << in.minSm
         << (in.scope == Scope::Warpgroup ? "a" : "") << "  " << in.threads
         << (in.threads == 1 ? " thread (" : " threads (") << toString(in.scope) << ")\n";

@@ -18,6 +18,7 @@ enum Takes : unsigned {
     TakesHalfSplit = 1u << 4,
     TakesTarget = 1u << 5,
     TakesFamilyParams = 1u << 6, // Params::family, of the family's own type
+    TakesTile = 1u << 7,         // Params::tile: a tile of the atom (lanemap/tile.hpp)
 };
 
 // "" when `params` set nothing the family does not take, else what was given and where it applies.

@@ -13,7 +13,15 @@
 namespace lanemap {
 
 std::string_view toString(Scope scope) {
-    return scope == Scope::Warp ? "warp" : "warpgroup";
+    switch (scope) {
+    case Scope::Warp:
+        return "warp";
+    case Scope::Warpgroup:
+        return "warpgroup";
+    case Scope::Cta:
+        return "CTA";
+    }
+    return "warp";
 }
 
 std::string_view toString(Source source) {
@@ -256,6 +264,35 @@ FragmentLayout FragmentLayout::fromCells(Operand operand, ElementType elementTyp
                         static_cast<std::uint16_t>(cell.row), static_cast<std::uint16_t>(cell.col),
                         static_cast<std::uint16_t>(cell.col), source});
         }
+    buildInverse(*data, shape);
+    layout.m_data = std::move(data);
+    return layout;
+}
+
+FragmentLayout FragmentLayout::fromElements(Operand operand, ElementType elementType, int elementBits,
+                                            int threads, const FragmentShape& shape,
+                                            std::vector<Element> elements) {
+    FragmentLayout layout;
+    layout.m_operand = operand;
+    layout.m_elementType = elementType;
+    layout.m_elementBits = elementBits;
+    layout.m_threads = threads;
+    layout.m_shape = shape;
+    const std::size_t perThread = static_cast<std::size_t>(layout.elementsPerThread());
+    if (elements.size() != static_cast<std::size_t>(threads) * perThread)
+        throw std::logic_error("fromElements: " + std::to_string(elements.size()) + " elements for " +
+                               std::to_string(threads) + " threads x " + std::to_string(perThread));
+    auto data = std::make_shared<Data>();
+    for (std::size_t k = 0; k < elements.size(); ++k) {
+        const Element& e = elements[k];
+        if (e.thread != k / perThread || e.index != k % perThread || e.row >= shape.rows ||
+            e.colLast >= shape.cols || e.colLast < e.col ||
+            (shape.matrices > 1 ? e.matrix < 0 || e.matrix >= shape.matrices : e.matrix >= 0))
+            throw std::logic_error("fromElements: element " + std::to_string(k) + " out of place for " +
+                                   std::string(layout.name()));
+        data->chunked = data->chunked || e.colLast != e.col;
+    }
+    data->elements = std::move(elements);
     buildInverse(*data, shape);
     layout.m_data = std::move(data);
     return layout;

@@ -2,6 +2,7 @@
 
 #include "lanemap/excerpt.hpp"
 #include "lanemap/smem.hpp"
+#include "model/tile_json.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -78,8 +79,11 @@ void appendOwners(const FragmentLayout& op, int row, int col, int matrix, std::v
 
 std::string holderLine(const Instruction& in, const Holding& h) {
     std::ostringstream s;
-    s << (in.scope == Scope::Warpgroup ? "thread " : "lane ") << h.thread;
-    if (in.scope == Scope::Warpgroup)
+    s << (in.scope != Scope::Warp ? "thread " : "lane ") << h.thread;
+    if (in.tile && in.tile->atomThreads == kWarpgroupSize)
+        s << " (warpgroup " << h.thread / kWarpgroupSize << ", warp " << warpOf(h.thread) << ", lane "
+          << laneOf(h.thread) << ")";
+    else if (in.scope != Scope::Warp)
         s << " (warp " << warpOf(h.thread) << ", lane " << laneOf(h.thread) << ")";
     s << "  register " << h.reg << "  bits [" << h.bitHi << ":" << h.bitLo << "]  element "
       << static_cast<char>(std::tolower(static_cast<unsigned char>(toString(h.operand)[0]))) << h.index;
@@ -91,12 +95,14 @@ std::string holderLine(const Instruction& in, const Holding& h) {
     return s.str();
 }
 
-ordered_json holdingJson(const Holding& h) {
+ordered_json holdingJson(const Instruction& in, const Holding& h) {
     ordered_json o;
     o["operand"] = std::string(toString(h.operand));
     o["thread"] = h.thread;
     o["lane"] = laneOf(h.thread);
     o["warp"] = warpOf(h.thread);
+    if (in.tile && in.tile->atomThreads == kWarpgroupSize)
+        o["warpgroup"] = h.thread / kWarpgroupSize;
     o["register"] = h.reg;
     o["bits"] = {h.bitHi, h.bitLo};
     o["element"] = h.index;
@@ -185,7 +191,7 @@ std::optional<WhereAnswer> where(const Instruction& in, Operand operand, int row
 
 std::optional<WhatAnswer> what(const Instruction& in, int thread, std::optional<int> reg,
                                std::string& error) {
-    const std::string who = in.scope == Scope::Warpgroup ? "thread" : "lane";
+    const std::string who = in.scope != Scope::Warp ? "thread" : "lane";
     if (inTensorMemory(in, error, "no " + who + " holds an element of it"))
         return std::nullopt;
     if (!inRange(thread, in.threads, who.c_str(), in.spec + " (" + std::to_string(in.threads) + " threads)",
@@ -411,7 +417,7 @@ std::string byteText(std::uint32_t address) {
 
 std::string toText(const Instruction& in, const WhereAnswer& a) {
     std::ostringstream s;
-    s << in.spec << "  " << toString(a.operand) << cellName(a.row, a.col) << '\n';
+    s << tile::nameOf(in) << "  " << toString(a.operand) << cellName(a.row, a.col) << '\n';
     if (a.shared)
         s << "  shared memory (K-major, 128B swizzle): " << byteText(a.shared->address)
           << (a.shared->bit ? " bit " + std::to_string(a.shared->bit) : "")
@@ -425,7 +431,7 @@ std::string toText(const Instruction& in, const WhereAnswer& a) {
 
 std::string toText(const Instruction& in, const WhatAnswer& a) {
     std::ostringstream s;
-    s << in.spec << "  " << (in.scope == Scope::Warpgroup ? "thread " : "lane ") << a.thread;
+    s << tile::nameOf(in) << "  " << (in.scope != Scope::Warp ? "thread " : "lane ") << a.thread;
     if (a.reg)
         s << "  register " << *a.reg;
     s << '\n';
@@ -436,7 +442,7 @@ std::string toText(const Instruction& in, const WhatAnswer& a) {
 
 std::string toText(const Instruction& in, const FeedsAnswer& a) {
     std::ostringstream s;
-    s << in.spec << "  D" << cellName(a.row, a.col) << '\n';
+    s << tile::nameOf(in) << "  D" << cellName(a.row, a.col) << '\n';
     for (const Holding& h : a.d)
         s << "  D  " << holderLine(in, h) << '\n';
     for (const Holding& h : a.inputs)
@@ -503,13 +509,15 @@ std::string toText(const DiffAnswer& a) {
 std::string toJson(const Instruction& in, const WhereAnswer& a) {
     ordered_json doc;
     doc["spec"] = in.spec;
+    if (in.tile)
+        doc["tile"] = tile::tileJson(*in.tile);
     doc["query"] = "where";
     doc["operand"] = std::string(toString(a.operand));
     doc["row"] = a.row;
     doc["col"] = a.col;
     doc["holders"] = ordered_json::array();
     for (const Holding& h : a.holders)
-        doc["holders"].push_back(holdingJson(h));
+        doc["holders"].push_back(holdingJson(in, h));
     if (a.shared)
         doc["shared_memory"] = sharedJson(*a.shared);
     return dump(doc);
@@ -518,28 +526,32 @@ std::string toJson(const Instruction& in, const WhereAnswer& a) {
 std::string toJson(const Instruction& in, const WhatAnswer& a) {
     ordered_json doc;
     doc["spec"] = in.spec;
+    if (in.tile)
+        doc["tile"] = tile::tileJson(*in.tile);
     doc["query"] = "what";
     doc["thread"] = a.thread;
     if (a.reg)
         doc["register"] = *a.reg;
     doc["elements"] = ordered_json::array();
     for (const Holding& h : a.held)
-        doc["elements"].push_back(holdingJson(h));
+        doc["elements"].push_back(holdingJson(in, h));
     return dump(doc);
 }
 
 std::string toJson(const Instruction& in, const FeedsAnswer& a) {
     ordered_json doc;
     doc["spec"] = in.spec;
+    if (in.tile)
+        doc["tile"] = tile::tileJson(*in.tile);
     doc["query"] = "feeds";
     doc["row"] = a.row;
     doc["col"] = a.col;
     doc["d"] = ordered_json::array();
     for (const Holding& h : a.d)
-        doc["d"].push_back(holdingJson(h));
+        doc["d"].push_back(holdingJson(in, h));
     doc["inputs"] = ordered_json::array();
     for (const Holding& h : a.inputs)
-        doc["inputs"].push_back(holdingJson(h));
+        doc["inputs"].push_back(holdingJson(in, h));
     if (!a.shared.empty()) {
         doc["shared_memory"] = ordered_json::array();
         for (const SharedHolding& b : a.shared)

@@ -6,6 +6,7 @@
 #include "families/params_check.hpp"
 #include "lanemap/catalog.hpp"
 #include "lanemap/spec.hpp"
+#include "lanemap/tile.hpp"
 
 #include <algorithm>
 #include <list>
@@ -42,6 +43,9 @@ std::string refuseOthers(const Instruction& entry, const Params& p, unsigned tak
         return "--target applies to wmma only (other layouts are the ISA's, for every target)";
     if (p.family && !(takes & TakesFamilyParams))
         return "parameters of another family's own grammar do not apply to " + spec;
+    if (p.tile && !(takes & TakesTile))
+        return "--atom-layout and --permutation tile an MMA atom (mma, mma.sp, wgmma, wgmma.sp); '" + spec +
+               "' is a " + std::string(entry.family ? entry.family->name : "") + " instruction";
     return {};
 }
 
@@ -138,6 +142,9 @@ void placeOperands(Instruction& in) {
     family::placeRegisters(in);
     if (in.family && in.family->instantiate)
         in.family->instantiate(in);
+    // A tile composes the instance's register placements, whatever the family made of them.
+    if (in.params.tile)
+        tile::apply(in);
 }
 
 namespace family {

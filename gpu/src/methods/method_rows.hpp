@@ -9,6 +9,7 @@
 #include "methods/one_hot/one_hot.hpp"
 #include "methods/tagged/tagged.hpp"
 #include "methods/tensor_memory/tensor_memory.hpp"
+#include "methods/tiled_mma/tiled_mma.hpp"
 #include "methods/tma_box/tma_box.hpp"
 
 namespace lanemap::gpu {
@@ -22,7 +23,9 @@ using MethodRows = MethodTable<
     MethodRow<"discovery",     DiscoveryProbe,        "wmma">,
     MethodRow<"tensor-memory", tc::TensorMemoryProbe, "tcgen05.ld", "tcgen05.st",
                                                       "tcgen05.mma">,
-    MethodRow<"tma-box",       tmabox::TmaBoxProbe,   "cp.async.bulk.tensor">>;
+    MethodRow<"tma-box",       tmabox::TmaBoxProbe,   "cp.async.bulk.tensor">,
+    // Tiles of atoms (lanemap/tile.hpp): no family of its own; interpretTileOn() plans a tile instance with it.
+    MethodRow<"tiled-mma",     tiledmma::TiledMmaProbe>>;
 // clang-format on
 
 } // namespace lanemap::gpu

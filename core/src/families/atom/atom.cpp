@@ -507,11 +507,18 @@ Selection wgmmaAtN(const Selection& selection, int n) {
 
 std::string validateAtom(const Instruction& entry, const Params& p) {
     const bool warpgroup = entry.scope == Scope::Warpgroup;
-    const unsigned takes =
-        (entry.metadata ? TakesSelector : TakesNothing) | (warpgroup ? TakesSharedMemory : TakesNothing);
+    const unsigned takes = (entry.metadata ? TakesSelector : TakesNothing) |
+                           (warpgroup ? TakesSharedMemory : TakesNothing) | TakesTile;
     for (std::string why : {refuseOthers(entry, p, takes), checkSelector(entry, p)})
         if (!why.empty())
             return why;
+    if (p.tile) {
+        if (p.smem)
+            return "--major and --swizzle place one wgmma atom's shared-memory operands; a tile shows its "
+                   "register operands (docs/tiles.md): give one or the other";
+        if (std::string why = tile::validate(entry, *p.tile); !why.empty())
+            return why;
+    }
     std::string error;
     if (p.smem && smem::operands(entry, *p.smem, error).empty())
         return error;
@@ -520,7 +527,7 @@ std::string validateAtom(const Instruction& entry, const Params& p) {
 
 // wgmma's A (the SS form) and B as they sit in shared memory, for the instance's choice (K-major, 128B).
 void instantiateAtom(Instruction& in) {
-    if (in.scope != Scope::Warpgroup)
+    if (in.scope != Scope::Warpgroup || in.params.tile)
         return;
     std::string error;
     for (const smem::SharedOperand& op : smem::operands(in, in.params.smem.value_or(smem::Choice{}), error))

@@ -123,6 +123,21 @@ ProbeResult unsupportedResult(const Variant& variant, std::string reason);
 // interpretation.
 ProbeResult probeOn(Device& device, const Variant& variant);
 
+// The driver's loop for one plan already made: `plan` (of `method`) run on `device`, stage by stage, and read
+// back. interpretOn() plans a catalog variant and calls it; a tile and a test's own plan come here directly.
+Interpretation interpretPlanOn(Device& device, const Variant& variant, const ProbeMethod& method,
+                               PlannedProbe& plan);
+
+// The method a row names ("tiled-mma"); nullptr when none.
+const ProbeMethod* probeMethodNamed(std::string_view name);
+
+// A tile of atoms (an instance whose params.tile is set, lanemap/tile.hpp) run by the tiled-mma method on
+// `device`: every register of A, B, C/D of every thread of the CTA (docs/tiles.md#proof). The result's spec
+// names the tile.
+Interpretation interpretTileOn(Device& device, const Instruction& tile);
+// The same on this machine's GPU (localDevice()): unsupported, with the reason, without one.
+ProbeResult probeTile(const Instruction& tile);
+
 // probeOn with everything the method read: a discovering method's layouts as well as the verdict.
 Interpretation interpretOn(Device& device, const Variant& variant);
 

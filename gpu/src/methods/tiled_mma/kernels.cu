@@ -1,0 +1,91 @@
+// The tiled-mma kernel (tiled_mma.hpp): one CTA, each warp running mma.m16n8k16 .f16 at its place in the
+// tile, the permutations applied to the global indices; every register it loads and every accumulator written
+// out.
+#include "cuda_check.hpp"
+#include "methods/tiled_mma/run_tile.hpp"
+
+#include <cuda_runtime.h>
+
+#include <vector>
+
+namespace lanemap::gpu::tiledmma {
+
+namespace {
+
+__global__ void tiledMma(KernelTile t, const int* table, const std::uint16_t* A, const std::uint16_t* B,
+                         std::uint32_t* out, int doMma) {
+    const int tid = static_cast<int>(threadIdx.x), lane = tid & 31, warp = tid >> 5;
+    const int warps = t.threads / 32;
+    const int wm = table[3 * warp], wn = table[3 * warp + 1], wk = table[3 * warp + 2];
+    const int* pM = table + 3 * warps;
+    const int* pN = pM + t.m;
+    const int* pK = pN + t.n;
+    std::uint32_t* o = out + static_cast<long>(tid) * t.words();
+    float acc[kMaxAccumulators];
+    for (int i = 0; i < t.perD; ++i)
+        acc[i] = 0.0f;
+    for (int rk = 0; rk < t.restK; ++rk)
+        for (int rm = 0; rm < t.restM; ++rm)
+            for (int rn = 0; rn < t.restN; ++rn) {
+                std::uint32_t a[4] = {0, 0, 0, 0}, b[2] = {0, 0};
+                for (int i = 0; i < 8; ++i) {
+                    int r = 0, c = 0;
+                    atomA(lane, i, r, c);
+                    const int m = pM[r + kAtomM * (wm + t.atomsM * rm)];
+                    const int k = pK[c + kAtomK * (wk + t.atomsK * rk)];
+                    const std::uint32_t h = A[m * t.k + k];
+                    if (rn == 0)
+                        o[i + 8 * (rm + t.restM * rk)] = h;
+                    a[i >> 1] |= h << (16 * (i & 1));
+                }
+                for (int i = 0; i < 4; ++i) {
+                    int kr = 0, n = 0;
+                    atomB(lane, i, kr, n);
+                    const int k = pK[kr + kAtomK * (wk + t.atomsK * rk)];
+                    const int nn = pN[n + kAtomN * (wn + t.atomsN * rn)];
+                    const std::uint32_t h = B[k * t.n + nn];
+                    if (rm == 0)
+                        o[t.perA + i + 4 * (rn + t.restN * rk)] = h;
+                    b[i >> 1] |= h << (16 * (i & 1));
+                }
+                if (!doMma)
+                    continue;
+                float* d = acc + 4 * (rm + t.restM * rn);
+                asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
+                             "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+                             : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                             : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+            }
+    for (int v = 0; v < t.perD; ++v)
+        o[t.perA + t.perB + v] = __float_as_uint(acc[v]);
+}
+
+} // namespace
+
+void runTile(const KernelTile& tile, const std::vector<int>& tableHost,
+             const std::vector<std::uint16_t>& tagsAHost, const std::vector<std::uint16_t>& tagsBHost,
+             const std::vector<std::uint16_t>& valuesAHost, const std::vector<std::uint16_t>& valuesBHost,
+             std::vector<std::uint32_t>& raw) {
+    {
+        // Kept between tiles (the GPU device runs one plan at a time, under its lock).
+        static cuda::DeviceArena table, tagsA, tagsB, valuesA, valuesB, out;
+        const int* dTable = cuda::upload(table, tableHost, "tile table");
+        const std::uint16_t* dTagsA = cuda::upload(tagsA, tagsAHost, "A tags");
+        const std::uint16_t* dTagsB = cuda::upload(tagsB, tagsBHost, "B tags");
+        const std::uint16_t* dValuesA = cuda::upload(valuesA, valuesAHost, "A values");
+        const std::uint16_t* dValuesB = cuda::upload(valuesB, valuesBHost, "B values");
+        raw.assign(2 * static_cast<std::size_t>(tile.threads) * static_cast<std::size_t>(tile.words()), 0u);
+        std::uint32_t* dOut = out.reserve<std::uint32_t>(raw.size(), "cudaMalloc (registers)");
+        cuda::check(cudaMemset(dOut, 0, raw.size() * sizeof(std::uint32_t)), "cudaMemset (registers)");
+        const std::size_t half = raw.size() / 2;
+        tiledMma<<<1, tile.threads>>>(tile, dTable, dTagsA, dTagsB, dOut, 0);
+        cuda::check(cudaGetLastError(), "tiled-mma launch (tags)");
+        tiledMma<<<1, tile.threads>>>(tile, dTable, dValuesA, dValuesB, dOut + half, 1);
+        cuda::check(cudaGetLastError(), "tiled-mma launch (values)");
+        cuda::check(cudaDeviceSynchronize(), "tiled-mma execution");
+        cuda::check(cudaMemcpy(raw.data(), dOut, raw.size() * sizeof(std::uint32_t), cudaMemcpyDeviceToHost),
+                    "cudaMemcpy (registers)");
+    }
+}
+
+} // namespace lanemap::gpu::tiledmma

@@ -1,0 +1,311 @@
+// The tiled-mma method's host half (tiled_mma.hpp): the plan, lanemap's expectation, the kernel's rule on the
+// CPU and the interpretation. CUDA-free.
+#include "methods/tiled_mma/tiled_mma.hpp"
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <sstream>
+
+namespace lanemap::gpu::tiledmma {
+
+namespace {
+
+// The f16 bits of a small integer (|v| <= 2048: exact).
+std::uint16_t halfOf(int v) {
+    if (v == 0)
+        return 0;
+    const int sign = v < 0 ? 0x8000 : 0;
+    int a = v < 0 ? -v : v;
+    int e = 0;
+    while ((a >> (e + 1)) != 0)
+        ++e;
+    const int mantissa = ((a - (1 << e)) << 10) >> e;
+    return static_cast<std::uint16_t>(sign | ((e + 15) << 10) | mantissa);
+}
+float floatOfHalf(std::uint16_t h) {
+    const int e = (h >> 10) & 31, m = h & 1023;
+    const float v = e == 0 ? std::ldexp(static_cast<float>(m), -24)
+                           : std::ldexp(1.0f + static_cast<float>(m) / 1024.0f, e - 15);
+    return (h & 0x8000) ? -v : v;
+}
+int valueA(int m, int k) {
+    return (m * 37 + k * 11) % 17 - 8;
+}
+int valueB(int k, int n) {
+    return (k * 13 + n * 29) % 15 - 7;
+}
+
+// The global index of tile index i along a mode: the permutation the kernel is told, or i.
+std::vector<int> permutationOf(const std::optional<CuteLayout>& p, int extent) {
+    std::vector<int> v(static_cast<std::size_t>(extent));
+    for (int i = 0; i < extent; ++i)
+        v[static_cast<std::size_t>(i)] = p ? static_cast<int>((*p)(i)) : i;
+    return v;
+}
+
+std::size_t at(const KernelTile& t, int run, int thread, int word) {
+    return (static_cast<std::size_t>(run) * static_cast<std::size_t>(t.threads) +
+            static_cast<std::size_t>(thread)) *
+               static_cast<std::size_t>(t.words()) +
+           static_cast<std::size_t>(word);
+}
+
+} // namespace
+
+std::string unsupportedTile(const Instruction& tile) {
+    if (!tile.tile || !tile.params.tile)
+        return tile.spec + " is not a tile (give --atom-layout and --permutation)";
+    if (tile.ptx != kAtomPtx)
+        return "the tiled-mma kernel runs tiles of mma.m16n8k16.f16 (" + std::string(kAtomPtx) + "); " +
+               tile.spec + " is not one (wgmma and other atoms: not probed yet, docs/tiles.md#proof)";
+    const tile::TileFacts& f = *tile.tile;
+    const int restM = f.extent[0] / (kAtomM * f.atomsPerMode[0]);
+    const int restN = f.extent[1] / (kAtomN * f.atomsPerMode[1]);
+    if (restM * restN * 4 > kMaxAccumulators)
+        return "the kernel keeps at most " + std::to_string(kMaxAccumulators / 4) +
+               " atoms of accumulators per thread; this tile has " + std::to_string(restM * restN);
+    if (static_cast<long>(f.extent[0]) * f.extent[2] > 65536 ||
+        static_cast<long>(f.extent[2]) * f.extent[1] > 65536)
+        return "the tags of A and B are 16-bit element indices: the tile's M x K and K x N must be at most "
+               "65536";
+    return "";
+}
+
+Plan planProbe(const Instruction& tile, const tile::TileLayout* kernelTile) {
+    Plan p;
+    p.instruction = &tile;
+    if (!unsupportedTile(tile).empty())
+        return p; // the device's binding refuses it (prepareLaunch), with the reason
+    const tile::TileFacts& f = *tile.tile;
+    const tile::TileLayout& t = kernelTile ? *kernelTile : *tile.params.tile;
+    KernelTile& k = p.kernel;
+    k.m = f.extent[0];
+    k.n = f.extent[1];
+    k.k = f.extent[2];
+    k.atomsM = f.atomsPerMode[0];
+    k.atomsN = f.atomsPerMode[1];
+    k.atomsK = f.atomsPerMode[2];
+    k.restM = k.m / (kAtomM * k.atomsM);
+    k.restN = k.n / (kAtomN * k.atomsN);
+    k.restK = k.k / (kAtomK * k.atomsK);
+    k.threads = f.threads;
+    k.perA = 8 * k.restM * k.restK;
+    k.perB = 4 * k.restN * k.restK;
+    k.perD = 4 * k.restM * k.restN;
+    // Warp w runs the atom at (wm, wn, wk) where the atom layout numbers it w (CuTe's right inverse).
+    const int warps = k.threads / 32;
+    p.table.assign(static_cast<std::size_t>(3 * warps), 0);
+    for (int wk = 0; wk < k.atomsK; ++wk)
+        for (int wn = 0; wn < k.atomsN; ++wn)
+            for (int wm = 0; wm < k.atomsM; ++wm) {
+                const int w = static_cast<int>(t.atoms(wm + k.atomsM * (wn + k.atomsN * wk)));
+                p.table[static_cast<std::size_t>(3 * w)] = wm;
+                p.table[static_cast<std::size_t>(3 * w + 1)] = wn;
+                p.table[static_cast<std::size_t>(3 * w + 2)] = wk;
+            }
+    for (const auto& perm : {permutationOf(t.permutation[0], k.m), permutationOf(t.permutation[1], k.n),
+                             permutationOf(t.permutation[2], k.k)})
+        p.table.insert(p.table.end(), perm.begin(), perm.end());
+    for (int m = 0; m < k.m; ++m)
+        for (int kk = 0; kk < k.k; ++kk) {
+            p.tagsA.push_back(static_cast<std::uint16_t>(m * k.k + kk));
+            p.valuesA.push_back(halfOf(valueA(m, kk)));
+        }
+    for (int kk = 0; kk < k.k; ++kk)
+        for (int n = 0; n < k.n; ++n) {
+            p.tagsB.push_back(static_cast<std::uint16_t>(kk * k.n + n));
+            p.valuesB.push_back(halfOf(valueB(kk, n)));
+        }
+    return p;
+}
+
+namespace {
+
+// What lanemap's placements say: which k of each row of A and of each column of B a warp's threads hold. A D
+// (or C) register of warp w at (m, n) holds the sum over the k both hold.
+struct Holdings {
+    int m = 0, n = 0, k = 0;
+    std::vector<char> rowK, colK; // [warp][m][k], [warp][n][k]
+    Holdings(const Plan& p) : m(p.kernel.m), n(p.kernel.n), k(p.kernel.k) {
+        const int warps = p.kernel.threads / 32;
+        rowK.assign(static_cast<std::size_t>(warps * m * k), 0);
+        colK.assign(static_cast<std::size_t>(warps * n * k), 0);
+        for (const Element& e : p.instruction->operand(Operand::A)->elements())
+            rowK[(static_cast<std::size_t>(e.thread / 32) * m + e.row) * k + e.col] = 1;
+        for (const Element& e : p.instruction->operand(Operand::B)->elements())
+            colK[(static_cast<std::size_t>(e.thread / 32) * n + e.col) * k + e.row] = 1;
+    }
+    std::uint32_t sum(int warp, int row, int col) const {
+        float s = 0;
+        for (int kk = 0; kk < k; ++kk)
+            if (rowK[(static_cast<std::size_t>(warp) * m + row) * k + kk] &&
+                colK[(static_cast<std::size_t>(warp) * n + col) * k + kk])
+                s += static_cast<float>(valueA(row, kk) * valueB(kk, col));
+        return std::bit_cast<std::uint32_t>(s);
+    }
+};
+
+// The raw words a device that agrees with lanemap writes: run 0 the tags of A and B, run 1 the values and D.
+std::vector<std::uint32_t> expected(const Plan& p) {
+    const KernelTile& k = p.kernel;
+    const Instruction& in = *p.instruction;
+    std::vector<std::uint32_t> raw(p.outWords(), 0u);
+    for (const Element& e : in.operand(Operand::A)->elements()) {
+        raw[at(k, 0, e.thread, e.index)] = p.tagsA[static_cast<std::size_t>(e.row * k.k + e.col)];
+        raw[at(k, 1, e.thread, e.index)] = p.valuesA[static_cast<std::size_t>(e.row * k.k + e.col)];
+    }
+    for (const Element& e : in.operand(Operand::B)->elements()) {
+        raw[at(k, 0, e.thread, k.perA + e.index)] = p.tagsB[static_cast<std::size_t>(e.row * k.n + e.col)];
+        raw[at(k, 1, e.thread, k.perA + e.index)] = p.valuesB[static_cast<std::size_t>(e.row * k.n + e.col)];
+    }
+    const Holdings h(p);
+    for (const Element& e : in.operand(Operand::D)->elements())
+        raw[at(k, 1, e.thread, k.perA + k.perB + e.index)] = h.sum(e.thread / 32, e.row, e.col);
+    return raw;
+}
+
+} // namespace
+
+std::vector<std::uint32_t> simulate(const Plan& p) {
+    return expected(p);
+}
+
+std::vector<std::uint32_t> emulate(const Plan& p) {
+    const KernelTile& k = p.kernel;
+    std::vector<std::uint32_t> raw(p.outWords(), 0u);
+    const int warps = k.threads / 32;
+    const int* pM = p.table.data() + 3 * warps;
+    const int* pN = pM + k.m;
+    const int* pK = pN + k.n;
+    for (int run = 0; run < 2; ++run) {
+        const std::vector<std::uint16_t>& A = run ? p.valuesA : p.tagsA;
+        const std::vector<std::uint16_t>& B = run ? p.valuesB : p.tagsB;
+        for (int w = 0; w < warps; ++w) {
+            const int wm = p.table[static_cast<std::size_t>(3 * w)],
+                      wn = p.table[static_cast<std::size_t>(3 * w + 1)],
+                      wk = p.table[static_cast<std::size_t>(3 * w + 2)];
+            std::vector<float> acc(static_cast<std::size_t>(32 * k.perD), 0.0f);
+            for (int rk = 0; rk < k.restK; ++rk)
+                for (int rm = 0; rm < k.restM; ++rm)
+                    for (int rn = 0; rn < k.restN; ++rn) {
+                        // The warp's registers as the kernel loads them, and the atom's A and B they make.
+                        float atomA16[kAtomM][kAtomK] = {}, atomB16[kAtomK][kAtomN] = {};
+                        for (int lane = 0; lane < 32; ++lane) {
+                            const int t = 32 * w + lane;
+                            for (int i = 0; i < 8; ++i) {
+                                int r = 0, c = 0;
+                                atomA(lane, i, r, c);
+                                const int m = pM[r + kAtomM * (wm + k.atomsM * rm)];
+                                const int kk = pK[c + kAtomK * (wk + k.atomsK * rk)];
+                                const std::uint16_t h = A[static_cast<std::size_t>(m * k.k + kk)];
+                                if (rn == 0)
+                                    raw[at(k, run, t, i + 8 * (rm + k.restM * rk))] = h;
+                                atomA16[r][c] = floatOfHalf(h);
+                            }
+                            for (int i = 0; i < 4; ++i) {
+                                int kr = 0, n = 0;
+                                atomB(lane, i, kr, n);
+                                const int kk = pK[kr + kAtomK * (wk + k.atomsK * rk)];
+                                const int nn = pN[n + kAtomN * (wn + k.atomsN * rn)];
+                                const std::uint16_t h = B[static_cast<std::size_t>(kk * k.n + nn)];
+                                if (rm == 0)
+                                    raw[at(k, run, t, k.perA + i + 4 * (rn + k.restN * rk))] = h;
+                                atomB16[kr][n] = floatOfHalf(h);
+                            }
+                        }
+                        if (!run)
+                            continue;
+                        for (int lane = 0; lane < 32; ++lane)
+                            for (int i = 0; i < 4; ++i) {
+                                int r = 0, c = 0;
+                                atomC(lane, i, r, c);
+                                float s = 0;
+                                for (int kk = 0; kk < kAtomK; ++kk)
+                                    s += atomA16[r][kk] * atomB16[kk][c];
+                                acc[static_cast<std::size_t>(lane * k.perD + 4 * (rm + k.restM * rn) + i)] +=
+                                    s;
+                            }
+                    }
+            for (int lane = 0; lane < 32; ++lane)
+                for (int v = 0; v < k.perD; ++v)
+                    raw[at(k, run, 32 * w + lane, k.perA + k.perB + v)] =
+                        std::bit_cast<std::uint32_t>(acc[static_cast<std::size_t>(lane * k.perD + v)]);
+        }
+    }
+    return raw;
+}
+
+Interpretation interpret(const Plan& p, std::span<const std::uint32_t> raw) {
+    Interpretation out;
+    ProbeResult& r = out.result;
+    const Instruction& in = *p.instruction;
+    r.spec = tile::nameOf(in);
+    r.experiments = 2;
+    if (raw.size() < p.outWords()) {
+        r.verdict = Verdict::Fail;
+        r.reason =
+            "the device wrote " + std::to_string(raw.size()) + " words, not " + std::to_string(p.outWords());
+        return out;
+    }
+    const KernelTile& k = p.kernel;
+    const Holdings holdings(p);
+    constexpr std::size_t kKept = 64;
+    // Each element's expectation from its own placement: A's and B's tags at its (row, col), C's and D's sum.
+    auto wanted = [&](Operand o, const Element& e) -> std::uint32_t {
+        if (o == Operand::A)
+            return p.tagsA[static_cast<std::size_t>(e.row * k.k + e.col)];
+        if (o == Operand::B)
+            return p.tagsB[static_cast<std::size_t>(e.row * k.n + e.col)];
+        return holdings.sum(e.thread / 32, e.row, e.col);
+    };
+    auto check = [&](const FragmentLayout& op, int run, int offset, bool isFloat, const char* experiment) {
+        for (const Element& e : op.elements()) {
+            const std::size_t i = at(k, run, e.thread, offset + e.index);
+            ++r.cellsChecked;
+            const std::uint32_t got = isFloat ? raw[i] : raw[i] & 0xFFFFu;
+            const std::uint32_t want = wanted(op.operand(), e);
+            if (got == want)
+                continue;
+            ++r.cellsMismatched;
+            if (r.mismatches.size() >= kKept)
+                continue;
+            ProbeMismatch m;
+            m.operand = op.operand();
+            m.row = e.row;
+            m.col = e.col;
+            m.thread = e.thread;
+            m.index = e.index;
+            m.experiment = experiment;
+            if (isFloat) {
+                m.expected = std::to_string(std::bit_cast<float>(want));
+                m.observed = std::to_string(std::bit_cast<float>(got));
+            } else {
+                const bool a = op.operand() == Operand::A;
+                const int cols = a ? k.k : k.n;
+                const auto name = [&](std::uint32_t tag) {
+                    return std::string(a ? "A[" : "B[") +
+                           std::to_string(tag / static_cast<std::uint32_t>(cols)) + "][" +
+                           std::to_string(tag % static_cast<std::uint32_t>(cols)) + "]";
+                };
+                m.expected = name(want);
+                m.observed = name(got);
+            }
+            r.mismatches.push_back(std::move(m));
+        }
+    };
+    check(*in.operand(Operand::A), 0, 0, false, "A registers as loaded (tags)");
+    check(*in.operand(Operand::B), 0, k.perA, false, "B registers as loaded (tags)");
+    // C and D share the accumulators: the kernel's C is D's registers before the first mma.
+    check(*in.operand(Operand::C), 1, k.perA + k.perB, true, "C/D accumulators after the tile's mma");
+    check(*in.operand(Operand::D), 1, k.perA + k.perB, true, "D registers after the tile's mma");
+    r.verdict = r.cellsMismatched ? Verdict::Fail : Verdict::Pass;
+    std::ostringstream f;
+    f << "one CTA of " << k.threads << " threads ran " << k.threads / 32 << " warps x "
+      << k.restM * k.restN * k.restK << " m16n8k16 atoms each (" << k.m << "x" << k.n << "x" << k.k
+      << "); every register of A, B, C/D read back";
+    r.findings.push_back(f.str());
+    return out;
+}
+
+} // namespace lanemap::gpu::tiledmma

@@ -1,0 +1,46 @@
+#pragma once
+// What the tiled-mma kernel and its CPU twin share (no CUDA types): the tile as the kernel is told it, and
+// the m16n8k16 .f16 fragments as PTX ISA 9.7.14.5.8 states them. The kernel places every element itself, from
+// the atom's fragment and CuTe's tiling rule, with code of its own: lanemap's composition
+// (core/src/model/tile.cpp) is what the run checks, not what it runs.
+#include <cstdint>
+
+#if defined(__CUDACC__)
+#define LANEMAP_TILE_HD __host__ __device__
+#else
+#define LANEMAP_TILE_HD
+#endif
+
+namespace lanemap::gpu::tiledmma {
+
+// The tile a kernel runs: extents, atoms per mode, rests per mode and the values each thread holds. The table
+// that goes with it is [warp -> (wm, wn, wk)] x warps, then the permutations of M, N and K (global index of
+// each tile index).
+struct KernelTile {
+    int m = 0, n = 0, k = 0;
+    int atomsM = 1, atomsN = 1, atomsK = 1;
+    int restM = 1, restN = 1, restK = 1;
+    int threads = 32;
+    int perA = 0, perB = 0, perD = 0; // values per thread: 8 restM restK, 4 restN restK, 4 restM restN
+    LANEMAP_TILE_HD int words() const { return perA + perB + perD; }
+};
+inline constexpr int kAtomM = 16, kAtomN = 8, kAtomK = 16;
+inline constexpr int kMaxAccumulators = 256; // restM x restN x 4 floats a thread keeps
+
+// mma.m16n8k16 .f16 A (16x16): element i of a lane.
+LANEMAP_TILE_HD inline void atomA(int lane, int i, int& row, int& col) {
+    row = (lane >> 2) + 8 * ((i >> 1) & 1);
+    col = (lane & 3) * 2 + (i & 1) + 8 * (i >> 2);
+}
+// B (16x8, k x n).
+LANEMAP_TILE_HD inline void atomB(int lane, int i, int& k, int& n) {
+    k = (lane & 3) * 2 + (i & 1) + 8 * (i >> 1);
+    n = lane >> 2;
+}
+// C and D (16x8, f32).
+LANEMAP_TILE_HD inline void atomC(int lane, int i, int& row, int& col) {
+    row = (lane >> 2) + 8 * (i >> 1);
+    col = (lane & 3) * 2 + (i & 1);
+}
+
+} // namespace lanemap::gpu::tiledmma

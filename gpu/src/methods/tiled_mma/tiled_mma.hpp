@@ -1,0 +1,71 @@
+#pragma once
+// The tiled-mma probe method (docs/tiles.md#proof): one CTA runs a tile of mma.m16n8k16 .f16 atoms (f32
+// accumulators) as a CuTe kernel does — each warp runs the atom at its place in the atom layout, once per
+// rest position, with the permutations applied to the global indices of A, B and D — and every register is
+// read back. Two launches: one with A and B holding tags (each element its index), read from the registers as
+// loaded, checks which thread holds which element of A and B; one with small integers, the mma run, checks
+// that each D register holds the sum lanemap's A, B and D placements predict (so the hardware's mma agrees
+// with them). The tile is an instance (Params::tile); the method has no family of its own: a tile's atom is
+// an mma. CUDA-free.
+#include "lanemap/gpu/pipeline.hpp"
+#include "lanemap/tile.hpp"
+#include "methods/method_row.hpp"
+#include "methods/tiled_mma/tile_kernel.hpp"
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace lanemap::gpu::tiledmma {
+
+// The atom the kernel runs.
+inline constexpr const char* kAtomPtx = "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32";
+
+struct Plan {
+    const Instruction* instruction = nullptr; // the tile instance (its caller keeps it alive)
+    KernelTile kernel;
+    std::vector<int> table;                      // warp coordinates, then the permutations the kernel applies
+    std::vector<std::uint16_t> tagsA, tagsB;     // f16 bits: A[m][k] = m K + k, B[k][n] = k N + n
+    std::vector<std::uint16_t> valuesA, valuesB; // f16 bits of small integers
+    std::size_t outWords() const {
+        return 2 * static_cast<std::size_t>(kernel.threads) * static_cast<std::size_t>(kernel.words());
+    }
+};
+
+// "" when the kernel runs `tile` (an instance with params.tile of mma.m16n8k16.f16), else why not.
+std::string unsupportedTile(const Instruction& tile);
+// The plan of `tile`. `kernelTile`, when given, is what the kernel is told instead of the tile's own atom
+// layout and permutations (a test's deliberately wrong permutation); the expectation stays the tile's.
+Plan planProbe(const Instruction& tile, const tile::TileLayout* kernelTile = nullptr);
+// What a device that agrees with lanemap writes.
+std::vector<std::uint32_t> simulate(const Plan& plan);
+// The kernel's own rule run on the CPU, the warp's mma done by the fragments' formula: what the GPU writes
+// when the hardware computes as the ISA says (tests check interpret() against it without a GPU).
+std::vector<std::uint32_t> emulate(const Plan& plan);
+Interpretation interpret(const Plan& plan, std::span<const std::uint32_t> raw);
+
+class TiledMmaProbe final : public PlannedProbe {
+  public:
+    explicit TiledMmaProbe(const Instruction& tile) : m_plan(planProbe(tile)) {}
+    TiledMmaProbe(const Instruction& tile, const tile::TileLayout& kernelTile)
+        : m_plan(planProbe(tile, &kernelTile)) {}
+    static std::vector<ProbeForm> forms(const Instruction& instruction) { return firstFormOf(instruction); }
+    const Plan& plan() const { return m_plan; }
+    const Instruction& instruction() const override { return *m_plan.instruction; }
+    int experiments() const override { return 2; }
+    std::size_t outWords() const override { return m_plan.outWords(); }
+    std::vector<std::uint32_t> simulate() const override { return tiledmma::simulate(m_plan); }
+    Interpretation interpret(std::span<const std::uint32_t> raw) const override {
+        return tiledmma::interpret(m_plan, raw);
+    }
+
+    // The kernel binding (tiled_mma_cuda.cpp, CUDA builds): method_row.hpp.
+    static std::string cannotRun(const Variant& variant, const DeviceInfo& device);
+    PreparedLaunch prepareLaunch(const Variant& variant, const DeviceInfo& device) const;
+
+  private:
+    Plan m_plan;
+};
+
+} // namespace lanemap::gpu::tiledmma

@@ -1,0 +1,165 @@
+// lanemap-cli and tiles of MMA atoms (docs/tiles.md): the issue's command, show / where / what / svg of a
+// tile, and bad tiles refused with what is valid, exit 2, nothing written.
+#include "cli_run.hpp"
+
+#include "lanemap/gpu/probe.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace test_cli_tile {
+
+using namespace lanemap::test;
+
+const std::vector<std::string> kIssueTile = {"--atom-layout", "(2,2,1)", "--permutation",
+                                             "_32,(_8,_2,_2):(_1,_16,_8),_16"};
+
+std::vector<std::string> with(std::vector<std::string> words, const std::vector<std::string>& more) {
+    words.insert(words.end(), more.begin(), more.end());
+    return words;
+}
+
+TEST(CliTile, TheIssuesCommandWritesEveryElementWithItsCtaThread) {
+    const CliResult r =
+        runCli(with({"export", "mma.m16n8k16.f16", "--format", "json", "-o", "-"}, kIssueTile));
+    ASSERT_EQ(r.code, 0) << r.err;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["threads"], 128);
+    EXPECT_EQ(j["tile"]["m"], 32);
+    EXPECT_EQ(j["tile"]["n"], 32);
+    EXPECT_EQ(j["tile"]["k"], 16);
+    EXPECT_EQ(j["tile"]["warps"], 4);
+    // A 32x16: each element held by two warps (replication along N); C 32x32 once.
+    const auto& a = j["operands"][0];
+    EXPECT_EQ(a["rows"], 32);
+    EXPECT_EQ(a["cols"], 16);
+    EXPECT_EQ(a["elements"].size(), 2u * 32u * 16u);
+    const auto& c = j["operands"][2];
+    EXPECT_EQ(c["elements"].size(), 32u * 32u);
+    // C[0][16]: the permutation gives it to warp 2, lane 0.
+    bool found = false;
+    for (const auto& e : c["elements"])
+        if (e["row"] == 0 && e["col"] == 16) {
+            EXPECT_EQ(e["warp"], 2);
+            EXPECT_EQ(e["lane"], 0);
+            found = true;
+        }
+    EXPECT_TRUE(found);
+}
+
+TEST(CliTile, WhereNamesEveryHolderOfAReplicatedElement) {
+    CliResult r = runCli(with({"where", "mma.m16n8k16.f16", "A", "5", "3"}, kIssueTile));
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("thread 21 (warp 0, lane 21)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("thread 85 (warp 2, lane 21)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("(2 holders)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("tile 32x32x16"), std::string::npos) << r.out;
+    // The question the issue asks: who holds C[37][90] of a 64x128 tile.
+    r = runCli({"where", "mma.m16n8k16.f16", "C", "37", "90", "--atom-layout", "(2,2,1)", "--permutation",
+                "_64,_128,_16", "--json"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    ASSERT_EQ(j["holders"].size(), 1u);
+    // Row 37 = 5 + 16 (0 + 2 x 1): warp row 0; column 90 = 2 + 8 (1 + 2 x 5): warp column 1, so warp 0 + 2 x
+    // 1; the atom's C(5,2) is lane 4 x 5 + 1.
+    EXPECT_EQ(j["holders"][0]["warp"], 2);
+    EXPECT_EQ(j["holders"][0]["lane"], 21);
+    EXPECT_EQ(j["tile"]["threads"], 128);
+}
+
+TEST(CliTile, WhatListsWhatOneThreadHolds) {
+    const CliResult r = runCli(with({"what", "mma.m16n8k16.f16", "--thread", "64", "--json"}, kIssueTile));
+    ASSERT_EQ(r.code, 0) << r.err;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    // A 8, B 4 x 2 atoms along N, C and D 4 x 2: 8 + 8 + 8 + 8.
+    EXPECT_EQ(j["elements"].size(), 32u);
+    EXPECT_EQ(j["elements"][0]["warp"], 2);
+}
+
+TEST(CliTile, ShowAndSvgDrawTheTile) {
+    CliResult r = runCli(with({"show", "mma.m16n8k16.f16", "--operand", "C"}, kIssueTile));
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("T64:c0"), std::string::npos) << r.out.substr(0, 400);
+    r = runCli(with({"export", "mma.m16n8k16.f16", "--format", "svg", "-o", "-"}, kIssueTile));
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("<svg"), std::string::npos);
+    // Each thread's cells are grouped by CTA thread and warp; the tooltips name the warp ("w":1).
+    EXPECT_NE(r.out.find("class=\"lane lane-0 t64 warp-2"), std::string::npos);
+    EXPECT_NE(r.out.find("{\"w\":1"), std::string::npos);
+    // A wgmma tile of two warpgroups.
+    r = runCli({"show", "wgmma.m64n16k16.f16", "--atom-layout", "(2,1,1)", "--operand", "D"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("T255:"), std::string::npos);
+}
+
+// probe SPEC --atom-layout: the tile on the GPU (docs/tiles.md#proof); without one, exit 3 and why.
+TEST(CliTile, ProbeRunsTheTileOrSaysWhyNot) {
+    const CliResult r = runCli(with({"probe", "mma.m16n8k16.f16"}, kIssueTile));
+    if (!lanemap::gpu::discover().available) {
+        EXPECT_EQ(r.code, 3) << r.out << r.err;
+        EXPECT_NE(r.err.find("GPU unavailable"), std::string::npos) << r.err;
+    } else {
+        EXPECT_EQ(r.code, 0) << r.out << r.err;
+        EXPECT_NE(r.out.find("pass\tmma.m16n8k16.f16 tile 32x32x16"), std::string::npos) << r.out;
+    }
+    CliResult bad = runCli({"probe", "--all", "--atom-layout", "(2,2,1)"});
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(bad.err.find("runs one tile of one SPEC"), std::string::npos) << bad.err;
+    bad = runCli({"probe", "mma.m16n8k16.f16", "--atom-layout", "(2,2,1)", "--permutation", "_,_,_24"});
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(bad.err.find("the tile's K is a multiple of 16"), std::string::npos) << bad.err;
+}
+
+TEST(CliTile, BadTilesNameWhatIsWrongExitTwoAndWriteNothing) {
+    const std::filesystem::path dir = freshTempDir("tile");
+    std::filesystem::create_directories(dir);
+    const std::filesystem::path kept = dir / "kept.json";
+    std::ofstream(kept) << "keep";
+    const std::filesystem::path fresh = dir / "fresh.json";
+    struct Case {
+        std::vector<std::string> words;
+        std::string says;
+    };
+    const std::vector<Case> cases = {
+        {{"--atom-layout", "(8,8,1)"}, "2048 threads; a CTA has at most 1024 (at most 32 warps"},
+        {{"--atom-layout", "(2,2,1)", "--permutation", "_,(_8,_2):(_1,_4),_"},
+         "is not a bijection onto 0..15"},
+        {{"--atom-layout", "(2,2,1)", "--permutation", "_,_,_24"}, "the tile's K is a multiple of 16"},
+        {{"--atom-layout", "(2,2)"}, "it has three, the atoms along M, N and K"},
+        {{"--atom-layout", "(2,2,1):(1,1,0)"}, "numbers two atoms alike"},
+        {{"--permutation", "_32,(8,2"}, "expected ',' or ')'"},
+        {{"--atom-layout", "(2,2,1)", "--format", "cuda"},
+         "a tile (--atom-layout, --permutation) exports as json"},
+    };
+    for (const Case& c : cases)
+        for (const std::filesystem::path& out : {kept, fresh}) {
+            std::vector<std::string> args = {"export", "mma.m16n8k16.f16", "-o", out.string()};
+            args = with(args, c.words);
+            const CliResult r = runCli(args);
+            EXPECT_EQ(r.code, 2) << c.says;
+            EXPECT_NE(r.err.find(c.says), std::string::npos) << r.err;
+            EXPECT_FALSE(std::filesystem::exists(fresh)) << c.says;
+            std::ifstream in(kept);
+            std::stringstream s;
+            s << in.rdbuf();
+            EXPECT_EQ(s.str(), "keep") << c.says;
+        }
+    // Not an MMA atom; a tile with --all.
+    CliResult r = runCli({"show", "ldmatrix.m8n8.x4.b16", "--atom-layout", "(2,1,1)"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("tile an MMA atom"), std::string::npos) << r.err;
+    r = runCli({"export", "--all", "--atom-layout", "(2,1,1)", "-o", (dir / "all").string()});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("give its SPEC, not --all"), std::string::npos) << r.err;
+    r = runCli({"what", "mma.m16n8k16.f16", "--thread", "128", "--atom-layout", "(2,2,1)"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("valid: 0..127"), std::string::npos) << r.err;
+    std::filesystem::remove_all(dir);
+}
+
+} // namespace test_cli_tile

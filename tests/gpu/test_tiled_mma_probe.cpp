@@ -1,0 +1,128 @@
+// The tiled-mma probe method (docs/tiles.md#proof): the kernel's own rule, run on the CPU, agrees with
+// lanemap's tiles and a wrong permutation is caught; on a GPU (sm_80 or later) the real kernels confirm every
+// register of A, B, C/D of each tile, and the wrong permutation fails. Without a GPU the device tests skip
+// and say why.
+#include "lanemap/catalog.hpp"
+#include "lanemap/gpu/pipeline.hpp"
+#include "lanemap/gpu/probe.hpp"
+#include "lanemap/selection.hpp"
+#include "lanemap/spec.hpp"
+#include "lanemap/tile.hpp"
+
+#include "methods/tiled_mma/tiled_mma.hpp"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace test_tiled_mma_probe {
+
+using namespace lanemap;
+
+namespace {
+
+tile::TileLayout layoutOf(const std::string& atoms, const std::string& permutation) {
+    std::string error;
+    const std::optional<tile::TileLayout> t = tile::parseTileLayout(atoms, permutation, error);
+    if (!t)
+        throw std::runtime_error(error);
+    return *t;
+}
+
+std::shared_ptr<const Instruction> tileOf(const std::string& atoms, const std::string& permutation) {
+    const ParsedSpec parsed = parseSpec("mma.m16n8k16.f16", Catalog::instance());
+    Selection s = selectionOf(parsed);
+    s.params.tile = layoutOf(atoms, permutation);
+    return instantiate(s);
+}
+
+struct Case {
+    std::string atoms, permutation;
+};
+// The set: 2x2 and 4x1 warps with and without a permutation, K tiling, K across warps, a strided atom
+// layout.
+const std::vector<Case> kTiles = {
+    {"(2,2,1)", ""},
+    {"(2,2,1)", "_32,(_8,_2,_2):(_1,_16,_8),_16"},
+    {"(4,1,1)", ""},
+    {"(4,1,1)", "(_16,_4):(_4,_1),(_8,_2):(_2,_1),_"},
+    {"(2,2,1)", "_64,_32,_64"},
+    {"(1,2,2)", ""},
+    {"(2,2,1):(2,1,0)", "_32,_16,_32"},
+};
+// The permutation, and the kernel told another one along N.
+const Case kRight{"(2,2,1)", "_32,(_8,_2,_2):(_1,_16,_8),_16"};
+const Case kWrong{"(2,2,1)", "_32,(_8,_2,_2):(_1,_8,_16),_16"};
+
+TEST(TiledMmaProbe, TheKernelsRuleOnTheCpuAgreesWithEveryTile) {
+    for (const Case& c : kTiles) {
+        SCOPED_TRACE(c.atoms + " " + c.permutation);
+        const auto tile = tileOf(c.atoms, c.permutation);
+        ASSERT_EQ(gpu::tiledmma::unsupportedTile(*tile), "");
+        const gpu::tiledmma::Plan plan = gpu::tiledmma::planProbe(*tile);
+        const gpu::Interpretation r = gpu::tiledmma::interpret(plan, gpu::tiledmma::emulate(plan));
+        EXPECT_EQ(r.result.verdict, Verdict::Pass)
+            << (r.result.mismatches.empty() ? "" : r.result.mismatches[0].experiment);
+        // Every element slot of A, B, C and D was compared.
+        int slots = 0;
+        for (const FragmentLayout& op : tile->operands)
+            slots += static_cast<int>(op.elements().size());
+        EXPECT_EQ(r.result.cellsChecked, slots);
+        EXPECT_GT(slots, 0);
+    }
+}
+
+TEST(TiledMmaProbe, AWrongPermutationFailsNamingTheCells) {
+    const auto tile = tileOf(kRight.atoms, kRight.permutation);
+    const tile::TileLayout wrong = layoutOf(kWrong.atoms, kWrong.permutation);
+    const gpu::tiledmma::Plan plan = gpu::tiledmma::planProbe(*tile, &wrong);
+    const gpu::Interpretation r = gpu::tiledmma::interpret(plan, gpu::tiledmma::emulate(plan));
+    EXPECT_EQ(r.result.verdict, Verdict::Fail);
+    ASSERT_FALSE(r.result.mismatches.empty());
+    // Column 8 of B is held by warp 0's second atom along N under the tile's permutation; the kernel told
+    // (_1,_8,_16) loaded column 16 there.
+    bool bColumn = false;
+    for (const ProbeMismatch& m : r.result.mismatches)
+        bColumn = bColumn ||
+                  (m.operand == Operand::B && m.col == 8 && m.observed.find("][16]") != std::string::npos);
+    EXPECT_TRUE(bColumn) << r.result.mismatches[0].expected << " / " << r.result.mismatches[0].observed;
+    // The simulator (a device that agrees with lanemap) passes the same plan.
+    EXPECT_EQ(gpu::tiledmma::interpret(plan, gpu::tiledmma::simulate(plan)).result.verdict, Verdict::Pass);
+}
+
+TEST(TiledMmaProbe, OnlyMmaM16n8k16F16TilesAreRun) {
+    const ParsedSpec parsed = parseSpec("wgmma.m64n16k16.f16", Catalog::instance());
+    Selection s = selectionOf(parsed);
+    s.params.tile = layoutOf("(2,1,1)", "");
+    const std::string why = gpu::tiledmma::unsupportedTile(*instantiate(s));
+    EXPECT_NE(why.find("runs tiles of mma.m16n8k16.f16"), std::string::npos) << why;
+}
+
+TEST(TiledMmaProbeDevice, EveryTileIsConfirmedAndAWrongPermutationFails) {
+    const gpu::Availability a = gpu::discover();
+    if (!a.available)
+        GTEST_SKIP() << "no GPU: " << a.reason;
+    if (a.device.sm < 80)
+        GTEST_SKIP() << "the tiled-mma kernel needs sm_80; this device is sm_" << a.device.sm;
+    for (const Case& c : kTiles) {
+        SCOPED_TRACE(c.atoms + " " + c.permutation);
+        const auto tile = tileOf(c.atoms, c.permutation);
+        const ProbeResult r = gpu::probeTile(*tile);
+        EXPECT_EQ(r.verdict, Verdict::Pass) << r.reason;
+        EXPECT_GT(r.cellsChecked, 0);
+        EXPECT_EQ(r.cellsMismatched, 0);
+    }
+    const auto tile = tileOf(kRight.atoms, kRight.permutation);
+    gpu::tiledmma::TiledMmaProbe wrong(*tile, layoutOf(kWrong.atoms, kWrong.permutation));
+    const gpu::ProbeMethod* method = gpu::probeMethodNamed("tiled-mma");
+    ASSERT_NE(method, nullptr);
+    const gpu::Interpretation r = gpu::interpretPlanOn(gpu::localDevice(), *tile, *method, wrong);
+    EXPECT_EQ(r.result.verdict, Verdict::Fail) << r.result.reason;
+    EXPECT_GT(r.result.cellsMismatched, 0);
+}
+
+} // namespace
+
+} // namespace test_tiled_mma_probe
