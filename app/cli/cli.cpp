@@ -2,6 +2,7 @@
 #include "catalog_names.hpp"
 #include "cli_banks.hpp"
 #include "cli_decode.hpp"
+#include "cli_feeds.hpp"
 #include "cli_numbers.hpp"
 #include "cli_output.hpp"
 #include "cli_tcgen05.hpp"
@@ -893,14 +894,32 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         what->add_option("--register", queryRegister, "Only this register")->type_name("INT");
         what->add_flag("--json", queryJson, "JSON instead of text");
     }
-    auto* feedsCmd = subcommand("feeds", "Which A, B, C registers and metadata fields make D[ROW][COL]");
+    FeedsIntoRequest feedsInto; // feeds SPEC --into CONSUMER:OPERAND (cli_feeds.cpp)
+    auto* feedsCmd = subcommand("feeds", "Which A, B, C registers and metadata fields make D[ROW][COL]; with "
+                                         "--into, whether a TMA box feeds a wgmma/tcgen05/ldmatrix reader");
     if (named(feedsCmd)) {
         feedsCmd->add_option("spec", querySpec, "Spec or PTX instruction")->required();
-        feedsCmd->add_option("row", queryRow, "Row of D")->required()->type_name("INT");
-        feedsCmd->add_option("col", queryCol, "Column of D")->required()->type_name("INT");
+        feedsCmd->add_option("row", queryRow, "Row of D (not with --into)")->type_name("INT");
+        feedsCmd->add_option("col", queryCol, "Column of D (not with --into)")->type_name("INT");
         feedsCmd->add_option("--selector", querySelector, "Sparse: only this sparsity selector's metadata")
             ->type_name("INT");
         feedsCmd->add_flag("--json", queryJson, "JSON instead of text");
+        feedsCmd->add_option(
+            "--into", feedsInto.into,
+            "The reader of what SPEC writes into shared memory: CONSUMER:A|B (wgmma, "
+            "tcgen05.mma) or an ldmatrix with --smem (docs/tma.md#feeds); exit 1 when a cell "
+            "differs");
+        feedsCmd->add_option("--major", feedsInto.major,
+                             "--into: the reader's descriptor major-ness, K or MN");
+        feedsCmd->add_option(
+            "--swizzle", feedsInto.swizzle,
+            "--into: the reader's swizzle (default: the box's): none, 32B, 64B, 128B, 128B-32B");
+        feedsCmd->add_option(
+            "--inner", feedsInto.inner,
+            "--into: which operand axis the box's columns (innermost) hold, K or MN (default: "
+            "--major)");
+        feedsCmd->add_option("--smem", feedsInto.smem,
+                             "--into an ldmatrix: its tile's placement (banks --smem)");
     }
     auto* diffCmd =
         subcommand("diff", "Cells two layouts hold differently, and the permutation or shuffle between them");
@@ -984,6 +1003,27 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         if (!lane || !optionalNumber(what, "--register", queryRegister, reg, err))
             return Usage;
         return cmdWhat(querySpec, *lane, reg, queryJson, out, err);
+    }
+    if (feedsCmd->parsed() && !feedsInto.into.empty()) {
+        if (feedsCmd->count("row") || feedsCmd->count("col") || feedsCmd->count("--selector")) {
+            err << "lanemap-cli: feeds --into compares shared memory cell by cell; ROW, COL and --selector "
+                   "belong to the register form (feeds SPEC ROW COL)\n";
+            return Usage;
+        }
+        feedsInto.spec = querySpec;
+        feedsInto.json = queryJson;
+        return cmdFeedsInto(feedsInto, out, err);
+    }
+    if (feedsCmd->parsed() && (!feedsInto.major.empty() || !feedsInto.swizzle.empty() ||
+                               !feedsInto.inner.empty() || !feedsInto.smem.empty())) {
+        err << "lanemap-cli: --major, --swizzle, --inner and --smem describe the reader of --into; give "
+               "--into CONSUMER:OPERAND\n";
+        return Usage;
+    }
+    if (feedsCmd->parsed() && (!feedsCmd->count("row") || !feedsCmd->count("col"))) {
+        err << "lanemap-cli: feeds needs ROW and COL (feeds SPEC ROW COL), or --into CONSUMER:OPERAND; see "
+               "lanemap-cli feeds --help\n";
+        return Usage;
     }
     if (feedsCmd->parsed()) {
         const std::optional<Number> row = readNumber("row", queryRow, err);

@@ -4,13 +4,19 @@
 // The catalog, the spec grammar and instantiate() go through the rows; nothing outside a family's folder
 // branches on which family a variant belongs to.
 
+#include "lanemap/vocabulary.hpp"
+
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace lanemap {
 
+namespace smem {
+struct Choice;
+}
 class Catalog;
+class Placement;
 struct Form;
 struct Instruction;
 struct Params;
@@ -42,6 +48,13 @@ struct Family {
     std::vector<std::string> (*searchWords)(const Variant& variant) = nullptr;
     // The name CUTLASS gives the variant's MMA atom ("SM80_16x8x16_F32F16F16F32_TN"); nullptr or "": none.
     std::string (*cutlassAtom)(const Instruction& instruction) = nullptr;
+    // The placement in shared memory of `operand` as the instruction reads it through a matrix descriptor
+    // (wgmma, tcgen05.mma), laid out by `choice`, over `rows` x `cols` of the operand's grid: 0 x 0 for the
+    // instruction's own tile, else a whole number of them (the steps of a loop that advances the
+    // descriptor's start address over one written tile; lanemap/feeds.hpp). False with `error` when the
+    // choice or the extent does not fit. nullptr: the family reads no operand through a descriptor.
+    bool (*sharedOperand)(const Instruction& instruction, Operand operand, const smem::Choice& choice,
+                          int rows, int cols, Placement& out, std::string& error) = nullptr;
     // Its layouts come from discovery reports, not from the ISA (wmma): `probe --all` leaves it out unless
     // named, and `list` names the targets discovered.
     bool discovered = false;
