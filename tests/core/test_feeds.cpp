@@ -27,10 +27,10 @@ struct Ask {
     std::string box;
     std::string reader;
     Operand operand = Operand::A;
-    std::optional<smem::Major> major;
-    std::optional<smem::Swizzle> swizzle;
-    std::optional<smem::Major> inner;
-    std::optional<std::string> tile;
+    std::optional<smem::Major> major = std::nullopt;
+    std::optional<smem::Swizzle> swizzle = std::nullopt;
+    std::optional<smem::Major> inner = std::nullopt;
+    std::optional<std::string> tile = std::nullopt;
 };
 
 feeds::Answer ask(const Ask& a) {
