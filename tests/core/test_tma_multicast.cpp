@@ -105,6 +105,13 @@ TEST(TmaMulticast, ASplitIsTheTileCutlassLoadsEachCtaOneBox) {
     EXPECT_EQ(j["cluster"]["per_cta"][3]["elements"], 128 * 64);
     EXPECT_EQ(j["cluster"]["per_cta"][3]["from"][2]["cta"], 2);
     EXPECT_EQ(j["cluster"]["per_cta"][3]["from"][2]["elements"], 32 * 64);
+    // Each CTA's mbarrier counts all four boxes, not one (the one-box count read as the barrier's before).
+    const std::string words = j["parameters"];
+    EXPECT_NE(words.find("4096 bytes loaded per box"), std::string::npos) << words;
+    EXPECT_NE(words.find("every one receives all 4 (16384 bytes, its mbarrier's transaction count)"),
+              std::string::npos)
+        << words;
+    EXPECT_EQ(words.find("4096 bytes loaded (the mbarrier's"), std::string::npos) << words;
     // The tile feeds a 128-row tcgen05.mma A, as the unsplit box does.
     feeds::Request q;
     q.writer =

@@ -251,8 +251,10 @@ void instantiateTma(Instruction& in) {
     words.extentTitle = "box " + std::to_string(rows) + " \u00d7 " + std::to_string(cols) + " ." +
                         std::string(toString(map.type)) + ", " + std::string(smem::toString(map.swizzle)) +
                         " swizzle";
+    // A split's mbarrier counts every box it receives: said with the multicast below.
     words.extentFact = specText(map) + "; " + std::to_string(map.boxBytes()) +
-                       " bytes loaded (the mbarrier's transaction count) into " +
+                       (map.loads() > 1 ? " bytes loaded per box, each into "
+                                        : " bytes loaded (the mbarrier's transaction count) into ") +
                        std::to_string(map.footprintBytes()) + " bytes of shared memory";
     if (map.swizzle == smem::Swizzle::B128Atom32) // docs/tma.md#legality-study, finding 3
         words.extentFact +=
