@@ -2,6 +2,7 @@
 #include "catalog_names.hpp"
 #include "cli_banks.hpp"
 #include "cli_decode.hpp"
+#include "cli_feeds.hpp"
 #include "cli_layout.hpp"
 #include "cli_numbers.hpp"
 #include "cli_output.hpp"
@@ -867,7 +868,7 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     Tcgen05Scale tcgen05Scale;        // tcgen05.mma block scale: --scale-vec, --sfa-id, --sfb-id
     std::string sfaIdText, sfbIdText; // read into tcgen05Scale
     std::string target;
-    LayoutRequest layoutRequest; // show LAYOUT, identify, check (cli_layout.cpp)
+    LayoutRequest layoutRequest;                 // show LAYOUT, identify, check (cli_layout.cpp)
     std::string atomLayoutText, permutationText; // a tile of the atom (docs/tiles.md)
     auto* show = subcommand(
         "show", "Print a text grid of one instruction (cells T<lane>:a<i>; tcgen05.mma: L<lane> C<column>)");
@@ -1039,14 +1040,32 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         what->add_option("--atom-layout", atomLayoutText, kAtomLayoutHelp);
         what->add_option("--permutation", permutationText, kPermutationHelp);
     }
-    auto* feedsCmd = subcommand("feeds", "Which A, B, C registers and metadata fields make D[ROW][COL]");
+    FeedsIntoRequest feedsInto; // feeds SPEC --into CONSUMER:OPERAND (cli_feeds.cpp)
+    auto* feedsCmd = subcommand("feeds", "Which A, B, C registers and metadata fields make D[ROW][COL]; with "
+                                         "--into, whether a TMA box feeds a wgmma/tcgen05/ldmatrix reader");
     if (named(feedsCmd)) {
         feedsCmd->add_option("spec", querySpec, "Spec or PTX instruction")->required();
-        feedsCmd->add_option("row", queryRow, "Row of D")->required()->type_name("INT");
-        feedsCmd->add_option("col", queryCol, "Column of D")->required()->type_name("INT");
+        feedsCmd->add_option("row", queryRow, "Row of D (not with --into)")->type_name("INT");
+        feedsCmd->add_option("col", queryCol, "Column of D (not with --into)")->type_name("INT");
         feedsCmd->add_option("--selector", querySelector, "Sparse: only this sparsity selector's metadata")
             ->type_name("INT");
         feedsCmd->add_flag("--json", queryJson, "JSON instead of text");
+        feedsCmd->add_option(
+            "--into", feedsInto.into,
+            "The reader of what SPEC writes into shared memory: CONSUMER:A|B (wgmma, "
+            "tcgen05.mma) or an ldmatrix with --smem (docs/tma.md#feeds); exit 1 when a cell "
+            "differs");
+        feedsCmd->add_option("--major", feedsInto.major,
+                             "--into: the reader's descriptor major-ness, K or MN");
+        feedsCmd->add_option(
+            "--swizzle", feedsInto.swizzle,
+            "--into: the reader's swizzle (default: the box's): none, 32B, 64B, 128B, 128B-32B");
+        feedsCmd->add_option(
+            "--inner", feedsInto.inner,
+            "--into: which operand axis the box's columns (innermost) hold, K or MN (default: "
+            "--major)");
+        feedsCmd->add_option("--smem", feedsInto.smem,
+                             "--into an ldmatrix: its tile's placement (banks --smem)");
     }
     auto* diffCmd =
         subcommand("diff", "Cells two layouts hold differently, and the permutation or shuffle between them");
@@ -1158,6 +1177,27 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         if (!lane || !optionalNumber(what, "--register", queryRegister, reg, err))
             return Usage;
         return cmdWhat(querySpec, *lane, reg, tileLayout, queryJson, out, err);
+    }
+    if (feedsCmd->parsed() && !feedsInto.into.empty()) {
+        if (feedsCmd->count("row") || feedsCmd->count("col") || feedsCmd->count("--selector")) {
+            err << "lanemap-cli: feeds --into compares shared memory cell by cell; ROW, COL and --selector "
+                   "belong to the register form (feeds SPEC ROW COL)\n";
+            return Usage;
+        }
+        feedsInto.spec = querySpec;
+        feedsInto.json = queryJson;
+        return cmdFeedsInto(feedsInto, out, err);
+    }
+    if (feedsCmd->parsed() && (!feedsInto.major.empty() || !feedsInto.swizzle.empty() ||
+                               !feedsInto.inner.empty() || !feedsInto.smem.empty())) {
+        err << "lanemap-cli: --major, --swizzle, --inner and --smem describe the reader of --into; give "
+               "--into CONSUMER:OPERAND\n";
+        return Usage;
+    }
+    if (feedsCmd->parsed() && (!feedsCmd->count("row") || !feedsCmd->count("col"))) {
+        err << "lanemap-cli: feeds needs ROW and COL (feeds SPEC ROW COL), or --into CONSUMER:OPERAND; see "
+               "lanemap-cli feeds --help\n";
+        return Usage;
     }
     if (feedsCmd->parsed()) {
         const std::optional<Number> row = readNumber("row", queryRow, err);

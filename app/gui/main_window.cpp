@@ -450,7 +450,10 @@ bool MainWindow::setCompare(const QString& spec, QString* error) {
         return false;
     try {
         std::shared_ptr<const Instruction> other = instantiate(partner);
-        if (instruction() && !comparedOperand(*instruction(), *other, m_state->compareOperand())) {
+        // No register operand in common: a TMA box and the wgmma/tcgen05/ldmatrix operand that reads it
+        // compare in shared memory (docs/tma.md#feeds).
+        if (instruction() && !comparedOperand(*instruction(), *other, m_state->compareOperand()) &&
+            !sharedMemoryFeed(m_state->selection(), partner, m_state->compareOperand())) {
             if (error)
                 *error = noOperandInCommon(*instruction(), *other);
             return false;

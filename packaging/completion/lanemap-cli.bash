@@ -27,7 +27,7 @@ _lanemap_cli() {
             return ;;
         --operand) COMPREPLY=($(compgen -W "A B C D metadata" -- "$cur")); return ;;
         --selector) COMPREPLY=($(compgen -W "0 1 2 3" -- "$cur")); return ;;
-        --major) COMPREPLY=($(compgen -W "K MN" -- "$cur")); return ;;
+        --major|--inner) COMPREPLY=($(compgen -W "K MN" -- "$cur")); return ;;
         --swizzle) COMPREPLY=($(compgen -W "none 32B 64B 128B" -- "$cur")); return ;;
         --color) COMPREPLY=($(compgen -W "lane register group warp warpgroup" -- "$cur")); return ;;
         --palette) COMPREPLY=($(compgen -W "default colorblind" -- "$cur")); return ;;
@@ -37,7 +37,7 @@ _lanemap_cli() {
         --cta-group) COMPREPLY=($(compgen -W "1 2" -- "$cur")); return ;;
         --scale-vec) COMPREPLY=($(compgen -W "1X 2X 4X block32 block16" -- "$cur")); return ;;
         --sfa-id|--sfb-id) COMPREPLY=($(compgen -W "0 1 2 3" -- "$cur")); return ;;
-        --sm|--lanes|--smem|--target|--lane|--thread|--register|--feeds|--smem-desc|--idesc|--smem-desc-from|--idesc-from|--ld|--st|--imm-half-splitoff|--shape|--against|--atom-layout|--permutation) return ;;
+        --sm|--lanes|--smem|--target|--lane|--thread|--register|--feeds|--smem-desc|--idesc|--smem-desc-from|--idesc-from|--ld|--st|--imm-half-splitoff|--shape|--against|--atom-layout|--permutation|--into) return ;;
     esac
 
     if [[ -z "$command" ]]; then
@@ -54,7 +54,7 @@ _lanemap_cli() {
         banks) options="--smem --search --feeds --json --format -o --output --help" ;;
         where) options="--json --atom-layout --permutation --help" ;;
         what) options="--lane --thread --register --json --atom-layout --permutation --help" ;;
-        feeds) options="--selector --json --help" ;;
+        feeds) options="--selector --json --into --major --swizzle --inner --smem --help" ;;
         diff) options="--operand --json --help" ;;
         identify) options="--shape --operand --help" ;;
         check) options="--shape --operand --against --help" ;;

@@ -80,4 +80,22 @@ TEST(CliTma, WordsAfterASpecWithoutAGrammarAreRefusedAsBefore) {
     EXPECT_TRUE(r.out.empty());
 }
 
+TEST(CliTma, AMulticastListsTheCtasOfEachElementAndPerCta) {
+    // docs/tma.md#multicast: CTAs 0 and 2 of a 4-CTA cluster receive the box; CTAs 1 and 3 nothing.
+    const CliResult r =
+        runCli({"export", "cp.async.bulk.tensor.2d tensor=128x64 box=8x64 cta-mask=0b0101 cluster=4",
+                "--format", "json", "-o", "-"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["elements"][0]["ctas"], nlohmann::json::array({0, 2}));
+    EXPECT_EQ(j["cluster"]["ctas"], 4);
+    EXPECT_EQ(j["cluster"]["per_cta"][1]["elements"], 0);
+    EXPECT_EQ(j["cluster"]["per_cta"][2]["bytes"], 8 * 64 * 2);
+    const CliResult bad =
+        runCli({"show", "cp.async.bulk.tensor.2d tensor=64x64 box=8x64 cta-mask=0x10 cluster=4"});
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(bad.err.find("names CTA 4 of a 4-CTA cluster: valid bits 0 to 3"), std::string::npos)
+        << bad.err;
+}
+
 } // namespace test_cli_tma

@@ -471,6 +471,15 @@ TEST(CellDockMemory, ATmaBoxOfItsOwnConfigurationIsNotCalledConfirmedCellByCell)
         << verdict->text().toStdString();
 }
 
+// The probe ran one CTA's loads: a multicast's other CTAs are drawn, not probed, and the line says so.
+TEST(CellDockMemory, AMulticastSaysItsClusterWasNotProbed) {
+    OpenedAt opened(QSize(1280, 720),
+                    QStringLiteral("cp.async.bulk.tensor.2d tensor=128x64 box=8x64 cta-mask=0x3"));
+    const QLabel* verdict = named(*opened.window, "verdictLegend");
+    EXPECT_TRUE(verdict->text().contains(QStringLiteral("Nor was a load over a cluster (2 CTAs)")))
+        << verdict->text().toStdString();
+}
+
 // One thread issues a TMA load: the header says "1 thread", not "1 threads".
 TEST(CellDockMemory, TheHeaderCountsTheOneThreadThatIssuesATmaLoad) {
     OpenedAt opened(QSize(1280, 720), QStringLiteral("cp.async.bulk.tensor.2d"));

@@ -9,6 +9,8 @@
 #include <QCoreApplication>
 #include <QFileInfo>
 
+#include <algorithm>
+
 namespace lanemap::gui {
 
 namespace {
@@ -39,12 +41,21 @@ Provenance provenanceOf(const Instruction& in, const ProbeController& probe) {
             out.verdictLine = tr("<span style='color:#c62828'>✗ Red frame: the hardware placed that cell "
                                  "differently</span> (%1): %2.")
                                   .arg(origin, describeReport(*report, *result).toHtmlEscaped());
-        else if (in.params.family)
+        else if (in.params.family) {
             out.verdictLine = tr("✓ The model drawing this passed all %1 configurations probed on %2 (%3); "
                                  "this configuration itself was not probed.")
                                   .arg(result->experiments)
                                   .arg(where.toHtmlEscaped(), origin);
-        else
+            // The probe runs one CTA: a placement over a cluster (a multicast) goes beyond what it ran.
+            int ctas = 1;
+            for (const Placement& p : in.placements)
+                ctas = std::max(ctas, p.clusterCtas());
+            if (ctas > 1)
+                out.verdictLine +=
+                    tr(" Nor was a load over a cluster (%1 CTAs): what each CTA receives is the "
+                       "PTX text and CUTLASS's code, drawn.")
+                        .arg(ctas);
+        } else
             out.verdictLine = tr("✓ Every cell confirmed on %1 (%2).").arg(where.toHtmlEscaped(), origin);
         out.status = describeReport(*report, *result);
         out.statusToolTip =

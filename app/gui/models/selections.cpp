@@ -70,8 +70,12 @@ Selection withViewDefaults(Selection selection, const Params& shown) {
 }
 
 bool namesSameView(const Selection& typed, const Selection& shown) {
+    // A family's own words (a TMA box's tensor map) and a swizzle the text names are what text can name too:
+    // another box of cp.async.bulk.tensor.2d is another view.
     return typed.variant == shown.variant && typed.params.form == shown.params.form &&
            typed.params.tile == shown.params.tile && typed.params.n == shown.params.n &&
+           typed.params.family == shown.params.family &&
+           (!typed.params.smem || typed.params.smem == shown.params.smem) &&
            (!typed.params.blockScale || typed.params.blockScale == shown.params.blockScale);
 }
 

@@ -6,12 +6,16 @@
 #include "gui_text.hpp"
 #include "view_state.hpp"
 
+#include "lanemap/diagram.hpp"
+
 #include <QFontMetrics>
 #include <QLabel>
 #include <QPainter>
 #include <QScrollBar>
 #include <QSplitter>
 #include <QVBoxLayout>
+
+#include <array>
 
 namespace lanemap::gui {
 
@@ -61,7 +65,8 @@ void ComparePage::rebuild() {
     // settings: the operand picked where both hold it, else the first both hold.
     const std::optional<Operand> which = comparedOperand(*mine, *other, state.compareOperand());
     if (!which) {
-        m_summary->setText(noOperandInCommon(*mine, *other));
+        if (!rebuildFeed())
+            m_summary->setText(noOperandInCommon(*mine, *other));
         return;
     }
     const std::shared_ptr<const Instruction> sides[2] = {mine, other};
@@ -147,6 +152,77 @@ void ComparePage::rebuild() {
     }
 }
 
+bool ComparePage::rebuildFeed() {
+    const ViewState& state = *m_context.state;
+    const std::optional<feeds::Answer> feed =
+        sharedMemoryFeed(state.selection(), state.compare(), state.compareOperand());
+    if (!feed)
+        return false;
+    const Placement* written = feed->writer->placement(Space::SharedMemory, Operand::D);
+    for (const Placement& p : feed->writer->placements)
+        if (!written && p.space() == Space::SharedMemory)
+            written = &p;
+    SharedMemoryDiagramOptions o;
+    o.palette = state.palette();
+    const auto pictures = std::array{
+        std::make_shared<const Diagram>(buildSharedMemoryDiagram(*written, feed->sides.writerGlobal, o)),
+        std::make_shared<const Diagram>(buildSharedMemoryDiagram(feed->reader, nullptr, o))};
+    const std::array<QString, 2> titles{QString::fromStdString(feed->sides.writer),
+                                        QString::fromStdString(feed->sides.reader)};
+    for (int side = 0; side < 2; ++side) {
+        auto* box = new QWidget;
+        auto* bl = new QVBoxLayout(box);
+        bl->setContentsMargins(0, 0, 0, 0);
+        auto* head = new QLabel(box);
+        head->setObjectName(QStringLiteral("compareTitle%1").arg(side));
+        head->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        head->setText(
+            QStringLiteral("<b>%1</b>").arg(titles[static_cast<std::size_t>(side)].toHtmlEscaped()));
+        head->setWordWrap(true);
+        head->setMinimumWidth(1);
+        bl->addWidget(head);
+        auto* view = new DiagramView;
+        view->setObjectName(QStringLiteral("pane_compare%1").arg(side));
+        view->setAccessibleName(tr("compare%1 shared memory").arg(side));
+        view->setViewState(m_context.state);
+        view->setDiagram(pictures[static_cast<std::size_t>(side)]);
+        CellMarks marks;
+        marks.diff = feedMarks(*pictures[static_cast<std::size_t>(side)], feed->comparison, side == 0).marks;
+        view->setMarks(std::move(marks));
+        connect(view, &DiagramView::cellHovered, this, [this, view](int cell) { onHover(view, cell); });
+        connect(view, &DiagramView::tabPressed, this,
+                [this, view](bool backward) { emit tabPressed(view, backward); });
+        connect(view, &DiagramView::painted, this, [this, view](double ms) { emit painted(view, ms); });
+        bl->addWidget(view, 1);
+        m_splitter->addWidget(box);
+        m_sides.push_back({view, nullptr});
+    }
+    const feeds::Comparison& c = feed->comparison;
+    m_differences = c.compared - c.equal;
+    // The report's verdict and first difference, as `lanemap-cli feeds --into` prints them.
+    const std::string report = feeds::toText(c, feed->sides);
+    const std::size_t verdict = report.find("feeds: ");
+    m_summaryText =
+        tr("Comparing in shared memory what the box writes with what the reader reads: %1")
+            .arg(QString::fromStdString(report.substr(verdict == std::string::npos ? 0 : verdict)).trimmed());
+    m_summary->setText(m_summaryText.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>")));
+    m_splitter->setSizes({1, 1});
+    for (QWidget* w = this; w && !w->isWindow(); w = w->parentWidget())
+        if (QLayout* l = w->layout())
+            l->activate();
+    double zoom = 0;
+    for (const Side& s : m_sides) {
+        s.view->fit();
+        zoom = zoom == 0 ? s.view->fitZoom() : std::min(zoom, s.view->fitZoom());
+    }
+    for (const Side& s : m_sides) {
+        s.view->setZoom(zoom);
+        s.view->horizontalScrollBar()->setValue(0);
+        s.view->verticalScrollBar()->setValue(0);
+    }
+    return true;
+}
+
 QImage ComparePage::picture(const PaintOptions& options, double scale) const {
     std::vector<QImage> sides;
     for (const Side& s : m_sides)
@@ -174,8 +250,9 @@ QImage ComparePage::picture(const PaintOptions& options, double scale) const {
 CellInfo ComparePage::describe(const DiagramView* view, int cell) const {
     for (const Side& s : m_sides)
         if (s.view == view && view->diagram())
-            return describeRegisterCell(*s.instance, *view->diagram(), cell, false,
-                                        m_context.state->selector());
+            return !s.instance ? CellInfo{} // a shared-memory feed: the tooltip names the cell
+                               : describeRegisterCell(*s.instance, *view->diagram(), cell, false,
+                                                      m_context.state->selector());
     return {};
 }
 

@@ -164,9 +164,11 @@ void PaneArea::refresh() {
 void PaneArea::showCompare() {
     const std::shared_ptr<const Instruction>& mine = m_state->instance();
     const std::shared_ptr<const Instruction>& other = m_state->compareInstance();
-    if (mine && other && !comparedOperand(*mine, *other, m_state->compareOperand())) {
-        // The instance shown now (Back onto a tcgen05.mma) has no operand the partner has: compare ends,
-        // and says why, rather than comparing nothing.
+    if (mine && other && !comparedOperand(*mine, *other, m_state->compareOperand()) &&
+        !sharedMemoryFeed(m_state->selection(), m_state->compare(), m_state->compareOperand())) {
+        // A TMA box and its reader compare in shared memory (docs/tma.md#feeds). The instance shown now (Back
+        // onto a tcgen05.mma) has no operand the partner has: compare ends, and says why, rather than
+        // comparing nothing.
         const QString why = noOperandInCommon(*mine, *other);
         m_state->setCompare({}, nullptr); // back here, compare off
         emit message(tr("Compare ended: %1").arg(why), 10000);

@@ -87,6 +87,11 @@ struct Analysis {
 // swizzle that keeps 16-byte chunks whole, the 228 KiB of shared memory). Returns nullopt and sets `error`.
 std::optional<Analysis> analyze(const Variant& variant, const Placement& placement, std::string& error);
 
+// The tile an analysis placed (its defaults filled in) as a placement into shared memory: element (row, col)
+// of the tile at the byte its line, pitch, pad, start and swizzle give (lanemap/feeds.hpp compares it with
+// what a TMA box wrote).
+lanemap::Placement tilePlacement(const Variant& variant, const Analysis& analysis);
+
 // The candidates the search tries: no swizzle with pads 0..128 B in 16 B steps, every mode, and every CuTe
 // swizzle that moves whole 16-byte chunks (B 1..3, M = log2(16 / element bytes), S B..7 + M - 3).
 std::vector<Placement> candidates(const Variant& variant, const Placement& base);

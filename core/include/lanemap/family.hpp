@@ -4,13 +4,19 @@
 // The catalog, the spec grammar and instantiate() go through the rows; nothing outside a family's folder
 // branches on which family a variant belongs to.
 
+#include "lanemap/vocabulary.hpp"
+
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace lanemap {
 
+namespace smem {
+struct Choice;
+}
 class Catalog;
+class Placement;
 struct Form;
 struct Instruction;
 struct Params;
@@ -49,6 +55,13 @@ struct Family {
     // row. nullptr: N is fixed.
     std::vector<int> (*nValues)(const Instruction& entry) = nullptr;
     Selection (*atN)(const Selection& selection, int n) = nullptr;
+    // The placement in shared memory of `operand` as the instruction reads it through a matrix descriptor
+    // (wgmma, tcgen05.mma), laid out by `choice`, over `rows` x `cols` of the operand's grid: 0 x 0 for the
+    // instruction's own tile, else a whole number of them (the steps of a loop that advances the
+    // descriptor's start address over one written tile; lanemap/feeds.hpp). False with `error` when the
+    // choice or the extent does not fit. nullptr: the family reads no operand through a descriptor.
+    bool (*sharedOperand)(const Instruction& instruction, Operand operand, const smem::Choice& choice,
+                          int rows, int cols, Placement& out, std::string& error) = nullptr;
     // Its layouts come from discovery reports, not from the ISA (wmma): `probe --all` leaves it out unless
     // named, and `list` names the targets discovered.
     bool discovered = false;

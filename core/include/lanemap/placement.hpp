@@ -51,6 +51,7 @@ struct SmemByte {
     std::uint32_t address = 0;
     int bitLo = 0;
     int bits = 0;
+    int cta = 0; // the CTA of the cluster whose shared memory it is (a multicast load); 0 elsewhere
     friend bool operator==(const SmemByte&, const SmemByte&) = default;
 };
 
@@ -72,6 +73,7 @@ struct GlobalElement {
     int bits = 0;
     std::array<std::int64_t, 5> coord{};
     int rank = 0;
+    int cta = 0; // the CTA of the cluster whose load reads it (the loads of a multicast split); 0 elsewhere
     friend bool operator==(const GlobalElement&, const GlobalElement&) = default;
 };
 
@@ -142,6 +144,11 @@ class Placement {
     // for a cell no location holds (a hole) or one outside the matrix.
     std::vector<Holding> at(int row, int col, int matrix = 0) const;
 
+    // The CTAs of the cluster the placement spans: shared memory written by a multicast load (its holdings
+    // name the CTAs), global memory read by several CTAs' loads; 1 elsewhere.
+    int clusterCtas() const { return m_clusterCtas; }
+    void setClusterCtas(int ctas) { m_clusterCtas = ctas; }
+
     const Presentation& presentation() const { return m_presentation; }
     void setPresentation(Presentation presentation) { m_presentation = std::move(presentation); }
 
@@ -163,6 +170,7 @@ class Placement {
     ElementType m_type = ElementType::F32;
     int m_rows = 0, m_cols = 0, m_matrices = 1;
     int m_threads = 0, m_warpSize = kWarpSize;
+    int m_clusterCtas = 1;
     Dialect m_dialect;
     Presentation m_presentation;
 };

@@ -215,6 +215,12 @@ bool hasSharedMemoryOperands(const Variant& variant);
 // The shared-memory A and B of a wgmma variant for one major-ness and swizzle. Returns an empty list and
 // sets `error` when the choice does not fit (MN-major exists only for .f16/.bf16; dense mma has none).
 std::vector<SharedOperand> operands(const Variant& variant, const Choice& choice, std::string& error);
+// One of them (A or B) over `rows` x `cols` of its grid, a whole number of the variant's own tiles (0 x 0:
+// its own tile): the canonical layout of the whole extent, which is what the descriptors of the k-steps (and
+// m/n-steps) read as they advance the start address (CuTe's GMMA descriptor iterator adds the unswizzled
+// offset of the step's first element, and the swizzle acts on the absolute address). nullopt with `error`.
+std::optional<SharedOperand> operandOver(const Variant& variant, lanemap::Operand operand,
+                                         const Choice& choice, int rows, int cols, std::string& error);
 
 // Text view of one shared-memory operand: layout, descriptor, the XOR rule, an address grid in the operand's
 // orientation, and a memory map (one line per swizzled row, each 16-byte chunk naming the elements it holds

@@ -8,7 +8,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 
@@ -47,6 +49,10 @@ std::string json(const Instruction& in, const Placement& shared, const Placement
         o["col_axis"] = words.colAxis;
     ordered_json elements = ordered_json::array();
     int fills = 0;
+    // A placement over a cluster (a multicast): per CTA, the elements it holds and whose load brought them.
+    const bool cluster = shared.clusterCtas() > 1;
+    const bool loadsPerCta = global && global->clusterCtas() > 1;
+    std::vector<std::map<int, int>> perCta(static_cast<std::size_t>(std::max(1, shared.clusterCtas())));
     for (int r = 0; r < shared.rows(); ++r)
         for (int c = 0; c < shared.cols(); ++c) {
             ordered_json e;
@@ -54,8 +60,25 @@ std::string json(const Instruction& in, const Placement& shared, const Placement
             const std::vector<Holding> s = shared.at(r, c);
             e["smem_offset"] =
                 s.empty() ? ordered_json() : ordered_json(std::get<SmemByte>(s.front().at).address);
+            const std::vector<Holding> g = global ? global->at(r, c) : std::vector<Holding>{};
+            // The load that brought it: a split's loads are told apart by their CTA; a fill element's load
+            // is the one whose box holds its row.
+            int from = -1;
+            if (loadsPerCta && !g.empty())
+                from = std::get<GlobalElement>(g.front().at).cta;
+            if (cluster) {
+                ordered_json ctas = ordered_json::array();
+                for (const Holding& h : s) {
+                    const int cta = std::get<SmemByte>(h.at).cta;
+                    ctas.push_back(cta);
+                    if (cta >= 0 && cta < static_cast<int>(perCta.size()))
+                        ++perCta[static_cast<std::size_t>(cta)][from];
+                }
+                e["ctas"] = std::move(ctas);
+                if (loadsPerCta)
+                    e["from_cta"] = from >= 0 ? ordered_json(from) : ordered_json();
+            }
             if (global) {
-                const std::vector<Holding> g = global->at(r, c);
                 if (g.empty()) {
                     ++fills;
                     e["row"] = nullptr;
@@ -78,6 +101,31 @@ std::string json(const Instruction& in, const Placement& shared, const Placement
             elements.push_back(std::move(e));
         }
     o["fill_elements"] = fills;
+    if (cluster) {
+        const int bytes = static_cast<int>((traits(shared.elementType()).bits + 7) / 8);
+        ordered_json ctas = ordered_json::array();
+        for (std::size_t cta = 0; cta < perCta.size(); ++cta) {
+            int held = 0, fill = 0;
+            ordered_json from = ordered_json::array();
+            for (const auto& [load, count] : perCta[cta]) {
+                held += count;
+                if (load >= 0)
+                    from.push_back({{"cta", load}, {"elements", count}});
+                else
+                    fill += count;
+            }
+            ordered_json one;
+            one["cta"] = static_cast<int>(cta);
+            one["elements"] = held;
+            one["bytes"] = held * (bytes <= 1 ? 1 : bytes <= 2 ? 2 : bytes <= 4 ? 4 : 8);
+            if (loadsPerCta) {
+                one["from"] = std::move(from);
+                one["fill_elements"] = fill;
+            }
+            ctas.push_back(std::move(one));
+        }
+        o["cluster"] = {{"ctas", shared.clusterCtas()}, {"per_cta", std::move(ctas)}};
+    }
     o["elements"] = std::move(elements);
     return o.dump(1) + "\n";
 }

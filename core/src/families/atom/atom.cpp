@@ -534,6 +534,16 @@ void instantiateAtom(Instruction& in) {
         in.placements.push_back(Placement::sharedMemory(op));
 }
 
+// wgmma's A or B over an extent of whole tiles, as a descriptor loop reads it (lanemap/feeds.hpp).
+bool atomSharedOperand(const Instruction& in, Operand operand, const smem::Choice& choice, int rows, int cols,
+                       Placement& out, std::string& error) {
+    const std::optional<smem::SharedOperand> op = smem::operandOver(in, operand, choice, rows, cols, error);
+    if (!op)
+        return false;
+    out = Placement::sharedMemory(*op);
+    return true;
+}
+
 } // namespace
 
 const Family kMma{.name = "mma",
@@ -560,7 +570,8 @@ const Family kWgmma{.name = "wgmma",
                     .instantiate = instantiateAtom,
                     .cutlassAtom = atomCutlassName,
                     .nValues = wgmmaNValues,
-                    .atN = wgmmaAtN};
+                    .atN = wgmmaAtN,
+                    .sharedOperand = atomSharedOperand};
 const Family kWgmmaSp{
     .name = "wgmma.sp",
     .registerTable = registerWgmma,
@@ -570,6 +581,7 @@ const Family kWgmmaSp{
     .instantiate = instantiateAtom,
     .cutlassAtom = atomCutlassName,
     .nValues = wgmmaNValues,
-    .atN = wgmmaAtN};
+    .atN = wgmmaAtN,
+    .sharedOperand = atomSharedOperand};
 
 } // namespace lanemap::family

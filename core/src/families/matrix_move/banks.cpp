@@ -614,4 +614,25 @@ std::string toText(const Variant& move, const FeedCheck& check) {
     return out.str();
 }
 
+lanemap::Placement tilePlacement(const Variant& variant, const Analysis& analysis) {
+    const MatrixMove& mv = *matrixMoveOf(variant);
+    const Placement& p = analysis.placement;
+    const int elemBytes = elementBytes(mv);
+    const bool row = p.major == TileMajor::Row;
+    const int stride = p.pitchBytes + p.padBytes;
+    std::vector<std::vector<Holding>> cells(static_cast<std::size_t>(p.tileRows * p.tileCols));
+    for (int r = 0; r < p.tileRows; ++r)
+        for (int c = 0; c < p.tileCols; ++c) {
+            const int line = row ? r : c;
+            const int byteInLine = (row ? c : r) * elemBytes;
+            const std::uint32_t linear = p.start + static_cast<std::uint32_t>(line * stride + byteInLine);
+            cells[static_cast<std::size_t>(r * p.tileCols + c)].push_back(
+                {SmemByte{swizzled(p, linear, elemBytes), 0, analysis.elementBits}, Source::Doc});
+        }
+    const ElementType type =
+        analysis.elementBits == 16 ? ElementType::F16 : ElementType::U8; // b16 or b8 rows
+    return lanemap::Placement::table(OperandSet{Operand::A}, Space::SharedMemory, type, p.tileRows,
+                                     p.tileCols, std::move(cells));
+}
+
 } // namespace lanemap::banks

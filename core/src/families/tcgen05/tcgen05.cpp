@@ -314,6 +314,48 @@ void instantiateMma(Instruction& in) {
         in.placements.push_back(compose(tensor, *in.params.access));
     in.placements.insert(in.placements.begin(), std::move(tensor));
 }
+// A or B of a tcgen05.mma in shared memory, as its shared-memory descriptor reads it (§9.7.16.10.6, the
+// canonical layouts wgmma shares, plus the 128B-32B swizzle): one CTA's part — with cta_group::2 each CTA
+// of the pair holds M/2 rows of A and N/2 columns of B — over a whole number of tiles (lanemap/feeds.hpp).
+bool mmaSharedOperand(const Instruction& in, Operand operand, const smem::Choice& choice, int rows, int cols,
+                      Placement& out, std::string& error) {
+    const tmem::MmaShape* catalogShape = tmem::mmaOf(in);
+    if (!catalogShape || (operand != Operand::A && operand != Operand::B)) {
+        error = "a tcgen05.mma reads A and B from shared memory, not " + std::string(toString(operand));
+        return false;
+    }
+    tmem::MmaShape shape = *catalogShape;
+    shape.n = in.n;
+    const int bits = tmem::aElementBits(shape.kind);
+    const int k = tmem::kOf(shape.kind, shape.sparse);
+    const int m = shape.m / shape.ctaGroup, n = shape.n / shape.ctaGroup;
+    const bool a = operand == Operand::A;
+    smem::SharedOperand op{
+        operand,       a ? in.atype : in.btype, a ? m : k, a ? (shape.sparse ? k / 2 : k) : n,
+        a ? 'm' : 'n', a && shape.sparse,       {}};
+    if (rows == 0 && cols == 0) {
+        rows = op.rows;
+        cols = op.cols;
+    }
+    if (rows <= 0 || cols <= 0 || rows % op.rows != 0 || cols % op.cols != 0) {
+        error = "an extent of " + std::to_string(rows) + " x " + std::to_string(cols) +
+                " is not a whole number of " + in.spec + "'s " + std::to_string(op.rows) + " x " +
+                std::to_string(op.cols) + " " + std::string(toString(operand)) + " tiles";
+        return false;
+    }
+    op.rows = rows;
+    op.cols = cols;
+    const smem::Coord extent = op.toLayout(rows, cols);
+    try {
+        op.layout = smem::SmemLayout::make(bits, extent.mn, extent.k, choice.major, choice.swizzle);
+    } catch (const std::invalid_argument& e) {
+        error = e.what();
+        return false;
+    }
+    out = Placement::sharedMemory(op);
+    return true;
+}
+
 } // namespace
 
 // tcgen05.ld and tcgen05.st share one grammar and one access table; only their names differ.
@@ -349,7 +391,8 @@ const Family kTcgen05Mma{
             return words;
         },
     .nValues = [](const Instruction& entry) { return tmem::validN(*tmem::mmaOf(entry)).values(); },
-    .atN = atN};
+    .atN = atN,
+    .sharedOperand = mmaSharedOperand};
 
 } // namespace family
 

@@ -9,6 +9,7 @@
 #include <cctype>
 #include <charconv>
 #include <climits>
+#include <cstdio>
 #include <cstdlib>
 #include <numeric>
 
@@ -71,6 +72,30 @@ std::int64_t TensorMap::footprintBytes() const {
     for (int i = 1; i < rank; ++i)
         rows *= loaded(i);
     return rows * rowPitch();
+}
+
+int TensorMap::clusterCtas() const {
+    if (ctaMask == 0)
+        return 1;
+    if (cluster > 0)
+        return cluster;
+    int highest = 0;
+    for (int r = 0; r < 16; ++r)
+        if (ctaMask & (1u << r))
+            highest = r;
+    return highest + 1;
+}
+
+std::vector<int> TensorMap::receivers() const {
+    std::vector<int> out;
+    for (int r = 0; r < 16; ++r)
+        if (ctaMask & (1u << r))
+            out.push_back(r);
+    return out;
+}
+
+int TensorMap::loads() const {
+    return split ? static_cast<int>(receivers().size()) : 1;
 }
 
 TensorMap defaultMap(int rank) {
@@ -187,10 +212,37 @@ int gridRows(const TensorMap& m) {
     int rows = 1;
     for (int i = 1; i < m.rank; ++i)
         rows *= m.loaded(i);
-    return rows;
+    return rows * m.loads();
 }
 
-std::vector<BoxElement> boxElements(const TensorMap& m) {
+std::string checkMulticast(const TensorMap& m) {
+    if (m.split && m.ctaMask == 0)
+        return "multicast=split needs cta-mask=MASK: the CTAs that each load one box and receive them all";
+    if (m.ctaMask == 0) {
+        if (m.cluster > 1)
+            return "cluster=" + std::to_string(m.cluster) +
+                   " without cta-mask=MASK: a load reaches other CTAs only through .multicast::cluster and "
+                   "its "
+                   "ctaMask";
+        return {};
+    }
+    if (m.cluster < 0 || m.cluster > 16)
+        return "cluster=" + std::to_string(m.cluster) +
+               ": valid 1 to 16 CTAs (8 portable, 16 with cudaFuncAttributeNonPortableClusterSizeAllowed)";
+    const int ctas = m.clusterCtas();
+    if (ctas < 16 && (m.ctaMask >> ctas) != 0)
+        return "cta-mask=0x" +
+               [&] {
+                   char buf[8];
+                   std::snprintf(buf, sizeof buf, "%x", m.ctaMask);
+                   return std::string(buf);
+               }() +
+               " names CTA " + std::to_string(m.receivers().back()) + " of a " + std::to_string(ctas) +
+               "-CTA cluster: valid bits 0 to " + std::to_string(ctas - 1) + " (or a larger cluster=)";
+    return {};
+}
+
+std::vector<BoxElement> boxElements(const TensorMap& m, std::uint32_t base) {
     std::vector<BoxElement> out;
     const int eb = m.elementBytes();
     const auto total = static_cast<std::size_t>(m.boxBytes() / eb);
@@ -201,7 +253,7 @@ std::vector<BoxElement> boxElements(const TensorMap& m) {
         e.boxIndex = j;
         const auto inner = static_cast<std::uint32_t>(n % static_cast<std::size_t>(m.loaded(0)));
         const auto row = static_cast<std::uint32_t>(n / static_cast<std::size_t>(m.loaded(0)));
-        e.smemOffset = smem::swizzleAddress(row * static_cast<std::uint32_t>(m.rowPitch()) +
+        e.smemOffset = smem::swizzleAddress(base + row * static_cast<std::uint32_t>(m.rowPitch()) +
                                                 inner * static_cast<std::uint32_t>(eb),
                                             m.swizzle);
         std::int64_t offset = 0;
@@ -336,7 +388,7 @@ std::string parseWords(std::string_view words, int rank, TensorMap& m,
         break;
     }
     const std::string keys = "elem-bytes, type, tensor, strides, box, element-strides, origin, swizzle, "
-                             "interleave, oob, l2, tensormap";
+                             "interleave, oob, l2, tensormap, cta-mask, cluster, multicast";
     for (std::size_t t = 0; t < tokens.size(); ++t) {
         std::string key = tokens[t], value;
         const bool dashed = key.rfind("--", 0) == 0;
@@ -400,6 +452,14 @@ std::string parseWords(std::string_view words, int rank, TensorMap& m,
             std::string v = value;
             if (v == "128b-32b" || v == "128b_atom_32b")
                 swizzle = smem::Swizzle::B128Atom32;
+            else if (v == "128b-64b" || v == "128b_atom_64b" || v == "128b-32b-flip-8b" ||
+                     v == "128b_atom_32b_flip_8b")
+                // cuda.h (12.8 on) describes them in one line each; no ISA section or probe run does.
+                return "swizzle=" + excerpt(value, 24) + " (CU_TENSOR_MAP_SWIZZLE_128B_ATOM_" +
+                       (v.find("64") != std::string::npos ? "64B" : "32B_FLIP_8B") +
+                       ") is an sm_100 mode lanemap does not draw: the driver's header describes it in one "
+                       "line "
+                       "and no GPU here runs it; valid: none, 32B, 64B, 128B, 128B-32B (docs/tma.md#grammar)";
             else if (const std::optional<smem::Swizzle> s = smem::parseSwizzle(v))
                 swizzle = *s;
             else
@@ -420,6 +480,38 @@ std::string parseWords(std::string_view words, int rank, TensorMap& m,
                 m.oob = OobFill::Nan;
             else
                 return "oob=" + excerpt(value, 24) + ": valid zero, nan";
+        } else if (key == "cta-mask" || key == "ctamask") {
+            // 0x hex, 0b binary or decimal; the PTX operand is 16 bits.
+            std::int64_t v = -1;
+            std::string digits = value;
+            int base = 10;
+            if (digits.rfind("0x", 0) == 0)
+                base = 16, digits = digits.substr(2);
+            else if (digits.rfind("0b", 0) == 0)
+                base = 2, digits = digits.substr(2);
+            const char* end = digits.data() + digits.size();
+            if (auto [p, ec] = std::from_chars(digits.data(), end, v, base);
+                digits.empty() || ec != std::errc() || p != end)
+                v = -1;
+            if (v < 1 || v > 0xFFFF)
+                return "cta-mask=" + excerpt(value, 24) +
+                       ": valid a 16-bit mask naming at least one CTA, 0x1 to 0xffff (bit r: "
+                       "%cluster_ctarank r)";
+            m.ctaMask = static_cast<std::uint16_t>(v);
+        } else if (key == "cluster") {
+            const std::optional<std::int64_t> v = number(value);
+            if (!v || *v < 1 || *v > 16)
+                return "cluster=" + excerpt(value, 24) + ": valid 1 to 16 CTAs";
+            m.cluster = static_cast<int>(*v);
+        } else if (key == "multicast") {
+            if (value == "box")
+                m.split = false;
+            else if (value == "split")
+                m.split = true;
+            else
+                return "multicast=" + excerpt(value, 24) +
+                       ": valid box (every CTA of the mask receives the box: the PTX instruction) or split "
+                       "(CUTLASS's SM90_TMA_LOAD_MULTICAST: the mask's CTAs each load one box of the tile)";
         } else if (key == "l2") {
             const std::string_view names[] = {"none", "64b", "128b", "256b"};
             const auto it = std::find(std::begin(names), std::end(names), value);
@@ -588,6 +680,13 @@ std::string specText(const TensorMap& m) {
         s += " interleave=" + std::string(toString(m.interleave));
     if (m.l2 != L2Promotion::None)
         s += " l2=" + std::string(toString(m.l2));
+    if (m.ctaMask != 0) {
+        char mask[8];
+        std::snprintf(mask, sizeof mask, "%x", m.ctaMask);
+        s += " cta-mask=0x" + std::string(mask) + " cluster=" + std::to_string(m.clusterCtas());
+        if (m.split)
+            s += " multicast=split";
+    }
     return s;
 }
 

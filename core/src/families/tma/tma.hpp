@@ -54,6 +54,15 @@ struct TensorMap {
     L2Promotion l2 = L2Promotion::None;
     OobFill oob = OobFill::Zero;
     std::array<std::int64_t, kMaxRank> origin{}; // the load's tensor coordinates (int32 in PTX)
+    // .multicast::cluster (docs/tma.md#multicast): the ctaMask operand — bit r names the CTA whose
+    // %cluster_ctarank is r, each of which receives the box at the same CTA-relative offset — and the
+    // cluster's CTA count (0: the mask's highest bit + 1). ctaMask 0: no multicast.
+    std::uint16_t ctaMask = 0;
+    int cluster = 0;
+    // CUTLASS's SM90_TMA_LOAD_MULTICAST: the CTAs of the mask each issue one box, the t-th of them (in rank
+    // order) at `origin` + t boxes along the outermost dimension into dstMem + t x footprintBytes(), each
+    // multicast to the whole mask, so that every CTA of the mask holds the tile of all the boxes.
+    bool split = false;
 
     int elementBytes() const;
     // Elements the box holds along dimension i: ceil(box[i] / elementStrides[i]) (dimension 0 ignores its
@@ -68,6 +77,11 @@ struct TensorMap {
     int rowPitch() const;
     // Bytes of shared memory the box spans: rows x rowPitch().
     std::int64_t footprintBytes() const;
+    // The cluster's CTA count, and the CTAs of the mask in rank order (empty without multicast).
+    int clusterCtas() const;
+    std::vector<int> receivers() const;
+    // Boxes loaded: the mask's CTA count with `split`, else 1.
+    int loads() const;
     friend bool operator==(const TensorMap&, const TensorMap&) = default;
 };
 
@@ -97,11 +111,16 @@ struct BoxElement {
     std::int64_t globalOffset = 0;
 };
 
-// Every element of the box in shared-memory order of the box (innermost fastest). The map must pass
-// checkEncoding.
-std::vector<BoxElement> boxElements(const TensorMap& map);
+// Every element of the box in shared-memory order of the box (innermost fastest), from `base` bytes on
+// (the swizzle acts on the address from a base aligned to its repeat). The map must pass checkEncoding.
+std::vector<BoxElement> boxElements(const TensorMap& map, std::uint32_t base = 0);
 
-// The grid a placement draws: rows = every outer box index (dimension 1 fastest), cols = the innermost.
+// What a multicast asks that the encoder cannot see: "" or the word, its value and the valid range (a mask
+// naming no CTA or one beyond the cluster, a cluster over 16 CTAs, a split without a mask).
+std::string checkMulticast(const TensorMap& map);
+
+// The grid a placement draws: rows = every outer box index (dimension 1 fastest), cols = the innermost; a
+// split multicast stacks its loads' boxes (load t's rows after load t-1's).
 int gridRows(const TensorMap& map);
 int gridCols(const TensorMap& map);
 

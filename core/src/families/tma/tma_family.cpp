@@ -203,8 +203,12 @@ std::string validateTma(const Instruction& entry, const Params& p) {
         return "cuTensorMapEncodeTiled refuses this map: " + why;
     if (std::string why = checkLoad(map); !why.empty())
         return why;
-    if (map.footprintBytes() > 227 * 1024)
-        return "the box spans " + std::to_string(map.footprintBytes()) +
+    if (std::string why = checkMulticast(map); !why.empty())
+        return why;
+    if (map.footprintBytes() * map.loads() > 227 * 1024)
+        return (map.loads() > 1 ? "the " + std::to_string(map.loads()) + " boxes of the split span "
+                                : std::string("the box spans ")) +
+               std::to_string(map.footprintBytes() * map.loads()) +
                " bytes of shared memory; a CTA has at most 227 KiB (232,448 bytes)";
     return {};
 }
@@ -215,18 +219,30 @@ void instantiateTma(Instruction& in) {
     const int bits = map.elementBytes() * 8;
     std::vector<std::vector<Holding>> shared(static_cast<std::size_t>(rows * cols)),
         global(static_cast<std::size_t>(rows * cols));
+    // A multicast writes each element into every CTA of the mask, at the same offset; a split's load t is
+    // issued by the t-th CTA of the mask, one box further along the outermost dimension and one footprint
+    // further in shared memory (docs/tma.md#multicast).
+    const std::vector<int> receivers = map.ctaMask ? map.receivers() : std::vector<int>{0};
+    const auto outer = static_cast<std::size_t>(map.rank - 1);
     std::size_t cell = 0;
-    for (const BoxElement& e : boxElements(map)) { // shared-memory order = the grid's row-major order
-        shared[cell].push_back({SmemByte{e.smemOffset, 0, bits}, Source::Doc});
-        if (!e.fill) {
-            GlobalElement g;
-            g.offset = e.globalOffset;
-            g.bits = bits;
-            g.coord = e.coord;
-            g.rank = map.rank;
-            global[cell].push_back({g, Source::Doc});
+    for (int load = 0; load < map.loads(); ++load) {
+        TensorMap slice = map;
+        slice.origin[outer] += static_cast<std::int64_t>(load) * map.box[outer];
+        const auto base = static_cast<std::uint32_t>(load * map.footprintBytes());
+        for (const BoxElement& e : boxElements(slice, base)) { // shared-memory order = the grid's row-major
+            for (const int cta : receivers)
+                shared[cell].push_back({SmemByte{e.smemOffset, 0, bits, cta}, Source::Doc});
+            if (!e.fill) {
+                GlobalElement g;
+                g.offset = e.globalOffset;
+                g.bits = bits;
+                g.coord = e.coord;
+                g.rank = map.rank;
+                g.cta = map.split ? receivers[static_cast<std::size_t>(load)] : 0;
+                global[cell].push_back({g, Source::Doc});
+            }
+            ++cell;
         }
-        ++cell;
     }
     in.atype = in.btype = in.ctype = in.dtype = map.type;
     Presentation words;
@@ -235,18 +251,41 @@ void instantiateTma(Instruction& in) {
     words.extentTitle = "box " + std::to_string(rows) + " \u00d7 " + std::to_string(cols) + " ." +
                         std::string(toString(map.type)) + ", " + std::string(smem::toString(map.swizzle)) +
                         " swizzle";
+    // A split's mbarrier counts every box it receives: said with the multicast below.
     words.extentFact = specText(map) + "; " + std::to_string(map.boxBytes()) +
-                       " bytes loaded (the mbarrier's transaction count) into " +
+                       (map.loads() > 1 ? " bytes loaded per box, each into "
+                                        : " bytes loaded (the mbarrier's transaction count) into ") +
                        std::to_string(map.footprintBytes()) + " bytes of shared memory";
     if (map.swizzle == smem::Swizzle::B128Atom32) // docs/tma.md#legality-study, finding 3
         words.extentFact +=
             "; 128B-32B is an sm_100 mode: cuTensorMapEncodeTiled refuses it on sm_90 (an H200 "
             "answered CUDA_ERROR_INVALID_VALUE), and this placement is not confirmed on hardware";
+    if (map.ctaMask != 0) {
+        std::string ctas;
+        for (const int r : receivers)
+            ctas += (ctas.empty() ? "" : ", ") + std::to_string(r);
+        const int n = static_cast<int>(receivers.size());
+        words.extentFact += "; multicast to CTA" + std::string(n == 1 ? " " : "s ") + ctas + " of a " +
+                            std::to_string(map.clusterCtas()) + "-CTA cluster";
+        if (map.split)
+            words.extentFact += ": each of them loads one box (CTA " + std::to_string(receivers.front()) +
+                                " the first, rows 0.." + std::to_string(rows / n - 1) +
+                                ") and every one receives all " + std::to_string(n) + " (" +
+                                std::to_string(map.boxBytes() * n) +
+                                " bytes, its mbarrier's transaction count)";
+        else
+            words.extentFact += ": each receives the whole box at the same offset (its mbarrier counts " +
+                                std::to_string(map.boxBytes()) + " bytes)";
+        if (receivers.size() < static_cast<std::size_t>(map.clusterCtas()))
+            words.extentFact += "; the cluster's other CTAs receive nothing";
+    }
     Placement s = Placement::table(OperandSet{Operand::D}, Space::SharedMemory, map.type, rows, cols,
                                    std::move(shared));
+    s.setClusterCtas(map.clusterCtas());
     s.setPresentation(words);
     Placement g =
         Placement::table(OperandSet{Operand::D}, Space::Global, map.type, rows, cols, std::move(global));
+    g.setClusterCtas(map.split ? map.clusterCtas() : 1);
     g.setPresentation(std::move(words));
     in.placements.push_back(std::move(s));
     in.placements.push_back(std::move(g));

@@ -514,6 +514,37 @@ std::vector<SharedOperand> operands(const Variant& v, const Choice& choice, std:
     return out;
 }
 
+std::optional<SharedOperand> operandOver(const Variant& v, lanemap::Operand operand, const Choice& choice,
+                                         int rows, int cols, std::string& error) {
+    std::vector<SharedOperand> own = operands(v, choice, error);
+    if (own.empty())
+        return std::nullopt;
+    if (operand != lanemap::Operand::A && operand != lanemap::Operand::B) {
+        error = "wgmma reads A and B from shared memory, not " + std::string(lanemap::toString(operand));
+        return std::nullopt;
+    }
+    SharedOperand op = own[operand == lanemap::Operand::A ? 0 : 1];
+    if (rows == 0 && cols == 0)
+        return op;
+    if (rows <= 0 || cols <= 0 || rows % op.rows != 0 || cols % op.cols != 0) {
+        error = "an extent of " + std::to_string(rows) + " x " + std::to_string(cols) +
+                " is not a whole number of " + v.spec + "'s " + std::to_string(op.rows) + " x " +
+                std::to_string(op.cols) + " " + std::string(lanemap::toString(operand)) + " tiles";
+        return std::nullopt;
+    }
+    const Coord extent = op.toLayout(rows, cols);
+    try {
+        op.layout =
+            SmemLayout::make(op.layout.elementBits(), extent.mn, extent.k, choice.major, choice.swizzle);
+    } catch (const std::invalid_argument& e) {
+        error = e.what();
+        return std::nullopt;
+    }
+    op.rows = rows;
+    op.cols = cols;
+    return op;
+}
+
 std::string toText(const SharedOperand& op) {
     const SmemLayout& l = op.layout;
     std::ostringstream out;

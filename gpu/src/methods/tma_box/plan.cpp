@@ -94,7 +94,10 @@ Config configOf(const std::string& spec) {
     }
     if (!shared || !global)
         throw std::logic_error("a TMA instance has a shared-memory and a global placement");
-    // The footprint and 1 KiB past it (what the kernel reads back): 0xA5 where no element lands.
+    // The footprint and 1 KiB past it (what the kernel reads back): 0xA5 where no element lands. The probe
+    // runs one CTA and one load: a multicast's other CTAs and a split's other loads are lanemap-tma-box's.
+    if (c.map.ctaMask != 0)
+        throw std::invalid_argument("the probe runs one CTA's load; a multicast runs in lanemap-tma-box");
     c.expected.assign(static_cast<std::size_t>(c.map.footprintBytes()) + 1024, 0xA5);
     for (int r = 0; r < shared->rows(); ++r)
         for (int col = 0; col < shared->cols(); ++col) {
@@ -107,6 +110,28 @@ Config configOf(const std::string& spec) {
             }
         }
     return c;
+}
+
+std::vector<std::vector<std::uint8_t>> clusterImages(const Instruction& instance, std::size_t span) {
+    const Placement* shared = instance.placement(Space::SharedMemory, Operand::D);
+    const Placement* global = instance.placement(Space::Global, Operand::D);
+    if (!shared || !global)
+        throw std::logic_error("a TMA instance has a shared-memory and a global placement");
+    std::vector<std::vector<std::uint8_t>> images(static_cast<std::size_t>(shared->clusterCtas()),
+                                                  std::vector<std::uint8_t>(span, 0xA5));
+    for (int r = 0; r < shared->rows(); ++r)
+        for (int col = 0; col < shared->cols(); ++col) {
+            const std::vector<Holding> g = global->at(r, col);
+            for (const Holding& h : shared->at(r, col)) {
+                const SmemByte& s = std::get<SmemByte>(h.at);
+                std::vector<std::uint8_t>& image = images[static_cast<std::size_t>(s.cta)];
+                for (int k = 0; k < s.bits / 8; ++k)
+                    if (s.address + static_cast<std::uint32_t>(k) < image.size())
+                        image[s.address + static_cast<std::uint32_t>(k)] =
+                            g.empty() ? 0 : tensorByte(std::get<GlobalElement>(g.front().at).offset + k);
+            }
+        }
+    return images;
 }
 
 Plan planProbe(const Instruction& instruction) {

@@ -76,6 +76,86 @@ __global__ void loadBox(const __grid_constant__ CUtensorMap map, int c0, int c1,
 #endif
 }
 
+// The multicast form: a cluster of CTAs, each with its own mbarrier; see run_box.hpp runMulticast.
+template <int Rank>
+__global__ void loadMulticast(const __grid_constant__ CUtensorMap map, int c0, int c1, int c2, int c3, int c4,
+                              int outerStep, unsigned footprint, unsigned short mask, int split,
+                              unsigned expectBytes, unsigned spanBytes, unsigned char* out) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    extern __shared__ __align__(1024) unsigned char dynamicSmem[];
+    __shared__ __align__(8) unsigned long long barrier;
+    unsigned char* box = reinterpret_cast<unsigned char*>(
+        (reinterpret_cast<unsigned long long>(dynamicSmem) + 1023ull) & ~1023ull);
+    for (unsigned i = threadIdx.x; i < spanBytes; i += blockDim.x)
+        box[i] = 0xA5;
+    unsigned rank = 0;
+    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+    const bool receives = (mask >> rank) & 1u;
+    const unsigned bar = static_cast<unsigned>(__cvta_generic_to_shared(&barrier));
+    if (threadIdx.x == 0) {
+        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(bar));
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    }
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    __syncthreads();
+    if (threadIdx.x == 0 && receives)
+        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(expectBytes)
+                     : "memory");
+    // Every CTA's mbarrier is armed before any load can complete on it.
+    asm volatile("barrier.cluster.arrive.release.aligned; barrier.cluster.wait.acquire.aligned;" ::
+                     : "memory");
+    const unsigned below = mask & ((1u << rank) - 1u);
+    const bool lowest = receives && below == 0;
+    if (threadIdx.x == 0 && (split ? receives : lowest)) {
+        const int t = split ? __popc(below) : 0;
+        int c[5] = {c0, c1, c2, c3, c4};
+        c[Rank - 1] += t * outerStep;
+        const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(box)) + t * footprint;
+        const unsigned long long m = reinterpret_cast<unsigned long long>(&map);
+        if constexpr (Rank == 1)
+            asm volatile("cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes."
+                         "multicast::cluster [%0], [%1, {%2}], [%3], %4;" ::"r"(dst),
+                         "l"(m), "r"(c[0]), "r"(bar), "h"(mask)
+                         : "memory");
+        else if constexpr (Rank == 2)
+            asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes."
+                         "multicast::cluster [%0], [%1, {%2, %3}], [%4], %5;" ::"r"(dst),
+                         "l"(m), "r"(c[0]), "r"(c[1]), "r"(bar), "h"(mask)
+                         : "memory");
+        else if constexpr (Rank == 3)
+            asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes."
+                         "multicast::cluster [%0], [%1, {%2, %3, %4}], [%5], %6;" ::"r"(dst),
+                         "l"(m), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(bar), "h"(mask)
+                         : "memory");
+        else if constexpr (Rank == 4)
+            asm volatile("cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes."
+                         "multicast::cluster [%0], [%1, {%2, %3, %4, %5}], [%6], %7;" ::"r"(dst),
+                         "l"(m), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(bar), "h"(mask)
+                         : "memory");
+        else
+            asm volatile("cp.async.bulk.tensor.5d.shared::cluster.global.tile.mbarrier::complete_tx::bytes."
+                         "multicast::cluster [%0], [%1, {%2, %3, %4, %5, %6}], [%7], %8;" ::"r"(dst),
+                         "l"(m), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(c[4]), "r"(bar), "h"(mask)
+                         : "memory");
+    }
+    unsigned done = receives ? 0u : 1u;
+    for (long long tries = 0; !done && tries < (1ll << 24); ++tries)
+        asm volatile(
+            "{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0; selp.u32 %0, 1, 0, p; }"
+            : "=r"(done)
+            : "r"(bar)
+            : "memory");
+    unsigned char* mine = out + static_cast<unsigned long long>(rank) * (spanBytes + 1);
+    for (unsigned i = threadIdx.x; i < spanBytes; i += blockDim.x)
+        mine[i] = box[i];
+    if (threadIdx.x == 0)
+        mine[spanBytes] = done ? 1 : 2;
+    // No CTA leaves while another's copies may still write into it.
+    asm volatile("barrier.cluster.arrive.release.aligned; barrier.cluster.wait.acquire.aligned;" ::
+                     : "memory");
+#endif
+}
+
 CUtensorMapDataType dataType(ElementType t) {
     switch (t) {
     case ElementType::U8:
@@ -137,6 +217,25 @@ std::string cudaText(cudaError_t e) {
     return std::string(cudaGetErrorName(e)) + ": " + cudaGetErrorString(e);
 }
 
+// cuTensorMapEncodeTiled with the map's parameters; its CUresult.
+int encodeInto(EncodeTiled encode, const tma::TensorMap& m, void* dTensor, CUtensorMap& map) {
+    cuuint64_t dims[5], strides[4];
+    cuuint32_t box[5], estrides[5];
+    for (int i = 0; i < m.rank; ++i) {
+        dims[i] = static_cast<cuuint64_t>(m.dims[static_cast<std::size_t>(i)]);
+        box[i] = static_cast<cuuint32_t>(m.box[static_cast<std::size_t>(i)]);
+        estrides[i] = static_cast<cuuint32_t>(m.elementStrides[static_cast<std::size_t>(i)]);
+        if (i >= 1)
+            strides[i - 1] = static_cast<cuuint64_t>(m.strides[static_cast<std::size_t>(i)]);
+    }
+    return static_cast<int>(
+        encode(&map, dataType(m.type), static_cast<cuuint32_t>(m.rank), dTensor, dims, strides, box, estrides,
+               static_cast<CUtensorMapInterleave>(static_cast<int>(m.interleave)), swizzleOf(m.swizzle),
+               static_cast<CUtensorMapL2promotion>(static_cast<int>(m.l2)),
+               m.oob == tma::OobFill::Nan ? CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA
+                                          : CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
+}
+
 } // namespace
 
 BoxRun runBox(const tma::TensorMap& m, std::span<const std::uint8_t> tensor) {
@@ -166,21 +265,7 @@ BoxRun runBox(const tma::TensorMap& m, std::span<const std::uint8_t> tensor) {
     if (cudaError_t e = cudaMalloc(&dOut, spanBytes + 1); e != cudaSuccess)
         return fail("cudaMalloc out", e);
     alignas(64) CUtensorMap map{};
-    cuuint64_t dims[5], strides[4];
-    cuuint32_t box[5], estrides[5];
-    for (int i = 0; i < m.rank; ++i) {
-        dims[i] = static_cast<cuuint64_t>(m.dims[static_cast<std::size_t>(i)]);
-        box[i] = static_cast<cuuint32_t>(m.box[static_cast<std::size_t>(i)]);
-        estrides[i] = static_cast<cuuint32_t>(m.elementStrides[static_cast<std::size_t>(i)]);
-        if (i >= 1)
-            strides[i - 1] = static_cast<cuuint64_t>(m.strides[static_cast<std::size_t>(i)]);
-    }
-    run.encodeStatus = static_cast<int>(
-        encode(&map, dataType(m.type), static_cast<cuuint32_t>(m.rank), dTensor, dims, strides, box, estrides,
-               static_cast<CUtensorMapInterleave>(static_cast<int>(m.interleave)), swizzleOf(m.swizzle),
-               static_cast<CUtensorMapL2promotion>(static_cast<int>(m.l2)),
-               m.oob == tma::OobFill::Nan ? CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA
-                                          : CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
+    run.encodeStatus = encodeInto(encode, m, dTensor, map);
     std::memcpy(run.encoded.data(), &map, 128);
     if (run.encodeStatus != 0) {
         run.error =
@@ -214,6 +299,96 @@ BoxRun runBox(const tma::TensorMap& m, std::span<const std::uint8_t> tensor) {
     if (status != 1)
         run.error = status == 2 ? "the mbarrier's transaction count never completed (2^24 waits)"
                                 : "the kernel did not run the load (no sm_90 code for this device?)";
+    cudaFree(dTensor);
+    cudaFree(dOut);
+    return run;
+}
+
+ClusterRun runMulticast(const tma::TensorMap& m, std::span<const std::uint8_t> tensor) {
+    ClusterRun run;
+    EncodeTiled encode = encoder(run.error);
+    if (!encode)
+        return run;
+    const int ctas = m.clusterCtas();
+    const auto footprint = static_cast<unsigned>(m.footprintBytes());
+    const auto spanBytes = footprint * static_cast<unsigned>(m.loads()) + 1024u;
+    void* dTensor = nullptr;
+    unsigned char* dOut = nullptr;
+    auto fail = [&](const char* what, cudaError_t e) {
+        run.error = std::string(what) + ": " + cudaText(e);
+        if (dTensor)
+            cudaFree(dTensor);
+        if (dOut)
+            cudaFree(dOut);
+        return run;
+    };
+    if (cudaError_t e = cudaMalloc(&dTensor, tensor.size() + 256); e != cudaSuccess)
+        return fail("cudaMalloc tensor", e);
+    if (cudaError_t e = cudaMemcpy(dTensor, tensor.data(), tensor.size(), cudaMemcpyHostToDevice);
+        e != cudaSuccess)
+        return fail("cudaMemcpy tensor", e);
+    const std::size_t outBytes = static_cast<std::size_t>(ctas) * (spanBytes + 1);
+    if (cudaError_t e = cudaMalloc(&dOut, outBytes); e != cudaSuccess)
+        return fail("cudaMalloc out", e);
+    if (cudaError_t e = cudaMemset(dOut, 0, outBytes); e != cudaSuccess)
+        return fail("cudaMemset out", e);
+    alignas(64) CUtensorMap map{};
+    run.encodeStatus = encodeInto(encode, m, dTensor, map);
+    std::memcpy(run.encoded.data(), &map, 128);
+    if (run.encodeStatus != 0) {
+        run.error =
+            "cuTensorMapEncodeTiled refused the map (CUresult " + std::to_string(run.encodeStatus) + ")";
+        cudaFree(dTensor);
+        cudaFree(dOut);
+        return run;
+    }
+    void (*kernels[5])(CUtensorMap, int, int, int, int, int, int, unsigned, unsigned short, int, unsigned,
+                       unsigned, unsigned char*) = {loadMulticast<1>, loadMulticast<2>, loadMulticast<3>,
+                                                    loadMulticast<4>, loadMulticast<5>};
+    auto kernel = kernels[m.rank - 1];
+    const std::size_t smemBytes = spanBytes + 1024;
+    if (cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             static_cast<int>(smemBytes));
+        e != cudaSuccess)
+        return fail("cudaFuncSetAttribute (shared memory)", e);
+    if (ctas > 8)
+        if (cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+            e != cudaSuccess)
+            return fail("cudaFuncSetAttribute (a cluster over 8 CTAs)", e);
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(static_cast<unsigned>(ctas), 1, 1);
+    config.blockDim = dim3(128, 1, 1);
+    config.dynamicSmemBytes = smemBytes;
+    cudaLaunchAttribute attribute{};
+    attribute.id = cudaLaunchAttributeClusterDimension;
+    attribute.val.clusterDim.x = static_cast<unsigned>(ctas);
+    attribute.val.clusterDim.y = 1;
+    attribute.val.clusterDim.z = 1;
+    config.attrs = &attribute;
+    config.numAttrs = 1;
+    const auto expectBytes = static_cast<unsigned>(m.boxBytes() * m.loads());
+    const int outer = m.rank - 1;
+    if (cudaError_t e = cudaLaunchKernelEx(
+            &config, kernel, map, static_cast<int>(m.origin[0]), static_cast<int>(m.origin[1]),
+            static_cast<int>(m.origin[2]), static_cast<int>(m.origin[3]), static_cast<int>(m.origin[4]),
+            m.box[static_cast<std::size_t>(outer)], footprint, static_cast<unsigned short>(m.ctaMask),
+            m.split ? 1 : 0, expectBytes, spanBytes, dOut);
+        e != cudaSuccess)
+        return fail("cudaLaunchKernelEx (cluster)", e);
+    if (cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess)
+        return fail("the multicast load", e);
+    std::vector<std::uint8_t> all(outBytes);
+    if (cudaError_t e = cudaMemcpy(all.data(), dOut, outBytes, cudaMemcpyDeviceToHost); e != cudaSuccess)
+        return fail("cudaMemcpy out", e);
+    for (int cta = 0; cta < ctas; ++cta) {
+        const auto first = all.begin() + static_cast<std::ptrdiff_t>(cta) * (spanBytes + 1);
+        run.images.emplace_back(first, first + spanBytes);
+        const int status = *(first + spanBytes);
+        if (status != 1 && run.error.empty())
+            run.error = "CTA " + std::to_string(cta) +
+                        (status == 2 ? ": its mbarrier's transaction count never completed (2^24 waits)"
+                                     : ": the kernel did not run (no sm_90a code for this device?)");
+    }
     cudaFree(dTensor);
     cudaFree(dOut);
     return run;

@@ -22,4 +22,18 @@ struct BoxRun {
 // `tensor`: the global tensor's bytes. Throws nothing: every failure is in the result.
 BoxRun runBox(const tma::TensorMap& map, std::span<const std::uint8_t> tensor);
 
+// A multicast load (map.ctaMask != 0, docs/tma.md#multicast) in a cluster of map.clusterCtas() CTAs launched
+// with cudaLaunchKernelEx: every CTA fills its shared memory with 0xA5 and arms its own mbarrier (the
+// mask's CTAs expect the box's bytes, a split's all of its boxes'); after a cluster barrier the lowest CTA of
+// the mask issues the box (map.split: each CTA of the mask issues its own, one box further along the
+// outermost dimension and one footprint further in shared memory), with .multicast::cluster and the mask;
+// each CTA of the mask waits on its mbarrier, and every CTA writes its shared memory back.
+struct ClusterRun {
+    int encodeStatus = -1;
+    std::string error;
+    std::vector<std::vector<std::uint8_t>> images; // per CTA: shared memory [0, loads x footprint + 1024)
+    std::array<std::uint8_t, 128> encoded{};
+};
+ClusterRun runMulticast(const tma::TensorMap& map, std::span<const std::uint8_t> tensor);
+
 } // namespace lanemap::gpu::tmabox

@@ -46,6 +46,10 @@ std::vector<std::string> catalogSpecs(int rank);
 // A configuration from its spec text (it must pass the family's checks).
 Config configOf(const std::string& spec);
 Plan planProbe(const Instruction& instruction);
+// A multicast instance (docs/tma.md#multicast): per CTA of its cluster, the `span` bytes of shared memory
+// from the box's base after the loads, as the placements say (SmemByte::cta names the CTA; fill 0; 0xA5 where
+// nothing lands). What lanemap-tma-box and the GPU test compare each CTA's read-back with.
+std::vector<std::vector<std::uint8_t>> clusterImages(const Instruction& instance, std::size_t span);
 std::vector<std::uint32_t> simulate(const Plan& plan);
 Interpretation interpret(const Plan& plan, std::span<const std::uint32_t> raw);
 
