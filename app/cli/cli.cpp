@@ -342,9 +342,7 @@ int cmdProbeTile(const std::string& spec, const tile::TileLayout& tileLayout,
     }
     out << "probing " << tile::nameOf(*tile) << " on " << availability.device.name << " (sm_"
         << availability.device.sm << ")\n";
-    ProbeReport report;
-    report.device = availability.device;
-    report.results.push_back(gpu::probeTile(*tile));
+    const ProbeReport report = gpu::probeTile(*tile); // dated, with the device and lanemap's version
     const ProbeResult& r = report.results.front();
     out << r.verdict << '\t' << r.spec << '\t' << r.cellsChecked << " cells";
     if (r.cellsMismatched)

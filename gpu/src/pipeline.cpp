@@ -154,8 +154,14 @@ Interpretation interpretTileOn(Device& device, const Instruction& tile) {
     return out;
 }
 
-ProbeResult probeTile(const Instruction& tile) {
-    return std::move(interpretTileOn(localDevice(), tile).result);
+ProbeReport probeTile(const Instruction& tile) {
+    ProbeReport report;
+    report.lanemapVersion = LANEMAP_VERSION;
+    report.date = isoNow();
+    Device& device = localDevice();
+    report.device = device.info();
+    report.results.push_back(std::move(interpretTileOn(device, tile).result));
+    return report;
 }
 
 namespace {

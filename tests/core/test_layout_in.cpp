@@ -275,6 +275,35 @@ TEST(LayoutIn, CutlassConformanceIsAsRecorded) {
         << "docs/conform/cutlass-4.7.0.md is not what conform prints";
 }
 
+TEST(LayoutIn, TritonConformanceIsAsRecorded) {
+    // resources/conform/triton-3.6.0.txt: Triton's own linear layouts of its MMA encodings
+    // (docs/conform/triton-3.6.0.md), dumped with Triton 3.6.0.
+    std::ifstream in(LANEMAP_SOURCE_DIR "/resources/conform/triton-3.6.0.txt");
+    ASSERT_TRUE(in);
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string error;
+    const std::optional<std::vector<ConformLine>> lines = conform(text.str(), error);
+    ASSERT_TRUE(lines) << error;
+    ASSERT_EQ(lines->size(), 18u);
+    for (const ConformLine& l : *lines) {
+        // Triton tiles K by the larger instruction: its m16n8k8 f16 and m16n8k16 s8 operands are those of
+        // m16n8k16 and m16n8k32, each element held twice; every other line is lanemap's operand.
+        const bool smallerK =
+            l.claim.rfind("mma.m16n8k8.f16:", 0) == 0 || l.claim.rfind("mma.m16n8k16.s8:", 0) == 0;
+        const bool operand = l.claim.back() == 'A' || l.claim.back() == 'B';
+        EXPECT_EQ(l.verdict, smallerK && operand ? Conformance::Differs : Conformance::Equal) << l.claim;
+    }
+    const std::string matrix = conformMatrix(*lines);
+    EXPECT_NE(matrix.find("18 layouts: 14 equal, 4 differ, 0 not linear, 0 unknown"), std::string::npos)
+        << matrix;
+    std::ifstream kept(LANEMAP_SOURCE_DIR "/docs/conform/triton-3.6.0.md");
+    std::stringstream doc;
+    doc << kept.rdbuf();
+    EXPECT_NE(doc.str().find(matrix), std::string::npos)
+        << "docs/conform/triton-3.6.0.md is not what conform prints";
+}
+
 TEST(LayoutIn, AThreadMapComparesAQuadPairAtomWithItsLanes) {
     std::string error;
     const std::optional<std::vector<int>> lanes = readThreadMap("(_4,_2):(_1,_16)", error);

@@ -109,7 +109,12 @@ TEST(TiledMmaProbeDevice, EveryTileIsConfirmedAndAWrongPermutationFails) {
     for (const Case& c : kTiles) {
         SCOPED_TRACE(c.atoms + " " + c.permutation);
         const auto tile = tileOf(c.atoms, c.permutation);
-        const ProbeResult r = gpu::probeTile(*tile);
+        const ProbeReport report = gpu::probeTile(*tile);
+        EXPECT_FALSE(report.date.empty()) << "a recorded report says when it ran";
+        EXPECT_EQ(report.lanemapVersion, LANEMAP_VERSION);
+        EXPECT_EQ(report.device.name, a.device.name);
+        ASSERT_EQ(report.results.size(), 1u);
+        const ProbeResult& r = report.results.front();
         EXPECT_EQ(r.verdict, Verdict::Pass) << r.reason;
         EXPECT_GT(r.cellsChecked, 0);
         EXPECT_EQ(r.cellsMismatched, 0);

@@ -135,8 +135,9 @@ const ProbeMethod* probeMethodNamed(std::string_view name);
 // `device`: every register of A, B, C/D of every thread of the CTA (docs/tiles.md#proof). The result's spec
 // names the tile.
 Interpretation interpretTileOn(Device& device, const Instruction& tile);
-// The same on this machine's GPU (localDevice()): unsupported, with the reason, without one.
-ProbeResult probeTile(const Instruction& tile);
+// The same on this machine's GPU (localDevice()), as a report to record: the device, the date and lanemap's
+// version with the one result (unsupported, with the reason, without a GPU).
+ProbeReport probeTile(const Instruction& tile);
 
 // probeOn with everything the method read: a discovering method's layouts as well as the verdict.
 Interpretation interpretOn(Device& device, const Variant& variant);
