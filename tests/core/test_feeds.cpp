@@ -8,20 +8,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include "selection_text.hpp"
+
 #include <gtest/gtest.h>
 
 namespace test_feeds {
 
 using namespace lanemap;
+using lanemap::test::parsed;
 
 namespace {
-
-Selection parsed(std::string_view text) {
-    const ParsedSpec p = parseSpec(text, Catalog::instance());
-    if (!p)
-        throw std::runtime_error(p.error);
-    return selectionOf(p);
-}
 
 struct Ask {
     std::string box;

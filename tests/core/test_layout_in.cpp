@@ -236,14 +236,19 @@ TEST(LayoutIn, APastedLayoutIsDrawnAsARegisterPlacement) {
     EXPECT_EQ(j["elements"][1], nlohmann::json({0, 1, 0, 0}));
 }
 
-TEST(LayoutIn, CutlassConformanceIsAsRecorded) {
-    // resources/conform/cutlass-4.7.0.txt: CUTLASS's own MMA_Traits layouts (docs/conform/cutlass-4.7.0.md).
-    std::ifstream in(LANEMAP_SOURCE_DIR "/resources/conform/cutlass-4.7.0.txt");
-    ASSERT_TRUE(in);
+// A file of the source tree, whole ("" when it cannot be read: the test's comparisons then fail).
+std::string sourceFile(const std::string& path) {
+    std::ifstream in(LANEMAP_SOURCE_DIR "/" + path);
     std::stringstream text;
     text << in.rdbuf();
+    return text.str();
+}
+
+TEST(LayoutIn, CutlassConformanceIsAsRecorded) {
+    // resources/conform/cutlass-4.7.0.txt: CUTLASS's own MMA_Traits layouts (docs/conform/cutlass-4.7.0.md).
     std::string error;
-    const std::optional<std::vector<ConformLine>> lines = conform(text.str(), error);
+    const std::optional<std::vector<ConformLine>> lines =
+        conform(sourceFile("resources/conform/cutlass-4.7.0.txt"), error);
     ASSERT_TRUE(lines) << error;
     ASSERT_EQ(lines->size(), 100u);
     int equal = 0, mapped = 0;
@@ -268,22 +273,16 @@ TEST(LayoutIn, CutlassConformanceIsAsRecorded) {
     EXPECT_NE(matrix.find("100 layouts: 99 equal, 0 differ, 1 not linear, 0 unknown"), std::string::npos)
         << matrix;
     // The file kept in docs/conform/ is what conform prints.
-    std::ifstream kept(LANEMAP_SOURCE_DIR "/docs/conform/cutlass-4.7.0.md");
-    std::stringstream doc;
-    doc << kept.rdbuf();
-    EXPECT_NE(doc.str().find(matrix), std::string::npos)
+    EXPECT_NE(sourceFile("docs/conform/cutlass-4.7.0.md").find(matrix), std::string::npos)
         << "docs/conform/cutlass-4.7.0.md is not what conform prints";
 }
 
 TEST(LayoutIn, TritonConformanceIsAsRecorded) {
     // resources/conform/triton-3.6.0.txt: Triton's own linear layouts of its MMA encodings
     // (docs/conform/triton-3.6.0.md), dumped with Triton 3.6.0.
-    std::ifstream in(LANEMAP_SOURCE_DIR "/resources/conform/triton-3.6.0.txt");
-    ASSERT_TRUE(in);
-    std::stringstream text;
-    text << in.rdbuf();
     std::string error;
-    const std::optional<std::vector<ConformLine>> lines = conform(text.str(), error);
+    const std::optional<std::vector<ConformLine>> lines =
+        conform(sourceFile("resources/conform/triton-3.6.0.txt"), error);
     ASSERT_TRUE(lines) << error;
     ASSERT_EQ(lines->size(), 18u);
     for (const ConformLine& l : *lines) {
@@ -297,10 +296,7 @@ TEST(LayoutIn, TritonConformanceIsAsRecorded) {
     const std::string matrix = conformMatrix(*lines);
     EXPECT_NE(matrix.find("18 layouts: 14 equal, 4 differ, 0 not linear, 0 unknown"), std::string::npos)
         << matrix;
-    std::ifstream kept(LANEMAP_SOURCE_DIR "/docs/conform/triton-3.6.0.md");
-    std::stringstream doc;
-    doc << kept.rdbuf();
-    EXPECT_NE(doc.str().find(matrix), std::string::npos)
+    EXPECT_NE(sourceFile("docs/conform/triton-3.6.0.md").find(matrix), std::string::npos)
         << "docs/conform/triton-3.6.0.md is not what conform prints";
 }
 

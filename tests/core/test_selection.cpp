@@ -4,22 +4,14 @@
 #include "lanemap/selection.hpp"
 #include "lanemap/spec.hpp"
 
+#include "selection_text.hpp"
+
 #include <gtest/gtest.h>
 
 namespace test_selection {
 
 using namespace lanemap;
-
-namespace {
-
-Selection parsed(std::string_view text) {
-    const ParsedSpec p = parseSpec(text, Catalog::instance());
-    if (!p)
-        throw std::runtime_error(p.error);
-    return selectionOf(p);
-}
-
-} // namespace
+using lanemap::test::parsed;
 
 TEST(Selection, DefaultParametersAreTheCatalogsOwnInstruction) {
     const Selection s = parsed("mma.m16n8k16.f16");

@@ -12,37 +12,21 @@
 
 #include <nlohmann/json.hpp>
 
+#include "selection_text.hpp"
+
 #include <gtest/gtest.h>
 
 namespace test_tma {
 
 using namespace lanemap;
+using lanemap::test::parsed;
+using lanemap::test::placementIn;
+using lanemap::test::refusal;
 
 namespace {
 
-Selection parsed(std::string_view text) {
-    const ParsedSpec p = parseSpec(text, Catalog::instance());
-    if (!p)
-        throw std::runtime_error(p.error);
-    return selectionOf(p);
-}
-
-std::string refusal(std::string_view text) {
-    const ParsedSpec p = parseSpec(text, Catalog::instance());
-    if (!p)
-        return p.error;
-    return validate(selectionOf(p));
-}
-
-const Placement& in(const Instruction& i, Space space) {
-    for (const Placement& p : i.placements)
-        if (p.space() == space)
-            return p;
-    throw std::runtime_error("no placement in that space");
-}
-
 std::uint32_t smemAt(const Instruction& i, int r, int c) {
-    return std::get<SmemByte>(in(i, Space::SharedMemory).at(r, c).front().at).address;
+    return std::get<SmemByte>(placementIn(i, Space::SharedMemory).at(r, c).front().at).address;
 }
 
 } // namespace
@@ -76,7 +60,7 @@ TEST(Tma, GlobalCoordinatesFollowTheOriginAndFillIsAHole) {
     // 128 x 192 tensor, an 8 x 64 box at row 124, column 160: rows 128.. and columns 192.. are outside.
     const auto i = instantiate(parsed("cp.async.bulk.tensor.2d elem-bytes=2 tensor=128x192 box=8x64 "
                                       "origin=124,160"));
-    const Placement& g = in(*i, Space::Global);
+    const Placement& g = placementIn(*i, Space::Global);
     const GlobalElement e = std::get<GlobalElement>(g.at(1, 2).front().at);
     EXPECT_EQ(e.coord[1], 125);
     EXPECT_EQ(e.coord[0], 162);
@@ -88,16 +72,16 @@ TEST(Tma, GlobalCoordinatesFollowTheOriginAndFillIsAHole) {
     EXPECT_EQ(smemAt(*i, 4, 0), 4u * 128u);
     // Negative coordinates are fill too.
     const auto n = instantiate(parsed("cp.async.bulk.tensor.2d tensor=128x192 box=8x64 origin=-2,0"));
-    EXPECT_TRUE(in(*n, Space::Global).at(1, 0).empty());
-    EXPECT_FALSE(in(*n, Space::Global).at(2, 0).empty());
+    EXPECT_TRUE(placementIn(*n, Space::Global).at(1, 0).empty());
+    EXPECT_FALSE(placementIn(*n, Space::Global).at(2, 0).empty());
 }
 
 TEST(Tma, ElementStridesSkipElementsOfOuterDimensions) {
     // element-strides outermost first: every 2nd row; the innermost is ignored (the driver ignores it without
     // interleave).
     const auto i = instantiate(parsed("cp.async.bulk.tensor.2d tensor=64x64 box=8x32 element-strides=2,1"));
-    EXPECT_EQ(in(*i, Space::SharedMemory).rows(), 4);
-    EXPECT_EQ(std::get<GlobalElement>(in(*i, Space::Global).at(3, 0).front().at).coord[1], 6);
+    EXPECT_EQ(placementIn(*i, Space::SharedMemory).rows(), 4);
+    EXPECT_EQ(std::get<GlobalElement>(placementIn(*i, Space::Global).at(3, 0).front().at).coord[1], 6);
 }
 
 TEST(Tma, PtxTextGivesTheCoordinatesInnermostFirst) {
@@ -168,7 +152,8 @@ TEST(Tma, JsonListsEveryBoxElementWithNullForFill) {
 
 TEST(Tma, TheSharedMemoryDiagramDrawsFillGrey) {
     const auto i = instantiate(parsed("cp.async.bulk.tensor.2d tensor=128x192 box=8x64 origin=126,0"));
-    const Diagram d = buildSharedMemoryDiagram(in(*i, Space::SharedMemory), &in(*i, Space::Global));
+    const Diagram d =
+        buildSharedMemoryDiagram(placementIn(*i, Space::SharedMemory), &placementIn(*i, Space::Global));
     int grey = 0, grid = 0;
     for (const DiagramCell& c : d.cells)
         if (d.panels[c.panel].kind == PanelKind::SharedMemory) {
@@ -196,7 +181,7 @@ TEST(Tma, ABoxNarrowerThanItsSwizzleSpanHasRowsPaddedToTheSpan) {
     const tma::TensorMap map = tma::mapOf(*i);
     EXPECT_EQ(map.boxBytes(), 512);        // the transaction count
     EXPECT_EQ(map.footprintBytes(), 1024); // the shared memory it spans
-    EXPECT_NE(in(*i, Space::SharedMemory).presentation().extentFact.find("512 bytes loaded"),
+    EXPECT_NE(placementIn(*i, Space::SharedMemory).presentation().extentFact.find("512 bytes loaded"),
               std::string::npos);
 }
 

@@ -11,34 +11,18 @@
 
 #include <nlohmann/json.hpp>
 
+#include "selection_text.hpp"
+
 #include <gtest/gtest.h>
 
 namespace test_tma_multicast {
 
 using namespace lanemap;
+using lanemap::test::parsed;
+using lanemap::test::placementIn;
+using lanemap::test::refusal;
 
 namespace {
-
-Selection parsed(std::string_view text) {
-    const ParsedSpec p = parseSpec(text, Catalog::instance());
-    if (!p)
-        throw std::runtime_error(p.error);
-    return selectionOf(p);
-}
-
-std::string refusal(std::string_view text) {
-    const ParsedSpec p = parseSpec(text, Catalog::instance());
-    if (!p)
-        return p.error;
-    return validate(selectionOf(p));
-}
-
-const Placement& in(const Instruction& i, Space space) {
-    for (const Placement& p : i.placements)
-        if (p.space() == space)
-            return p;
-    throw std::runtime_error("no placement in that space");
-}
 
 std::vector<int> ctasOf(const Placement& p, int r, int c) {
     std::vector<int> out;
@@ -61,7 +45,7 @@ TEST(TmaMulticast, EveryCtaOfTheMaskReceivesTheBoxAtTheSameOffset) {
         instantiate(parsed("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::"
                            "bytes.multicast::cluster tensor=128x64 box=8x64 swizzle=128B "
                            "cta-mask=0b0101 cluster=4"));
-    const Placement& s = in(*i, Space::SharedMemory);
+    const Placement& s = placementIn(*i, Space::SharedMemory);
     EXPECT_EQ(s.clusterCtas(), 4);
     EXPECT_EQ(ctasOf(s, 1, 0), (std::vector<int>{0, 2}));
     const std::vector<Holding> h = s.at(1, 0);
@@ -87,15 +71,15 @@ TEST(TmaMulticast, ASplitIsTheTileCutlassLoadsEachCtaOneBox) {
                                           "origin=64,0 cta-mask=0xf multicast=split"));
     const auto whole = instantiate(parsed("cp.async.bulk.tensor.2d tensor=256x64 box=128x64 swizzle=128B "
                                           "origin=64,0"));
-    const Placement& s = in(*split, Space::SharedMemory);
-    const Placement& w = in(*whole, Space::SharedMemory);
+    const Placement& s = placementIn(*split, Space::SharedMemory);
+    const Placement& w = placementIn(*whole, Space::SharedMemory);
     ASSERT_EQ(s.rows(), 128);
     for (int r = 0; r < 128; ++r)
         for (int c = 0; c < 64; ++c)
             ASSERT_EQ(std::get<SmemByte>(s.at(r, c).front().at).address,
                       std::get<SmemByte>(w.at(r, c).front().at).address)
                 << r << "," << c;
-    const Placement& g = in(*split, Space::Global);
+    const Placement& g = placementIn(*split, Space::Global);
     const GlobalElement e = std::get<GlobalElement>(g.at(40, 3).front().at);
     EXPECT_EQ(e.coord[1], 64 + 40);
     EXPECT_EQ(e.cta, 1) << "rows 32..63 are the second CTA's load";
@@ -126,10 +110,10 @@ TEST(TmaMulticast, ASplitIsTheTileCutlassLoadsEachCtaOneBox) {
 TEST(TmaMulticast, TheMasksLoadsGoInRankOrder) {
     const auto i = instantiate(parsed("cp.async.bulk.tensor.2d tensor=64x64 box=8x64 cta-mask=0b1010 "
                                       "multicast=split"));
-    const Placement& g = in(*i, Space::Global);
+    const Placement& g = placementIn(*i, Space::Global);
     EXPECT_EQ(std::get<GlobalElement>(g.at(0, 0).front().at).cta, 1);
     EXPECT_EQ(std::get<GlobalElement>(g.at(8, 0).front().at).cta, 3);
-    EXPECT_EQ(in(*i, Space::SharedMemory).clusterCtas(), 4) << "the mask's highest CTA + 1";
+    EXPECT_EQ(placementIn(*i, Space::SharedMemory).clusterCtas(), 4) << "the mask's highest CTA + 1";
 }
 
 TEST(TmaMulticast, BadMasksAreRefusedWithTheValidRange) {

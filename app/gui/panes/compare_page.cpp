@@ -135,6 +135,10 @@ void ComparePage::rebuild() {
             .arg(m_differences)
             .arg(positions)
             .arg(QString::fromStdString(mine->spec), QString::fromStdString(other->spec)));
+    alignSides();
+}
+
+void ComparePage::alignSides() {
     // One zoom for both sides (the smaller fit), from the top-left: compared cells line up side by side.
     m_splitter->setSizes({1, 1});
     for (QWidget* w = this; w && !w->isWindow(); w = w->parentWidget())
@@ -206,20 +210,7 @@ bool ComparePage::rebuildFeed() {
         tr("Comparing in shared memory what the box writes with what the reader reads: %1")
             .arg(QString::fromStdString(report.substr(verdict == std::string::npos ? 0 : verdict)).trimmed());
     m_summary->setText(m_summaryText.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>")));
-    m_splitter->setSizes({1, 1});
-    for (QWidget* w = this; w && !w->isWindow(); w = w->parentWidget())
-        if (QLayout* l = w->layout())
-            l->activate();
-    double zoom = 0;
-    for (const Side& s : m_sides) {
-        s.view->fit();
-        zoom = zoom == 0 ? s.view->fitZoom() : std::min(zoom, s.view->fitZoom());
-    }
-    for (const Side& s : m_sides) {
-        s.view->setZoom(zoom);
-        s.view->horizontalScrollBar()->setValue(0);
-        s.view->verticalScrollBar()->setValue(0);
-    }
+    alignSides();
     return true;
 }
 

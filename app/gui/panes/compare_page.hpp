@@ -38,6 +38,7 @@ class ComparePage : public QWidget {
   private:
     // A TMA box and the partner's operand that reads it, side by side in shared memory (compare.hpp
     // sharedMemoryFeed); false when they do not compare so.
+    void alignSides();
     bool rebuildFeed();
     void onHover(DiagramView* view, int cell);
     CellInfo describe(const DiagramView* view, int cell) const;
