@@ -1125,6 +1125,12 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         return text;
     };
     if (show->parsed() && (looksLikeLayout(spec) || !layoutRequest.shape.empty())) {
+        if (!atomLayoutText.empty() || !permutationText.empty()) { // a pasted layout is drawn as it is
+            err << "lanemap-cli: --atom-layout and --permutation tile a catalog atom (e.g. show "
+                   "mma.m16n8k16.f16 "
+                   "--atom-layout '(2,2,1)'); a pasted layout is shown as given\n";
+            return Usage;
+        }
         layoutRequest.text = joined(show, spec);
         layoutRequest.operand = operand;
         return cmdShowLayout(layoutRequest, out, err);

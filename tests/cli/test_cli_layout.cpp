@@ -61,6 +61,14 @@ TEST(CliLayout, ShowReadsATritonAttributeTypedWithoutQuotes) {
     EXPECT_NE(r.out.find("shape 2x2 [dim0, dim1]; 2 threads x 2 values"), std::string::npos) << r.out;
 }
 
+// A tile's options on a pasted layout were silently ignored: refused, naming what they apply to.
+TEST(CliLayout, TileOptionsOnAPastedLayoutAreRefused) {
+    const CliResult r = runCli({"show", kSm80A, "--shape", "16x16", "--atom-layout", "(2,2,1)"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("tile a catalog atom"), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty());
+}
+
 TEST(CliLayout, BadLayoutsExitTwoNamingTheColumn) {
     CliResult r = runCli({"show", "((4,8),(2,2]:((32,1),(16,8))", "--shape", "16x16"});
     EXPECT_EQ(r.code, 2);
