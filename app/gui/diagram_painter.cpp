@@ -178,6 +178,10 @@ bool chromeText(TextRole role) {
     return role == TextRole::Title || role == TextRole::Caption;
 }
 
+bool panelHeading(TextRole role) {
+    return role == TextRole::PanelTitle || role == TextRole::PanelSubtitle;
+}
+
 void drawText(QPainter& p, const Map& m, const DiagramText& t, const ViewColors& colors, Fonts& fonts) {
     const QFont f = fonts.font(t.size, m.zoom, t.bold, t.monospace);
     p.setFont(f);
@@ -261,6 +265,16 @@ QRectF contentRect(const Diagram& d, const PaintOptions& o, double margin) {
     } else {
         for (const DiagramPanel& panel : d.panels) {
             RectF b = panel.bounds;
+            if (!o.panelHeadings) {
+                // From the column headers down: the title and subtitle lines above them are not drawn.
+                double top = panel.gridRect().y;
+                for (const DiagramText& t : d.texts)
+                    if (t.role == TextRole::Header && t.pos.x >= b.x && t.pos.x <= b.right() &&
+                        t.pos.y >= b.y && t.pos.y <= top)
+                        top = std::min(top, t.pos.y - t.size);
+                b.h -= top - b.y;
+                b.y = top;
+            }
             // Row notes ("warp 2") sit right of the grid.
             for (const std::string& note : panel.rowNotes)
                 if (!note.empty()) {
@@ -321,6 +335,8 @@ void paintStatic(QPainter& p, const Diagram& d, const PaintOptions& o, const Cel
 
     for (const DiagramText& t : d.texts) {
         if (chromeText(t.role) && !o.chrome)
+            continue;
+        if (panelHeading(t.role) && !o.panelHeadings)
             continue;
         if (t.role == TextRole::Legend && !o.legends)
             continue;

@@ -39,6 +39,9 @@ struct PaintOptions {
     QPointF origin;     // unit point painted at (0, 0)
     bool labels = true; // cell labels (level of detail still drops them when cells are too small)
     bool chrome = true; // the diagram's title and caption lines
+    // Each panel's title and subtitle lines: a pane whose header says them draws the grid from its column
+    // headers down (the lines took the rows a laptop screen lacked).
+    bool panelHeadings = true;
     bool legends = true;
     ViewColors colors = viewColors(Theme::Light);
 };

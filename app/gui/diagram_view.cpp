@@ -117,6 +117,13 @@ void DiagramView::setShowLabels(bool on) {
     viewport()->update();
 }
 
+void DiagramView::setPanelHeadings(bool on) {
+    if (m_options.panelHeadings == on)
+        return;
+    m_options.panelHeadings = on;
+    redraw();
+}
+
 void DiagramView::setChrome(bool title, bool legends) {
     m_options.chrome = title;
     m_options.legends = legends;

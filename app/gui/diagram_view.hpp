@@ -42,6 +42,8 @@ class DiagramView : public QAbstractScrollArea {
     void setShowLabels(bool on);
     // Title/caption and legend drawn inside the pane (off for panes: the window shows them once).
     void setChrome(bool title, bool legends);
+    // Each panel's title and subtitle lines (PaintOptions::panelHeadings).
+    void setPanelHeadings(bool on);
     // The part of the diagram this view shows (DiagramPart::Whole by default); the rest is neither painted
     // nor hit.
     void setPart(DiagramPart part);

@@ -8,6 +8,7 @@
 
 #include <QApplication>
 #include <QDockWidget>
+#include <QLabel>
 #include <QScrollBar>
 #include <QSplitter>
 #include <QTest>
@@ -42,6 +43,18 @@ TEST(PaneRow, BAndCDStandBesideAWhereStackingThemWouldCutThem) {
     QTest::qWait(200);
     QApplication::processEvents();
     expectWholeAndReadable(*w.window);
+}
+
+// With the catalog and Cell docks open, B over C/D beside A: every cell whole once the register panes leave
+// their grid's title and subtitle lines to the header (they scrolled at row 10 of 16 before).
+TEST(PaneRow, TheFirstWindowAtALaptopsSizeShowsEveryCellOfM16n8k16) {
+    OpenedAt w(QSize(1280, 720), QStringLiteral("mma.m16n8k16.f16"));
+    expectWholeAndReadable(*w.window);
+    // What the grid's title and subtitle said is the pane header's tooltip.
+    const RegistersPane* b = registersPane(*w.window, Operand::B);
+    ASSERT_NE(b, nullptr);
+    EXPECT_TRUE(b->title()->toolTip().contains(QStringLiteral("registers of 32 bits per thread")))
+        << b->title()->toolTip().toStdString();
 }
 
 TEST(PaneRow, AWideScreenKeepsBOverCD) {

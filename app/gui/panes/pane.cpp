@@ -113,10 +113,14 @@ void Pane::setPicture(std::shared_ptr<const Diagram> picture) {
     m_bandColumns = 0;
     if (!picture)
         return;
-    if (const auto axes = axisTitles(label(), *picture)) // the Diagram names its axes: say the same
-        setTitle(axes->first, axes->second);
-    else
-        setTitle(heading(), compactHeading());
+    // A register pane's one panel: the header says its title and subtitle too, and the grid starts at its
+    // column headers (m16n8k16's B and C/D then fit a 1280x720 window whole).
+    const bool headed = headerNamesPanel() && picture->panels.size() == 1;
+    const auto axes = axisTitles(label(), *picture);
+    const DiagramPanel& panel = picture->panels.front();
+    setTitle(axes ? axes->first : heading(), axes ? axes->second : compactHeading(),
+             headed ? QString::fromStdString(panel.title + "\n" + panel.subtitle) : QString());
+    view()->setPanelHeadings(!headed);
     view()->setDiagram(std::move(picture));
 }
 

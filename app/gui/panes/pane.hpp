@@ -90,6 +90,8 @@ class Pane : public PaneFrame {
 
     // Builds the picture of the instance shown and syncs the tools to it.
     virtual void rebuild() = 0;
+    // Whether the header says what the picture's one panel's title and subtitle say (then not drawn).
+    virtual bool headerNamesPanel() const { return false; }
     // Shows `picture`, titled by its axes where it names them, else by heading() and compactHeading().
     void setPicture(std::shared_ptr<const Diagram> picture);
     virtual QString heading() const = 0;

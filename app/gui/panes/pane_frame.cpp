@@ -61,13 +61,16 @@ void PaneFrame::setTools(QWidget* tools) {
     }
 }
 
-void PaneFrame::setTitle(const QString& text, const QString& compact) {
+void PaneFrame::setTitle(const QString& text, const QString& compact, const QString& detail) {
     m_titleText = text;
     m_titleCompact = compact.isEmpty() ? text : compact;
-    if (m_laidOut)
+    m_titleDetail = detail;
+    if (m_laidOut) {
         fitHeader();
-    else
+    } else {
         m_title->setText(text);
+        m_title->setToolTip(detail);
+    }
 }
 
 void PaneFrame::setBadge(const QString& text, bool ok, const QString& toolTip, const QString& icon) {
@@ -126,7 +129,9 @@ void PaneFrame::fitHeader() {
     QString tip = QTextDocumentFragment::fromHtml(m_titleText).toPlainText();
     if (badge)
         tip += QStringLiteral("\n") + m_badgeText;
-    m_title->setToolTip(compactTitle || m_badgeCompact ? tip : QString());
+    if (!m_titleDetail.isEmpty())
+        tip += QStringLiteral("\n") + m_titleDetail;
+    m_title->setToolTip(compactTitle || m_badgeCompact ? tip : m_titleDetail);
     m_badge->setToolTip(
         m_badgeCompact
             ? m_badgeText + (m_badgeToolTip.isEmpty() ? QString() : QStringLiteral("\n") + m_badgeToolTip)

@@ -23,7 +23,8 @@ class PaneFrame : public QWidget {
 
     // `compact`: the title said shorter, shown when the full one and the badge do not both fit (a narrow
     // pane at 1280 px); the full title and the badge's words stay in the title's tooltip.
-    void setTitle(const QString& text, const QString& compact = {});
+    // `detail`: more than the header line says (a register grid's caption), always in the title's tooltip.
+    void setTitle(const QString& text, const QString& compact = {}, const QString& detail = {});
     // A row of controls between the header and the view (the shared-memory pickers); the frame owns it.
     void setTools(QWidget* tools);
     QWidget* tools() const { return m_tools; }
@@ -41,7 +42,7 @@ class PaneFrame : public QWidget {
     void fitHeader(); // full or compact title and badge, whichever fit the pane's width
 
     DiagramView* m_view = nullptr;
-    QString m_titleText, m_titleCompact, m_badgeText, m_badgeIcon, m_badgeToolTip;
+    QString m_titleText, m_titleCompact, m_titleDetail, m_badgeText, m_badgeIcon, m_badgeToolTip;
     bool m_badgeCompact = false;
     bool m_laidOut = false; // sized by its layout at least once: the header can be fitted
     QLabel* m_title = nullptr;

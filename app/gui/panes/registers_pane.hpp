@@ -28,6 +28,7 @@ class RegistersPane : public Pane {
 
   protected:
     void rebuild() override;
+    bool headerNamesPanel() const override { return true; }
     QString heading() const override;
     QString compactHeading() const override;
 
