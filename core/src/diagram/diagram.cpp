@@ -767,6 +767,13 @@ void Builder::layoutLegend(double y) {
     for (std::uint32_t k = 0; k < inUse.size(); ++k)
         if (inUse[k])
             used.push_back(k);
+    // Keys of a colouring by runs of `size` consecutive lanes or threads: "warp 1  (T32..63)".
+    const auto runs = [&](std::string_view name, std::uint32_t size, std::string_view unit) {
+        for (const std::uint32_t k : used)
+            keys.emplace_back(k, std::string(name) + std::to_string(k) + "  (" + std::string(unit) +
+                                     std::to_string(size * k) + ".." + std::to_string(size * k + size - 1) +
+                                     ")");
+    };
     switch (m_opt.colorBy) {
     case ColorBy::Lane:
         legend.title = m_in.scope == Scope::Cta ? "color = lane (thread % 32); label T<CTA "
@@ -791,21 +798,15 @@ void Builder::layoutLegend(double y) {
         break;
     case ColorBy::ThreadGroup:
         legend.title = "color = groupID (lane >> 2): lanes 4g..4g+3";
-        for (const std::uint32_t k : used)
-            keys.emplace_back(k, "group " + std::to_string(k) + "  (lanes " + std::to_string(4 * k) + ".." +
-                                     std::to_string(4 * k + 3) + ")");
+        runs("group ", 4, "lanes ");
         break;
     case ColorBy::Warp:
         legend.title = "color = warp (thread / 32)";
-        for (const std::uint32_t k : used)
-            keys.emplace_back(k, "warp " + std::to_string(k) + "  (T" + std::to_string(32 * k) + ".." +
-                                     std::to_string(32 * k + 31) + ")");
+        runs("warp ", kWarpSize, "T");
         break;
     case ColorBy::Warpgroup:
         legend.title = "color = warpgroup (thread / 128)";
-        for (const std::uint32_t k : used)
-            keys.emplace_back(k, "warpgroup " + std::to_string(k) + "  (T" + std::to_string(128 * k) + ".." +
-                                     std::to_string(128 * k + 127) + ")");
+        runs("warpgroup ", kWarpgroupSize, "T");
         break;
     }
     std::size_t longest = 0;
