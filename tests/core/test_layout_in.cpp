@@ -108,6 +108,11 @@ TEST(LayoutIn, ErrorsNameTheColumnAndWhatWasExpected) {
     EXPECT_NE(e.message.find("not valid JSON"), std::string::npos) << e.message;
     e = readFails("   ");
     EXPECT_NE(e.message.find("expected a layout"), std::string::npos) << e.message;
+    // A number JSON cannot hold (the fuzzer's 1e632) is an error, not an escaped exception.
+    e = readFails("{\"operla\":1e632r}}");
+    EXPECT_NE(e.message.find("not valid JSON"), std::string::npos) << e.message;
+    e = readFails("{\"operand\": \"A\", \"bases\": {\"register\": [[1e632, 0]]}}");
+    EXPECT_NE(e.message.find("not valid JSON"), std::string::npos) << e.message;
 }
 
 TEST(LayoutIn, TritonLinearAttributeIsMmaM16n8k16A) {

@@ -300,6 +300,11 @@ Layout readTritonJson(std::string_view text, const ReadOptions& options) {
         const std::size_t colon = what.rfind(": ");
         throw Failure{e.byte == 0 ? 0 : e.byte - 1,
                       "not valid JSON: " + (colon == std::string::npos ? what : what.substr(colon + 2))};
+    } catch (const json::exception& e) { // a number out of range (1e632), found by the fuzzer
+        std::string what = e.what();
+        const std::size_t bracket = what.find("] ");
+        throw Failure{std::string_view::npos,
+                      "not valid JSON: " + (bracket == std::string::npos ? what : what.substr(bracket + 2))};
     }
     if (!doc.is_object())
         throw Failure{0, "expected a JSON object (an operand of lanemap's --format triton, or the document)"};
