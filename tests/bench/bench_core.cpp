@@ -3,6 +3,7 @@
 #include "lanemap/catalog.hpp"
 #include "lanemap/diagram.hpp"
 #include "lanemap/export.hpp"
+#include "lanemap/family.hpp"
 #include "lanemap/selection.hpp"
 #include "lanemap/svg.hpp"
 #include "lanemap/tile.hpp"
@@ -33,6 +34,30 @@ static void BM_BuildCatalog(benchmark::State& state) {
     state.counters["elements"] = static_cast<double>(elements);
 }
 BENCHMARK(BM_BuildCatalog)->Unit(benchmark::kMillisecond);
+
+// The same, one family at a time (the argument is its index in families()): where BM_BuildCatalog's time
+// goes.
+static void BM_BuildFamily(benchmark::State& state) {
+    const Catalog& catalog = Catalog::instance();
+    const Family* family = families()[static_cast<std::size_t>(state.range(0))];
+    std::vector<const Variant*> variants;
+    for (const Variant* v : catalog.variants())
+        if (v->family == family)
+            variants.push_back(v);
+    for (auto _ : state) {
+        FragmentLayout::clearBuildCache();
+        std::vector<Instruction> built;
+        built.reserve(variants.size());
+        for (const Variant* v : variants)
+            built.push_back(catalog.buildUncached(*v));
+        benchmark::DoNotOptimize(built.data());
+    }
+    state.SetLabel(std::string(family->name));
+    state.counters["variants"] = static_cast<double>(variants.size());
+}
+BENCHMARK(BM_BuildFamily)
+    ->DenseRange(0, static_cast<int>(families().size()) - 1)
+    ->Unit(benchmark::kMillisecond);
 
 // JSON of every variant (not budgeted; tracks the export path).
 static void BM_JsonCatalog(benchmark::State& state) {

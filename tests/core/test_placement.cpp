@@ -138,4 +138,23 @@ TEST(Placement, ATableKeepsItsHoldingsAndRefusesAnotherSpace) {
                  std::invalid_argument);
 }
 
+TEST(Placement, CellsWrittenOneByOneAreTheTableOfLists) {
+    // The same two cells through both ways of stating a table: an element held twice, then a hole.
+    Placement::Cells cells(2);
+    cells.add({SmemByte{0x40, 0, 16}, Source::Doc});
+    cells.add({SmemByte{0x80, 0, 16}, Source::Doc});
+    cells.next();
+    cells.next();
+    const Placement p = Placement::table(Operand::A, Space::SharedMemory, ElementType::F16, 1, 2, cells);
+    const std::vector<Holding> twice = {{SmemByte{0x40, 0, 16}, Source::Doc},
+                                        {SmemByte{0x80, 0, 16}, Source::Doc}};
+    EXPECT_EQ(p.at(0, 0), twice);
+    EXPECT_TRUE(p.at(0, 1).empty());
+    Placement::Cells short_(2);
+    short_.next();
+    EXPECT_THROW(Placement::table(Operand::A, Space::SharedMemory, ElementType::F16, 1, 2, short_),
+                 std::invalid_argument)
+        << "one cell closed for a 1 x 2 table";
+}
+
 } // namespace test_placement

@@ -2,9 +2,9 @@
 // figures (Figs. 183-187, 205-218, transcribed below), catalog-wide invariants of the family, and the
 // composed "who holds D[m][n]" against a brute-force evaluation of the two maps.
 #include "lanemap/catalog.hpp"
+#include "lanemap/selection.hpp"
 #include "lanemap/spec.hpp"
 #include "lanemap/tcgen05_desc.hpp"
-#include "lanemap/selection.hpp"
 #include "lanemap/tmem.hpp"
 
 #include <gtest/gtest.h>
@@ -31,6 +31,23 @@ namespace {
 
 Cell at(Shape shape, int num, bool packed, int thread, int reg, int half = 0, int split = -1) {
     return cellOf(Access{Op::Ld, shape, num, packed, split}, thread, reg, half);
+}
+
+// A tcgen05.st moves the registers a tcgen05.ld of the same shape, .num and packing fills, the other way: one
+// table, named A for the store and D for the load.
+TEST(LdStShapes, StoreAndLoadShareOneTable) {
+    const Instruction* ld = Catalog::instance().instruction("tcgen05.ld.16x256b.x4");
+    const Instruction* st = Catalog::instance().instruction("tcgen05.st.16x256b.x4");
+    ASSERT_TRUE(ld && st);
+    ASSERT_EQ(ld->operands.size(), 1u);
+    ASSERT_EQ(st->operands.size(), 1u);
+    EXPECT_EQ(ld->operands[0].name(), "D");
+    EXPECT_EQ(st->operands[0].name(), "A");
+    EXPECT_EQ(ld->operands[0].elements().data(), st->operands[0].elements().data());
+    const Instruction* packed = Catalog::instance().instruction("tcgen05.st.16x256b.x4.unpack::16b");
+    ASSERT_TRUE(packed);
+    EXPECT_NE(packed->operands[0].elements().data(), st->operands[0].elements().data());
+    EXPECT_EQ(packed->operands[0].elements().size(), 2 * st->operands[0].elements().size());
 }
 
 TEST(TensorMemory, AddressIsLaneHighColumnLow) {
@@ -100,7 +117,8 @@ TEST(LdStShapes, SplitNearIntMaxIsOutOfRange) {
             << split;
     lanemap::Params params;
     params.halfSplit = std::numeric_limits<int>::max();
-    const std::string error = lanemap::validate({Catalog::instance().variant("tcgen05.ld.16x32bx2.x2"), params});
+    const std::string error =
+        lanemap::validate({Catalog::instance().variant("tcgen05.ld.16x32bx2.x2"), params});
     EXPECT_NE(error.find("valid 2 to 510"), std::string::npos) << error;
 }
 

@@ -91,6 +91,13 @@ class FragmentLayout {
     static FragmentLayout fromElements(Operand operand, ElementType elementType, int elementBits, int threads,
                                        const FragmentShape& shape, std::vector<Element> elements);
 
+    // The same placement named as another operand, its tables shared: tcgen05.st's A is tcgen05.ld's D.
+    FragmentLayout asOperand(Operand operand) const {
+        FragmentLayout layout = *this;
+        layout.m_operand = operand;
+        return layout;
+    }
+
     // How many distinct cells at least one element covers, and the most owners one cell has (2: held
     // twice). elements().size() is the number of element slots; a bijection has uniqueCells() == slots.
     int uniqueCells() const;

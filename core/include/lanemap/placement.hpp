@@ -115,7 +115,23 @@ struct Presentation {
 // --- the placement ----------------------------------------------------------------------------------------
 
 class Placement {
+    struct Table;
+
   public:
+    // Holdings cell by cell, in row-major order over (matrix, row, col), written into one table as they come
+    // (no list per cell): add() gives the current cell a location, next() closes it.
+    class Cells {
+      public:
+        explicit Cells(std::size_t cells, std::size_t holdings = 0);
+        void add(const Holding& holding);
+        void next();
+        std::size_t closed() const; // cells closed so far
+
+      private:
+        friend class Placement;
+        std::shared_ptr<Table> m_table;
+    };
+
     // A register fragment (the mma, wgmma, wmma, matrix-move and tcgen05.ld/st tables). `warpSize` is a
     // parameter of the placement: a thread's lane is thread % warpSize.
     static Placement registers(const FragmentLayout& fragment, int warpSize = kWarpSize);
@@ -129,6 +145,8 @@ class Placement {
     static Placement table(OperandSet operands, Space space, ElementType type, int rows, int cols,
                            std::vector<std::vector<Holding>> holdings, int matrices = 1, int threads = 0,
                            int warpSize = kWarpSize);
+    static Placement table(OperandSet operands, Space space, ElementType type, int rows, int cols,
+                           Cells cells, int matrices = 1, int threads = 0, int warpSize = kWarpSize);
 
     OperandSet operands() const { return m_operands; }
     Space space() const { return m_space; }

@@ -5,17 +5,21 @@
 //
 // Every cache registers itself, so FragmentLayout::clearBuildCache() empties all of them and a benchmark
 // measures building the catalog from scratch, not a lookup.
+//
+// A cache whose values are copied out (a FragmentLayout, not its shared data) cannot tell when nobody holds
+// one, so `kKeep` keeps its values until the caches are cleared, as the catalog keeps what it built.
 
 #include <map>
 #include <memory>
 #include <mutex>
+#include <type_traits>
 
 namespace lanemap::detail {
 
 void registerCache(void (*clear)(void* cache), void* cache);
 void clearAllCaches();
 
-template <class Key, class Value> class SharedCache {
+template <class Key, class Value, bool kKeep = false> class SharedCache {
   public:
     SharedCache() {
         registerCache([](void* self) { static_cast<SharedCache*>(self)->clear(); }, this);
@@ -29,9 +33,12 @@ template <class Key, class Value> class SharedCache {
         {
             std::lock_guard lock(m_mutex);
             auto it = m_values.find(key);
-            if (it != m_values.end())
-                if (auto value = it->second.lock())
+            if (it != m_values.end()) {
+                if constexpr (kKeep)
+                    return it->second;
+                else if (auto value = it->second.lock())
                     return value;
+            }
         }
         // Built outside the lock: a build may itself use other caches (or this one, for another key).
         std::shared_ptr<const Value> value = wrap(make());
@@ -52,7 +59,8 @@ template <class Key, class Value> class SharedCache {
     }
 
     std::mutex m_mutex;
-    std::map<Key, std::weak_ptr<const Value>> m_values;
+    using Held = std::conditional_t<kKeep, std::shared_ptr<const Value>, std::weak_ptr<const Value>>;
+    std::map<Key, Held> m_values;
 };
 
 } // namespace lanemap::detail

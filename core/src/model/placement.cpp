@@ -70,25 +70,49 @@ Placement Placement::tensorMemory(const TensorMemorySource& source) {
     return p;
 }
 
+Placement::Cells::Cells(std::size_t cells, std::size_t holdings) : m_table(std::make_shared<Table>()) {
+    m_table->offsets.reserve(cells + 1);
+    m_table->offsets.push_back(0);
+    m_table->holdings.reserve(holdings);
+}
+
+void Placement::Cells::add(const Holding& holding) {
+    m_table->holdings.push_back(holding);
+}
+
+void Placement::Cells::next() {
+    m_table->offsets.push_back(static_cast<std::uint32_t>(m_table->holdings.size()));
+}
+
+std::size_t Placement::Cells::closed() const {
+    return m_table->offsets.size() - 1;
+}
+
 Placement Placement::table(OperandSet operands, Space space, ElementType type, int rows, int cols,
                            std::vector<std::vector<Holding>> holdings, int matrices, int threads,
                            int warpSize) {
-    const std::size_t cells =
-        static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols) * static_cast<std::size_t>(matrices);
-    if (rows < 0 || cols < 0 || matrices < 1 || holdings.size() != cells)
-        throw std::invalid_argument("a placement table needs one list of holdings per cell");
-    auto table = std::make_shared<Table>();
-    table->offsets.reserve(cells + 1);
-    table->offsets.push_back(0);
+    std::size_t total = 0;
+    for (const std::vector<Holding>& cell : holdings)
+        total += cell.size();
+    Cells cells(holdings.size(), total);
     for (const std::vector<Holding>& cell : holdings) {
-        for (const Holding& h : cell) {
-            if (spaceOf(h.at) != space)
-                throw std::invalid_argument("a placement in " + std::string(toString(space)) +
-                                            " holds a location in " + std::string(toString(spaceOf(h.at))));
-            table->holdings.push_back(h);
-        }
-        table->offsets.push_back(static_cast<std::uint32_t>(table->holdings.size()));
+        for (const Holding& h : cell)
+            cells.add(h);
+        cells.next();
     }
+    return table(operands, space, type, rows, cols, std::move(cells), matrices, threads, warpSize);
+}
+
+Placement Placement::table(OperandSet operands, Space space, ElementType type, int rows, int cols,
+                           Cells cells, int matrices, int threads, int warpSize) {
+    if (rows < 0 || cols < 0 || matrices < 1 ||
+        cells.closed() != static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols) *
+                              static_cast<std::size_t>(matrices))
+        throw std::invalid_argument("a placement table needs one list of holdings per cell");
+    for (const Holding& h : cells.m_table->holdings)
+        if (spaceOf(h.at) != space)
+            throw std::invalid_argument("a placement in " + std::string(toString(space)) +
+                                        " holds a location in " + std::string(toString(spaceOf(h.at))));
     Placement p;
     p.m_operands = operands;
     p.m_space = space;
@@ -98,7 +122,7 @@ Placement Placement::table(OperandSet operands, Space space, ElementType type, i
     p.m_matrices = matrices;
     p.m_threads = threads;
     p.m_warpSize = warpSize;
-    p.m_dialect = std::shared_ptr<const Table>(std::move(table));
+    p.m_dialect = std::shared_ptr<const Table>(std::move(cells.m_table));
     return p;
 }
 
@@ -161,8 +185,9 @@ Placement compose(const Placement& source, const tmem::Access& access) {
     const int perAccess = tmem::registersOf(access);
     const int columns = tmem::columnsOf(access);
     const int bits = access.packed ? 16 : t->elementBits;
-    std::vector<std::vector<Holding>> cells;
-    cells.reserve(static_cast<std::size_t>(source.rows()) * static_cast<std::size_t>(source.cols()));
+    const std::size_t count =
+        static_cast<std::size_t>(source.rows()) * static_cast<std::size_t>(source.cols());
+    Placement::Cells cells(count, count);
     int threads = 0;
     for (int row = 0; row < source.rows(); ++row)
         for (int col = 0; col < source.cols(); ++col) {
@@ -175,8 +200,9 @@ Placement compose(const Placement& source, const tmem::Access& access) {
                 h.address.column / columns * halves + (h.address.lane % tmem::kSubpartitionLanes) / 16;
             const int reg = issued * perAccess + h.reg;
             threads = std::max(threads, thread + 1);
-            cells.push_back({{RegisterSlot{h.cta, thread, reg, h.bit, bits, reg * (32 / bits) + h.bit / bits},
-                              Source::Figure}});
+            cells.add({RegisterSlot{h.cta, thread, reg, h.bit, bits, reg * (32 / bits) + h.bit / bits},
+                       Source::Figure});
+            cells.next();
         }
     return Placement::table(source.operands(), Space::Registers,
                             bits == 32 ? ElementType::F32 : ElementType::F16, source.rows(), source.cols(),

@@ -18,8 +18,10 @@
 #include "lanemap/tmem.hpp"
 
 #include "families/tcgen05/tcgen05_spec.hpp"
+#include "model/build_cache.hpp"
 
 #include <string>
+#include <tuple>
 
 namespace lanemap {
 
@@ -98,7 +100,9 @@ constexpr std::string_view kHalfSelect =
     "the 16-lane shapes access one half of the warp's 32-lane subpartition: the lane in taddr (32 w or "
     "32 w + 16) selects it";
 
-FragmentLayout accessLayout(const tmem::Access& access) {
+// The registers of one access as placed (named D, the direction of a load): a tcgen05.st moves the same
+// registers the other way, so both rows share one table (built once per shape, .num, packing and split).
+FragmentLayout buildAccessLayout(const tmem::Access& access) {
     const bool packed = access.packed;
     const int registers = tmem::registersOf(access);
     const int perRegister = tmem::elementsPerRegister(access);
@@ -112,9 +116,17 @@ FragmentLayout accessLayout(const tmem::Access& access) {
                 const tmem::Cell c = tmem::cellOf(access, thread, reg, half);
                 cells.push_back({c.lane, c.column, -1, -1});
             }
-    return FragmentLayout::fromCells(access.op == tmem::Op::Ld ? Operand::D : Operand::A,
-                                     packed ? ElementType::F16 : ElementType::F32, packed ? 16 : 32, 32,
-                                     shape, cells, rec.source);
+    return FragmentLayout::fromCells(Operand::D, packed ? ElementType::F16 : ElementType::F32,
+                                     packed ? 16 : 32, 32, shape, cells, rec.source);
+}
+
+// tcgen05.ld writes the registers (D), tcgen05.st reads them (A).
+FragmentLayout accessLayout(const tmem::Access& access) {
+    using Key = std::tuple<tmem::Shape, int, bool, int>;
+    static detail::SharedCache<Key, FragmentLayout, true> cache;
+    const auto layout = cache.get(Key{access.shape, access.num, access.packed, access.split},
+                                  [&] { return buildAccessLayout(access); });
+    return layout->asOperand(access.op == tmem::Op::Ld ? Operand::D : Operand::A);
 }
 
 } // namespace

@@ -217,21 +217,20 @@ void instantiateTma(Instruction& in) {
     const TensorMap map = mapOf(in);
     const int rows = gridRows(map), cols = gridCols(map);
     const int bits = map.elementBytes() * 8;
-    std::vector<std::vector<Holding>> shared(static_cast<std::size_t>(rows * cols)),
-        global(static_cast<std::size_t>(rows * cols));
+    const auto cellCount = static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols);
     // A multicast writes each element into every CTA of the mask, at the same offset; a split's load t is
     // issued by the t-th CTA of the mask, one box further along the outermost dimension and one footprint
     // further in shared memory (docs/tma.md#multicast).
     const std::vector<int> receivers = map.ctaMask ? map.receivers() : std::vector<int>{0};
+    Placement::Cells shared(cellCount, cellCount * receivers.size()), global(cellCount, cellCount);
     const auto outer = static_cast<std::size_t>(map.rank - 1);
-    std::size_t cell = 0;
     for (int load = 0; load < map.loads(); ++load) {
         TensorMap slice = map;
         slice.origin[outer] += static_cast<std::int64_t>(load) * map.box[outer];
         const auto base = static_cast<std::uint32_t>(load * map.footprintBytes());
         for (const BoxElement& e : boxElements(slice, base)) { // shared-memory order = the grid's row-major
             for (const int cta : receivers)
-                shared[cell].push_back({SmemByte{e.smemOffset, 0, bits, cta}, Source::Doc});
+                shared.add({SmemByte{e.smemOffset, 0, bits, cta}, Source::Doc});
             if (!e.fill) {
                 GlobalElement g;
                 g.offset = e.globalOffset;
@@ -239,9 +238,10 @@ void instantiateTma(Instruction& in) {
                 g.coord = e.coord;
                 g.rank = map.rank;
                 g.cta = map.split ? receivers[static_cast<std::size_t>(load)] : 0;
-                global[cell].push_back({g, Source::Doc});
+                global.add({g, Source::Doc});
             }
-            ++cell;
+            shared.next();
+            global.next();
         }
     }
     in.atype = in.btype = in.ctype = in.dtype = map.type;
