@@ -169,7 +169,13 @@ double contrastRatio(Rgb a, Rgb b) {
 
 Rgb labelColorOn(Rgb fill) {
     constexpr Rgb dark{0x11, 0x11, 0x11}, light{0xFF, 0xFF, 0xFF};
-    return contrastRatio(fill, dark) >= contrastRatio(fill, light) ? dark : light;
+    // contrastRatio against each, with the fill's luminance computed once (this runs for every cell).
+    static const double darkL = luminance(dark), lightL = luminance(light);
+    const double l = luminance(fill);
+    const auto ratio = [l](double other) {
+        return (std::max(l, other) + 0.05) / (std::min(l, other) + 0.05);
+    };
+    return ratio(darkL) >= ratio(lightL) ? dark : light;
 }
 
 // --- geometry lookups -------------------------------------------------------------------------------

@@ -351,6 +351,7 @@ void layoutSharedOperand(Diagram& d, const smem::SharedOperand& op, const Shared
 
         const auto panelIndex = static_cast<std::uint16_t>(d.panels.size());
         p.firstCell = static_cast<std::uint32_t>(d.cells.size());
+        d.cells.reserve(d.cells.size() + static_cast<std::size_t>(p.rows) * static_cast<std::size_t>(p.cols));
         for (int r = 0; r < p.rows; ++r)
             for (int col = 0; col < p.cols; ++col) {
                 // The cell's first element; a byte cell's others share its address.

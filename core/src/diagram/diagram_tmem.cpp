@@ -207,6 +207,7 @@ int addTmemPanel(Diagram& d, const Grid& g, int ctas, double x, double y, Palett
     }
     const auto panel = static_cast<std::uint16_t>(d.panels.size());
     p.firstCell = static_cast<std::uint32_t>(d.cells.size());
+    d.cells.reserve(d.cells.size() + g.elements.size()); // one cell per element: grown once, not doubled
     for (const TmemElement& e : g.elements)
         d.cells.push_back(makeCell(d, p, panel, e, e.at.cta * tmem::kLanes + e.at.lane, e.at.column,
                                    e.at.bit / g.elementBits, epc, palette));
@@ -284,6 +285,7 @@ int addRegisterPanel(Diagram& d, const Grid& g, const tmem::Access& a, int ctas,
     }
     const auto panel = static_cast<std::uint16_t>(d.panels.size());
     p.firstCell = static_cast<std::uint32_t>(d.cells.size());
+    d.cells.reserve(d.cells.size() + g.elements.size());
     for (const TmemElement& e : g.elements) {
         const tmem::Holder& h = *e.holder;
         const int row = h.cta * tmem::kLanes + h.warp * tmem::kSubpartitionLanes + h.thread;
