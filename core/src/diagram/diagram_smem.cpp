@@ -201,6 +201,7 @@ int addMemoryMapPanel(Diagram& d, const MemoryMap& map, double x, double y, Pale
     std::vector<MemoryChunk> chunks = map.chunks;
     std::sort(chunks.begin(), chunks.end(),
               [](const MemoryChunk& a, const MemoryChunk& b) { return a.address < b.address; });
+    d.cells.reserve(d.cells.size() + chunks.size()); // at most one cell a chunk: grown once, not doubled
     for (const MemoryChunk& ch : chunks) {
         const std::uint32_t line = ch.address / 128;
         if (line < map.firstLine || line >= map.firstLine + map.lines)
