@@ -4,6 +4,7 @@
 #include "lanemap/catalog.hpp"
 #include "lanemap/evidence.hpp"
 #include "lanemap/probe_report.hpp"
+#include "lanemap/search.hpp"
 #include "lanemap/spec.hpp"
 
 #include <gtest/gtest.h>
@@ -22,6 +23,22 @@ std::size_t countOf(std::string_view family) {
     const auto& all = Catalog::instance().variants();
     return static_cast<std::size_t>(
         std::count_if(all.begin(), all.end(), [&](const Variant* v) { return v->family->name == family; }));
+}
+
+// Listing, completion and search read the variants' records, never their layouts: building every layout of
+// the catalog is what a one-shot command must not pay for.
+TEST(LazyCatalog, ListingAndSearchBuildNoLayout) {
+    const auto catalog = Catalog::unregistered();
+    std::size_t matched = 0;
+    const std::vector<std::string> words = searchWords("m16n8k16 bf16");
+    for (const Variant* v : catalog->variants())
+        matched += matchesSearch(searchText(*v), words) ? 1 : 0;
+    EXPECT_GT(matched, 0u);
+    ASSERT_FALSE(catalog->variants().empty());
+    EXPECT_EQ(catalog->byPtx(normalizePtx(catalog->variants().front()->ptx)), catalog->variants().front());
+    EXPECT_EQ(catalog->builtCount(), 0u) << "listing and search built layouts";
+    ASSERT_NE(catalog->instruction("mma.m16n8k16.f16"), nullptr);
+    EXPECT_EQ(catalog->builtCount(), 1u) << "one lookup builds one variant's layouts";
 }
 
 TEST(LazyCatalog, LookingUpOneSpecRegistersOnlyThatVariant) {

@@ -43,6 +43,9 @@ class Catalog {
     const Instruction* instruction(std::string_view spec) const;
     const Instruction& instruction(const Variant& variant) const;
 
+    // How many variants' layouts this catalog has built (cached) so far: listing, completion and search build
+    // none (tests hold them to it).
+    std::size_t builtCount() const { return m_built.load(); }
     // A fresh, uncached build of a variant's layouts (benchmarks; tests of the build itself).
     Instruction buildUncached(const Variant& variant) const;
 
@@ -97,6 +100,7 @@ class Catalog {
     mutable std::recursive_mutex m_registerMutex;     // one section registers at a time
     Section* m_registering = nullptr;                 // the section add() fills
     std::string_view m_only;                          // the one spec add() keeps; empty: every spec
+    mutable std::atomic<std::size_t> m_built{0};
     mutable std::once_flag m_allOnce;
     mutable std::vector<const Variant*> m_variantList;
     mutable std::once_flag m_byPtxOnce;

@@ -194,6 +194,7 @@ const Instruction& Catalog::build(const Entry& entry) const {
         entry.build(*instruction);
         placeOperands(*instruction);
         entry.built = std::move(instruction);
+        ++m_built;
     });
     return *entry.built;
 }
