@@ -922,6 +922,11 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
             ->add_option("--against", layoutRequest.against,
                          "The operand it claims to be, SPEC:OPERAND (e.g. mma.m16n8k16.f16:A)")
             ->required();
+    if (named(checkCommand)) {
+        option(checkCommand, "--atom-layout", atomLayoutText,
+               kAtomLayoutHelp + std::string(": against a tile"));
+        option(checkCommand, "--permutation", permutationText, kPermutationHelp);
+    }
     auto* conformCommand = subcommand(
         "conform", "Check a file of layouts, one per line with the instruction each claims (a matrix)");
     if (named(conformCommand))
@@ -1136,6 +1141,10 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         return cmdShowLayout(layoutRequest, out, err);
     }
     if (identifyCommand->parsed() || checkCommand->parsed()) {
+        bool failed = false;
+        layoutRequest.tile = tileFlags(atomLayoutText, permutationText, err, failed);
+        if (failed)
+            return Usage;
         layoutRequest.text =
             joined(identifyCommand->parsed() ? identifyCommand : checkCommand, layoutRequest.text);
         return identifyCommand->parsed() ? cmdIdentify(layoutRequest, out, err)

@@ -52,6 +52,33 @@ TEST(CliTile, TheIssuesCommandWritesEveryElementWithItsCtaThread) {
     EXPECT_TRUE(found);
 }
 
+// export --format triton of a tile, read back by check --against with the same tile: equal, exit 0; against
+// the tile without the permutation: the first differing cells named, exit 1.
+TEST(CliTile, TheTritonExportChecksEqualToTheTile) {
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / "lanemap-cli-tile-triton";
+    std::filesystem::create_directories(dir);
+    const std::string bases = (dir / "tile.json").string();
+    CliResult r = runCli(with({"export", "mma.m16n8k16.f16", "--format", "triton", "-o", bases}, kIssueTile));
+    ASSERT_EQ(r.code, 0) << r.err;
+    for (const char* operand : {"A", "B", "C"}) {
+        r = runCli(with({"check", "@" + bases, "--against", std::string("mma.m16n8k16.f16:") + operand},
+                        kIssueTile));
+        EXPECT_EQ(r.code, 0) << operand << ": " << r.out << r.err;
+        EXPECT_NE(r.out.find("tile 32x32x16"), std::string::npos) << r.out;
+    }
+    r = runCli({"check", "@" + bases, "--against", "mma.m16n8k16.f16:C", "--atom-layout", "(2,2,1)",
+                "--permutation", "_32,_32,_16"});
+    EXPECT_EQ(r.code, 1) << r.out << r.err;
+    EXPECT_NE(r.out.find("differ"), std::string::npos) << r.out;
+    // Against the atom alone: another shape.
+    r = runCli({"check", "@" + bases, "--against", "mma.m16n8k16.f16:C"});
+    EXPECT_EQ(r.code, 1) << r.out << r.err;
+    r = runCli({"check", "@" + bases, "--against", "mma.m16n8k16.f16:C", "--atom-layout", "(8,8,1)"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("2048 threads"), std::string::npos) << r.err;
+    std::filesystem::remove_all(dir);
+}
+
 TEST(CliTile, WhereNamesEveryHolderOfAReplicatedElement) {
     CliResult r = runCli(with({"where", "mma.m16n8k16.f16", "A", "5", "3"}, kIssueTile));
     ASSERT_EQ(r.code, 0) << r.err;
@@ -135,6 +162,9 @@ TEST(CliTile, BadTilesNameWhatIsWrongExitTwoAndWriteNothing) {
         {{"--permutation", "_32,(8,2"}, "expected ',' or ')'"},
         {{"--atom-layout", "(2,2,1)", "--format", "cuda"},
          "a tile (--atom-layout, --permutation) exports as json"},
+        {{"--atom-layout", "(3,1,1)", "--format", "triton"},
+         "the tile has no Triton LinearLayout: --atom-layout (3,1,1) puts 3 atoms along M"},
+        {{"--permutation", "_,_24,_", "--format", "triton"}, "the tile's N is 24 (--permutation N _24)"},
     };
     for (const Case& c : cases)
         for (const std::filesystem::path& out : {kept, fresh}) {
