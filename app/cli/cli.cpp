@@ -951,8 +951,9 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
                "Output file, folder (--all; for one spec, SPEC.EXT inside it) or '-' for stdout");
         option(exp, "--smem", placementText,
                "ldmatrix/stmatrix: a shared-memory placement (txt, json: with its banks; svg: its picture)");
-        option(exp, "--color", color,
-               "svg: color cells by lane, register, group (groupID), warp or warpgroup; default lane");
+        option(
+            exp, "--color", color,
+            "svg: color cells by lane, register, group (groupID), warp, warpgroup or thread; default lane");
         option(exp, "--palette", palette, "svg: default or colorblind");
         flag(exp, "--gzip", gzip,
              "Write gzip (FILE as given, SPEC.FORMAT.gz per variant with --all; any format)");
@@ -1313,7 +1314,7 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         const std::optional<ColorBy> c = parseColorBy(color);
         if (!c) {
             err << "lanemap-cli: unknown --color '" << excerpt(color)
-                << "'; valid: lane, register, group, warp, warpgroup\n";
+                << "'; valid: lane, register, group, warp, warpgroup, thread\n";
             return Usage;
         }
         options.colorBy = *c;
