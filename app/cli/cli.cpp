@@ -1012,6 +1012,9 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
             "--format", banksRequest.format,
             "text (default), json, or svg: the shared-memory picture (lines, phases, conflicts)");
         banksCommand->add_option("-o,--output", banksRequest.output, "Output file (default stdout)");
+        option(banksCommand, "--atom-layout", atomLayoutText,
+               kAtomLayoutHelp + std::string(": with --feeds, the tiled copy of the whole tile"));
+        option(banksCommand, "--permutation", permutationText, kPermutationHelp);
     }
 
     DecodeRequest decodeRequest; // tcgen05 descriptors (cli_decode.cpp)
@@ -1379,8 +1382,10 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     }
     if (exp->parsed())
         return cmdExport(exportSpec, all, format, options, flags, gzip, output, out, err);
-    if (banksCommand->parsed())
+    if (banksCommand->parsed()) {
+        banksRequest.tile = tileLayout;
         return cmdBanks(banksRequest, out, err);
+    }
     if (decodeCommand->parsed())
         return cmdDecode(decodeRequest, out, err);
     if (probe->parsed() && tileLayout) {

@@ -51,7 +51,7 @@ _lanemap_cli() {
         export) options="--all --format --operand --selector --major --swizzle --smem -o --output --color --palette --lanes --gzip --compact --ld --st --imm-half-splitoff --scale-vec --sfa-id --sfb-id --atom-layout --permutation --help" ;;
         probe) options="--all --json --family --timing --atom-layout --permutation --help" ;;
         discover) options="--family --json --expect --validate --help" ;;
-        banks) options="--smem --search --feeds --json --format -o --output --help" ;;
+        banks) options="--smem --search --feeds --json --format -o --output --atom-layout --permutation --help" ;;
         where) options="--json --atom-layout --permutation --help" ;;
         what) options="--lane --thread --register --json --atom-layout --permutation --help" ;;
         feeds) options="--selector --json --into --major --swizzle --inner --smem --help" ;;

@@ -79,6 +79,49 @@ TEST(CliTile, TheTritonExportChecksEqualToTheTile) {
     std::filesystem::remove_all(dir);
 }
 
+// banks MOVE --feeds SPEC:OPERAND with a tile: the tiled copy of the whole tile (docs/tiles.md#tiled-copy).
+TEST(CliTile, BanksWithATileChecksTheWholeTiledCopy) {
+    CliResult r =
+        runCli(with({"banks", "ldmatrix.m8n8.x4.b16", "--feeds", "mma.m16n8k16.f16:A", "--smem", "row-major"},
+                    kIssueTile));
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("4 warps x 1 ldmatrix = 4 instructions"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("every register slot holds the element the tiled MMA wants there (1024 slots)"),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("banks: 32 wavefronts (ideal 16, excessive 16); the worst phase 2-way"),
+              std::string::npos)
+        << r.out;
+    // From an N-major B without .trans: exit 1, the first wrong slot named.
+    r = runCli(with({"banks", "ldmatrix.m8n8.x4.b16", "--feeds", "mma.m16n8k16.f16:B", "--smem", "row-major"},
+                    kIssueTile));
+    EXPECT_EQ(r.code, 1) << r.err;
+    EXPECT_NE(r.out.find("holds B[0][1]; the tiled MMA wants B[1][0] there"), std::string::npos) << r.out;
+    // K-tiled, searched: a conflict-free placement of the whole tile first; json.
+    r = runCli({"banks", "ldmatrix.m8n8.x4.b16", "--feeds", "mma.m16n8k16.f16:A", "--atom-layout", "(2,2,1)",
+                "--permutation", "_32,_16,_64", "--smem", "row-major", "--search"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("the worst phase 8-way"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("search (the whole tile, same pitch and start; conflict-free first):\n  "
+                         "conflict-free  "),
+              std::string::npos)
+        << r.out;
+    r = runCli({"banks", "ldmatrix.m8n8.x4.b16", "--feeds", "mma.m16n8k16.f16:A", "--atom-layout", "(2,2,1)",
+                "--permutation", "_32,_16,_64", "--smem", "row-major,mode=128B", "--json"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["wavefronts"], j["ideal_wavefronts"]);
+    EXPECT_EQ(j["instructions"].size(), 16u);
+    // Bad input: exit 2, a message naming it.
+    r = runCli({"banks", "ldmatrix.m8n8.x4.b16", "--atom-layout", "(2,2,1)"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("needs --feeds SPEC:OPERAND"), std::string::npos) << r.err;
+    r = runCli({"banks", "ldmatrix.m8n8.x4.b16", "--feeds", "mma.m16n8k16.f16:A", "--atom-layout", "(2,1,1)",
+                "--permutation", "_,_,(_8,_2):(_2,_1)"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("splits a 16-byte matrix row"), std::string::npos) << r.err;
+}
+
 TEST(CliTile, WhereNamesEveryHolderOfAReplicatedElement) {
     CliResult r = runCli(with({"where", "mma.m16n8k16.f16", "A", "5", "3"}, kIssueTile));
     ASSERT_EQ(r.code, 0) << r.err;
