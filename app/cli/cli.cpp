@@ -324,7 +324,7 @@ std::shared_ptr<const Instruction>
 queryInstance(const std::string& text, const std::optional<tile::TileLayout>& tile, std::ostream& err);
 
 // probe SPEC --atom-layout ... --permutation ...: a tile run by the tiled-mma method (docs/tiles.md#proof).
-int cmdProbeTile(const std::string& spec, const tile::TileLayout& tileLayout,
+int cmdProbeTile(const std::string& spec, const tile::TileLayout& tileLayout, gpu::TileLoad load,
                  const std::optional<std::string>& jsonOption, std::ostream& out, std::ostream& err) {
     const std::shared_ptr<const Instruction> tile = queryInstance(spec, tileLayout, err);
     if (!tile)
@@ -340,9 +340,10 @@ int cmdProbeTile(const std::string& spec, const tile::TileLayout& tileLayout,
         err << "lanemap-cli: GPU unavailable: " << availability.reason << '\n';
         return GpuUnavailable;
     }
-    out << "probing " << tile::nameOf(*tile) << " on " << availability.device.name << " (sm_"
-        << availability.device.sm << ")\n";
-    const ProbeReport report = gpu::probeTile(*tile); // dated, with the device and lanemap's version
+    out << "probing " << tile::nameOf(*tile)
+        << (load == gpu::TileLoad::Ldmatrix ? " (A and B loaded by ldmatrix from shared memory)" : "")
+        << " on " << availability.device.name << " (sm_" << availability.device.sm << ")\n";
+    const ProbeReport report = gpu::probeTile(*tile, load); // dated, with the device and lanemap's version
     const ProbeResult& r = report.results.front();
     out << r.verdict << '\t' << r.spec << '\t' << r.cellsChecked << " cells";
     if (r.cellsMismatched)
@@ -976,6 +977,7 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     bool probeAllVariants = false;
     bool probeTiming = false;
     std::string probeFamily;
+    std::string probeCopy; // --copy direct|ldmatrix: how a tile's A and B reach the registers
     auto* probe = subcommand("probe", "Run the real instructions on the GPU and compare every cell");
     if (named(probe)) {
         probe->add_option("spec", probeSpec, "Spec or PTX instruction");
@@ -991,6 +993,9 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         probe->add_option("--atom-layout", atomLayoutText,
                           kAtomLayoutHelp + std::string(" (mma.m16n8k16.f16)"));
         probe->add_option("--permutation", permutationText, kPermutationHelp);
+        probe->add_option("--copy", probeCopy,
+                          "With --atom-layout: how A and B reach the registers, direct (default) or ldmatrix "
+                          "(the tiled copy from shared memory, docs/tiles.md#tiled-copy)");
     }
 
     BanksRequest banksRequest;
@@ -1394,7 +1399,18 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
                    "--family or --timing\n";
             return Usage;
         }
-        return cmdProbeTile(probeSpec, *tileLayout, jsonPath, out, err);
+        if (!probeCopy.empty() && probeCopy != "direct" && probeCopy != "ldmatrix") {
+            err << "lanemap-cli: unknown --copy '" << excerpt(probeCopy) << "'; valid: direct, ldmatrix\n";
+            return Usage;
+        }
+        return cmdProbeTile(probeSpec, *tileLayout,
+                            probeCopy == "ldmatrix" ? gpu::TileLoad::Ldmatrix : gpu::TileLoad::Direct,
+                            jsonPath, out, err);
+    }
+    if (probe->parsed() && !probeCopy.empty()) {
+        err << "lanemap-cli: --copy says how a tile's A and B reach the registers; give the tile "
+               "(--atom-layout, --permutation)\n";
+        return Usage;
     }
     if (probe->parsed())
         return cmdProbe(probeSpec, probeAllVariants, probeFamily, jsonPath, probeTiming, out, err);

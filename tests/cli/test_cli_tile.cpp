@@ -177,9 +177,28 @@ TEST(CliTile, ProbeRunsTheTileOrSaysWhyNot) {
         EXPECT_EQ(r.code, 0) << r.out << r.err;
         EXPECT_NE(r.out.find("pass\tmma.m16n8k16.f16 tile 32x32x16"), std::string::npos) << r.out;
     }
+    const CliResult copied = runCli(with({"probe", "mma.m16n8k16.f16", "--copy", "ldmatrix"}, kIssueTile));
+    if (!lanemap::gpu::discover().available) {
+        EXPECT_EQ(copied.code, 3) << copied.out << copied.err;
+    } else {
+        EXPECT_EQ(copied.code, 0) << copied.out << copied.err;
+        EXPECT_NE(
+            copied.out.find("tile 32x32x16 (atom layout (2,2,1), permutation _32,(_8,_2,_2):(_1,_16,_8),_16) "
+                            "loaded by ldmatrix"),
+            std::string::npos)
+            << copied.out;
+    }
     CliResult bad = runCli({"probe", "--all", "--atom-layout", "(2,2,1)"});
     EXPECT_EQ(bad.code, 2);
     EXPECT_NE(bad.err.find("runs one tile of one SPEC"), std::string::npos) << bad.err;
+    // --copy ldmatrix: the tiled copy feeds the kernel; a bad value, or no tile, is a usage error.
+    bad = runCli({"probe", "mma.m16n8k16.f16", "--atom-layout", "(2,2,1)", "--copy", "cp.async"});
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(bad.err.find("unknown --copy 'cp.async'; valid: direct, ldmatrix"), std::string::npos)
+        << bad.err;
+    bad = runCli({"probe", "mma.m16n8k16.f16", "--copy", "ldmatrix"});
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(bad.err.find("give the tile"), std::string::npos) << bad.err;
     bad = runCli({"probe", "mma.m16n8k16.f16", "--atom-layout", "(2,2,1)", "--permutation", "_,_,_24"});
     EXPECT_EQ(bad.code, 2);
     EXPECT_NE(bad.err.find("the tile's K is a multiple of 16"), std::string::npos) << bad.err;
