@@ -27,9 +27,9 @@ namespace {
 int cmdTiledCopy(const BanksRequest& request, const Variant& move, const std::string& format,
                  const banks::Placement& placement, std::ostream& out, std::ostream& err) {
     if (request.feeds.empty()) {
-        err << "lanemap-cli: banks --atom-layout/--permutation needs --feeds SPEC:OPERAND, the tiled MMA's A "
-               "or B "
-               "the copy loads (e.g. --feeds mma.m16n8k16.f16:A)\n";
+        err << "lanemap-cli: banks --atom-layout/--permutation needs --feeds SPEC:OPERAND, the tiled MMA's "
+               "operand the copy moves (ldmatrix: A or B, e.g. --feeds mma.m16n8k16.f16:A; stmatrix: C or "
+               "D)\n";
         return Usage;
     }
     if (format == "svg") {
@@ -41,7 +41,8 @@ int cmdTiledCopy(const BanksRequest& request, const Variant& move, const std::st
         colon == std::string::npos ? std::nullopt : parseOperand(request.feeds.substr(colon + 1));
     if (!operand) {
         err << "lanemap-cli: --feeds '" << excerpt(request.feeds)
-            << "' is not SPEC:OPERAND (e.g. mma.m16n8k16.f16:A; a tiled copy loads A or B)\n";
+            << "' is not SPEC:OPERAND (e.g. mma.m16n8k16.f16:A; ldmatrix loads A or B, stmatrix stores C or "
+               "D)\n";
         return Usage;
     }
     const ParsedSpec consumer = parseSpec(request.feeds.substr(0, colon), Catalog::instance());

@@ -112,6 +112,12 @@ TEST(CliTile, BanksWithATileChecksTheWholeTiledCopy) {
     const nlohmann::json j = nlohmann::json::parse(r.out);
     EXPECT_EQ(j["wavefronts"], j["ideal_wavefronts"]);
     EXPECT_EQ(j["instructions"].size(), 16u);
+    // stmatrix drains a 16-bit D.
+    r = runCli(
+        with({"banks", "stmatrix.m8n8.x4.b16", "--feeds", "mma.m16n8k16.f16.f16:D", "--smem", "row-major"},
+             kIssueTile));
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("4 warps x 1 stmatrix = 4 instructions"), std::string::npos) << r.out;
     // Bad input: exit 2, a message naming it.
     r = runCli({"banks", "ldmatrix.m8n8.x4.b16", "--atom-layout", "(2,2,1)"});
     EXPECT_EQ(r.code, 2);

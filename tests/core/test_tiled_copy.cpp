@@ -137,6 +137,38 @@ TEST(TiledCopy, BNeedsTransFromAnNMajorTileAndTheFirstWrongCellIsNamed) {
         << text;
 }
 
+// stmatrix drains a tile's 16-bit D the same way backwards: every slot stored where its element belongs; the
+// .trans form stores the transpose, the first wrong slot named.
+TEST(TiledCopy, StmatrixDrainsEveryWarpsDOfA16BitAccumulatorTile) {
+    const auto t = tiled("mma.m16n8k16.f16.f16", "(2,2,1)", "_32,(_8,_2,_2):(_1,_16,_8),_16");
+    tiled_copy::Result r = copy("stmatrix.m8n8.x4.b16", *t, Operand::D, "row-major");
+    EXPECT_TRUE(r.store);
+    EXPECT_EQ(r.rows, 32);
+    EXPECT_EQ(r.cols, 32);
+    EXPECT_EQ(r.perWarp, 1); // each warp's D: 2 registers per atom x 2 rests along N
+    EXPECT_EQ(r.mismatches, 0);
+    EXPECT_NE(tiled_copy::toText(r).find("drains: every register slot is stored where its element belongs"),
+              std::string::npos);
+    r = copy("stmatrix.m8n8.x2.b16", *t, Operand::C, "row-major");
+    EXPECT_EQ(r.perWarp, 2);
+    EXPECT_EQ(r.mismatches, 0);
+    r = copy("stmatrix.m8n8.x4.trans.b16", *t, Operand::D, "row-major");
+    EXPECT_GT(r.mismatches, 0);
+    const tiled_copy::Slot* s = r.firstMismatch();
+    ASSERT_NE(s, nullptr);
+    EXPECT_EQ(s->thread, 0);
+    EXPECT_EQ(s->bitLo, 16);
+    EXPECT_EQ(std::pair(s->wantedRow, s->wantedCol), std::pair(0, 1)); // d1 of lane 0
+    EXPECT_EQ(std::pair(s->loadedRow, s->loadedCol), std::pair(1, 0)); // .trans stores it transposed
+    const std::string text = tiled_copy::toText(r);
+    EXPECT_NE(text.find("holds D[0][1]; stmatrix #0 stores it at D[1][0]"), std::string::npos) << text;
+    // f32 accumulators are 32-bit: no b16 stmatrix drains them.
+    std::string error;
+    EXPECT_FALSE(tiled_copy::analyze(move("stmatrix.m8n8.x4.b16"), *tiled("mma.m16n8k16.f16", "(2,2,1)"),
+                                     Operand::D, placement("row-major"), error));
+    EXPECT_NE(error.find("32-bit elements"), std::string::npos) << error;
+}
+
 TEST(TiledCopy, RefusesWhatNoLdmatrixCopyCanDo) {
     std::string error;
     const auto t = tiled("mma.m16n8k16.f16", "(2,1,1)", "_,_,(_8,_2):(_2,_1)");
@@ -148,7 +180,10 @@ TEST(TiledCopy, RefusesWhatNoLdmatrixCopyCanDo) {
     const auto plain = tiled("mma.m16n8k16.f16", "(2,1,1)");
     EXPECT_FALSE(
         tiled_copy::analyze(move("stmatrix.m8n8.x4.b16"), *plain, Operand::A, placement("row-major"), error));
-    EXPECT_NE(error.find("is no ldmatrix"), std::string::npos) << error;
+    EXPECT_NE(error.find("stmatrix drains C or D, not A"), std::string::npos) << error;
+    EXPECT_FALSE(tiled_copy::analyze(move("movmatrix.m8n8.trans.b16"), *plain, Operand::A,
+                                     placement("row-major"), error));
+    EXPECT_NE(error.find("is no ldmatrix or stmatrix"), std::string::npos) << error;
     EXPECT_FALSE(
         tiled_copy::analyze(move("ldmatrix.m8n8.x4.b16"), *plain, Operand::C, placement("row-major"), error));
     EXPECT_NE(error.find("ldmatrix feeds A or B"), std::string::npos) << error;

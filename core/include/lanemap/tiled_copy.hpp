@@ -40,6 +40,7 @@ struct Copy {
 };
 
 struct Result {
+    bool store = false;   // stmatrix: the registers drained into shared memory (loaded* is where they go)
     std::string move;     // "ldmatrix.m8n8.x4.b16"
     std::string consumer; // "mma.m16n8k16.f16 tile 32x32x16 (atom layout (2,2,1), ...):A"
     Operand operand = Operand::A;
@@ -56,7 +57,9 @@ struct Result {
 };
 
 // The copy of `operand` (A or B) of `tile` (a tiled MMA of mma atoms, Instruction::tile) by `move` (an
-// ldmatrix of 8x8 b16 matrices, .trans or not) from `placement` (its tile defaults to the operand's). nullopt
+// ldmatrix of 8x8 b16 matrices, .trans or not) from `placement` (its tile defaults to the operand's); or with
+// an stmatrix, C or D (16-bit accumulators) stored to it, the same rule backwards: a slot matches where the
+// element it holds is stored at its own place in the tile. nullopt
 // with `error` naming what does not fit: no tile, wgmma, another element width, a fragment whose registers
 // are no multiple of the move's, a placement banks::analyze refuses, a permutation that splits a matrix row
 // (its 8 elements not consecutive along the tile's line).

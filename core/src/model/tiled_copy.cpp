@@ -34,8 +34,11 @@ struct Modes {
     tile::Mode row, col, first, second;
 };
 Modes modesOf(Operand o) {
-    return o == Operand::A ? Modes{tile::M, tile::K, tile::M, tile::K}
-                           : Modes{tile::K, tile::N, tile::N, tile::K};
+    if (o == Operand::A)
+        return {tile::M, tile::K, tile::M, tile::K};
+    if (o == Operand::B)
+        return {tile::K, tile::N, tile::N, tile::K};
+    return {tile::M, tile::N, tile::M, tile::N}; // C and D
 }
 
 } // namespace
@@ -58,22 +61,25 @@ const Slot* Result::firstMismatch() const {
 std::optional<Result> analyze(const Variant& move, const Instruction& tiled, Operand operand,
                               const banks::Placement& placement, std::string& error) {
     const MatrixMove* mv = matrixMoveOf(move);
-    if (!mv || !mv->address || mv->op != MoveOp::Ldmatrix) {
-        error = move.spec + " is no ldmatrix; a tiled copy loads A or B with ldmatrix (e.g. "
-                            "ldmatrix.m8n8.x4.b16)";
+    if (!mv || !mv->address) {
+        error = move.spec + " is no ldmatrix or stmatrix; a tiled copy loads A or B with ldmatrix (e.g. "
+                            "ldmatrix.m8n8.x4.b16) or stores C or D with stmatrix";
         return std::nullopt;
     }
+    const bool store = mv->op == MoveOp::Stmatrix;
     if (mv->rows != kBlock || mv->cols != kBlock || mv->format != RowFormat::B16) {
-        error = move.spec + " moves other than 8x8 b16 matrices; a tiled copy takes ldmatrix.m8n8 (.x1, .x2, "
-                            ".x4, .trans)";
+        error = move.spec + " moves other than 8x8 b16 matrices; a tiled copy takes ldmatrix.m8n8 or "
+                            "stmatrix.m8n8 (.x1, .x2, .x4, .trans)";
         return std::nullopt;
     }
     if (!tiled.tile || !tiled.params.tile) {
         error = "a tiled copy loads a tile's operand; give the tile (--atom-layout, --permutation)";
         return std::nullopt;
     }
-    if (operand != Operand::A && operand != Operand::B) {
-        error = "ldmatrix feeds A or B, not " + std::string(toString(operand));
+    if (store ? (operand != Operand::C && operand != Operand::D)
+              : (operand != Operand::A && operand != Operand::B)) {
+        error = std::string(store ? "stmatrix drains C or D" : "ldmatrix feeds A or B") + ", not " +
+                std::string(toString(operand));
         return std::nullopt;
     }
     const tile::TileFacts& f = *tiled.tile;
@@ -116,8 +122,8 @@ std::optional<Result> analyze(const Variant& move, const Instruction& tiled, Ope
     const int perWarp = tileOp->registers();
     if (perWarp % num) {
         error = "each warp holds " + std::to_string(perWarp) + " registers of " +
-                std::string(toString(operand)) + "; " + move.spec + " loads " + std::to_string(num) +
-                " at a time (give .x" + std::to_string(std::gcd(perWarp, 4)) + ")";
+                std::string(toString(operand)) + "; " + move.spec + (store ? " stores " : " loads ") +
+                std::to_string(num) + " at a time (give .x" + std::to_string(std::gcd(perWarp, 4)) + ")";
         return std::nullopt;
     }
     // The placement of the whole operand tile, its defaults filled in and checked as for one instruction.
@@ -141,6 +147,7 @@ std::optional<Result> analyze(const Variant& move, const Instruction& tiled, Ope
     constexpr int elementBytes = 2;
 
     Result r;
+    r.store = store;
     r.move = move.spec;
     r.consumer = tile::nameOf(tiled) + ":" + std::string(toString(operand));
     r.operand = operand;
@@ -305,19 +312,29 @@ std::string toText(const Result& r) {
     std::ostringstream out;
     const std::string name(toString(r.operand));
     out << r.move << " -> " << r.consumer << "\n";
-    out << "  " << r.warps << " warps x " << r.perWarp << " ldmatrix = " << r.copies.size()
-        << " instructions; the " << r.rows << "x" << r.cols << " " << name << " at "
+    out << "  " << r.warps << " warps x " << r.perWarp << (r.store ? " stmatrix = " : " ldmatrix = ")
+        << r.copies.size() << " instructions; the " << r.rows << "x" << r.cols << " " << name << " at "
         << banks::describe(r.placement) << "\n";
-    if (r.mismatches == 0)
+    if (r.mismatches == 0 && !r.store)
         out << "feeds: every register slot holds the element the tiled MMA wants there (" << r.slots.size()
             << " slots)\n";
-    else if (const Slot* s = r.firstMismatch())
-        out << "feeds: MISMATCH in " << r.mismatches << " of " << r.slots.size()
+    else if (r.mismatches == 0)
+        out << "drains: every register slot is stored where its element belongs in the tile ("
+            << r.slots.size() << " slots)\n";
+    else if (const Slot* s = r.firstMismatch()) {
+        out << (r.store ? "drains" : "feeds") << ": MISMATCH in " << r.mismatches << " of " << r.slots.size()
             << " register slots; the first: thread " << s->thread << " (warp " << s->thread / kWarpSize
             << ", lane " << s->thread % kWarpSize << ") register " << s->reg << " bits [" << s->bitLo + 15
-            << ".." << s->bitLo << "] after ldmatrix #" << s->instruction << " holds " << name << "["
-            << s->loadedRow << "][" << s->loadedCol << "]; the tiled MMA wants " << name << "["
-            << s->wantedRow << "][" << s->wantedCol << "] there\n";
+            << ".." << s->bitLo << "] ";
+        if (r.store)
+            out << "holds " << name << "[" << s->wantedRow << "][" << s->wantedCol << "]; stmatrix #"
+                << s->instruction << " stores it at " << name << "[" << s->loadedRow << "][" << s->loadedCol
+                << "]\n";
+        else
+            out << "after ldmatrix #" << s->instruction << " holds " << name << "[" << s->loadedRow << "]["
+                << s->loadedCol << "]; the tiled MMA wants " << name << "[" << s->wantedRow << "]["
+                << s->wantedCol << "] there\n";
+    }
     out << "banks: " << r.wavefronts << " wavefronts (ideal " << r.idealWavefronts << ", excessive "
         << r.excessive() << "); the worst phase " << r.worstDegree() << "-way\n";
     out << "instructions (warp #j: wavefronts per phase; the rows each thread points at):\n";
@@ -346,6 +363,7 @@ std::string toJson(const Result& r) {
     j["placement"] = banks::describe(r.placement);
     j["warps"] = r.warps;
     j["per_warp"] = r.perWarp;
+    j["direction"] = r.store ? "store" : "load";
     j["feeds"] = r.mismatches == 0;
     j["mismatches"] = r.mismatches;
     if (const Slot* s = r.firstMismatch())
