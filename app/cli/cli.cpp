@@ -324,7 +324,7 @@ std::shared_ptr<const Instruction>
 queryInstance(const std::string& text, const std::optional<tile::TileLayout>& tile, std::ostream& err);
 
 // probe SPEC --atom-layout ... --permutation ...: a tile run by the tiled-mma method (docs/tiles.md#proof).
-int cmdProbeTile(const std::string& spec, const tile::TileLayout& tileLayout,
+int cmdProbeTile(const std::string& spec, const tile::TileLayout& tileLayout, gpu::TileLoad load,
                  const std::optional<std::string>& jsonOption, std::ostream& out, std::ostream& err) {
     const std::shared_ptr<const Instruction> tile = queryInstance(spec, tileLayout, err);
     if (!tile)
@@ -340,9 +340,10 @@ int cmdProbeTile(const std::string& spec, const tile::TileLayout& tileLayout,
         err << "lanemap-cli: GPU unavailable: " << availability.reason << '\n';
         return GpuUnavailable;
     }
-    out << "probing " << tile::nameOf(*tile) << " on " << availability.device.name << " (sm_"
-        << availability.device.sm << ")\n";
-    const ProbeReport report = gpu::probeTile(*tile); // dated, with the device and lanemap's version
+    out << "probing " << tile::nameOf(*tile)
+        << (load == gpu::TileLoad::Ldmatrix ? " (A and B loaded by ldmatrix from shared memory)" : "")
+        << " on " << availability.device.name << " (sm_" << availability.device.sm << ")\n";
+    const ProbeReport report = gpu::probeTile(*tile, load); // dated, with the device and lanemap's version
     const ProbeResult& r = report.results.front();
     out << r.verdict << '\t' << r.spec << '\t' << r.cellsChecked << " cells";
     if (r.cellsMismatched)
@@ -922,6 +923,11 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
             ->add_option("--against", layoutRequest.against,
                          "The operand it claims to be, SPEC:OPERAND (e.g. mma.m16n8k16.f16:A)")
             ->required();
+    if (named(checkCommand)) {
+        option(checkCommand, "--atom-layout", atomLayoutText,
+               kAtomLayoutHelp + std::string(": against a tile"));
+        option(checkCommand, "--permutation", permutationText, kPermutationHelp);
+    }
     auto* conformCommand = subcommand(
         "conform", "Check a file of layouts, one per line with the instruction each claims (a matrix)");
     if (named(conformCommand))
@@ -946,8 +952,9 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
                "Output file, folder (--all; for one spec, SPEC.EXT inside it) or '-' for stdout");
         option(exp, "--smem", placementText,
                "ldmatrix/stmatrix: a shared-memory placement (txt, json: with its banks; svg: its picture)");
-        option(exp, "--color", color,
-               "svg: color cells by lane, register, group (groupID), warp or warpgroup; default lane");
+        option(
+            exp, "--color", color,
+            "svg: color cells by lane, register, group (groupID), warp, warpgroup or thread; default lane");
         option(exp, "--palette", palette, "svg: default or colorblind");
         flag(exp, "--gzip", gzip,
              "Write gzip (FILE as given, SPEC.FORMAT.gz per variant with --all; any format)");
@@ -970,6 +977,7 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     bool probeAllVariants = false;
     bool probeTiming = false;
     std::string probeFamily;
+    std::string probeCopy; // --copy direct|ldmatrix: how a tile's A and B reach the registers
     auto* probe = subcommand("probe", "Run the real instructions on the GPU and compare every cell");
     if (named(probe)) {
         probe->add_option("spec", probeSpec, "Spec or PTX instruction");
@@ -985,6 +993,9 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         probe->add_option("--atom-layout", atomLayoutText,
                           kAtomLayoutHelp + std::string(" (mma.m16n8k16.f16)"));
         probe->add_option("--permutation", permutationText, kPermutationHelp);
+        probe->add_option("--copy", probeCopy,
+                          "With --atom-layout: how A and B reach the registers, direct (default) or ldmatrix "
+                          "(the tiled copy from shared memory, docs/tiles.md#tiled-copy)");
     }
 
     BanksRequest banksRequest;
@@ -1006,6 +1017,9 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
             "--format", banksRequest.format,
             "text (default), json, or svg: the shared-memory picture (lines, phases, conflicts)");
         banksCommand->add_option("-o,--output", banksRequest.output, "Output file (default stdout)");
+        option(banksCommand, "--atom-layout", atomLayoutText,
+               kAtomLayoutHelp + std::string(": with --feeds, the tiled copy of the whole tile"));
+        option(banksCommand, "--permutation", permutationText, kPermutationHelp);
     }
 
     DecodeRequest decodeRequest; // tcgen05 descriptors (cli_decode.cpp)
@@ -1136,6 +1150,10 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         return cmdShowLayout(layoutRequest, out, err);
     }
     if (identifyCommand->parsed() || checkCommand->parsed()) {
+        bool failed = false;
+        layoutRequest.tile = tileFlags(atomLayoutText, permutationText, err, failed);
+        if (failed)
+            return Usage;
         layoutRequest.text =
             joined(identifyCommand->parsed() ? identifyCommand : checkCommand, layoutRequest.text);
         return identifyCommand->parsed() ? cmdIdentify(layoutRequest, out, err)
@@ -1304,7 +1322,7 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         const std::optional<ColorBy> c = parseColorBy(color);
         if (!c) {
             err << "lanemap-cli: unknown --color '" << excerpt(color)
-                << "'; valid: lane, register, group, warp, warpgroup\n";
+                << "'; valid: lane, register, group, warp, warpgroup, thread\n";
             return Usage;
         }
         options.colorBy = *c;
@@ -1369,8 +1387,10 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     }
     if (exp->parsed())
         return cmdExport(exportSpec, all, format, options, flags, gzip, output, out, err);
-    if (banksCommand->parsed())
+    if (banksCommand->parsed()) {
+        banksRequest.tile = tileLayout;
         return cmdBanks(banksRequest, out, err);
+    }
     if (decodeCommand->parsed())
         return cmdDecode(decodeRequest, out, err);
     if (probe->parsed() && tileLayout) {
@@ -1379,7 +1399,18 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
                    "--family or --timing\n";
             return Usage;
         }
-        return cmdProbeTile(probeSpec, *tileLayout, jsonPath, out, err);
+        if (!probeCopy.empty() && probeCopy != "direct" && probeCopy != "ldmatrix") {
+            err << "lanemap-cli: unknown --copy '" << excerpt(probeCopy) << "'; valid: direct, ldmatrix\n";
+            return Usage;
+        }
+        return cmdProbeTile(probeSpec, *tileLayout,
+                            probeCopy == "ldmatrix" ? gpu::TileLoad::Ldmatrix : gpu::TileLoad::Direct,
+                            jsonPath, out, err);
+    }
+    if (probe->parsed() && !probeCopy.empty()) {
+        err << "lanemap-cli: --copy says how a tile's A and B reach the registers; give the tile "
+               "(--atom-layout, --permutation)\n";
+        return Usage;
     }
     if (probe->parsed())
         return cmdProbe(probeSpec, probeAllVariants, probeFamily, jsonPath, probeTiming, out, err);

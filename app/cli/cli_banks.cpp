@@ -10,14 +10,82 @@
 #include "lanemap/catalog.hpp"
 #include "lanemap/diagram.hpp"
 #include "lanemap/excerpt.hpp"
+#include "lanemap/selection.hpp"
 #include "lanemap/spec.hpp"
 #include "lanemap/svg.hpp"
+#include "lanemap/tiled_copy.hpp"
 #include "lanemap/write.hpp"
 
 #include <ostream>
 #include <sstream>
 
 namespace lanemap::cli {
+
+namespace {
+
+// banks MOVE --feeds SPEC:OPERAND --atom-layout ... [--permutation ...]: the tiled copy of the whole tile.
+int cmdTiledCopy(const BanksRequest& request, const Variant& move, const std::string& format,
+                 const banks::Placement& placement, std::ostream& out, std::ostream& err) {
+    if (request.feeds.empty()) {
+        err << "lanemap-cli: banks --atom-layout/--permutation needs --feeds SPEC:OPERAND, the tiled MMA's "
+               "operand the copy moves (ldmatrix: A or B, e.g. --feeds mma.m16n8k16.f16:A; stmatrix: C or "
+               "D)\n";
+        return Usage;
+    }
+    if (format == "svg") {
+        err << "lanemap-cli: a tiled copy is written as text or json (--format svg draws one instruction)\n";
+        return Usage;
+    }
+    const std::size_t colon = request.feeds.rfind(':');
+    const std::optional<Operand> operand =
+        colon == std::string::npos ? std::nullopt : parseOperand(request.feeds.substr(colon + 1));
+    if (!operand) {
+        err << "lanemap-cli: --feeds '" << excerpt(request.feeds)
+            << "' is not SPEC:OPERAND (e.g. mma.m16n8k16.f16:A; ldmatrix loads A or B, stmatrix stores C or "
+               "D)\n";
+        return Usage;
+    }
+    const ParsedSpec consumer = parseSpec(request.feeds.substr(0, colon), Catalog::instance());
+    if (!consumer) {
+        err << "lanemap-cli: --feeds: " << consumer.error << '\n';
+        return Usage;
+    }
+    Selection selection = selectionOf(consumer);
+    selection.params.tile = request.tile;
+    if (const std::string why = validate(selection); !why.empty()) {
+        err << "lanemap-cli: " << why << '\n';
+        return Usage;
+    }
+    const std::shared_ptr<const Instruction> tile = instantiate(selection);
+    std::string error;
+    const std::optional<tiled_copy::Result> r = tiled_copy::analyze(move, *tile, *operand, placement, error);
+    if (!r) {
+        err << "lanemap-cli: " << error << '\n';
+        return Usage;
+    }
+    std::ostringstream doc;
+    if (format == "json") {
+        doc << tiled_copy::toJson(*r);
+    } else {
+        doc << tiled_copy::toText(*r);
+        if (request.search) {
+            doc << "\nsearch (the whole tile, same pitch and start; conflict-free first):\n";
+            for (const banks::SearchResult& s : tiled_copy::search(move, *tile, *operand, r->placement))
+                doc << (s.wavefronts == s.idealWavefronts ? "  conflict-free  " : "  ")
+                    << banks::describe(s.placement) << ": " << s.wavefronts << " wavefronts (ideal "
+                    << s.idealWavefronts << ")\n";
+        }
+    }
+    if (!request.output || *request.output == "-") {
+        out << doc.str();
+    } else if (const std::string failure = writeFile(*request.output, doc.str()); !failure.empty()) {
+        err << "lanemap-cli: " << failure << '\n';
+        return Usage;
+    }
+    return r->mismatches ? Mismatch : Ok;
+}
+
+} // namespace
 
 int cmdBanks(const BanksRequest& request, std::ostream& out, std::ostream& err) {
     const Catalog& catalog = Catalog::instance();
@@ -48,6 +116,8 @@ int cmdBanks(const BanksRequest& request, std::ostream& out, std::ostream& err) 
         err << "lanemap-cli: " << error << '\n';
         return Usage;
     }
+    if (request.tile)
+        return cmdTiledCopy(request, v, format, *placement, out, err);
     std::ostringstream doc;
     int code = Ok;
     std::optional<banks::FeedCheck> feed;

@@ -2,6 +2,7 @@
 // lanemap-cli banks (cli_banks.cpp).
 
 #include "lanemap/export.hpp"
+#include "lanemap/tile.hpp"
 
 #include <iosfwd>
 #include <optional>
@@ -17,6 +18,8 @@ struct BanksRequest {
     bool json = false;
     std::string format;                // --format text|json|svg (empty: text, or json with --json)
     std::optional<std::string> output; // -o PATH (not given or '-': stdout; given empty: refused)
+    // --atom-layout/--permutation with --feeds: the tiled copy of the tile's operand (lanemap/tiled_copy.hpp)
+    std::optional<tile::TileLayout> tile;
 };
 
 int cmdBanks(const BanksRequest& request, std::ostream& out, std::ostream& err);

@@ -11,6 +11,7 @@
 #include "lanemap/evidence.hpp"
 #include "lanemap/excerpt.hpp"
 #include "lanemap/layout_in.hpp"
+#include "lanemap/selection.hpp"
 #include "lanemap/spec.hpp"
 #include "lanemap/svg.hpp"
 
@@ -197,7 +198,18 @@ int cmdCheck(const LayoutRequest& r, std::ostream& out, std::ostream& err) {
         err << "lanemap-cli: " << parsed.error << '\n';
         return Usage;
     }
-    const Instruction& in = Catalog::instance().instruction(*parsed.variant);
+    // Against a tile of the spec (docs/tiles.md#triton): its operands over the CTA's threads.
+    std::shared_ptr<const Instruction> tiled;
+    if (r.tile) {
+        Selection selection = selectionOf(parsed);
+        selection.params.tile = r.tile;
+        if (const std::string why = validate(selection); !why.empty()) {
+            err << "lanemap-cli: " << why << '\n';
+            return Usage;
+        }
+        tiled = instantiate(selection);
+    }
+    const Instruction& in = tiled ? *tiled : Catalog::instance().instruction(*parsed.variant);
     const FragmentLayout* op = layout_in::accumulatorOr(in, *operand);
     if (!op) {
         std::string valid;
@@ -225,7 +237,11 @@ int cmdCheck(const LayoutRequest& r, std::ostream& out, std::ostream& err) {
                                                    : *operand == Operand::B ? "Triton's [K, N]"
                                                                             : "Triton's [M, N]"))
         << ": " << layout_in::describe(c, *layout, in, *op, 8);
-    out << in.spec << ": " << layout_in::hardwareStatus(in) << '\n';
+    if (in.tile)
+        out << tile::nameOf(in)
+            << ": a tile; a recorded probe run confirms an atom, not a tile (docs/tiles.md#proof)\n";
+    else
+        out << in.spec << ": " << layout_in::hardwareStatus(in) << '\n';
     return c.equal() ? Ok : Mismatch;
 }
 

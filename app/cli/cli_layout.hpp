@@ -1,7 +1,10 @@
 #pragma once
 // Layouts in (docs/layouts-in.md): show, identify, check and conform a layout pasted as CuTe or Triton text.
 
+#include "lanemap/tile.hpp"
+
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -12,8 +15,9 @@ struct LayoutRequest {
     std::string shape;   // --shape DIM0xDIM1
     std::string operand; // --operand A|B|C|D: the operand of a triton JSON document, CuTe's axis names
     std::string against; // check --against SPEC:OPERAND
-    std::string format;  // show: txt (default), svg or json
-    std::string output;  // show -o FILE ('-' or none: standard output)
+    std::optional<tile::TileLayout> tile; // check --atom-layout/--permutation: against a tile of SPEC
+    std::string format;                   // show: txt (default), svg or json
+    std::string output;                   // show -o FILE ('-' or none: standard output)
 };
 
 // Whether the text `show` was given is a layout rather than a spec: it starts as no spec does ('(', a digit,

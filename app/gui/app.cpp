@@ -187,7 +187,7 @@ int runApp(int argc, char** argv, const QElapsedTimer* startTimer) {
     const QCommandLineOption themeOpt(QStringLiteral("theme"), QStringLiteral("light or dark."),
                                       QStringLiteral("THEME"));
     const QCommandLineOption colorOpt(QStringLiteral("color-by"),
-                                      QStringLiteral("lane, register, group, warp or warpgroup."),
+                                      QStringLiteral("lane, register, group, warp, warpgroup or thread."),
                                       QStringLiteral("COLOR"));
     const QCommandLineOption lanesOpt(QStringLiteral("lanes"), QStringLiteral("Lane filter, e.g. 0-3,13."),
                                       QStringLiteral("LANES"));
@@ -313,9 +313,10 @@ int runApp(int argc, char** argv, const QElapsedTimer* startTimer) {
     if (parser.isSet(colorOpt)) {
         const auto c = parseColorBy(parser.value(colorOpt).toStdString());
         if (!c) {
-            printErr(QStringLiteral(
-                         "lanemap: unknown --color-by '%1'; valid: lane, register, group, warp, warpgroup")
-                         .arg(quoted(parser.value(colorOpt))));
+            printErr(
+                QStringLiteral(
+                    "lanemap: unknown --color-by '%1'; valid: lane, register, group, warp, warpgroup, thread")
+                    .arg(quoted(parser.value(colorOpt))));
             return 2;
         }
         window.viewState()->setColorBy(*c);

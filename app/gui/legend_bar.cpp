@@ -34,7 +34,10 @@ void LegendBar::setDiagram(std::shared_ptr<const Diagram> diagram) {
             entry.fill = QColor(e.fill.r, e.fill.g, e.fill.b);
             const bool dim = e.key == 0xFFFFFFFFu; // "outside the lane filter"
             entry.key = dim ? -1 : static_cast<int>(e.key);
-            entry.number = dim ? QStringLiteral("–") : QString::number(e.key);
+            // Colored by thread, a key is a warp's lane 0: the swatch names the warp.
+            entry.number = dim                                     ? QStringLiteral("–")
+                           : m_diagram->colorBy == ColorBy::Thread ? QStringLiteral("w%1").arg(e.key / 32)
+                                                                   : QString::number(e.key);
             entry.tooltip = QString::fromStdString(e.text);
             m_entries.push_back(entry);
         }

@@ -2,6 +2,7 @@
 
 #include "banks_pane.hpp"
 #include "catalog_panel.hpp"
+#include "cell_info.hpp"
 #include "compare.hpp"
 #include "copy_as_menu.hpp"
 #include "descriptor_decoder.hpp"
@@ -161,9 +162,8 @@ void MainWindow::buildUi() {
     connect(m_state, &ViewState::hoverTextChanged, hoverStatus, &QLabel::setText);
     m_probeStatus = new ProbeStatus(m_probe, statusBar());
     connect(m_state, &ViewState::pinnedLaneChanged, this, [this](int lane) {
-        if (lane >= 0)
-            statusBar()->showMessage(tr("Pinned lane %1 (click it again or press Esc to unpin)").arg(lane),
-                                     4000);
+        if (lane >= 0 && m_state->instance())
+            statusBar()->showMessage(pinnedThreadText(*m_state->instance(), lane), 6000);
     });
     // After the panes and the header: what the window itself follows of the instance shown.
     connect(m_state, &ViewState::instanceChanged, this,
@@ -232,8 +232,8 @@ void MainWindow::buildActions() {
     view->addSeparator();
     QMenu* colorMenu = view->addMenu(tr("&Color by"));
     m_colorGroup = new QActionGroup(this);
-    for (ColorBy c :
-         {ColorBy::Lane, ColorBy::Register, ColorBy::ThreadGroup, ColorBy::Warp, ColorBy::Warpgroup}) {
+    for (ColorBy c : {ColorBy::Lane, ColorBy::Register, ColorBy::ThreadGroup, ColorBy::Warp,
+                      ColorBy::Warpgroup, ColorBy::Thread}) {
         QAction* a = colorMenu->addAction(qs(toString(c)));
         a->setCheckable(true);
         a->setData(static_cast<int>(c));

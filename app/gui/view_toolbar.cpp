@@ -20,8 +20,8 @@ ViewToolBar::ViewToolBar(ViewState* state, const Zoom& zoom, QWidget* parent)
     addWidget(new QLabel(tr(" Color by "), this));
     m_colorBox = new QComboBox(this);
     m_colorBox->setObjectName(QStringLiteral("colorBy"));
-    for (ColorBy c :
-         {ColorBy::Lane, ColorBy::Register, ColorBy::ThreadGroup, ColorBy::Warp, ColorBy::Warpgroup})
+    for (ColorBy c : {ColorBy::Lane, ColorBy::Register, ColorBy::ThreadGroup, ColorBy::Warp,
+                      ColorBy::Warpgroup, ColorBy::Thread})
         m_colorBox->addItem(qs(toString(c)), static_cast<int>(c));
     connect(m_colorBox, &QComboBox::activated, this,
             [this](int i) { m_state->setColorBy(static_cast<ColorBy>(m_colorBox->itemData(i).toInt())); });

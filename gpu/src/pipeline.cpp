@@ -133,7 +133,7 @@ Interpretation interpretOn(Device& device, const Variant& v) {
     return runPlanned(device, v, *method, *plan, planned);
 }
 
-Interpretation interpretTileOn(Device& device, const Instruction& tile) {
+Interpretation interpretTileOn(Device& device, const Instruction& tile, TileLoad load) {
     Interpretation out;
     const ProbeMethod* method = probeMethodNamed("tiled-mma");
     if (!method) {
@@ -146,21 +146,23 @@ Interpretation interpretTileOn(Device& device, const Instruction& tile) {
         return out;
     }
     const Clock::time_point start = Clock::now();
-    const std::unique_ptr<PlannedProbe> plan = method->plan(tile);
+    const std::unique_ptr<PlannedProbe> plan =
+        load == TileLoad::Ldmatrix ? std::make_unique<tiledmma::TiledMmaProbe>(tile, tiledmma::Copy::Ldmatrix)
+                                   : method->plan(tile);
     const double planned = since(start);
     addSeconds(timeSums().plan, planned);
     out = runPlanned(device, tile, *method, *plan, planned);
-    out.result.spec = tile::nameOf(tile);
+    out.result.spec = tile::nameOf(tile) + (load == TileLoad::Ldmatrix ? " loaded by ldmatrix" : "");
     return out;
 }
 
-ProbeReport probeTile(const Instruction& tile) {
+ProbeReport probeTile(const Instruction& tile, TileLoad load) {
     ProbeReport report;
     report.lanemapVersion = LANEMAP_VERSION;
     report.date = isoNow();
     Device& device = localDevice();
     report.device = device.info();
-    report.results.push_back(std::move(interpretTileOn(device, tile).result));
+    report.results.push_back(std::move(interpretTileOn(device, tile, load).result));
     return report;
 }
 

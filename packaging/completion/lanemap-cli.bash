@@ -49,15 +49,15 @@ _lanemap_cli() {
         list) options="--family --sm --help" ;;
         show) options="--operand --selector --major --swizzle --smem --target --ld --st --imm-half-splitoff --scale-vec --sfa-id --sfb-id --shape --format -o --output --atom-layout --permutation --help" ;;
         export) options="--all --format --operand --selector --major --swizzle --smem -o --output --color --palette --lanes --gzip --compact --ld --st --imm-half-splitoff --scale-vec --sfa-id --sfb-id --atom-layout --permutation --help" ;;
-        probe) options="--all --json --family --timing --atom-layout --permutation --help" ;;
+        probe) options="--all --json --family --timing --atom-layout --permutation --copy --help" ;;
         discover) options="--family --json --expect --validate --help" ;;
-        banks) options="--smem --search --feeds --json --format -o --output --help" ;;
+        banks) options="--smem --search --feeds --json --format -o --output --atom-layout --permutation --help" ;;
         where) options="--json --atom-layout --permutation --help" ;;
         what) options="--lane --thread --register --json --atom-layout --permutation --help" ;;
         feeds) options="--selector --json --into --major --swizzle --inner --smem --help" ;;
         diff) options="--operand --json --help" ;;
         identify) options="--shape --operand --help" ;;
-        check) options="--shape --operand --against --help" ;;
+        check) options="--shape --operand --against --atom-layout --permutation --help" ;;
         conform) options="--help" ;;
         decode) options="--smem-desc --idesc --kind --smem-desc-from --idesc-from --cta-group --ws --no-ws --json --help" ;;
     esac

@@ -52,6 +52,82 @@ TEST(CliTile, TheIssuesCommandWritesEveryElementWithItsCtaThread) {
     EXPECT_TRUE(found);
 }
 
+// export --format triton of a tile, read back by check --against with the same tile: equal, exit 0; against
+// the tile without the permutation: the first differing cells named, exit 1.
+TEST(CliTile, TheTritonExportChecksEqualToTheTile) {
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / "lanemap-cli-tile-triton";
+    std::filesystem::create_directories(dir);
+    const std::string bases = (dir / "tile.json").string();
+    CliResult r = runCli(with({"export", "mma.m16n8k16.f16", "--format", "triton", "-o", bases}, kIssueTile));
+    ASSERT_EQ(r.code, 0) << r.err;
+    for (const char* operand : {"A", "B", "C"}) {
+        r = runCli(with({"check", "@" + bases, "--against", std::string("mma.m16n8k16.f16:") + operand},
+                        kIssueTile));
+        EXPECT_EQ(r.code, 0) << operand << ": " << r.out << r.err;
+        EXPECT_NE(r.out.find("tile 32x32x16"), std::string::npos) << r.out;
+    }
+    r = runCli({"check", "@" + bases, "--against", "mma.m16n8k16.f16:C", "--atom-layout", "(2,2,1)",
+                "--permutation", "_32,_32,_16"});
+    EXPECT_EQ(r.code, 1) << r.out << r.err;
+    EXPECT_NE(r.out.find("differ"), std::string::npos) << r.out;
+    // Against the atom alone: another shape.
+    r = runCli({"check", "@" + bases, "--against", "mma.m16n8k16.f16:C"});
+    EXPECT_EQ(r.code, 1) << r.out << r.err;
+    r = runCli({"check", "@" + bases, "--against", "mma.m16n8k16.f16:C", "--atom-layout", "(8,8,1)"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("2048 threads"), std::string::npos) << r.err;
+    std::filesystem::remove_all(dir);
+}
+
+// banks MOVE --feeds SPEC:OPERAND with a tile: the tiled copy of the whole tile (docs/tiles.md#tiled-copy).
+TEST(CliTile, BanksWithATileChecksTheWholeTiledCopy) {
+    CliResult r =
+        runCli(with({"banks", "ldmatrix.m8n8.x4.b16", "--feeds", "mma.m16n8k16.f16:A", "--smem", "row-major"},
+                    kIssueTile));
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("4 warps x 1 ldmatrix = 4 instructions"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("every register slot holds the element the tiled MMA wants there (1024 slots)"),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("banks: 32 wavefronts (ideal 16, excessive 16); the worst phase 2-way"),
+              std::string::npos)
+        << r.out;
+    // From an N-major B without .trans: exit 1, the first wrong slot named.
+    r = runCli(with({"banks", "ldmatrix.m8n8.x4.b16", "--feeds", "mma.m16n8k16.f16:B", "--smem", "row-major"},
+                    kIssueTile));
+    EXPECT_EQ(r.code, 1) << r.err;
+    EXPECT_NE(r.out.find("holds B[0][1]; the tiled MMA wants B[1][0] there"), std::string::npos) << r.out;
+    // K-tiled, searched: a conflict-free placement of the whole tile first; json.
+    r = runCli({"banks", "ldmatrix.m8n8.x4.b16", "--feeds", "mma.m16n8k16.f16:A", "--atom-layout", "(2,2,1)",
+                "--permutation", "_32,_16,_64", "--smem", "row-major", "--search"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("the worst phase 8-way"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("search (the whole tile, same pitch and start; conflict-free first):\n  "
+                         "conflict-free  "),
+              std::string::npos)
+        << r.out;
+    r = runCli({"banks", "ldmatrix.m8n8.x4.b16", "--feeds", "mma.m16n8k16.f16:A", "--atom-layout", "(2,2,1)",
+                "--permutation", "_32,_16,_64", "--smem", "row-major,mode=128B", "--json"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["wavefronts"], j["ideal_wavefronts"]);
+    EXPECT_EQ(j["instructions"].size(), 16u);
+    // stmatrix drains a 16-bit D.
+    r = runCli(
+        with({"banks", "stmatrix.m8n8.x4.b16", "--feeds", "mma.m16n8k16.f16.f16:D", "--smem", "row-major"},
+             kIssueTile));
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("4 warps x 1 stmatrix = 4 instructions"), std::string::npos) << r.out;
+    // Bad input: exit 2, a message naming it.
+    r = runCli({"banks", "ldmatrix.m8n8.x4.b16", "--atom-layout", "(2,2,1)"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("needs --feeds SPEC:OPERAND"), std::string::npos) << r.err;
+    r = runCli({"banks", "ldmatrix.m8n8.x4.b16", "--feeds", "mma.m16n8k16.f16:A", "--atom-layout", "(2,1,1)",
+                "--permutation", "_,_,(_8,_2):(_2,_1)"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("splits a 16-byte matrix row"), std::string::npos) << r.err;
+}
+
 TEST(CliTile, WhereNamesEveryHolderOfAReplicatedElement) {
     CliResult r = runCli(with({"where", "mma.m16n8k16.f16", "A", "5", "3"}, kIssueTile));
     ASSERT_EQ(r.code, 0) << r.err;
@@ -107,9 +183,28 @@ TEST(CliTile, ProbeRunsTheTileOrSaysWhyNot) {
         EXPECT_EQ(r.code, 0) << r.out << r.err;
         EXPECT_NE(r.out.find("pass\tmma.m16n8k16.f16 tile 32x32x16"), std::string::npos) << r.out;
     }
+    const CliResult copied = runCli(with({"probe", "mma.m16n8k16.f16", "--copy", "ldmatrix"}, kIssueTile));
+    if (!lanemap::gpu::discover().available) {
+        EXPECT_EQ(copied.code, 3) << copied.out << copied.err;
+    } else {
+        EXPECT_EQ(copied.code, 0) << copied.out << copied.err;
+        EXPECT_NE(
+            copied.out.find("tile 32x32x16 (atom layout (2,2,1), permutation _32,(_8,_2,_2):(_1,_16,_8),_16) "
+                            "loaded by ldmatrix"),
+            std::string::npos)
+            << copied.out;
+    }
     CliResult bad = runCli({"probe", "--all", "--atom-layout", "(2,2,1)"});
     EXPECT_EQ(bad.code, 2);
     EXPECT_NE(bad.err.find("runs one tile of one SPEC"), std::string::npos) << bad.err;
+    // --copy ldmatrix: the tiled copy feeds the kernel; a bad value, or no tile, is a usage error.
+    bad = runCli({"probe", "mma.m16n8k16.f16", "--atom-layout", "(2,2,1)", "--copy", "cp.async"});
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(bad.err.find("unknown --copy 'cp.async'; valid: direct, ldmatrix"), std::string::npos)
+        << bad.err;
+    bad = runCli({"probe", "mma.m16n8k16.f16", "--copy", "ldmatrix"});
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(bad.err.find("give the tile"), std::string::npos) << bad.err;
     bad = runCli({"probe", "mma.m16n8k16.f16", "--atom-layout", "(2,2,1)", "--permutation", "_,_,_24"});
     EXPECT_EQ(bad.code, 2);
     EXPECT_NE(bad.err.find("the tile's K is a multiple of 16"), std::string::npos) << bad.err;
@@ -135,6 +230,9 @@ TEST(CliTile, BadTilesNameWhatIsWrongExitTwoAndWriteNothing) {
         {{"--permutation", "_32,(8,2"}, "expected ',' or ')'"},
         {{"--atom-layout", "(2,2,1)", "--format", "cuda"},
          "a tile (--atom-layout, --permutation) exports as json"},
+        {{"--atom-layout", "(3,1,1)", "--format", "triton"},
+         "the tile has no Triton LinearLayout: --atom-layout (3,1,1) puts 3 atoms along M"},
+        {{"--permutation", "_,_24,_", "--format", "triton"}, "the tile's N is 24 (--permutation N _24)"},
     };
     for (const Case& c : cases)
         for (const std::filesystem::path& out : {kept, fresh}) {

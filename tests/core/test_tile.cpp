@@ -15,6 +15,7 @@
 #include <map>
 #include <set>
 #include <stdexcept>
+#include <tuple>
 
 namespace lanemap::test_tile {
 namespace {
@@ -220,7 +221,7 @@ TEST(Tile, ExportsNameTheTileAndEveryThreadsWarpAndLane) {
     EXPECT_NE(doc.find("T64:c0"), std::string::npos);
     // The code exports describe one instruction: refused, naming what a tile exports as.
     EXPECT_FALSE(exportInstruction(*in, ExportFormat::Cuda, {}, doc, error));
-    EXPECT_NE(error.find("json, txt, svg or cute"), std::string::npos) << error;
+    EXPECT_NE(error.find("json, txt, svg, cute or triton"), std::string::npos) << error;
 }
 
 TEST(Tile, TheDiagramNamesWarpAndLaneOnHover) {
@@ -254,6 +255,33 @@ TEST(Tile, ColouredByWarpTheLegendNamesEachWarpsThreads) {
     const Diagram g = buildDiagram(*tiled("wgmma.m64n16k16.f16", "(2,1,1)"), o);
     EXPECT_EQ(g.legends.front().entries.size(), 2u);
     EXPECT_EQ(parseColorBy("warpgroup"), ColorBy::Warpgroup);
+}
+
+// Colour by thread: hue by lane, shade by warp; on one warp's instruction the lane colours unchanged.
+TEST(Tile, ColouredByThreadEachWarpShadesItsLanes) {
+    const auto in = tiled("mma.m16n8k16.f16", "(2,2,1)");
+    DiagramOptions o;
+    o.colorBy = ColorBy::Thread;
+    EXPECT_EQ(parseColorBy("thread"), ColorBy::Thread);
+    const Diagram d = buildDiagram(*in, o);
+    std::map<int, Rgb> fillOf;
+    for (const DiagramCell& c : d.cells) {
+        ASSERT_EQ(c.colorKey, static_cast<std::uint32_t>(c.thread));
+        fillOf[c.thread] = c.fill;
+    }
+    // Lane 5 of warps 0..3: four different fills; lane 5 and lane 6 of warp 2 differ too.
+    std::set<std::tuple<int, int, int>> lane5;
+    for (int w = 0; w < 4; ++w)
+        lane5.insert({fillOf[32 * w + 5].r, fillOf[32 * w + 5].g, fillOf[32 * w + 5].b});
+    EXPECT_EQ(lane5.size(), 4u);
+    EXPECT_NE(fillOf[69], fillOf[70]);
+    ASSERT_FALSE(d.legends.empty());
+    EXPECT_EQ(d.legends.front().entries.size(), 4u);
+    EXPECT_EQ(d.legends.front().entries[2].text, "warp 2  (T64..95)");
+    // One warp: thread colours are lane colours.
+    for (int lane = 0; lane < 32; ++lane)
+        EXPECT_EQ(paletteColor(Palette::Default, ColorBy::Thread, lane),
+                  paletteColor(Palette::Default, ColorBy::Lane, lane));
 }
 
 TEST(Tile, TheCuteExportIsTheMakeTiledMmaCallAndTheTilesLayouts) {

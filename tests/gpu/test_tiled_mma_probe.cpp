@@ -92,6 +92,46 @@ TEST(TiledMmaProbe, AWrongPermutationFailsNamingTheCells) {
     EXPECT_EQ(gpu::tiledmma::interpret(plan, gpu::tiledmma::simulate(plan)).result.verdict, Verdict::Pass);
 }
 
+// The tiled copy (docs/tiles.md#tiled-copy): A and B staged in shared memory and loaded by ldmatrix.x4 and
+// ldmatrix.x2.trans, the ISA's ldmatrix rule run on the CPU, land every element where the tile wants it — for
+// every tile whose K and N permutations keep a 16-byte row's 8 elements together; the others are refused.
+TEST(TiledMmaProbe, TheLdmatrixCopyOnTheCpuFeedsEveryTileItCanRead) {
+    int copied = 0;
+    for (const Case& c : kTiles) {
+        SCOPED_TRACE(c.atoms + " " + c.permutation);
+        const auto tile = tileOf(c.atoms, c.permutation);
+        const std::string why = gpu::tiledmma::unsupportedTile(*tile, gpu::tiledmma::Copy::Ldmatrix);
+        if (c.permutation == "(_16,_4):(_4,_1),(_8,_2):(_2,_1),_") {
+            EXPECT_NE(why.find("--permutation N (_8,_2):(_2,_1) splits the run 0..7"), std::string::npos)
+                << why;
+            continue;
+        }
+        ASSERT_EQ(why, "");
+        const gpu::tiledmma::Plan plan =
+            gpu::tiledmma::planProbe(*tile, nullptr, gpu::tiledmma::Copy::Ldmatrix);
+        EXPECT_EQ(plan.kernel.copy, 1);
+        EXPECT_EQ(plan.kernel.sharedBytes(),
+                  2L * (plan.kernel.m * plan.kernel.k + plan.kernel.k * plan.kernel.n));
+        const gpu::Interpretation r = gpu::tiledmma::interpret(plan, gpu::tiledmma::emulate(plan));
+        EXPECT_EQ(r.result.verdict, Verdict::Pass)
+            << (r.result.mismatches.empty()
+                    ? ""
+                    : r.result.mismatches[0].experiment + ": " + r.result.mismatches[0].expected + " / " +
+                          r.result.mismatches[0].observed);
+        ++copied;
+    }
+    EXPECT_EQ(copied, 6);
+    // The copy told the wrong N permutation: the ldmatrix rows of B land in the wrong registers.
+    const auto tile = tileOf(kRight.atoms, kRight.permutation);
+    const tile::TileLayout wrong = layoutOf(kWrong.atoms, kWrong.permutation);
+    const gpu::tiledmma::Plan plan = gpu::tiledmma::planProbe(*tile, &wrong, gpu::tiledmma::Copy::Ldmatrix);
+    const gpu::Interpretation r = gpu::tiledmma::interpret(plan, gpu::tiledmma::emulate(plan));
+    EXPECT_EQ(r.result.verdict, Verdict::Fail);
+    ASSERT_FALSE(r.result.mismatches.empty());
+    EXPECT_NE(r.result.mismatches[0].experiment.find("ldmatrix"), std::string::npos)
+        << r.result.mismatches[0].experiment;
+}
+
 TEST(TiledMmaProbe, OnlyMmaM16n8k16F16TilesAreRun) {
     const ParsedSpec parsed = parseSpec("wgmma.m64n16k16.f16", Catalog::instance());
     Selection s = selectionOf(parsed);
@@ -123,6 +163,44 @@ TEST(TiledMmaProbeDevice, EveryTileIsConfirmedAndAWrongPermutationFails) {
     gpu::tiledmma::TiledMmaProbe wrong(*tile, layoutOf(kWrong.atoms, kWrong.permutation));
     const gpu::ProbeMethod* method = gpu::probeMethodNamed("tiled-mma");
     ASSERT_NE(method, nullptr);
+    const gpu::Interpretation r = gpu::interpretPlanOn(gpu::localDevice(), *tile, *method, wrong);
+    EXPECT_EQ(r.result.verdict, Verdict::Fail) << r.result.reason;
+    EXPECT_GT(r.result.cellsMismatched, 0);
+}
+
+// On the GPU: the tiled copy (ldmatrix.x4 for A, ldmatrix.x2.trans for B from shared memory) feeds every tile
+// of the set it can read — every register of A and B as loaded, and the mma's C/D — and the copy told the
+// wrong permutation fails.
+TEST(TiledMmaProbeDevice, TheLdmatrixCopyFeedsEveryTileAndAWrongPermutationFails) {
+    const gpu::Availability a = gpu::discover();
+    if (!a.available)
+        GTEST_SKIP() << "no GPU: " << a.reason;
+    if (a.device.sm < 80)
+        GTEST_SKIP() << "the tiled-mma kernel needs sm_80; this device is sm_" << a.device.sm;
+    const gpu::ProbeMethod* method = gpu::probeMethodNamed("tiled-mma");
+    ASSERT_NE(method, nullptr);
+    int ran = 0;
+    for (const Case& c : kTiles) {
+        SCOPED_TRACE(c.atoms + " " + c.permutation);
+        const auto tile = tileOf(c.atoms, c.permutation);
+        if (!gpu::tiledmma::unsupportedTile(*tile, gpu::tiledmma::Copy::Ldmatrix).empty())
+            continue;
+        gpu::tiledmma::TiledMmaProbe copy(*tile, gpu::tiledmma::Copy::Ldmatrix);
+        const gpu::Interpretation r = gpu::interpretPlanOn(gpu::localDevice(), *tile, *method, copy);
+        EXPECT_EQ(r.result.verdict, Verdict::Pass)
+            << r.result.reason
+            << (r.result.mismatches.empty()
+                    ? ""
+                    : " " + r.result.mismatches[0].experiment + ": " + r.result.mismatches[0].expected +
+                          " / " + r.result.mismatches[0].observed);
+        EXPECT_GT(r.result.cellsChecked, 0);
+        EXPECT_EQ(r.result.cellsMismatched, 0);
+        ++ran;
+    }
+    EXPECT_EQ(ran, 6);
+    const auto tile = tileOf(kRight.atoms, kRight.permutation);
+    gpu::tiledmma::TiledMmaProbe wrong(*tile, layoutOf(kWrong.atoms, kWrong.permutation),
+                                       gpu::tiledmma::Copy::Ldmatrix);
     const gpu::Interpretation r = gpu::interpretPlanOn(gpu::localDevice(), *tile, *method, wrong);
     EXPECT_EQ(r.result.verdict, Verdict::Fail) << r.result.reason;
     EXPECT_GT(r.result.cellsMismatched, 0);

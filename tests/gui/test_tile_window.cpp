@@ -6,7 +6,9 @@
 #include "lanemap/tile.hpp"
 
 #include <QApplication>
+#include <QComboBox>
 #include <QLabel>
+#include <QStatusBar>
 
 #include <gtest/gtest.h>
 
@@ -45,6 +47,80 @@ TEST(TileWindow, ATileOpensNamedByItsExtentsAndIsNotCalledConfirmed) {
     EXPECT_EQ(c.thread, 64);
     EXPECT_EQ(c.colorKey, 2u);
     EXPECT_EQ(cd->diagram()->tooltip(c).rfind("warp 2 lane 0 c0", 0), 0u) << cd->diagram()->tooltip(c);
+}
+
+// Pin a thread of a tile: clicking C/D's cell (0,16) pins CTA thread 64 (warp 2, lane 0); every pane lights
+// what that thread holds — A, B and C/D alike — the status bar names the thread and its values, the Cell
+// dock lists them, and a second click unpins.
+TEST(TileWindow, ClickingACellPinsItsCtaThreadInEveryOperand) {
+    Window w;
+    std::string error;
+    const std::optional<tile::TileLayout> t =
+        tile::parseTileLayout("(2,2,1)", "_32,(_8,_2,_2):(_1,_16,_8),_16", error);
+    ASSERT_TRUE(t) << error;
+    QString why;
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16"), &why, t)) << why.toStdString();
+    QApplication::processEvents();
+    DiagramView* cd = view(*w, kAccumulator);
+    DiagramView* a = view(*w, Operand::A);
+    DiagramView* b = view(*w, Operand::B);
+    ASSERT_TRUE(cd && a && b);
+    const int cell = cellAt(cd, 0, 16);
+    ASSERT_GE(cell, 0);
+    cd->setCursorCell(cell);
+    QApplication::processEvents();
+    const QPoint at = cd->cellViewportRect(cell).center();
+    QTest::mouseClick(cd->viewport(), Qt::LeftButton, {}, at);
+    QApplication::processEvents();
+    EXPECT_EQ(w->viewState()->pinnedLane(), 64);
+    for (DiagramView* v : {a, b, cd}) {
+        EXPECT_EQ(v->pinnedThread(), 64);
+        // Thread 64 holds 8 values of A, 8 of B, 8 of C/D in this 32x32x16 tile: all of them lit.
+        EXPECT_EQ(static_cast<int>(v->diagram()->cellsOfThread(64).size()), 8);
+        EXPECT_GE(v->litCellCount(), static_cast<int>(v->diagram()->cellsOfThread(64).size()));
+    }
+    const QString status = w->statusBar()->currentMessage();
+    EXPECT_TRUE(status.startsWith(QStringLiteral("Pinned thread 64 (warp 2, lane 0): 8 values of A, 8 of B")))
+        << status.toStdString();
+    const QString dock = details(*w)->cell().toPlainText();
+    EXPECT_TRUE(dock.contains(QStringLiteral("thread 64 holds:"))) << dock.toStdString();
+    // Clicked again: unpinned.
+    QTest::mouseClick(cd->viewport(), Qt::LeftButton, {}, at);
+    QApplication::processEvents();
+    EXPECT_EQ(w->viewState()->pinnedLane(), -1);
+    EXPECT_EQ(a->pinnedThread(), -1);
+}
+
+// Colour by thread: offered in the toolbar; a tile's threads of one lane differ by warp, its legend keys name
+// the warps.
+TEST(TileWindow, ColouredByThreadNeighbouringWarpsDiffer) {
+    Window w;
+    std::string error;
+    const std::optional<tile::TileLayout> t = tile::parseTileLayout("(2,2,1)", "", error);
+    ASSERT_TRUE(t) << error;
+    QString why;
+    ASSERT_TRUE(w->openSpec(QStringLiteral("mma.m16n8k16.f16"), &why, t)) << why.toStdString();
+    auto* box = w->findChild<QComboBox*>(QStringLiteral("colorBy"));
+    ASSERT_NE(box, nullptr);
+    const int index = box->findText(QStringLiteral("thread"));
+    ASSERT_GE(index, 0);
+    w->viewState()->setColorBy(ColorBy::Thread);
+    QApplication::processEvents();
+    const Diagram* d = view(*w, kAccumulator)->diagram();
+    ASSERT_NE(d, nullptr);
+    EXPECT_EQ(d->colorBy, ColorBy::Thread);
+    const DiagramCell* lane0Warp0 = nullptr;
+    const DiagramCell* lane0Warp1 = nullptr;
+    for (const DiagramCell& c : d->cells) {
+        if (c.thread == 0 && !lane0Warp0)
+            lane0Warp0 = &c;
+        if (c.thread == 32 && !lane0Warp1)
+            lane0Warp1 = &c;
+    }
+    ASSERT_TRUE(lane0Warp0 && lane0Warp1);
+    EXPECT_NE(lane0Warp0->fill, lane0Warp1->fill);
+    ASSERT_FALSE(d->legends.empty());
+    EXPECT_EQ(d->legends.front().entries.size(), 4u);
 }
 
 } // namespace

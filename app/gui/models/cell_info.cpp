@@ -5,6 +5,7 @@
 #include "lanemap/diagram.hpp"
 #include "lanemap/evidence.hpp"
 #include "lanemap/model.hpp"
+#include "lanemap/tile.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -19,6 +20,28 @@ void fillInstructionFacts(CellInfo& info, const Instruction& in) {
     for (const Erratum& e : in.errata)
         info.errata
             << QStringLiteral("%1 (%2): %3").arg(qs(e.id), qs(toString(statusOf(in, e))), qs(e.summary));
+}
+
+QString pinnedThreadText(const Instruction& in, int thread) {
+    const QString unpin = QStringLiteral(" (click it again or press Esc to unpin)");
+    if (in.scope == Scope::Warp)
+        return QStringLiteral("Pinned lane %1").arg(thread) + unpin;
+    QString who = QStringLiteral("Pinned thread %1 (warp %2, lane %3")
+                      .arg(thread)
+                      .arg(thread / kWarpSize)
+                      .arg(thread % kWarpSize);
+    if (in.tile && in.tile->atomThreads == kWarpgroupSize)
+        who += QStringLiteral(", warpgroup %1").arg(thread / kWarpgroupSize);
+    who += QLatin1Char(')');
+    QStringList held;
+    for (const FragmentLayout& op : in.operands)
+        if (thread < op.threads())
+            held << (held.isEmpty() ? QStringLiteral("%1 values of %2") : QStringLiteral("%1 of %2"))
+                        .arg(op.elementsPerThread())
+                        .arg(QString::fromUtf8(op.name().data(), static_cast<int>(op.name().size())));
+    if (!held.isEmpty())
+        who += QStringLiteral(": ") + held.join(QStringLiteral(", ")) + QStringLiteral(" lit");
+    return who + unpin;
 }
 
 namespace {
@@ -408,8 +431,13 @@ QString CellInfo::toHtml() const {
         h += QStringLiteral("<p><b>%1 holds</b></p><p style='font-family:monospace; white-space:pre-wrap'>")
                  .arg(who);
         QStringList lines;
-        for (const QString& l : laneRegisters)
+        for (QString l : laneRegisters) {
+            // A narrow dock wraps a line after its arrow, never inside "row 5, cols 2..3".
+            const qsizetype arrow = l.indexOf(QStringLiteral("→ "));
+            if (arrow >= 0)
+                l = l.left(arrow + 2) + l.mid(arrow + 2).replace(QLatin1Char(' '), QChar(0x00A0));
             lines << (l.startsWith(QStringLiteral("▸")) ? QStringLiteral("<b>%1</b>").arg(esc(l)) : esc(l));
+        }
         h += lines.join(QStringLiteral("<br/>")) + QStringLiteral("</p>");
     }
     h += QStringLiteral("<p>PTX ISA 9.1 <a href='%1'>&sect;%2</a></p>").arg(manualUrl(anchor), esc(section));

@@ -163,6 +163,11 @@ CellInfo describeSharedMemoryCell(const Instruction& instruction, const smem::Sh
 CellInfo describeBanksCell(const Instruction& move, const banks::Analysis& analysis, const Diagram& diagram,
                            int cell);
 
+// The status line of a pinned thread: "Pinned lane 5 (...)" for a warp's instruction; for a warpgroup or a
+// tile's CTA the thread with its warp and lane, and how many values it holds per register operand (all lit in
+// the panes: "Pinned thread 97 (warp 3, lane 1): 8 values of A, 8 of B, 8 of C, 8 of D lit ...").
+QString pinnedThreadText(const Instruction& instruction, int thread);
+
 // The instruction's spec, scope, PTX section and errata, as every description starts.
 void fillInstructionFacts(CellInfo& info, const Instruction& instruction);
 

@@ -92,6 +92,10 @@ std::optional<Analysis> analyze(const Variant& variant, const Placement& placeme
 // what a TMA box wrote).
 lanemap::Placement tilePlacement(const Variant& variant, const Analysis& analysis);
 
+// The byte address of `linear` (start + line * (pitch + pad) + byte in line) after the placement's swizzle:
+// a CuTe Swizzle<B,M,S> on element offsets of `elementBytes`, or a mode on byte addresses.
+std::uint32_t swizzledAddress(const Placement& placement, std::uint32_t linear, int elementBytes);
+
 // The candidates the search tries: no swizzle with pads 0..128 B in 16 B steps, every mode, and every CuTe
 // swizzle that moves whole 16-byte chunks (B 1..3, M = log2(16 / element bytes), S B..7 + M - 3).
 std::vector<Placement> candidates(const Variant& variant, const Placement& base);

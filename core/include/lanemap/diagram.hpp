@@ -53,6 +53,9 @@ enum class ColorBy : std::uint8_t {
     ThreadGroup, // one color per groupID (lane >> 2), the PTX "group of 4 threads"
     Warp,        // one color per warp (thread / 32): a tile's warps (lanemap/tile.hpp)
     Warpgroup,   // one color per warpgroup (thread / 128)
+    // One color per thread of a tile's CTA (or a warpgroup): hue = lane, as Lane, shade = warp % 4, so that
+    // neighbouring warps' threads differ; on one warp it is Lane.
+    Thread,
 };
 enum class Palette : std::uint8_t {
     Default,    // 32 distinguishable light hues
@@ -62,7 +65,7 @@ enum class Palette : std::uint8_t {
 std::string_view toString(ColorBy colorBy);
 std::string_view toString(Palette palette);
 std::optional<ColorBy>
-parseColorBy(std::string_view name); // "lane", "register", "group", "warp", "warpgroup"
+parseColorBy(std::string_view name); // "lane", "register", "group", "warp", "warpgroup", "thread"
 std::optional<Palette> parsePalette(std::string_view name); // "default", "colorblind"
 // Parses a lane/thread list like "0-3,13"; nullopt (with `error` set) on bad syntax or values >= limit.
 std::optional<std::vector<int>> parseLaneList(std::string_view text, int limit, std::string& error);

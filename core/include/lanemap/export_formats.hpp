@@ -39,7 +39,13 @@ std::string cutlassAtom(const Instruction& instruction);
 
 // Triton LinearLayout bases (register / lane / warp -> dim0, dim1) per register operand as JSON, or the
 // reason an operand is not linear over F2.
+// A tile's bases (docs/tiles.md#triton): lane = thread % 32, warp = thread / 32 over the CTA, the "tile"
+// object as the json export writes it.
 std::string toTritonJson(const Instruction& instruction, std::optional<Operand> only = std::nullopt);
+// Why a tile (Instruction::tile) has no Triton LinearLayout although its atom has one, naming the part at
+// fault (an atom layout or extent that is not a power of two, a permutation that is not linear over F2): ""
+// when it has one, or when the atom alone has none (toTritonJson says so per operand).
+std::string tritonTileRefusal(const Instruction& instruction);
 
 // Tables of one operand (every register operand when `operand` is null): one line per element.
 std::string toCsv(const Instruction& instruction, const FragmentLayout* operand);

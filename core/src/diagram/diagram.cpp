@@ -33,6 +33,8 @@ std::string_view toString(ColorBy colorBy) {
         return "warp";
     case ColorBy::Warpgroup:
         return "warpgroup";
+    case ColorBy::Thread:
+        return "thread";
     }
     return "lane";
 }
@@ -42,8 +44,10 @@ std::string_view toString(Palette palette) {
 }
 
 std::optional<ColorBy> parseColorBy(std::string_view name) {
-    if (name == "lane" || name == "thread")
+    if (name == "lane")
         return ColorBy::Lane;
+    if (name == "thread")
+        return ColorBy::Thread;
     if (name == "register" || name == "reg")
         return ColorBy::Register;
     if (name == "group" || name == "groupID" || name == "groupid")
@@ -133,6 +137,12 @@ Rgb tint(Rgb c, double white) {
     return {mix(c.r), mix(c.g), mix(c.b)};
 }
 
+// Mixed with black: `black` 0 keeps the color, 1 is black.
+Rgb shade(Rgb c, double black) {
+    auto mix = [&](std::uint8_t v) { return static_cast<std::uint8_t>(std::lround(v * (1.0 - black))); };
+    return {mix(c.r), mix(c.g), mix(c.b)};
+}
+
 constexpr std::array<double, 4> kTints{0.0, 0.35, 0.6, 0.8};
 
 double luminance(Rgb c) {
@@ -152,6 +162,20 @@ double luminance(Rgb c) {
 
 Rgb paletteColor(Palette palette, ColorBy colorBy, int key) {
     key = std::max(key, 0);
+    if (colorBy == ColorBy::Thread) {
+        // The lane's color, shaded by warp % 4: warp 0 as Lane, then lighter, darker, lightest.
+        const Rgb lane = paletteColor(palette, ColorBy::Lane, key % 32);
+        switch ((key / 32) % 4) {
+        case 1:
+            return tint(lane, 0.45);
+        case 2:
+            return shade(lane, 0.3);
+        case 3:
+            return tint(lane, 0.75);
+        default:
+            return lane;
+        }
+    }
     if (palette == Palette::ColorBlind) {
         if (colorBy == ColorBy::Lane) // hue = groupID (the row), lightness = threadID_in_group (the column)
             return tint(kOkabeIto[static_cast<std::size_t>((key % 32) >> 2)],
@@ -385,6 +409,8 @@ std::uint32_t Builder::colorKey(const Owner& o) const {
         return static_cast<std::uint32_t>(warpOf(o.thread));
     case ColorBy::Warpgroup:
         return static_cast<std::uint32_t>(o.thread / kWarpgroupSize);
+    case ColorBy::Thread:
+        return static_cast<std::uint32_t>(o.thread);
     }
     return 0;
 }
@@ -814,6 +840,20 @@ void Builder::layoutLegend(double y) {
         legend.title = "color = warpgroup (thread / 128)";
         runs("warpgroup ", kWarpgroupSize, "T");
         break;
+    case ColorBy::Thread: {
+        // One key per warp (its lane 0's color): the hue is the lane, the shade the warp.
+        legend.title =
+            "color = thread: hue = lane (thread % 32), shade = warp % 4 (lane 0 of each warp shown)";
+        std::vector<std::uint32_t> warps;
+        for (const std::uint32_t k : used)
+            if (warps.empty() || warps.back() != k / kWarpSize)
+                warps.push_back(k / kWarpSize);
+        for (const std::uint32_t w : warps)
+            keys.emplace_back(w * kWarpSize, "warp " + std::to_string(w) + "  (T" +
+                                                 std::to_string(w * kWarpSize) + ".." +
+                                                 std::to_string(w * kWarpSize + kWarpSize - 1) + ")");
+        break;
+    }
     }
     std::size_t longest = 0;
     for (const auto& [k, s] : keys)

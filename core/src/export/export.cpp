@@ -135,11 +135,16 @@ bool exportInstruction(const Instruction& in, ExportFormat format, const ExportO
         return detail::exportPlacements(in, format, options, document, error);
     // A tile of atoms (lanemap/tile.hpp) is drawn and listed; the code exports describe one instruction.
     if (in.tile && format != ExportFormat::Json && format != ExportFormat::Text &&
-        format != ExportFormat::Svg && format != ExportFormat::Cute) {
-        error = "a tile (--atom-layout, --permutation) exports as json, txt, svg or cute; '" +
+        format != ExportFormat::Svg && format != ExportFormat::Cute && format != ExportFormat::Triton) {
+        error = "a tile (--atom-layout, --permutation) exports as json, txt, svg, cute or triton; '" +
                 std::string(toString(format)) + "' is not one of them";
         return false;
     }
+    if (in.tile && format == ExportFormat::Triton)
+        if (std::string why = tritonTileRefusal(in); !why.empty()) {
+            error = "the tile has no Triton LinearLayout: " + why;
+            return false;
+        }
     const bool wgmma = in.hasSpace(Space::SharedMemory);
     const OperandSet want = options.operands;
     const bool metadataOnly = want == Operand::Metadata;

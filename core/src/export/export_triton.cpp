@@ -2,8 +2,10 @@
 // register = element index i, lane = thread % 32, warp = thread / 32; out dims dim0 (row), dim1 (column) of
 // the operand as lanemap draws it (A: M x K, B: K x N, C/D: M x N).
 
-#include "model/bit_layout.hpp"
 #include "lanemap/export_formats.hpp"
+#include "lanemap/tile.hpp"
+#include "model/bit_layout.hpp"
+#include "model/tile_json.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -17,7 +19,7 @@ bool powerOfTwo(int n) {
     return n > 0 && (n & (n - 1)) == 0;
 }
 
-ordered_json operandBases(const FragmentLayout& op) {
+ordered_json operandBases(const FragmentLayout& op, const std::string& tileReason) {
     ordered_json o;
     o["operand"] = std::string(op.name());
     o["out_dims"] = {{"dim0", op.rows()}, {"dim1", op.cols()}};
@@ -26,6 +28,8 @@ ordered_json operandBases(const FragmentLayout& op) {
         o["reason"] = why;
         return o;
     };
+    if (!tileReason.empty())
+        return notLinear(tileReason);
     if (op.chunked())
         return notLinear(
             "sparse A: the column of each element inside its chunk is chosen at run time by the "
@@ -62,23 +66,59 @@ ordered_json operandBases(const FragmentLayout& op) {
 
 } // namespace
 
+std::string tritonTileRefusal(const Instruction& in) {
+    if (!in.tile || !in.params.tile)
+        return {};
+    const tile::TileFacts& f = *in.tile;
+    const tile::TileLayout& t = *in.params.tile;
+    // An atom that is not linear itself (a sparse A's chunks, an N of 24) says so per operand, as it does
+    // alone.
+    for (int m = 0; m < 3; ++m)
+        if (!powerOfTwo(f.atomShape[m]))
+            return {};
+    for (int m = 0; m < 3; ++m)
+        if (!powerOfTwo(f.atomsPerMode[m]))
+            return "--atom-layout " + f.atomLayout + " puts " + std::to_string(f.atomsPerMode[m]) +
+                   " atoms along " + tile::kModeNames[m] +
+                   "; Triton's warp bases span a power of two of warps (1, 2, 4, 8, ...) along each mode";
+    for (int m = 0; m < 3; ++m)
+        if (!powerOfTwo(f.extent[m]))
+            return "the tile's " + std::string(tile::kModeNames[m]) + " is " + std::to_string(f.extent[m]) +
+                   (t.permutation[m] ? " (--permutation " + std::string(tile::kModeNames[m]) + " " +
+                                           t.permutation[m]->cute() + ")"
+                                     : std::string()) +
+                   "; a LinearLayout's dims are powers of two";
+    // What remains folds into the bases: a CuTe layout that is a bijection of a power of two (its modes
+    // powers of two) is a mixed-radix reordering, a permutation of the index's bits, so linear over F2; so is
+    // the atom layout's numbering of the warps.
+    return {};
+}
+
 std::string toTritonJson(const Instruction& in, std::optional<Operand> only) {
     // One operand per line: the bases read as the lists Triton prints, not one number per line.
     std::string out =
         "{\n \"spec\": " + ordered_json(in.spec).dump() + ",\n \"ptx\": " + ordered_json(in.ptx).dump() +
         ",\n \"note\": \"Triton LinearLayout: each in-dim bit maps to [dim0, dim1]; the image of an "
-        "index is the XOR of the bases of its set bits\",\n \"operands\": [";
+        "index is the XOR of the bases of its set bits\",";
+    // A tile (docs/tiles.md#triton): its CTA threads' warps are the warp bases; thread = 32 * warp + lane.
+    if (in.tile)
+        out += "\n \"tile\": " + tile::tileJson(*in.tile).dump() + ",";
+    out += "\n \"operands\": [";
+    const std::string tileReason = tritonTileRefusal(in);
     bool first = true;
     for (const FragmentLayout& op : in.operands)
         if (!only || op.operand() == *only) {
-            out += (first ? "\n  " : ",\n  ") + operandBases(op).dump();
+            out += (first ? "\n  " : ",\n  ") + operandBases(op, tileReason).dump();
             first = false;
         }
     out += first ? "]" : "\n ]";
     if (in.metadata && (!only || *only == Operand::Metadata))
         out +=
             ",\n \"metadata\": \"not linear: metadata fields are not matrix elements (see the CUDA header)\"";
-    if (in.scope == Scope::Warpgroup)
+    if (in.tile && in.tile->atomThreads == kWarpgroupSize)
+        out += ",\n \"shared_memory\": \"B (and A in the SS form) live in shared memory, read by each "
+               "warpgroup: the tile does not place them (docs/tiles.md)\"";
+    else if (in.scope == Scope::Warpgroup)
         out +=
             ",\n \"shared_memory\": \"B (and A in the SS form) live in shared memory: see --format cute for "
             "their Swizzle o layout\"";

@@ -614,6 +614,10 @@ std::string toText(const Variant& move, const FeedCheck& check) {
     return out.str();
 }
 
+std::uint32_t swizzledAddress(const Placement& placement, std::uint32_t linear, int elementBytes) {
+    return swizzled(placement, linear, elementBytes);
+}
+
 lanemap::Placement tilePlacement(const Variant& variant, const Analysis& analysis) {
     const MatrixMove& mv = *matrixMoveOf(variant);
     const Placement& p = analysis.placement;

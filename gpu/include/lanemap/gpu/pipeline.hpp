@@ -134,10 +134,13 @@ const ProbeMethod* probeMethodNamed(std::string_view name);
 // A tile of atoms (an instance whose params.tile is set, lanemap/tile.hpp) run by the tiled-mma method on
 // `device`: every register of A, B, C/D of every thread of the CTA (docs/tiles.md#proof). The result's spec
 // names the tile.
-Interpretation interpretTileOn(Device& device, const Instruction& tile);
+// `load`: how the kernel fills A's and B's registers — element by element from global memory, or by the
+// ldmatrix tiled copy from shared memory (docs/tiles.md#tiled-copy; the result's spec then says so).
+enum class TileLoad : std::uint8_t { Direct, Ldmatrix };
+Interpretation interpretTileOn(Device& device, const Instruction& tile, TileLoad load = TileLoad::Direct);
 // The same on this machine's GPU (localDevice()), as a report to record: the device, the date and lanemap's
 // version with the one result (unsupported, with the reason, without a GPU).
-ProbeReport probeTile(const Instruction& tile);
+ProbeReport probeTile(const Instruction& tile, TileLoad load = TileLoad::Direct);
 
 // probeOn with everything the method read: a discovering method's layouts as well as the verdict.
 Interpretation interpretOn(Device& device, const Variant& variant);

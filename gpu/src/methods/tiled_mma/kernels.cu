@@ -14,6 +14,7 @@ namespace {
 
 __global__ void tiledMma(KernelTile t, const int* table, const std::uint16_t* A, const std::uint16_t* B,
                          std::uint32_t* out, int doMma) {
+    extern __shared__ __align__(16) std::uint16_t staged[]; // copy 1: A (M x K) then B (K x N), row-major
     const int tid = static_cast<int>(threadIdx.x), lane = tid & 31, warp = tid >> 5;
     const int warps = t.threads / 32;
     const int wm = table[3 * warp], wn = table[3 * warp + 1], wk = table[3 * warp + 2];
@@ -21,6 +22,15 @@ __global__ void tiledMma(KernelTile t, const int* table, const std::uint16_t* A,
     const int* pN = pM + t.m;
     const int* pK = pN + t.n;
     std::uint32_t* o = out + static_cast<long>(tid) * t.words();
+    std::uint16_t* sA = staged;
+    std::uint16_t* sB = staged + t.m * t.k;
+    if (t.copy) {
+        for (int i = tid; i < t.m * t.k; i += t.threads)
+            sA[i] = A[i];
+        for (int i = tid; i < t.k * t.n; i += t.threads)
+            sB[i] = B[i];
+        __syncthreads();
+    }
     float acc[kMaxAccumulators];
     for (int i = 0; i < t.perD; ++i)
         acc[i] = 0.0f;
@@ -28,17 +38,43 @@ __global__ void tiledMma(KernelTile t, const int* table, const std::uint16_t* A,
         for (int rm = 0; rm < t.restM; ++rm)
             for (int rn = 0; rn < t.restN; ++rn) {
                 std::uint32_t a[4] = {0, 0, 0, 0}, b[2] = {0, 0};
-                for (int i = 0; i < 8; ++i) {
+                if (t.copy) {
+                    // The tiled copy: each lane points at one 16-byte row; the permutations are applied to
+                    // the row's first element (the plan checked they keep runs of 8).
                     int r = 0, c = 0;
-                    atomA(lane, i, r, c);
+                    ldsmRowA(lane, r, c);
                     const int m = pM[r + kAtomM * (wm + t.atomsM * rm)];
-                    const int k = pK[c + kAtomK * (wk + t.atomsK * rk)];
-                    const std::uint32_t h = A[m * t.k + k];
+                    const int k0 = pK[c + kAtomK * (wk + t.atomsK * rk)];
+                    const unsigned rowA = static_cast<unsigned>(__cvta_generic_to_shared(sA + m * t.k + k0));
+                    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                                 : "=r"(a[0]), "=r"(a[1]), "=r"(a[2]), "=r"(a[3])
+                                 : "r"(rowA));
+                    int kr = 0, n0 = 0;
+                    ldsmRowB(lane, kr, n0);
+                    const int kk = pK[kr + kAtomK * (wk + t.atomsK * rk)];
+                    const int nn = pN[n0 + kAtomN * (wn + t.atomsN * rn)];
+                    const unsigned rowB = static_cast<unsigned>(__cvta_generic_to_shared(sB + kk * t.n + nn));
+                    asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0,%1}, [%2];\n"
+                                 : "=r"(b[0]), "=r"(b[1])
+                                 : "r"(rowB));
                     if (rn == 0)
-                        o[i + 8 * (rm + t.restM * rk)] = h;
-                    a[i >> 1] |= h << (16 * (i & 1));
-                }
-                for (int i = 0; i < 4; ++i) {
+                        for (int i = 0; i < 8; ++i)
+                            o[i + 8 * (rm + t.restM * rk)] = (a[i >> 1] >> (16 * (i & 1))) & 0xFFFFu;
+                    if (rm == 0)
+                        for (int i = 0; i < 4; ++i)
+                            o[t.perA + i + 4 * (rn + t.restN * rk)] = (b[i >> 1] >> (16 * (i & 1))) & 0xFFFFu;
+                } else
+                    for (int i = 0; i < 8; ++i) {
+                        int r = 0, c = 0;
+                        atomA(lane, i, r, c);
+                        const int m = pM[r + kAtomM * (wm + t.atomsM * rm)];
+                        const int k = pK[c + kAtomK * (wk + t.atomsK * rk)];
+                        const std::uint32_t h = A[m * t.k + k];
+                        if (rn == 0)
+                            o[i + 8 * (rm + t.restM * rk)] = h;
+                        a[i >> 1] |= h << (16 * (i & 1));
+                    }
+                for (int i = 0; i < 4 && !t.copy; ++i) {
                     int kr = 0, n = 0;
                     atomB(lane, i, kr, n);
                     const int k = pK[kr + kAtomK * (wk + t.atomsK * rk)];
@@ -78,9 +114,14 @@ void runTile(const KernelTile& tile, const std::vector<int>& tableHost,
         std::uint32_t* dOut = out.reserve<std::uint32_t>(raw.size(), "cudaMalloc (registers)");
         cuda::check(cudaMemset(dOut, 0, raw.size() * sizeof(std::uint32_t)), "cudaMemset (registers)");
         const std::size_t half = raw.size() / 2;
-        tiledMma<<<1, tile.threads>>>(tile, dTable, dTagsA, dTagsB, dOut, 0);
+        const std::size_t shared = static_cast<std::size_t>(tile.sharedBytes());
+        if (shared > 48 * 1024)
+            cuda::check(cudaFuncSetAttribute(tiledMma, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             static_cast<int>(shared)),
+                        "cudaFuncSetAttribute (the tiled copy's shared memory)");
+        tiledMma<<<1, tile.threads, shared>>>(tile, dTable, dTagsA, dTagsB, dOut, 0);
         cuda::check(cudaGetLastError(), "tiled-mma launch (tags)");
-        tiledMma<<<1, tile.threads>>>(tile, dTable, dValuesA, dValuesB, dOut + half, 1);
+        tiledMma<<<1, tile.threads, shared>>>(tile, dTable, dValuesA, dValuesB, dOut + half, 1);
         cuda::check(cudaGetLastError(), "tiled-mma launch (values)");
         cuda::check(cudaDeviceSynchronize(), "tiled-mma execution");
         cuda::check(cudaMemcpy(raw.data(), dOut, raw.size() * sizeof(std::uint32_t), cudaMemcpyDeviceToHost),

@@ -53,7 +53,29 @@ std::size_t at(const KernelTile& t, int run, int thread, int word) {
 
 } // namespace
 
-std::string unsupportedTile(const Instruction& tile) {
+namespace {
+
+// The ldmatrix copy reads 16-byte rows: along K (A's rows) and N (B's rows) the permutation must map each run
+// of 8 tile indices starting at a multiple of 8 onto 8 consecutive global indices, 16-byte aligned.
+std::string splitRun(const std::optional<CuteLayout>& p, int extent, const char* mode) {
+    if (!p)
+        return "";
+    for (int i = 0; i < extent; i += 8) {
+        const long long first = (*p)(i);
+        if (first % 8)
+            return std::string("--permutation ") + mode + " " + p->cute() + " maps " + std::to_string(i) +
+                   " to " + std::to_string(first) + ", not a 16-byte aligned row start";
+        for (int e = 1; e < 8; ++e)
+            if ((*p)(i + e) != first + e)
+                return std::string("--permutation ") + mode + " " + p->cute() + " splits the run " +
+                       std::to_string(i) + ".." + std::to_string(i + 7) + " a 16-byte ldmatrix row holds";
+    }
+    return "";
+}
+
+} // namespace
+
+std::string unsupportedTile(const Instruction& tile, Copy copy) {
     if (!tile.tile || !tile.params.tile)
         return tile.spec + " is not a tile (give --atom-layout and --permutation)";
     if (tile.ptx != kAtomPtx)
@@ -69,13 +91,26 @@ std::string unsupportedTile(const Instruction& tile) {
         static_cast<long>(f.extent[2]) * f.extent[1] > 65536)
         return "the tags of A and B are 16-bit element indices: the tile's M x K and K x N must be at most "
                "65536";
+    if (copy == Copy::Ldmatrix) {
+        const tile::TileLayout& t = *tile.params.tile;
+        for (const std::string& why :
+             {splitRun(t.permutation[2], f.extent[2], "K"), splitRun(t.permutation[1], f.extent[1], "N")})
+            if (!why.empty())
+                return "the ldmatrix copy reads 8 consecutive elements per row: " + why;
+        const long bytes = 2L * (static_cast<long>(f.extent[0]) * f.extent[2] +
+                                 static_cast<long>(f.extent[2]) * f.extent[1]);
+        if (bytes > 227L * 1024)
+            return "the ldmatrix copy stages A and B in shared memory: " + std::to_string(bytes) +
+                   " bytes, beyond the 232448 one CTA can have";
+    }
     return "";
 }
 
-Plan planProbe(const Instruction& tile, const tile::TileLayout* kernelTile) {
+Plan planProbe(const Instruction& tile, const tile::TileLayout* kernelTile, Copy copy) {
     Plan p;
     p.instruction = &tile;
-    if (!unsupportedTile(tile).empty())
+    p.kernel.copy = copy == Copy::Ldmatrix ? 1 : 0;
+    if (!unsupportedTile(tile, copy).empty())
         return p; // the device's binding refuses it (prepareLaunch), with the reason
     const tile::TileFacts& f = *tile.tile;
     const tile::TileLayout& t = kernelTile ? *kernelTile : *tile.params.tile;
@@ -191,13 +226,33 @@ std::vector<std::uint32_t> emulate(const Plan& p) {
                     for (int rn = 0; rn < k.restN; ++rn) {
                         // The warp's registers as the kernel loads them, and the atom's A and B they make.
                         float atomA16[kAtomM][kAtomK] = {}, atomB16[kAtomK][kAtomN] = {};
+                        // The tiled copy: the global index of the first element of the row each lane points
+                        // ldmatrix at (A: [m, k]; B: [k, n]).
+                        int rowA[32][2] = {}, rowB[32][2] = {};
+                        for (int lane = 0; lane < 32 && k.copy; ++lane) {
+                            int r = 0, c = 0;
+                            ldsmRowA(lane, r, c);
+                            rowA[lane][0] = pM[r + kAtomM * (wm + k.atomsM * rm)];
+                            rowA[lane][1] = pK[c + kAtomK * (wk + k.atomsK * rk)];
+                            ldsmRowB(lane, r, c);
+                            rowB[lane][0] = pK[r + kAtomK * (wk + k.atomsK * rk)];
+                            rowB[lane][1] = pN[c + kAtomN * (wn + k.atomsN * rn)];
+                        }
                         for (int lane = 0; lane < 32; ++lane) {
                             const int t = 32 * w + lane;
                             for (int i = 0; i < 8; ++i) {
                                 int r = 0, c = 0;
                                 atomA(lane, i, r, c);
-                                const int m = pM[r + kAtomM * (wm + k.atomsM * rm)];
-                                const int kk = pK[c + kAtomK * (wk + k.atomsK * rk)];
+                                int m = pM[r + kAtomM * (wm + k.atomsM * rm)];
+                                int kk = pK[c + kAtomK * (wk + k.atomsK * rk)];
+                                if (k.copy) {
+                                    // ldmatrix (PTX ISA 9.7.9.6.1): register q of lane t holds elements
+                                    // 2 (t % 4) and 2 (t % 4) + 1 of row t / 4 of matrix q, whose row j lane
+                                    // 8 q + j points at.
+                                    const int q = i >> 1, from = 8 * q + (lane >> 2);
+                                    m = rowA[from][0];
+                                    kk = rowA[from][1] + 2 * (lane & 3) + (i & 1);
+                                }
                                 const std::uint16_t h = A[static_cast<std::size_t>(m * k.k + kk)];
                                 if (rn == 0)
                                     raw[at(k, run, t, i + 8 * (rm + k.restM * rk))] = h;
@@ -206,8 +261,15 @@ std::vector<std::uint32_t> emulate(const Plan& p) {
                             for (int i = 0; i < 4; ++i) {
                                 int kr = 0, n = 0;
                                 atomB(lane, i, kr, n);
-                                const int kk = pK[kr + kAtomK * (wk + k.atomsK * rk)];
-                                const int nn = pN[n + kAtomN * (wn + k.atomsN * rn)];
+                                int kk = pK[kr + kAtomK * (wk + k.atomsK * rk)];
+                                int nn = pN[n + kAtomN * (wn + k.atomsN * rn)];
+                                if (k.copy) {
+                                    // .trans: register q of lane t holds column t / 4 of memory rows
+                                    // 2 (t % 4) and 2 (t % 4) + 1 of matrix q.
+                                    const int q = i >> 1, from = 8 * q + 2 * (lane & 3) + (i & 1);
+                                    kk = rowB[from][0];
+                                    nn = rowB[from][1] + (lane >> 2);
+                                }
                                 const std::uint16_t h = B[static_cast<std::size_t>(kk * k.n + nn)];
                                 if (rm == 0)
                                     raw[at(k, run, t, k.perA + i + 4 * (rn + k.restN * rk))] = h;
@@ -294,8 +356,10 @@ Interpretation interpret(const Plan& p, std::span<const std::uint32_t> raw) {
             r.mismatches.push_back(std::move(m));
         }
     };
-    check(*in.operand(Operand::A), 0, 0, false, "A registers as loaded (tags)");
-    check(*in.operand(Operand::B), 0, k.perA, false, "B registers as loaded (tags)");
+    check(*in.operand(Operand::A), 0, 0, false,
+          k.copy ? "A registers as ldmatrix.x4 loaded them (tags)" : "A registers as loaded (tags)");
+    check(*in.operand(Operand::B), 0, k.perA, false,
+          k.copy ? "B registers as ldmatrix.x2.trans loaded them (tags)" : "B registers as loaded (tags)");
     // C and D share the accumulators: the kernel's C is D's registers before the first mma.
     check(*in.operand(Operand::C), 1, k.perA + k.perB, true, "C/D accumulators after the tile's mma");
     check(*in.operand(Operand::D), 1, k.perA + k.perB, true, "D registers after the tile's mma");
@@ -304,6 +368,9 @@ Interpretation interpret(const Plan& p, std::span<const std::uint32_t> raw) {
     f << "one CTA of " << k.threads << " threads ran " << k.threads / 32 << " warps x "
       << k.restM * k.restN * k.restK << " m16n8k16 atoms each (" << k.m << "x" << k.n << "x" << k.k
       << "); every register of A, B, C/D read back";
+    if (k.copy)
+        f << "; A and B staged row-major in shared memory and loaded by the tiled copy (ldmatrix.x4 for A, "
+             "ldmatrix.x2.trans for B)";
     r.findings.push_back(f.str());
     return out;
 }

@@ -22,7 +22,15 @@ struct KernelTile {
     int restM = 1, restN = 1, restK = 1;
     int threads = 32;
     int perA = 0, perB = 0, perD = 0; // values per thread: 8 restM restK, 4 restN restK, 4 restM restN
+    // 0: each thread loads its A and B elements from global memory one by one; 1: the CTA stages A (M x K)
+    // and B (K x N), row-major, in shared memory and each warp loads its registers with ldmatrix — A by .x4,
+    // B by .x2.trans (the tiled copy of docs/tiles.md#tiled-copy), each lane pointing at the row ldsmRowA/B
+    // name.
+    int copy = 0;
     LANEMAP_TILE_HD int words() const { return perA + perB + perD; }
+    LANEMAP_TILE_HD long sharedBytes() const {
+        return copy ? 2L * (static_cast<long>(m) * k + static_cast<long>(k) * n) : 0L;
+    }
 };
 inline constexpr int kAtomM = 16, kAtomN = 8, kAtomK = 16;
 inline constexpr int kMaxAccumulators = 256; // restM x restN x 4 floats a thread keeps
@@ -41,6 +49,21 @@ LANEMAP_TILE_HD inline void atomB(int lane, int i, int& k, int& n) {
 LANEMAP_TILE_HD inline void atomC(int lane, int i, int& row, int& col) {
     row = (lane >> 2) + 8 * (i >> 1);
     col = (lane & 3) * 2 + (i & 1);
+}
+
+// The row lane `lane` points ldmatrix.x4 at for A: matrix q = lane / 8 is the atom's 8x8 block (q % 2, q / 2)
+// (register q of the fragment: rows 8 (q % 2).., k 8 (q / 2)..), its row lane % 8; (row, col) of the row's
+// first element in the atom's 16x16 A.
+LANEMAP_TILE_HD inline void ldsmRowA(int lane, int& row, int& col) {
+    const int q = lane >> 3;
+    row = (q & 1) * 8 + (lane & 7);
+    col = (q >> 1) * 8;
+}
+// For B by ldmatrix.x2.trans from a row-major (N contiguous) K x N tile: lanes 0..15 point at k rows 0..15 of
+// the atom's 16x8 B (matrix lane / 8: b0 b1 then b2 b3), n from 0; lanes 16..31 as 0..15 (ignored by .x2).
+LANEMAP_TILE_HD inline void ldsmRowB(int lane, int& k, int& n) {
+    k = lane & 15;
+    n = 0;
 }
 
 } // namespace lanemap::gpu::tiledmma

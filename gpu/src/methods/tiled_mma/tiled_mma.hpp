@@ -33,11 +33,19 @@ struct Plan {
     }
 };
 
-// "" when the kernel runs `tile` (an instance with params.tile of mma.m16n8k16.f16), else why not.
-std::string unsupportedTile(const Instruction& tile);
+// How the kernel fills A's and B's registers: element by element from global memory, or by the tiled copy —
+// A and B staged in shared memory (row-major M x K and K x N) and loaded by ldmatrix.x4 (A) and
+// ldmatrix.x2.trans (B), so the run proves the copy lands every element in the register the tile wants.
+enum class Copy : std::uint8_t { Direct, Ldmatrix };
+
+// "" when the kernel runs `tile` (an instance with params.tile of mma.m16n8k16.f16) with `copy`, else why not
+// (the ldmatrix copy: a permutation of K or N that breaks the runs of 8 a 16-byte row holds, a tile beyond
+// shared memory).
+std::string unsupportedTile(const Instruction& tile, Copy copy = Copy::Direct);
 // The plan of `tile`. `kernelTile`, when given, is what the kernel is told instead of the tile's own atom
 // layout and permutations (a test's deliberately wrong permutation); the expectation stays the tile's.
-Plan planProbe(const Instruction& tile, const tile::TileLayout* kernelTile = nullptr);
+Plan planProbe(const Instruction& tile, const tile::TileLayout* kernelTile = nullptr,
+               Copy copy = Copy::Direct);
 // What a device that agrees with lanemap writes.
 std::vector<std::uint32_t> simulate(const Plan& plan);
 // The kernel's own rule run on the CPU, the warp's mma done by the fragments' formula: what the GPU writes
@@ -48,8 +56,9 @@ Interpretation interpret(const Plan& plan, std::span<const std::uint32_t> raw);
 class TiledMmaProbe final : public PlannedProbe {
   public:
     explicit TiledMmaProbe(const Instruction& tile) : m_plan(planProbe(tile)) {}
-    TiledMmaProbe(const Instruction& tile, const tile::TileLayout& kernelTile)
-        : m_plan(planProbe(tile, &kernelTile)) {}
+    TiledMmaProbe(const Instruction& tile, const tile::TileLayout& kernelTile, Copy copy = Copy::Direct)
+        : m_plan(planProbe(tile, &kernelTile, copy)) {}
+    TiledMmaProbe(const Instruction& tile, Copy copy) : m_plan(planProbe(tile, nullptr, copy)) {}
     static std::vector<ProbeForm> forms(const Instruction& instruction) { return firstFormOf(instruction); }
     const Plan& plan() const { return m_plan; }
     const Instruction& instruction() const override { return *m_plan.instruction; }

@@ -1,0 +1,79 @@
+#pragma once
+// A tiled copy (docs/tiles.md#tiled-copy): the ldmatrix instructions that load a tiled MMA's A or B from one
+// shared-memory tile into the registers the tile's threads hold them in, as CuTe's make_tiled_copy_A/B with
+// an LDSM atom partitions it. Each warp loads its own fragment of the operand (lanemap/tile.hpp), `num`
+// registers per ldmatrix in the fragment's register order: instruction j of a warp fills its registers
+// j*num .. j*num+num-1, matrix q of it the 8x8 block register j*num+q of the fragment holds (the atom's
+// blocks numbered down the columns, then the rest modes in CuTe's value order), each thread supplying one
+// memory row of it. What the check proves is the element each register slot then holds: the one the tiled
+// MMA wants there, or the first slot that is not. The bank conflicts are those of every instruction of the
+// tile, per phase of eight row addresses, under one placement of the whole operand tile (--smem, lanemap/
+// banks.hpp): the operand tile (A: M x K, B: K x N of the tile) row- or col-major, its pitch, pad and
+// swizzle.
+
+#include "lanemap/banks.hpp"
+#include "lanemap/model.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lanemap::tiled_copy {
+
+// One register slot of one thread after its warp's copy instructions.
+struct Slot {
+    int thread = 0;                     // CTA thread
+    int instruction = 0;                // j: the warp's j-th ldmatrix
+    int reg = 0, bitLo = 0;             // the tile fragment's register and the element's bits in it
+    int index = 0;                      // the tile's value index there
+    int loadedRow = -1, loadedCol = -1; // the element of the operand tile the copy puts there
+    int wantedRow = -1, wantedCol = -1; // the element the tiled MMA holds there
+    bool matches() const { return loadedRow == wantedRow && loadedCol == wantedCol; }
+};
+
+// One ldmatrix of one warp: its row addresses in phases of eight, with their bank groups and wavefronts.
+struct Copy {
+    int warp = 0;        // CTA warp
+    int instruction = 0; // j
+    std::vector<banks::Phase> phases;
+    int wavefronts = 0, idealWavefronts = 0;
+};
+
+struct Result {
+    bool store = false;   // stmatrix: the registers drained into shared memory (loaded* is where they go)
+    std::string move;     // "ldmatrix.m8n8.x4.b16"
+    std::string consumer; // "mma.m16n8k16.f16 tile 32x32x16 (atom layout (2,2,1), ...):A"
+    Operand operand = Operand::A;
+    banks::Placement placement; // of the whole operand tile, the defaults filled in
+    int rows = 0, cols = 0;     // the operand tile
+    int warps = 0, perWarp = 0; // copy instructions: per warp
+    std::vector<Copy> copies;   // warp-major
+    std::vector<Slot> slots;    // thread-major, register order
+    int mismatches = 0;
+    int wavefronts = 0, idealWavefronts = 0;
+    int excessive() const { return wavefronts - idealWavefronts; }
+    int worstDegree() const; // the largest conflict degree of any phase
+    const Slot* firstMismatch() const;
+};
+
+// The copy of `operand` (A or B) of `tile` (a tiled MMA of mma atoms, Instruction::tile) by `move` (an
+// ldmatrix of 8x8 b16 matrices, .trans or not) from `placement` (its tile defaults to the operand's); or with
+// an stmatrix, C or D (16-bit accumulators) stored to it, the same rule backwards: a slot matches where the
+// element it holds is stored at its own place in the tile. nullopt
+// with `error` naming what does not fit: no tile, wgmma, another element width, a fragment whose registers
+// are no multiple of the move's, a placement banks::analyze refuses, a permutation that splits a matrix row
+// (its 8 elements not consecutive along the tile's line).
+std::optional<Result> analyze(const Variant& move, const Instruction& tile, Operand operand,
+                              const banks::Placement& placement, std::string& error);
+
+// banks::candidates of the whole operand tile tried for the whole copy: conflict-free first (candidate
+// order), then by wavefronts. Placements that do not fit are left out.
+std::vector<banks::SearchResult> search(const Variant& move, const Instruction& tile, Operand operand,
+                                        const banks::Placement& placement);
+
+// Text: the verdict (every slot, or the first wrong one), the instructions and their conflicts, totals.
+std::string toText(const Result& result);
+// JSON: docs/tiles.md#tiled-copy.
+std::string toJson(const Result& result);
+
+} // namespace lanemap::tiled_copy
