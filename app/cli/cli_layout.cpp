@@ -51,8 +51,10 @@ std::optional<std::string> readText(const std::string& path, std::ostream& err) 
 
 // The layout of a request (its text or @FILE, --shape, --operand), or nullopt after a message naming the
 // position and what was expected.
-std::optional<layout_in::Layout> readLayout(const LayoutRequest& r, std::ostream& err) {
+std::optional<layout_in::Layout> readLayout(const LayoutRequest& r, std::ostream& err,
+                                            std::optional<layout_in::Extent> shapeOf = std::nullopt) {
     layout_in::ReadOptions options;
+    options.shapeOf = shapeOf;
     if (!r.shape.empty()) {
         std::string error;
         options.extent = layout_in::parseExtent(r.shape, error);
@@ -210,7 +212,9 @@ int cmdCheck(const LayoutRequest& r, std::ostream& out, std::ostream& err) {
     LayoutRequest request = r;
     if (request.operand.empty())
         request.operand = std::string(op->name()); // a triton JSON document: this operand of it
-    const std::optional<layout_in::Layout> layout = readLayout(request, err);
+    // A Triton encoding with no --shape (#ttg.dot_op, nvidia_mma, blocked) is laid over the operand's.
+    const std::optional<layout_in::Layout> layout =
+        readLayout(request, err, layout_in::extentOf(*op, layout_in::Notation::TritonLinear));
     if (!layout)
         return Usage;
     const layout_in::Comparison c = layout_in::compare(*layout, *op, 8);

@@ -31,6 +31,11 @@ enum class Notation : std::uint8_t {
     // #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [2, 2], order = [1, 0]}>
     // over a --shape at least its tile, converted to its linear layout as Triton does
     TritonBlocked,
+    // #ttg.nvidia_mma<{versionMajor = 2|3, versionMinor = 0, warpsPerCTA = [..], instrShape = [..]}>: the
+    // accumulator of mma (v2) or wgmma (v3) over a shape, converted as Triton converts it
+    TritonMma,
+    // #ttg.dot_op<{opIdx = 0|1, parent = #ttg.nvidia_mma<...> (or an alias), kWidth = N}>: an mma operand
+    TritonDotOperand,
 };
 std::string_view toString(Notation notation); // "CuTe Shape:Stride", "CuTe Layout<> type", ...
 bool isCute(Notation notation);
@@ -81,6 +86,10 @@ struct Layout {
 struct ReadOptions {
     std::optional<Extent> extent;   // --shape (a #ttg.blocked layout needs it)
     std::optional<Operand> operand; // --operand: which operand of a whole triton JSON document
+    // The shape a Triton encoding is laid over when no --shape is given (#ttg.blocked, nvidia_mma, dot_op):
+    // check and conform give the operand's, [dim0, dim1] as Triton shapes it. Without either, an nvidia_mma
+    // or dot_op covers one tile of its instruction per warp; a blocked layout needs one.
+    std::optional<Extent> shapeOf;
 };
 
 // Reads any of the notations above (which one is told by the text's first word). A CuTe layout must be a TV

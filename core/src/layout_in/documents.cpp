@@ -296,7 +296,13 @@ std::optional<std::vector<ConformLine>> conform(std::string_view text, std::stri
                     ": expected a layout after '" + excerpt(c.claim, 60) + "'";
             return std::nullopt;
         }
-        std::variant<Layout, ReadError> read = layout_in::read(layoutText, {std::nullopt, c.operand});
+        c.instruction = claimed(c.atom);
+        const FragmentLayout* claimedOp = c.instruction ? accumulatorOr(*c.instruction, c.operand) : nullptr;
+        ReadOptions options;
+        options.operand = c.operand;
+        if (claimedOp) // a Triton encoding (#ttg.dot_op, nvidia_mma, blocked) over the operand's shape
+            options.shapeOf = extentOf(*claimedOp, Notation::TritonLinear);
+        std::variant<Layout, ReadError> read = layout_in::read(layoutText, options);
         if (const ReadError* e = std::get_if<ReadError>(&read)) {
             error = "line " + std::to_string(number) +
                     (e->offset == std::string_view::npos
@@ -305,8 +311,7 @@ std::optional<std::vector<ConformLine>> conform(std::string_view text, std::stri
             return std::nullopt;
         }
         const Layout& l = std::get<Layout>(read);
-        c.instruction = claimed(c.atom);
-        const FragmentLayout* op = c.instruction ? accumulatorOr(*c.instruction, c.operand) : nullptr;
+        const FragmentLayout* op = claimedOp;
         if (!c.instruction)
             c.detail = "no catalog instruction or CUTLASS atom named '" + excerpt(c.atom, 80) + "'";
         else if (!op)

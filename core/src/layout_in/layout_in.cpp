@@ -24,6 +24,10 @@ std::string_view toString(Notation notation) {
         return "Triton bases JSON";
     case Notation::TritonBlocked:
         return "Triton #ttg.blocked";
+    case Notation::TritonMma:
+        return "Triton #ttg.nvidia_mma";
+    case Notation::TritonDotOperand:
+        return "Triton #ttg.dot_op";
     }
     return "?";
 }
@@ -103,11 +107,12 @@ std::variant<Layout, ReadError> read(std::string_view text, const ReadOptions& o
         if (first == '(' || first == '_' || first == '-' || std::isdigit(static_cast<unsigned char>(first)))
             l = detail::readCuteLayout(text);
         else if (first == '#')
-            l = detail::readTritonLinear(text, options.extent);
+            l = detail::readTritonLinear(text, options.extent ? options.extent : options.shapeOf);
         else if (first == '{') {
             s.eat("{");
-            l = s.peek() == '"' ? detail::readTritonJson(text, options)
-                                : detail::readTritonLinear(text, options.extent);
+            l = s.peek() == '"'
+                    ? detail::readTritonJson(text, options)
+                    : detail::readTritonLinear(text, options.extent ? options.extent : options.shapeOf);
         } else if (std::isalpha(static_cast<unsigned char>(first)) || first == ':')
             l = detail::readCuteType(text);
         else
