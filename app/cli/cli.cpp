@@ -922,6 +922,13 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
             ->add_option("--against", layoutRequest.against,
                          "The operand it claims to be, SPEC:OPERAND (e.g. mma.m16n8k16.f16:A)")
             ->required();
+    if (named(checkCommand)) {
+        checkCommand->add_option("--major", layoutRequest.major,
+                                 "A swizzled layout against wgmma's A or B: lanemap's K or MN (default K)");
+        checkCommand->add_option("--swizzle", layoutRequest.swizzle,
+                                 "A swizzled layout against wgmma's A or B: none, 32B, 64B or 128B (default: "
+                                 "the layout's own Sw<B,4,3>)");
+    }
     auto* conformCommand = subcommand(
         "conform", "Check a file of layouts, one per line with the instruction each claims (a matrix)");
     if (named(conformCommand))

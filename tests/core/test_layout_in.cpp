@@ -465,6 +465,51 @@ TEST(LayoutIn, TritonMmaEncodingErrorsNameTheField) {
     EXPECT_NE(e.message.find("powers of two"), std::string::npos) << e.message;
 }
 
+TEST(LayoutIn, ASwizzledLayoutIsWgmmasSharedMemoryOperand) {
+    // CuTe's GMMA::Layout_K_SW128_Atom<half_t> is lanemap's K-major 128B B, byte for byte; the swizzle of a
+    // smem_ptr acts on byte addresses, a bare one on the element offset (Sw<3,3,3> on 16-bit elements).
+    const auto shared = [](std::string_view text, int bits = 0) {
+        std::variant<SharedLayout, ReadError> r = readShared(text, bits);
+        if (const ReadError* e = std::get_if<ReadError>(&r))
+            ADD_FAILURE() << text << ": " << e->describe();
+        return std::holds_alternative<SharedLayout>(r) ? std::get<SharedLayout>(r) : SharedLayout{};
+    };
+    const SharedLayout atom = shared("Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)");
+    EXPECT_TRUE(atom.onBytes);
+    EXPECT_EQ(atom.elementBits, 16);
+    EXPECT_EQ(atom.address(1, 0), 144u); // row 1 (byte 128): chunk 0 XOR 1 -> byte 144
+    EXPECT_EQ(atom.address(7, 63), 7u * 128u + ((7u ^ 7u) << 4) + 14u);
+    const SharedLayout bare = shared("Sw<3,3,3> o _0 o (_8,_64):(_64,_1)", 16);
+    for (int r = 0; r < 8; ++r)
+        for (int c = 0; c < 64; ++c)
+            ASSERT_EQ(bare.address(r, c), atom.address(r, c)) << r << "," << c;
+    std::string error;
+    const Variant* v = Catalog::instance().variant("wgmma.m64n64k16.f16");
+    ASSERT_NE(v, nullptr);
+    const std::optional<smem::SharedOperand> b =
+        smem::operandOver(*v, Operand::B, smem::Choice{smem::Major::K, smem::Swizzle::B128}, 64, 64, error);
+    ASSERT_TRUE(b) << error;
+    EXPECT_TRUE(compareShared(atom, *b).equal());
+    const SharedComparison c =
+        compareShared(shared("Sw<2,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)"), *b); // 64B
+    EXPECT_EQ(c.differing, 256);
+    ASSERT_FALSE(c.first.empty());
+    EXPECT_EQ(c.first[0].mn, 4);
+    // The drawn placement is in shared memory, one byte per element.
+    const Instruction in = instructionOf(atom);
+    ASSERT_EQ(in.placements.size(), 1u);
+    EXPECT_EQ(in.placements[0].space(), Space::SharedMemory);
+    EXPECT_EQ(std::get<SmemByte>(in.placements[0].at(1, 0).front().at).address, 144u);
+    // What does not read says where.
+    std::variant<SharedLayout, ReadError> r =
+        readShared("Sw<3,4,3> o smem_ptr[12b](unset) o (_8,_64):(_64,_1)");
+    ASSERT_TRUE(std::holds_alternative<ReadError>(r));
+    EXPECT_EQ(std::get<ReadError>(r).column, 22);
+    r = readShared("Sw<3,4,2> o _0 o (_8,_64):(_64,_1)", 16);
+    ASSERT_TRUE(std::holds_alternative<ReadError>(r));
+    EXPECT_NE(std::get<ReadError>(r).message.find("S >= B"), std::string::npos);
+}
+
 TEST(LayoutIn, AThreadMapComparesAQuadPairAtomWithItsLanes) {
     std::string error;
     const std::optional<std::vector<int>> lanes = readThreadMap("(_4,_2):(_1,_16)", error);

@@ -113,7 +113,10 @@ std::variant<Layout, ReadError> read(std::string_view text, const ReadOptions& o
             l = s.peek() == '"'
                     ? detail::readTritonJson(text, options)
                     : detail::readTritonLinear(text, options.extent ? options.extent : options.shapeOf);
-        } else if (std::isalpha(static_cast<unsigned char>(first)) || first == ':')
+        } else if (isSwizzled(text))
+            throw detail::Failure{at, "a swizzled shared-memory layout (Sw<B,M,S> o ...) is no thread-value "
+                                      "layout: show draws it, check compares it with a wgmma's A or B"};
+        else if (std::isalpha(static_cast<unsigned char>(first)) || first == ':')
             l = detail::readCuteType(text);
         else
             throw detail::Failure{at, "expected a layout: a CuTe layout ((4,8),(2,2)):((32,1),(16,8)) or "
