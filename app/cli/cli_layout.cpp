@@ -212,23 +212,10 @@ int checkShared(const std::string& text, const LayoutRequest& r, const Instructi
                          : bits == 2 ? smem::Swizzle::B64
                                      : smem::Swizzle::B128;
     }
-    const std::vector<smem::SharedOperand> ops = smem::operands(variant, choice, error);
-    const auto tile = std::find_if(ops.begin(), ops.end(),
-                                   [&](const smem::SharedOperand& o) { return o.operand == operand; });
-    if (tile == ops.end()) {
-        err << "lanemap-cli: "
-            << (error.empty() ? in.spec + " has no shared-memory " + std::string(toString(operand)) : error)
-            << '\n';
-        return Usage;
-    }
-    // lanemap's operand over whole tiles covering the layout (grid: A M x K, B K x N).
-    const int mn = l.rows, k = l.cols;
-    const int gridRows = operand == Operand::B ? k : mn, gridCols = operand == Operand::B ? mn : k;
-    auto cover = [](int want, int step) { return std::max(1, (want + step - 1) / step) * step; };
-    const std::optional<smem::SharedOperand> over = smem::operandOver(
-        variant, operand, choice, cover(gridRows, tile->rows), cover(gridCols, tile->cols), error);
+    const std::optional<smem::SharedOperand> over =
+        layout_in::coveringOperand(l, variant, operand, choice, error);
     if (!over) {
-        err << "lanemap-cli: " << error << '\n';
+        err << "lanemap-cli: " << in.spec << ": " << error << '\n';
         return Usage;
     }
     const layout_in::SharedComparison c = layout_in::compareShared(l, *over);

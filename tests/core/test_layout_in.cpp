@@ -417,6 +417,11 @@ TEST(LayoutIn, TritonIrDumpAliasesAreRead) {
     ASSERT_TRUE(l.extent);
     EXPECT_EQ(*l.extent, (Extent{16, 16, 1})); // no --shape: one tile of the instruction per warp
     EXPECT_TRUE(compare(l, operandOf("mma.m16n8k16.f16", Operand::A)).equal());
+    // Run together on one line, as a paste can make it.
+    EXPECT_TRUE(compare(readOk("#mma = " + std::string(kMmaV2) +
+                               " #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>"),
+                        operandOf("mma.m16n8k16.f16", Operand::B))
+                    .equal());
     // The alias line alone is the accumulator.
     EXPECT_TRUE(
         compare(readOk("#mma = " + std::string(kMmaV2)), operandOf("mma.m16n8k16.f16", Operand::C)).equal());

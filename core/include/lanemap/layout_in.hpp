@@ -249,6 +249,11 @@ struct SharedComparison {
     std::vector<ByteDifference> first;
     bool equal() const { return sameShape && differing == 0; }
 };
+// lanemap's shared-memory `operand` of a wgmma `variant` for `choice`, over whole tiles of the instruction
+// covering the layout (what compareShared compares with); nullopt with `error`.
+std::optional<smem::SharedOperand> coveringOperand(const SharedLayout& layout, const Variant& variant,
+                                                   Operand operand, const smem::Choice& choice,
+                                                   std::string& error);
 // Byte for byte, every cell of the layout against lanemap's operand (at least as large, (mn, k)).
 SharedComparison compareShared(const SharedLayout& layout, const smem::SharedOperand& operand);
 

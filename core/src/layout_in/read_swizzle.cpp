@@ -185,6 +185,25 @@ Instruction instructionOf(const SharedLayout& l) {
     return in;
 }
 
+std::optional<smem::SharedOperand> coveringOperand(const SharedLayout& l, const Variant& variant,
+                                                   Operand operand, const smem::Choice& choice,
+                                                   std::string& error) {
+    const std::vector<smem::SharedOperand> ops = smem::operands(variant, choice, error);
+    const auto tile = std::find_if(ops.begin(), ops.end(),
+                                   [&](const smem::SharedOperand& o) { return o.operand == operand; });
+    if (tile == ops.end()) {
+        if (error.empty())
+            error = "no shared-memory " + std::string(toString(operand)) + " in this instruction";
+        return std::nullopt;
+    }
+    // The grid is A M x K, B K x N; the layout (MN, K).
+    const int gridRows = operand == Operand::B ? l.cols : l.rows,
+              gridCols = operand == Operand::B ? l.rows : l.cols;
+    auto cover = [](int want, int step) { return std::max(1, (want + step - 1) / step) * step; };
+    return smem::operandOver(variant, operand, choice, cover(gridRows, tile->rows),
+                             cover(gridCols, tile->cols), error);
+}
+
 SharedComparison compareShared(const SharedLayout& l, const smem::SharedOperand& op) {
     SharedComparison c;
     // CuTe's shared-memory layouts are (MN, K), as lanemap's SmemLayout: mode 0 is mn, mode 1 is k.

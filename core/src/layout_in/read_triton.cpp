@@ -517,7 +517,8 @@ Layout dotOperand(Scanner& s, std::size_t at, const std::map<std::string, std::s
     return l; // opIdx is not the operand compared with: check --against names that
 }
 
-// Past one attribute: balanced (), [], {}, <> and "strings", up to the end of its line.
+// Past one attribute: balanced (), [], {}, <> and "strings" — up to the bracket that closes its first one,
+// or the end of its line (a pasted dump may run its lines together).
 void skipAttribute(Scanner& s) {
     const std::string_view t = s.text();
     std::size_t p = s.pos();
@@ -534,8 +535,12 @@ void skipAttribute(Scanner& s) {
         if (c == '(' || c == '[' || c == '{' || c == '<')
             ++depth;
         else if ((c == ')' || c == ']' || c == '}' || c == '>') && depth > 0 &&
-                 !(c == '>' && p > 0 && t[p - 1] == '-'))
-            --depth;
+                 !(c == '>' && p > 0 && t[p - 1] == '-')) {
+            if (--depth == 0) {
+                ++p;
+                break;
+            }
+        }
         ++p;
     }
     s.seek(p);
