@@ -130,7 +130,10 @@ void PasteLayoutPane::draw() {
     } else
         m_view->setDiagram(std::make_shared<const Diagram>(buildDiagram(*m_pasted.drawn)));
     // The whole layout at once, once the dock has laid the view out.
-    QTimer::singleShot(0, m_view, [view = m_view] { view->fit(DiagramView::FitMode::All); });
+    // (A swizzled layout's rows of 64 chunks read at the readable fit, scrolled.)
+    QTimer::singleShot(0, m_view, [view = m_view, shared = m_pasted.shared] {
+        view->fit(shared ? DiagramView::FitMode::Readable : DiagramView::FitMode::All);
+    });
     followInstance();
 }
 

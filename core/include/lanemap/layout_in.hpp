@@ -218,7 +218,7 @@ std::optional<std::vector<ConformLine>> conform(std::string_view text, std::stri
 // The matrix: one row per instruction claimed, one column per operand, then the totals and the details.
 std::string conformMatrix(const std::vector<ConformLine>& lines);
 
-// --- swizzled shared-memory layouts (docs/layouts-in.md#shared-memory) ------------------------------------
+// --- swizzled shared-memory layouts (docs/layouts-in.md#shared-memory-swizzled-layouts) -------------------
 
 // A CuTe composed layout, Sw<B,M,S> o OFFSET o (ROWS,COLS):(STRIDES): element (row, col) of CuTe's (mode 0,
 // mode 1) — (MN, K) for an MMA operand — at a byte of shared memory.

@@ -368,12 +368,17 @@ std::string conformMatrix(const std::vector<ConformLine>& lines) {
     auto pad = [](std::string s, std::size_t n) {
         return s + std::string(n > s.size() ? n - s.size() : 1, ' ');
     };
-    out << pad("claim", width + 2) << pad("A", 12) << pad("B", 12) << pad("C", 12) << "D\n";
+    // A column as wide as its widest verdict ("differs/differs" where a claim has two lines), 12 at least.
+    std::size_t column = 12;
+    for (const auto& [row, verdicts] : cells)
+        for (const auto& [operand, verdict] : verdicts)
+            column = std::max(column, verdict.size() + 1);
+    out << pad("claim", width + 2) << pad("A", column) << pad("B", column) << pad("C", column) << "D\n";
     for (const std::string& r : rows) {
         std::string line = pad(r, width + 2);
         for (char o : {'A', 'B', 'C', 'D'}) {
             const auto it = cells[r].find(o);
-            line += pad(it == cells[r].end() ? "-" : it->second, 12);
+            line += pad(it == cells[r].end() ? "-" : it->second, column);
         }
         while (!line.empty() && line.back() == ' ')
             line.pop_back();

@@ -1,8 +1,9 @@
-// Swizzled shared-memory layouts read from text (docs/layouts-in.md#shared-memory): CuTe's composed layouts
-// as cute::print writes them — `Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)` (a GMMA atom: the
-// swizzle acts on the byte address of the element pointer), `Sw<3,3,3> o _0 o (_8,_64):(_64,_1)` (the swizzle
-// acts on the element offset) and `Sw<3,3,3> o (_8,_64):(_64,_1)` — made into a shared-memory placement, one
-// byte address per element, compared byte for byte with lanemap's wgmma operand.
+// Swizzled shared-memory layouts read from text (docs/layouts-in.md#shared-memory-swizzled-layouts): CuTe's
+// composed layouts as cute::print writes them — `Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)` (a
+// GMMA atom: the swizzle acts on the byte address of the element pointer), `Sw<3,3,3> o _0 o
+// (_8,_64):(_64,_1)` (the swizzle acts on the element offset) and `Sw<3,3,3> o (_8,_64):(_64,_1)` — made into
+// a shared-memory placement, one byte address per element, compared byte for byte with lanemap's wgmma
+// operand.
 
 #include "lanemap/layout_in.hpp"
 
