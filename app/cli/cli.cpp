@@ -927,6 +927,11 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         option(checkCommand, "--atom-layout", atomLayoutText,
                kAtomLayoutHelp + std::string(": against a tile"));
         option(checkCommand, "--permutation", permutationText, kPermutationHelp);
+        checkCommand->add_option("--major", layoutRequest.major,
+                                 "A swizzled layout against wgmma's A or B: lanemap's K or MN (default K)");
+        checkCommand->add_option("--swizzle", layoutRequest.swizzle,
+                                 "A swizzled layout against wgmma's A or B: none, 32B, 64B or 128B (default: "
+                                 "the layout's own Sw<B,4,3>)");
     }
     auto* conformCommand = subcommand(
         "conform", "Check a file of layouts, one per line with the instruction each claims (a matrix)");

@@ -12,9 +12,11 @@
 #include "lanemap/excerpt.hpp"
 #include "lanemap/layout_in.hpp"
 #include "lanemap/selection.hpp"
+#include "lanemap/smem.hpp"
 #include "lanemap/spec.hpp"
 #include "lanemap/svg.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <fstream>
 #include <optional>
@@ -52,8 +54,10 @@ std::optional<std::string> readText(const std::string& path, std::ostream& err) 
 
 // The layout of a request (its text or @FILE, --shape, --operand), or nullopt after a message naming the
 // position and what was expected.
-std::optional<layout_in::Layout> readLayout(const LayoutRequest& r, std::ostream& err) {
+std::optional<layout_in::Layout> readLayout(const LayoutRequest& r, std::ostream& err,
+                                            std::optional<layout_in::Extent> shapeOf = std::nullopt) {
     layout_in::ReadOptions options;
+    options.shapeOf = shapeOf;
     if (!r.shape.empty()) {
         std::string error;
         options.extent = layout_in::parseExtent(r.shape, error);
@@ -92,6 +96,153 @@ std::optional<layout_in::Layout> readLayout(const LayoutRequest& r, std::ostream
     return std::get<layout_in::Layout>(std::move(read));
 }
 
+// The text of a request: itself, or @FILE's.
+std::optional<std::string> textOf(const LayoutRequest& r, std::ostream& err) {
+    if (!r.text.empty() && r.text[0] == '@')
+        return readText(r.text.substr(1), err);
+    return r.text;
+}
+
+void printReadError(const layout_in::ReadError& e, const std::string& text, std::ostream& err) {
+    err << "lanemap-cli: cannot read the layout: " << e.describe() << '\n';
+    if (e.offset != std::string_view::npos && text.size() < 400 && text.find('\n') == std::string::npos)
+        err << "  " << excerpt(text, 400) << "\n  "
+            << std::string(static_cast<std::size_t>(e.column - 1), ' ') << "^\n";
+}
+
+// A swizzled shared-memory layout: txt, the byte of every cell; json, [row, col, byte]; svg, the
+// shared-memory pane.
+int showShared(const std::string& text, const LayoutRequest& r, const std::string& format, std::ostream& out,
+               std::ostream& err) {
+    if (!r.shape.empty()) {
+        err << "lanemap-cli: a swizzled layout's shape is its own modes; drop --shape\n";
+        return Usage;
+    }
+    std::variant<layout_in::SharedLayout, layout_in::ReadError> read = layout_in::readShared(text);
+    if (const layout_in::ReadError* e = std::get_if<layout_in::ReadError>(&read)) {
+        printReadError(*e, text, err);
+        return Usage;
+    }
+    const layout_in::SharedLayout& l = std::get<layout_in::SharedLayout>(read);
+    std::ostringstream doc;
+    if (format == "json") {
+        doc << "{\n \"notation\": \"CuTe swizzled layout\",\n \"layout\": \"" << l.canonical
+            << "\",\n \"shape\": [" << l.rows << ", " << l.cols << "],\n \"element_bits\": " << l.elementBits
+            << ",\n \"element\": [\"mode0\", \"mode1\", \"byte\"],\n \"elements\": [";
+        for (int i = 0; i < l.rows; ++i)
+            for (int j = 0; j < l.cols; ++j)
+                doc << (i || j ? ",\n  [" : "\n  [") << i << ", " << j << ", " << l.address(i, j) << ']';
+        doc << "\n ]\n}\n";
+    } else if (format == "txt") {
+        doc << "layout (CuTe swizzled layout): " << l.canonical << '\n'
+            << "shape " << l.rows << "x" << l.cols << " (mode 0, mode 1; an MMA operand's (MN, K)), "
+            << l.elementBits << "-bit elements; the swizzle acts on the "
+            << (l.onBytes ? "byte address (smem_ptr)" : "element offset") << "\n"
+            << "rows mode 0, columns mode 1; a cell: the byte offset of its element from a base aligned to "
+               "the swizzle's repeat\n";
+        std::size_t width = 1;
+        for (int i = 0; i < l.rows; ++i)
+            for (int j = 0; j < l.cols; ++j)
+                width = std::max(width, std::to_string(l.address(i, j)).size());
+        const std::size_t head = std::to_string(l.rows - 1).size();
+        doc << std::string(head, ' ');
+        for (int j = 0; j < l.cols; ++j)
+            doc << ' ' << std::string(width - std::min(width, std::to_string(j).size()), ' ') << j;
+        doc << '\n';
+        for (int i = 0; i < l.rows; ++i) {
+            const std::string n = std::to_string(i);
+            doc << std::string(head - n.size(), ' ') << n;
+            for (int j = 0; j < l.cols; ++j) {
+                const std::string a = std::to_string(l.address(i, j));
+                doc << ' ' << std::string(width - a.size(), ' ') << a;
+            }
+            doc << '\n';
+        }
+    } else
+        doc << toSvg(buildSharedMemoryDiagram(layout_in::instructionOf(l).placements.front()));
+    if (r.output.empty() || r.output == "-") {
+        out << doc.str();
+        return Ok;
+    }
+    return writeExport(r.output, "layout", format, false, doc.str(), out, err);
+}
+
+// check of a swizzled layout against wgmma's shared-memory A or B, byte for byte.
+int checkShared(const std::string& text, const LayoutRequest& r, const Instruction& in,
+                const Variant& variant, Operand operand, std::ostream& out, std::ostream& err) {
+    if (!smem::hasSharedMemoryOperands(variant) || (operand != Operand::A && operand != Operand::B)) {
+        err << "lanemap-cli: a swizzled layout is a shared-memory layout; " << in.spec
+            << " has none: compare it with the A or B of a wgmma (e.g. wgmma.m64n64k16.f16:B)\n";
+        return Usage;
+    }
+    // The operand's element size (a layout without smem_ptr[Nb] does not say it).
+    std::string error;
+    int elementBits = 0;
+    for (const smem::SharedOperand& o : smem::operands(variant, smem::Choice{}, error))
+        if (o.operand == operand)
+            elementBits = o.layout.elementBits();
+    std::variant<layout_in::SharedLayout, layout_in::ReadError> read =
+        layout_in::readShared(text, elementBits);
+    if (const layout_in::ReadError* e = std::get_if<layout_in::ReadError>(&read)) {
+        printReadError(*e, text, err);
+        return Usage;
+    }
+    const layout_in::SharedLayout& l = std::get<layout_in::SharedLayout>(read);
+    smem::Choice choice;
+    if (!r.major.empty()) {
+        const std::optional<smem::Major> m = smem::parseMajor(r.major);
+        if (!m) {
+            err << "lanemap-cli: unknown --major '" << excerpt(r.major) << "'; valid: " << smem::majorList()
+                << '\n';
+            return Usage;
+        }
+        choice.major = *m;
+    }
+    if (!r.swizzle.empty()) {
+        const std::optional<smem::Swizzle> sw = smem::parseSwizzle(r.swizzle);
+        if (!sw) {
+            err << "lanemap-cli: unknown --swizzle '" << excerpt(r.swizzle)
+                << "'; valid: " << smem::swizzleList() << '\n';
+            return Usage;
+        }
+        choice.swizzle = *sw;
+    } else { // the layout's own: Sw<B,4,3> on bytes (Sw<B,3,3> on 16-bit offsets is the same bytes)
+        const int bits = l.bits;
+        choice.swizzle = bits == 0   ? smem::Swizzle::None
+                         : bits == 1 ? smem::Swizzle::B32
+                         : bits == 2 ? smem::Swizzle::B64
+                                     : smem::Swizzle::B128;
+    }
+    const std::optional<smem::SharedOperand> over =
+        layout_in::coveringOperand(l, variant, operand, choice, error);
+    if (!over) {
+        err << "lanemap-cli: " << in.spec << ": " << error << '\n';
+        return Usage;
+    }
+    const layout_in::SharedComparison c = layout_in::compareShared(l, *over);
+    out << "layout (CuTe swizzled layout): " << l.canonical << '\n'
+        << "against " << in.spec << ' ' << toString(operand) << " in shared memory, "
+        << smem::toString(choice.major) << "-major, " << smem::toString(choice.swizzle) << " swizzle ("
+        << over->layout.rows() << " x " << over->layout.cols() << " as (MN, K), "
+        << over->layout.swizzleRule() << "): ";
+    if (!c.sameShape)
+        out << "differs: " << c.why << '\n';
+    else if (c.equal())
+        out << "equal: every one of the " << c.cells << " elements at the same byte\n";
+    else {
+        out << "differs in " << c.differing << " of " << c.cells << " elements; the first " << c.first.size()
+            << ":\n";
+        const char mnl = operand == Operand::B ? 'n' : 'm';
+        for (const layout_in::ByteDifference& d : c.first)
+            out << "  (" << mnl << ' ' << d.mn << ", k " << d.k << ") = CuTe (" << d.mn << ',' << d.k
+                << "): layout byte " << d.layout << "; lanemap " << toString(operand) << '('
+                << (operand == Operand::B ? d.k : d.mn) << ',' << (operand == Operand::B ? d.mn : d.k)
+                << ") byte " << d.operand << '\n';
+    }
+    out << in.spec << ": " << layout_in::hardwareStatus(in) << '\n';
+    return c.equal() ? Ok : Mismatch;
+}
+
 } // namespace
 
 bool looksLikeLayout(std::string_view text) {
@@ -103,7 +254,8 @@ bool looksLikeLayout(std::string_view text) {
         std::isdigit(static_cast<unsigned char>(c)))
         return true;
     const std::string_view rest = text.substr(first);
-    return rest.rfind("Layout", 0) == 0 || rest.rfind("using ", 0) == 0 || rest.rfind("cute::", 0) == 0;
+    return rest.rfind("Layout", 0) == 0 || rest.rfind("using ", 0) == 0 || rest.rfind("cute::", 0) == 0 ||
+           layout_in::isSwizzled(rest);
 }
 
 int cmdShowLayout(const LayoutRequest& r, std::ostream& out, std::ostream& err) {
@@ -112,6 +264,13 @@ int cmdShowLayout(const LayoutRequest& r, std::ostream& out, std::ostream& err) 
         err << "lanemap-cli: unknown --format '" << excerpt(format)
             << "' for a layout; valid: txt, svg, json\n";
         return Usage;
+    }
+    if (layout_in::isSwizzled(r.text) || (r.text.size() > 1 && r.text[0] == '@')) {
+        const std::optional<std::string> text = textOf(r, err);
+        if (!text)
+            return Usage;
+        if (layout_in::isSwizzled(*text))
+            return showShared(*text, r, format, out, err);
     }
     const std::optional<layout_in::Layout> layout = readLayout(r, err);
     if (!layout)
@@ -210,6 +369,13 @@ int cmdCheck(const LayoutRequest& r, std::ostream& out, std::ostream& err) {
         tiled = instantiate(selection);
     }
     const Instruction& in = tiled ? *tiled : Catalog::instance().instruction(*parsed.variant);
+    if (layout_in::isSwizzled(r.text) || (r.text.size() > 1 && r.text[0] == '@')) {
+        const std::optional<std::string> text = textOf(r, err);
+        if (!text)
+            return Usage;
+        if (layout_in::isSwizzled(*text))
+            return checkShared(*text, r, in, *parsed.variant, *operand, out, err);
+    }
     const FragmentLayout* op = layout_in::accumulatorOr(in, *operand);
     if (!op) {
         std::string valid;
@@ -222,7 +388,9 @@ int cmdCheck(const LayoutRequest& r, std::ostream& out, std::ostream& err) {
     LayoutRequest request = r;
     if (request.operand.empty())
         request.operand = std::string(op->name()); // a triton JSON document: this operand of it
-    const std::optional<layout_in::Layout> layout = readLayout(request, err);
+    // A Triton encoding with no --shape (#ttg.dot_op, nvidia_mma, blocked) is laid over the operand's.
+    const std::optional<layout_in::Layout> layout =
+        readLayout(request, err, layout_in::extentOf(*op, layout_in::Notation::TritonLinear));
     if (!layout)
         return Usage;
     const layout_in::Comparison c = layout_in::compare(*layout, *op, 8);

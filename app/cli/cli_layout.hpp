@@ -18,10 +18,11 @@ struct LayoutRequest {
     std::optional<tile::TileLayout> tile; // check --atom-layout/--permutation: against a tile of SPEC
     std::string format;                   // show: txt (default), svg or json
     std::string output;                   // show -o FILE ('-' or none: standard output)
+    std::string major, swizzle; // check of a swizzled layout against wgmma's A or B: lanemap's smem choice
 };
 
 // Whether the text `show` was given is a layout rather than a spec: it starts as no spec does ('(', a digit,
-// '_', '#', '{', '@', Layout, using, cute::).
+// '_', '#', '{', '@', Layout, using, cute::, Sw<).
 bool looksLikeLayout(std::string_view text);
 
 int cmdShowLayout(const LayoutRequest& request, std::ostream& out, std::ostream& err);

@@ -12,6 +12,7 @@
 #include "instruction_header.hpp"
 #include "legend_bar.hpp"
 #include "pane_area.hpp"
+#include "paste_layout_pane.hpp"
 #include "probe_controller.hpp"
 #include "probe_status.hpp"
 #include "provenance.hpp"
@@ -111,6 +112,10 @@ void MainWindow::buildUi() {
                    Qt::RightDockWidgetArea);
     resizeDocks({m_banks}, {620}, Qt::Horizontal);
     m_banks->hide();
+    m_pasteDock = dock(tr("Paste a layout"), QStringLiteral("pasteLayoutDock"),
+                       new PasteLayoutPane(m_state, this), Qt::RightDockWidgetArea);
+    resizeDocks({m_pasteDock}, {400}, Qt::Horizontal);
+    m_pasteDock->hide();
 
     // Central: the header (spec, facts, legend, verdict line) over the panes (or the compare page).
     auto* central = new QWidget(this);
@@ -291,6 +296,11 @@ void MainWindow::buildActions() {
                                   &MainWindow::probeHardware);
     m_actProbe->setToolTip(
         tr("Run every variant on the GPU and check each cell against the layout (needs CUDA and a GPU)"));
+    tools->addAction(tr("Paste a &layout…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L), this, [this] {
+        m_pasteDock->show();
+        m_pasteDock->raise();
+        m_pasteDock->widget()->findChild<QWidget*>(QStringLiteral("pasteLayoutText"))->setFocus();
+    });
     tools->addAction(tr("&Decode descriptor (tcgen05, wgmma)…"), this, [this] {
         // One decoder per window, kept open beside the diagram (non-modal).
         auto* decoder = findChild<DescriptorDecoder*>();
@@ -595,7 +605,11 @@ Preferences MainWindow::preferences() const {
     p.selector = m_state->selector();
     p.laneFilter = m_state->lanesText();
     p.pinnedThread = m_state->pinnedLane();
-    p.compareSpec = m_state->compareInstance() ? specText(*m_state->compareInstance()) : QString();
+    // A pasted layout (spec "layout") is no spec to open again.
+    p.compareSpec = m_state->compareInstance() && m_state->compare().variant &&
+                            m_state->compareInstance()->spec != "layout"
+                        ? specText(*m_state->compareInstance())
+                        : QString();
     bool fit = true;
     for (const Pane* pane : m_area->panes()) {
         fit = fit && pane->view()->fitting();

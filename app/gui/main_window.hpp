@@ -142,8 +142,9 @@ class MainWindow : public QMainWindow {
 
     CatalogPanel* m_catalog = nullptr;
     DetailsPanel* m_details = nullptr;
-    QDockWidget* m_banks = nullptr;    // shown while the instance is a matrix move
-    std::vector<QDockWidget*> m_docks; // listed in View -> Panels
+    QDockWidget* m_banks = nullptr;     // shown while the instance is a matrix move
+    QDockWidget* m_pasteDock = nullptr; // Tools > Paste a layout
+    std::vector<QDockWidget*> m_docks;  // listed in View -> Panels
     InstructionHeader* m_header = nullptr;
     PaneArea* m_area = nullptr;
     ViewToolBar* m_toolbar = nullptr;

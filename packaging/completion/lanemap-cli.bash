@@ -57,7 +57,7 @@ _lanemap_cli() {
         feeds) options="--selector --json --into --major --swizzle --inner --smem --help" ;;
         diff) options="--operand --json --help" ;;
         identify) options="--shape --operand --help" ;;
-        check) options="--shape --operand --against --atom-layout --permutation --help" ;;
+        check) options="--shape --operand --against --atom-layout --permutation --major --swizzle --help" ;;
         conform) options="--help" ;;
         decode) options="--smem-desc --idesc --kind --smem-desc-from --idesc-from --cta-group --ws --no-ws --json --help" ;;
     esac

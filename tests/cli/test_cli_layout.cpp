@@ -166,4 +166,74 @@ TEST(CliLayout, ConformPrintsTheMatrix) {
     EXPECT_NE(r.err.find("line 1, column 31: expected ',' or ')'"), std::string::npos) << r.err;
 }
 
+TEST(CliLayout, CheckReadsATritonIrDumpWithItsAliases) {
+    // Two lines as an IR dump prints them; no --shape: the operand's.
+    const std::filesystem::path file =
+        writeTemp("cli-layout-dot-op",
+                  "#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], "
+                  "instrShape = [16, 8]}>\n#ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>\n");
+    CliResult r = runCli({"check", "@" + file.string(), "--against", "mma.m16n8k16.f16:B"});
+    EXPECT_EQ(r.code, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("over 16x8 = #ttg.linear<{register = [[1, 0], [8, 0]]"), std::string::npos) << r.out;
+    // The same B is not A's layout: exit 1, cell by cell.
+    r = runCli({"check", "@" + file.string(), "--against", "mma.m16n8k16.f16:A"});
+    EXPECT_EQ(r.code, 1) << r.out << r.err;
+}
+
+TEST(CliLayout, CheckComparesASwizzledLayoutByteForByte) {
+    // CuTe's GMMA::Layout_K_SW128_Atom<half_t>, as cute::print writes it: wgmma's 128B K-major B, byte for
+    // byte.
+    constexpr const char* kAtom = "Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)";
+    CliResult r = runCli({"check", kAtom, "--against", "wgmma.m64n64k16.f16:B"});
+    EXPECT_EQ(r.code, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("equal: every one of the 512 elements at the same byte"), std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("hardware-confirmed"), std::string::npos) << r.out;
+    // The same swizzle on the element offset (an SM80 layout of 16-bit elements) is the same bytes.
+    r = runCli({"check", "Sw<3,3,3> o _0 o (_8,_64):(_64,_1)", "--against", "wgmma.m64n64k16.f16:B"});
+    EXPECT_EQ(r.code, 0) << r.out << r.err;
+    // A 64B swizzle against lanemap's 128B: the first row that differs is n 4 (bit 9 of the byte address).
+    r = runCli({"check", "Sw<2,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)", "--against",
+                "wgmma.m64n64k16.f16:B", "--swizzle", "128B"});
+    EXPECT_EQ(r.code, 1) << r.out << r.err;
+    EXPECT_NE(r.out.find("differs in 256 of 512 elements"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("(n 4, k 0) = CuTe (4,0): layout byte 512; lanemap B(0,4) byte 576"),
+              std::string::npos)
+        << r.out;
+    // An MN-major atom against K-major A differs; with --major MN it is A.
+    constexpr const char* kMn = "Sw<3,4,3> o smem_ptr[16b](unset) o (_64,_8):(_1,_64)";
+    EXPECT_EQ(runCli({"check", kMn, "--against", "wgmma.m64n64k16.f16:A"}).code, 1);
+    EXPECT_EQ(runCli({"check", kMn, "--against", "wgmma.m64n64k16.f16:A", "--major", "MN"}).code, 0);
+    // Errors name the column, or what is valid.
+    r = runCli({"check", "Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64]:(_64,_1)", "--against",
+                "wgmma.m64n64k16.f16:B"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("line 1, column 43: expected ',' or ')' after a mode"), std::string::npos) << r.err;
+    r = runCli({"check", kAtom, "--against", "mma.m16n8k16.f16:A"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("compare it with the A or B of a wgmma"), std::string::npos) << r.err;
+    r = runCli({"show", "Sw<3,3,3> o _0 o (_8,_64):(_64,_1)"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("element size is not in the text"), std::string::npos) << r.err;
+    r = runCli({"identify", kAtom});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("no thread-value layout"), std::string::npos) << r.err;
+}
+
+TEST(CliLayout, ShowDrawsASwizzledLayoutsBytes) {
+    CliResult r =
+        runCli({"show", "Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)", "--format", "json"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const nlohmann::json doc = nlohmann::json::parse(r.out);
+    EXPECT_EQ(doc["shape"], nlohmann::json::array({8, 64}));
+    ASSERT_EQ(doc["elements"].size(), 512u);
+    // Row 1's first 16-byte chunk moved to chunk 1 of its 128-byte row (1 ^ 0 = ... 128 + 16): element (1, 0)
+    // at byte 144.
+    EXPECT_EQ(doc["elements"][64], nlohmann::json::array({1, 0, 144}));
+    r = runCli({"show", "Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)", "--format", "svg"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("<svg"), std::string::npos);
+    EXPECT_NE(r.out.find("0x90"), std::string::npos); // byte 144's chunk labelled
+}
+
 } // namespace test_cli_layout

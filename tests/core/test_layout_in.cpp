@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -101,6 +102,8 @@ TEST(LayoutIn, ErrorsNameTheColumnAndWhatWasExpected) {
     EXPECT_EQ(e.column, 50);
 
     e = readFails("#ttg.nvidia_mma<{versionMajor = 2}>");
+    EXPECT_NE(e.message.find("#ttg.nvidia_mma needs warpsPerCTA"), std::string::npos) << e.message;
+    e = readFails("#ttg.amd_mfma<{versionMajor = 2}>");
     EXPECT_NE(e.message.find("not read yet"), std::string::npos) << e.message;
     e = readFails("#ttg.linear<{register = [], lane = [[1, 0]], warp = [], block = [[0, 1]]}>");
     EXPECT_NE(e.message.find("block"), std::string::npos) << e.message;
@@ -141,7 +144,7 @@ TEST(LayoutIn, ABlockedLayoutIsItsLinearLayoutOverTheShape) {
         "#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], "
         "warpsPerCTA = [2, 2], order = [1, 0]}>";
     std::string error;
-    const Layout l = readOk(kBlocked, {parseExtent("32x32", error), {}});
+    const Layout l = readOk(kBlocked, {parseExtent("32x32", error), {}, {}});
     EXPECT_EQ(l.notation, Notation::TritonBlocked);
     const Layout linear =
         readOk("#ttg.linear<{register = [[0, 1], [0, 2], [16, 0]], lane = [[0, 4], [0, 8], [1, 0], "
@@ -151,17 +154,18 @@ TEST(LayoutIn, ABlockedLayoutIsItsLinearLayoutOverTheShape) {
     EXPECT_NE(l.canonical.find(linear.canonical), std::string::npos) << l.canonical;
     // It needs the shape, and a tile larger than the tensor (Triton broadcasts it) is refused.
     EXPECT_NE(readFails(kBlocked).message.find("--shape"), std::string::npos);
-    EXPECT_NE(readFails(kBlocked, {parseExtent("8x32", error), {}}).message.find("more than the tensor's 8"),
-              std::string::npos);
+    EXPECT_NE(
+        readFails(kBlocked, {parseExtent("8x32", error), {}, {}}).message.find("more than the tensor's 8"),
+        std::string::npos);
     EXPECT_NE(
         readFails("#ttg.blocked<{sizePerThread = [1, 3], threadsPerWarp = [8, 4], warpsPerCTA = [2, 2], "
                   "order = [1, 0]}>",
-                  {parseExtent("32x32", error), {}})
+                  {parseExtent("32x32", error), {}, {}})
             .message.find("powers of two"),
         std::string::npos);
     EXPECT_NE(readFails("#ttg.blocked<{sizePerThread = [1, 4], CTAsPerCGA = [2, 1], threadsPerWarp = [8, 4], "
                         "warpsPerCTA = [2, 2], order = [1, 0]}>",
-                        {parseExtent("32x32", error), {}})
+                        {parseExtent("32x32", error), {}, {}})
                   .message.find("several CTAs"),
               std::string::npos);
 }
@@ -181,7 +185,7 @@ TEST(LayoutIn, ADifferenceIsCountedAndItsFirstCellNamed) {
     // m16n8k32 (8 x 32 as CuTe's (N,K)): identify tries every shape.
     std::string error;
     const Identification id =
-        identify(readOk("((4,8),(2,2,2)):((32,1),(8,16,128))", {parseExtent("16x16", error), {}}));
+        identify(readOk("((4,8),(2,2,2)):((32,1),(8,16,128))", {parseExtent("16x16", error), {}, {}}));
     EXPECT_TRUE(id.equal.empty());
     ASSERT_FALSE(id.nearest.empty());
     EXPECT_EQ(id.nearest.front().comparison.differing, 128);
@@ -289,7 +293,10 @@ TEST(LayoutIn, TritonConformanceIsAsRecorded) {
     const std::optional<std::vector<ConformLine>> lines =
         conform(sourceFile("resources/conform/triton-3.6.0.txt"), error);
     ASSERT_TRUE(lines) << error;
-    ASSERT_EQ(lines->size(), 18u);
+    // 18 #ttg.linear lines; a rerun of the dumper (since it prints them) adds Triton's own attribute text
+    // (#ttg.nvidia_mma, #ttg.dot_op) after each, with the same verdict.
+    ASSERT_TRUE(lines->size() == 18u || lines->size() == 36u) << lines->size();
+    const std::size_t per = lines->size() / 18u;
     for (const ConformLine& l : *lines) {
         // Triton tiles K by the larger instruction: its m16n8k8 f16 and m16n8k16 s8 operands are those of
         // m16n8k16 and m16n8k32, each element held twice; every other line is lanemap's operand.
@@ -299,10 +306,213 @@ TEST(LayoutIn, TritonConformanceIsAsRecorded) {
         EXPECT_EQ(l.verdict, smallerK && operand ? Conformance::Differs : Conformance::Equal) << l.claim;
     }
     const std::string matrix = conformMatrix(*lines);
-    EXPECT_NE(matrix.find("18 layouts: 14 equal, 4 differ, 0 not linear, 0 unknown"), std::string::npos)
+    EXPECT_NE(matrix.find(std::to_string(18 * per) + " layouts: " + std::to_string(14 * per) + " equal, " +
+                          std::to_string(4 * per) + " differ, 0 not linear, 0 unknown"),
+              std::string::npos)
         << matrix;
     EXPECT_NE(sourceFile("docs/conform/triton-3.6.0.md").find(matrix), std::string::npos)
         << "docs/conform/triton-3.6.0.md is not what conform prints";
+}
+
+namespace {
+
+// The encodings tools/triton_layouts/dump_triton_layouts.py asked Triton 3.6.0 to convert, claim by claim,
+// as Triton prints them, and the shape it gave: resources/conform/triton-3.6.0.txt holds Triton's answer.
+struct Dumped {
+    std::string_view claim, attribute, shape;
+};
+constexpr std::string_view kMmaV2 =
+    "#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>";
+std::vector<Dumped> dumpedByTriton() {
+    static const std::string v2(kMmaV2);
+    static const std::string a2 = "#ttg.dot_op<{opIdx = 0, parent = " + v2 + ", kWidth = 2}>";
+    static const std::string b2 = "#ttg.dot_op<{opIdx = 1, parent = " + v2 + ", kWidth = 2}>";
+    static const std::string a4 = "#ttg.dot_op<{opIdx = 0, parent = " + v2 + ", kWidth = 4}>";
+    static const std::string b4 = "#ttg.dot_op<{opIdx = 1, parent = " + v2 + ", kWidth = 4}>";
+    auto v3 = [](int n, int k) {
+        return "#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = "
+               "[16, " +
+               std::to_string(n) + ", " + std::to_string(k) + "]}>";
+    };
+    static const std::string d64 = v3(64, 16), d128 = v3(128, 16), d64s8 = v3(64, 32);
+    static const std::string a64 = "#ttg.dot_op<{opIdx = 0, parent = " + d64 + ", kWidth = 2}>";
+    static const std::string a128 = "#ttg.dot_op<{opIdx = 0, parent = " + d128 + ", kWidth = 2}>";
+    static const std::string a64s8 = "#ttg.dot_op<{opIdx = 0, parent = " + d64s8 + ", kWidth = 4}>";
+    return {{"mma.m16n8k16.f16:C", v2, "16x8"},         {"mma.m16n8k16.f16:A", a2, "16x16"},
+            {"mma.m16n8k16.f16:B", b2, "16x8"},         {"mma.m16n8k8.f16:C", v2, "16x8"},
+            {"mma.m16n8k8.f16:A", a2, "16x8"},          {"mma.m16n8k8.f16:B", b2, "8x8"},
+            {"mma.m16n8k32.s8:C", v2, "16x8"},          {"mma.m16n8k32.s8:A", a4, "16x32"},
+            {"mma.m16n8k32.s8:B", b4, "32x8"},          {"mma.m16n8k16.s8:C", v2, "16x8"},
+            {"mma.m16n8k16.s8:A", a4, "16x16"},         {"mma.m16n8k16.s8:B", b4, "16x8"},
+            {"wgmma.m64n64k16.f16:D", d64, "64x64"},    {"wgmma.m64n64k16.f16:A", a64, "64x16"},
+            {"wgmma.m64n128k16.f16:D", d128, "64x128"}, {"wgmma.m64n128k16.f16:A", a128, "64x16"},
+            {"wgmma.m64n64k32.s8:D", d64s8, "64x64"},   {"wgmma.m64n64k32.s8:A", a64s8, "64x32"}};
+}
+
+// claim -> the #ttg.linear text Triton printed for it (the file's #ttg.linear lines).
+std::map<std::string, std::string> recordedLinear() {
+    std::map<std::string, std::string> linear;
+    std::istringstream in(sourceFile("resources/conform/triton-3.6.0.txt"));
+    for (std::string line; std::getline(in, line);) {
+        const std::size_t space = line.find(' ');
+        if (line.empty() || line[0] == '#' || space == std::string::npos)
+            continue;
+        if (line.compare(space + 1, 11, "#ttg.linear") == 0)
+            linear[line.substr(0, space)] = line.substr(space + 1);
+    }
+    return linear;
+}
+
+} // namespace
+
+TEST(LayoutIn, TritonMmaEncodingsConvertAsTritonDid) {
+    // Each encoding the dumper gave Triton 3.6.0, read and converted here, is the very #ttg.linear Triton
+    // printed for it: the same bases in the same order (zero bases of a broadcast included).
+    const std::map<std::string, std::string> linear = recordedLinear();
+    ASSERT_EQ(linear.size(), 18u);
+    for (const Dumped& d : dumpedByTriton()) {
+        std::string error;
+        ReadOptions o;
+        o.extent = parseExtent(d.shape, error);
+        const Layout l = readOk(d.attribute, o);
+        const auto recorded = linear.find(std::string(d.claim));
+        ASSERT_NE(recorded, linear.end()) << d.claim;
+        const std::string tail = " = " + recorded->second;
+        EXPECT_TRUE(l.canonical.size() > tail.size() &&
+                    l.canonical.compare(l.canonical.size() - tail.size(), tail.size(), tail) == 0)
+            << d.claim << "\n  lanemap: " << l.canonical << "\n  Triton:  " << recorded->second;
+        EXPECT_EQ(l.coord, readOk(recorded->second).coord) << d.claim;
+        EXPECT_EQ(l.notation, d.attribute.rfind("#ttg.dot_op", 0) == 0 ? Notation::TritonDotOperand
+                                                                       : Notation::TritonMma);
+    }
+    // Lines of Triton's own attribute text in the file (a rerun of the dumper prints them after each
+    // #ttg.linear line) convert to that line's layout too.
+    std::istringstream in(sourceFile("resources/conform/triton-3.6.0.txt"));
+    for (std::string line; std::getline(in, line);) {
+        const std::size_t space = line.find(' ');
+        if (line.empty() || line[0] == '#' || space == std::string::npos ||
+            line.compare(space + 1, 11, "#ttg.linear") == 0)
+            continue;
+        const std::string claim = line.substr(0, space);
+        const std::string_view op = std::string_view(claim).substr(claim.rfind(':') + 1);
+        const Instruction* instruction = Catalog::instance().instruction(claim.substr(0, claim.rfind(':')));
+        ASSERT_NE(instruction, nullptr) << claim;
+        ReadOptions o;
+        o.shapeOf = extentOf(*accumulatorOr(*instruction, *parseOperand(op)), Notation::TritonLinear);
+        EXPECT_EQ(readOk(line.substr(space + 1), o).coord, readOk(linear.at(claim)).coord) << claim;
+    }
+}
+
+TEST(LayoutIn, TritonIrDumpAliasesAreRead) {
+    // As an IR dump prints them: the parent on its own alias line, other aliases around it.
+    const std::string dump =
+        "#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], "
+        "warpsPerCTA = [4, 1], order = [1, 0]}>\n"
+        "#loc = loc(\"/tmp/kernel.py\":12:0)\n#mma = " +
+        std::string(kMmaV2) +
+        "\n#shared = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, "
+        "0]}>\n#ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>\n";
+    const Layout l = readOk(dump);
+    EXPECT_EQ(l.notation, Notation::TritonDotOperand);
+    ASSERT_TRUE(l.extent);
+    EXPECT_EQ(*l.extent, (Extent{16, 16, 1})); // no --shape: one tile of the instruction per warp
+    EXPECT_TRUE(compare(l, operandOf("mma.m16n8k16.f16", Operand::A)).equal());
+    // Run together on one line, as a paste can make it.
+    EXPECT_TRUE(compare(readOk("#mma = " + std::string(kMmaV2) +
+                               " #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>"),
+                        operandOf("mma.m16n8k16.f16", Operand::B))
+                    .equal());
+    // The alias line alone is the accumulator.
+    EXPECT_TRUE(
+        compare(readOk("#mma = " + std::string(kMmaV2)), operandOf("mma.m16n8k16.f16", Operand::C)).equal());
+    // Warps: Ampere's in order [1, 0], each scaled by the tile; A's broadcast along K (the warps of a
+    // column of C read the same A); registers repeat dim1 first over a larger tensor.
+    std::string error;
+    const std::string mma22 =
+        "#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>";
+    EXPECT_EQ(readOk(mma22, {parseExtent("64x32", error), {}, {}}).canonical,
+              mma22 + " over 64x32 = #ttg.linear<{register = [[0, 1], [8, 0], [0, 16], [32, 0]], lane = [[0, "
+                      "2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[0, 8], [16, 0]], block = []}>");
+    const Layout a = readOk("#ttg.dot_op<{opIdx = 0, parent = " + mma22 + ", kWidth = 2}>");
+    EXPECT_EQ(
+        a.canonical.substr(a.canonical.find(" over ")),
+        " over 32x16 = #ttg.linear<{register = [[0, 1], [8, 0], [0, 8]], lane = [[0, 2], [0, 4], [1, 0], "
+        "[2, 0], [4, 0]], warp = [[0, 0], [16, 0]], block = []}>");
+}
+
+TEST(LayoutIn, TritonMmaEncodingErrorsNameTheField) {
+    ReadError e = readFails("#ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>");
+    EXPECT_NE(e.message.find("#mma is not defined"), std::string::npos) << e.message;
+    EXPECT_EQ(e.column, 34);
+    e = readFails("#ttg.nvidia_mma<{versionMajor = 1, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = "
+                  "[16, 8]}>");
+    EXPECT_NE(e.message.find("versionMajor 1 is not read"), std::string::npos) << e.message;
+    e = readFails("#ttg.dot_op<{opIdx = 1, parent = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, "
+                  "warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>, kWidth = 2}>");
+    EXPECT_NE(e.message.find("reads B from shared memory"), std::string::npos) << e.message;
+    e = readFails("#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], CGALayout = "
+                  "[[1, 0]], instrShape = [16, 8]}>");
+    EXPECT_NE(e.message.find("several CTAs"), std::string::npos) << e.message;
+    e = readFails(
+        "#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShap = [16, "
+        "8]}>");
+    EXPECT_NE(e.message.find("expected versionMajor, versionMinor, warpsPerCTA or instrShape, found "
+                             "'instrShap'"),
+              std::string::npos)
+        << e.message;
+    EXPECT_EQ(e.column, 76);
+    e = readFails(
+        "#mma = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], "
+        "order = [1, 0]}>\n#ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>");
+    EXPECT_NE(e.message.find("#mma is #ttg.blocked"), std::string::npos) << e.message;
+    std::string error;
+    e = readFails(std::string(kMmaV2), {parseExtent("16x12", error), {}, {}});
+    EXPECT_NE(e.message.find("powers of two"), std::string::npos) << e.message;
+}
+
+TEST(LayoutIn, ASwizzledLayoutIsWgmmasSharedMemoryOperand) {
+    // CuTe's GMMA::Layout_K_SW128_Atom<half_t> is lanemap's K-major 128B B, byte for byte; the swizzle of a
+    // smem_ptr acts on byte addresses, a bare one on the element offset (Sw<3,3,3> on 16-bit elements).
+    const auto shared = [](std::string_view text, int bits = 0) {
+        std::variant<SharedLayout, ReadError> r = readShared(text, bits);
+        if (const ReadError* e = std::get_if<ReadError>(&r))
+            ADD_FAILURE() << text << ": " << e->describe();
+        return std::holds_alternative<SharedLayout>(r) ? std::get<SharedLayout>(r) : SharedLayout{};
+    };
+    const SharedLayout atom = shared("Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)");
+    EXPECT_TRUE(atom.onBytes);
+    EXPECT_EQ(atom.elementBits, 16);
+    EXPECT_EQ(atom.address(1, 0), 144u); // row 1 (byte 128): chunk 0 XOR 1 -> byte 144
+    EXPECT_EQ(atom.address(7, 63), 7u * 128u + ((7u ^ 7u) << 4) + 14u);
+    const SharedLayout bare = shared("Sw<3,3,3> o _0 o (_8,_64):(_64,_1)", 16);
+    for (int r = 0; r < 8; ++r)
+        for (int c = 0; c < 64; ++c)
+            ASSERT_EQ(bare.address(r, c), atom.address(r, c)) << r << "," << c;
+    std::string error;
+    const Variant* v = Catalog::instance().variant("wgmma.m64n64k16.f16");
+    ASSERT_NE(v, nullptr);
+    const std::optional<smem::SharedOperand> b =
+        smem::operandOver(*v, Operand::B, smem::Choice{smem::Major::K, smem::Swizzle::B128}, 64, 64, error);
+    ASSERT_TRUE(b) << error;
+    EXPECT_TRUE(compareShared(atom, *b).equal());
+    const SharedComparison c =
+        compareShared(shared("Sw<2,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)"), *b); // 64B
+    EXPECT_EQ(c.differing, 256);
+    ASSERT_FALSE(c.first.empty());
+    EXPECT_EQ(c.first[0].mn, 4);
+    // The drawn placement is in shared memory, one byte per element.
+    const Instruction in = instructionOf(atom);
+    ASSERT_EQ(in.placements.size(), 1u);
+    EXPECT_EQ(in.placements[0].space(), Space::SharedMemory);
+    EXPECT_EQ(std::get<SmemByte>(in.placements[0].at(1, 0).front().at).address, 144u);
+    // What does not read says where.
+    std::variant<SharedLayout, ReadError> r =
+        readShared("Sw<3,4,3> o smem_ptr[12b](unset) o (_8,_64):(_64,_1)");
+    ASSERT_TRUE(std::holds_alternative<ReadError>(r));
+    EXPECT_EQ(std::get<ReadError>(r).column, 22);
+    r = readShared("Sw<3,4,2> o _0 o (_8,_64):(_64,_1)", 16);
+    ASSERT_TRUE(std::holds_alternative<ReadError>(r));
+    EXPECT_NE(std::get<ReadError>(r).message.find("S >= B"), std::string::npos);
 }
 
 TEST(LayoutIn, AThreadMapComparesAQuadPairAtomWithItsLanes) {

@@ -20,7 +20,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const Layout& l = std::get<Layout>(read);
     if (l.threads < 1 || l.values < 1)
         std::abort();
-    const std::variant<Layout, ReadError> again = lanemap::layout_in::read(l.canonical);
+    // An encoding converted over a shape (#ttg.blocked, nvidia_mma, dot_op) prints what was read, then
+    // " = " and the linear layout it became: that reads back.
+    std::string_view canonical = l.canonical;
+    if (l.notation == Notation::TritonBlocked || l.notation == Notation::TritonMma ||
+        l.notation == Notation::TritonDotOperand) {
+        const std::size_t linear = canonical.rfind(" = #ttg.linear<");
+        if (linear == std::string_view::npos)
+            std::abort();
+        canonical = canonical.substr(linear + 3);
+    }
+    const std::variant<Layout, ReadError> again = lanemap::layout_in::read(canonical);
     const Layout* back = std::get_if<Layout>(&again);
     if (!back || back->index != l.index || back->coord != l.coord || back->threads != l.threads)
         std::abort();

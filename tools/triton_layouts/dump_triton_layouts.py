@@ -2,11 +2,14 @@
 """Prints Triton's linear layouts of the NVIDIA MMA encodings as `lanemap-cli conform` lines.
 
 docs/layouts-in.md#triton. Runs on the CPU (no kernel is launched) with Triton 3.x installed:
-    python3 tools/triton_layouts/dump_triton_layouts.py > triton-layouts.txt
-    lanemap-cli conform triton-layouts.txt
+    python3 tools/triton_layouts/dump_triton_layouts.py OUT.txt     (or no argument: standard output)
+    lanemap-cli conform OUT.txt
 Each layout is Triton's own conversion of the attribute (`#ttg.nvidia_mma`, `#ttg.dot_op`) to a LinearLayout,
-printed as the `#ttg.linear` attribute Triton would print for it.
+printed as the `#ttg.linear` attribute Triton would print for it; the line after it is the attribute itself as
+Triton prints it (MLIR's own printer), over the same shape, so that lanemap's reading of the attribute is
+checked against Triton's conversion (LayoutIn.TritonMmaEncodingsConvertAsTritonDid).
 """
+import os
 import sys
 
 import triton
@@ -19,6 +22,24 @@ def to_linear_layout(layout, shape):
     ir.load_dialects(context)
     builder = gluon_ir.GluonOpBuilder(context)
     return builder.to_linear_layout(layout._to_ir(builder), shape)
+
+
+def encoding_text(layout, shape):
+    """The encoding attribute as Triton's MLIR printer writes it, e.g. #ttg.dot_op<{opIdx = 0, ...}>."""
+    context = ir.context()
+    ir.load_dialects(context)
+    builder = gluon_ir.GluonOpBuilder(context)
+    attr = layout._to_ir(builder)
+    text = str(attr)
+    if text.startswith("#"):
+        return text
+    # The attribute has no printer in the Python bindings: print a tensor type that carries it,
+    # tensor<16x16xf16, #ttg.dot_op<{...}>>, and keep the encoding.
+    text = str(builder.get_distributed_ty(builder.get_fp16_ty(), list(shape), attr))
+    start = text.index("#")
+    if not text.endswith(">"):
+        raise ValueError(f"unexpected tensor type text: {text}")
+    return text[start:-1]
 
 
 def attribute(ll):
@@ -47,15 +68,36 @@ def mma_v3(n, k, k_width, types):
 
 
 def main():
-    print(f"# Triton {triton.__version__} linear layouts, printed by tools/triton_layouts/dump_triton_layouts.py")
+    if len(sys.argv) > 2 or (len(sys.argv) == 2 and sys.argv[1] in ("-h", "--help")):
+        print(f"usage: {sys.argv[0]} [OUT.txt]   (without OUT: standard output)", file=sys.stderr)
+        return 2
+    lines = [f"# Triton {triton.__version__} linear layouts, printed by tools/triton_layouts/dump_triton_layouts.py"]
     layouts = [*mma_v2(16, 2, "f16"), *mma_v2(8, 2, "f16"), *mma_v2(32, 4, "s8"), *mma_v2(16, 4, "s8"),
                *mma_v3(64, 16, 2, "f16"), *mma_v3(128, 16, 2, "f16"), *mma_v3(64, 32, 4, "s8")]
+    failed = 0
     for claim, layout, shape in layouts:
         try:
-            print(f"{claim} {attribute(to_linear_layout(layout, shape))}")
+            lines.append(f"{claim} {attribute(to_linear_layout(layout, shape))}")
         except Exception as error:  # one layout Triton refuses must not hide the others
             print(f"# {claim}: Triton refused {layout} over {shape}: {error}", file=sys.stderr)
+            failed += 1
+            continue
+        try:
+            lines.append(f"{claim} {encoding_text(layout, shape)}")
+        except Exception as error:
+            print(f"# {claim}: cannot print the attribute of {layout}: {error}", file=sys.stderr)
+            failed += 1
+    text = "\n".join(lines) + "\n"
+    if len(sys.argv) == 2:
+        # Written whole, then renamed: a failed run leaves the file that was there.
+        out = sys.argv[1]
+        with open(out + ".tmp", "w") as f:
+            f.write(text)
+        os.replace(out + ".tmp", out)
+    else:
+        sys.stdout.write(text)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -11,6 +11,7 @@
 
 #include "lanemap/fragment.hpp"
 #include "lanemap/model.hpp"
+#include "lanemap/smem.hpp"
 #include "lanemap/vocabulary.hpp"
 
 #include <cstddef>
@@ -31,6 +32,11 @@ enum class Notation : std::uint8_t {
     // #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [2, 2], order = [1, 0]}>
     // over a --shape at least its tile, converted to its linear layout as Triton does
     TritonBlocked,
+    // #ttg.nvidia_mma<{versionMajor = 2|3, versionMinor = 0, warpsPerCTA = [..], instrShape = [..]}>: the
+    // accumulator of mma (v2) or wgmma (v3) over a shape, converted as Triton converts it
+    TritonMma,
+    // #ttg.dot_op<{opIdx = 0|1, parent = #ttg.nvidia_mma<...> (or an alias), kWidth = N}>: an mma operand
+    TritonDotOperand,
 };
 std::string_view toString(Notation notation); // "CuTe Shape:Stride", "CuTe Layout<> type", ...
 bool isCute(Notation notation);
@@ -81,6 +87,10 @@ struct Layout {
 struct ReadOptions {
     std::optional<Extent> extent;   // --shape (a #ttg.blocked layout needs it)
     std::optional<Operand> operand; // --operand: which operand of a whole triton JSON document
+    // The shape a Triton encoding is laid over when no --shape is given (#ttg.blocked, nvidia_mma, dot_op):
+    // check and conform give the operand's, [dim0, dim1] as Triton shapes it. Without either, an nvidia_mma
+    // or dot_op covers one tile of its instruction per warp; a blocked layout needs one.
+    std::optional<Extent> shapeOf;
 };
 
 // Reads any of the notations above (which one is told by the text's first word). A CuTe layout must be a TV
@@ -207,5 +217,44 @@ struct ConformLine {
 std::optional<std::vector<ConformLine>> conform(std::string_view text, std::string& error);
 // The matrix: one row per instruction claimed, one column per operand, then the totals and the details.
 std::string conformMatrix(const std::vector<ConformLine>& lines);
+
+// --- swizzled shared-memory layouts (docs/layouts-in.md#shared-memory-swizzled-layouts) -------------------
+
+// A CuTe composed layout, Sw<B,M,S> o OFFSET o (ROWS,COLS):(STRIDES): element (row, col) of CuTe's (mode 0,
+// mode 1) — (MN, K) for an MMA operand — at a byte of shared memory.
+struct SharedLayout {
+    int bits = 0, base = 0, shift = 0; // Sw<B,M,S>: bits [M+B-1:M] ^= bits [M+S+B-1:M+S]
+    bool onBytes = false;              // smem_ptr[Nb]: the swizzle acts on the byte address, not the offset
+    int elementBits = 0;
+    long offset = 0;                               // the integer between them (_0), in elements
+    int rows = 0, cols = 0;                        // the sizes of mode 0 and mode 1
+    std::vector<long> offsets;                     // [row * cols + col]: the inner layout's element offset
+    std::string canonical;                         // printed back as CuTe prints it
+    std::uint32_t address(int row, int col) const; // the byte, from a base aligned to the swizzle's repeat
+};
+bool isSwizzled(std::string_view text); // starts with Sw<, S< or Swizzle<
+// `elementBits` (0: from smem_ptr[Nb]) gives the element size a layout without smem_ptr needs.
+std::variant<SharedLayout, ReadError> readShared(std::string_view text, int elementBits = 0);
+// A shared-memory placement of the layout (one byte per cell), what the shared-memory pane draws.
+Instruction instructionOf(const SharedLayout& layout);
+
+struct ByteDifference {
+    int mn = 0, k = 0;
+    std::uint32_t layout = 0, operand = 0;
+};
+struct SharedComparison {
+    bool sameShape = true;
+    std::string why;
+    int cells = 0, differing = 0;
+    std::vector<ByteDifference> first;
+    bool equal() const { return sameShape && differing == 0; }
+};
+// lanemap's shared-memory `operand` of a wgmma `variant` for `choice`, over whole tiles of the instruction
+// covering the layout (what compareShared compares with); nullopt with `error`.
+std::optional<smem::SharedOperand> coveringOperand(const SharedLayout& layout, const Variant& variant,
+                                                   Operand operand, const smem::Choice& choice,
+                                                   std::string& error);
+// Byte for byte, every cell of the layout against lanemap's operand (at least as large, (mn, k)).
+SharedComparison compareShared(const SharedLayout& layout, const smem::SharedOperand& operand);
 
 } // namespace lanemap::layout_in

@@ -500,17 +500,19 @@ Diagram buildSharedMemoryDiagram(const Placement& placement, const Placement* gl
     ty += 18;
     double mapX = x, mapY = ty;
     const Rgb fillGrey{0xd0, 0xd0, 0xd0};
+    // A TMA box, or what the placement names itself (a pasted layout: "layout").
+    const std::string name = words.operandName.empty() ? std::string("box") : words.operandName;
     if (opt.addressGrid) {
         DiagramPanel p;
         p.kind = PanelKind::SharedMemory;
         p.operands = placement.operands();
-        p.name = "box";
+        p.name = name;
         p.letter = 'b';
         p.rowLetter = 'r';
         p.colLetter = 'c';
         p.rows = rows;
         p.cols = cols;
-        p.title = "box " + std::to_string(rows) + " \u00d7 " + std::to_string(cols) + " ." +
+        p.title = name + " " + std::to_string(rows) + " \u00d7 " + std::to_string(cols) + " ." +
                   std::string(toString(placement.elementType())) + ": byte offset of each 16-byte chunk";
         const std::vector<std::string> subtitle = {
             "rows: " + rowAxis + "; columns: " + colAxis +
@@ -578,7 +580,7 @@ Diagram buildSharedMemoryDiagram(const Placement& placement, const Placement* gl
             map.chunks.push_back(ch);
         map.firstLine = lo;
         map.lines = hi - lo + 1;
-        map.title = "box in memory: " + std::to_string(map.lines) + " lines of 128 bytes";
+        map.title = name + " in memory: " + std::to_string(map.lines) + " lines of 128 bytes";
         map.subtitle = "each 16-byte chunk where it lands: r = box row, c = box columns";
         addMemoryMapPanel(d, map, mapX, mapY, opt.palette);
     }

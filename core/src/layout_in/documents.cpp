@@ -296,7 +296,13 @@ std::optional<std::vector<ConformLine>> conform(std::string_view text, std::stri
                     ": expected a layout after '" + excerpt(c.claim, 60) + "'";
             return std::nullopt;
         }
-        std::variant<Layout, ReadError> read = layout_in::read(layoutText, {std::nullopt, c.operand});
+        c.instruction = claimed(c.atom);
+        const FragmentLayout* claimedOp = c.instruction ? accumulatorOr(*c.instruction, c.operand) : nullptr;
+        ReadOptions options;
+        options.operand = c.operand;
+        if (claimedOp) // a Triton encoding (#ttg.dot_op, nvidia_mma, blocked) over the operand's shape
+            options.shapeOf = extentOf(*claimedOp, Notation::TritonLinear);
+        std::variant<Layout, ReadError> read = layout_in::read(layoutText, options);
         if (const ReadError* e = std::get_if<ReadError>(&read)) {
             error = "line " + std::to_string(number) +
                     (e->offset == std::string_view::npos
@@ -305,8 +311,7 @@ std::optional<std::vector<ConformLine>> conform(std::string_view text, std::stri
             return std::nullopt;
         }
         const Layout& l = std::get<Layout>(read);
-        c.instruction = claimed(c.atom);
-        const FragmentLayout* op = c.instruction ? accumulatorOr(*c.instruction, c.operand) : nullptr;
+        const FragmentLayout* op = claimedOp;
         if (!c.instruction)
             c.detail = "no catalog instruction or CUTLASS atom named '" + excerpt(c.atom, 80) + "'";
         else if (!op)
@@ -363,12 +368,17 @@ std::string conformMatrix(const std::vector<ConformLine>& lines) {
     auto pad = [](std::string s, std::size_t n) {
         return s + std::string(n > s.size() ? n - s.size() : 1, ' ');
     };
-    out << pad("claim", width + 2) << pad("A", 12) << pad("B", 12) << pad("C", 12) << "D\n";
+    // A column as wide as its widest verdict ("differs/differs" where a claim has two lines), 12 at least.
+    std::size_t column = 12;
+    for (const auto& [row, verdicts] : cells)
+        for (const auto& [operand, verdict] : verdicts)
+            column = std::max(column, verdict.size() + 1);
+    out << pad("claim", width + 2) << pad("A", column) << pad("B", column) << pad("C", column) << "D\n";
     for (const std::string& r : rows) {
         std::string line = pad(r, width + 2);
         for (char o : {'A', 'B', 'C', 'D'}) {
             const auto it = cells[r].find(o);
-            line += pad(it == cells[r].end() ? "-" : it->second, 12);
+            line += pad(it == cells[r].end() ? "-" : it->second, column);
         }
         while (!line.empty() && line.back() == ' ')
             line.pop_back();

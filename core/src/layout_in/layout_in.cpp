@@ -24,6 +24,10 @@ std::string_view toString(Notation notation) {
         return "Triton bases JSON";
     case Notation::TritonBlocked:
         return "Triton #ttg.blocked";
+    case Notation::TritonMma:
+        return "Triton #ttg.nvidia_mma";
+    case Notation::TritonDotOperand:
+        return "Triton #ttg.dot_op";
     }
     return "?";
 }
@@ -103,12 +107,16 @@ std::variant<Layout, ReadError> read(std::string_view text, const ReadOptions& o
         if (first == '(' || first == '_' || first == '-' || std::isdigit(static_cast<unsigned char>(first)))
             l = detail::readCuteLayout(text);
         else if (first == '#')
-            l = detail::readTritonLinear(text, options.extent);
+            l = detail::readTritonLinear(text, options.extent ? options.extent : options.shapeOf);
         else if (first == '{') {
             s.eat("{");
-            l = s.peek() == '"' ? detail::readTritonJson(text, options)
-                                : detail::readTritonLinear(text, options.extent);
-        } else if (std::isalpha(static_cast<unsigned char>(first)) || first == ':')
+            l = s.peek() == '"'
+                    ? detail::readTritonJson(text, options)
+                    : detail::readTritonLinear(text, options.extent ? options.extent : options.shapeOf);
+        } else if (isSwizzled(text))
+            throw detail::Failure{at, "a swizzled shared-memory layout (Sw<B,M,S> o ...) is no thread-value "
+                                      "layout: show draws it, check compares it with a wgmma's A or B"};
+        else if (std::isalpha(static_cast<unsigned char>(first)) || first == ':')
             l = detail::readCuteType(text);
         else
             throw detail::Failure{at, "expected a layout: a CuTe layout ((4,8),(2,2)):((32,1),(16,8)) or "

@@ -23,6 +23,12 @@ class Scanner {
     explicit Scanner(std::string_view text) : m_text(text) {}
 
     std::size_t pos() const { return m_pos; }
+    void seek(std::size_t pos) { m_pos = pos; }
+    std::size_t here() { // where the next token starts
+        skipSpace();
+        return m_pos;
+    } // to an alias's definition and back
+    std::string_view text() const { return m_text; }
     bool atEnd() {
         skipSpace();
         return m_pos >= m_text.size();
