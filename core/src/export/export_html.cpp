@@ -374,7 +374,7 @@ std::string sitePageName(const Variant& variant) {
     return variant.spec + ".html";
 }
 
-std::string htmlPage(const Instruction& in) {
+std::vector<Diagram> siteDiagrams(const Instruction& in) {
     // One Diagram per sparsity selector (the page's selector switches between them); dense: one.
     std::vector<Diagram> diagrams;
     if (in.metadata && !in.metadata->selectors.empty()) {
@@ -386,11 +386,91 @@ std::string htmlPage(const Instruction& in) {
     } else {
         diagrams.push_back(buildDiagram(in));
     }
+    if (diagrams.front().panels.empty()) {
+        // Nothing in registers or Tensor Memory (a TMA box): the placement in shared memory, stated cell by
+        // cell, with its global placement's holes drawn as fill, as the app's shared-memory pane draws it.
+        for (const Placement& p : in.placements) {
+            if (p.space() != Space::SharedMemory)
+                continue;
+            const Placement* global = nullptr;
+            for (const Placement& g : in.placements)
+                if (g.space() == Space::Global && g.rows() == p.rows() && g.cols() == p.cols())
+                    global = &g;
+            diagrams.front() = buildSharedMemoryDiagram(p, global);
+            diagrams.front().title = in.spec;
+            break;
+        }
+    }
+    return diagrams;
+}
+
+void siteData(std::string& out, const Instruction& in, const std::vector<Diagram>& diagrams,
+              const SiteDataOptions& options) {
     int registers = 1;
     for (const Diagram& d : diagrams)
         for (const DiagramCell& c : d.cells)
             registers = std::max(registers, c.reg + 1);
+    const Diagram& d0 = diagrams.front();
+    // Tensor Memory cells are coloured by their lane only (a register or thread group is not theirs).
+    const bool tensorMemory = in.hasSpace(Space::TensorMemory);
+    out += "{\"spec\":";
+    jsString(out, in.spec);
+    if (options.header) {
+        // What a static page writes as HTML above the picture; the web app writes it from here.
+        out += ",\"ptx\":";
+        jsString(out, in.ptx);
+        out += ",\"caption\":";
+        array(out, d0.caption, [&](const std::string& line) { jsString(out, line); });
+        out += ",\"errata\":";
+        array(out, in.errata, [&](const Erratum& e) {
+            out += "{\"id\":";
+            jsString(out, e.id);
+            out += ",\"status\":";
+            jsString(out, toString(statusOf(in, e)));
+            out += ",\"summary\":";
+            jsString(out, e.summary);
+            out += ",\"why\":";
+            jsString(out, evidenceOf(in, e));
+            out += '}';
+        });
+    }
+    out += ",\"scope\":";
+    jsString(out, tensorMemory ? "tmem" : in.scope == Scope::Warpgroup ? "warpgroup" : "warp");
+    out += ",\"threads\":";
+    integer(out, in.threads);
+    out += ",\"cellFont\":";
+    number(out, d0.metrics.cellFont);
+    out += ",\"charWidth\":";
+    number(out, d0.metrics.charWidth);
+    out += ",\"sources\":[";
+    for (int s = 0; s < kSourceCount; ++s) {
+        if (s)
+            out += ',';
+        jsString(out, toString(static_cast<Source>(s)));
+    }
+    out += "],\"evidence\":";
+    if (in.hardware && in.hardware->run) {
+        out += "{\"verdict\":";
+        jsString(out, toString(in.hardware->verdict));
+        out += ",\"run\":";
+        jsString(out, describe(*in.hardware->run));
+        out += '}';
+    } else {
+        out += "null";
+    }
+    out += ",\"palettes\":";
+    palettes(out, registers);
+    out += ",\"diagrams\":[";
+    for (std::size_t i = 0; i < diagrams.size(); ++i) {
+        if (i)
+            out += ',';
+        diagram(out, diagrams[i], i ? &diagrams.front() : nullptr);
+    }
+    out += "]}";
+}
 
+std::string htmlPage(const Instruction& in) {
+    const std::vector<Diagram> diagrams = siteDiagrams(in);
     std::string out;
     std::size_t cells = 0;
     for (const Diagram& d : diagrams)
@@ -466,41 +546,9 @@ std::string htmlPage(const Instruction& in) {
         "<div id=\"diagram\" class=\"diagram\"><div id=\"sizer\" class=\"sizer\"><canvas "
         "id=\"canvas\"></canvas></div></div>\n";
     footer(out);
-    out += "<script>\nconst LANEMAP = {\"spec\":";
-    jsString(out, in.spec);
-    out += ",\"scope\":";
-    jsString(out, tensorMemory ? "tmem" : in.scope == Scope::Warpgroup ? "warpgroup" : "warp");
-    out += ",\"threads\":";
-    integer(out, in.threads);
-    out += ",\"cellFont\":";
-    number(out, d0.metrics.cellFont);
-    out += ",\"charWidth\":";
-    number(out, d0.metrics.charWidth);
-    out += ",\"sources\":[";
-    for (int s = 0; s < kSourceCount; ++s) {
-        if (s)
-            out += ',';
-        jsString(out, toString(static_cast<Source>(s)));
-    }
-    out += "],\"evidence\":";
-    if (in.hardware && in.hardware->run) {
-        out += "{\"verdict\":";
-        jsString(out, toString(in.hardware->verdict));
-        out += ",\"run\":";
-        jsString(out, describe(*in.hardware->run));
-        out += '}';
-    } else {
-        out += "null";
-    }
-    out += ",\"palettes\":";
-    palettes(out, registers);
-    out += ",\"diagrams\":[";
-    for (std::size_t i = 0; i < diagrams.size(); ++i) {
-        if (i)
-            out += ',';
-        diagram(out, diagrams[i], i ? &diagrams.front() : nullptr);
-    }
-    out += "]};\n</script>\n<script>\n";
+    out += "<script>\nconst LANEMAP = ";
+    siteData(out, in, diagrams, {});
+    out += ";\n</script>\n<script>\n";
     out += resource("variant.js");
     out += "</script>\n</body>\n</html>\n";
     return out;

@@ -1,0 +1,971 @@
+// @ts-check
+// The lanemap web app (docs/web.md): the core engine compiled to WebAssembly (lanemap-engine.js/.wasm, built
+// from web/engine.cpp) and this page around it. Every layout fact — the catalog, the search, what a spec
+// means, every cell's place, label, colour and tooltip, every export — comes from the engine; this file draws
+// its Diagrams on a canvas (the painting order of core/include/lanemap/diagram.hpp, as resources/site/variant.js
+// draws a static page), keeps the view in the URL, and handles the pointer and the keyboard.
+//
+// The URL holds the whole view (docs/web.md#links):
+//   #<spec>[/<operand>:<row>,<col>][?<option>=<value>&...]
+//   e.g. #mma.m16n8k16.f16/A:3,11?color=register&lanes=0-3
+// Options: view (layout, smem), major (k, mn), swizzle (128, 64, 32, none), sel (a sparsity selector),
+// color (lane, register, group), palette (default, colorblind), lanes (0-3,13), zoom (0.5 .. 2).
+"use strict";
+
+/**
+ * @typedef {{error?: string}} Answer
+ * @typedef {{spec: string, ptx: string, family: string, m: number, n: number, k: number, sm: number,
+ *            sparse: boolean}} CatalogRow
+ * @typedef {{operand: string, row: number, col: number}} CellRef  a cell as a link names it
+ * @typedef {{view: string, major: string, swizzle: string, sel: string, color: string, palette: string,
+ *            lanes: string, zoom: string}} Options
+ * @typedef {{spec: string, cell: CellRef|null, options: Options}} ViewState
+ */
+
+(function () {
+  const SANS = '"Helvetica Neue",Helvetica,Arial,"Liberation Sans","DejaVu Sans",sans-serif';
+  const MONO = '"DejaVu Sans Mono",Menlo,Consolas,"Liberation Mono","Courier New",monospace';
+  const DIM_FILL = "#f0f0f0", DIM_TEXT = "#a0a0a0"; // cells outside the lane filter, as the SVG greys them
+  // Fields of one cell in a panel's flat array (cellFields in core/src/export/export_html.cpp).
+  const F = { x: 0, y: 1, w: 2, h: 3, thread: 4, element: 5, reg: 6, bitLo: 7, bitHi: 8, row: 9, col: 10,
+              colLast: 11, matrix: 12, owners: 13, source: 14 };
+  const STRIDE = 15;
+  /** @type {Options} */
+  const DEFAULTS = { view: "layout", major: "k", swizzle: "128", sel: "", color: "lane", palette: "default",
+                     lanes: "", zoom: "1" };
+  // The options the engine reads (the others are the page's own).
+  const ENGINE_OPTIONS = ["view", "major", "swizzle"];
+
+  const t0 = performance.now();
+  const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
+
+  // ---- The engine: C functions that take text and answer JSON (web/engine.cpp). ----
+  class Engine {
+    /** @param {any} module */
+    constructor(module) { this.m = module; }
+    /** @param {string} name @param {string[]} args @returns {any} */
+    call(name, ...args) {
+      const m = this.m;
+      const ptrs = args.map(function (s) {
+        const n = m.lengthBytesUTF8(s) + 1;
+        const p = m._malloc(n);
+        m.stringToUTF8(s, p, n);
+        return p;
+      });
+      try {
+        return JSON.parse(m.UTF8ToString(m["_lm_" + name].apply(null, ptrs)));
+      } finally {
+        ptrs.forEach(function (p) { m._free(p); });
+      }
+    }
+    /** @returns {{variants: CatalogRow[]}} */
+    catalog() { return this.call("catalog"); }
+    /** @param {string} query @returns {{matches: number[]}} */
+    search(query) { return this.call("search", query); }
+    /** @param {string} spec @param {string} options @returns {any} */
+    view(spec, options) { return this.call("view", spec, options); }
+    /** @param {string} spec @param {string} options @param {string} format
+     *  @returns {{document?: string, extension?: string, error?: string}} */
+    exportDocument(spec, options, format) { return this.call("export", spec, options, format); }
+  }
+
+  // ---- The URL: one readable string for the whole view. ----
+  /** @param {string} hash @returns {ViewState} */
+  function parseHash(hash) {
+    let text = hash.replace(/^#/, "");
+    try { text = decodeURIComponent(text); } catch (e) { /* keep it as typed */ }
+    const options = Object.assign({}, DEFAULTS);
+    const q = text.indexOf("?");
+    if (q >= 0) {
+      for (const part of text.slice(q + 1).split("&")) {
+        const eq = part.indexOf("=");
+        const key = eq < 0 ? part : part.slice(0, eq), value = eq < 0 ? "" : part.slice(eq + 1);
+        if (key in DEFAULTS) /** @type {any} */ (options)[key] = value;
+      }
+      text = text.slice(0, q);
+    }
+    // A static page's link (#A:3,11, #C/D:0,5;selector=1) names only a cell: of the variant shown.
+    let spec = text, cellText = "";
+    const old = /^([A-Za-z/]+:\d+,\d+)(?:;selector=(\d+))?$/.exec(text);
+    if (old) {
+      spec = "";
+      cellText = old[1];
+      if (old[2] !== undefined) options.sel = old[2];
+    } else {
+      const m = /^(.*?)\/([^/]*(?:\/[^/:]*)?:\d+,\d+)$/.exec(text);
+      if (m) {
+        spec = m[1];
+        cellText = m[2];
+      }
+    }
+    /** @type {CellRef|null} */
+    let cell = null;
+    const c = /^(.+):(\d+),(\d+)$/.exec(cellText);
+    if (c) cell = { operand: c[1], row: Number(c[2]), col: Number(c[3]) };
+    return { spec: spec, cell: cell, options: options };
+  }
+  /** @param {ViewState} s @returns {string} */
+  function hashOf(s) {
+    let h = "#" + s.spec;
+    if (s.cell) h += "/" + s.cell.operand + ":" + s.cell.row + "," + s.cell.col;
+    const parts = [];
+    for (const k of Object.keys(DEFAULTS)) {
+      const v = /** @type {any} */ (s.options)[k];
+      if (v !== /** @type {any} */ (DEFAULTS)[k] && v !== "") parts.push(k + "=" + v);
+    }
+    if (parts.length) h += "?" + parts.join("&");
+    return encodeURI(h).replace(/%5B/g, "[").replace(/%5D/g, "]");
+  }
+  /** @param {Options} o */
+  function engineOptions(o) {
+    return ENGINE_OPTIONS.filter(function (k) {
+      return /** @type {any} */ (o)[k] !== /** @type {any} */ (DEFAULTS)[k];
+    }).map(function (k) { return k + "=" + /** @type {any} */ (o)[k]; }).join("&");
+  }
+
+  // ---- Page state ----
+  /** @type {Engine} */
+  let engine;
+  /** @type {CatalogRow[]} */
+  let catalog = [];
+  /** @type {ViewState} */
+  let state = { spec: "", cell: null, options: Object.assign({}, DEFAULTS) };
+  /** @type {any} the engine's answer for the view shown */
+  let shown = null;
+  let shownKey = "";
+  /** @type {any[]} */
+  let diagrams = [];
+  let diagramIndex = 0;
+  /** @type {[number, number]|null} */
+  let hover = null;
+  /** @type {[number, number]|null} */
+  let pinned = null;
+  /** @type {[number, number]|null} */
+  let cursor = null; // the keyboard's cell
+  /** @type {Set<number>|null} */
+  let lanes = null;
+
+  const box = $("diagram"), sizer = $("sizer");
+  const canvas = /** @type {HTMLCanvasElement} */ ($("canvas"));
+  const ctx = /** @type {CanvasRenderingContext2D} */ (canvas.getContext("2d"));
+  const details = $("details");
+  const dpr = window.devicePixelRatio || 1;
+  let view = { x: 0, y: 0, w: 0, h: 0 }; // the part of the picture on screen, in picture units
+  let zoom = 1;
+
+  function current() { return diagrams[diagramIndex]; }
+
+  // Panels written as null are the first selector's (identical cells): share them. Grid and thread indexes.
+  /** @param {any} data */
+  function prepare(data) {
+    return data.diagrams.map(function (/** @type {any} */ d) {
+      const panels = d.panels.map(function (/** @type {any} */ p, /** @type {number} */ i) {
+        return p || data.diagrams[0].panels[i];
+      });
+      const byThread = new Map();
+      panels.forEach(function (/** @type {any} */ p, /** @type {number} */ pi) {
+        if (!p.grid) {
+          const n = p.cells.length / STRIDE;
+          p.count = n;
+          p.grid = new Map();
+          for (let i = 0; i < n; ++i) {
+            const at = i * STRIDE;
+            for (let c = p.cells[at + F.col]; c <= p.cells[at + F.colLast]; ++c) {
+              const key = p.cells[at + F.row] * p.cols + c;
+              const list = p.grid.get(key);
+              if (list) list.push(i); else p.grid.set(key, [i]);
+            }
+          }
+        }
+        for (let i = 0; i < p.count; ++i) {
+          const t = p.cells[i * STRIDE + F.thread];
+          const list = byThread.get(t);
+          if (list) list.push([pi, i]); else byThread.set(t, [[pi, i]]);
+        }
+      });
+      return { width: d.width, height: d.height, selector: d.selector, texts: d.texts, lines: d.lines,
+               bitFields: d.bitFields, panels: panels, byThread: byThread };
+    });
+  }
+
+  /** @param {[number, number]} ref */
+  function cell(ref) {
+    const p = current().panels[ref[0]];
+    const at = ref[1] * STRIDE;
+    /** @type {any} */
+    const c = {};
+    for (const k in F) c[k] = p.cells[at + /** @type {any} */ (F)[k]];
+    c.panel = ref[0];
+    c.index = ref[1];
+    c.operand = p.operand;
+    c.lane = c.thread % 32;
+    c.tip = p.tips[ref[1]];
+    c.drawn = !p.bare && p.labels[ref[1]] !== "";
+    c.label = c.drawn ? p.labels[ref[1]] : c.tip.split(" \u00b7 ")[0];
+    return c;
+  }
+  /** @param {any} c */
+  function colorKey(c) {
+    const by = state.options.color;
+    if (by === "register") return c.reg;
+    if (by === "group") return (c.thread % 32) >> 2;
+    return c.thread % 32;
+  }
+  function colorTable() {
+    const pal = shown.data.palettes[state.options.palette] || shown.data.palettes["default"];
+    return pal[state.options.color] || pal["lane"];
+  }
+  /** @param {any} c */
+  function colors(c) {
+    if (lanes && !lanes.has(c.thread)) return [DIM_FILL, DIM_TEXT];
+    const table = colorTable();
+    return table[colorKey(c) % table.length];
+  }
+  /** @param {number} size @param {boolean|number} bold @param {boolean|number} mono */
+  function font(size, bold, mono) { return (bold ? "bold " : "") + size + "px " + (mono ? MONO : SANS); }
+
+  /** @param {CanvasRenderingContext2D} g @param {any} c @param {boolean} outline */
+  function drawCell(g, c, outline) {
+    const col = colors(c);
+    g.fillStyle = col[0];
+    g.fillRect(c.x, c.y, c.w, c.h);
+    g.strokeStyle = outline ? "#000" : "#fff";
+    g.lineWidth = outline ? 2.5 : 1;
+    g.strokeRect(c.x + 0.5, c.y + 0.5, c.w - 1, c.h - 1);
+    if (c.w * zoom >= 8 && c.drawn) {
+      g.fillStyle = col[1];
+      g.font = font(shown.data.cellFont, false, true);
+      g.textAlign = "center";
+      g.fillText(c.label, c.x + c.w / 2, c.y + Math.round(c.h / 2 + shown.data.cellFont * 0.35), c.w - 2);
+    }
+  }
+  /** @param {CanvasRenderingContext2D} g @param {any[]} f @param {boolean} outline */
+  function drawField(g, f, outline) {
+    const p = current().panels[f[7]];
+    const c = f[6] >= 0 && p ? cell([f[7], f[6]]) : null;
+    const col = c ? colors(c) : ["#fff", "#111"];
+    g.fillStyle = col[0];
+    g.fillRect(f[0], f[1], f[2], f[3]);
+    g.strokeStyle = outline ? "#000" : "#222";
+    g.lineWidth = outline ? 2.5 : 1.5;
+    g.strokeRect(f[0], f[1], f[2], f[3]);
+    const size = shown.data.cellFont - 1, lineH = size + 2;
+    const y1 = f[1] + f[3] / 2 - lineH / 2 + size * 0.35;
+    g.fillStyle = col[1];
+    g.font = font(size, false, true);
+    g.textAlign = "center";
+    g.fillText(f[4], f[0] + f[2] / 2, y1, f[2]);
+    g.fillText(f[5], f[0] + f[2] / 2, y1 + lineH, f[2]);
+  }
+  /** @param {number} x @param {number} y @param {number} w @param {number} h */
+  function visible(x, y, w, h) {
+    return x < view.x + view.w && x + w > view.x && y < view.y + view.h && y + h > view.y;
+  }
+  // Cells of panel pi inside the view, each once (a chunk spans several columns): only what is on screen is
+  // drawn, so the 65,536 cells of a Tensor Memory cost what the visible few hundred cost.
+  /** @param {number} pi @param {(i: number) => void} each */
+  function visibleCells(pi, each) {
+    const p = current().panels[pi];
+    const c0 = Math.max(0, Math.floor((view.x - p.x) / p.cw));
+    const c1 = Math.min(p.cols - 1, Math.floor((view.x + view.w - p.x) / p.cw));
+    const r0 = Math.max(0, Math.floor((view.y - p.y) / p.ch));
+    const r1 = Math.min(p.rows - 1, Math.floor((view.y + view.h - p.y) / p.ch));
+    for (let r = r0; r <= r1; ++r)
+      for (let c = c0; c <= c1; ++c)
+        for (const i of p.grid.get(r * p.cols + c) || [])
+          if (c === Math.max(c0, p.cells[i * STRIDE + F.col])) each(i);
+  }
+
+  // The Diagram's painting order (core/include/lanemap/diagram.hpp); the legend is HTML, above the picture.
+  // With a lit thread (hover or cursor, else pin) the other cells fade and the lit ones are outlined.
+  function draw() {
+    const d = current();
+    const thread = litThread();
+    const g = ctx;
+    g.setTransform(dpr * zoom, 0, 0, dpr * zoom, -view.x * dpr * zoom, -view.y * dpr * zoom);
+    g.globalAlpha = 1;
+    g.fillStyle = "#fff";
+    g.fillRect(view.x, view.y, view.w, view.h);
+    for (const b of d.bitFields) {
+      if (!visible(b.rect[0], b.rect[1], b.rect[2], b.rect[3])) continue;
+      g.fillStyle = "#fff";
+      g.fillRect(b.rect[0], b.rect[1], b.rect[2], b.rect[3]);
+      g.strokeStyle = "#222";
+      g.lineWidth = 1;
+      g.strokeRect(b.rect[0], b.rect[1], b.rect[2], b.rect[3]);
+      g.strokeStyle = "#bbb";
+      g.beginPath();
+      const bw = b.rect[2] / b.bits;
+      for (let i = 1; i < b.bits; ++i) {
+        g.moveTo(b.rect[0] + i * bw, b.rect[1]);
+        g.lineTo(b.rect[0] + i * bw, b.rect[1] + b.rect[3]);
+      }
+      g.stroke();
+    }
+    /** @type {any[]} */
+    const lit = [];
+    d.panels.forEach(function (/** @type {any} */ p, /** @type {number} */ pi) {
+      visibleCells(pi, function (i) {
+        const c = cell([pi, i]);
+        if (thread !== null && c.thread === thread) lit.push(c);
+        else {
+          g.globalAlpha = thread === null ? 1 : 0.35;
+          drawCell(g, c, false);
+        }
+      });
+    });
+    for (const b of d.bitFields)
+      for (const f of b.fields) {
+        if (!visible(f[0], f[1], f[2], f[3])) continue;
+        const mine = f[6] >= 0 && d.panels[f[7]].cells[f[6] * STRIDE + F.thread] === thread;
+        g.globalAlpha = thread === null || mine ? 1 : 0.35;
+        drawField(g, f, mine);
+      }
+    g.globalAlpha = 1;
+    for (const c of lit) drawCell(g, c, true);
+    for (const l of d.lines) {
+      if (!visible(Math.min(l[0], l[2]) - 2, Math.min(l[1], l[3]) - 2, Math.abs(l[2] - l[0]) + 4,
+                   Math.abs(l[3] - l[1]) + 4)) continue;
+      g.strokeStyle = l[5];
+      g.lineWidth = l[4];
+      g.beginPath();
+      g.moveTo(l[0], l[1]);
+      g.lineTo(l[2], l[3]);
+      g.stroke();
+    }
+    for (const t of d.texts) {
+      if (!t || !visible(t[0] - 2000, t[1] - 40, 4000, 60)) continue;
+      g.font = font(t[3], t[4], t[5]);
+      g.fillStyle = t[7];
+      g.textAlign = t[6] === "middle" ? "center" : t[6] === "end" ? "right" : "left";
+      g.fillText(t[2], t[0], t[1]);
+    }
+    for (const b of d.bitFields) {
+      g.font = font(shown.data.cellFont + 2, true, true);
+      g.fillStyle = "#222";
+      g.textAlign = "left";
+      g.fillText(b.title, b.tx, b.ty);
+    }
+    if (cursor && document.activeElement === box) {
+      const c = cell(cursor);
+      g.strokeStyle = "#e66100";
+      g.lineWidth = 2;
+      g.setLineDash([4, 2]);
+      g.strokeRect(c.x - 3, c.y - 3, c.w + 6, c.h + 6);
+      g.setLineDash([]);
+    }
+    if (pinned) {
+      const c = cell(pinned);
+      g.strokeStyle = "#1f6fd1";
+      g.lineWidth = 3;
+      g.strokeRect(c.x - 1.5, c.y - 1.5, c.w + 3, c.h + 3);
+    }
+  }
+  // The canvas covers the scroll box's view of the picture (the sizer is as large as the whole picture).
+  function sync() {
+    const d = current();
+    sizer.style.width = d.width * zoom + "px";
+    sizer.style.height = d.height * zoom + "px";
+    const w = Math.min(d.width * zoom, box.clientWidth), h = Math.min(d.height * zoom, box.clientHeight || d.height * zoom);
+    view = { x: box.scrollLeft / zoom, y: box.scrollTop / zoom, w: w / zoom, h: h / zoom };
+    if (canvas.width !== Math.ceil(w * dpr) || canvas.height !== Math.ceil(h * dpr)) {
+      canvas.width = Math.ceil(w * dpr);
+      canvas.height = Math.ceil(h * dpr);
+      canvas.style.width = w + "px";
+      canvas.style.height = h + "px";
+    }
+    canvas.style.left = box.scrollLeft + "px";
+    canvas.style.top = box.scrollTop + "px";
+    draw();
+  }
+
+  function litThread() {
+    const ref = hover || cursor || pinned;
+    return ref ? cell(ref).thread : null;
+  }
+  function overlay() {
+    sync();
+    const d = current();
+    const thread = litThread();
+    const lit = thread === null ? [] : (d.byThread.get(thread) || []);
+    // What the tests (and curious readers) can check without looking at pixels.
+    document.body.dataset.litThread = thread === null ? "" : String(thread);
+    document.body.dataset.litCells = String(lit.length);
+    document.body.dataset.pinned = pinned ? linkCell(pinned) : "";
+    showDetails();
+  }
+
+  /** @param {number} thread */
+  function holds(thread) {
+    /** @type {Map<string, {n: number, regs: Set<number>}>} */
+    const per = new Map();
+    for (const ref of current().byThread.get(thread) || []) {
+      const c = cell(ref);
+      let v = per.get(c.operand);
+      if (!v) per.set(c.operand, v = { n: 0, regs: new Set() });
+      v.n += 1;
+      v.regs.add(c.reg);
+    }
+    const parts = [];
+    for (const [op, v] of per)
+      parts.push(op + ": " + v.n + (v.n === 1 ? " element" : " elements") +
+                 (shown.data.scope === "tmem" || shown.view === "smem" ? ""
+                  : " in " + v.regs.size + (v.regs.size === 1 ? " register" : " registers")));
+    return parts.join("; ");
+  }
+  function showDetails() {
+    const ref = hover || cursor || pinned;
+    details.classList.toggle("pinned", !!pinned && !hover && !cursor);
+    /** @type {HTMLButtonElement} */ ($("unpin")).disabled = !pinned;
+    if (!ref) {
+      details.textContent = "Hover a cell (or focus the picture and use the arrow keys) for its lane, register, " +
+        "bits and source; a click or Enter pins it, and the address bar then links to it.";
+      return;
+    }
+    const c = cell(ref);
+    const data = shown.data;
+    const who = shown.view === "smem" ? "chunk group " + c.thread : data.scope === "tmem" ? "TMEM lane " + c.thread
+      : data.scope === "warpgroup" ? "T" + c.thread + " (warp " + Math.floor(c.thread / 32) + ", lane " + c.lane + ")"
+      : "T" + c.thread;
+    let source = "source: " + data.sources[c.source];
+    if (data.evidence) source += "; hardware: " + data.evidence.verdict + " on the " + data.evidence.run;
+    else source += "; no recorded hardware run covers this variant";
+    const head = ref === pinned && !hover && !cursor ? "pinned  " : ref === cursor && !hover ? "cursor  " : "";
+    details.textContent = [head + c.operand + " row " + c.row + " col " + c.col +
+                           (c.colLast !== c.col ? ".." + c.colLast : "") + "   " + c.label,
+                           c.tip, source, who + " holds " + holds(c.thread)].join("\n");
+  }
+
+  function legend() {
+    const el = $("legend");
+    const table = colorTable();
+    const used = new Set();
+    const d = current();
+    d.panels.forEach(function (/** @type {any} */ p, /** @type {number} */ pi) {
+      for (let i = 0; i < p.count; ++i) {
+        const c = cell([pi, i]);
+        if (!lanes || lanes.has(c.thread)) used.add(colorKey(c));
+      }
+    });
+    const keys = Array.from(used).sort(function (a, b) { return a - b; });
+    const by = state.options.color, scope = shown.data.scope;
+    const title = by === "lane" ? (scope === "tmem" ? "colour = TMEM lane % 32: the lane of the warp that reaches it"
+      : scope === "warpgroup" ? "colour = lane (thread % 32); label T<thread>: thread = 32 \u00d7 warp + lane"
+      : "colour = lane (%laneid); label T<lane>:<operand><element index>")
+      : by === "register" ? "colour = fragment register (metadata: the e register)"
+      : "colour = groupID (lane >> 2): lanes 4g .. 4g+3";
+    el.textContent = "";
+    const t = document.createElement("span");
+    t.className = "title";
+    t.textContent = title;
+    el.appendChild(t);
+    if (keys.length > 64) return; // a chunk or TMEM view: every cell its own key
+    for (const k of keys) {
+      const e = document.createElement("span");
+      const i = document.createElement("i");
+      i.style.background = table[k % table.length][0];
+      e.appendChild(i);
+      e.appendChild(document.createTextNode(by === "lane" ? "lane " + k : by === "register" ? "reg " + k
+        : "group " + k + " (lanes " + 4 * k + "\u2013" + (4 * k + 3) + ")"));
+      el.appendChild(e);
+    }
+  }
+
+  // Hit test: the panel's grid arithmetic, then the few owners of that position; then the metadata fields.
+  /** @param {number} x @param {number} y @returns {[number, number]|null} */
+  function refAt(x, y) {
+    const d = current();
+    for (let pi = 0; pi < d.panels.length; ++pi) {
+      const p = d.panels[pi];
+      const col = Math.floor((x - p.x) / p.cw), row = Math.floor((y - p.y) / p.ch);
+      if (col < 0 || row < 0 || col >= p.cols || row >= p.rows) continue;
+      for (const i of p.grid.get(row * p.cols + col) || []) {
+        const at = i * STRIDE;
+        const cx = p.cells[at], cy = p.cells[at + 1], cw = p.cells[at + 2], ch = p.cells[at + 3];
+        if (x >= cx && x < cx + cw && y >= cy && y < cy + ch) return [pi, i];
+      }
+    }
+    for (const b of d.bitFields)
+      for (const f of b.fields)
+        if (f[6] >= 0 && x >= f[0] && x < f[0] + f[2] && y >= f[1] && y < f[1] + f[3]) return [f[7], f[6]];
+    return null;
+  }
+  /** @param {MouseEvent} ev */
+  function eventRef(ev) {
+    const r = sizer.getBoundingClientRect();
+    return refAt((ev.clientX - r.left) / zoom, (ev.clientY - r.top) / zoom);
+  }
+  /** @param {any} a @param {any} b */
+  function same(a, b) { return a === b || (a && b && a[0] === b[0] && a[1] === b[1]); }
+
+  // A panel's name in a link: "C/D" is written D (either letter finds the merged panel).
+  /** @param {string} name */
+  function operandWord(name) { return name.indexOf("/") >= 0 ? name.split("/").pop() || name : name; }
+  /** @param {[number, number]} ref */
+  function linkCell(ref) {
+    const c = cell(ref);
+    return operandWord(c.operand) + ":" + c.row + "," + c.col;
+  }
+  /** @param {[number, number]} ref @returns {CellRef} */
+  function cellRef(ref) {
+    const c = cell(ref);
+    return { operand: operandWord(c.operand), row: c.row, col: c.col };
+  }
+  /** @param {string} operand @param {number} row @param {number} col @returns {[number, number]|null} */
+  function findCell(operand, row, col) {
+    const want = operand.toLowerCase();
+    const d = current();
+    for (let pi = 0; pi < d.panels.length; ++pi) {
+      const p = d.panels[pi];
+      const name = p.operand.toLowerCase();
+      const fits = name === want || name.split("/").indexOf(want) >= 0 || (name === "metadata" && want === "e");
+      if (!fits) continue;
+      for (const i of p.grid.get(row * p.cols + col) || []) return [pi, i];
+    }
+    return null;
+  }
+  /** @param {[number, number]} ref */
+  function reveal(ref) {
+    const c = cell(ref);
+    const x = c.x * zoom, y = c.y * zoom, w = c.w * zoom, h = c.h * zoom;
+    if (x < box.scrollLeft || x + w > box.scrollLeft + box.clientWidth)
+      box.scrollLeft = Math.max(0, x - box.clientWidth / 2);
+    if (y < box.scrollTop || y + h > box.scrollTop + box.clientHeight)
+      box.scrollTop = Math.max(0, y - box.clientHeight / 2);
+  }
+
+  // ---- Loading a view ----
+  /** @param {string} message */
+  function showError(message) {
+    const e = $("error");
+    e.textContent = message;
+    e.hidden = !message;
+    document.body.dataset.error = message;
+  }
+  function setStatus(/** @type {string} */ text) { $("status").textContent = text; }
+
+  // Shows `next` (from the URL or a control): asks the engine for the picture when the selection changed,
+  // then applies the page's own options and the pinned cell.
+  /** @param {ViewState} next */
+  function apply(next) {
+    if (!next.spec && next.cell && state.spec) next.spec = state.spec; // an old "#A:3,11" link
+    state = next;
+    showError("");
+    if (!state.spec) {
+      $("variant").hidden = true;
+      $("intro").hidden = false;
+      markCurrent();
+      return;
+    }
+    const key = state.spec + "?" + engineOptions(state.options);
+    if (key !== shownKey) {
+      const started = performance.now();
+      const answer = engine.view(state.spec, engineOptions(state.options));
+      if (answer.error) {
+        showError(answer.error);
+        $("variant").hidden = true;
+        $("intro").hidden = true;
+        shown = null;
+        shownKey = "";
+        return;
+      }
+      shown = answer;
+      shownKey = key;
+      diagrams = prepare(answer.data);
+      hover = cursor = pinned = null;
+      header();
+      document.body.dataset.viewMs = String(Math.round(performance.now() - started));
+      // A PTX string or another spelling in the URL becomes the spec's one spelling.
+      if (answer.spec !== state.spec) {
+        state.spec = answer.spec;
+        history.replaceState(null, "", hashOf(state));
+      }
+    }
+    $("variant").hidden = false;
+    $("intro").hidden = true;
+    controls();
+    const sel = Number(state.options.sel);
+    const k = state.options.sel === "" ? 0 : diagrams.findIndex(function (d) { return d.selector === sel; });
+    diagramIndex = Math.max(0, k);
+    zoom = Math.min(4, Math.max(0.25, Number(state.options.zoom) || 1));
+    try {
+      lanes = parseLanes(state.options.lanes);
+      $("status").textContent = "";
+    } catch (e) {
+      lanes = null;
+      setStatus(/** @type {Error} */ (e).message);
+    }
+    legend();
+    pinned = state.cell ? findCell(state.cell.operand, state.cell.row, state.cell.col) : null;
+    if (state.cell && !pinned)
+      showError("The link names " + state.cell.operand + " row " + state.cell.row + " col " + state.cell.col +
+                ", which " + state.spec + " does not have.");
+    if (pinned) reveal(pinned);
+    overlay();
+    markCurrent();
+    document.title = state.spec + " \u2014 lanemap";
+  }
+  /** @param {ViewState} next */
+  function go(next) {
+    history.pushState(null, "", hashOf(next));
+    apply(next);
+  }
+  /** @param {Partial<Options>} change */
+  function setOptions(change) {
+    const next = { spec: state.spec, cell: state.cell, options: Object.assign({}, state.options, change) };
+    go(next);
+  }
+
+  // The title, PTX string, caption, hardware verdict and errata, from the engine's data.
+  function header() {
+    const data = shown.data;
+    $("title").textContent = shown.spec;
+    // (The PTX string and the caption lines are the picture's own first lines.)
+    const ev = $("evidence");
+    ev.className = "evidence" + (data.evidence && data.evidence.verdict === "pass" ? " confirmed" : "");
+    ev.textContent = data.evidence ? (data.evidence.verdict === "pass" ? "\u2713 Confirmed cell by cell"
+      : "Hardware verdict " + data.evidence.verdict) + " on the " + data.evidence.run
+      : "No recorded hardware run covers this variant: the layout is the PTX manual's.";
+    const er = $("errata");
+    er.textContent = "";
+    for (const e of data.errata) {
+      const li = document.createElement("li");
+      const b = document.createElement("b");
+      b.textContent = e.id + " (" + e.status + ") ";
+      li.appendChild(b);
+      li.appendChild(document.createTextNode(e.summary + " \u2014 " + e.why));
+      er.appendChild(li);
+    }
+  }
+  // The controls show the state (and only the ones that apply to this view).
+  function controls() {
+    const o = state.options;
+    const views = /** @type {HTMLSelectElement} */ ($("view"));
+    views.textContent = "";
+    for (const v of shown.views) {
+      const opt = document.createElement("option");
+      opt.value = v;
+      opt.textContent = v === "smem" ? "shared memory" : "registers";
+      views.appendChild(opt);
+    }
+    views.value = shown.view;
+    $("viewBox").hidden = shown.views.length < 2;
+    const tmem = shown.data.scope === "tmem";
+    const colorBy = /** @type {HTMLSelectElement} */ ($("colorBy"));
+    colorBy.value = tmem ? "lane" : o.color;
+    colorBy.disabled = tmem;
+    /** @type {HTMLSelectElement} */ ($("palette")).value = o.palette;
+    const lanesInput = /** @type {HTMLInputElement} */ ($("lanes"));
+    if (document.activeElement !== lanesInput) lanesInput.value = o.lanes;
+    const selector = /** @type {HTMLSelectElement} */ ($("selector"));
+    $("selectorBox").hidden = diagrams.length < 2;
+    selector.textContent = "";
+    for (const d of diagrams) {
+      if (d.selector === null) continue;
+      const opt = document.createElement("option");
+      opt.value = opt.textContent = String(d.selector);
+      selector.appendChild(opt);
+    }
+    if (diagrams.length > 1) selector.value = String(current() ? current().selector : diagrams[0].selector);
+    const smem = shown.views.indexOf("smem") >= 0;
+    $("majorBox").hidden = $("swizzleBox").hidden = !smem;
+    /** @type {HTMLSelectElement} */ ($("major")).value = o.major;
+    /** @type {HTMLSelectElement} */ ($("swizzle")).value = o.swizzle;
+    /** @type {HTMLSelectElement} */ ($("zoom")).value = o.zoom;
+  }
+
+  /** @param {string} text @returns {Set<number>|null} "0-3,13" -> a set; throws naming the bad part */
+  function parseLanes(text) {
+    const set = new Set();
+    const limit = shown ? shown.data.threads : 32;
+    for (const part of text.split(",")) {
+      const p = part.trim();
+      if (!p) continue;
+      const m = /^(\d+)(?:-(\d+))?$/.exec(p);
+      if (!m) throw new Error("Lanes: '" + p + "' is not a lane or a range like 0-3");
+      const lo = Number(m[1]), hi = m[2] === undefined ? lo : Number(m[2]);
+      if (hi < lo || hi >= limit) throw new Error("Lanes: '" + p + "': lanes are 0.." + (limit - 1));
+      for (let t = lo; t <= hi; ++t) set.add(t);
+    }
+    return set.size ? set : null;
+  }
+
+  // ---- The catalog list and its search ----
+  /** @type {HTMLAnchorElement[]} */
+  let links = [];
+  function buildCatalog() {
+    const list = $("results");
+    const frag = document.createDocumentFragment();
+    let family = "";
+    catalog.forEach(function (row) {
+      if (row.family !== family) {
+        family = row.family;
+        const h = document.createElement("li");
+        h.className = "family";
+        h.textContent = family;
+        frag.appendChild(h);
+      }
+      const li = document.createElement("li");
+      const a = document.createElement("a");
+      a.href = hashOf({ spec: row.spec, cell: null, options: DEFAULTS });
+      a.textContent = row.spec;
+      a.title = row.ptx + " (sm_" + row.sm + ")";
+      li.appendChild(a);
+      frag.appendChild(li);
+      links.push(a);
+    });
+    list.appendChild(frag);
+    $("count").textContent = catalog.length + " variants";
+  }
+  /** @param {string} query */
+  function filter(query) {
+    const matches = new Set(engine.search(query).matches);
+    links.forEach(function (a, i) {
+      /** @type {HTMLElement} */ (a.parentElement).hidden = !matches.has(i);
+    });
+    // A family heading stays while one of its rows does.
+    for (const h of Array.from(document.querySelectorAll("#results li.family"))) {
+      let n = h.nextElementSibling, any = false;
+      while (n && !n.classList.contains("family")) {
+        if (!(/** @type {HTMLElement} */ (n)).hidden) any = true;
+        n = n.nextElementSibling;
+      }
+      /** @type {HTMLElement} */ (h).hidden = !any;
+    }
+    $("count").textContent = matches.size + " of " + catalog.length + " variants";
+  }
+  function markCurrent() {
+    for (const a of links) {
+      if (a.textContent === state.spec) a.setAttribute("aria-current", "page");
+      else a.removeAttribute("aria-current");
+    }
+  }
+
+  // ---- Exports ----
+  /** @param {string} name @param {Blob} blob */
+  function save(name, blob) {
+    const a = document.createElement("a");
+    a.href = URL.createObjectURL(blob);
+    a.download = name;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(function () { URL.revokeObjectURL(a.href); }, 1000);
+  }
+  function download() {
+    const format = /** @type {HTMLSelectElement} */ ($("format")).value;
+    const base = state.spec.replace(/[^A-Za-z0-9._-]+/g, "_");
+    const answer = engine.exportDocument(state.spec, engineOptions(state.options), format === "png" ? "svg" : format);
+    if (answer.error || answer.document === undefined) {
+      setStatus(answer.error || "export failed");
+      return;
+    }
+    document.body.dataset.lastExport = answer.document.slice(0, 200);
+    if (format !== "png") {
+      save(base + "." + answer.extension, new Blob([answer.document], { type: "text/plain" }));
+      setStatus("saved " + base + "." + answer.extension);
+      return;
+    }
+    // PNG: the engine's SVG (what the app and the CLI export) rasterised by the browser.
+    const img = new Image();
+    img.onload = function () {
+      const c = document.createElement("canvas");
+      c.width = img.naturalWidth;
+      c.height = img.naturalHeight;
+      const g = /** @type {CanvasRenderingContext2D} */ (c.getContext("2d"));
+      g.drawImage(img, 0, 0);
+      c.toBlob(function (blob) { if (blob) save(base + ".png", blob); }, "image/png");
+      setStatus("saved " + base + ".png");
+    };
+    img.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(answer.document);
+  }
+
+  // ---- Pointer and keyboard ----
+  sizer.addEventListener("mousemove", function (ev) {
+    const ref = eventRef(ev);
+    if (!same(ref, hover)) {
+      hover = ref;
+      overlay();
+    }
+  });
+  sizer.addEventListener("mouseleave", function () {
+    hover = null;
+    overlay();
+  });
+  // The picture takes the keyboard focus on a press without scrolling the page (a scroll between the press
+  // and the release would pin another cell than the one pressed).
+  sizer.addEventListener("mousedown", function (ev) {
+    ev.preventDefault();
+    box.focus({ preventScroll: true });
+  });
+  sizer.addEventListener("click", function (ev) {
+    const ref = eventRef(ev);
+    pin(ref && !same(ref, pinned) ? ref : null);
+  });
+  /** @param {[number, number]|null} ref */
+  function pin(ref) {
+    go({ spec: state.spec, cell: ref ? cellRef(ref) : null, options: state.options });
+  }
+  // The cell next to `ref` in a direction, skipping positions no cell covers.
+  /** @param {[number, number]} ref @param {number} dr @param {number} dc */
+  function step(ref, dr, dc) {
+    const p = current().panels[ref[0]];
+    const c = cell(ref);
+    let r = c.row, col = dc > 0 ? c.colLast : c.col;
+    for (let n = 0; n < Math.max(p.rows, p.cols); ++n) {
+      r += dr;
+      col += dc;
+      if (r < 0 || col < 0 || r >= p.rows || col >= p.cols) return ref;
+      const list = p.grid.get(r * p.cols + col);
+      if (list && list.length) return /** @type {[number, number]} */ ([ref[0], list[0]]);
+    }
+    return ref;
+  }
+  /** @param {number} delta */
+  function switchPanel(delta) {
+    const d = current();
+    const from = cursor || pinned || [0, 0];
+    const c = cell(/** @type {[number, number]} */ (from));
+    for (let k = 1; k <= d.panels.length; ++k) {
+      const pi = (from[0] + delta * k + d.panels.length * k) % d.panels.length;
+      const p = d.panels[pi];
+      if (!p.count) continue;
+      const r = Math.min(c.row, p.rows - 1), col = Math.min(c.col, p.cols - 1);
+      const list = p.grid.get(r * p.cols + col);
+      return /** @type {[number, number]} */ ([pi, list && list.length ? list[0] : 0]);
+    }
+    return from;
+  }
+  box.addEventListener("keydown", function (ev) {
+    if (!shown || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    const d = current();
+    /** @type {[number, number]|null} */
+    let next = null;
+    const from = cursor || pinned;
+    const start = function () {
+      for (let pi = 0; pi < d.panels.length; ++pi)
+        if (d.panels[pi].count) return /** @type {[number, number]} */ ([pi, 0]);
+      return null;
+    };
+    switch (ev.key) {
+    case "ArrowUp": next = from ? step(from, -1, 0) : start(); break;
+    case "ArrowDown": next = from ? step(from, 1, 0) : start(); break;
+    case "ArrowLeft": next = from ? step(from, 0, -1) : start(); break;
+    case "ArrowRight": next = from ? step(from, 0, 1) : start(); break;
+    case "o": case "O": next = from ? switchPanel(ev.shiftKey ? -1 : 1) : start(); break;
+    case "Enter": case " ":
+      if (cursor) pin(same(cursor, pinned) ? null : cursor);
+      ev.preventDefault();
+      return;
+    case "Escape":
+      cursor = null;
+      pin(null);
+      ev.preventDefault();
+      return;
+    default: return;
+    }
+    ev.preventDefault();
+    if (next) {
+      cursor = next;
+      hover = null;
+      reveal(next);
+      overlay();
+    }
+  });
+  box.addEventListener("blur", function () {
+    cursor = null;
+    if (shown) overlay();
+  });
+  box.addEventListener("focus", function () { if (shown) overlay(); });
+  document.addEventListener("keydown", function (ev) {
+    if (ev.key === "/" && document.activeElement !== $("search") && !(ev.target instanceof HTMLInputElement)) {
+      ev.preventDefault();
+      $("search").focus();
+    }
+  });
+  $("unpin").addEventListener("click", function () { pin(null); });
+  $("view").addEventListener("change", function (ev) {
+    go({ spec: state.spec, cell: null, options: Object.assign({}, state.options,
+         { view: /** @type {HTMLSelectElement} */ (ev.target).value, sel: "" }) });
+  });
+  for (const [id, key] of [["colorBy", "color"], ["palette", "palette"], ["major", "major"], ["swizzle", "swizzle"],
+                           ["zoom", "zoom"], ["selector", "sel"]])
+    $(id).addEventListener("change", function (ev) {
+      setOptions({ [key]: /** @type {HTMLSelectElement} */ (ev.target).value });
+    });
+  $("lanes").addEventListener("change", function (ev) {
+    setOptions({ lanes: /** @type {HTMLInputElement} */ (ev.target).value.replace(/\s+/g, "") });
+  });
+  $("copyLink").addEventListener("click", function () {
+    const url = location.href;
+    const done = function () { setStatus("link copied"); };
+    if (navigator.clipboard) navigator.clipboard.writeText(url).then(done, function () { setStatus(url); });
+    else setStatus(url);
+  });
+  $("download").addEventListener("click", download);
+  let searchTimer = 0;
+  $("search").addEventListener("input", function (ev) {
+    clearTimeout(searchTimer);
+    const q = /** @type {HTMLInputElement} */ (ev.target).value;
+    searchTimer = window.setTimeout(function () { filter(q); }, 60);
+  });
+  $("search").addEventListener("keydown", function (ev) {
+    if (ev.key !== "Enter") return;
+    // Enter opens the first match, or what was typed when it is a spec or a PTX string.
+    const first = links.find(function (a) { return !(/** @type {HTMLElement} */ (a.parentElement)).hidden; });
+    const typed = /** @type {HTMLInputElement} */ (ev.target).value.trim();
+    const exact = catalog.some(function (r) { return r.spec === typed; });
+    go({ spec: exact || !first ? typed : /** @type {string} */ (first.textContent), cell: null,
+         options: Object.assign({}, DEFAULTS) });
+  });
+  window.addEventListener("popstate", function () { apply(parseHash(location.hash)); });
+  window.addEventListener("hashchange", function () {
+    // A link clicked in the page (the catalog) or typed: a new history entry already.
+    const next = parseHash(location.hash);
+    if (hashOf(next) !== hashOf(state)) apply(next);
+  });
+  let pending = false;
+  function later() {
+    if (pending || !shown) return;
+    pending = true;
+    requestAnimationFrame(function () {
+      pending = false;
+      sync();
+    });
+  }
+  box.addEventListener("scroll", later);
+  window.addEventListener("resize", later);
+
+  // For scripted checks (tests/web): where a cell is on screen, after scrolling it into view.
+  /** @type {any} */ (window).lanemapApp = {
+    state: function () { return state; },
+    hashOf: hashOf,
+    parseHash: parseHash,
+    clientPoint: function (/** @type {string} */ operand, /** @type {number} */ row, /** @type {number} */ col) {
+      const ref = findCell(operand, row, col);
+      if (!ref) return null;
+      reveal(ref);
+      sync();
+      box.scrollIntoView({ block: "nearest" });
+      const c = cell(ref);
+      const r = sizer.getBoundingClientRect();
+      return { x: r.left + (c.x + c.w / 2) * zoom, y: r.top + (c.y + c.h / 2) * zoom };
+    },
+  };
+
+  // ---- Start ----
+  /** @type {any} */ (window).LanemapEngine().then(function (/** @type {any} */ module) {
+    engine = new Engine(module);
+    catalog = engine.catalog().variants;
+    $("version").textContent = "lanemap " + engine.call("version").version;
+    buildCatalog();
+    document.body.dataset.engineMs = String(Math.round(performance.now() - t0));
+    apply(parseHash(location.hash));
+    document.body.dataset.readyMs = String(Math.round(performance.now() - t0));
+    document.body.dataset.ready = "1";
+  }, function (/** @type {any} */ e) {
+    showError("The engine did not load: " + e + ". The page needs a browser with WebAssembly exceptions " +
+              "(Chromium 95+, Firefox 100+, Safari 15.2+), served over http(s) (docs/web.md).");
+    document.body.dataset.ready = "1";
+  });
+})();

@@ -1,0 +1,255 @@
+// The web app's engine (docs/web.md): lanemap_core behind a handful of C functions that take text and answer
+// JSON, called by web/app.js. The binding is the web's edge: it parses what the page's URL and pickers say
+// once — a spec through the CLI's parser (parseSpec, selectionOf), the options into Params — and answers with
+// what the core made of it (the site's page data, an export); nothing of a layout is decided here.
+//
+// Every answer is a JSON object; a bad input is {"error": "<what is wrong and what is valid>"}. The returned
+// pointer stays valid until the next call (the page copies it at once).
+
+#include "lanemap/catalog.hpp"
+#include "lanemap/diagram.hpp"
+#include "lanemap/export.hpp"
+#include "lanemap/search.hpp"
+#include "lanemap/selection.hpp"
+#include "lanemap/site.hpp"
+#include "lanemap/smem.hpp"
+#include "lanemap/spec.hpp"
+#include "lanemap/version.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <exception>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace {
+
+using nlohmann::json;
+using namespace lanemap;
+
+std::string g_answer; // what the last call returned
+
+const char* answer(std::string text) {
+    g_answer = std::move(text);
+    return g_answer.c_str();
+}
+const char* answer(const json& j) {
+    return answer(j.dump());
+}
+const char* failure(std::string_view message) {
+    return answer(json{{"error", message}});
+}
+
+// "selector=1&major=mn&swizzle=64" -> key -> value (the page writes these; unknown keys are refused by name).
+std::map<std::string, std::string> readOptions(std::string_view text) {
+    std::map<std::string, std::string> out;
+    while (!text.empty()) {
+        const std::size_t amp = text.find('&');
+        const std::string_view part = text.substr(0, amp);
+        const std::size_t eq = part.find('=');
+        if (!part.empty())
+            out[std::string(part.substr(0, eq))] =
+                eq == std::string_view::npos ? std::string() : std::string(part.substr(eq + 1));
+        if (amp == std::string_view::npos)
+            break;
+        text.remove_prefix(amp + 1);
+    }
+    return out;
+}
+
+// The views a selection can be drawn in, beyond its operands.
+enum class View { Layout, SharedMemory };
+
+struct Request {
+    Selection selection;
+    View view = View::Layout;
+};
+
+// A spec (or PTX text) and the page's options -> the selection, as the CLI reads SPEC and its flags. Throws
+// std::invalid_argument with a message naming the bad input.
+Request readRequest(std::string_view spec, std::string_view optionText) {
+    const ParsedSpec parsed = parseSpec(spec, Catalog::instance());
+    if (!parsed) {
+        std::string message = parsed.error;
+        if (!parsed.suggestions.empty()) {
+            message += "; did you mean";
+            for (std::size_t i = 0; i < parsed.suggestions.size() && i < 3; ++i)
+                message += (i ? ", " : " ") + parsed.suggestions[i];
+            message += '?';
+        }
+        throw std::invalid_argument(message);
+    }
+    Request request{selectionOf(parsed), View::Layout};
+    Params& params = request.selection.params;
+    const std::map<std::string, std::string> options = readOptions(optionText);
+    std::string major, swizzle;
+    for (const auto& [key, value] : options) {
+        if (key == "major") {
+            major = value;
+        } else if (key == "swizzle") {
+            swizzle = value;
+        } else if (key == "view") {
+            if (value == "smem")
+                request.view = View::SharedMemory;
+            else if (value != "layout" && !value.empty())
+                throw std::invalid_argument("unknown view '" + value + "'; valid: layout, smem");
+        } else if (key == "sel" || key == "color" || key == "palette" || key == "lanes" || key == "zoom") {
+            // The page's own choices (which selector's picture, colours, lane filter): not the engine's.
+        } else {
+            throw std::invalid_argument("unknown option '" + key +
+                                        "'; valid: view, major, swizzle, sel, color, palette, lanes, zoom");
+        }
+    }
+    if (!major.empty() || !swizzle.empty()) {
+        smem::Choice choice;
+        const std::optional<smem::Major> m = major.empty() ? choice.major : smem::parseMajor(major);
+        if (!m)
+            throw std::invalid_argument("unknown major '" + major +
+                                        "'; valid: " + std::string(smem::majorList()));
+        const std::optional<smem::Swizzle> w = swizzle.empty() ? choice.swizzle : smem::parseSwizzle(swizzle);
+        if (!w)
+            throw std::invalid_argument("unknown swizzle '" + swizzle +
+                                        "'; valid: " + std::string(smem::swizzleList()));
+        params.smem = smem::Choice{*m, *w};
+    }
+    if (const std::string error = validate(request.selection); !error.empty())
+        throw std::invalid_argument(error);
+    return request;
+}
+
+// wgmma's shared-memory A and B for the instance's major-ness and swizzle, with their memory maps (the app's
+// shared-memory pane).
+Diagram sharedMemoryDiagram(const Instruction& in) {
+    std::string error;
+    const std::vector<smem::SharedOperand> operands =
+        smem::operands(in, in.params.smem.value_or(smem::Choice{}), error);
+    if (operands.empty())
+        throw std::invalid_argument(error);
+    Diagram d = buildSharedMemoryDiagram(operands.front());
+    for (std::size_t i = 1; i < operands.size(); ++i)
+        appendSharedMemory(d, operands[i]);
+    return d;
+}
+
+// The pictures of one request: the operands (one per sparsity selector; a TMA box in shared memory), or
+// wgmma's shared-memory operands.
+std::vector<Diagram> picturesOf(const Instruction& in, const Request& request) {
+    if (request.view != View::SharedMemory)
+        return siteDiagrams(in);
+    if (!smem::hasSharedMemoryOperands(in))
+        throw std::invalid_argument(in.spec +
+                                    " reads no operand from shared memory through a descriptor (the "
+                                    "shared-memory view is wgmma's); its view: layout");
+    std::vector<Diagram> out;
+    out.push_back(sharedMemoryDiagram(in));
+    return out;
+}
+
+// The catalog list the page searches and shows (one row per variant), in catalog order.
+const std::vector<std::string>& searchTexts() {
+    static const std::vector<std::string> texts = [] {
+        std::vector<std::string> out;
+        for (const Variant* v : Catalog::instance().variants())
+            out.push_back(searchText(*v));
+        return out;
+    }();
+    return texts;
+}
+
+} // namespace
+
+extern "C" {
+
+const char* lm_version() {
+    return answer(json{{"version", std::string(kVersionLine)}});
+}
+
+// [{spec, ptx, family, m, n, k, sm, sparse, hardware}] in catalog order.
+const char* lm_catalog() {
+    try {
+        json rows = json::array();
+        for (const Variant* v : Catalog::instance().variants()) {
+            rows.push_back({{"spec", v->spec},
+                            {"ptx", v->ptx},
+                            {"family", std::string(v->family->name)},
+                            {"m", v->m},
+                            {"n", v->n},
+                            {"k", v->k},
+                            {"sm", v->minSm},
+                            {"sparse", v->sparse}});
+        }
+        return answer(json{{"variants", std::move(rows)}});
+    } catch (const std::exception& e) {
+        return failure(e.what());
+    }
+}
+
+// The indices of the catalog rows every word of `query` matches (the app's filter, lanemap/search.hpp).
+const char* lm_search(const char* query) {
+    try {
+        const std::vector<std::string> words = searchWords(query);
+        const std::vector<std::string>& texts = searchTexts();
+        std::string out = "{\"matches\":[";
+        bool first = true;
+        for (std::size_t i = 0; i < texts.size(); ++i) {
+            if (!matchesSearch(texts[i], words))
+                continue;
+            if (!first)
+                out += ',';
+            first = false;
+            out += std::to_string(i);
+        }
+        out += "]}";
+        return answer(std::move(out));
+    } catch (const std::exception& e) {
+        return failure(e.what());
+    }
+}
+
+// The page data of one view of a selection: {"spec", "views", "data": <siteData>}.
+const char* lm_view(const char* spec, const char* options) {
+    try {
+        const Request request = readRequest(spec, options);
+        const std::shared_ptr<const Instruction> in = instantiate(request.selection);
+        const std::vector<Diagram> pictures = picturesOf(*in, request);
+        json views = json::array({"layout"});
+        if (smem::hasSharedMemoryOperands(*in))
+            views.push_back("smem");
+        std::string out = "{\"spec\":";
+        out += json(request.selection.variant->spec).dump();
+        out += ",\"family\":";
+        out += json(std::string(request.selection.variant->family->name)).dump();
+        out += ",\"views\":";
+        out += views.dump();
+        out += ",\"view\":\"";
+        out += request.view == View::SharedMemory ? "smem" : "layout";
+        out += "\",\"data\":";
+        siteData(out, *in, pictures, {.header = true});
+        out += '}';
+        return answer(std::move(out));
+    } catch (const std::exception& e) {
+        return failure(e.what());
+    }
+}
+
+// One export of a selection: {"document", "extension"}; `format` as the CLI spells it (json, svg, cute, ...).
+const char* lm_export(const char* spec, const char* options, const char* format) {
+    try {
+        const Request request = readRequest(spec, options);
+        const std::optional<ExportFormat> f = parseExportFormat(format);
+        if (!f)
+            return failure(std::string("unknown format '") + format + "'; valid: " + exportFormatList());
+        const std::shared_ptr<const Instruction> in = instantiate(request.selection);
+        std::string document, error;
+        if (!exportInstruction(*in, *f, ExportOptions{}, document, error))
+            return failure(error);
+        return answer(json{{"document", std::move(document)}, {"extension", std::string(fileExtension(*f))}});
+    } catch (const std::exception& e) {
+        return failure(e.what());
+    }
+}
+
+} // extern "C"
