@@ -8,8 +8,10 @@
 // The URL holds the whole view (docs/web.md#links):
 //   #<spec>[/<operand>:<row>,<col>][?<option>=<value>&...]
 //   e.g. #mma.m16n8k16.f16/A:3,11?color=register&lanes=0-3
-// Options: view (layout, smem), major (k, mn), swizzle (128, 64, 32, none), sel (a sparsity selector),
-// color (lane, register, group), palette (default, colorblind), lanes (0-3,13), zoom (0.5 .. 2).
+// Options: view (layout, smem), major (k, mn), swizzle (128, 64, 32, none), ld / st (a tcgen05.mma's D read by
+// a tcgen05.ld, its A written by a tcgen05.st: 32x32b.x2), atoms / perm (a tile of the atom, CuTe's
+// notation: (2,2,1)), sel (a sparsity selector), color (lane, register, group), palette (default, colorblind),
+// lanes (0-3,13), zoom (0.5 .. 2).
 "use strict";
 
 /**
@@ -17,9 +19,9 @@
  * @typedef {{spec: string, ptx: string, family: string, m: number, n: number, k: number, sm: number,
  *            sparse: boolean}} CatalogRow
  * @typedef {{operand: string, row: number, col: number}} CellRef  a cell as a link names it
- * @typedef {{view: string, major: string, swizzle: string, sel: string, color: string, palette: string,
- *            lanes: string, zoom: string}} Options
- * @typedef {{spec: string, cell: CellRef|null, options: Options}} ViewState
+ * @typedef {{view: string, major: string, swizzle: string, ld: string, st: string, atoms: string,
+ *            perm: string, sel: string, color: string, palette: string, lanes: string, zoom: string}} Options
+ * @typedef {{spec: string, cell: CellRef|null, options: Options, query?: string}} ViewState
  */
 
 (function () {
@@ -31,10 +33,10 @@
               colLast: 11, matrix: 12, owners: 13, source: 14 };
   const STRIDE = 15;
   /** @type {Options} */
-  const DEFAULTS = { view: "layout", major: "k", swizzle: "128", sel: "", color: "lane", palette: "default",
-                     lanes: "", zoom: "1" };
+  const DEFAULTS = { view: "layout", major: "k", swizzle: "128", ld: "", st: "", atoms: "", perm: "", sel: "",
+                     color: "lane", palette: "default", lanes: "", zoom: "1" };
   // The options the engine reads (the others are the page's own).
-  const ENGINE_OPTIONS = ["view", "major", "swizzle"];
+  const ENGINE_OPTIONS = ["view", "major", "swizzle", "ld", "st", "atoms", "perm"];
 
   const t0 = performance.now();
   const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -42,7 +44,10 @@
   // ---- The engine: C functions that take text and answer JSON (web/engine.cpp). ----
   class Engine {
     /** @param {any} module */
-    constructor(module) { this.m = module; }
+    constructor(module) {
+      this.m = module;
+      this.lastMs = { engine: 0, parse: 0, bytes: 0 };
+    }
     /** @param {string} name @param {string[]} args @returns {any} */
     call(name, ...args) {
       const m = this.m;
@@ -53,7 +58,13 @@
         return p;
       });
       try {
-        return JSON.parse(m.UTF8ToString(m["_lm_" + name].apply(null, ptrs)));
+        const t = performance.now();
+        const text = m.UTF8ToString(m["_lm_" + name].apply(null, ptrs));
+        const u = performance.now();
+        const value = JSON.parse(text);
+        // The last call's time in the engine and in JSON.parse (docs/performance.md, "The web app").
+        this.lastMs = { engine: u - t, parse: performance.now() - u, bytes: text.length };
+        return value;
       } finally {
         ptrs.forEach(function (p) { m._free(p); });
       }
@@ -64,6 +75,8 @@
     search(query) { return this.call("search", query); }
     /** @param {string} spec @param {string} options @returns {any} */
     view(spec, options) { return this.call("view", spec, options); }
+    /** @param {number} picture @param {number} panel @param {number} cell @returns {string} */
+    tooltip(picture, panel, cell) { return this.m.UTF8ToString(this.m._lm_tooltip(picture, panel, cell)); }
     /** @param {string} spec @param {string} options @param {string} format
      *  @returns {{document?: string, extension?: string, error?: string}} */
     exportDocument(spec, options, format) { return this.call("export", spec, options, format); }
@@ -84,6 +97,8 @@
       }
       text = text.slice(0, q);
     }
+    // The old static index's search link (index.html#q=m16n8k16%20bf16): a search, no variant.
+    if (text.startsWith("q=")) return { spec: "", cell: null, options: options, query: text.slice(2) };
     // A static page's link (#A:3,11, #C/D:0,5;selector=1) names only a cell: of the variant shown.
     let spec = text, cellText = "";
     const old = /^([A-Za-z/]+:\d+,\d+)(?:;selector=(\d+))?$/.exec(text);
@@ -165,15 +180,27 @@
       const byThread = new Map();
       panels.forEach(function (/** @type {any} */ p, /** @type {number} */ pi) {
         if (!p.grid) {
+          // Grid position (row * cols + col) -> the cells covering it: the first in a typed array, the rare
+          // further owners (a chunk's columns, an element held twice) in a map.
           const n = p.cells.length / STRIDE;
           p.count = n;
-          p.grid = new Map();
+          p.first = new Int32Array(p.rows * p.cols).fill(-1);
+          p.more = new Map();
+          p.grid = { get: function (/** @type {number} */ key) {
+            const f = p.first[key];
+            if (f < 0) return undefined;
+            const rest = p.more.get(key);
+            return rest ? [f].concat(rest) : [f];
+          } };
           for (let i = 0; i < n; ++i) {
             const at = i * STRIDE;
             for (let c = p.cells[at + F.col]; c <= p.cells[at + F.colLast]; ++c) {
               const key = p.cells[at + F.row] * p.cols + c;
-              const list = p.grid.get(key);
-              if (list) list.push(i); else p.grid.set(key, [i]);
+              if (p.first[key] < 0) p.first[key] = i;
+              else {
+                const list = p.more.get(key);
+                if (list) list.push(i); else p.more.set(key, [i]);
+              }
             }
           }
         }
@@ -199,10 +226,17 @@
     c.index = ref[1];
     c.operand = p.operand;
     c.lane = c.thread % 32;
-    c.tip = p.tips[ref[1]];
     c.drawn = !p.bare && p.labels[ref[1]] !== "";
-    c.label = c.drawn ? p.labels[ref[1]] : c.tip.split(" \u00b7 ")[0];
+    c.label = c.drawn ? p.labels[ref[1]] : "";
     return c;
+  }
+  // A cell's tooltip, asked of the engine when shown (the data carries none: most cells are never hovered),
+  // and its name: its label, or the tooltip's first field where it draws none.
+  /** @param {[number, number]} ref */
+  function tipOf(ref) {
+    // A panel shared with the first selector's picture (written once) is that picture's.
+    const own = shown.data.diagrams[diagramIndex].panels[ref[0]] ? diagramIndex : 0;
+    return engine.tooltip(own, ref[0], ref[1]);
   }
   /** @param {any} c */
   function colorKey(c) {
@@ -362,10 +396,14 @@
     }
   }
   // The canvas covers the scroll box's view of the picture (the sizer is as large as the whole picture).
-  function sync() {
+  function size() {
     const d = current();
     sizer.style.width = d.width * zoom + "px";
     sizer.style.height = d.height * zoom + "px";
+  }
+  function sync() {
+    const d = current();
+    size();
     const w = Math.min(d.width * zoom, box.clientWidth), h = Math.min(d.height * zoom, box.clientHeight || d.height * zoom);
     view = { x: box.scrollLeft / zoom, y: box.scrollTop / zoom, w: w / zoom, h: h / zoom };
     if (canvas.width !== Math.ceil(w * dpr) || canvas.height !== Math.ceil(h * dpr)) {
@@ -423,6 +461,8 @@
       return;
     }
     const c = cell(ref);
+    c.tip = tipOf(ref);
+    if (!c.drawn) c.label = c.tip.split(" \u00b7 ")[0];
     const data = shown.data;
     const who = shown.view === "smem" ? "chunk group " + c.thread : data.scope === "tmem" ? "TMEM lane " + c.thread
       : data.scope === "warpgroup" ? "T" + c.thread + " (warp " + Math.floor(c.thread / 32) + ", lane " + c.lane + ")"
@@ -441,12 +481,11 @@
     const table = colorTable();
     const used = new Set();
     const d = current();
-    d.panels.forEach(function (/** @type {any} */ p, /** @type {number} */ pi) {
-      for (let i = 0; i < p.count; ++i) {
-        const c = cell([pi, i]);
-        if (!lanes || lanes.has(c.thread)) used.add(colorKey(c));
+    for (const p of d.panels)
+      for (let at = 0; at < p.cells.length; at += STRIDE) {
+        const thread = p.cells[at + F.thread];
+        if (!lanes || lanes.has(thread)) used.add(colorKey({ thread: thread, reg: p.cells[at + F.reg] }));
       }
-    });
     const keys = Array.from(used).sort(function (a, b) { return a - b; });
     const by = state.options.color, scope = shown.data.scope;
     const title = by === "lane" ? (scope === "tmem" ? "colour = TMEM lane % 32: the lane of the warp that reaches it"
@@ -548,9 +587,15 @@
   // then applies the page's own options and the pinned cell.
   /** @param {ViewState} next */
   function apply(next) {
+    const started = performance.now();
     if (!next.spec && next.cell && state.spec) next.spec = state.spec; // an old "#A:3,11" link
     state = next;
     showError("");
+    if (next.query !== undefined) {
+      const search = /** @type {HTMLInputElement} */ ($("search"));
+      search.value = next.query;
+      filter(next.query);
+    }
     if (!state.spec) {
       $("variant").hidden = true;
       $("intro").hidden = false;
@@ -559,19 +604,27 @@
     }
     const key = state.spec + "?" + engineOptions(state.options);
     if (key !== shownKey) {
-      const started = performance.now();
       const answer = engine.view(state.spec, engineOptions(state.options));
       if (answer.error) {
         showError(answer.error);
-        $("variant").hidden = true;
-        $("intro").hidden = true;
-        shown = null;
-        shownKey = "";
+        // A bad option of the variant shown keeps its picture and pickers, to correct it there.
+        if (!shown || shown.spec !== state.spec) {
+          $("variant").hidden = true;
+          $("intro").hidden = true;
+          shown = null;
+          shownKey = "";
+        }
         return;
       }
       shown = answer;
       shownKey = key;
+      const prepared = performance.now();
       diagrams = prepare(answer.data);
+      const b = document.body.dataset;
+      b.viewEngineMs = String(Math.round(engine.lastMs.engine));
+      b.viewParseMs = String(Math.round(engine.lastMs.parse));
+      b.viewBytes = String(engine.lastMs.bytes);
+      b.prepareMs = String(Math.round(performance.now() - prepared));
       hover = cursor = pinned = null;
       header();
       document.body.dataset.viewMs = String(Math.round(performance.now() - started));
@@ -583,10 +636,10 @@
     }
     $("variant").hidden = false;
     $("intro").hidden = true;
-    controls();
     const sel = Number(state.options.sel);
     const k = state.options.sel === "" ? 0 : diagrams.findIndex(function (d) { return d.selector === sel; });
     diagramIndex = Math.max(0, k);
+    controls();
     zoom = Math.min(4, Math.max(0.25, Number(state.options.zoom) || 1));
     try {
       lanes = parseLanes(state.options.lanes);
@@ -600,10 +653,14 @@
     if (state.cell && !pinned)
       showError("The link names " + state.cell.operand + " row " + state.cell.row + " col " + state.cell.col +
                 ", which " + state.spec + " does not have.");
+    size(); // (the scroll box can scroll to the pinned cell once the picture has its size)
     if (pinned) reveal(pinned);
     overlay();
     markCurrent();
     document.title = state.spec + " \u2014 lanemap";
+    // From the URL to the picture drawn (the engine's answer, its parsing, the indexes, the canvas), for the
+    // record (docs/performance.md, "The web app").
+    document.body.dataset.paintMs = String(Math.round(performance.now() - started));
   }
   /** @param {ViewState} next */
   function go(next) {
@@ -672,6 +729,12 @@
     /** @type {HTMLSelectElement} */ ($("major")).value = o.major;
     /** @type {HTMLSelectElement} */ ($("swizzle")).value = o.swizzle;
     /** @type {HTMLSelectElement} */ ($("zoom")).value = o.zoom;
+    $("tileBox").hidden = $("permBox").hidden = !shown.takes.tile;
+    $("accessBox").hidden = !shown.takes.access;
+    for (const id of ["atoms", "perm", "ld"]) {
+      const input = /** @type {HTMLInputElement} */ ($(id));
+      if (document.activeElement !== input) input.value = /** @type {any} */ (o)[id];
+    }
   }
 
   /** @param {string} text @returns {Set<number>|null} "0-3,13" -> a set; throws naming the bad part */
@@ -735,9 +798,17 @@
     $("count").textContent = matches.size + " of " + catalog.length + " variants";
   }
   function markCurrent() {
+    const list = $("catalog");
     for (const a of links) {
-      if (a.textContent === state.spec) a.setAttribute("aria-current", "page");
-      else a.removeAttribute("aria-current");
+      if (a.textContent !== state.spec) {
+        a.removeAttribute("aria-current");
+        continue;
+      }
+      a.setAttribute("aria-current", "page");
+      // In sight in the list (the list scrolls, not the page).
+      const top = a.offsetTop - list.offsetTop;
+      if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - a.offsetHeight)
+        list.scrollTop = Math.max(0, top - list.clientHeight / 3);
     }
   }
 
@@ -893,6 +964,11 @@
     $(id).addEventListener("change", function (ev) {
       setOptions({ [key]: /** @type {HTMLSelectElement} */ (ev.target).value });
     });
+  for (const id of ["atoms", "perm", "ld"])
+    $(id).addEventListener("change", function (ev) {
+      go({ spec: state.spec, cell: null, options: Object.assign({}, state.options,
+           { [id]: /** @type {HTMLInputElement} */ (ev.target).value.replace(/\s+/g, ""), sel: "" }) });
+    });
   $("lanes").addEventListener("change", function (ev) {
     setOptions({ lanes: /** @type {HTMLInputElement} */ (ev.target).value.replace(/\s+/g, "") });
   });
@@ -940,6 +1016,9 @@
   /** @type {any} */ (window).lanemapApp = {
     state: function () { return state; },
     hashOf: hashOf,
+    cellCount: function () {
+      return current().panels.reduce(function (/** @type {number} */ n, /** @type {any} */ p) { return n + p.count; }, 0);
+    },
     parseHash: parseHash,
     clientPoint: function (/** @type {string} */ operand, /** @type {number} */ row, /** @type {number} */ col) {
       const ref = findCell(operand, row, col);

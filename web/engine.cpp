@@ -14,6 +14,8 @@
 #include "lanemap/site.hpp"
 #include "lanemap/smem.hpp"
 #include "lanemap/spec.hpp"
+#include "lanemap/tile.hpp"
+#include "lanemap/tmem.hpp"
 #include "lanemap/version.hpp"
 
 #include <nlohmann/json.hpp>
@@ -30,7 +32,8 @@ namespace {
 using nlohmann::json;
 using namespace lanemap;
 
-std::string g_answer; // what the last call returned
+std::string g_answer;         // what the last call returned
+std::vector<Diagram> g_shown; // the pictures of the last lm_view: the page asks for their cells' tooltips
 
 const char* answer(std::string text) {
     g_answer = std::move(text);
@@ -85,9 +88,22 @@ Request readRequest(std::string_view spec, std::string_view optionText) {
     Request request{selectionOf(parsed), View::Layout};
     Params& params = request.selection.params;
     const std::map<std::string, std::string> options = readOptions(optionText);
-    std::string major, swizzle;
+    std::string major, swizzle, atoms, perm;
     for (const auto& [key, value] : options) {
-        if (key == "major") {
+        if (key == "ld" || key == "st") {
+            // A tcgen05.mma's D read by a tcgen05.ld (or its A written by a tcgen05.st), as --ld / --st.
+            const tmem::Op op = key == "ld" ? tmem::Op::Ld : tmem::Op::St;
+            std::string error;
+            const std::optional<tmem::Access> access = tmem::parseAccess(value, op, error);
+            if (!access || access->op != op)
+                throw std::invalid_argument("invalid " + key + " '" + value +
+                                            "': " + (access ? "names the other operation" : error));
+            params.access = access;
+        } else if (key == "atoms") {
+            atoms = value;
+        } else if (key == "perm") {
+            perm = value;
+        } else if (key == "major") {
             major = value;
         } else if (key == "swizzle") {
             swizzle = value;
@@ -99,8 +115,9 @@ Request readRequest(std::string_view spec, std::string_view optionText) {
         } else if (key == "sel" || key == "color" || key == "palette" || key == "lanes" || key == "zoom") {
             // The page's own choices (which selector's picture, colours, lane filter): not the engine's.
         } else {
-            throw std::invalid_argument("unknown option '" + key +
-                                        "'; valid: view, major, swizzle, sel, color, palette, lanes, zoom");
+            throw std::invalid_argument(
+                "unknown option '" + key +
+                "'; valid: view, major, swizzle, ld, st, atoms, perm, sel, color, palette, lanes, zoom");
         }
     }
     if (!major.empty() || !swizzle.empty()) {
@@ -114,6 +131,13 @@ Request readRequest(std::string_view spec, std::string_view optionText) {
             throw std::invalid_argument("unknown swizzle '" + swizzle +
                                         "'; valid: " + std::string(smem::swizzleList()));
         params.smem = smem::Choice{*m, *w};
+    }
+    if (!atoms.empty() || !perm.empty()) {
+        // A tile of the atom (CuTe's make_tiled_mma), as --atom-layout / --permutation.
+        std::string error;
+        params.tile = tile::parseTileLayout(atoms.empty() ? "(1,1,1)" : atoms, perm, error);
+        if (!params.tile)
+            throw std::invalid_argument(error);
     }
     if (const std::string error = validate(request.selection); !error.empty())
         throw std::invalid_argument(error);
@@ -214,7 +238,7 @@ const char* lm_view(const char* spec, const char* options) {
     try {
         const Request request = readRequest(spec, options);
         const std::shared_ptr<const Instruction> in = instantiate(request.selection);
-        const std::vector<Diagram> pictures = picturesOf(*in, request);
+        std::vector<Diagram> pictures = picturesOf(*in, request);
         json views = json::array({"layout"});
         if (smem::hasSharedMemoryOperands(*in))
             views.push_back("smem");
@@ -224,15 +248,38 @@ const char* lm_view(const char* spec, const char* options) {
         out += json(std::string(request.selection.variant->family->name)).dump();
         out += ",\"views\":";
         out += views.dump();
+        // The parameters the page offers pickers for: a tile (its family takes one: a one-atom tile fits)
+        // and a tcgen05.ld / tcgen05.st (a tcgen05.mma).
+        Selection tiled = request.selection;
+        std::string tileError;
+        tiled.params.tile = tile::parseTileLayout("(1,1,1)", "", tileError);
+        out += ",\"takes\":";
+        out += json{{"tile", tiled.params.tile && validate(tiled).empty()},
+                    {"access", tmem::mmaOf(*request.selection.variant) != nullptr}}
+                   .dump();
         out += ",\"view\":\"";
         out += request.view == View::SharedMemory ? "smem" : "layout";
         out += "\",\"data\":";
-        siteData(out, *in, pictures, {.header = true});
+        siteData(out, *in, pictures, {.header = true, .tooltips = false});
+        g_shown = std::move(pictures);
         out += '}';
         return answer(std::move(out));
     } catch (const std::exception& e) {
         return failure(e.what());
     }
+}
+
+// The tooltip of a cell of the last lm_view's pictures (Diagram::tooltip): picture, panel, the cell's index
+// in its panel. Plain text (not JSON); "" for an index out of range.
+const char* lm_tooltip(int picture, int panel, int cell) {
+    if (picture < 0 || static_cast<std::size_t>(picture) >= g_shown.size())
+        return answer(std::string());
+    const Diagram& d = g_shown[static_cast<std::size_t>(picture)];
+    if (panel < 0 || static_cast<std::size_t>(panel) >= d.panels.size() || cell < 0 ||
+        static_cast<std::uint32_t>(cell) >= d.panels[static_cast<std::size_t>(panel)].cellCount)
+        return answer(std::string());
+    const DiagramPanel& p = d.panels[static_cast<std::size_t>(panel)];
+    return answer(std::string(d.tooltipText(d.cells[p.firstCell + static_cast<std::uint32_t>(cell)]).view()));
 }
 
 // One export of a selection: {"document", "extension"}; `format` as the CLI spells it (json, svg, cute, ...).

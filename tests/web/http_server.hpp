@@ -87,12 +87,19 @@ class HttpServer {
         target = target.substr(0, target.find_first_of("?#"));
         if (target.empty() || target == "/")
             target = "/index.html";
-        const std::filesystem::path file = m_root / target.substr(1);
+        std::filesystem::path file = m_root / target.substr(1);
         std::string body, status = "200 OK";
         std::ifstream in(file, std::ios::binary);
         if (target.find("..") != std::string::npos || !in) {
+            // As GitHub Pages does: a missing file is answered with the folder's 404.html, when it has one.
             status = "404 Not Found";
-            body = "not found";
+            std::ifstream notFound(m_root / "404.html", std::ios::binary);
+            std::ostringstream s;
+            if (notFound)
+                s << notFound.rdbuf();
+            body = notFound ? s.str() : "not found";
+            if (notFound)
+                file = m_root / "404.html";
         } else {
             std::ostringstream s;
             s << in.rdbuf();

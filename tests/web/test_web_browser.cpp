@@ -12,14 +12,18 @@
 #include "lanemap/diagram.hpp"
 #include "lanemap/export.hpp"
 #include "lanemap/search.hpp"
+#include "lanemap/selection.hpp"
 #include "lanemap/site.hpp"
 #include "lanemap/smem.hpp"
 #include "lanemap/spec.hpp"
+#include "lanemap/tile.hpp"
+#include "lanemap/tmem.hpp"
 
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <cstdlib>
+#include <iostream>
 #include <memory>
 #include <set>
 #include <thread>
@@ -323,13 +327,71 @@ TEST_F(Web, SharedMemoryViewDrawsTheEnginesPlacementForTheChosenSwizzle) {
     EXPECT_EQ(browser().evaluate("document.getElementById('view').value"), "smem");
 }
 
+// The cells of the engine's first picture of `spec` with `params` (what the page must draw).
+std::size_t engineCells(const std::string& spec, const Params& params) {
+    Selection selection{Catalog::instance().variant(spec), params};
+    return siteDiagrams(*instantiate(selection)).front().cells.size();
+}
+
+TEST_F(Web, TileAndTensorMemoryAccessOptionsAreTheEnginesParameters) {
+    std::string error;
+    Params tiled;
+    tiled.tile = tile::parseTileLayout("(2,2,1)", "", error);
+    ASSERT_TRUE(tiled.tile) << error;
+    ASSERT_TRUE(open("#mma.m16n8k16.f16?atoms=(2,2,1)"));
+    EXPECT_EQ(data("error"), "");
+    EXPECT_EQ(browser().evaluate("lanemapApp.cellCount()").get<std::size_t>(),
+              engineCells("mma.m16n8k16.f16", tiled));
+    EXPECT_EQ(browser().evaluate("document.getElementById('tileBox').hidden"), false);
+    EXPECT_EQ(browser().evaluate("document.getElementById('atoms').value"), "(2,2,1)");
+
+    Params read;
+    read.access = tmem::parseAccess("32x32b.x2", tmem::Op::Ld, error);
+    ASSERT_TRUE(read.access) << error;
+    const std::string spec = "tcgen05.mma.cta_group::1.kind::f16.m128";
+    ASSERT_TRUE(open("#" + spec + "?ld=32x32b.x2"));
+    EXPECT_EQ(data("error"), "");
+    EXPECT_EQ(browser().evaluate("lanemapApp.cellCount()").get<std::size_t>(), engineCells(spec, read));
+    EXPECT_NE(engineCells(spec, read), engineCells(spec, Params{}));
+
+    // A bad tile: the parser's message, and the picture stays to correct it.
+    ASSERT_TRUE(open("#mma.m16n8k16.f16"));
+    browser().evaluate("(function(){const s=document.getElementById('atoms'); s.value='(2,x,1)';"
+                       "s.dispatchEvent(new Event('change'));})()");
+    ASSERT_FALSE(tile::parseTileLayout("(2,x,1)", "", error));
+    EXPECT_NE(data("error").find(error), std::string::npos) << data("error") << " lacks " << error;
+    EXPECT_EQ(browser().evaluate("document.getElementById('variant').hidden"), false);
+}
+
 TEST_F(Web, LargestTensorMemoryViewOpensAndHovers) {
+    // The largest picture of the catalog: a cta_group::2 m256 D in Tensor Memory, 256 lanes x 256 columns.
     ASSERT_TRUE(open("#tcgen05.mma.cta_group::2.kind::f16.m256"));
     EXPECT_EQ(data("error"), "");
+    const Diagram d =
+        siteDiagrams(*Catalog::instance().instruction("tcgen05.mma.cta_group::2.kind::f16.m256")).front();
+    EXPECT_EQ(browser().evaluate("lanemapApp.cellCount()").get<std::size_t>(), d.cells.size());
     const json p = pointAt("D", 200, 100);
     ASSERT_TRUE(p.is_object());
     browser().mouseMove(p["x"], p["y"]);
     EXPECT_NE(data("litThread"), "");
+    // Hover over 200 cells, timed in the page (the handler draws synchronously): printed for
+    // docs/performance.md, not asserted (no timed assertions).
+    const json t = json::parse(
+        browser()
+            .evaluate(
+                "(function(){const s=document.getElementById('sizer'); const r=s.getBoundingClientRect();"
+                "const times=[]; for (let i=0;i<200;++i){ const x=r.left+20+(i*37)%600, "
+                "y=r.top+120+(i*53)%500;"
+                "const t=performance.now(); s.dispatchEvent(new MouseEvent('mousemove',{clientX:x,clientY:y,"
+                "bubbles:true})); times.push(performance.now()-t);} times.sort(function(a,b){return a-b;});"
+                "return JSON.stringify({median:times[100], p95:times[190], max:times[199]});})()")
+            .get<std::string>());
+    std::cout << "[ web timing ] engine start " << data("engineMs") << " ms, first paint of "
+              << "tcgen05.mma.cta_group::2.kind::f16.m256 " << data("paintMs") << " ms (engine view "
+              << data("viewMs") << " ms: in the engine " << data("viewEngineMs") << " ms, JSON.parse "
+              << data("viewParseMs") << " ms of " << data("viewBytes") << " characters, indexes "
+              << data("prepareMs") << " ms), hover median " << t["median"].get<double>() << " ms, p95 "
+              << t["p95"].get<double>() << " ms, max " << t["max"].get<double>() << " ms\n";
 }
 
 TEST_F(Web, APhoneWideScreenDoesNotScrollSideways) {
@@ -347,6 +409,25 @@ TEST_F(Web, APhoneWideScreenDoesNotScrollSideways) {
     EXPECT_LE(w[0].get<double>(), 390) << w.dump();
     EXPECT_LE(w[1].get<double>(), 390) << w.dump();
     EXPECT_LE(w[2].get<double>(), 390) << w.dump();
+}
+
+TEST_F(Web, OldStaticSiteLinksOpenTheSameViewInTheApp) {
+    // A host answering a missing file with 404.html (GitHub Pages): a static page's link lands in the app.
+    ASSERT_TRUE(browser().open(s_server->url("mma.m16n8k16.f16.html#A:3,11")));
+    EXPECT_EQ(hash(), "#mma.m16n8k16.f16/A:3,11");
+    EXPECT_EQ(data("pinned"), "A:3,11");
+    ASSERT_TRUE(browser().open(s_server->url("mma.sp.m16n8k32.s8.html#metadata:0,0;selector=1")));
+    EXPECT_EQ(hash(), "#mma.sp.m16n8k32.s8/metadata:0,0?sel=1");
+    EXPECT_EQ(data("pinned"), "metadata:0,0");
+    EXPECT_EQ(browser().evaluate("document.getElementById('selector').value"), "1");
+    // The static index's search link: the catalog filtered.
+    ASSERT_TRUE(browser().open(s_server->url("index.html#q=wgmma%20sparse")));
+    std::size_t expected = 0;
+    for (const Variant* v : Catalog::instance().variants())
+        expected += matchesSearch(searchText(*v), searchWords("wgmma sparse"));
+    EXPECT_TRUE(until("document.getElementById('count').textContent.startsWith('" + std::to_string(expected) +
+                      " of')"))
+        << text("count");
 }
 
 } // namespace

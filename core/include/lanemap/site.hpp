@@ -30,6 +30,9 @@ struct SiteDataOptions {
     // Also the PTX string, the caption lines and the errata (id, status, summary, evidence): what a static
     // page writes as HTML above the picture, and the web app (docs/web.md) draws from the data.
     bool header = false;
+    // Every cell's tooltip (Diagram::tooltip). Without: "tips" is null and the reader asks for the few it
+    // shows (the web app: a 65,536-cell Tensor Memory's tooltips would be most of its data).
+    bool tooltips = true;
 };
 // Appends the page's data (the `LANEMAP` object resources/site/variant.js and web/app.js draw: the Diagrams'
 // panels, cells, labels and tooltips, texts, lines, the palettes, the hardware verdict) as one JSON object.

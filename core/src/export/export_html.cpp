@@ -138,7 +138,7 @@ void cellFields(std::string& out, const DiagramCell& c) {
 
 // One panel: geometry, then its cells, labels and tooltips (Diagram::label / tooltip: the app's texts); a
 // panel whose cells draw no label ("bare") has no labels.
-void panel(std::string& out, const Diagram& d, const DiagramPanel& p) {
+void panel(std::string& out, const Diagram& d, const DiagramPanel& p, bool tips) {
     out += "{\"operand\":";
     jsString(out, p.name);
     out += ",\"kind\":";
@@ -182,6 +182,11 @@ void panel(std::string& out, const Diagram& d, const DiagramPanel& p) {
         // first field ("D(37,5) · CTA 0 lane 37 ...").
         out += "],\"bare\":1";
     }
+    if (!tips) {
+        // The reader asks for a cell's tooltip when it shows one (the web app's engine, docs/web.md).
+        out += bare ? ",\"tips\":null}" : "],\"tips\":null}";
+        return;
+    }
     out += bare ? ",\"tips\":[" : "],\"tips\":[";
     for (std::size_t i = p.firstCell; i < end; ++i) {
         if (i != p.firstCell)
@@ -194,7 +199,7 @@ void panel(std::string& out, const Diagram& d, const DiagramPanel& p) {
 // Everything of a Diagram the page draws: texts, lines, bit-field registers and the panels with their cells.
 // `first` (the first selector's Diagram, or null): panels identical to its are written as null, and the page
 // reuses them.
-void diagram(std::string& out, const Diagram& d, const Diagram* first) {
+void diagram(std::string& out, const Diagram& d, const Diagram* first, bool tips) {
     out += "{\"width\":";
     number(out, d.width);
     double height = d.height;
@@ -302,7 +307,7 @@ void diagram(std::string& out, const Diagram& d, const Diagram* first) {
         if (same)
             out += "null";
         else
-            panel(out, d, p);
+            panel(out, d, p, tips);
     }
     out += "]}";
 }
@@ -464,7 +469,7 @@ void siteData(std::string& out, const Instruction& in, const std::vector<Diagram
     for (std::size_t i = 0; i < diagrams.size(); ++i) {
         if (i)
             out += ',';
-        diagram(out, diagrams[i], i ? &diagrams.front() : nullptr);
+        diagram(out, diagrams[i], i ? &diagrams.front() : nullptr, options.tooltips);
     }
     out += "]}";
 }
@@ -590,7 +595,9 @@ std::string htmlIndex(const std::vector<const Variant*>& variants) {
         }
         out += "\n<li data-search=\"";
         html(out, searchText(*v));
-        out += "\"><a href=\"";
+        // "./": a page name with "::" before any "/" (mma.sp::ordered_metadata..., cta_group::1) would be
+        // read as a URL scheme, and the link would go nowhere.
+        out += "\"><a href=\"./";
         html(out, sitePageName(*v));
         out += "\">";
         html(out, v->spec);
