@@ -8,7 +8,8 @@
 // The URL holds the whole view (docs/web.md#links):
 //   #<spec>[/<operand>:<row>,<col>][?<option>=<value>&...]
 //   e.g. #mma.m16n8k16.f16/A:3,11?color=register&lanes=0-3
-// Options: view (layout, smem), major (k, mn), swizzle (128, 64, 32, none), ld / st (a tcgen05.mma's D read by
+// Options: view (layout, smem, banks), smem (the bank view's tile placement, as `banks --smem`:
+// row-major,pitch=64,swizzle=3,4,3), major (k, mn), swizzle (128, 64, 32, none), ld / st (a tcgen05.mma's D read by
 // a tcgen05.ld, its A written by a tcgen05.st: 32x32b.x2), atoms / perm (a tile of the atom, CuTe's
 // notation: (2,2,1)), sel (a sparsity selector), color (lane, register, group), palette (default, colorblind),
 // lanes (0-3,13), zoom (0.5 .. 2).
@@ -19,7 +20,7 @@
  * @typedef {{spec: string, ptx: string, family: string, m: number, n: number, k: number, sm: number,
  *            sparse: boolean}} CatalogRow
  * @typedef {{operand: string, row: number, col: number}} CellRef  a cell as a link names it
- * @typedef {{view: string, major: string, swizzle: string, ld: string, st: string, atoms: string,
+ * @typedef {{view: string, major: string, swizzle: string, smem: string, ld: string, st: string, atoms: string,
  *            perm: string, sel: string, color: string, palette: string, lanes: string, zoom: string}} Options
  * @typedef {{spec: string, cell: CellRef|null, options: Options, query?: string}} ViewState
  */
@@ -33,10 +34,10 @@
               colLast: 11, matrix: 12, owners: 13, source: 14 };
   const STRIDE = 15;
   /** @type {Options} */
-  const DEFAULTS = { view: "layout", major: "k", swizzle: "128", ld: "", st: "", atoms: "", perm: "", sel: "",
+  const DEFAULTS = { view: "layout", major: "k", swizzle: "128", smem: "", ld: "", st: "", atoms: "", perm: "", sel: "",
                      color: "lane", palette: "default", lanes: "", zoom: "1" };
   // The options the engine reads (the others are the page's own).
-  const ENGINE_OPTIONS = ["view", "major", "swizzle", "ld", "st", "atoms", "perm"];
+  const ENGINE_OPTIONS = ["view", "major", "swizzle", "smem", "ld", "st", "atoms", "perm"];
 
   const t0 = performance.now();
   const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -447,7 +448,7 @@
     const parts = [];
     for (const [op, v] of per)
       parts.push(op + ": " + v.n + (v.n === 1 ? " element" : " elements") +
-                 (shown.data.scope === "tmem" || shown.view === "smem" ? ""
+                 (shown.data.scope === "tmem" || shown.view !== "layout" ? ""
                   : " in " + v.regs.size + (v.regs.size === 1 ? " register" : " registers")));
     return parts.join("; ");
   }
@@ -702,7 +703,7 @@
     for (const v of shown.views) {
       const opt = document.createElement("option");
       opt.value = v;
-      opt.textContent = v === "smem" ? "shared memory" : "registers";
+      opt.textContent = v === "smem" ? "shared memory" : v === "banks" ? "shared-memory banks" : "registers";
       views.appendChild(opt);
     }
     views.value = shown.view;
@@ -731,7 +732,8 @@
     /** @type {HTMLSelectElement} */ ($("zoom")).value = o.zoom;
     $("tileBox").hidden = $("permBox").hidden = !shown.takes.tile;
     $("accessBox").hidden = !shown.takes.access;
-    for (const id of ["atoms", "perm", "ld"]) {
+    $("smemBox").hidden = shown.view !== "banks";
+    for (const id of ["atoms", "perm", "ld", "smem"]) {
       const input = /** @type {HTMLInputElement} */ ($(id));
       if (document.activeElement !== input) input.value = /** @type {any} */ (o)[id];
     }
@@ -964,7 +966,7 @@
     $(id).addEventListener("change", function (ev) {
       setOptions({ [key]: /** @type {HTMLSelectElement} */ (ev.target).value });
     });
-  for (const id of ["atoms", "perm", "ld"])
+  for (const id of ["atoms", "perm", "ld", "smem"])
     $(id).addEventListener("change", function (ev) {
       go({ spec: state.spec, cell: null, options: Object.assign({}, state.options,
            { [id]: /** @type {HTMLInputElement} */ (ev.target).value.replace(/\s+/g, ""), sel: "" }) });

@@ -6,9 +6,11 @@
 // Every answer is a JSON object; a bad input is {"error": "<what is wrong and what is valid>"}. The returned
 // pointer stays valid until the next call (the page copies it at once).
 
+#include "lanemap/banks.hpp"
 #include "lanemap/catalog.hpp"
 #include "lanemap/diagram.hpp"
 #include "lanemap/export.hpp"
+#include "lanemap/matrix_move.hpp"
 #include "lanemap/search.hpp"
 #include "lanemap/selection.hpp"
 #include "lanemap/site.hpp"
@@ -64,12 +66,19 @@ std::map<std::string, std::string> readOptions(std::string_view text) {
 }
 
 // The views a selection can be drawn in, beyond its operands.
-enum class View { Layout, SharedMemory };
+enum class View { Layout, SharedMemory, Banks };
 
 struct Request {
     Selection selection;
     View view = View::Layout;
+    std::string banksPlacement; // the banks view: the tile's placement, as `banks --smem` reads it
 };
+
+// Whether a variant has the bank view: a matrix move that reads or writes shared memory (ldmatrix, stmatrix).
+bool hasBanks(const Variant& v) {
+    const MatrixMove* move = matrixMoveOf(v);
+    return move && move->address;
+}
 
 // A spec (or PTX text) and the page's options -> the selection, as the CLI reads SPEC and its flags. Throws
 // std::invalid_argument with a message naming the bad input.
@@ -85,7 +94,7 @@ Request readRequest(std::string_view spec, std::string_view optionText) {
         }
         throw std::invalid_argument(message);
     }
-    Request request{selectionOf(parsed), View::Layout};
+    Request request{selectionOf(parsed), View::Layout, {}};
     Params& params = request.selection.params;
     const std::map<std::string, std::string> options = readOptions(optionText);
     std::string major, swizzle, atoms, perm;
@@ -110,14 +119,18 @@ Request readRequest(std::string_view spec, std::string_view optionText) {
         } else if (key == "view") {
             if (value == "smem")
                 request.view = View::SharedMemory;
+            else if (value == "banks")
+                request.view = View::Banks;
             else if (value != "layout" && !value.empty())
-                throw std::invalid_argument("unknown view '" + value + "'; valid: layout, smem");
+                throw std::invalid_argument("unknown view '" + value + "'; valid: layout, smem, banks");
+        } else if (key == "smem") {
+            request.banksPlacement = value;
         } else if (key == "sel" || key == "color" || key == "palette" || key == "lanes" || key == "zoom") {
             // The page's own choices (which selector's picture, colours, lane filter): not the engine's.
         } else {
-            throw std::invalid_argument(
-                "unknown option '" + key +
-                "'; valid: view, major, swizzle, ld, st, atoms, perm, sel, color, palette, lanes, zoom");
+            throw std::invalid_argument("unknown option '" + key +
+                                        "'; valid: view, major, swizzle, smem, ld, st, atoms, perm, sel, "
+                                        "color, palette, lanes, zoom");
         }
     }
     if (!major.empty() || !swizzle.empty()) {
@@ -161,6 +174,25 @@ Diagram sharedMemoryDiagram(const Instruction& in) {
 // The pictures of one request: the operands (one per sparsity selector; a TMA box in shared memory), or
 // wgmma's shared-memory operands.
 std::vector<Diagram> picturesOf(const Instruction& in, const Request& request) {
+    if (request.view == View::Banks) {
+        // The tile of an ldmatrix / stmatrix in shared memory, its bank groups and conflicts per phase (the
+        // app's bank view, `lanemap-cli banks`).
+        if (!hasBanks(in))
+            throw std::invalid_argument(in.spec + " reads and writes no shared memory (the bank view is "
+                                                  "ldmatrix's and stmatrix's); its view: layout");
+        std::string error;
+        const std::optional<banks::Placement> placement =
+            request.banksPlacement.empty() ? banks::Placement{}
+                                           : banks::parsePlacement(request.banksPlacement, error);
+        if (!placement)
+            throw std::invalid_argument(error);
+        const std::optional<banks::Analysis> analysis = banks::analyze(in, *placement, error);
+        if (!analysis)
+            throw std::invalid_argument(error);
+        std::vector<Diagram> out;
+        out.push_back(buildBanksDiagram(in, *analysis));
+        return out;
+    }
     if (request.view != View::SharedMemory)
         return siteDiagrams(in);
     if (!smem::hasSharedMemoryOperands(in))
@@ -242,6 +274,8 @@ const char* lm_view(const char* spec, const char* options) {
         json views = json::array({"layout"});
         if (smem::hasSharedMemoryOperands(*in))
             views.push_back("smem");
+        if (hasBanks(*in))
+            views.push_back("banks");
         std::string out = "{\"spec\":";
         out += json(request.selection.variant->spec).dump();
         out += ",\"family\":";
@@ -258,7 +292,7 @@ const char* lm_view(const char* spec, const char* options) {
                     {"access", tmem::mmaOf(*request.selection.variant) != nullptr}}
                    .dump();
         out += ",\"view\":\"";
-        out += request.view == View::SharedMemory ? "smem" : "layout";
+        out += request.view == View::SharedMemory ? "smem" : request.view == View::Banks ? "banks" : "layout";
         out += "\",\"data\":";
         siteData(out, *in, pictures, {.header = true, .tooltips = false});
         g_shown = std::move(pictures);

@@ -8,6 +8,7 @@
 #include "../site/devtools.hpp"
 #include "http_server.hpp"
 
+#include "lanemap/banks.hpp"
 #include "lanemap/catalog.hpp"
 #include "lanemap/diagram.hpp"
 #include "lanemap/export.hpp"
@@ -105,8 +106,12 @@ class Web : public ::testing::Test {
     // Waits (at most 10 s) until a script expression is true.
     static bool until(const std::string& expression) {
         for (int i = 0; i < 100; ++i) {
-            if (browser().evaluate(expression) == true)
-                return true;
+            try {
+                if (browser().evaluate(expression) == true)
+                    return true;
+            } catch (const std::runtime_error&) {
+                // The page navigated while the expression ran (a redirect): ask the next page.
+            }
             std::this_thread::sleep_for(std::chrono::milliseconds(100));
         }
         return false;
@@ -327,6 +332,31 @@ TEST_F(Web, SharedMemoryViewDrawsTheEnginesPlacementForTheChosenSwizzle) {
     EXPECT_EQ(browser().evaluate("document.getElementById('view').value"), "smem");
 }
 
+TEST_F(Web, BankViewDrawsTheEnginesAnalysisForThePlacement) {
+    const Variant* move = Catalog::instance().variant("ldmatrix.m8n8.x4.b16");
+    ASSERT_NE(move, nullptr);
+    std::string error;
+    const std::optional<banks::Placement> placement = banks::parsePlacement("row-major,pitch=64", error);
+    ASSERT_TRUE(placement) << error;
+    const std::optional<banks::Analysis> analysis = banks::analyze(*move, *placement, error);
+    ASSERT_TRUE(analysis) << error;
+    const Diagram d = buildBanksDiagram(*move, *analysis);
+    ASSERT_TRUE(open("#ldmatrix.m8n8.x4.b16?view=banks&smem=row-major,pitch=64"));
+    EXPECT_EQ(data("error"), "");
+    EXPECT_EQ(browser().evaluate("lanemapApp.cellCount()").get<std::size_t>(), d.cells.size());
+    const DiagramPanel& p = d.panels.front();
+    const DiagramCell& c = d.cells[p.firstCell + 3];
+    const json pt = pointAt(linkOperand(p.name), c.row, c.col);
+    browser().mouseMove(pt["x"], pt["y"]);
+    EXPECT_NE(text("details").find(d.tooltip(c)), std::string::npos)
+        << text("details") << " lacks " << d.tooltip(c);
+    EXPECT_EQ(browser().evaluate("document.getElementById('smem').value"), "row-major,pitch=64");
+    // A placement the parser refuses: its message.
+    ASSERT_TRUE(open("#ldmatrix.m8n8.x4.b16?view=banks&smem=diagonal"));
+    ASSERT_FALSE(banks::parsePlacement("diagonal", error));
+    EXPECT_NE(data("error").find(error), std::string::npos) << data("error");
+}
+
 // The cells of the engine's first picture of `spec` with `params` (what the page must draw).
 std::size_t engineCells(const std::string& spec, const Params& params) {
     Selection selection{Catalog::instance().variant(spec), params};
@@ -411,12 +441,31 @@ TEST_F(Web, APhoneWideScreenDoesNotScrollSideways) {
     EXPECT_LE(w[2].get<double>(), 390) << w.dump();
 }
 
+// Opens a URL that redirects (404.html -> the app) and waits for the app.
+bool openRedirected(Browser& b, const std::string& url) {
+    try {
+        if (b.open(url))
+            return true;
+    } catch (const std::runtime_error&) {
+        // Asked while the 404 page replaced itself: wait for the app below.
+    }
+    for (int i = 0; i < 100; ++i) {
+        try {
+            if (b.evaluate("document.body && document.body.dataset.ready === '1'") == true)
+                return true;
+        } catch (const std::runtime_error&) {
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return false;
+}
+
 TEST_F(Web, OldStaticSiteLinksOpenTheSameViewInTheApp) {
     // A host answering a missing file with 404.html (GitHub Pages): a static page's link lands in the app.
-    ASSERT_TRUE(browser().open(s_server->url("mma.m16n8k16.f16.html#A:3,11")));
+    ASSERT_TRUE(openRedirected(browser(), s_server->url("mma.m16n8k16.f16.html#A:3,11")));
     EXPECT_EQ(hash(), "#mma.m16n8k16.f16/A:3,11");
     EXPECT_EQ(data("pinned"), "A:3,11");
-    ASSERT_TRUE(browser().open(s_server->url("mma.sp.m16n8k32.s8.html#metadata:0,0;selector=1")));
+    ASSERT_TRUE(openRedirected(browser(), s_server->url("mma.sp.m16n8k32.s8.html#metadata:0,0;selector=1")));
     EXPECT_EQ(hash(), "#mma.sp.m16n8k32.s8/metadata:0,0?sel=1");
     EXPECT_EQ(data("pinned"), "metadata:0,0");
     EXPECT_EQ(browser().evaluate("document.getElementById('selector').value"), "1");
