@@ -78,6 +78,8 @@
     view(spec, options) { return this.call("view", spec, options); }
     /** @param {number} picture @param {number} panel @param {number} cell @returns {string} */
     tooltip(picture, panel, cell) { return this.m.UTF8ToString(this.m._lm_tooltip(picture, panel, cell)); }
+    /** @param {string} what @param {string} value @param {string} kind @returns {any} */
+    decode(what, value, kind) { return this.call("decode", what, value, kind); }
     /** @param {string} spec @param {string} options @param {string} format
      *  @returns {{document?: string, extension?: string, error?: string}} */
     exportDocument(spec, options, format) { return this.call("export", spec, options, format); }
@@ -597,9 +599,12 @@
       search.value = next.query;
       filter(next.query);
     }
-    if (!state.spec) {
+    const decode = /^decode\/(wgmma|smem|idesc)\/([^/]*)(?:\/([^/]*))?$/.exec(state.spec);
+    $("decoder").hidden = !!state.spec && !decode;
+    if (!state.spec || decode) {
       $("variant").hidden = true;
-      $("intro").hidden = false;
+      $("intro").hidden = !!decode;
+      if (decode) showDecoded(decode[1], decode[2], decode[3] || "f16");
       markCurrent();
       return;
     }
@@ -813,6 +818,53 @@
         list.scrollTop = Math.max(0, top - list.clientHeight / 3);
     }
   }
+
+  // ---- The descriptor decoder: #decode/<wgmma|smem|idesc>/<value>[/<kind>] ----
+  /** @param {string} what @param {string} value @param {string} kind */
+  function showDecoded(what, value, kind) {
+    /** @type {HTMLSelectElement} */ ($("decodeWhat")).value = what;
+    /** @type {HTMLSelectElement} */ ($("decodeKind")).value = kind;
+    /** @type {HTMLInputElement} */ ($("decodeValue")).value = value;
+    $("decodeKindBox").hidden = what !== "idesc";
+    const table = /** @type {HTMLTableElement} */ ($("decoded"));
+    const body = /** @type {HTMLElement} */ (table.tBodies[0]);
+    body.textContent = "";
+    $("broken").textContent = "";
+    const answer = engine.decode(what, value, kind);
+    if (answer.error) {
+      showError(answer.error);
+      table.hidden = true;
+      return;
+    }
+    for (const f of answer.fields) {
+      const tr = document.createElement("tr");
+      for (const t of [f.high === f.low ? String(f.low) : f.high + "\u2013" + f.low, f.name,
+                       "0x" + Number(f.raw).toString(16), f.meaning]) {
+        const td = document.createElement("td");
+        td.textContent = t;
+        tr.appendChild(td);
+      }
+      body.appendChild(tr);
+    }
+    for (const b of answer.broken) {
+      const li = document.createElement("li");
+      li.textContent = b;
+      $("broken").appendChild(li);
+    }
+    table.hidden = false;
+    document.title = "decode " + value + " \u2014 lanemap";
+  }
+  $("decodeWhat").addEventListener("change", function (ev) {
+    $("decodeKindBox").hidden = /** @type {HTMLSelectElement} */ (ev.target).value !== "idesc";
+  });
+  $("decodeForm").addEventListener("submit", function (ev) {
+    ev.preventDefault();
+    const what = /** @type {HTMLSelectElement} */ ($("decodeWhat")).value;
+    const value = /** @type {HTMLInputElement} */ ($("decodeValue")).value.trim();
+    const kind = /** @type {HTMLSelectElement} */ ($("decodeKind")).value;
+    go({ spec: "decode/" + what + "/" + value + (what === "idesc" ? "/" + kind : ""), cell: null,
+         options: Object.assign({}, DEFAULTS) });
+  });
 
   // ---- Exports ----
   /** @param {string} name @param {Blob} blob */

@@ -16,6 +16,7 @@
 #include "lanemap/site.hpp"
 #include "lanemap/smem.hpp"
 #include "lanemap/spec.hpp"
+#include "lanemap/tcgen05_desc.hpp"
 #include "lanemap/tile.hpp"
 #include "lanemap/tmem.hpp"
 #include "lanemap/version.hpp"
@@ -314,6 +315,60 @@ const char* lm_tooltip(int picture, int panel, int cell) {
         return answer(std::string());
     const DiagramPanel& p = d.panels[static_cast<std::size_t>(panel)];
     return answer(std::string(d.tooltipText(d.cells[p.firstCell + static_cast<std::uint32_t>(cell)]).view()));
+}
+
+// A descriptor decoded, as the app's decoder and `lanemap-cli decode` read it: `what` is "wgmma" (a wgmma
+// matrix descriptor), "smem" (a tcgen05 shared-memory descriptor) or "idesc" (a tcgen05 instruction
+// descriptor, of the mma kind `kind`); `value` decimal or 0x hex. {"fields": [{name, high, low, raw,
+// meaning}], "broken": [what the value breaks]}.
+const char* lm_decode(const char* what, const char* value, const char* kind) {
+    try {
+        const std::string_view w = what;
+        const int bits = w == "idesc" ? 32 : 64;
+        const std::optional<std::uint64_t> v = tcgen05::parseValue(value, bits);
+        if (!v)
+            return failure(std::string("'") + value + "' is not a " + std::to_string(bits) +
+                           "-bit value (decimal or 0x hex)");
+        json fields = json::array(), broken = json::array();
+        auto field = [&](const std::string& name, int high, int low, std::uint64_t raw,
+                         const std::string& meaning) {
+            fields.push_back(
+                {{"name", name}, {"high", high}, {"low", low}, {"raw", raw}, {"meaning", meaning}});
+        };
+        if (w == "wgmma") {
+            std::vector<std::string> rules;
+            for (const smem::DescriptorField& f : smem::descriptorFields(*v, &rules))
+                field(f.name, f.highBit, f.lowBit, f.raw, f.meaning);
+            for (const std::string& r : rules)
+                broken.push_back(r);
+        } else if (w == "smem" || w == "idesc") {
+            std::vector<tcgen05::Field> decoded;
+            std::vector<tcgen05::Violation> violations;
+            if (w == "smem") {
+                const tcgen05::DecodedSmemDescriptor d = tcgen05::decodeSmemDescriptor(*v);
+                decoded = d.fields;
+                violations = d.violations;
+            } else {
+                const std::optional<Kind> k = parseKind(kind);
+                if (!k || *k == Kind::None)
+                    return failure(std::string("unknown kind '") + kind +
+                                   "'; valid: " + std::string(tcgen05::kindList()));
+                const tcgen05::DecodedInstrDescriptor d =
+                    tcgen05::decodeInstrDescriptor(static_cast<std::uint32_t>(*v), *k);
+                decoded = d.fields;
+                violations = d.violations;
+            }
+            for (const tcgen05::Field& f : decoded)
+                field(f.name, f.highBit, f.lowBit, f.raw, f.meaning);
+            for (const tcgen05::Violation& r : violations)
+                broken.push_back(r.field + ": " + r.rule);
+        } else {
+            return failure(std::string("unknown descriptor '") + what + "'; valid: wgmma, smem, idesc");
+        }
+        return answer(json{{"fields", std::move(fields)}, {"broken", std::move(broken)}});
+    } catch (const std::exception& e) {
+        return failure(e.what());
+    }
 }
 
 // One export of a selection: {"document", "extension"}; `format` as the CLI spells it (json, svg, cute, ...).

@@ -17,6 +17,7 @@
 #include "lanemap/site.hpp"
 #include "lanemap/smem.hpp"
 #include "lanemap/spec.hpp"
+#include "lanemap/tcgen05_desc.hpp"
 #include "lanemap/tile.hpp"
 #include "lanemap/tmem.hpp"
 
@@ -355,6 +356,35 @@ TEST_F(Web, BankViewDrawsTheEnginesAnalysisForThePlacement) {
     ASSERT_TRUE(open("#ldmatrix.m8n8.x4.b16?view=banks&smem=diagonal"));
     ASSERT_FALSE(banks::parsePlacement("diagonal", error));
     EXPECT_NE(data("error").find(error), std::string::npos) << data("error");
+}
+
+TEST_F(Web, DescriptorsDecodeAsTheEngineReadsThem) {
+    // A wgmma matrix descriptor: every field, reserved ones included, with the decoder's meaning.
+    const std::uint64_t bits = 0x4000004000010000ULL;
+    std::vector<std::string> broken;
+    const std::vector<smem::DescriptorField> fields = smem::descriptorFields(bits, &broken);
+    ASSERT_TRUE(open("#decode/wgmma/0x4000004000010000"));
+    EXPECT_EQ(data("error"), "");
+    EXPECT_EQ(browser().evaluate("document.querySelectorAll('#decoded tbody tr').length").get<std::size_t>(),
+              fields.size());
+    for (std::size_t i = 0; i < fields.size(); ++i)
+        EXPECT_EQ(browser().evaluate("document.querySelectorAll('#decoded tbody tr')[" + std::to_string(i) +
+                                     "].cells[3].textContent"),
+                  fields[i].meaning);
+    // A tcgen05 instruction descriptor of a kind, typed into the form: the URL follows.
+    browser().evaluate("(function(){document.getElementById('decodeWhat').value='idesc';"
+                       "document.getElementById('decodeKind').value='f16';"
+                       "document.getElementById('decodeValue').value='0x08200490';"
+                       "document.getElementById('decodeForm').requestSubmit();})()");
+    EXPECT_EQ(hash(), "#decode/idesc/0x08200490/f16");
+    const tcgen05::DecodedInstrDescriptor idesc = tcgen05::decodeInstrDescriptor(0x08200490u, Kind::F16);
+    EXPECT_EQ(browser().evaluate("document.querySelectorAll('#decoded tbody tr').length").get<std::size_t>(),
+              idesc.fields.size());
+    EXPECT_EQ(browser().evaluate("document.getElementById('broken').children.length").get<std::size_t>(),
+              idesc.violations.size());
+    // Not a number: said so.
+    ASSERT_TRUE(open("#decode/smem/0xZZ"));
+    EXPECT_NE(data("error").find("'0xZZ' is not a 64-bit value"), std::string::npos) << data("error");
 }
 
 // The cells of the engine's first picture of `spec` with `params` (what the page must draw).
