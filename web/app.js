@@ -229,6 +229,8 @@
     c.index = ref[1];
     c.operand = p.operand;
     c.lane = c.thread % 32;
+    // Memory panels carry the key their view colours by (a chunk's bank group): lane colours show it.
+    c.key = p.keys ? p.keys[ref[1]] : undefined;
     c.drawn = !p.bare && p.labels[ref[1]] !== "";
     c.label = c.drawn ? p.labels[ref[1]] : "";
     return c;
@@ -246,7 +248,7 @@
     const by = state.options.color;
     if (by === "register") return c.reg;
     if (by === "group") return (c.thread % 32) >> 2;
-    return c.thread % 32;
+    return c.key !== undefined ? c.key : c.thread % 32;
   }
   function colorTable() {
     const pal = shown.data.palettes[state.options.palette] || shown.data.palettes["default"];
@@ -485,13 +487,19 @@
     const used = new Set();
     const d = current();
     for (const p of d.panels)
-      for (let at = 0; at < p.cells.length; at += STRIDE) {
+      for (let at = 0, i = 0; at < p.cells.length; at += STRIDE, ++i) {
         const thread = p.cells[at + F.thread];
-        if (!lanes || lanes.has(thread)) used.add(colorKey({ thread: thread, reg: p.cells[at + F.reg] }));
+        if (!lanes || lanes.has(thread))
+          used.add(colorKey({ thread: thread, reg: p.cells[at + F.reg], key: p.keys ? p.keys[i] : undefined }));
       }
     const keys = Array.from(used).sort(function (a, b) { return a - b; });
     const by = state.options.color, scope = shown.data.scope;
-    const title = by === "lane" ? (scope === "tmem" ? "colour = TMEM lane % 32: the lane of the warp that reaches it"
+    // Shared-memory chunks (not an ldmatrix's bank view, whose keys are the threads) are coloured by bank group.
+    const memory = by === "lane" && shown.view !== "banks" && d.panels.some(function (/** @type {any} */ p) {
+      return !!p.keys;
+    });
+    const title = memory ? "colour = the bank group a chunk lands in: banks 4k..4k+3"
+      : by === "lane" ? (scope === "tmem" ? "colour = TMEM lane % 32: the lane of the warp that reaches it"
       : scope === "warpgroup" ? "colour = lane (thread % 32); label T<thread>: thread = 32 \u00d7 warp + lane"
       : "colour = lane (%laneid); label T<lane>:<operand><element index>")
       : by === "register" ? "colour = fragment register (metadata: the e register)"
@@ -507,7 +515,7 @@
       const i = document.createElement("i");
       i.style.background = table[k % table.length][0];
       e.appendChild(i);
-      e.appendChild(document.createTextNode(by === "lane" ? "lane " + k : by === "register" ? "reg " + k
+      e.appendChild(document.createTextNode(memory ? "banks " + 4 * k + "\u2013" + (4 * k + 3) : by === "lane" ? "lane " + k : by === "register" ? "reg " + k
         : "group " + k + " (lanes " + 4 * k + "\u2013" + (4 * k + 3) + ")"));
       el.appendChild(e);
     }
@@ -1070,6 +1078,11 @@
   /** @type {any} */ (window).lanemapApp = {
     state: function () { return state; },
     hashOf: hashOf,
+    // The fill the page paints a cell with (tests compare it with the Diagram's).
+    fillOf: function (/** @type {string} */ operand, /** @type {number} */ row, /** @type {number} */ col) {
+      const ref = findCell(operand, row, col);
+      return ref ? colors(cell(ref))[0] : null;
+    },
     cellCount: function () {
       return current().panels.reduce(function (/** @type {number} */ n, /** @type {any} */ p) { return n + p.count; }, 0);
     },

@@ -24,6 +24,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <memory>
@@ -325,6 +326,21 @@ TEST_F(Web, SharedMemoryViewDrawsTheEnginesPlacementForTheChosenSwizzle) {
         appendSharedMemory(d, ops[i]);
     const DiagramPanel& p = d.panels.front();
     const DiagramCell& c = d.cells[p.firstCell + 5];
+    // Every cell of the memory map in the Diagram's colour (the bank group a chunk lands in).
+    for (const DiagramPanel& panel : d.panels) {
+        if (panel.kind != PanelKind::SharedMemoryMap)
+            continue;
+        for (std::uint32_t i = 0; i < panel.cellCount; i += 7) {
+            const DiagramCell& m = d.cells[panel.firstCell + i];
+            char hex[8];
+            std::snprintf(hex, sizeof hex, "#%02x%02x%02x", m.fill.r, m.fill.g, m.fill.b);
+            EXPECT_EQ(browser().evaluate("lanemapApp.fillOf(" + json(panel.name).dump() + "," +
+                                         std::to_string(m.row) + "," + std::to_string(m.col) + ")"),
+                      hex)
+                << panel.name << " " << m.row << "," << m.col;
+        }
+        break; // (the operands' maps share a name: the first is the one a link finds)
+    }
     const json pt = pointAt(linkOperand(p.name), c.row, c.col);
     browser().mouseMove(pt["x"], pt["y"]);
     EXPECT_NE(text("details").find(d.tooltip(c)), std::string::npos)

@@ -167,6 +167,17 @@ void panel(std::string& out, const Diagram& d, const DiagramPanel& p, bool tips)
         cellFields(out, d.cells[i]);
     if (p.cellCount)
         out.pop_back();
+    if (p.kind == PanelKind::SharedMemory || p.kind == PanelKind::SharedMemoryMap ||
+        p.kind == PanelKind::Chunks || p.kind == PanelKind::Addresses) {
+        // Memory cells are coloured by what their view says (a chunk's bank group, the thread supplying a row
+        // address), not by their hover group: the key of each, for the page's lane palette.
+        out += "],\"keys\":[";
+        for (std::size_t i = p.firstCell; i < end; ++i) {
+            if (i != p.firstCell)
+                out += ',';
+            integer(out, d.cells[i].colorKey);
+        }
+    }
     const bool bare = p.labels == CellLabels::None;
     if (!bare) {
         // A cell that draws no label (DiagramPanel::labels) has "" here, and the page names it by its
