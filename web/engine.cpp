@@ -37,6 +37,7 @@ using namespace lanemap;
 
 std::string g_answer;         // what the last call returned
 std::vector<Diagram> g_shown; // the pictures of the last lm_view: the page asks for their cells' tooltips
+std::vector<float> g_cells;   // the last lm_view's cell numbers, which the page reads from memory (lm_cells)
 
 const char* answer(std::string text) {
     g_answer = std::move(text);
@@ -295,13 +296,20 @@ const char* lm_view(const char* spec, const char* options) {
         out += ",\"view\":\"";
         out += request.view == View::SharedMemory ? "smem" : request.view == View::Banks ? "banks" : "layout";
         out += "\",\"data\":";
-        siteData(out, *in, pictures, {.header = true, .tooltips = false});
+        g_cells.clear();
+        siteData(out, *in, pictures, {.header = true, .tooltips = false, .cells = &g_cells});
         g_shown = std::move(pictures);
         out += '}';
         return answer(std::move(out));
     } catch (const std::exception& e) {
         return failure(e.what());
     }
+}
+
+// Where the last lm_view's cell numbers are: 15 floats a cell, each panel's "cellsAt" [first, cells] into
+// them.
+const float* lm_cells() {
+    return g_cells.data();
 }
 
 // The tooltip of a cell of the last lm_view's pictures (Diagram::tooltip): picture, panel, the cell's index

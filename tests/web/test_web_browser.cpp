@@ -180,6 +180,35 @@ TEST_F(Web, DeepLinkOfEveryFamilyPinsTheCellAndShowsTheEnginesText) {
     EXPECT_GE(checked, 8); // mma, mma.sp, wgmma, wgmma.sp, wmma, ldmatrix, stmatrix, tcgen05...
 }
 
+TEST_F(Web, EveryPanelOfABlockScaledAndASparseVariantDeepLinks) {
+    // Scale factors, metadata, Tensor Memory: a link to a cell of any panel pins that cell.
+    bool first = true;
+    for (const std::string spec : {"tcgen05.mma.cta_group::1.kind::mxf8f6f4.m128", "mma.sp.m16n8k32.s8"}) {
+        const Diagram d = siteDiagrams(*Catalog::instance().instruction(spec)).front();
+        ASSERT_GE(d.panels.size(), 3u) << spec;
+        for (const DiagramPanel& p : d.panels) {
+            if (!p.cellCount)
+                continue;
+            const DiagramCell& c = d.cells[p.firstCell + p.cellCount / 3];
+            const std::string link =
+                linkOperand(p.name) + ":" + std::to_string(c.row) + "," + std::to_string(c.col);
+            const std::string target = "#" + spec + "/" + link;
+            if (first) {
+                ASSERT_TRUE(open(target));
+                first = false;
+            } else {
+                browser().evaluate("location.hash = encodeURI(" + json(target).dump() + ")");
+            }
+            // The cell pinned is the first of its grid position (a position held twice links to its first).
+            const DiagramCell& shown = *cellOf(d, p.name, c.row, c.col);
+            EXPECT_TRUE(until("document.body.dataset.pinned === " + json(link).dump()))
+                << target << ": pinned '" << data("pinned") << "', error '" << data("error") << "'";
+            EXPECT_NE(text("details").find(d.tooltip(shown)), std::string::npos)
+                << target << ": " << text("details");
+        }
+    }
+}
+
 TEST_F(Web, HoverLightsTheLaneAndShowsTheEnginesTooltip) {
     const Diagram d = buildDiagram(*Catalog::instance().instruction("mma.m16n8k16.f16"));
     const DiagramCell* cell = cellOf(d, "A", 3, 11);
@@ -465,7 +494,8 @@ TEST_F(Web, LargestTensorMemoryViewOpensAndHovers) {
     std::cout << "[ web timing ] engine start " << data("engineMs") << " ms, first paint of "
               << "tcgen05.mma.cta_group::2.kind::f16.m256 " << data("paintMs") << " ms (engine view "
               << data("viewMs") << " ms: in the engine " << data("viewEngineMs") << " ms, JSON.parse "
-              << data("viewParseMs") << " ms of " << data("viewBytes") << " characters, indexes "
+              << data("viewParseMs") << " ms of " << data("viewBytes") << " characters, cells copied "
+              << data("viewCopyMs") << " ms, indexes "
               << data("prepareMs") << " ms), hover median " << t["median"].get<double>() << " ms, p95 "
               << t["p95"].get<double>() << " ms, max " << t["max"].get<double>() << " ms\n";
 }

@@ -33,6 +33,10 @@ struct SiteDataOptions {
     // Every cell's tooltip (Diagram::tooltip). Without: "tips" is null and the reader asks for the few it
     // shows (the web app: a 65,536-cell Tensor Memory's tooltips would be most of its data).
     bool tooltips = true;
+    // When given: the cells' numbers go here as floats (15 a cell, panel after panel, in the order the JSON
+    // would list them) and each panel has "cellsAt": [first number, cells] instead of "cells" — a reader that
+    // can take an array whole (the web app, from the engine's memory) skips parsing them as text.
+    std::vector<float>* cells = nullptr;
 };
 // Appends the page's data (the `LANEMAP` object resources/site/variant.js and web/app.js draw: the Diagrams'
 // panels, cells, labels and tooltips, texts, lines, the palettes, the hardware verdict) as one JSON object.

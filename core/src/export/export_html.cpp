@@ -124,6 +124,15 @@ std::string_view anchorName(TextAnchor a) {
 }
 
 // The fields of one cell in the page's flat array (resources/site/variant.js reads them in this order).
+// The same numbers as floats, for a reader that takes them as an array (SiteDataOptions::cells).
+void cellNumbers(std::vector<float>& out, const DiagramCell& c) {
+    for (double v : {c.rect.x, c.rect.y, c.rect.w, c.rect.h})
+        out.push_back(static_cast<float>(std::round(v * 100.0) / 100.0));
+    for (int v : {int(c.thread), int(c.element), int(c.reg), int(c.bitLo), int(c.bitHi), int(c.row),
+                  int(c.col), int(c.colLast), int(c.matrix), int(c.owners), int(c.source)})
+        out.push_back(static_cast<float>(v));
+}
+
 void cellFields(std::string& out, const DiagramCell& c) {
     for (double v : {c.rect.x, c.rect.y, c.rect.w, c.rect.h}) {
         number(out, v);
@@ -138,7 +147,8 @@ void cellFields(std::string& out, const DiagramCell& c) {
 
 // One panel: geometry, then its cells, labels and tooltips (Diagram::label / tooltip: the app's texts); a
 // panel whose cells draw no label ("bare") has no labels.
-void panel(std::string& out, const Diagram& d, const DiagramPanel& p, bool tips) {
+void panel(std::string& out, const Diagram& d, const DiagramPanel& p, bool tips,
+           std::vector<float>* numbers) {
     out += "{\"operand\":";
     jsString(out, p.name);
     out += ",\"kind\":";
@@ -161,12 +171,23 @@ void panel(std::string& out, const Diagram& d, const DiagramPanel& p, bool tips)
     integer(out, p.rows);
     out += ",\"cols\":";
     integer(out, p.cols);
-    out += ",\"cells\":[";
     const std::size_t end = p.firstCell + p.cellCount;
-    for (std::size_t i = p.firstCell; i < end; ++i)
-        cellFields(out, d.cells[i]);
-    if (p.cellCount)
-        out.pop_back();
+    if (numbers) {
+        // The cells as [first number, cell count] in `numbers` (15 a cell); "cellsAt":[...] keeps the
+        // brackets of the inline form, so what follows closes the same way.
+        out += ",\"cellsAt\":[";
+        integer(out, static_cast<long long>(numbers->size()));
+        out += ',';
+        integer(out, p.cellCount);
+        for (std::size_t i = p.firstCell; i < end; ++i)
+            cellNumbers(*numbers, d.cells[i]);
+    } else {
+        out += ",\"cells\":[";
+        for (std::size_t i = p.firstCell; i < end; ++i)
+            cellFields(out, d.cells[i]);
+        if (p.cellCount)
+            out.pop_back();
+    }
     if (p.kind == PanelKind::SharedMemory || p.kind == PanelKind::SharedMemoryMap ||
         p.kind == PanelKind::Chunks || p.kind == PanelKind::Addresses) {
         // Memory cells are coloured by what their view says (a chunk's bank group, the thread supplying a row
@@ -210,7 +231,8 @@ void panel(std::string& out, const Diagram& d, const DiagramPanel& p, bool tips)
 // Everything of a Diagram the page draws: texts, lines, bit-field registers and the panels with their cells.
 // `first` (the first selector's Diagram, or null): panels identical to its are written as null, and the page
 // reuses them.
-void diagram(std::string& out, const Diagram& d, const Diagram* first, bool tips) {
+void diagram(std::string& out, const Diagram& d, const Diagram* first, bool tips,
+             std::vector<float>* numbers) {
     out += "{\"width\":";
     number(out, d.width);
     double height = d.height;
@@ -318,7 +340,7 @@ void diagram(std::string& out, const Diagram& d, const Diagram* first, bool tips
         if (same)
             out += "null";
         else
-            panel(out, d, p, tips);
+            panel(out, d, p, tips, numbers);
     }
     out += "]}";
 }
@@ -480,7 +502,7 @@ void siteData(std::string& out, const Instruction& in, const std::vector<Diagram
     for (std::size_t i = 0; i < diagrams.size(); ++i) {
         if (i)
             out += ',';
-        diagram(out, diagrams[i], i ? &diagrams.front() : nullptr, options.tooltips);
+        diagram(out, diagrams[i], i ? &diagrams.front() : nullptr, options.tooltips, options.cells);
     }
     out += "]}";
 }
