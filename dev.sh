@@ -3,13 +3,14 @@
 #   ./dev.sh run    install what is missing, build, open the app
 #   ./dev.sh test   install what is missing, build, run every test
 #   ./dev.sh package  install what is missing, build a release and the Debian package dist/lanemap_<v>_amd64.deb
-# Environment: BUILD_DIR (default build), JOBS (default: all cores), LANEMAP_CMAKE_ARGS (extra cmake args),
+#   ./dev.sh web    install what is missing (Emscripten), build the web app into build-web/site (docs/web.md)
+# Environment: BUILD_DIR (default build), WEB_BUILD_DIR (default build-web), JOBS (default: all cores), LANEMAP_CMAKE_ARGS (extra cmake args),
 #   LANEMAP_CCACHE=0 (no compiler cache), LANEMAP_SKIP_CHECKS=1 (test: no sanitizer pass).
 set -euo pipefail
 cd "$(dirname "$0")"
 
 mode=${1:-run}
-case "$mode" in run|test|build|package) ;; *) echo "usage: ./dev.sh run|test|build|package" >&2; exit 2 ;; esac
+case "$mode" in run|test|build|package|web) ;; *) echo "usage: ./dev.sh run|test|build|package|web" >&2; exit 2 ;; esac
 
 BUILD_DIR=${BUILD_DIR:-build}
 JOBS=${JOBS:-$(nproc)}
@@ -40,6 +41,10 @@ packages=(build-essential cmake ninja-build git pkg-config
           libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev libexpat1-dev
           clang libclang-rt-14-dev
           zlib1g-dev chromium dpkg-dev file)  # chromium: the site's browser tests; dpkg-dev, file: the .deb's Depends
+# The web app's compiler (Debian's Emscripten, with its node), for the app itself and its browser tests.
+if [ "$mode" = test ] || [ "$mode" = web ]; then
+  packages+=(emscripten)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -50,6 +55,27 @@ if [ ${#missing[@]} -gt 0 ]; then
   [ "$(id -u)" -ne 0 ] && sudo="sudo"
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# The web app (docs/web.md): the core compiled to WebAssembly and the page, one static folder. Release (-Os):
+# the engine is what every visitor downloads. ccache caches em++ as it does g++.
+WEB_BUILD_DIR=${WEB_BUILD_DIR:-build-web}
+web_build() {
+  if [ "${LANEMAP_CCACHE:-1}" != 0 ] && command -v ccache >/dev/null; then
+    export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
+    export CMAKE_CXX_COMPILER_LAUNCHER=${CMAKE_CXX_COMPILER_LAUNCHER:-ccache}
+  fi
+  echo "== building the web app in $WEB_BUILD_DIR"
+  emcmake cmake -S . -B "$WEB_BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build "$WEB_BUILD_DIR" -j "$JOBS"
+}
+if [ "$mode" = web ]; then
+  phase "web app ($WEB_BUILD_DIR)"
+  web_build
+  phase ""
+  echo "The web app is $WEB_BUILD_DIR/site/: serve it with any static server and open it, e.g."
+  echo "  python3 -m http.server -d $WEB_BUILD_DIR/site 8000   # then http://localhost:8000/"
+  exit 0
 fi
 
 if [ "$mode" = package ]; then
@@ -112,6 +138,10 @@ cmake --build "$BUILD_DIR" -j "$JOBS"
 case "$mode" in
   build) phase "" ;;
   test)
+    # The web app, which its browser tests (lanemap-web-tests) load: built here, so they run, not skip.
+    phase "web app ($WEB_BUILD_DIR)"
+    web_build
+    export LANEMAP_WEB_SITE="$PWD/$WEB_BUILD_DIR/site" LANEMAP_WEB_REQUIRED=1
     phase "tests ($BUILD_DIR)"
     echo "== running tests"
     export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}

@@ -63,6 +63,8 @@
     c.index = ref[1];
     c.operand = p.operand;
     c.lane = c.thread % 32;
+    // Memory panels carry the key their view colours by (a chunk's bank group): lane colours show it.
+    c.key = p.keys ? p.keys[ref[1]] : undefined;
     c.tip = p.tips[ref[1]];
     // A bare panel draws no labels (its headers name every cell), and some panels label only some cells
     // (""); such a cell's name is its tooltip's first field.
@@ -73,7 +75,7 @@
   function colorKey(c) {
     if (state.colorBy === "register") return c.reg;
     if (state.colorBy === "group") return (c.thread % 32) >> 2;
-    return c.thread % 32;
+    return c.key !== undefined ? c.key : c.thread % 32;
   }
   function colors(c) {
     if (state.lanes && !state.lanes.has(c.thread)) return [DIM_FILL, DIM_TEXT];

@@ -145,7 +145,7 @@ TEST(SiteIndex, LinksEveryVariantWithTheMatchersSearchText) {
     EXPECT_EQ(index.find("src="), std::string::npos);
     EXPECT_EQ(index.find("http"), std::string::npos);
     for (const Variant* v : variants) {
-        EXPECT_NE(index.find("<a href=\"" + sitePageName(*v) + "\">"), std::string::npos) << v->spec;
+        EXPECT_NE(index.find("<a href=\"./" + sitePageName(*v) + "\">"), std::string::npos) << v->spec;
         EXPECT_NE(index.find("data-search=\"" + searchText(*v) + "\""), std::string::npos) << v->spec;
     }
     // The synonym table comes from the core matcher.

@@ -142,6 +142,17 @@ class Browser {
             throw std::runtime_error("script failed: " + r["exceptionDetails"].dump());
         return r["result"].value("value", nlohmann::json());
     }
+    // Runs `source` in every document opened from now on, before the page's own scripts (the web app's tests
+    // record console errors with it).
+    void addInitScript(const std::string& source) {
+        call("Page.addScriptToEvaluateOnNewDocument", {{"source", source}});
+    }
+    // A phone's screen: the page laid out `width` x `height` CSS px (mobile); resetViewport() undoes it.
+    void viewport(int width, int height) {
+        call("Emulation.setDeviceMetricsOverride",
+             {{"width", width}, {"height", height}, {"deviceScaleFactor", 1}, {"mobile", true}});
+    }
+    void resetViewport() { call("Emulation.clearDeviceMetricsOverride", nlohmann::json::object()); }
     void mouseMove(double x, double y) { mouse("mouseMoved", x, y, 0); }
     void click(double x, double y) {
         mouse("mouseMoved", x, y, 0);

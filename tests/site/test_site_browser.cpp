@@ -278,4 +278,28 @@ TEST_F(Site, IndexFilterAgreesWithTheCoreMatcher) {
     EXPECT_EQ(browser().evaluate("document.getElementById('count').dataset.shown"), std::to_string(wgmma));
 }
 
+TEST_F(Site, IndexLinksWithDoubleColonsOpenTheirPages) {
+    // "tcgen05.mma.cta_group::1...html" as an href is read as a URL of scheme "tcgen05.mma.cta_group"; the
+    // index writes "./" before every page name, so the link resolves to the page next to it.
+    ASSERT_TRUE(browser().open(url("index.html")));
+    const std::string page = std::string(kPages[3]) + ".html";
+    ASSERT_NE(page.find("::"), std::string::npos);
+    const json href = browser().evaluate("Array.from(document.querySelectorAll('#catalog a')).map(function(a)"
+                                         "{return a.href;}).filter(function(h){return h.endsWith(" +
+                                         json(page).dump() + ");})[0] || ''");
+    EXPECT_EQ(href, url(page));
+    // Clicked, it opens the page.
+    browser().evaluate("Array.from(document.querySelectorAll('#catalog a')).filter(function(a){return "
+                       "a.href.endsWith(" +
+                       json(page).dump() + ");})[0].click()");
+    bool opened = false;
+    for (int i = 0; i < 100 && !opened; ++i) {
+        opened = browser().evaluate("location.href").get<std::string>() == url(page) &&
+                 browser().evaluate("document.body && document.body.dataset.ready === '1'") == true;
+        if (!opened)
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    EXPECT_TRUE(opened) << browser().evaluate("location.href").dump();
+}
+
 } // namespace

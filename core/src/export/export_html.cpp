@@ -124,6 +124,15 @@ std::string_view anchorName(TextAnchor a) {
 }
 
 // The fields of one cell in the page's flat array (resources/site/variant.js reads them in this order).
+// The same numbers as floats, for a reader that takes them as an array (SiteDataOptions::cells).
+void cellNumbers(std::vector<float>& out, const DiagramCell& c) {
+    for (double v : {c.rect.x, c.rect.y, c.rect.w, c.rect.h})
+        out.push_back(static_cast<float>(std::round(v * 100.0) / 100.0));
+    for (int v : {int(c.thread), int(c.element), int(c.reg), int(c.bitLo), int(c.bitHi), int(c.row),
+                  int(c.col), int(c.colLast), int(c.matrix), int(c.owners), int(c.source)})
+        out.push_back(static_cast<float>(v));
+}
+
 void cellFields(std::string& out, const DiagramCell& c) {
     for (double v : {c.rect.x, c.rect.y, c.rect.w, c.rect.h}) {
         number(out, v);
@@ -138,7 +147,8 @@ void cellFields(std::string& out, const DiagramCell& c) {
 
 // One panel: geometry, then its cells, labels and tooltips (Diagram::label / tooltip: the app's texts); a
 // panel whose cells draw no label ("bare") has no labels.
-void panel(std::string& out, const Diagram& d, const DiagramPanel& p) {
+void panel(std::string& out, const Diagram& d, const DiagramPanel& p, bool tips,
+           std::vector<float>* numbers) {
     out += "{\"operand\":";
     jsString(out, p.name);
     out += ",\"kind\":";
@@ -161,12 +171,34 @@ void panel(std::string& out, const Diagram& d, const DiagramPanel& p) {
     integer(out, p.rows);
     out += ",\"cols\":";
     integer(out, p.cols);
-    out += ",\"cells\":[";
     const std::size_t end = p.firstCell + p.cellCount;
-    for (std::size_t i = p.firstCell; i < end; ++i)
-        cellFields(out, d.cells[i]);
-    if (p.cellCount)
-        out.pop_back();
+    if (numbers) {
+        // The cells as [first number, cell count] in `numbers` (15 a cell); "cellsAt":[...] keeps the
+        // brackets of the inline form, so what follows closes the same way.
+        out += ",\"cellsAt\":[";
+        integer(out, static_cast<long long>(numbers->size()));
+        out += ',';
+        integer(out, p.cellCount);
+        for (std::size_t i = p.firstCell; i < end; ++i)
+            cellNumbers(*numbers, d.cells[i]);
+    } else {
+        out += ",\"cells\":[";
+        for (std::size_t i = p.firstCell; i < end; ++i)
+            cellFields(out, d.cells[i]);
+        if (p.cellCount)
+            out.pop_back();
+    }
+    if (p.kind == PanelKind::SharedMemory || p.kind == PanelKind::SharedMemoryMap ||
+        p.kind == PanelKind::Chunks || p.kind == PanelKind::Addresses) {
+        // Memory cells are coloured by what their view says (a chunk's bank group, the thread supplying a row
+        // address), not by their hover group: the key of each, for the page's lane palette.
+        out += "],\"keys\":[";
+        for (std::size_t i = p.firstCell; i < end; ++i) {
+            if (i != p.firstCell)
+                out += ',';
+            integer(out, d.cells[i].colorKey);
+        }
+    }
     const bool bare = p.labels == CellLabels::None;
     if (!bare) {
         // A cell that draws no label (DiagramPanel::labels) has "" here, and the page names it by its
@@ -182,6 +214,11 @@ void panel(std::string& out, const Diagram& d, const DiagramPanel& p) {
         // first field ("D(37,5) · CTA 0 lane 37 ...").
         out += "],\"bare\":1";
     }
+    if (!tips) {
+        // The reader asks for a cell's tooltip when it shows one (the web app's engine, docs/web.md).
+        out += bare ? ",\"tips\":null}" : "],\"tips\":null}";
+        return;
+    }
     out += bare ? ",\"tips\":[" : "],\"tips\":[";
     for (std::size_t i = p.firstCell; i < end; ++i) {
         if (i != p.firstCell)
@@ -194,7 +231,8 @@ void panel(std::string& out, const Diagram& d, const DiagramPanel& p) {
 // Everything of a Diagram the page draws: texts, lines, bit-field registers and the panels with their cells.
 // `first` (the first selector's Diagram, or null): panels identical to its are written as null, and the page
 // reuses them.
-void diagram(std::string& out, const Diagram& d, const Diagram* first) {
+void diagram(std::string& out, const Diagram& d, const Diagram* first, bool tips,
+             std::vector<float>* numbers) {
     out += "{\"width\":";
     number(out, d.width);
     double height = d.height;
@@ -302,7 +340,7 @@ void diagram(std::string& out, const Diagram& d, const Diagram* first) {
         if (same)
             out += "null";
         else
-            panel(out, d, p);
+            panel(out, d, p, tips, numbers);
     }
     out += "]}";
 }
@@ -374,7 +412,7 @@ std::string sitePageName(const Variant& variant) {
     return variant.spec + ".html";
 }
 
-std::string htmlPage(const Instruction& in) {
+std::vector<Diagram> siteDiagrams(const Instruction& in) {
     // One Diagram per sparsity selector (the page's selector switches between them); dense: one.
     std::vector<Diagram> diagrams;
     if (in.metadata && !in.metadata->selectors.empty()) {
@@ -386,11 +424,91 @@ std::string htmlPage(const Instruction& in) {
     } else {
         diagrams.push_back(buildDiagram(in));
     }
+    if (diagrams.front().panels.empty()) {
+        // Nothing in registers or Tensor Memory (a TMA box): the placement in shared memory, stated cell by
+        // cell, with its global placement's holes drawn as fill, as the app's shared-memory pane draws it.
+        for (const Placement& p : in.placements) {
+            if (p.space() != Space::SharedMemory)
+                continue;
+            const Placement* global = nullptr;
+            for (const Placement& g : in.placements)
+                if (g.space() == Space::Global && g.rows() == p.rows() && g.cols() == p.cols())
+                    global = &g;
+            diagrams.front() = buildSharedMemoryDiagram(p, global);
+            diagrams.front().title = in.spec;
+            break;
+        }
+    }
+    return diagrams;
+}
+
+void siteData(std::string& out, const Instruction& in, const std::vector<Diagram>& diagrams,
+              const SiteDataOptions& options) {
     int registers = 1;
     for (const Diagram& d : diagrams)
         for (const DiagramCell& c : d.cells)
             registers = std::max(registers, c.reg + 1);
+    const Diagram& d0 = diagrams.front();
+    // Tensor Memory cells are coloured by their lane only (a register or thread group is not theirs).
+    const bool tensorMemory = in.hasSpace(Space::TensorMemory);
+    out += "{\"spec\":";
+    jsString(out, in.spec);
+    if (options.header) {
+        // What a static page writes as HTML above the picture; the web app writes it from here.
+        out += ",\"ptx\":";
+        jsString(out, in.ptx);
+        out += ",\"caption\":";
+        array(out, d0.caption, [&](const std::string& line) { jsString(out, line); });
+        out += ",\"errata\":";
+        array(out, in.errata, [&](const Erratum& e) {
+            out += "{\"id\":";
+            jsString(out, e.id);
+            out += ",\"status\":";
+            jsString(out, toString(statusOf(in, e)));
+            out += ",\"summary\":";
+            jsString(out, e.summary);
+            out += ",\"why\":";
+            jsString(out, evidenceOf(in, e));
+            out += '}';
+        });
+    }
+    out += ",\"scope\":";
+    jsString(out, tensorMemory ? "tmem" : in.scope == Scope::Warpgroup ? "warpgroup" : "warp");
+    out += ",\"threads\":";
+    integer(out, in.threads);
+    out += ",\"cellFont\":";
+    number(out, d0.metrics.cellFont);
+    out += ",\"charWidth\":";
+    number(out, d0.metrics.charWidth);
+    out += ",\"sources\":[";
+    for (int s = 0; s < kSourceCount; ++s) {
+        if (s)
+            out += ',';
+        jsString(out, toString(static_cast<Source>(s)));
+    }
+    out += "],\"evidence\":";
+    if (in.hardware && in.hardware->run) {
+        out += "{\"verdict\":";
+        jsString(out, toString(in.hardware->verdict));
+        out += ",\"run\":";
+        jsString(out, describe(*in.hardware->run));
+        out += '}';
+    } else {
+        out += "null";
+    }
+    out += ",\"palettes\":";
+    palettes(out, registers);
+    out += ",\"diagrams\":[";
+    for (std::size_t i = 0; i < diagrams.size(); ++i) {
+        if (i)
+            out += ',';
+        diagram(out, diagrams[i], i ? &diagrams.front() : nullptr, options.tooltips, options.cells);
+    }
+    out += "]}";
+}
 
+std::string htmlPage(const Instruction& in) {
+    const std::vector<Diagram> diagrams = siteDiagrams(in);
     std::string out;
     std::size_t cells = 0;
     for (const Diagram& d : diagrams)
@@ -466,41 +584,9 @@ std::string htmlPage(const Instruction& in) {
         "<div id=\"diagram\" class=\"diagram\"><div id=\"sizer\" class=\"sizer\"><canvas "
         "id=\"canvas\"></canvas></div></div>\n";
     footer(out);
-    out += "<script>\nconst LANEMAP = {\"spec\":";
-    jsString(out, in.spec);
-    out += ",\"scope\":";
-    jsString(out, tensorMemory ? "tmem" : in.scope == Scope::Warpgroup ? "warpgroup" : "warp");
-    out += ",\"threads\":";
-    integer(out, in.threads);
-    out += ",\"cellFont\":";
-    number(out, d0.metrics.cellFont);
-    out += ",\"charWidth\":";
-    number(out, d0.metrics.charWidth);
-    out += ",\"sources\":[";
-    for (int s = 0; s < kSourceCount; ++s) {
-        if (s)
-            out += ',';
-        jsString(out, toString(static_cast<Source>(s)));
-    }
-    out += "],\"evidence\":";
-    if (in.hardware && in.hardware->run) {
-        out += "{\"verdict\":";
-        jsString(out, toString(in.hardware->verdict));
-        out += ",\"run\":";
-        jsString(out, describe(*in.hardware->run));
-        out += '}';
-    } else {
-        out += "null";
-    }
-    out += ",\"palettes\":";
-    palettes(out, registers);
-    out += ",\"diagrams\":[";
-    for (std::size_t i = 0; i < diagrams.size(); ++i) {
-        if (i)
-            out += ',';
-        diagram(out, diagrams[i], i ? &diagrams.front() : nullptr);
-    }
-    out += "]};\n</script>\n<script>\n";
+    out += "<script>\nconst LANEMAP = ";
+    siteData(out, in, diagrams, {});
+    out += ";\n</script>\n<script>\n";
     out += resource("variant.js");
     out += "</script>\n</body>\n</html>\n";
     return out;
@@ -542,7 +628,9 @@ std::string htmlIndex(const std::vector<const Variant*>& variants) {
         }
         out += "\n<li data-search=\"";
         html(out, searchText(*v));
-        out += "\"><a href=\"";
+        // "./": a page name with "::" before any "/" (mma.sp::ordered_metadata..., cta_group::1) would be
+        // read as a URL scheme, and the link would go nowhere.
+        out += "\"><a href=\"./";
         html(out, sitePageName(*v));
         out += "\">";
         html(out, v->spec);
