@@ -9,6 +9,8 @@
 #include "lanemap/spec.hpp"
 #include "lanemap/tile.hpp"
 
+#include "selection_text.hpp"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -19,21 +21,7 @@
 namespace lanemap::test_tile_triton {
 namespace {
 
-std::shared_ptr<const Instruction> tiled(std::string_view spec, std::string_view atoms,
-                                         std::string_view permutation = "") {
-    std::string error;
-    const std::optional<tile::TileLayout> t = tile::parseTileLayout(atoms, permutation, error);
-    if (!t)
-        throw std::runtime_error(error);
-    const ParsedSpec parsed = parseSpec(spec, Catalog::instance());
-    if (!parsed)
-        throw std::runtime_error(parsed.error);
-    Selection s = selectionOf(parsed);
-    s.params.tile = *t;
-    if (const std::string why = validate(s); !why.empty())
-        throw std::runtime_error(why);
-    return instantiate(s);
-}
+using test::tiled;
 
 struct Case {
     const char* spec;

@@ -8,6 +8,8 @@
 #include "lanemap/tile.hpp"
 #include "lanemap/tiled_copy.hpp"
 
+#include "selection_text.hpp"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -16,21 +18,7 @@
 namespace lanemap::test_tiled_copy {
 namespace {
 
-std::shared_ptr<const Instruction> tiled(std::string_view spec, std::string_view atoms,
-                                         std::string_view permutation = "") {
-    std::string error;
-    const std::optional<tile::TileLayout> t = tile::parseTileLayout(atoms, permutation, error);
-    if (!t)
-        throw std::runtime_error(error);
-    const ParsedSpec parsed = parseSpec(spec, Catalog::instance());
-    if (!parsed)
-        throw std::runtime_error(parsed.error);
-    Selection s = selectionOf(parsed);
-    s.params.tile = *t;
-    if (const std::string why = validate(s); !why.empty())
-        throw std::runtime_error(why);
-    return instantiate(s);
-}
+using test::tiled;
 
 const Variant& move(std::string_view spec) {
     const ParsedSpec parsed = parseSpec(spec, Catalog::instance());

@@ -5,7 +5,10 @@
 #include "lanemap/catalog.hpp"
 #include "lanemap/selection.hpp"
 #include "lanemap/spec.hpp"
+#include "lanemap/tile.hpp"
 
+#include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -34,6 +37,21 @@ inline const Placement& placementIn(const Instruction& instance, Space space) {
         if (p.space() == space)
             return p;
     throw std::runtime_error("no placement in that space");
+}
+
+// The tile of `spec` over `atoms` (CuTe's atom layout) and `permutation`, as --atom-layout and --permutation
+// give it; throws with the message of whatever refuses it.
+inline std::shared_ptr<const Instruction> tiled(std::string_view spec, std::string_view atoms,
+                                                std::string_view permutation = "") {
+    std::string error;
+    const std::optional<tile::TileLayout> t = tile::parseTileLayout(atoms, permutation, error);
+    if (!t)
+        throw std::runtime_error(error);
+    Selection s = parsed(spec);
+    s.params.tile = *t;
+    if (const std::string why = validate(s); !why.empty())
+        throw std::runtime_error(why);
+    return instantiate(s);
 }
 
 } // namespace lanemap::test

@@ -73,6 +73,19 @@ std::string toString(const Extent& e) {
            (e.products > 1 ? "x" + std::to_string(e.products) : std::string());
 }
 
+ReadError detail::readError(std::string_view text, const Failure& failure) {
+    ReadError e;
+    e.offset = failure.offset;
+    e.message = failure.message;
+    if (failure.offset != std::string_view::npos) {
+        const std::size_t upto = std::min(failure.offset, text.size());
+        e.line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(upto), '\n'));
+        const std::size_t lineStart = upto == 0 ? std::string_view::npos : text.rfind('\n', upto - 1);
+        e.column = static_cast<int>(upto - (lineStart == std::string_view::npos ? 0 : lineStart + 1)) + 1;
+    }
+    return e;
+}
+
 namespace {
 
 // CuTe's B is (N,K): lanemap draws B K x N, so its rows and columns swap.
@@ -124,21 +137,7 @@ std::variant<Layout, ReadError> read(std::string_view text, const ReadOptions& o
                                       "lanemap's triton JSON; found " +
                                           s.found()};
     } catch (const detail::Failure& f) {
-        ReadError e;
-        e.offset = f.offset;
-        e.message = f.message;
-        if (f.offset != std::string_view::npos) {
-            const std::size_t upto = std::min(f.offset, text.size());
-            e.line =
-                1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(upto), '\n'));
-            const std::size_t lineStart = text.rfind('\n', upto == 0 ? 0 : upto - 1);
-            e.column = static_cast<int>(
-                           upto - (lineStart == std::string_view::npos || upto == 0 ? 0 : lineStart + 1)) +
-                       1;
-            if (lineStart == std::string_view::npos)
-                e.column = static_cast<int>(upto) + 1;
-        }
-        return e;
+        return detail::readError(text, f);
     }
     if (options.extent)
         l.extent = options.extent;

@@ -133,17 +133,7 @@ std::variant<SharedLayout, ReadError> readShared(std::string_view text, int elem
                                  : "_" + std::to_string(l.offset)) +
                       " o " + tv.canonical;
     } catch (const detail::Failure& f) {
-        ReadError e;
-        e.offset = f.offset;
-        e.message = f.message;
-        if (f.offset != std::string_view::npos) {
-            const std::size_t upto = std::min(f.offset, text.size());
-            e.line =
-                1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(upto), '\n'));
-            const std::size_t lineStart = upto == 0 ? std::string_view::npos : text.rfind('\n', upto - 1);
-            e.column = static_cast<int>(upto - (lineStart == std::string_view::npos ? 0 : lineStart + 1)) + 1;
-        }
-        return e;
+        return detail::readError(text, f);
     }
     return l;
 }

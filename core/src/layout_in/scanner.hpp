@@ -18,6 +18,9 @@ struct Failure {
     std::string message;
 };
 
+// The error a reader reports for `failure` in `text`: its message, offset, and 1-based line and column.
+ReadError readError(std::string_view text, const Failure& failure);
+
 class Scanner {
   public:
     explicit Scanner(std::string_view text) : m_text(text) {}
