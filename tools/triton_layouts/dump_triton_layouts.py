@@ -35,7 +35,7 @@ def encoding_text(layout, shape):
         return text
     # The attribute has no printer in the Python bindings: print a tensor type that carries it,
     # tensor<16x16xf16, #ttg.dot_op<{...}>>, and keep the encoding.
-    text = str(builder.get_distributed_ty(builder.get_fp16_ty(), list(shape), attr))
+    text = str(builder.get_distributed_ty(builder.get_half_ty(), list(shape), attr))
     start = text.index("#")
     if not text.endswith(">"):
         raise ValueError(f"unexpected tensor type text: {text}")
