@@ -10,7 +10,6 @@
 #include "lanemap/catalog.hpp"
 #include "lanemap/diagram.hpp"
 #include "lanemap/export.hpp"
-#include "lanemap/matrix_move.hpp"
 #include "lanemap/search.hpp"
 #include "lanemap/selection.hpp"
 #include "lanemap/site.hpp"
@@ -78,8 +77,7 @@ struct Request {
 
 // Whether a variant has the bank view: a matrix move that reads or writes shared memory (ldmatrix, stmatrix).
 bool hasBanks(const Variant& v) {
-    const MatrixMove* move = matrixMoveOf(v);
-    return move && move->address;
+    return banks::applies(v);
 }
 
 // A spec (or PTX text) and the page's options -> the selection, as the CLI reads SPEC and its flags. Throws
@@ -291,7 +289,7 @@ const char* lm_view(const char* spec, const char* options) {
         tiled.params.tile = tile::parseTileLayout("(1,1,1)", "", tileError);
         out += ",\"takes\":";
         out += json{{"tile", tiled.params.tile && validate(tiled).empty()},
-                    {"access", tmem::mmaOf(*request.selection.variant) != nullptr}}
+                    {"access", in->hasSpace(Space::TensorMemory)}}
                    .dump();
         out += ",\"view\":\"";
         out += request.view == View::SharedMemory ? "smem" : request.view == View::Banks ? "banks" : "layout";

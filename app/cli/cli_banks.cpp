@@ -95,7 +95,7 @@ int cmdBanks(const BanksRequest& request, std::ostream& out, std::ostream& err) 
         return Usage;
     }
     const Variant& v = *parsed.variant;
-    if (!matrixMoveOf(v) || !matrixMoveOf(v)->address) {
+    if (!banks::applies(v)) {
         err << "lanemap-cli: banks takes an ldmatrix or stmatrix spec (" << v.spec
             << " reads no shared memory); e.g. ldmatrix.m8n8.x4.b16\n";
         return Usage;
@@ -195,7 +195,7 @@ int cmdWithPlacement(const std::string& spec, const std::string& smem, const std
         return Usage;
     }
     const Variant& v = *parsed.variant;
-    if (!matrixMoveOf(v) || !matrixMoveOf(v)->address) {
+    if (!banks::applies(v)) {
         err << "lanemap-cli: --smem describes where an ldmatrix or stmatrix tile sits in shared memory; "
             << v.spec << " reads no shared memory (wgmma: --major and --swizzle)\n";
         return Usage;

@@ -166,7 +166,7 @@ BanksPane::BanksPane(ViewState* state, QWidget* parent) : QWidget(parent), m_sta
 }
 
 bool BanksPane::appliesTo(const Variant* variant) {
-    return variant && matrixMoveOf(*variant) && matrixMoveOf(*variant)->address;
+    return variant && banks::applies(*variant);
 }
 
 void BanksPane::setVariant(const Variant* variant) {

@@ -83,6 +83,10 @@ struct Analysis {
     std::uint32_t footprintBytes = 0; // start to the end of the last line
 };
 
+// Whether bank analysis applies to a variant: a matrix move whose rows are addressed in shared memory
+// (ldmatrix, stmatrix; not movmatrix).
+bool applies(const Variant& variant);
+
 // Checks the placement against the instruction (16-byte aligned rows, a tile holding every matrix, a
 // swizzle that keeps 16-byte chunks whole, the 228 KiB of shared memory). Returns nullopt and sets `error`.
 std::optional<Analysis> analyze(const Variant& variant, const Placement& placement, std::string& error);

@@ -82,8 +82,8 @@ std::string toJson(const Comparison& comparison, const Sides& sides);
 // --- one question, as the CLI and the app ask it ----------------------------------------------------------
 
 // A writer selection (its instance places a matrix in shared memory: a TMA box) and the reader that reads it:
-// an operand its family reads through a descriptor (Family::sharedOperand: wgmma, tcgen05.mma), laid out by
-// `choice`, or an ldmatrix/stmatrix tile placed by `tile`.
+// an operand its family reads through a descriptor (its family row states how: wgmma, tcgen05.mma), laid out
+// by `choice`, or an ldmatrix/stmatrix tile placed by `tile`.
 struct Request {
     Selection writer;
     std::string writerText; // as typed, for the report

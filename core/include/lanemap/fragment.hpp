@@ -132,6 +132,11 @@ class FragmentLayout {
     static void clearBuildCache();
 
   private:
+    FragmentLayout(Operand operand, ElementType elementType, int elementBits, int threads,
+                   const FragmentShape& shape)
+        : m_operand(operand), m_elementType(elementType), m_elementBits(elementBits), m_threads(threads),
+          m_shape(shape) {}
+
     // The placements and their inverse, immutable and shared: wgmma variants of one N share their D layout
     // and every N of one type shares its A layout, so the catalog builds each distinct layout once.
     struct Data {

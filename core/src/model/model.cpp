@@ -148,12 +148,7 @@ void FragmentLayout::clearBuildCache() {
 FragmentLayout FragmentLayout::build(Operand operand, ElementType elementType, int elementBits, int threads,
                                      const FragmentShape& shape, PlaceFn place, int n, Source source,
                                      int bitPad) {
-    FragmentLayout layout;
-    layout.m_operand = operand;
-    layout.m_elementType = elementType;
-    layout.m_elementBits = elementBits;
-    layout.m_threads = threads;
-    layout.m_shape = shape;
+    FragmentLayout layout(operand, elementType, elementBits, threads, shape);
 
     const BuildKey key{place, threads, n, elementBits, bitPad, shape, source};
     layout.m_data = LayoutCaches::built().get(key, [&] {
@@ -237,12 +232,7 @@ FragmentLayout FragmentLayout::leadingRegisters(const FragmentLayout& full, int 
 FragmentLayout FragmentLayout::fromCells(Operand operand, ElementType elementType, int elementBits,
                                          int threads, const FragmentShape& shape, std::span<const Cell> cells,
                                          Source source) {
-    FragmentLayout layout;
-    layout.m_operand = operand;
-    layout.m_elementType = elementType;
-    layout.m_elementBits = elementBits;
-    layout.m_threads = threads;
-    layout.m_shape = shape;
+    FragmentLayout layout(operand, elementType, elementBits, threads, shape);
     const int perThread = layout.elementsPerThread();
     if (cells.size() != static_cast<std::size_t>(threads * perThread))
         throw std::logic_error("fromCells: " + std::to_string(cells.size()) + " cells for " +
@@ -272,12 +262,7 @@ FragmentLayout FragmentLayout::fromCells(Operand operand, ElementType elementTyp
 FragmentLayout FragmentLayout::fromElements(Operand operand, ElementType elementType, int elementBits,
                                             int threads, const FragmentShape& shape,
                                             std::vector<Element> elements) {
-    FragmentLayout layout;
-    layout.m_operand = operand;
-    layout.m_elementType = elementType;
-    layout.m_elementBits = elementBits;
-    layout.m_threads = threads;
-    layout.m_shape = shape;
+    FragmentLayout layout(operand, elementType, elementBits, threads, shape);
     const std::size_t perThread = static_cast<std::size_t>(layout.elementsPerThread());
     if (elements.size() != static_cast<std::size_t>(threads) * perThread)
         throw std::logic_error("fromElements: " + std::to_string(elements.size()) + " elements for " +

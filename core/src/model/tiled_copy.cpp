@@ -60,12 +60,12 @@ const Slot* Result::firstMismatch() const {
 
 std::optional<Result> analyze(const Variant& move, const Instruction& tiled, Operand operand,
                               const banks::Placement& placement, std::string& error) {
-    const MatrixMove* mv = matrixMoveOf(move);
-    if (!mv || !mv->address) {
+    if (!banks::applies(move)) {
         error = move.spec + " is no ldmatrix or stmatrix; a tiled copy loads A or B with ldmatrix (e.g. "
                             "ldmatrix.m8n8.x4.b16) or stores C or D with stmatrix";
         return std::nullopt;
     }
+    const MatrixMove* mv = matrixMoveOf(move);
     const bool store = mv->op == MoveOp::Stmatrix;
     if (mv->rows != kBlock || mv->cols != kBlock || mv->format != RowFormat::B16) {
         error = move.spec + " moves other than 8x8 b16 matrices; a tiled copy takes ldmatrix.m8n8 or "

@@ -242,9 +242,14 @@ std::string describe(const Placement& p) {
     return out.str();
 }
 
+bool applies(const Variant& variant) {
+    const MatrixMove* mv = matrixMoveOf(variant);
+    return mv && mv->address;
+}
+
 std::optional<Analysis> analyze(const Variant& variant, const Placement& placement, std::string& error) {
     const MatrixMove* mv = matrixMoveOf(variant);
-    if (!mv || !mv->address) {
+    if (!applies(variant)) {
         error = variant.spec + " reads no shared memory: bank analysis applies to ldmatrix and stmatrix";
         return std::nullopt;
     }
