@@ -8,9 +8,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <map>
+#include <span>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace lanemap {
 
@@ -259,6 +260,27 @@ void rebuildHoverIndex(Diagram& d) {
 
 namespace {
 
+// The chunks of a memory map in address order, each described by the first element (in the order given) that
+// lands in it, its run of contiguous indices widened by the others: sorted once, not a tree node per chunk.
+template <class Describe>
+std::vector<MemoryChunk> chunksInOrder(std::span<const std::uint32_t> addresses, Describe describe) {
+    std::vector<std::uint32_t> order(addresses.size());
+    for (std::uint32_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) {
+        return (addresses[x] >> 4) < (addresses[y] >> 4);
+    });
+    std::vector<MemoryChunk> chunks;
+    for (const std::uint32_t i : order) {
+        const MemoryChunk seen = describe(i);
+        if (chunks.empty() || chunks.back().address != seen.address)
+            chunks.push_back(seen);
+        chunks.back().first = std::min(chunks.back().first, seen.first);
+        chunks.back().last = std::max(chunks.back().last, seen.last);
+    }
+    return chunks;
+}
+
 // Lays the operand out from (x, y) with hover groups starting at `groupBase`; returns the bottom.
 void layoutSharedOperand(Diagram& d, const smem::SharedOperand& op, const SharedMemoryDiagramOptions& opt,
                          double x, double y, int groupBase) {
@@ -285,6 +307,35 @@ void layoutSharedOperand(Diagram& d, const smem::SharedOperand& op, const Shared
         return groupBase + static_cast<int>((address >> 4) - lowChunk);
     };
     auto keyOf = [](const smem::Placement& p) { return (p.linear >> 4) & 7u; };
+
+    std::vector<MemoryChunk> chunks;
+    if (opt.memoryMap) {
+        std::vector<std::uint32_t> addresses(placements.size());
+        for (std::size_t i = 0; i < placements.size(); ++i)
+            addresses[i] = placements[i].address;
+        chunks = chunksInOrder(addresses, [&](std::size_t i) {
+            const smem::Placement& pl = placements[i];
+            const int contiguous = l.major() == smem::Major::K ? pl.k : pl.mn;
+            const int strided = l.major() == smem::Major::K ? pl.mn : pl.k;
+            return MemoryChunk{pl.address & ~15u,
+                               keyOf(pl),
+                               groupOf(pl.address),
+                               strided,
+                               contiguous,
+                               contiguous,
+                               swizzled ? static_cast<int>(keyOf(pl)) : -1};
+        });
+    }
+    // Every cell this operand adds, reserved at once: the grid's (one a byte for sub-byte elements) and the
+    // map's (one a chunk). Reserving per panel regrew, and so copied, the whole diagram's cells twice.
+    const int perByte = subByte ? 8 / l.elementBits() : 1;
+    const bool contiguousRows = (l.major() == smem::Major::K) == b;
+    const int rowElements = contiguousRows ? perByte : 1, colElements = contiguousRows ? 1 : perByte;
+    const std::size_t gridCells =
+        opt.addressGrid ? static_cast<std::size_t>((op.rows + rowElements - 1) / rowElements) *
+                              static_cast<std::size_t>((op.cols + colElements - 1) / colElements)
+                        : 0;
+    d.cells.reserve(d.cells.size() + gridCells + chunks.size());
 
     // Texts: how the tile is laid out, the XOR, the descriptor.
     double ty = y;
@@ -313,10 +364,8 @@ void layoutSharedOperand(Diagram& d, const smem::SharedOperand& op, const Shared
         // Sub-byte elements: one cell per byte, covering the elements the byte holds along the axis that is
         // contiguous in memory (K-major B: rows k; K-major A: columns k). 65,536 one-bit cells of a
         // 256 x 256 B were most of a catalog SVG; a byte is also what an address names.
-        const int perByte = subByte ? 8 / l.elementBits() : 1;
-        const bool contiguousRows = (l.major() == smem::Major::K) == b;
-        p.rowElements = contiguousRows ? perByte : 1;
-        p.colElements = contiguousRows ? 1 : perByte;
+        p.rowElements = rowElements;
+        p.colElements = colElements;
         p.rows = (op.rows + p.rowElements - 1) / p.rowElements;
         p.cols = (op.cols + p.colElements - 1) / p.colElements;
         p.title = name + "  " + (b ? "K \u00d7 N" : (op.compressed ? "M \u00d7 K/2" : "M \u00d7 K")) + " = " +
@@ -352,7 +401,6 @@ void layoutSharedOperand(Diagram& d, const smem::SharedOperand& op, const Shared
 
         const auto panelIndex = static_cast<std::uint16_t>(d.panels.size());
         p.firstCell = static_cast<std::uint32_t>(d.cells.size());
-        d.cells.reserve(d.cells.size() + static_cast<std::size_t>(p.rows) * static_cast<std::size_t>(p.cols));
         for (int r = 0; r < p.rows; ++r)
             for (int col = 0; col < p.cols; ++col) {
                 // The cell's first element; a byte cell's others share its address.
@@ -381,33 +429,14 @@ void layoutSharedOperand(Diagram& d, const smem::SharedOperand& op, const Shared
     if (opt.memoryMap) {
         // A chunk holds one strided index and a run of contiguous ones (what toText's memory map lists).
         MemoryMap map;
+        std::uint32_t lo = ~0u, hi = 0;
         map.stridedLetter = l.major() == smem::Major::K ? op.mnLetter : 'k';
         map.contiguousLetter = l.major() == smem::Major::K ? 'k' : op.mnLetter;
-        std::map<std::uint32_t, MemoryChunk> chunks;
-        std::uint32_t lo = ~0u, hi = 0;
-        for (int r = 0; r < op.rows; ++r)
-            for (int c = 0; c < op.cols; ++c) {
-                const smem::Placement& pl = placements[static_cast<std::size_t>(r * op.cols + c)];
-                const int contiguous = l.major() == smem::Major::K ? pl.k : pl.mn;
-                const int strided = l.major() == smem::Major::K ? pl.mn : pl.k;
-                const std::uint32_t at = pl.address & ~15u;
-                auto [it, fresh] = chunks.try_emplace(at);
-                MemoryChunk& ch = it->second;
-                if (fresh)
-                    ch = MemoryChunk{at,
-                                     keyOf(pl),
-                                     groupOf(pl.address),
-                                     strided,
-                                     contiguous,
-                                     contiguous,
-                                     swizzled ? static_cast<int>(keyOf(pl)) : -1};
-                ch.first = std::min(ch.first, contiguous);
-                ch.last = std::max(ch.last, contiguous);
-                lo = std::min(lo, at / 128);
-                hi = std::max(hi, at / 128);
-            }
-        for (const auto& [at, ch] : chunks)
-            map.chunks.push_back(ch);
+        for (const MemoryChunk& ch : chunks) {
+            lo = std::min(lo, ch.address / 128);
+            hi = std::max(hi, ch.address / 128);
+        }
+        map.chunks = std::move(chunks);
         map.firstLine = lo;
         map.lines = hi - lo + 1;
         map.title = name + " in memory: " + std::to_string(map.lines) + " lines of 128 bytes";
@@ -561,23 +590,17 @@ Diagram buildSharedMemoryDiagram(const Placement& placement, const Placement* gl
         MemoryMap map;
         map.stridedLetter = 'r';
         map.contiguousLetter = 'c';
-        std::map<std::uint32_t, MemoryChunk> chunks;
+        map.chunks = chunksInOrder(address, [&](std::size_t i) {
+            const int r = static_cast<int>(i) / cols, c = static_cast<int>(i) % cols;
+            const std::uint32_t at = address[i] & ~15u;
+            return MemoryChunk{at, (at >> 4) & 7u, static_cast<int>((address[i] >> 4) - lowChunk), r, c, c,
+                               -1};
+        });
         std::uint32_t lo = ~0u, hi = 0;
-        for (int r = 0; r < rows; ++r)
-            for (int c = 0; c < cols; ++c) {
-                const std::uint32_t a = address[static_cast<std::size_t>(r * cols + c)];
-                const std::uint32_t at = a & ~15u;
-                auto [it, fresh] = chunks.try_emplace(at);
-                MemoryChunk& ch = it->second;
-                if (fresh)
-                    ch = MemoryChunk{at, (at >> 4) & 7u, static_cast<int>((a >> 4) - lowChunk), r, c, c, -1};
-                ch.first = std::min(ch.first, c);
-                ch.last = std::max(ch.last, c);
-                lo = std::min(lo, at / 128);
-                hi = std::max(hi, at / 128);
-            }
-        for (const auto& [at, ch] : chunks)
-            map.chunks.push_back(ch);
+        for (const MemoryChunk& ch : map.chunks) {
+            lo = std::min(lo, ch.address / 128);
+            hi = std::max(hi, ch.address / 128);
+        }
         map.firstLine = lo;
         map.lines = hi - lo + 1;
         map.title = name + " in memory: " + std::to_string(map.lines) + " lines of 128 bytes";
