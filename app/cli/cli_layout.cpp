@@ -18,6 +18,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <optional>
 #include <ostream>
@@ -33,7 +35,8 @@ constexpr std::size_t kMostFileBytes = 16u << 20;
 std::optional<std::string> readText(const std::string& path, std::ostream& err) {
     std::ifstream in(path, std::ios::binary);
     if (!in) {
-        err << "lanemap-cli: cannot read '" << excerpt(path, 200) << "'\n";
+        // Why it failed (a missing file, a folder, no permission) is what the user acts on.
+        err << "lanemap-cli: cannot read '" << excerpt(path, 200) << "': " << std::strerror(errno) << '\n';
         return std::nullopt;
     }
     std::string text;
@@ -46,7 +49,7 @@ std::optional<std::string> readText(const std::string& path, std::ostream& err) 
         }
     }
     if (in.bad()) {
-        err << "lanemap-cli: cannot read '" << excerpt(path, 200) << "'\n";
+        err << "lanemap-cli: cannot read '" << excerpt(path, 200) << "': " << std::strerror(errno) << '\n';
         return std::nullopt;
     }
     return text;

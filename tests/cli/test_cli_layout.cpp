@@ -92,7 +92,12 @@ TEST(CliLayout, BadLayoutsExitTwoNamingTheColumn) {
     EXPECT_NE(r.err.find("no register operand B"), std::string::npos) << r.err;
     r = runCli({"check", "@/nonexistent/layout.txt", "--against", "mma.m16n8k16.f16:A"});
     EXPECT_EQ(r.code, 2);
-    EXPECT_NE(r.err.find("cannot read '/nonexistent/layout.txt'"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("cannot read '/nonexistent/layout.txt': No such file or directory"),
+              std::string::npos)
+        << r.err;
+    r = runCli({"conform", "/"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("cannot read '/': Is a directory"), std::string::npos) << r.err;
 }
 
 TEST(CliLayout, IdentifyNamesTheOperandOrTheNearest) {
