@@ -323,7 +323,8 @@ int cmdExport(const std::string& spec, bool all, const std::string& formatName, 
 std::shared_ptr<const Instruction>
 queryInstance(const std::string& text, const std::optional<tile::TileLayout>& tile, std::ostream& err);
 
-// probe SPEC --atom-layout ... --permutation ...: a tile run by the tiled-mma method (docs/tiles.md#proof).
+// probe SPEC --atom-layout ... --permutation ...: a tile run by the tiled-mma or tiled-wgmma method
+// (docs/tiles.md#proof).
 int cmdProbeTile(const std::string& spec, const tile::TileLayout& tileLayout, gpu::TileLoad load,
                  const std::optional<std::string>& jsonOption, std::ostream& out, std::ostream& err) {
     const std::shared_ptr<const Instruction> tile = queryInstance(spec, tileLayout, err);
