@@ -491,6 +491,12 @@ const Instruction* resolveInstruction(const std::string& text, std::ostream& err
 std::shared_ptr<const Instruction>
 queryInstance(const std::string& text, const std::optional<tile::TileLayout>& tile, std::ostream& err) {
     if (!tile) {
+        // A spec that names parameters (a tcgen05.mma's N: ...m128n64) is that instance, not the catalog's.
+        if (const ParsedSpec named = parseSpec(text, Catalog::instance()); named) {
+            const Selection selection = selectionOf(named);
+            if (selection.params != Params{} && validate(selection).empty())
+                return instantiate(selection);
+        }
         const Instruction* in = resolveInstruction(text, err);
         return in ? std::shared_ptr<const Instruction>(std::shared_ptr<void>(), in) : nullptr;
     }

@@ -30,11 +30,27 @@ struct SharedHolding {
     int bit = 0;
 };
 
+// Where a tcgen05.mma keeps one element (docs/tiles.md#cta-pairs): D (or A with --st) in the Tensor Memory of
+// CTA `cta` of the pair, A and B in the shared memory of CTA `cta`. With cta_group::2 CTA c holds rows
+// c M/2 .. of A and of D and columns c N/2 .. of B; with cta_group::1 CTA 0 holds everything.
+struct PairHolding {
+    Operand operand = Operand::D;
+    Space space = Space::TensorMemory;
+    int cta = 0, ctas = 1;          // the CTA of the pair that holds it, and the CTAs of the group
+    int first = 0, count = 0;       // the rows (A, D) or columns (B) of the operand that CTA holds
+    int localRow = 0, localCol = 0; // the element in that CTA's part
+    int lane = 0, column = 0, bitLo = 0, bits = 32; // Tensor Memory
+    std::uint32_t address = 0;                      // shared memory: byte from a 1024-byte aligned base
+    int bit = 0;
+    std::string layout; // shared memory: "K-major, 128B swizzle"
+};
+
 struct WhereAnswer {
     Operand operand = Operand::A;
     int row = 0, col = 0;
     std::vector<Holding> holders;        // every holder (many where the operand is many-to-one)
     std::optional<SharedHolding> shared; // wgmma B
+    std::vector<PairHolding> pair;       // tcgen05.mma: the CTA (of the pair) that holds it, and where
 };
 
 struct WhatAnswer {
