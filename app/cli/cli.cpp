@@ -575,6 +575,16 @@ int cmdWhat(const std::string& spec, const Number& lane, const std::optional<Num
     return answer(*in, a, error, json, out, err, {&lane, reg ? &*reg : &lane});
 }
 
+// what SPEC --cta C: what one CTA of a tcgen05.mma's group holds (docs/reference/queries.md).
+int cmdWhatCta(const std::string& spec, const Number& cta, bool json, std::ostream& out, std::ostream& err) {
+    const std::shared_ptr<const Instruction> in = queryInstance(spec, std::nullopt, err);
+    if (!in)
+        return Usage;
+    std::string error;
+    const auto a = query::whatCta(*in, cta.value, error);
+    return answer(*in, a, error, json, out, err, {&cta});
+}
+
 int cmdFeeds(const std::string& spec, const Number& row, const Number& col,
              const std::optional<Number>& selector, bool json, std::ostream& out, std::ostream& err) {
     const Instruction* in = resolveInstruction(spec, err);
@@ -1041,7 +1051,7 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     });
 
     std::string querySpec, queryOperand, diffSpec2;
-    std::string queryRow, queryCol, queryLane, queryRegister, querySelector;
+    std::string queryRow, queryCol, queryLane, queryRegister, querySelector, queryCta;
     bool queryJson = false;
     auto* where = subcommand("where", "Who holds OPERAND[ROW][COL]: lane(s), register, bits, element");
     if (named(where)) {
@@ -1057,7 +1067,11 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     if (named(what)) {
         what->add_option("spec", querySpec, "Spec or PTX instruction")->required();
         what->add_option("--lane,--thread", queryLane, "Lane (warp) or thread 0..127 (warpgroup)")
-            ->required()
+            ->type_name("INT");
+        what->add_option(
+                "--cta", queryCta,
+                "tcgen05.mma: what CTA C of the pair holds (rows of A and D, columns of B), not with "
+                "--lane")
             ->type_name("INT");
         what->add_option("--register", queryRegister, "Only this register")->type_name("INT");
         what->add_flag("--json", queryJson, "JSON instead of text");
@@ -1206,6 +1220,20 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
                           : Usage;
     }
     if (what->parsed()) {
+        if (given(what, "--cta")) {
+            if (given(what, "--lane") || given(what, "--register") || tileLayout) {
+                err << "lanemap-cli: what --cta names a CTA of a tcgen05.mma's pair; it takes --json, not "
+                       "--lane, --register or a tile; see lanemap-cli what --help\n";
+                return Usage;
+            }
+            const std::optional<Number> cta = readNumber("--cta", queryCta, err);
+            return cta ? cmdWhatCta(querySpec, *cta, queryJson, out, err) : Usage;
+        }
+        if (!given(what, "--lane")) {
+            err << "lanemap-cli: what needs --lane L (--thread T), or --cta C for a tcgen05.mma; see "
+                   "lanemap-cli what --help\n";
+            return Usage;
+        }
         const std::optional<Number> lane = readNumber("--lane", queryLane, err);
         std::optional<Number> reg;
         if (!lane || !optionalNumber(what, "--register", queryRegister, reg, err))

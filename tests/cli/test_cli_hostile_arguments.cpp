@@ -238,6 +238,15 @@ TEST(CliHostileArguments, QueriesOfATcgen05MmaSayWhereDIs) {
               std::string::npos)
         << pair.out;
     expectOneLineError({"where", spec, "A", "300", "0"}, "row 300 is outside A (128x16); valid: 0..127");
+    // what --cta: the CTA's part of A, B and D; with --lane, or without either, one line and exit 2.
+    const CliResult cta = runCli({"what", "tcgen05.mma.cta_group::2.kind::f16.m256n256", "--cta", "1"});
+    EXPECT_EQ(cta.code, 0) << cta.err;
+    EXPECT_NE(cta.out.find("D rows 128..255 (its 128x256): Tensor Memory lanes 0..127, columns 0..255"),
+              std::string::npos)
+        << cta.out;
+    expectOneLineError({"what", spec, "--cta", "0", "--lane", "3"}, "not --lane, --register or a tile");
+    expectOneLineError({"what", spec, "--cta", "2"}, "CTA 2 is outside");
+    expectOneLineError({"what", "mma.m16n8k16.f16", "--cta", "0"}, "give --lane or --thread");
 }
 
 } // namespace

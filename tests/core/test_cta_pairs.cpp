@@ -125,6 +125,37 @@ TEST(CtaPairs, TheJsonNamesTheCtaOfEachHolder) {
     EXPECT_EQ(bj["layout"], "K-major, 128B swizzle");
 }
 
+TEST(CtaPairs, WhatACtaHoldsListsItsRowsOfAAndDAndColumnsOfB) {
+    const auto in = view("tcgen05.mma.cta_group::2.kind::f16.m128n64");
+    std::string error;
+    const auto one = query::whatCta(*in, 1, error);
+    ASSERT_TRUE(one) << error;
+    EXPECT_EQ(one->ctas, 2);
+    ASSERT_EQ(one->parts.size(), 3u);
+    const query::CtaPart& a = one->parts[0];
+    EXPECT_EQ(a.operand, Operand::A);
+    EXPECT_EQ(a.space, Space::SharedMemory);
+    EXPECT_EQ(a.first, 64);
+    EXPECT_EQ(a.last, 127);
+    const query::CtaPart& b = one->parts[1];
+    EXPECT_TRUE(b.byColumns);
+    EXPECT_EQ(b.first, 32);
+    EXPECT_EQ(b.last, 63);
+    // Layout B (M = 128, cta_group::2): the CTA's 64 rows x 64 columns fold into 128 lanes x 32 columns.
+    const query::CtaPart& d = one->parts[2];
+    EXPECT_EQ(d.space, Space::TensorMemory);
+    EXPECT_EQ(d.first, 64);
+    EXPECT_EQ(d.laneHi, 127);
+    EXPECT_EQ(d.columnHi, 31);
+    EXPECT_NE(query::toText(*in, *one).find("B columns 32..63 (its 16x32): shared memory"), std::string::npos)
+        << query::toText(*in, *one);
+    // One CTA of a cta_group::1 mma; no CTA 2; no pair in an mma's registers.
+    EXPECT_FALSE(query::whatCta(*in, 2, error));
+    EXPECT_NE(error.find("valid: 0..1"), std::string::npos) << error;
+    EXPECT_FALSE(query::whatCta(*view("mma.m16n8k16.f16"), 0, error));
+    EXPECT_NE(error.find("give --lane or --thread"), std::string::npos) << error;
+}
+
 } // namespace
 
 } // namespace test_cta_pairs

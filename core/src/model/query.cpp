@@ -290,6 +290,66 @@ std::optional<WhatAnswer> what(const Instruction& in, int thread, std::optional<
     return answer;
 }
 
+std::optional<CtaAnswer> whatCta(const Instruction& in, int cta, std::string& error) {
+    const Placement* tensor = tensorMemoryOf(in);
+    if (!tensor || !in.family || !in.family->sharedOperand) {
+        error = "--cta names a CTA of a tcgen05.mma's group; " + in.spec +
+                " runs in one CTA's registers (give --lane or --thread)";
+        return std::nullopt;
+    }
+    CtaAnswer answer;
+    answer.cta = cta;
+    answer.ctas = tensor->tensor()->mma.ctaGroup;
+    if (!inRange(cta, answer.ctas, "CTA",
+                 in.spec + " (cta_group::" + std::to_string(answer.ctas) + ": " +
+                     std::to_string(answer.ctas) + (answer.ctas == 1 ? " CTA)" : " CTAs)"),
+                 error))
+        return std::nullopt;
+    for (const Operand operand : {Operand::A, Operand::B, Operand::D}) {
+        CtaPart part;
+        part.operand = operand;
+        if (const Placement* tm = in.placement(Space::TensorMemory, operand)) {
+            part.rows = tm->rows() / answer.ctas;
+            part.cols = tm->cols();
+            part.first = cta * part.rows;
+            part.last = part.first + part.rows - 1;
+            part.laneLo = part.columnLo = 1 << 30;
+            part.laneHi = part.columnHi = -1;
+            for (int r = part.first; r <= part.last; ++r)
+                for (int c = 0; c < tm->cols(); ++c)
+                    for (const lanemap::Holding& h : tm->at(r, c)) {
+                        const TmemCell& cell = std::get<TmemCell>(h.at);
+                        part.laneLo = std::min(part.laneLo, cell.lane);
+                        part.laneHi = std::max(part.laneHi, cell.lane);
+                        part.columnLo = std::min(part.columnLo, cell.column);
+                        part.columnHi = std::max(part.columnHi, cell.column);
+                    }
+            answer.parts.push_back(part);
+            continue;
+        }
+        if (operand == Operand::D)
+            continue;
+        Placement shared;
+        if (!in.family->sharedOperand(in, operand, in.params.smem.value_or(smem::Choice{}), 0, 0, shared,
+                                      error) ||
+            !shared.shared())
+            return std::nullopt;
+        const smem::SharedOperand& op = *shared.shared();
+        part.space = Space::SharedMemory;
+        part.byColumns = operand == Operand::B;
+        part.rows = op.rows;
+        part.cols = op.cols;
+        const int count = part.byColumns ? op.cols : op.rows;
+        part.first = cta * count;
+        part.last = part.first + count - 1;
+        part.bytes = op.layout.footprintBytes();
+        part.layout = std::string(smem::toString(op.layout.major())) + "-major, " +
+                      std::string(smem::toString(op.layout.swizzle())) + " swizzle";
+        answer.parts.push_back(part);
+    }
+    return answer;
+}
+
 std::optional<FeedsAnswer> feeds(const Instruction& in, int row, int col, std::optional<int> selector,
                                  std::string& error) {
     if (inTensorMemory(in, error,
@@ -547,6 +607,25 @@ std::string toText(const Instruction& in, const WhatAnswer& a) {
     return s.str();
 }
 
+std::string toText(const Instruction& in, const CtaAnswer& a) {
+    std::ostringstream s;
+    s << viewName(in) << "  CTA " << a.cta;
+    if (a.ctas > 1)
+        s << " of the pair (cta_group::" << a.ctas << ")";
+    s << '\n';
+    for (const CtaPart& p : a.parts) {
+        s << "  " << toString(p.operand) << (p.byColumns ? " columns " : " rows ") << p.first << ".."
+          << p.last << " (its " << p.rows << "x" << p.cols << "): ";
+        if (p.space == Space::TensorMemory)
+            s << "Tensor Memory lanes " << p.laneLo << ".." << p.laneHi << ", columns " << p.columnLo << ".."
+              << p.columnHi;
+        else
+            s << "shared memory, " << p.bytes << " bytes from a 1024-byte aligned base (" << p.layout << ")";
+        s << '\n';
+    }
+    return s.str();
+}
+
 std::string toText(const Instruction& in, const FeedsAnswer& a) {
     std::ostringstream s;
     s << tile::nameOf(in) << "  D" << cellName(a.row, a.col) << '\n';
@@ -647,6 +726,31 @@ std::string toJson(const Instruction& in, const WhereAnswer& a) {
             h["layout"] = p.layout;
         }
         doc["holders"].push_back(std::move(h));
+    }
+    return dump(doc);
+}
+
+std::string toJson(const Instruction& in, const CtaAnswer& a) {
+    ordered_json doc;
+    doc["spec"] = viewName(in);
+    doc["query"] = "what";
+    doc["cta"] = a.cta;
+    doc["ctas"] = a.ctas;
+    doc["holds"] = ordered_json::array();
+    for (const CtaPart& p : a.parts) {
+        ordered_json h;
+        h["operand"] = std::string(toString(p.operand));
+        h["space"] = p.space == Space::TensorMemory ? "tensor_memory" : "shared_memory";
+        h[p.byColumns ? "cols" : "rows"] = {p.first, p.last};
+        h["part"] = {p.rows, p.cols};
+        if (p.space == Space::TensorMemory) {
+            h["lanes"] = {p.laneLo, p.laneHi};
+            h["columns"] = {p.columnLo, p.columnHi};
+        } else {
+            h["bytes"] = p.bytes;
+            h["layout"] = p.layout;
+        }
+        doc["holds"].push_back(std::move(h));
     }
     return dump(doc);
 }
