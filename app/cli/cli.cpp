@@ -323,7 +323,8 @@ int cmdExport(const std::string& spec, bool all, const std::string& formatName, 
 std::shared_ptr<const Instruction>
 queryInstance(const std::string& text, const std::optional<tile::TileLayout>& tile, std::ostream& err);
 
-// probe SPEC --atom-layout ... --permutation ...: a tile run by the tiled-mma method (docs/tiles.md#proof).
+// probe SPEC --atom-layout ... --permutation ...: a tile run by the tiled-mma or tiled-wgmma method
+// (docs/tiles.md#proof).
 int cmdProbeTile(const std::string& spec, const tile::TileLayout& tileLayout, gpu::TileLoad load,
                  const std::optional<std::string>& jsonOption, std::ostream& out, std::ostream& err) {
     const std::shared_ptr<const Instruction> tile = queryInstance(spec, tileLayout, err);
@@ -490,6 +491,12 @@ const Instruction* resolveInstruction(const std::string& text, std::ostream& err
 std::shared_ptr<const Instruction>
 queryInstance(const std::string& text, const std::optional<tile::TileLayout>& tile, std::ostream& err) {
     if (!tile) {
+        // A spec that names parameters (a tcgen05.mma's N: ...m128n64) is that instance, not the catalog's.
+        if (const ParsedSpec named = parseSpec(text, Catalog::instance()); named) {
+            const Selection selection = selectionOf(named);
+            if (selection.params != Params{} && validate(selection).empty())
+                return instantiate(selection);
+        }
         const Instruction* in = resolveInstruction(text, err);
         return in ? std::shared_ptr<const Instruction>(std::shared_ptr<void>(), in) : nullptr;
     }
@@ -566,6 +573,16 @@ int cmdWhat(const std::string& spec, const Number& lane, const std::optional<Num
     const std::optional<int> regValue = reg ? std::optional<int>(reg->value) : std::nullopt;
     const auto a = query::what(*in, lane.value, regValue, error);
     return answer(*in, a, error, json, out, err, {&lane, reg ? &*reg : &lane});
+}
+
+// what SPEC --cta C: what one CTA of a tcgen05.mma's group holds (docs/reference/queries.md).
+int cmdWhatCta(const std::string& spec, const Number& cta, bool json, std::ostream& out, std::ostream& err) {
+    const std::shared_ptr<const Instruction> in = queryInstance(spec, std::nullopt, err);
+    if (!in)
+        return Usage;
+    std::string error;
+    const auto a = query::whatCta(*in, cta.value, error);
+    return answer(*in, a, error, json, out, err, {&cta});
 }
 
 int cmdFeeds(const std::string& spec, const Number& row, const Number& col,
@@ -1034,7 +1051,7 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     });
 
     std::string querySpec, queryOperand, diffSpec2;
-    std::string queryRow, queryCol, queryLane, queryRegister, querySelector;
+    std::string queryRow, queryCol, queryLane, queryRegister, querySelector, queryCta;
     bool queryJson = false;
     auto* where = subcommand("where", "Who holds OPERAND[ROW][COL]: lane(s), register, bits, element");
     if (named(where)) {
@@ -1050,7 +1067,11 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     if (named(what)) {
         what->add_option("spec", querySpec, "Spec or PTX instruction")->required();
         what->add_option("--lane,--thread", queryLane, "Lane (warp) or thread 0..127 (warpgroup)")
-            ->required()
+            ->type_name("INT");
+        what->add_option(
+                "--cta", queryCta,
+                "tcgen05.mma: what CTA C of the pair holds (rows of A and D, columns of B), not with "
+                "--lane")
             ->type_name("INT");
         what->add_option("--register", queryRegister, "Only this register")->type_name("INT");
         what->add_flag("--json", queryJson, "JSON instead of text");
@@ -1199,6 +1220,20 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
                           : Usage;
     }
     if (what->parsed()) {
+        if (given(what, "--cta")) {
+            if (given(what, "--lane") || given(what, "--register") || tileLayout) {
+                err << "lanemap-cli: what --cta names a CTA of a tcgen05.mma's pair; it takes --json, not "
+                       "--lane, --register or a tile; see lanemap-cli what --help\n";
+                return Usage;
+            }
+            const std::optional<Number> cta = readNumber("--cta", queryCta, err);
+            return cta ? cmdWhatCta(querySpec, *cta, queryJson, out, err) : Usage;
+        }
+        if (!given(what, "--lane")) {
+            err << "lanemap-cli: what needs --lane L (--thread T), or --cta C for a tcgen05.mma; see "
+                   "lanemap-cli what --help\n";
+            return Usage;
+        }
         const std::optional<Number> lane = readNumber("--lane", queryLane, err);
         std::optional<Number> reg;
         if (!lane || !optionalNumber(what, "--register", queryRegister, reg, err))

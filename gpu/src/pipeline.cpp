@@ -133,11 +133,28 @@ Interpretation interpretOn(Device& device, const Variant& v) {
     return runPlanned(device, v, *method, *plan, planned);
 }
 
+namespace {
+// The tile method by where the atom's B lives: held in registers (mma) or read from shared memory through a
+// descriptor (the atom's family places a shared-memory operand: wgmma).
+const char* tileMethodOf(const Instruction& tile) {
+    return tile.family && tile.family->sharedOperand ? "tiled-wgmma" : "tiled-mma";
+}
+} // namespace
+
 Interpretation interpretTileOn(Device& device, const Instruction& tile, TileLoad load) {
     Interpretation out;
-    const ProbeMethod* method = probeMethodNamed("tiled-mma");
+    const char* name = tileMethodOf(tile);
+    const ProbeMethod* method = probeMethodNamed(name);
     if (!method) {
-        out.result = unsupportedResult(tile, "this build has no tiled-mma probe method");
+        out.result = unsupportedResult(tile, std::string("this build has no ") + name + " probe method");
+        return out;
+    }
+    if (load == TileLoad::Ldmatrix && method != probeMethodNamed("tiled-mma")) {
+        out.result = unsupportedResult(tile, "--copy ldmatrix loads an mma tile's A and B into registers; " +
+                                                 tile.spec +
+                                                 " reads B (and A in the SS form) from shared memory through "
+                                                 "descriptors, which the probe runs (give --copy direct)");
+        out.result.spec = tile::nameOf(tile);
         return out;
     }
     if (std::string why = device.unsupported(tile, *method); !why.empty()) {

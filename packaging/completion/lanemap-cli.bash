@@ -53,7 +53,7 @@ _lanemap_cli() {
         discover) options="--family --json --expect --validate --help" ;;
         banks) options="--smem --search --feeds --json --format -o --output --atom-layout --permutation --help" ;;
         where) options="--json --atom-layout --permutation --help" ;;
-        what) options="--lane --thread --register --json --atom-layout --permutation --help" ;;
+        what) options="--lane --thread --cta --register --json --atom-layout --permutation --help" ;;
         feeds) options="--selector --json --into --major --swizzle --inner --smem --help" ;;
         diff) options="--operand --json --help" ;;
         identify) options="--shape --operand --help" ;;

@@ -213,17 +213,40 @@ TEST(CliHostileArguments, AClosedPipeIsOneErrorLine) {
 }
 
 // Item 13: a tcgen05.mma view holds no register operand. `where` said "valid operands: " (an empty list),
-// `what` printed a bare header with exit 0, `feeds` said "has no D operand".
+// `what` printed a bare header with exit 0, `feeds` said "has no D operand". `where` now names the CTA of the
+// pair and the Tensor Memory or shared-memory place (docs/tiles.md#cta-pairs); `what` and `feeds` point to
+// it.
 TEST(CliHostileArguments, QueriesOfATcgen05MmaSayWhereDIs) {
     const std::string spec = "tcgen05.mma.cta_group::1.kind::f16.m128n256";
-    for (const std::vector<std::string>& args : {std::vector<std::string>{"where", spec, "D", "0", "0"},
-                                                 std::vector<std::string>{"what", spec, "--lane", "127"},
+    for (const std::vector<std::string>& args : {std::vector<std::string>{"what", spec, "--lane", "127"},
                                                  std::vector<std::string>{"feeds", spec, "0", "0"}}) {
         expectOneLineError(args, "keeps D in Tensor Memory, not in registers");
         expectOneLineError(args, "--ld SHAPE");
+        expectOneLineError(args, "names the CTA of the pair that holds an element");
         EXPECT_EQ(runCli(args).out, "") << args[0];
     }
-    expectOneLineError({"where", spec, "A", "0", "0"}, "no lane holds A[0][0]");
+    const CliResult d = runCli({"where", spec, "D", "0", "0"});
+    EXPECT_EQ(d.code, 0) << d.err;
+    EXPECT_NE(d.out.find("CTA 0 (cta_group::1: one CTA holds all of D), its D[0][0]: Tensor Memory lane 0, "
+                         "column 0"),
+              std::string::npos)
+        << d.out;
+    const CliResult pair = runCli({"where", "tcgen05.mma.cta_group::2.kind::f16.m256n64", "A", "200", "3"});
+    EXPECT_EQ(pair.code, 0) << pair.err;
+    EXPECT_NE(pair.out.find("CTA 1 of the pair (cta_group::2: CTA 1 holds A's rows 128..255), its A[72][3]: "
+                            "shared memory byte"),
+              std::string::npos)
+        << pair.out;
+    expectOneLineError({"where", spec, "A", "300", "0"}, "row 300 is outside A (128x16); valid: 0..127");
+    // what --cta: the CTA's part of A, B and D; with --lane, or without either, one line and exit 2.
+    const CliResult cta = runCli({"what", "tcgen05.mma.cta_group::2.kind::f16.m256n256", "--cta", "1"});
+    EXPECT_EQ(cta.code, 0) << cta.err;
+    EXPECT_NE(cta.out.find("D rows 128..255 (its 128x256): Tensor Memory lanes 0..127, columns 0..255"),
+              std::string::npos)
+        << cta.out;
+    expectOneLineError({"what", spec, "--cta", "0", "--lane", "3"}, "not --lane, --register or a tile");
+    expectOneLineError({"what", spec, "--cta", "2"}, "CTA 2 is outside");
+    expectOneLineError({"what", "mma.m16n8k16.f16", "--cta", "0"}, "give --lane or --thread");
 }
 
 } // namespace

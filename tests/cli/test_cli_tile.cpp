@@ -210,6 +210,32 @@ TEST(CliTile, ProbeRunsTheTileOrSaysWhyNot) {
     EXPECT_NE(bad.err.find("the tile's K is a multiple of 16"), std::string::npos) << bad.err;
 }
 
+// probe of a wgmma tile (docs/tiles.md#proof): two warpgroups on an sm_90a GPU, both forms; without one,
+// exit 3.
+TEST(CliTile, ProbeRunsAWgmmaTileOrSaysWhyNot) {
+    const CliResult r = runCli({"probe", "wgmma.m64n16k16.f16", "--atom-layout", "(2,1,1)"});
+    const lanemap::gpu::Availability a = lanemap::gpu::discover();
+    if (!a.available) {
+        EXPECT_EQ(r.code, 3) << r.out << r.err;
+        EXPECT_NE(r.err.find("GPU unavailable"), std::string::npos) << r.err;
+    } else if (a.device.sm != 90) {
+        EXPECT_EQ(r.code, 3) << r.out << r.err;
+        EXPECT_NE(r.out.find("exists only on sm_90a"), std::string::npos) << r.out;
+    } else {
+        EXPECT_EQ(r.code, 0) << r.out << r.err;
+        EXPECT_NE(r.out.find("pass\twgmma.m64n16k16.f16 tile 128x16x16 (atom layout (2,1,1))"),
+                  std::string::npos)
+            << r.out;
+        EXPECT_NE(r.out.find("RS form (A from registers) and the SS form"), std::string::npos) << r.out;
+    }
+    // The ldmatrix copy feeds an mma tile's registers; a wgmma tile reads shared memory through descriptors.
+    const CliResult copied =
+        runCli({"probe", "wgmma.m64n16k16.f16", "--atom-layout", "(2,1,1)", "--copy", "ldmatrix"});
+    EXPECT_EQ(copied.code, 3) << copied.out << copied.err;
+    if (a.available)
+        EXPECT_NE(copied.out.find("from shared memory through descriptors"), std::string::npos) << copied.out;
+}
+
 TEST(CliTile, BadTilesNameWhatIsWrongExitTwoAndWriteNothing) {
     const std::filesystem::path dir = freshTempDir("tile");
     std::filesystem::create_directories(dir);

@@ -111,14 +111,17 @@ TEST(ProbePipeline, EveryCatalogVariantResolvesToExactlyOneMethodRow) {
     }
     // mma, mma.sp, wgmma, wgmma.sp, the three moves, wmma, tcgen05 ld/st/mma, cp.async.bulk.tensor
     EXPECT_EQ(families.size(), 12u);
-    // Distinct names, none idle but the tiled-mma row, which probes tiles of atoms (interpretTileOn), no
+    // Distinct names, none idle but the two tile rows, which probe tiles of atoms (interpretTileOn), no
     // catalog variant.
-    EXPECT_EQ(probed.size() + 1, probeMethods().size());
+    const std::set<std::string_view> tileRows = {"tiled-mma", "tiled-wgmma"};
+    EXPECT_EQ(probed.size() + tileRows.size(), probeMethods().size());
     for (const ProbeMethod* method : probeMethods())
-        if (method->name() != "tiled-mma")
+        if (!tileRows.contains(method->name()))
             EXPECT_GT(probed[method->name()], 0) << method->name();
-    EXPECT_NE(probeMethodNamed("tiled-mma"), nullptr);
-    EXPECT_EQ(probed.count("tiled-mma"), 0u);
+    for (std::string_view row : tileRows) {
+        EXPECT_NE(probeMethodNamed(row), nullptr) << row;
+        EXPECT_EQ(probed.count(row), 0u) << row;
+    }
 
     Variant orphan = variant("mma.m16n8k16.f16");
     const Family stray{.name = "stray"}; // no row lists it

@@ -30,17 +30,50 @@ struct SharedHolding {
     int bit = 0;
 };
 
+// Where a tcgen05.mma keeps one element (docs/tiles.md#cta-pairs): D (or A with --st) in the Tensor Memory of
+// CTA `cta` of the pair, A and B in the shared memory of CTA `cta`. With cta_group::2 CTA c holds rows
+// c M/2 .. of A and of D and columns c N/2 .. of B; with cta_group::1 CTA 0 holds everything.
+struct PairHolding {
+    Operand operand = Operand::D;
+    Space space = Space::TensorMemory;
+    int cta = 0, ctas = 1;          // the CTA of the pair that holds it, and the CTAs of the group
+    int first = 0, count = 0;       // the rows (A, D) or columns (B) of the operand that CTA holds
+    int localRow = 0, localCol = 0; // the element in that CTA's part
+    int lane = 0, column = 0, bitLo = 0, bits = 32; // Tensor Memory
+    std::uint32_t address = 0;                      // shared memory: byte from a 1024-byte aligned base
+    int bit = 0;
+    std::string layout; // shared memory: "K-major, 128B swizzle"
+};
+
 struct WhereAnswer {
     Operand operand = Operand::A;
     int row = 0, col = 0;
     std::vector<Holding> holders;        // every holder (many where the operand is many-to-one)
     std::optional<SharedHolding> shared; // wgmma B
+    std::vector<PairHolding> pair;       // tcgen05.mma: the CTA (of the pair) that holds it, and where
 };
 
 struct WhatAnswer {
     int thread = 0;
     std::optional<int> reg;
     std::vector<Holding> held; // per operand, in element order
+};
+
+// What one CTA of a tcgen05.mma's group holds (what --cta): per operand, the rows (A, D) or columns (B) and
+// where — D (and A placed there) in its Tensor Memory lanes and columns, A and B in its shared memory.
+struct CtaPart {
+    Operand operand = Operand::D;
+    Space space = Space::TensorMemory;
+    bool byColumns = false;  // B: the CTA holds columns first..last; A, D: rows
+    int first = 0, last = 0; // of the whole operand
+    int rows = 0, cols = 0;  // the CTA's part
+    int laneLo = 0, laneHi = 0, columnLo = 0, columnHi = 0; // Tensor Memory
+    std::uint32_t bytes = 0; // shared memory: the part's footprint from a 1024-byte aligned base
+    std::string layout;      // shared memory: "K-major, 128B swizzle"
+};
+struct CtaAnswer {
+    int cta = 0, ctas = 1;
+    std::vector<CtaPart> parts; // A, B, D
 };
 
 struct MetadataUse {
@@ -61,6 +94,9 @@ std::optional<WhereAnswer> where(const Instruction& in, Operand operand, int row
                                  std::string& error);
 // What thread `thread` holds (only register `reg` if set).
 std::optional<WhatAnswer> what(const Instruction& in, int thread, std::optional<int> reg, std::string& error);
+// What CTA `cta` of a tcgen05.mma's group holds (docs/reference/queries.md); nullopt with `error` naming
+// what is valid (an instruction of one CTA's registers, a CTA outside the group).
+std::optional<CtaAnswer> whatCta(const Instruction& in, int cta, std::string& error);
 // What takes part in D[row][col] (selector: only that sparsity selector's metadata; all when unset).
 std::optional<FeedsAnswer> feeds(const Instruction& in, int row, int col, std::optional<int> selector,
                                  std::string& error);
@@ -101,10 +137,12 @@ std::optional<DiffAnswer> diff(const Instruction& first, const Instruction& seco
 
 std::string toText(const Instruction& in, const WhereAnswer& answer);
 std::string toText(const Instruction& in, const WhatAnswer& answer);
+std::string toText(const Instruction& in, const CtaAnswer& answer);
 std::string toText(const Instruction& in, const FeedsAnswer& answer);
 std::string toText(const DiffAnswer& answer);
 std::string toJson(const Instruction& in, const WhereAnswer& answer);
 std::string toJson(const Instruction& in, const WhatAnswer& answer);
+std::string toJson(const Instruction& in, const CtaAnswer& answer);
 std::string toJson(const Instruction& in, const FeedsAnswer& answer);
 std::string toJson(const DiffAnswer& answer);
 

@@ -2,6 +2,7 @@
 
 #include "lanemap/excerpt.hpp"
 #include "lanemap/smem.hpp"
+#include "lanemap/tmem.hpp"
 #include "model/tile_json.hpp"
 
 #include <nlohmann/json.hpp>
@@ -135,8 +136,85 @@ bool inTensorMemory(const Instruction& in, std::string& error, const std::string
         return false;
     error = in.spec + " keeps D in Tensor Memory, not in registers: " + asked + "; `lanemap-cli show " +
             in.spec + "` gives the Tensor Memory lane and column of each D[m][n], and `show " + in.spec +
-            " --ld SHAPE` (e.g. --ld 32x32b.x8) the thread and register a tcgen05.ld moves it to";
+            " --ld SHAPE` (e.g. --ld 32x32b.x8) the thread and register a tcgen05.ld moves it to; `where " +
+            in.spec + " A|B|D ROW COL` names the CTA of the pair that holds an element";
     return true;
+}
+
+// The Tensor Memory placement of a tcgen05.mma view (D, or A with --st); nullptr elsewhere.
+const Placement* tensorMemoryOf(const Instruction& in) {
+    for (const Placement& p : in.placements)
+        if (p.space() == Space::TensorMemory && p.tensor())
+            return &p;
+    return nullptr;
+}
+
+// `where` of a tcgen05.mma: which CTA of the pair holds the element and where in its Tensor Memory or shared
+// memory. D (and A where the view places A in Tensor Memory) from the Tensor Memory placement, whose cells
+// name their CTA; A and B from one CTA's part in shared memory (the family's sharedOperand: M/ctaGroup rows
+// of A, N/ctaGroup columns of B), the CTA being the part the row (A) or column (B) falls in.
+std::optional<WhereAnswer> wherePair(const Instruction& in, const Placement& tensor, Operand operand, int row,
+                                     int col, std::string& error) {
+    WhereAnswer answer{operand, row, col, {}, {}, {}};
+    const int ctas = tensor.tensor()->mma.ctaGroup;
+    if (const Placement* tm = in.placement(Space::TensorMemory, operand)) {
+        const std::string name = std::string(toString(operand)) + " (" + std::to_string(tm->rows()) + "x" +
+                                 std::to_string(tm->cols()) + ")";
+        if (!inRange(row, tm->rows(), "row", name, error) || !inRange(col, tm->cols(), "column", name, error))
+            return std::nullopt;
+        const int rowsPerCta = tm->rows() / ctas;
+        for (const lanemap::Holding& h : tm->at(row, col)) {
+            const TmemCell& c = std::get<TmemCell>(h.at);
+            PairHolding p;
+            p.operand = operand;
+            p.cta = c.cta;
+            p.ctas = ctas;
+            p.first = c.cta * rowsPerCta;
+            p.count = rowsPerCta;
+            p.localRow = row - p.first;
+            p.localCol = col;
+            p.lane = c.lane;
+            p.column = c.column;
+            p.bitLo = c.bitLo;
+            p.bits = c.bits;
+            answer.pair.push_back(p);
+        }
+        return answer;
+    }
+    if ((operand != Operand::A && operand != Operand::B) || !in.family || !in.family->sharedOperand) {
+        error =
+            "no operand " + std::string(toString(operand)) + " in " + in.spec + "; valid operands: A, B, D";
+        return std::nullopt;
+    }
+    Placement part;
+    const smem::Choice choice = in.params.smem.value_or(smem::Choice{});
+    if (!in.family->sharedOperand(in, operand, choice, 0, 0, part, error) || !part.shared())
+        return std::nullopt;
+    const smem::SharedOperand& op = *part.shared();
+    const bool a = operand == Operand::A;
+    // The whole operand: A is M x (its part's K), B is K x N; a CTA's part splits M (A) or N (B).
+    const int rows = a ? op.rows * ctas : op.rows, cols = a ? op.cols : op.cols * ctas;
+    const std::string name = std::string(toString(operand)) + " (" + std::to_string(rows) + "x" +
+                             std::to_string(cols) + (op.compressed ? ", compressed K/2" : "") + ")";
+    if (!inRange(row, rows, "row", name, error) || !inRange(col, cols, "column", name, error))
+        return std::nullopt;
+    PairHolding p;
+    p.operand = operand;
+    p.space = Space::SharedMemory;
+    p.ctas = ctas;
+    p.count = a ? op.rows : op.cols;
+    p.cta = (a ? row : col) / p.count;
+    p.first = p.cta * p.count;
+    p.localRow = a ? row - p.first : row;
+    p.localCol = a ? col : col - p.first;
+    const smem::Coord at = op.toLayout(p.localRow, p.localCol);
+    const smem::Placement placed = op.layout.placement(at.mn, at.k);
+    p.address = placed.address;
+    p.bit = placed.bit;
+    p.layout = std::string(smem::toString(op.layout.major())) + "-major, " +
+               std::string(smem::toString(op.layout.swizzle())) + " swizzle";
+    answer.pair.push_back(p);
+    return answer;
 }
 
 ordered_json fieldJson(const MetadataUse& m) {
@@ -157,9 +235,9 @@ std::string dump(const ordered_json& doc) {
 
 std::optional<WhereAnswer> where(const Instruction& in, Operand operand, int row, int col,
                                  std::string& error) {
-    WhereAnswer answer{operand, row, col, {}, {}};
-    if (inTensorMemory(in, error, "no lane holds " + std::string(toString(operand)) + cellName(row, col)))
-        return std::nullopt;
+    WhereAnswer answer{operand, row, col, {}, {}, {}};
+    if (const Placement* tensor = tensorMemoryOf(in))
+        return wherePair(in, *tensor, operand, row, col, error);
     if (operand == Operand::Metadata) {
         error = "metadata is not a matrix of elements; `feeds " + in.spec +
                 " ROW COL` names the metadata fields of a row; valid operands: " + operandNames(in);
@@ -209,6 +287,66 @@ std::optional<WhatAnswer> what(const Instruction& in, int thread, std::optional<
             if (!reg || e.reg == *reg)
                 answer.held.push_back(holding(op, e));
         }
+    return answer;
+}
+
+std::optional<CtaAnswer> whatCta(const Instruction& in, int cta, std::string& error) {
+    const Placement* tensor = tensorMemoryOf(in);
+    if (!tensor || !in.family || !in.family->sharedOperand) {
+        error = "--cta names a CTA of a tcgen05.mma's group; " + in.spec +
+                " runs in one CTA's registers (give --lane or --thread)";
+        return std::nullopt;
+    }
+    CtaAnswer answer;
+    answer.cta = cta;
+    answer.ctas = tensor->tensor()->mma.ctaGroup;
+    if (!inRange(cta, answer.ctas, "CTA",
+                 in.spec + " (cta_group::" + std::to_string(answer.ctas) + ": " +
+                     std::to_string(answer.ctas) + (answer.ctas == 1 ? " CTA)" : " CTAs)"),
+                 error))
+        return std::nullopt;
+    for (const Operand operand : {Operand::A, Operand::B, Operand::D}) {
+        CtaPart part;
+        part.operand = operand;
+        if (const Placement* tm = in.placement(Space::TensorMemory, operand)) {
+            part.rows = tm->rows() / answer.ctas;
+            part.cols = tm->cols();
+            part.first = cta * part.rows;
+            part.last = part.first + part.rows - 1;
+            part.laneLo = part.columnLo = 1 << 30;
+            part.laneHi = part.columnHi = -1;
+            for (int r = part.first; r <= part.last; ++r)
+                for (int c = 0; c < tm->cols(); ++c)
+                    for (const lanemap::Holding& h : tm->at(r, c)) {
+                        const TmemCell& cell = std::get<TmemCell>(h.at);
+                        part.laneLo = std::min(part.laneLo, cell.lane);
+                        part.laneHi = std::max(part.laneHi, cell.lane);
+                        part.columnLo = std::min(part.columnLo, cell.column);
+                        part.columnHi = std::max(part.columnHi, cell.column);
+                    }
+            answer.parts.push_back(part);
+            continue;
+        }
+        if (operand == Operand::D)
+            continue;
+        Placement shared;
+        if (!in.family->sharedOperand(in, operand, in.params.smem.value_or(smem::Choice{}), 0, 0, shared,
+                                      error) ||
+            !shared.shared())
+            return std::nullopt;
+        const smem::SharedOperand& op = *shared.shared();
+        part.space = Space::SharedMemory;
+        part.byColumns = operand == Operand::B;
+        part.rows = op.rows;
+        part.cols = op.cols;
+        const int count = part.byColumns ? op.cols : op.rows;
+        part.first = cta * count;
+        part.last = part.first + count - 1;
+        part.bytes = op.layout.footprintBytes();
+        part.layout = std::string(smem::toString(op.layout.major())) + "-major, " +
+                      std::string(smem::toString(op.layout.swizzle())) + " swizzle";
+        answer.parts.push_back(part);
+    }
     return answer;
 }
 
@@ -415,9 +553,38 @@ std::string byteText(std::uint32_t address) {
 }
 } // namespace
 
+namespace {
+std::string pairLine(const PairHolding& p) {
+    std::ostringstream s;
+    const bool a = p.operand != Operand::B;
+    s << "CTA " << p.cta;
+    if (p.ctas > 1)
+        s << " of the pair (cta_group::" << p.ctas << ": CTA " << p.cta << " holds " << toString(p.operand)
+          << "'s " << (a ? "rows " : "columns ") << p.first << ".." << p.first + p.count - 1 << ")";
+    else
+        s << " (cta_group::1: one CTA holds all of " << toString(p.operand) << ")";
+    s << ", its " << toString(p.operand) << cellName(p.localRow, p.localCol) << ": ";
+    if (p.space == Space::TensorMemory)
+        s << "Tensor Memory lane " << p.lane << ", column " << p.column << ", bits [" << p.bitLo + p.bits - 1
+          << ":" << p.bitLo << "]";
+    else
+        s << "shared memory " << byteText(p.address) << (p.bit ? " bit " + std::to_string(p.bit) : "") << " ("
+          << p.layout << ") from a 1024-byte aligned base";
+    return s.str();
+}
+// A view's name: a tcgen05.mma's with its M and N (the instance's N, not the catalog entry's).
+std::string viewName(const Instruction& in) {
+    if (const Placement* tensor = tensorMemoryOf(in))
+        return tmem::specOf(tensor->tensor()->mma, true);
+    return tile::nameOf(in);
+}
+} // namespace
+
 std::string toText(const Instruction& in, const WhereAnswer& a) {
     std::ostringstream s;
-    s << tile::nameOf(in) << "  " << toString(a.operand) << cellName(a.row, a.col) << '\n';
+    s << viewName(in) << "  " << toString(a.operand) << cellName(a.row, a.col) << '\n';
+    for (const PairHolding& p : a.pair)
+        s << "  " << pairLine(p) << '\n';
     if (a.shared)
         s << "  shared memory (K-major, 128B swizzle): " << byteText(a.shared->address)
           << (a.shared->bit ? " bit " + std::to_string(a.shared->bit) : "")
@@ -437,6 +604,25 @@ std::string toText(const Instruction& in, const WhatAnswer& a) {
     s << '\n';
     for (const Holding& h : a.held)
         s << "  " << holderLine(in, h) << '\n';
+    return s.str();
+}
+
+std::string toText(const Instruction& in, const CtaAnswer& a) {
+    std::ostringstream s;
+    s << viewName(in) << "  CTA " << a.cta;
+    if (a.ctas > 1)
+        s << " of the pair (cta_group::" << a.ctas << ")";
+    s << '\n';
+    for (const CtaPart& p : a.parts) {
+        s << "  " << toString(p.operand) << (p.byColumns ? " columns " : " rows ") << p.first << ".."
+          << p.last << " (its " << p.rows << "x" << p.cols << "): ";
+        if (p.space == Space::TensorMemory)
+            s << "Tensor Memory lanes " << p.laneLo << ".." << p.laneHi << ", columns " << p.columnLo << ".."
+              << p.columnHi;
+        else
+            s << "shared memory, " << p.bytes << " bytes from a 1024-byte aligned base (" << p.layout << ")";
+        s << '\n';
+    }
     return s.str();
 }
 
@@ -508,7 +694,7 @@ std::string toText(const DiffAnswer& a) {
 
 std::string toJson(const Instruction& in, const WhereAnswer& a) {
     ordered_json doc;
-    doc["spec"] = in.spec;
+    doc["spec"] = a.pair.empty() ? in.spec : viewName(in);
     if (in.tile)
         doc["tile"] = tile::tileJson(*in.tile);
     doc["query"] = "where";
@@ -520,6 +706,52 @@ std::string toJson(const Instruction& in, const WhereAnswer& a) {
         doc["holders"].push_back(holdingJson(in, h));
     if (a.shared)
         doc["shared_memory"] = sharedJson(*a.shared);
+    for (const PairHolding& p : a.pair) {
+        ordered_json h;
+        h["operand"] = std::string(toString(p.operand));
+        h["space"] = p.space == Space::TensorMemory ? "tensor_memory" : "shared_memory";
+        h["cta"] = p.cta;
+        h["ctas"] = p.ctas;
+        h[p.operand == Operand::B ? "cta_cols" : "cta_rows"] = {p.first, p.first + p.count - 1};
+        h["cta_row"] = p.localRow;
+        h["cta_col"] = p.localCol;
+        if (p.space == Space::TensorMemory) {
+            h["lane"] = p.lane;
+            h["column"] = p.column;
+            h["bits"] = {p.bitLo + p.bits - 1, p.bitLo};
+        } else {
+            h["byte"] = p.address;
+            if (p.bit)
+                h["bit"] = p.bit;
+            h["layout"] = p.layout;
+        }
+        doc["holders"].push_back(std::move(h));
+    }
+    return dump(doc);
+}
+
+std::string toJson(const Instruction& in, const CtaAnswer& a) {
+    ordered_json doc;
+    doc["spec"] = viewName(in);
+    doc["query"] = "what";
+    doc["cta"] = a.cta;
+    doc["ctas"] = a.ctas;
+    doc["holds"] = ordered_json::array();
+    for (const CtaPart& p : a.parts) {
+        ordered_json h;
+        h["operand"] = std::string(toString(p.operand));
+        h["space"] = p.space == Space::TensorMemory ? "tensor_memory" : "shared_memory";
+        h[p.byColumns ? "cols" : "rows"] = {p.first, p.last};
+        h["part"] = {p.rows, p.cols};
+        if (p.space == Space::TensorMemory) {
+            h["lanes"] = {p.laneLo, p.laneHi};
+            h["columns"] = {p.columnLo, p.columnHi};
+        } else {
+            h["bytes"] = p.bytes;
+            h["layout"] = p.layout;
+        }
+        doc["holds"].push_back(std::move(h));
+    }
     return dump(doc);
 }
 

@@ -10,6 +10,7 @@
 #include "methods/tagged/tagged.hpp"
 #include "methods/tensor_memory/tensor_memory.hpp"
 #include "methods/tiled_mma/tiled_mma.hpp"
+#include "methods/tiled_wgmma/tiled_wgmma.hpp"
 #include "methods/tma_box/tma_box.hpp"
 
 namespace lanemap::gpu {
@@ -24,8 +25,10 @@ using MethodRows = MethodTable<
     MethodRow<"tensor-memory", tc::TensorMemoryProbe, "tcgen05.ld", "tcgen05.st",
                                                       "tcgen05.mma">,
     MethodRow<"tma-box",       tmabox::TmaBoxProbe,   "cp.async.bulk.tensor">,
-    // Tiles of atoms (lanemap/tile.hpp): no family of its own; interpretTileOn() plans a tile instance with it.
-    MethodRow<"tiled-mma",     tiledmma::TiledMmaProbe>>;
+    // Tiles of atoms (lanemap/tile.hpp): no family of their own; interpretTileOn() plans a tile instance with
+    // the one its atom's operands ask for (B in registers: tiled-mma; B in shared memory: tiled-wgmma).
+    MethodRow<"tiled-mma",     tiledmma::TiledMmaProbe>,
+    MethodRow<"tiled-wgmma",   tiledwgmma::TiledWgmmaProbe>>;
 // clang-format on
 
 } // namespace lanemap::gpu
