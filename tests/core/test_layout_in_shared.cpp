@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
 #include <string>
 
 namespace test_layout_in_shared {
@@ -317,6 +319,36 @@ TEST(LayoutInShared, ConformChecksSharedLinesByteForByte) {
     // A line that does not read names its line and column.
     ASSERT_FALSE(conform("wgmma.m64n64k16.f16:A #ttg.nvmma_shared<{swizzlingByteWidth = 12}>\n", error));
     EXPECT_EQ(error.rfind("line 1, column 63: swizzlingByteWidth is 0, 32, 64 or 128", 0), 0u) << error;
+}
+
+TEST(LayoutInShared, TritonSharedEncodingsConvertAsTritonDid) {
+    // The dumper prints, for each shared encoding, Triton's own linear layout of it (a #ttg.shared_linear in
+    // its memdesc type) and then the encoding: lanemap's conversion of the encoding must place every element
+    // at the offset Triton's does. Runs over the recorded output of a run with Triton itself.
+    std::ifstream in(std::string(LANEMAP_SOURCE_DIR) + "/resources/conform/triton-3.6.0.txt");
+    ASSERT_TRUE(in) << "resources/conform/triton-3.6.0.txt";
+    std::string previous, previousClaim;
+    int pairs = 0;
+    for (std::string line; std::getline(in, line);) {
+        const std::size_t space = line.find(' ');
+        if (line.empty() || line[0] == '#' || space == std::string::npos) {
+            previous.clear();
+            continue;
+        }
+        const std::string claim = line.substr(0, space), text = line.substr(space + 1);
+        if (text.find("!ttg.memdesc<") == 0 && text.find("#ttg.shared_linear<") == std::string::npos &&
+            claim == previousClaim && previous.find("#ttg.shared_linear<") != std::string::npos) {
+            const SharedLayout triton = sharedOk(previous), lanemap = sharedOk(text);
+            EXPECT_EQ(lanemap.rows, triton.rows) << line;
+            EXPECT_EQ(lanemap.offsets, triton.offsets) << line << "\n  Triton: " << previous;
+            ++pairs;
+        }
+        previous = text;
+        previousClaim = claim;
+    }
+    if (pairs == 0)
+        GTEST_SKIP() << "the recorded Triton 3.6.0 output has no shared-memory lines yet (a rerun of "
+                        "tools/triton_layouts/dump_triton_layouts.py on a machine with Triton prints them)";
 }
 
 } // namespace test_layout_in_shared
