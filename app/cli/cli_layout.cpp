@@ -173,7 +173,10 @@ int showShared(const std::string& text, const LayoutRequest& r, const std::strin
             << (triton ? " (Triton's [dim0, dim1]: A [M, K], B [K, N]), "
                        : " (mode 0, mode 1; an MMA operand's (MN, K)), ")
             << l.elementBits << "-bit elements; "
-            << (triton ? "the swizzle is in Triton's linear layout (offset -> [dim0, dim1])"
+            << (triton ? "the swizzle is in Triton's linear layout (offset -> [dim0, dim1])" +
+                             std::string(l.notation == layout_in::SharedNotation::TritonPadded
+                                             ? ", the padding after it"
+                                             : "")
                        : std::string("the swizzle acts on the ") +
                              (l.onBytes ? "byte address (smem_ptr)" : "element offset"))
             << "\n"

@@ -194,6 +194,30 @@ TEST(LayoutInShared, IdentifyNamesWgmmaAndTcgen05Operands) {
     EXPECT_GT(none.nearest.front().differing, 0);
 }
 
+TEST(LayoutInShared, PaddedSharedIsItsLinearComponentThenThePadding) {
+    // Derived by hand from Triton's PaddedSharedEncodingAttr (and Gluon's PaddedSharedLayout docstring): the
+    // linear component of {order = [1, 0], shape = [2, 4]} is row-major, element [r, c] at r * 4 + c; then
+    // 1 element of padding after every 2 and 2 after every 4: [e0, e1, p0, e2, e3, p1, p2, p3, e4, ...], so
+    // [0, 2] (e2) is at 3 and [1, 0] (e4) at 4 + 2 + 2 = 8.
+    SharedReadOptions bits16;
+    bits16.elementBits = 16;
+    const SharedLayout l =
+        sharedOk("#ttg.padded_shared<[2:+1, 4:+2] {order = [1, 0], shape = [2, 4]}>", bits16);
+    EXPECT_EQ(l.notation, SharedNotation::TritonPadded);
+    EXPECT_EQ(l.rows, 2);
+    EXPECT_EQ(l.cols, 4);
+    EXPECT_EQ(offsetOf(l, 0, 2), 3);
+    EXPECT_EQ(offsetOf(l, 0, 3), 4);
+    EXPECT_EQ(offsetOf(l, 1, 0), 8);
+    EXPECT_EQ(l.address(1, 0), 16u);
+    // The linear form: its bases, then the padding; [8:+4] over an 8-wide row puts each row 12 apart.
+    const SharedLayout b = sharedOk(
+        "#ttg.padded_shared<[8:+4] {offset = [[0, 1], [0, 2], [0, 4], [1, 0], [2, 0]], block = []}>", bits16);
+    EXPECT_EQ(b.rows, 4);
+    EXPECT_EQ(offsetOf(b, 1, 0), 12);
+    EXPECT_EQ(offsetOf(b, 3, 5), 3 * 12 + 5);
+}
+
 TEST(LayoutInShared, ReadsWhatTritonPrints) {
     // The CTA fields of one CTA, fp4Padded = false, rank = 2, an alias line, a memdesc type.
     const SharedLayout cta =
@@ -261,9 +285,12 @@ TEST(LayoutInShared, BadInputNamesThePositionAndWhatWasExpected) {
     EXPECT_NE(e.message.find("names several CTAs"), std::string::npos) << e.message;
     e = sharedFails("#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8}>", over(64, 64, 16));
     EXPECT_NE(e.message.find("#ttg.swizzled_shared needs order"), std::string::npos) << e.message;
-    e = sharedFails("#ttg.padded_shared<[32:+4] {order = [1, 0], shape = [64, 64]}>", over(64, 64, 16));
-    EXPECT_EQ(e.column, 6);
-    EXPECT_NE(e.message.find("#ttg.padded_shared is not read yet"), std::string::npos) << e.message;
+    e = sharedFails("#ttg.padded_shared<[32:+3] {order = [1, 0], shape = [64, 64]}>", over(64, 64, 16));
+    EXPECT_EQ(e.column, 25);
+    EXPECT_NE(e.message.find("expected the padding, a power of two"), std::string::npos) << e.message;
+    e = sharedFails("#ttg.padded_shared<[32:+4] {order = [1, 0], shape = [64, 64]}>", over(32, 64, 16));
+    EXPECT_NE(e.message.find("the encoding's shape is 64x64; --shape says 32x64"), std::string::npos)
+        << e.message;
     e = sharedFails(kNvmma128); // no shape
     EXPECT_NE(e.message.find("--shape"), std::string::npos) << e.message;
     e = sharedFails(kNvmma128, over(64, 48));

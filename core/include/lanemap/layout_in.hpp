@@ -226,6 +226,7 @@ enum class SharedNotation : std::uint8_t {
     TritonNvmma,    // #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
     TritonSwizzled, // #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
     TritonLinear,   // #ttg.shared_linear<{offset = [[0, 1], ...], block = []}, alignment = 128>
+    TritonPadded,   // #ttg.padded_shared<[32:+4] {order = [1, 0], shape = [64, 64]}> (or {offset = ...})
 };
 std::string_view toString(SharedNotation notation); // "CuTe swizzled layout", "Triton #ttg.nvmma_shared", ...
 

@@ -36,6 +36,8 @@ std::string_view toString(SharedNotation notation) {
         return "Triton #ttg.swizzled_shared";
     case SharedNotation::TritonLinear:
         return "Triton #ttg.shared_linear";
+    case SharedNotation::TritonPadded:
+        return "Triton #ttg.padded_shared";
     }
     return "?";
 }
@@ -247,6 +249,15 @@ Instruction instructionOf(const SharedLayout& l) {
 
 namespace {
 
+// The layout as (MN, K) of `operand`: itself when it is (a CuTe layout, or oriented already), else a
+// transposed or relabelled copy in `copy` — no copy of a large layout for every comparison.
+const SharedLayout& oriented(const SharedLayout& l, Operand operand, SharedLayout& copy) {
+    if (!l.tensorDims)
+        return l;
+    copy = forOperand(l, operand);
+    return copy;
+}
+
 // Whole tiles of `tile` (rows x cols of the operand's grid: A M x K, B K x N) covering the (MN, K) layout.
 std::pair<int, int> covering(const SharedLayout& l, Operand operand, int tileRows, int tileCols) {
     const int gridRows = operand == Operand::B ? l.cols : l.rows,
@@ -260,7 +271,8 @@ std::pair<int, int> covering(const SharedLayout& l, Operand operand, int tileRow
 std::optional<smem::SharedOperand> coveringOperand(const SharedLayout& layout, const Variant& variant,
                                                    Operand operand, const smem::Choice& choice,
                                                    std::string& error) {
-    const SharedLayout l = forOperand(layout, operand);
+    SharedLayout copy;
+    const SharedLayout& l = oriented(layout, operand, copy);
     const std::vector<smem::SharedOperand> ops = smem::operands(variant, choice, error);
     const auto tile = std::find_if(ops.begin(), ops.end(),
                                    [&](const smem::SharedOperand& o) { return o.operand == operand; });
@@ -281,7 +293,8 @@ std::optional<smem::SharedOperand> coveringOperand(const SharedLayout& layout, c
             in.spec + " reads no operand from shared memory through a descriptor (wgmma and tcgen05.mma do)";
         return std::nullopt;
     }
-    const SharedLayout l = forOperand(layout, operand);
+    SharedLayout copy;
+    const SharedLayout& l = oriented(layout, operand, copy);
     Placement own;
     if (!in.family->sharedOperand(in, operand, choice, 0, 0, own, error))
         return std::nullopt;
@@ -297,7 +310,8 @@ std::optional<smem::SharedOperand> coveringOperand(const SharedLayout& layout, c
 }
 
 SharedComparison compareShared(const SharedLayout& layout, const smem::SharedOperand& op) {
-    const SharedLayout l = forOperand(layout, op.operand);
+    SharedLayout copy;
+    const SharedLayout& l = oriented(layout, op.operand, copy);
     SharedComparison c;
     // CuTe's shared-memory layouts are (MN, K), as lanemap's SmemLayout: mode 0 is mn, mode 1 is k.
     c.cells = l.rows * l.cols;
@@ -359,15 +373,17 @@ std::optional<SharedMatch> bestChoice(const SharedLayout& layout, const Instruct
                                               : smem::Swizzle::B128)
                         : smem::Swizzle::B128;
     choices.insert(choices.begin(), named);
+    SharedLayout copy;
+    const SharedLayout& l = oriented(layout, operand, copy);
     for (const smem::Choice& choice : choices) {
         std::string why;
-        const std::optional<smem::SharedOperand> over = coveringOperand(layout, in, operand, choice, why);
+        const std::optional<smem::SharedOperand> over = coveringOperand(l, in, operand, choice, why);
         if (!over) {
             if (firstError.empty())
                 firstError = why;
             continue;
         }
-        SharedComparison c = compareShared(layout, *over);
+        SharedComparison c = compareShared(l, *over);
         if (!c.sameShape) {
             if (firstError.empty())
                 firstError = c.why;
@@ -393,6 +409,7 @@ SharedIdentification identifyShared(const SharedLayout& layout, std::size_t near
     std::map<std::tuple<std::string, int, int, int>, std::size_t> groupOf; // family, operand, major, swizzle
     std::vector<SharedGroup> groups;
     const std::vector<smem::Choice> choices = allChoices();
+    const SharedLayout asA = forOperand(layout, Operand::A), asB = forOperand(layout, Operand::B);
     for (const Variant* v : catalog.variants()) {
         const Instruction& in = catalog.instruction(*v);
         if (!in.family || !in.family->sharedOperand)
@@ -405,7 +422,7 @@ SharedIdentification identifyShared(const SharedLayout& layout, std::size_t near
                     continue;
                 if (own.shared()->layout.elementBits() != layout.elementBits || own.shared()->compressed)
                     continue;
-                const SharedLayout l = forOperand(layout, operand);
+                const SharedLayout& l = operand == Operand::B ? asB : asA;
                 const auto [rows, cols] = covering(l, operand, own.rows(), own.cols());
                 const auto key = std::tuple{std::string(in.family->name),
                                             static_cast<int>(operand),
@@ -418,8 +435,8 @@ SharedIdentification identifyShared(const SharedLayout& layout, std::size_t near
                 if (it == seen.end()) {
                     std::optional<SharedComparison> c;
                     if (const std::optional<smem::SharedOperand> over =
-                            coveringOperand(layout, in, operand, choice, error))
-                        if (SharedComparison r = compareShared(layout, *over); r.sameShape)
+                            coveringOperand(l, in, operand, choice, error))
+                        if (SharedComparison r = compareShared(l, *over); r.sameShape)
                             c = std::move(r);
                     it = seen.emplace(key, std::move(c)).first;
                 }

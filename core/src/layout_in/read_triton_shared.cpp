@@ -43,8 +43,10 @@ struct Encoding {
     // swizzled_shared
     long vec = 1, perPhase = 1, maxPhase = 1;
     std::vector<long> order;
-    // shared_linear
+    // shared_linear; padded_shared's linear component, its intervals and paddings, and the shape it names
     std::vector<Coord> bases;
+    std::vector<long> intervals, paddings;
+    std::optional<Extent> shape;
     std::string text; // as printed back
 };
 
@@ -191,14 +193,30 @@ Encoding swizzled(Scanner& s, std::size_t at) {
     return e;
 }
 
-// #ttg.shared_linear<{offset = [...], block = []}, alignment = N> from its '<' on.
-Encoding sharedLinear(Scanner& s, std::size_t at) {
-    Encoding e;
-    e.notation = SharedNotation::TritonLinear;
-    e.at = at;
-    bool offsets = false;
-    s.expect("<", "'<' after #ttg.shared_linear");
-    s.expect("{", "'{' opening the bases of #ttg.shared_linear");
+// A list of bases [[d0, d1], ...] from its '[' on.
+std::vector<Coord> basesList(Scanner& s, const std::string& key) {
+    s.expect("[", "'[' opening the " + key + " bases");
+    std::vector<Coord> list;
+    if (s.eat("]"))
+        return list;
+    do {
+        const std::size_t basisAt = s.here();
+        const std::vector<long> b = integerList(s, "a basis");
+        if (b.size() != 2)
+            s.failAt(basisAt, "expected a basis of rank 2, [dim0, dim1]; found rank " +
+                                  std::to_string(b.size()) + " (lanemap reads 2-D layouts)");
+        list.push_back({static_cast<int>(b[0]), static_cast<int>(b[1]), 0});
+        if (list.size() > kMostBases)
+            s.failAt(basisAt, "more than " + std::to_string(kMostBases) + " offset bases");
+    } while (s.eat(","));
+    s.expect("]", "',' or ']' after a basis");
+    return list;
+}
+
+// `offset = [...], block = []` (after its '{'): the offset bases; block bases refused.
+std::vector<Coord> offsetAndBlock(Scanner& s, const std::string& what) {
+    std::vector<Coord> offsets;
+    bool seen = false;
     do {
         const std::size_t keyAt = s.here();
         const std::string key(s.identifier());
@@ -206,26 +224,25 @@ Encoding sharedLinear(Scanner& s, std::size_t at) {
             s.failAt(keyAt,
                      "expected offset or block, found '" + excerpt(key.empty() ? s.found() : key, 24) + "'");
         s.expect("=", "'=' after " + key);
-        s.expect("[", "'[' opening the " + key + " bases");
-        std::vector<Coord> list;
-        if (!s.eat("]")) {
-            do {
-                const std::size_t basisAt = s.here();
-                const std::vector<long> b = integerList(s, "a basis");
-                if (b.size() != 2)
-                    s.failAt(basisAt, "expected a basis of rank 2, [dim0, dim1]; found rank " +
-                                          std::to_string(b.size()) + " (lanemap reads 2-D layouts)");
-                list.push_back({static_cast<int>(b[0]), static_cast<int>(b[1]), 0});
-                if (list.size() > kMostBases)
-                    s.failAt(basisAt, "more than " + std::to_string(kMostBases) + " offset bases");
-            } while (s.eat(","));
-            s.expect("]", "',' or ']' after a basis");
-        }
+        std::vector<Coord> list = basesList(s, key);
         if (key == "block" && !list.empty())
             s.failAt(keyAt, "block bases (a layout over several CTAs) are not read; give block = []");
         if (key == "offset")
-            e.bases = std::move(list), offsets = true;
+            offsets = std::move(list), seen = true;
     } while (s.eat(","));
+    if (!seen || offsets.empty())
+        s.fail(what + " needs offset bases");
+    return offsets;
+}
+
+// #ttg.shared_linear<{offset = [...], block = []}, alignment = N> from its '<' on.
+Encoding sharedLinear(Scanner& s, std::size_t at) {
+    Encoding e;
+    e.notation = SharedNotation::TritonLinear;
+    e.at = at;
+    s.expect("<", "'<' after #ttg.shared_linear");
+    s.expect("{", "'{' opening the bases of #ttg.shared_linear");
+    e.bases = offsetAndBlock(s, "#ttg.shared_linear");
     s.expect("}", "',' or '}' after the bases of #ttg.shared_linear");
     if (s.eat(",")) { // alignment = N: where the allocation starts, not where elements go
         s.expect("alignment", "alignment after the bases");
@@ -233,8 +250,81 @@ Encoding sharedLinear(Scanner& s, std::size_t at) {
         integerField(s, "alignment", 1 << 20);
     }
     s.expect(">", "'>' closing #ttg.shared_linear<...>");
-    if (!offsets || e.bases.empty())
-        s.failAt(at, "#ttg.shared_linear needs offset bases");
+    return e;
+}
+
+// #ttg.padded_shared<[I:+P, ...] {order = [..], shape = [..]}> or <[I:+P, ...] {offset = [...], block = []}>
+// from its '<' on: a linear component (an identity over the shape in `order`, or the bases), then `P`
+// elements of padding after every `I` (PaddedSharedEncodingAttr).
+Encoding padded(Scanner& s, std::size_t at) {
+    Encoding e;
+    e.notation = SharedNotation::TritonPadded;
+    e.at = at;
+    s.expect("<", "'<' after #ttg.padded_shared");
+    s.expect("[", "'[' opening the interval:+padding pairs");
+    do {
+        const std::size_t pairAt = s.here();
+        const std::optional<long> interval = s.integer();
+        if (!interval || *interval < 1 || *interval > (1L << 22) || !powerOfTwo(*interval))
+            s.failAt(pairAt, "expected an interval, a power of two (32:+4)");
+        s.expect(":", "':' after the interval (32:+4)");
+        s.expect("+", "'+' before the padding (32:+4)");
+        const std::size_t paddingAt = s.here();
+        const std::optional<long> padding = s.integer();
+        if (!padding || *padding < 1 || *padding > 4096 || !powerOfTwo(*padding))
+            s.failAt(paddingAt, "expected the padding, a power of two (32:+4)");
+        if (std::find(e.intervals.begin(), e.intervals.end(), *interval) != e.intervals.end())
+            s.failAt(pairAt, "the interval " + std::to_string(*interval) + " is given twice");
+        e.intervals.push_back(*interval);
+        e.paddings.push_back(*padding);
+    } while (s.eat(","));
+    s.expect("]", "',' or ']' after an interval:+padding pair");
+    s.expect("{", "'{' opening {order = [..], shape = [..]} or {offset = [..], block = []}");
+    const std::size_t keyAt = s.here();
+    const std::string first(s.identifier());
+    if (first == "offset" || first == "block") {
+        s.seek(keyAt);
+        e.bases = offsetAndBlock(s, "#ttg.padded_shared");
+    } else {
+        s.seek(keyAt);
+        std::vector<long> order, shape;
+        do {
+            const std::size_t at2 = s.here();
+            const std::string key(s.identifier());
+            if (key != "order" && key != "shape")
+                s.failAt(at2, "expected order, shape, offset or block, found '" +
+                                  excerpt(key.empty() ? s.found() : key, 24) + "'");
+            s.expect("=", "'=' after " + key);
+            (key == "order" ? order : shape) = integerList(s, key);
+            if ((key == "order" ? order : shape).size() != 2)
+                s.failAt(at2, key + " has " + std::to_string((key == "order" ? order : shape).size()) +
+                                  " entries; lanemap reads 2-D layouts");
+        } while (s.eat(","));
+        if (order.empty() || shape.empty())
+            s.failAt(keyAt, "#ttg.padded_shared needs order and shape (or offset bases)");
+        if (!((order[0] == 0 && order[1] == 1) || (order[0] == 1 && order[1] == 0)))
+            s.failAt(keyAt, "order must be [0, 1] or [1, 0]");
+        for (long n : shape)
+            if (!powerOfTwo(n) || n > 65536)
+                s.failAt(keyAt, "the shape's sizes are powers of two up to 65536");
+        // identityStandardND(offset, shape, order): dim order[0] first.
+        for (long d : order)
+            for (long k = 1; k < shape[static_cast<std::size_t>(d)]; k <<= 1)
+                e.bases.push_back(d == 0 ? Coord{static_cast<int>(k), 0, 0}
+                                         : Coord{0, static_cast<int>(k), 0});
+        e.shape = Extent{static_cast<int>(shape[0]), static_cast<int>(shape[1]), 1};
+        e.order = order;
+    }
+    s.expect("}", "',' or '}' after the fields of #ttg.padded_shared");
+    s.expect(">", "'>' closing #ttg.padded_shared<...>");
+    std::string pairs;
+    for (std::size_t i = 0; i < e.intervals.size(); ++i)
+        pairs += (i ? ", " : "") + std::to_string(e.intervals[i]) + ":+" + std::to_string(e.paddings[i]);
+    e.text = "#ttg.padded_shared<[" + pairs + "] " +
+             (e.shape ? "{order = [" + std::to_string(e.order[0]) + ", " + std::to_string(e.order[1]) +
+                            "], shape = [" + std::to_string(e.shape->dim0) + ", " +
+                            std::to_string(e.shape->dim1) + "]}>"
+                      : std::string("{offset = [..], block = []}>"));
     return e;
 }
 
@@ -269,11 +359,10 @@ Encoding encoding(Scanner& s, const std::map<std::string, std::size_t, std::less
     if (kind == "shared_linear")
         return sharedLinear(s, at);
     if (kind == "padded_shared")
-        s.failAt(kindAt,
-                 "#ttg.padded_shared is not read yet (its padding is no linear layout); lanemap reads "
-                 "#ttg.nvmma_shared, #ttg.swizzled_shared and #ttg.shared_linear");
-    s.failAt(kindAt, "expected nvmma_shared, swizzled_shared or shared_linear after #ttg., found '" +
-                         excerpt(kind.empty() ? s.found() : kind, 24) + "'");
+        return padded(s, at);
+    s.failAt(kindAt,
+             "expected nvmma_shared, swizzled_shared, shared_linear or padded_shared after #ttg., found '" +
+                 excerpt(kind.empty() ? s.found() : kind, 24) + "'");
 }
 
 // The element type of a memdesc (f16, bf16, f32, i8, f8E4M3FN, ...): its bits.
@@ -558,7 +647,15 @@ SharedLayout readTritonShared(std::string_view text, const SharedReadOptions& op
     if (options.extent && typeShape && *options.extent != *typeShape)
         throw Failure{std::string_view::npos,
                       "--shape " + toString(*options.extent) + " but the memdesc is " + toString(*typeShape)};
-    if (!extent && e.notation == SharedNotation::TritonLinear) {
+    if (e.shape) { // padded_shared's own shape
+        if (extent && *extent != *e.shape)
+            throw Failure{std::string_view::npos, "the encoding's shape is " + toString(*e.shape) + "; " +
+                                                      (options.extent ? "--shape" : "the memdesc") +
+                                                      " says " + toString(*extent)};
+        extent = e.shape;
+    }
+    if (!extent && !e.bases.empty() &&
+        (e.notation == SharedNotation::TritonLinear || e.notation == SharedNotation::TritonPadded)) {
         int span[2] = {1, 1};
         for (const Coord& c : e.bases) {
             span[0] = std::max(span[0], c.d0 * 2);
@@ -608,8 +705,10 @@ SharedLayout readTritonShared(std::string_view text, const SharedReadOptions& op
             l.swizzle = smem::Swizzle::B32;
         break;
     }
-    default:
+    default: // shared_linear, padded_shared's linear component
         bases = e.bases;
+        if (!e.order.empty())
+            l.contiguousDim = static_cast<int>(e.order[0]);
         break;
     }
     // The inverse: every element at the lowest offset that maps to it (a zero basis — fp4Padded's padding, a
@@ -643,15 +742,25 @@ SharedLayout readTritonShared(std::string_view text, const SharedReadOptions& op
                           "no offset holds element [" + std::to_string(i / static_cast<std::size_t>(l.cols)) +
                               ", " + std::to_string(i % static_cast<std::size_t>(l.cols)) + "] of the " +
                               toString(*extent) + " tensor: the bases do not span it"};
+    if (e.notation == SharedNotation::TritonPadded) // `padding` elements after every `interval`, summed
+        for (long& x : l.offsets) {
+            const long unpadded = x;
+            for (std::size_t i = 0; i < e.intervals.size(); ++i)
+                x += (unpadded >> shared_encoding::log2Of(e.intervals[i]))
+                     << shared_encoding::log2Of(e.paddings[i]);
+        }
     for (long x : l.offsets)
         if (x * (bits / 8) >= (1L << 24))
             throw Failure{std::string_view::npos, "an element's offset is past 16 MiB"};
     l.bases = bases;
     const std::string linear =
         "#ttg.shared_linear<{offset = " + shared_encoding::basisText(bases) + ", block = []}>";
-    l.canonical = e.notation == SharedNotation::TritonLinear
-                      ? linear + " (" + toString(*extent) + ")"
-                      : e.text + " over " + toString(*extent) + " = " + linear;
+    if (e.notation == SharedNotation::TritonPadded)
+        l.canonical = e.text + " over " + toString(*extent) + " = " + linear + " then the padding";
+    else
+        l.canonical = e.notation == SharedNotation::TritonLinear
+                          ? linear + " (" + toString(*extent) + ")"
+                          : e.text + " over " + toString(*extent) + " = " + linear;
     return l;
 }
 
