@@ -134,10 +134,15 @@ def wgmma_shared(types, k):
     name, type_name, bits = ELEMENT[types]
     spec = f"wgmma.m64n64k{k}.{types}"
     width = {128: 1024 // bits, 64: 512 // bits, 32: 256 // bits}  # elements in one swizzled row
-    for swizzle in (128, 64, 32, 0):
-        kk = max(k, width.get(swizzle, k))
+    for swizzle in (128, 64, 32):
+        kk = max(k, width[swizzle])
         yield f"{spec}:A", ("nvmma", swizzle, False, bits), [64, kk], type_name
         yield f"{spec}:B", ("nvmma", swizzle, True, bits), [kk, 64], type_name
+    # No swizzle: Triton chooses it where the contiguous dim is 16 bytes or less (get_default_for), and lays
+    # the tensor row-major whatever `transposed` says: A [64, 16 bytes] (K-major) and the B of N = 8 [K, 8]
+    # (N-major; wgmma reads MN-major B of 16-bit types only).
+    yield f"{spec}:A", ("nvmma", 0, False, bits), [64, 128 // bits], type_name
+    yield f"wgmma.m64n8k{k}.{types}:B", ("nvmma", 0, False, bits), [k, 8], type_name
     # M-major A and N-major B (the transposes), 128B over 64 x 64.
     if bits == 16:
         yield f"{spec}:A", ("nvmma", 128, True, bits), [64, 64], type_name
