@@ -210,6 +210,7 @@ struct ConformLine {
     Conformance verdict = Conformance::Unknown;
     std::string detail;         // why, for every verdict but equal; the first differing cells for differs
     std::vector<int> threadMap; // the atom's ThrID line before it (Volta): CuTe thread t is lane threadMap[t]
+    bool shared = false;        // a shared-memory layout, compared byte for byte with a descriptor's operand
 };
 
 // Reads a whole file (blank lines and '#' comments skipped) and checks every line. nullopt with `error`

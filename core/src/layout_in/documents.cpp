@@ -258,6 +258,7 @@ const Instruction* claimed(const std::string& name) {
 // choice places every element at the same byte. False with `error` (", column N: ..." after the line
 // number) when the layout does not read.
 bool conformShared(ConformLine& c, std::string_view text, std::size_t column, std::string& error) {
+    c.shared = true;
     if (!c.instruction) {
         c.detail = "no catalog instruction or CUTLASS atom named '" + excerpt(c.atom, 80) + "'";
         return true;
