@@ -910,6 +910,9 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         numberOption(show, "--sfb-id", sfbIdText, kSfbIdHelp);
         option(show, "--shape", layoutRequest.shape,
                "A pasted layout (docs/layouts-in.md): its tensor, DIM0xDIM1 (CuTe: A MxK, B NxK, C MxN)");
+        option(
+            show, "--element-bits", layoutRequest.elementBits,
+            "A pasted shared-memory layout without its element size (#ttg.swizzled_shared): 8, 16, 32 or 64");
         option(show, "--format", layoutRequest.format, "A pasted layout: txt (default), svg or json");
         option(show, "-o,--output", layoutRequest.output, "A pasted layout: write to this file");
         option(show, "--atom-layout", atomLayoutText, kAtomLayoutHelp);
@@ -933,6 +936,10 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
                                 "Its tensor, DIM0xDIM1 (CuTe: A MxK, B NxK, C MxN; Triton: [dim0, dim1])");
             command->add_option("--operand", layoutRequest.operand,
                                 "Which operand of a triton JSON document; CuTe's axis names");
+            command->add_option(
+                "--element-bits", layoutRequest.elementBits,
+                "A shared-memory layout without its element size (#ttg.swizzled_shared): 8, 16, "
+                "32 or 64");
             command->allow_extras(); // a Triton attribute typed without quotes: its words, joined
         }
     if (named(checkCommand))

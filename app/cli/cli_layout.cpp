@@ -10,6 +10,7 @@
 #include "lanemap/diagram.hpp"
 #include "lanemap/evidence.hpp"
 #include "lanemap/excerpt.hpp"
+#include "lanemap/family.hpp"
 #include "lanemap/layout_in.hpp"
 #include "lanemap/selection.hpp"
 #include "lanemap/smem.hpp"
@@ -113,36 +114,77 @@ void printReadError(const layout_in::ReadError& e, const std::string& text, std:
             << std::string(static_cast<std::size_t>(e.column - 1), ' ') << "^\n";
 }
 
-// A swizzled shared-memory layout: txt, the byte of every cell; json, [row, col, byte]; svg, the
-// shared-memory pane.
-int showShared(const std::string& text, const LayoutRequest& r, const std::string& format, std::ostream& out,
-               std::ostream& err) {
+// The options a shared-memory layout is read with (--shape, --element-bits), or nullopt after a message.
+std::optional<layout_in::SharedReadOptions> sharedOptions(const LayoutRequest& r, std::ostream& err) {
+    layout_in::SharedReadOptions options;
     if (!r.shape.empty()) {
-        err << "lanemap-cli: a swizzled layout's shape is its own modes; drop --shape\n";
-        return Usage;
+        std::string error;
+        options.extent = layout_in::parseExtent(r.shape, error);
+        if (!options.extent) {
+            err << "lanemap-cli: " << error << '\n';
+            return std::nullopt;
+        }
     }
-    std::variant<layout_in::SharedLayout, layout_in::ReadError> read = layout_in::readShared(text);
+    if (!r.elementBits.empty()) {
+        const std::string& b = r.elementBits;
+        if (b != "8" && b != "16" && b != "32" && b != "64") {
+            err << "lanemap-cli: invalid --element-bits '" << excerpt(b) << "'; valid: 8, 16, 32, 64\n";
+            return std::nullopt;
+        }
+        options.elementBits = std::stoi(b);
+    }
+    return options;
+}
+
+// A shared-memory layout read, or nullopt after the reader's message (exit 2).
+std::optional<layout_in::SharedLayout>
+readSharedLayout(const std::string& text, const layout_in::SharedReadOptions& options, std::ostream& err) {
+    std::variant<layout_in::SharedLayout, layout_in::ReadError> read = layout_in::readShared(text, options);
     if (const layout_in::ReadError* e = std::get_if<layout_in::ReadError>(&read)) {
         printReadError(*e, text, err);
-        return Usage;
+        return std::nullopt;
     }
-    const layout_in::SharedLayout& l = std::get<layout_in::SharedLayout>(read);
+    return std::get<layout_in::SharedLayout>(std::move(read));
+}
+
+// A shared-memory layout (CuTe swizzled, Triton shared encoding): txt, the byte of every cell; json, [row,
+// col, byte]; svg, the shared-memory pane.
+int showShared(const std::string& text, const LayoutRequest& r, const std::string& format, std::ostream& out,
+               std::ostream& err) {
+    const std::optional<layout_in::SharedReadOptions> options = sharedOptions(r, err);
+    if (!options)
+        return Usage;
+    const std::optional<layout_in::SharedLayout> read = readSharedLayout(text, *options, err);
+    if (!read)
+        return Usage;
+    const layout_in::SharedLayout& l = *read;
+    const bool triton = l.tensorDims;
     std::ostringstream doc;
     if (format == "json") {
-        doc << "{\n \"notation\": \"CuTe swizzled layout\",\n \"layout\": \"" << l.canonical
-            << "\",\n \"shape\": [" << l.rows << ", " << l.cols << "],\n \"element_bits\": " << l.elementBits
-            << ",\n \"element\": [\"mode0\", \"mode1\", \"byte\"],\n \"elements\": [";
+        doc << "{\n \"notation\": \"" << layout_in::toString(l.notation) << "\",\n \"layout\": \""
+            << l.canonical << "\",\n \"shape\": [" << l.rows << ", " << l.cols
+            << "],\n \"element_bits\": " << l.elementBits << ",\n \"element\": [\""
+            << (triton ? "dim0" : "mode0") << "\", \"" << (triton ? "dim1" : "mode1")
+            << "\", \"byte\"],\n \"elements\": [";
         for (int i = 0; i < l.rows; ++i)
             for (int j = 0; j < l.cols; ++j)
                 doc << (i || j ? ",\n  [" : "\n  [") << i << ", " << j << ", " << l.address(i, j) << ']';
         doc << "\n ]\n}\n";
     } else if (format == "txt") {
-        doc << "layout (CuTe swizzled layout): " << l.canonical << '\n'
-            << "shape " << l.rows << "x" << l.cols << " (mode 0, mode 1; an MMA operand's (MN, K)), "
-            << l.elementBits << "-bit elements; the swizzle acts on the "
-            << (l.onBytes ? "byte address (smem_ptr)" : "element offset") << "\n"
-            << "rows mode 0, columns mode 1; a cell: the byte offset of its element from a base aligned to "
-               "the swizzle's repeat\n";
+        doc << "layout (" << layout_in::toString(l.notation) << "): " << l.canonical << '\n'
+            << "shape " << l.rows << "x" << l.cols
+            << (triton ? " (Triton's [dim0, dim1]: A [M, K], B [K, N]), "
+                       : " (mode 0, mode 1; an MMA operand's (MN, K)), ")
+            << l.elementBits << "-bit elements; "
+            << (triton ? "the swizzle is in Triton's linear layout (offset -> [dim0, dim1])" +
+                             std::string(l.notation == layout_in::SharedNotation::TritonPadded
+                                             ? ", the padding after it"
+                                             : "")
+                       : std::string("the swizzle acts on the ") +
+                             (l.onBytes ? "byte address (smem_ptr)" : "element offset"))
+            << "\n"
+            << (triton ? "rows dim0, columns dim1" : "rows mode 0, columns mode 1")
+            << "; a cell: the byte offset of its element from a base aligned to the swizzle's repeat\n";
         std::size_t width = 1;
         for (int i = 0; i < l.rows; ++i)
             for (int j = 0; j < l.cols; ++j)
@@ -170,27 +212,31 @@ int showShared(const std::string& text, const LayoutRequest& r, const std::strin
     return writeExport(r.output, "layout", format, false, doc.str(), out, err);
 }
 
-// check of a swizzled layout against wgmma's shared-memory A or B, byte for byte.
-int checkShared(const std::string& text, const LayoutRequest& r, const Instruction& in,
-                const Variant& variant, Operand operand, std::ostream& out, std::ostream& err) {
-    if (!smem::hasSharedMemoryOperands(variant) || (operand != Operand::A && operand != Operand::B)) {
-        err << "lanemap-cli: a swizzled layout is a shared-memory layout; " << in.spec
-            << " has none: compare it with the A or B of a wgmma (e.g. wgmma.m64n64k16.f16:B)\n";
-        return Usage;
-    }
-    // The operand's element size (a layout without smem_ptr[Nb] does not say it).
+// check of a shared-memory layout against a wgmma's or tcgen05.mma's A or B, byte for byte.
+int checkShared(const std::string& text, const LayoutRequest& r, const Instruction& in, Operand operand,
+                std::ostream& out, std::ostream& err) {
+    Placement own;
     std::string error;
-    int elementBits = 0;
-    for (const smem::SharedOperand& o : smem::operands(variant, smem::Choice{}, error))
-        if (o.operand == operand)
-            elementBits = o.layout.elementBits();
-    std::variant<layout_in::SharedLayout, layout_in::ReadError> read =
-        layout_in::readShared(text, elementBits);
-    if (const layout_in::ReadError* e = std::get_if<layout_in::ReadError>(&read)) {
-        printReadError(*e, text, err);
+    if (!in.family || !in.family->sharedOperand || (operand != Operand::A && operand != Operand::B) ||
+        !in.family->sharedOperand(in, operand, smem::Choice{}, 0, 0, own, error) || !own.shared()) {
+        err << "lanemap-cli: a swizzled layout is a shared-memory layout; " << in.spec << " reads no "
+            << toString(operand)
+            << " from shared memory: compare it with the A or B of a wgmma or tcgen05.mma (e.g. "
+               "wgmma.m64n64k16.f16:B)\n";
         return Usage;
     }
-    const layout_in::SharedLayout& l = std::get<layout_in::SharedLayout>(read);
+    std::optional<layout_in::SharedReadOptions> options = sharedOptions(r, err);
+    if (!options)
+        return Usage;
+    // The operand's element size (a layout without smem_ptr[Nb] or elementBitWidth does not say it), and its
+    // grid as Triton shapes it (A [M, K], B [K, N]) for an encoding given no --shape.
+    if (!options->elementBits)
+        options->elementBits = own.shared()->layout.elementBits();
+    options->shapeOf = layout_in::Extent{own.rows(), own.cols(), 1};
+    const std::optional<layout_in::SharedLayout> read = readSharedLayout(text, *options, err);
+    if (!read)
+        return Usage;
+    const layout_in::SharedLayout& l = *read;
     smem::Choice choice;
     if (!r.major.empty()) {
         const std::optional<smem::Major> m = smem::parseMajor(r.major);
@@ -200,7 +246,8 @@ int checkShared(const std::string& text, const LayoutRequest& r, const Instructi
             return Usage;
         }
         choice.major = *m;
-    }
+    } else if (const std::optional<smem::Major> m = layout_in::impliedMajor(l, operand))
+        choice.major = *m; // a Triton encoding's contiguous dim
     if (!r.swizzle.empty()) {
         const std::optional<smem::Swizzle> sw = smem::parseSwizzle(r.swizzle);
         if (!sw) {
@@ -209,21 +256,27 @@ int checkShared(const std::string& text, const LayoutRequest& r, const Instructi
             return Usage;
         }
         choice.swizzle = *sw;
-    } else { // the layout's own: Sw<B,4,3> on bytes (Sw<B,3,3> on 16-bit offsets is the same bytes)
+    } else if (l.swizzle)
+        choice.swizzle = *l.swizzle;
+    else if (l.notation == layout_in::SharedNotation::CuteSwizzle) {
+        // the layout's own: Sw<B,4,3> on bytes (Sw<B,3,3> on 16-bit offsets is the same bytes)
         const int bits = l.bits;
         choice.swizzle = bits == 0   ? smem::Swizzle::None
                          : bits == 1 ? smem::Swizzle::B32
                          : bits == 2 ? smem::Swizzle::B64
                                      : smem::Swizzle::B128;
+    } else if (r.major.empty()) { // a layout that names no choice: the one it matches best
+        std::string why;
+        if (const std::optional<layout_in::SharedMatch> best = layout_in::bestChoice(l, in, operand, why))
+            choice = best->choice;
     }
-    const std::optional<smem::SharedOperand> over =
-        layout_in::coveringOperand(l, variant, operand, choice, error);
+    const std::optional<smem::SharedOperand> over = layout_in::coveringOperand(l, in, operand, choice, error);
     if (!over) {
         err << "lanemap-cli: " << in.spec << ": " << error << '\n';
         return Usage;
     }
     const layout_in::SharedComparison c = layout_in::compareShared(l, *over);
-    out << "layout (CuTe swizzled layout): " << l.canonical << '\n'
+    out << "layout (" << layout_in::toString(l.notation) << "): " << excerpt(l.canonical, 400) << '\n'
         << "against " << in.spec << ' ' << toString(operand) << " in shared memory, "
         << smem::toString(choice.major) << "-major, " << smem::toString(choice.swizzle) << " swizzle ("
         << over->layout.rows() << " x " << over->layout.cols() << " as (MN, K), "
@@ -235,15 +288,62 @@ int checkShared(const std::string& text, const LayoutRequest& r, const Instructi
     else {
         out << "differs in " << c.differing << " of " << c.cells << " elements; the first " << c.first.size()
             << ":\n";
-        const char mnl = operand == Operand::B ? 'n' : 'm';
         for (const layout_in::ByteDifference& d : c.first)
-            out << "  (" << mnl << ' ' << d.mn << ", k " << d.k << ") = CuTe (" << d.mn << ',' << d.k
-                << "): layout byte " << d.layout << "; lanemap " << toString(operand) << '('
+            out << "  " << layout_in::describeSharedCell(l, operand, d.mn, d.k) << ": layout byte "
+                << d.layout << "; lanemap " << toString(operand) << '('
                 << (operand == Operand::B ? d.k : d.mn) << ',' << (operand == Operand::B ? d.mn : d.k)
                 << ") byte " << d.operand << '\n';
     }
     out << in.spec << ": " << layout_in::hardwareStatus(in) << '\n';
     return c.equal() ? Ok : Mismatch;
+}
+
+// identify of a shared-memory layout: every wgmma / tcgen05.mma shared-memory operand it equals.
+int identifyShared(const std::string& text, const LayoutRequest& r, std::ostream& out, std::ostream& err) {
+    const std::optional<layout_in::SharedReadOptions> options = sharedOptions(r, err);
+    if (!options)
+        return Usage;
+    const std::optional<layout_in::SharedLayout> read = readSharedLayout(text, *options, err);
+    if (!read)
+        return Usage;
+    const layout_in::SharedLayout& l = *read;
+    out << "layout (" << layout_in::toString(l.notation) << "): " << excerpt(l.canonical, 400) << "\n  "
+        << l.rows << " x " << l.cols << (l.tensorDims ? " (Triton's [dim0, dim1])" : " (CuTe's (MN, K))")
+        << ", " << l.elementBits << "-bit elements in shared memory\n";
+    const layout_in::SharedIdentification id = layout_in::identifyShared(l);
+    auto group = [&](const layout_in::SharedGroup& g) {
+        int confirmed = 0;
+        for (const Instruction* in : g.instructions)
+            confirmed += in->hardware && in->hardware->verdict == Verdict::Pass;
+        std::string names;
+        for (std::size_t i = 0; i < g.instructions.size() && i < 3; ++i)
+            names += (i ? ", " : "") + g.instructions[i]->spec;
+        out << "  " << g.family << ' ' << toString(g.operand) << ", " << smem::toString(g.choice.major)
+            << "-major, " << smem::toString(g.choice.swizzle) << " swizzle";
+        if (g.differing)
+            out << ": " << g.differing << " of " << g.cells << " elements at other bytes";
+        out << "; " << g.instructions.size() << " instruction" << (g.instructions.size() == 1 ? "" : "s")
+            << ": " << names << (g.instructions.size() > 3 ? ", ..." : "");
+        if (confirmed)
+            out << " (" << confirmed << " hardware-confirmed)";
+        out << '\n';
+    };
+    if (!id.equal.empty()) {
+        out << "equal to " << id.equal.size() << " shared-memory operand layout"
+            << (id.equal.size() == 1 ? "" : "s") << " (every element at the same byte):\n";
+        for (const layout_in::SharedGroup& g : id.equal)
+            group(g);
+        return Ok;
+    }
+    if (id.nearest.empty()) {
+        out << "equal to no shared-memory operand, and none has its " << l.elementBits
+            << "-bit elements and covers its shape\n";
+        return Mismatch;
+    }
+    out << "equal to no shared-memory operand; the nearest:\n";
+    for (const layout_in::SharedGroup& g : id.nearest)
+        group(g);
+    return Mismatch;
 }
 
 } // namespace
@@ -253,7 +353,7 @@ bool looksLikeLayout(std::string_view text) {
     if (first == std::string_view::npos)
         return false;
     const char c = text[first];
-    if (c == '(' || c == '_' || c == '#' || c == '{' || c == '@' || c == '-' ||
+    if (c == '(' || c == '_' || c == '#' || c == '{' || c == '@' || c == '-' || c == '!' ||
         std::isdigit(static_cast<unsigned char>(c)))
         return true;
     const std::string_view rest = text.substr(first);
@@ -268,12 +368,18 @@ int cmdShowLayout(const LayoutRequest& r, std::ostream& out, std::ostream& err) 
             << "' for a layout; valid: txt, svg, json\n";
         return Usage;
     }
-    if (layout_in::isSwizzled(r.text) || (r.text.size() > 1 && r.text[0] == '@')) {
+    if (layout_in::isSharedLayout(r.text) || (r.text.size() > 1 && r.text[0] == '@')) {
         const std::optional<std::string> text = textOf(r, err);
         if (!text)
             return Usage;
-        if (layout_in::isSwizzled(*text))
+        if (layout_in::isSharedLayout(*text))
             return showShared(*text, r, format, out, err);
+    }
+    if (!r.elementBits.empty()) {
+        err << "lanemap-cli: --element-bits is a shared-memory layout's element size; a thread-value layout "
+               "has "
+               "none\n";
+        return Usage;
     }
     const std::optional<layout_in::Layout> layout = readLayout(r, err);
     if (!layout)
@@ -309,6 +415,13 @@ int cmdShowLayout(const LayoutRequest& r, std::ostream& out, std::ostream& err) 
 }
 
 int cmdIdentify(const LayoutRequest& r, std::ostream& out, std::ostream& err) {
+    if (layout_in::isSharedLayout(r.text) || (r.text.size() > 1 && r.text[0] == '@')) {
+        const std::optional<std::string> text = textOf(r, err);
+        if (!text)
+            return Usage;
+        if (layout_in::isSharedLayout(*text))
+            return identifyShared(*text, r, out, err);
+    }
     const std::optional<layout_in::Layout> layout = readLayout(r, err);
     if (!layout)
         return Usage;
@@ -372,12 +485,12 @@ int cmdCheck(const LayoutRequest& r, std::ostream& out, std::ostream& err) {
         tiled = instantiate(selection);
     }
     const Instruction& in = tiled ? *tiled : Catalog::instance().instruction(*parsed.variant);
-    if (layout_in::isSwizzled(r.text) || (r.text.size() > 1 && r.text[0] == '@')) {
+    if (layout_in::isSharedLayout(r.text) || (r.text.size() > 1 && r.text[0] == '@')) {
         const std::optional<std::string> text = textOf(r, err);
         if (!text)
             return Usage;
-        if (layout_in::isSwizzled(*text))
-            return checkShared(*text, r, in, *parsed.variant, *operand, out, err);
+        if (layout_in::isSharedLayout(*text))
+            return checkShared(*text, r, in, *operand, out, err);
     }
     const FragmentLayout* op = layout_in::accumulatorOr(in, *operand);
     if (!op) {

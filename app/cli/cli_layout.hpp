@@ -19,6 +19,7 @@ struct LayoutRequest {
     std::string format;                   // show: txt (default), svg or json
     std::string output;                   // show -o FILE ('-' or none: standard output)
     std::string major, swizzle; // check of a swizzled layout against wgmma's A or B: lanemap's smem choice
+    std::string elementBits;    // --element-bits: a shared encoding's element size where its text has none
 };
 
 // Whether the text `show` was given is a layout rather than a spec: it starts as no spec does ('(', a digit,

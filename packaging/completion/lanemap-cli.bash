@@ -29,6 +29,7 @@ _lanemap_cli() {
         --selector) COMPREPLY=($(compgen -W "0 1 2 3" -- "$cur")); return ;;
         --major|--inner) COMPREPLY=($(compgen -W "K MN" -- "$cur")); return ;;
         --swizzle) COMPREPLY=($(compgen -W "none 32B 64B 128B" -- "$cur")); return ;;
+        --element-bits) COMPREPLY=($(compgen -W "8 16 32 64" -- "$cur")); return ;;
         --color) COMPREPLY=($(compgen -W "lane register group warp warpgroup" -- "$cur")); return ;;
         --palette) COMPREPLY=($(compgen -W "default colorblind" -- "$cur")); return ;;
         -o|--output|--expect|--validate) _filedir; return ;;
@@ -47,7 +48,7 @@ _lanemap_cli() {
     local options
     case "$command" in
         list) options="--family --sm --help" ;;
-        show) options="--operand --selector --major --swizzle --smem --target --ld --st --imm-half-splitoff --scale-vec --sfa-id --sfb-id --shape --format -o --output --atom-layout --permutation --help" ;;
+        show) options="--operand --selector --major --swizzle --smem --target --ld --st --imm-half-splitoff --scale-vec --sfa-id --sfb-id --shape --element-bits --format -o --output --atom-layout --permutation --help" ;;
         export) options="--all --format --operand --selector --major --swizzle --smem -o --output --color --palette --lanes --gzip --compact --ld --st --imm-half-splitoff --scale-vec --sfa-id --sfb-id --atom-layout --permutation --help" ;;
         probe) options="--all --json --family --timing --atom-layout --permutation --copy --help" ;;
         discover) options="--family --json --expect --validate --help" ;;
@@ -56,8 +57,8 @@ _lanemap_cli() {
         what) options="--lane --thread --cta --register --json --atom-layout --permutation --help" ;;
         feeds) options="--selector --json --into --major --swizzle --inner --smem --help" ;;
         diff) options="--operand --json --help" ;;
-        identify) options="--shape --operand --help" ;;
-        check) options="--shape --operand --against --atom-layout --permutation --major --swizzle --help" ;;
+        identify) options="--shape --operand --element-bits --help" ;;
+        check) options="--shape --operand --element-bits --against --atom-layout --permutation --major --swizzle --help" ;;
         conform) options="--help" ;;
         decode) options="--smem-desc --idesc --kind --smem-desc-from --idesc-from --cta-group --ws --no-ws --json --help" ;;
     esac

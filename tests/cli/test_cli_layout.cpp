@@ -220,9 +220,113 @@ TEST(CliLayout, CheckComparesASwizzledLayoutByteForByte) {
     r = runCli({"show", "Sw<3,3,3> o _0 o (_8,_64):(_64,_1)"});
     EXPECT_EQ(r.code, 2);
     EXPECT_NE(r.err.find("element size is not in the text"), std::string::npos) << r.err;
+    // identify names the shared-memory operands it is: wgmma's A and B, K-major, 128B swizzle.
     r = runCli({"identify", kAtom});
+    EXPECT_EQ(r.code, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("wgmma A, K-major, 128B swizzle"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("wgmma B, K-major, 128B swizzle"), std::string::npos) << r.out;
+    // A thread-value reader still refuses it by name.
+    r = runCli({"check", kAtom, "--against", "mma.m16n8k16.f16:A"});
     EXPECT_EQ(r.code, 2);
-    EXPECT_NE(r.err.find("no thread-value layout"), std::string::npos) << r.err;
+}
+
+namespace {
+
+constexpr const char* kNvmma128 =
+    "#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>";
+
+} // namespace
+
+TEST(CliLayout, TritonNvmmaSharedIsCheckedAgainstWgmmaByteForByte) {
+    // K-major 128B A over [64, 64]: equal, the swizzle and major-ness the encoding names.
+    CliResult r = runCli({"check", kNvmma128, "--shape", "64x64", "--against", "wgmma.m64n64k16.f16:A"});
+    EXPECT_EQ(r.code, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("K-major, 128B swizzle"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("equal: every one of the 4096 elements at the same byte"), std::string::npos)
+        << r.out;
+    // Its memdesc type carries the shape; against B (Triton's [K, N], not transposed) it is N-major.
+    r = runCli({"check", "!ttg.memdesc<64x64xf16, " + std::string(kNvmma128) + ", #smem, mutable>",
+                "--against", "wgmma.m64n64k16.f16:B"});
+    EXPECT_EQ(r.code, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("MN-major, 128B swizzle"), std::string::npos) << r.out;
+    // Forced to lanemap's 64B: the first element at another byte, in Triton's words and lanemap's.
+    r = runCli(
+        {"check", kNvmma128, "--shape", "64x64", "--against", "wgmma.m64n64k16.f16:A", "--swizzle", "64B"});
+    EXPECT_EQ(r.code, 1) << r.out << r.err;
+    EXPECT_NE(
+        r.out.find("(m 0, k 32) = Triton [0, 32] (offset 32): layout byte 64; lanemap A(0,32) byte 4096"),
+        std::string::npos)
+        << r.out;
+    // The instruction's own 64 x 16 A with the swizzle Triton gives it (32B) is equal; 128B is refused as
+    // Triton refuses it.
+    EXPECT_EQ(
+        runCli({"check",
+                "#ttg.nvmma_shared<{swizzlingByteWidth = 32, transposed = false, elementBitWidth = 16}>",
+                "--against", "wgmma.m64n64k16.f16:A"})
+            .code,
+        0);
+    r = runCli({"check", kNvmma128, "--against", "wgmma.m64n64k16.f16:A"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("fewer than the 128-byte swizzle's 64"), std::string::npos) << r.err;
+    // A swizzled_shared takes the operand's element size.
+    r = runCli({"check", "#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>",
+                "--shape", "64x64", "--against", "wgmma.m64n64k16.f16:A"});
+    EXPECT_EQ(r.code, 0) << r.out << r.err;
+    // Bad input: the position and what was expected.
+    r = runCli({"check",
+                "#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = flase, elementBitWidth = 16}>",
+                "--shape", "64x64", "--against", "wgmma.m64n64k16.f16:A"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("line 1, column 59: expected true or false after transposed ="), std::string::npos)
+        << r.err;
+    r = runCli({"show", "#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>",
+                "--shape", "8x64", "--element-bits", "12"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("invalid --element-bits '12'; valid: 8, 16, 32, 64"), std::string::npos) << r.err;
+}
+
+TEST(CliLayout, TritonSharedEncodingsAreShownAndIdentified) {
+    CliResult r = runCli({"show", kNvmma128, "--shape", "8x64", "--format", "json"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const nlohmann::json doc = nlohmann::json::parse(r.out);
+    EXPECT_EQ(doc["notation"], "Triton #ttg.nvmma_shared");
+    EXPECT_EQ(doc["shape"], nlohmann::json::array({8, 64}));
+    EXPECT_EQ(doc["elements"][64], nlohmann::json::array({1, 0, 144}));
+    r = runCli({"show", "#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>",
+                "--shape", "8x64", "--element-bits", "16", "--format", "svg"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("0x90"), std::string::npos); // byte 144's chunk labelled, as the CuTe atom's
+    r = runCli({"show", kNvmma128, "--shape", "8x64"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("rows dim0, columns dim1"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(
+                  "= #ttg.shared_linear<{offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], "
+                  "[2, 16], [4, 32]], block = []}>"),
+              std::string::npos)
+        << r.out;
+    // identify: wgmma's K-major 128B A, N-major 128B B; tcgen05.mma's too.
+    r = runCli({"identify", kNvmma128, "--shape", "64x64"});
+    EXPECT_EQ(r.code, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("wgmma A, K-major, 128B swizzle"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("wgmma B, MN-major, 128B swizzle"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("tcgen05.mma A, K-major, 128B swizzle"), std::string::npos) << r.out;
+    // No shape: said how to give it.
+    r = runCli({"identify", kNvmma128});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("--shape"), std::string::npos) << r.err;
+}
+
+TEST(CliLayout, ConformReadsSharedMemoryLines) {
+    const std::filesystem::path file = writeTemp(
+        "conform-shared", "wgmma.m64n64k16.f16:A !ttg.memdesc<64x64xf16, " + std::string(kNvmma128) +
+                              ", #ttg.shared_memory>\n"
+                              "wgmma.m64n64k16.f16:B Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)\n"
+                              "wgmma.m64n64k16.f16:B !ttg.memdesc<16x64xf16, #ttg.swizzled_shared<{vec = 4, "
+                              "perPhase = 1, maxPhase = 8, order = [1, 0]}>, #ttg.shared_memory>\n");
+    CliResult r = runCli({"conform", file.string()});
+    EXPECT_EQ(r.code, 1) << r.out << r.err;
+    EXPECT_NE(r.out.find("3 layouts: 2 equal, 1 differ"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("line 3, wgmma.m64n64k16.f16:B: differs"), std::string::npos) << r.out;
 }
 
 TEST(CliLayout, ShowDrawsASwizzledLayoutsBytes) {

@@ -293,11 +293,24 @@ TEST(LayoutIn, TritonConformanceIsAsRecorded) {
     const std::optional<std::vector<ConformLine>> lines =
         conform(sourceFile("resources/conform/triton-3.6.0.txt"), error);
     ASSERT_TRUE(lines) << error;
+    // A rerun of the dumper adds the shared encodings of wgmma's operands (both notations of each): every one
+    // is lanemap's descriptor layout byte for byte but the 8-bit N-major B, which wgmma does not read.
+    std::vector<ConformLine> registers;
+    int shared = 0;
+    for (const ConformLine& l : *lines) {
+        if (!l.shared) {
+            registers.push_back(l);
+            continue;
+        }
+        ++shared;
+        EXPECT_EQ(l.verdict, l.claim == "wgmma.m64n8k32.s8:B" ? Conformance::Differs : Conformance::Equal)
+            << l.claim << ": " << l.detail;
+    }
     // 18 #ttg.linear lines; a rerun of the dumper (since it prints them) adds Triton's own attribute text
     // (#ttg.nvidia_mma, #ttg.dot_op) after each, with the same verdict.
-    ASSERT_TRUE(lines->size() == 18u || lines->size() == 36u) << lines->size();
-    const std::size_t per = lines->size() / 18u;
-    for (const ConformLine& l : *lines) {
+    ASSERT_TRUE(registers.size() == 18u || registers.size() == 36u) << registers.size();
+    const std::size_t per = registers.size() / 18u;
+    for (const ConformLine& l : registers) {
         // Triton tiles K by the larger instruction: its m16n8k8 f16 and m16n8k16 s8 operands are those of
         // m16n8k16 and m16n8k32, each element held twice; every other line is lanemap's operand.
         const bool smallerK =
@@ -306,10 +319,12 @@ TEST(LayoutIn, TritonConformanceIsAsRecorded) {
         EXPECT_EQ(l.verdict, smallerK && operand ? Conformance::Differs : Conformance::Equal) << l.claim;
     }
     const std::string matrix = conformMatrix(*lines);
-    EXPECT_NE(matrix.find(std::to_string(18 * per) + " layouts: " + std::to_string(14 * per) + " equal, " +
-                          std::to_string(4 * per) + " differ, 0 not linear, 0 unknown"),
-              std::string::npos)
-        << matrix;
+    if (shared == 0) { // the totals with shared lines are what docs/conform/triton-3.6.0.md records
+        EXPECT_NE(matrix.find(std::to_string(18 * per) + " layouts: " + std::to_string(14 * per) +
+                              " equal, " + std::to_string(4 * per) + " differ, 0 not linear, 0 unknown"),
+                  std::string::npos)
+            << matrix;
+    }
     EXPECT_NE(sourceFile("docs/conform/triton-3.6.0.md").find(matrix), std::string::npos)
         << "docs/conform/triton-3.6.0.md is not what conform prints";
 }

@@ -11,6 +11,25 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace lanemap::layout_in;
     const std::string_view text(reinterpret_cast<const char*>(data), size);
+    if (isSharedLayout(text)) { // a shared-memory layout: read over an operand's shape, every element placed
+        SharedReadOptions options;
+        options.elementBits = 16;
+        options.shapeOf = Extent{64, 64, 1};
+        const std::variant<SharedLayout, ReadError> shared = readShared(text, options);
+        if (const ReadError* e = std::get_if<ReadError>(&shared)) {
+            if (e->offset != std::string_view::npos && (e->offset > size || e->line < 1 || e->column < 1))
+                std::abort();
+            return 0;
+        }
+        const SharedLayout& l = std::get<SharedLayout>(shared);
+        if (l.rows < 1 || l.cols < 1 ||
+            l.offsets.size() != static_cast<std::size_t>(l.rows) * static_cast<std::size_t>(l.cols))
+            std::abort();
+        for (long x : l.offsets)
+            if (x < 0)
+                std::abort();
+        return 0;
+    }
     const std::variant<Layout, ReadError> read = lanemap::layout_in::read(text);
     if (const ReadError* e = std::get_if<ReadError>(&read)) {
         if (e->offset != std::string_view::npos && (e->offset > size || e->line < 1 || e->column < 1))

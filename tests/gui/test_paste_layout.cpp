@@ -141,4 +141,36 @@ TEST(PasteLayout, AnErrorIsShownAtItsColumnAndASwizzleInSharedMemory) {
         << pane->comparison().text.toStdString();
 }
 
+TEST(PasteLayout, ATritonSharedEncodingIsDrawnInSharedMemoryAndCompared) {
+    Window w;
+    ASSERT_TRUE(w->openSpec(QStringLiteral("wgmma.m64n64k16.f16")));
+    PasteLayoutPane* pane = pasteDock(*w);
+    ASSERT_NE(pane, nullptr);
+    // Without a shape (and no memdesc type) it says how to give one.
+    pane->setText(QStringLiteral(
+        "#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>"));
+    pane->draw();
+    EXPECT_FALSE(pane->pasted().ok);
+    EXPECT_TRUE(pane->pasted().error.contains(QStringLiteral("--shape")))
+        << pane->pasted().error.toStdString();
+    // In its memdesc type: the shape and element type with it; wgmma's A (K-major, 128B, as drawn) byte for
+    // byte.
+    pane->setText(
+        QStringLiteral("!ttg.memdesc<64x64xf16, #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = "
+                       "false, elementBitWidth = 16}>, #ttg.shared_memory, mutable>"));
+    pane->draw();
+    ASSERT_TRUE(pane->pasted().ok) << pane->pasted().error.toStdString();
+    ASSERT_NE(pane->view()->diagram(), nullptr);
+    EXPECT_EQ(ownedCells(*pane->view()->diagram()), 4096);
+    EXPECT_TRUE(
+        pane->pasted().summary.startsWith(QStringLiteral("Triton #ttg.nvmma_shared, 64 x 64 (dim0 x dim1)")))
+        << pane->pasted().summary.toStdString();
+    auto* operand = pane->findChild<QComboBox*>(QStringLiteral("pasteLayoutOperand"));
+    const int a = operand->findData(static_cast<int>(Operand::A));
+    ASSERT_GE(a, 0);
+    operand->setCurrentIndex(a);
+    ASSERT_TRUE(pane->compare()) << pane->comparison().error.toStdString();
+    EXPECT_EQ(pane->comparison().differing, 0) << pane->comparison().text.toStdString();
+}
+
 } // namespace test_paste_layout

@@ -8,7 +8,15 @@ Each layout is Triton's own conversion of the attribute (`#ttg.nvidia_mma`, `#tt
 printed as the `#ttg.linear` attribute Triton would print for it; the line after it is the attribute itself as
 Triton prints it (MLIR's own printer), over the same shape, so that lanemap's reading of the attribute is
 checked against Triton's conversion (LayoutIn.TritonMmaEncodingsConvertAsTritonDid).
+
+The shared-memory encodings Triton gives wgmma's operands follow (`#ttg.nvmma_shared` of each swizzle width,
+transposed or not, 8-, 16- and 32-bit elements; one `#ttg.swizzled_shared`): each as Triton's linear layout of
+it (`#ttg.shared_linear<{offset = [...]}>`, offset -> [dim0, dim1]) and then the encoding itself, both in the
+memory descriptor type that carries the shape and element type (`!ttg.memdesc<64x64xf16, ..., #ttg.shared_memory>`),
+so that `conform` compares both byte for byte with lanemap's wgmma operand, and lanemap's reading of the encoding
+with Triton's conversion.
 """
+import multiprocessing
 import os
 import sys
 
@@ -67,6 +75,168 @@ def mma_v3(n, k, k_width, types):
     yield f"{spec}:A", gl.DotOperandLayout(operand_index=0, parent=mma, k_width=k_width), [64, k]
 
 
+# --- shared-memory encodings of wgmma's operands ------------------------------------------------------------
+
+# Triton's element types by lanemap's spec type: (gluon dtype name, the memdesc's type name, bits).
+ELEMENT = {"f16": ("float16", "f16", 16), "s8": ("int8", "i8", 8), "tf32": ("float32", "f32", 32)}
+
+
+def bases_text(bases):
+    return "[" + ", ".join("[" + ", ".join(str(int(x)) for x in b) + "]" for b in bases) + "]"
+
+
+def memdesc(shape, type_name, encoding):
+    """The memory descriptor type Triton prints for a shared tensor: shape, element type, encoding."""
+    return f"!ttg.memdesc<{shape[0]}x{shape[1]}x{type_name}, {encoding}, #ttg.shared_memory>"
+
+
+def nvmma_text(swizzle, transposed, bits):
+    """#ttg.nvmma_shared as Triton's printer writes it (NVMMASharedEncodingAttr::print, one CTA, rank 2)."""
+    return (f"#ttg.nvmma_shared<{{swizzlingByteWidth = {swizzle}, transposed = {str(bool(transposed)).lower()}, "
+            f"elementBitWidth = {bits}}}>")
+
+
+def swizzled_text(vec, per_phase, max_phase, order):
+    return (f"#ttg.swizzled_shared<{{vec = {vec}, perPhase = {per_phase}, maxPhase = {max_phase}, "
+            f"order = [{order[0]}, {order[1]}]}}>")
+
+
+def shared_linear_text(ll):
+    """Triton's linear layout of a shared encoding (offset -> [dim0, dim1]) as #ttg.shared_linear."""
+    offsets = getattr(ll, "offset_bases", None)
+    if offsets is None:  # an older binding: a LinearEncoding-like object or only its text
+        raise ValueError(f"to_linear_layout gave no offset_bases: {ll!r}")
+    blocks = getattr(ll, "block_bases", []) or []
+    alignment = getattr(ll, "alignment", None)
+    text = f"#ttg.shared_linear<{{offset = {bases_text(offsets)}, block = {bases_text(blocks)}}}"
+    return text + (f", alignment = {int(alignment)}>" if alignment is not None else ">")
+
+
+def nvmma_layout(swizzle, bits, transposed):
+    try:
+        return gl.NVMMASharedLayout(swizzle_byte_width=swizzle, element_bitwidth=bits, rank=2, transposed=transposed)
+    except TypeError:  # a release without `rank`
+        return gl.NVMMASharedLayout(swizzle_byte_width=swizzle, element_bitwidth=bits, transposed=transposed)
+
+
+def triton_default(shape, types, transposed):
+    """The swizzle Triton chooses for a wgmma operand of this shape (NVMMASharedLayout.get_default_for)."""
+    dtype = getattr(gl, ELEMENT[types][0])
+    chosen = gl.NVMMASharedLayout.get_default_for(shape, dtype, transposed=transposed)
+    return chosen.swizzle_byte_width
+
+
+def wgmma_shared(types, k):
+    """wgmma.m64n64kK's A ([64, K'], M x K) and B ([K', 64], K x N) in shared memory. Triton's A is K-major
+    when not transposed (dim1 contiguous), M-major when transposed; its B K-major when transposed, N-major
+    when not. Each swizzle Triton has, over the smallest K' whose row is that wide; the default Triton chooses
+    for the whole 64 x 64 tile first."""
+    name, type_name, bits = ELEMENT[types]
+    spec = f"wgmma.m64n64k{k}.{types}"
+    width = {128: 1024 // bits, 64: 512 // bits, 32: 256 // bits}  # elements in one swizzled row
+    for swizzle in (128, 64, 32):
+        kk = max(k, width[swizzle])
+        yield f"{spec}:A", ("nvmma", swizzle, False, bits), [64, kk], type_name
+        yield f"{spec}:B", ("nvmma", swizzle, True, bits), [kk, 64], type_name
+    # No swizzle: Triton chooses it where the contiguous dim is 16 bytes or less (get_default_for), and lays
+    # the tensor row-major whatever `transposed` says: A [64, 16 bytes] (K-major) and the B of N = 8 [K, 8]
+    # (N-major; wgmma reads MN-major B of 16-bit types only).
+    yield f"{spec}:A", ("nvmma", 0, False, bits), [64, 128 // bits], type_name
+    yield f"wgmma.m64n8k{k}.{types}:B", ("nvmma", 0, False, bits), [k, 8], type_name
+    # M-major A and N-major B (the transposes), 128B over 64 x 64.
+    if bits == 16:
+        yield f"{spec}:A", ("nvmma", 128, True, bits), [64, 64], type_name
+        yield f"{spec}:B", ("nvmma", 128, False, bits), [64, 64], type_name
+        # The generic swizzled encoding with 128B's phases.
+        yield f"{spec}:A", ("swizzled", 8, 1, 8, [1, 0]), [64, 64], type_name
+
+
+def to_gluon(kind):
+    if kind[0] == "nvmma":
+        return nvmma_layout(kind[1], kind[3], kind[2])
+    return gl.SwizzledSharedLayout(kind[1], kind[2], kind[3], kind[4])
+
+
+def to_text(kind, layout, shape):
+    """The encoding as Triton prints it: MLIR's printer where the bindings have it, else the same fields."""
+    try:
+        context = ir.context()
+        ir.load_dialects(context)
+        builder = gluon_ir.GluonOpBuilder(context)
+        text = str(layout._to_ir(builder))
+        if text.startswith("#ttg."):
+            return text
+    except Exception:  # no printer in this release's bindings: the fields, as its printer writes them
+        pass
+    if kind[0] == "nvmma":
+        return nvmma_text(kind[1], kind[2], kind[3])
+    return swizzled_text(kind[1], kind[2], kind[3], kind[4])
+
+
+def convert(kind, shape, pipe):
+    """In a child process: Triton's linear layout of the encoding and its text, or the error. Triton stops the
+    whole process on some layouts it refuses (llvm::report_fatal_error), which must not stop the dump."""
+    try:
+        layout = to_gluon(kind)
+    except Exception as error:
+        pipe.send(("refused", str(error)))
+        return
+    text = to_text(kind, layout, shape)
+    try:
+        pipe.send(("ok", shared_linear_text(to_linear_layout(layout, shape)), text))
+    except Exception as error:
+        pipe.send(("no linear", str(error), text))
+
+
+def converted(kind, shape):
+    try:
+        context = multiprocessing.get_context("fork")
+    except ValueError:  # no fork (not Linux): in this process
+        parent, child = multiprocessing.Pipe()
+        convert(kind, shape, child)
+        return parent.recv()
+    parent, child = context.Pipe()
+    process = context.Process(target=convert, args=(kind, shape, child))
+    process.start()
+    answer = parent.recv() if parent.poll(120) else ("died", f"exit code {process.exitcode}")
+    process.join(5)
+    if process.is_alive():
+        process.kill()
+    if answer[0] == "died" and process.exitcode is not None:
+        answer = ("died", f"the conversion stopped the process (exit code {process.exitcode})")
+    return answer
+
+
+def shared_lines():
+    lines, failed = [], 0
+    cases = [*wgmma_shared("f16", 16), *wgmma_shared("s8", 32), *wgmma_shared("tf32", 8)]
+    for claim, kind, shape, type_name in cases:
+        answer = converted(kind, shape)
+        if answer[0] in ("refused", "died"):  # one layout Triton refuses must not hide the others
+            print(f"# {claim}: Triton refused {kind} over {shape}: {answer[1]}", file=sys.stderr)
+            lines.append(f"# {claim}: Triton refused {kind} over {shape}: {answer[1][:200]}")
+            failed += 1
+            continue
+        if answer[0] == "ok":
+            lines.append(f"{claim} {memdesc(shape, type_name, answer[1])}")
+        else:  # the encoding line still says how lanemap reads it against wgmma
+            print(f"# {claim}: no linear layout of {kind} over {shape}: {answer[1]}", file=sys.stderr)
+            lines.append(f"# {claim}: Triton gave no linear layout of it over {shape}: {answer[1][:200]}")
+            failed += 1
+        lines.append(f"{claim} {memdesc(shape, type_name, answer[2])}")
+    # What Triton chooses by itself for the 64 x 64 tiles (get_default_for), as a comment: the lines above
+    # cover every width it can choose.
+    for types in ("f16", "s8", "tf32"):
+        for transposed in (False, True):
+            try:
+                chosen = triton_default([64, 64], types, transposed)
+                lines.append(f"# Triton's default for a 64x64 {types} tile, transposed={transposed}: "
+                             f"swizzlingByteWidth = {chosen}")
+            except Exception as error:
+                print(f"# get_default_for({types}, transposed={transposed}) failed: {error}", file=sys.stderr)
+    return lines, failed
+
+
 def main():
     if len(sys.argv) > 2 or (len(sys.argv) == 2 and sys.argv[1] in ("-h", "--help")):
         print(f"usage: {sys.argv[0]} [OUT.txt]   (without OUT: standard output)", file=sys.stderr)
@@ -87,6 +257,10 @@ def main():
         except Exception as error:
             print(f"# {claim}: cannot print the attribute of {layout}: {error}", file=sys.stderr)
             failed += 1
+    shared, shared_failed = shared_lines()
+    lines.append(f"# Triton {triton.__version__} shared-memory encodings of wgmma operands (offset -> [dim0, dim1])")
+    lines.extend(shared)
+    failed += shared_failed
     text = "\n".join(lines) + "\n"
     if len(sys.argv) == 2:
         # Written whole, then renamed: a failed run leaves the file that was there.

@@ -33,12 +33,22 @@ PastedLayout readPasted(const QString& text, const QString& shape) {
                                  "#ttg.blocked, #ttg.nvidia_mma or #ttg.dot_op");
         return p;
     }
-    if (layout_in::isSwizzled(t)) {
-        if (!shape.trimmed().isEmpty()) {
+    if (layout_in::isSharedLayout(t)) {
+        const bool cute = layout_in::isSwizzled(t);
+        if (cute && !shape.trimmed().isEmpty()) {
             p.error = QStringLiteral("A swizzled layout's shape is its own modes: leave the shape empty");
             return p;
         }
-        std::variant<layout_in::SharedLayout, layout_in::ReadError> r = layout_in::readShared(t);
+        layout_in::SharedReadOptions options; // a Triton encoding: over the shape given (or its memdesc's)
+        if (!shape.trimmed().isEmpty()) {
+            std::string error;
+            options.extent = layout_in::parseExtent(shape.trimmed().toStdString(), error);
+            if (!options.extent) {
+                p.error = qs(error);
+                return p;
+            }
+        }
+        std::variant<layout_in::SharedLayout, layout_in::ReadError> r = layout_in::readShared(t, options);
         if (const auto* e = std::get_if<layout_in::ReadError>(&r)) {
             setError(p, *e, t);
             return p;
@@ -46,9 +56,11 @@ PastedLayout readPasted(const QString& text, const QString& shape) {
         p.sharedLayout = std::get<layout_in::SharedLayout>(std::move(r));
         p.shared = true;
         p.drawn = std::make_shared<const Instruction>(layout_in::instructionOf(*p.sharedLayout));
-        p.summary = QStringLiteral("CuTe swizzled layout, %1 x %2 (MN x K) of %3-bit elements: %4")
+        p.summary = QStringLiteral("%1, %2 x %3 (%4) of %5-bit elements: %6")
+                        .arg(qs(layout_in::toString(p.sharedLayout->notation)))
                         .arg(p.sharedLayout->rows)
                         .arg(p.sharedLayout->cols)
+                        .arg(cute ? QStringLiteral("MN x K") : QStringLiteral("dim0 x dim1"))
                         .arg(p.sharedLayout->elementBits)
                         .arg(qs(p.sharedLayout->canonical));
         p.ok = true;

@@ -210,6 +210,7 @@ struct ConformLine {
     Conformance verdict = Conformance::Unknown;
     std::string detail;         // why, for every verdict but equal; the first differing cells for differs
     std::vector<int> threadMap; // the atom's ThrID line before it (Volta): CuTe thread t is lane threadMap[t]
+    bool shared = false;        // a shared-memory layout, compared byte for byte with a descriptor's operand
 };
 
 // Reads a whole file (blank lines and '#' comments skipped) and checks every line. nullopt with `error`
@@ -218,23 +219,58 @@ std::optional<std::vector<ConformLine>> conform(std::string_view text, std::stri
 // The matrix: one row per instruction claimed, one column per operand, then the totals and the details.
 std::string conformMatrix(const std::vector<ConformLine>& lines);
 
-// --- swizzled shared-memory layouts (docs/layouts-in.md#shared-memory-swizzled-layouts) -------------------
+// --- shared-memory layouts (docs/layouts-in.md#shared-memory-swizzled-layouts)
+// ------------------------------
 
-// A CuTe composed layout, Sw<B,M,S> o OFFSET o (ROWS,COLS):(STRIDES): element (row, col) of CuTe's (mode 0,
-// mode 1) — (MN, K) for an MMA operand — at a byte of shared memory.
+enum class SharedNotation : std::uint8_t {
+    CuteSwizzle,    // Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1), as cute::print writes it
+    TritonNvmma,    // #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+    TritonSwizzled, // #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+    TritonLinear,   // #ttg.shared_linear<{offset = [[0, 1], ...], block = []}, alignment = 128>
+    TritonPadded,   // #ttg.padded_shared<[32:+4] {order = [1, 0], shape = [64, 64]}> (or {offset = ...})
+};
+std::string_view toString(SharedNotation notation); // "CuTe swizzled layout", "Triton #ttg.nvmma_shared", ...
+
+// A layout in shared memory: element (row, col) at a byte. CuTe's composed layout Sw<B,M,S> o OFFSET o
+// (ROWS,COLS):(STRIDES) has CuTe's (mode 0, mode 1) — (MN, K) for an MMA operand; a Triton shared encoding
+// has the tensor's [dim0, dim1] as Triton shapes it (A M x K, B K x N): `tensorDims`, see forOperand().
 struct SharedLayout {
+    SharedNotation notation = SharedNotation::CuteSwizzle;
     int bits = 0, base = 0, shift = 0; // Sw<B,M,S>: bits [M+B-1:M] ^= bits [M+S+B-1:M+S]
     bool onBytes = false;              // smem_ptr[Nb]: the swizzle acts on the byte address, not the offset
     int elementBits = 0;
     long offset = 0;                               // the integer between them (_0), in elements
-    int rows = 0, cols = 0;                        // the sizes of mode 0 and mode 1
+    int rows = 0, cols = 0;                        // the sizes of mode 0 and mode 1 (Triton: dim0, dim1)
     std::vector<long> offsets;                     // [row * cols + col]: the inner layout's element offset
-    std::string canonical;                         // printed back as CuTe prints it
+    std::string canonical;                         // printed back as CuTe or Triton prints it
     std::uint32_t address(int row, int col) const; // the byte, from a base aligned to the swizzle's repeat
+    // Triton: rows and cols are the tensor's dim0 and dim1, not (MN, K); the offsets are final (Triton's
+    // linear layout has the swizzle in it, so bits is 0).
+    bool tensorDims = false;
+    int contiguousDim = -1; // Triton: the dim whose neighbours are adjacent (nvmma: transposed ? 0 : 1)
+    // The wgmma swizzle the encoding names: nvmma's swizzlingByteWidth, a swizzled_shared whose vec, perPhase
+    // and maxPhase are one of them for its element size; nullopt when it names none.
+    std::optional<smem::Swizzle> swizzle;
+    std::vector<Coord> bases; // Triton: the offset bases [dim0, dim1] the encoding became
 };
 bool isSwizzled(std::string_view text); // starts with Sw<, S< or Swizzle<
+// A CuTe swizzled layout or a Triton shared encoding (after an IR dump's alias lines, or in !ttg.memdesc).
+bool isSharedLayout(std::string_view text);
+
+struct SharedReadOptions {
+    int elementBits = 0;           // what a layout without its element size needs (check: the operand's)
+    std::optional<Extent> extent;  // --shape: the tensor a Triton encoding is laid over, [dim0, dim1]
+    std::optional<Extent> shapeOf; // without --shape: the operand's, [dim0, dim1] as Triton shapes it
+};
 // `elementBits` (0: from smem_ptr[Nb]) gives the element size a layout without smem_ptr needs.
 std::variant<SharedLayout, ReadError> readShared(std::string_view text, int elementBits = 0);
+std::variant<SharedLayout, ReadError> readShared(std::string_view text, const SharedReadOptions& options);
+// The layout as lanemap's (MN, K) of `operand` (A: Triton's [M, K]; B: Triton's [K, N] transposed); a CuTe
+// layout is (MN, K) already.
+SharedLayout forOperand(const SharedLayout& layout, Operand operand);
+// The major-ness a Triton encoding implies for `operand` (its contiguous dim is K: K-major); nullopt for
+// CuTe.
+std::optional<smem::Major> impliedMajor(const SharedLayout& layout, Operand operand);
 // A shared-memory placement of the layout (one byte per cell), what the shared-memory pane draws.
 Instruction instructionOf(const SharedLayout& layout);
 
@@ -250,11 +286,44 @@ struct SharedComparison {
     bool equal() const { return sameShape && differing == 0; }
 };
 // lanemap's shared-memory `operand` of a wgmma `variant` for `choice`, over whole tiles of the instruction
-// covering the layout (what compareShared compares with); nullopt with `error`.
+// covering the layout (what compareShared compares with); nullopt with `error`. The layout is (MN, K)
+// (forOperand).
 std::optional<smem::SharedOperand> coveringOperand(const SharedLayout& layout, const Variant& variant,
                                                    Operand operand, const smem::Choice& choice,
                                                    std::string& error);
-// Byte for byte, every cell of the layout against lanemap's operand (at least as large, (mn, k)).
+// The same for any instruction that reads `operand` through a descriptor (wgmma, tcgen05.mma: its family's
+// sharedOperand).
+std::optional<smem::SharedOperand> coveringOperand(const SharedLayout& layout, const Instruction& instruction,
+                                                   Operand operand, const smem::Choice& choice,
+                                                   std::string& error);
+// Byte for byte, every cell of the layout ((MN, K): forOperand) against lanemap's operand (at least as
+// large).
 SharedComparison compareShared(const SharedLayout& layout, const smem::SharedOperand& operand);
+
+// Every choice (major, swizzle) of `instruction`'s shared-memory `operand` compared with the layout: the
+// first equal one, or else the one with the fewest differing bytes. nullopt with `error` when no choice
+// fits (the instruction reads no such operand, or the element sizes differ).
+struct SharedMatch {
+    smem::Choice choice;
+    SharedComparison comparison;
+};
+std::optional<SharedMatch> bestChoice(const SharedLayout& layout, const Instruction& instruction,
+                                      Operand operand, std::string& error);
+
+// Every shared-memory operand (A and B of every wgmma and tcgen05.mma, each major and swizzle) the layout
+// equals, grouped by family, operand and choice; when none, the nearest groups.
+struct SharedGroup {
+    std::string family; // "wgmma", "tcgen05.mma"
+    Operand operand = Operand::A;
+    smem::Choice choice;
+    int differing = 0, cells = 0;
+    std::vector<const Instruction*> instructions; // in catalog order
+};
+struct SharedIdentification {
+    std::vector<SharedGroup> equal, nearest;
+};
+SharedIdentification identifyShared(const SharedLayout& layout, std::size_t nearest = 5);
+// A cell of the layout in its notation's words: CuTe "(n 4, k 0) = CuTe (4,0)", Triton "[0, 4] (offset 260)".
+std::string describeSharedCell(const SharedLayout& layout, Operand operand, int mn, int k);
 
 } // namespace lanemap::layout_in

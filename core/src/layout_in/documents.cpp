@@ -5,6 +5,7 @@
 
 #include "lanemap/catalog.hpp"
 #include "lanemap/excerpt.hpp"
+#include "lanemap/family.hpp"
 #include "lanemap/spec.hpp"
 
 #include <algorithm>
@@ -252,6 +253,62 @@ const Instruction* claimed(const std::string& name) {
     return nullptr;
 }
 
+// A conform line whose layout is a shared-memory one (CuTe swizzled, a Triton shared encoding): compared
+// with the claimed instruction's shared-memory operand under every descriptor choice, equal when one
+// choice places every element at the same byte. False with `error` (", column N: ..." after the line
+// number) when the layout does not read.
+bool conformShared(ConformLine& c, std::string_view text, std::size_t column, std::string& error) {
+    c.shared = true;
+    if (!c.instruction) {
+        c.detail = "no catalog instruction or CUTLASS atom named '" + excerpt(c.atom, 80) + "'";
+        return true;
+    }
+    const Instruction& in = *c.instruction;
+    Placement own;
+    std::string why;
+    if (!in.family || !in.family->sharedOperand ||
+        !in.family->sharedOperand(in, c.operand, smem::Choice{}, 0, 0, own, why) || !own.shared()) {
+        c.detail = in.spec + " reads no shared-memory operand " + std::string(toString(c.operand)) +
+                   " through a descriptor (wgmma and tcgen05.mma read A and B)";
+        return true;
+    }
+    SharedReadOptions options;
+    options.elementBits = own.shared()->layout.elementBits();
+    options.shapeOf = Extent{own.rows(), own.cols(), 1}; // the operand's grid: A M x K, B K x N, as Triton's
+    std::variant<SharedLayout, ReadError> read = readShared(text, options);
+    if (const ReadError* e = std::get_if<ReadError>(&read)) {
+        error = e->offset == std::string_view::npos
+                    ? ": " + e->message
+                    : ", column " + std::to_string(column + e->offset + 1) + ": " + e->message;
+        return false;
+    }
+    const SharedLayout& l = std::get<SharedLayout>(read);
+    const std::optional<SharedMatch> best = bestChoice(l, in, c.operand, why);
+    if (!best) {
+        c.verdict = Conformance::Differs;
+        c.detail = "differs: " + why + "\n";
+        return true;
+    }
+    const SharedComparison& cmp = best->comparison;
+    const std::string choice = std::string(smem::toString(best->choice.major)) + "-major, " +
+                               std::string(smem::toString(best->choice.swizzle)) + " swizzle";
+    if (cmp.equal()) {
+        c.verdict = Conformance::Equal;
+        return true;
+    }
+    c.verdict = Conformance::Differs;
+    std::ostringstream d;
+    d << "differs in shared memory: " << cmp.differing << " of " << cmp.cells
+      << " elements at other bytes under the nearest choice (" << choice << "); the first:\n";
+    for (std::size_t i = 0; i < cmp.first.size() && i < 4; ++i) {
+        const ByteDifference& b = cmp.first[i];
+        d << "  " << describeSharedCell(l, c.operand, b.mn, b.k) << ": layout byte " << b.layout
+          << "; lanemap " << toString(c.operand) << " byte " << b.operand << '\n';
+    }
+    c.detail = d.str();
+    return true;
+}
+
 } // namespace
 
 std::optional<std::vector<ConformLine>> conform(std::string_view text, std::string& error) {
@@ -297,6 +354,14 @@ std::optional<std::vector<ConformLine>> conform(std::string_view text, std::stri
             return std::nullopt;
         }
         c.instruction = claimed(c.atom);
+        if (isSharedLayout(layoutText)) { // a shared-memory layout: byte for byte with the operand's
+            if (!conformShared(c, layoutText, claimEnd, error)) {
+                error = "line " + std::to_string(number) + error;
+                return std::nullopt;
+            }
+            out.push_back(std::move(c));
+            continue;
+        }
         const FragmentLayout* claimedOp = c.instruction ? accumulatorOr(*c.instruction, c.operand) : nullptr;
         ReadOptions options;
         options.operand = c.operand;
@@ -352,18 +417,32 @@ std::optional<std::vector<ConformLine>> conform(std::string_view text, std::stri
 
 std::string conformMatrix(const std::vector<ConformLine>& lines) {
     std::vector<std::string> rows;
-    std::map<std::string, std::map<char, std::string>> cells;
+    std::map<std::string, std::map<char, std::vector<Conformance>>> perCell;
     std::map<Conformance, int> totals;
     std::size_t width = 5;
     for (const ConformLine& c : lines) {
-        if (!cells.count(c.atom))
+        if (!perCell.count(c.atom))
             rows.push_back(c.atom);
-        std::string& cell = cells[c.atom][toString(c.operand)[0]];
-        cell =
-            cell.empty() ? std::string(toString(c.verdict)) : cell + "/" + std::string(toString(c.verdict));
+        perCell[c.atom][toString(c.operand)[0]].push_back(c.verdict);
         ++totals[c.verdict];
         width = std::max(width, c.atom.size());
     }
+    // A cell: its verdicts in line order ("equal/differs"), or counted where a claim has more than two lines
+    // (a shared-memory operand in several encodings: "10 equal, 2 differs").
+    std::map<std::string, std::map<char, std::string>> cells;
+    for (const auto& [row, byOperand] : perCell)
+        for (const auto& [operand, list] : byOperand) {
+            std::string& cell = cells[row][operand];
+            if (list.size() <= 2) {
+                for (Conformance v : list)
+                    cell += (cell.empty() ? "" : "/") + std::string(toString(v));
+                continue;
+            }
+            for (Conformance v :
+                 {Conformance::Equal, Conformance::Differs, Conformance::NotLinear, Conformance::Unknown})
+                if (const auto n = std::count(list.begin(), list.end(), v))
+                    cell += (cell.empty() ? "" : ", ") + std::to_string(n) + " " + std::string(toString(v));
+        }
     std::ostringstream out;
     auto pad = [](std::string s, std::size_t n) {
         return s + std::string(n > s.size() ? n - s.size() : 1, ' ');

@@ -117,6 +117,10 @@ std::variant<Layout, ReadError> read(std::string_view text, const ReadOptions& o
     try {
         if (first == '\0')
             throw detail::Failure{at, "expected a layout, found nothing"};
+        if ((first == '#' || first == '!') && isSharedLayout(text))
+            throw detail::Failure{
+                at, "a Triton shared-memory encoding is no thread-value layout: show draws it, "
+                    "check compares it with a wgmma's or tcgen05.mma's A or B, identify names them"};
         if (first == '(' || first == '_' || first == '-' || std::isdigit(static_cast<unsigned char>(first)))
             l = detail::readCuteLayout(text);
         else if (first == '#')
@@ -127,8 +131,9 @@ std::variant<Layout, ReadError> read(std::string_view text, const ReadOptions& o
                     ? detail::readTritonJson(text, options)
                     : detail::readTritonLinear(text, options.extent ? options.extent : options.shapeOf);
         } else if (isSwizzled(text))
-            throw detail::Failure{at, "a swizzled shared-memory layout (Sw<B,M,S> o ...) is no thread-value "
-                                      "layout: show draws it, check compares it with a wgmma's A or B"};
+            throw detail::Failure{
+                at, "a swizzled shared-memory layout (Sw<B,M,S> o ...) is no thread-value "
+                    "layout: show draws it, check compares it with a wgmma's A or B, identify names them"};
         else if (std::isalpha(static_cast<unsigned char>(first)) || first == ':')
             l = detail::readCuteType(text);
         else

@@ -548,11 +548,11 @@ void skipAttribute(Scanner& s) {
 
 } // namespace
 
-Layout readTritonLinear(std::string_view text, const std::optional<Extent>& extent) {
+std::size_t attributeAfterAliases(std::string_view text,
+                                  std::map<std::string, std::size_t, std::less<>>& aliases) {
     Scanner s(text);
     // An IR dump's alias lines (`#mma = #ttg.nvidia_mma<...>`) first: each name's definition, read when the
     // layout names it. The layout is the attribute after them, or else the last alias's.
-    std::map<std::string, std::size_t, std::less<>> aliases;
     std::optional<std::size_t> lastAlias;
     while (s.peek() == '#') {
         const std::size_t at = s.pos();
@@ -569,6 +569,14 @@ Layout readTritonLinear(std::string_view text, const std::optional<Extent>& exte
     }
     if (s.atEnd() && lastAlias)
         s.seek(*lastAlias);
+    s.skipSpace();
+    return s.pos();
+}
+
+Layout readTritonLinear(std::string_view text, const std::optional<Extent>& extent) {
+    Scanner s(text);
+    std::map<std::string, std::size_t, std::less<>> aliases;
+    s.seek(attributeAfterAliases(text, aliases));
     // The attribute read is the text's last: alias lines come before it.
     auto ends = [&] {
         if (!s.atEnd())

@@ -7,6 +7,7 @@
 #include "lanemap/layout_in.hpp"
 
 #include <cctype>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -134,5 +135,17 @@ struct Bases {
     std::vector<Coord> reg, lane, warp;
 };
 Layout fromBases(const Bases& bases, Notation notation);
+
+// Where the attribute to read starts in a Triton text (read_triton.cpp): after an IR dump's alias lines
+// (`#mma = #ttg.nvidia_mma<...>`, each name's definition put in `aliases`), or the last alias's definition
+// when nothing follows them.
+std::size_t attributeAfterAliases(std::string_view text,
+                                  std::map<std::string, std::size_t, std::less<>>& aliases);
+
+// Triton's shared-memory encodings (read_triton_shared.cpp): #ttg.nvmma_shared, #ttg.swizzled_shared,
+// #ttg.shared_linear, alone or in a !ttg.memdesc<...> type. Throws Failure.
+SharedLayout readTritonShared(std::string_view text, const SharedReadOptions& options);
+// Whether the Triton attribute to read (after alias lines) is a shared-memory one.
+bool isTritonShared(std::string_view text);
 
 } // namespace lanemap::layout_in::detail
