@@ -505,20 +505,26 @@ TEST_F(Web, LargestTensorMemoryViewOpensAndHovers) {
 }
 
 TEST_F(Web, APhoneWideScreenDoesNotScrollSideways) {
-    // 390 x 844 CSS px, as a phone: nothing is wider than the screen (the picture scrolls in its own box).
-    browser().viewport(390, 844);
-    const bool opened = open("#wgmma.m64n256k16.f16");
-    const json r = browser().evaluate(
-        "JSON.stringify([Math.max(document.body.scrollWidth, document.documentElement.scrollWidth),"
-        "document.getElementById('diagram').getBoundingClientRect().right,"
-        "document.getElementById('toolbar').getBoundingClientRect().right, window.innerWidth])");
-    browser().resetViewport();
-    ASSERT_TRUE(opened);
-    const json w = json::parse(r.get<std::string>());
-    EXPECT_EQ(w[3].get<double>(), 390) << w.dump();
-    EXPECT_LE(w[0].get<double>(), 390) << w.dump();
-    EXPECT_LE(w[1].get<double>(), 390) << w.dump();
-    EXPECT_LE(w[2].get<double>(), 390) << w.dump();
+    // 390 x 844 CSS px, as a phone: nothing is wider than the screen (the picture scrolls in its own box) —
+    // an instruction, a compare view and a pasted layout compared with an operand.
+    for (const std::string view : {"#wgmma.m64n256k16.f16", "#mma.m16n8k8.tf32?compare=mma.m16n8k8.f16",
+                                   "#paste/((4,8),(2,2,2)):((32,1),(8,16,128))?against=mma.m16n8k16.f16:A"}) {
+        browser().viewport(390, 844);
+        const bool opened = open(view);
+        const json r = browser().evaluate(
+            "JSON.stringify([Math.max(document.body.scrollWidth, document.documentElement.scrollWidth),"
+            "document.getElementById('diagram').getBoundingClientRect().right,"
+            "document.getElementById('toolbar').getBoundingClientRect().right, window.innerWidth,"
+            "document.getElementById('paster').getBoundingClientRect().right])");
+        browser().resetViewport();
+        ASSERT_TRUE(opened) << view;
+        const json w = json::parse(r.get<std::string>());
+        EXPECT_EQ(w[3].get<double>(), 390) << view << w.dump();
+        EXPECT_LE(w[0].get<double>(), 390) << view << w.dump();
+        EXPECT_LE(w[1].get<double>(), 390) << view << w.dump();
+        EXPECT_LE(w[2].get<double>(), 390) << view << w.dump();
+        EXPECT_LE(w[4].get<double>(), 390) << view << w.dump();
+    }
 }
 
 // Opens a URL that redirects (404.html -> the app) and waits for the app.
