@@ -11,8 +11,11 @@
 // Options: view (layout, smem, banks), smem (the bank view's tile placement, as `banks --smem`:
 // row-major,pitch=64,swizzle=3,4,3), major (k, mn), swizzle (128, 64, 32, none), ld / st (a tcgen05.mma's D read by
 // a tcgen05.ld, its A written by a tcgen05.st: 32x32b.x2), atoms / perm (a tile of the atom, CuTe's
-// notation: (2,2,1)), sel (a sparsity selector), color (lane, register, group), palette (default, colorblind),
+// notation: (2,2,1)), compare (another spec: the compare view, both side by side, the differing cells framed),
+// sel (a sparsity selector), color (lane, register, group), palette (default, colorblind),
 // lanes (0-3,13), zoom (0.5 .. 2).
+// A pasted layout (docs/web.md#paste-a-layout): #paste/<the text, percent-encoded>?shape=16x16&against=SPEC:OP
+//   [&pin=layout:<row>,<col>][&<the page's options>], read by the engine as `lanemap-cli show/identify/check`.
 "use strict";
 
 /**
@@ -21,23 +24,26 @@
  *            sparse: boolean}} CatalogRow
  * @typedef {{operand: string, row: number, col: number}} CellRef  a cell as a link names it
  * @typedef {{view: string, major: string, swizzle: string, smem: string, ld: string, st: string, atoms: string,
- *            perm: string, sel: string, color: string, palette: string, lanes: string, zoom: string}} Options
- * @typedef {{spec: string, cell: CellRef|null, options: Options, query?: string}} ViewState
+ *            perm: string, compare: string, sel: string, color: string, palette: string, lanes: string,
+ *            zoom: string}} Options
+ * @typedef {{text: string, shape: string, against: string}} Paste  a pasted layout (#paste/...)
+ * @typedef {{spec: string, cell: CellRef|null, options: Options, query?: string, paste?: Paste}} ViewState
  */
 
 (function () {
   const SANS = '"Helvetica Neue",Helvetica,Arial,"Liberation Sans","DejaVu Sans",sans-serif';
   const MONO = '"DejaVu Sans Mono",Menlo,Consolas,"Liberation Mono","Courier New",monospace';
   const DIM_FILL = "#f0f0f0", DIM_TEXT = "#a0a0a0"; // cells outside the lane filter, as the SVG greys them
+  const MARK = "#d00000"; // a cell that differs from the one compared with (the app's compare marks them red)
   // Fields of one cell in a panel's flat array (cellFields in core/src/export/export_html.cpp).
   const F = { x: 0, y: 1, w: 2, h: 3, thread: 4, element: 5, reg: 6, bitLo: 7, bitHi: 8, row: 9, col: 10,
               colLast: 11, matrix: 12, owners: 13, source: 14 };
   const STRIDE = 15;
   /** @type {Options} */
-  const DEFAULTS = { view: "layout", major: "k", swizzle: "128", smem: "", ld: "", st: "", atoms: "", perm: "", sel: "",
+  const DEFAULTS = { view: "layout", major: "k", swizzle: "128", smem: "", ld: "", st: "", atoms: "", perm: "", compare: "", sel: "",
                      color: "lane", palette: "default", lanes: "", zoom: "1" };
   // The options the engine reads (the others are the page's own).
-  const ENGINE_OPTIONS = ["view", "major", "swizzle", "smem", "ld", "st", "atoms", "perm"];
+  const ENGINE_OPTIONS = ["view", "major", "swizzle", "smem", "ld", "st", "atoms", "perm", "compare"];
 
   const t0 = performance.now();
   const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -75,8 +81,9 @@
     /** @param {string} query @returns {{matches: number[]}} */
     search(query) { return this.call("search", query); }
     /** @param {string} spec @param {string} options @returns {any} */
-    view(spec, options) {
-      const answer = this.call("view", spec, options);
+    view(spec, options) { return this.withCells(this.call("view", spec, options)); }
+    /** @param {any} answer @returns {any} */
+    withCells(answer) {
       if (answer.error) return answer;
       // Each panel's cells: 15 numbers a cell, copied out of the engine's memory (no text to parse).
       const t = performance.now();
@@ -91,6 +98,10 @@
     tooltip(picture, panel, cell) { return this.m.UTF8ToString(this.m._lm_tooltip(picture, panel, cell)); }
     /** @param {string} what @param {string} value @param {string} kind @returns {any} */
     decode(what, value, kind) { return this.call("decode", what, value, kind); }
+    /** @param {Paste} p @returns {any} a pasted layout read, drawn and compared (or where it does not read) */
+    paste(p) { return this.withCells(this.call("paste", p.text, p.shape, p.against)); }
+    /** @param {Paste} p @param {string} format @returns {{document?: string, extension?: string, error?: string}} */
+    pasteExport(p, format) { return this.call("paste_export", p.text, p.shape, p.against, format); }
     /** @param {string} spec @param {string} options @param {string} format
      *  @returns {{document?: string, extension?: string, error?: string}} */
     exportDocument(spec, options, format) { return this.call("export", spec, options, format); }
@@ -99,6 +110,7 @@
   // ---- The URL: one readable string for the whole view. ----
   /** @param {string} hash @returns {ViewState} */
   function parseHash(hash) {
+    if (/^#?paste\//.test(hash)) return parsePaste(hash.replace(/^#?paste\//, ""));
     let text = hash.replace(/^#/, "");
     try { text = decodeURIComponent(text); } catch (e) { /* keep it as typed */ }
     const options = Object.assign({}, DEFAULTS);
@@ -133,8 +145,53 @@
     if (c) cell = { operand: c[1], row: Number(c[2]), col: Number(c[3]) };
     return { spec: spec, cell: cell, options: options };
   }
+  /** @param {string} text @returns {string} "%2C" back to "," where an address may hold it as it is */
+  function decodeSafe(text) {
+    try { return decodeURIComponent(text); } catch (e) { return text; }
+  }
+  // The pasted text in the address: percent-encoded, except the characters a layout is written with that an
+  // address holds as they are (so a CuTe layout reads as itself: #paste/((4,8),(2,2)):((32,1),(16,8))).
+  /** @param {string} text */
+  function encodePaste(text) {
+    return encodeURIComponent(text).replace(/%(2C|3A|5B|5D|7B|7D|3D|40|2F|3B|2B|24)/g, function (m) {
+      return decodeURIComponent(m);
+    });
+  }
+  // "#paste/<text>?shape=..&against=..&pin=layout:3,4&color=.." (the text's own "?" and "&" are encoded).
+  /** @param {string} rest @returns {ViewState} */
+  function parsePaste(rest) {
+    const q = rest.indexOf("?");
+    const options = Object.assign({}, DEFAULTS);
+    /** @type {Paste} */
+    const paste = { text: decodeSafe(q < 0 ? rest : rest.slice(0, q)), shape: "", against: "" };
+    /** @type {CellRef|null} */
+    let cell = null;
+    if (q >= 0)
+      for (const part of rest.slice(q + 1).split("&")) {
+        const eq = part.indexOf("=");
+        const key = eq < 0 ? part : part.slice(0, eq), value = decodeSafe(eq < 0 ? "" : part.slice(eq + 1));
+        if (key === "shape" || key === "against") paste[key] = value;
+        else if (key === "pin") {
+          const c = /^(.+):(\d+),(\d+)$/.exec(value);
+          if (c) cell = { operand: c[1], row: Number(c[2]), col: Number(c[3]) };
+        } else if (key in DEFAULTS && ENGINE_OPTIONS.indexOf(key) < 0) /** @type {any} */ (options)[key] = value;
+      }
+    return { spec: "paste", cell: cell, options: options, paste: paste };
+  }
   /** @param {ViewState} s @returns {string} */
   function hashOf(s) {
+    if (s.paste) {
+      const parts = [];
+      if (s.paste.shape) parts.push("shape=" + encodePaste(s.paste.shape));
+      if (s.paste.against) parts.push("against=" + encodePaste(s.paste.against));
+      if (s.cell) parts.push("pin=" + s.cell.operand + ":" + s.cell.row + "," + s.cell.col);
+      for (const k of Object.keys(DEFAULTS)) {
+        const v = /** @type {any} */ (s.options)[k];
+        if (ENGINE_OPTIONS.indexOf(k) < 0 && v !== /** @type {any} */ (DEFAULTS)[k] && v !== "")
+          parts.push(k + "=" + encodePaste(v));
+      }
+      return "#paste/" + encodePaste(s.paste.text) + (parts.length ? "?" + parts.join("&") : "");
+    }
     let h = "#" + s.spec;
     if (s.cell) h += "/" + s.cell.operand + ":" + s.cell.row + "," + s.cell.col;
     const parts = [];
@@ -224,6 +281,12 @@
           if (list) list.push([pi, i]); else byThread.set(t, [[pi, i]]);
         }
       });
+      // A compare's differing cells (the engine's marks: per panel, cell indices), drawn framed in red.
+      const marks = data === shown.data && shown.marks ? shown.marks : [];
+      panels.forEach(function (/** @type {any} */ p, /** @type {number} */ pi) {
+        p.marked = new Uint8Array(p.count);
+        for (const i of marks[pi] || []) p.marked[i] = 1;
+      });
       return { width: d.width, height: d.height, selector: d.selector, texts: d.texts, lines: d.lines,
                bitFields: d.bitFields, panels: panels, byThread: byThread };
     });
@@ -243,6 +306,7 @@
     // Memory panels carry the key their view colours by (a chunk's bank group): lane colours show it.
     c.key = p.keys ? p.keys[ref[1]] : undefined;
     c.drawn = !p.bare && p.labels[ref[1]] !== "";
+    c.marked = p.marked ? p.marked[ref[1]] === 1 : false;
     c.label = c.drawn ? p.labels[ref[1]] : "";
     return c;
   }
@@ -282,6 +346,18 @@
     g.strokeStyle = outline ? "#000" : "#fff";
     g.lineWidth = outline ? 2.5 : 1;
     g.strokeRect(c.x + 0.5, c.y + 0.5, c.w - 1, c.h - 1);
+    if (c.marked) {
+      // Differs from the operand compared with: a red frame inside the cell and a red corner.
+      g.strokeStyle = MARK;
+      g.lineWidth = 2;
+      g.strokeRect(c.x + 2, c.y + 2, c.w - 4, c.h - 4);
+      g.fillStyle = MARK;
+      g.beginPath();
+      g.moveTo(c.x + c.w - 1, c.y + 1);
+      g.lineTo(c.x + c.w - 1, c.y + Math.min(8, c.h / 2));
+      g.lineTo(c.x + c.w - Math.min(8, c.w / 2), c.y + 1);
+      g.fill();
+    }
     if (c.w * zoom >= 8 && c.drawn) {
       g.fillStyle = col[1];
       g.font = font(shown.data.cellFont, false, true);
@@ -486,6 +562,11 @@
     let source = "source: " + data.sources[c.source];
     if (data.evidence) source += "; hardware: " + data.evidence.verdict + " on the " + data.evidence.run;
     else source += "; no recorded hardware run covers this variant";
+    if (shown.paste) source = shown.paste.notation + ": " + shown.paste.canonical;
+    if (c.marked && shown.compare)
+      source = "held by another (thread, element) in the other instruction; " + source;
+    if (c.marked && shown.paste && shown.paste.check)
+      source = "differs from " + shown.paste.check.spec + " " + shown.paste.check.operand + " here (see the list above); " + source;
     const head = ref === pinned && !hover && !cursor ? "pinned  " : ref === cursor && !hover ? "cursor  " : "";
     details.textContent = [head + c.operand + " row " + c.row + " col " + c.col +
                            (c.colLast !== c.col ? ".." + c.colLast : "") + "   " + c.label,
@@ -509,7 +590,9 @@
     const memory = by === "lane" && shown.view !== "banks" && d.panels.some(function (/** @type {any} */ p) {
       return !!p.keys;
     });
-    const title = memory ? "colour = the bank group a chunk lands in: banks 4k..4k+3"
+    const title = shown.paste && !shown.paste.shared && by === "lane"
+      ? "colour = lane (thread % 32); label T<thread>:v<value>, the notation's value number"
+      : memory ? "colour = the bank group a chunk lands in: banks 4k..4k+3"
       : by === "lane" ? (scope === "tmem" ? "colour = TMEM lane % 32: the lane of the warp that reaches it"
       : scope === "warpgroup" ? "colour = lane (thread % 32); label T<thread>: thread = 32 \u00d7 warp + lane"
       : "colour = lane (%laneid); label T<lane>:<operand><element index>")
@@ -572,15 +655,17 @@
     const c = cell(ref);
     return { operand: operandWord(c.operand), row: c.row, col: c.col };
   }
-  /** @param {string} operand @param {number} row @param {number} col @returns {[number, number]|null} */
-  function findCell(operand, row, col) {
+  // The cell at (row, col) of the panel named `operand` (the `nth` so named: a compare view's right side is 1).
+  /** @param {string} operand @param {number} row @param {number} col @param {number} [nth] @returns {[number, number]|null} */
+  function findCell(operand, row, col, nth) {
     const want = operand.toLowerCase();
     const d = current();
+    let skip = nth || 0;
     for (let pi = 0; pi < d.panels.length; ++pi) {
       const p = d.panels[pi];
       const name = p.operand.toLowerCase();
       const fits = name === want || name.split("/").indexOf(want) >= 0 || (name === "metadata" && want === "e");
-      if (!fits) continue;
+      if (!fits || skip-- > 0) continue;
       for (const i of p.grid.get(row * p.cols + col) || []) return [pi, i];
     }
     return null;
@@ -618,18 +703,35 @@
       search.value = next.query;
       filter(next.query);
     }
-    const decode = /^decode\/(wgmma|smem|idesc)\/([^/]*)(?:\/([^/]*))?$/.exec(state.spec);
+    const paste = state.paste;
+    const decode = paste ? null : /^decode\/(wgmma|smem|idesc)\/([^/]*)(?:\/([^/]*))?$/.exec(state.spec);
     $("decoder").hidden = !!state.spec && !decode;
+    $("paster").hidden = !!state.spec && !paste;
+    if (paste) pasteFields(paste);
+    else showPasteError(null);
     if (!state.spec || decode) {
       $("variant").hidden = true;
       $("intro").hidden = !!decode;
+      $("pasteResult").textContent = "";
       if (decode) showDecoded(decode[1], decode[2], decode[3] || "f16");
       markCurrent();
       return;
     }
-    const key = state.spec + "?" + engineOptions(state.options);
+    $("intro").hidden = true;
+    const key = paste ? "paste\n" + paste.text + "\n" + paste.shape + "\n" + paste.against
+      : state.spec + "?" + engineOptions(state.options);
     if (key !== shownKey) {
-      const answer = engine.view(state.spec, engineOptions(state.options));
+      const answer = paste ? engine.paste(paste) : engine.view(state.spec, engineOptions(state.options));
+      if (answer.error && paste) {
+        // The text (or its shape) does not read: where, and what was expected there; no picture.
+        showPasteError(answer);
+        $("pasteResult").textContent = "";
+        $("variant").hidden = true;
+        shown = null;
+        shownKey = "";
+        document.title = "pasted layout \u2014 lanemap";
+        return;
+      }
       if (answer.error) {
         showError(answer.error);
         // A bad option of the variant shown keeps its picture and pickers, to correct it there.
@@ -654,8 +756,12 @@
       hover = cursor = pinned = null;
       header();
       document.body.dataset.viewMs = String(Math.round(performance.now() - started));
+      let marked = 0;
+      for (const list of shown.marks || []) marked += list.length;
+      document.body.dataset.marked = String(marked);
+      if (paste) pasteResult();
       // A PTX string or another spelling in the URL becomes the spec's one spelling.
-      if (answer.spec !== state.spec) {
+      else if (answer.spec !== state.spec) {
         state.spec = answer.spec;
         history.replaceState(null, "", hashOf(state));
       }
@@ -678,12 +784,12 @@
     pinned = state.cell ? findCell(state.cell.operand, state.cell.row, state.cell.col) : null;
     if (state.cell && !pinned)
       showError("The link names " + state.cell.operand + " row " + state.cell.row + " col " + state.cell.col +
-                ", which " + state.spec + " does not have.");
+                ", which " + (paste ? "the pasted layout" : state.spec) + " does not have.");
     size(); // (the scroll box can scroll to the pinned cell once the picture has its size)
     if (pinned) reveal(pinned);
     overlay();
     markCurrent();
-    document.title = state.spec + " \u2014 lanemap";
+    document.title = (paste ? "pasted layout" : state.spec) + " \u2014 lanemap";
     // From the URL to the picture drawn (the engine's answer, its parsing, the indexes, the canvas), for the
     // record (docs/performance.md, "The web app").
     document.body.dataset.paintMs = String(Math.round(performance.now() - started));
@@ -695,16 +801,49 @@
   }
   /** @param {Partial<Options>} change */
   function setOptions(change) {
-    const next = { spec: state.spec, cell: state.cell, options: Object.assign({}, state.options, change) };
+    const next = { spec: state.spec, cell: state.cell, options: Object.assign({}, state.options, change),
+                   paste: state.paste };
     go(next);
   }
 
   // The title, PTX string, caption, hardware verdict and errata, from the engine's data.
   function header() {
     const data = shown.data;
-    $("title").textContent = shown.spec;
+    $("title").textContent = shown.paste ? "Pasted layout" : shown.spec;
     // (The PTX string and the caption lines are the picture's own first lines.)
     const ev = $("evidence");
+    if (shown.paste) {
+      // What was read: the notation, the layout printed back, its threads, values, shape, holes, replicas.
+      const p = shown.paste;
+      ev.className = "evidence";
+      ev.textContent = p.notation + ": " + p.canonical + " \u2014 " +
+        (p.shared ? p.shape + " (mode 0 x mode 1) of " + p.elementBits + "-bit elements, each cell its byte"
+         : p.threads + " threads \u00d7 " + p.values + (p.values === 1 ? " value" : " values") + " over " + p.shape +
+           (p.holes ? ", " + p.holes + " cells held by no thread" : "") +
+           (p.replicated ? ", " + p.replicated + " cells held by several" : ""));
+      $("errata").textContent = "";
+      $("compared").hidden = true;
+      return;
+    }
+    const compared = $("compared");
+    compared.textContent = "";
+    compared.hidden = !shown.compare;
+    if (shown.compare) {
+      // The compare view (the app's compare page): this instruction's operand left, the other's right.
+      const c = shown.compare;
+      compared.appendChild(document.createTextNode("Compared with "));
+      const a = document.createElement("a");
+      a.href = hashOf({ spec: c.spec, cell: null, options: DEFAULTS });
+      a.textContent = c.spec;
+      compared.appendChild(a);
+      compared.appendChild(document.createTextNode(" (right), operand " + c.operand + ": " +
+        (c.differing ? c.differing + " of " + c.positions + " positions held by another (thread, element) \u2014 " +
+         "framed in red on both sides" : "every one of the " + c.positions + " positions held alike") + " \u00b7 "));
+      const swap = document.createElement("a");
+      swap.href = hashOf({ spec: c.spec, cell: null, options: Object.assign({}, DEFAULTS, { compare: shown.spec }) });
+      swap.textContent = "swap";
+      compared.appendChild(swap);
+    }
     ev.className = "evidence" + (data.evidence && data.evidence.verdict === "pass" ? " confirmed" : "");
     ev.textContent = data.evidence ? (data.evidence.verdict === "pass" ? "\u2713 Confirmed cell by cell"
       : "Hardware verdict " + data.evidence.verdict) + " on the " + data.evidence.run
@@ -758,7 +897,13 @@
     $("tileBox").hidden = $("permBox").hidden = !shown.takes.tile;
     $("accessBox").hidden = !shown.takes.access;
     $("smemBox").hidden = shown.view !== "banks";
-    for (const id of ["atoms", "perm", "ld", "smem"]) {
+    // A pasted layout exports as `lanemap-cli show` writes it: SVG (and PNG from it), JSON, text.
+    const format = /** @type {HTMLSelectElement} */ ($("format"));
+    for (const opt of Array.from(format.options))
+      opt.disabled = !!shown.paste && ["svg", "png", "json", "txt"].indexOf(opt.value) < 0;
+    if (format.selectedOptions[0] && format.selectedOptions[0].disabled) format.value = "svg";
+    $("compareBox").hidden = shown.view !== "layout" || !!shown.paste;
+    for (const id of ["atoms", "perm", "ld", "smem", "compare"]) {
       const input = /** @type {HTMLInputElement} */ ($(id));
       if (document.activeElement !== input) input.value = /** @type {any} */ (o)[id];
     }
@@ -886,9 +1031,160 @@
          options: Object.assign({}, DEFAULTS) });
   });
 
+  // ---- A pasted layout: #paste/<text>?shape=..&against=SPEC:OPERAND ----
+  /** @param {Paste} p the form shows the layout in the address (not while it is being edited) */
+  function pasteFields(p) {
+    const fields = /** @type {[string, string][]} */ ([["pasteText", p.text], ["pasteShape", p.shape],
+                                                      ["pasteAgainst", p.against]]);
+    for (const [id, value] of fields) {
+      const el = /** @type {HTMLInputElement} */ ($(id));
+      if (document.activeElement !== el || el.value === "") el.value = value;
+    }
+  }
+  // Byte `bytes` of `text` in UTF-8 (the engine counts bytes) as an index into the JS string.
+  /** @param {string} text @param {number} bytes */
+  function charIndex(text, bytes) {
+    let b = 0, i = 0;
+    while (i < text.length && b < bytes) {
+      const c = /** @type {number} */ (text.codePointAt(i));
+      b += c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+      i += c >= 0x10000 ? 2 : 1;
+    }
+    return i;
+  }
+  // Where the text does not read, as the CLI shows it: the message, the line and a caret under the column;
+  // the cursor is put on it. null clears it.
+  /** @param {any} answer */
+  function showPasteError(answer) {
+    const box = $("pasteError");
+    const fields = ["pasteText", "pasteShape", "pasteAgainst"];
+    for (const id of fields) $(id).removeAttribute("aria-invalid");
+    box.textContent = "";
+    box.hidden = !answer;
+    document.body.dataset.pasteError = answer ? answer.error : "";
+    if (!answer) return;
+    const head = document.createElement("div");
+    head.textContent = (answer.field === "shape" ? "Shape: " : "Cannot read the layout: ") + answer.error;
+    box.appendChild(head);
+    const field = answer.field === "shape" ? "pasteShape" : "pasteText";
+    $(field).setAttribute("aria-invalid", "true");
+    if (answer.lineText !== undefined) {
+      const line = String(answer.lineText);
+      const pre = document.createElement("pre");
+      pre.textContent = line + "\n" + " ".repeat(charIndex(line, answer.column - 1)) + "^";
+      box.appendChild(pre);
+      const area = /** @type {HTMLTextAreaElement} */ ($("pasteText"));
+      const at = charIndex(area.value, answer.offset);
+      if (document.activeElement === area || document.activeElement === document.body)
+        area.setSelectionRange(at, Math.min(area.value.length, at + 1));
+    }
+  }
+  // identify's and check's answers: the catalog operands it equals (or the nearest), each a link to its view
+  // and to a compare with it; the verdict of the compare asked for, in both notations.
+  function pasteResult() {
+    const p = shown.paste, out = $("pasteResult");
+    out.textContent = "";
+    /** @param {string} spec @param {string} operand */
+    const compareLink = function (spec, operand) {
+      const a = document.createElement("a");
+      a.href = hashOf({ spec: "paste", cell: null, options: state.options,
+                        paste: { text: state.paste ? state.paste.text : "", shape: state.paste ? state.paste.shape : "",
+                                 against: spec + ":" + operand } });
+      a.textContent = "compare";
+      a.className = "compare";
+      return a;
+    };
+    /** @param {any} m @param {string} tail */
+    const item = function (m, tail) {
+      const li = document.createElement("li");
+      const a = document.createElement("a");
+      a.href = hashOf({ spec: m.spec, cell: null, options: DEFAULTS });
+      a.textContent = m.spec + " " + m.operand;
+      li.appendChild(a);
+      li.appendChild(document.createTextNode((m.confirmed ? " (hardware-confirmed)" : "") + tail + " \u00b7 "));
+      li.appendChild(compareLink(m.spec, m.operand));
+      return li;
+    };
+    if (p.identify) {
+      const id = p.identify;
+      const head = document.createElement("p");
+      const list = document.createElement("ul");
+      list.id = "identified";
+      if (id.equal.length) {
+        head.textContent = "Equal to " + id.equal.length + " catalog operand" + (id.equal.length === 1 ? "" : "s") +
+          " (the same (thread, value) in every cell):";
+        for (const m of id.equal) list.appendChild(item(m, ""));
+      } else if (id.nearest.length) {
+        head.textContent = "Equal to no catalog operand; the nearest of its threads, values and shape:";
+        for (const m of id.nearest)
+          list.appendChild(item(m, ": " + m.differing + " of " + m.cells + " cells differ" +
+            (m.sameThreads ? " (" + m.sameThreads + " held by the same threads under other value numbers)" : "")));
+      } else {
+        head.textContent = "Equal to no catalog operand, and no operand has its threads and values.";
+      }
+      out.appendChild(head);
+      if (list.children.length > 6) {
+        // Many variants share a layout (every type of an accumulator): the first few, the rest on demand.
+        const more = document.createElement("details");
+        const summary = document.createElement("summary");
+        summary.textContent = (list.children.length - 5) + " more";
+        more.appendChild(summary);
+        const rest = document.createElement("ul");
+        while (list.children.length > 5) rest.insertBefore(/** @type {Node} */ (list.lastChild), rest.firstChild);
+        more.appendChild(rest);
+        out.appendChild(list);
+        out.appendChild(more);
+      } else if (list.children.length) out.appendChild(list);
+    } else if (p.shared) {
+      const note = document.createElement("p");
+      note.textContent = "A swizzled layout is no thread-value layout: compare it with a wgmma's A or B " +
+        "(wgmma.m64n64k16.f16:B) to check its bytes.";
+      out.appendChild(note);
+    }
+    if (p.check) {
+      const c = p.check;
+      const pre = document.createElement("pre");
+      pre.id = "checked";
+      pre.className = "verdict " + (c.error ? "differs" : c.equal ? "equal" : "differs");
+      pre.textContent = c.error ? "Compare with " + state.paste.against + ": " + c.error
+        : c.text + c.hardware + (shown.marks && shown.marks.length ? "\nThe differing cells are framed in red." : "");
+      out.appendChild(pre);
+      if (!c.error && c.spec) {
+        const a = document.createElement("a");
+        a.href = hashOf({ spec: c.spec, cell: null, options: DEFAULTS });
+        a.textContent = "Open " + c.spec;
+        out.appendChild(a);
+      }
+    }
+  }
+  /** @param {Paste} p */
+  function submitPaste(p) {
+    // A text larger than the engine reads is refused before it goes into the address.
+    if (new TextEncoder().encode(p.text).length > 65536) {
+      const answer = engine.paste(p);
+      showPasteError(answer.error ? answer : { error: "the layout is too large" });
+      return;
+    }
+    go({ spec: "paste", cell: null, options: Object.assign({}, DEFAULTS, { color: state.options.color,
+         palette: state.options.palette, zoom: state.options.zoom }), paste: p });
+  }
+  $("pasteForm").addEventListener("submit", function (ev) {
+    ev.preventDefault();
+    submitPaste({ text: /** @type {HTMLTextAreaElement} */ ($("pasteText")).value,
+                  shape: /** @type {HTMLInputElement} */ ($("pasteShape")).value.trim(),
+                  against: /** @type {HTMLInputElement} */ ($("pasteAgainst")).value.trim() });
+  });
+  $("pasteText").addEventListener("keydown", function (ev) {
+    if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey)) {
+      ev.preventDefault();
+      /** @type {HTMLFormElement} */ ($("pasteForm")).requestSubmit();
+    }
+  });
+
   // ---- Exports ----
   /** @param {string} name @param {Blob} blob */
   function save(name, blob) {
+    document.body.dataset.lastDownload = name;
     const a = document.createElement("a");
     a.href = URL.createObjectURL(blob);
     a.download = name;
@@ -899,8 +1195,11 @@
   }
   function download() {
     const format = /** @type {HTMLSelectElement} */ ($("format")).value;
-    const base = state.spec.replace(/[^A-Za-z0-9._-]+/g, "_");
-    const answer = engine.exportDocument(state.spec, engineOptions(state.options), format === "png" ? "svg" : format);
+    const base = state.paste ? "layout" : state.spec.replace(/[^A-Za-z0-9._-]+/g, "_");
+    const wanted = format === "png" ? "svg" : format;
+    // A pasted layout: what `lanemap-cli show --format svg|txt|json` writes.
+    const answer = state.paste ? engine.pasteExport(state.paste, wanted)
+      : engine.exportDocument(state.spec, engineOptions(state.options), wanted);
     if (answer.error || answer.document === undefined) {
       setStatus(answer.error || "export failed");
       return;
@@ -919,8 +1218,11 @@
       c.height = img.naturalHeight;
       const g = /** @type {CanvasRenderingContext2D} */ (c.getContext("2d"));
       g.drawImage(img, 0, 0);
-      c.toBlob(function (blob) { if (blob) save(base + ".png", blob); }, "image/png");
-      setStatus("saved " + base + ".png");
+      c.toBlob(function (blob) {
+        if (!blob) return;
+        save(base + ".png", blob);
+        setStatus("saved " + base + ".png");
+      }, "image/png");
     };
     img.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(answer.document);
   }
@@ -949,7 +1251,7 @@
   });
   /** @param {[number, number]|null} ref */
   function pin(ref) {
-    go({ spec: state.spec, cell: ref ? cellRef(ref) : null, options: state.options });
+    go({ spec: state.spec, cell: ref ? cellRef(ref) : null, options: state.options, paste: state.paste });
   }
   // The cell next to `ref` in a direction, skipping positions no cell covers.
   /** @param {[number, number]} ref @param {number} dr @param {number} dc */
@@ -1023,7 +1325,8 @@
   });
   box.addEventListener("focus", function () { if (shown) overlay(); });
   document.addEventListener("keydown", function (ev) {
-    if (ev.key === "/" && document.activeElement !== $("search") && !(ev.target instanceof HTMLInputElement)) {
+    if (ev.key === "/" && document.activeElement !== $("search") && !(ev.target instanceof HTMLInputElement) &&
+        !(ev.target instanceof HTMLTextAreaElement)) {
       ev.preventDefault();
       $("search").focus();
     }
@@ -1038,7 +1341,7 @@
     $(id).addEventListener("change", function (ev) {
       setOptions({ [key]: /** @type {HTMLSelectElement} */ (ev.target).value });
     });
-  for (const id of ["atoms", "perm", "ld", "smem"])
+  for (const id of ["atoms", "perm", "ld", "smem", "compare"])
     $(id).addEventListener("change", function (ev) {
       go({ spec: state.spec, cell: null, options: Object.assign({}, state.options,
            { [id]: /** @type {HTMLInputElement} */ (ev.target).value.replace(/\s+/g, ""), sel: "" }) });
@@ -1099,8 +1402,9 @@
       return current().panels.reduce(function (/** @type {number} */ n, /** @type {any} */ p) { return n + p.count; }, 0);
     },
     parseHash: parseHash,
-    clientPoint: function (/** @type {string} */ operand, /** @type {number} */ row, /** @type {number} */ col) {
-      const ref = findCell(operand, row, col);
+    clientPoint: function (/** @type {string} */ operand, /** @type {number} */ row, /** @type {number} */ col,
+                           /** @type {number|undefined} */ nth) {
+      const ref = findCell(operand, row, col, nth);
       if (!ref) return null;
       reveal(ref);
       sync();

@@ -8,13 +8,18 @@
 
 #include "lanemap/banks.hpp"
 #include "lanemap/catalog.hpp"
+#include "lanemap/compare.hpp"
 #include "lanemap/diagram.hpp"
+#include "lanemap/evidence.hpp"
+#include "lanemap/excerpt.hpp"
 #include "lanemap/export.hpp"
+#include "lanemap/layout_in.hpp"
 #include "lanemap/search.hpp"
 #include "lanemap/selection.hpp"
 #include "lanemap/site.hpp"
 #include "lanemap/smem.hpp"
 #include "lanemap/spec.hpp"
+#include "lanemap/svg.hpp"
 #include "lanemap/tcgen05_desc.hpp"
 #include "lanemap/tile.hpp"
 #include "lanemap/tmem.hpp"
@@ -22,6 +27,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <exception>
 #include <map>
 #include <memory>
@@ -37,6 +43,9 @@ using namespace lanemap;
 std::string g_answer;         // what the last call returned
 std::vector<Diagram> g_shown; // the pictures of the last lm_view: the page asks for their cells' tooltips
 std::vector<float> g_cells;   // the last lm_view's cell numbers, which the page reads from memory (lm_cells)
+// A compare view draws two pictures side by side as one (g_shown's first); the tooltips are each side's own.
+std::vector<Diagram> g_sides;
+std::size_t g_split = 0; // the first panel of the right-hand side
 
 const char* answer(std::string text) {
     g_answer = std::move(text);
@@ -72,17 +81,12 @@ enum class View { Layout, SharedMemory, Banks };
 struct Request {
     Selection selection;
     View view = View::Layout;
-    std::string banksPlacement; // the banks view: the tile's placement, as `banks --smem` reads it
+    std::string banksPlacement;       // the banks view: the tile's placement, as `banks --smem` reads it
+    std::optional<Selection> compare; // the compare view: the instruction drawn beside it
 };
 
-// Whether a variant has the bank view: a matrix move that reads or writes shared memory (ldmatrix, stmatrix).
-bool hasBanks(const Variant& v) {
-    return banks::applies(v);
-}
-
-// A spec (or PTX text) and the page's options -> the selection, as the CLI reads SPEC and its flags. Throws
-// std::invalid_argument with a message naming the bad input.
-Request readRequest(std::string_view spec, std::string_view optionText) {
+// A spec as the CLI reads it, or std::invalid_argument with its message and the nearest specs.
+Selection readSpec(std::string_view spec) {
     const ParsedSpec parsed = parseSpec(spec, Catalog::instance());
     if (!parsed) {
         std::string message = parsed.error;
@@ -94,7 +98,18 @@ Request readRequest(std::string_view spec, std::string_view optionText) {
         }
         throw std::invalid_argument(message);
     }
-    Request request{selectionOf(parsed), View::Layout, {}};
+    return selectionOf(parsed);
+}
+
+// Whether a variant has the bank view: a matrix move that reads or writes shared memory (ldmatrix, stmatrix).
+bool hasBanks(const Variant& v) {
+    return banks::applies(v);
+}
+
+// A spec (or PTX text) and the page's options -> the selection, as the CLI reads SPEC and its flags. Throws
+// std::invalid_argument with a message naming the bad input.
+Request readRequest(std::string_view spec, std::string_view optionText) {
+    Request request{readSpec(spec), View::Layout, {}, std::nullopt};
     Params& params = request.selection.params;
     const std::map<std::string, std::string> options = readOptions(optionText);
     std::string major, swizzle, atoms, perm;
@@ -125,12 +140,15 @@ Request readRequest(std::string_view spec, std::string_view optionText) {
                 throw std::invalid_argument("unknown view '" + value + "'; valid: layout, smem, banks");
         } else if (key == "smem") {
             request.banksPlacement = value;
+        } else if (key == "compare") {
+            if (!value.empty())
+                request.compare = readSpec(value);
         } else if (key == "sel" || key == "color" || key == "palette" || key == "lanes" || key == "zoom") {
             // The page's own choices (which selector's picture, colours, lane filter): not the engine's.
         } else {
             throw std::invalid_argument("unknown option '" + key +
-                                        "'; valid: view, major, swizzle, smem, ld, st, atoms, perm, sel, "
-                                        "color, palette, lanes, zoom");
+                                        "'; valid: view, major, swizzle, smem, ld, st, atoms, perm, compare, "
+                                        "sel, color, palette, lanes, zoom");
         }
     }
     if (!major.empty() || !swizzle.empty()) {
@@ -169,6 +187,102 @@ Diagram sharedMemoryDiagram(const Instruction& in) {
     for (std::size_t i = 1; i < operands.size(); ++i)
         appendSharedMemory(d, operands[i]);
     return d;
+}
+
+// The height a picture draws at: the page draws the legend itself, so the canvas ends above the Diagram's.
+double drawnHeight(const Diagram& d) {
+    return d.legends.empty() ? d.height : std::min(d.height, d.legends.front().bounds.y);
+}
+
+// Two pictures side by side as one (the compare view): `right` drawn right of `left`, each as drawn alone, so
+// the page draws, hovers and pins both as one picture (a lane lights on both sides). g_sides keeps the two
+// for their tooltips.
+Diagram sideBySide(Diagram left, const Diagram& right) {
+    constexpr double kGap = 40;
+    const double dx = left.width + kGap;
+    const auto cellBase = static_cast<std::uint32_t>(left.cells.size());
+    const auto panelBase = static_cast<std::uint16_t>(left.panels.size());
+    left.height = std::max(drawnHeight(left), drawnHeight(right));
+    left.legends.clear();
+    std::erase_if(left.texts, [](const DiagramText& t) { return t.role == TextRole::Legend; });
+    for (DiagramPanel p : right.panels) {
+        p.bounds.x += dx;
+        p.origin.x += dx;
+        p.firstCell += cellBase;
+        for (std::uint32_t& c : p.gridCells)
+            c += cellBase;
+        left.panels.push_back(std::move(p));
+    }
+    for (DiagramCell c : right.cells) {
+        c.rect.x += dx;
+        c.panel = static_cast<std::uint16_t>(c.panel + panelBase);
+        left.cells.push_back(c);
+    }
+    for (DiagramText t : right.texts)
+        if (t.role != TextRole::Legend) {
+            t.pos.x += dx;
+            left.texts.push_back(std::move(t));
+        }
+    for (DiagramLine l : right.lines) {
+        l.from.x += dx;
+        l.to.x += dx;
+        left.lines.push_back(l);
+    }
+    left.width = dx + right.width;
+    left.partner.clear();
+    left.threadOffsets.clear();
+    left.threadCells.clear();
+    return left;
+}
+
+// Per panel of a picture, the indices (in the panel) of its marked cells: what the page frames in red.
+std::vector<std::vector<std::uint32_t>> marksOf(const Diagram& d, const std::vector<std::uint8_t>& marked) {
+    std::vector<std::vector<std::uint32_t>> out(d.panels.size());
+    for (std::size_t pi = 0; pi < d.panels.size(); ++pi)
+        for (std::uint32_t i = 0; i < d.panels[pi].cellCount; ++i)
+            if (marked[d.panels[pi].firstCell + i])
+                out[pi].push_back(i);
+    return out;
+}
+
+// The compare view (the app's compare page): the operand both hold in registers, the shown instruction's on
+// the left and the other's on the right, the cells whose position the other holds differently marked on both
+// sides (lanemap/compare.hpp).
+struct Compared {
+    Diagram picture;
+    std::vector<std::vector<std::uint32_t>> marks;
+    json summary;
+};
+Compared compareView(const Instruction& mine, const Instruction& other) {
+    const std::optional<Operand> which = comparedOperand(mine, other, Operand::A);
+    if (!which) {
+        const auto list = [](const Instruction& in) {
+            std::string names;
+            for (const FragmentLayout& op : in.operands)
+                if (inRegisters(in, op.operand()))
+                    names += (names.empty() ? "" : ", ") + std::string(op.name());
+            return names.empty() ? std::string("none") : names;
+        };
+        throw std::invalid_argument(
+            mine.spec + " and " + other.spec + " hold no operand in common in registers (" + mine.spec +
+            ": " + list(mine) + "; " + other.spec + ": " + list(other) + "): nothing to compare");
+    }
+    DiagramOptions o;
+    o.operands = {*which};
+    const Diagram left = buildDiagram(mine, o), right = buildDiagram(other, o);
+    const CompareResult l = compareDiagram(left, mine, other), r = compareDiagram(right, other, mine);
+    std::vector<std::uint8_t> marked = l.marks;
+    marked.insert(marked.end(), r.marks.begin(), r.marks.end());
+    Compared c;
+    c.picture = sideBySide(left, right);
+    c.marks = marksOf(c.picture, marked);
+    g_sides = {left, right};
+    g_split = left.panels.size();
+    c.summary = {{"spec", other.spec},
+                 {"operand", std::string(toString(*which))},
+                 {"positions", l.positions},
+                 {"differing", l.differing}};
+    return c;
 }
 
 // The pictures of one request: the operands (one per sparsity selector; a TMA box in shared memory), or
@@ -213,6 +327,298 @@ const std::vector<std::string>& searchTexts() {
         return out;
     }();
     return texts;
+}
+
+// ---- A pasted layout (docs/web.md#paste-a-layout): the reader of `lanemap-cli show`, `identify`, `check`
+// ----
+
+// What the page may paste and draw: the text travels in the URL, and every cell is drawn and indexed in the
+// page (the catalog's largest picture, a cta_group::2 m256 D, is 65,536 cells).
+constexpr std::size_t kMostPasteBytes = 64 * 1024;
+constexpr long kMostPasteCells = 65536;
+
+// A layout that does not read, where and what was expected (the page puts the cursor there).
+struct PasteFailure {
+    layout_in::ReadError error;
+    std::string field = "text"; // "text", "shape" or "against"
+};
+[[noreturn]] void refuse(std::string message, std::string field = "text") {
+    layout_in::ReadError e;
+    e.message = std::move(message);
+    throw PasteFailure{std::move(e), std::move(field)};
+}
+
+// The operand a pasted layout is compared with: SPEC:OPERAND, as `check --against` reads it.
+struct Against {
+    const Instruction* instruction = nullptr;
+    Operand operand = Operand::A;
+    const FragmentLayout* fragment = nullptr; // its register operand (nullptr for a shared-memory A or B)
+    std::string error;                        // why SPEC:OPERAND names no operand to compare with
+};
+
+Against readAgainst(std::string_view text, bool shared) {
+    Against a;
+    const std::size_t colon = text.rfind(':');
+    const std::optional<Operand> operand =
+        colon == std::string_view::npos ? std::nullopt : parseOperand(text.substr(colon + 1));
+    if (!operand || *operand == Operand::Metadata) {
+        a.error =
+            "'" + excerpt(text) + "' must be SPEC:OPERAND, OPERAND A, B, C or D (e.g. mma.m16n8k16.f16:A)";
+        return a;
+    }
+    const ParsedSpec parsed = parseSpec(text.substr(0, colon), Catalog::instance());
+    if (!parsed) {
+        a.error = parsed.error;
+        if (!parsed.suggestions.empty())
+            a.error += "; did you mean " + parsed.suggestions.front() + "?";
+        return a;
+    }
+    a.instruction = &Catalog::instance().instruction(*parsed.variant);
+    a.operand = *operand;
+    if (shared) {
+        if (!smem::hasSharedMemoryOperands(*parsed.variant) ||
+            (*operand != Operand::A && *operand != Operand::B))
+            a.error = "a swizzled layout is a shared-memory layout; " + a.instruction->spec +
+                      " has none: compare it with the A or B of a wgmma (e.g. wgmma.m64n64k16.f16:B)";
+        return a;
+    }
+    a.fragment = layout_in::accumulatorOr(*a.instruction, *operand);
+    if (!a.fragment) {
+        std::string valid;
+        for (const FragmentLayout& o : a.instruction->operands)
+            valid += (valid.empty() ? "" : ", ") + std::string(o.name());
+        a.error = a.instruction->spec + " has no register operand " + std::string(toString(*operand)) +
+                  (valid.empty() ? "" : "; its register operands: " + valid);
+    }
+    return a;
+}
+
+struct Pasted {
+    std::optional<layout_in::Layout> layout;             // a thread-value layout
+    std::optional<layout_in::SharedLayout> sharedLayout; // a swizzled shared-memory layout
+    layout_in::Extent extent;
+    std::vector<layout_in::Coord> cells;
+    std::shared_ptr<const Instruction> drawn;
+    Against against;
+};
+
+// Reads the text (over `shape`; without one, the layout's own or, for check, the operand's) as the CLI does.
+// Throws PasteFailure.
+Pasted readPasted(std::string_view text, std::string_view shape, std::string_view against) {
+    if (text.size() > kMostPasteBytes)
+        refuse("the layout is " + std::to_string(text.size()) + " bytes; the web app reads at most " +
+               std::to_string(kMostPasteBytes) + " (lanemap-cli show @FILE reads a file of up to 16 MiB)");
+    if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
+        refuse(
+            "paste a layout: CuTe ((4,8),(2,2,2)):((32,1),(16,8,128)) or Layout<...>, a swizzled Sw<3,4,3> o "
+            "smem_ptr[16b](unset) o (_8,_64):(_64,_1), Triton #ttg.linear, #ttg.blocked, #ttg.nvidia_mma or "
+            "#ttg.dot_op");
+    Pasted p;
+    const bool shared =
+        layout_in::isSwizzled(text.substr(std::min(text.size(), text.find_first_not_of(" \t\r\n"))));
+    if (!against.empty())
+        p.against = readAgainst(against, shared);
+    if (shared) {
+        if (!shape.empty())
+            refuse("a swizzled layout's shape is its own modes: leave the shape empty", "shape");
+        // The element size a layout without smem_ptr[Nb] does not say: the operand's, where one is named.
+        int elementBits = 0;
+        if (p.against.instruction && p.against.error.empty()) {
+            std::string error;
+            for (const smem::SharedOperand& o : smem::operands(
+                     *Catalog::instance().variant(p.against.instruction->spec), smem::Choice{}, error))
+                if (o.operand == p.against.operand)
+                    elementBits = o.layout.elementBits();
+        }
+        std::variant<layout_in::SharedLayout, layout_in::ReadError> read =
+            layout_in::readShared(text, elementBits);
+        if (auto* e = std::get_if<layout_in::ReadError>(&read))
+            throw PasteFailure{std::move(*e)};
+        p.sharedLayout = std::get<layout_in::SharedLayout>(std::move(read));
+        if (static_cast<long>(p.sharedLayout->rows) * p.sharedLayout->cols > kMostPasteCells)
+            refuse("the layout has " +
+                   std::to_string(static_cast<long>(p.sharedLayout->rows) * p.sharedLayout->cols) +
+                   " elements; the web app draws at most " + std::to_string(kMostPasteCells) +
+                   " (lanemap-cli show draws any)");
+        p.drawn = std::make_shared<const Instruction>(layout_in::instructionOf(*p.sharedLayout));
+        return p;
+    }
+    layout_in::ReadOptions options;
+    if (!shape.empty()) {
+        std::string error;
+        options.extent = layout_in::parseExtent(shape, error);
+        if (!options.extent)
+            refuse(error, "shape");
+    }
+    // A Triton encoding with no shape (#ttg.dot_op, nvidia_mma, blocked) is laid over the operand's, as
+    // check.
+    if (p.against.fragment)
+        options.shapeOf = layout_in::extentOf(*p.against.fragment, layout_in::Notation::TritonLinear);
+    std::variant<layout_in::Layout, layout_in::ReadError> read = layout_in::read(text, options);
+    if (auto* e = std::get_if<layout_in::ReadError>(&read))
+        throw PasteFailure{std::move(*e)};
+    p.layout = std::get<layout_in::Layout>(std::move(read));
+    const layout_in::Layout& l = *p.layout;
+    if (static_cast<long>(l.threads) * l.values > kMostPasteCells)
+        refuse("the layout has " + std::to_string(static_cast<long>(l.threads) * l.values) +
+               " elements (threads x values); the web app draws at most " + std::to_string(kMostPasteCells) +
+               " (lanemap-cli show draws up to 2^22)");
+    if (l.extent)
+        p.extent = *l.extent;
+    else if (p.against.fragment)
+        p.extent = layout_in::extentOf(*p.against.fragment, l.notation); // check folds it so
+    else
+        refuse(
+            "a CuTe layout maps (thread, value) to an index: give its shape, DIM0xDIM1 (CuTe's convention: "
+            "A MxK, B NxK, C MxN, column-major), or an operand to compare with",
+            "shape");
+    const long cells = static_cast<long>(p.extent.dim0) * p.extent.dim1 * p.extent.products;
+    if (cells > kMostPasteCells)
+        refuse("the shape " + layout_in::toString(p.extent) + " has " + std::to_string(cells) +
+                   " cells; the web app draws at most " + std::to_string(kMostPasteCells),
+               "shape");
+    std::string error;
+    std::optional<std::vector<layout_in::Coord>> in = layout_in::cellsIn(l, p.extent, error);
+    if (!in)
+        refuse("cannot draw the layout in " +
+                   (shape.empty() ? "the " + layout_in::toString(p.extent) + " it spans"
+                                  : "the shape " + layout_in::toString(p.extent)) +
+                   ": " + error,
+               shape.empty() ? "text" : "shape");
+    p.cells = std::move(*in);
+    p.drawn = std::make_shared<const Instruction>(layout_in::instructionOf(l, p.extent, p.cells));
+    return p;
+}
+
+Diagram pictureOf(const Pasted& p) {
+    if (p.sharedLayout)
+        return buildSharedMemoryDiagram(p.drawn->placements.front());
+    return buildDiagram(*p.drawn);
+}
+
+const char* pasteFailure(const PasteFailure& f, std::string_view text) {
+    json j{{"error", f.error.describe()}, {"field", f.field}, {"message", f.error.message}};
+    if (f.error.offset != std::string_view::npos) {
+        j["line"] = f.error.line;
+        j["column"] = f.error.column;
+        j["offset"] = f.error.offset;
+        // The line read, for a caret under the column (its first 400 bytes).
+        const std::size_t start = f.error.offset > text.size() ? text.size() : f.error.offset;
+        const std::size_t begin = start == 0 ? 0 : text.rfind('\n', start - 1) + 1;
+        const std::size_t end = std::min(text.find('\n', begin), text.size());
+        j["lineText"] = std::string(text.substr(begin, std::min<std::size_t>(end - begin, 400)));
+    }
+    return answer(j.dump(-1, ' ', false, json::error_handler_t::replace));
+}
+
+bool confirmed(const Instruction& in) {
+    return in.hardware && in.hardware->verdict == Verdict::Pass;
+}
+
+// identify's answer: every catalog operand the layout equals, or the nearest.
+json identified(const layout_in::Layout& l) {
+    const layout_in::Identification id = layout_in::identify(l);
+    json equal = json::array(), nearest = json::array();
+    for (const layout_in::Match& m : id.equal)
+        equal.push_back({{"spec", m.instruction->spec},
+                         {"operand", std::string(toString(m.operand))},
+                         {"confirmed", confirmed(*m.instruction)}});
+    for (const layout_in::Match& m : id.nearest)
+        nearest.push_back({{"spec", m.instruction->spec},
+                           {"operand", std::string(toString(m.operand))},
+                           {"confirmed", confirmed(*m.instruction)},
+                           {"differing", m.comparison.differing},
+                           {"cells", m.comparison.cells},
+                           {"sameThreads", m.comparison.sameThreads}});
+    return {{"equal", std::move(equal)}, {"nearest", std::move(nearest)}};
+}
+
+// check's answer (`lanemap-cli check LAYOUT --against SPEC:OPERAND`): the verdict text, in both notations,
+// and per cell of the pasted picture whether it differs (`marks`, indices into the picture's first panel on).
+json checked(const Pasted& p, const Diagram& picture, std::vector<std::uint8_t>& marked,
+             std::vector<layout_in::CellDifference>& differences) {
+    const Against& a = p.against;
+    json j{{"spec", a.instruction ? a.instruction->spec : std::string()},
+           {"operand", std::string(toString(a.operand))}};
+    if (!a.error.empty()) {
+        j["error"] = a.error;
+        return j;
+    }
+    const Instruction& in = *a.instruction;
+    j["confirmed"] = confirmed(in);
+    j["hardware"] = in.spec + ": " + layout_in::hardwareStatus(in);
+    if (p.sharedLayout) {
+        const layout_in::SharedLayout& l = *p.sharedLayout;
+        smem::Choice choice; // K-major with the layout's own swizzle, as check without --major / --swizzle
+        choice.swizzle = l.bits == 0   ? smem::Swizzle::None
+                         : l.bits == 1 ? smem::Swizzle::B32
+                         : l.bits == 2 ? smem::Swizzle::B64
+                                       : smem::Swizzle::B128;
+        std::string error;
+        const std::optional<smem::SharedOperand> over =
+            layout_in::coveringOperand(l, *Catalog::instance().variant(in.spec), a.operand, choice, error);
+        if (!over) {
+            j["error"] = in.spec + ": " + error;
+            return j;
+        }
+        const layout_in::SharedComparison c = layout_in::compareShared(l, *over);
+        std::string text = "against " + in.spec + " " + std::string(toString(a.operand)) +
+                           " in shared memory, " + std::string(smem::toString(choice.major)) + "-major, " +
+                           std::string(smem::toString(choice.swizzle)) + " swizzle: ";
+        if (!c.sameShape)
+            text += "differs: " + c.why + "\n";
+        else if (c.equal())
+            text += "equal: every one of the " + std::to_string(c.cells) + " elements at the same byte\n";
+        else {
+            text += "differs in " + std::to_string(c.differing) + " of " + std::to_string(c.cells) +
+                    " elements; the first " + std::to_string(c.first.size()) + ":\n";
+            const char mnl = a.operand == Operand::B ? 'n' : 'm';
+            for (const layout_in::ByteDifference& d : c.first)
+                text += std::string("  (") + mnl + ' ' + std::to_string(d.mn) + ", k " + std::to_string(d.k) +
+                        "): layout byte " + std::to_string(d.layout) + "; lanemap byte " +
+                        std::to_string(d.operand) + "\n";
+        }
+        j["equal"] = c.equal();
+        j["cells"] = c.cells;
+        j["differing"] = c.differing;
+        j["text"] = text;
+        return j;
+    }
+    const layout_in::Layout& l = *p.layout;
+    const FragmentLayout& op = *a.fragment;
+    const layout_in::Extent e = layout_in::extentOf(op, l.notation);
+    const layout_in::Comparison c = layout_in::compare(l, op, static_cast<std::size_t>(kMostPasteCells));
+    const char* convention = layout_in::isCute(l.notation) ? (a.operand == Operand::A   ? "CuTe's (M,K)"
+                                                              : a.operand == Operand::B ? "CuTe's (N,K)"
+                                                                                        : "CuTe's (M,N)")
+                                                           : (a.operand == Operand::A   ? "Triton's [M, K]"
+                                                              : a.operand == Operand::B ? "Triton's [K, N]"
+                                                                                        : "Triton's [M, N]");
+    j["operand"] = std::string(op.name());
+    j["equal"] = c.equal();
+    j["expressible"] = c.expressible;
+    j["sameShape"] = c.sameShape;
+    j["cells"] = c.cells;
+    j["differing"] = c.differing;
+    j["sameThreads"] = c.sameThreads;
+    j["text"] = "against " + in.spec + " " + std::string(op.name()) + ", " + layout_in::toString(e) + " as " +
+                convention + ": " + layout_in::describe(c, l, in, op, 8);
+    // The differing cells in the pasted picture: rows dim0, columns dim1, a panel per CuTe product.
+    marked.assign(picture.cells.size(), 0);
+    if (c.sameShape && p.extent == e) {
+        std::vector<std::uint8_t> differs(static_cast<std::size_t>(e.dim0) * e.dim1 * e.products, 0);
+        for (const layout_in::CellDifference& d : c.first)
+            differs[(static_cast<std::size_t>(d.at.product) * e.dim1 + d.at.d1) * e.dim0 + d.at.d0] = 1;
+        for (std::size_t i = 0; i < picture.cells.size(); ++i) {
+            const DiagramCell& cell = picture.cells[i];
+            const int product = std::max<int>(cell.matrix, 0);
+            if (product < e.products && cell.row < e.dim0 && cell.col < e.dim1)
+                marked[i] =
+                    differs[(static_cast<std::size_t>(product) * e.dim1 + cell.col) * e.dim0 + cell.row];
+        }
+        differences = c.first;
+    }
+    return j;
 }
 
 } // namespace
@@ -270,7 +676,18 @@ const char* lm_view(const char* spec, const char* options) {
     try {
         const Request request = readRequest(spec, options);
         const std::shared_ptr<const Instruction> in = instantiate(request.selection);
-        std::vector<Diagram> pictures = picturesOf(*in, request);
+        g_sides.clear();
+        std::vector<Diagram> pictures;
+        json compare, marks = json::array();
+        if (request.compare && request.view == View::Layout) {
+            const std::shared_ptr<const Instruction> other = instantiate(*request.compare);
+            Compared c = compareView(*in, *other);
+            pictures.push_back(std::move(c.picture));
+            compare = std::move(c.summary);
+            marks = c.marks;
+        } else {
+            pictures = picturesOf(*in, request);
+        }
         json views = json::array({"layout"});
         if (smem::hasSharedMemoryOperands(*in))
             views.push_back("smem");
@@ -293,7 +710,11 @@ const char* lm_view(const char* spec, const char* options) {
                    .dump();
         out += ",\"view\":\"";
         out += request.view == View::SharedMemory ? "smem" : request.view == View::Banks ? "banks" : "layout";
-        out += "\",\"data\":";
+        out += "\",\"compare\":";
+        out += compare.dump();
+        out += ",\"marks\":";
+        out += marks.dump();
+        out += ",\"data\":";
         g_cells.clear();
         siteData(out, *in, pictures, {.header = true, .tooltips = false, .cells = &g_cells});
         g_shown = std::move(pictures);
@@ -319,6 +740,14 @@ const char* lm_tooltip(int picture, int panel, int cell) {
     if (panel < 0 || static_cast<std::size_t>(panel) >= d.panels.size() || cell < 0 ||
         static_cast<std::uint32_t>(cell) >= d.panels[static_cast<std::size_t>(panel)].cellCount)
         return answer(std::string());
+    if (!g_sides.empty() && picture == 0) {
+        // A compare view: the cell's own side says it (its scope, its instruction's words).
+        const bool right = static_cast<std::size_t>(panel) >= g_split;
+        const Diagram& side = g_sides[right ? 1 : 0];
+        const DiagramPanel& p = side.panels[static_cast<std::size_t>(panel) - (right ? g_split : 0)];
+        return answer(
+            std::string(side.tooltipText(side.cells[p.firstCell + static_cast<std::uint32_t>(cell)]).view()));
+    }
     const DiagramPanel& p = d.panels[static_cast<std::size_t>(panel)];
     return answer(std::string(d.tooltipText(d.cells[p.firstCell + static_cast<std::uint32_t>(cell)]).view()));
 }
@@ -389,6 +818,121 @@ const char* lm_export(const char* spec, const char* options, const char* format)
         if (!exportInstruction(*in, *f, ExportOptions{}, document, error))
             return failure(error);
         return answer(json{{"document", std::move(document)}, {"extension", std::string(fileExtension(*f))}});
+    } catch (const std::exception& e) {
+        return failure(e.what());
+    }
+}
+
+// A pasted layout (`text`, over `shape`, compared with `against`, SPEC:OPERAND; either may be empty), read
+// and drawn as `lanemap-cli show` and compared as `identify` and `check`: {"spec": "layout", "paste": {what
+// was read, "identify", "check"}, "marks": [per panel, the cells that differ], "data": <siteData>}; a text
+// that does not read: {"error", "field", "line", "column", "offset", "lineText"}.
+const char* lm_paste(const char* text, const char* shape, const char* against) {
+    const std::string_view t = text;
+    try {
+        const Pasted p = readPasted(t, shape, against);
+        g_sides.clear();
+        std::vector<Diagram> pictures;
+        pictures.push_back(pictureOf(p));
+        json paste{{"shared", p.sharedLayout.has_value()}};
+        int holes = 0, replicated = 0;
+        if (p.layout) {
+            const layout_in::Layout& l = *p.layout;
+            std::vector<std::uint16_t> owners(
+                static_cast<std::size_t>(p.extent.dim0) * p.extent.dim1 * p.extent.products, 0);
+            for (const layout_in::Coord& c : p.cells) {
+                std::uint16_t& n =
+                    owners[(static_cast<std::size_t>(c.product) * p.extent.dim1 + c.d1) * p.extent.dim0 +
+                           c.d0];
+                n = static_cast<std::uint16_t>(std::min(n + 1, 2));
+            }
+            for (std::uint16_t n : owners) {
+                holes += n == 0;
+                replicated += n > 1;
+            }
+            paste["notation"] = std::string(layout_in::toString(l.notation));
+            paste["canonical"] = l.canonical;
+            paste["threads"] = l.threads;
+            paste["values"] = l.values;
+            paste["shape"] = layout_in::toString(p.extent);
+            paste["identify"] = identified(l);
+        } else {
+            const layout_in::SharedLayout& l = *p.sharedLayout;
+            paste["notation"] = "CuTe swizzled layout";
+            paste["canonical"] = l.canonical;
+            paste["shape"] = std::to_string(l.rows) + "x" + std::to_string(l.cols);
+            paste["elementBits"] = l.elementBits;
+        }
+        paste["holes"] = holes;
+        paste["replicated"] = replicated;
+        std::vector<std::uint8_t> marked(pictures.front().cells.size(), 0);
+        std::vector<layout_in::CellDifference> differences;
+        if (against[0])
+            paste["check"] = checked(p, pictures.front(), marked, differences);
+        if (p.against.fragment && p.against.error.empty()) {
+            // Compared with a register operand: lanemap's operand on the left (its rows and columns), the
+            // layout on the right (the notation's), the differing cells marked on both sides.
+            DiagramOptions o;
+            o.operands = {p.against.fragment->operand()};
+            Diagram left = buildDiagram(*p.against.instruction, o);
+            std::vector<std::uint8_t> leftMarked(left.cells.size(), 0);
+            for (const DiagramPanel& panel : left.panels) {
+                if (panel.kind != PanelKind::Operand)
+                    continue;
+                std::vector<std::uint8_t> grid(static_cast<std::size_t>(panel.rows) * panel.cols, 0);
+                for (const layout_in::CellDifference& d : differences)
+                    if (std::max(panel.matrix, 0) == d.at.product && d.row < panel.rows && d.col < panel.cols)
+                        grid[static_cast<std::size_t>(d.row) * panel.cols + d.col] = 1;
+                for (std::uint32_t i = panel.firstCell; i < panel.firstCell + panel.cellCount; ++i)
+                    for (int c = left.cells[i].col; c <= left.cells[i].colLast; ++c)
+                        leftMarked[i] |= grid[static_cast<std::size_t>(left.cells[i].row) * panel.cols + c];
+            }
+            leftMarked.insert(leftMarked.end(), marked.begin(), marked.end());
+            marked = std::move(leftMarked);
+            g_sides = {left, pictures.front()};
+            g_split = left.panels.size();
+            pictures.front() = sideBySide(std::move(left), g_sides[1]);
+        }
+        const std::vector<std::vector<std::uint32_t>> marks = marksOf(pictures.front(), marked);
+        std::string out = "{\"spec\":\"layout\",\"family\":\"\",\"views\":[\"layout\"],"
+                          "\"takes\":{\"tile\":false,\"access\":false},\"view\":\"layout\",\"paste\":";
+        out += paste.dump(-1, ' ', false, json::error_handler_t::replace);
+        out += ",\"marks\":";
+        out += json(marks).dump();
+        out += ",\"data\":";
+        g_cells.clear();
+        siteData(out, *p.drawn, pictures, {.header = true, .tooltips = false, .cells = &g_cells});
+        g_shown = std::move(pictures);
+        out += '}';
+        return answer(std::move(out));
+    } catch (const PasteFailure& f) {
+        return pasteFailure(f, t);
+    } catch (const std::exception& e) {
+        return failure(e.what());
+    }
+}
+
+// The pasted layout as `lanemap-cli show --format svg|txt|json` writes it: {"document", "extension"}.
+const char* lm_paste_export(const char* text, const char* shape, const char* against, const char* format) {
+    try {
+        const std::string_view f = format;
+        if (f != "svg" && f != "txt" && f != "json")
+            return failure(std::string("unknown format '") + format +
+                           "' for a layout; valid: svg, txt, json");
+        const Pasted p = readPasted(text, shape, against);
+        std::string document;
+        if (f == "svg")
+            document = toSvg(pictureOf(p));
+        else if (p.sharedLayout)
+            return failure(
+                "a swizzled layout exports as svg here (lanemap-cli show writes its txt and json)");
+        else if (f == "txt")
+            document = layout_in::toText(*p.layout, p.extent, p.cells);
+        else
+            document = layout_in::toJson(*p.layout, p.extent, p.cells);
+        return answer(json{{"document", std::move(document)}, {"extension", std::string(f)}});
+    } catch (const PasteFailure& f) {
+        return failure(f.error.describe());
     } catch (const std::exception& e) {
         return failure(e.what());
     }

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace test_search {
 
 using namespace lanemap;
@@ -52,6 +54,37 @@ TEST(Search, EveryWordMustMatch) {
     }
     EXPECT_TRUE(matching("m16n8k16 bf61").empty());
     EXPECT_EQ(matching("").size(), Catalog::instance().size()); // no words: everything
+}
+
+bool contains(const std::vector<std::string>& specs, std::string_view spec) {
+    return std::find(specs.begin(), specs.end(), spec) != specs.end();
+}
+
+// A CuTe user knows the atom, not the PTX: CUTLASS's names find the variant, as CUTLASS spells them today and
+// did before (cute::, template arguments, another architecture prefix of a warp-level atom, CUTLASS 3.0's
+// SM90_ spelling of a wgmma atom, _SS as well as _RS).
+TEST(Search, FindsAVariantByItsCutlassAtomName) {
+    const std::vector<std::string> sm80 = matching("SM80_16x8x16_F32F16F16F32_TN");
+    EXPECT_TRUE(contains(sm80, "mma.m16n8k16.f16")) << sm80.size();
+    for (const std::string& spec : sm80)
+        EXPECT_NE(spec.find("m16n8k16"), std::string::npos) << spec;
+    EXPECT_TRUE(contains(matching("cute::SM75_16x8x8_F32F16F16F32_TN"), "mma.m16n8k8.f16"));
+    EXPECT_TRUE(contains(matching("SM89_16x8x32_F32E4M3E4M3F32_TN"), "mma.m16n8k32.e4m3"));
+    const Variant* wgmma = nullptr;
+    for (const Variant* v : Catalog::instance().variants())
+        if (v->family->name == "wgmma" && v->m == 64 && v->n == 128 && v->k == 16 &&
+            v->atype == ElementType::F16 && v->dtype == ElementType::F16)
+            wgmma = v;
+    ASSERT_NE(wgmma, nullptr);
+    for (const std::string name :
+         {"SM90_64x128x16_F16F16F16_SS", "SM90::GMMA::MMA_64x128x16_F16F16F16_RS",
+          "cute::SM90::GMMA::MMA_64x128x16_F16F16F16_SS<GMMA::Major::K, GMMA::Major::K>"}) {
+        const std::vector<std::string> found = matching(name);
+        EXPECT_TRUE(contains(found, wgmma->spec)) << name;
+        for (const std::string& spec : found)
+            EXPECT_NE(spec.find("m64n128k16"), std::string::npos) << name << ": " << spec;
+    }
+    EXPECT_TRUE(matching("SM80_16x8x16_F32F16F16F32_XX").empty());
 }
 
 TEST(Search, EditDistanceCountsASwapAsOneEdit) {

@@ -153,6 +153,12 @@ class Browser {
              {{"width", width}, {"height", height}, {"deviceScaleFactor", 1}, {"mobile", true}});
     }
     void resetViewport() { call("Emulation.clearDeviceMetricsOverride", nlohmann::json::object()); }
+    // The system's colour scheme as the page sees it (prefers-color-scheme): "light", "dark", or "" for the
+    // browser's own.
+    void colorScheme(const std::string& scheme) {
+        call("Emulation.setEmulatedMedia",
+             {{"features", nlohmann::json::array({{{"name", "prefers-color-scheme"}, {"value", scheme}}})}});
+    }
     void mouseMove(double x, double y) { mouse("mouseMoved", x, y, 0); }
     void click(double x, double y) {
         mouse("mouseMoved", x, y, 0);

@@ -10,8 +10,10 @@
 
 #include "lanemap/banks.hpp"
 #include "lanemap/catalog.hpp"
+#include "lanemap/compare.hpp"
 #include "lanemap/diagram.hpp"
 #include "lanemap/export.hpp"
+#include "lanemap/layout_in.hpp"
 #include "lanemap/search.hpp"
 #include "lanemap/selection.hpp"
 #include "lanemap/site.hpp"
@@ -118,9 +120,11 @@ class Web : public ::testing::Test {
         }
         return false;
     }
-    static json pointAt(const std::string& operand, int row, int col) {
+    // Where a cell is on screen; `nth`: of the nth panel so named (a compare view's right side is 1).
+    static json pointAt(const std::string& operand, int row, int col, int nth = 0) {
         const json p = browser().evaluate("JSON.stringify(lanemapApp.clientPoint('" + operand + "'," +
-                                          std::to_string(row) + "," + std::to_string(col) + "))");
+                                          std::to_string(row) + "," + std::to_string(col) + "," +
+                                          std::to_string(nth) + "))");
         return json::parse(p.get<std::string>());
     }
 
@@ -495,26 +499,32 @@ TEST_F(Web, LargestTensorMemoryViewOpensAndHovers) {
               << "tcgen05.mma.cta_group::2.kind::f16.m256 " << data("paintMs") << " ms (engine view "
               << data("viewMs") << " ms: in the engine " << data("viewEngineMs") << " ms, JSON.parse "
               << data("viewParseMs") << " ms of " << data("viewBytes") << " characters, cells copied "
-              << data("viewCopyMs") << " ms, indexes "
-              << data("prepareMs") << " ms), hover median " << t["median"].get<double>() << " ms, p95 "
-              << t["p95"].get<double>() << " ms, max " << t["max"].get<double>() << " ms\n";
+              << data("viewCopyMs") << " ms, indexes " << data("prepareMs") << " ms), hover median "
+              << t["median"].get<double>() << " ms, p95 " << t["p95"].get<double>() << " ms, max "
+              << t["max"].get<double>() << " ms\n";
 }
 
 TEST_F(Web, APhoneWideScreenDoesNotScrollSideways) {
-    // 390 x 844 CSS px, as a phone: nothing is wider than the screen (the picture scrolls in its own box).
-    browser().viewport(390, 844);
-    const bool opened = open("#wgmma.m64n256k16.f16");
-    const json r = browser().evaluate(
-        "JSON.stringify([Math.max(document.body.scrollWidth, document.documentElement.scrollWidth),"
-        "document.getElementById('diagram').getBoundingClientRect().right,"
-        "document.getElementById('toolbar').getBoundingClientRect().right, window.innerWidth])");
-    browser().resetViewport();
-    ASSERT_TRUE(opened);
-    const json w = json::parse(r.get<std::string>());
-    EXPECT_EQ(w[3].get<double>(), 390) << w.dump();
-    EXPECT_LE(w[0].get<double>(), 390) << w.dump();
-    EXPECT_LE(w[1].get<double>(), 390) << w.dump();
-    EXPECT_LE(w[2].get<double>(), 390) << w.dump();
+    // 390 x 844 CSS px, as a phone: nothing is wider than the screen (the picture scrolls in its own box) —
+    // an instruction, a compare view and a pasted layout compared with an operand.
+    for (const std::string view : {"#wgmma.m64n256k16.f16", "#mma.m16n8k8.tf32?compare=mma.m16n8k8.f16",
+                                   "#paste/((4,8),(2,2,2)):((32,1),(8,16,128))?against=mma.m16n8k16.f16:A"}) {
+        browser().viewport(390, 844);
+        const bool opened = open(view);
+        const json r = browser().evaluate(
+            "JSON.stringify([Math.max(document.body.scrollWidth, document.documentElement.scrollWidth),"
+            "document.getElementById('diagram').getBoundingClientRect().right,"
+            "document.getElementById('toolbar').getBoundingClientRect().right, window.innerWidth,"
+            "document.getElementById('paster').getBoundingClientRect().right])");
+        browser().resetViewport();
+        ASSERT_TRUE(opened) << view;
+        const json w = json::parse(r.get<std::string>());
+        EXPECT_EQ(w[3].get<double>(), 390) << view << w.dump();
+        EXPECT_LE(w[0].get<double>(), 390) << view << w.dump();
+        EXPECT_LE(w[1].get<double>(), 390) << view << w.dump();
+        EXPECT_LE(w[2].get<double>(), 390) << view << w.dump();
+        EXPECT_LE(w[4].get<double>(), 390) << view << w.dump();
+    }
 }
 
 // Opens a URL that redirects (404.html -> the app) and waits for the app.
@@ -553,6 +563,362 @@ TEST_F(Web, OldStaticSiteLinksOpenTheSameViewInTheApp) {
     EXPECT_TRUE(until("document.getElementById('count').textContent.startsWith('" + std::to_string(expected) +
                       " of')"))
         << text("count");
+}
+
+// ---- Paste a layout (docs/web.md#paste-a-layout): the CLI's reader, drawing, identify and check ----
+
+// What `lanemap-cli show` draws for a layout: the Diagram of its instruction.
+struct Shown {
+    layout_in::Layout layout;
+    layout_in::Extent extent;
+    std::vector<layout_in::Coord> cells;
+    Diagram diagram;
+};
+Shown shown(const std::string& text, const std::string& shape) {
+    layout_in::ReadOptions options;
+    std::string error;
+    if (!shape.empty())
+        options.extent = layout_in::parseExtent(shape, error);
+    auto read = layout_in::read(text, options);
+    if (!std::holds_alternative<layout_in::Layout>(read))
+        throw std::runtime_error(std::get<layout_in::ReadError>(read).describe());
+    Shown s{std::get<layout_in::Layout>(std::move(read)), {}, {}, {}};
+    s.extent = *s.layout.extent;
+    s.cells = *layout_in::cellsIn(s.layout, s.extent, error);
+    s.diagram = buildDiagram(layout_in::instructionOf(s.layout, s.extent, s.cells));
+    return s;
+}
+
+// The address of a pasted layout, as the page writes it (its text percent-encoded but for , : [ ] { } = ...).
+std::string pasteLink(Browser& b, const std::string& text, const std::string& options) {
+    return b
+        .evaluate("lanemapApp.hashOf(lanemapApp.parseHash('#paste/' + encodeURIComponent(" +
+                  json(text).dump() + ") + " + json(options.empty() ? "" : "?" + options).dump() + "))")
+        .get<std::string>();
+}
+
+// The picture of one operand (a compare view's side).
+DiagramOptions only(Operand operand) {
+    DiagramOptions o;
+    o.operands = {operand};
+    return o;
+}
+
+constexpr const char* kCuteA = "((4,8),(2,2,2)):((32,1),(16,8,128))"; // mma.m16n8k16.f16's A in CuTe
+
+TEST_F(Web, APastedLayoutIsDrawnAndIdentifiedAsTheCliDoes) {
+    ASSERT_TRUE(open(""));
+    const std::string link = pasteLink(browser(), kCuteA, "shape=16x16");
+    // Readable: the CuTe layout reads as itself in the address.
+    EXPECT_EQ(link, "#paste/((4,8),(2,2,2)):((32,1),(16,8,128))?shape=16x16");
+    ASSERT_TRUE(open(link));
+    EXPECT_EQ(data("error"), "");
+    EXPECT_EQ(data("pasteError"), "");
+    const Shown s = shown(kCuteA, "16x16");
+    EXPECT_EQ(browser().evaluate("lanemapApp.cellCount()").get<std::size_t>(), s.diagram.cells.size());
+    EXPECT_NE(text("evidence").find(s.layout.canonical), std::string::npos) << text("evidence");
+    EXPECT_NE(text("evidence").find("32 threads"), std::string::npos) << text("evidence");
+    // identify: every catalog operand it equals, each a link to its view.
+    const layout_in::Identification id = layout_in::identify(s.layout);
+    ASSERT_FALSE(id.equal.empty());
+    EXPECT_EQ(browser().evaluate("document.querySelectorAll('#pasteResult li').length").get<std::size_t>(),
+              id.equal.size());
+    EXPECT_EQ(browser().evaluate("document.querySelector('#identified li a').getAttribute('href')"),
+              "#" + id.equal.front().instruction->spec);
+    // Hover: the cell's tooltip is the Diagram's (T<thread>:v<value> per cell).
+    const DiagramCell* cell = cellOf(s.diagram, "layout", 3, 11);
+    ASSERT_NE(cell, nullptr);
+    const json p = pointAt("layout", 3, 11);
+    browser().mouseMove(p["x"], p["y"]);
+    EXPECT_EQ(data("litThread"), std::to_string(cell->thread));
+    EXPECT_NE(text("details").find(s.diagram.tooltip(*cell)), std::string::npos) << text("details");
+    // Pinned, in the address; through back and forward and a fresh load.
+    browser().click(p["x"], p["y"]);
+    EXPECT_EQ(data("pinned"), "layout:3,11");
+    EXPECT_EQ(hash(), "#paste/((4,8),(2,2,2)):((32,1),(16,8,128))?shape=16x16&pin=layout:3,11");
+    browser().evaluate("history.back()");
+    ASSERT_TRUE(until("document.body.dataset.pinned === ''"));
+    browser().evaluate("history.forward()");
+    ASSERT_TRUE(until("document.body.dataset.pinned === 'layout:3,11'"));
+    ASSERT_TRUE(open(browser().evaluate("location.hash").get<std::string>()));
+    EXPECT_EQ(data("pinned"), "layout:3,11");
+    EXPECT_EQ(browser().evaluate("document.getElementById('pasteText').value"), kCuteA);
+    EXPECT_EQ(browser().evaluate("document.getElementById('pasteShape').value"), "16x16");
+    // Copy link copies the address of the pasted layout.
+    browser().evaluate("navigator.clipboard.writeText = function (t) { window.__copied = t; "
+                       "return Promise.resolve(); }; document.getElementById('copyLink').click()");
+    ASSERT_TRUE(until("window.__copied !== undefined"));
+    EXPECT_EQ(browser().evaluate("window.__copied === location.href"), true);
+    // Its exports are show's: text and JSON.
+    browser().evaluate("(function(){const s=document.getElementById('format'); s.value='txt';"
+                       "document.getElementById('download').click();})()");
+    EXPECT_EQ(data("lastExport"), layout_in::toText(s.layout, s.extent, s.cells).substr(0, 200));
+    EXPECT_EQ(browser().evaluate("document.querySelector('#format option[value=cute]').disabled"), true);
+}
+
+TEST_F(Web, APastedLayoutTypedIntoTheFormGoesIntoTheAddress) {
+    ASSERT_TRUE(open(""));
+    const std::string triton =
+        "#ttg.linear<{register = [[0, 1], [8, 0], [0, 8]], lane = [[0, 2], [0, 4], [1, 0], "
+        "[2, 0], [4, 0]], warp = [], block = []}>";
+    browser().evaluate("(function(){document.getElementById('pasteText').value=" + json(triton).dump() +
+                       "; document.getElementById('pasteForm').requestSubmit();})()");
+    ASSERT_TRUE(
+        until("document.body.dataset.marked !== undefined && document.getElementById('variant').hidden "
+              "=== false"));
+    const std::string address = browser().evaluate("location.hash").get<std::string>();
+    EXPECT_EQ(address.rfind("#paste/%23ttg.linear%3C{register%20=%20[[0,%201]", 0), 0u) << address;
+    EXPECT_EQ(browser().evaluate("lanemapApp.state().paste.text"), triton);
+    const Shown s = shown(triton, "");
+    EXPECT_EQ(browser().evaluate("lanemapApp.cellCount()").get<std::size_t>(), s.diagram.cells.size());
+    const layout_in::Identification id = layout_in::identify(s.layout);
+    EXPECT_EQ(browser().evaluate("document.querySelectorAll('#pasteResult li').length").get<std::size_t>(),
+              id.equal.empty() ? id.nearest.size() : id.equal.size());
+}
+
+TEST_F(Web, APastedLayoutComparedWithAnOperandNamesTheDifferingCells) {
+    ASSERT_TRUE(open(""));
+    const std::string wrong = "((4,8),(2,2,2)):((32,1),(8,16,128))";
+    ASSERT_TRUE(open(pasteLink(browser(), wrong, "against=mma.m16n8k16.f16:A")));
+    EXPECT_EQ(data("pasteError"), "");
+    // check's verdict: the same words as `lanemap-cli check --against mma.m16n8k16.f16:A`.
+    const Instruction& in = *Catalog::instance().instruction("mma.m16n8k16.f16");
+    const FragmentLayout& a = *in.operand(Operand::A);
+    const layout_in::Layout l = std::get<layout_in::Layout>(layout_in::read(wrong));
+    const layout_in::Comparison c = layout_in::compare(l, a, 256);
+    ASSERT_GT(c.differing, 0);
+    const std::string checked = text("checked");
+    EXPECT_NE(checked.find(layout_in::describe(c, l, in, a, 8)), std::string::npos) << checked;
+    EXPECT_NE(checked.find(layout_in::hardwareStatus(in)), std::string::npos) << checked;
+    // Without a shape the layout is folded over the operand's, and every differing cell is framed: in
+    // lanemap's operand on the left and in the layout on the right.
+    EXPECT_EQ(data("marked"), std::to_string(2 * c.differing));
+    const Diagram left = buildDiagram(in, only(Operand::A));
+    const Shown right = shown(wrong, "16x16");
+    EXPECT_EQ(browser().evaluate("lanemapApp.cellCount()").get<std::size_t>(),
+              left.cells.size() + right.diagram.cells.size());
+    const DiagramCell* lanemapCell = cellOf(left, "A", c.first.front().row, c.first.front().col);
+    ASSERT_NE(lanemapCell, nullptr);
+    const json q = pointAt("A", lanemapCell->row, lanemapCell->col);
+    browser().mouseMove(q["x"], q["y"]);
+    EXPECT_NE(text("details").find(left.tooltip(*lanemapCell)), std::string::npos) << text("details");
+    const layout_in::CellDifference& d = c.first.front();
+    const json p = pointAt("layout", d.at.d0, d.at.d1);
+    browser().mouseMove(p["x"], p["y"]);
+    EXPECT_NE(text("details").find("differs from mma.m16n8k16.f16 A"), std::string::npos) << text("details");
+    // The right layout: equal, nothing framed.
+    ASSERT_TRUE(open(pasteLink(browser(), kCuteA, "against=mma.m16n8k16.f16:A")));
+    EXPECT_NE(text("checked").find("equal: every one of the 256 cells"), std::string::npos)
+        << text("checked");
+    EXPECT_EQ(data("marked"), "0");
+    // An operand that is not there: the picture stays, the compare says why.
+    ASSERT_TRUE(open(pasteLink(browser(), kCuteA, "shape=16x16&against=mma.m16n8k17.f16:A")));
+    EXPECT_EQ(browser().evaluate("document.getElementById('variant').hidden"), false);
+    const ParsedSpec bad = parseSpec("mma.m16n8k17.f16", Catalog::instance());
+    EXPECT_NE(text("checked").find(bad.error), std::string::npos) << text("checked");
+}
+
+TEST_F(Web, APastedSwizzledLayoutIsDrawnAndComparedByteForByte) {
+    ASSERT_TRUE(open(""));
+    const std::string pasted = "Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)";
+    ASSERT_TRUE(open(pasteLink(browser(), pasted, "against=wgmma.m64n64k16.f16:B")));
+    EXPECT_EQ(data("pasteError"), "");
+    const layout_in::SharedLayout l = std::get<layout_in::SharedLayout>(layout_in::readShared(pasted));
+    const Diagram d = buildSharedMemoryDiagram(layout_in::instructionOf(l).placements.front());
+    EXPECT_EQ(browser().evaluate("lanemapApp.cellCount()").get<std::size_t>(), d.cells.size());
+    // check's bytes, as `lanemap-cli check --against wgmma.m64n64k16.f16:B` compares them.
+    std::string error;
+    const std::optional<smem::SharedOperand> over =
+        layout_in::coveringOperand(l, *Catalog::instance().variant("wgmma.m64n64k16.f16"), Operand::B,
+                                   smem::Choice{smem::Major::K, smem::Swizzle::B128}, error);
+    ASSERT_TRUE(over) << error;
+    const layout_in::SharedComparison c = layout_in::compareShared(l, *over);
+    EXPECT_NE(text("checked").find("against wgmma.m64n64k16.f16 B in shared memory"), std::string::npos)
+        << text("checked");
+    EXPECT_NE(text("checked").find(c.equal() ? "equal: every one of the " + std::to_string(c.cells)
+                                             : "differs in " + std::to_string(c.differing)),
+              std::string::npos)
+        << text("checked");
+}
+
+TEST_F(Web, BadPastesSayWhereAndWhatAndNothingHangs) {
+    ASSERT_TRUE(open(""));
+    struct Case {
+        std::string text, shape, expected; // expected: the engine's message, as the native reader says it
+    };
+    std::vector<Case> cases;
+    const auto readError = [](const std::string& text, const std::string& shape) {
+        layout_in::ReadOptions options;
+        std::string error;
+        if (!shape.empty())
+            options.extent = layout_in::parseExtent(shape, error);
+        const auto r = layout_in::read(text, options);
+        return std::holds_alternative<layout_in::ReadError>(r) ? std::get<layout_in::ReadError>(r).describe()
+                                                               : std::string();
+    };
+    for (const std::string text :
+         {"((4,8),(2,2]:((32,1),(16,8))", "garbage", "\xe6\x97\xa5\xe6\x9c\xac((4,8)",
+          "#ttg.linear<{register = [[0, 1]], lane = [[0, 2]], warp = [[9]], block = []}>"})
+        cases.push_back({text, "", readError(text, "")});
+    for (const Case& c : cases) {
+        ASSERT_FALSE(c.expected.empty()) << c.text;
+        ASSERT_TRUE(open(pasteLink(browser(), c.text, "")));
+        EXPECT_EQ(data("pasteError"), c.expected) << c.text;
+        EXPECT_EQ(browser().evaluate("document.getElementById('variant').hidden"), true) << c.text;
+        EXPECT_EQ(browser().evaluate("document.getElementById('pasteText').getAttribute('aria-invalid')"),
+                  "true");
+    }
+    // The caret under the column the reader stopped at.
+    ASSERT_TRUE(open(pasteLink(browser(), "((4,8),(2,2]:((32,1),(16,8))", "")));
+    EXPECT_EQ(browser().evaluate("document.querySelector('#pasteError pre').textContent"),
+              "((4,8),(2,2]:((32,1),(16,8))\n           ^");
+    // A shape the layout does not fit, a shape too large to draw, a layout too large to draw: refused with a
+    // message, no picture.
+    ASSERT_TRUE(open(pasteLink(browser(), kCuteA, "shape=8x8")));
+    EXPECT_NE(data("pasteError").find("cannot draw the layout in the shape 8x8"), std::string::npos)
+        << data("pasteError");
+    ASSERT_TRUE(open(pasteLink(browser(), "((32,32),(64)):((1,32),(1024))", "shape=4096x4096")));
+    EXPECT_NE(data("pasteError").find("at most 65536"), std::string::npos) << data("pasteError");
+    ASSERT_TRUE(open(pasteLink(browser(), "((32,32),(1024)):((1,32),(1024))", "shape=1024x1024")));
+    EXPECT_NE(data("pasteError").find("at most 65536"), std::string::npos) << data("pasteError");
+    ASSERT_TRUE(open(pasteLink(browser(), kCuteA, "shape=banana")));
+    std::string shapeError;
+    ASSERT_FALSE(layout_in::parseExtent("banana", shapeError));
+    EXPECT_NE(data("pasteError").find(shapeError), std::string::npos) << data("pasteError");
+    // 70,000 characters pasted: refused before it goes into the address.
+    ASSERT_TRUE(open(""));
+    browser().evaluate("(function(){document.getElementById('pasteText').value='('.repeat(70000);"
+                       "document.getElementById('pasteForm').requestSubmit();})()");
+    EXPECT_NE(data("pasteError").find("reads at most 65536"), std::string::npos) << data("pasteError");
+    EXPECT_EQ(hash(), "");
+    // Nested a thousand deep, in the address: the reader's limit, not a stack overflow.
+    ASSERT_TRUE(open(pasteLink(browser(), std::string(1000, '(') + "4", "")));
+    EXPECT_NE(data("pasteError").find("nested more than"), std::string::npos) << data("pasteError");
+}
+
+// ---- The PNG export and the page's contrast ----
+
+TEST_F(Web, PngExportDownloadsAValidPng) {
+    ASSERT_TRUE(open("#mma.m16n8k16.f16"));
+    // The blob the page downloads (it hands it to an <a download> through an object URL).
+    browser().evaluate(
+        "(function(){const original = URL.createObjectURL; window.__blobs = [];"
+        "URL.createObjectURL = function (b) { window.__blobs.push(b); return original.call(URL, b); };"
+        "const s = document.getElementById('format'); s.value = 'png';"
+        "document.getElementById('download').click();})()");
+    ASSERT_TRUE(until("window.__blobs.length > 0"));
+    const json png = json::parse(browser()
+                                     .evaluate("(async function(){const b = window.__blobs[0];"
+                                               "const bytes = new Uint8Array(await b.arrayBuffer()); const "
+                                               "image = await createImageBitmap(b);"
+                                               "return JSON.stringify({type: b.type, size: bytes.length, "
+                                               "head: Array.from(bytes.slice(0, 8)),"
+                                               "width: image.width, height: image.height});})()")
+                                     .get<std::string>());
+    EXPECT_EQ(png["type"], "image/png");
+    EXPECT_EQ(png["head"], json::array({137, 80, 78, 71, 13, 10, 26, 10})) << png.dump(); // \x89PNG\r\n\x1a\n
+    EXPECT_GT(png["size"].get<int>(), 10000) << png.dump(); // three operands drawn, not an empty image
+    // As large as the engine's SVG says (the picture the app and the CLI export).
+    const Diagram d = buildDiagram(*Catalog::instance().instruction("mma.m16n8k16.f16"));
+    EXPECT_NEAR(png["width"].get<double>(), d.width, 1.0) << png.dump();
+    EXPECT_NEAR(png["height"].get<double>(), d.height, 1.0) << png.dump();
+    EXPECT_EQ(data("lastDownload"), "mma.m16n8k16.f16.png");
+}
+
+// Every visible text of the page against the background it is drawn on: WCAG's contrast ratio, at least
+// 4.5:1 (the colours from getComputedStyle; a transparent background is its parent's).
+constexpr const char* kContrast = R"JS((function(){
+function rgba(c) { const m = c.match(/[\d.]+/g) || []; return m.map(Number).concat([1]).slice(0, 4); }
+function lum(c) {
+  const v = c.slice(0, 3).map(function (x) { x /= 255; return x <= 0.03928 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4); });
+  return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2];
+}
+function background(e) {
+  for (; e; e = e.parentElement) { const b = rgba(getComputedStyle(e).backgroundColor); if (b[3] > 0) return b; }
+  return [255, 255, 255, 1];
+}
+const low = []; let checked = 0;
+for (const e of Array.from(document.querySelectorAll("body *"))) {
+  if (e.closest("option, script, style, [hidden], .sr") || e.disabled || !e.getClientRects().length) continue;
+  const own = Array.from(e.childNodes).some(function (n) { return n.nodeType === 3 && n.textContent.trim(); });
+  if (!own && !(e.matches("input, textarea, select, button") && (e.value || e.textContent).trim())) continue;
+  const s = getComputedStyle(e);
+  if (s.visibility === "hidden" || Number(s.opacity) === 0) continue;
+  const fg = rgba(s.color), bg = background(e);
+  const a = lum(fg), b = lum(bg);
+  const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+  ++checked;
+  if (ratio < 4.5) low.push(e.tagName + (e.id ? "#" + e.id : "") + (e.className ? "." + e.className : "") + " '" +
+                            (e.value || e.textContent).trim().slice(0, 30) + "' " + s.color + " on " + bg + ": " + ratio.toFixed(2));
+}
+return JSON.stringify({checked: checked, low: low});
+})())JS";
+
+TEST_F(Web, TextContrastIsAtLeast4Point5To1InLightAndDarkMode) {
+    for (const std::string scheme : {"light", "dark"}) {
+        browser().colorScheme(scheme);
+        const bool dark = scheme == "dark";
+        for (const std::string& view :
+             {std::string(""), std::string("#mma.m16n8k16.f16/A:3,11"), std::string("#mma.m16n8k17.f16"),
+              std::string("#paste/((4,8),(2,2,2)):((32,1),(8,16,128))?against=mma.m16n8k16.f16:A"),
+              std::string("#paste/((4,8),(2,2]"), std::string("#decode/wgmma/0x4000004000010000")}) {
+            ASSERT_TRUE(open(view)) << view;
+            EXPECT_EQ(browser().evaluate("matchMedia('(prefers-color-scheme: dark)').matches"), dark);
+            const json r = json::parse(browser().evaluate(kContrast).get<std::string>());
+            EXPECT_GT(r["checked"].get<int>(), 5) << view;
+            EXPECT_EQ(r["low"], json::array()) << scheme << " " << view << ": " << r["low"].dump(1);
+        }
+    }
+    browser().colorScheme("");
+}
+
+// ---- The compare view (docs/web.md#compare): two instructions side by side, as the app's compare page ----
+
+TEST_F(Web, CompareViewDrawsBothOperandsAndFramesTheCellsTheyHoldDifferently) {
+    const Instruction& tf32 = *Catalog::instance().instruction("mma.m16n8k8.tf32");
+    const Instruction& f16 = *Catalog::instance().instruction("mma.m16n8k8.f16");
+    const DiagramOptions a = only(Operand::A);
+    const Diagram left = buildDiagram(tf32, a), right = buildDiagram(f16, a);
+    const CompareResult l = compareDiagram(left, tf32, f16), r = compareDiagram(right, f16, tf32);
+    ASSERT_GT(l.differing, 0);
+    ASSERT_TRUE(open("#mma.m16n8k8.tf32"));
+    // Typed into the toolbar: the address holds it.
+    browser().evaluate("(function(){const s=document.getElementById('compare'); s.value='mma.m16n8k8.f16';"
+                       "s.dispatchEvent(new Event('change'));})()");
+    EXPECT_EQ(hash(), "#mma.m16n8k8.tf32?compare=mma.m16n8k8.f16");
+    EXPECT_EQ(data("error"), "");
+    EXPECT_EQ(browser().evaluate("lanemapApp.cellCount()").get<std::size_t>(),
+              left.cells.size() + right.cells.size());
+    const auto count = [](const CompareResult& c) { return std::count(c.marks.begin(), c.marks.end(), 1); };
+    EXPECT_EQ(data("marked"), std::to_string(count(l) + count(r)));
+    EXPECT_NE(text("compared").find(std::to_string(l.differing) + " of " + std::to_string(l.positions)),
+              std::string::npos)
+        << text("compared");
+    // A marked cell of the right side: its own tooltip (f16's), and it says it differs.
+    for (std::uint32_t i = 0; i < right.cells.size(); ++i) {
+        if (!r.marks[i])
+            continue;
+        const DiagramCell& cell = right.cells[i];
+        const json p = pointAt("A", cell.row, cell.col, 1);
+        browser().mouseMove(p["x"], p["y"]);
+        EXPECT_NE(text("details").find(right.tooltip(cell)), std::string::npos) << text("details");
+        EXPECT_NE(text("details").find("held by another"), std::string::npos) << text("details");
+        break;
+    }
+    // Back: the single picture again; a fresh load of the link: the compare.
+    browser().evaluate("history.back()");
+    ASSERT_TRUE(until("document.body.dataset.marked === '0'"));
+    EXPECT_EQ(browser().evaluate("document.getElementById('compared').hidden"), true);
+    ASSERT_TRUE(open("#mma.m16n8k8.tf32?compare=mma.m16n8k8.f16"));
+    EXPECT_EQ(data("marked"), std::to_string(count(l) + count(r)));
+    // Nothing in common in registers: said so, naming what each holds.
+    ASSERT_TRUE(open("#mma.m16n8k16.f16?compare=tcgen05.mma.cta_group::1.kind::f16.m128"));
+    EXPECT_NE(data("error").find("hold no operand in common in registers"), std::string::npos)
+        << data("error");
+    // A spec that is not one: the parser's message.
+    ASSERT_TRUE(open("#mma.m16n8k16.f16?compare=mma.m16n8k17.f16"));
+    EXPECT_NE(data("error").find(parseSpec("mma.m16n8k17.f16", Catalog::instance()).error), std::string::npos)
+        << data("error");
 }
 
 } // namespace

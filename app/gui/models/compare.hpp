@@ -1,7 +1,9 @@
 #pragma once
 // Side-by-side compare of two variants (e.g. the A operands of mma.m16n8k8.tf32 and .f16): which positions
-// are held by a different (thread, element) pair in the other variant. Read from the core layouts.
+// are held by a different (thread, element) pair in the other variant (lanemap/compare.hpp), and the words
+// the compare page says it in.
 
+#include "lanemap/compare.hpp"
 #include "lanemap/feeds.hpp"
 #include "lanemap/vocabulary.hpp"
 
@@ -19,20 +21,10 @@ struct Instruction;
 
 namespace lanemap::gui {
 
-struct CompareResult {
-    std::vector<std::uint8_t> marks; // per cell of the diagram: 1 = its position differs in the other variant
-    int positions = 0;               // matrix positions compared
-    int differing = 0;               // of those, held differently (or absent) in the other variant
-};
-
-// `diagram` was built from `mine`; every operand cell is compared with the same operand of `other`
-// (a merged C/D panel compares C). Positions outside the other operand's extent differ.
-CompareResult compareDiagram(const Diagram& diagram, const Instruction& mine, const Instruction& other);
-
-// The operand compared: `preferred` where both hold it in registers, else the first both hold (an ldmatrix
-// and a tcgen05.ld hold only D, a tcgen05.mma none: its A and D in Tensor Memory are no register
-// fragment); nullopt when they hold none in common.
-std::optional<Operand> comparedOperand(const Instruction& mine, const Instruction& other, Operand preferred);
+// The comparison itself is the core's (lanemap/compare.hpp), shared with the web app.
+using lanemap::compareDiagram;
+using lanemap::comparedOperand;
+using lanemap::CompareResult;
 
 // A TMA box (shown) and the operand of the partner that reads it through a descriptor (lanemap/feeds.hpp):
 // the shared-memory compare, when the two hold no register operand in common. `operand`: the toolbar's pick

@@ -1,8 +1,10 @@
 #pragma once
 // Catalog search: the one word matcher behind the app's filter box and the static site's index page.
 // A search is words that must all occur in a variant's search text (spec, PTX strings, "sm_<min SM>",
-// "sparse"/"dense", "acc:<accumulator type>"); everyday spellings are folded first (fp16 -> f16, int8 -> s8,
-// sm90 -> sm_90, "f16 acc" -> acc:f16).
+// "sparse"/"dense", "acc:<accumulator type>", CUTLASS's atom names); everyday spellings are folded first
+// (fp16
+// -> f16, int8 -> s8, sm90 -> sm_90, "f16 acc" -> acc:f16; an atom's cute::, template arguments and a
+// warp-level atom's architecture prefix dropped).
 
 #include "lanemap/model.hpp"
 

@@ -25,8 +25,14 @@ std::string lower(std::string_view s) {
     return out;
 }
 
-// "sm_90", "sm90", "sm_90a" -> "sm_90"; anything else unchanged.
+std::string atomWord(const std::string& word);
+
+// "sm_90", "sm90", "sm_90a" -> "sm_90"; a CUTLASS atom without cute:: and its architecture prefix; anything
+// else unchanged.
 std::string canonicalWord(std::string word) {
+    if (word.starts_with("cute::"))
+        word.erase(0, 6);
+    word = atomWord(word);
     for (const SearchSynonym& s : kSynonyms)
         if (word == s.word)
             return std::string(s.canonical);
@@ -41,6 +47,24 @@ std::string canonicalWord(std::string word) {
             return "sm_" + std::string(rest);
     }
     return word;
+}
+
+// A warp-level CUTLASS atom under any architecture prefix ("sm75_16x8x8_f32f16f16f32_tn" is the instruction
+// of "sm80_16x8x8_..."), and CUTLASS 3.0's spelling of a wgmma atom ("sm90_64x128x16_f16f16f16_ss", now
+// "sm90::gmma::mma_64x128x16_..."): the name from the shape on, which every spelling of it contains.
+std::string atomWord(const std::string& word) {
+    if (!word.starts_with("sm"))
+        return word;
+    std::size_t i = 2;
+    while (i < word.size() && std::isdigit(static_cast<unsigned char>(word[i])))
+        ++i;
+    if (i == 2 || i + 1 >= word.size() || word[i] != '_' ||
+        !std::isdigit(static_cast<unsigned char>(word[i + 1])))
+        return word;
+    const std::size_t x = word.find('x', i);
+    if (x == std::string::npos || word.find('x', x + 1) == std::string::npos)
+        return word;
+    return word.substr(i);
 }
 
 bool isAccumulatorWord(std::string_view w) {
@@ -65,7 +89,14 @@ std::string searchText(const Variant& v) {
 std::vector<std::string> searchWords(std::string_view text) {
     std::vector<std::string> raw;
     std::string word;
+    int angle = 0; // a CUTLASS atom's template arguments (<GMMA::Major::K, GMMA::Major::K>) are no words
     for (char c : text) {
+        if (c == '<' || (c == '>' && angle > 0)) {
+            angle += c == '<' ? 1 : -1;
+            continue;
+        }
+        if (angle > 0)
+            continue;
         if (std::isspace(static_cast<unsigned char>(c)) || c == ',') {
             if (!word.empty())
                 raw.push_back(canonicalWord(lower(word)));

@@ -445,8 +445,9 @@ std::string typeToken(ElementType t) {
     return s == "B1" ? "U1" : s;
 }
 
-// CUTLASS's name of the MMA atom (cute/arch/mma_sm*.hpp); "" where it has none.
-std::string atomCutlassName(const Instruction& in) {
+// CUTLASS's name of the MMA atom (cute/arch/mma_sm*.hpp); "" where it has none. A variant's record is enough
+// (the catalog search names every variant by it without building a layout).
+std::string atomCutlassName(const Variant& in) {
     if (in.kind != Kind::None || in.forms.front().scaleVec != ScaleVec::None || in.family == &kMmaSp)
         return {};
     const std::string shape = std::to_string(in.m) + "x" + std::to_string(in.n) + "x" + std::to_string(in.k);
@@ -472,6 +473,28 @@ std::string atomCutlassName(const Instruction& in) {
     const bool transposable = form.atype == ElementType::F16 || form.atype == ElementType::BF16;
     const std::string name = shape + "_" + d + a + b + "_RS" + (transposable ? "" : "_TN") + popc;
     return in.family == &kWgmma ? "SM90::GMMA::MMA_" + name : "SM90::GMMA::SPARSE::GMMA_" + name;
+}
+
+std::string atomCutlassNameOf(const Instruction& in) {
+    return atomCutlassName(in);
+}
+
+// What a catalog search finds a variant by beyond its spellings: CUTLASS's atom of every form (an e5m2 x
+// e4m3 form is SM89_16x8x32_F32E5M2E4M3F32_TN) and, for wgmma, the atom reading A from shared memory too
+// (_SS: the same layouts as lanemap's _RS).
+std::vector<std::string> atomSearchWords(const Variant& v) {
+    std::vector<std::string> words;
+    for (std::size_t f = 0; f < v.forms.size(); ++f) {
+        Variant form = v;
+        std::rotate(form.forms.begin(), form.forms.begin() + static_cast<long>(f), form.forms.end());
+        const std::string name = atomCutlassName(form);
+        if (name.empty() || std::find(words.begin(), words.end(), name) != words.end())
+            continue;
+        words.push_back(name);
+        if (const std::size_t rs = name.find("_RS"); rs != std::string::npos)
+            words.push_back(name.substr(0, rs) + "_SS" + name.substr(rs + 3));
+    }
+    return words;
 }
 
 // mma, mma.sp, wgmma and wgmma.sp take a sparsity selector where they are sparse, and wgmma the layout of its
@@ -552,7 +575,8 @@ const Family kMma{.name = "mma",
                   .shape = mnk,
                   .validate = validateAtom,
                   .instantiate = instantiateAtom,
-                  .cutlassAtom = atomCutlassName};
+                  .searchWords = atomSearchWords,
+                  .cutlassAtom = atomCutlassNameOf};
 const Family kMmaSp{
     .name = "mma.sp",
     .registerTable = registerSparseMma,
@@ -561,14 +585,16 @@ const Family kMmaSp{
     .shape = mnk,
     .validate = validateAtom,
     .instantiate = instantiateAtom,
-    .cutlassAtom = atomCutlassName};
+    .searchWords = atomSearchWords,
+    .cutlassAtom = atomCutlassNameOf};
 const Family kWgmma{.name = "wgmma",
                     .registerTable = registerWgmma,
                     .ptx = [](const Variant& v, const Form& f) { return atomPtx(v, f, "wgmma.mma_async"); },
                     .shape = mnk,
                     .validate = validateAtom,
                     .instantiate = instantiateAtom,
-                    .cutlassAtom = atomCutlassName,
+                    .searchWords = atomSearchWords,
+                    .cutlassAtom = atomCutlassNameOf,
                     .nValues = wgmmaNValues,
                     .atN = wgmmaAtN,
                     .sharedOperand = atomSharedOperand};
@@ -579,7 +605,8 @@ const Family kWgmmaSp{
     .shape = mnk,
     .validate = validateAtom,
     .instantiate = instantiateAtom,
-    .cutlassAtom = atomCutlassName,
+    .searchWords = atomSearchWords,
+    .cutlassAtom = atomCutlassNameOf,
     .nValues = wgmmaNValues,
     .atN = wgmmaAtN,
     .sharedOperand = atomSharedOperand};
