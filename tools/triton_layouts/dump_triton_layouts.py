@@ -188,30 +188,53 @@ def convert(kind, shape, pipe):
         pipe.send(("no linear", str(error), text))
 
 
-def converted(kind, shape):
+def convert_from(cases, first, pipe):
+    """In a child process: convert cases[first:], one answer each, in order."""
+    for kind, shape in cases[first:]:
+        convert(kind, shape, pipe)
+
+
+def converted_all(cases):
+    """Every case's answer. One child converts them in turn (a child per case, forked from a process that holds
+    Triton's and CUDA's threads, could hang until its timeout; a fresh one per case re-imports Triton); when a
+    conversion stops the child, that case is reported and a new child goes on from the next."""
+    answers = []
     try:
-        context = multiprocessing.get_context("fork")
-    except ValueError:  # no fork (not Linux): in this process
+        context = multiprocessing.get_context("spawn")
+    except ValueError:  # no child processes: in this process
         parent, child = multiprocessing.Pipe()
-        convert(kind, shape, child)
-        return parent.recv()
-    parent, child = context.Pipe()
-    process = context.Process(target=convert, args=(kind, shape, child))
-    process.start()
-    answer = parent.recv() if parent.poll(120) else ("died", f"exit code {process.exitcode}")
-    process.join(5)
-    if process.is_alive():
-        process.kill()
-    if answer[0] == "died" and process.exitcode is not None:
-        answer = ("died", f"the conversion stopped the process (exit code {process.exitcode})")
-    return answer
+        for kind, shape in cases:
+            convert(kind, shape, child)
+            answers.append(parent.recv())
+        return answers
+    while len(answers) < len(cases):
+        parent, child = context.Pipe()
+        process = context.Process(target=convert_from, args=(cases, len(answers), child))
+        process.start()
+        child.close()
+        while len(answers) < len(cases):
+            try:
+                if not parent.poll(180):
+                    raise EOFError
+                answers.append(parent.recv())
+            except EOFError:
+                process.join(5)
+                if process.is_alive():
+                    process.kill()
+                    process.join(5)
+                answers.append(("died", f"the conversion stopped the process (exit code {process.exitcode})"))
+                break
+        process.join(30)
+        if process.is_alive():
+            process.kill()
+    return answers
 
 
 def shared_lines():
     lines, failed = [], 0
     cases = [*wgmma_shared("f16", 16), *wgmma_shared("s8", 32), *wgmma_shared("tf32", 8)]
-    for claim, kind, shape, type_name in cases:
-        answer = converted(kind, shape)
+    answers = converted_all([(kind, shape) for _, kind, shape, _ in cases])
+    for (claim, kind, shape, type_name), answer in zip(cases, answers):
         if answer[0] in ("refused", "died"):  # one layout Triton refuses must not hide the others
             print(f"# {claim}: Triton refused {kind} over {shape}: {answer[1]}", file=sys.stderr)
             lines.append(f"# {claim}: Triton refused {kind} over {shape}: {answer[1][:200]}")
