@@ -1,6 +1,7 @@
 // The tiled-wgmma method's host half (tiled_wgmma.hpp): the plan, lanemap's expectation, the kernel's rule on
 // the CPU and the interpretation. CUDA-free.
 #include "methods/tiled_wgmma/tiled_wgmma.hpp"
+#include "shared/tile_values.hpp"
 
 #include "lanemap/catalog.hpp"
 #include "lanemap/gpu/wgmma.hpp"
@@ -16,37 +17,11 @@ namespace lanemap::gpu::tiledwgmma {
 
 namespace {
 
-// The f16 bits of a small integer (|v| <= 2048: exact).
-std::uint16_t halfOf(int v) {
-    if (v == 0)
-        return 0;
-    const int sign = v < 0 ? 0x8000 : 0;
-    int a = v < 0 ? -v : v;
-    int e = 0;
-    while ((a >> (e + 1)) != 0)
-        ++e;
-    const int mantissa = ((a - (1 << e)) << 10) >> e;
-    return static_cast<std::uint16_t>(sign | ((e + 15) << 10) | mantissa);
-}
-float floatOfHalf(std::uint16_t h) {
-    const int e = (h >> 10) & 31, m = h & 1023;
-    const float v = e == 0 ? std::ldexp(static_cast<float>(m), -24)
-                           : std::ldexp(1.0f + static_cast<float>(m) / 1024.0f, e - 15);
-    return (h & 0x8000) ? -v : v;
-}
-int valueA(int m, int k) {
-    return (m * 37 + k * 11) % 17 - 8;
-}
-int valueB(int k, int n) {
-    return (k * 13 + n * 29) % 15 - 7;
-}
-
-std::vector<int> permutationOf(const std::optional<CuteLayout>& p, int extent) {
-    std::vector<int> v(static_cast<std::size_t>(extent));
-    for (int i = 0; i < extent; ++i)
-        v[static_cast<std::size_t>(i)] = p ? static_cast<int>((*p)(i)) : i;
-    return v;
-}
+using tilevalues::floatOfHalf;
+using tilevalues::halfOf;
+using tilevalues::permutationOf;
+using tilevalues::valueA;
+using tilevalues::valueB;
 
 // The two forms the plan runs, in the order of the raw segments.
 constexpr int kForms = 2; // 0: RS (A from registers), 1: SS (A from shared memory)
