@@ -1147,7 +1147,7 @@
       pre.id = "checked";
       pre.className = "verdict " + (c.error ? "differs" : c.equal ? "equal" : "differs");
       pre.textContent = c.error ? "Compare with " + state.paste.against + ": " + c.error
-        : c.text + c.hardware + (shown.marks && shown.marks.length ? "\nThe differing cells are framed in red." : "");
+        : c.text + c.hardware + (!c.equal && shown.marks && shown.marks.some((m) => m.length) ? "\nThe differing cells are framed in red." : "");
       out.appendChild(pre);
       if (!c.error && c.spec) {
         const a = document.createElement("a");
