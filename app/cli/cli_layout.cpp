@@ -56,6 +56,23 @@ std::optional<std::string> readText(const std::string& path, std::ostream& err) 
     return text;
 }
 
+// The text of a request: itself, or @FILE's.
+std::optional<std::string> textOf(const LayoutRequest& r, std::ostream& err) {
+    if (!r.text.empty() && r.text[0] == '@')
+        return readText(r.text.substr(1), err);
+    return r.text;
+}
+
+// What a reader refused, and on one short line the text with a caret under the column, as a compiler shows
+// it.
+void printReadError(const layout_in::ReadError& e, const std::string& text, std::ostream& err,
+                    const std::string& source = "the layout") {
+    err << "lanemap-cli: cannot read " << source << ": " << e.describe() << '\n';
+    if (e.offset != std::string_view::npos && text.size() < 400 && text.find('\n') == std::string::npos)
+        err << "  " << excerpt(text, 400) << "\n  "
+            << std::string(static_cast<std::size_t>(e.column - 1), ' ') << "^\n";
+}
+
 // The layout of a request (its text or @FILE, --shape, --operand), or nullopt after a message naming the
 // position and what was expected.
 std::optional<layout_in::Layout> readLayout(const LayoutRequest& r, std::ostream& err,
@@ -77,41 +94,16 @@ std::optional<layout_in::Layout> readLayout(const LayoutRequest& r, std::ostream
             return std::nullopt;
         }
     }
-    std::string text = r.text;
-    std::string source = "the layout";
-    if (!text.empty() && text[0] == '@') {
-        const std::optional<std::string> file = readText(text.substr(1), err);
-        if (!file)
-            return std::nullopt;
-        source = excerpt(text.substr(1), 200);
-        text = *file;
-    }
-    std::variant<layout_in::Layout, layout_in::ReadError> read = layout_in::read(text, options);
+    const std::optional<std::string> text = textOf(r, err);
+    if (!text)
+        return std::nullopt;
+    std::variant<layout_in::Layout, layout_in::ReadError> read = layout_in::read(*text, options);
     if (const layout_in::ReadError* e = std::get_if<layout_in::ReadError>(&read)) {
-        err << "lanemap-cli: cannot read " << source << ": " << e->describe() << '\n';
-        if (e->offset != std::string_view::npos && text.size() < 400 &&
-            text.find('\n') == std::string::npos) {
-            // The text and a caret under the column, as a compiler shows it.
-            err << "  " << excerpt(text, 400) << "\n  "
-                << std::string(static_cast<std::size_t>(e->column - 1), ' ') << "^\n";
-        }
+        printReadError(*e, *text, err,
+                       !r.text.empty() && r.text[0] == '@' ? excerpt(r.text.substr(1), 200) : "the layout");
         return std::nullopt;
     }
     return std::get<layout_in::Layout>(std::move(read));
-}
-
-// The text of a request: itself, or @FILE's.
-std::optional<std::string> textOf(const LayoutRequest& r, std::ostream& err) {
-    if (!r.text.empty() && r.text[0] == '@')
-        return readText(r.text.substr(1), err);
-    return r.text;
-}
-
-void printReadError(const layout_in::ReadError& e, const std::string& text, std::ostream& err) {
-    err << "lanemap-cli: cannot read the layout: " << e.describe() << '\n';
-    if (e.offset != std::string_view::npos && text.size() < 400 && text.find('\n') == std::string::npos)
-        err << "  " << excerpt(text, 400) << "\n  "
-            << std::string(static_cast<std::size_t>(e.column - 1), ' ') << "^\n";
 }
 
 // The options a shared-memory layout is read with (--shape, --element-bits), or nullopt after a message.

@@ -33,6 +33,16 @@ PastedLayout readPasted(const QString& text, const QString& shape) {
                                  "#ttg.blocked, #ttg.nvidia_mma or #ttg.dot_op");
         return p;
     }
+    // The shape field into `extent` (left unset when empty); false after naming what is wrong in p.error.
+    const auto readShape = [&](std::optional<layout_in::Extent>& extent) {
+        if (shape.trimmed().isEmpty())
+            return true;
+        std::string error;
+        extent = layout_in::parseExtent(shape.trimmed().toStdString(), error);
+        if (!extent)
+            p.error = qs(error);
+        return extent.has_value();
+    };
     if (layout_in::isSharedLayout(t)) {
         const bool cute = layout_in::isSwizzled(t);
         if (cute && !shape.trimmed().isEmpty()) {
@@ -40,14 +50,8 @@ PastedLayout readPasted(const QString& text, const QString& shape) {
             return p;
         }
         layout_in::SharedReadOptions options; // a Triton encoding: over the shape given (or its memdesc's)
-        if (!shape.trimmed().isEmpty()) {
-            std::string error;
-            options.extent = layout_in::parseExtent(shape.trimmed().toStdString(), error);
-            if (!options.extent) {
-                p.error = qs(error);
-                return p;
-            }
-        }
+        if (!readShape(options.extent))
+            return p;
         std::variant<layout_in::SharedLayout, layout_in::ReadError> r = layout_in::readShared(t, options);
         if (const auto* e = std::get_if<layout_in::ReadError>(&r)) {
             setError(p, *e, t);
@@ -67,14 +71,8 @@ PastedLayout readPasted(const QString& text, const QString& shape) {
         return p;
     }
     layout_in::ReadOptions options;
-    if (!shape.trimmed().isEmpty()) {
-        std::string error;
-        options.extent = layout_in::parseExtent(shape.trimmed().toStdString(), error);
-        if (!options.extent) {
-            p.error = qs(error);
-            return p;
-        }
-    }
+    if (!readShape(options.extent))
+        return p;
     std::variant<layout_in::Layout, layout_in::ReadError> r = layout_in::read(t, options);
     if (const auto* e = std::get_if<layout_in::ReadError>(&r)) {
         setError(p, *e, t);
