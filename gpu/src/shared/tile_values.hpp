@@ -46,4 +46,26 @@ inline std::vector<int> permutationOf(const std::optional<CuteLayout>& p, int ex
     return v;
 }
 
+// The head of a tile kernel's table: for each unit u that runs atoms (a warp, or a warpgroup), its place
+// (wm, wn, wk) in the atom layout, where the layout numbers it u (CuTe's right inverse); then the M, N and K
+// permutations, `extents` long each.
+inline std::vector<int> placesAndPermutations(const tile::TileLayout& t, int units, const int atoms[3],
+                                              const int extents[3]) {
+    std::vector<int> table(static_cast<std::size_t>(3 * units), 0);
+    for (int wk = 0; wk < atoms[2]; ++wk)
+        for (int wn = 0; wn < atoms[1]; ++wn)
+            for (int wm = 0; wm < atoms[0]; ++wm) {
+                const int u = static_cast<int>(t.atoms(wm + atoms[0] * (wn + atoms[1] * wk)));
+                table[static_cast<std::size_t>(3 * u)] = wm;
+                table[static_cast<std::size_t>(3 * u + 1)] = wn;
+                table[static_cast<std::size_t>(3 * u + 2)] = wk;
+            }
+    for (int mode = 0; mode < 3; ++mode) {
+        const std::vector<int> perm =
+            permutationOf(t.permutation[static_cast<std::size_t>(mode)], extents[mode]);
+        table.insert(table.end(), perm.begin(), perm.end());
+    }
+    return table;
+}
+
 } // namespace lanemap::gpu::tilevalues

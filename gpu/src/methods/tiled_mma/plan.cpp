@@ -14,7 +14,6 @@ namespace {
 
 using tilevalues::floatOfHalf;
 using tilevalues::halfOf;
-using tilevalues::permutationOf;
 using tilevalues::valueA;
 using tilevalues::valueB;
 
@@ -103,19 +102,8 @@ Plan planProbe(const Instruction& tile, const tile::TileLayout* kernelTile, Copy
     k.perB = 4 * k.restN * k.restK;
     k.perD = 4 * k.restM * k.restN;
     // Warp w runs the atom at (wm, wn, wk) where the atom layout numbers it w (CuTe's right inverse).
-    const int warps = k.threads / 32;
-    p.table.assign(static_cast<std::size_t>(3 * warps), 0);
-    for (int wk = 0; wk < k.atomsK; ++wk)
-        for (int wn = 0; wn < k.atomsN; ++wn)
-            for (int wm = 0; wm < k.atomsM; ++wm) {
-                const int w = static_cast<int>(t.atoms(wm + k.atomsM * (wn + k.atomsN * wk)));
-                p.table[static_cast<std::size_t>(3 * w)] = wm;
-                p.table[static_cast<std::size_t>(3 * w + 1)] = wn;
-                p.table[static_cast<std::size_t>(3 * w + 2)] = wk;
-            }
-    for (const auto& perm : {permutationOf(t.permutation[0], k.m), permutationOf(t.permutation[1], k.n),
-                             permutationOf(t.permutation[2], k.k)})
-        p.table.insert(p.table.end(), perm.begin(), perm.end());
+    const int atoms[3] = {k.atomsM, k.atomsN, k.atomsK}, extents[3] = {k.m, k.n, k.k};
+    p.table = tilevalues::placesAndPermutations(t, k.threads / 32, atoms, extents);
     for (int m = 0; m < k.m; ++m)
         for (int kk = 0; kk < k.k; ++kk) {
             p.tagsA.push_back(static_cast<std::uint16_t>(m * k.k + kk));

@@ -19,7 +19,6 @@ namespace {
 
 using tilevalues::floatOfHalf;
 using tilevalues::halfOf;
-using tilevalues::permutationOf;
 using tilevalues::valueA;
 using tilevalues::valueB;
 
@@ -211,19 +210,8 @@ Plan planProbe(const Instruction& tile, const tile::TileLayout* kernelTile) {
     k.bAt = (k.aBytes + 1023) / 1024 * 1024;
     k.bBytes = (static_cast<int>(b.layout.footprintBytes()) + 15) / 16 * 16;
     // Warpgroup g runs the atom at (wm, wn, wk) where the atom layout numbers it g (CuTe's right inverse).
-    const int groups = k.threads / kWarpgroup;
-    p.table.assign(static_cast<std::size_t>(3 * groups), 0);
-    for (int wk = 0; wk < k.atomsK; ++wk)
-        for (int wn = 0; wn < k.atomsN; ++wn)
-            for (int wm = 0; wm < k.atomsM; ++wm) {
-                const int g = static_cast<int>(t.atoms(wm + k.atomsM * (wn + k.atomsN * wk)));
-                p.table[static_cast<std::size_t>(3 * g)] = wm;
-                p.table[static_cast<std::size_t>(3 * g + 1)] = wn;
-                p.table[static_cast<std::size_t>(3 * g + 2)] = wk;
-            }
-    for (const auto& perm : {permutationOf(t.permutation[0], k.m), permutationOf(t.permutation[1], k.n),
-                             permutationOf(t.permutation[2], k.k)})
-        p.table.insert(p.table.end(), perm.begin(), perm.end());
+    const int atoms[3] = {k.atomsM, k.atomsN, k.atomsK}, extents[3] = {k.m, k.n, k.k};
+    p.table = tilevalues::placesAndPermutations(t, k.threads / kWarpgroup, atoms, extents);
     // Where lanemap::smem puts each element of the tile's A and B (tile indices, before the permutation).
     for (int m = 0; m < k.m; ++m)
         for (int kk = 0; kk < k.k; ++kk)
