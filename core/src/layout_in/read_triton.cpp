@@ -5,6 +5,7 @@
 // + lane.
 
 #include "layout_in/scanner.hpp"
+#include "layout_in/triton_fields.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -14,6 +15,10 @@
 #include <vector>
 
 namespace lanemap::layout_in::detail {
+
+using triton_fields::integerField;
+using triton_fields::integerList;
+using triton_fields::powerOfTwo;
 
 namespace {
 
@@ -296,31 +301,6 @@ struct MmaAttribute {
                ", instrShape = " + list(instr) + "}>";
     }
 };
-
-bool powerOfTwo(long n) {
-    return n > 0 && (n & (n - 1)) == 0;
-}
-
-// [a, b, ...] of integers 0..65536.
-std::vector<long> integerList(Scanner& s, const std::string& key) {
-    std::vector<long> list;
-    s.expect("[", "'[' opening " + key);
-    do {
-        const std::optional<long> v = s.integer();
-        if (!v || *v < 0 || *v > 65536)
-            s.fail("expected an integer 0..65536 in " + key);
-        list.push_back(*v);
-    } while (s.eat(","));
-    s.expect("]", "',' or ']' in " + key);
-    return list;
-}
-
-long integerField(Scanner& s, const std::string& key) {
-    const std::optional<long> v = s.integer();
-    if (!v || *v < 0 || *v > 65536)
-        s.fail("expected an integer 0..65536 after " + key + " =");
-    return *v;
-}
 
 // The CTA fields older Triton releases print: accepted when they name one CTA.
 bool ctaField(Scanner& s, const std::string& key, std::size_t keyAt) {

@@ -11,6 +11,7 @@
 // element.
 
 #include "layout_in/scanner.hpp"
+#include "layout_in/triton_fields.hpp"
 
 #include <algorithm>
 #include <map>
@@ -19,13 +20,13 @@
 
 namespace lanemap::layout_in::detail {
 
+using triton_fields::integerField;
+using triton_fields::integerList;
+using triton_fields::powerOfTwo;
+
 namespace shared_encoding { // not anonymous: the unity build shares read_triton.cpp's names
 
 constexpr int kMostBases = 22; // 2^22 elements
-
-bool powerOfTwo(long n) {
-    return n > 0 && (n & (n - 1)) == 0;
-}
 
 int log2Of(long n) {
     int b = 0;
@@ -49,28 +50,6 @@ struct Encoding {
     std::optional<Extent> shape;
     std::string text; // as printed back
 };
-
-std::vector<long> integerList(Scanner& s, const std::string& key) {
-    std::vector<long> list;
-    s.expect("[", "'[' opening " + key);
-    if (s.eat("]"))
-        return list;
-    do {
-        const std::optional<long> v = s.integer();
-        if (!v || *v < 0 || *v > 65536)
-            s.fail("expected an integer 0..65536 in " + key);
-        list.push_back(*v);
-    } while (s.eat(","));
-    s.expect("]", "',' or ']' in " + key);
-    return list;
-}
-
-long integerField(Scanner& s, const std::string& key, long most) {
-    const std::optional<long> v = s.integer();
-    if (!v || *v < 0 || *v > most)
-        s.fail("expected an integer 0.." + std::to_string(most) + " after " + key + " =");
-    return *v;
-}
 
 bool boolField(Scanner& s, const std::string& key) {
     if (s.eat("true"))
@@ -671,7 +650,7 @@ SharedLayout readTritonShared(std::string_view text, const SharedReadOptions& op
                       "DIM0xDIM1 (Triton's [dim0, dim1]), or paste its !ttg.memdesc<...> type"};
     if (extent->products != 1)
         throw Failure{std::string_view::npos, "a Triton layout has no product mode: give --shape DIM0xDIM1"};
-    if (!shared_encoding::powerOfTwo(extent->dim0) || !shared_encoding::powerOfTwo(extent->dim1))
+    if (!powerOfTwo(extent->dim0) || !powerOfTwo(extent->dim1))
         throw Failure{std::string_view::npos,
                       "Triton lays a shared encoding over a shape of powers of two; the shape is " +
                           toString(*extent)};
