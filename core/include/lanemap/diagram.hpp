@@ -79,6 +79,9 @@ struct DiagramOptions {
     std::optional<int> selector;   // sparse: the sparsity selector drawn; the first valid one when unset
     bool mergeIdenticalCD = true;  // one "C / D" panel when C and D have the same layout
     bool metadataBitFields = true; // per-lane 32-bit register diagrams under the metadata grid
+    // Cells a caller appends afterwards (appendSharedMemory: sharedMemoryCellCount), reserved with the
+    // diagram's own: appending then copies none of them (a wgmma export's D was copied once, 1.4 MB).
+    std::size_t spareCells = 0;
 
     friend bool operator==(const DiagramOptions&, const DiagramOptions&) = default;
 };
@@ -164,10 +167,31 @@ struct DiagramPanel {
 // never hidden. For metadata cells, element = -1 and the bits are the metadata field. Its label, tooltip and
 // hover id are derived from these numbers on demand (Diagram::label and friends): the catalog has millions
 // of cells, and a backend needs the strings of only the ones it draws.
+// A cell's rectangle, in single precision: a diagram's coordinates are whole units or hundredths well under
+// 2^24, which a float holds to the hundredth a writer rounds to, and the 65,536 cells of a Tensor Memory
+// picture are then 1 MB smaller. Reads as a RectF.
+struct CellRect {
+    float x = 0, y = 0, w = 0, h = 0;
+    CellRect() = default;
+    CellRect(double x_, double y_, double w_, double h_)
+        : x(static_cast<float>(x_)), y(static_cast<float>(y_)), w(static_cast<float>(w_)),
+          h(static_cast<float>(h_)) {}
+    CellRect(const RectF& r) : CellRect(r.x, r.y, r.w, r.h) {}
+    operator RectF() const { return {x, y, w, h}; }
+    bool contains(double px, double py) const { return px >= x && px < right() && py >= y && py < bottom(); }
+    double right() const { return static_cast<double>(x) + static_cast<double>(w); }
+    double bottom() const { return static_cast<double>(y) + static_cast<double>(h); }
+};
+
+// (Members ordered so that nothing pads them: 64 bytes.)
 struct DiagramCell {
-    RectF rect;
-    Rgb fill, text;
+    CellRect rect;
     std::uint32_t colorKey = 0; // legend entry index (lane, register or group by ColorBy)
+    // Shared-memory panels: the byte address (SharedMemory: of the element, its bits [bitHi..bitLo] of that
+    // byte on; SharedMemoryMap: of the chunk, which holds elements (element = strided index, contiguous
+    // bitLo..bitHi)), and the chunk's column in its 128-byte line after the swizzle (lane) and before it
+    // (reg). `thread` is then the hover group: the chunk, lit in both panels at once.
+    std::uint32_t address = 0;
     std::uint16_t panel = 0;
     std::int16_t thread = 0; // lane for warp scope, 0..127 in a warpgroup
     std::int16_t lane = 0, warp = 0, groupID = 0;
@@ -177,13 +201,9 @@ struct DiagramCell {
     std::int16_t row = 0, col = 0, colLast = 0; // matrix position; [col, colLast] for chunks
     std::int16_t matrix = -1;
     std::int16_t owners = 1; // owners drawn in this position (1 = sole owner)
-    bool dimmed = false;     // outside the lane filter
+    Rgb fill, text;
+    bool dimmed = false; // outside the lane filter
     Source source = Source::Doc;
-    // Shared-memory panels: the byte address (SharedMemory: of the element, its bits [bitHi..bitLo] of that
-    // byte on; SharedMemoryMap: of the chunk, which holds elements (element = strided index, contiguous
-    // bitLo..bitHi)), and the chunk's column in its 128-byte line after the swizzle (lane) and before it
-    // (reg). `thread` is then the hover group: the chunk, lit in both panels at once.
-    std::uint32_t address = 0;
     bool conflict = false; // chunks (buildBanksDiagram): another chunk of its phase is in its bank group
 };
 
@@ -399,6 +419,10 @@ Diagram buildSharedMemoryDiagram(const Placement& placement, const Placement* gl
 // groups of the appended cells start after the diagram's threads.
 void appendSharedMemory(Diagram& diagram, const smem::SharedOperand& operand,
                         const SharedMemoryDiagramOptions& options = {});
+// How many cells appendSharedMemory adds for `operand` (the grid's exactly, the map's at most): what a caller
+// reserves through DiagramOptions::spareCells.
+std::size_t sharedMemoryCellCount(const smem::SharedOperand& operand,
+                                  const SharedMemoryDiagramOptions& options = {});
 
 // The fill color of palette entry `key` for a coloring (exposed for legends elsewhere and tests).
 Rgb paletteColor(Palette palette, ColorBy colorBy, int key);

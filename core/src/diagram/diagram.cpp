@@ -294,22 +294,23 @@ std::size_t labelChars(PanelKind kind, int thread, int element, int bitHi, int b
                                        : 3 + digits(thread) + digits(element);
 }
 
-// One owner to be drawn at a matrix position, before layout.
+// One owner to be drawn at a matrix position, before layout. The int16 of DiagramCell: one of these per
+// element of the largest operand (16,384 in a wgmma D) is built and dropped on every export.
 struct Owner {
-    int thread = 0;
-    int element = -1;
-    int reg = 0;
-    int bitLo = 0, bitHi = 0;
-    int row = 0, col = 0, colLast = 0;
-    int matrix = -1;
+    std::int16_t thread = 0;
+    std::int16_t element = -1;
+    std::int16_t reg = 0;
+    std::int16_t bitLo = 0, bitHi = 0;
+    std::int16_t row = 0, col = 0, colLast = 0;
+    std::int16_t matrix = -1;
     Source source = Source::Doc;
 };
 
 // Positions of one panel: several owners starting at the same position share its span side by side; owners
 // with a different span starting there are stacked in horizontal bands.
 struct Spot {
-    int row, col, colLast;
-    int band = 0, bands = 1;
+    std::int16_t row, col, colLast;
+    std::uint16_t band = 0, bands = 1;
     std::uint32_t first = 0, count = 0; // owners: PanelPlan::order[first .. first + count)
 };
 
@@ -475,14 +476,14 @@ void Builder::planOperands() {
                 if ((e.matrix < 0 ? 0 : e.matrix) != m)
                     continue;
                 Owner o;
-                o.thread = e.thread;
-                o.element = e.index;
-                o.reg = e.reg;
+                o.thread = static_cast<std::int16_t>(e.thread);
+                o.element = static_cast<std::int16_t>(e.index);
+                o.reg = static_cast<std::int16_t>(e.reg);
                 o.bitLo = e.bit;
-                o.bitHi = e.bit + op.elementBits() - 1;
-                o.row = e.row;
-                o.col = e.col;
-                o.colLast = e.colLast;
+                o.bitHi = static_cast<std::int16_t>(e.bit + op.elementBits() - 1);
+                o.row = static_cast<std::int16_t>(e.row);
+                o.col = static_cast<std::int16_t>(e.col);
+                o.colLast = static_cast<std::int16_t>(e.colLast);
                 o.matrix = e.matrix;
                 o.source = m_in.sourceOf(e.source);
                 plan.owners.push_back(o);
@@ -521,12 +522,12 @@ void Builder::planMetadata() {
                  "-bit indices; cell = chunk of A, T<lane>: [bits] of e (selectors: " + valid + ")";
     for (const MetadataField& f : m_selector->fields) {
         Owner o;
-        o.thread = f.thread;
-        o.bitHi = f.bitHi;
-        o.bitLo = f.bitLo;
-        o.row = f.row;
-        o.col = f.colFirst;
-        o.colLast = f.colLast;
+        o.thread = static_cast<std::int16_t>(f.thread);
+        o.bitHi = static_cast<std::int16_t>(f.bitHi);
+        o.bitLo = static_cast<std::int16_t>(f.bitLo);
+        o.row = static_cast<std::int16_t>(f.row);
+        o.col = static_cast<std::int16_t>(f.colFirst);
+        o.colLast = static_cast<std::int16_t>(f.colLast);
         o.source = m_in.sourceOf(f.source);
         plan.owners.push_back(o);
     }
@@ -549,11 +550,12 @@ void findSpots(PanelPlan& plan) {
     for (std::size_t i = 1; i <= positions; ++i)
         start[i] += start[i - 1];
     order.resize(plan.owners.size());
-    {
-        std::vector<std::uint32_t> fill(start.begin(), start.end() - 1);
-        for (std::uint32_t i = 0; i < plan.owners.size(); ++i)
-            order[fill[pos(plan.owners[i])]++] = i;
-    }
+    // start[p] runs to the end of position p as it fills, which is where p + 1 starts: shifted back after.
+    for (std::uint32_t i = 0; i < plan.owners.size(); ++i)
+        order[start[pos(plan.owners[i])]++] = i;
+    for (std::size_t p = positions; p > 0; --p)
+        start[p] = start[p - 1];
+    start[0] = 0;
     for (std::size_t p = 0; p < positions; ++p)
         if (start[p + 1] - start[p] > 1)
             std::stable_sort(order.begin() + start[p], order.begin() + start[p + 1],
@@ -575,8 +577,8 @@ void findSpots(PanelPlan& plan) {
         while (b < spots.size() && spots[b].row == spots[a].row && spots[b].col == spots[a].col)
             ++b;
         for (std::size_t k = a; k < b; ++k) {
-            spots[k].band = static_cast<int>(k - a);
-            spots[k].bands = static_cast<int>(b - a);
+            spots[k].band = static_cast<std::uint16_t>(k - a);
+            spots[k].bands = static_cast<std::uint16_t>(b - a);
         }
         a = b;
     }
@@ -1013,7 +1015,7 @@ Diagram Builder::build() {
     std::size_t total = 0;
     for (const PanelPlan& plan : m_plans)
         total += plan.owners.size();
-    m_d.cells.reserve(total);
+    m_d.cells.reserve(total + m_opt.spareCells);
     // Colors per key, computed once for every panel (contrast needs pow()).
     std::vector<std::pair<Rgb, Rgb>> colors;
     auto colorOf = [&](std::uint32_t key) {

@@ -281,6 +281,25 @@ std::vector<MemoryChunk> chunksInOrder(std::span<const std::uint32_t> addresses,
     return chunks;
 }
 
+// The element grid of a shared-memory operand: one cell an element, one a byte for sub-byte elements (the
+// axis contiguous in memory covers 8 / bits elements a cell).
+struct GridCells {
+    int rowElements = 1, colElements = 1, rows = 0, cols = 0;
+    bool contiguousRows = false; // memory runs down the rows (K-major B, MN-major A)
+    std::size_t count() const { return static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols); }
+};
+GridCells gridCellsOf(const smem::SharedOperand& op) {
+    const smem::SmemLayout& l = op.layout;
+    const int perByte = l.elementBits() < 8 ? 8 / l.elementBits() : 1;
+    GridCells g;
+    g.contiguousRows = (l.major() == smem::Major::K) == (op.operand == Operand::B);
+    g.rowElements = g.contiguousRows ? perByte : 1;
+    g.colElements = g.contiguousRows ? 1 : perByte;
+    g.rows = (op.rows + g.rowElements - 1) / g.rowElements;
+    g.cols = (op.cols + g.colElements - 1) / g.colElements;
+    return g;
+}
+
 // Lays the operand out from (x, y) with hover groups starting at `groupBase`; returns the bottom.
 void layoutSharedOperand(Diagram& d, const smem::SharedOperand& op, const SharedMemoryDiagramOptions& opt,
                          double x, double y, int groupBase) {
@@ -328,14 +347,8 @@ void layoutSharedOperand(Diagram& d, const smem::SharedOperand& op, const Shared
     }
     // Every cell this operand adds, reserved at once: the grid's (one a byte for sub-byte elements) and the
     // map's (one a chunk). Reserving per panel regrew, and so copied, the whole diagram's cells twice.
-    const int perByte = subByte ? 8 / l.elementBits() : 1;
-    const bool contiguousRows = (l.major() == smem::Major::K) == b;
-    const int rowElements = contiguousRows ? perByte : 1, colElements = contiguousRows ? 1 : perByte;
-    const std::size_t gridCells =
-        opt.addressGrid ? static_cast<std::size_t>((op.rows + rowElements - 1) / rowElements) *
-                              static_cast<std::size_t>((op.cols + colElements - 1) / colElements)
-                        : 0;
-    d.cells.reserve(d.cells.size() + gridCells + chunks.size());
+    const GridCells grid = gridCellsOf(op);
+    d.cells.reserve(d.cells.size() + (opt.addressGrid ? grid.count() : 0) + chunks.size());
 
     // Texts: how the tile is laid out, the XOR, the descriptor.
     double ty = y;
@@ -364,14 +377,14 @@ void layoutSharedOperand(Diagram& d, const smem::SharedOperand& op, const Shared
         // Sub-byte elements: one cell per byte, covering the elements the byte holds along the axis that is
         // contiguous in memory (K-major B: rows k; K-major A: columns k). 65,536 one-bit cells of a
         // 256 x 256 B were most of a catalog SVG; a byte is also what an address names.
-        p.rowElements = rowElements;
-        p.colElements = colElements;
-        p.rows = (op.rows + p.rowElements - 1) / p.rowElements;
-        p.cols = (op.cols + p.colElements - 1) / p.colElements;
+        p.rowElements = grid.rowElements;
+        p.colElements = grid.colElements;
+        p.rows = grid.rows;
+        p.cols = grid.cols;
         p.title = name + "  " + (b ? "K \u00d7 N" : (op.compressed ? "M \u00d7 K/2" : "M \u00d7 K")) + " = " +
                   std::to_string(op.rows) + " \u00d7 " + std::to_string(op.cols) + " ." +
                   std::string(toString(op.elementType)) + ": byte address of each 16-byte chunk";
-        const char along = contiguousRows ? rowLetter : colLetter;
+        const char along = grid.contiguousRows ? rowLetter : colLetter;
         const std::string step = subByte ? std::string("the next bytes follow it along ") + along
                                          : std::string("the next ") + along + " follow it, " +
                                                std::to_string(l.elementBits() / 8) + " bytes apart";
@@ -379,8 +392,8 @@ void layoutSharedOperand(Diagram& d, const smem::SharedOperand& op, const Shared
             std::string("rows ") + rowLetter + ", columns " + colLetter + "; " +
                 std::string(toString(l.major())) + "-major, " + std::string(toString(l.swizzle())) +
                 " swizzle" +
-                (subByte ? "; one cell per byte: the " + std::to_string(perByte) + " " +
-                               (contiguousRows ? rowLetter : colLetter) + " it holds"
+                (subByte ? "; one cell per byte: the " + std::to_string(8 / l.elementBits()) + " " + along +
+                               " it holds"
                          : std::string()) +
                 "; colour = the 16-byte chunk c of its 128-byte line (banks 4c..4c+3), after the swizzle",
             std::string("label: a chunk's address, on its first ") + (subByte ? "byte" : "element") + "; " +
@@ -609,6 +622,15 @@ Diagram buildSharedMemoryDiagram(const Placement& placement, const Placement* gl
     }
     rebuildHoverIndex(d);
     return d;
+}
+
+std::size_t sharedMemoryCellCount(const smem::SharedOperand& op, const SharedMemoryDiagramOptions& opt) {
+    // A map cell is a 16-byte chunk in use; the tile's bytes fill at most that many.
+    const std::size_t bytes = (static_cast<std::size_t>(op.rows) * static_cast<std::size_t>(op.cols) *
+                                   static_cast<std::size_t>(op.layout.elementBits()) +
+                               7) /
+                              8;
+    return (opt.addressGrid ? gridCellsOf(op).count() : 0) + (opt.memoryMap ? (bytes + 15) / 16 : 0);
 }
 
 void appendSharedMemory(Diagram& d, const smem::SharedOperand& op, const SharedMemoryDiagramOptions& opt) {

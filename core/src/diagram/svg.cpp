@@ -199,6 +199,13 @@ double baselineOffset(double h, double font) {
     return std::round(h / 2 + font * 0.35);
 }
 
+// Whether a run of cells ending at `end` meets the next cell starting at `start`: cell rectangles are floats
+// (DiagramCell::rect), so a sum of widths meets the next x to within a float's step, far under the hundredth
+// the writer rounds to.
+bool touches(double end, double start) {
+    return std::fabs(start - end) < 1e-3;
+}
+
 // Fill shapes at least this long (bytes of path data) are shared through <defs>/<use>: shorter ones cost
 // less written in place than as a <use>.
 constexpr std::size_t kSharedShape = 40;
@@ -585,7 +592,7 @@ void SvgBuilder::lane(int thread) {
                 double runW = r.w;
                 while (e < order.size() && sameKey(e)) {
                     const RectF& q = m_d.cells[cells[order[e]]].rect;
-                    if (q.y != r.y || q.h != r.h || std::fabs(q.x - (r.x + runW)) > 1e-9)
+                    if (q.y != r.y || q.h != r.h || !touches(r.x + runW, q.x))
                         break;
                     runW += q.w;
                     ++e;
@@ -678,7 +685,7 @@ std::size_t SvgBuilder::column(std::span<const std::uint32_t> cells, std::size_t
     while (e < cells.size()) {
         const DiagramCell& c = m_d.cells[cells[e]];
         if (c.panel != c0.panel || c.colorKey != c0.colorKey || c.rect.x != r0.x || c.rect.w != r0.w ||
-            c.rect.y != bottom || c.dimmed != c0.dimmed)
+            !touches(bottom, c.rect.y) || c.dimmed != c0.dimmed)
             break;
         bottom = c.rect.bottom();
         ++e;

@@ -269,11 +269,12 @@ bool exportInstruction(const Instruction& in, ExportFormat format, const ExportO
                 diagram = buildSharedMemoryDiagram(*sharedB->shared(), so);
             else if (smemA)
                 diagram = buildSharedMemoryDiagram(*sharedA->shared(), so);
-            else {
+            else if (wgmma && want.empty()) {
+                d.spareCells = sharedMemoryCellCount(*sharedB->shared(), so);
                 diagram = buildDiagram(in, d);
-                if (wgmma && want.empty())
-                    appendSharedMemory(diagram, *sharedB->shared(), so);
-            }
+                appendSharedMemory(diagram, *sharedB->shared(), so);
+            } else
+                diagram = buildDiagram(in, d);
             document = toSvg(diagram);
         } catch (const std::invalid_argument& e) {
             error = e.what();
