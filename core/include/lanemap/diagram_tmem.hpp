@@ -70,11 +70,11 @@ const EpilogueLoad& epilogueLoadOf(tmem::Layout layout);
 // columns or D's, whichever is fewer; for A a .32x32b store covering A's columns.
 tmem::Access defaultAccess(const tmem::MmaShape& shape, tmem::Op op);
 
-// One element of a Tensor Memory table: where it sits and, composed, who holds it.
+// One element of a Tensor Memory table: where it sits (24 bytes: a D of m256 has 65,536 of them).
 struct TensorMemoryElement {
-    int element = 0, index = 0, factor = 0; // element = m (n for B's scale factors); index = n, k, f or g
+    // element = m (n for B's scale factors); index = n, k, f or g
+    std::int16_t element = 0, index = 0, factor = 0;
     tmem::Placement at;
-    std::optional<tmem::Holder> holder;
 };
 
 // One Tensor Memory table as every backend shows it: the panel of the Diagram, the text of `show`.
@@ -87,6 +87,9 @@ struct TensorMemoryGrid {
     int elementBits = 32;
     std::string source; // the line naming where the placement comes from
     std::vector<TensorMemoryElement> elements;
+    // Composed with a tcgen05.ld or st: who holds elements[i] (one each); empty otherwise.
+    std::vector<tmem::Holder> holders;
+    const tmem::Holder* holderOf(std::size_t i) const { return holders.empty() ? nullptr : &holders[i]; }
 };
 
 // The tables an mma reads beside its operands: the block-scaled kinds' scale factors (for `blockScale`, the

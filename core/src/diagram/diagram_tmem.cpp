@@ -61,22 +61,22 @@ void frame(Diagram& d, const RectF& grid, int rows, double cellHeight, int ctaRo
 
 // The cell of `e` in a panel of `epc` elements per grid cell, drawn lower bits left.
 DiagramCell makeCell(const Diagram& d, const DiagramPanel& p, std::uint16_t panel, const TmemElement& e,
-                     int row, int col, int slot, int epc, Palette palette) {
+                     const tmem::Holder* holder, int row, int col, int slot, int epc, Palette palette) {
     DiagramCell c;
     const RectF r = p.cellRect(row, col);
     c.rect = {r.x + slot * r.w / epc, r.y, r.w / epc, r.h};
     c.panel = panel;
-    const int colorLane = e.holder ? e.holder->thread : laneOf(e.at.lane);
+    const int colorLane = holder ? holder->thread : laneOf(e.at.lane);
     c.colorKey = static_cast<std::uint32_t>(colorLane);
     c.fill = paletteColor(palette, ColorBy::Lane, colorLane);
     c.text = labelColorOn(c.fill);
-    if (e.holder) {
-        c.thread = static_cast<std::int16_t>(e.holder->cta * tmem::kLanes +
-                                             e.holder->warp * tmem::kSubpartitionLanes + e.holder->thread);
-        c.lane = static_cast<std::int16_t>(e.holder->thread);
-        c.warp = static_cast<std::int16_t>(e.holder->warp);
-        c.reg = static_cast<std::int16_t>(e.holder->reg);
-        c.bitHi = static_cast<std::int16_t>(e.holder->bit);
+    if (holder) {
+        c.thread = static_cast<std::int16_t>(holder->cta * tmem::kLanes +
+                                             holder->warp * tmem::kSubpartitionLanes + holder->thread);
+        c.lane = static_cast<std::int16_t>(holder->thread);
+        c.warp = static_cast<std::int16_t>(holder->warp);
+        c.reg = static_cast<std::int16_t>(holder->reg);
+        c.bitHi = static_cast<std::int16_t>(holder->bit);
     } else {
         c.thread = static_cast<std::int16_t>(e.at.lane);
         c.lane = static_cast<std::int16_t>(e.at.lane);
@@ -99,8 +99,8 @@ DiagramCell makeCell(const Diagram& d, const DiagramPanel& p, std::uint16_t pane
 int widestLabel(const Grid& g) {
     int maxElement = 0, maxIndex = 0;
     for (const TmemElement& e : g.elements) {
-        maxElement = std::max(maxElement, e.element);
-        maxIndex = std::max(maxIndex, e.index);
+        maxElement = std::max<int>(maxElement, e.element);
+        maxIndex = std::max<int>(maxIndex, e.index);
     }
     return static_cast<int>(g.label.size()) + 3 + digits(maxElement) + digits(maxIndex);
 }
@@ -208,9 +208,11 @@ int addTmemPanel(Diagram& d, const Grid& g, int ctas, double x, double y, Palett
     const auto panel = static_cast<std::uint16_t>(d.panels.size());
     p.firstCell = static_cast<std::uint32_t>(d.cells.size());
     d.cells.reserve(d.cells.size() + g.elements.size()); // one cell per element: grown once, not doubled
-    for (const TmemElement& e : g.elements)
-        d.cells.push_back(makeCell(d, p, panel, e, e.at.cta * tmem::kLanes + e.at.lane, e.at.column,
-                                   e.at.bit / g.elementBits, epc, palette));
+    for (std::size_t i = 0; i < g.elements.size(); ++i) {
+        const TmemElement& e = g.elements[i];
+        d.cells.push_back(makeCell(d, p, panel, e, g.holderOf(i), e.at.cta * tmem::kLanes + e.at.lane,
+                                   e.at.column, e.at.bit / g.elementBits, epc, palette));
+    }
     p.cellCount = static_cast<std::uint32_t>(d.cells.size()) - p.firstCell;
     const RectF grid = p.gridRect();
     p.bounds = {x, grid.y - 3 * mt.noteFont - 50, grid.right() + 240 - x, grid.h + 3 * mt.noteFont + 50};
@@ -235,8 +237,8 @@ int addRegisterPanel(Diagram& d, const Grid& g, const tmem::Access& a, int ctas,
                (halves == 2 ? (h.address.lane % tmem::kSubpartitionLanes) / 16 : 0);
     };
     int accesses = 1;
-    for (const TmemElement& e : g.elements)
-        accesses = std::max(accesses, accessOf(*e.holder) + 1);
+    for (const tmem::Holder& h : g.holders)
+        accesses = std::max(accesses, accessOf(h) + 1);
     DiagramPanel p = panelOf(d, g, PanelKind::TensorMemoryRegisters, ctas * tmem::kLanes, accesses * regs,
                              'T', 'r', "thread (warp, lane)", "register");
     const std::string verb = a.op == tmem::Op::Ld ? "after" : "before";
@@ -286,11 +288,11 @@ int addRegisterPanel(Diagram& d, const Grid& g, const tmem::Access& a, int ctas,
     const auto panel = static_cast<std::uint16_t>(d.panels.size());
     p.firstCell = static_cast<std::uint32_t>(d.cells.size());
     d.cells.reserve(d.cells.size() + g.elements.size());
-    for (const TmemElement& e : g.elements) {
-        const tmem::Holder& h = *e.holder;
+    for (std::size_t i = 0; i < g.elements.size(); ++i) {
+        const tmem::Holder& h = g.holders[i];
         const int row = h.cta * tmem::kLanes + h.warp * tmem::kSubpartitionLanes + h.thread;
-        d.cells.push_back(
-            makeCell(d, p, panel, e, row, accessOf(h) * regs + h.reg, h.bit / g.elementBits, epc, palette));
+        d.cells.push_back(makeCell(d, p, panel, g.elements[i], &h, row, accessOf(h) * regs + h.reg,
+                                   h.bit / g.elementBits, epc, palette));
     }
     p.cellCount = static_cast<std::uint32_t>(d.cells.size()) - p.firstCell;
     const RectF grid = p.gridRect();
@@ -354,7 +356,10 @@ std::vector<Grid> scaleFactorGrids(const tmem::MmaShape& s, const tcgen05::Block
         for (int i = 0; i < count; ++i)
             for (int f = 0; f < rule.factorsPerRow; ++f)
                 for (const TmemPlace& at : scaleFactorPlaces(s.kind, rule.vec, id, op, i, f))
-                    g.elements.push_back({i, f, f, {0, at.lane, at.column, at.lowBit}, std::nullopt});
+                    g.elements.push_back({static_cast<std::int16_t>(i),
+                                          static_cast<std::int16_t>(f),
+                                          static_cast<std::int16_t>(f),
+                                          {0, at.lane, at.column, at.lowBit}});
         out.push_back(std::move(g));
     }
     return out;
@@ -399,7 +404,10 @@ std::optional<Grid> metadataGrid(const tmem::MmaShape& s, std::vector<std::strin
     for (int m = 0; m < rows; ++m)
         for (int group = 0; group < groups; ++group) {
             const TmemPlace at = sparseMetadataPlace(s.kind, s.m, s.ctaGroup, m, group);
-            g.elements.push_back({m, group, group, {0, at.lane, at.column, at.lowBit}, std::nullopt});
+            g.elements.push_back({static_cast<std::int16_t>(m),
+                                  static_cast<std::int16_t>(group),
+                                  static_cast<std::int16_t>(group),
+                                  {0, at.lane, at.column, at.lowBit}});
         }
     return g;
 }
@@ -529,14 +537,16 @@ Diagram buildTensorMemoryDiagram(const Instruction& in, const TensorMemoryOption
     g.colName = a ? "k" : "n";
     g.elementBits = bits;
     g.elements.reserve(static_cast<std::size_t>(shape.m * width));
+    if (o.params.access)
+        g.holders.reserve(static_cast<std::size_t>(shape.m * width));
     for (int m = 0; m < shape.m; ++m)
         for (int k = 0; k < width; ++k) {
-            TmemElement e{m, k, k, a ? tmem::placeA(shape, m, k, bits) : tmem::placeD(shape, m, k),
-                          std::nullopt};
+            g.elements.push_back({static_cast<std::int16_t>(m), static_cast<std::int16_t>(k),
+                                  static_cast<std::int16_t>(k),
+                                  a ? tmem::placeA(shape, m, k, bits) : tmem::placeD(shape, m, k)});
             if (o.params.access)
-                e.holder = a ? tmem::whoHoldsA(shape, *o.params.access, m, k, bits)
-                             : tmem::whoHoldsD(shape, *o.params.access, m, k);
-            g.elements.push_back(e);
+                g.holders.push_back(a ? tmem::whoHoldsA(shape, *o.params.access, m, k, bits)
+                                      : tmem::whoHoldsD(shape, *o.params.access, m, k));
         }
     int columns = 1;
     for (const TmemElement& e : g.elements)

@@ -199,9 +199,9 @@ double baselineOffset(double h, double font) {
     return std::round(h / 2 + font * 0.35);
 }
 
-// Whether a run of cells ending at `end` meets the next cell starting at `start`: cell rectangles are floats
-// (DiagramCell::rect), so a sum of widths meets the next x to within a float's step, far under the hundredth
-// the writer rounds to.
+// Whether a run of cells ending at `end` meets the next cell starting at `start`: cell sizes are floats
+// (DiagramCell::rect), so a sum of widths meets the next corner to within a float's step, far under the
+// hundredth the writer rounds to.
 bool touches(double end, double start) {
     return std::fabs(start - end) < 1e-3;
 }
