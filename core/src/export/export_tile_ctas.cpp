@@ -2,6 +2,7 @@
 // docs/tiles.md#tiles-of-tcgen05mma-atoms).
 #include "export/export_tile_ctas.hpp"
 
+#include "lanemap/diagram_pair.hpp"
 #include "lanemap/diagram_tmem.hpp"
 #include "lanemap/query.hpp"
 #include "lanemap/svg.hpp"
@@ -157,34 +158,10 @@ bool exportTileOverCtas(const Instruction& in, ExportFormat format, const Export
 }
 
 void appendCtaSharedMemory(Diagram& d, const Instruction& in, Palette palette) {
-    const tmem::MmaShape* mma = tmem::mmaOf(in);
-    if (!mma || !in.family || !in.family->sharedOperand)
-        return;
-    const int ctas = mma->ctaGroup;
-    for (const Operand operand : {Operand::A, Operand::B}) {
-        if (in.placement(Space::TensorMemory,
-                         operand)) // A in Tensor Memory (--st): not read from shared memory
-            continue;
-        Placement part;
-        std::string error;
-        if (!in.family->sharedOperand(in, operand, in.params.smem.value_or(smem::Choice{}), 0, 0, part,
-                                      error) ||
-            !part.shared())
-            continue;
-        const smem::SharedOperand& op = *part.shared();
-        const bool a = operand == Operand::A;
-        const int count = a ? op.rows : op.cols;
-        for (int cta = 0; cta < ctas; ++cta) {
-            SharedMemoryDiagramOptions o;
-            o.palette = palette;
-            o.cta = cta;
-            o.part = ctas == 1 ? "all of " + std::string(toString(operand))
-                               : std::string(a ? "rows " : "columns ") + std::to_string(cta * count) + ".." +
-                                     std::to_string(cta * count + count - 1) + " of " +
-                                     std::string(toString(operand)) + " (cta_group::2)";
-            appendSharedMemory(d, op, o);
-        }
-    }
+    SharedMemoryDiagramOptions o;
+    o.palette = palette;
+    for (const Operand operand : {Operand::A, Operand::B})
+        lanemap::appendCtaSharedMemory(d, in, operand, o);
 }
 
 } // namespace lanemap::detail
