@@ -44,8 +44,8 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr const char* kAtomLayoutHelp =
-    "Tile the MMA atom over warps (wgmma: warpgroups) along M, N, K, in CuTe's notation: (2,2,1) or "
-    "(2,2,1):(2,1,0) (docs/tiles.md)";
+    "Tile the MMA atom over warps (wgmma: warpgroups; tcgen05.mma: the CTAs of a cluster) along M, N, K, in "
+    "CuTe's notation: (2,2,1) or (2,2,1):(2,1,0) (docs/tiles.md)";
 constexpr const char* kPermutationHelp = "The tile's permutation per mode M,N,K in CuTe's notation, e.g. "
                                          "_32,(_8,_2,_2):(_1,_16,_8),_16 ('_': none); "
                                          "its sizes set the tile";
@@ -576,8 +576,9 @@ int cmdWhat(const std::string& spec, const Number& lane, const std::optional<Num
 }
 
 // what SPEC --cta C: what one CTA of a tcgen05.mma's group holds (docs/reference/queries.md).
-int cmdWhatCta(const std::string& spec, const Number& cta, bool json, std::ostream& out, std::ostream& err) {
-    const std::shared_ptr<const Instruction> in = queryInstance(spec, std::nullopt, err);
+int cmdWhatCta(const std::string& spec, const Number& cta, const std::optional<tile::TileLayout>& tile,
+               bool json, std::ostream& out, std::ostream& err) {
+    const std::shared_ptr<const Instruction> in = queryInstance(spec, tile, err);
     if (!in)
         return Usage;
     std::string error;
@@ -1077,8 +1078,8 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
             ->type_name("INT");
         what->add_option(
                 "--cta", queryCta,
-                "tcgen05.mma: what CTA C of the pair holds (rows of A and D, columns of B), not with "
-                "--lane")
+                "tcgen05.mma: what CTA C of the pair (of a tile: of the cluster) holds (rows of A and D, "
+                "columns of B), not with --lane")
             ->type_name("INT");
         what->add_option("--register", queryRegister, "Only this register")->type_name("INT");
         what->add_flag("--json", queryJson, "JSON instead of text");
@@ -1228,13 +1229,14 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     }
     if (what->parsed()) {
         if (given(what, "--cta")) {
-            if (given(what, "--lane") || given(what, "--register") || tileLayout) {
-                err << "lanemap-cli: what --cta names a CTA of a tcgen05.mma's pair; it takes --json, not "
-                       "--lane, --register or a tile; see lanemap-cli what --help\n";
+            if (given(what, "--lane") || given(what, "--register")) {
+                err << "lanemap-cli: what --cta names a CTA of a tcgen05.mma's pair (or of a tile of them, "
+                       "--atom-layout); it takes --json, not --lane or --register; see lanemap-cli what "
+                       "--help\n";
                 return Usage;
             }
             const std::optional<Number> cta = readNumber("--cta", queryCta, err);
-            return cta ? cmdWhatCta(querySpec, *cta, queryJson, out, err) : Usage;
+            return cta ? cmdWhatCta(querySpec, *cta, tileLayout, queryJson, out, err) : Usage;
         }
         if (!given(what, "--lane")) {
             err << "lanemap-cli: what needs --lane L (--thread T), or --cta C for a tcgen05.mma; see "

@@ -10,6 +10,7 @@
 #include "lanemap/evidence.hpp"
 #include "lanemap/model.hpp"
 #include "lanemap/selection.hpp"
+#include "lanemap/tile_ctas.hpp"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -118,9 +119,13 @@ void InstructionHeader::setVerdictLine(const QString& text) {
 void InstructionHeader::showFacts(const Instruction& in) {
     m_title->setText(specText(in)); // a tcgen05.mma entry stands for every N: the title names the one drawn
     m_ptx->setText(QString::fromStdString(in.ptx));
+    // A tile of tcgen05.mma atoms is held by the CTAs of a cluster (lanemap/tile_ctas.hpp), not by threads.
+    const bool ctas = tile::overCtas(in);
     m_facts->setText(tr("%1 (%2) · %3 · min <b>sm_%4</b> · PTX ISA 9.1 <a href='%5'>§%6</a>")
-                         .arg(in.threads == 1 ? tr("1 thread") : tr("%1 threads").arg(in.threads))
-                         .arg(qs(toString(in.scope)))
+                         .arg(ctas              ? tr("%1 CTAs").arg(in.tile->threads)
+                              : in.threads == 1 ? tr("1 thread")
+                                                : tr("%1 threads").arg(in.threads))
+                         .arg(ctas ? tr("cluster") : qs(toString(in.scope)))
                          .arg(QString::fromStdString(shapeName(in)))
                          .arg(in.minSm)
                          .arg(manualUrl(qs(in.anchor)), qs(in.section)));

@@ -244,7 +244,7 @@ TEST(CliHostileArguments, QueriesOfATcgen05MmaSayWhereDIs) {
     EXPECT_NE(cta.out.find("D rows 128..255 (its 128x256): Tensor Memory lanes 0..127, columns 0..255"),
               std::string::npos)
         << cta.out;
-    expectOneLineError({"what", spec, "--cta", "0", "--lane", "3"}, "not --lane, --register or a tile");
+    expectOneLineError({"what", spec, "--cta", "0", "--lane", "3"}, "not --lane or --register");
     expectOneLineError({"what", spec, "--cta", "2"}, "CTA 2 is outside");
     expectOneLineError({"what", "mma.m16n8k16.f16", "--cta", "0"}, "give --lane or --thread");
 }

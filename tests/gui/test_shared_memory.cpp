@@ -55,6 +55,41 @@ bool hasText(const Diagram& d, const std::string& needle) {
     return false;
 }
 
+// A tcgen05.mma reads A and B from the shared memory of each CTA of its pair: the pane draws each CTA's part,
+// titled with the CTA and its rows (A) or columns (B), every tooltip naming the CTA; the export carries them.
+TEST(SharedMemoryPane, Tcgen05ShowsEachCtasPartOfAAndB) {
+    Window w;
+    ASSERT_TRUE(w->openSpec(QStringLiteral("tcgen05.mma.cta_group::2.kind::f16.m128n64")));
+    SharedMemoryPane* pane = paneOf<SharedMemoryPane>(*w);
+    ASSERT_NE(pane, nullptr) << paneLabels(*w).join(QLatin1Char(',')).toStdString();
+    EXPECT_TRUE(pane->title()->text().contains(QStringLiteral("B in shared memory")))
+        << pane->title()->text().toStdString();
+    EXPECT_TRUE(pane->title()->text().contains(QStringLiteral("16 × 32, in 2 CTAs")))
+        << pane->title()->text().toStdString();
+    const Diagram* d = pane->view()->diagram();
+    ASSERT_NE(d, nullptr);
+    EXPECT_TRUE(hasText(*d, "CTA 0: columns 0..31 of B (cta_group::2)"));
+    EXPECT_TRUE(hasText(*d, "CTA 1: columns 32..63 of B (cta_group::2)"));
+    // The second CTA's grid: its element (k 0, n 0) is B[0][32]; the tooltip names CTA 1 and the byte.
+    const DiagramPanel* second = nullptr;
+    for (const DiagramPanel& p : d->panels)
+        if (p.kind == PanelKind::SharedMemory && p.name == "CTA 1 B")
+            second = &p;
+    ASSERT_NE(second, nullptr);
+    const int cell = cellIn(*second, 0, 0);
+    ASSERT_GE(cell, 0);
+    const std::string tip = d->tooltip(d->cells[static_cast<std::size_t>(cell)]);
+    EXPECT_EQ(tip.rfind("CTA 1 B k0 n0 \u00b7 0x0", 0), 0u) << tip;
+    // A: each CTA's 64 rows.
+    pane->setOperand(Operand::A);
+    d = pane->view()->diagram();
+    EXPECT_TRUE(hasText(*d, "CTA 1: rows 64..127 of A (cta_group::2)"));
+    EXPECT_TRUE(named<QComboBox>(*w, "smemOperand")->isEnabled());
+    Diagram exported;
+    pane->addToExport(exported);
+    EXPECT_TRUE(hasText(exported, "CTA 0: rows 0..63 of A (cta_group::2)"));
+}
+
 TEST(SharedMemoryPane, WgmmaShowsBWithAddressesChunksAndTheDescriptor) {
     Window w;
     ASSERT_TRUE(w->openSpec(QStringLiteral("wgmma.m64n8k16.f16")));

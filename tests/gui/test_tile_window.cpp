@@ -126,3 +126,40 @@ TEST(TileWindow, ColouredByThreadNeighbouringWarpsDiffer) {
 } // namespace
 
 } // namespace test_tile_window
+
+namespace test_tile_window {
+namespace {
+
+// A tile of tcgen05.mma atoms opens over the CTAs of a cluster: the header counts CTAs, not threads, and the
+// Tensor Memory pane draws D per CTA, each CTA's 128 lanes under the previous one's.
+TEST(TileWindow, ATileOfTcgen05AtomsShowsDPerCtaOfTheCluster) {
+    Window w;
+    std::string error;
+    const std::optional<tile::TileLayout> t = tile::parseTileLayout("(2,1,1)", "", error);
+    ASSERT_TRUE(t) << error;
+    QString why;
+    ASSERT_TRUE(w->openSpec(QStringLiteral("tcgen05.mma.cta_group::2.kind::f16.m128n32"), &why, t))
+        << why.toStdString();
+    QApplication::processEvents();
+    ASSERT_TRUE(w->instruction()->tile);
+    EXPECT_EQ(w->instruction()->tile->threads, 4);
+    const QString facts = named<QLabel>(*w, "facts")->text();
+    EXPECT_TRUE(facts.startsWith(QStringLiteral("4 CTAs (cluster)"))) << facts.toStdString();
+    TensorMemoryPane* pane = paneOf<TensorMemoryPane>(*w);
+    ASSERT_NE(pane, nullptr);
+    const Diagram& d = *pane->view()->diagram();
+    ASSERT_FALSE(d.panels.empty());
+    EXPECT_EQ(d.panels.front().rows, 4 * 128);
+    // D(128,0) is the second pair's: CTA 2, its lane 0 (layout B of M = 128: 64 rows per CTA).
+    bool found = false;
+    for (const DiagramCell& c : d.cells)
+        if (c.panel == 0 && c.element == 128 && c.bitLo == 0) {
+            EXPECT_EQ(c.matrix, 2);
+            EXPECT_NE(d.tooltip(c).find("CTA 2 lane 0 column 0"), std::string::npos) << d.tooltip(c);
+            found = true;
+        }
+    EXPECT_TRUE(found);
+}
+
+} // namespace
+} // namespace test_tile_window

@@ -99,8 +99,9 @@ TEST(PanePlan, TheSpacesOfThePlacementsDecideThePanes) {
                                               {Space::Registers, "metadata+e"}}));
     EXPECT_EQ(plan("wgmma.m64n64k16.f16"),
               (P{{Space::Registers, "A"}, {Space::Registers, "D"}, {Space::SharedMemory, ""}}));
-    EXPECT_EQ(plan("tcgen05.mma.cta_group::1.kind::f16.m128n64"), (P{{Space::TensorMemory, ""}}))
-        << "D in Tensor Memory; its tcgen05.ld is drawn with it";
+    EXPECT_EQ(plan("tcgen05.mma.cta_group::1.kind::f16.m128n64"),
+              (P{{Space::TensorMemory, ""}, {Space::SharedMemory, ""}}))
+        << "D in Tensor Memory, its tcgen05.ld drawn with it; A and B in each CTA's shared memory";
     EXPECT_EQ(plan("tcgen05.ld.32x32b.x2"), (P{{Space::Registers, "D"}}));
     EXPECT_EQ(plan("ldmatrix.m8n8.x4.b16"), (P{{Space::Registers, "D"}}));
 }

@@ -8,6 +8,8 @@
 #include "tensor_memory_pane.hpp"
 #include "view_state.hpp"
 
+#include "lanemap/diagram_pair.hpp"
+
 #include <QResizeEvent>
 #include <QScrollBar>
 #include <QSplitter>
@@ -71,6 +73,9 @@ std::vector<PaneKey> PaneArea::planFor(const std::shared_ptr<const Instruction>&
             break;
         case Space::TensorMemory:
             add({Space::TensorMemory, {}, DiagramPart::Whole});
+            // Its A and B are read from the shared memory of each CTA of its group, through descriptors.
+            if (ctaParts(*instance, Operand::B))
+                add({Space::SharedMemory, {}, DiagramPart::Whole});
             break;
         case Space::Global:
             break; // no pane draws global memory yet

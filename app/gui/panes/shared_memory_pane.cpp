@@ -5,6 +5,7 @@
 #include "gui_text.hpp"
 #include "view_state.hpp"
 
+#include "lanemap/diagram_pair.hpp"
 #include "lanemap/smem.hpp"
 
 #include <QClipboard>
@@ -113,7 +114,7 @@ const smem::SharedOperand* SharedMemoryPane::tile() const {
     for (const Placement& p : m_instance->placements)
         if (p.space() == Space::SharedMemory)
             return p.shared();
-    return nullptr;
+    return m_parts ? &m_parts->part : nullptr;
 }
 
 void SharedMemoryPane::setOperand(Operand operand) {
@@ -152,12 +153,27 @@ const Placement* SharedMemoryPane::placement() const {
 }
 
 void SharedMemoryPane::rebuild() {
+    // A tcgen05.mma reads A and B from the shared memory of each CTA of its group: one part per CTA.
+    m_parts.reset();
+    if (m_instance && !placement()) {
+        std::optional<CtaParts> parts = ctaParts(*m_instance, m_operand);
+        if (!parts) // A in Tensor Memory: B
+            parts = ctaParts(*m_instance, Operand::B);
+        if (parts)
+            m_parts = std::make_shared<const CtaParts>(std::move(*parts));
+    }
     const smem::SharedOperand* shared = tile();
     SharedMemoryDiagramOptions o;
     o.palette = state().palette();
     o.addressGrid = m_show != Show::Memory;
     o.memoryMap = m_show != Show::Addresses;
-    if (shared) {
+    if (m_parts) {
+        Diagram d;
+        d.title = d.spec = m_instance->spec;
+        d.palette = o.palette;
+        appendCtaSharedMemory(d, *m_instance, m_parts->part.operand, o);
+        setPicture(std::make_shared<const Diagram>(std::move(d)));
+    } else if (shared) {
         setPicture(std::make_shared<const Diagram>(buildSharedMemoryDiagram(*shared, o)));
     } else if (const Placement* p = placement()) {
         // A placement stated cell by cell (a TMA box), with its global placement's holes drawn as fill.
@@ -181,7 +197,9 @@ void SharedMemoryPane::updateTools() {
     select(m_operandBox, static_cast<int>(shared ? shared->operand : m_operand));
     // Operand and major-ness choose among a wgmma's operand tiles; a placement stated cell by cell has one.
     m_operandBox->setEnabled(shared != nullptr);
-    m_majorBox->setEnabled(shared != nullptr);
+    // A tcgen05.mma's parts are K-major with the 128B swizzle (the layout `where` names): no pickers.
+    m_majorBox->setEnabled(shared != nullptr && !m_parts);
+    m_swizzleBox->setEnabled(!m_parts);
     select(m_majorBox, static_cast<int>(c.major));
     select(m_swizzleBox, static_cast<int>(c.swizzle));
     select(m_showBox, static_cast<int>(m_show));
@@ -197,7 +215,9 @@ void SharedMemoryPane::updateTools() {
     std::string why;
     const bool mn = !smem::operands(*m_instance, smem::Choice{smem::Major::MN, c.swizzle}, why).empty();
     offer(m_majorBox, 1, mn, QString::fromStdString(why));
-    offer(m_operandBox, 1, m_instance->placement(Space::SharedMemory, Operand::A) != nullptr,
+    offer(m_operandBox, 1,
+          m_instance->placement(Space::SharedMemory, Operand::A) != nullptr ||
+              (m_parts && ctaParts(*m_instance, Operand::A)),
           tr("This form reads A from registers"));
     m_copyDescriptor->setVisible(shared != nullptr); // a TMA box has no descriptor to copy
     if (shared) {
@@ -245,8 +265,12 @@ QSizeF SharedMemoryPane::splitSize(const QSizeF& aSize) const {
 }
 
 void SharedMemoryPane::addToExport(Diagram& diagram) const {
-    // The operand the pane shows, under the register operands.
-    if (const smem::SharedOperand* shared = tile()) {
+    // The operand the pane shows, under the register operands (a tcgen05.mma's: each CTA's part).
+    if (m_parts) {
+        SharedMemoryDiagramOptions o;
+        o.palette = state().palette();
+        appendCtaSharedMemory(diagram, *m_instance, m_parts->part.operand, o);
+    } else if (const smem::SharedOperand* shared = tile()) {
         SharedMemoryDiagramOptions o;
         o.palette = state().palette();
         appendSharedMemory(diagram, *shared, o);
@@ -266,6 +290,14 @@ QString SharedMemoryPane::heading() const {
             return tr("<b>shared memory</b> &nbsp;%1").arg(qs(p->presentation().extentTitle).toHtmlEscaped());
     if (!m_instance || !shared)
         return label();
+    if (m_parts)
+        return tr("<b>%1 in shared memory</b> &nbsp;each CTA's part, %2 × %3, in %4 CTA%5; memory: 128-byte "
+                  "lines")
+            .arg(qs(toString(shared->operand)))
+            .arg(shared->rows)
+            .arg(shared->cols)
+            .arg(m_parts->ctas)
+            .arg(m_parts->ctas == 1 ? QString() : QStringLiteral("s"));
     const Instruction& in = *m_instance;
     return shared->operand == Operand::B
                ? tr("<b>B in shared memory</b> &nbsp;rows K = %1, columns N = %2; memory: 128-byte lines")

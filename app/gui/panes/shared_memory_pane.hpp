@@ -3,14 +3,20 @@
 // the instance's major-ness and swizzle — the byte address of each element (the first of each 16-byte chunk
 // labelled), the 128-byte lines with each chunk where the swizzle put it, or both — and the matrix descriptor
 // that says so. Its tools pick the operand and what is drawn (a view of this pane) and the major-ness and
-// swizzle (parameters of the instance). Hovering an element lights its chunk, in this pane only.
+// swizzle (parameters of the instance). Hovering an element lights its chunk, in this pane only. A
+// tcgen05.mma's A and B are drawn once per CTA of its group, each CTA's part titled with it.
 
 #include "pane.hpp"
+
+#include <memory>
 
 class QComboBox;
 class QLabel;
 class QToolButton;
 
+namespace lanemap {
+struct CtaParts;
+}
 namespace lanemap::smem {
 struct SharedOperand;
 struct Choice;
@@ -65,6 +71,9 @@ class SharedMemoryPane : public Pane {
     QComboBox* m_showBox = nullptr;
     QToolButton* m_copyDescriptor = nullptr;
     QLabel* m_note = nullptr;
+    // A tcgen05.mma's operand, drawn once per CTA of its group (lanemap/diagram_pair.hpp): it has no
+    // placement in shared memory of its own (its D is in Tensor Memory), each CTA holds a part.
+    std::shared_ptr<const CtaParts> m_parts;
 };
 
 } // namespace lanemap::gui

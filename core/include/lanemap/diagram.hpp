@@ -404,6 +404,11 @@ struct SharedMemoryDiagramOptions {
     Palette palette = Palette::Default;
     bool addressGrid = true; // the element grid with byte addresses
     bool memoryMap = true;   // the 128-byte lines
+    // Whose part of the operand it is (a tcgen05.mma's CTA of a pair, appendSharedMemory): the title names
+    // the CTA and `part` ("rows 64..127 of A"), and the panels' names the CTA, so that every tooltip does
+    // ("CTA 1 A m5 k3 · 0x1a2 · ...": m and k count in the CTA's part). -1: one CTA's operand, unnamed.
+    int cta = -1;
+    std::string part;
 };
 
 // The picture of one shared-memory operand (smem::operands gives them for a wgmma variant).

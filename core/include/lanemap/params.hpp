@@ -70,8 +70,9 @@ struct Params {
     std::string target;
     // What only the variant's family reads (its own grammar sets it; FamilyParams above).
     FamilyParams family;
-    // A tile of the atom (mma, mma.sp, wgmma, wgmma.sp): its atom layout and permutations (lanemap/tile.hpp);
-    // nullopt: the one instruction.
+    // A tile of the atom (mma, mma.sp, wgmma, wgmma.sp over warps; tcgen05.mma over the CTAs of a cluster,
+    // lanemap/tile_ctas.hpp): its atom layout and permutations (lanemap/tile.hpp); nullopt: the one
+    // instruction.
     std::optional<tile::TileLayout> tile;
 
     // Whether they name one view of a tcgen05.mma (an N, an access, a block scale, or A): an instance of

@@ -5,6 +5,7 @@
 
 #include "lanemap/model.hpp"
 
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -43,6 +44,12 @@ struct PairHolding {
     std::uint32_t address = 0;                      // shared memory: byte from a 1024-byte aligned base
     int bit = 0;
     std::string layout; // shared memory: "K-major, 128B swizzle"
+    // A tile of tcgen05.mma atoms (lanemap/tile_ctas.hpp): the CTA counts over the cluster, the atom's place
+    // in the atom layout and its CTA of the pair, CuTe's value index; first/count are unused (a permutation
+    // scatters a CTA's rows).
+    bool tile = false;
+    int atomCta = 0, value = 0;
+    std::array<int, 3> atom{};
 };
 
 struct WhereAnswer {
@@ -70,6 +77,9 @@ struct CtaPart {
     int laneLo = 0, laneHi = 0, columnLo = 0, columnHi = 0; // Tensor Memory
     std::uint32_t bytes = 0; // shared memory: the part's footprint from a 1024-byte aligned base
     std::string layout;      // shared memory: "K-major, 128B swizzle"
+    // A tile of tcgen05.mma atoms: the rows (A, D) or columns (B) of the tile the CTA holds, as runs
+    // [first, last] (a permutation scatters them); first/last span them.
+    std::vector<std::pair<int, int>> runs;
 };
 struct CtaAnswer {
     int cta = 0, ctas = 1;

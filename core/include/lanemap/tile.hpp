@@ -4,6 +4,8 @@
 // (Params::tile), and its instance is a composition of the atom's placements: every register operand of the
 // atom becomes one of the tile, whose threads are the CTA's. Nothing downstream learns a new dialect: the
 // tile's operands are register fragments like the atom's (lanemap/fragment.hpp), placed in Space::Registers.
+// A tcgen05.mma atom, whose D is in Tensor Memory, is tiled over the CTAs of a cluster instead
+// (lanemap/tile_ctas.hpp): the same notation and facts, CTAs for threads.
 //
 // The semantics are CuTe's (checked against CuTe itself by tests/core/test_tile.cpp):
 //   thread  t = v + T * w, where v is the atom's thread (T threads: 32, or 128 for wgmma) and w = L(wm, wn,
@@ -82,8 +84,8 @@ struct TileFacts {
     std::array<int, 3> atomShape{};      // the atom's M, N, K
     std::array<int, 3> atomsPerMode{};   // the atom layout's shape: warps (warpgroups) along M, N, K
     std::array<int, 3> extent{};         // the tile's M, N, K
-    int atomThreads = 32;                // 32 (a warp) or 128 (a warpgroup)
-    int threads = 0;                     // the CTA's threads
+    int atomThreads = 32;                // 32 (a warp) or 128 (a warpgroup); tcgen05.mma: 1 or 2 CTAs
+    int threads = 0;                     // the CTA's threads; tcgen05.mma: the cluster's CTAs
     std::string atomLayout, permutation; // as CuTe writes them
     std::string cutlassAtom; // CUTLASS's name of the atom ("SM80_16x8x16_F32F16F16F32_TN"); "": none
 };

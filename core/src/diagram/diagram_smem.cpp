@@ -636,14 +636,19 @@ std::size_t sharedMemoryCellCount(const smem::SharedOperand& op, const SharedMem
 void appendSharedMemory(Diagram& d, const smem::SharedOperand& op, const SharedMemoryDiagramOptions& opt) {
     const DiagramMetrics& mt = d.metrics;
     double y = d.height;
-    const std::string title = std::string(toString(op.operand)) +
-                              " in shared memory: " + std::string(toString(op.layout.major())) + "-major, " +
-                              std::string(toString(op.layout.swizzle())) + " swizzle";
+    const std::string title =
+        (opt.cta >= 0 ? "CTA " + std::to_string(opt.cta) + ": " + opt.part + ", " : std::string()) +
+        std::string(toString(op.operand)) + " in shared memory: " + std::string(toString(op.layout.major())) +
+        "-major, " + std::string(toString(op.layout.swizzle())) + " swizzle";
     addText(d, mt.margin, y + mt.panelTitleFont + 4, title, mt.titleFont - 2, TextRole::PanelTitle,
             TextAnchor::Start, true);
     d.caption.push_back(title + "; descriptor: " + smem::describe(op.layout.descriptor()));
     y += mt.titleFont + 10;
+    const std::size_t firstPanel = d.panels.size();
     layoutSharedOperand(d, op, opt, mt.margin, y, d.threads);
+    if (opt.cta >= 0) // every tooltip of the part names its CTA
+        for (std::size_t i = firstPanel; i < d.panels.size(); ++i)
+            d.panels[i].name = "CTA " + std::to_string(opt.cta) + " " + d.panels[i].name;
     rebuildHoverIndex(d);
 }
 

@@ -9,6 +9,7 @@
 
 #include "diagram/diagram_tmem_text.hpp"
 #include "lanemap/tcgen05_tmem_tables.hpp"
+#include "lanemap/tile_ctas.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -612,7 +613,73 @@ tmem::View viewOf(const Instruction& in) {
     return tmem::View{shapeOf(in, o), o.params.access, o.params.blockScale};
 }
 
+namespace {
+
+// A tile of tcgen05.mma atoms (lanemap/tile_ctas.hpp): D per CTA of the cluster, each CTA's 128 lanes under
+// the previous one's, every cell naming the D(m,n) of the tile it holds.
+Diagram buildTileOverCtasDiagram(const Instruction& in, Palette palette) {
+    const Placement* tm = in.placement(Space::TensorMemory, Operand::D);
+    if (!tm)
+        throw std::invalid_argument(tile::nameOf(in) + " has no D in Tensor Memory");
+    const int ctas = in.tile->threads;
+    Diagram d;
+    d.title = tile::nameOf(in);
+    d.spec = in.spec;
+    d.ptx = std::string(in.ptx);
+    d.section = std::string(in.section);
+    d.anchor = std::string(in.anchor);
+    d.scope = Scope::Warpgroup;
+    d.threads = tmem::kLanes;
+    d.palette = palette;
+    d.caption.push_back(tile::factLine(*in.tile));
+    d.caption.push_back("CuTe's make_tiled_mma over an SM100 atom, whose \"threads\" are CTAs: CTA c = v + " +
+                        std::to_string(in.tile->atomThreads) +
+                        " x L(m, n, k), v the CTA of the atom's pair, L the atom layout");
+    d.caption.push_back("D of each CTA in its own Tensor Memory; A and B in its shared memory: lanemap-cli "
+                        "where, what --cta, export --format json");
+    Grid g;
+    g.operands = Operand::D;
+    g.operand = "D";
+    g.label = "D";
+    g.rowName = "m";
+    g.colName = "n";
+    g.elementBits = 32;
+    int columns = 1;
+    for (int m = 0; m < tm->rows(); ++m)
+        for (int n = 0; n < tm->cols(); ++n)
+            for (const Holding& h : tm->at(m, n)) {
+                const TmemCell& c = std::get<TmemCell>(h.at);
+                g.elements.push_back(
+                    TmemElement{m, n, n, tmem::Placement{c.cta, c.lane, c.column, c.bitLo}, std::nullopt});
+                columns = std::max(columns, c.column + 1);
+            }
+    g.title = "D in Tensor Memory  " + std::to_string(ctas) + " CTAs x " + std::to_string(tmem::kLanes) +
+              " lanes x " + std::to_string(columns) + " columns";
+    g.subtitle = "rows: CTA, then TMEM lane; columns: TMEM column (32 bits each); a cell names the D(m,n) of "
+                 "the tile it holds";
+    g.source = "D(m,n): the atom's data-path layout (" + std::string(in.section) +
+               ") in the CTA the tile "
+               "gives it; " +
+               std::string(kNotOnHardware);
+    const DiagramMetrics& mt = d.metrics;
+    const double x0 = mt.margin;
+    double y = mt.margin + mt.titleFont;
+    addText(d, x0, y, d.title, mt.titleFont, TextRole::Title, TextAnchor::Start, true);
+    for (const std::string& line : d.caption) {
+        y += mt.noteFont + 6;
+        addText(d, x0, y, line, mt.noteFont, TextRole::Caption);
+    }
+    y += mt.gap;
+    addTmemPanel(d, g, ctas, x0, y + mt.panelTitleFont, palette, true);
+    rebuildHoverIndex(d);
+    return d;
+}
+
+} // namespace
+
 Diagram buildTensorMemoryDiagram(const Instruction& in, Palette palette) {
+    if (tile::overCtas(in))
+        return buildTileOverCtasDiagram(in, palette);
     TensorMemoryOptions o = viewOptionsOf(in.params); // what the instance's parameters ask for
     o.palette = palette;
     return buildTensorMemoryDiagram(in, o);

@@ -9,6 +9,8 @@
 #include "lanemap/svg.hpp"
 
 #include "export/export_placement.hpp"
+#include "export/export_tile_ctas.hpp"
+#include "lanemap/tile_ctas.hpp"
 
 #include <array>
 #include <stdexcept>
@@ -102,9 +104,13 @@ bool exportTensorMemory(const Instruction& in, ExportFormat format, const Export
         case ExportFormat::Text:
             document = tmem::viewText(viewOf(in));
             return true;
-        case ExportFormat::Svg:
-            document = toSvg(buildTensorMemoryDiagram(in, options.palette));
+        case ExportFormat::Svg: {
+            // D (or A) in Tensor Memory, then each CTA's A and B in its shared memory.
+            Diagram diagram = buildTensorMemoryDiagram(in, options.palette);
+            detail::appendCtaSharedMemory(diagram, in, options.palette);
+            document = toSvg(diagram);
             return true;
+        }
         case ExportFormat::Html:
             document = htmlPage(in);
             return true;
@@ -123,6 +129,9 @@ bool exportTensorMemory(const Instruction& in, ExportFormat format, const Export
 
 bool exportInstruction(const Instruction& in, ExportFormat format, const ExportOptions& options,
                        std::string& document, std::string& error) {
+    // A tile of tcgen05.mma atoms is held by the CTAs of a cluster: documents of its own.
+    if (tile::overCtas(in))
+        return detail::exportTileOverCtas(in, format, options, document, error);
     // A view of a tcgen05.mma has documents of its own; the catalog entry, which stands for every N, is
     // described like any instruction (export --all).
     if (in.hasSpace(Space::TensorMemory) && in.params.namesTensorMemoryView())

@@ -2,6 +2,7 @@
 
 #include "lanemap/excerpt.hpp"
 #include "lanemap/smem.hpp"
+#include "lanemap/tile_ctas.hpp"
 #include "lanemap/tmem.hpp"
 #include "model/tile_json.hpp"
 
@@ -217,6 +218,117 @@ std::optional<WhereAnswer> wherePair(const Instruction& in, const Placement& ten
     return answer;
 }
 
+// `where` of a tile of tcgen05.mma atoms: every CTA of the cluster that holds the element, and where in it.
+std::optional<WhereAnswer> whereOverCtas(const Instruction& in, Operand operand, int row, int col,
+                                         std::string& error) {
+    WhereAnswer answer{operand, row, col, {}, {}, {}};
+    const Placement* placed = operand == Operand::D ? in.placement(Space::TensorMemory, operand)
+                                                    : in.placement(Space::SharedMemory, operand);
+    if (!placed) {
+        error = "no operand " + std::string(toString(operand)) + " in " + tile::nameOf(in) +
+                "; valid operands: A, B, D";
+        return std::nullopt;
+    }
+    const std::string name = std::string(toString(operand)) + " (" + std::to_string(placed->rows()) + "x" +
+                             std::to_string(placed->cols()) + ")";
+    if (!inRange(row, placed->rows(), "row", name, error) ||
+        !inRange(col, placed->cols(), "column", name, error))
+        return std::nullopt;
+    const std::optional<smem::SharedOperand> part =
+        operand == Operand::D ? std::nullopt : tile::ctaPart(in, operand);
+    for (const tile::CtaHolding& h : tile::ctaHolders(in, operand, row, col)) {
+        PairHolding p;
+        p.operand = operand;
+        p.tile = true;
+        p.cta = h.cta;
+        p.ctas = in.tile->threads;
+        p.atomCta = h.atomCta;
+        p.value = h.value;
+        p.atom = {h.copy.wm, h.copy.wn, h.copy.wk};
+        p.localRow = h.localRow;
+        p.localCol = h.localCol;
+        if (const TmemCell* c = std::get_if<TmemCell>(&h.at)) {
+            p.lane = c->lane;
+            p.column = c->column;
+            p.bitLo = c->bitLo;
+            p.bits = c->bits;
+        } else if (const SmemByte* b = std::get_if<SmemByte>(&h.at)) {
+            p.space = Space::SharedMemory;
+            p.address = b->address;
+            p.bit = b->bitLo;
+            if (part)
+                p.layout = std::string(smem::toString(part->layout.major())) + "-major, " +
+                           std::string(smem::toString(part->layout.swizzle())) + " swizzle";
+        }
+        answer.pair.push_back(p);
+    }
+    return answer;
+}
+
+// `what --cta` of a tile of tcgen05.mma atoms: the rows (A, D) or columns (B) of the tile CTA `cta` holds,
+// read from the tile's placements, whose holdings name their CTA.
+std::optional<CtaAnswer> whatCtaOverCtas(const Instruction& in, int cta, std::string& error) {
+    CtaAnswer answer;
+    answer.cta = cta;
+    answer.ctas = in.tile->threads;
+    if (!inRange(cta, answer.ctas, "CTA",
+                 tile::nameOf(in) + " (" + std::to_string(answer.ctas) + " CTAs of a cluster)", error))
+        return std::nullopt;
+    for (const Operand operand : {Operand::A, Operand::B, Operand::D}) {
+        const bool d = operand == Operand::D;
+        const Placement* placed = in.placement(d ? Space::TensorMemory : Space::SharedMemory, operand);
+        if (!placed)
+            continue;
+        CtaPart part;
+        part.operand = operand;
+        part.space = placed->space();
+        part.byColumns = operand == Operand::B;
+        part.laneLo = part.columnLo = 1 << 30;
+        part.laneHi = part.columnHi = -1;
+        const int lines = part.byColumns ? placed->cols() : placed->rows();
+        const int across = part.byColumns ? placed->rows() : placed->cols();
+        std::vector<char> held(static_cast<std::size_t>(lines), 0);
+        for (int i = 0; i < lines; ++i)
+            for (int j = 0; j < across; ++j) {
+                const int r = part.byColumns ? j : i, c = part.byColumns ? i : j;
+                for (const lanemap::Holding& h : placed->at(r, c)) {
+                    if (const TmemCell* cell = std::get_if<TmemCell>(&h.at); cell && cell->cta == cta) {
+                        held[static_cast<std::size_t>(i)] = 1;
+                        part.laneLo = std::min(part.laneLo, cell->lane);
+                        part.laneHi = std::max(part.laneHi, cell->lane);
+                        part.columnLo = std::min(part.columnLo, cell->column);
+                        part.columnHi = std::max(part.columnHi, cell->column);
+                    } else if (const SmemByte* b = std::get_if<SmemByte>(&h.at); b && b->cta == cta)
+                        held[static_cast<std::size_t>(i)] = 1;
+                }
+            }
+        for (int i = 0; i < lines; ++i)
+            if (held[static_cast<std::size_t>(i)]) {
+                if (!part.runs.empty() && part.runs.back().second == i - 1)
+                    part.runs.back().second = i;
+                else
+                    part.runs.push_back({i, i});
+            }
+        if (part.runs.empty())
+            continue;
+        part.first = part.runs.front().first;
+        part.last = part.runs.back().second;
+        int count = 0;
+        for (const auto& [a, b] : part.runs)
+            count += b - a + 1;
+        part.rows = part.byColumns ? across : count;
+        part.cols = part.byColumns ? count : across;
+        if (!d)
+            if (const std::optional<smem::SharedOperand> op = tile::ctaPart(in, operand)) {
+                part.bytes = op->layout.footprintBytes();
+                part.layout = std::string(smem::toString(op->layout.major())) + "-major, " +
+                              std::string(smem::toString(op->layout.swizzle())) + " swizzle";
+            }
+        answer.parts.push_back(part);
+    }
+    return answer;
+}
+
 ordered_json fieldJson(const MetadataUse& m) {
     ordered_json o;
     o["selector"] = m.selector;
@@ -236,6 +348,8 @@ std::string dump(const ordered_json& doc) {
 std::optional<WhereAnswer> where(const Instruction& in, Operand operand, int row, int col,
                                  std::string& error) {
     WhereAnswer answer{operand, row, col, {}, {}, {}};
+    if (tile::overCtas(in))
+        return whereOverCtas(in, operand, row, col, error);
     if (const Placement* tensor = tensorMemoryOf(in))
         return wherePair(in, *tensor, operand, row, col, error);
     if (operand == Operand::Metadata) {
@@ -270,6 +384,14 @@ std::optional<WhereAnswer> where(const Instruction& in, Operand operand, int row
 std::optional<WhatAnswer> what(const Instruction& in, int thread, std::optional<int> reg,
                                std::string& error) {
     const std::string who = in.scope != Scope::Warp ? "thread" : "lane";
+    if (tile::overCtas(in)) {
+        error =
+            tile::nameOf(in) + " is held by " + std::to_string(in.tile->threads) +
+            " CTAs of a cluster, not by threads' registers: `what SPEC --cta C --atom-layout ...` lists what "
+            "CTA C holds (C in 0.." +
+            std::to_string(in.tile->threads - 1) + ")";
+        return std::nullopt;
+    }
     if (inTensorMemory(in, error, "no " + who + " holds an element of it"))
         return std::nullopt;
     if (!inRange(thread, in.threads, who.c_str(), in.spec + " (" + std::to_string(in.threads) + " threads)",
@@ -291,6 +413,8 @@ std::optional<WhatAnswer> what(const Instruction& in, int thread, std::optional<
 }
 
 std::optional<CtaAnswer> whatCta(const Instruction& in, int cta, std::string& error) {
+    if (tile::overCtas(in))
+        return whatCtaOverCtas(in, cta, error);
     const Placement* tensor = tensorMemoryOf(in);
     if (!tensor || !in.family || !in.family->sharedOperand) {
         error = "--cta names a CTA of a tcgen05.mma's group; " + in.spec +
@@ -558,7 +682,10 @@ std::string pairLine(const PairHolding& p) {
     std::ostringstream s;
     const bool a = p.operand != Operand::B;
     s << "CTA " << p.cta;
-    if (p.ctas > 1)
+    if (p.tile)
+        s << " of " << p.ctas << " (atom (" << p.atom[0] << "," << p.atom[1] << "," << p.atom[2]
+          << "), its CTA " << p.atomCta << "; value " << p.value << ")";
+    else if (p.ctas > 1)
         s << " of the pair (cta_group::" << p.ctas << ": CTA " << p.cta << " holds " << toString(p.operand)
           << "'s " << (a ? "rows " : "columns ") << p.first << ".." << p.first + p.count - 1 << ")";
     else
@@ -574,6 +701,8 @@ std::string pairLine(const PairHolding& p) {
 }
 // A view's name: a tcgen05.mma's with its M and N (the instance's N, not the catalog entry's).
 std::string viewName(const Instruction& in) {
+    if (in.tile)
+        return tile::nameOf(in);
     if (const Placement* tensor = tensorMemoryOf(in))
         return tmem::specOf(tensor->tensor()->mma, true);
     return tile::nameOf(in);
@@ -610,12 +739,18 @@ std::string toText(const Instruction& in, const WhatAnswer& a) {
 std::string toText(const Instruction& in, const CtaAnswer& a) {
     std::ostringstream s;
     s << viewName(in) << "  CTA " << a.cta;
-    if (a.ctas > 1)
+    if (in.tile)
+        s << " of " << a.ctas << " (a cluster)";
+    else if (a.ctas > 1)
         s << " of the pair (cta_group::" << a.ctas << ")";
     s << '\n';
     for (const CtaPart& p : a.parts) {
-        s << "  " << toString(p.operand) << (p.byColumns ? " columns " : " rows ") << p.first << ".."
-          << p.last << " (its " << p.rows << "x" << p.cols << "): ";
+        s << "  " << toString(p.operand) << (p.byColumns ? " columns " : " rows ");
+        if (p.runs.empty())
+            s << p.first << ".." << p.last;
+        for (std::size_t i = 0; i < p.runs.size(); ++i)
+            s << (i ? ", " : "") << p.runs[i].first << ".." << p.runs[i].second;
+        s << " (its " << p.rows << "x" << p.cols << "): ";
         if (p.space == Space::TensorMemory)
             s << "Tensor Memory lanes " << p.laneLo << ".." << p.laneHi << ", columns " << p.columnLo << ".."
               << p.columnHi;
@@ -712,7 +847,12 @@ std::string toJson(const Instruction& in, const WhereAnswer& a) {
         h["space"] = p.space == Space::TensorMemory ? "tensor_memory" : "shared_memory";
         h["cta"] = p.cta;
         h["ctas"] = p.ctas;
-        h[p.operand == Operand::B ? "cta_cols" : "cta_rows"] = {p.first, p.first + p.count - 1};
+        if (p.tile) {
+            h["atom"] = p.atom;
+            h["atom_cta"] = p.atomCta;
+            h["value"] = p.value;
+        } else
+            h[p.operand == Operand::B ? "cta_cols" : "cta_rows"] = {p.first, p.first + p.count - 1};
         h["cta_row"] = p.localRow;
         h["cta_col"] = p.localCol;
         if (p.space == Space::TensorMemory) {
@@ -733,6 +873,8 @@ std::string toJson(const Instruction& in, const WhereAnswer& a) {
 std::string toJson(const Instruction& in, const CtaAnswer& a) {
     ordered_json doc;
     doc["spec"] = viewName(in);
+    if (in.tile)
+        doc["tile"] = tile::tileJson(*in.tile);
     doc["query"] = "what";
     doc["cta"] = a.cta;
     doc["ctas"] = a.ctas;
@@ -742,6 +884,8 @@ std::string toJson(const Instruction& in, const CtaAnswer& a) {
         h["operand"] = std::string(toString(p.operand));
         h["space"] = p.space == Space::TensorMemory ? "tensor_memory" : "shared_memory";
         h[p.byColumns ? "cols" : "rows"] = {p.first, p.last};
+        if (!p.runs.empty())
+            h["runs"] = p.runs;
         h["part"] = {p.rows, p.cols};
         if (p.space == Space::TensorMemory) {
             h["lanes"] = {p.laneLo, p.laneHi};

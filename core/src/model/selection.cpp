@@ -7,6 +7,7 @@
 #include "lanemap/catalog.hpp"
 #include "lanemap/spec.hpp"
 #include "lanemap/tile.hpp"
+#include "lanemap/tile_ctas.hpp"
 
 #include <algorithm>
 #include <list>
@@ -44,8 +45,9 @@ std::string refuseOthers(const Instruction& entry, const Params& p, unsigned tak
     if (p.family && !(takes & TakesFamilyParams))
         return "parameters of another family's own grammar do not apply to " + spec;
     if (p.tile && !(takes & TakesTile))
-        return "--atom-layout and --permutation tile an MMA atom (mma, mma.sp, wgmma, wgmma.sp); '" + spec +
-               "' is a " + std::string(entry.family ? entry.family->name : "") + " instruction";
+        return "--atom-layout and --permutation tile an MMA atom (mma, mma.sp, wgmma, wgmma.sp, "
+               "tcgen05.mma); '" +
+               spec + "' is a " + std::string(entry.family ? entry.family->name : "") + " instruction";
     return {};
 }
 
@@ -142,9 +144,14 @@ void placeOperands(Instruction& in) {
     family::placeRegisters(in);
     if (in.family && in.family->instantiate)
         in.family->instantiate(in);
-    // A tile composes the instance's register placements, whatever the family made of them.
-    if (in.params.tile)
-        tile::apply(in);
+    // A tile composes the instance's register placements, whatever the family made of them; a tile of atoms
+    // whose D is in Tensor Memory (tcgen05.mma) spreads them over the CTAs of a cluster.
+    if (in.params.tile) {
+        if (in.hasSpace(Space::TensorMemory))
+            tile::applyOverCtas(in);
+        else
+            tile::apply(in);
+    }
 }
 
 namespace family {

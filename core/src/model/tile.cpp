@@ -2,10 +2,12 @@
 // and the atom's register placements composed into the tile's.
 #include "lanemap/tile.hpp"
 #include "model/tile_json.hpp"
+#include "model/tile_rules.hpp"
 
 #include "families/params_check.hpp"
 #include "lanemap/excerpt.hpp"
 #include "lanemap/model.hpp"
+#include "lanemap/tmem.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -291,6 +293,56 @@ std::string modeWord(int mode) {
 
 } // namespace
 
+std::string checkNumbering(const TileLayout& tile) {
+    // The atom layout numbers the atoms: a bijection onto 0 .. copies-1, as right_inverse needs.
+    const int copies = tile.atoms.size();
+    std::vector<char> seen(static_cast<std::size_t>(copies), 0);
+    for (int i = 0; i < copies; ++i) {
+        const long long w = tile.atoms(i);
+        if (w < 0 || w >= copies || seen[static_cast<std::size_t>(w)]++)
+            return "--atom-layout " + tile.atomLayoutText() + " numbers two atoms alike or one beyond " +
+                   std::to_string(copies - 1) + "; its strides must number the atoms 0.." +
+                   std::to_string(copies - 1) + " once each (e.g. (2,2,1):(1,2,0) or (2,2,1):(2,1,0))";
+    }
+    return {};
+}
+
+std::string checkPermutation(const std::string& spec, Mode m, const CuteLayout& perm, int atomExtent,
+                             int atoms, bool sparse) {
+    const CuteLayout* p = &perm;
+    const int core = atomExtent * atoms;
+    const int size = p->size();
+    // CuTe tiles max(core, permutation size); lanemap asks for a multiple, where CuTe's division is exact.
+    if (size % core != 0)
+        return "--permutation " + modeWord(m) + " " + p->cute() + " covers " + std::to_string(size) +
+               " elements; the tile's " + modeWord(m) + " is a multiple of " + std::to_string(core) + " (" +
+               std::to_string(atomExtent) + " of the atom x " + std::to_string(atoms) + " atoms), e.g. _" +
+               std::to_string(core) + " or _" + std::to_string(2 * core);
+    if (size > kMaxExtent)
+        return "--permutation " + modeWord(m) + " " + p->cute() + " covers " + std::to_string(size) +
+               " elements; lanemap draws at most " + std::to_string(kMaxExtent) + " along a mode";
+    std::vector<char> hit(static_cast<std::size_t>(size), 0);
+    for (int i = 0; i < size; ++i) {
+        const long long v = (*p)(i);
+        if (v < 0 || v >= size)
+            return "--permutation " + modeWord(m) + " " + p->cute() + " maps " + std::to_string(i) + " to " +
+                   std::to_string(v) + ", outside the tile's " + modeWord(m) + " 0.." +
+                   std::to_string(size - 1) + "; a permutation is a bijection of 0.." +
+                   std::to_string(size - 1);
+        if (hit[static_cast<std::size_t>(v)]++)
+            return "--permutation " + modeWord(m) + " " + p->cute() + " is not a bijection onto 0.." +
+                   std::to_string(size - 1) + ": it reaches " + std::to_string(v) +
+                   " twice (check its strides)";
+    }
+    if (m == K && sparse)
+        for (int i = 0; i < size; ++i)
+            if ((*p)(i) != i)
+                return "--permutation K " + p->cute() + " reorders K of the sparse " + spec +
+                       ", whose A chunks and metadata count K in order; give K as a size only, e.g. _" +
+                       std::to_string(size);
+    return {};
+}
+
 std::string validate(const Instruction& atom, const TileLayout& tile) {
     if (atom.operands.empty())
         return "a tile composes an atom's register operands; " + atom.spec + " has none in registers";
@@ -309,15 +361,8 @@ std::string validate(const Instruction& atom, const TileLayout& tile) {
                " threads; a CTA has at most " + std::to_string(kMaxCtaThreads) + " (at most " +
                std::to_string(kMaxCtaThreads / atomThreads) + (atomThreads == 32 ? " warps" : " warpgroups") +
                " of " + atom.spec + ")";
-    // The atom layout numbers the atoms: a bijection onto 0 .. copies-1, as right_inverse needs.
-    std::vector<char> seen(static_cast<std::size_t>(copies), 0);
-    for (int i = 0; i < copies; ++i) {
-        const long long w = tile.atoms(i);
-        if (w < 0 || w >= copies || seen[static_cast<std::size_t>(w)]++)
-            return "--atom-layout " + tile.atomLayoutText() + " numbers two atoms alike or one beyond " +
-                   std::to_string(copies - 1) + "; its strides must number the atoms 0.." +
-                   std::to_string(copies - 1) + " once each (e.g. (2,2,1):(1,2,0) or (2,2,1):(2,1,0))";
-    }
+    if (std::string why = checkNumbering(tile); !why.empty())
+        return why;
     const std::array<int, 3> layoutShape{tile.atoms.shape[0], tile.atoms.shape[1], tile.atoms.shape[2]};
     for (int m = 0; m < 3; ++m) {
         const int core = atomExtent(atom, m) * layoutShape[m];
@@ -328,37 +373,10 @@ std::string validate(const Instruction& atom, const TileLayout& tile) {
                        "; lanemap draws at most " + std::to_string(kMaxExtent) + " along a mode";
             continue;
         }
-        const int size = p->size();
-        // CuTe tiles max(core, permutation size); lanemap asks for a multiple, where CuTe's division is
-        // exact.
-        if (size % core != 0)
-            return "--permutation " + modeWord(m) + " " + p->cute() + " covers " + std::to_string(size) +
-                   " elements; the tile's " + modeWord(m) + " is a multiple of " + std::to_string(core) +
-                   " (" + std::to_string(atomExtent(atom, m)) + " of the atom x " +
-                   std::to_string(layoutShape[m]) + " atoms), e.g. _" + std::to_string(core) + " or _" +
-                   std::to_string(2 * core);
-        if (size > kMaxExtent)
-            return "--permutation " + modeWord(m) + " " + p->cute() + " covers " + std::to_string(size) +
-                   " elements; lanemap draws at most " + std::to_string(kMaxExtent) + " along a mode";
-        std::vector<char> hit(static_cast<std::size_t>(size), 0);
-        for (int i = 0; i < size; ++i) {
-            const long long v = (*p)(i);
-            if (v < 0 || v >= size)
-                return "--permutation " + modeWord(m) + " " + p->cute() + " maps " + std::to_string(i) +
-                       " to " + std::to_string(v) + ", outside the tile's " + modeWord(m) + " 0.." +
-                       std::to_string(size - 1) + "; a permutation is a bijection of 0.." +
-                       std::to_string(size - 1);
-            if (hit[static_cast<std::size_t>(v)]++)
-                return "--permutation " + modeWord(m) + " " + p->cute() + " is not a bijection onto 0.." +
-                       std::to_string(size - 1) + ": it reaches " + std::to_string(v) +
-                       " twice (check its strides)";
-        }
-        if (m == K && atom.sparse)
-            for (int i = 0; i < size; ++i)
-                if ((*p)(i) != i)
-                    return "--permutation K " + p->cute() + " reorders K of the sparse " + atom.spec +
-                           ", whose A chunks and metadata count K in order; give K as a size only, e.g. _" +
-                           std::to_string(size);
+        if (std::string why = checkPermutation(atom.spec, static_cast<Mode>(m), *p, atomExtent(atom, m),
+                                               layoutShape[m], atom.sparse);
+            !why.empty())
+            return why;
     }
     // Elements per thread fit the views' 16-bit indices.
     const std::array<int, 3> ext{tile.permutation[M] ? tile.permutation[M]->size() : atom.m * layoutShape[M],
@@ -378,8 +396,14 @@ std::string nameOf(const Instruction& in) {
     if (!in.tile)
         return in.spec;
     const TileFacts& f = *in.tile;
-    std::string s = in.spec + " tile " + std::to_string(f.extent[M]) + "x" + std::to_string(f.extent[N]) +
-                    "x" + std::to_string(f.extent[K]) + " (atom layout " + f.atomLayout;
+    std::string spec = in.spec;
+    if (const tmem::MmaShape* mma = tmem::mmaOf(in)) { // the atom with its N (an entry stands for every N)
+        tmem::MmaShape atom = *mma;
+        atom.n = f.atomShape[N];
+        spec = tmem::specOf(atom, true);
+    }
+    std::string s = spec + " tile " + std::to_string(f.extent[M]) + "x" + std::to_string(f.extent[N]) + "x" +
+                    std::to_string(f.extent[K]) + " (atom layout " + f.atomLayout;
     if (!f.permutation.empty())
         s += ", permutation " + f.permutation;
     return s + ")";
@@ -388,6 +412,15 @@ std::string nameOf(const Instruction& in) {
 std::string factLine(const TileFacts& f) {
     const int copies = f.atomsPerMode[M] * f.atomsPerMode[N] * f.atomsPerMode[K];
     const bool warpgroups = f.atomThreads == kWarpgroupSize;
+    if (f.atomThreads < kWarpSize) // tcgen05.mma atoms over the CTAs of a cluster
+        return std::to_string(copies) + " atom" + (copies == 1 ? "" : "s") + " (" +
+               std::to_string(f.atomsPerMode[M]) + " along M, " + std::to_string(f.atomsPerMode[N]) +
+               " along N, " + std::to_string(f.atomsPerMode[K]) + " along K) of " +
+               std::to_string(f.atomThreads) + (f.atomThreads == 1 ? " CTA" : " CTAs") + ", " +
+               std::to_string(f.threads) + " CTAs of a cluster, each running the " +
+               std::to_string(f.atomShape[M]) + "x" + std::to_string(f.atomShape[N]) + "x" +
+               std::to_string(f.atomShape[K]) + " atom " +
+               std::to_string(f.extent[K] / (f.atomShape[K] * f.atomsPerMode[K])) + " times";
     std::string s = std::to_string(copies) + (warpgroups ? " warpgroup" : " warp") +
                     (copies == 1 ? "" : "s") + " (" + std::to_string(f.atomsPerMode[M]) + " along M, " +
                     std::to_string(f.atomsPerMode[N]) + " along N, " + std::to_string(f.atomsPerMode[K]) +
@@ -411,6 +444,12 @@ nlohmann::ordered_json tileJson(const TileFacts& f) {
     o["m"] = f.extent[M];
     o["n"] = f.extent[N];
     o["k"] = f.extent[K];
+    if (f.atomThreads < kWarpSize) { // tcgen05.mma atoms: CuTe's "threads" are CTAs (lanemap/tile_ctas.hpp)
+        o["atom"].erase("threads");
+        o["atom"]["ctas"] = f.atomThreads;
+        o["ctas"] = f.threads;
+        return o;
+    }
     o["threads"] = f.threads;
     o["warps"] = f.threads / kWarpSize;
     if (f.atomThreads == kWarpgroupSize)

@@ -15,6 +15,7 @@
 #include "lanemap/diagram_tmem.hpp"
 #include "lanemap/selection.hpp"
 #include "lanemap/spec.hpp"
+#include "lanemap/tile_ctas.hpp"
 #include "lanemap/tmem.hpp"
 
 #include "families/tcgen05/tcgen05_spec.hpp"
@@ -290,9 +291,21 @@ void instantiateAccess(Instruction& in) {
 // A tcgen05.mma entry stands for every valid N; it takes N, the operand in Tensor Memory, the access it is
 // composed with and the block scale.
 std::string validateMma(const Instruction& entry, const Params& p) {
-    if (std::string why = refuseOthers(entry, p, TakesN | TakesTensorMemory); !why.empty())
+    if (std::string why = refuseOthers(entry, p, TakesN | TakesTensorMemory | TakesTile); !why.empty())
         return why;
-    return validate(entry, viewOptionsOf(p));
+    if (std::string why = validate(entry, viewOptionsOf(p)); !why.empty())
+        return why;
+    if (!p.tile)
+        return {};
+    // A tile places D in Tensor Memory and A and B in shared memory, per CTA; the composed registers, A in
+    // Tensor Memory and the scale factors belong to one instruction's view.
+    if (p.access || p.tensorOperand != Operand::D || p.blockScale)
+        return "a tile of tcgen05.mma atoms (--atom-layout, --permutation) places D in Tensor Memory and A "
+               "and "
+               "B in shared memory, per CTA; --ld, --st and the block scale (--scale-vec, --sfa-id, "
+               "--sfb-id) "
+               "describe one instruction: give them without a tile";
+    return tile::validateOverCtas(shapeOf(entry, viewOptionsOf(p)), *p.tile);
 }
 
 // N is a parameter of the entry (it stands for every N; one that names its N, even the entry's own, is a
@@ -337,7 +350,7 @@ bool mmaSharedOperand(const Instruction& in, Operand operand, const smem::Choice
         return false;
     }
     tmem::MmaShape shape = *catalogShape;
-    shape.n = in.n;
+    shape.n = in.tile ? in.tile->atomShape[tile::N] : in.n; // a tile's n is the tile's
     const int bits = tmem::aElementBits(shape.kind);
     const int k = tmem::kOf(shape.kind, shape.sparse);
     const int m = shape.m / shape.ctaGroup, n = shape.n / shape.ctaGroup;
