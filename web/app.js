@@ -16,6 +16,8 @@
 // lanes (0-3,13), zoom (0.5 .. 2).
 // A pasted layout (docs/web.md#paste-a-layout): #paste/<the text, percent-encoded>?shape=16x16&against=SPEC:OP
 //   [&pin=layout:<row>,<col>][&<the page's options>], read by the engine as `lanemap-cli show/identify/check`.
+// A descriptor encoded (docs/web.md#descriptors): #encode/<wgmma|smem|idesc>?start=0&lbo=16&... , the fields
+//   as `lanemap-cli decode --smem-desc-from / --idesc-from` name them.
 "use strict";
 
 /**
@@ -27,7 +29,9 @@
  *            perm: string, compare: string, sel: string, color: string, palette: string, lanes: string,
  *            zoom: string}} Options
  * @typedef {{text: string, shape: string, against: string}} Paste  a pasted layout (#paste/...)
- * @typedef {{spec: string, cell: CellRef|null, options: Options, query?: string, paste?: Paste}} ViewState
+ * @typedef {{what: string, fields: [string, string][]}} Encode  a descriptor's fields (#encode/...)
+ * @typedef {{spec: string, cell: CellRef|null, options: Options, query?: string, paste?: Paste,
+ *            encode?: Encode}} ViewState
  */
 
 (function () {
@@ -98,6 +102,10 @@
     tooltip(picture, panel, cell) { return this.m.UTF8ToString(this.m._lm_tooltip(picture, panel, cell)); }
     /** @param {string} what @param {string} value @param {string} kind @returns {any} */
     decode(what, value, kind) { return this.call("decode", what, value, kind); }
+    /** @param {Encode} e @returns {any} the value of the fields, or the rules they break */
+    encode(e) {
+      return this.call("encode", e.what, e.fields.map(function (f) { return f[0] + "=" + f[1]; }).join("&"));
+    }
     /** @param {Paste} p @returns {any} a pasted layout read, drawn and compared (or where it does not read) */
     paste(p) { return this.withCells(this.call("paste", p.text, p.shape, p.against)); }
     /** @param {Paste} p @param {string} format @returns {{document?: string, extension?: string, error?: string}} */
@@ -111,6 +119,7 @@
   /** @param {string} hash @returns {ViewState} */
   function parseHash(hash) {
     if (/^#?paste\//.test(hash)) return parsePaste(hash.replace(/^#?paste\//, ""));
+    if (/^#?encode\//.test(hash)) return parseEncode(hash.replace(/^#?encode\//, ""));
     let text = hash.replace(/^#/, "");
     try { text = decodeURIComponent(text); } catch (e) { /* keep it as typed */ }
     const options = Object.assign({}, DEFAULTS);
@@ -178,8 +187,28 @@
       }
     return { spec: "paste", cell: cell, options: options, paste: paste };
   }
+  // "#encode/<what>?key=value&..." (each value percent-encoded), the fields in the form's order.
+  /** @param {string} rest @returns {ViewState} */
+  function parseEncode(rest) {
+    const q = rest.indexOf("?");
+    /** @type {[string, string][]} */
+    const fields = [];
+    if (q >= 0)
+      for (const part of rest.slice(q + 1).split("&")) {
+        if (!part) continue;
+        const eq = part.indexOf("=");
+        fields.push([decodeSafe(eq < 0 ? part : part.slice(0, eq)), decodeSafe(eq < 0 ? "" : part.slice(eq + 1))]);
+      }
+    const what = decodeSafe(q < 0 ? rest : rest.slice(0, q));
+    return { spec: "encode/" + what, cell: null, options: Object.assign({}, DEFAULTS),
+             encode: { what: what, fields: fields } };
+  }
   /** @param {ViewState} s @returns {string} */
   function hashOf(s) {
+    if (s.encode) {
+      const parts = s.encode.fields.map(function (f) { return encodePaste(f[0]) + "=" + encodePaste(f[1]); });
+      return "#encode/" + encodePaste(s.encode.what) + (parts.length ? "?" + parts.join("&") : "");
+    }
     if (s.paste) {
       const parts = [];
       if (s.paste.shape) parts.push("shape=" + encodePaste(s.paste.shape));
@@ -705,15 +734,18 @@
     }
     const paste = state.paste;
     const decode = paste ? null : /^decode\/(wgmma|smem|idesc)\/([^/]*)(?:\/([^/]*))?$/.exec(state.spec);
+    const encode = state.encode;
     $("decoder").hidden = !!state.spec && !decode;
+    $("encoder").hidden = !!state.spec && !encode;
     $("paster").hidden = !!state.spec && !paste;
     if (paste) pasteFields(paste);
     else showPasteError(null);
-    if (!state.spec || decode) {
+    if (!state.spec || decode || encode) {
       $("variant").hidden = true;
-      $("intro").hidden = !!decode;
+      $("intro").hidden = !!decode || !!encode;
       $("pasteResult").textContent = "";
       if (decode) showDecoded(decode[1], decode[2], decode[3] || "f16");
+      showEncoded(encode || { what: /** @type {HTMLSelectElement} */ ($("encodeWhat")).value, fields: [] }, !!encode);
       markCurrent();
       return;
     }
@@ -1029,6 +1061,130 @@
     const kind = /** @type {HTMLSelectElement} */ ($("decodeKind")).value;
     go({ spec: "decode/" + what + "/" + value + (what === "idesc" ? "/" + kind : ""), cell: null,
          options: Object.assign({}, DEFAULTS) });
+  });
+
+  // ---- The descriptor encoder: #encode/<wgmma|smem|idesc>?<field>=<value>&... ----
+  // The fields, their choices and the rules come from the engine (the core's encoders); the page lays out
+  // what it answers. `shown`: the encoder is the view (its value and rules are listed); else only the form.
+  /** @param {Encode} e @param {boolean} asView */
+  function showEncoded(e, asView) {
+    const what = /** @type {HTMLSelectElement} */ ($("encodeWhat"));
+    const answer = engine.encode(e);
+    if (answer.error) {
+      // Not a descriptor the engine knows: its message, and the form of the one picked.
+      showError(answer.error);
+      $("encoded").hidden = true;
+      $("encodedFields").hidden = true;
+      $("encodeRules").textContent = "";
+      return;
+    }
+    what.value = e.what;
+    const given = new Map(e.fields);
+    const box = $("encodeFields");
+    box.textContent = "";
+    /** @type {Map<string, HTMLElement>} */
+    const inputs = new Map();
+    for (const f of answer.form) {
+      const label = document.createElement("label");
+      label.append(f.label + " ");
+      /** @type {HTMLInputElement|HTMLSelectElement} */
+      let input;
+      const value = given.has(f.key) ? /** @type {string} */ (given.get(f.key)) : (f.value === null ? "" : f.value);
+      if (f.choices) {
+        const select = document.createElement("select");
+        for (const c of f.choices) {
+          const o = document.createElement("option");
+          o.textContent = c;
+          select.appendChild(o);
+        }
+        // A value typed into the address that is not a choice stays, to be seen and corrected.
+        if (f.choices.indexOf(value) < 0) {
+          const o = document.createElement("option");
+          o.textContent = value;
+          select.appendChild(o);
+        }
+        select.value = value;
+        input = select;
+      } else {
+        const text = document.createElement("input");
+        text.size = 8;
+        text.spellcheck = false;
+        text.value = value;
+        input = text;
+      }
+      input.name = f.key;
+      input.dataset.key = f.key;
+      input.addEventListener("change", function () { encodeFromForm(f.key); });
+      label.appendChild(input);
+      box.appendChild(label);
+      inputs.set(f.key, input);
+    }
+    const rules = $("encodeRules");
+    rules.textContent = "";
+    const table = /** @type {HTMLTableElement} */ ($("encodedFields"));
+    const body = /** @type {HTMLElement} */ (table.tBodies[0]);
+    body.textContent = "";
+    if (!asView) {
+      $("encoded").hidden = true;
+      table.hidden = true;
+      return;
+    }
+    for (const r of answer.rules) {
+      const li = document.createElement("li");
+      li.textContent = (r.field ? r.field + ": " : "") + r.rule;
+      li.id = "rule-" + r.key;
+      rules.appendChild(li);
+      const input = inputs.get(r.key);
+      if (input) {
+        input.setAttribute("aria-invalid", "true");
+        input.setAttribute("aria-describedby", li.id);
+      }
+    }
+    document.body.dataset.broken = String(answer.rules.length);
+    $("encoded").hidden = answer.value === undefined;
+    table.hidden = answer.value === undefined;
+    if (answer.value !== undefined) {
+      $("encodedValue").textContent = answer.value;
+      const kind = e.what === "idesc" ? "/" + /** @type {HTMLSelectElement} */ (inputs.get("kind")).value : "";
+      /** @type {HTMLAnchorElement} */ ($("encodedDecode")).href = "#decode/" + e.what + "/" + answer.value + kind;
+      for (const f of answer.fields) {
+        const tr = document.createElement("tr");
+        for (const t of [f.high === f.low ? String(f.low) : f.high + "\u2013" + f.low, f.name,
+                         "0x" + Number(f.raw).toString(16), f.meaning]) {
+          const td = document.createElement("td");
+          td.textContent = t;
+          tr.appendChild(td);
+        }
+        body.appendChild(tr);
+      }
+    }
+    document.title = "encode " + (answer.value || e.what) + " \u2014 lanemap";
+  }
+  // The form's fields into the address. A new kind drops the types, which then default to the kind's.
+  /** @param {string} changed the key of the field changed ("" for the form's submit) */
+  function encodeFromForm(changed) {
+    const what = /** @type {HTMLSelectElement} */ ($("encodeWhat")).value;
+    /** @type {[string, string][]} */
+    const fields = [];
+    for (const el of Array.from($("encodeFields").querySelectorAll("input, select"))) {
+      const input = /** @type {HTMLInputElement} */ (el);
+      const key = /** @type {string} */ (input.dataset.key);
+      if (changed === "kind" && (key === "a" || key === "b" || key === "d" || key === "scale")) continue;
+      fields.push([key, input.value.trim()]);
+    }
+    /** @type {ViewState} */
+    const next = { spec: "encode/" + what, cell: null, options: Object.assign({}, DEFAULTS),
+                   encode: { what: what, fields: fields } };
+    // Enter in a field both changes it and submits the form: one history entry.
+    if (hashOf(next) !== hashOf(state)) go(next);
+  }
+  $("encodeWhat").addEventListener("change", function () {
+    const what = /** @type {HTMLSelectElement} */ ($("encodeWhat")).value;
+    go({ spec: "encode/" + what, cell: null, options: Object.assign({}, DEFAULTS), encode: { what: what, fields: [] } });
+  });
+  $("encodeForm").addEventListener("submit", function (ev) {
+    ev.preventDefault();
+    encodeFromForm("");
   });
 
   // ---- A pasted layout: #paste/<text>?shape=..&against=SPEC:OPERAND ----

@@ -621,6 +621,49 @@ json checked(const Pasted& p, const Diagram& picture, std::vector<std::uint8_t>&
     return j;
 }
 
+// A descriptor's value as the decoder's address and `lanemap-cli decode` write it: 0x and every digit.
+std::string hexDigits(std::uint64_t value, int digits) {
+    std::string out(static_cast<std::size_t>(digits), '0');
+    for (int i = digits - 1; i >= 0; --i, value >>= 4)
+        out[static_cast<std::size_t>(i)] = "0123456789abcdef"[value & 15];
+    return "0x" + out;
+}
+
+// A descriptor's fields with their bits, raw value and meaning, and the rules it breaks (the decoders of
+// `lanemap-cli decode` and the app): {"fields": [{name, high, low, raw, meaning}], "broken": [text]}.
+json decoded(std::string_view what, std::uint64_t value, Kind kind, const tcgen05::Context& context) {
+    json fields = json::array(), broken = json::array();
+    auto field = [&](const std::string& name, int high, int low, std::uint64_t raw,
+                     const std::string& meaning) {
+        fields.push_back({{"name", name}, {"high", high}, {"low", low}, {"raw", raw}, {"meaning", meaning}});
+    };
+    if (what == "wgmma") {
+        std::vector<std::string> rules;
+        for (const smem::DescriptorField& f : smem::descriptorFields(value, &rules))
+            field(f.name, f.highBit, f.lowBit, f.raw, f.meaning);
+        for (const std::string& r : rules)
+            broken.push_back(r);
+    } else {
+        std::vector<tcgen05::Field> parts;
+        std::vector<tcgen05::Violation> violations;
+        if (what == "smem") {
+            const tcgen05::DecodedSmemDescriptor d = tcgen05::decodeSmemDescriptor(value);
+            parts = d.fields;
+            violations = d.violations;
+        } else {
+            const tcgen05::DecodedInstrDescriptor d =
+                tcgen05::decodeInstrDescriptor(static_cast<std::uint32_t>(value), kind, context);
+            parts = d.fields;
+            violations = d.violations;
+        }
+        for (const tcgen05::Field& f : parts)
+            field(f.name, f.highBit, f.lowBit, f.raw, f.meaning);
+        for (const tcgen05::Violation& r : violations)
+            broken.push_back(r.field + ": " + r.rule);
+    }
+    return json{{"fields", std::move(fields)}, {"broken", std::move(broken)}};
+}
+
 } // namespace
 
 extern "C" {
@@ -759,48 +802,311 @@ const char* lm_tooltip(int picture, int panel, int cell) {
 const char* lm_decode(const char* what, const char* value, const char* kind) {
     try {
         const std::string_view w = what;
+        if (w != "wgmma" && w != "smem" && w != "idesc")
+            return failure(std::string("unknown descriptor '") + what + "'; valid: wgmma, smem, idesc");
         const int bits = w == "idesc" ? 32 : 64;
         const std::optional<std::uint64_t> v = tcgen05::parseValue(value, bits);
         if (!v)
             return failure(std::string("'") + value + "' is not a " + std::to_string(bits) +
                            "-bit value (decimal or 0x hex)");
-        json fields = json::array(), broken = json::array();
-        auto field = [&](const std::string& name, int high, int low, std::uint64_t raw,
-                         const std::string& meaning) {
-            fields.push_back(
-                {{"name", name}, {"high", high}, {"low", low}, {"raw", raw}, {"meaning", meaning}});
+        std::optional<Kind> k;
+        if (w == "idesc") {
+            k = parseKind(kind);
+            if (!k || *k == Kind::None)
+                return failure(std::string("unknown kind '") + kind +
+                               "'; valid: " + std::string(tcgen05::kindList()));
+        }
+        return answer(decoded(w, *v, k.value_or(Kind::F16), {}));
+    } catch (const std::exception& e) {
+        return failure(e.what());
+    }
+}
+
+// A descriptor encoded from its fields, as `lanemap-cli decode --smem-desc-from / --idesc-from` take them
+// (and a wgmma matrix descriptor's, smem::parseDescriptorFields): `what` as lm_decode's, `fields` the URL's
+// "start=0&lbo=16&..." (an instruction descriptor's also "cta_group=1&ws=0", the instruction's context).
+// {"form": [{key, label, choices, value}] (the fields the page offers, each value as encoded), "value" (when
+// no rule is broken), "fields" and "broken" (the decoder's), "rules": [{key, field, rule}] (every rule the
+// fields break, each with the form's key it concerns)}.
+const char* lm_encode(const char* what, const char* fields) {
+    try {
+        const std::string_view w = what;
+        std::map<std::string, std::string> given = readOptions(fields);
+        json rules = json::array();
+        const auto rule = [&](const std::string& key, const std::string& field, const std::string& text) {
+            rules.push_back({{"key", key}, {"field", field}, {"rule", text}});
         };
-        if (w == "wgmma") {
-            std::vector<std::string> rules;
-            for (const smem::DescriptorField& f : smem::descriptorFields(*v, &rules))
-                field(f.name, f.highBit, f.lowBit, f.raw, f.meaning);
-            for (const std::string& r : rules)
-                broken.push_back(r);
-        } else if (w == "smem" || w == "idesc") {
-            std::vector<tcgen05::Field> decoded;
-            std::vector<tcgen05::Violation> violations;
-            if (w == "smem") {
-                const tcgen05::DecodedSmemDescriptor d = tcgen05::decodeSmemDescriptor(*v);
-                decoded = d.fields;
-                violations = d.violations;
+        // The core's parsers separate fields with commas: a value holding one would read as two fields.
+        for (auto it = given.begin(); it != given.end();)
+            if (it->second.find(',') != std::string::npos) {
+                rule(it->first, "",
+                     it->first + " '" + excerpt(it->second, 32) + "' is not one value (a comma)");
+                it = given.erase(it);
             } else {
-                const std::optional<Kind> k = parseKind(kind);
-                if (!k || *k == Kind::None)
-                    return failure(std::string("unknown kind '") + kind +
-                                   "'; valid: " + std::string(tcgen05::kindList()));
-                const tcgen05::DecodedInstrDescriptor d =
-                    tcgen05::decodeInstrDescriptor(static_cast<std::uint32_t>(*v), *k);
-                decoded = d.fields;
-                violations = d.violations;
+                ++it;
             }
-            for (const tcgen05::Field& f : decoded)
-                field(f.name, f.highBit, f.lowBit, f.raw, f.meaning);
-            for (const tcgen05::Violation& r : violations)
-                broken.push_back(r.field + ": " + r.rule);
+        json out;
+        if (w == "wgmma" || w == "smem") {
+            const bool wgmma = w == "wgmma";
+            json swizzles = json::array();
+            for (const smem::Swizzle z : {smem::Swizzle::None, smem::Swizzle::B128Atom32, smem::Swizzle::B128,
+                                          smem::Swizzle::B64, smem::Swizzle::B32})
+                if (!wgmma || smem::descriptorSwizzleCode(z) >= 0)
+                    swizzles.push_back(std::string(smem::toString(z)));
+            const auto parsedAlone = [&](const std::string& key, const std::string& value) {
+                try {
+                    if (wgmma)
+                        smem::parseDescriptorFields(key + "=" + value);
+                    else
+                        tcgen05::parseSmemDescriptor(key + "=" + value);
+                    return std::string();
+                } catch (const std::invalid_argument& e) {
+                    return std::string(e.what());
+                }
+            };
+            // A field that does not read says why on its own (the parser stops at the first); the others are
+            // read together as the core's parsers take them, and their values checked.
+            std::string text;
+            for (const auto& [key, value] : given) {
+                if (const std::string why = parsedAlone(key, value); !why.empty())
+                    rule(key, "", why);
+                else
+                    text += (text.empty() ? "" : ",") + key + "=" + value;
+            }
+            std::uint32_t start = 0, lbo = 0, sbo = 0;
+            int base = 0;
+            std::string mode = "relative", swizzle = "none";
+            bool read = true;
+            std::optional<std::uint64_t> bits;
+            try {
+                if (wgmma) {
+                    const smem::MatrixDescriptor d = smem::parseDescriptorFields(text);
+                    start = d.startAddress, lbo = d.leadingByteOffset, sbo = d.strideByteOffset;
+                    base = d.baseOffset, swizzle = smem::toString(d.swizzle);
+                    static const std::map<std::string, std::string> keyOf = {{"start address", "start"},
+                                                                             {"leading byte offset", "lbo"},
+                                                                             {"stride byte offset", "sbo"},
+                                                                             {"base offset", "base"},
+                                                                             {"swizzle", "swizzle"}};
+                    for (const smem::DescriptorRule& r : smem::checkDescriptor(d))
+                        rule(keyOf.at(r.field), r.field, r.rule);
+                    if (rules.empty())
+                        bits = smem::encodeDescriptor(d);
+                } else {
+                    const tcgen05::SmemDescriptor d = tcgen05::parseSmemDescriptor(text);
+                    start = d.startAddress, lbo = d.leadingByteOffset, sbo = d.strideByteOffset;
+                    base = d.baseOffset, swizzle = smem::toString(d.swizzle);
+                    mode = d.leadingMode == tcgen05::LeadingMode::AbsoluteAddress ? "absolute" : "relative";
+                    static const std::map<std::string, std::string> keyOf = {
+                        {"matrix start address", "start"},         {"leading dimension byte offset", "lbo"},
+                        {"stride dimension byte offset", "sbo"},   {"matrix base offset", "base"},
+                        {"leading dimension stride mode", "mode"}, {"swizzling mode", "swizzle"}};
+                    for (const tcgen05::Violation& r : tcgen05::check(d)) {
+                        const auto k = keyOf.find(r.field);
+                        rule(k == keyOf.end() ? "" : k->second, r.field, r.rule);
+                    }
+                    if (rules.empty())
+                        bits = tcgen05::encode(d);
+                }
+            } catch (const std::invalid_argument& e) {
+                read = false;
+                rule("", "", e.what());
+            }
+            const auto number = [&](std::uint32_t v) { return read ? json(std::to_string(v)) : json(); };
+            out["form"] = json::array(
+                {{{"key", "start"}, {"label", "start address (bytes)"}, {"value", number(start)}},
+                 {{"key", "lbo"},
+                  {"label", wgmma ? "leading byte offset" : "leading byte offset (LBO)"},
+                  {"value", number(lbo)}},
+                 {{"key", "sbo"}, {"label", "stride byte offset"}, {"value", number(sbo)}},
+                 {{"key", "base"},
+                  {"label", "base offset"},
+                  {"value", number(static_cast<std::uint32_t>(base))}},
+                 {{"key", "swizzle"}, {"label", "swizzle"}, {"choices", swizzles}, {"value", swizzle}}});
+            if (!wgmma)
+                out["form"].insert(out["form"].begin() + 4, json{{"key", "mode"},
+                                                                 {"label", "leading mode"},
+                                                                 {"choices", {"relative", "absolute"}},
+                                                                 {"value", mode}});
+            if (bits) {
+                out["value"] = hexDigits(*bits, 16);
+                out.update(decoded(w, *bits, Kind::F16, {}));
+            }
+        } else if (w == "idesc") {
+            // The instruction's context (cta_group, .ws) is not in the descriptor; the rest is the core's
+            // --idesc-from.
+            tcgen05::Context context;
+            std::string ctaText, wsText;
+            if (const auto c = given.find("cta_group"); c != given.end())
+                ctaText = c->second;
+            if (const auto c = given.find("ws"); c != given.end())
+                wsText = c->second;
+            if (ctaText == "1" || ctaText == "2")
+                context.ctaGroup = ctaText[0] - '0';
+            else if (!ctaText.empty() && ctaText != "any")
+                rule("cta_group", "",
+                     "cta_group '" + excerpt(ctaText, 32) + "' is not a CTA group; valid: any, 1, 2");
+            if (wsText == "1" || wsText == "yes")
+                context.ws = true;
+            else if (wsText == "0" || wsText == "no")
+                context.ws = false;
+            else if (!wsText.empty() && wsText != "any")
+                rule("ws", "", ".ws '" + excerpt(wsText, 32) + "' is not a .ws choice; valid: any, yes, no");
+            // A field that does not read says why on its own (with the kind, which the parser needs); the
+            // others are read together and their values checked.
+            const auto kindIt = given.find("kind");
+            const std::string kindPart =
+                "kind=" + (kindIt != given.end() && parseKind(kindIt->second) ? kindIt->second : "f16");
+            std::string text = kindPart;
+            for (const auto& [key, value] : given) {
+                if (key == "cta_group" || key == "ws")
+                    continue;
+                try {
+                    tcgen05::parseInstrDescriptor(key == "kind" ? key + "=" + value
+                                                                : kindPart + "," + key + "=" + value);
+                    if (key != "kind")
+                        text += "," + key + "=" + value;
+                } catch (const std::invalid_argument& one) {
+                    rule(key, "", one.what());
+                }
+            }
+            std::optional<tcgen05::InstrDescriptor> d;
+            try {
+                d = tcgen05::parseInstrDescriptor(text);
+            } catch (const std::invalid_argument& e) {
+                rule("", "", e.what());
+            }
+            static const std::map<std::string, std::string> keyOf = {
+                {"atype (matrix A type)", "a"},
+                {"btype (matrix B type)", "b"},
+                {"dtype (matrix D type)", "d"},
+                {"sparsity selector", "selector"},
+                {"saturate", "saturate"},
+                {"negate A", "negate_a"},
+                {"negate B", "negate_b"},
+                {"transpose A (major-ness)", "major_a"},
+                {"transpose B (major-ness)", "major_b"},
+                {"maximum shift (.ws B reuse)", "max_shift"},
+                {"matrix A scale factor data ID", "sf_a"},
+                {"matrix B scale factor data ID", "sf_b"},
+                {"scale matrix type", "scale"},
+                {"K dimension", "k96"},
+                {"M", "m"},
+                {"N", "n"},
+                {".ws", "ws"},
+                {"cta_group", "cta_group"}};
+            if (d) {
+                for (const tcgen05::Violation& r : tcgen05::check(*d, context)) {
+                    const auto k = keyOf.find(r.field);
+                    rule(k == keyOf.end() ? "" : k->second, r.field, r.rule);
+                }
+                if (rules.empty()) {
+                    const std::uint32_t bits = tcgen05::encode(*d, context);
+                    out["value"] = hexDigits(bits, 8);
+                    out["k"] = tcgen05::kOf(*d);
+                    out.update(decoded(w, bits, d->kind, context));
+                }
+            }
+            const auto names = [](auto first, auto last, auto toText) {
+                json a = json::array();
+                for (int i = static_cast<int>(first); i <= static_cast<int>(last); ++i)
+                    a.push_back(std::string(toText(static_cast<decltype(first)>(i))));
+                return a;
+            };
+            json kinds = json::array();
+            for (std::string_view list = tcgen05::kindList(); !list.empty();) {
+                const std::size_t comma = list.find(", ");
+                kinds.push_back(std::string(list.substr(0, comma)));
+                list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 2);
+            }
+            const auto typeName = [](tcgen05::Type t) { return tcgen05::toString(t); };
+            const json types = names(tcgen05::Type::F16, tcgen05::Type::S8, typeName);
+            const json dtypes = names(tcgen05::DType::F16, tcgen05::DType::S32,
+                                      [](tcgen05::DType t) { return tcgen05::toString(t); });
+            const json scales = names(tcgen05::ScaleType::UE4M3, tcgen05::ScaleType::UE8M0,
+                                      [](tcgen05::ScaleType t) { return tcgen05::toString(t); });
+            const auto v = [&](auto get) { return d ? json(get(*d)) : json(); };
+            const auto flag = [](bool b) { return std::string(b ? "1" : "0"); };
+            const json yesNo = {"0", "1"};
+            out["form"] = json::array(
+                {{{"key", "kind"}, {"label", "kind"}, {"choices", kinds}, {"value", v([](const auto& x) {
+                                                                               return std::string(
+                                                                                   toString(x.kind));
+                                                                           })}},
+                 {{"key", "a"}, {"label", "A type"}, {"choices", types}, {"value", v([](const auto& x) {
+                                                                              return std::string(
+                                                                                  tcgen05::toString(x.atype));
+                                                                          })}},
+                 {{"key", "b"}, {"label", "B type"}, {"choices", types}, {"value", v([](const auto& x) {
+                                                                              return std::string(
+                                                                                  tcgen05::toString(x.btype));
+                                                                          })}},
+                 {{"key", "d"},
+                  {"label", "D type"},
+                  {"choices", dtypes},
+                  {"value", v([](const auto& x) { return std::string(tcgen05::toString(x.dtype)); })}},
+                 {{"key", "m"}, {"label", "M"}, {"value", v([](const auto& x) {
+                                                     return std::to_string(x.m);
+                                                 })}},
+                 {{"key", "n"}, {"label", "N"}, {"value", v([](const auto& x) {
+                                                     return std::to_string(x.n);
+                                                 })}},
+                 {{"key", "sparse"}, {"label", "sparse"}, {"choices", yesNo}, {"value", v([&](const auto& x) {
+                                                                                   return flag(x.sparse);
+                                                                               })}},
+                 {{"key", "selector"},
+                  {"label", "sparsity selector"},
+                  {"value", v([](const auto& x) { return std::to_string(x.sparsitySelector); })}},
+                 {{"key", "major_a"},
+                  {"label", "A major"},
+                  {"choices", {"K", "MN"}},
+                  {"value", v([](const auto& x) { return std::string(smem::toString(x.majorA)); })}},
+                 {{"key", "major_b"},
+                  {"label", "B major"},
+                  {"choices", {"K", "MN"}},
+                  {"value", v([](const auto& x) { return std::string(smem::toString(x.majorB)); })}},
+                 {{"key", "negate_a"},
+                  {"label", "negate A"},
+                  {"choices", yesNo},
+                  {"value", v([&](const auto& x) { return flag(x.negateA); })}},
+                 {{"key", "negate_b"},
+                  {"label", "negate B"},
+                  {"choices", yesNo},
+                  {"value", v([&](const auto& x) { return flag(x.negateB); })}},
+                 {{"key", "saturate"},
+                  {"label", "saturate"},
+                  {"choices", yesNo},
+                  {"value", v([&](const auto& x) { return flag(x.saturate); })}},
+                 {{"key", "max_shift"},
+                  {"label", "maximum shift"},
+                  {"choices", {"0", "8", "16", "32"}},
+                  {"value", v([](const auto& x) { return std::to_string(x.maxShift); })}},
+                 {{"key", "sf_a"}, {"label", "A scale factor ID"}, {"value", v([](const auto& x) {
+                                                                        return std::to_string(x.scaleFactorA);
+                                                                    })}},
+                 {{"key", "sf_b"}, {"label", "B scale factor ID"}, {"value", v([](const auto& x) {
+                                                                        return std::to_string(x.scaleFactorB);
+                                                                    })}},
+                 {{"key", "scale"},
+                  {"label", "scale type"},
+                  {"choices", scales},
+                  {"value", v([](const auto& x) { return std::string(tcgen05::toString(x.scaleType)); })}},
+                 {{"key", "k96"}, {"label", "K = 96"}, {"choices", yesNo}, {"value", v([&](const auto& x) {
+                                                                                return flag(x.k96);
+                                                                            })}},
+                 {{"key", "cta_group"},
+                  {"label", "cta_group"},
+                  {"choices", {"any", "1", "2"}},
+                  {"value", context.ctaGroup ? std::to_string(*context.ctaGroup) : std::string("any")}},
+                 {{"key", "ws"},
+                  {"label", ".ws"},
+                  {"choices", {"any", "no", "yes"}},
+                  {"value", context.ws ? (*context.ws ? "yes" : "no") : "any"}}});
         } else {
             return failure(std::string("unknown descriptor '") + what + "'; valid: wgmma, smem, idesc");
         }
-        return answer(json{{"fields", std::move(fields)}, {"broken", std::move(broken)}});
+        out["rules"] = std::move(rules);
+        return answer(out);
     } catch (const std::exception& e) {
         return failure(e.what());
     }

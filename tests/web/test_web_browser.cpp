@@ -436,6 +436,125 @@ TEST_F(Web, DescriptorsDecodeAsTheEngineReadsThem) {
     EXPECT_NE(data("error").find("'0xZZ' is not a 64-bit value"), std::string::npos) << data("error");
 }
 
+// A descriptor's value as the encoder shows it: 0x and every digit.
+std::string hexOf(std::uint64_t value, int digits) {
+    char text[24];
+    std::snprintf(text, sizeof text, "0x%0*llx", digits, static_cast<unsigned long long>(value));
+    return text;
+}
+
+TEST_F(Web, DescriptorEncodersSayTheValueOrTheRulesBroken) {
+    const auto count = [](const std::string& selector) {
+        return browser().evaluate("document.querySelectorAll('" + selector + "').length").get<std::size_t>();
+    };
+    const auto rules = [] {
+        return json::parse(
+            browser()
+                .evaluate("JSON.stringify(Array.from(document.querySelectorAll('#encodeRules li'), "
+                          "function (l) { return l.textContent; }))")
+                .get<std::string>());
+    };
+    // A wgmma matrix descriptor from its fields: the value the core packs, decoded field by field.
+    smem::MatrixDescriptor wgmma{0, 16, 1024, 0, smem::Swizzle::B128};
+    ASSERT_TRUE(open("#encode/wgmma?start=0&lbo=16&sbo=1024&base=0&swizzle=128B"));
+    EXPECT_EQ(data("error"), "");
+    EXPECT_EQ(text("encodedValue"), hexOf(smem::encodeDescriptor(wgmma), 16));
+    EXPECT_EQ(count("#encodedFields tbody tr"), smem::descriptorFields(smem::encodeDescriptor(wgmma)).size());
+    EXPECT_EQ(count("#encodeRules li"), 0u);
+    EXPECT_EQ(browser().evaluate("document.getElementById('encodedDecode').getAttribute('href')"),
+              "#decode/wgmma/" + hexOf(smem::encodeDescriptor(wgmma), 16));
+    // A field changed in the form: the address follows; back and forward walk the values.
+    browser().evaluate("(function(){const i=document.querySelector('#encodeFields [data-key=sbo]');"
+                       "i.value='2048'; i.dispatchEvent(new Event('change'));})()");
+    EXPECT_EQ(hash(), "#encode/wgmma?start=0&lbo=16&sbo=2048&base=0&swizzle=128B");
+    wgmma.strideByteOffset = 2048;
+    EXPECT_EQ(text("encodedValue"), hexOf(smem::encodeDescriptor(wgmma), 16));
+    browser().evaluate("history.back()");
+    ASSERT_TRUE(until("document.getElementById('encodedValue').textContent === '" +
+                      hexOf(0x4000004000010000ULL, 16) + "'"));
+    EXPECT_EQ(browser().evaluate("document.querySelector('#encodeFields [data-key=sbo]').value"), "1024");
+    browser().evaluate("history.forward()");
+    ASSERT_TRUE(until("document.getElementById('encodedValue').textContent === '" +
+                      hexOf(smem::encodeDescriptor(wgmma), 16) + "'"));
+    // Fields out of range: no value, every rule the core's check finds, each naming its field and what is
+    // valid, the field marked.
+    ASSERT_TRUE(open("#encode/wgmma?start=5&base=9"));
+    const std::vector<smem::DescriptorRule> broken =
+        smem::checkDescriptor(smem::parseDescriptorFields("start=5,base=9"));
+    ASSERT_EQ(broken.size(), 2u);
+    const json listed = rules();
+    ASSERT_EQ(listed.size(), broken.size()) << listed.dump();
+    for (std::size_t i = 0; i < broken.size(); ++i)
+        EXPECT_EQ(listed[i], broken[i].field + ": " + broken[i].rule);
+    EXPECT_NE(listed[0].get<std::string>().find("start address: 5 bytes cannot be encoded: it must be a "
+                                                "multiple of 16 below 262144"),
+              std::string::npos);
+    EXPECT_EQ(listed[1], "base offset: 9 does not fit bits 51-49; valid: 0..7");
+    EXPECT_EQ(browser().evaluate("document.getElementById('encoded').hidden"), true);
+    EXPECT_EQ(browser().evaluate(
+                  "document.querySelector('#encodeFields [data-key=base]').getAttribute('aria-invalid')"),
+              "true");
+    // A field that does not read: the parser's message, naming it.
+    ASSERT_TRUE(open("#encode/smem?start=1024&lbo=lots"));
+    ASSERT_EQ(rules().size(), 1u);
+    EXPECT_EQ(rules()[0], "'lbo=lots': expected a non-negative number (decimal or 0x hex) below 2^32");
+    EXPECT_EQ(browser().evaluate(
+                  "document.querySelector('#encodeFields [data-key=lbo]').getAttribute('aria-invalid')"),
+              "true");
+    // A field that does not read and one out of range: both said.
+    ASSERT_TRUE(open("#encode/wgmma?start=5&lbo=lots"));
+    ASSERT_EQ(rules().size(), 2u) << rules().dump();
+    // A tcgen05 shared-memory descriptor, and a leading mode its swizzle breaks.
+    ASSERT_TRUE(open("#encode/smem?start=1024&lbo=16&sbo=1024&swizzle=128B"));
+    EXPECT_EQ(
+        text("encodedValue"),
+        hexOf(tcgen05::encode(tcgen05::parseSmemDescriptor("start=1024,lbo=16,sbo=1024,swizzle=128B")), 16));
+    ASSERT_TRUE(open("#encode/smem?mode=absolute&swizzle=64B"));
+    const std::vector<tcgen05::Violation> modeBroken =
+        tcgen05::check(tcgen05::parseSmemDescriptor("mode=absolute,swizzle=64B"));
+    ASSERT_EQ(rules().size(), modeBroken.size());
+    EXPECT_EQ(rules()[0], modeBroken[0].field + ": " + modeBroken[0].rule);
+    EXPECT_EQ(browser().evaluate(
+                  "document.querySelector('#encodeFields [data-key=mode]').getAttribute('aria-invalid')"),
+              "true");
+    // A tcgen05 instruction descriptor, with the instruction's cta_group; its decode link names the kind.
+    const std::string idescFields = "kind=f16,a=bf16,b=bf16,d=f32,m=128,n=256";
+    const std::uint32_t idesc = tcgen05::encode(tcgen05::parseInstrDescriptor(idescFields), {1, false});
+    ASSERT_TRUE(open("#encode/idesc?kind=f16&a=bf16&b=bf16&d=f32&m=128&n=256&cta_group=1&ws=no"));
+    EXPECT_EQ(text("encodedValue"), hexOf(idesc, 8));
+    EXPECT_EQ(browser().evaluate("document.getElementById('encodedDecode').getAttribute('href')"),
+              "#decode/idesc/" + hexOf(idesc, 8) + "/f16");
+    EXPECT_EQ(count("#encodedFields tbody tr"),
+              tcgen05::decodeInstrDescriptor(idesc, Kind::F16).fields.size());
+    // Another kind picked: its types are the kind's own (the core's defaults), not the old kind's.
+    browser().evaluate("(function(){const s=document.querySelector('#encodeFields [data-key=kind]');"
+                       "s.value='i8'; s.dispatchEvent(new Event('change'));})()");
+    const tcgen05::InstrDescriptor i8 = tcgen05::parseInstrDescriptor("kind=i8");
+    EXPECT_EQ(browser().evaluate("document.querySelector('#encodeFields [data-key=a]').value"),
+              std::string(tcgen05::toString(i8.atype)));
+    EXPECT_EQ(browser().evaluate("document.querySelector('#encodeFields [data-key=d]').value"),
+              std::string(tcgen05::toString(i8.dtype)));
+    // M out of range with cta_group::1: the rule names M and the Ms that exist.
+    ASSERT_TRUE(open("#encode/idesc?kind=f16&m=1000&n=256&cta_group=1"));
+    const json mRules = rules();
+    ASSERT_FALSE(mRules.empty());
+    EXPECT_EQ(mRules[0].get<std::string>().rfind("M: 1000 ", 0), 0u) << mRules.dump();
+    EXPECT_EQ(browser().evaluate(
+                  "document.querySelector('#encodeFields [data-key=m]').getAttribute('aria-invalid')"),
+              "true");
+    // The keyboard: Enter in a field encodes it (the form's submit), as the button does.
+    ASSERT_TRUE(open("#encode/wgmma"));
+    browser().evaluate("document.querySelector('#encodeFields [data-key=lbo]').value='32';"
+                       "document.querySelector('#encodeFields [data-key=lbo]').focus()");
+    browser().type("Enter", "Enter", 13, "\r");
+    ASSERT_TRUE(until("location.hash.indexOf('lbo=32') > 0"));
+    EXPECT_EQ(text("encodedValue"), hexOf(smem::encodeDescriptor({0, 32, 0, 0, smem::Swizzle::None}), 16));
+    // An unknown descriptor: said so.
+    ASSERT_TRUE(open("#encode/hmma"));
+    EXPECT_NE(data("error").find("unknown descriptor 'hmma'; valid: wgmma, smem, idesc"), std::string::npos)
+        << data("error");
+}
+
 // The cells of the engine's first picture of `spec` with `params` (what the page must draw).
 std::size_t engineCells(const std::string& spec, const Params& params) {
     Selection selection{Catalog::instance().variant(spec), params};
@@ -508,14 +627,16 @@ TEST_F(Web, APhoneWideScreenDoesNotScrollSideways) {
     // 390 x 844 CSS px, as a phone: nothing is wider than the screen (the picture scrolls in its own box) —
     // an instruction, a compare view and a pasted layout compared with an operand.
     for (const std::string view : {"#wgmma.m64n256k16.f16", "#mma.m16n8k8.tf32?compare=mma.m16n8k8.f16",
-                                   "#paste/((4,8),(2,2,2)):((32,1),(8,16,128))?against=mma.m16n8k16.f16:A"}) {
+                                   "#paste/((4,8),(2,2,2)):((32,1),(8,16,128))?against=mma.m16n8k16.f16:A",
+                                   "#encode/idesc?kind=f16&m=1000"}) {
         browser().viewport(390, 844);
         const bool opened = open(view);
         const json r = browser().evaluate(
             "JSON.stringify([Math.max(document.body.scrollWidth, document.documentElement.scrollWidth),"
             "document.getElementById('diagram').getBoundingClientRect().right,"
             "document.getElementById('toolbar').getBoundingClientRect().right, window.innerWidth,"
-            "document.getElementById('paster').getBoundingClientRect().right])");
+            "document.getElementById('paster').getBoundingClientRect().right,"
+            "document.getElementById('encoder').getBoundingClientRect().right])");
         browser().resetViewport();
         ASSERT_TRUE(opened) << view;
         const json w = json::parse(r.get<std::string>());
@@ -524,6 +645,7 @@ TEST_F(Web, APhoneWideScreenDoesNotScrollSideways) {
         EXPECT_LE(w[1].get<double>(), 390) << view << w.dump();
         EXPECT_LE(w[2].get<double>(), 390) << view << w.dump();
         EXPECT_LE(w[4].get<double>(), 390) << view << w.dump();
+        EXPECT_LE(w[5].get<double>(), 390) << view << w.dump();
     }
 }
 
@@ -863,7 +985,8 @@ TEST_F(Web, TextContrastIsAtLeast4Point5To1InLightAndDarkMode) {
         for (const std::string& view :
              {std::string(""), std::string("#mma.m16n8k16.f16/A:3,11"), std::string("#mma.m16n8k17.f16"),
               std::string("#paste/((4,8),(2,2,2)):((32,1),(8,16,128))?against=mma.m16n8k16.f16:A"),
-              std::string("#paste/((4,8),(2,2]"), std::string("#decode/wgmma/0x4000004000010000")}) {
+              std::string("#paste/((4,8),(2,2]"), std::string("#decode/wgmma/0x4000004000010000"),
+              std::string("#encode/idesc?kind=f16&m=1000")}) {
             ASSERT_TRUE(open(view)) << view;
             EXPECT_EQ(browser().evaluate("matchMedia('(prefers-color-scheme: dark)').matches"), dark);
             const json r = json::parse(browser().evaluate(kContrast).get<std::string>());
