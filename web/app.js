@@ -26,7 +26,7 @@
  *            sparse: boolean}} CatalogRow
  * @typedef {{operand: string, row: number, col: number}} CellRef  a cell as a link names it
  * @typedef {{view: string, major: string, swizzle: string, smem: string, ld: string, st: string, atoms: string,
- *            perm: string, compare: string, sel: string, color: string, palette: string, lanes: string,
+ *            perm: string, compare: string, operand: string, sel: string, color: string, palette: string, lanes: string,
  *            zoom: string}} Options
  * @typedef {{text: string, shape: string, against: string}} Paste  a pasted layout (#paste/...)
  * @typedef {{what: string, fields: [string, string][]}} Encode  a descriptor's fields (#encode/...)
@@ -44,10 +44,11 @@
               colLast: 11, matrix: 12, owners: 13, source: 14 };
   const STRIDE = 15;
   /** @type {Options} */
-  const DEFAULTS = { view: "layout", major: "k", swizzle: "128", smem: "", ld: "", st: "", atoms: "", perm: "", compare: "", sel: "",
+  const DEFAULTS = { view: "layout", major: "k", swizzle: "128", smem: "", ld: "", st: "", atoms: "", perm: "", compare: "",
+                     operand: "A", sel: "",
                      color: "lane", palette: "default", lanes: "", zoom: "1" };
   // The options the engine reads (the others are the page's own).
-  const ENGINE_OPTIONS = ["view", "major", "swizzle", "smem", "ld", "st", "atoms", "perm", "compare"];
+  const ENGINE_OPTIONS = ["view", "major", "swizzle", "smem", "ld", "st", "atoms", "perm", "compare", "operand"];
 
   const t0 = performance.now();
   const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -766,8 +767,11 @@
       }
       if (answer.error) {
         showError(answer.error);
-        // A bad option of the variant shown keeps its picture and pickers, to correct it there.
-        if (!shown || shown.spec !== state.spec) {
+        // A bad option of the variant shown keeps its picture and pickers, to correct it there; so does a bad
+        // word of its own grammar (a TMA box's), typed into its fields.
+        const ownWords = !!shown && !!shown.words && shown.words.length > 0 &&
+          state.spec.startsWith(shown.opcode + " ");
+        if (!shown || (shown.spec !== state.spec && !ownWords)) {
           $("variant").hidden = true;
           $("intro").hidden = true;
           shown = null;
@@ -868,13 +872,23 @@
       a.href = hashOf({ spec: c.spec, cell: null, options: DEFAULTS });
       a.textContent = c.spec;
       compared.appendChild(a);
-      compared.appendChild(document.createTextNode(" (right), operand " + c.operand + ": " +
-        (c.differing ? c.differing + " of " + c.positions + " positions held by another (thread, element) \u2014 " +
-         "framed in red on both sides" : "every one of the " + c.positions + " positions held alike") + " \u00b7 "));
-      const swap = document.createElement("a");
-      swap.href = hashOf({ spec: c.spec, cell: null, options: Object.assign({}, DEFAULTS, { compare: shown.spec }) });
-      swap.textContent = "swap";
-      compared.appendChild(swap);
+      if (c.report !== undefined) {
+        // A box and its reader, compared in shared memory (`lanemap-cli feeds`): the verdict and first
+        // difference in the report's words.
+        compared.appendChild(document.createTextNode(" (right), read as " + c.reader + ", in shared memory: " +
+          (c.differing ? c.differing + " of " + c.positions + " positions differ \u2014 framed in red on both sides. "
+           : "") + c.report));
+        compared.className = "evidence" + (c.feeds ? " confirmed" : " error");
+      } else {
+        compared.className = "evidence";
+        compared.appendChild(document.createTextNode(" (right), operand " + c.operand + ": " +
+          (c.differing ? c.differing + " of " + c.positions + " positions held by another (thread, element) \u2014 " +
+           "framed in red on both sides" : "every one of the " + c.positions + " positions held alike") + " \u00b7 "));
+        const swap = document.createElement("a");
+        swap.href = hashOf({ spec: c.spec, cell: null, options: Object.assign({}, DEFAULTS, { compare: shown.spec }) });
+        swap.textContent = "swap";
+        compared.appendChild(swap);
+      }
     }
     ev.className = "evidence" + (data.evidence && data.evidence.verdict === "pass" ? " confirmed" : "");
     ev.textContent = data.evidence ? (data.evidence.verdict === "pass" ? "\u2713 Confirmed cell by cell"
@@ -927,7 +941,9 @@
     /** @type {HTMLSelectElement} */ ($("swizzle")).value = o.swizzle;
     /** @type {HTMLSelectElement} */ ($("zoom")).value = o.zoom;
     $("tileBox").hidden = $("permBox").hidden = !shown.takes.tile;
+    showWords();
     $("accessBox").hidden = !shown.takes.access;
+    $("storeBox").hidden = !shown.takes.store;
     $("smemBox").hidden = shown.view !== "banks";
     // A pasted layout exports as `lanemap-cli show` writes it: SVG (and PNG from it), JSON, text.
     const format = /** @type {HTMLSelectElement} */ ($("format"));
@@ -935,9 +951,42 @@
       opt.disabled = !!shown.paste && ["svg", "png", "json", "txt"].indexOf(opt.value) < 0;
     if (format.selectedOptions[0] && format.selectedOptions[0].disabled) format.value = "svg";
     $("compareBox").hidden = shown.view !== "layout" || !!shown.paste;
-    for (const id of ["atoms", "perm", "ld", "smem", "compare"]) {
+    $("operandBox").hidden = !shown.compare || shown.compare.report === undefined;
+    /** @type {HTMLSelectElement} */ ($("operand")).value = o.operand;
+    for (const id of ["atoms", "perm", "ld", "st", "smem", "compare"]) {
       const input = /** @type {HTMLInputElement} */ ($(id));
       if (document.activeElement !== input) input.value = /** @type {any} */ (o)[id];
+    }
+  }
+
+  // A family's own words (a TMA box's tensor map: type=bf16 tensor=64x64 box=16x64 swizzle=128B ...), one
+  // field each as the engine names them; a change writes the spec with them, which the engine reads as
+  // `lanemap-cli show 'SPEC WORDS'` does (its grammar's message when a word does not read).
+  function showWords() {
+    const box = $("wordsBox");
+    const words = shown.paste ? [] : shown.words || [];
+    box.hidden = !words.length;
+    if (box.dataset.spec === shown.spec) return; // as shown: keep the fields (and the focus)
+    box.dataset.spec = shown.spec;
+    box.textContent = "";
+    for (const w of words) {
+      const label = document.createElement("label");
+      label.append(w.key + " ");
+      const input = document.createElement("input");
+      input.value = w.value;
+      input.size = Math.max(4, w.value.length + 1);
+      input.spellcheck = false;
+      input.dataset.key = w.key;
+      input.title = "The spec's word " + w.key + "=, as lanemap-cli show reads it (docs/tma.md#grammar)";
+      input.addEventListener("change", function () {
+        const typed = Array.from(box.querySelectorAll("input")).map(function (el) {
+          const i = /** @type {HTMLInputElement} */ (el);
+          return i.dataset.key + "=" + i.value.replace(/\s+/g, "");
+        });
+        go({ spec: shown.opcode + " " + typed.join(" "), cell: null, options: Object.assign({}, state.options, { sel: "" }) });
+      });
+      label.appendChild(input);
+      box.appendChild(label);
     }
   }
 
@@ -1493,11 +1542,12 @@
          { view: /** @type {HTMLSelectElement} */ (ev.target).value, sel: "" }) });
   });
   for (const [id, key] of [["colorBy", "color"], ["palette", "palette"], ["major", "major"], ["swizzle", "swizzle"],
+                           ["operand", "operand"],
                            ["zoom", "zoom"], ["selector", "sel"]])
     $(id).addEventListener("change", function (ev) {
       setOptions({ [key]: /** @type {HTMLSelectElement} */ (ev.target).value });
     });
-  for (const id of ["atoms", "perm", "ld", "smem", "compare"])
+  for (const id of ["atoms", "perm", "ld", "st", "smem", "compare"])
     $(id).addEventListener("change", function (ev) {
       go({ spec: state.spec, cell: null, options: Object.assign({}, state.options,
            { [id]: /** @type {HTMLInputElement} */ (ev.target).value.replace(/\s+/g, ""), sel: "" }) });

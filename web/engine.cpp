@@ -13,6 +13,8 @@
 #include "lanemap/evidence.hpp"
 #include "lanemap/excerpt.hpp"
 #include "lanemap/export.hpp"
+#include "lanemap/family.hpp"
+#include "lanemap/feeds.hpp"
 #include "lanemap/layout_in.hpp"
 #include "lanemap/search.hpp"
 #include "lanemap/selection.hpp"
@@ -83,6 +85,7 @@ struct Request {
     View view = View::Layout;
     std::string banksPlacement;       // the banks view: the tile's placement, as `banks --smem` reads it
     std::optional<Selection> compare; // the compare view: the instruction drawn beside it
+    Operand feedOperand = Operand::A; // a box compared with its reader: the operand the reader reads it as
 };
 
 // A spec as the CLI reads it, or std::invalid_argument with its message and the nearest specs.
@@ -109,12 +112,15 @@ bool hasBanks(const Variant& v) {
 // A spec (or PTX text) and the page's options -> the selection, as the CLI reads SPEC and its flags. Throws
 // std::invalid_argument with a message naming the bad input.
 Request readRequest(std::string_view spec, std::string_view optionText) {
-    Request request{readSpec(spec), View::Layout, {}, std::nullopt};
+    Request request;
+    request.selection = readSpec(spec);
     Params& params = request.selection.params;
     const std::map<std::string, std::string> options = readOptions(optionText);
     std::string major, swizzle, atoms, perm;
     for (const auto& [key, value] : options) {
-        if (key == "ld" || key == "st") {
+        if ((key == "ld" || key == "st") && value.empty()) {
+            // No access: D in Tensor Memory as the mma leaves it.
+        } else if (key == "ld" || key == "st") {
             // A tcgen05.mma's D read by a tcgen05.ld (or its A written by a tcgen05.st), as --ld / --st.
             const tmem::Op op = key == "ld" ? tmem::Op::Ld : tmem::Op::St;
             std::string error;
@@ -122,7 +128,11 @@ Request readRequest(std::string_view spec, std::string_view optionText) {
             if (!access || access->op != op)
                 throw std::invalid_argument("invalid " + key + " '" + value +
                                             "': " + (access ? "names the other operation" : error));
+            if (params.access && !value.empty())
+                throw std::invalid_argument("give ld (who holds D) or st (who must hold A), not both");
             params.access = access;
+            // A tcgen05.st writes A into Tensor Memory: the view of A there (as --st).
+            params.tensorOperand = op == tmem::Op::St ? Operand::A : Operand::D;
         } else if (key == "atoms") {
             atoms = value;
         } else if (key == "perm") {
@@ -143,12 +153,18 @@ Request readRequest(std::string_view spec, std::string_view optionText) {
         } else if (key == "compare") {
             if (!value.empty())
                 request.compare = readSpec(value);
+        } else if (key == "operand") {
+            // The reader's operand a TMA box is compared with (`feeds --into SPEC:A|B`).
+            if (value == "B")
+                request.feedOperand = Operand::B;
+            else if (value != "A" && !value.empty())
+                throw std::invalid_argument("unknown operand '" + value + "'; valid: A, B");
         } else if (key == "sel" || key == "color" || key == "palette" || key == "lanes" || key == "zoom") {
             // The page's own choices (which selector's picture, colours, lane filter): not the engine's.
         } else {
             throw std::invalid_argument("unknown option '" + key +
                                         "'; valid: view, major, swizzle, smem, ld, st, atoms, perm, compare, "
-                                        "sel, color, palette, lanes, zoom");
+                                        "operand, sel, color, palette, lanes, zoom");
         }
     }
     if (!major.empty() || !swizzle.empty()) {
@@ -253,8 +269,66 @@ struct Compared {
     std::vector<std::vector<std::uint32_t>> marks;
     json summary;
 };
-Compared compareView(const Instruction& mine, const Instruction& other) {
+// A TMA box and the instruction that reads it through a descriptor, compared in shared memory (the app's
+// compare page when the two hold no register operand in common; `lanemap-cli feeds BOX --into READER`): the
+// box's grid and lines on the left, the reader's on the right, every position and 16-byte chunk where they
+// disagree marked, and the verdict with the first difference. nullopt with `error` when they do not compare.
+std::optional<Compared> feedView(const Request& request, std::string& error) {
+    feeds::Request q;
+    q.writer = request.selection;
+    q.reader = *request.compare;
+    q.operand = request.feedOperand;
+    // The reader as the app draws it: its own shared-memory choice, else wgmma's default, K-major 128B.
+    const smem::Choice choice = request.compare->params.smem.value_or(smem::Choice{});
+    q.major = choice.major;
+    q.swizzle = choice.swizzle;
+    const std::optional<feeds::Answer> feed = feeds::ask(q, error);
+    if (!feed)
+        return std::nullopt;
+    const Placement* written = feed->writer->placement(Space::SharedMemory, Operand::D);
+    for (const Placement& p : feed->writer->placements)
+        if (!written && p.space() == Space::SharedMemory)
+            written = &p;
+    const Diagram left = buildSharedMemoryDiagram(*written, feed->sides.writerGlobal),
+                  right = buildSharedMemoryDiagram(feed->reader);
+    const feeds::Comparison& c = feed->comparison;
+    std::vector<std::uint8_t> marked = feedMarks(left, c, true).marks;
+    const std::vector<std::uint8_t> r = feedMarks(right, c, false).marks;
+    marked.insert(marked.end(), r.begin(), r.end());
+    Compared out;
+    out.picture = sideBySide(left, right);
+    out.marks = marksOf(out.picture, marked);
+    g_sides = {left, right};
+    g_split = left.panels.size();
+    // The report's verdict and first difference, as `lanemap-cli feeds --into` prints them.
+    const std::string report = feeds::toText(c, feed->sides);
+    const std::size_t verdict = report.find("feeds: ");
+    out.summary = {{"spec", request.compare->variant->spec},
+                   {"operand", std::string(toString(request.feedOperand))},
+                   {"reader", feed->sides.reader},
+                   {"feeds", c.feeds()},
+                   {"positions", c.compared},
+                   {"differing", c.compared - c.equal},
+                   {"report", report.substr(verdict == std::string::npos ? 0 : verdict)}};
+    return out;
+}
+
+Compared compareView(const Request& request, const Instruction& mine, const Instruction& other) {
     const std::optional<Operand> which = comparedOperand(mine, other, Operand::A);
+    const bool writerOnly =
+        mine.hasSpace(Space::SharedMemory) &&
+        std::none_of(mine.operands.begin(), mine.operands.end(),
+                     [&](const FragmentLayout& op) { return inRegisters(mine, op.operand()); });
+    if (!which && writerOnly) {
+        // What one writes into shared memory and the other reads there (a TMA box and its reader).
+        std::string error;
+        if (std::optional<Compared> fed = feedView(request, error))
+            return std::move(*fed);
+        throw std::invalid_argument(mine.spec + " and " + other.spec +
+                                    " hold no operand in common in registers, and the box does not compare "
+                                    "with what " +
+                                    other.spec + " reads: " + error);
+    }
     if (!which) {
         const auto list = [](const Instruction& in) {
             std::string names;
@@ -724,7 +798,7 @@ const char* lm_view(const char* spec, const char* options) {
         json compare, marks = json::array();
         if (request.compare && request.view == View::Layout) {
             const std::shared_ptr<const Instruction> other = instantiate(*request.compare);
-            Compared c = compareView(*in, *other);
+            Compared c = compareView(request, *in, *other);
             pictures.push_back(std::move(c.picture));
             compare = std::move(c.summary);
             marks = c.marks;
@@ -737,7 +811,19 @@ const char* lm_view(const char* spec, const char* options) {
         if (hasBanks(*in))
             views.push_back("banks");
         std::string out = "{\"spec\":";
+        // The spec with the family's own words (a TMA box's tensor map), so the address names the instance;
+        // the words one by one for the page's fields.
+        // (Given no words, the spec as it was: its default box.)
+        out +=
+            json(request.selection.params.family ? specTextOf(*in) : request.selection.variant->spec).dump();
+        out += ",\"opcode\":";
         out += json(request.selection.variant->spec).dump();
+        json words = json::array();
+        if (in->family && in->family->words)
+            for (const SpecWord& w : in->family->words(*in))
+                words.push_back({{"key", w.key}, {"value", w.value}});
+        out += ",\"words\":";
+        out += words.dump();
         out += ",\"family\":";
         out += json(std::string(request.selection.variant->family->name)).dump();
         out += ",\"views\":";
@@ -749,7 +835,8 @@ const char* lm_view(const char* spec, const char* options) {
         tiled.params.tile = tile::parseTileLayout("(1,1,1)", "", tileError);
         out += ",\"takes\":";
         out += json{{"tile", tiled.params.tile && validate(tiled).empty()},
-                    {"access", in->hasSpace(Space::TensorMemory)}}
+                    {"access", in->hasSpace(Space::TensorMemory)},
+                    {"store", in->hasSpace(Space::TensorMemory)}}
                    .dump();
         out += ",\"view\":\"";
         out += request.view == View::SharedMemory ? "smem" : request.view == View::Banks ? "banks" : "layout";
@@ -1200,8 +1287,9 @@ const char* lm_paste(const char* text, const char* shape, const char* against) {
             pictures.front() = sideBySide(std::move(left), g_sides[1]);
         }
         const std::vector<std::vector<std::uint32_t>> marks = marksOf(pictures.front(), marked);
-        std::string out = "{\"spec\":\"layout\",\"family\":\"\",\"views\":[\"layout\"],"
-                          "\"takes\":{\"tile\":false,\"access\":false},\"view\":\"layout\",\"paste\":";
+        std::string out =
+            "{\"spec\":\"layout\",\"family\":\"\",\"views\":[\"layout\"],"
+            "\"takes\":{\"tile\":false,\"access\":false,\"store\":false},\"view\":\"layout\",\"paste\":";
         out += paste.dump(-1, ' ', false, json::error_handler_t::replace);
         out += ",\"marks\":";
         out += json(marks).dump();

@@ -13,6 +13,8 @@
 #include "lanemap/compare.hpp"
 #include "lanemap/diagram.hpp"
 #include "lanemap/export.hpp"
+#include "lanemap/family.hpp"
+#include "lanemap/feeds.hpp"
 #include "lanemap/layout_in.hpp"
 #include "lanemap/search.hpp"
 #include "lanemap/selection.hpp"
@@ -582,6 +584,26 @@ TEST_F(Web, TileAndTensorMemoryAccessOptionsAreTheEnginesParameters) {
     EXPECT_EQ(browser().evaluate("lanemapApp.cellCount()").get<std::size_t>(), engineCells(spec, read));
     EXPECT_NE(engineCells(spec, read), engineCells(spec, Params{}));
 
+    // A tcgen05.st writing A (as --st): A in Tensor Memory composed with the registers that must hold it.
+    Params store;
+    store.access = tmem::parseAccess("32x32b.x2", tmem::Op::St, error);
+    store.tensorOperand = Operand::A;
+    ASSERT_TRUE(store.access) << error;
+    ASSERT_EQ(validate(Selection{Catalog::instance().variant(spec), store}), "");
+    ASSERT_TRUE(open("#" + spec));
+    EXPECT_EQ(browser().evaluate("document.getElementById('storeBox').hidden"), false);
+    browser().evaluate("(function(){const s=document.getElementById('st'); s.value='32x32b.x2';"
+                       "s.dispatchEvent(new Event('change'));})()");
+    EXPECT_EQ(hash(), "#" + spec + "?st=32x32b.x2");
+    EXPECT_EQ(data("error"), "");
+    EXPECT_EQ(browser().evaluate("lanemapApp.cellCount()").get<std::size_t>(), engineCells(spec, store));
+    EXPECT_NE(engineCells(spec, store), engineCells(spec, read));
+    // Both: refused, saying why.
+    ASSERT_TRUE(open("#" + spec + "?ld=32x32b.x2&st=32x32b.x2"));
+    EXPECT_NE(data("error").find("give ld (who holds D) or st (who must hold A), not both"),
+              std::string::npos)
+        << data("error");
+
     // A bad tile: the parser's message, and the picture stays to correct it.
     ASSERT_TRUE(open("#mma.m16n8k16.f16"));
     browser().evaluate("(function(){const s=document.getElementById('atoms'); s.value='(2,x,1)';"
@@ -628,7 +650,9 @@ TEST_F(Web, APhoneWideScreenDoesNotScrollSideways) {
     // an instruction, a compare view and a pasted layout compared with an operand.
     for (const std::string view : {"#wgmma.m64n256k16.f16", "#mma.m16n8k8.tf32?compare=mma.m16n8k8.f16",
                                    "#paste/((4,8),(2,2,2)):((32,1),(8,16,128))?against=mma.m16n8k16.f16:A",
-                                   "#encode/idesc?kind=f16&m=1000"}) {
+                                   "#encode/idesc?kind=f16&m=1000",
+                                   "#cp.async.bulk.tensor.2d type=f16 tensor=64x64 box=64x64 "
+                                   "swizzle=none?compare=wgmma.m64n64k16.f16"}) {
         browser().viewport(390, 844);
         const bool opened = open(view);
         const json r = browser().evaluate(
@@ -986,7 +1010,9 @@ TEST_F(Web, TextContrastIsAtLeast4Point5To1InLightAndDarkMode) {
              {std::string(""), std::string("#mma.m16n8k16.f16/A:3,11"), std::string("#mma.m16n8k17.f16"),
               std::string("#paste/((4,8),(2,2,2)):((32,1),(8,16,128))?against=mma.m16n8k16.f16:A"),
               std::string("#paste/((4,8),(2,2]"), std::string("#decode/wgmma/0x4000004000010000"),
-              std::string("#encode/idesc?kind=f16&m=1000")}) {
+              std::string("#encode/idesc?kind=f16&m=1000"),
+              std::string("#cp.async.bulk.tensor.2d type=f16 tensor=64x64 box=64x64 "
+                          "swizzle=none?compare=wgmma.m64n64k16.f16")}) {
             ASSERT_TRUE(open(view)) << view;
             EXPECT_EQ(browser().evaluate("matchMedia('(prefers-color-scheme: dark)').matches"), dark);
             const json r = json::parse(browser().evaluate(kContrast).get<std::string>());
@@ -995,6 +1021,131 @@ TEST_F(Web, TextContrastIsAtLeast4Point5To1InLightAndDarkMode) {
         }
     }
     browser().colorScheme("");
+}
+
+// The instance a spec text names, as the CLI reads it (a TMA box's words included).
+std::shared_ptr<const Instruction> instanceOf(const std::string& text) {
+    const ParsedSpec parsed = parseSpec(text, Catalog::instance());
+    EXPECT_TRUE(parsed) << text << ": " << parsed.error;
+    return instantiate(selectionOf(parsed));
+}
+
+TEST_F(Web, TmaBoxWordsArePickedAndTheAddressKeepsThem) {
+    // A box typed with its words: the address names the instance (the core's spec text), a reload draws it.
+    const std::shared_ptr<const Instruction> box =
+        instanceOf("cp.async.bulk.tensor.2d type=bf16 tensor=64x64 box=16x64 swizzle=128B");
+    ASSERT_TRUE(open("#cp.async.bulk.tensor.2d type=bf16 tensor=64x64 box=16x64 swizzle=128B"));
+    EXPECT_EQ(data("error"), "");
+    EXPECT_EQ(hash(), "#" + specTextOf(*box));
+    EXPECT_EQ(browser().evaluate("lanemapApp.cellCount()").get<std::size_t>(),
+              siteDiagrams(*box).front().cells.size());
+    // A field per word of the grammar, those at their default too (interleave, oob).
+    const auto field = [](const std::string& key) {
+        return "document.querySelector('#wordsBox input[data-key=\"" + key + "\"]')";
+    };
+    EXPECT_EQ(browser().evaluate("document.getElementById('wordsBox').hidden"), false);
+    EXPECT_EQ(browser().evaluate(field("box") + ".value"), "16x64");
+    EXPECT_EQ(browser().evaluate(field("type") + ".value"), "bf16");
+    EXPECT_EQ(browser().evaluate(field("swizzle") + ".value"), "128B");
+    EXPECT_EQ(browser().evaluate(field("interleave") + ".value"), "none");
+    // Another box: the address and the picture follow.
+    browser().evaluate("(function(){const i=" + field("box") +
+                       "; i.value='8x64';"
+                       "i.dispatchEvent(new Event('change'));})()");
+    const std::shared_ptr<const Instruction> smaller =
+        instanceOf("cp.async.bulk.tensor.2d type=bf16 tensor=64x64 box=8x64 swizzle=128B");
+    EXPECT_EQ(hash(), "#" + specTextOf(*smaller));
+    EXPECT_EQ(browser().evaluate("lanemapApp.cellCount()").get<std::size_t>(),
+              siteDiagrams(*smaller).front().cells.size());
+    // Back: the first box and its field; a fresh load of the link: the second.
+    browser().evaluate("history.back()");
+    ASSERT_TRUE(until(field("box") + ".value === '16x64'"));
+    EXPECT_EQ(browser().evaluate("lanemapApp.cellCount()").get<std::size_t>(),
+              siteDiagrams(*box).front().cells.size());
+    ASSERT_TRUE(open("#" + specTextOf(*smaller)));
+    EXPECT_EQ(browser().evaluate(field("box") + ".value"), "8x64");
+    // A word that does not read: the grammar's message; the picture and the fields stay to correct it.
+    browser().evaluate("(function(){const i=" + field("swizzle") +
+                       "; i.value='96B';"
+                       "i.dispatchEvent(new Event('change'));})()");
+    const ParsedSpec bad =
+        parseSpec("cp.async.bulk.tensor.2d type=bf16 tensor=64x64 box=8x64 swizzle=96B", Catalog::instance());
+    ASSERT_FALSE(bad);
+    // (The message quotes the spec typed, here written from the fields: the grammar's words after it.)
+    const std::string why = bad.error.substr(bad.error.find("': ") + 3);
+    EXPECT_NE(data("error").find(why), std::string::npos) << data("error") << " lacks " << why;
+    EXPECT_EQ(browser().evaluate("document.getElementById('variant').hidden"), false);
+    EXPECT_EQ(browser().evaluate(field("swizzle") + ".value"), "96B");
+    // An instruction without words has no such fields.
+    ASSERT_TRUE(open("#mma.m16n8k16.f16"));
+    EXPECT_EQ(browser().evaluate("document.getElementById('wordsBox').hidden"), true);
+}
+
+TEST_F(Web, ATmaBoxComparedWithItsReaderInSharedMemory) {
+    // The box and the wgmma that reads it (the app's compare page, `lanemap-cli feeds`): both pictures in
+    // shared memory, the verdict in the report's words, the cells where they disagree framed.
+    const auto feed = [](const std::string& box, const std::string& reader, Operand operand) {
+        feeds::Request q;
+        const ParsedSpec w = parseSpec(box, Catalog::instance()), r = parseSpec(reader, Catalog::instance());
+        q.writer = selectionOf(w);
+        q.reader = selectionOf(r);
+        q.operand = operand;
+        q.major = smem::Major::K;
+        q.swizzle = smem::Swizzle::B128;
+        std::string error;
+        std::optional<feeds::Answer> a = feeds::ask(q, error);
+        EXPECT_TRUE(a) << error;
+        return a;
+    };
+    const auto framed = [](const feeds::Answer& a) {
+        const Placement* written = a.writer->placement(Space::SharedMemory, Operand::D);
+        for (const Placement& p : a.writer->placements)
+            if (!written && p.space() == Space::SharedMemory)
+                written = &p;
+        const Diagram l = buildSharedMemoryDiagram(*written, a.sides.writerGlobal),
+                      r = buildSharedMemoryDiagram(a.reader);
+        const std::vector<std::uint8_t> lm = feedMarks(l, a.comparison, true).marks,
+                                        rm = feedMarks(r, a.comparison, false).marks;
+        return std::pair{l.cells.size() + r.cells.size(),
+                         std::count(lm.begin(), lm.end(), 1) + std::count(rm.begin(), rm.end(), 1)};
+    };
+    const std::string box = "cp.async.bulk.tensor.2d type=f16 tensor=64x64 box=64x64 swizzle=128B";
+    const std::optional<feeds::Answer> equal = feed(box, "wgmma.m64n64k16.f16", Operand::A);
+    ASSERT_TRUE(equal && equal->comparison.feeds());
+    ASSERT_TRUE(open("#" + box));
+    browser().evaluate(
+        "(function(){const s=document.getElementById('compare'); s.value='wgmma.m64n64k16.f16';"
+        "s.dispatchEvent(new Event('change'));})()");
+    EXPECT_EQ(hash(), "#" + specTextOf(*equal->writer) + "?compare=wgmma.m64n64k16.f16");
+    EXPECT_EQ(data("error"), "");
+    EXPECT_EQ(browser().evaluate("lanemapApp.cellCount()").get<std::size_t>(), framed(*equal).first);
+    EXPECT_EQ(data("marked"), "0");
+    const std::string report = feeds::toText(equal->comparison, equal->sides);
+    const std::string verdict = report.substr(report.find("feeds: "));
+    EXPECT_NE(text("compared").find(verdict.substr(0, verdict.find('\n'))), std::string::npos)
+        << text("compared") << " lacks " << verdict;
+    EXPECT_EQ(browser().evaluate("document.getElementById('operandBox').hidden"), false);
+    // An unswizzled box: wgmma's core matrices want another order; the first difference said, the cells
+    // framed on both sides.
+    const std::string plain = "cp.async.bulk.tensor.2d type=f16 tensor=64x64 box=64x64 swizzle=none";
+    const std::optional<feeds::Answer> differs = feed(plain, "wgmma.m64n64k16.f16", Operand::A);
+    ASSERT_TRUE(differs && !differs->comparison.feeds());
+    ASSERT_TRUE(open("#" + specTextOf(*differs->writer) + "?compare=wgmma.m64n64k16.f16"));
+    EXPECT_EQ(data("error"), "");
+    EXPECT_EQ(data("marked"), std::to_string(framed(*differs).second));
+    EXPECT_GT(framed(*differs).second, 0);
+    const std::string first = feeds::toText(differs->comparison, differs->sides);
+    const std::string firstVerdict = first.substr(first.find("feeds: "));
+    EXPECT_NE(text("compared").find(firstVerdict.substr(0, firstVerdict.find('\n'))), std::string::npos)
+        << text("compared");
+    // Read as B: the operand picked in the toolbar is the address's.
+    browser().evaluate("(function(){const s=document.getElementById('operand'); s.value='B';"
+                       "s.dispatchEvent(new Event('change'));})()");
+    EXPECT_EQ(hash(), "#" + specTextOf(*differs->writer) + "?compare=wgmma.m64n64k16.f16&operand=B");
+    EXPECT_EQ(data("error"), "");
+    // A reader of another element size: the feeds message.
+    ASSERT_TRUE(open("#" + box + "?compare=wgmma.m64n64k32.s8"));
+    EXPECT_NE(data("error").find("does not compare with what"), std::string::npos) << data("error");
 }
 
 // ---- The compare view (docs/web.md#compare): two instructions side by side, as the app's compare page ----
