@@ -25,7 +25,8 @@
  * @typedef {{spec: string, ptx: string, family: string, m: number, n: number, k: number, sm: number,
  *            sparse: boolean}} CatalogRow
  * @typedef {{operand: string, row: number, col: number}} CellRef  a cell as a link names it
- * @typedef {{view: string, major: string, swizzle: string, smem: string, ld: string, st: string, atoms: string,
+ * @typedef {{view: string, major: string, swizzle: string, smem: string, feeds: string, ld: string, st: string,
+ *            atoms: string,
  *            perm: string, compare: string, operand: string, sel: string, color: string, palette: string, lanes: string,
  *            zoom: string}} Options
  * @typedef {{text: string, shape: string, against: string}} Paste  a pasted layout (#paste/...)
@@ -44,11 +45,11 @@
               colLast: 11, matrix: 12, owners: 13, source: 14 };
   const STRIDE = 15;
   /** @type {Options} */
-  const DEFAULTS = { view: "layout", major: "k", swizzle: "128", smem: "", ld: "", st: "", atoms: "", perm: "", compare: "",
+  const DEFAULTS = { view: "layout", major: "k", swizzle: "128", smem: "", feeds: "", ld: "", st: "", atoms: "", perm: "", compare: "",
                      operand: "A", sel: "",
                      color: "lane", palette: "default", lanes: "", zoom: "1" };
   // The options the engine reads (the others are the page's own).
-  const ENGINE_OPTIONS = ["view", "major", "swizzle", "smem", "ld", "st", "atoms", "perm", "compare", "operand"];
+  const ENGINE_OPTIONS = ["view", "major", "swizzle", "smem", "feeds", "ld", "st", "atoms", "perm", "compare", "operand"];
 
   const t0 = performance.now();
   const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -944,7 +945,26 @@
     showWords();
     $("accessBox").hidden = !shown.takes.access;
     $("storeBox").hidden = !shown.takes.store;
-    $("smemBox").hidden = shown.view !== "banks";
+    $("smemBox").hidden = $("feedsBox").hidden = shown.view !== "banks";
+    // The feeds verdict (`banks --feeds`): every register slot holds what the operand wants, or how many do
+    // not (framed in red in the picture), in the report's words.
+    const verdict = $("feedVerdict");
+    verdict.hidden = !shown.feed;
+    if (shown.feed) {
+      const f = shown.feed;
+      verdict.textContent = "Feeds " + f.consumer + ": " + (f.mismatches === 0
+        ? "every register slot holds what the operand wants"
+        : "MISMATCH in " + f.mismatches + " of " + f.slots + " register slots (framed in red)") + ". ";
+      // The check's report (each thread's address, each slot loaded and wanted), folded: it is long.
+      const more = document.createElement("details");
+      const summary = document.createElement("summary");
+      summary.textContent = "the check, slot by slot";
+      const pre = document.createElement("pre");
+      pre.textContent = f.report;
+      more.append(summary, pre);
+      verdict.appendChild(more);
+      verdict.className = "evidence" + (f.mismatches === 0 ? " confirmed" : " error");
+    }
     // A pasted layout exports as `lanemap-cli show` writes it: SVG (and PNG from it), JSON, text.
     const format = /** @type {HTMLSelectElement} */ ($("format"));
     for (const opt of Array.from(format.options))
@@ -953,7 +973,7 @@
     $("compareBox").hidden = shown.view !== "layout" || !!shown.paste;
     $("operandBox").hidden = !shown.compare || shown.compare.report === undefined;
     /** @type {HTMLSelectElement} */ ($("operand")).value = o.operand;
-    for (const id of ["atoms", "perm", "ld", "st", "smem", "compare"]) {
+    for (const id of ["atoms", "perm", "ld", "st", "smem", "feeds", "compare"]) {
       const input = /** @type {HTMLInputElement} */ ($(id));
       if (document.activeElement !== input) input.value = /** @type {any} */ (o)[id];
     }
@@ -1547,7 +1567,7 @@
     $(id).addEventListener("change", function (ev) {
       setOptions({ [key]: /** @type {HTMLSelectElement} */ (ev.target).value });
     });
-  for (const id of ["atoms", "perm", "ld", "st", "smem", "compare"])
+  for (const id of ["atoms", "perm", "ld", "st", "smem", "feeds", "compare"])
     $(id).addEventListener("change", function (ev) {
       go({ spec: state.spec, cell: null, options: Object.assign({}, state.options,
            { [id]: /** @type {HTMLInputElement} */ (ev.target).value.replace(/\s+/g, ""), sel: "" }) });

@@ -83,7 +83,8 @@ enum class View { Layout, SharedMemory, Banks };
 struct Request {
     Selection selection;
     View view = View::Layout;
-    std::string banksPlacement;       // the banks view: the tile's placement, as `banks --smem` reads it
+    std::string banksPlacement; // the banks view: the tile's placement, as `banks --smem` reads it
+    std::string feeds; // the banks view: the mma operand the move's registers must be (`banks --feeds`)
     std::optional<Selection> compare; // the compare view: the instruction drawn beside it
     Operand feedOperand = Operand::A; // a box compared with its reader: the operand the reader reads it as
 };
@@ -150,6 +151,8 @@ Request readRequest(std::string_view spec, std::string_view optionText) {
                 throw std::invalid_argument("unknown view '" + value + "'; valid: layout, smem, banks");
         } else if (key == "smem") {
             request.banksPlacement = value;
+        } else if (key == "feeds") {
+            request.feeds = value;
         } else if (key == "compare") {
             if (!value.empty())
                 request.compare = readSpec(value);
@@ -163,8 +166,8 @@ Request readRequest(std::string_view spec, std::string_view optionText) {
             // The page's own choices (which selector's picture, colours, lane filter): not the engine's.
         } else {
             throw std::invalid_argument("unknown option '" + key +
-                                        "'; valid: view, major, swizzle, smem, ld, st, atoms, perm, compare, "
-                                        "operand, sel, color, palette, lanes, zoom");
+                                        "'; valid: view, major, swizzle, smem, feeds, ld, st, atoms, perm, "
+                                        "compare, operand, sel, color, palette, lanes, zoom");
         }
     }
     if (!major.empty() || !swizzle.empty()) {
@@ -361,7 +364,7 @@ Compared compareView(const Request& request, const Instruction& mine, const Inst
 
 // The pictures of one request: the operands (one per sparsity selector; a TMA box in shared memory), or
 // wgmma's shared-memory operands.
-std::vector<Diagram> picturesOf(const Instruction& in, const Request& request) {
+std::vector<Diagram> picturesOf(const Instruction& in, const Request& request, json& feedVerdict) {
     if (request.view == View::Banks) {
         // The tile of an ldmatrix / stmatrix in shared memory, its bank groups and conflicts per phase (the
         // app's bank view, `lanemap-cli banks`).
@@ -369,16 +372,43 @@ std::vector<Diagram> picturesOf(const Instruction& in, const Request& request) {
             throw std::invalid_argument(in.spec + " reads and writes no shared memory (the bank view is "
                                                   "ldmatrix's and stmatrix's); its view: layout");
         std::string error;
-        const std::optional<banks::Placement> placement =
+        std::optional<banks::Placement> placement =
             request.banksPlacement.empty() ? banks::Placement{}
                                            : banks::parsePlacement(request.banksPlacement, error);
         if (!placement)
             throw std::invalid_argument(error);
+        // Feeds (`banks --feeds SPEC:OPERAND`, the app's Feeds picker): whether the moved registers are that
+        // operand's fragment, drawn over the memory; the operand's size is the default tile.
+        std::optional<banks::FeedCheck> feed;
+        if (!request.feeds.empty()) {
+            const std::size_t colon = request.feeds.rfind(':');
+            const std::optional<Operand> operand =
+                colon == std::string::npos ? std::nullopt : parseOperand(request.feeds.substr(colon + 1));
+            if (!operand)
+                throw std::invalid_argument(
+                    "feeds '" + excerpt(request.feeds) +
+                    "' is not SPEC:OPERAND (e.g. mma.m16n8k16.f16:A; ldmatrix loads A "
+                    "or B, stmatrix stores C or D)");
+            const Selection consumer = readSpec(request.feeds.substr(0, colon));
+            const Instruction& consumerInstruction = Catalog::instance().instruction(*consumer.variant);
+            feed = banks::checkFeed(in, consumerInstruction, *operand, *placement, error);
+            if (!feed)
+                throw std::invalid_argument("feeds: " + error);
+            if (const FragmentLayout* fed = consumerInstruction.operand(*operand);
+                fed && placement->tileRows == 0 && placement->tileCols == 0) {
+                placement->tileRows = fed->rows();
+                placement->tileCols = fed->cols();
+            }
+            feedVerdict = {{"consumer", feed->consumer},
+                           {"mismatches", feed->mismatches},
+                           {"slots", feed->cells.size()},
+                           {"report", banks::toText(in, *feed)}};
+        }
         const std::optional<banks::Analysis> analysis = banks::analyze(in, *placement, error);
         if (!analysis)
             throw std::invalid_argument(error);
         std::vector<Diagram> out;
-        out.push_back(buildBanksDiagram(in, *analysis));
+        out.push_back(feed ? buildBanksDiagram(in, *analysis, *feed) : buildBanksDiagram(in, *analysis));
         return out;
     }
     if (request.view != View::SharedMemory)
@@ -795,7 +825,7 @@ const char* lm_view(const char* spec, const char* options) {
         const std::shared_ptr<const Instruction> in = instantiate(request.selection);
         g_sides.clear();
         std::vector<Diagram> pictures;
-        json compare, marks = json::array();
+        json compare, marks = json::array(), feedVerdict;
         if (request.compare && request.view == View::Layout) {
             const std::shared_ptr<const Instruction> other = instantiate(*request.compare);
             Compared c = compareView(request, *in, *other);
@@ -803,7 +833,7 @@ const char* lm_view(const char* spec, const char* options) {
             compare = std::move(c.summary);
             marks = c.marks;
         } else {
-            pictures = picturesOf(*in, request);
+            pictures = picturesOf(*in, request, feedVerdict);
         }
         json views = json::array({"layout"});
         if (smem::hasSharedMemoryOperands(*in))
@@ -844,6 +874,8 @@ const char* lm_view(const char* spec, const char* options) {
         out += compare.dump();
         out += ",\"marks\":";
         out += marks.dump();
+        out += ",\"feed\":";
+        out += feedVerdict.dump();
         out += ",\"data\":";
         g_cells.clear();
         siteData(out, *in, pictures, {.header = true, .tooltips = false, .cells = &g_cells});

@@ -409,6 +409,67 @@ TEST_F(Web, BankViewDrawsTheEnginesAnalysisForThePlacement) {
     EXPECT_NE(data("error").find(error), std::string::npos) << data("error");
 }
 
+// The bank view with its feeds overlay, as `lanemap-cli banks MOVE --feeds SPEC:OPERAND` draws it.
+struct Fed {
+    banks::FeedCheck check;
+    Diagram picture;
+};
+Fed fedPicture(const std::string& move, const std::string& consumer, Operand operand) {
+    const Variant& v = *Catalog::instance().variant(move);
+    const Instruction& in = *Catalog::instance().instruction(consumer);
+    std::string error;
+    banks::Placement placement;
+    std::optional<banks::FeedCheck> check = banks::checkFeed(v, in, operand, placement, error);
+    EXPECT_TRUE(check) << error;
+    placement.tileRows = in.operand(operand)->rows();
+    placement.tileCols = in.operand(operand)->cols();
+    const std::optional<banks::Analysis> analysis = banks::analyze(v, placement, error);
+    EXPECT_TRUE(analysis) << error;
+    return {*check, buildBanksDiagram(v, *analysis, *check)};
+}
+
+TEST_F(Web, BankViewFeedsOverlaySaysWhetherTheRegistersAreTheOperand) {
+    // ldmatrix.x4 of a row-major tile is mma.m16n8k16's A: every slot as wanted.
+    const Fed a = fedPicture("ldmatrix.m8n8.x4.b16", "mma.m16n8k16.f16", Operand::A);
+    ASSERT_EQ(a.check.mismatches, 0);
+    ASSERT_TRUE(open("#ldmatrix.m8n8.x4.b16?view=banks"));
+    EXPECT_EQ(browser().evaluate("document.getElementById('feedsBox').hidden"), false);
+    EXPECT_EQ(browser().evaluate("document.getElementById('feedVerdict').hidden"), true);
+    browser().evaluate("(function(){const s=document.getElementById('feeds'); s.value='mma.m16n8k16.f16:A';"
+                       "s.dispatchEvent(new Event('change'));})()");
+    EXPECT_EQ(hash(), "#ldmatrix.m8n8.x4.b16?view=banks&feeds=mma.m16n8k16.f16:A");
+    EXPECT_EQ(data("error"), "");
+    EXPECT_EQ(browser().evaluate("lanemapApp.cellCount()").get<std::size_t>(), a.picture.cells.size());
+    EXPECT_NE(text("feedVerdict")
+                  .find("Feeds mma.m16n8k16.f16:A: every register slot holds what the operand "
+                        "wants"),
+              std::string::npos)
+        << text("feedVerdict");
+    const std::string report = banks::toText(*Catalog::instance().variant("ldmatrix.m8n8.x4.b16"), a.check);
+    EXPECT_NE(text("feedVerdict").find(report.substr(0, report.find('\n'))), std::string::npos)
+        << text("feedVerdict") << " lacks " << report;
+    // Back: the bank view without the overlay.
+    browser().evaluate("history.back()");
+    ASSERT_TRUE(until("document.getElementById('feedVerdict').hidden === true"));
+    // ldmatrix.x2 is not mma.m16n8k16's B without .trans: the mismatching slots counted (and framed).
+    const Fed b = fedPicture("ldmatrix.m8n8.x2.b16", "mma.m16n8k16.f16", Operand::B);
+    ASSERT_GT(b.check.mismatches, 0);
+    ASSERT_TRUE(open("#ldmatrix.m8n8.x2.b16?view=banks&feeds=mma.m16n8k16.f16:B"));
+    EXPECT_EQ(data("error"), "");
+    EXPECT_EQ(browser().evaluate("lanemapApp.cellCount()").get<std::size_t>(), b.picture.cells.size());
+    EXPECT_NE(text("feedVerdict")
+                  .find("MISMATCH in " + std::to_string(b.check.mismatches) + " of " +
+                        std::to_string(b.check.cells.size()) + " register slots"),
+              std::string::npos)
+        << text("feedVerdict");
+    // Bad input: no operand, a spec that is not one.
+    ASSERT_TRUE(open("#ldmatrix.m8n8.x4.b16?view=banks&feeds=mma.m16n8k16.f16"));
+    EXPECT_NE(data("error").find("is not SPEC:OPERAND"), std::string::npos) << data("error");
+    ASSERT_TRUE(open("#ldmatrix.m8n8.x4.b16?view=banks&feeds=mma.m16n8k17.f16:A"));
+    EXPECT_NE(data("error").find(parseSpec("mma.m16n8k17.f16", Catalog::instance()).error), std::string::npos)
+        << data("error");
+}
+
 TEST_F(Web, DescriptorsDecodeAsTheEngineReadsThem) {
     // A wgmma matrix descriptor: every field, reserved ones included, with the decoder's meaning.
     const std::uint64_t bits = 0x4000004000010000ULL;
@@ -652,7 +713,8 @@ TEST_F(Web, APhoneWideScreenDoesNotScrollSideways) {
                                    "#paste/((4,8),(2,2,2)):((32,1),(8,16,128))?against=mma.m16n8k16.f16:A",
                                    "#encode/idesc?kind=f16&m=1000",
                                    "#cp.async.bulk.tensor.2d type=f16 tensor=64x64 box=64x64 "
-                                   "swizzle=none?compare=wgmma.m64n64k16.f16"}) {
+                                   "swizzle=none?compare=wgmma.m64n64k16.f16",
+                                   "#ldmatrix.m8n8.x2.b16?view=banks&feeds=mma.m16n8k16.f16:B"}) {
         browser().viewport(390, 844);
         const bool opened = open(view);
         const json r = browser().evaluate(
@@ -1012,7 +1074,8 @@ TEST_F(Web, TextContrastIsAtLeast4Point5To1InLightAndDarkMode) {
               std::string("#paste/((4,8),(2,2]"), std::string("#decode/wgmma/0x4000004000010000"),
               std::string("#encode/idesc?kind=f16&m=1000"),
               std::string("#cp.async.bulk.tensor.2d type=f16 tensor=64x64 box=64x64 "
-                          "swizzle=none?compare=wgmma.m64n64k16.f16")}) {
+                          "swizzle=none?compare=wgmma.m64n64k16.f16"),
+              std::string("#ldmatrix.m8n8.x2.b16?view=banks&feeds=mma.m16n8k16.f16:B")}) {
             ASSERT_TRUE(open(view)) << view;
             EXPECT_EQ(browser().evaluate("matchMedia('(prefers-color-scheme: dark)').matches"), dark);
             const json r = json::parse(browser().evaluate(kContrast).get<std::string>());
