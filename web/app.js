@@ -29,7 +29,7 @@
  *            atoms: string,
  *            perm: string, compare: string, operand: string, sel: string, color: string, palette: string, lanes: string,
  *            zoom: string}} Options
- * @typedef {{text: string, shape: string, against: string}} Paste  a pasted layout (#paste/...)
+ * @typedef {{text: string, shape: string, against: string, beside: string}} Paste  a pasted layout (#paste/...)
  * @typedef {{what: string, fields: [string, string][]}} Encode  a descriptor's fields (#encode/...)
  * @typedef {{spec: string, cell: CellRef|null, options: Options, query?: string, paste?: Paste,
  *            encode?: Encode}} ViewState
@@ -109,7 +109,7 @@
       return this.call("encode", e.what, e.fields.map(function (f) { return f[0] + "=" + f[1]; }).join("&"));
     }
     /** @param {Paste} p @returns {any} a pasted layout read, drawn and compared (or where it does not read) */
-    paste(p) { return this.withCells(this.call("paste", p.text, p.shape, p.against)); }
+    paste(p) { return this.withCells(this.call("paste", p.text, p.shape, p.against, p.beside)); }
     /** @param {Paste} p @param {string} format @returns {{document?: string, extension?: string, error?: string}} */
     pasteExport(p, format) { return this.call("paste_export", p.text, p.shape, p.against, format); }
     /** @param {string} spec @param {string} options @param {string} format
@@ -174,14 +174,14 @@
     const q = rest.indexOf("?");
     const options = Object.assign({}, DEFAULTS);
     /** @type {Paste} */
-    const paste = { text: decodeSafe(q < 0 ? rest : rest.slice(0, q)), shape: "", against: "" };
+    const paste = { text: decodeSafe(q < 0 ? rest : rest.slice(0, q)), shape: "", against: "", beside: "" };
     /** @type {CellRef|null} */
     let cell = null;
     if (q >= 0)
       for (const part of rest.slice(q + 1).split("&")) {
         const eq = part.indexOf("=");
         const key = eq < 0 ? part : part.slice(0, eq), value = decodeSafe(eq < 0 ? "" : part.slice(eq + 1));
-        if (key === "shape" || key === "against") paste[key] = value;
+        if (key === "shape" || key === "against" || key === "beside") paste[key] = value;
         else if (key === "pin") {
           const c = /^(.+):(\d+),(\d+)$/.exec(value);
           if (c) cell = { operand: c[1], row: Number(c[2]), col: Number(c[3]) };
@@ -215,6 +215,7 @@
       const parts = [];
       if (s.paste.shape) parts.push("shape=" + encodePaste(s.paste.shape));
       if (s.paste.against) parts.push("against=" + encodePaste(s.paste.against));
+      if (s.paste.beside) parts.push("beside=" + encodePaste(s.paste.beside));
       if (s.cell) parts.push("pin=" + s.cell.operand + ":" + s.cell.row + "," + s.cell.col);
       for (const k of Object.keys(DEFAULTS)) {
         const v = /** @type {any} */ (s.options)[k];
@@ -752,7 +753,7 @@
       return;
     }
     $("intro").hidden = true;
-    const key = paste ? "paste\n" + paste.text + "\n" + paste.shape + "\n" + paste.against
+    const key = paste ? "paste\n" + paste.text + "\n" + paste.shape + "\n" + paste.against + "\n" + paste.beside
       : state.spec + "?" + engineOptions(state.options);
     if (key !== shownKey) {
       const answer = paste ? engine.paste(paste) : engine.view(state.spec, engineOptions(state.options));
@@ -1260,7 +1261,7 @@
   /** @param {Paste} p the form shows the layout in the address (not while it is being edited) */
   function pasteFields(p) {
     const fields = /** @type {[string, string][]} */ ([["pasteText", p.text], ["pasteShape", p.shape],
-                                                      ["pasteAgainst", p.against]]);
+                                                      ["pasteAgainst", p.against], ["pasteBeside", p.beside]]);
     for (const [id, value] of fields) {
       const el = /** @type {HTMLInputElement} */ ($(id));
       if (document.activeElement !== el || el.value === "") el.value = value;
@@ -1282,16 +1283,17 @@
   /** @param {any} answer */
   function showPasteError(answer) {
     const box = $("pasteError");
-    const fields = ["pasteText", "pasteShape", "pasteAgainst"];
+    const fields = ["pasteText", "pasteShape", "pasteAgainst", "pasteBeside"];
     for (const id of fields) $(id).removeAttribute("aria-invalid");
     box.textContent = "";
     box.hidden = !answer;
     document.body.dataset.pasteError = answer ? answer.error : "";
     if (!answer) return;
     const head = document.createElement("div");
-    head.textContent = (answer.field === "shape" ? "Shape: " : "Cannot read the layout: ") + answer.error;
+    head.textContent = (answer.field === "shape" ? "Shape: " : answer.field === "beside" ? "Beside: "
+      : "Cannot read the layout: ") + answer.error;
     box.appendChild(head);
-    const field = answer.field === "shape" ? "pasteShape" : "pasteText";
+    const field = answer.field === "shape" ? "pasteShape" : answer.field === "beside" ? "pasteBeside" : "pasteText";
     $(field).setAttribute("aria-invalid", "true");
     if (answer.lineText !== undefined) {
       const line = String(answer.lineText);
@@ -1314,7 +1316,7 @@
       const a = document.createElement("a");
       a.href = hashOf({ spec: "paste", cell: null, options: state.options,
                         paste: { text: state.paste ? state.paste.text : "", shape: state.paste ? state.paste.shape : "",
-                                 against: spec + ":" + operand } });
+                                 against: spec + ":" + operand, beside: "" } });
       a.textContent = "compare";
       a.className = "compare";
       return a;
@@ -1330,6 +1332,17 @@
       li.appendChild(compareLink(m.spec, m.operand));
       return li;
     };
+    if (p.beside) {
+      // Beside an instruction: its picture on the left, a lane hovered lit in both.
+      const beside = document.createElement("p");
+      beside.id = "beside";
+      beside.append("Beside ");
+      const a = document.createElement("a");
+      a.href = hashOf({ spec: p.beside, cell: null, options: DEFAULTS });
+      a.textContent = p.beside;
+      beside.append(a, " (left): hover a cell, and its lane lights in both.");
+      out.appendChild(beside);
+    }
     if (p.identify) {
       const id = p.identify;
       const head = document.createElement("p");
@@ -1397,7 +1410,8 @@
     ev.preventDefault();
     submitPaste({ text: /** @type {HTMLTextAreaElement} */ ($("pasteText")).value,
                   shape: /** @type {HTMLInputElement} */ ($("pasteShape")).value.trim(),
-                  against: /** @type {HTMLInputElement} */ ($("pasteAgainst")).value.trim() });
+                  against: /** @type {HTMLInputElement} */ ($("pasteAgainst")).value.trim(),
+                  beside: /** @type {HTMLInputElement} */ ($("pasteBeside")).value.trim() });
   });
   $("pasteText").addEventListener("keydown", function (ev) {
     if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey)) {

@@ -1251,8 +1251,10 @@ const char* lm_export(const char* spec, const char* options, const char* format)
 // A pasted layout (`text`, over `shape`, compared with `against`, SPEC:OPERAND; either may be empty), read
 // and drawn as `lanemap-cli show` and compared as `identify` and `check`: {"spec": "layout", "paste": {what
 // was read, "identify", "check"}, "marks": [per panel, the cells that differ], "data": <siteData>}; a text
-// that does not read: {"error", "field", "line", "column", "offset", "lineText"}.
-const char* lm_paste(const char* text, const char* shape, const char* against) {
+// that does not read: {"error", "field", "line", "column", "offset", "lineText"}. Without `against`,
+// `beside` (a spec) draws that instruction's picture left of the layout ({"error", "field": "beside"} when
+// it is not one).
+const char* lm_paste(const char* text, const char* shape, const char* against, const char* beside) {
     const std::string_view t = text;
     try {
         const Pasted p = readPasted(t, shape, against);
@@ -1317,6 +1319,21 @@ const char* lm_paste(const char* text, const char* shape, const char* against) {
             g_sides = {left, pictures.front()};
             g_split = left.panels.size();
             pictures.front() = sideBySide(std::move(left), g_sides[1]);
+        } else if (beside[0]) {
+            // Beside an instruction (the app's pasted pane next to its panes): the instruction's picture on
+            // the left, the layout on the right, a lane hovered lit in both; nothing compared.
+            std::shared_ptr<const Instruction> in;
+            try {
+                in = instantiate(readSpec(beside));
+            } catch (const std::invalid_argument& e) {
+                return answer(json{{"error", e.what()}, {"field", "beside"}});
+            }
+            Diagram left = siteDiagrams(*in).front();
+            marked.insert(marked.begin(), left.cells.size(), 0);
+            g_sides = {left, pictures.front()};
+            g_split = left.panels.size();
+            pictures.front() = sideBySide(std::move(left), g_sides[1]);
+            paste["beside"] = in->spec;
         }
         const std::vector<std::vector<std::uint32_t>> marks = marksOf(pictures.front(), marked);
         std::string out =

@@ -864,6 +864,57 @@ TEST_F(Web, APastedLayoutIsDrawnAndIdentifiedAsTheCliDoes) {
     EXPECT_EQ(browser().evaluate("document.querySelector('#format option[value=cute]').disabled"), true);
 }
 
+TEST_F(Web, APastedLayoutBesideAnInstructionLightsALaneInBoth) {
+    // Beside mma.m16n8k16.f16 (the app's pasted pane next to its panes): its picture on the left, the layout
+    // on the right, nothing compared; a lane hovered on one side lights in both.
+    const Shown s = shown(kCuteA, "16x16");
+    const Diagram left = siteDiagrams(*Catalog::instance().instruction("mma.m16n8k16.f16")).front();
+    ASSERT_TRUE(open(""));
+    browser().evaluate("(function(){document.getElementById('pasteText').value=" + json(kCuteA).dump() +
+                       ";document.getElementById('pasteShape').value='16x16';"
+                       "document.getElementById('pasteBeside').value='mma.m16n8k16.f16';"
+                       "document.getElementById('pasteForm').requestSubmit();})()");
+    EXPECT_EQ(hash(), "#paste/((4,8),(2,2,2)):((32,1),(16,8,128))?shape=16x16&beside=mma.m16n8k16.f16");
+    EXPECT_EQ(data("error"), "");
+    EXPECT_EQ(data("pasteError"), "");
+    EXPECT_EQ(browser().evaluate("lanemapApp.cellCount()").get<std::size_t>(),
+              left.cells.size() + s.diagram.cells.size());
+    EXPECT_EQ(data("marked"), "0");
+    EXPECT_NE(text("pasteResult").find("Beside mma.m16n8k16.f16 (left)"), std::string::npos)
+        << text("pasteResult");
+    // The layout's cell (3, 11): its thread lit, and the same lane's cells on the left lit too.
+    const DiagramCell* cell = cellOf(s.diagram, "layout", 3, 11);
+    ASSERT_NE(cell, nullptr);
+    const json p = pointAt("layout", 3, 11);
+    browser().mouseMove(p["x"], p["y"]);
+    EXPECT_EQ(data("litThread"), std::to_string(cell->thread));
+    EXPECT_NE(text("details").find(s.diagram.tooltip(*cell)), std::string::npos) << text("details");
+    // A's cell of the same thread on the left: hovered, the same lane is lit.
+    const DiagramCell* a = nullptr;
+    for (const DiagramCell& c : left.cells)
+        if (c.thread == cell->thread && left.panels[c.panel].name == "A") {
+            a = &c;
+            break;
+        }
+    ASSERT_NE(a, nullptr);
+    const json q = pointAt("A", a->row, a->col);
+    browser().mouseMove(q["x"], q["y"]);
+    EXPECT_EQ(data("litThread"), std::to_string(cell->thread));
+    EXPECT_NE(text("details").find(left.tooltip(*a)), std::string::npos) << text("details");
+    // Back: the start page; forward: beside again.
+    browser().evaluate("history.back()");
+    ASSERT_TRUE(until("location.hash === ''"));
+    browser().evaluate("history.forward()");
+    ASSERT_TRUE(until("document.body.dataset.ready === '1' && location.hash.indexOf('beside=') > 0"));
+    // A spec that is not one: said at its field.
+    ASSERT_TRUE(open("#paste/((4,8),(2,2,2)):((32,1),(16,8,128))?shape=16x16&beside=mma.m16n8k17.f16"));
+    EXPECT_NE(data("pasteError").find(parseSpec("mma.m16n8k17.f16", Catalog::instance()).error),
+              std::string::npos)
+        << data("pasteError");
+    EXPECT_EQ(browser().evaluate("document.getElementById('pasteBeside').getAttribute('aria-invalid')"),
+              "true");
+}
+
 TEST_F(Web, APastedLayoutTypedIntoTheFormGoesIntoTheAddress) {
     ASSERT_TRUE(open(""));
     const std::string triton =
