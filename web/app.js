@@ -16,6 +16,8 @@
 // lanes (0-3,13), zoom (0.5 .. 2).
 // A pasted layout (docs/web.md#paste-a-layout): #paste/<the text, percent-encoded>?shape=16x16&against=SPEC:OP
 //   [&pin=layout:<row>,<col>][&<the page's options>], read by the engine as `lanemap-cli show/identify/check`.
+// A descriptor encoded (docs/web.md#descriptors): #encode/<wgmma|smem|idesc>?start=0&lbo=16&... , the fields
+//   as `lanemap-cli decode --smem-desc-from / --idesc-from` name them.
 "use strict";
 
 /**
@@ -23,11 +25,14 @@
  * @typedef {{spec: string, ptx: string, family: string, m: number, n: number, k: number, sm: number,
  *            sparse: boolean}} CatalogRow
  * @typedef {{operand: string, row: number, col: number}} CellRef  a cell as a link names it
- * @typedef {{view: string, major: string, swizzle: string, smem: string, ld: string, st: string, atoms: string,
- *            perm: string, compare: string, sel: string, color: string, palette: string, lanes: string,
+ * @typedef {{view: string, major: string, swizzle: string, smem: string, feeds: string, ld: string, st: string,
+ *            atoms: string,
+ *            perm: string, compare: string, operand: string, sel: string, color: string, palette: string, lanes: string,
  *            zoom: string}} Options
- * @typedef {{text: string, shape: string, against: string}} Paste  a pasted layout (#paste/...)
- * @typedef {{spec: string, cell: CellRef|null, options: Options, query?: string, paste?: Paste}} ViewState
+ * @typedef {{text: string, shape: string, against: string, beside: string}} Paste  a pasted layout (#paste/...)
+ * @typedef {{what: string, fields: [string, string][]}} Encode  a descriptor's fields (#encode/...)
+ * @typedef {{spec: string, cell: CellRef|null, options: Options, query?: string, paste?: Paste,
+ *            encode?: Encode}} ViewState
  */
 
 (function () {
@@ -40,10 +45,11 @@
               colLast: 11, matrix: 12, owners: 13, source: 14 };
   const STRIDE = 15;
   /** @type {Options} */
-  const DEFAULTS = { view: "layout", major: "k", swizzle: "128", smem: "", ld: "", st: "", atoms: "", perm: "", compare: "", sel: "",
+  const DEFAULTS = { view: "layout", major: "k", swizzle: "128", smem: "", feeds: "", ld: "", st: "", atoms: "", perm: "", compare: "",
+                     operand: "A", sel: "",
                      color: "lane", palette: "default", lanes: "", zoom: "1" };
   // The options the engine reads (the others are the page's own).
-  const ENGINE_OPTIONS = ["view", "major", "swizzle", "smem", "ld", "st", "atoms", "perm", "compare"];
+  const ENGINE_OPTIONS = ["view", "major", "swizzle", "smem", "feeds", "ld", "st", "atoms", "perm", "compare", "operand"];
 
   const t0 = performance.now();
   const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -98,8 +104,12 @@
     tooltip(picture, panel, cell) { return this.m.UTF8ToString(this.m._lm_tooltip(picture, panel, cell)); }
     /** @param {string} what @param {string} value @param {string} kind @returns {any} */
     decode(what, value, kind) { return this.call("decode", what, value, kind); }
+    /** @param {Encode} e @returns {any} the value of the fields, or the rules they break */
+    encode(e) {
+      return this.call("encode", e.what, e.fields.map(function (f) { return f[0] + "=" + f[1]; }).join("&"));
+    }
     /** @param {Paste} p @returns {any} a pasted layout read, drawn and compared (or where it does not read) */
-    paste(p) { return this.withCells(this.call("paste", p.text, p.shape, p.against)); }
+    paste(p) { return this.withCells(this.call("paste", p.text, p.shape, p.against, p.beside)); }
     /** @param {Paste} p @param {string} format @returns {{document?: string, extension?: string, error?: string}} */
     pasteExport(p, format) { return this.call("paste_export", p.text, p.shape, p.against, format); }
     /** @param {string} spec @param {string} options @param {string} format
@@ -111,6 +121,7 @@
   /** @param {string} hash @returns {ViewState} */
   function parseHash(hash) {
     if (/^#?paste\//.test(hash)) return parsePaste(hash.replace(/^#?paste\//, ""));
+    if (/^#?encode\//.test(hash)) return parseEncode(hash.replace(/^#?encode\//, ""));
     let text = hash.replace(/^#/, "");
     try { text = decodeURIComponent(text); } catch (e) { /* keep it as typed */ }
     const options = Object.assign({}, DEFAULTS);
@@ -163,14 +174,14 @@
     const q = rest.indexOf("?");
     const options = Object.assign({}, DEFAULTS);
     /** @type {Paste} */
-    const paste = { text: decodeSafe(q < 0 ? rest : rest.slice(0, q)), shape: "", against: "" };
+    const paste = { text: decodeSafe(q < 0 ? rest : rest.slice(0, q)), shape: "", against: "", beside: "" };
     /** @type {CellRef|null} */
     let cell = null;
     if (q >= 0)
       for (const part of rest.slice(q + 1).split("&")) {
         const eq = part.indexOf("=");
         const key = eq < 0 ? part : part.slice(0, eq), value = decodeSafe(eq < 0 ? "" : part.slice(eq + 1));
-        if (key === "shape" || key === "against") paste[key] = value;
+        if (key === "shape" || key === "against" || key === "beside") paste[key] = value;
         else if (key === "pin") {
           const c = /^(.+):(\d+),(\d+)$/.exec(value);
           if (c) cell = { operand: c[1], row: Number(c[2]), col: Number(c[3]) };
@@ -178,12 +189,33 @@
       }
     return { spec: "paste", cell: cell, options: options, paste: paste };
   }
+  // "#encode/<what>?key=value&..." (each value percent-encoded), the fields in the form's order.
+  /** @param {string} rest @returns {ViewState} */
+  function parseEncode(rest) {
+    const q = rest.indexOf("?");
+    /** @type {[string, string][]} */
+    const fields = [];
+    if (q >= 0)
+      for (const part of rest.slice(q + 1).split("&")) {
+        if (!part) continue;
+        const eq = part.indexOf("=");
+        fields.push([decodeSafe(eq < 0 ? part : part.slice(0, eq)), decodeSafe(eq < 0 ? "" : part.slice(eq + 1))]);
+      }
+    const what = decodeSafe(q < 0 ? rest : rest.slice(0, q));
+    return { spec: "encode/" + what, cell: null, options: Object.assign({}, DEFAULTS),
+             encode: { what: what, fields: fields } };
+  }
   /** @param {ViewState} s @returns {string} */
   function hashOf(s) {
+    if (s.encode) {
+      const parts = s.encode.fields.map(function (f) { return encodePaste(f[0]) + "=" + encodePaste(f[1]); });
+      return "#encode/" + encodePaste(s.encode.what) + (parts.length ? "?" + parts.join("&") : "");
+    }
     if (s.paste) {
       const parts = [];
       if (s.paste.shape) parts.push("shape=" + encodePaste(s.paste.shape));
       if (s.paste.against) parts.push("against=" + encodePaste(s.paste.against));
+      if (s.paste.beside) parts.push("beside=" + encodePaste(s.paste.beside));
       if (s.cell) parts.push("pin=" + s.cell.operand + ":" + s.cell.row + "," + s.cell.col);
       for (const k of Object.keys(DEFAULTS)) {
         const v = /** @type {any} */ (s.options)[k];
@@ -705,20 +737,23 @@
     }
     const paste = state.paste;
     const decode = paste ? null : /^decode\/(wgmma|smem|idesc)\/([^/]*)(?:\/([^/]*))?$/.exec(state.spec);
+    const encode = state.encode;
     $("decoder").hidden = !!state.spec && !decode;
+    $("encoder").hidden = !!state.spec && !encode;
     $("paster").hidden = !!state.spec && !paste;
     if (paste) pasteFields(paste);
     else showPasteError(null);
-    if (!state.spec || decode) {
+    if (!state.spec || decode || encode) {
       $("variant").hidden = true;
-      $("intro").hidden = !!decode;
+      $("intro").hidden = !!decode || !!encode;
       $("pasteResult").textContent = "";
       if (decode) showDecoded(decode[1], decode[2], decode[3] || "f16");
+      showEncoded(encode || { what: /** @type {HTMLSelectElement} */ ($("encodeWhat")).value, fields: [] }, !!encode);
       markCurrent();
       return;
     }
     $("intro").hidden = true;
-    const key = paste ? "paste\n" + paste.text + "\n" + paste.shape + "\n" + paste.against
+    const key = paste ? "paste\n" + paste.text + "\n" + paste.shape + "\n" + paste.against + "\n" + paste.beside
       : state.spec + "?" + engineOptions(state.options);
     if (key !== shownKey) {
       const answer = paste ? engine.paste(paste) : engine.view(state.spec, engineOptions(state.options));
@@ -734,8 +769,11 @@
       }
       if (answer.error) {
         showError(answer.error);
-        // A bad option of the variant shown keeps its picture and pickers, to correct it there.
-        if (!shown || shown.spec !== state.spec) {
+        // A bad option of the variant shown keeps its picture and pickers, to correct it there; so does a bad
+        // word of its own grammar (a TMA box's), typed into its fields.
+        const ownWords = !!shown && !!shown.words && shown.words.length > 0 &&
+          state.spec.startsWith(shown.opcode + " ");
+        if (!shown || (shown.spec !== state.spec && !ownWords)) {
           $("variant").hidden = true;
           $("intro").hidden = true;
           shown = null;
@@ -836,13 +874,23 @@
       a.href = hashOf({ spec: c.spec, cell: null, options: DEFAULTS });
       a.textContent = c.spec;
       compared.appendChild(a);
-      compared.appendChild(document.createTextNode(" (right), operand " + c.operand + ": " +
-        (c.differing ? c.differing + " of " + c.positions + " positions held by another (thread, element) \u2014 " +
-         "framed in red on both sides" : "every one of the " + c.positions + " positions held alike") + " \u00b7 "));
-      const swap = document.createElement("a");
-      swap.href = hashOf({ spec: c.spec, cell: null, options: Object.assign({}, DEFAULTS, { compare: shown.spec }) });
-      swap.textContent = "swap";
-      compared.appendChild(swap);
+      if (c.report !== undefined) {
+        // A box and its reader, compared in shared memory (`lanemap-cli feeds`): the verdict and first
+        // difference in the report's words.
+        compared.appendChild(document.createTextNode(" (right), read as " + c.reader + ", in shared memory: " +
+          (c.differing ? c.differing + " of " + c.positions + " positions differ \u2014 framed in red on both sides. "
+           : "") + c.report));
+        compared.className = "evidence" + (c.feeds ? " confirmed" : " error");
+      } else {
+        compared.className = "evidence";
+        compared.appendChild(document.createTextNode(" (right), operand " + c.operand + ": " +
+          (c.differing ? c.differing + " of " + c.positions + " positions held by another (thread, element) \u2014 " +
+           "framed in red on both sides" : "every one of the " + c.positions + " positions held alike") + " \u00b7 "));
+        const swap = document.createElement("a");
+        swap.href = hashOf({ spec: c.spec, cell: null, options: Object.assign({}, DEFAULTS, { compare: shown.spec }) });
+        swap.textContent = "swap";
+        compared.appendChild(swap);
+      }
     }
     ev.className = "evidence" + (data.evidence && data.evidence.verdict === "pass" ? " confirmed" : "");
     ev.textContent = data.evidence ? (data.evidence.verdict === "pass" ? "\u2713 Confirmed cell by cell"
@@ -895,17 +943,71 @@
     /** @type {HTMLSelectElement} */ ($("swizzle")).value = o.swizzle;
     /** @type {HTMLSelectElement} */ ($("zoom")).value = o.zoom;
     $("tileBox").hidden = $("permBox").hidden = !shown.takes.tile;
+    showWords();
     $("accessBox").hidden = !shown.takes.access;
-    $("smemBox").hidden = shown.view !== "banks";
+    $("storeBox").hidden = !shown.takes.store;
+    $("smemBox").hidden = $("feedsBox").hidden = shown.view !== "banks";
+    // The feeds verdict (`banks --feeds`): every register slot holds what the operand wants, or how many do
+    // not (framed in red in the picture), in the report's words.
+    const verdict = $("feedVerdict");
+    verdict.hidden = !shown.feed;
+    if (shown.feed) {
+      const f = shown.feed;
+      verdict.textContent = "Feeds " + f.consumer + ": " + (f.mismatches === 0
+        ? "every register slot holds what the operand wants"
+        : "MISMATCH in " + f.mismatches + " of " + f.slots + " register slots (framed in red)") + ". ";
+      // The check's report (each thread's address, each slot loaded and wanted), folded: it is long.
+      const more = document.createElement("details");
+      const summary = document.createElement("summary");
+      summary.textContent = "the check, slot by slot";
+      const pre = document.createElement("pre");
+      pre.textContent = f.report;
+      more.append(summary, pre);
+      verdict.appendChild(more);
+      verdict.className = "evidence" + (f.mismatches === 0 ? " confirmed" : " error");
+    }
     // A pasted layout exports as `lanemap-cli show` writes it: SVG (and PNG from it), JSON, text.
     const format = /** @type {HTMLSelectElement} */ ($("format"));
     for (const opt of Array.from(format.options))
       opt.disabled = !!shown.paste && ["svg", "png", "json", "txt"].indexOf(opt.value) < 0;
     if (format.selectedOptions[0] && format.selectedOptions[0].disabled) format.value = "svg";
     $("compareBox").hidden = shown.view !== "layout" || !!shown.paste;
-    for (const id of ["atoms", "perm", "ld", "smem", "compare"]) {
+    $("operandBox").hidden = !shown.compare || shown.compare.report === undefined;
+    /** @type {HTMLSelectElement} */ ($("operand")).value = o.operand;
+    for (const id of ["atoms", "perm", "ld", "st", "smem", "feeds", "compare"]) {
       const input = /** @type {HTMLInputElement} */ ($(id));
       if (document.activeElement !== input) input.value = /** @type {any} */ (o)[id];
+    }
+  }
+
+  // A family's own words (a TMA box's tensor map: type=bf16 tensor=64x64 box=16x64 swizzle=128B ...), one
+  // field each as the engine names them; a change writes the spec with them, which the engine reads as
+  // `lanemap-cli show 'SPEC WORDS'` does (its grammar's message when a word does not read).
+  function showWords() {
+    const box = $("wordsBox");
+    const words = shown.paste ? [] : shown.words || [];
+    box.hidden = !words.length;
+    if (box.dataset.spec === shown.spec) return; // as shown: keep the fields (and the focus)
+    box.dataset.spec = shown.spec;
+    box.textContent = "";
+    for (const w of words) {
+      const label = document.createElement("label");
+      label.append(w.key + " ");
+      const input = document.createElement("input");
+      input.value = w.value;
+      input.size = Math.max(4, w.value.length + 1);
+      input.spellcheck = false;
+      input.dataset.key = w.key;
+      input.title = "The spec's word " + w.key + "=, as lanemap-cli show reads it (docs/tma.md#grammar)";
+      input.addEventListener("change", function () {
+        const typed = Array.from(box.querySelectorAll("input")).map(function (el) {
+          const i = /** @type {HTMLInputElement} */ (el);
+          return i.dataset.key + "=" + i.value.replace(/\s+/g, "");
+        });
+        go({ spec: shown.opcode + " " + typed.join(" "), cell: null, options: Object.assign({}, state.options, { sel: "" }) });
+      });
+      label.appendChild(input);
+      box.appendChild(label);
     }
   }
 
@@ -1031,11 +1133,135 @@
          options: Object.assign({}, DEFAULTS) });
   });
 
+  // ---- The descriptor encoder: #encode/<wgmma|smem|idesc>?<field>=<value>&... ----
+  // The fields, their choices and the rules come from the engine (the core's encoders); the page lays out
+  // what it answers. `shown`: the encoder is the view (its value and rules are listed); else only the form.
+  /** @param {Encode} e @param {boolean} asView */
+  function showEncoded(e, asView) {
+    const what = /** @type {HTMLSelectElement} */ ($("encodeWhat"));
+    const answer = engine.encode(e);
+    if (answer.error) {
+      // Not a descriptor the engine knows: its message, and the form of the one picked.
+      showError(answer.error);
+      $("encoded").hidden = true;
+      $("encodedFields").hidden = true;
+      $("encodeRules").textContent = "";
+      return;
+    }
+    what.value = e.what;
+    const given = new Map(e.fields);
+    const box = $("encodeFields");
+    box.textContent = "";
+    /** @type {Map<string, HTMLElement>} */
+    const inputs = new Map();
+    for (const f of answer.form) {
+      const label = document.createElement("label");
+      label.append(f.label + " ");
+      /** @type {HTMLInputElement|HTMLSelectElement} */
+      let input;
+      const value = given.has(f.key) ? /** @type {string} */ (given.get(f.key)) : (f.value === null ? "" : f.value);
+      if (f.choices) {
+        const select = document.createElement("select");
+        for (const c of f.choices) {
+          const o = document.createElement("option");
+          o.textContent = c;
+          select.appendChild(o);
+        }
+        // A value typed into the address that is not a choice stays, to be seen and corrected.
+        if (f.choices.indexOf(value) < 0) {
+          const o = document.createElement("option");
+          o.textContent = value;
+          select.appendChild(o);
+        }
+        select.value = value;
+        input = select;
+      } else {
+        const text = document.createElement("input");
+        text.size = 8;
+        text.spellcheck = false;
+        text.value = value;
+        input = text;
+      }
+      input.name = f.key;
+      input.dataset.key = f.key;
+      input.addEventListener("change", function () { encodeFromForm(f.key); });
+      label.appendChild(input);
+      box.appendChild(label);
+      inputs.set(f.key, input);
+    }
+    const rules = $("encodeRules");
+    rules.textContent = "";
+    const table = /** @type {HTMLTableElement} */ ($("encodedFields"));
+    const body = /** @type {HTMLElement} */ (table.tBodies[0]);
+    body.textContent = "";
+    if (!asView) {
+      $("encoded").hidden = true;
+      table.hidden = true;
+      return;
+    }
+    for (const r of answer.rules) {
+      const li = document.createElement("li");
+      li.textContent = (r.field ? r.field + ": " : "") + r.rule;
+      li.id = "rule-" + r.key;
+      rules.appendChild(li);
+      const input = inputs.get(r.key);
+      if (input) {
+        input.setAttribute("aria-invalid", "true");
+        input.setAttribute("aria-describedby", li.id);
+      }
+    }
+    document.body.dataset.broken = String(answer.rules.length);
+    $("encoded").hidden = answer.value === undefined;
+    table.hidden = answer.value === undefined;
+    if (answer.value !== undefined) {
+      $("encodedValue").textContent = answer.value;
+      const kind = e.what === "idesc" ? "/" + /** @type {HTMLSelectElement} */ (inputs.get("kind")).value : "";
+      /** @type {HTMLAnchorElement} */ ($("encodedDecode")).href = "#decode/" + e.what + "/" + answer.value + kind;
+      for (const f of answer.fields) {
+        const tr = document.createElement("tr");
+        for (const t of [f.high === f.low ? String(f.low) : f.high + "\u2013" + f.low, f.name,
+                         "0x" + Number(f.raw).toString(16), f.meaning]) {
+          const td = document.createElement("td");
+          td.textContent = t;
+          tr.appendChild(td);
+        }
+        body.appendChild(tr);
+      }
+    }
+    document.title = "encode " + (answer.value || e.what) + " \u2014 lanemap";
+  }
+  // The form's fields into the address. A new kind drops the types, which then default to the kind's.
+  /** @param {string} changed the key of the field changed ("" for the form's submit) */
+  function encodeFromForm(changed) {
+    const what = /** @type {HTMLSelectElement} */ ($("encodeWhat")).value;
+    /** @type {[string, string][]} */
+    const fields = [];
+    for (const el of Array.from($("encodeFields").querySelectorAll("input, select"))) {
+      const input = /** @type {HTMLInputElement} */ (el);
+      const key = /** @type {string} */ (input.dataset.key);
+      if (changed === "kind" && (key === "a" || key === "b" || key === "d" || key === "scale")) continue;
+      fields.push([key, input.value.trim()]);
+    }
+    /** @type {ViewState} */
+    const next = { spec: "encode/" + what, cell: null, options: Object.assign({}, DEFAULTS),
+                   encode: { what: what, fields: fields } };
+    // Enter in a field both changes it and submits the form: one history entry.
+    if (hashOf(next) !== hashOf(state)) go(next);
+  }
+  $("encodeWhat").addEventListener("change", function () {
+    const what = /** @type {HTMLSelectElement} */ ($("encodeWhat")).value;
+    go({ spec: "encode/" + what, cell: null, options: Object.assign({}, DEFAULTS), encode: { what: what, fields: [] } });
+  });
+  $("encodeForm").addEventListener("submit", function (ev) {
+    ev.preventDefault();
+    encodeFromForm("");
+  });
+
   // ---- A pasted layout: #paste/<text>?shape=..&against=SPEC:OPERAND ----
   /** @param {Paste} p the form shows the layout in the address (not while it is being edited) */
   function pasteFields(p) {
     const fields = /** @type {[string, string][]} */ ([["pasteText", p.text], ["pasteShape", p.shape],
-                                                      ["pasteAgainst", p.against]]);
+                                                      ["pasteAgainst", p.against], ["pasteBeside", p.beside]]);
     for (const [id, value] of fields) {
       const el = /** @type {HTMLInputElement} */ ($(id));
       if (document.activeElement !== el || el.value === "") el.value = value;
@@ -1057,16 +1283,17 @@
   /** @param {any} answer */
   function showPasteError(answer) {
     const box = $("pasteError");
-    const fields = ["pasteText", "pasteShape", "pasteAgainst"];
+    const fields = ["pasteText", "pasteShape", "pasteAgainst", "pasteBeside"];
     for (const id of fields) $(id).removeAttribute("aria-invalid");
     box.textContent = "";
     box.hidden = !answer;
     document.body.dataset.pasteError = answer ? answer.error : "";
     if (!answer) return;
     const head = document.createElement("div");
-    head.textContent = (answer.field === "shape" ? "Shape: " : "Cannot read the layout: ") + answer.error;
+    head.textContent = (answer.field === "shape" ? "Shape: " : answer.field === "beside" ? "Beside: "
+      : "Cannot read the layout: ") + answer.error;
     box.appendChild(head);
-    const field = answer.field === "shape" ? "pasteShape" : "pasteText";
+    const field = answer.field === "shape" ? "pasteShape" : answer.field === "beside" ? "pasteBeside" : "pasteText";
     $(field).setAttribute("aria-invalid", "true");
     if (answer.lineText !== undefined) {
       const line = String(answer.lineText);
@@ -1089,7 +1316,7 @@
       const a = document.createElement("a");
       a.href = hashOf({ spec: "paste", cell: null, options: state.options,
                         paste: { text: state.paste ? state.paste.text : "", shape: state.paste ? state.paste.shape : "",
-                                 against: spec + ":" + operand } });
+                                 against: spec + ":" + operand, beside: "" } });
       a.textContent = "compare";
       a.className = "compare";
       return a;
@@ -1105,6 +1332,17 @@
       li.appendChild(compareLink(m.spec, m.operand));
       return li;
     };
+    if (p.beside) {
+      // Beside an instruction: its picture on the left, a lane hovered lit in both.
+      const beside = document.createElement("p");
+      beside.id = "beside";
+      beside.append("Beside ");
+      const a = document.createElement("a");
+      a.href = hashOf({ spec: p.beside, cell: null, options: DEFAULTS });
+      a.textContent = p.beside;
+      beside.append(a, " (left): hover a cell, and its lane lights in both.");
+      out.appendChild(beside);
+    }
     if (p.identify) {
       const id = p.identify;
       const head = document.createElement("p");
@@ -1172,7 +1410,8 @@
     ev.preventDefault();
     submitPaste({ text: /** @type {HTMLTextAreaElement} */ ($("pasteText")).value,
                   shape: /** @type {HTMLInputElement} */ ($("pasteShape")).value.trim(),
-                  against: /** @type {HTMLInputElement} */ ($("pasteAgainst")).value.trim() });
+                  against: /** @type {HTMLInputElement} */ ($("pasteAgainst")).value.trim(),
+                  beside: /** @type {HTMLInputElement} */ ($("pasteBeside")).value.trim() });
   });
   $("pasteText").addEventListener("keydown", function (ev) {
     if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey)) {
@@ -1337,11 +1576,12 @@
          { view: /** @type {HTMLSelectElement} */ (ev.target).value, sel: "" }) });
   });
   for (const [id, key] of [["colorBy", "color"], ["palette", "palette"], ["major", "major"], ["swizzle", "swizzle"],
+                           ["operand", "operand"],
                            ["zoom", "zoom"], ["selector", "sel"]])
     $(id).addEventListener("change", function (ev) {
       setOptions({ [key]: /** @type {HTMLSelectElement} */ (ev.target).value });
     });
-  for (const id of ["atoms", "perm", "ld", "smem", "compare"])
+  for (const id of ["atoms", "perm", "ld", "st", "smem", "feeds", "compare"])
     $(id).addEventListener("change", function (ev) {
       go({ spec: state.spec, cell: null, options: Object.assign({}, state.options,
            { [id]: /** @type {HTMLInputElement} */ (ev.target).value.replace(/\s+/g, ""), sel: "" }) });

@@ -13,6 +13,8 @@
 #include "lanemap/evidence.hpp"
 #include "lanemap/excerpt.hpp"
 #include "lanemap/export.hpp"
+#include "lanemap/family.hpp"
+#include "lanemap/feeds.hpp"
 #include "lanemap/layout_in.hpp"
 #include "lanemap/search.hpp"
 #include "lanemap/selection.hpp"
@@ -81,8 +83,10 @@ enum class View { Layout, SharedMemory, Banks };
 struct Request {
     Selection selection;
     View view = View::Layout;
-    std::string banksPlacement;       // the banks view: the tile's placement, as `banks --smem` reads it
+    std::string banksPlacement; // the banks view: the tile's placement, as `banks --smem` reads it
+    std::string feeds; // the banks view: the mma operand the move's registers must be (`banks --feeds`)
     std::optional<Selection> compare; // the compare view: the instruction drawn beside it
+    Operand feedOperand = Operand::A; // a box compared with its reader: the operand the reader reads it as
 };
 
 // A spec as the CLI reads it, or std::invalid_argument with its message and the nearest specs.
@@ -109,12 +113,15 @@ bool hasBanks(const Variant& v) {
 // A spec (or PTX text) and the page's options -> the selection, as the CLI reads SPEC and its flags. Throws
 // std::invalid_argument with a message naming the bad input.
 Request readRequest(std::string_view spec, std::string_view optionText) {
-    Request request{readSpec(spec), View::Layout, {}, std::nullopt};
+    Request request;
+    request.selection = readSpec(spec);
     Params& params = request.selection.params;
     const std::map<std::string, std::string> options = readOptions(optionText);
     std::string major, swizzle, atoms, perm;
     for (const auto& [key, value] : options) {
-        if (key == "ld" || key == "st") {
+        if ((key == "ld" || key == "st") && value.empty()) {
+            // No access: D in Tensor Memory as the mma leaves it.
+        } else if (key == "ld" || key == "st") {
             // A tcgen05.mma's D read by a tcgen05.ld (or its A written by a tcgen05.st), as --ld / --st.
             const tmem::Op op = key == "ld" ? tmem::Op::Ld : tmem::Op::St;
             std::string error;
@@ -122,7 +129,11 @@ Request readRequest(std::string_view spec, std::string_view optionText) {
             if (!access || access->op != op)
                 throw std::invalid_argument("invalid " + key + " '" + value +
                                             "': " + (access ? "names the other operation" : error));
+            if (params.access && !value.empty())
+                throw std::invalid_argument("give ld (who holds D) or st (who must hold A), not both");
             params.access = access;
+            // A tcgen05.st writes A into Tensor Memory: the view of A there (as --st).
+            params.tensorOperand = op == tmem::Op::St ? Operand::A : Operand::D;
         } else if (key == "atoms") {
             atoms = value;
         } else if (key == "perm") {
@@ -140,15 +151,23 @@ Request readRequest(std::string_view spec, std::string_view optionText) {
                 throw std::invalid_argument("unknown view '" + value + "'; valid: layout, smem, banks");
         } else if (key == "smem") {
             request.banksPlacement = value;
+        } else if (key == "feeds") {
+            request.feeds = value;
         } else if (key == "compare") {
             if (!value.empty())
                 request.compare = readSpec(value);
+        } else if (key == "operand") {
+            // The reader's operand a TMA box is compared with (`feeds --into SPEC:A|B`).
+            if (value == "B")
+                request.feedOperand = Operand::B;
+            else if (value != "A" && !value.empty())
+                throw std::invalid_argument("unknown operand '" + value + "'; valid: A, B");
         } else if (key == "sel" || key == "color" || key == "palette" || key == "lanes" || key == "zoom") {
             // The page's own choices (which selector's picture, colours, lane filter): not the engine's.
         } else {
             throw std::invalid_argument("unknown option '" + key +
-                                        "'; valid: view, major, swizzle, smem, ld, st, atoms, perm, compare, "
-                                        "sel, color, palette, lanes, zoom");
+                                        "'; valid: view, major, swizzle, smem, feeds, ld, st, atoms, perm, "
+                                        "compare, operand, sel, color, palette, lanes, zoom");
         }
     }
     if (!major.empty() || !swizzle.empty()) {
@@ -253,8 +272,66 @@ struct Compared {
     std::vector<std::vector<std::uint32_t>> marks;
     json summary;
 };
-Compared compareView(const Instruction& mine, const Instruction& other) {
+// A TMA box and the instruction that reads it through a descriptor, compared in shared memory (the app's
+// compare page when the two hold no register operand in common; `lanemap-cli feeds BOX --into READER`): the
+// box's grid and lines on the left, the reader's on the right, every position and 16-byte chunk where they
+// disagree marked, and the verdict with the first difference. nullopt with `error` when they do not compare.
+std::optional<Compared> feedView(const Request& request, std::string& error) {
+    feeds::Request q;
+    q.writer = request.selection;
+    q.reader = *request.compare;
+    q.operand = request.feedOperand;
+    // The reader as the app draws it: its own shared-memory choice, else wgmma's default, K-major 128B.
+    const smem::Choice choice = request.compare->params.smem.value_or(smem::Choice{});
+    q.major = choice.major;
+    q.swizzle = choice.swizzle;
+    const std::optional<feeds::Answer> feed = feeds::ask(q, error);
+    if (!feed)
+        return std::nullopt;
+    const Placement* written = feed->writer->placement(Space::SharedMemory, Operand::D);
+    for (const Placement& p : feed->writer->placements)
+        if (!written && p.space() == Space::SharedMemory)
+            written = &p;
+    const Diagram left = buildSharedMemoryDiagram(*written, feed->sides.writerGlobal),
+                  right = buildSharedMemoryDiagram(feed->reader);
+    const feeds::Comparison& c = feed->comparison;
+    std::vector<std::uint8_t> marked = feedMarks(left, c, true).marks;
+    const std::vector<std::uint8_t> r = feedMarks(right, c, false).marks;
+    marked.insert(marked.end(), r.begin(), r.end());
+    Compared out;
+    out.picture = sideBySide(left, right);
+    out.marks = marksOf(out.picture, marked);
+    g_sides = {left, right};
+    g_split = left.panels.size();
+    // The report's verdict and first difference, as `lanemap-cli feeds --into` prints them.
+    const std::string report = feeds::toText(c, feed->sides);
+    const std::size_t verdict = report.find("feeds: ");
+    out.summary = {{"spec", request.compare->variant->spec},
+                   {"operand", std::string(toString(request.feedOperand))},
+                   {"reader", feed->sides.reader},
+                   {"feeds", c.feeds()},
+                   {"positions", c.compared},
+                   {"differing", c.compared - c.equal},
+                   {"report", report.substr(verdict == std::string::npos ? 0 : verdict)}};
+    return out;
+}
+
+Compared compareView(const Request& request, const Instruction& mine, const Instruction& other) {
     const std::optional<Operand> which = comparedOperand(mine, other, Operand::A);
+    const bool writerOnly =
+        mine.hasSpace(Space::SharedMemory) &&
+        std::none_of(mine.operands.begin(), mine.operands.end(),
+                     [&](const FragmentLayout& op) { return inRegisters(mine, op.operand()); });
+    if (!which && writerOnly) {
+        // What one writes into shared memory and the other reads there (a TMA box and its reader).
+        std::string error;
+        if (std::optional<Compared> fed = feedView(request, error))
+            return std::move(*fed);
+        throw std::invalid_argument(mine.spec + " and " + other.spec +
+                                    " hold no operand in common in registers, and the box does not compare "
+                                    "with what " +
+                                    other.spec + " reads: " + error);
+    }
     if (!which) {
         const auto list = [](const Instruction& in) {
             std::string names;
@@ -287,7 +364,7 @@ Compared compareView(const Instruction& mine, const Instruction& other) {
 
 // The pictures of one request: the operands (one per sparsity selector; a TMA box in shared memory), or
 // wgmma's shared-memory operands.
-std::vector<Diagram> picturesOf(const Instruction& in, const Request& request) {
+std::vector<Diagram> picturesOf(const Instruction& in, const Request& request, json& feedVerdict) {
     if (request.view == View::Banks) {
         // The tile of an ldmatrix / stmatrix in shared memory, its bank groups and conflicts per phase (the
         // app's bank view, `lanemap-cli banks`).
@@ -295,16 +372,43 @@ std::vector<Diagram> picturesOf(const Instruction& in, const Request& request) {
             throw std::invalid_argument(in.spec + " reads and writes no shared memory (the bank view is "
                                                   "ldmatrix's and stmatrix's); its view: layout");
         std::string error;
-        const std::optional<banks::Placement> placement =
+        std::optional<banks::Placement> placement =
             request.banksPlacement.empty() ? banks::Placement{}
                                            : banks::parsePlacement(request.banksPlacement, error);
         if (!placement)
             throw std::invalid_argument(error);
+        // Feeds (`banks --feeds SPEC:OPERAND`, the app's Feeds picker): whether the moved registers are that
+        // operand's fragment, drawn over the memory; the operand's size is the default tile.
+        std::optional<banks::FeedCheck> feed;
+        if (!request.feeds.empty()) {
+            const std::size_t colon = request.feeds.rfind(':');
+            const std::optional<Operand> operand =
+                colon == std::string::npos ? std::nullopt : parseOperand(request.feeds.substr(colon + 1));
+            if (!operand)
+                throw std::invalid_argument(
+                    "feeds '" + excerpt(request.feeds) +
+                    "' is not SPEC:OPERAND (e.g. mma.m16n8k16.f16:A; ldmatrix loads A "
+                    "or B, stmatrix stores C or D)");
+            const Selection consumer = readSpec(request.feeds.substr(0, colon));
+            const Instruction& consumerInstruction = Catalog::instance().instruction(*consumer.variant);
+            feed = banks::checkFeed(in, consumerInstruction, *operand, *placement, error);
+            if (!feed)
+                throw std::invalid_argument("feeds: " + error);
+            if (const FragmentLayout* fed = consumerInstruction.operand(*operand);
+                fed && placement->tileRows == 0 && placement->tileCols == 0) {
+                placement->tileRows = fed->rows();
+                placement->tileCols = fed->cols();
+            }
+            feedVerdict = {{"consumer", feed->consumer},
+                           {"mismatches", feed->mismatches},
+                           {"slots", feed->cells.size()},
+                           {"report", banks::toText(in, *feed)}};
+        }
         const std::optional<banks::Analysis> analysis = banks::analyze(in, *placement, error);
         if (!analysis)
             throw std::invalid_argument(error);
         std::vector<Diagram> out;
-        out.push_back(buildBanksDiagram(in, *analysis));
+        out.push_back(feed ? buildBanksDiagram(in, *analysis, *feed) : buildBanksDiagram(in, *analysis));
         return out;
     }
     if (request.view != View::SharedMemory)
@@ -621,6 +725,49 @@ json checked(const Pasted& p, const Diagram& picture, std::vector<std::uint8_t>&
     return j;
 }
 
+// A descriptor's value as the decoder's address and `lanemap-cli decode` write it: 0x and every digit.
+std::string hexDigits(std::uint64_t value, int digits) {
+    std::string out(static_cast<std::size_t>(digits), '0');
+    for (int i = digits - 1; i >= 0; --i, value >>= 4)
+        out[static_cast<std::size_t>(i)] = "0123456789abcdef"[value & 15];
+    return "0x" + out;
+}
+
+// A descriptor's fields with their bits, raw value and meaning, and the rules it breaks (the decoders of
+// `lanemap-cli decode` and the app): {"fields": [{name, high, low, raw, meaning}], "broken": [text]}.
+json decoded(std::string_view what, std::uint64_t value, Kind kind, const tcgen05::Context& context) {
+    json fields = json::array(), broken = json::array();
+    auto field = [&](const std::string& name, int high, int low, std::uint64_t raw,
+                     const std::string& meaning) {
+        fields.push_back({{"name", name}, {"high", high}, {"low", low}, {"raw", raw}, {"meaning", meaning}});
+    };
+    if (what == "wgmma") {
+        std::vector<std::string> rules;
+        for (const smem::DescriptorField& f : smem::descriptorFields(value, &rules))
+            field(f.name, f.highBit, f.lowBit, f.raw, f.meaning);
+        for (const std::string& r : rules)
+            broken.push_back(r);
+    } else {
+        std::vector<tcgen05::Field> parts;
+        std::vector<tcgen05::Violation> violations;
+        if (what == "smem") {
+            const tcgen05::DecodedSmemDescriptor d = tcgen05::decodeSmemDescriptor(value);
+            parts = d.fields;
+            violations = d.violations;
+        } else {
+            const tcgen05::DecodedInstrDescriptor d =
+                tcgen05::decodeInstrDescriptor(static_cast<std::uint32_t>(value), kind, context);
+            parts = d.fields;
+            violations = d.violations;
+        }
+        for (const tcgen05::Field& f : parts)
+            field(f.name, f.highBit, f.lowBit, f.raw, f.meaning);
+        for (const tcgen05::Violation& r : violations)
+            broken.push_back(r.field + ": " + r.rule);
+    }
+    return json{{"fields", std::move(fields)}, {"broken", std::move(broken)}};
+}
+
 } // namespace
 
 extern "C" {
@@ -678,15 +825,15 @@ const char* lm_view(const char* spec, const char* options) {
         const std::shared_ptr<const Instruction> in = instantiate(request.selection);
         g_sides.clear();
         std::vector<Diagram> pictures;
-        json compare, marks = json::array();
+        json compare, marks = json::array(), feedVerdict;
         if (request.compare && request.view == View::Layout) {
             const std::shared_ptr<const Instruction> other = instantiate(*request.compare);
-            Compared c = compareView(*in, *other);
+            Compared c = compareView(request, *in, *other);
             pictures.push_back(std::move(c.picture));
             compare = std::move(c.summary);
             marks = c.marks;
         } else {
-            pictures = picturesOf(*in, request);
+            pictures = picturesOf(*in, request, feedVerdict);
         }
         json views = json::array({"layout"});
         if (smem::hasSharedMemoryOperands(*in))
@@ -694,7 +841,19 @@ const char* lm_view(const char* spec, const char* options) {
         if (hasBanks(*in))
             views.push_back("banks");
         std::string out = "{\"spec\":";
+        // The spec with the family's own words (a TMA box's tensor map), so the address names the instance;
+        // the words one by one for the page's fields.
+        // (Given no words, the spec as it was: its default box.)
+        out +=
+            json(request.selection.params.family ? specTextOf(*in) : request.selection.variant->spec).dump();
+        out += ",\"opcode\":";
         out += json(request.selection.variant->spec).dump();
+        json words = json::array();
+        if (in->family && in->family->words)
+            for (const SpecWord& w : in->family->words(*in))
+                words.push_back({{"key", w.key}, {"value", w.value}});
+        out += ",\"words\":";
+        out += words.dump();
         out += ",\"family\":";
         out += json(std::string(request.selection.variant->family->name)).dump();
         out += ",\"views\":";
@@ -706,7 +865,8 @@ const char* lm_view(const char* spec, const char* options) {
         tiled.params.tile = tile::parseTileLayout("(1,1,1)", "", tileError);
         out += ",\"takes\":";
         out += json{{"tile", tiled.params.tile && validate(tiled).empty()},
-                    {"access", in->hasSpace(Space::TensorMemory)}}
+                    {"access", in->hasSpace(Space::TensorMemory)},
+                    {"store", in->hasSpace(Space::TensorMemory)}}
                    .dump();
         out += ",\"view\":\"";
         out += request.view == View::SharedMemory ? "smem" : request.view == View::Banks ? "banks" : "layout";
@@ -714,6 +874,8 @@ const char* lm_view(const char* spec, const char* options) {
         out += compare.dump();
         out += ",\"marks\":";
         out += marks.dump();
+        out += ",\"feed\":";
+        out += feedVerdict.dump();
         out += ",\"data\":";
         g_cells.clear();
         siteData(out, *in, pictures, {.header = true, .tooltips = false, .cells = &g_cells});
@@ -759,48 +921,311 @@ const char* lm_tooltip(int picture, int panel, int cell) {
 const char* lm_decode(const char* what, const char* value, const char* kind) {
     try {
         const std::string_view w = what;
+        if (w != "wgmma" && w != "smem" && w != "idesc")
+            return failure(std::string("unknown descriptor '") + what + "'; valid: wgmma, smem, idesc");
         const int bits = w == "idesc" ? 32 : 64;
         const std::optional<std::uint64_t> v = tcgen05::parseValue(value, bits);
         if (!v)
             return failure(std::string("'") + value + "' is not a " + std::to_string(bits) +
                            "-bit value (decimal or 0x hex)");
-        json fields = json::array(), broken = json::array();
-        auto field = [&](const std::string& name, int high, int low, std::uint64_t raw,
-                         const std::string& meaning) {
-            fields.push_back(
-                {{"name", name}, {"high", high}, {"low", low}, {"raw", raw}, {"meaning", meaning}});
+        std::optional<Kind> k;
+        if (w == "idesc") {
+            k = parseKind(kind);
+            if (!k || *k == Kind::None)
+                return failure(std::string("unknown kind '") + kind +
+                               "'; valid: " + std::string(tcgen05::kindList()));
+        }
+        return answer(decoded(w, *v, k.value_or(Kind::F16), {}));
+    } catch (const std::exception& e) {
+        return failure(e.what());
+    }
+}
+
+// A descriptor encoded from its fields, as `lanemap-cli decode --smem-desc-from / --idesc-from` take them
+// (and a wgmma matrix descriptor's, smem::parseDescriptorFields): `what` as lm_decode's, `fields` the URL's
+// "start=0&lbo=16&..." (an instruction descriptor's also "cta_group=1&ws=0", the instruction's context).
+// {"form": [{key, label, choices, value}] (the fields the page offers, each value as encoded), "value" (when
+// no rule is broken), "fields" and "broken" (the decoder's), "rules": [{key, field, rule}] (every rule the
+// fields break, each with the form's key it concerns)}.
+const char* lm_encode(const char* what, const char* fields) {
+    try {
+        const std::string_view w = what;
+        std::map<std::string, std::string> given = readOptions(fields);
+        json rules = json::array();
+        const auto rule = [&](const std::string& key, const std::string& field, const std::string& text) {
+            rules.push_back({{"key", key}, {"field", field}, {"rule", text}});
         };
-        if (w == "wgmma") {
-            std::vector<std::string> rules;
-            for (const smem::DescriptorField& f : smem::descriptorFields(*v, &rules))
-                field(f.name, f.highBit, f.lowBit, f.raw, f.meaning);
-            for (const std::string& r : rules)
-                broken.push_back(r);
-        } else if (w == "smem" || w == "idesc") {
-            std::vector<tcgen05::Field> decoded;
-            std::vector<tcgen05::Violation> violations;
-            if (w == "smem") {
-                const tcgen05::DecodedSmemDescriptor d = tcgen05::decodeSmemDescriptor(*v);
-                decoded = d.fields;
-                violations = d.violations;
+        // The core's parsers separate fields with commas: a value holding one would read as two fields.
+        for (auto it = given.begin(); it != given.end();)
+            if (it->second.find(',') != std::string::npos) {
+                rule(it->first, "",
+                     it->first + " '" + excerpt(it->second, 32) + "' is not one value (a comma)");
+                it = given.erase(it);
             } else {
-                const std::optional<Kind> k = parseKind(kind);
-                if (!k || *k == Kind::None)
-                    return failure(std::string("unknown kind '") + kind +
-                                   "'; valid: " + std::string(tcgen05::kindList()));
-                const tcgen05::DecodedInstrDescriptor d =
-                    tcgen05::decodeInstrDescriptor(static_cast<std::uint32_t>(*v), *k);
-                decoded = d.fields;
-                violations = d.violations;
+                ++it;
             }
-            for (const tcgen05::Field& f : decoded)
-                field(f.name, f.highBit, f.lowBit, f.raw, f.meaning);
-            for (const tcgen05::Violation& r : violations)
-                broken.push_back(r.field + ": " + r.rule);
+        json out;
+        if (w == "wgmma" || w == "smem") {
+            const bool wgmma = w == "wgmma";
+            json swizzles = json::array();
+            for (const smem::Swizzle z : {smem::Swizzle::None, smem::Swizzle::B128Atom32, smem::Swizzle::B128,
+                                          smem::Swizzle::B64, smem::Swizzle::B32})
+                if (!wgmma || smem::descriptorSwizzleCode(z) >= 0)
+                    swizzles.push_back(std::string(smem::toString(z)));
+            const auto parsedAlone = [&](const std::string& key, const std::string& value) {
+                try {
+                    if (wgmma)
+                        smem::parseDescriptorFields(key + "=" + value);
+                    else
+                        tcgen05::parseSmemDescriptor(key + "=" + value);
+                    return std::string();
+                } catch (const std::invalid_argument& e) {
+                    return std::string(e.what());
+                }
+            };
+            // A field that does not read says why on its own (the parser stops at the first); the others are
+            // read together as the core's parsers take them, and their values checked.
+            std::string text;
+            for (const auto& [key, value] : given) {
+                if (const std::string why = parsedAlone(key, value); !why.empty())
+                    rule(key, "", why);
+                else
+                    text += (text.empty() ? "" : ",") + key + "=" + value;
+            }
+            std::uint32_t start = 0, lbo = 0, sbo = 0;
+            int base = 0;
+            std::string mode = "relative", swizzle = "none";
+            bool read = true;
+            std::optional<std::uint64_t> bits;
+            try {
+                if (wgmma) {
+                    const smem::MatrixDescriptor d = smem::parseDescriptorFields(text);
+                    start = d.startAddress, lbo = d.leadingByteOffset, sbo = d.strideByteOffset;
+                    base = d.baseOffset, swizzle = smem::toString(d.swizzle);
+                    static const std::map<std::string, std::string> keyOf = {{"start address", "start"},
+                                                                             {"leading byte offset", "lbo"},
+                                                                             {"stride byte offset", "sbo"},
+                                                                             {"base offset", "base"},
+                                                                             {"swizzle", "swizzle"}};
+                    for (const smem::DescriptorRule& r : smem::checkDescriptor(d))
+                        rule(keyOf.at(r.field), r.field, r.rule);
+                    if (rules.empty())
+                        bits = smem::encodeDescriptor(d);
+                } else {
+                    const tcgen05::SmemDescriptor d = tcgen05::parseSmemDescriptor(text);
+                    start = d.startAddress, lbo = d.leadingByteOffset, sbo = d.strideByteOffset;
+                    base = d.baseOffset, swizzle = smem::toString(d.swizzle);
+                    mode = d.leadingMode == tcgen05::LeadingMode::AbsoluteAddress ? "absolute" : "relative";
+                    static const std::map<std::string, std::string> keyOf = {
+                        {"matrix start address", "start"},         {"leading dimension byte offset", "lbo"},
+                        {"stride dimension byte offset", "sbo"},   {"matrix base offset", "base"},
+                        {"leading dimension stride mode", "mode"}, {"swizzling mode", "swizzle"}};
+                    for (const tcgen05::Violation& r : tcgen05::check(d)) {
+                        const auto k = keyOf.find(r.field);
+                        rule(k == keyOf.end() ? "" : k->second, r.field, r.rule);
+                    }
+                    if (rules.empty())
+                        bits = tcgen05::encode(d);
+                }
+            } catch (const std::invalid_argument& e) {
+                read = false;
+                rule("", "", e.what());
+            }
+            const auto number = [&](std::uint32_t v) { return read ? json(std::to_string(v)) : json(); };
+            out["form"] = json::array(
+                {{{"key", "start"}, {"label", "start address (bytes)"}, {"value", number(start)}},
+                 {{"key", "lbo"},
+                  {"label", wgmma ? "leading byte offset" : "leading byte offset (LBO)"},
+                  {"value", number(lbo)}},
+                 {{"key", "sbo"}, {"label", "stride byte offset"}, {"value", number(sbo)}},
+                 {{"key", "base"},
+                  {"label", "base offset"},
+                  {"value", number(static_cast<std::uint32_t>(base))}},
+                 {{"key", "swizzle"}, {"label", "swizzle"}, {"choices", swizzles}, {"value", swizzle}}});
+            if (!wgmma)
+                out["form"].insert(out["form"].begin() + 4, json{{"key", "mode"},
+                                                                 {"label", "leading mode"},
+                                                                 {"choices", {"relative", "absolute"}},
+                                                                 {"value", mode}});
+            if (bits) {
+                out["value"] = hexDigits(*bits, 16);
+                out.update(decoded(w, *bits, Kind::F16, {}));
+            }
+        } else if (w == "idesc") {
+            // The instruction's context (cta_group, .ws) is not in the descriptor; the rest is the core's
+            // --idesc-from.
+            tcgen05::Context context;
+            std::string ctaText, wsText;
+            if (const auto c = given.find("cta_group"); c != given.end())
+                ctaText = c->second;
+            if (const auto c = given.find("ws"); c != given.end())
+                wsText = c->second;
+            if (ctaText == "1" || ctaText == "2")
+                context.ctaGroup = ctaText[0] - '0';
+            else if (!ctaText.empty() && ctaText != "any")
+                rule("cta_group", "",
+                     "cta_group '" + excerpt(ctaText, 32) + "' is not a CTA group; valid: any, 1, 2");
+            if (wsText == "1" || wsText == "yes")
+                context.ws = true;
+            else if (wsText == "0" || wsText == "no")
+                context.ws = false;
+            else if (!wsText.empty() && wsText != "any")
+                rule("ws", "", ".ws '" + excerpt(wsText, 32) + "' is not a .ws choice; valid: any, yes, no");
+            // A field that does not read says why on its own (with the kind, which the parser needs); the
+            // others are read together and their values checked.
+            const auto kindIt = given.find("kind");
+            const std::string kindPart =
+                "kind=" + (kindIt != given.end() && parseKind(kindIt->second) ? kindIt->second : "f16");
+            std::string text = kindPart;
+            for (const auto& [key, value] : given) {
+                if (key == "cta_group" || key == "ws")
+                    continue;
+                try {
+                    tcgen05::parseInstrDescriptor(key == "kind" ? key + "=" + value
+                                                                : kindPart + "," + key + "=" + value);
+                    if (key != "kind")
+                        text += "," + key + "=" + value;
+                } catch (const std::invalid_argument& one) {
+                    rule(key, "", one.what());
+                }
+            }
+            std::optional<tcgen05::InstrDescriptor> d;
+            try {
+                d = tcgen05::parseInstrDescriptor(text);
+            } catch (const std::invalid_argument& e) {
+                rule("", "", e.what());
+            }
+            static const std::map<std::string, std::string> keyOf = {
+                {"atype (matrix A type)", "a"},
+                {"btype (matrix B type)", "b"},
+                {"dtype (matrix D type)", "d"},
+                {"sparsity selector", "selector"},
+                {"saturate", "saturate"},
+                {"negate A", "negate_a"},
+                {"negate B", "negate_b"},
+                {"transpose A (major-ness)", "major_a"},
+                {"transpose B (major-ness)", "major_b"},
+                {"maximum shift (.ws B reuse)", "max_shift"},
+                {"matrix A scale factor data ID", "sf_a"},
+                {"matrix B scale factor data ID", "sf_b"},
+                {"scale matrix type", "scale"},
+                {"K dimension", "k96"},
+                {"M", "m"},
+                {"N", "n"},
+                {".ws", "ws"},
+                {"cta_group", "cta_group"}};
+            if (d) {
+                for (const tcgen05::Violation& r : tcgen05::check(*d, context)) {
+                    const auto k = keyOf.find(r.field);
+                    rule(k == keyOf.end() ? "" : k->second, r.field, r.rule);
+                }
+                if (rules.empty()) {
+                    const std::uint32_t bits = tcgen05::encode(*d, context);
+                    out["value"] = hexDigits(bits, 8);
+                    out["k"] = tcgen05::kOf(*d);
+                    out.update(decoded(w, bits, d->kind, context));
+                }
+            }
+            const auto names = [](auto first, auto last, auto toText) {
+                json a = json::array();
+                for (int i = static_cast<int>(first); i <= static_cast<int>(last); ++i)
+                    a.push_back(std::string(toText(static_cast<decltype(first)>(i))));
+                return a;
+            };
+            json kinds = json::array();
+            for (std::string_view list = tcgen05::kindList(); !list.empty();) {
+                const std::size_t comma = list.find(", ");
+                kinds.push_back(std::string(list.substr(0, comma)));
+                list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 2);
+            }
+            const auto typeName = [](tcgen05::Type t) { return tcgen05::toString(t); };
+            const json types = names(tcgen05::Type::F16, tcgen05::Type::S8, typeName);
+            const json dtypes = names(tcgen05::DType::F16, tcgen05::DType::S32,
+                                      [](tcgen05::DType t) { return tcgen05::toString(t); });
+            const json scales = names(tcgen05::ScaleType::UE4M3, tcgen05::ScaleType::UE8M0,
+                                      [](tcgen05::ScaleType t) { return tcgen05::toString(t); });
+            const auto v = [&](auto get) { return d ? json(get(*d)) : json(); };
+            const auto flag = [](bool b) { return std::string(b ? "1" : "0"); };
+            const json yesNo = {"0", "1"};
+            out["form"] = json::array(
+                {{{"key", "kind"}, {"label", "kind"}, {"choices", kinds}, {"value", v([](const auto& x) {
+                                                                               return std::string(
+                                                                                   toString(x.kind));
+                                                                           })}},
+                 {{"key", "a"}, {"label", "A type"}, {"choices", types}, {"value", v([](const auto& x) {
+                                                                              return std::string(
+                                                                                  tcgen05::toString(x.atype));
+                                                                          })}},
+                 {{"key", "b"}, {"label", "B type"}, {"choices", types}, {"value", v([](const auto& x) {
+                                                                              return std::string(
+                                                                                  tcgen05::toString(x.btype));
+                                                                          })}},
+                 {{"key", "d"},
+                  {"label", "D type"},
+                  {"choices", dtypes},
+                  {"value", v([](const auto& x) { return std::string(tcgen05::toString(x.dtype)); })}},
+                 {{"key", "m"}, {"label", "M"}, {"value", v([](const auto& x) {
+                                                     return std::to_string(x.m);
+                                                 })}},
+                 {{"key", "n"}, {"label", "N"}, {"value", v([](const auto& x) {
+                                                     return std::to_string(x.n);
+                                                 })}},
+                 {{"key", "sparse"}, {"label", "sparse"}, {"choices", yesNo}, {"value", v([&](const auto& x) {
+                                                                                   return flag(x.sparse);
+                                                                               })}},
+                 {{"key", "selector"},
+                  {"label", "sparsity selector"},
+                  {"value", v([](const auto& x) { return std::to_string(x.sparsitySelector); })}},
+                 {{"key", "major_a"},
+                  {"label", "A major"},
+                  {"choices", {"K", "MN"}},
+                  {"value", v([](const auto& x) { return std::string(smem::toString(x.majorA)); })}},
+                 {{"key", "major_b"},
+                  {"label", "B major"},
+                  {"choices", {"K", "MN"}},
+                  {"value", v([](const auto& x) { return std::string(smem::toString(x.majorB)); })}},
+                 {{"key", "negate_a"},
+                  {"label", "negate A"},
+                  {"choices", yesNo},
+                  {"value", v([&](const auto& x) { return flag(x.negateA); })}},
+                 {{"key", "negate_b"},
+                  {"label", "negate B"},
+                  {"choices", yesNo},
+                  {"value", v([&](const auto& x) { return flag(x.negateB); })}},
+                 {{"key", "saturate"},
+                  {"label", "saturate"},
+                  {"choices", yesNo},
+                  {"value", v([&](const auto& x) { return flag(x.saturate); })}},
+                 {{"key", "max_shift"},
+                  {"label", "maximum shift"},
+                  {"choices", {"0", "8", "16", "32"}},
+                  {"value", v([](const auto& x) { return std::to_string(x.maxShift); })}},
+                 {{"key", "sf_a"}, {"label", "A scale factor ID"}, {"value", v([](const auto& x) {
+                                                                        return std::to_string(x.scaleFactorA);
+                                                                    })}},
+                 {{"key", "sf_b"}, {"label", "B scale factor ID"}, {"value", v([](const auto& x) {
+                                                                        return std::to_string(x.scaleFactorB);
+                                                                    })}},
+                 {{"key", "scale"},
+                  {"label", "scale type"},
+                  {"choices", scales},
+                  {"value", v([](const auto& x) { return std::string(tcgen05::toString(x.scaleType)); })}},
+                 {{"key", "k96"}, {"label", "K = 96"}, {"choices", yesNo}, {"value", v([&](const auto& x) {
+                                                                                return flag(x.k96);
+                                                                            })}},
+                 {{"key", "cta_group"},
+                  {"label", "cta_group"},
+                  {"choices", {"any", "1", "2"}},
+                  {"value", context.ctaGroup ? std::to_string(*context.ctaGroup) : std::string("any")}},
+                 {{"key", "ws"},
+                  {"label", ".ws"},
+                  {"choices", {"any", "no", "yes"}},
+                  {"value", context.ws ? (*context.ws ? "yes" : "no") : "any"}}});
         } else {
             return failure(std::string("unknown descriptor '") + what + "'; valid: wgmma, smem, idesc");
         }
-        return answer(json{{"fields", std::move(fields)}, {"broken", std::move(broken)}});
+        out["rules"] = std::move(rules);
+        return answer(out);
     } catch (const std::exception& e) {
         return failure(e.what());
     }
@@ -826,8 +1251,10 @@ const char* lm_export(const char* spec, const char* options, const char* format)
 // A pasted layout (`text`, over `shape`, compared with `against`, SPEC:OPERAND; either may be empty), read
 // and drawn as `lanemap-cli show` and compared as `identify` and `check`: {"spec": "layout", "paste": {what
 // was read, "identify", "check"}, "marks": [per panel, the cells that differ], "data": <siteData>}; a text
-// that does not read: {"error", "field", "line", "column", "offset", "lineText"}.
-const char* lm_paste(const char* text, const char* shape, const char* against) {
+// that does not read: {"error", "field", "line", "column", "offset", "lineText"}. Without `against`,
+// `beside` (a spec) draws that instruction's picture left of the layout ({"error", "field": "beside"} when
+// it is not one).
+const char* lm_paste(const char* text, const char* shape, const char* against, const char* beside) {
     const std::string_view t = text;
     try {
         const Pasted p = readPasted(t, shape, against);
@@ -892,10 +1319,26 @@ const char* lm_paste(const char* text, const char* shape, const char* against) {
             g_sides = {left, pictures.front()};
             g_split = left.panels.size();
             pictures.front() = sideBySide(std::move(left), g_sides[1]);
+        } else if (beside[0]) {
+            // Beside an instruction (the app's pasted pane next to its panes): the instruction's picture on
+            // the left, the layout on the right, a lane hovered lit in both; nothing compared.
+            std::shared_ptr<const Instruction> in;
+            try {
+                in = instantiate(readSpec(beside));
+            } catch (const std::invalid_argument& e) {
+                return answer(json{{"error", e.what()}, {"field", "beside"}});
+            }
+            Diagram left = siteDiagrams(*in).front();
+            marked.insert(marked.begin(), left.cells.size(), 0);
+            g_sides = {left, pictures.front()};
+            g_split = left.panels.size();
+            pictures.front() = sideBySide(std::move(left), g_sides[1]);
+            paste["beside"] = in->spec;
         }
         const std::vector<std::vector<std::uint32_t>> marks = marksOf(pictures.front(), marked);
-        std::string out = "{\"spec\":\"layout\",\"family\":\"\",\"views\":[\"layout\"],"
-                          "\"takes\":{\"tile\":false,\"access\":false},\"view\":\"layout\",\"paste\":";
+        std::string out =
+            "{\"spec\":\"layout\",\"family\":\"\",\"views\":[\"layout\"],"
+            "\"takes\":{\"tile\":false,\"access\":false,\"store\":false},\"view\":\"layout\",\"paste\":";
         out += paste.dump(-1, ' ', false, json::error_handler_t::replace);
         out += ",\"marks\":";
         out += json(marks).dump();

@@ -141,7 +141,7 @@ TEST(Descriptor, RejectsValuesThatDoNotEncodeExactly) {
         encodeDescriptor(d);
         FAIL() << "LBO 24 is not a multiple of 16";
     } catch (const std::invalid_argument& e) {
-        EXPECT_NE(std::string(e.what()).find("leading byte offset = 24"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("leading byte offset: 24 bytes"), std::string::npos) << e.what();
     }
     d.leadingByteOffset = 0;
     d.startAddress = 1u << 18;
@@ -149,6 +149,37 @@ TEST(Descriptor, RejectsValuesThatDoNotEncodeExactly) {
     d.startAddress = 0;
     d.baseOffset = 8;
     EXPECT_THROW(encodeDescriptor(d), std::invalid_argument);
+}
+
+TEST(Descriptor, CheckListsEveryRuleTheFieldsBreak) {
+    // The web app's encoder lists them all, each with its field; encode throws the first.
+    const MatrixDescriptor d{24, 16, 1u << 18, 9, Swizzle::B128Atom32};
+    const std::vector<DescriptorRule> broken = checkDescriptor(d);
+    ASSERT_EQ(broken.size(), 4u);
+    EXPECT_EQ(broken[0].field, "start address");
+    EXPECT_EQ(broken[1].field, "stride byte offset");
+    EXPECT_EQ(broken[2], (DescriptorRule{"base offset", "9 does not fit bits 51-49; valid: 0..7"}));
+    EXPECT_EQ(broken[3].field, "swizzle");
+    EXPECT_TRUE(checkDescriptor(MatrixDescriptor{1024, 16, 1024, 0, Swizzle::B128}).empty());
+}
+
+TEST(Descriptor, FieldsReadByName) {
+    EXPECT_EQ(parseDescriptorFields("start=0x400,lbo=16,sbo=1024,base=1,swizzle=128B"),
+              (MatrixDescriptor{1024, 16, 1024, 1, Swizzle::B128}));
+    EXPECT_EQ(parseDescriptorFields(""), MatrixDescriptor{});
+    for (const auto& [text, message] :
+         {std::pair{"lbo=x", "'lbo=x': expected a non-negative number"},
+          {"mode=relative", "unknown key 'mode'"},
+          {"swizzle=16B", "swizzle '16B' is unknown; valid: none, 32B, 64B, 128B"},
+          {"sbo=1,sbo=2", "'sbo' is given twice"},
+          {"start", "'start' is not key=value"}}) {
+        try {
+            parseDescriptorFields(text);
+            ADD_FAILURE() << text << " read";
+        } catch (const std::invalid_argument& e) {
+            EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+        }
+    }
 }
 
 TEST(Descriptor, ReservedBitsAreRejectedOnDecode) {

@@ -170,6 +170,16 @@ class Browser {
             call("Input.dispatchKeyEvent",
                  {{"type", type}, {"key", key}, {"code", code}, {"windowsVirtualKeyCode", keyCode}});
     }
+    // A key that types (Enter submits a form, as a user's press does): keyDown with its text, then keyUp.
+    void type(const std::string& key, const std::string& code, int keyCode, const std::string& text) {
+        call("Input.dispatchKeyEvent", {{"type", "keyDown"},
+                                        {"key", key},
+                                        {"code", code},
+                                        {"windowsVirtualKeyCode", keyCode},
+                                        {"text", text}});
+        call("Input.dispatchKeyEvent",
+             {{"type", "keyUp"}, {"key", key}, {"code", code}, {"windowsVirtualKeyCode", keyCode}});
+    }
 
   private:
     void mouse(const char* type, double x, double y, int clicks) {

@@ -13,6 +13,8 @@
 #include "lanemap/compare.hpp"
 #include "lanemap/diagram.hpp"
 #include "lanemap/export.hpp"
+#include "lanemap/family.hpp"
+#include "lanemap/feeds.hpp"
 #include "lanemap/layout_in.hpp"
 #include "lanemap/search.hpp"
 #include "lanemap/selection.hpp"
@@ -407,6 +409,67 @@ TEST_F(Web, BankViewDrawsTheEnginesAnalysisForThePlacement) {
     EXPECT_NE(data("error").find(error), std::string::npos) << data("error");
 }
 
+// The bank view with its feeds overlay, as `lanemap-cli banks MOVE --feeds SPEC:OPERAND` draws it.
+struct Fed {
+    banks::FeedCheck check;
+    Diagram picture;
+};
+Fed fedPicture(const std::string& move, const std::string& consumer, Operand operand) {
+    const Variant& v = *Catalog::instance().variant(move);
+    const Instruction& in = *Catalog::instance().instruction(consumer);
+    std::string error;
+    banks::Placement placement;
+    std::optional<banks::FeedCheck> check = banks::checkFeed(v, in, operand, placement, error);
+    EXPECT_TRUE(check) << error;
+    placement.tileRows = in.operand(operand)->rows();
+    placement.tileCols = in.operand(operand)->cols();
+    const std::optional<banks::Analysis> analysis = banks::analyze(v, placement, error);
+    EXPECT_TRUE(analysis) << error;
+    return {*check, buildBanksDiagram(v, *analysis, *check)};
+}
+
+TEST_F(Web, BankViewFeedsOverlaySaysWhetherTheRegistersAreTheOperand) {
+    // ldmatrix.x4 of a row-major tile is mma.m16n8k16's A: every slot as wanted.
+    const Fed a = fedPicture("ldmatrix.m8n8.x4.b16", "mma.m16n8k16.f16", Operand::A);
+    ASSERT_EQ(a.check.mismatches, 0);
+    ASSERT_TRUE(open("#ldmatrix.m8n8.x4.b16?view=banks"));
+    EXPECT_EQ(browser().evaluate("document.getElementById('feedsBox').hidden"), false);
+    EXPECT_EQ(browser().evaluate("document.getElementById('feedVerdict').hidden"), true);
+    browser().evaluate("(function(){const s=document.getElementById('feeds'); s.value='mma.m16n8k16.f16:A';"
+                       "s.dispatchEvent(new Event('change'));})()");
+    EXPECT_EQ(hash(), "#ldmatrix.m8n8.x4.b16?view=banks&feeds=mma.m16n8k16.f16:A");
+    EXPECT_EQ(data("error"), "");
+    EXPECT_EQ(browser().evaluate("lanemapApp.cellCount()").get<std::size_t>(), a.picture.cells.size());
+    EXPECT_NE(text("feedVerdict")
+                  .find("Feeds mma.m16n8k16.f16:A: every register slot holds what the operand "
+                        "wants"),
+              std::string::npos)
+        << text("feedVerdict");
+    const std::string report = banks::toText(*Catalog::instance().variant("ldmatrix.m8n8.x4.b16"), a.check);
+    EXPECT_NE(text("feedVerdict").find(report.substr(0, report.find('\n'))), std::string::npos)
+        << text("feedVerdict") << " lacks " << report;
+    // Back: the bank view without the overlay.
+    browser().evaluate("history.back()");
+    ASSERT_TRUE(until("document.getElementById('feedVerdict').hidden === true"));
+    // ldmatrix.x2 is not mma.m16n8k16's B without .trans: the mismatching slots counted (and framed).
+    const Fed b = fedPicture("ldmatrix.m8n8.x2.b16", "mma.m16n8k16.f16", Operand::B);
+    ASSERT_GT(b.check.mismatches, 0);
+    ASSERT_TRUE(open("#ldmatrix.m8n8.x2.b16?view=banks&feeds=mma.m16n8k16.f16:B"));
+    EXPECT_EQ(data("error"), "");
+    EXPECT_EQ(browser().evaluate("lanemapApp.cellCount()").get<std::size_t>(), b.picture.cells.size());
+    EXPECT_NE(text("feedVerdict")
+                  .find("MISMATCH in " + std::to_string(b.check.mismatches) + " of " +
+                        std::to_string(b.check.cells.size()) + " register slots"),
+              std::string::npos)
+        << text("feedVerdict");
+    // Bad input: no operand, a spec that is not one.
+    ASSERT_TRUE(open("#ldmatrix.m8n8.x4.b16?view=banks&feeds=mma.m16n8k16.f16"));
+    EXPECT_NE(data("error").find("is not SPEC:OPERAND"), std::string::npos) << data("error");
+    ASSERT_TRUE(open("#ldmatrix.m8n8.x4.b16?view=banks&feeds=mma.m16n8k17.f16:A"));
+    EXPECT_NE(data("error").find(parseSpec("mma.m16n8k17.f16", Catalog::instance()).error), std::string::npos)
+        << data("error");
+}
+
 TEST_F(Web, DescriptorsDecodeAsTheEngineReadsThem) {
     // A wgmma matrix descriptor: every field, reserved ones included, with the decoder's meaning.
     const std::uint64_t bits = 0x4000004000010000ULL;
@@ -436,6 +499,125 @@ TEST_F(Web, DescriptorsDecodeAsTheEngineReadsThem) {
     EXPECT_NE(data("error").find("'0xZZ' is not a 64-bit value"), std::string::npos) << data("error");
 }
 
+// A descriptor's value as the encoder shows it: 0x and every digit.
+std::string hexOf(std::uint64_t value, int digits) {
+    char text[24];
+    std::snprintf(text, sizeof text, "0x%0*llx", digits, static_cast<unsigned long long>(value));
+    return text;
+}
+
+TEST_F(Web, DescriptorEncodersSayTheValueOrTheRulesBroken) {
+    const auto count = [](const std::string& selector) {
+        return browser().evaluate("document.querySelectorAll('" + selector + "').length").get<std::size_t>();
+    };
+    const auto rules = [] {
+        return json::parse(
+            browser()
+                .evaluate("JSON.stringify(Array.from(document.querySelectorAll('#encodeRules li'), "
+                          "function (l) { return l.textContent; }))")
+                .get<std::string>());
+    };
+    // A wgmma matrix descriptor from its fields: the value the core packs, decoded field by field.
+    smem::MatrixDescriptor wgmma{0, 16, 1024, 0, smem::Swizzle::B128};
+    ASSERT_TRUE(open("#encode/wgmma?start=0&lbo=16&sbo=1024&base=0&swizzle=128B"));
+    EXPECT_EQ(data("error"), "");
+    EXPECT_EQ(text("encodedValue"), hexOf(smem::encodeDescriptor(wgmma), 16));
+    EXPECT_EQ(count("#encodedFields tbody tr"), smem::descriptorFields(smem::encodeDescriptor(wgmma)).size());
+    EXPECT_EQ(count("#encodeRules li"), 0u);
+    EXPECT_EQ(browser().evaluate("document.getElementById('encodedDecode').getAttribute('href')"),
+              "#decode/wgmma/" + hexOf(smem::encodeDescriptor(wgmma), 16));
+    // A field changed in the form: the address follows; back and forward walk the values.
+    browser().evaluate("(function(){const i=document.querySelector('#encodeFields [data-key=sbo]');"
+                       "i.value='2048'; i.dispatchEvent(new Event('change'));})()");
+    EXPECT_EQ(hash(), "#encode/wgmma?start=0&lbo=16&sbo=2048&base=0&swizzle=128B");
+    wgmma.strideByteOffset = 2048;
+    EXPECT_EQ(text("encodedValue"), hexOf(smem::encodeDescriptor(wgmma), 16));
+    browser().evaluate("history.back()");
+    ASSERT_TRUE(until("document.getElementById('encodedValue').textContent === '" +
+                      hexOf(0x4000004000010000ULL, 16) + "'"));
+    EXPECT_EQ(browser().evaluate("document.querySelector('#encodeFields [data-key=sbo]').value"), "1024");
+    browser().evaluate("history.forward()");
+    ASSERT_TRUE(until("document.getElementById('encodedValue').textContent === '" +
+                      hexOf(smem::encodeDescriptor(wgmma), 16) + "'"));
+    // Fields out of range: no value, every rule the core's check finds, each naming its field and what is
+    // valid, the field marked.
+    ASSERT_TRUE(open("#encode/wgmma?start=5&base=9"));
+    const std::vector<smem::DescriptorRule> broken =
+        smem::checkDescriptor(smem::parseDescriptorFields("start=5,base=9"));
+    ASSERT_EQ(broken.size(), 2u);
+    const json listed = rules();
+    ASSERT_EQ(listed.size(), broken.size()) << listed.dump();
+    for (std::size_t i = 0; i < broken.size(); ++i)
+        EXPECT_EQ(listed[i], broken[i].field + ": " + broken[i].rule);
+    EXPECT_NE(listed[0].get<std::string>().find("start address: 5 bytes cannot be encoded: it must be a "
+                                                "multiple of 16 below 262144"),
+              std::string::npos);
+    EXPECT_EQ(listed[1], "base offset: 9 does not fit bits 51-49; valid: 0..7");
+    EXPECT_EQ(browser().evaluate("document.getElementById('encoded').hidden"), true);
+    EXPECT_EQ(browser().evaluate(
+                  "document.querySelector('#encodeFields [data-key=base]').getAttribute('aria-invalid')"),
+              "true");
+    // A field that does not read: the parser's message, naming it.
+    ASSERT_TRUE(open("#encode/smem?start=1024&lbo=lots"));
+    ASSERT_EQ(rules().size(), 1u);
+    EXPECT_EQ(rules()[0], "'lbo=lots': expected a non-negative number (decimal or 0x hex) below 2^32");
+    EXPECT_EQ(browser().evaluate(
+                  "document.querySelector('#encodeFields [data-key=lbo]').getAttribute('aria-invalid')"),
+              "true");
+    // A field that does not read and one out of range: both said.
+    ASSERT_TRUE(open("#encode/wgmma?start=5&lbo=lots"));
+    ASSERT_EQ(rules().size(), 2u) << rules().dump();
+    // A tcgen05 shared-memory descriptor, and a leading mode its swizzle breaks.
+    ASSERT_TRUE(open("#encode/smem?start=1024&lbo=16&sbo=1024&swizzle=128B"));
+    EXPECT_EQ(
+        text("encodedValue"),
+        hexOf(tcgen05::encode(tcgen05::parseSmemDescriptor("start=1024,lbo=16,sbo=1024,swizzle=128B")), 16));
+    ASSERT_TRUE(open("#encode/smem?mode=absolute&swizzle=64B"));
+    const std::vector<tcgen05::Violation> modeBroken =
+        tcgen05::check(tcgen05::parseSmemDescriptor("mode=absolute,swizzle=64B"));
+    ASSERT_EQ(rules().size(), modeBroken.size());
+    EXPECT_EQ(rules()[0], modeBroken[0].field + ": " + modeBroken[0].rule);
+    EXPECT_EQ(browser().evaluate(
+                  "document.querySelector('#encodeFields [data-key=mode]').getAttribute('aria-invalid')"),
+              "true");
+    // A tcgen05 instruction descriptor, with the instruction's cta_group; its decode link names the kind.
+    const std::string idescFields = "kind=f16,a=bf16,b=bf16,d=f32,m=128,n=256";
+    const std::uint32_t idesc = tcgen05::encode(tcgen05::parseInstrDescriptor(idescFields), {1, false});
+    ASSERT_TRUE(open("#encode/idesc?kind=f16&a=bf16&b=bf16&d=f32&m=128&n=256&cta_group=1&ws=no"));
+    EXPECT_EQ(text("encodedValue"), hexOf(idesc, 8));
+    EXPECT_EQ(browser().evaluate("document.getElementById('encodedDecode').getAttribute('href')"),
+              "#decode/idesc/" + hexOf(idesc, 8) + "/f16");
+    EXPECT_EQ(count("#encodedFields tbody tr"),
+              tcgen05::decodeInstrDescriptor(idesc, Kind::F16).fields.size());
+    // Another kind picked: its types are the kind's own (the core's defaults), not the old kind's.
+    browser().evaluate("(function(){const s=document.querySelector('#encodeFields [data-key=kind]');"
+                       "s.value='i8'; s.dispatchEvent(new Event('change'));})()");
+    const tcgen05::InstrDescriptor i8 = tcgen05::parseInstrDescriptor("kind=i8");
+    EXPECT_EQ(browser().evaluate("document.querySelector('#encodeFields [data-key=a]').value"),
+              std::string(tcgen05::toString(i8.atype)));
+    EXPECT_EQ(browser().evaluate("document.querySelector('#encodeFields [data-key=d]').value"),
+              std::string(tcgen05::toString(i8.dtype)));
+    // M out of range with cta_group::1: the rule names M and the Ms that exist.
+    ASSERT_TRUE(open("#encode/idesc?kind=f16&m=1000&n=256&cta_group=1"));
+    const json mRules = rules();
+    ASSERT_FALSE(mRules.empty());
+    EXPECT_EQ(mRules[0].get<std::string>().rfind("M: 1000 ", 0), 0u) << mRules.dump();
+    EXPECT_EQ(browser().evaluate(
+                  "document.querySelector('#encodeFields [data-key=m]').getAttribute('aria-invalid')"),
+              "true");
+    // The keyboard: Enter in a field encodes it (the form's submit), as the button does.
+    ASSERT_TRUE(open("#encode/wgmma"));
+    browser().evaluate("document.querySelector('#encodeFields [data-key=lbo]').value='32';"
+                       "document.querySelector('#encodeFields [data-key=lbo]').focus()");
+    browser().type("Enter", "Enter", 13, "\r");
+    ASSERT_TRUE(until("location.hash.indexOf('lbo=32') > 0"));
+    EXPECT_EQ(text("encodedValue"), hexOf(smem::encodeDescriptor({0, 32, 0, 0, smem::Swizzle::None}), 16));
+    // An unknown descriptor: said so.
+    ASSERT_TRUE(open("#encode/hmma"));
+    EXPECT_NE(data("error").find("unknown descriptor 'hmma'; valid: wgmma, smem, idesc"), std::string::npos)
+        << data("error");
+}
+
 // The cells of the engine's first picture of `spec` with `params` (what the page must draw).
 std::size_t engineCells(const std::string& spec, const Params& params) {
     Selection selection{Catalog::instance().variant(spec), params};
@@ -462,6 +644,26 @@ TEST_F(Web, TileAndTensorMemoryAccessOptionsAreTheEnginesParameters) {
     EXPECT_EQ(data("error"), "");
     EXPECT_EQ(browser().evaluate("lanemapApp.cellCount()").get<std::size_t>(), engineCells(spec, read));
     EXPECT_NE(engineCells(spec, read), engineCells(spec, Params{}));
+
+    // A tcgen05.st writing A (as --st): A in Tensor Memory composed with the registers that must hold it.
+    Params store;
+    store.access = tmem::parseAccess("32x32b.x2", tmem::Op::St, error);
+    store.tensorOperand = Operand::A;
+    ASSERT_TRUE(store.access) << error;
+    ASSERT_EQ(validate(Selection{Catalog::instance().variant(spec), store}), "");
+    ASSERT_TRUE(open("#" + spec));
+    EXPECT_EQ(browser().evaluate("document.getElementById('storeBox').hidden"), false);
+    browser().evaluate("(function(){const s=document.getElementById('st'); s.value='32x32b.x2';"
+                       "s.dispatchEvent(new Event('change'));})()");
+    EXPECT_EQ(hash(), "#" + spec + "?st=32x32b.x2");
+    EXPECT_EQ(data("error"), "");
+    EXPECT_EQ(browser().evaluate("lanemapApp.cellCount()").get<std::size_t>(), engineCells(spec, store));
+    EXPECT_NE(engineCells(spec, store), engineCells(spec, read));
+    // Both: refused, saying why.
+    ASSERT_TRUE(open("#" + spec + "?ld=32x32b.x2&st=32x32b.x2"));
+    EXPECT_NE(data("error").find("give ld (who holds D) or st (who must hold A), not both"),
+              std::string::npos)
+        << data("error");
 
     // A bad tile: the parser's message, and the picture stays to correct it.
     ASSERT_TRUE(open("#mma.m16n8k16.f16"));
@@ -508,14 +710,19 @@ TEST_F(Web, APhoneWideScreenDoesNotScrollSideways) {
     // 390 x 844 CSS px, as a phone: nothing is wider than the screen (the picture scrolls in its own box) —
     // an instruction, a compare view and a pasted layout compared with an operand.
     for (const std::string view : {"#wgmma.m64n256k16.f16", "#mma.m16n8k8.tf32?compare=mma.m16n8k8.f16",
-                                   "#paste/((4,8),(2,2,2)):((32,1),(8,16,128))?against=mma.m16n8k16.f16:A"}) {
+                                   "#paste/((4,8),(2,2,2)):((32,1),(8,16,128))?against=mma.m16n8k16.f16:A",
+                                   "#encode/idesc?kind=f16&m=1000",
+                                   "#cp.async.bulk.tensor.2d type=f16 tensor=64x64 box=64x64 "
+                                   "swizzle=none?compare=wgmma.m64n64k16.f16",
+                                   "#ldmatrix.m8n8.x2.b16?view=banks&feeds=mma.m16n8k16.f16:B"}) {
         browser().viewport(390, 844);
         const bool opened = open(view);
         const json r = browser().evaluate(
             "JSON.stringify([Math.max(document.body.scrollWidth, document.documentElement.scrollWidth),"
             "document.getElementById('diagram').getBoundingClientRect().right,"
             "document.getElementById('toolbar').getBoundingClientRect().right, window.innerWidth,"
-            "document.getElementById('paster').getBoundingClientRect().right])");
+            "document.getElementById('paster').getBoundingClientRect().right,"
+            "document.getElementById('encoder').getBoundingClientRect().right])");
         browser().resetViewport();
         ASSERT_TRUE(opened) << view;
         const json w = json::parse(r.get<std::string>());
@@ -524,6 +731,7 @@ TEST_F(Web, APhoneWideScreenDoesNotScrollSideways) {
         EXPECT_LE(w[1].get<double>(), 390) << view << w.dump();
         EXPECT_LE(w[2].get<double>(), 390) << view << w.dump();
         EXPECT_LE(w[4].get<double>(), 390) << view << w.dump();
+        EXPECT_LE(w[5].get<double>(), 390) << view << w.dump();
     }
 }
 
@@ -654,6 +862,57 @@ TEST_F(Web, APastedLayoutIsDrawnAndIdentifiedAsTheCliDoes) {
                        "document.getElementById('download').click();})()");
     EXPECT_EQ(data("lastExport"), layout_in::toText(s.layout, s.extent, s.cells).substr(0, 200));
     EXPECT_EQ(browser().evaluate("document.querySelector('#format option[value=cute]').disabled"), true);
+}
+
+TEST_F(Web, APastedLayoutBesideAnInstructionLightsALaneInBoth) {
+    // Beside mma.m16n8k16.f16 (the app's pasted pane next to its panes): its picture on the left, the layout
+    // on the right, nothing compared; a lane hovered on one side lights in both.
+    const Shown s = shown(kCuteA, "16x16");
+    const Diagram left = siteDiagrams(*Catalog::instance().instruction("mma.m16n8k16.f16")).front();
+    ASSERT_TRUE(open(""));
+    browser().evaluate("(function(){document.getElementById('pasteText').value=" + json(kCuteA).dump() +
+                       ";document.getElementById('pasteShape').value='16x16';"
+                       "document.getElementById('pasteBeside').value='mma.m16n8k16.f16';"
+                       "document.getElementById('pasteForm').requestSubmit();})()");
+    EXPECT_EQ(hash(), "#paste/((4,8),(2,2,2)):((32,1),(16,8,128))?shape=16x16&beside=mma.m16n8k16.f16");
+    EXPECT_EQ(data("error"), "");
+    EXPECT_EQ(data("pasteError"), "");
+    EXPECT_EQ(browser().evaluate("lanemapApp.cellCount()").get<std::size_t>(),
+              left.cells.size() + s.diagram.cells.size());
+    EXPECT_EQ(data("marked"), "0");
+    EXPECT_NE(text("pasteResult").find("Beside mma.m16n8k16.f16 (left)"), std::string::npos)
+        << text("pasteResult");
+    // The layout's cell (3, 11): its thread lit, and the same lane's cells on the left lit too.
+    const DiagramCell* cell = cellOf(s.diagram, "layout", 3, 11);
+    ASSERT_NE(cell, nullptr);
+    const json p = pointAt("layout", 3, 11);
+    browser().mouseMove(p["x"], p["y"]);
+    EXPECT_EQ(data("litThread"), std::to_string(cell->thread));
+    EXPECT_NE(text("details").find(s.diagram.tooltip(*cell)), std::string::npos) << text("details");
+    // A's cell of the same thread on the left: hovered, the same lane is lit.
+    const DiagramCell* a = nullptr;
+    for (const DiagramCell& c : left.cells)
+        if (c.thread == cell->thread && left.panels[c.panel].name == "A") {
+            a = &c;
+            break;
+        }
+    ASSERT_NE(a, nullptr);
+    const json q = pointAt("A", a->row, a->col);
+    browser().mouseMove(q["x"], q["y"]);
+    EXPECT_EQ(data("litThread"), std::to_string(cell->thread));
+    EXPECT_NE(text("details").find(left.tooltip(*a)), std::string::npos) << text("details");
+    // Back: the start page; forward: beside again.
+    browser().evaluate("history.back()");
+    ASSERT_TRUE(until("location.hash === ''"));
+    browser().evaluate("history.forward()");
+    ASSERT_TRUE(until("document.body.dataset.ready === '1' && location.hash.indexOf('beside=') > 0"));
+    // A spec that is not one: said at its field.
+    ASSERT_TRUE(open("#paste/((4,8),(2,2,2)):((32,1),(16,8,128))?shape=16x16&beside=mma.m16n8k17.f16"));
+    EXPECT_NE(data("pasteError").find(parseSpec("mma.m16n8k17.f16", Catalog::instance()).error),
+              std::string::npos)
+        << data("pasteError");
+    EXPECT_EQ(browser().evaluate("document.getElementById('pasteBeside').getAttribute('aria-invalid')"),
+              "true");
 }
 
 TEST_F(Web, APastedLayoutTypedIntoTheFormGoesIntoTheAddress) {
@@ -863,7 +1122,11 @@ TEST_F(Web, TextContrastIsAtLeast4Point5To1InLightAndDarkMode) {
         for (const std::string& view :
              {std::string(""), std::string("#mma.m16n8k16.f16/A:3,11"), std::string("#mma.m16n8k17.f16"),
               std::string("#paste/((4,8),(2,2,2)):((32,1),(8,16,128))?against=mma.m16n8k16.f16:A"),
-              std::string("#paste/((4,8),(2,2]"), std::string("#decode/wgmma/0x4000004000010000")}) {
+              std::string("#paste/((4,8),(2,2]"), std::string("#decode/wgmma/0x4000004000010000"),
+              std::string("#encode/idesc?kind=f16&m=1000"),
+              std::string("#cp.async.bulk.tensor.2d type=f16 tensor=64x64 box=64x64 "
+                          "swizzle=none?compare=wgmma.m64n64k16.f16"),
+              std::string("#ldmatrix.m8n8.x2.b16?view=banks&feeds=mma.m16n8k16.f16:B")}) {
             ASSERT_TRUE(open(view)) << view;
             EXPECT_EQ(browser().evaluate("matchMedia('(prefers-color-scheme: dark)').matches"), dark);
             const json r = json::parse(browser().evaluate(kContrast).get<std::string>());
@@ -872,6 +1135,131 @@ TEST_F(Web, TextContrastIsAtLeast4Point5To1InLightAndDarkMode) {
         }
     }
     browser().colorScheme("");
+}
+
+// The instance a spec text names, as the CLI reads it (a TMA box's words included).
+std::shared_ptr<const Instruction> instanceOf(const std::string& text) {
+    const ParsedSpec parsed = parseSpec(text, Catalog::instance());
+    EXPECT_TRUE(parsed) << text << ": " << parsed.error;
+    return instantiate(selectionOf(parsed));
+}
+
+TEST_F(Web, TmaBoxWordsArePickedAndTheAddressKeepsThem) {
+    // A box typed with its words: the address names the instance (the core's spec text), a reload draws it.
+    const std::shared_ptr<const Instruction> box =
+        instanceOf("cp.async.bulk.tensor.2d type=bf16 tensor=64x64 box=16x64 swizzle=128B");
+    ASSERT_TRUE(open("#cp.async.bulk.tensor.2d type=bf16 tensor=64x64 box=16x64 swizzle=128B"));
+    EXPECT_EQ(data("error"), "");
+    EXPECT_EQ(hash(), "#" + specTextOf(*box));
+    EXPECT_EQ(browser().evaluate("lanemapApp.cellCount()").get<std::size_t>(),
+              siteDiagrams(*box).front().cells.size());
+    // A field per word of the grammar, those at their default too (interleave, oob).
+    const auto field = [](const std::string& key) {
+        return "document.querySelector('#wordsBox input[data-key=\"" + key + "\"]')";
+    };
+    EXPECT_EQ(browser().evaluate("document.getElementById('wordsBox').hidden"), false);
+    EXPECT_EQ(browser().evaluate(field("box") + ".value"), "16x64");
+    EXPECT_EQ(browser().evaluate(field("type") + ".value"), "bf16");
+    EXPECT_EQ(browser().evaluate(field("swizzle") + ".value"), "128B");
+    EXPECT_EQ(browser().evaluate(field("interleave") + ".value"), "none");
+    // Another box: the address and the picture follow.
+    browser().evaluate("(function(){const i=" + field("box") +
+                       "; i.value='8x64';"
+                       "i.dispatchEvent(new Event('change'));})()");
+    const std::shared_ptr<const Instruction> smaller =
+        instanceOf("cp.async.bulk.tensor.2d type=bf16 tensor=64x64 box=8x64 swizzle=128B");
+    EXPECT_EQ(hash(), "#" + specTextOf(*smaller));
+    EXPECT_EQ(browser().evaluate("lanemapApp.cellCount()").get<std::size_t>(),
+              siteDiagrams(*smaller).front().cells.size());
+    // Back: the first box and its field; a fresh load of the link: the second.
+    browser().evaluate("history.back()");
+    ASSERT_TRUE(until(field("box") + ".value === '16x64'"));
+    EXPECT_EQ(browser().evaluate("lanemapApp.cellCount()").get<std::size_t>(),
+              siteDiagrams(*box).front().cells.size());
+    ASSERT_TRUE(open("#" + specTextOf(*smaller)));
+    EXPECT_EQ(browser().evaluate(field("box") + ".value"), "8x64");
+    // A word that does not read: the grammar's message; the picture and the fields stay to correct it.
+    browser().evaluate("(function(){const i=" + field("swizzle") +
+                       "; i.value='96B';"
+                       "i.dispatchEvent(new Event('change'));})()");
+    const ParsedSpec bad =
+        parseSpec("cp.async.bulk.tensor.2d type=bf16 tensor=64x64 box=8x64 swizzle=96B", Catalog::instance());
+    ASSERT_FALSE(bad);
+    // (The message quotes the spec typed, here written from the fields: the grammar's words after it.)
+    const std::string why = bad.error.substr(bad.error.find("': ") + 3);
+    EXPECT_NE(data("error").find(why), std::string::npos) << data("error") << " lacks " << why;
+    EXPECT_EQ(browser().evaluate("document.getElementById('variant').hidden"), false);
+    EXPECT_EQ(browser().evaluate(field("swizzle") + ".value"), "96B");
+    // An instruction without words has no such fields.
+    ASSERT_TRUE(open("#mma.m16n8k16.f16"));
+    EXPECT_EQ(browser().evaluate("document.getElementById('wordsBox').hidden"), true);
+}
+
+TEST_F(Web, ATmaBoxComparedWithItsReaderInSharedMemory) {
+    // The box and the wgmma that reads it (the app's compare page, `lanemap-cli feeds`): both pictures in
+    // shared memory, the verdict in the report's words, the cells where they disagree framed.
+    const auto feed = [](const std::string& box, const std::string& reader, Operand operand) {
+        feeds::Request q;
+        const ParsedSpec w = parseSpec(box, Catalog::instance()), r = parseSpec(reader, Catalog::instance());
+        q.writer = selectionOf(w);
+        q.reader = selectionOf(r);
+        q.operand = operand;
+        q.major = smem::Major::K;
+        q.swizzle = smem::Swizzle::B128;
+        std::string error;
+        std::optional<feeds::Answer> a = feeds::ask(q, error);
+        EXPECT_TRUE(a) << error;
+        return a;
+    };
+    const auto framed = [](const feeds::Answer& a) {
+        const Placement* written = a.writer->placement(Space::SharedMemory, Operand::D);
+        for (const Placement& p : a.writer->placements)
+            if (!written && p.space() == Space::SharedMemory)
+                written = &p;
+        const Diagram l = buildSharedMemoryDiagram(*written, a.sides.writerGlobal),
+                      r = buildSharedMemoryDiagram(a.reader);
+        const std::vector<std::uint8_t> lm = feedMarks(l, a.comparison, true).marks,
+                                        rm = feedMarks(r, a.comparison, false).marks;
+        return std::pair{l.cells.size() + r.cells.size(),
+                         std::count(lm.begin(), lm.end(), 1) + std::count(rm.begin(), rm.end(), 1)};
+    };
+    const std::string box = "cp.async.bulk.tensor.2d type=f16 tensor=64x64 box=64x64 swizzle=128B";
+    const std::optional<feeds::Answer> equal = feed(box, "wgmma.m64n64k16.f16", Operand::A);
+    ASSERT_TRUE(equal && equal->comparison.feeds());
+    ASSERT_TRUE(open("#" + box));
+    browser().evaluate(
+        "(function(){const s=document.getElementById('compare'); s.value='wgmma.m64n64k16.f16';"
+        "s.dispatchEvent(new Event('change'));})()");
+    EXPECT_EQ(hash(), "#" + specTextOf(*equal->writer) + "?compare=wgmma.m64n64k16.f16");
+    EXPECT_EQ(data("error"), "");
+    EXPECT_EQ(browser().evaluate("lanemapApp.cellCount()").get<std::size_t>(), framed(*equal).first);
+    EXPECT_EQ(data("marked"), "0");
+    const std::string report = feeds::toText(equal->comparison, equal->sides);
+    const std::string verdict = report.substr(report.find("feeds: "));
+    EXPECT_NE(text("compared").find(verdict.substr(0, verdict.find('\n'))), std::string::npos)
+        << text("compared") << " lacks " << verdict;
+    EXPECT_EQ(browser().evaluate("document.getElementById('operandBox').hidden"), false);
+    // An unswizzled box: wgmma's core matrices want another order; the first difference said, the cells
+    // framed on both sides.
+    const std::string plain = "cp.async.bulk.tensor.2d type=f16 tensor=64x64 box=64x64 swizzle=none";
+    const std::optional<feeds::Answer> differs = feed(plain, "wgmma.m64n64k16.f16", Operand::A);
+    ASSERT_TRUE(differs && !differs->comparison.feeds());
+    ASSERT_TRUE(open("#" + specTextOf(*differs->writer) + "?compare=wgmma.m64n64k16.f16"));
+    EXPECT_EQ(data("error"), "");
+    EXPECT_EQ(data("marked"), std::to_string(framed(*differs).second));
+    EXPECT_GT(framed(*differs).second, 0);
+    const std::string first = feeds::toText(differs->comparison, differs->sides);
+    const std::string firstVerdict = first.substr(first.find("feeds: "));
+    EXPECT_NE(text("compared").find(firstVerdict.substr(0, firstVerdict.find('\n'))), std::string::npos)
+        << text("compared");
+    // Read as B: the operand picked in the toolbar is the address's.
+    browser().evaluate("(function(){const s=document.getElementById('operand'); s.value='B';"
+                       "s.dispatchEvent(new Event('change'));})()");
+    EXPECT_EQ(hash(), "#" + specTextOf(*differs->writer) + "?compare=wgmma.m64n64k16.f16&operand=B");
+    EXPECT_EQ(data("error"), "");
+    // A reader of another element size: the feeds message.
+    ASSERT_TRUE(open("#" + box + "?compare=wgmma.m64n64k32.s8"));
+    EXPECT_NE(data("error").find("does not compare with what"), std::string::npos) << data("error");
 }
 
 // ---- The compare view (docs/web.md#compare): two instructions side by side, as the app's compare page ----

@@ -32,9 +32,7 @@ using lanemap::CompareResult;
 // nullopt with `error` when they do not compare so.
 std::optional<feeds::Answer> sharedMemoryFeed(const Selection& shown, const Selection& partner,
                                               Operand operand, QString* error = nullptr);
-// Marks per cell of `diagram` — the writer's picture (`writer`) or the reader's — of the positions and
-// 16-byte chunks where the two disagree.
-CompareResult feedMarks(const Diagram& diagram, const feeds::Comparison& comparison, bool writer);
+using lanemap::feedMarks; // the positions and 16-byte chunks where a box and its reader disagree
 
 // "A, B, C, D", or "none" for an instruction with no register operand.
 QString operandList(const Instruction& instruction);

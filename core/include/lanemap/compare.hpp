@@ -13,6 +13,9 @@
 namespace lanemap {
 
 struct Diagram;
+namespace feeds {
+struct Comparison;
+}
 
 struct CompareResult {
     std::vector<std::uint8_t> marks; // per cell of the diagram: 1 = its position differs in the other
@@ -23,6 +26,10 @@ struct CompareResult {
 // `diagram` was built from `mine`; every operand cell is compared with the same operand of `other` (a merged
 // C/D panel compares C). Positions outside the other operand's extent differ.
 CompareResult compareDiagram(const Diagram& diagram, const Instruction& mine, const Instruction& other);
+// A TMA box and its reader compared in shared memory (lanemap/feeds.hpp): marks per cell of `diagram` — the
+// writer's picture (`writer`) or the reader's, as buildSharedMemoryDiagram draws them — of the positions and
+// 16-byte chunks where the two disagree (the app's compare page and the web app's).
+CompareResult feedMarks(const Diagram& diagram, const feeds::Comparison& comparison, bool writer);
 
 // Whether `instruction` holds `operand` as a register fragment (a tcgen05.mma's A or D in Tensor Memory is
 // none: compare draws register fragments).

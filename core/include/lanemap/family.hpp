@@ -24,6 +24,15 @@ struct ParsedSpec;
 struct Selection;
 struct Variant;
 
+// A word after a spec's opcode that names a parameter of the family's own grammar: "box" and "16x64" of
+// `cp.async.bulk.tensor.2d box=16x64` (docs/tma.md#grammar).
+struct SpecWord {
+    std::string key, value;
+    // Left out of the spec text at its default (an interleave of none): a picker offers it all the same.
+    bool atDefault = false;
+    bool operator==(const SpecWord&) const = default;
+};
+
 struct Family {
     // The spec's first word(s), as `list --family` takes it: "mma", "mma.sp", "tcgen05.mma".
     std::string_view name;
@@ -62,10 +71,17 @@ struct Family {
     // choice or the extent does not fit. nullptr: the family reads no operand through a descriptor.
     bool (*sharedOperand)(const Instruction& instruction, Operand operand, const smem::Choice& choice,
                           int rows, int cols, Placement& out, std::string& error) = nullptr;
+    // The words after the opcode that name an instance's own parameters (a TMA box's tensor map), every one
+    // its grammar reads back, in the order the spec text writes them. nullptr: the family has none.
+    std::vector<SpecWord> (*words)(const Instruction& instance) = nullptr;
     // Its layouts come from discovery reports, not from the ISA (wmma): `probe --all` leaves it out unless
     // named, and `list` names the targets discovered.
     bool discovered = false;
 };
+
+// The spec text that names `instance`, its family's words included (those not at their default):
+// "cp.async.bulk.tensor.2d type=f16 tensor=64x128 box=8x64 origin=0,0 swizzle=128B"; the spec otherwise.
+std::string specTextOf(const Instruction& instance);
 
 // Every family in catalog order (the tables in PTX section order).
 const std::vector<const Family*>& families();

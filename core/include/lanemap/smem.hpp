@@ -81,9 +81,23 @@ constexpr std::uint64_t descriptorEncode(std::uint32_t bytes) {
     return (bytes & 0x3FFFFu) >> 4;
 }
 
-// Packs the fields. Throws std::invalid_argument naming the field when a value cannot be encoded exactly
-// (not a multiple of 16, not below 2^18 = 256 KiB, base offset outside 0..7, a swizzle wgmma lacks).
+// A rule a descriptor's fields break: the field ("start address", ..., "swizzle") and what is valid.
+struct DescriptorRule {
+    std::string field;
+    std::string rule;
+    bool operator==(const DescriptorRule&) const = default;
+};
+// Every rule the fields break (not a multiple of 16, not below 2^18 = 256 KiB, base offset outside 0..7, a
+// swizzle wgmma lacks); empty when they encode exactly.
+std::vector<DescriptorRule> checkDescriptor(const MatrixDescriptor& descriptor);
+// Packs the fields. Throws std::invalid_argument "matrix descriptor: <field>: <rule>" on the first rule
+// checkDescriptor finds.
 std::uint64_t encodeDescriptor(const MatrixDescriptor& descriptor);
+// Fields by name, as the tcgen05 encoder takes them: "start=0x400,lbo=16,sbo=1024,base=0,swizzle=128B" (bytes
+// in decimal or 0x hex; swizzle as parseSwizzle). Omitted keys are 0 / none. Throws std::invalid_argument
+// naming the key and what is valid; the values' rules are checkDescriptor's.
+MatrixDescriptor parseDescriptorFields(std::string_view text);
+std::string_view descriptorKeyList(); // "start, lbo, sbo, base, swizzle"
 // Unpacks. Throws std::invalid_argument when bits outside the documented fields are set.
 MatrixDescriptor decodeDescriptor(std::uint64_t bits);
 // "0x4000004000010000: start 0x0, LBO 16 B (encoded 1), SBO 1024 B (encoded 64), base offset 0, 128B swizzle"

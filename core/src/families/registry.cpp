@@ -3,6 +3,8 @@
 
 #include "lanemap/family.hpp"
 
+#include "lanemap/model.hpp"
+
 namespace lanemap {
 
 namespace family {
@@ -20,6 +22,15 @@ const std::vector<const Family*>& families() {
                                                  &kLdmatrix,  &kStmatrix,  &kMovmatrix,  &kWmma,
                                                  &kTcgen05Ld, &kTcgen05St, &kTcgen05Mma, &kTma};
     return rows;
+}
+
+std::string specTextOf(const Instruction& instance) {
+    std::string text = instance.spec;
+    if (instance.family && instance.family->words)
+        for (const SpecWord& w : instance.family->words(instance))
+            if (!w.atDefault)
+                text += " " + w.key + "=" + w.value;
+    return text;
 }
 
 const Family* familyNamed(std::string_view name) {

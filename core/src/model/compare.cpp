@@ -1,5 +1,7 @@
 #include "lanemap/compare.hpp"
 
+#include "lanemap/feeds.hpp"
+
 #include "lanemap/diagram.hpp"
 
 #include <algorithm>
@@ -67,6 +69,29 @@ std::optional<Operand> comparedOperand(const Instruction& mine, const Instructio
         if (inRegisters(mine, o) && inRegisters(other, o))
             return o;
     return std::nullopt;
+}
+
+CompareResult feedMarks(const Diagram& d, const feeds::Comparison& c, bool writer) {
+    CompareResult result;
+    result.marks.assign(d.cells.size(), 0);
+    const int cols = writer ? c.writerCols : c.readerCols;
+    const std::vector<std::uint8_t>& differs = writer ? c.writerDiffers : c.readerDiffers;
+    for (std::size_t i = 0; i < d.cells.size(); ++i) {
+        const DiagramCell& cell = d.cells[i];
+        const PanelKind kind = d.panels[cell.panel].kind;
+        if (kind == PanelKind::SharedMemory) {
+            const auto at = static_cast<std::size_t>(cell.row * cols + cell.col);
+            result.marks[i] = at < differs.size() ? differs[at] : 0;
+        } else if (kind == PanelKind::SharedMemoryMap) {
+            // A chunk differs when a byte of it the reader reads differs.
+            const auto lo =
+                std::lower_bound(c.differingBytes.begin(), c.differingBytes.end(), cell.address & ~15u);
+            result.marks[i] = lo != c.differingBytes.end() && *lo < (cell.address & ~15u) + 16u;
+        }
+    }
+    result.positions = c.compared;
+    result.differing = c.compared - c.equal;
+    return result;
 }
 
 } // namespace lanemap

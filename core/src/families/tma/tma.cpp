@@ -662,31 +662,37 @@ std::string outermostFirst(const std::array<T, kMaxRank>& a, int from, int rank,
 }
 } // namespace
 
-std::string specText(const TensorMap& m) {
-    std::string s = "cp.async.bulk.tensor." + std::to_string(m.rank) +
-                    "d type=" + std::string(toString(m.type)) +
-                    " tensor=" + outermostFirst(m.dims, 0, m.rank, 'x');
+std::vector<SpecWord> wordsOf(const TensorMap& m) {
+    std::vector<SpecWord> out;
+    out.push_back({"type", std::string(toString(m.type))});
+    out.push_back({"tensor", outermostFirst(m.dims, 0, m.rank, 'x')});
     if (m.rank > 1)
-        s += " strides=" + outermostFirst(m.strides, 1, m.rank, ',');
-    s += " box=" + outermostFirst(m.box, 0, m.rank, 'x');
-    if (std::any_of(m.elementStrides.begin(), m.elementStrides.begin() + m.rank,
-                    [](int e) { return e != 1; }))
-        s += " element-strides=" + outermostFirst(m.elementStrides, 0, m.rank, ',');
-    s += " origin=" + outermostFirst(m.origin, 0, m.rank, ',');
-    s += " swizzle=" + std::string(smem::toString(m.swizzle));
-    if (m.oob != OobFill::Zero)
-        s += " oob=nan";
-    if (m.interleave != Interleave::None)
-        s += " interleave=" + std::string(toString(m.interleave));
-    if (m.l2 != L2Promotion::None)
-        s += " l2=" + std::string(toString(m.l2));
+        out.push_back({"strides", outermostFirst(m.strides, 1, m.rank, ',')});
+    out.push_back({"box", outermostFirst(m.box, 0, m.rank, 'x')});
+    out.push_back({"element-strides", outermostFirst(m.elementStrides, 0, m.rank, ','),
+                   std::all_of(m.elementStrides.begin(), m.elementStrides.begin() + m.rank,
+                               [](int e) { return e == 1; })});
+    out.push_back({"origin", outermostFirst(m.origin, 0, m.rank, ',')});
+    out.push_back({"swizzle", std::string(smem::toString(m.swizzle))});
+    out.push_back({"oob", std::string(toString(m.oob)), m.oob == OobFill::Zero});
+    out.push_back({"interleave", std::string(toString(m.interleave)), m.interleave == Interleave::None});
+    out.push_back({"l2", std::string(toString(m.l2)), m.l2 == L2Promotion::None});
     if (m.ctaMask != 0) {
         char mask[8];
         std::snprintf(mask, sizeof mask, "%x", m.ctaMask);
-        s += " cta-mask=0x" + std::string(mask) + " cluster=" + std::to_string(m.clusterCtas());
+        out.push_back({"cta-mask", "0x" + std::string(mask)});
+        out.push_back({"cluster", std::to_string(m.clusterCtas())});
         if (m.split)
-            s += " multicast=split";
+            out.push_back({"multicast", "split"});
     }
+    return out;
+}
+
+std::string specText(const TensorMap& m) {
+    std::string s = "cp.async.bulk.tensor." + std::to_string(m.rank) + "d";
+    for (const SpecWord& w : wordsOf(m))
+        if (!w.atDefault)
+            s += " " + w.key + "=" + w.value;
     return s;
 }
 

@@ -12,6 +12,7 @@
 // acts on the byte offset from a base aligned to the swizzle's repeat (1024 bytes for 128B):
 // smem::swizzleAddress, the same function the wgmma layouts use.
 
+#include "lanemap/family.hpp"
 #include "lanemap/params.hpp"
 #include "lanemap/smem.hpp"
 #include "lanemap/vocabulary.hpp"
@@ -128,6 +129,11 @@ int gridCols(const TensorMap& map);
 // Sets `map` and `swizzle` (when given); "" or what is wrong and what is valid.
 std::string parseWords(std::string_view words, int rank, TensorMap& map,
                        std::optional<smem::Swizzle>& swizzle);
+
+// The words of the spec text that name `map`, every word the grammar reads (docs/tma.md#grammar) but the
+// multicast's when it has none; those at their default flagged (SpecWord::atDefault), which the text leaves
+// out.
+std::vector<SpecWord> wordsOf(const TensorMap& map);
 
 // The spec text that names `map` (lists outermost first), e.g.
 // "cp.async.bulk.tensor.2d type=f16 tensor=64x128 box=8x64 origin=0,0 swizzle=128B".

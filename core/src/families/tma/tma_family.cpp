@@ -304,7 +304,8 @@ const Family kTma{.name = "cp.async.bulk.tensor",
                   .claims = tma::claimsTma,
                   .parse = tma::parseTmaSpec,
                   .validate = tma::validateTma,
-                  .instantiate = tma::instantiateTma};
+                  .instantiate = tma::instantiateTma,
+                  .words = [](const Instruction& in) { return tma::wordsOf(tma::mapOf(in)); }};
 
 } // namespace family
 

@@ -1,6 +1,7 @@
 // wgmma shared-memory layouts and the matrix descriptor: PTX 9.1 §9.7.15.5.1.2 as arithmetic.
 #include "lanemap/smem.hpp"
 
+#include "lanemap/excerpt.hpp"
 #include "lanemap/model.hpp"
 
 #include "families/atom/atom.hpp"
@@ -9,6 +10,7 @@
 #include <array>
 #include <cctype>
 #include <map>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -132,29 +134,98 @@ constexpr std::uint64_t kFieldMask = 0x3FFF;
 constexpr std::uint64_t kUsedBits =
     kFieldMask | (kFieldMask << 16) | (kFieldMask << 32) | (0x7ull << 49) | (0x3ull << 62);
 
-void checkField(std::string_view name, std::uint32_t bytes) {
+void checkField(std::vector<DescriptorRule>& out, std::string_view name, std::uint32_t bytes) {
     if (bytes % 16 != 0 || bytes >= kAddressSpace)
-        throw std::invalid_argument("matrix descriptor: " + std::string(name) + " = " +
-                                    std::to_string(bytes) +
-                                    " bytes cannot be encoded; it must be a multiple of 16 below 262144 "
-                                    "(matrix-descriptor-encode(x) = (x & 0x3FFFF) >> 4)");
+        out.push_back({std::string(name), std::to_string(bytes) +
+                                              " bytes cannot be encoded: it must be a multiple of 16 below "
+                                              "262144 (matrix-descriptor-encode(x) = (x & 0x3FFFF) >> 4)"});
+}
+
+// A byte count in decimal or 0x hex, below 2^32.
+std::uint32_t fieldNumber(const std::string& key, const std::string& value) {
+    std::string digits = lower(value);
+    int base = 10;
+    if (digits.rfind("0x", 0) == 0) {
+        digits = digits.substr(2);
+        base = 16;
+    }
+    const bool ok = !digits.empty() && digits.size() <= (base == 16 ? 8u : 10u) &&
+                    std::all_of(digits.begin(), digits.end(), [&](char c) {
+                        return base == 16 ? std::isxdigit(static_cast<unsigned char>(c)) != 0
+                                          : std::isdigit(static_cast<unsigned char>(c)) != 0;
+                    });
+    const unsigned long long v = ok ? std::stoull(digits, nullptr, base) : 0;
+    if (!ok || v > 0xFFFFFFFFull)
+        throw std::invalid_argument("'" + excerpt(key + "=" + value, 48) +
+                                    "': expected a non-negative number (decimal or 0x hex) below 2^32");
+    return static_cast<std::uint32_t>(v);
 }
 } // namespace
 
-std::uint64_t encodeDescriptor(const MatrixDescriptor& d) {
-    checkField("start address", d.startAddress);
-    checkField("leading byte offset", d.leadingByteOffset);
-    checkField("stride byte offset", d.strideByteOffset);
+std::vector<DescriptorRule> checkDescriptor(const MatrixDescriptor& d) {
+    std::vector<DescriptorRule> out;
+    checkField(out, "start address", d.startAddress);
+    checkField(out, "leading byte offset", d.leadingByteOffset);
+    checkField(out, "stride byte offset", d.strideByteOffset);
     if (d.baseOffset < 0 || d.baseOffset > 7)
-        throw std::invalid_argument("matrix descriptor: base offset " + std::to_string(d.baseOffset) +
-                                    " does not fit bits 51-49; valid: 0..7");
+        out.push_back(
+            {"base offset", std::to_string(d.baseOffset) + " does not fit bits 51-49; valid: 0..7"});
     if (descriptorSwizzleCode(d.swizzle) < 0)
-        throw std::invalid_argument(
-            "matrix descriptor: swizzle " + std::string(toString(d.swizzle)) +
-            " exists only in the tcgen05 descriptor; wgmma: " + std::string(swizzleList()));
+        out.push_back(
+            {"swizzle", std::string(toString(d.swizzle)) +
+                            " exists only in the tcgen05 descriptor; wgmma: " + std::string(swizzleList())});
+    return out;
+}
+
+std::uint64_t encodeDescriptor(const MatrixDescriptor& d) {
+    if (const std::vector<DescriptorRule> broken = checkDescriptor(d); !broken.empty())
+        throw std::invalid_argument("matrix descriptor: " + broken.front().field + ": " +
+                                    broken.front().rule);
     return descriptorEncode(d.startAddress) | (descriptorEncode(d.leadingByteOffset) << 16) |
            (descriptorEncode(d.strideByteOffset) << 32) | (static_cast<std::uint64_t>(d.baseOffset) << 49) |
            (static_cast<std::uint64_t>(descriptorSwizzleCode(d.swizzle)) << 62);
+}
+
+std::string_view descriptorKeyList() {
+    return "start, lbo, sbo, base, swizzle";
+}
+
+MatrixDescriptor parseDescriptorFields(std::string_view text) {
+    MatrixDescriptor d;
+    std::set<std::string> seen;
+    while (!text.empty()) {
+        const std::size_t comma = text.find(',');
+        const std::string_view item = text.substr(0, comma);
+        text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
+        if (item.empty())
+            continue;
+        const std::size_t eq = item.find('=');
+        if (eq == std::string_view::npos)
+            throw std::invalid_argument("'" + excerpt(item, 32) +
+                                        "' is not key=value; keys: " + std::string(descriptorKeyList()));
+        const std::string key = lower(item.substr(0, eq));
+        const std::string value(item.substr(eq + 1));
+        if (!seen.insert(key).second)
+            throw std::invalid_argument("'" + excerpt(key, 32) + "' is given twice; give each key once");
+        if (key == "start")
+            d.startAddress = fieldNumber(key, value);
+        else if (key == "lbo")
+            d.leadingByteOffset = fieldNumber(key, value);
+        else if (key == "sbo")
+            d.strideByteOffset = fieldNumber(key, value);
+        else if (key == "base")
+            d.baseOffset = static_cast<int>(std::min<std::uint32_t>(fieldNumber(key, value), 1000));
+        else if (key == "swizzle") {
+            const std::optional<Swizzle> s = parseSwizzle(value);
+            if (!s)
+                throw std::invalid_argument("swizzle '" + excerpt(value, 32) +
+                                            "' is unknown; valid: " + std::string(swizzleList()));
+            d.swizzle = *s;
+        } else
+            throw std::invalid_argument("unknown key '" + excerpt(key, 32) +
+                                        "'; keys: " + std::string(descriptorKeyList()));
+    }
+    return d;
 }
 
 MatrixDescriptor decodeDescriptor(std::uint64_t bits) {
