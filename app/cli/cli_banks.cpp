@@ -48,10 +48,6 @@ int cmdTiledCopy(const BanksRequest& request, const Mover& move, const std::stri
                "D)\n";
         return Usage;
     }
-    if (format == "svg") {
-        err << "lanemap-cli: a tiled copy is written as text or json (--format svg draws one instruction)\n";
-        return Usage;
-    }
     const std::size_t colon = request.feeds.rfind(':');
     const std::optional<Operand> operand =
         colon == std::string::npos ? std::nullopt : parseOperand(request.feeds.substr(colon + 1));
@@ -80,7 +76,9 @@ int cmdTiledCopy(const BanksRequest& request, const Mover& move, const std::stri
         return Usage;
     }
     std::ostringstream doc;
-    if (format == "json") {
+    if (format == "svg") {
+        doc << toSvg(buildTiledCopyDiagram(*r));
+    } else if (format == "json") {
         doc << tiled_copy::toJson(*r);
     } else {
         doc << tiled_copy::toText(*r);

@@ -173,6 +173,21 @@ TEST(CliTile, BanksLdSharedLoadsEachThreadsFragmentOrNamesWhyNot) {
     EXPECT_NE(r.err.find("misaligned"), std::string::npos) << r.err;
 }
 
+// banks MOVE --feeds ... --format svg with a tile: the picture of the whole copy.
+TEST(CliTile, BanksDrawsTheWholeTiledCopy) {
+    CliResult r =
+        runCli({"banks", "ldmatrix.m8n8.x4.b16", "--feeds", "mma.m16n8k16.f16:A", "--atom-layout", "(2,2,1)",
+                "--permutation", "_32,_16,_64", "--smem", "row-major", "--format", "svg", "-o", "-"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.out.rfind("<?xml", 0), 0u);
+    EXPECT_NE(r.out.find("w1#3"), std::string::npos);
+    EXPECT_NE(r.out.find("the worst phase 8-way (framed: warp 0 #0 phase 0)"), std::string::npos);
+    r = runCli({"banks", "ld.shared.b32", "--feeds", "mma.m16n8k16.f16:A", "--atom-layout", "(2,2,1)",
+                "--format", "svg", "-o", "-"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("ld.shared.b32 \u2192 mma.m16n8k16.f16"), std::string::npos);
+}
+
 TEST(CliTile, WhereNamesEveryHolderOfAReplicatedElement) {
     CliResult r = runCli(with({"where", "mma.m16n8k16.f16", "A", "5", "3"}, kIssueTile));
     ASSERT_EQ(r.code, 0) << r.err;

@@ -351,5 +351,84 @@ TEST(TiledCopyLdShared, JsonNamesTheWidthTheRegisterAndTheFirstBank) {
     EXPECT_EQ(row["first_bank"], 10);
 }
 
+// --- the picture of the whole copy (buildTiledCopyDiagram) -------------------------------------------------
+
+std::vector<const DiagramCell*> cellsOf(const Diagram& d, PanelKind kind) {
+    std::vector<const DiagramCell*> out;
+    for (const DiagramCell& c : d.cells)
+        if (d.panels[c.panel].kind == kind)
+            out.push_back(&c);
+    return out;
+}
+
+TEST(TiledCopyDiagram, EveryRowOfEveryLdmatrixIsOneCellColouredByItsWarp) {
+    const auto t = tiled("mma.m16n8k16.f16", "(2,2,1)");
+    const tiled_copy::Result r = copy("ldmatrix.m8n8.x4.b16", *t, Operand::A, "row-major");
+    const Diagram d = buildTiledCopyDiagram(r);
+    ASSERT_EQ(d.panels.size(), 2u);
+    // 4 warps x 1 x4 x 32 rows; A is loaded twice (warps 0 and 2, 1 and 3): two cells per 16-byte row.
+    const std::vector<const DiagramCell*> tile = cellsOf(d, PanelKind::CopyTile);
+    EXPECT_EQ(tile.size(), 128u);
+    const DiagramCell* lane0 = nullptr;
+    for (const DiagramCell* c : tile)
+        if (c->thread == 32)
+            lane0 = c;
+    ASSERT_NE(lane0, nullptr);
+    // Warp 1 lane 0 points at A[16][0] (matrix 0 row 0): banks 0..3, 2-way in its phase.
+    EXPECT_EQ(d.label(*lane0), "w1#0 b0-3");
+    EXPECT_EQ(d.tooltip(*lane0),
+              "T32 warp 1 lane 0 \u00b7 ldmatrix #0 matrix 0 row 0 \u00b7 A m16 k0..7 \u00b7 0x200 "
+              "\u00b7 banks 0..3 \u00b7 phase 0 \u00b7 wavefront 1 of 2");
+    EXPECT_EQ(lane0->owners, 2);
+    EXPECT_EQ(lane0->fill, paletteColor(Palette::Default, ColorBy::Warp, 1));
+    // The worst phase (the first 2-way one: warp 0 #0 phase 0) is framed: its 8 rows, nothing else.
+    int framed = 0;
+    for (const DiagramCell* c : tile)
+        if (c->conflict) {
+            ++framed;
+            EXPECT_EQ(c->warp, 0);
+            EXPECT_EQ(c->groupID, 0);
+        }
+    EXPECT_EQ(framed, 8);
+    // One phase cell per phase of each instruction, its wavefronts as label.
+    const std::vector<const DiagramCell*> phases = cellsOf(d, PanelKind::CopyPhases);
+    ASSERT_EQ(phases.size(), 16u);
+    EXPECT_EQ(d.label(*phases[5]), "2");
+    EXPECT_TRUE(phases[5]->conflict);
+    EXPECT_EQ(d.tooltip(*phases[5]),
+              "warp 1 #0 phase 1 \u00b7 threads 40..47 \u00b7 2 wavefronts (ideal 1) \u00b7 "
+              "bank conflict");
+    const std::string svg = toSvg(d);
+    EXPECT_NE(svg.find("w1#0 b0-3"), std::string::npos);
+    EXPECT_NE(svg.find("the worst phase 2-way (framed: warp 0 #0 phase 0)"), std::string::npos);
+    // A conflict-free placement frames nothing and says so.
+    const Diagram free =
+        buildTiledCopyDiagram(copy("ldmatrix.m8n8.x4.b16", *t, Operand::A, "row-major,pad=16"));
+    for (const DiagramCell& c : free.cells)
+        EXPECT_FALSE(c.conflict);
+    EXPECT_NE(free.caption.back().find("every phase conflict-free"), std::string::npos)
+        << free.caption.back();
+}
+
+TEST(TiledCopyDiagram, AnLdSharedVectorCoversItsElementsAndNamesItsRegisters) {
+    const auto t = tiled("mma.m16n8k16.f16", "(2,2,1)", "_32,_16,(_2,_4,_2):(_1,_4,_2)");
+    const Diagram d = buildTiledCopyDiagram(load(8, *t, Operand::B, "col-major"));
+    const std::vector<const DiagramCell*> tile = cellsOf(d, PanelKind::CopyTile);
+    ASSERT_EQ(tile.size(), 128u); // one v2 per thread
+    const DiagramCell* lane5 = nullptr;
+    for (const DiagramCell* c : tile)
+        if (c->thread == 5)
+            lane5 = c;
+    ASSERT_NE(lane5, nullptr);
+    // Col-major B: a grid row is a column n (line 1), k 4..7 along it.
+    EXPECT_EQ(lane5->row, 1);
+    EXPECT_EQ(lane5->col, 4);
+    EXPECT_EQ(lane5->colLast, 7);
+    EXPECT_EQ(d.label(*lane5), "w0#0 b10-11");
+    EXPECT_EQ(d.tooltip(*lane5),
+              "T5 warp 0 lane 5 \u00b7 ld.shared #0 r0..r1 \u00b7 B n1 k4..7 \u00b7 0x28 \u00b7 "
+              "banks 10..11 \u00b7 phase 0 \u00b7 wavefront 1 of 1");
+}
+
 } // namespace
 } // namespace lanemap::test_tiled_copy
