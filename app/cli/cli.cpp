@@ -342,7 +342,9 @@ int cmdProbeTile(const std::string& spec, const tile::TileLayout& tileLayout, gp
         return GpuUnavailable;
     }
     out << "probing " << tile::nameOf(*tile)
-        << (load == gpu::TileLoad::Ldmatrix ? " (A and B loaded by ldmatrix from shared memory)" : "")
+        << (load == gpu::TileLoad::Ldmatrix     ? " (A and B loaded by ldmatrix from shared memory)"
+            : load == gpu::TileLoad::SharedLoad ? " (A and B loaded by ld.shared from shared memory)"
+                                                : "")
         << " on " << availability.device.name << " (sm_" << availability.device.sm << ")\n";
     const ProbeReport report = gpu::probeTile(*tile, load); // dated, with the device and lanemap's version
     const ProbeResult& r = report.results.front();
@@ -1024,15 +1026,18 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
                           kAtomLayoutHelp + std::string(" (mma.m16n8k16.f16)"));
         probe->add_option("--permutation", permutationText, kPermutationHelp);
         probe->add_option("--copy", probeCopy,
-                          "With --atom-layout: how A and B reach the registers, direct (default) or ldmatrix "
-                          "(the tiled copy from shared memory, docs/tiles.md#tiled-copy)");
+                          "With --atom-layout: how A and B reach the registers, direct (default), ldmatrix "
+                          "or ld.shared (the tiled copies from shared memory, docs/tiles.md#tiled-copy)");
     }
 
     BanksRequest banksRequest;
     auto* banksCommand = subcommand(
         "banks", "Shared-memory banks of one ldmatrix/stmatrix placement: per-phase table, search, --feeds");
     if (named(banksCommand)) {
-        banksCommand->add_option("spec", banksRequest.spec, "ldmatrix or stmatrix spec or PTX string")
+        banksCommand
+            ->add_option("spec", banksRequest.spec,
+                         "ldmatrix or stmatrix spec or PTX string; with --feeds and --atom-layout also "
+                         "ld.shared.b32, ld.shared.v2.b32 or ld.shared.v4.b32")
             ->required();
         banksCommand->add_option(
             "--smem", banksRequest.smem,
@@ -1448,12 +1453,16 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
                    "--family or --timing\n";
             return Usage;
         }
-        if (!probeCopy.empty() && probeCopy != "direct" && probeCopy != "ldmatrix") {
-            err << "lanemap-cli: unknown --copy '" << excerpt(probeCopy) << "'; valid: direct, ldmatrix\n";
+        if (!probeCopy.empty() && probeCopy != "direct" && probeCopy != "ldmatrix" &&
+            probeCopy != "ld.shared") {
+            err << "lanemap-cli: unknown --copy '" << excerpt(probeCopy)
+                << "'; valid: direct, ldmatrix, ld.shared\n";
             return Usage;
         }
         return cmdProbeTile(probeSpec, *tileLayout,
-                            probeCopy == "ldmatrix" ? gpu::TileLoad::Ldmatrix : gpu::TileLoad::Direct,
+                            probeCopy == "ldmatrix"    ? gpu::TileLoad::Ldmatrix
+                            : probeCopy == "ld.shared" ? gpu::TileLoad::SharedLoad
+                                                       : gpu::TileLoad::Direct,
                             jsonPath, out, err);
     }
     if (probe->parsed() && !probeCopy.empty()) {

@@ -23,17 +23,29 @@ namespace lanemap::cli {
 
 namespace {
 
+// What moves the operand in a tiled copy: an ldmatrix/stmatrix of the catalog, or a plain ld.shared.
+struct Mover {
+    const Variant* matrixMove = nullptr;
+    tiled_copy::SharedLoad load;
+    std::optional<tiled_copy::Result> analyze(const Instruction& tile, Operand operand,
+                                              const banks::Placement& placement, std::string& error) const {
+        return matrixMove ? tiled_copy::analyze(*matrixMove, tile, operand, placement, error)
+                          : tiled_copy::analyze(load, tile, operand, placement, error);
+    }
+    std::vector<banks::SearchResult> search(const Instruction& tile, Operand operand,
+                                            const banks::Placement& placement) const {
+        return matrixMove ? tiled_copy::search(*matrixMove, tile, operand, placement)
+                          : tiled_copy::search(load, tile, operand, placement);
+    }
+};
+
 // banks MOVE --feeds SPEC:OPERAND --atom-layout ... [--permutation ...]: the tiled copy of the whole tile.
-int cmdTiledCopy(const BanksRequest& request, const Variant& move, const std::string& format,
+int cmdTiledCopy(const BanksRequest& request, const Mover& move, const std::string& format,
                  const banks::Placement& placement, std::ostream& out, std::ostream& err) {
     if (request.feeds.empty()) {
         err << "lanemap-cli: banks --atom-layout/--permutation needs --feeds SPEC:OPERAND, the tiled MMA's "
                "operand the copy moves (ldmatrix: A or B, e.g. --feeds mma.m16n8k16.f16:A; stmatrix: C or "
                "D)\n";
-        return Usage;
-    }
-    if (format == "svg") {
-        err << "lanemap-cli: a tiled copy is written as text or json (--format svg draws one instruction)\n";
         return Usage;
     }
     const std::size_t colon = request.feeds.rfind(':');
@@ -58,19 +70,21 @@ int cmdTiledCopy(const BanksRequest& request, const Variant& move, const std::st
     }
     const std::shared_ptr<const Instruction> tile = instantiate(selection);
     std::string error;
-    const std::optional<tiled_copy::Result> r = tiled_copy::analyze(move, *tile, *operand, placement, error);
+    const std::optional<tiled_copy::Result> r = move.analyze(*tile, *operand, placement, error);
     if (!r) {
         err << "lanemap-cli: " << error << '\n';
         return Usage;
     }
     std::ostringstream doc;
-    if (format == "json") {
+    if (format == "svg") {
+        doc << toSvg(buildTiledCopyDiagram(*r));
+    } else if (format == "json") {
         doc << tiled_copy::toJson(*r);
     } else {
         doc << tiled_copy::toText(*r);
         if (request.search) {
             doc << "\nsearch (the whole tile, same pitch and start; conflict-free first):\n";
-            for (const banks::SearchResult& s : tiled_copy::search(move, *tile, *operand, r->placement))
+            for (const banks::SearchResult& s : move.search(*tile, *operand, r->placement))
                 doc << (s.wavefronts == s.idealWavefronts ? "  conflict-free  " : "  ")
                     << banks::describe(s.placement) << ": " << s.wavefronts << " wavefronts (ideal "
                     << s.idealWavefronts << ")\n";
@@ -85,9 +99,48 @@ int cmdTiledCopy(const BanksRequest& request, const Variant& move, const std::st
     return r->mismatches ? Mismatch : Ok;
 }
 
+// The format a banks request asks for ("text", "json", "svg"), or "" after saying why not.
+std::string formatOf(const BanksRequest& request, std::ostream& err) {
+    const std::string format = request.format.empty() ? (request.json ? "json" : "text") : request.format;
+    if (format != "text" && format != "json" && format != "svg") {
+        err << "lanemap-cli: unknown --format '" << excerpt(request.format) << "'; valid: text, json, svg\n";
+        return "";
+    }
+    if (request.json && format != "json") {
+        err << "lanemap-cli: --json and --format " << format << " contradict each other; use one\n";
+        return "";
+    }
+    return format;
+}
+
 } // namespace
 
 int cmdBanks(const BanksRequest& request, std::ostream& out, std::ostream& err) {
+    if (tiled_copy::isSharedLoad(request.spec)) {
+        // A plain ld.shared is no catalog instruction: it moves whatever the tile's fragment holds.
+        std::string error;
+        const std::optional<tiled_copy::SharedLoad> load = tiled_copy::parseSharedLoad(request.spec, error);
+        if (!load) {
+            err << "lanemap-cli: " << error << '\n';
+            return Usage;
+        }
+        const std::string format = formatOf(request, err);
+        if (format.empty())
+            return Usage;
+        if (!request.tile || request.feeds.empty()) {
+            err << "lanemap-cli: " << request.spec
+                << " loads a tiled MMA's fragment: give --feeds SPEC:A|B and --atom-layout (e.g. --feeds "
+                   "mma.m16n8k16.f16:A --atom-layout '(1,1,1)' for one warp)\n";
+            return Usage;
+        }
+        const std::optional<banks::Placement> placement =
+            request.smem.empty() ? banks::Placement{} : banks::parsePlacement(request.smem, error);
+        if (!placement) {
+            err << "lanemap-cli: " << error << '\n';
+            return Usage;
+        }
+        return cmdTiledCopy(request, Mover{nullptr, *load}, format, *placement, out, err);
+    }
     const Catalog& catalog = Catalog::instance();
     const ParsedSpec parsed = parseSpec(request.spec, catalog);
     if (!parsed) {
@@ -100,15 +153,9 @@ int cmdBanks(const BanksRequest& request, std::ostream& out, std::ostream& err) 
             << " reads no shared memory); e.g. ldmatrix.m8n8.x4.b16\n";
         return Usage;
     }
-    const std::string format = request.format.empty() ? (request.json ? "json" : "text") : request.format;
-    if (format != "text" && format != "json" && format != "svg") {
-        err << "lanemap-cli: unknown --format '" << excerpt(request.format) << "'; valid: text, json, svg\n";
+    const std::string format = formatOf(request, err);
+    if (format.empty())
         return Usage;
-    }
-    if (request.json && format != "json") {
-        err << "lanemap-cli: --json and --format " << format << " contradict each other; use one\n";
-        return Usage;
-    }
     std::string error;
     const std::optional<banks::Placement> placement =
         request.smem.empty() ? banks::Placement{} : banks::parsePlacement(request.smem, error);
@@ -117,7 +164,7 @@ int cmdBanks(const BanksRequest& request, std::ostream& out, std::ostream& err) 
         return Usage;
     }
     if (request.tile)
-        return cmdTiledCopy(request, v, format, *placement, out, err);
+        return cmdTiledCopy(request, Mover{&v, {}}, format, *placement, out, err);
     std::ostringstream doc;
     int code = Ok;
     std::optional<banks::FeedCheck> feed;

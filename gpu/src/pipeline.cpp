@@ -149,9 +149,10 @@ Interpretation interpretTileOn(Device& device, const Instruction& tile, TileLoad
         out.result = unsupportedResult(tile, std::string("this build has no ") + name + " probe method");
         return out;
     }
-    if (load == TileLoad::Ldmatrix && method != probeMethodNamed("tiled-mma")) {
-        out.result = unsupportedResult(tile, "--copy ldmatrix loads an mma tile's A and B into registers; " +
-                                                 tile.spec +
+    if (load != TileLoad::Direct && method != probeMethodNamed("tiled-mma")) {
+        out.result = unsupportedResult(tile, std::string("--copy ") +
+                                                 (load == TileLoad::Ldmatrix ? "ldmatrix" : "ld.shared") +
+                                                 " loads an mma tile's A and B into registers; " + tile.spec +
                                                  " reads B (and A in the SS form) from shared memory through "
                                                  "descriptors, which the probe runs (give --copy direct)");
         out.result.spec = tile::nameOf(tile);
@@ -165,11 +166,15 @@ Interpretation interpretTileOn(Device& device, const Instruction& tile, TileLoad
     const Clock::time_point start = Clock::now();
     const std::unique_ptr<PlannedProbe> plan =
         load == TileLoad::Ldmatrix ? std::make_unique<tiledmma::TiledMmaProbe>(tile, tiledmma::Copy::Ldmatrix)
-                                   : method->plan(tile);
+        : load == TileLoad::SharedLoad
+            ? std::make_unique<tiledmma::TiledMmaProbe>(tile, tiledmma::Copy::SharedLoad)
+            : method->plan(tile);
     const double planned = since(start);
     addSeconds(timeSums().plan, planned);
     out = runPlanned(device, tile, *method, *plan, planned);
-    out.result.spec = tile::nameOf(tile) + (load == TileLoad::Ldmatrix ? " loaded by ldmatrix" : "");
+    out.result.spec = tile::nameOf(tile) + (load == TileLoad::Ldmatrix     ? " loaded by ldmatrix"
+                                            : load == TileLoad::SharedLoad ? " loaded by ld.shared"
+                                                                           : "");
     return out;
 }
 

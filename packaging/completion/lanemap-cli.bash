@@ -26,6 +26,7 @@ _lanemap_cli() {
             fi
             return ;;
         --operand) COMPREPLY=($(compgen -W "A B C D metadata" -- "$cur")); return ;;
+        --copy) COMPREPLY=($(compgen -W "direct ldmatrix ld.shared" -- "$cur")); return ;;
         --selector) COMPREPLY=($(compgen -W "0 1 2 3" -- "$cur")); return ;;
         --major|--inner) COMPREPLY=($(compgen -W "K MN" -- "$cur")); return ;;
         --swizzle) COMPREPLY=($(compgen -W "none 32B 64B 128B" -- "$cur")); return ;;
@@ -68,6 +69,9 @@ _lanemap_cli() {
     fi
     if [[ "$cur" == -* || "$command" == list || "$command" == decode || "$command" == identify || "$command" == check ]]; then
         COMPREPLY=($(compgen -W "$options" -- "$cur"))
+    elif [[ "$command" == banks ]]; then
+        # banks also takes the plain shared-memory loads of a tiled copy (no catalog entries).
+        COMPREPLY=($(compgen -W "ld.shared.b32 ld.shared.v2.b32 ld.shared.v4.b32 $(_lanemap_cli_specs)" -- "$cur"))
     else
         COMPREPLY=($(compgen -W "$(_lanemap_cli_specs)" -- "$cur"))
     fi

@@ -128,6 +128,66 @@ TEST(CliTile, BanksWithATileChecksTheWholeTiledCopy) {
     EXPECT_NE(r.err.find("splits a 16-byte matrix row"), std::string::npos) << r.err;
 }
 
+// banks ld.shared... --feeds: the plain tiled copy, each thread loading its own fragment
+// (docs/tiles.md#tiled-copy).
+TEST(CliTile, BanksLdSharedLoadsEachThreadsFragmentOrNamesWhyNot) {
+    CliResult r = runCli({"banks", "ld.shared.b32", "--feeds", "mma.m16n8k16.f16:A", "--atom-layout",
+                          "(2,2,1)", "--smem", "row-major", "--search"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("4 warps x 4 ld.shared.b32 = 16 instructions"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("banks: 32 wavefronts (ideal 16, excessive 16); the worst phase 2-way"),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("conflict-free  row-major, pitch 32 B, pad 16 B, no swizzle"), std::string::npos)
+        << r.out;
+    r = runCli({"banks", "ld.shared.v2.b32", "--feeds", "mma.m16n8k16.f16:B", "--atom-layout", "(2,2,1)",
+                "--permutation", "_32,_16,(_2,_4,_2):(_1,_4,_2)", "--smem", "col-major", "--json"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["access_bytes"], 8);
+    EXPECT_EQ(j["wavefronts"], 8);
+    EXPECT_EQ(j["ideal_wavefronts"], 8);
+    // A width the placement cannot serve: exit 2, the thread, the registers, why and the widest that works;
+    // no file written.
+    const std::filesystem::path out =
+        std::filesystem::temp_directory_path() / "lanemap-ldshared-refused.json";
+    std::filesystem::remove(out);
+    r = runCli({"banks", "ld.shared.v4.b32", "--feeds", "mma.m16n8k16.f16:A", "--atom-layout", "(2,2,1)",
+                "--json", "-o", out.string()});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("thread 0 (warp 0, lane 0) registers 0..3 hold A[0][1] and then A[8][0]"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("the widest load that works here is ld.shared.b32"), std::string::npos) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(out));
+    r = runCli({"banks", "ld.shared.v3.b32", "--feeds", "mma.m16n8k16.f16:A", "--atom-layout", "(2,2,1)"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("valid: ld.shared.b32, ld.shared.v2.b32, ld.shared.v4.b32"), std::string::npos)
+        << r.err;
+    r = runCli({"banks", "ld.shared.b32", "--feeds", "mma.m16n8k16.f16:A"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("give --feeds SPEC:A|B and --atom-layout"), std::string::npos) << r.err;
+    r = runCli({"banks", "ld.shared.b32", "--feeds", "mma.m16n8k16.f16:A", "--atom-layout", "(2,2,1)",
+                "--smem", "row-major,start=2"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("misaligned"), std::string::npos) << r.err;
+}
+
+// banks MOVE --feeds ... --format svg with a tile: the picture of the whole copy.
+TEST(CliTile, BanksDrawsTheWholeTiledCopy) {
+    CliResult r =
+        runCli({"banks", "ldmatrix.m8n8.x4.b16", "--feeds", "mma.m16n8k16.f16:A", "--atom-layout", "(2,2,1)",
+                "--permutation", "_32,_16,_64", "--smem", "row-major", "--format", "svg", "-o", "-"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.out.rfind("<?xml", 0), 0u);
+    EXPECT_NE(r.out.find("w1#3"), std::string::npos);
+    EXPECT_NE(r.out.find("the worst phase 8-way (framed: warp 0 #0 phase 0)"), std::string::npos);
+    r = runCli({"banks", "ld.shared.b32", "--feeds", "mma.m16n8k16.f16:A", "--atom-layout", "(2,2,1)",
+                "--format", "svg", "-o", "-"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("ld.shared.b32 \u2192 mma.m16n8k16.f16"), std::string::npos);
+}
+
 TEST(CliTile, WhereNamesEveryHolderOfAReplicatedElement) {
     CliResult r = runCli(with({"where", "mma.m16n8k16.f16", "A", "5", "3"}, kIssueTile));
     ASSERT_EQ(r.code, 0) << r.err;

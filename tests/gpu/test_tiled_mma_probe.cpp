@@ -132,6 +132,58 @@ TEST(TiledMmaProbe, TheLdmatrixCopyOnTheCpuFeedsEveryTileItCanRead) {
         << r.result.mismatches[0].experiment;
 }
 
+// The plain tiled copy (docs/tiles.md#tiled-copy): A and B staged K-major, each thread loading its own
+// fragment by the widest ld.shared lanemap says works (A: b32, its registers 0 and 1 are rows g and g + 8; B:
+// b32, or v2 / v4 where a K permutation makes a thread's k contiguous), run on the CPU as the kernel does it,
+// land every element where the tile wants it; A told ld.shared.v2.b32, which lanemap refuses, fails.
+const Case kPermutedK{"(2,2,1)", "_32,_16,(_2,_4,_2):(_1,_4,_2)"};        // B by v2
+const Case kPermutedK4{"(2,2,1)", "_32,_16,(_2,_4,_2,_2):(_1,_8,_2,_4)"}; // B by v4
+
+std::vector<std::pair<Case, gpu::tiledmma::SharedLoadCopy>> sharedLoadSet() {
+    std::vector<std::pair<Case, gpu::tiledmma::SharedLoadCopy>> set;
+    for (const Case& c : kTiles)
+        set.push_back({c, {}});
+    set.push_back({kPermutedK, {}});
+    set.push_back({kPermutedK4, {}});
+    set.push_back({kPermutedK4, {0, 0, 16}}); // a 16-byte pad after every line
+    return set;
+}
+
+TEST(TiledMmaProbe, TheLdSharedCopyOnTheCpuFeedsEveryTileAndAWrongWidthFails) {
+    for (const auto& [c, loads] : sharedLoadSet()) {
+        SCOPED_TRACE(c.atoms + " " + c.permutation + " pad " + std::to_string(loads.padBytes));
+        const auto tile = tileOf(c.atoms, c.permutation);
+        ASSERT_EQ(gpu::tiledmma::unsupportedTile(*tile, gpu::tiledmma::Copy::SharedLoad), "");
+        const gpu::tiledmma::Plan plan =
+            gpu::tiledmma::planProbe(*tile, nullptr, gpu::tiledmma::Copy::SharedLoad, loads);
+        EXPECT_EQ(plan.kernel.copy, 2);
+        EXPECT_EQ(plan.kernel.loadA, 4);
+        EXPECT_EQ(plan.kernel.loadB, c.permutation == kPermutedK.permutation    ? 8
+                                     : c.permutation == kPermutedK4.permutation ? 16
+                                                                                : 4);
+        const gpu::Interpretation r = gpu::tiledmma::interpret(plan, gpu::tiledmma::emulate(plan));
+        EXPECT_EQ(r.result.verdict, Verdict::Pass)
+            << (r.result.mismatches.empty()
+                    ? ""
+                    : r.result.mismatches[0].experiment + ": " + r.result.mismatches[0].expected + " / " +
+                          r.result.mismatches[0].observed);
+        EXPECT_NE(r.result.findings.front().find("ld.shared"), std::string::npos);
+    }
+    // A by ld.shared.v2.b32: registers 0 and 1 are rows g and g + 8, the load takes g's next k instead.
+    const auto tile = tileOf(kPermutedK.atoms, kPermutedK.permutation);
+    const gpu::tiledmma::Plan plan =
+        gpu::tiledmma::planProbe(*tile, nullptr, gpu::tiledmma::Copy::SharedLoad, {8, 0, 0});
+    const gpu::Interpretation r = gpu::tiledmma::interpret(plan, gpu::tiledmma::emulate(plan));
+    EXPECT_EQ(r.result.verdict, Verdict::Fail);
+    ASSERT_FALSE(r.result.mismatches.empty());
+    EXPECT_EQ(r.result.mismatches[0].experiment, "A registers as ld.shared.v2.b32 loaded them (tags)");
+    // Lane 0's register 1 wants A[8][0]; v2 from A[0][0] brings A[0][2] (tile k 2, the atom's k 8).
+    bool named = false;
+    for (const ProbeMismatch& m : r.result.mismatches)
+        named = named || (m.thread == 0 && m.expected == "A[8][0]" && m.observed == "A[0][2]");
+    EXPECT_TRUE(named) << r.result.mismatches[0].expected << " / " << r.result.mismatches[0].observed;
+}
+
 TEST(TiledMmaProbe, OnlyMmaM16n8k16F16TilesAreRun) {
     const ParsedSpec parsed = parseSpec("wgmma.m64n16k16.f16", Catalog::instance());
     Selection s = selectionOf(parsed);
@@ -201,6 +253,37 @@ TEST(TiledMmaProbeDevice, TheLdmatrixCopyFeedsEveryTileAndAWrongPermutationFails
     const auto tile = tileOf(kRight.atoms, kRight.permutation);
     gpu::tiledmma::TiledMmaProbe wrong(*tile, layoutOf(kWrong.atoms, kWrong.permutation),
                                        gpu::tiledmma::Copy::Ldmatrix);
+    const gpu::Interpretation r = gpu::interpretPlanOn(gpu::localDevice(), *tile, *method, wrong);
+    EXPECT_EQ(r.result.verdict, Verdict::Fail) << r.result.reason;
+    EXPECT_GT(r.result.cellsMismatched, 0);
+}
+
+// On the GPU: the plain tiled copy (ld.shared.b32 / .v2 / .v4 from K-major shared memory) feeds every tile of
+// the set, and A told ld.shared.v2.b32 fails.
+TEST(TiledMmaProbeDevice, TheLdSharedCopyFeedsEveryTileAndAWrongWidthFails) {
+    const gpu::Availability a = gpu::discover();
+    if (!a.available)
+        GTEST_SKIP() << "no GPU: " << a.reason;
+    if (a.device.sm < 80)
+        GTEST_SKIP() << "the tiled-mma kernel needs sm_80; this device is sm_" << a.device.sm;
+    const gpu::ProbeMethod* method = gpu::probeMethodNamed("tiled-mma");
+    ASSERT_NE(method, nullptr);
+    for (const auto& [c, loads] : sharedLoadSet()) {
+        SCOPED_TRACE(c.atoms + " " + c.permutation + " pad " + std::to_string(loads.padBytes));
+        const auto tile = tileOf(c.atoms, c.permutation);
+        gpu::tiledmma::TiledMmaProbe copy(*tile, gpu::tiledmma::Copy::SharedLoad, loads);
+        const gpu::Interpretation r = gpu::interpretPlanOn(gpu::localDevice(), *tile, *method, copy);
+        EXPECT_EQ(r.result.verdict, Verdict::Pass)
+            << r.result.reason
+            << (r.result.mismatches.empty()
+                    ? ""
+                    : " " + r.result.mismatches[0].experiment + ": " + r.result.mismatches[0].expected +
+                          " / " + r.result.mismatches[0].observed);
+        EXPECT_GT(r.result.cellsChecked, 0);
+        EXPECT_EQ(r.result.cellsMismatched, 0);
+    }
+    const auto tile = tileOf(kPermutedK.atoms, kPermutedK.permutation);
+    gpu::tiledmma::TiledMmaProbe wrong(*tile, gpu::tiledmma::Copy::SharedLoad, {8, 0, 0});
     const gpu::Interpretation r = gpu::interpretPlanOn(gpu::localDevice(), *tile, *method, wrong);
     EXPECT_EQ(r.result.verdict, Verdict::Fail) << r.result.reason;
     EXPECT_GT(r.result.cellsMismatched, 0);

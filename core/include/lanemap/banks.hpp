@@ -73,6 +73,13 @@ struct Phase {
     int degree = 1;              // wavefronts: the most distinct chunks in one bank group
 };
 
+// One phase of accesses of `bytes` each (4, 8 or 16; every address a multiple of it), as the hardware serves
+// it: a `bytes`-wide access covers the bytes / 4 banks of its bank group, (address % 128) / bytes; accesses
+// of one group at distinct addresses are served in successive wavefronts, the same address once (a
+// broadcast). Sets each access's bankGroup and wavefront (0-based, in the order given) and the phase's
+// degree: the most distinct addresses in one group. 16 bytes is the ldmatrix row rule above.
+Phase countPhase(int index, std::vector<RowAccess> accesses, int bytes);
+
 struct Analysis {
     Placement placement; // with the defaults filled in
     int elementBits = 16;
@@ -103,6 +110,9 @@ std::uint32_t swizzledAddress(const Placement& placement, std::uint32_t linear, 
 // The candidates the search tries: no swizzle with pads 0..128 B in 16 B steps, every mode, and every CuTe
 // swizzle that moves whole 16-byte chunks (B 1..3, M = log2(16 / element bytes), S B..7 + M - 3).
 std::vector<Placement> candidates(const Variant& variant, const Placement& base);
+// The same for a tile of `elementBytes` elements, with pads 0..128 B in steps of `padStep` (a 4-byte load can
+// use a 4-byte pad).
+std::vector<Placement> candidates(int elementBytes, const Placement& base, int padStep = 16);
 
 struct SearchResult {
     Placement placement;

@@ -97,6 +97,7 @@ struct DiagramOptions {
 // pair under CTA 0), col = TMEM column; element = m and bitLo = n of the D(m,n) held, matrix = the CTA.
 // TensorMemoryRegisters: the registers of a warpgroup after a tcgen05.ld (or before a tcgen05.st), row = the
 // thread, col = its register (lanemap/diagram_tmem.hpp says what the cells of both carry).
+// CopyTile and CopyPhases: a whole tiled copy (buildTiledCopyDiagram says what their cells carry).
 enum class PanelKind : std::uint8_t {
     Operand,
     Metadata,
@@ -105,7 +106,9 @@ enum class PanelKind : std::uint8_t {
     Chunks,
     Addresses,
     TensorMemory,
-    TensorMemoryRegisters
+    TensorMemoryRegisters,
+    CopyTile,
+    CopyPhases
 };
 
 // Which cells of a panel draw their label (Diagram::label still names every cell, for tooltips and info
@@ -149,6 +152,10 @@ struct DiagramPanel {
     // (M, N, K), which a backend names itself. The title and the tooltips say the same.
     std::string rowAxis, colAxis;
     int elementBits = 32; // Tensor Memory panels: the bits of one element in its 32-bit cell or register
+    // Tiled-copy panels: the instruction's word ("ldmatrix", "stmatrix", "ld.shared") and the bytes one
+    // thread's address covers (an 8x8 matrix row: 16; ld.shared: 4, 8 or 16).
+    std::string move;
+    int accessBytes = 16;
     // Which cells draw their label (Diagram::drawsLabel); the others are drawn in colour alone.
     CellLabels labels = CellLabels::Every;
     Source source = Source::Doc; // where most of its placements come from; tooltips name only the others
@@ -457,5 +464,21 @@ Diagram buildBanksDiagram(const Variant& move, const banks::Analysis& analysis,
 // chunk and its bank.
 Diagram buildBanksDiagram(const Variant& move, const banks::Analysis& analysis, const banks::FeedCheck& feed,
                           Palette palette = Palette::Default);
+
+namespace tiled_copy {
+struct Result;
+}
+// A whole tiled copy (lanemap/tiled_copy.hpp, core/src/diagram/diagram_tiled_copy.cpp): a CopyTile panel, the
+// operand's shared-memory tile drawn line by line (a row of a row-major tile, a column of a col-major one),
+// one cell per access (an ldmatrix's 16-byte matrix row, one thread's ld.shared vector) coloured by the warp
+// that moves it and labelled with the instruction and its banks ("w1#3 b4-7"; an element loaded by several
+// warps — A along N, B along M — has one cell per warp side by side); the cells of the worst phase framed in
+// kConflictColor when it is conflicted. Beside it a CopyPhases panel: one row per instruction (warp, #j), one
+// column per phase, each cell its wavefronts, conflicted ones framed. Cells: thread = the CTA thread (hover:
+// CTA threads), warp, lane, reg = the instruction j, matrix = the matrix (ldmatrix) or the first register
+// (ld.shared), element = the matrix row (-1 for ld.shared), groupID = phase, bitLo = wavefront, bitHi = the
+// phase's wavefronts, row = the line, [col, colLast] = the elements along it, address; CopyPhases: thread =
+// the phase's first thread, matrix = its last, reg = j, groupID = phase, bitHi = its wavefronts.
+Diagram buildTiledCopyDiagram(const tiled_copy::Result& copy, Palette palette = Palette::Default);
 
 } // namespace lanemap

@@ -10,12 +10,19 @@
 // tile, per phase of eight row addresses, under one placement of the whole operand tile (--smem, lanemap/
 // banks.hpp): the operand tile (A: M x K, B: K x N of the tile) row- or col-major, its pitch, pad and
 // swizzle.
+//
+// A plain vectorized load (CuTe's Copy_Atom<UniversalCopy<uint32_t|uint64_t|uint128_t>, T> partitioned by
+// make_tiled_copy_A/B) is the other copy: each thread loads the elements its own fragment holds, `bytes` / 4
+// consecutive registers per ld.shared (instruction j of a thread fills registers j*n .. j*n+n-1, CuTe's value
+// order), which is possible only where those elements are contiguous in shared memory and aligned to the
+// access. Its phases are the hardware's for that width: 32 threads for 4 bytes, 16 for 8, 8 for 16.
 
 #include "lanemap/banks.hpp"
 #include "lanemap/model.hpp"
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace lanemap::tiled_copy {
@@ -31,7 +38,22 @@ struct Slot {
     bool matches() const { return loadedRow == wantedRow && loadedCol == wantedCol; }
 };
 
-// One ldmatrix of one warp: its row addresses in phases of eight, with their bank groups and wavefronts.
+// ld.shared.b32, ld.shared.v2.b32, ld.shared.v4.b32: 4, 8 or 16 bytes per thread.
+struct SharedLoad {
+    int bytes = 4;
+    int registers() const { return bytes / 4; }
+    bool operator==(const SharedLoad&) const = default;
+};
+// Whether `text` names a plain shared-memory load (starts with "ld.shared"), for an edge to dispatch on.
+bool isSharedLoad(std::string_view text);
+// Parses "ld.shared.b32", "ld.shared.v2.b32", "ld.shared.v4.b32"; nullopt with `error` naming the text and
+// the valid spellings.
+std::optional<SharedLoad> parseSharedLoad(std::string_view text, std::string& error);
+std::string toString(SharedLoad load); // "ld.shared.v2.b32"
+
+// One copy instruction of one warp: its addresses in phases (ldmatrix: eight row addresses; ld.shared: 128 /
+// bytes threads), with their bank groups and wavefronts. For ld.shared, RowAccess::matrix is the first
+// register of the thread's vector and RowAccess::row is 0.
 struct Copy {
     int warp = 0;        // CTA warp
     int instruction = 0; // j
@@ -40,7 +62,10 @@ struct Copy {
 };
 
 struct Result {
-    bool store = false;   // stmatrix: the registers drained into shared memory (loaded* is where they go)
+    bool store = false;      // stmatrix: the registers drained into shared memory (loaded* is where they go)
+    bool sharedLoad = false; // ld.shared: one thread's own vector per access, not an 8x8 matrix's rows
+    int accessBytes = 16;    // bytes one thread's address covers (an ldmatrix row: 16)
+    int elementBits = 16;
     std::string move;     // "ldmatrix.m8n8.x4.b16"
     std::string consumer; // "mma.m16n8k16.f16 tile 32x32x16 (atom layout (2,2,1), ...):A"
     Operand operand = Operand::A;
@@ -65,6 +90,17 @@ struct Result {
 // (its 8 elements not consecutive along the tile's line).
 std::optional<Result> analyze(const Variant& move, const Instruction& tile, Operand operand,
                               const banks::Placement& placement, std::string& error);
+
+// The copy of `operand` (A or B) of `tile` (a tiled MMA of mma atoms) by plain `load`s from `placement`:
+// every register slot loaded from the address its vector starts at plus its offset, checked element by
+// element against the tiled MMA. nullopt with `error` where the load cannot do it, naming the first thread,
+// its registers and why — not contiguous in shared memory, contiguous but moved apart by the swizzle, or not
+// aligned to the access — and the widest ld.shared that works there (or that none does); or where the tile
+// does not fit (no tile, wgmma, sparse chunks, a placement that does not hold the operand).
+std::optional<Result> analyze(SharedLoad load, const Instruction& tile, Operand operand,
+                              const banks::Placement& placement, std::string& error);
+std::vector<banks::SearchResult> search(SharedLoad load, const Instruction& tile, Operand operand,
+                                        const banks::Placement& placement);
 
 // banks::candidates of the whole operand tile tried for the whole copy: conflict-free first (candidate
 // order), then by wavefronts. Placements that do not fit are left out.

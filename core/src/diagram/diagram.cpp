@@ -1240,6 +1240,13 @@ CellText Diagram::labelText(const DiagramCell& c) const {
         put('T', int{c.thread}, " m", int{c.matrix}, 'r', int{c.element});
     else if (p.kind == PanelKind::Addresses) // "T9 [9][0]": thread 9 points at the tile's [9][0]
         put('T', int{c.thread}, " [", int{c.element}, "][", int{c.bitLo}, ']');
+    else if (p.kind == PanelKind::CopyTile) { // "w1#3 b4-7": warp 1's instruction 3, banks 4..7
+        const int bank = static_cast<int>(c.address % 128u) / 4;
+        put('w', int{c.warp}, '#', int{c.reg}, " b", bank);
+        if (p.accessBytes > 4)
+            put('-', bank + p.accessBytes / 4 - 1);
+    } else if (p.kind == PanelKind::CopyPhases) // the phase's wavefronts
+        put(int{c.bitHi});
     else
         put('T', int{c.thread}, ':', p.letter, int{c.element});
     return text;
@@ -1301,6 +1308,39 @@ CellText Diagram::tooltipText(const DiagramCell& c) const {
         put("lane ", int{c.lane}, " \u00b7 matrix ", int{c.matrix}, " row ", int{c.element}, " \u00b7 banks ",
             4 * int{c.reg}, "..", 4 * int{c.reg} + 3, " \u00b7 phase ", int{c.groupID}, " \u00b7 wavefront ",
             int{c.bitLo} + 1, " of ", int{c.bitHi});
+        if (c.conflict)
+            put(" \u00b7 bank conflict");
+        return text;
+    }
+    // "T37 warp 1 lane 5 · ldmatrix #3 matrix 2 row 5 · A m16 k8..15 · 0x210 · banks 4..7 · phase 1 ·
+    // wavefront 2 of 2"; an ld.shared names its registers ("ld.shared #3 r6..r7").
+    if (p.kind == PanelKind::CopyTile) {
+        const int bank = static_cast<int>(c.address % 128u) / 4;
+        put('T', int{c.thread}, " warp ", int{c.warp}, " lane ", int{c.lane}, " \u00b7 ",
+            std::string_view(p.move), " #", int{c.reg});
+        if (c.element >= 0)
+            put(" matrix ", int{c.matrix}, " row ", int{c.element});
+        else {
+            put(" r", int{c.matrix});
+            if (p.accessBytes > 4)
+                put("..r", int{c.matrix} + p.accessBytes / 4 - 1);
+        }
+        put(" \u00b7 ", std::string_view(p.name), ' ', p.rowLetter, int{c.row}, ' ', p.colLetter, int{c.col});
+        if (c.colLast != c.col)
+            put("..", int{c.colLast});
+        put(" \u00b7 ", Hex{c.address}, " \u00b7 bank", p.accessBytes > 4 ? "s " : " ", bank);
+        if (p.accessBytes > 4)
+            put("..", bank + p.accessBytes / 4 - 1);
+        put(" \u00b7 phase ", int{c.groupID}, " \u00b7 wavefront ", int{c.bitLo} + 1, " of ", int{c.bitHi});
+        if (c.conflict)
+            put(" \u00b7 the worst phase");
+        return text;
+    }
+    if (p.kind ==
+        PanelKind::CopyPhases) { // "warp 1 #3 phase 2 · threads 48..55 · 2 wavefronts · bank conflict"
+        put("warp ", int{c.warp}, " #", int{c.reg}, " phase ", int{c.groupID}, " \u00b7 threads ",
+            int{c.thread}, "..", int{c.matrix}, " \u00b7 ", int{c.bitHi}, " wavefront",
+            c.bitHi == 1 ? "" : "s", " (ideal 1)");
         if (c.conflict)
             put(" \u00b7 bank conflict");
         return text;
@@ -1367,6 +1407,10 @@ std::string Diagram::hoverId(const DiagramCell& c) const {
             put("smem-t", int{c.thread}, "-m", int{c.matrix}, "-r", int{c.element});
         else if (p.kind == PanelKind::Addresses)
             put("address-t", int{c.thread});
+        else if (p.kind == PanelKind::CopyTile)
+            put("copy-t", int{c.thread}, "-j", int{c.reg}, "-m", int{c.matrix}, "-r", int{c.element});
+        else if (p.kind == PanelKind::CopyPhases)
+            put("phase-w", int{c.warp}, "-j", int{c.reg}, "-p", int{c.groupID});
         else {
             put(std::string_view(idOf(p.operands)));
             if (c.matrix >= 0)

@@ -340,22 +340,10 @@ std::optional<Analysis> analyze(const Variant& variant, const Placement& placeme
     }
     // One phase per eight consecutive threads that supply addresses.
     for (std::size_t first = 0; first < rows.size(); first += 8) {
-        Phase ph;
-        ph.index = static_cast<int>(first / 8);
-        std::array<std::vector<std::uint32_t>, kBankGroups> chunks;
-        for (std::size_t i = first; i < rows.size() && i < first + 8; ++i) {
-            RowAccess r = rows[i];
-            std::vector<std::uint32_t>& group = chunks[static_cast<std::size_t>(r.bankGroup)];
-            const std::uint32_t chunk = r.address >> 4;
-            auto it = std::find(group.begin(), group.end(), chunk);
-            r.wavefront = static_cast<int>(it - group.begin());
-            if (it == group.end())
-                group.push_back(chunk);
-            ph.rows.push_back(r);
-        }
-        ph.degree = 1;
-        for (const auto& group : chunks)
-            ph.degree = std::max(ph.degree, static_cast<int>(group.size()));
+        const auto last = rows.begin() + static_cast<std::ptrdiff_t>(std::min(rows.size(), first + 8));
+        Phase ph = countPhase(static_cast<int>(first / 8),
+                              std::vector<RowAccess>(rows.begin() + static_cast<std::ptrdiff_t>(first), last),
+                              kRowBytes);
         a.idealWavefronts += 1;
         a.wavefronts += ph.degree;
         a.phases.push_back(std::move(ph));
@@ -363,7 +351,30 @@ std::optional<Analysis> analyze(const Variant& variant, const Placement& placeme
     return a;
 }
 
+Phase countPhase(int index, std::vector<RowAccess> accesses, int bytes) {
+    Phase ph;
+    ph.index = index;
+    const int groups = 128 / bytes;
+    std::vector<std::vector<std::uint32_t>> seen(static_cast<std::size_t>(groups));
+    for (RowAccess& r : accesses) {
+        r.bankGroup = static_cast<int>(r.address % 128u) / bytes;
+        std::vector<std::uint32_t>& group = seen[static_cast<std::size_t>(r.bankGroup)];
+        const std::uint32_t unit = r.address / static_cast<std::uint32_t>(bytes);
+        const auto it = std::find(group.begin(), group.end(), unit);
+        r.wavefront = static_cast<int>(it - group.begin());
+        if (it == group.end())
+            group.push_back(unit);
+        ph.degree = std::max(ph.degree, static_cast<int>(group.size()));
+    }
+    ph.rows = std::move(accesses);
+    return ph;
+}
+
 std::vector<Placement> candidates(const Variant& variant, const Placement& base) {
+    return candidates(matrixMoveOf(variant) ? elementBytes(*matrixMoveOf(variant)) : 2, base);
+}
+
+std::vector<Placement> candidates(int elemBytes, const Placement& base, int padStep) {
     // The placement as given first: when it is already conflict-free, the search recommends no change.
     std::vector<Placement> out{base};
     Placement plain = base;
@@ -372,7 +383,7 @@ std::vector<Placement> candidates(const Variant& variant, const Placement& base)
     plain.padBytes = 0;
     if (!(plain == base))
         out.push_back(plain);
-    const int m = matrixMoveOf(variant) ? 4 - log2Exact(elementBytes(*matrixMoveOf(variant))) : 3;
+    const int m = 4 - log2Exact(elemBytes);
     for (int b = 1; b <= 3; ++b)
         for (int s = b; s <= 7 + m - 3; ++s) {
             Placement p = plain;
@@ -384,7 +395,7 @@ std::vector<Placement> candidates(const Variant& variant, const Placement& base)
         p.mode = mode;
         out.push_back(p);
     }
-    for (int pad = 16; pad <= 128; pad += 16) {
+    for (int pad = padStep; pad <= 128; pad += padStep) {
         Placement p = plain;
         p.padBytes = pad;
         out.push_back(p);

@@ -20,7 +20,6 @@ namespace lanemap::tiled_copy {
 namespace {
 
 constexpr int kBlock = 8; // an m8n8 matrix: 8 memory rows of 8 b16 elements (16 bytes)
-constexpr int kBankGroups = 8;
 
 std::string hex(std::uint32_t v) {
     char buf[16];
@@ -229,24 +228,15 @@ std::optional<Result> analyze(const Variant& move, const Instruction& tiled, Ope
                 const int byteInLine = (rowMajor ? first.second : first.first) * elementBytes;
                 a.linear = p.start + static_cast<std::uint32_t>(line * stride + byteInLine);
                 a.address = banks::swizzledAddress(p, a.linear, elementBytes);
-                a.bankGroup = static_cast<int>((a.address >> 4) & 7);
                 rows.push_back(a);
             }
             for (std::size_t at = 0; at < rows.size(); at += 8) {
-                banks::Phase ph;
-                ph.index = static_cast<int>(at / 8);
-                std::array<std::vector<std::uint32_t>, kBankGroups> chunks;
-                for (std::size_t i = at; i < rows.size() && i < at + 8; ++i) {
-                    banks::RowAccess a = rows[i];
-                    std::vector<std::uint32_t>& group = chunks[static_cast<std::size_t>(a.bankGroup)];
-                    const auto it = std::find(group.begin(), group.end(), a.address >> 4);
-                    a.wavefront = static_cast<int>(it - group.begin());
-                    if (it == group.end())
-                        group.push_back(a.address >> 4);
-                    ph.rows.push_back(a);
-                }
-                for (const auto& group : chunks)
-                    ph.degree = std::max(ph.degree, static_cast<int>(group.size()));
+                const auto from = rows.begin() + static_cast<std::ptrdiff_t>(at);
+                banks::Phase ph =
+                    banks::countPhase(static_cast<int>(at / 8),
+                                      std::vector<banks::RowAccess>(
+                                          from, from + std::min<std::ptrdiff_t>(8, rows.end() - from)),
+                                      kRowBytes);
                 copy.idealWavefronts += 1;
                 copy.wavefronts += ph.degree;
                 copy.phases.push_back(std::move(ph));
@@ -287,6 +277,304 @@ std::optional<Result> analyze(const Variant& move, const Instruction& tiled, Ope
     return r;
 }
 
+bool isSharedLoad(std::string_view text) {
+    return text.rfind("ld.shared", 0) == 0;
+}
+
+std::optional<SharedLoad> parseSharedLoad(std::string_view text, std::string& error) {
+    for (const int bytes : {4, 8, 16})
+        if (text == toString(SharedLoad{bytes}))
+            return SharedLoad{bytes};
+    error = "'" + std::string(text.substr(0, 40)) +
+            "' is not a shared-memory load lanemap models; valid: ld.shared.b32, ld.shared.v2.b32, "
+            "ld.shared.v4.b32 (4, 8 or 16 bytes per thread)";
+    return std::nullopt;
+}
+
+std::string toString(SharedLoad load) {
+    return load.bytes == 4 ? "ld.shared.b32" : "ld.shared.v" + std::to_string(load.bytes / 4) + ".b32";
+}
+
+namespace {
+
+// The tile's element (row, col) at a byte of shared memory under a placement, and back.
+struct TileBytes {
+    const banks::Placement& p;
+    int rows, cols, elementBytes;
+    std::vector<int> cellAt; // (address - start) / elementBytes -> row * cols + col, or -1
+    TileBytes(const banks::Placement& placement, int r, int c, int eb)
+        : p(placement), rows(r), cols(c), elementBytes(eb) {
+        for (int row = 0; row < rows; ++row)
+            for (int col = 0; col < cols; ++col) {
+                const std::uint32_t at = (address(row, col) - p.start) / static_cast<std::uint32_t>(eb);
+                if (cellAt.size() <= at)
+                    cellAt.resize(at + 1, -1);
+                cellAt[at] = row * cols + col;
+            }
+    }
+    std::uint32_t linear(int row, int col) const {
+        const bool rowMajor = p.major == banks::TileMajor::Row;
+        const int line = rowMajor ? row : col, inLine = rowMajor ? col : row;
+        return p.start +
+               static_cast<std::uint32_t>(line * (p.pitchBytes + p.padBytes) + inLine * elementBytes);
+    }
+    std::uint32_t address(int row, int col) const {
+        return banks::swizzledAddress(p, linear(row, col), elementBytes);
+    }
+    // The element whose first byte is `address`; {-1, -1} where none starts there.
+    std::pair<int, int> at(std::uint32_t address) const {
+        if (address < p.start || (address - p.start) % static_cast<std::uint32_t>(elementBytes))
+            return {-1, -1};
+        const std::uint32_t i = (address - p.start) / static_cast<std::uint32_t>(elementBytes);
+        if (i >= cellAt.size() || cellAt[i] < 0)
+            return {-1, -1};
+        return {cellAt[i] / cols, cellAt[i] % cols};
+    }
+};
+
+std::string elementName(const std::string& name, int row, int col) {
+    return name + "[" + std::to_string(row) + "][" + std::to_string(col) + "]";
+}
+
+std::optional<Result> analyzeLoad(SharedLoad load, const Instruction& tiled, Operand operand,
+                                  const banks::Placement& placement, std::string& error) {
+    const std::string what = toString(load);
+    if (!tiled.tile || !tiled.params.tile) {
+        error = "a tiled copy loads a tile's operand; give the tile (--atom-layout, --permutation)";
+        return std::nullopt;
+    }
+    if (operand != Operand::A && operand != Operand::B) {
+        error = what + " feeds A or B, not " + std::string(toString(operand));
+        return std::nullopt;
+    }
+    const tile::TileFacts& f = *tiled.tile;
+    if (f.atomThreads != kWarpSize) {
+        error = "a tiled copy of " + tiled.spec +
+                " is not modelled: a wgmma tile's B (and the SS form's A) is read from shared memory by the "
+                "warpgroup; only mma tiles load A and B from shared memory here";
+        return std::nullopt;
+    }
+    const FragmentLayout* tileOp = tiled.operand(operand);
+    if (!tileOp || tileOp->chunked() || tileOp->containerBits() % 8) {
+        error = tiled.spec + " " + std::string(toString(operand)) +
+                (tileOp ? " holds sparse chunks or sub-byte elements" : " is not in registers") +
+                "; ld.shared copies whole bytes of a dense fragment";
+        return std::nullopt;
+    }
+    const std::string name(toString(operand));
+    const int elementBytes = tileOp->containerBits() / 8;
+    const int epr = tileOp->elementsPerRegister();
+    const int perThread = tileOp->registers();
+    const int n = load.registers();
+    if (perThread % n) {
+        error = "each thread holds " + std::to_string(perThread) + " registers of " + name + "; " + what +
+                " loads " + std::to_string(n) + " at a time (give ld.shared" +
+                (std::gcd(perThread, 4) == 1 ? std::string(".b32")
+                                             : ".v" + std::to_string(std::gcd(perThread, 4)) + ".b32") +
+                ")";
+        return std::nullopt;
+    }
+    banks::Placement p = placement;
+    if (p.tileRows == 0 && p.tileCols == 0) {
+        p.tileRows = tileOp->rows();
+        p.tileCols = tileOp->cols();
+    }
+    if (p.tileRows != tileOp->rows() || p.tileCols != tileOp->cols()) {
+        error = "--smem: tile " + std::to_string(p.tileRows) + "x" + std::to_string(p.tileCols) +
+                " is not the tile's " + name + ", " + std::to_string(tileOp->rows()) + "x" +
+                std::to_string(tileOp->cols());
+        return std::nullopt;
+    }
+    const bool rowMajor = p.major == banks::TileMajor::Row;
+    const int lineBytes = (rowMajor ? p.tileCols : p.tileRows) * elementBytes;
+    const int lines = rowMajor ? p.tileRows : p.tileCols;
+    if (p.pitchBytes == 0)
+        p.pitchBytes = lineBytes;
+    if (p.pitchBytes < lineBytes) {
+        error = "--smem: pitch " + std::to_string(p.pitchBytes) +
+                " B is shorter than one line of the tile (" + std::to_string(lineBytes) + " B)";
+        return std::nullopt;
+    }
+    if (p.pitchBytes % elementBytes || p.padBytes % elementBytes || p.start % elementBytes) {
+        error = "--smem: pitch, pad and start must be multiples of the " + std::to_string(elementBytes) +
+                "-byte element (pitch " + std::to_string(p.pitchBytes) + ", pad " +
+                std::to_string(p.padBytes) + ", start " + std::to_string(p.start) + ")";
+        return std::nullopt;
+    }
+    if (p.cute && (p.cute->b < 1 || p.cute->s < p.cute->b)) {
+        error = "--smem: Swizzle<" + std::to_string(p.cute->b) + "," + std::to_string(p.cute->m) + "," +
+                std::to_string(p.cute->s) + "> is not a swizzle (CuTe needs B >= 1 and S >= B)";
+        return std::nullopt;
+    }
+    const std::uint64_t end =
+        std::uint64_t{p.start} + std::uint64_t(lines) * std::uint64_t(p.pitchBytes + p.padBytes);
+    if (end > 227u * 1024u) {
+        error = "--smem: the tile ends at byte " + std::to_string(end) +
+                ", beyond the 227 KiB (232448 bytes) of shared memory one block can have";
+        return std::nullopt;
+    }
+    const TileBytes bytes(p, p.tileRows, p.tileCols, elementBytes);
+
+    // The element each register slot of each thread holds in the tiled MMA.
+    const int slotsPerThread = perThread * epr;
+    const int bitsPer = tileOp->containerBits();
+    std::vector<const Element*> wanted(static_cast<std::size_t>(f.threads * slotsPerThread), nullptr);
+    for (const Element& e : tileOp->elements())
+        wanted[static_cast<std::size_t>(e.thread * slotsPerThread + e.reg * epr + e.bit / bitsPer)] = &e;
+
+    Result r;
+    r.sharedLoad = true;
+    r.accessBytes = load.bytes;
+    r.elementBits = bitsPer;
+    r.move = what;
+    r.consumer = tile::nameOf(tiled) + ":" + name;
+    r.operand = operand;
+    r.placement = p;
+    r.rows = tileOp->rows();
+    r.cols = tileOp->cols();
+    r.warps = f.threads / kWarpSize;
+    r.perWarp = perThread / n;
+    const int perVector = n * epr; // elements one load moves
+    const int perPhase = 128 / load.bytes;
+    std::string why; // the first slot the load cannot fill, and why
+    for (int w = 0; w < r.warps; ++w)
+        for (int j = 0; j < r.perWarp; ++j) {
+            Copy copy;
+            copy.warp = w;
+            copy.instruction = j;
+            std::vector<banks::RowAccess> accesses;
+            for (int lane = 0; lane < kWarpSize; ++lane) {
+                const int thread = w * kWarpSize + lane;
+                const Element* first =
+                    wanted[static_cast<std::size_t>(thread * slotsPerThread + j * perVector)];
+                if (!first) {
+                    error = "thread " + std::to_string(thread) + " holds nothing in register " +
+                            std::to_string(j * n) + " of " + name;
+                    return std::nullopt;
+                }
+                banks::RowAccess a;
+                a.thread = thread;
+                a.matrix = j * n;
+                a.tileRow = first->row;
+                a.tileCol = first->col;
+                a.linear = bytes.linear(first->row, first->col);
+                a.address = bytes.address(first->row, first->col);
+                const std::string head =
+                    "thread " + std::to_string(thread) + " (warp " + std::to_string(w) + ", lane " +
+                    std::to_string(lane) + ") register" +
+                    (n > 1 ? "s " + std::to_string(j * n) + ".." + std::to_string(j * n + n - 1)
+                           : " " + std::to_string(j * n));
+                for (int i = 0; i < perVector; ++i) {
+                    const Element* e =
+                        wanted[static_cast<std::size_t>(thread * slotsPerThread + j * perVector + i)];
+                    const std::pair<int, int> got =
+                        bytes.at(a.address + static_cast<std::uint32_t>(i * elementBytes));
+                    Slot s;
+                    s.thread = thread;
+                    s.instruction = j;
+                    s.reg = j * n + i / epr;
+                    s.bitLo = (i % epr) * bitsPer;
+                    s.loadedRow = got.first;
+                    s.loadedCol = got.second;
+                    if (e) {
+                        s.index = e->index;
+                        s.wantedRow = e->row;
+                        s.wantedCol = e->col;
+                    }
+                    r.mismatches += !s.matches();
+                    if (!s.matches() && why.empty() && e && i > 0) {
+                        const Element& prev = *wanted[static_cast<std::size_t>(thread * slotsPerThread +
+                                                                               j * perVector + i - 1)];
+                        const std::uint32_t prevAt = bytes.address(prev.row, prev.col),
+                                            at = bytes.address(e->row, e->col);
+                        const bool linearNext =
+                            bytes.linear(e->row, e->col) ==
+                            bytes.linear(prev.row, prev.col) + static_cast<std::uint32_t>(elementBytes);
+                        why = head + (n > 1 ? " hold " : " holds ") + elementName(name, prev.row, prev.col) +
+                              " and then " + elementName(name, e->row, e->col) + ", at " + hex(prevAt) +
+                              " and " + hex(at) + ": " +
+                              (linearNext ? "contiguous before the swizzle, which moves them apart"
+                                          : "not contiguous in shared memory (the next element would be at " +
+                                                hex(prevAt + static_cast<std::uint32_t>(elementBytes)) + ")");
+                    }
+                    r.slots.push_back(s);
+                }
+                // Aligned after contiguous: a swizzle that splits the vector is the reason to name.
+                if (why.empty() && a.address % static_cast<std::uint32_t>(load.bytes))
+                    why = head + " would start at " + hex(a.address) + " (" +
+                          elementName(name, first->row, first->col) + "), not a multiple of " +
+                          std::to_string(load.bytes) + " bytes: misaligned";
+                accesses.push_back(a);
+            }
+            for (std::size_t at = 0; at < accesses.size(); at += static_cast<std::size_t>(perPhase)) {
+                const auto from = accesses.begin() + static_cast<std::ptrdiff_t>(at);
+                banks::Phase ph = banks::countPhase(
+                    static_cast<int>(at) / perPhase,
+                    std::vector<banks::RowAccess>(
+                        from, from + std::min<std::ptrdiff_t>(perPhase, accesses.end() - from)),
+                    load.bytes);
+                copy.idealWavefronts += 1;
+                copy.wavefronts += ph.degree;
+                copy.phases.push_back(std::move(ph));
+            }
+            r.wavefronts += copy.wavefronts;
+            r.idealWavefronts += copy.idealWavefronts;
+            r.copies.push_back(std::move(copy));
+        }
+    if (!why.empty()) {
+        // The widest narrower load that works here, if any.
+        std::string narrower;
+        for (const int b : {8, 4}) {
+            std::string ignored;
+            if (b < load.bytes && analyzeLoad(SharedLoad{b}, tiled, operand, placement, ignored)) {
+                narrower = toString(SharedLoad{b});
+                break;
+            }
+        }
+        error =
+            what + " cannot load " + r.consumer + " from " + banks::describe(p) + ": " + why + "; " +
+            (narrower.empty() ? std::string("no ld.shared of 32 bits or more works here (ldmatrix, or 16-bit "
+                                            "loads)")
+                              : "the widest load that works here is " + narrower);
+        return std::nullopt;
+    }
+    std::stable_sort(r.slots.begin(), r.slots.end(), [](const Slot& a, const Slot& b) {
+        return a.thread != b.thread ? a.thread < b.thread
+               : a.reg != b.reg     ? a.reg < b.reg
+                                    : a.bitLo < b.bitLo;
+    });
+    return r;
+}
+
+} // namespace
+
+std::optional<Result> analyze(SharedLoad load, const Instruction& tiled, Operand operand,
+                              const banks::Placement& placement, std::string& error) {
+    return analyzeLoad(load, tiled, operand, placement, error);
+}
+
+std::vector<banks::SearchResult> search(SharedLoad load, const Instruction& tiled, Operand operand,
+                                        const banks::Placement& placement) {
+    std::vector<banks::SearchResult> out;
+    std::string error;
+    const std::optional<Result> base = analyze(load, tiled, operand, placement, error);
+    if (!base)
+        return out;
+    for (const banks::Placement& candidate :
+         banks::candidates(base->elementBits / 8, base->placement, load.bytes)) {
+        const std::optional<Result> r = analyze(load, tiled, operand, candidate, error);
+        if (r)
+            out.push_back({r->placement, r->wavefronts, r->idealWavefronts});
+    }
+    std::stable_sort(out.begin(), out.end(), [](const banks::SearchResult& a, const banks::SearchResult& b) {
+        const bool fa = a.wavefronts == a.idealWavefronts, fb = b.wavefronts == b.idealWavefronts;
+        if (fa != fb)
+            return fa;
+        return !fa && a.wavefronts < b.wavefronts;
+    });
+    return out;
+}
+
 std::vector<banks::SearchResult> search(const Variant& move, const Instruction& tiled, Operand operand,
                                         const banks::Placement& placement) {
     std::vector<banks::SearchResult> out;
@@ -312,8 +600,9 @@ std::string toText(const Result& r) {
     std::ostringstream out;
     const std::string name(toString(r.operand));
     out << r.move << " -> " << r.consumer << "\n";
-    out << "  " << r.warps << " warps x " << r.perWarp << (r.store ? " stmatrix = " : " ldmatrix = ")
-        << r.copies.size() << " instructions; the " << r.rows << "x" << r.cols << " " << name << " at "
+    const std::string word = r.sharedLoad ? " " + r.move : r.store ? " stmatrix" : " ldmatrix";
+    out << "  " << r.warps << " warps x " << r.perWarp << word << " = " << r.copies.size()
+        << " instructions; the " << r.rows << "x" << r.cols << " " << name << " at "
         << banks::describe(r.placement) << "\n";
     if (r.mismatches == 0 && !r.store)
         out << "feeds: every register slot holds the element the tiled MMA wants there (" << r.slots.size()
@@ -331,13 +620,21 @@ std::string toText(const Result& r) {
                 << s->instruction << " stores it at " << name << "[" << s->loadedRow << "][" << s->loadedCol
                 << "]\n";
         else
-            out << "after ldmatrix #" << s->instruction << " holds " << name << "[" << s->loadedRow << "]["
-                << s->loadedCol << "]; the tiled MMA wants " << name << "[" << s->wantedRow << "]["
-                << s->wantedCol << "] there\n";
+            out << "after " << (r.sharedLoad ? r.move : std::string("ldmatrix")) << " #" << s->instruction
+                << " holds " << name << "[" << s->loadedRow << "][" << s->loadedCol
+                << "]; the tiled MMA wants " << name << "[" << s->wantedRow << "][" << s->wantedCol
+                << "] there\n";
     }
     out << "banks: " << r.wavefronts << " wavefronts (ideal " << r.idealWavefronts << ", excessive "
         << r.excessive() << "); the worst phase " << r.worstDegree() << "-way\n";
-    out << "instructions (warp #j: wavefronts per phase; the rows each thread points at):\n";
+    if (r.sharedLoad)
+        out << "phases: " << 128 / r.accessBytes << " threads each (" << r.accessBytes
+            << " bytes per thread, 128 bytes per wavefront); within a phase, distinct addresses in one "
+            << (r.accessBytes == 4 ? std::string("bank")
+                                   : "group of " + std::to_string(r.accessBytes / 4) + " banks")
+            << " wait for each other\n";
+    out << "instructions (warp #j: wavefronts per phase; "
+        << (r.sharedLoad ? "the address lane 0 loads from" : "the rows each thread points at") << "):\n";
     for (const Copy& c : r.copies) {
         out << "  warp " << c.warp << " #" << c.instruction << ": " << c.wavefronts << " wavefronts (";
         for (std::size_t i = 0; i < c.phases.size(); ++i)
@@ -364,6 +661,7 @@ std::string toJson(const Result& r) {
     j["warps"] = r.warps;
     j["per_warp"] = r.perWarp;
     j["direction"] = r.store ? "store" : "load";
+    j["access_bytes"] = r.accessBytes;
     j["feeds"] = r.mismatches == 0;
     j["mismatches"] = r.mismatches;
     if (const Slot* s = r.firstMismatch())
@@ -381,15 +679,22 @@ std::string toJson(const Result& r) {
         nlohmann::ordered_json phases = nlohmann::ordered_json::array();
         for (const banks::Phase& p : c.phases) {
             nlohmann::ordered_json rows = nlohmann::ordered_json::array();
-            for (const banks::RowAccess& a : p.rows)
-                rows.push_back({{"thread", a.thread},
-                                {"matrix", a.matrix},
-                                {"row", a.row},
-                                {"tile_row", a.tileRow},
-                                {"tile_col", a.tileCol},
-                                {"address", a.address},
-                                {"bank_group", a.bankGroup},
-                                {"wavefront", a.wavefront}});
+            for (const banks::RowAccess& a : p.rows) {
+                nlohmann::ordered_json row{{"thread", a.thread}};
+                if (r.sharedLoad) // the thread's own vector: its first register
+                    row["register"] = a.matrix;
+                else {
+                    row["matrix"] = a.matrix;
+                    row["row"] = a.row;
+                }
+                row["tile_row"] = a.tileRow;
+                row["tile_col"] = a.tileCol;
+                row["address"] = a.address;
+                row["bank_group"] = a.bankGroup;
+                row["first_bank"] = a.bankGroup * r.accessBytes / 4;
+                row["wavefront"] = a.wavefront;
+                rows.push_back(std::move(row));
+            }
             phases.push_back({{"phase", p.index}, {"wavefronts", p.degree}, {"rows", std::move(rows)}});
         }
         copies.push_back({{"warp", c.warp},

@@ -135,8 +135,9 @@ const ProbeMethod* probeMethodNamed(std::string_view name);
 // `device`: every register of A, B, C/D of every thread of the CTA (docs/tiles.md#proof). The result's spec
 // names the tile.
 // `load`: how the kernel fills A's and B's registers — element by element from global memory, or by the
-// ldmatrix tiled copy from shared memory (docs/tiles.md#tiled-copy; the result's spec then says so).
-enum class TileLoad : std::uint8_t { Direct, Ldmatrix };
+// ldmatrix tiled copy from shared memory, or by the plain ld.shared copy (each thread its own fragment, the
+// widest ld.shared lanemap says works per operand) (docs/tiles.md#tiled-copy; the result's spec says so).
+enum class TileLoad : std::uint8_t { Direct, Ldmatrix, SharedLoad };
 Interpretation interpretTileOn(Device& device, const Instruction& tile, TileLoad load = TileLoad::Direct);
 // The same on this machine's GPU (localDevice()), as a report to record: the device, the date and lanemap's
 // version with the one result (unsupported, with the reason, without a GPU).

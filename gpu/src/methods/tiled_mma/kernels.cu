@@ -12,6 +12,20 @@ namespace lanemap::gpu::tiledmma {
 
 namespace {
 
+// ld.shared of 4, 8 or 16 bytes at `p` into out[0..bytes/4).
+__device__ void loadShared(const unsigned char* p, int bytes, std::uint32_t* out) {
+    const unsigned a = static_cast<unsigned>(__cvta_generic_to_shared(p));
+    if (bytes == 16)
+        asm volatile("ld.shared.v4.b32 {%0,%1,%2,%3}, [%4];\n"
+                     : "=r"(out[0]), "=r"(out[1]), "=r"(out[2]), "=r"(out[3])
+                     : "r"(a)
+                     : "memory");
+    else if (bytes == 8)
+        asm volatile("ld.shared.v2.b32 {%0,%1}, [%2];\n" : "=r"(out[0]), "=r"(out[1]) : "r"(a) : "memory");
+    else
+        asm volatile("ld.shared.b32 %0, [%1];\n" : "=r"(out[0]) : "r"(a) : "memory");
+}
+
 __global__ void tiledMma(KernelTile t, const int* table, const std::uint16_t* A, const std::uint16_t* B,
                          std::uint32_t* out, int doMma) {
     extern __shared__ __align__(16) std::uint16_t staged[]; // copy 1: A (M x K) then B (K x N), row-major
@@ -24,12 +38,40 @@ __global__ void tiledMma(KernelTile t, const int* table, const std::uint16_t* A,
     std::uint32_t* o = out + static_cast<long>(tid) * t.words();
     std::uint16_t* sA = staged;
     std::uint16_t* sB = staged + t.m * t.k;
-    if (t.copy) {
+    if (t.copy == 1) {
         for (int i = tid; i < t.m * t.k; i += t.threads)
             sA[i] = A[i];
         for (int i = tid; i < t.k * t.n; i += t.threads)
             sB[i] = B[i];
         __syncthreads();
+    }
+    // copy 2: A and B staged K-major, each thread's fragment loaded by ld.shared in CuTe's value order.
+    std::uint32_t fragA[kMaxFragmentWords], fragB[kMaxFragmentWords];
+    if (t.copy == 2) {
+        unsigned char* bytes = reinterpret_cast<unsigned char*>(staged);
+        for (int i = tid; i < t.m * t.k; i += t.threads)
+            *reinterpret_cast<std::uint16_t*>(bytes + t.stagedA(i / t.k, i % t.k)) = A[i];
+        for (int i = tid; i < t.k * t.n; i += t.threads)
+            *reinterpret_cast<std::uint16_t*>(bytes + t.stagedB(i / t.n, i % t.n)) = B[i];
+        __syncthreads();
+        // A register R = q + 4 (rm + restM rk) holds the atom's elements 2q, 2q + 1.
+        for (int R = 0; R < t.perA / 2; R += t.loadA / 4) {
+            const int q = R % 4, rest = R / 4, rm = rest % t.restM, rk = rest / t.restM;
+            int r = 0, c = 0;
+            atomA(lane, 2 * q, r, c);
+            loadShared(bytes + t.stagedA(pM[r + kAtomM * (wm + t.atomsM * rm)],
+                                         pK[c + kAtomK * (wk + t.atomsK * rk)]),
+                       t.loadA, fragA + R);
+        }
+        // B register R = q + 2 (rn + restN rk).
+        for (int R = 0; R < t.perB / 2; R += t.loadB / 4) {
+            const int q = R % 2, rest = R / 2, rn = rest % t.restN, rk = rest / t.restN;
+            int kr = 0, n = 0;
+            atomB(lane, 2 * q, kr, n);
+            loadShared(bytes + t.stagedB(pK[kr + kAtomK * (wk + t.atomsK * rk)],
+                                         pN[n + kAtomN * (wn + t.atomsN * rn)]),
+                       t.loadB, fragB + R);
+        }
     }
     float acc[kMaxAccumulators];
     for (int i = 0; i < t.perD; ++i)
@@ -38,7 +80,12 @@ __global__ void tiledMma(KernelTile t, const int* table, const std::uint16_t* A,
         for (int rm = 0; rm < t.restM; ++rm)
             for (int rn = 0; rn < t.restN; ++rn) {
                 std::uint32_t a[4] = {0, 0, 0, 0}, b[2] = {0, 0};
-                if (t.copy) {
+                if (t.copy == 2) {
+                    for (int q = 0; q < 4; ++q)
+                        a[q] = fragA[q + 4 * (rm + t.restM * rk)];
+                    for (int q = 0; q < 2; ++q)
+                        b[q] = fragB[q + 2 * (rn + t.restN * rk)];
+                } else if (t.copy == 1) {
                     // The tiled copy: each lane points at one 16-byte row; the permutations are applied to
                     // the row's first element (the plan checked they keep runs of 8).
                     int r = 0, c = 0;
@@ -57,6 +104,8 @@ __global__ void tiledMma(KernelTile t, const int* table, const std::uint16_t* A,
                     asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0,%1}, [%2];\n"
                                  : "=r"(b[0]), "=r"(b[1])
                                  : "r"(rowB));
+                }
+                if (t.copy) {
                     if (rn == 0)
                         for (int i = 0; i < 8; ++i)
                             o[i + 8 * (rm + t.restM * rk)] = (a[i >> 1] >> (16 * (i & 1))) & 0xFFFFu;

@@ -3,6 +3,8 @@
 #include "methods/tiled_mma/tiled_mma.hpp"
 #include "shared/tile_values.hpp"
 
+#include "lanemap/tiled_copy.hpp"
+
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -48,6 +50,16 @@ std::string splitRun(const std::optional<CuteLayout>& p, int extent, const char*
 
 } // namespace
 
+int widestLoad(const Instruction& tile, Operand operand, int padBytes, std::string& why) {
+    banks::Placement p;
+    p.major = operand == Operand::A ? banks::TileMajor::Row : banks::TileMajor::Col; // K-major both
+    p.padBytes = padBytes;
+    for (const int bytes : {16, 8, 4})
+        if (tiled_copy::analyze(tiled_copy::SharedLoad{bytes}, tile, operand, p, why))
+            return bytes;
+    return 0;
+}
+
 std::string unsupportedTile(const Instruction& tile, Copy copy) {
     if (!tile.tile || !tile.params.tile)
         return tile.spec + " is not a tile (give --atom-layout and --permutation)";
@@ -76,13 +88,31 @@ std::string unsupportedTile(const Instruction& tile, Copy copy) {
             return "the ldmatrix copy stages A and B in shared memory: " + std::to_string(bytes) +
                    " bytes, beyond the 232448 one CTA can have";
     }
+    if (copy == Copy::SharedLoad) {
+        const int restK = f.extent[2] / (kAtomK * f.atomsPerMode[2]);
+        if (4 * restM * restK > kMaxFragmentWords || 2 * restN * restK > kMaxFragmentWords)
+            return "the ld.shared copy keeps at most " + std::to_string(kMaxFragmentWords) +
+                   " registers of A (and of B) per thread; this tile has " +
+                   std::to_string(4 * restM * restK) + " and " + std::to_string(2 * restN * restK);
+        const long bytes = 2L * (static_cast<long>(f.extent[0]) * f.extent[2] +
+                                 static_cast<long>(f.extent[2]) * f.extent[1]) +
+                           128;
+        if (bytes > 227L * 1024)
+            return "the ld.shared copy stages A and B in shared memory: " + std::to_string(bytes) +
+                   " bytes, beyond the 232448 one CTA can have";
+        for (const Operand o : {Operand::A, Operand::B}) {
+            std::string why;
+            if (!widestLoad(tile, o, 0, why))
+                return "no ld.shared loads " + std::string(toString(o)) + " from its K-major staging: " + why;
+        }
+    }
     return "";
 }
 
-Plan planProbe(const Instruction& tile, const tile::TileLayout* kernelTile, Copy copy) {
+Plan planProbe(const Instruction& tile, const tile::TileLayout* kernelTile, Copy copy, SharedLoadCopy loads) {
     Plan p;
     p.instruction = &tile;
-    p.kernel.copy = copy == Copy::Ldmatrix ? 1 : 0;
+    p.kernel.copy = copy == Copy::Ldmatrix ? 1 : copy == Copy::SharedLoad ? 2 : 0;
     if (!unsupportedTile(tile, copy).empty())
         return p; // the device's binding refuses it (prepareLaunch), with the reason
     const tile::TileFacts& f = *tile.tile;
@@ -101,6 +131,14 @@ Plan planProbe(const Instruction& tile, const tile::TileLayout* kernelTile, Copy
     k.perA = 8 * k.restM * k.restK;
     k.perB = 4 * k.restN * k.restK;
     k.perD = 4 * k.restM * k.restN;
+    if (copy == Copy::SharedLoad) {
+        std::string why;
+        k.padBytes = loads.padBytes;
+        k.loadA = loads.bytesA ? loads.bytesA : widestLoad(tile, Operand::A, loads.padBytes, why);
+        k.loadB = loads.bytesB ? loads.bytesB : widestLoad(tile, Operand::B, loads.padBytes, why);
+        if (!k.loadA || !k.loadB)
+            k.loadA = k.loadB = 4; // refused by unsupportedTile with the reason
+    }
     // Warp w runs the atom at (wm, wn, wk) where the atom layout numbers it w (CuTe's right inverse).
     const int atoms[3] = {k.atomsM, k.atomsN, k.atomsK}, extents[3] = {k.m, k.n, k.k};
     p.table = tilevalues::placesAndPermutations(t, k.threads / 32, atoms, extents);
@@ -183,6 +221,47 @@ std::vector<std::uint32_t> emulate(const Plan& p) {
                       wn = p.table[static_cast<std::size_t>(3 * w + 1)],
                       wk = p.table[static_cast<std::size_t>(3 * w + 2)];
             std::vector<float> acc(static_cast<std::size_t>(32 * k.perD), 0.0f);
+            // The ld.shared copy: A and B staged K-major as the kernel stages them, and every lane's fragment
+            // loaded as the kernel loads it — `bytes` / 4 words from the address of the first element of the
+            // first register, little-endian (the lower address in the lower half).
+            std::vector<std::vector<std::uint32_t>> fragA(32), fragB(32);
+            if (k.copy == 2) {
+                std::vector<std::uint8_t> mem(static_cast<std::size_t>(k.sharedBytes()) + 16, 0);
+                const auto put = [&](long at, std::uint16_t v) {
+                    mem[static_cast<std::size_t>(at)] = static_cast<std::uint8_t>(v & 0xFF);
+                    mem[static_cast<std::size_t>(at) + 1] = static_cast<std::uint8_t>(v >> 8);
+                };
+                for (int i = 0; i < k.m * k.k; ++i)
+                    put(k.stagedA(i / k.k, i % k.k), A[static_cast<std::size_t>(i)]);
+                for (int i = 0; i < k.k * k.n; ++i)
+                    put(k.stagedB(i / k.n, i % k.n), B[static_cast<std::size_t>(i)]);
+                const auto load = [&](long at, int bytes, std::vector<std::uint32_t>& out) {
+                    for (int word = 0; word < bytes / 4; ++word) {
+                        std::uint32_t v = 0;
+                        for (int b = 3; b >= 0; --b)
+                            v = (v << 8) | mem[static_cast<std::size_t>(at + 4 * word + b)];
+                        out.push_back(v);
+                    }
+                };
+                for (int lane = 0; lane < 32; ++lane) {
+                    for (int R = 0; R < k.perA / 2; R += k.loadA / 4) {
+                        const int q = R % 4, rest = R / 4, rm = rest % k.restM, rk = rest / k.restM;
+                        int r = 0, c = 0;
+                        atomA(lane, 2 * q, r, c);
+                        load(k.stagedA(pM[r + kAtomM * (wm + k.atomsM * rm)],
+                                       pK[c + kAtomK * (wk + k.atomsK * rk)]),
+                             k.loadA, fragA[static_cast<std::size_t>(lane)]);
+                    }
+                    for (int R = 0; R < k.perB / 2; R += k.loadB / 4) {
+                        const int q = R % 2, rest = R / 2, rn = rest % k.restN, rk = rest / k.restN;
+                        int kr = 0, n = 0;
+                        atomB(lane, 2 * q, kr, n);
+                        load(k.stagedB(pK[kr + kAtomK * (wk + k.atomsK * rk)],
+                                       pN[n + kAtomN * (wn + k.atomsN * rn)]),
+                             k.loadB, fragB[static_cast<std::size_t>(lane)]);
+                    }
+                }
+            }
             for (int rk = 0; rk < k.restK; ++rk)
                 for (int rm = 0; rm < k.restM; ++rm)
                     for (int rn = 0; rn < k.restN; ++rn) {
@@ -191,7 +270,7 @@ std::vector<std::uint32_t> emulate(const Plan& p) {
                         // The tiled copy: the global index of the first element of the row each lane points
                         // ldmatrix at (A: [m, k]; B: [k, n]).
                         int rowA[32][2] = {}, rowB[32][2] = {};
-                        for (int lane = 0; lane < 32 && k.copy; ++lane) {
+                        for (int lane = 0; lane < 32 && k.copy == 1; ++lane) {
                             int r = 0, c = 0;
                             ldsmRowA(lane, r, c);
                             rowA[lane][0] = pM[r + kAtomM * (wm + k.atomsM * rm)];
@@ -207,7 +286,7 @@ std::vector<std::uint32_t> emulate(const Plan& p) {
                                 atomA(lane, i, r, c);
                                 int m = pM[r + kAtomM * (wm + k.atomsM * rm)];
                                 int kk = pK[c + kAtomK * (wk + k.atomsK * rk)];
-                                if (k.copy) {
+                                if (k.copy == 1) {
                                     // ldmatrix (PTX ISA 9.7.9.6.1): register q of lane t holds elements
                                     // 2 (t % 4) and 2 (t % 4) + 1 of row t / 4 of matrix q, whose row j lane
                                     // 8 q + j points at.
@@ -215,7 +294,13 @@ std::vector<std::uint32_t> emulate(const Plan& p) {
                                     m = rowA[from][0];
                                     kk = rowA[from][1] + 2 * (lane & 3) + (i & 1);
                                 }
-                                const std::uint16_t h = A[static_cast<std::size_t>(m * k.k + kk)];
+                                const std::uint16_t h =
+                                    k.copy == 2
+                                        ? static_cast<std::uint16_t>(
+                                              fragA[static_cast<std::size_t>(lane)][static_cast<std::size_t>(
+                                                  (i >> 1) + 4 * (rm + k.restM * rk))] >>
+                                              (16 * (i & 1)))
+                                        : A[static_cast<std::size_t>(m * k.k + kk)];
                                 if (rn == 0)
                                     raw[at(k, run, t, i + 8 * (rm + k.restM * rk))] = h;
                                 atomA16[r][c] = floatOfHalf(h);
@@ -225,14 +310,20 @@ std::vector<std::uint32_t> emulate(const Plan& p) {
                                 atomB(lane, i, kr, n);
                                 int kk = pK[kr + kAtomK * (wk + k.atomsK * rk)];
                                 int nn = pN[n + kAtomN * (wn + k.atomsN * rn)];
-                                if (k.copy) {
+                                if (k.copy == 1) {
                                     // .trans: register q of lane t holds column t / 4 of memory rows
                                     // 2 (t % 4) and 2 (t % 4) + 1 of matrix q.
                                     const int q = i >> 1, from = 8 * q + 2 * (lane & 3) + (i & 1);
                                     kk = rowB[from][0];
                                     nn = rowB[from][1] + (lane >> 2);
                                 }
-                                const std::uint16_t h = B[static_cast<std::size_t>(kk * k.n + nn)];
+                                const std::uint16_t h =
+                                    k.copy == 2
+                                        ? static_cast<std::uint16_t>(
+                                              fragB[static_cast<std::size_t>(lane)][static_cast<std::size_t>(
+                                                  (i >> 1) + 2 * (rn + k.restN * rk))] >>
+                                              (16 * (i & 1)))
+                                        : B[static_cast<std::size_t>(kk * k.n + nn)];
                                 if (rm == 0)
                                     raw[at(k, run, t, k.perA + i + 4 * (rn + k.restN * rk))] = h;
                                 atomB16[kr][n] = floatOfHalf(h);
@@ -318,10 +409,18 @@ Interpretation interpret(const Plan& p, std::span<const std::uint32_t> raw) {
             r.mismatches.push_back(std::move(m));
         }
     };
+    const std::string loadA = "A registers as " + tiled_copy::toString(tiled_copy::SharedLoad{k.loadA}) +
+                              " loaded them (tags)",
+                      loadB = "B registers as " + tiled_copy::toString(tiled_copy::SharedLoad{k.loadB}) +
+                              " loaded them (tags)";
     check(*in.operand(Operand::A), 0, 0, false,
-          k.copy ? "A registers as ldmatrix.x4 loaded them (tags)" : "A registers as loaded (tags)");
+          k.copy == 2   ? loadA.c_str()
+          : k.copy == 1 ? "A registers as ldmatrix.x4 loaded them (tags)"
+                        : "A registers as loaded (tags)");
     check(*in.operand(Operand::B), 0, k.perA, false,
-          k.copy ? "B registers as ldmatrix.x2.trans loaded them (tags)" : "B registers as loaded (tags)");
+          k.copy == 2   ? loadB.c_str()
+          : k.copy == 1 ? "B registers as ldmatrix.x2.trans loaded them (tags)"
+                        : "B registers as loaded (tags)");
     // C and D share the accumulators: the kernel's C is D's registers before the first mma.
     check(*in.operand(Operand::C), 1, k.perA + k.perB, true, "C/D accumulators after the tile's mma");
     check(*in.operand(Operand::D), 1, k.perA + k.perB, true, "D registers after the tile's mma");
@@ -330,9 +429,14 @@ Interpretation interpret(const Plan& p, std::span<const std::uint32_t> raw) {
     f << "one CTA of " << k.threads << " threads ran " << k.threads / 32 << " warps x "
       << k.restM * k.restN * k.restK << " m16n8k16 atoms each (" << k.m << "x" << k.n << "x" << k.k
       << "); every register of A, B, C/D read back";
-    if (k.copy)
+    if (k.copy == 1)
         f << "; A and B staged row-major in shared memory and loaded by the tiled copy (ldmatrix.x4 for A, "
              "ldmatrix.x2.trans for B)";
+    else if (k.copy == 2)
+        f << "; A and B staged K-major in shared memory (pad " << k.padBytes
+          << " B) and each thread's fragment loaded by the plain tiled copy (" +
+                 tiled_copy::toString(tiled_copy::SharedLoad{k.loadA})
+          << " for A, " << tiled_copy::toString(tiled_copy::SharedLoad{k.loadB}) << " for B)";
     r.findings.push_back(f.str());
     return out;
 }

@@ -26,12 +26,27 @@ struct KernelTile {
     // and B (K x N), row-major, in shared memory and each warp loads its registers with ldmatrix — A by .x4,
     // B by .x2.trans (the tiled copy of docs/tiles.md#tiled-copy), each lane pointing at the row ldsmRowA/B
     // name.
+    // 2: the CTA stages A and B K-major (A row m, B column n: one line of K elements, `padBytes` after it)
+    // and each thread loads its own fragment by ld.shared of `loadA` / `loadB` bytes (4, 8, 16), registers in
+    // CuTe's value order (A: atom registers, then rest M, rest K; B: then rest N, rest K), the plain tiled
+    // copy (UniversalCopy); each load's address is that of the first element of its first register.
     int copy = 0;
+    int loadA = 4, loadB = 4;
+    int padBytes = 0;
     LANEMAP_TILE_HD int words() const { return perA + perB + perD; }
+    LANEMAP_TILE_HD long lineBytes() const { return 2L * k + padBytes; }
+    // copy 2: A's region, rounded up to 128 bytes, then B's.
+    LANEMAP_TILE_HD long regionA() const { return (static_cast<long>(m) * lineBytes() + 127) / 128 * 128; }
     LANEMAP_TILE_HD long sharedBytes() const {
+        if (copy == 2)
+            return regionA() + static_cast<long>(n) * lineBytes();
         return copy ? 2L * (static_cast<long>(m) * k + static_cast<long>(k) * n) : 0L;
     }
+    // copy 2: the byte of A[m][k] and of B[k][n] (global indices) in the staged tiles.
+    LANEMAP_TILE_HD long stagedA(int row, int col) const { return row * lineBytes() + 2L * col; }
+    LANEMAP_TILE_HD long stagedB(int kk, int col) const { return regionA() + col * lineBytes() + 2L * kk; }
 };
+inline constexpr int kMaxFragmentWords = 128; // copy 2: A's (or B's) registers a thread keeps
 inline constexpr int kAtomM = 16, kAtomN = 8, kAtomK = 16;
 inline constexpr int kMaxAccumulators = 256; // restM x restN x 4 floats a thread keeps
 

@@ -36,7 +36,19 @@ struct Plan {
 // How the kernel fills A's and B's registers: element by element from global memory, or by the tiled copy —
 // A and B staged in shared memory (row-major M x K and K x N) and loaded by ldmatrix.x4 (A) and
 // ldmatrix.x2.trans (B), so the run proves the copy lands every element in the register the tile wants.
-enum class Copy : std::uint8_t { Direct, Ldmatrix };
+// SharedLoad: A and B staged K-major (A row-major M x K, B col-major K x N), each thread loading the elements
+// its own fragment holds by ld.shared.b32/.v2.b32/.v4.b32 (the plain tiled copy, CuTe's UniversalCopy), the
+// widest lanemap's tiled copy says works for each operand (tiled_copy::analyze).
+enum class Copy : std::uint8_t { Direct, Ldmatrix, SharedLoad };
+// The ld.shared copy's loads: bytes per load for A and for B (0: the widest lanemap says works), and the pad
+// after each K-major line. A test gives a width lanemap refuses to see the run fail.
+struct SharedLoadCopy {
+    int bytesA = 0, bytesB = 0;
+    int padBytes = 0;
+};
+// The widest ld.shared (16, 8 or 4 bytes) lanemap's tiled copy says loads `operand` of `tile` from its
+// K-major staging with `padBytes`; 0 with `why` when none does.
+int widestLoad(const Instruction& tile, Operand operand, int padBytes, std::string& why);
 
 // "" when the kernel runs `tile` (an instance with params.tile of mma.m16n8k16.f16) with `copy`, else why not
 // (the ldmatrix copy: a permutation of K or N that breaks the runs of 8 a 16-byte row holds, a tile beyond
@@ -45,7 +57,7 @@ std::string unsupportedTile(const Instruction& tile, Copy copy = Copy::Direct);
 // The plan of `tile`. `kernelTile`, when given, is what the kernel is told instead of the tile's own atom
 // layout and permutations (a test's deliberately wrong permutation); the expectation stays the tile's.
 Plan planProbe(const Instruction& tile, const tile::TileLayout* kernelTile = nullptr,
-               Copy copy = Copy::Direct);
+               Copy copy = Copy::Direct, SharedLoadCopy loads = {});
 // What a device that agrees with lanemap writes.
 std::vector<std::uint32_t> simulate(const Plan& plan);
 // The kernel's own rule run on the CPU, the warp's mma done by the fragments' formula: what the GPU writes
@@ -58,7 +70,8 @@ class TiledMmaProbe final : public PlannedProbe {
     explicit TiledMmaProbe(const Instruction& tile) : m_plan(planProbe(tile)) {}
     TiledMmaProbe(const Instruction& tile, const tile::TileLayout& kernelTile, Copy copy = Copy::Direct)
         : m_plan(planProbe(tile, &kernelTile, copy)) {}
-    TiledMmaProbe(const Instruction& tile, Copy copy) : m_plan(planProbe(tile, nullptr, copy)) {}
+    TiledMmaProbe(const Instruction& tile, Copy copy, SharedLoadCopy loads = {})
+        : m_plan(planProbe(tile, nullptr, copy, loads)) {}
     static std::vector<ProbeForm> forms(const Instruction& instruction) { return firstFormOf(instruction); }
     const Plan& plan() const { return m_plan; }
     const Instruction& instruction() const override { return *m_plan.instruction; }
