@@ -649,8 +649,9 @@ Diagram buildTileOverCtasDiagram(const Instruction& in, Palette palette) {
         for (int n = 0; n < tm->cols(); ++n)
             for (const Holding& h : tm->at(m, n)) {
                 const TmemCell& c = std::get<TmemCell>(h.at);
-                g.elements.push_back(
-                    TmemElement{m, n, n, tmem::Placement{c.cta, c.lane, c.column, c.bitLo}, std::nullopt});
+                g.elements.push_back(TmemElement{static_cast<std::int16_t>(m), static_cast<std::int16_t>(n),
+                                                 static_cast<std::int16_t>(n),
+                                                 tmem::Placement{c.cta, c.lane, c.column, c.bitLo}});
                 columns = std::max(columns, c.column + 1);
             }
     g.title = "D in Tensor Memory  " + std::to_string(ctas) + " CTAs x " + std::to_string(tmem::kLanes) +

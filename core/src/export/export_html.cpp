@@ -126,7 +126,7 @@ std::string_view anchorName(TextAnchor a) {
 // The fields of one cell in the page's flat array (resources/site/variant.js reads them in this order).
 // The same numbers as floats, for a reader that takes them as an array (SiteDataOptions::cells).
 void cellNumbers(std::vector<float>& out, const DiagramCell& c) {
-    for (double v : {c.rect.x, c.rect.y, c.rect.w, c.rect.h})
+    for (double v : {c.rect.x, c.rect.y, double{c.rect.w}, double{c.rect.h}})
         out.push_back(static_cast<float>(std::round(v * 100.0) / 100.0));
     for (int v : {int(c.thread), int(c.element), int(c.reg), int(c.bitLo), int(c.bitHi), int(c.row),
                   int(c.col), int(c.colLast), int(c.matrix), int(c.owners), int(c.source)})
@@ -134,7 +134,7 @@ void cellNumbers(std::vector<float>& out, const DiagramCell& c) {
 }
 
 void cellFields(std::string& out, const DiagramCell& c) {
-    for (double v : {c.rect.x, c.rect.y, c.rect.w, c.rect.h}) {
+    for (double v : {c.rect.x, c.rect.y, double{c.rect.w}, double{c.rect.h}}) {
         number(out, v);
         out += ',';
     }
