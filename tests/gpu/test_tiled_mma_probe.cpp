@@ -149,7 +149,7 @@ std::vector<std::pair<Case, gpu::tiledmma::SharedLoadCopy>> sharedLoadSet() {
     return set;
 }
 
-TEST(TiledMmaProbe, TheLdSharedCopyOnTheCpuFeedsEveryTileAndAWrongWidthFails) {
+TEST(TiledMmaProbe, TheLdSharedCopyOnTheCpuFeedsEveryTileAndRefusesAMisalignedWidth) {
     for (const auto& [c, loads] : sharedLoadSet()) {
         SCOPED_TRACE(c.atoms + " " + c.permutation + " pad " + std::to_string(loads.padBytes));
         const auto tile = tileOf(c.atoms, c.permutation);
@@ -169,21 +169,31 @@ TEST(TiledMmaProbe, TheLdSharedCopyOnTheCpuFeedsEveryTileAndAWrongWidthFails) {
                           r.result.mismatches[0].observed);
         EXPECT_NE(r.result.findings.front().find("ld.shared"), std::string::npos);
     }
-    // A by ld.shared.v2.b32: registers 0 and 1 are rows g and g + 8, the load takes g's next k instead. On
-    // the tile whose K permutation gives B 16-byte runs, so every such load is aligned: a misaligned one is a
-    // fault on the GPU (cudaErrorMisalignedAddress, which ends the process's CUDA context), not a mismatch.
+    // A told ld.shared.v2.b32: a thread's registers 0 and 1 are rows g and g + 8, and on every tile of the
+    // set some thread's pair starts 4 bytes into an 8-byte word. The GPU faults on such a load
+    // (cudaErrorMisalignedAddress, which ends the process's CUDA context; found on an H200), so the twin
+    // refuses it by name instead of reading it.
     const auto tile = tileOf(kPermutedK4.atoms, kPermutedK4.permutation);
     const gpu::tiledmma::Plan plan =
         gpu::tiledmma::planProbe(*tile, nullptr, gpu::tiledmma::Copy::SharedLoad, {8, 0, 0});
-    const gpu::Interpretation r = gpu::tiledmma::interpret(plan, gpu::tiledmma::emulate(plan));
+    EXPECT_THROW(
+        {
+            try {
+                gpu::tiledmma::emulate(plan);
+            } catch (const std::logic_error& e) {
+                EXPECT_NE(std::string(e.what()).find("misaligned"), std::string::npos) << e.what();
+                throw;
+            }
+        },
+        std::logic_error);
+    // A wrong permutation in the kernel's table, every load aligned: the twin names the first wrong cell.
+    const auto right = tileOf(kRight.atoms, kRight.permutation);
+    gpu::tiledmma::TiledMmaProbe wrong(*right, layoutOf(kWrong.atoms, kWrong.permutation),
+                                       gpu::tiledmma::Copy::SharedLoad);
+    const gpu::Interpretation r =
+        gpu::tiledmma::interpret(wrong.plan(), gpu::tiledmma::emulate(wrong.plan()));
     EXPECT_EQ(r.result.verdict, Verdict::Fail);
-    ASSERT_FALSE(r.result.mismatches.empty());
-    EXPECT_EQ(r.result.mismatches[0].experiment, "A registers as ld.shared.v2.b32 loaded them (tags)");
-    // Lane 0's register 1 wants A[8][0]; v2 from A[0][0] brings A[0][2] (tile k 2, the atom's k 8).
-    bool named = false;
-    for (const ProbeMismatch& m : r.result.mismatches)
-        named = named || (m.thread == 0 && m.expected == "A[8][0]" && m.observed == "A[0][2]");
-    EXPECT_TRUE(named) << r.result.mismatches[0].expected << " / " << r.result.mismatches[0].observed;
+    EXPECT_GT(r.result.cellsMismatched, 0);
 }
 
 TEST(TiledMmaProbe, OnlyMmaM16n8k16F16TilesAreRun) {
@@ -261,8 +271,8 @@ TEST(TiledMmaProbeDevice, TheLdmatrixCopyFeedsEveryTileAndAWrongPermutationFails
 }
 
 // On the GPU: the plain tiled copy (ld.shared.b32 / .v2 / .v4 from K-major shared memory) feeds every tile of
-// the set, and A told ld.shared.v2.b32 fails.
-TEST(TiledMmaProbeDevice, TheLdSharedCopyFeedsEveryTileAndAWrongWidthFails) {
+// the set, and a wrong permutation fails.
+TEST(TiledMmaProbeDevice, TheLdSharedCopyFeedsEveryTileAndAWrongPermutationFails) {
     const gpu::Availability a = gpu::discover();
     if (!a.available)
         GTEST_SKIP() << "no GPU: " << a.reason;
@@ -284,8 +294,11 @@ TEST(TiledMmaProbeDevice, TheLdSharedCopyFeedsEveryTileAndAWrongWidthFails) {
         EXPECT_GT(r.result.cellsChecked, 0);
         EXPECT_EQ(r.result.cellsMismatched, 0);
     }
-    const auto tile = tileOf(kPermutedK4.atoms, kPermutedK4.permutation); // aligned, as on the CPU above
-    gpu::tiledmma::TiledMmaProbe wrong(*tile, gpu::tiledmma::Copy::SharedLoad, {8, 0, 0});
+    // The negative control: a wrong permutation in the kernel's table, every load aligned (a wrong width
+    // is misaligned on every tile of the set, which the GPU answers with a fault, not a mismatch).
+    const auto tile = tileOf(kRight.atoms, kRight.permutation);
+    gpu::tiledmma::TiledMmaProbe wrong(*tile, layoutOf(kWrong.atoms, kWrong.permutation),
+                                       gpu::tiledmma::Copy::SharedLoad);
     const gpu::Interpretation r = gpu::interpretPlanOn(gpu::localDevice(), *tile, *method, wrong);
     EXPECT_EQ(r.result.verdict, Verdict::Fail) << r.result.reason;
     EXPECT_GT(r.result.cellsMismatched, 0) << r.result.reason;

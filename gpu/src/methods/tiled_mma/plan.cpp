@@ -236,6 +236,11 @@ std::vector<std::uint32_t> emulate(const Plan& p) {
                 for (int i = 0; i < k.k * k.n; ++i)
                     put(k.stagedB(i / k.n, i % k.n), B[static_cast<std::size_t>(i)]);
                 const auto load = [&](long at, int bytes, std::vector<std::uint32_t>& out) {
+                    // The GPU faults on a misaligned vector load (cudaErrorMisalignedAddress) and ends the
+                    // process's context: the twin refuses it, so a plan that would fault is caught here.
+                    if (at % bytes != 0)
+                        throw std::logic_error("ld.shared of " + std::to_string(bytes) +
+                                               " bytes at misaligned offset " + std::to_string(at));
                     for (int word = 0; word < bytes / 4; ++word) {
                         std::uint32_t v = 0;
                         for (int b = 3; b >= 0; --b)
