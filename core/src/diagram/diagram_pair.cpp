@@ -34,6 +34,8 @@ bool appendCtaSharedMemory(Diagram& d, const Instruction& in, Operand operand, S
     const std::optional<CtaParts> parts = ctaParts(in, operand);
     if (!parts)
         return false;
+    d.cells.reserve(d.cells.size() +
+                    static_cast<std::size_t>(parts->ctas) * sharedMemoryCellCount(parts->part, o));
     for (int cta = 0; cta < parts->ctas; ++cta) {
         o.cta = cta;
         o.part = parts->partOf(cta);
