@@ -3,6 +3,7 @@
 // the bank table of every phase with the chunks in a bank conflict framed. Built from banks::analyze, so
 // the picture and `lanemap-cli banks` cannot disagree.
 
+#include "diagram/chunk_grid.hpp"
 #include "lanemap/banks.hpp"
 #include "lanemap/diagram.hpp"
 #include "lanemap/matrix_move.hpp"
@@ -350,31 +351,12 @@ class BanksBuilder {
                      kGridLine, chunkEdge ? 1.5 : 1);
             }
         }
-        for (const DiagramCell& c : m_d.cells)
-            if (c.conflict) {
-                const RectF& r = c.rect;
-                line(r.x + 1, r.y + 1, r.right() - 1, r.y + 1, kConflictColor, 2.5);
-                line(r.x + 1, r.bottom() - 1, r.right() - 1, r.bottom() - 1, kConflictColor, 2.5);
-                line(r.x + 1, r.y + 1, r.x + 1, r.bottom() - 1, kConflictColor, 2.5);
-                line(r.right() - 1, r.y + 1, r.right() - 1, r.bottom() - 1, kConflictColor, 2.5);
-            }
+        chunkgrid::frameConflicts(m_d);
     }
 
     // Hit-test grids (panel position -> cells) and the thread index (thread -> cells).
     void index() {
-        for (DiagramPanel& p : m_d.panels) {
-            std::vector<std::vector<std::uint32_t>> at(static_cast<std::size_t>(p.rows * p.cols));
-            for (std::uint32_t i = p.firstCell; i < p.firstCell + p.cellCount; ++i) {
-                const DiagramCell& c = m_d.cells[i];
-                for (int col = c.col; col <= c.colLast; ++col)
-                    at[static_cast<std::size_t>(c.row * p.cols + col)].push_back(i);
-            }
-            p.gridOffsets.assign(1, 0);
-            for (const auto& cells : at) {
-                p.gridCells.insert(p.gridCells.end(), cells.begin(), cells.end());
-                p.gridOffsets.push_back(static_cast<std::uint32_t>(p.gridCells.size()));
-            }
-        }
+        chunkgrid::indexGrids(m_d);
         std::vector<std::vector<std::uint32_t>> of(static_cast<std::size_t>(m_d.threads));
         for (std::uint32_t i = 0; i < m_d.cells.size(); ++i)
             of[static_cast<std::size_t>(m_d.cells[i].thread)].push_back(i);
@@ -412,3 +394,37 @@ Diagram buildBanksDiagram(const Variant& move, const banks::Analysis& analysis, 
 }
 
 } // namespace lanemap
+
+namespace lanemap::chunkgrid {
+
+void frameConflicts(Diagram& d) {
+    const auto line = [&](double x0, double y0, double x1, double y1) {
+        d.lines.push_back({{x0, y0}, {x1, y1}, kConflictColor, 2.5});
+    };
+    for (const DiagramCell& c : d.cells)
+        if (c.conflict) {
+            const RectF r = c.rect;
+            line(r.x + 1, r.y + 1, r.right() - 1, r.y + 1);
+            line(r.x + 1, r.bottom() - 1, r.right() - 1, r.bottom() - 1);
+            line(r.x + 1, r.y + 1, r.x + 1, r.bottom() - 1);
+            line(r.right() - 1, r.y + 1, r.right() - 1, r.bottom() - 1);
+        }
+}
+
+void indexGrids(Diagram& d) {
+    for (DiagramPanel& p : d.panels) {
+        std::vector<std::vector<std::uint32_t>> at(static_cast<std::size_t>(p.rows * p.cols));
+        for (std::uint32_t i = p.firstCell; i < p.firstCell + p.cellCount; ++i) {
+            const DiagramCell& c = d.cells[i];
+            for (int col = c.col; col <= c.colLast; ++col)
+                at[static_cast<std::size_t>(c.row * p.cols + col)].push_back(i);
+        }
+        p.gridOffsets.assign(1, 0);
+        for (const auto& cells : at) {
+            p.gridCells.insert(p.gridCells.end(), cells.begin(), cells.end());
+            p.gridOffsets.push_back(static_cast<std::uint32_t>(p.gridCells.size()));
+        }
+    }
+}
+
+} // namespace lanemap::chunkgrid

@@ -3,6 +3,7 @@
 // phase framed, and the wavefronts of every phase of every instruction beside it. Built from
 // tiled_copy::analyze, so the picture and `lanemap-cli banks MOVE --feeds ...` cannot disagree.
 
+#include "diagram/chunk_grid.hpp"
 #include "lanemap/banks.hpp"
 #include "lanemap/diagram.hpp"
 #include "lanemap/tiled_copy.hpp"
@@ -346,31 +347,12 @@ class TiledCopyBuilder {
                 line(g.x + c * p.cellWidth, g.y, g.x + c * p.cellWidth, g.bottom(), kGridLine, 1);
             line(g.right(), g.y, g.right(), g.bottom(), kGridLine, 1);
         }
-        for (const DiagramCell& c : m_d.cells)
-            if (c.conflict) {
-                const RectF& r = c.rect;
-                line(r.x + 1, r.y + 1, r.right() - 1, r.y + 1, kConflictColor, 2.5);
-                line(r.x + 1, r.bottom() - 1, r.right() - 1, r.bottom() - 1, kConflictColor, 2.5);
-                line(r.x + 1, r.y + 1, r.x + 1, r.bottom() - 1, kConflictColor, 2.5);
-                line(r.right() - 1, r.y + 1, r.right() - 1, r.bottom() - 1, kConflictColor, 2.5);
-            }
+        chunkgrid::frameConflicts(m_d);
     }
 
     // Hit-test grids (panel position -> cells) and the thread index.
     void index() {
-        for (DiagramPanel& p : m_d.panels) {
-            std::vector<std::vector<std::uint32_t>> at(static_cast<std::size_t>(p.rows * p.cols));
-            for (std::uint32_t i = p.firstCell; i < p.firstCell + p.cellCount; ++i) {
-                const DiagramCell& c = m_d.cells[i];
-                for (int col = c.col; col <= c.colLast; ++col)
-                    at[static_cast<std::size_t>(c.row * p.cols + col)].push_back(i);
-            }
-            p.gridOffsets.assign(1, 0);
-            for (const auto& cells : at) {
-                p.gridCells.insert(p.gridCells.end(), cells.begin(), cells.end());
-                p.gridOffsets.push_back(static_cast<std::uint32_t>(p.gridCells.size()));
-            }
-        }
+        chunkgrid::indexGrids(m_d);
         rebuildHoverIndex(m_d);
     }
 
