@@ -60,6 +60,18 @@ void frame(Diagram& d, const RectF& grid, int rows, double cellHeight, int ctaRo
     }
 }
 
+// The title and caption lines at the top left; returns where the panels start.
+double titleAndCaption(Diagram& d) {
+    const DiagramMetrics& mt = d.metrics;
+    double y = mt.margin + mt.titleFont;
+    addText(d, mt.margin, y, d.title, mt.titleFont, TextRole::Title, TextAnchor::Start, true);
+    for (const std::string& line : d.caption) {
+        y += mt.noteFont + 6;
+        addText(d, mt.margin, y, line, mt.noteFont, TextRole::Caption);
+    }
+    return y + mt.gap;
+}
+
 // The cell of `e` in a panel of `epc` elements per grid cell, drawn lower bits left.
 DiagramCell makeCell(const Diagram& d, const DiagramPanel& p, std::uint16_t panel, const TmemElement& e,
                      const tmem::Holder* holder, int row, int col, int slot, int epc, Palette palette) {
@@ -565,13 +577,7 @@ Diagram buildTensorMemoryDiagram(const Instruction& in, const TensorMemoryOption
 
     const DiagramMetrics& mt = d.metrics;
     const double x0 = mt.margin;
-    double y = mt.margin + mt.titleFont;
-    addText(d, x0, y, d.title, mt.titleFont, TextRole::Title, TextAnchor::Start, true);
-    for (const std::string& line : d.caption) {
-        y += mt.noteFont + 6;
-        addText(d, x0, y, line, mt.noteFont, TextRole::Caption);
-    }
-    y += mt.gap;
+    double y = titleAndCaption(d);
     const double top = y + mt.panelTitleFont;
     // Composed, the labels stay: the register panel's cells name the same elements, and the eye matches them.
     const int tmemPanel = addTmemPanel(d, g, ctas, x0, top + (o.params.access ? mt.headerFont + 6 : 0),
@@ -664,13 +670,7 @@ Diagram buildTileOverCtasDiagram(const Instruction& in, Palette palette) {
                std::string(kNotOnHardware);
     const DiagramMetrics& mt = d.metrics;
     const double x0 = mt.margin;
-    double y = mt.margin + mt.titleFont;
-    addText(d, x0, y, d.title, mt.titleFont, TextRole::Title, TextAnchor::Start, true);
-    for (const std::string& line : d.caption) {
-        y += mt.noteFont + 6;
-        addText(d, x0, y, line, mt.noteFont, TextRole::Caption);
-    }
-    y += mt.gap;
+    double y = titleAndCaption(d);
     addTmemPanel(d, g, ctas, x0, y + mt.panelTitleFont, palette, true);
     rebuildHoverIndex(d);
     return d;
