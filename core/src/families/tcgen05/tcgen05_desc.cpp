@@ -2,6 +2,7 @@
 // of Table 39, as tables.
 #include "lanemap/tcgen05_desc.hpp"
 
+#include "io/field_number.hpp"
 #include "lanemap/excerpt.hpp"
 
 #include <algorithm>
@@ -939,25 +940,6 @@ template <class Take> void forEachKeyValue(std::string_view text, std::string_vi
     }
 }
 
-// A non-negative number in decimal or 0x hex, below 2^32.
-std::uint32_t number(const std::string& key, const std::string& value) {
-    std::string digits = lower(value);
-    int base = 10;
-    if (digits.rfind("0x", 0) == 0) {
-        digits = digits.substr(2);
-        base = 16;
-    }
-    const bool ok = !digits.empty() && digits.size() <= (base == 16 ? 8u : 10u) &&
-                    std::all_of(digits.begin(), digits.end(), [&](char c) {
-                        return base == 16 ? std::isxdigit(static_cast<unsigned char>(c)) != 0
-                                          : std::isdigit(static_cast<unsigned char>(c)) != 0;
-                    });
-    const unsigned long long v = ok ? std::stoull(digits, nullptr, base) : 0;
-    if (!ok || v > 0xFFFFFFFFull)
-        throw std::invalid_argument("'" + excerpt(key + "=" + value, 48) +
-                                    "': expected a non-negative number (decimal or 0x hex) below 2^32");
-    return static_cast<std::uint32_t>(v);
-}
 } // namespace
 
 std::string_view smemKeyList() {
@@ -968,13 +950,13 @@ SmemDescriptor parseSmemDescriptor(std::string_view text) {
     SmemDescriptor d;
     forEachKeyValue(text, smemKeyList(), [&](const std::string& key, const std::string& value) {
         if (key == "start")
-            d.startAddress = number(key, value);
+            d.startAddress = detail::fieldNumber(key, value);
         else if (key == "lbo")
-            d.leadingByteOffset = number(key, value);
+            d.leadingByteOffset = detail::fieldNumber(key, value);
         else if (key == "sbo")
-            d.strideByteOffset = number(key, value);
+            d.strideByteOffset = detail::fieldNumber(key, value);
         else if (key == "base")
-            d.baseOffset = static_cast<int>(std::min<std::uint32_t>(number(key, value), 1000));
+            d.baseOffset = static_cast<int>(std::min<std::uint32_t>(detail::fieldNumber(key, value), 1000));
         else if (key == "mode") {
             const std::string m = lower(value);
             if (m == "relative")

@@ -1,6 +1,7 @@
 // wgmma shared-memory layouts and the matrix descriptor: PTX 9.1 §9.7.15.5.1.2 as arithmetic.
 #include "lanemap/smem.hpp"
 
+#include "io/field_number.hpp"
 #include "lanemap/excerpt.hpp"
 #include "lanemap/model.hpp"
 
@@ -141,25 +142,6 @@ void checkField(std::vector<DescriptorRule>& out, std::string_view name, std::ui
                                               "262144 (matrix-descriptor-encode(x) = (x & 0x3FFFF) >> 4)"});
 }
 
-// A byte count in decimal or 0x hex, below 2^32.
-std::uint32_t fieldNumber(const std::string& key, const std::string& value) {
-    std::string digits = lower(value);
-    int base = 10;
-    if (digits.rfind("0x", 0) == 0) {
-        digits = digits.substr(2);
-        base = 16;
-    }
-    const bool ok = !digits.empty() && digits.size() <= (base == 16 ? 8u : 10u) &&
-                    std::all_of(digits.begin(), digits.end(), [&](char c) {
-                        return base == 16 ? std::isxdigit(static_cast<unsigned char>(c)) != 0
-                                          : std::isdigit(static_cast<unsigned char>(c)) != 0;
-                    });
-    const unsigned long long v = ok ? std::stoull(digits, nullptr, base) : 0;
-    if (!ok || v > 0xFFFFFFFFull)
-        throw std::invalid_argument("'" + excerpt(key + "=" + value, 48) +
-                                    "': expected a non-negative number (decimal or 0x hex) below 2^32");
-    return static_cast<std::uint32_t>(v);
-}
 } // namespace
 
 std::vector<DescriptorRule> checkDescriptor(const MatrixDescriptor& d) {
@@ -208,13 +190,13 @@ MatrixDescriptor parseDescriptorFields(std::string_view text) {
         if (!seen.insert(key).second)
             throw std::invalid_argument("'" + excerpt(key, 32) + "' is given twice; give each key once");
         if (key == "start")
-            d.startAddress = fieldNumber(key, value);
+            d.startAddress = detail::fieldNumber(key, value);
         else if (key == "lbo")
-            d.leadingByteOffset = fieldNumber(key, value);
+            d.leadingByteOffset = detail::fieldNumber(key, value);
         else if (key == "sbo")
-            d.strideByteOffset = fieldNumber(key, value);
+            d.strideByteOffset = detail::fieldNumber(key, value);
         else if (key == "base")
-            d.baseOffset = static_cast<int>(std::min<std::uint32_t>(fieldNumber(key, value), 1000));
+            d.baseOffset = static_cast<int>(std::min<std::uint32_t>(detail::fieldNumber(key, value), 1000));
         else if (key == "swizzle") {
             const std::optional<Swizzle> s = parseSwizzle(value);
             if (!s)
