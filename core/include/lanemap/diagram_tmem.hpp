@@ -35,6 +35,9 @@ struct TensorMemoryOptions {
     Params params;
     Palette palette = Palette::Default;
     bool extras = true; // scale factors (block-scaled kinds), metadata (.sp)
+    // Cells a caller appends afterwards (each CTA's A and B in shared memory), reserved with the Tensor
+    // Memory cells so that the 65,536 of an m256 are not moved when they come.
+    std::size_t spareCells = 0;
 };
 
 // The block scale a view draws for `shape`: the options' or the kind's default; nullopt for a kind without

@@ -575,6 +575,14 @@ Diagram buildTensorMemoryDiagram(const Instruction& in, const TensorMemoryOption
     g.source =
         (a ? "A(m,k): " : "D(m,n): ") + layoutLine(rec, in.section) + "; " + std::string(kNotOnHardware);
 
+    TensorMemoryExtras extras;
+    if (o.extras)
+        extras = tensorMemoryExtras(shape, o.params.blockScale);
+    std::size_t cells = g.elements.size() * (o.params.access ? 2 : 1) + o.spareCells; // register panel
+    for (const Grid& extra : extras.grids)
+        cells += extra.elements.size();
+    d.cells.reserve(cells);
+
     const DiagramMetrics& mt = d.metrics;
     const double x0 = mt.margin;
     double y = titleAndCaption(d);
@@ -595,7 +603,6 @@ Diagram buildTensorMemoryDiagram(const Instruction& in, const TensorMemoryOption
         }
     }
     if (o.extras) { // under the operand, in either view; what the tables cannot draw is a finding line
-        TensorMemoryExtras extras = tensorMemoryExtras(shape, o.params.blockScale);
         for (std::string& f : extras.findings) { // one line each under what is drawn so far
             const double lineY = d.height - mt.margin + mt.noteFont + 10;
             addText(d, x0, lineY, f, mt.noteFont, TextRole::Caption);

@@ -106,7 +106,12 @@ bool exportTensorMemory(const Instruction& in, ExportFormat format, const Export
             return true;
         case ExportFormat::Svg: {
             // D (or A) in Tensor Memory, then each CTA's A and B in its shared memory.
-            Diagram diagram = buildTensorMemoryDiagram(in, options.palette);
+            // Every CTA part's cells reserved with D's: appended into a full vector, the 65,536 Tensor
+            // Memory cells of an m256 were moved (4.7 MB).
+            TensorMemoryOptions o = viewOptionsOf(in.params);
+            o.palette = options.palette;
+            o.spareCells = detail::ctaSharedMemoryCellCount(in);
+            Diagram diagram = buildTensorMemoryDiagram(in, o);
             detail::appendCtaSharedMemory(diagram, in, options.palette);
             document = toSvg(diagram);
             return true;

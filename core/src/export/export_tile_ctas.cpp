@@ -157,16 +157,17 @@ bool exportTileOverCtas(const Instruction& in, ExportFormat format, const Export
     }
 }
 
+std::size_t ctaSharedMemoryCellCount(const Instruction& in) {
+    std::size_t cells = 0;
+    for (const Operand operand : {Operand::A, Operand::B})
+        if (const std::optional<CtaParts> parts = ctaParts(in, operand))
+            cells += static_cast<std::size_t>(parts->ctas) * sharedMemoryCellCount(parts->part, {});
+    return cells;
+}
+
 void appendCtaSharedMemory(Diagram& d, const Instruction& in, Palette palette) {
     SharedMemoryDiagramOptions o;
     o.palette = palette;
-    // Every part's cells reserved at once: appended one part at a time, the 65,536 Tensor Memory cells of an
-    // m256 were copied four times (4.7 MB each).
-    std::size_t more = 0;
-    for (const Operand operand : {Operand::A, Operand::B})
-        if (const std::optional<CtaParts> parts = ctaParts(in, operand))
-            more += static_cast<std::size_t>(parts->ctas) * sharedMemoryCellCount(parts->part, o);
-    d.cells.reserve(d.cells.size() + more);
     for (const Operand operand : {Operand::A, Operand::B})
         lanemap::appendCtaSharedMemory(d, in, operand, o);
 }

@@ -17,6 +17,8 @@ bool exportTileOverCtas(const Instruction& instruction, ExportFormat format, con
 // Under a tcgen05.mma's Tensor Memory picture, each CTA's part of A and of B in its shared memory (the
 // family's sharedOperand: with cta_group::2 CTA c holds rows c M/2.. of A and columns c N/2.. of B), titled
 // and tooltipped with the CTA. Nothing for an instance that reads no operand through a descriptor.
+// `diagram` is expected to have reserved ctaSharedMemoryCellCount(instruction) cells beyond its own.
 void appendCtaSharedMemory(Diagram& diagram, const Instruction& instruction, Palette palette);
+std::size_t ctaSharedMemoryCellCount(const Instruction& instruction);
 
 } // namespace lanemap::detail
