@@ -3,7 +3,8 @@
 #   tools/cute_bench/run.sh CUTLASS_DIR [OUT]     (OUT default build/cute_bench; the table is OUT/table.md)
 # Needs a built lanemap (build/, `ninja -C build lanemap-cli lanemap_core`), g++, python3 and CUDA's headers
 # (CUDA_HOME, default /usr/local/cuda: CuTe includes CCCL). Knobs: PAIRS (whole-process pairs, 30), TRIALS
-# (in-process trials, 7).
+# (in-process trials, 7), LANEMAP_BUILD (the build measured, default build/), PREBUILT=1 (use the two figure
+# programs already in OUT/bin: measuring on a machine without the headers or zlib's development files).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cutlass=${1:?usage: run.sh CUTLASS_DIR [OUT]}
@@ -11,16 +12,21 @@ out=$(mkdir -p "${2:-$root/build/cute_bench}" && cd "${2:-$root/build/cute_bench
 cuda=${CUDA_HOME:-/usr/local/cuda}
 pairs=${PAIRS:-30} trials=${TRIALS:-7}
 here=$root/tools/cute_bench
-cli=$root/build/app/lanemap-cli
+build=${LANEMAP_BUILD:-$root/build}
+cli=$build/app/lanemap-cli
 [ -x "$cli" ] || { echo "no $cli: build lanemap first" >&2; exit 2; }
-[ -d "$cutlass/include/cute" ] || { echo "no CuTe headers in $cutlass/include" >&2; exit 2; }
 
 inc=(-I"$cutlass/include" -I"$cuda/include")
 [ -d "$cuda/include/cccl" ] && inc+=(-I"$cuda/include/cccl")
 mkdir -p "$out/bin" "$out/files" "$out/raw"
-g++ -O2 -std=c++17 "${inc[@]}" "$here/cute_figure.cpp" -o "$out/bin/cute-figure"
-g++ -O2 -std=c++20 -I"$root/core/include" "$here/lanemap_figure.cpp" "$root/build/core/liblanemap_core.a" -lz \
-    -o "$out/bin/lanemap-figure"
+if [ "${PREBUILT:-0}" = 1 ]; then
+    [ -x "$out/bin/cute-figure" ] && [ -x "$out/bin/lanemap-figure" ] || { echo "PREBUILT=1: no programs in $out/bin" >&2; exit 2; }
+else
+    [ -d "$cutlass/include/cute" ] || { echo "no CuTe headers in $cutlass/include" >&2; exit 2; }
+    g++ -O2 -std=c++17 "${inc[@]}" "$here/cute_figure.cpp" -o "$out/bin/cute-figure"
+    g++ -O2 -std=c++20 -I"$root/core/include" "$here/lanemap_figure.cpp" "$build/core/liblanemap_core.a" -lz \
+        -o "$out/bin/lanemap-figure"
+fi
 
 # name | lanemap spec | in-process repetitions per trial
 figures=(
@@ -29,7 +35,9 @@ figures=(
   "m64n256k16|wgmma.m64n256k16.f16|10"
   "tcgen05-m256|tcgen05.mma.cta_group::2.kind::f16.m256|5"
 )
-{ date -u +%FT%TZ; uname -srm; echo "cores: $(nproc)"; uptime; g++ --version | head -1
+{ date -u +%FT%TZ; uname -srm; echo "cores: $(nproc)"; grep -m1 'model name' /proc/cpuinfo || true; uptime
+  g++ --version | head -1
+  /usr/bin/time -f 'lanemap start-up (--version): peak %M KiB, %R minor page faults' "$cli" --version >/dev/null
   git -C "$root" log -1 --format='lanemap %h %s'; git -C "$cutlass" log -1 --format='cutlass %h %s' 2>/dev/null || true
 } > "$out/raw/env.txt"
 
