@@ -37,8 +37,10 @@ figures=(
 )
 { date -u +%FT%TZ; uname -srm; echo "cores: $(nproc)"; grep -m1 'model name' /proc/cpuinfo || true; uptime
   g++ --version | head -1
-  /usr/bin/time -f 'lanemap start-up (--version): peak %M KiB, %R minor page faults' "$cli" --version >/dev/null
-  git -C "$root" log -1 --format='lanemap %h %s'; git -C "$cutlass" log -1 --format='cutlass %h %s' 2>/dev/null || true
+  if [ -x /usr/bin/time ]; then
+      /usr/bin/time -f 'lanemap start-up (--version): peak %M KiB, %R minor page faults' "$cli" --version 2>&1 >/dev/null
+  fi
+  git -C "$root" log -1 --format='lanemap %h %s' 2>/dev/null || echo "lanemap: $root is not a git checkout"; git -C "$cutlass" log -1 --format='cutlass %h %s' 2>/dev/null || true
 } > "$out/raw/env.txt"
 
 rm -f "$out/raw/inprocess.jsonl"
