@@ -337,6 +337,8 @@
     c.lane = c.thread % 32;
     // Memory panels carry the key their view colours by (a chunk's bank group): lane colours show it.
     c.key = p.keys ? p.keys[ref[1]] : undefined;
+    // A tiled copy's cells carry their own colour: the warp that moves the row, a phase conflicted or not.
+    c.fill = p.fills ? p.fills[ref[1]] : undefined;
     c.drawn = !p.bare && p.labels[ref[1]] !== "";
     c.marked = p.marked ? p.marked[ref[1]] === 1 : false;
     c.label = c.drawn ? p.labels[ref[1]] : "";
@@ -364,8 +366,16 @@
   /** @param {any} c */
   function colors(c) {
     if (lanes && !lanes.has(c.thread)) return [DIM_FILL, DIM_TEXT];
+    if (c.fill) return [c.fill, textOn(c.fill)];
     const table = colorTable();
     return table[colorKey(c) % table.length];
+  }
+  // Dark text on a light fill, white on a dark one (the SVG writer's labelColorOn).
+  /** @param {string} fill #rrggbb @returns {string} */
+  function textOn(fill) {
+    const v = parseInt(fill.slice(1), 16);
+    const luma = 0.299 * (v >> 16) + 0.587 * ((v >> 8) & 255) + 0.114 * (v & 255);
+    return luma < 140 ? "#fff" : "#111";
   }
   /** @param {number} size @param {boolean|number} bold @param {boolean|number} mono */
   function font(size, bold, mono) { return (bold ? "bold " : "") + size + "px " + (mono ? MONO : SANS); }
@@ -635,6 +645,25 @@
     t.className = "title";
     t.textContent = title;
     el.appendChild(t);
+    const copy = d.panels.find(function (/** @type {any} */ p) { return p.kind === "copy" && p.labels; });
+    if (copy) { // a tiled copy: one colour a warp, as the cells have them (label w<warp>#<instruction> b<banks>)
+      t.textContent = "colour = the warp that moves the row; label w<warp>#<instruction> b<banks>; the phase table's red cells are bank conflicts";
+      /** @type {Map<number, string>} */
+      const warps = new Map();
+      for (let i = 0; i < copy.labels.length; ++i) {
+        const m = /^w(\d+)#/.exec(copy.labels[i]);
+        if (m && !warps.has(Number(m[1]))) warps.set(Number(m[1]), copy.fills[i]);
+      }
+      for (const [w, fill] of Array.from(warps).sort(function (a, b) { return a[0] - b[0]; })) {
+        const e = document.createElement("span");
+        const i = document.createElement("i");
+        i.style.background = fill;
+        e.appendChild(i);
+        e.appendChild(document.createTextNode("warp " + w));
+        el.appendChild(e);
+      }
+      return;
+    }
     if (keys.length > 64) return; // a chunk or TMEM view: every cell its own key
     for (const k of keys) {
       const e = document.createElement("span");
@@ -942,7 +971,8 @@
     /** @type {HTMLSelectElement} */ ($("major")).value = o.major;
     /** @type {HTMLSelectElement} */ ($("swizzle")).value = o.swizzle;
     /** @type {HTMLSelectElement} */ ($("zoom")).value = o.zoom;
-    $("tileBox").hidden = $("permBox").hidden = !shown.takes.tile;
+    // A tile: of the atom (its layout), or in the bank view the tiled copy feeding it (with feeds).
+    $("tileBox").hidden = $("permBox").hidden = !shown.takes.tile && shown.view !== "banks";
     showWords();
     $("accessBox").hidden = !shown.takes.access;
     $("storeBox").hidden = !shown.takes.store;

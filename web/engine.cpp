@@ -24,6 +24,7 @@
 #include "lanemap/svg.hpp"
 #include "lanemap/tcgen05_desc.hpp"
 #include "lanemap/tile.hpp"
+#include "lanemap/tiled_copy.hpp"
 #include "lanemap/tmem.hpp"
 #include "lanemap/version.hpp"
 
@@ -85,6 +86,9 @@ struct Request {
     View view = View::Layout;
     std::string banksPlacement; // the banks view: the tile's placement, as `banks --smem` reads it
     std::string feeds; // the banks view: the mma operand the move's registers must be (`banks --feeds`)
+    // The banks view with a tile (atoms, perm): the tiled copy of the feeds' operand over the whole tile, as
+    // `banks MOVE --feeds SPEC:OPERAND --atom-layout ...` (the tile is the consumer's, not the move's).
+    std::optional<tile::TileLayout> copyTile;
     std::optional<Selection> compare; // the compare view: the instruction drawn beside it
     Operand feedOperand = Operand::A; // a box compared with its reader: the operand the reader reads it as
 };
@@ -188,6 +192,14 @@ Request readRequest(std::string_view spec, std::string_view optionText) {
         params.tile = tile::parseTileLayout(atoms.empty() ? "(1,1,1)" : atoms, perm, error);
         if (!params.tile)
             throw std::invalid_argument(error);
+        if (request.view == View::Banks) {
+            if (request.feeds.empty())
+                throw std::invalid_argument("a tile in the bank view is a tiled copy: give feeds, the tiled "
+                                            "MMA's operand it moves (ldmatrix: A or B, e.g. "
+                                            "feeds=mma.m16n8k16.f16:A; stmatrix: C or D)");
+            request.copyTile = std::move(params.tile);
+            params.tile.reset();
+        }
     }
     if (const std::string error = validate(request.selection); !error.empty())
         throw std::invalid_argument(error);
@@ -389,7 +401,24 @@ std::vector<Diagram> picturesOf(const Instruction& in, const Request& request, j
                     "feeds '" + excerpt(request.feeds) +
                     "' is not SPEC:OPERAND (e.g. mma.m16n8k16.f16:A; ldmatrix loads A "
                     "or B, stmatrix stores C or D)");
-            const Selection consumer = readSpec(request.feeds.substr(0, colon));
+            Selection consumer = readSpec(request.feeds.substr(0, colon));
+            if (request.copyTile) { // the whole tile's copy, one Diagram (buildTiledCopyDiagram)
+                consumer.params.tile = request.copyTile;
+                if (const std::string why = validate(consumer); !why.empty())
+                    throw std::invalid_argument(why);
+                const std::shared_ptr<const Instruction> tile = instantiate(consumer);
+                const std::optional<tiled_copy::Result> copy =
+                    tiled_copy::analyze(in, *tile, *operand, *placement, error);
+                if (!copy)
+                    throw std::invalid_argument(error);
+                feedVerdict = {{"consumer", tile::nameOf(*tile) + ":" + std::string(toString(*operand))},
+                               {"mismatches", copy->mismatches},
+                               {"slots", copy->slots.size()},
+                               {"report", tiled_copy::toText(*copy)}};
+                std::vector<Diagram> out;
+                out.push_back(buildTiledCopyDiagram(*copy));
+                return out;
+            }
             const Instruction& consumerInstruction = Catalog::instance().instruction(*consumer.variant);
             feed = banks::checkFeed(in, consumerInstruction, *operand, *placement, error);
             if (!feed)

@@ -23,6 +23,7 @@
 #include "lanemap/spec.hpp"
 #include "lanemap/tcgen05_desc.hpp"
 #include "lanemap/tile.hpp"
+#include "lanemap/tiled_copy.hpp"
 #include "lanemap/tmem.hpp"
 
 #include <gtest/gtest.h>
@@ -468,6 +469,76 @@ TEST_F(Web, BankViewFeedsOverlaySaysWhetherTheRegistersAreTheOperand) {
     ASSERT_TRUE(open("#ldmatrix.m8n8.x4.b16?view=banks&feeds=mma.m16n8k17.f16:A"));
     EXPECT_NE(data("error").find(parseSpec("mma.m16n8k17.f16", Catalog::instance()).error), std::string::npos)
         << data("error");
+}
+
+// The whole tiled copy of a tile's operand in the bank view, as `lanemap-cli banks MOVE --feeds SPEC:OPERAND
+// --atom-layout ... --format svg` draws it (buildTiledCopyDiagram).
+tiled_copy::Result tiledCopy(const std::string& move, const std::string& consumer, const std::string& atoms,
+                             Operand operand, const std::string& smem) {
+    std::string error;
+    Selection s{Catalog::instance().variant(consumer), {}};
+    s.params.tile = tile::parseTileLayout(atoms, "", error);
+    EXPECT_TRUE(s.params.tile) << error;
+    const std::shared_ptr<const Instruction> tile = instantiate(s);
+    const std::optional<banks::Placement> placement = banks::parsePlacement(smem, error);
+    EXPECT_TRUE(placement) << error;
+    std::optional<tiled_copy::Result> r =
+        tiled_copy::analyze(*Catalog::instance().variant(move), *tile, operand, *placement, error);
+    if (!r)
+        throw std::runtime_error(move + " feeding " + consumer + ": " + error);
+    return *r;
+}
+
+TEST_F(Web, BankViewWithATileDrawsTheWholeTiledCopy) {
+    const tiled_copy::Result a =
+        tiledCopy("ldmatrix.m8n8.x4.b16", "mma.m16n8k16.f16", "(2,2,1)", Operand::A, "row-major");
+    ASSERT_EQ(a.mismatches, 0);
+    ASSERT_GT(a.excessive(), 0); // pitch 32 B: every phase 2-way
+    ASSERT_TRUE(open("#ldmatrix.m8n8.x4.b16?view=banks&feeds=mma.m16n8k16.f16:A&smem=row-major"));
+    // The tile typed into the bank view's own field: the address holds it, the picture is the whole copy.
+    EXPECT_EQ(browser().evaluate("document.getElementById('tileBox').hidden"), false);
+    browser().evaluate("(function(){const s=document.getElementById('atoms'); s.value='(2,2,1)';"
+                       "s.dispatchEvent(new Event('change'));})()");
+    EXPECT_NE(hash().find("atoms=(2,2,1)"), std::string::npos) << hash();
+    EXPECT_EQ(data("error"), "");
+    EXPECT_EQ(browser().evaluate("lanemapApp.cellCount()").get<std::size_t>(),
+              buildTiledCopyDiagram(a).cells.size());
+    const std::string verdict = text("feedVerdict");
+    EXPECT_NE(verdict.find("every register slot holds what the operand wants"), std::string::npos) << verdict;
+    const std::string report = tiled_copy::toText(a);
+    EXPECT_NE(verdict.find("Feeds mma.m16n8k16.f16 tile 32x16x16 (atom layout (2,2,1)):A"), std::string::npos)
+        << verdict;
+    EXPECT_NE(verdict.find("banks: " + std::to_string(a.wavefronts) + " wavefronts (ideal " +
+                           std::to_string(a.idealWavefronts)),
+              std::string::npos)
+        << verdict << " lacks the totals of " << report;
+    // One colour a warp, named in the legend as the cells have them.
+    const std::string legend = text("legend");
+    for (int w = 0; w < a.warps; ++w)
+        EXPECT_NE(legend.find("warp " + std::to_string(w)), std::string::npos) << legend;
+    EXPECT_NE(legend.find("the warp that moves the row"), std::string::npos) << legend;
+
+    // Without .trans a row-major B is loaded transposed: the mismatching slots counted.
+    const tiled_copy::Result b =
+        tiledCopy("ldmatrix.m8n8.x2.b16", "mma.m16n8k16.f16", "(2,2,1)", Operand::B, "row-major");
+    ASSERT_GT(b.mismatches, 0);
+    ASSERT_TRUE(
+        open("#ldmatrix.m8n8.x2.b16?view=banks&feeds=mma.m16n8k16.f16:B&smem=row-major&atoms=(2,2,1)"));
+    EXPECT_EQ(data("error"), "");
+    EXPECT_EQ(browser().evaluate("lanemapApp.cellCount()").get<std::size_t>(),
+              buildTiledCopyDiagram(b).cells.size());
+    EXPECT_NE(text("feedVerdict")
+                  .find("MISMATCH in " + std::to_string(b.mismatches) + " of " +
+                        std::to_string(b.slots.size()) + " register slots"),
+              std::string::npos)
+        << text("feedVerdict");
+
+    // Bad input: a tile without the operand it feeds, a tile the copy cannot take.
+    ASSERT_TRUE(open("#ldmatrix.m8n8.x4.b16?view=banks&atoms=(2,2,1)"));
+    EXPECT_NE(data("error").find("a tile in the bank view is a tiled copy: give feeds"), std::string::npos)
+        << data("error");
+    ASSERT_TRUE(open("#ldmatrix.m8n8.x4.b16?view=banks&feeds=mma.m16n8k16.f16:A&atoms=(8,8,1)"));
+    EXPECT_NE(data("error").find("a CTA has at most 1024"), std::string::npos) << data("error");
 }
 
 TEST_F(Web, DescriptorsDecodeAsTheEngineReadsThem) {

@@ -152,7 +152,8 @@ void panel(std::string& out, const Diagram& d, const DiagramPanel& p, bool tips,
     out += "{\"operand\":";
     jsString(out, p.name);
     out += ",\"kind\":";
-    jsString(out, p.kind == PanelKind::Metadata ? "metadata" : "operand");
+    const bool copy = p.kind == PanelKind::CopyTile || p.kind == PanelKind::CopyPhases;
+    jsString(out, p.kind == PanelKind::Metadata ? "metadata" : copy ? "copy" : "operand");
     out += ",\"matrix\":";
     integer(out, p.matrix);
     out += ",\"title\":";
@@ -199,6 +200,16 @@ void panel(std::string& out, const Diagram& d, const DiagramPanel& p, bool tips,
             integer(out, d.cells[i].colorKey);
         }
     }
+    if (copy) {
+        // A tiled copy's cells carry their own colours (the warp that moves a row; a phase conflicted or
+        // not): the page paints them as the SVG does.
+        out += "],\"fills\":[";
+        for (std::size_t i = p.firstCell; i < end; ++i) {
+            if (i != p.firstCell)
+                out += ',';
+            hex(out, d.cells[i].fill);
+        }
+    }
     const bool bare = p.labels == CellLabels::None;
     if (!bare) {
         // A cell that draws no label (DiagramPanel::labels) has "" here, and the page names it by its
@@ -237,7 +248,10 @@ void diagram(std::string& out, const Diagram& d, const Diagram* first, bool tips
     number(out, d.width);
     double height = d.height;
     // The legend is drawn by the page (it follows colour-by): the canvas ends above it.
-    if (!d.legends.empty())
+    // (A legend above the panels, as a tiled copy's, leaves its band empty.)
+    if (!d.legends.empty() && std::none_of(d.panels.begin(), d.panels.end(), [&](const DiagramPanel& p) {
+            return p.bounds.y > d.legends.front().bounds.y;
+        }))
         height = std::min(height, d.legends.front().bounds.y);
     out += ",\"height\":";
     number(out, height);
