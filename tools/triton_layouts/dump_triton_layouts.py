@@ -284,16 +284,21 @@ def main():
     lines.append(f"# Triton {triton.__version__} shared-memory encodings of wgmma operands (offset -> [dim0, dim1])")
     lines.extend(shared)
     failed += shared_failed
+    emit(lines)
+    return 1 if failed else 0
+
+
+def emit(lines):
+    """The lines into the file named on the command line, or to standard output. Written whole, then renamed:
+    a failed run leaves the file that was there."""
     text = "\n".join(lines) + "\n"
     if len(sys.argv) == 2:
-        # Written whole, then renamed: a failed run leaves the file that was there.
         out = sys.argv[1]
         with open(out + ".tmp", "w") as f:
             f.write(text)
         os.replace(out + ".tmp", out)
     else:
         sys.stdout.write(text)
-    return 1 if failed else 0
 
 
 if __name__ == "__main__":

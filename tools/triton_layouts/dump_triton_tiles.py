@@ -13,7 +13,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from dump_triton_layouts import attribute, gl, to_linear_layout, triton  # noqa: E402
+from dump_triton_layouts import attribute, emit, gl, to_linear_layout, triton  # noqa: E402
 
 # CuTe numbers the atoms of (2,2,1) M first (stride (1,2,0)); (2,2,1):(2,1,0) numbers them N first.
 BOTH_ORDERS = ["(2,2,1)", "(2,2,1):(2,1,0)"]
@@ -70,14 +70,7 @@ def main():
         warps = getattr(layout, "warps_per_cta", None) or getattr(getattr(layout, "parent", None), "warps_per_cta", "")
         lines.append(f"# warps_per_cta = {list(warps)}, shape = {shape}")
         lines.append(f"{claim}\t{atom}\t{permutation}\t{text}")
-    text = "\n".join(lines) + "\n"
-    if len(sys.argv) == 2:
-        out = sys.argv[1]  # written whole, then renamed: a failed run leaves the file that was there
-        with open(out + ".tmp", "w") as f:
-            f.write(text)
-        os.replace(out + ".tmp", out)
-    else:
-        sys.stdout.write(text)
+    emit(lines)
     return 1 if failed else 0
 
 
