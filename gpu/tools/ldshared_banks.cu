@@ -46,7 +46,9 @@ __global__ void bankKernel(const std::uint32_t* offsets, int iterations, std::ui
 #pragma unroll 8
     for (int i = 0; i < iterations; ++i) {
         once<bytes>(a, r);
-        acc += r[0] + r[bytes / 4 - 1]; // every result used: an unused load may be dropped
+#pragma unroll
+        for (int j = 0; j < bytes / 4; ++j) // every register used: an unused load (or part) may be dropped
+            acc += r[j];
         a += zero;
     }
     const long long stop = clock64();
