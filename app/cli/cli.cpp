@@ -9,6 +9,7 @@
 #include "cli_tcgen05.hpp"
 #include "cli_timing.hpp"
 
+#include "lanemap/banks.hpp"
 #include "lanemap/catalog.hpp"
 #include "lanemap/excerpt.hpp"
 #include "lanemap/export.hpp"
@@ -326,7 +327,8 @@ queryInstance(const std::string& text, const std::optional<tile::TileLayout>& ti
 // probe SPEC --atom-layout ... --permutation ...: a tile run by the tiled-mma or tiled-wgmma method
 // (docs/tiles.md#proof).
 int cmdProbeTile(const std::string& spec, const tile::TileLayout& tileLayout, gpu::TileLoad load,
-                 const std::optional<std::string>& jsonOption, std::ostream& out, std::ostream& err) {
+                 const gpu::TileStaging& staging, const std::optional<std::string>& jsonOption,
+                 std::ostream& out, std::ostream& err) {
     const std::shared_ptr<const Instruction> tile = queryInstance(spec, tileLayout, err);
     if (!tile)
         return Usage;
@@ -346,7 +348,8 @@ int cmdProbeTile(const std::string& spec, const tile::TileLayout& tileLayout, gp
             : load == gpu::TileLoad::SharedLoad ? " (A and B loaded by ld.shared from shared memory)"
                                                 : "")
         << " on " << availability.device.name << " (sm_" << availability.device.sm << ")\n";
-    const ProbeReport report = gpu::probeTile(*tile, load); // dated, with the device and lanemap's version
+    // dated, with the device and lanemap's version
+    const ProbeReport report = gpu::probeTile(*tile, load, staging);
     const ProbeResult& r = report.results.front();
     out << r.verdict << '\t' << r.spec << '\t' << r.cellsChecked << " cells";
     if (r.cellsMismatched)
@@ -1009,7 +1012,8 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
     bool probeAllVariants = false;
     bool probeTiming = false;
     std::string probeFamily;
-    std::string probeCopy; // --copy direct|ldmatrix: how a tile's A and B reach the registers
+    std::string probeCopy;                // --copy direct|ldmatrix: how a tile's A and B reach the registers
+    std::optional<std::string> probeSmem; // --smem: the ld.shared copy's staging (pad, swizzle)
     auto* probe = subcommand("probe", "Run the real instructions on the GPU and compare every cell");
     if (named(probe)) {
         probe->add_option("spec", probeSpec, "Spec or PTX instruction");
@@ -1028,6 +1032,10 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         probe->add_option("--copy", probeCopy,
                           "With --atom-layout: how A and B reach the registers, direct (default), ldmatrix "
                           "or ld.shared (the tiled copies from shared memory, docs/tiles.md#tiled-copy)");
+        probe->add_option("--smem", probeSmem,
+                          "With --copy ld.shared: how A (row-major) and B (col-major), K-major both, are "
+                          "staged: pad=BYTES, swizzle=B,M,S or mode=32B|64B|128B, as banks --smem writes "
+                          "them (e.g. swizzle=3,3,3)");
     }
 
     BanksRequest banksRequest;
@@ -1459,11 +1467,39 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
                 << "'; valid: direct, ldmatrix, ld.shared\n";
             return Usage;
         }
+        gpu::TileStaging staging;
+        if (probeSmem) {
+            if (probeCopy != "ld.shared") {
+                err << "lanemap-cli: probe --smem stages A and B for the ld.shared copy; give --copy "
+                       "ld.shared\n";
+                return Usage;
+            }
+            std::string error;
+            const std::optional<banks::Placement> p = banks::parsePlacement(*probeSmem, error);
+            if (!p) {
+                err << "lanemap-cli: probe " << error << '\n';
+                return Usage;
+            }
+            if (p->major != banks::TileMajor::Row || p->pitchBytes || p->start || p->tileRows ||
+                p->tileCols) {
+                err << "lanemap-cli: probe --smem '" << excerpt(*probeSmem)
+                    << "': the kernel stages A row-major and B col-major (K-major both; a register's two "
+                       "halves are k and k + 1), each line right after the previous one's pad, A at byte 0 "
+                       "and B at the next 1024; valid: pad=BYTES, swizzle=B,M,S, mode=32B|64B|128B\n";
+                return Usage;
+            }
+            staging = {p->padBytes, p->cute, p->mode};
+        }
         return cmdProbeTile(probeSpec, *tileLayout,
                             probeCopy == "ldmatrix"    ? gpu::TileLoad::Ldmatrix
                             : probeCopy == "ld.shared" ? gpu::TileLoad::SharedLoad
                                                        : gpu::TileLoad::Direct,
-                            jsonPath, out, err);
+                            staging, jsonPath, out, err);
+    }
+    if (probe->parsed() && probeSmem) {
+        err << "lanemap-cli: probe --smem stages a tile's A and B for --copy ld.shared; give the tile "
+               "(--atom-layout, --permutation) and --copy ld.shared\n";
+        return Usage;
     }
     if (probe->parsed() && !probeCopy.empty()) {
         err << "lanemap-cli: --copy says how a tile's A and B reach the registers; give the tile "

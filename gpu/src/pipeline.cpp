@@ -134,6 +134,19 @@ Interpretation interpretOn(Device& device, const Variant& v) {
 }
 
 namespace {
+// "pad 16 B, Swizzle<3,3,3>": what the result's spec adds for a staging other than the plain one.
+std::string stagingText(const TileStaging& s) {
+    std::string out;
+    if (s.padBytes)
+        out = "pad " + std::to_string(s.padBytes) + " B";
+    if (s.cute)
+        out += (out.empty() ? "" : ", ") + std::string("Swizzle<") + std::to_string(s.cute->b) + "," +
+               std::to_string(s.cute->m) + "," + std::to_string(s.cute->s) + ">";
+    else if (s.mode != smem::Swizzle::None)
+        out += (out.empty() ? "" : ", ") + std::string(smem::toString(s.mode)) + " swizzle";
+    return out;
+}
+
 // The tile method by where the atom's B lives: held in registers (mma) or read from shared memory through a
 // descriptor (the atom's family places a shared-memory operand: wgmma).
 const char* tileMethodOf(const Instruction& tile) {
@@ -141,7 +154,8 @@ const char* tileMethodOf(const Instruction& tile) {
 }
 } // namespace
 
-Interpretation interpretTileOn(Device& device, const Instruction& tile, TileLoad load) {
+Interpretation interpretTileOn(Device& device, const Instruction& tile, TileLoad load,
+                               const TileStaging& staging) {
     Interpretation out;
     const char* name = tileMethodOf(tile);
     const ProbeMethod* method = probeMethodNamed(name);
@@ -167,7 +181,9 @@ Interpretation interpretTileOn(Device& device, const Instruction& tile, TileLoad
     const std::unique_ptr<PlannedProbe> plan =
         load == TileLoad::Ldmatrix ? std::make_unique<tiledmma::TiledMmaProbe>(tile, tiledmma::Copy::Ldmatrix)
         : load == TileLoad::SharedLoad
-            ? std::make_unique<tiledmma::TiledMmaProbe>(tile, tiledmma::Copy::SharedLoad)
+            ? std::make_unique<tiledmma::TiledMmaProbe>(
+                  tile, tiledmma::Copy::SharedLoad,
+                  tiledmma::SharedLoadCopy{0, 0, staging.padBytes, staging.cute, staging.mode})
             : method->plan(tile);
     const double planned = since(start);
     addSeconds(timeSums().plan, planned);
@@ -175,16 +191,19 @@ Interpretation interpretTileOn(Device& device, const Instruction& tile, TileLoad
     out.result.spec = tile::nameOf(tile) + (load == TileLoad::Ldmatrix     ? " loaded by ldmatrix"
                                             : load == TileLoad::SharedLoad ? " loaded by ld.shared"
                                                                            : "");
+    if (load == TileLoad::SharedLoad &&
+        (staging.padBytes || staging.cute || staging.mode != smem::Swizzle::None))
+        out.result.spec += " (" + stagingText(staging) + ")";
     return out;
 }
 
-ProbeReport probeTile(const Instruction& tile, TileLoad load) {
+ProbeReport probeTile(const Instruction& tile, TileLoad load, const TileStaging& staging) {
     ProbeReport report;
     report.lanemapVersion = LANEMAP_VERSION;
     report.date = isoNow();
     Device& device = localDevice();
     report.device = device.info();
-    report.results.push_back(std::move(interpretTileOn(device, tile, load).result));
+    report.results.push_back(std::move(interpretTileOn(device, tile, load, staging).result));
     return report;
 }
 

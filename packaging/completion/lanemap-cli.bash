@@ -51,7 +51,7 @@ _lanemap_cli() {
         list) options="--family --sm --help" ;;
         show) options="--operand --selector --major --swizzle --smem --target --ld --st --imm-half-splitoff --scale-vec --sfa-id --sfb-id --shape --element-bits --format -o --output --atom-layout --permutation --help" ;;
         export) options="--all --format --operand --selector --major --swizzle --smem -o --output --color --palette --lanes --gzip --compact --ld --st --imm-half-splitoff --scale-vec --sfa-id --sfb-id --atom-layout --permutation --help" ;;
-        probe) options="--all --json --family --timing --atom-layout --permutation --copy --help" ;;
+        probe) options="--all --json --family --timing --atom-layout --permutation --copy --smem --help" ;;
         discover) options="--family --json --expect --validate --help" ;;
         banks) options="--smem --search --feeds --json --format -o --output --atom-layout --permutation --help" ;;
         where) options="--json --atom-layout --permutation --help" ;;

@@ -268,6 +268,34 @@ TEST(CliTile, ProbeRunsTheTileOrSaysWhyNot) {
     bad = runCli({"probe", "mma.m16n8k16.f16", "--atom-layout", "(2,2,1)", "--permutation", "_,_,_24"});
     EXPECT_EQ(bad.code, 2);
     EXPECT_NE(bad.err.find("the tile's K is a multiple of 16"), std::string::npos) << bad.err;
+    // --smem stages the ld.shared copy: a swizzle runs (or needs a GPU); a major, pitch or start the kernel
+    // fixes, a bad swizzle, another copy or no tile are usage errors.
+    const CliResult swizzled = runCli(
+        with({"probe", "mma.m16n8k16.f16", "--copy", "ld.shared", "--smem", "swizzle=3,3,3"}, kIssueTile));
+    if (!lanemap::gpu::discover().available) {
+        EXPECT_EQ(swizzled.code, 3) << swizzled.out << swizzled.err;
+    } else {
+        EXPECT_EQ(swizzled.code, 0) << swizzled.out << swizzled.err;
+        EXPECT_NE(swizzled.out.find("loaded by ld.shared (Swizzle<3,3,3>)"), std::string::npos)
+            << swizzled.out;
+    }
+    for (const char* smem : {"col-major", "pitch=64", "start=16", "tile=32x16"}) {
+        bad = runCli(with({"probe", "mma.m16n8k16.f16", "--copy", "ld.shared", "--smem", smem}, kIssueTile));
+        EXPECT_EQ(bad.code, 2) << smem;
+        EXPECT_NE(bad.err.find("the kernel stages A row-major and B col-major"), std::string::npos)
+            << bad.err;
+        EXPECT_NE(bad.err.find("valid: pad=BYTES, swizzle=B,M,S, mode=32B|64B|128B"), std::string::npos);
+    }
+    bad =
+        runCli(with({"probe", "mma.m16n8k16.f16", "--copy", "ld.shared", "--smem", "swizzle=9"}, kIssueTile));
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(bad.err.find("swizzle '9' is not B,M,S"), std::string::npos) << bad.err;
+    bad = runCli(with({"probe", "mma.m16n8k16.f16", "--copy", "ldmatrix", "--smem", "pad=16"}, kIssueTile));
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(bad.err.find("give --copy ld.shared"), std::string::npos) << bad.err;
+    bad = runCli({"probe", "mma.m16n8k16.f16", "--smem", "pad=16"});
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(bad.err.find("give the tile"), std::string::npos) << bad.err;
 }
 
 // probe of a wgmma tile (docs/tiles.md#proof): two warpgroups on an sm_90a GPU, both forms; without one,

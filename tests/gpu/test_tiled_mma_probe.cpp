@@ -2,6 +2,7 @@
 // lanemap's tiles and a wrong permutation is caught; on a GPU (sm_80 or later) the real kernels confirm every
 // register of A, B, C/D of each tile, and the wrong permutation fails. Without a GPU the device tests skip
 // and say why.
+#include "lanemap/banks.hpp"
 #include "lanemap/catalog.hpp"
 #include "lanemap/gpu/pipeline.hpp"
 #include "lanemap/gpu/probe.hpp"
@@ -13,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -135,32 +137,63 @@ TEST(TiledMmaProbe, TheLdmatrixCopyOnTheCpuFeedsEveryTileItCanRead) {
 // The plain tiled copy (docs/tiles.md#tiled-copy): A and B staged K-major, each thread loading its own
 // fragment by the widest ld.shared lanemap says works (A: b32, its registers 0 and 1 are rows g and g + 8; B:
 // b32, or v2 / v4 where a K permutation makes a thread's k contiguous), run on the CPU as the kernel does it,
-// land every element where the tile wants it; A told ld.shared.v2.b32, which lanemap refuses, fails.
+// land every element where the tile wants it — unswizzled, padded and under swizzles that move whole 16-byte
+// chunks (a vector stays contiguous); a swizzle of 8-byte halves leaves B only v2. A told ld.shared.v2.b32,
+// which lanemap refuses, is misaligned.
 const Case kPermutedK{"(2,2,1)", "_32,_16,(_2,_4,_2):(_1,_4,_2)"};        // B by v2
 const Case kPermutedK4{"(2,2,1)", "_32,_16,(_2,_4,_2,_2):(_1,_8,_2,_4)"}; // B by v4
+const Case kKTiled{"(2,2,1)", "_64,_32,_64"};                             // lines of 128 B
 
-std::vector<std::pair<Case, gpu::tiledmma::SharedLoadCopy>> sharedLoadSet() {
-    std::vector<std::pair<Case, gpu::tiledmma::SharedLoadCopy>> set;
+struct SharedLoadCase {
+    Case tile;
+    gpu::tiledmma::SharedLoadCopy loads;
+    int loadB = 4; // the width lanemap picks for B (A: b32 always)
+    std::string name() const {
+        std::string s = tile.atoms + " " + tile.permutation + " pad " + std::to_string(loads.padBytes);
+        if (loads.swizzle)
+            s += " Swizzle<" + std::to_string(loads.swizzle->b) + "," + std::to_string(loads.swizzle->m) +
+                 "," + std::to_string(loads.swizzle->s) + ">";
+        if (loads.mode != smem::Swizzle::None)
+            s += " " + std::string(smem::toString(loads.mode));
+        return s;
+    }
+};
+
+gpu::tiledmma::SharedLoadCopy staged(int pad, std::optional<banks::CuteSwizzle> swizzle,
+                                     smem::Swizzle mode = smem::Swizzle::None) {
+    return {0, 0, pad, swizzle, mode};
+}
+
+std::vector<SharedLoadCase> sharedLoadSet() {
+    std::vector<SharedLoadCase> set;
     for (const Case& c : kTiles)
-        set.push_back({c, {}});
-    set.push_back({kPermutedK, {}});
-    set.push_back({kPermutedK4, {}});
-    set.push_back({kPermutedK4, {0, 0, 16}}); // a 16-byte pad after every line
+        set.push_back({c, {}, 4});
+    set.push_back({kPermutedK, {}, 8});
+    set.push_back({kPermutedK4, {}, 16});
+    set.push_back({kPermutedK4, staged(16, std::nullopt), 16}); // a 16-byte pad after every line
+    // Swizzled staging: CuTe's Swizzle<3,3,3> and the 128B and 64B modes move 16-byte chunks, so v4 and v2
+    // stay contiguous and aligned.
+    set.push_back({kPermutedK4, staged(0, banks::CuteSwizzle{3, 3, 3}), 16});
+    set.push_back({kPermutedK, staged(0, std::nullopt, smem::Swizzle::B128), 8});
+    set.push_back({kKTiled, staged(0, banks::CuteSwizzle{3, 3, 3}), 4});
+    set.push_back({kPermutedK4, staged(0, std::nullopt, smem::Swizzle::B64), 16});
+    // Swizzle<1,2,3> swaps the 8-byte halves of a 16-byte chunk (bytes: bit 3 ^= bit 6): B's v4 comes apart,
+    // lanemap picks v2.
+    set.push_back({kPermutedK4, staged(0, banks::CuteSwizzle{1, 2, 3}), 8});
     return set;
 }
 
 TEST(TiledMmaProbe, TheLdSharedCopyOnTheCpuFeedsEveryTileAndRefusesAMisalignedWidth) {
-    for (const auto& [c, loads] : sharedLoadSet()) {
-        SCOPED_TRACE(c.atoms + " " + c.permutation + " pad " + std::to_string(loads.padBytes));
-        const auto tile = tileOf(c.atoms, c.permutation);
-        ASSERT_EQ(gpu::tiledmma::unsupportedTile(*tile, gpu::tiledmma::Copy::SharedLoad), "");
+    for (const SharedLoadCase& c : sharedLoadSet()) {
+        SCOPED_TRACE(c.name());
+        const auto tile = tileOf(c.tile.atoms, c.tile.permutation);
+        ASSERT_EQ(gpu::tiledmma::unsupportedTile(*tile, gpu::tiledmma::Copy::SharedLoad, c.loads), "");
         const gpu::tiledmma::Plan plan =
-            gpu::tiledmma::planProbe(*tile, nullptr, gpu::tiledmma::Copy::SharedLoad, loads);
+            gpu::tiledmma::planProbe(*tile, nullptr, gpu::tiledmma::Copy::SharedLoad, c.loads);
         EXPECT_EQ(plan.kernel.copy, 2);
         EXPECT_EQ(plan.kernel.loadA, 4);
-        EXPECT_EQ(plan.kernel.loadB, c.permutation == kPermutedK.permutation    ? 8
-                                     : c.permutation == kPermutedK4.permutation ? 16
-                                                                                : 4);
+        EXPECT_EQ(plan.kernel.loadB, c.loadB);
+        EXPECT_EQ(plan.kernel.regionA() % 1024, 0); // B's tile starts where a swizzle's pattern does
         const gpu::Interpretation r = gpu::tiledmma::interpret(plan, gpu::tiledmma::emulate(plan));
         EXPECT_EQ(r.result.verdict, Verdict::Pass)
             << (r.result.mismatches.empty()
@@ -194,6 +227,73 @@ TEST(TiledMmaProbe, TheLdSharedCopyOnTheCpuFeedsEveryTileAndRefusesAMisalignedWi
         gpu::tiledmma::interpret(wrong.plan(), gpu::tiledmma::emulate(wrong.plan()));
     EXPECT_EQ(r.result.verdict, Verdict::Fail);
     EXPECT_GT(r.result.cellsMismatched, 0);
+}
+
+// Under a swizzle the kernel stages and loads by its own formula (bytes: offset ^ ((offset >> S) & mask)),
+// CuTe's Swizzle<3,3,3> on 16-bit elements being <3,4,3> on bytes as the 128B mode is; a v4 told to load
+// where the swizzle swaps 8-byte halves (Swizzle<1,2,3>, which lanemap refuses) reads the halves exchanged or
+// misaligned; and a wrong permutation fails under the swizzle too.
+TEST(TiledMmaProbe, TheLdSharedCopyUnderASwizzleIsTheKernelsOwnAndAWrongOneFails) {
+    const auto tile = tileOf(kPermutedK4.atoms, kPermutedK4.permutation);
+    const gpu::tiledmma::Plan cute = gpu::tiledmma::planProbe(*tile, nullptr, gpu::tiledmma::Copy::SharedLoad,
+                                                              staged(0, banks::CuteSwizzle{3, 3, 3}));
+    const gpu::tiledmma::Plan mode = gpu::tiledmma::planProbe(*tile, nullptr, gpu::tiledmma::Copy::SharedLoad,
+                                                              staged(0, std::nullopt, smem::Swizzle::B128));
+    EXPECT_EQ(cute.kernel.swizzleBits, 3);
+    EXPECT_EQ(cute.kernel.swizzleBase, 4);
+    EXPECT_EQ(cute.kernel.swizzleShift, 3);
+    for (int kk = 0; kk < 32; ++kk)
+        for (int n = 0; n < 16; ++n)
+            EXPECT_EQ(cute.kernel.stagedB(kk, n), mode.kernel.stagedB(kk, n));
+    // The kernel's byte of every element is the one lanemap's placement of the staging gives it.
+    const banks::Placement placedA =
+        gpu::tiledmma::stagingOf(*tile, Operand::A, staged(0, banks::CuteSwizzle{3, 3, 3}));
+    const banks::Placement placedB =
+        gpu::tiledmma::stagingOf(*tile, Operand::B, staged(0, banks::CuteSwizzle{3, 3, 3}));
+    EXPECT_EQ(placedB.start, static_cast<std::uint32_t>(cute.kernel.regionA()));
+    for (int kk = 0; kk < 32; ++kk) {
+        for (int n = 0; n < 16; ++n)
+            EXPECT_EQ(cute.kernel.stagedB(kk, n),
+                      banks::swizzledAddress(placedB,
+                                             placedB.start + static_cast<std::uint32_t>(64 * n + 2 * kk), 2));
+        for (int m = 0; m < 32; ++m)
+            EXPECT_EQ(cute.kernel.stagedA(m, kk),
+                      banks::swizzledAddress(placedA, static_cast<std::uint32_t>(64 * m + 2 * kk), 2));
+    }
+    // B[k = 8][n = 1] (K-major, 64-byte lines): line 1 at regionA + 64, byte 16; bytes 4..6 ^= bits 7..9.
+    const long linear = cute.kernel.regionA() + 64 + 16;
+    EXPECT_EQ(cute.kernel.stagedB(8, 1), linear ^ ((linear >> 3) & 0x70));
+    // The model refuses v4 under Swizzle<1,2,3>; the kernel told v4 there does not feed B.
+    std::string why;
+    EXPECT_EQ(gpu::tiledmma::widestLoad(*tile, Operand::B, staged(0, banks::CuteSwizzle{1, 2, 3}), why), 8);
+    gpu::tiledmma::SharedLoadCopy forced = staged(0, banks::CuteSwizzle{1, 2, 3});
+    forced.bytesB = 16;
+    const gpu::tiledmma::Plan split =
+        gpu::tiledmma::planProbe(*tile, nullptr, gpu::tiledmma::Copy::SharedLoad, forced);
+    bool failed = false;
+    try {
+        failed =
+            gpu::tiledmma::interpret(split, gpu::tiledmma::emulate(split)).result.verdict == Verdict::Fail;
+    } catch (const std::logic_error& e) {
+        failed = std::string(e.what()).find("misaligned") != std::string::npos;
+    }
+    EXPECT_TRUE(failed);
+    // A wrong permutation under the swizzle: the twin fails, naming cells.
+    const auto right = tileOf(kRight.atoms, kRight.permutation);
+    gpu::tiledmma::TiledMmaProbe wrong(*right, layoutOf(kWrong.atoms, kWrong.permutation),
+                                       gpu::tiledmma::Copy::SharedLoad,
+                                       staged(0, banks::CuteSwizzle{3, 3, 3}));
+    const gpu::Interpretation r =
+        gpu::tiledmma::interpret(wrong.plan(), gpu::tiledmma::emulate(wrong.plan()));
+    EXPECT_EQ(r.result.verdict, Verdict::Fail);
+    EXPECT_GT(r.result.cellsMismatched, 0);
+    EXPECT_NE(r.result.findings.front().find("Swizzle<3,3,3>"), std::string::npos)
+        << r.result.findings.front();
+    // A swizzle that moves elements across 1024-byte blocks is refused by name.
+    EXPECT_NE(gpu::tiledmma::unsupportedTile(*tile, gpu::tiledmma::Copy::SharedLoad,
+                                             staged(0, banks::CuteSwizzle{2, 9, 3}))
+                  .find("within 1024 bytes"),
+              std::string::npos);
 }
 
 TEST(TiledMmaProbe, OnlyMmaM16n8k16F16TilesAreRun) {
@@ -280,10 +380,11 @@ TEST(TiledMmaProbeDevice, TheLdSharedCopyFeedsEveryTileAndAWrongPermutationFails
         GTEST_SKIP() << "the tiled-mma kernel needs sm_80; this device is sm_" << a.device.sm;
     const gpu::ProbeMethod* method = gpu::probeMethodNamed("tiled-mma");
     ASSERT_NE(method, nullptr);
-    for (const auto& [c, loads] : sharedLoadSet()) {
-        SCOPED_TRACE(c.atoms + " " + c.permutation + " pad " + std::to_string(loads.padBytes));
-        const auto tile = tileOf(c.atoms, c.permutation);
-        gpu::tiledmma::TiledMmaProbe copy(*tile, gpu::tiledmma::Copy::SharedLoad, loads);
+    for (const SharedLoadCase& c : sharedLoadSet()) {
+        SCOPED_TRACE(c.name());
+        const auto tile = tileOf(c.tile.atoms, c.tile.permutation);
+        gpu::tiledmma::TiledMmaProbe copy(*tile, gpu::tiledmma::Copy::SharedLoad, c.loads);
+        EXPECT_EQ(copy.plan().kernel.loadB, c.loadB);
         const gpu::Interpretation r = gpu::interpretPlanOn(gpu::localDevice(), *tile, *method, copy);
         EXPECT_EQ(r.result.verdict, Verdict::Pass)
             << r.result.reason
@@ -302,6 +403,13 @@ TEST(TiledMmaProbeDevice, TheLdSharedCopyFeedsEveryTileAndAWrongPermutationFails
     const gpu::Interpretation r = gpu::interpretPlanOn(gpu::localDevice(), *tile, *method, wrong);
     EXPECT_EQ(r.result.verdict, Verdict::Fail) << r.result.reason;
     EXPECT_GT(r.result.cellsMismatched, 0) << r.result.reason;
+    // The same under Swizzle<3,3,3>: the swizzled staging does not hide a wrong permutation.
+    gpu::tiledmma::TiledMmaProbe wrongSwizzled(*tile, layoutOf(kWrong.atoms, kWrong.permutation),
+                                               gpu::tiledmma::Copy::SharedLoad,
+                                               staged(0, banks::CuteSwizzle{3, 3, 3}));
+    const gpu::Interpretation s = gpu::interpretPlanOn(gpu::localDevice(), *tile, *method, wrongSwizzled);
+    EXPECT_EQ(s.result.verdict, Verdict::Fail) << s.result.reason;
+    EXPECT_GT(s.result.cellsMismatched, 0) << s.result.reason;
 }
 
 } // namespace

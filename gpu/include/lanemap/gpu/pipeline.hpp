@@ -13,6 +13,7 @@
 //   driver:  probeOn() and probeMany() are the one loop around both: unsupported handling, timing, worker
 //            threads, progress and cancel.
 
+#include "lanemap/banks.hpp"
 #include "lanemap/gpu/experiments.hpp"
 #include "lanemap/gpu/probe.hpp"
 #include "lanemap/model.hpp"
@@ -21,6 +22,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -138,10 +140,20 @@ const ProbeMethod* probeMethodNamed(std::string_view name);
 // ldmatrix tiled copy from shared memory, or by the plain ld.shared copy (each thread its own fragment, the
 // widest ld.shared lanemap says works per operand) (docs/tiles.md#tiled-copy; the result's spec says so).
 enum class TileLoad : std::uint8_t { Direct, Ldmatrix, SharedLoad };
-Interpretation interpretTileOn(Device& device, const Instruction& tile, TileLoad load = TileLoad::Direct);
+// The ld.shared copy's staging of A (row-major) and B (col-major), K-major both: the pad after each line and
+// a swizzle (`cute`, or `mode` 32B/64B/128B), read from `banks --smem` text; its other fields are the
+// kernel's.
+struct TileStaging {
+    int padBytes = 0;
+    std::optional<banks::CuteSwizzle> cute;
+    smem::Swizzle mode = smem::Swizzle::None;
+};
+Interpretation interpretTileOn(Device& device, const Instruction& tile, TileLoad load = TileLoad::Direct,
+                               const TileStaging& staging = {});
 // The same on this machine's GPU (localDevice()), as a report to record: the device, the date and lanemap's
 // version with the one result (unsupported, with the reason, without a GPU).
-ProbeReport probeTile(const Instruction& tile, TileLoad load = TileLoad::Direct);
+ProbeReport probeTile(const Instruction& tile, TileLoad load = TileLoad::Direct,
+                      const TileStaging& staging = {});
 
 // probeOn with everything the method read: a discovering method's layouts as well as the verdict.
 Interpretation interpretOn(Device& device, const Variant& variant);

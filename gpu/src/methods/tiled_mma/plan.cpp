@@ -5,6 +5,7 @@
 
 #include "lanemap/tiled_copy.hpp"
 
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -50,17 +51,51 @@ std::string splitRun(const std::optional<CuteLayout>& p, int extent, const char*
 
 } // namespace
 
-int widestLoad(const Instruction& tile, Operand operand, int padBytes, std::string& why) {
+banks::Placement stagingOf(const Instruction& tile, Operand operand, const SharedLoadCopy& loads) {
     banks::Placement p;
     p.major = operand == Operand::A ? banks::TileMajor::Row : banks::TileMajor::Col; // K-major both
-    p.padBytes = padBytes;
+    p.padBytes = loads.padBytes;
+    p.cute = loads.swizzle;
+    p.mode = loads.mode;
+    if (operand == Operand::B && tile.tile) {
+        KernelTile k;
+        k.m = tile.tile->extent[0];
+        k.k = tile.tile->extent[2];
+        k.padBytes = loads.padBytes;
+        p.start = static_cast<std::uint32_t>(k.regionA());
+    }
+    return p;
+}
+
+int widestLoad(const Instruction& tile, Operand operand, const SharedLoadCopy& loads, std::string& why) {
+    const banks::Placement p = stagingOf(tile, operand, loads);
     for (const int bytes : {16, 8, 4})
         if (tiled_copy::analyze(tiled_copy::SharedLoad{bytes}, tile, operand, p, why))
             return bytes;
     return 0;
 }
 
-std::string unsupportedTile(const Instruction& tile, Copy copy) {
+namespace {
+
+// The staging's swizzle as the kernel applies it, on byte offsets: {bits, base, shift}; {0, 0, 0} for none.
+std::array<int, 3> byteSwizzle(const SharedLoadCopy& loads) {
+    if (loads.swizzle) // CuTe's Swizzle<B,M,S> on 2-byte element offsets: <B,M+1,S> on bytes
+        return {loads.swizzle->b, loads.swizzle->m + 1, loads.swizzle->s};
+    switch (loads.mode) {
+    case smem::Swizzle::B32:
+        return {1, 4, 3};
+    case smem::Swizzle::B64:
+        return {2, 4, 3};
+    case smem::Swizzle::B128:
+        return {3, 4, 3};
+    default:
+        return {0, 0, 0};
+    }
+}
+
+} // namespace
+
+std::string unsupportedTile(const Instruction& tile, Copy copy, const SharedLoadCopy& loads) {
     if (!tile.tile || !tile.params.tile)
         return tile.spec + " is not a tile (give --atom-layout and --permutation)";
     if (tile.ptx != kAtomPtx)
@@ -94,16 +129,33 @@ std::string unsupportedTile(const Instruction& tile, Copy copy) {
             return "the ld.shared copy keeps at most " + std::to_string(kMaxFragmentWords) +
                    " registers of A (and of B) per thread; this tile has " +
                    std::to_string(4 * restM * restK) + " and " + std::to_string(2 * restN * restK);
-        const long bytes = 2L * (static_cast<long>(f.extent[0]) * f.extent[2] +
-                                 static_cast<long>(f.extent[2]) * f.extent[1]) +
-                           128;
+        KernelTile staged; // the kernel's layout of both tiles, pads and 1024-byte alignment included
+        staged.copy = 2;
+        staged.m = f.extent[0];
+        staged.n = f.extent[1];
+        staged.k = f.extent[2];
+        staged.padBytes = loads.padBytes;
+        const long bytes = staged.sharedBytes();
         if (bytes > 227L * 1024)
             return "the ld.shared copy stages A and B in shared memory: " + std::to_string(bytes) +
                    " bytes, beyond the 232448 one CTA can have";
+        if (loads.mode == smem::Swizzle::B128Atom32)
+            return "the ld.shared copy's staging takes the 32B, 64B and 128B modes or a CuTe swizzle, not " +
+                   std::string(smem::toString(loads.mode));
+        if (const std::array<int, 3> z = byteSwizzle(loads); z[0] && z[1] + z[0] > 10)
+            return "the ld.shared copy's staging swizzles within 1024 bytes; Swizzle<" +
+                   std::to_string(loads.swizzle->b) + "," + std::to_string(loads.swizzle->m) + "," +
+                   std::to_string(loads.swizzle->s) +
+                   "> moves elements across 1024-byte blocks (give B + M "
+                   "at most 9)";
         for (const Operand o : {Operand::A, Operand::B}) {
             std::string why;
-            if (!widestLoad(tile, o, 0, why))
+            if (!widestLoad(tile, o, loads, why))
                 return "no ld.shared loads " + std::string(toString(o)) + " from its K-major staging: " + why;
+            // A width given (a test's) is a width ld.shared has.
+            const int asked = o == Operand::A ? loads.bytesA : loads.bytesB;
+            if (asked && asked != 4 && asked != 8 && asked != 16)
+                return "an ld.shared loads 4, 8 or 16 bytes, not " + std::to_string(asked);
         }
     }
     return "";
@@ -113,7 +165,8 @@ Plan planProbe(const Instruction& tile, const tile::TileLayout* kernelTile, Copy
     Plan p;
     p.instruction = &tile;
     p.kernel.copy = copy == Copy::Ldmatrix ? 1 : copy == Copy::SharedLoad ? 2 : 0;
-    if (!unsupportedTile(tile, copy).empty())
+    p.loads = loads;
+    if (!unsupportedTile(tile, copy, loads).empty())
         return p; // the device's binding refuses it (prepareLaunch), with the reason
     const tile::TileFacts& f = *tile.tile;
     const tile::TileLayout& t = kernelTile ? *kernelTile : *tile.params.tile;
@@ -134,8 +187,12 @@ Plan planProbe(const Instruction& tile, const tile::TileLayout* kernelTile, Copy
     if (copy == Copy::SharedLoad) {
         std::string why;
         k.padBytes = loads.padBytes;
-        k.loadA = loads.bytesA ? loads.bytesA : widestLoad(tile, Operand::A, loads.padBytes, why);
-        k.loadB = loads.bytesB ? loads.bytesB : widestLoad(tile, Operand::B, loads.padBytes, why);
+        const std::array<int, 3> z = byteSwizzle(loads);
+        k.swizzleBits = z[0];
+        k.swizzleBase = z[1];
+        k.swizzleShift = z[2];
+        k.loadA = loads.bytesA ? loads.bytesA : widestLoad(tile, Operand::A, loads, why);
+        k.loadB = loads.bytesB ? loads.bytesB : widestLoad(tile, Operand::B, loads, why);
         if (!k.loadA || !k.loadB)
             k.loadA = k.loadB = 4; // refused by unsupportedTile with the reason
     }
@@ -438,8 +495,14 @@ Interpretation interpret(const Plan& p, std::span<const std::uint32_t> raw) {
         f << "; A and B staged row-major in shared memory and loaded by the tiled copy (ldmatrix.x4 for A, "
              "ldmatrix.x2.trans for B)";
     else if (k.copy == 2)
-        f << "; A and B staged K-major in shared memory (pad " << k.padBytes
-          << " B) and each thread's fragment loaded by the plain tiled copy (" +
+        f << "; A and B staged K-major in shared memory (pad " << k.padBytes << " B"
+          << (p.loads.swizzle
+                  ? ", Swizzle<" + std::to_string(p.loads.swizzle->b) + "," +
+                        std::to_string(p.loads.swizzle->m) + "," + std::to_string(p.loads.swizzle->s) + ">"
+              : p.loads.mode != smem::Swizzle::None
+                  ? ", " + std::string(smem::toString(p.loads.mode)) + " swizzle"
+                  : std::string())
+          << ") and each thread's fragment loaded by the plain tiled copy (" +
                  tiled_copy::toString(tiled_copy::SharedLoad{k.loadA})
           << " for A, " << tiled_copy::toString(tiled_copy::SharedLoad{k.loadB}) << " for B)";
     r.findings.push_back(f.str());

@@ -33,18 +33,27 @@ struct KernelTile {
     int copy = 0;
     int loadA = 4, loadB = 4;
     int padBytes = 0;
+    // copy 2: a swizzle of both staged tiles on byte offsets from the start of shared memory,
+    // offset ^ ((offset >> swizzleShift) & (((1 << swizzleBits) - 1) << swizzleBase)); 0 bits: none. (CuTe's
+    // Swizzle<B,M,S> on 16-bit element offsets is <B,M+1,S> on bytes; the 128B mode <3,4,3>.)
+    int swizzleBits = 0, swizzleBase = 0, swizzleShift = 0;
     LANEMAP_TILE_HD int words() const { return perA + perB + perD; }
     LANEMAP_TILE_HD long lineBytes() const { return 2L * k + padBytes; }
-    // copy 2: A's region, rounded up to 128 bytes, then B's.
-    LANEMAP_TILE_HD long regionA() const { return (static_cast<long>(m) * lineBytes() + 127) / 128 * 128; }
+    // copy 2: A's region, rounded up to 1024 bytes (a swizzle's repeat), then B's.
+    LANEMAP_TILE_HD long regionA() const { return (static_cast<long>(m) * lineBytes() + 1023) / 1024 * 1024; }
     LANEMAP_TILE_HD long sharedBytes() const {
         if (copy == 2)
-            return regionA() + static_cast<long>(n) * lineBytes();
+            return (regionA() + static_cast<long>(n) * lineBytes() + 1023) / 1024 * 1024;
         return copy ? 2L * (static_cast<long>(m) * k + static_cast<long>(k) * n) : 0L;
     }
+    LANEMAP_TILE_HD long swizzled(long offset) const {
+        return offset ^ ((offset >> swizzleShift) & (((1L << swizzleBits) - 1) << swizzleBase));
+    }
     // copy 2: the byte of A[m][k] and of B[k][n] (global indices) in the staged tiles.
-    LANEMAP_TILE_HD long stagedA(int row, int col) const { return row * lineBytes() + 2L * col; }
-    LANEMAP_TILE_HD long stagedB(int kk, int col) const { return regionA() + col * lineBytes() + 2L * kk; }
+    LANEMAP_TILE_HD long stagedA(int row, int col) const { return swizzled(row * lineBytes() + 2L * col); }
+    LANEMAP_TILE_HD long stagedB(int kk, int col) const {
+        return swizzled(regionA() + col * lineBytes() + 2L * kk);
+    }
 };
 inline constexpr int kMaxFragmentWords = 128; // copy 2: A's (or B's) registers a thread keeps
 inline constexpr int kAtomM = 16, kAtomN = 8, kAtomK = 16;

@@ -17,9 +17,11 @@ std::string TiledMmaProbe::cannotRun(const Variant& v, const DeviceInfo& device)
 PreparedLaunch TiledMmaProbe::prepareLaunch(const Variant&, const DeviceInfo&) const {
     const Plan& plan = m_plan;
     PreparedLaunch p;
-    p.unsupported = unsupportedTile(*plan.instruction, plan.kernel.copy == 2   ? Copy::SharedLoad
-                                                       : plan.kernel.copy == 1 ? Copy::Ldmatrix
-                                                                               : Copy::Direct);
+    p.unsupported = unsupportedTile(*plan.instruction,
+                                    plan.kernel.copy == 2   ? Copy::SharedLoad
+                                    : plan.kernel.copy == 1 ? Copy::Ldmatrix
+                                                            : Copy::Direct,
+                                    plan.loads);
     p.builtFor = "the tiled-mma kernel is built with the probe's CUDA architectures (sm_80 and later run it)";
     p.notCompiled = "the code this device loaded has no mma.m16n8k16";
     p.launch = [&plan](std::vector<std::uint32_t>& raw) {
