@@ -130,7 +130,7 @@ TEST(CliTileOverCtas, BadTilesAreRefusedNothingWritten) {
         {{"--atom-layout", "(9,1,1)"}, "18 CTAs; a cluster has at most 16"},
         {{"--atom-layout", "(1,1,1)", "--permutation", "_512,_,_"}, "is a reordering of _256"},
         {{"--atom-layout", "(2,1,1)", "--format", "cuda"},
-         "a tile of tcgen05.mma atoms exports as json, txt or svg"},
+         "a tile of tcgen05.mma atoms exports as json, txt, svg or html"},
         {{"--atom-layout", "(2,1,1)", "--ld", "32x32b.x16"}, "describe one instruction"},
     };
     for (const Case& c : cases)
