@@ -22,6 +22,7 @@
 #include "lanemap/smem.hpp"
 #include "lanemap/spec.hpp"
 #include "lanemap/tile.hpp"
+#include "lanemap/tile_ctas.hpp"
 #include "lanemap/version.hpp"
 #include "lanemap/wmma.hpp"
 #include "lanemap/write.hpp"
@@ -337,6 +338,13 @@ int cmdProbeTile(const std::string& spec, const tile::TileLayout& tileLayout, gp
             return Usage;
         }
     const gpu::Availability availability = gpu::discover();
+    // A tile over a cluster's CTAs needs a Blackwell GPU whatever is here; with a GPU the probe says which
+    // (and writes the report), without one this does.
+    if (!availability.available && tile::overCtas(*tile)) {
+        err << "lanemap-cli: " << tile::nameOf(*tile) << ": " << gpu::clusterTileRefusal(*tile, nullptr)
+            << " (" << availability.reason << ")\n";
+        return GpuUnavailable;
+    }
     if (!availability.available) {
         err << "lanemap-cli: GPU unavailable: " << availability.reason << '\n';
         return GpuUnavailable;
