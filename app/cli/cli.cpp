@@ -23,6 +23,7 @@
 #include "lanemap/smem.hpp"
 #include "lanemap/spec.hpp"
 #include "lanemap/tile.hpp"
+#include "lanemap/tile_ctas.hpp"
 #include "lanemap/version.hpp"
 #include "lanemap/wmma.hpp"
 #include "lanemap/write.hpp"
@@ -339,6 +340,13 @@ int cmdProbeTile(const std::string& spec, const tile::TileLayout& tileLayout, gp
             return Usage;
         }
     const gpu::Availability availability = gpu::discover();
+    // A tile over a cluster's CTAs needs a Blackwell GPU whatever is here; with a GPU the probe says which
+    // (and writes the report), without one this does.
+    if (!availability.available && tile::overCtas(*tile)) {
+        err << "lanemap-cli: " << tile::nameOf(*tile) << ": " << gpu::clusterTileRefusal(*tile, nullptr)
+            << " (" << availability.reason << ")\n";
+        return GpuUnavailable;
+    }
     if (!availability.available) {
         err << "lanemap-cli: GPU unavailable: " << availability.reason << '\n';
         return GpuUnavailable;
@@ -987,10 +995,10 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
                "Output file, folder (--all; for one spec, SPEC.EXT inside it) or '-' for stdout");
         option(exp, "--smem", placementText,
                "ldmatrix/stmatrix: a shared-memory placement (txt, json: with its banks; svg: its picture)");
-        option(
-            exp, "--color", color,
-            "svg: color cells by lane, register, group (groupID), warp, warpgroup or thread; default lane");
-        option(exp, "--palette", palette, "svg: default or colorblind");
+        option(exp, "--color", color,
+               "svg, html: color cells by lane, register, group (groupID), warp, warpgroup or thread; "
+               "default lane");
+        option(exp, "--palette", palette, "svg, html: default or colorblind");
         flag(exp, "--gzip", gzip,
              "Write gzip (FILE as given, SPEC.FORMAT.gz per variant with --all; any format)");
         flag(exp, "--compact", compact,
@@ -1376,8 +1384,13 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
             *id = n->value;
     }
 
-    if (exp->parsed() && (!color.empty() || !palette.empty() || !lanes.empty()) && format != "svg") {
-        err << "lanemap-cli: --color, --palette and --lanes apply to --format svg only\n";
+    // html: the colouring and palette the page opens with (its reader changes them, and filters threads).
+    if (exp->parsed() && (!color.empty() || !palette.empty()) && format != "svg" && format != "html") {
+        err << "lanemap-cli: --color and --palette apply to --format svg and html only\n";
+        return Usage;
+    }
+    if (exp->parsed() && !lanes.empty() && format != "svg") {
+        err << "lanemap-cli: --lanes applies to --format svg only (an html page has its own Lanes box)\n";
         return Usage;
     }
     if (!color.empty()) {

@@ -5,6 +5,7 @@
 #include "methods/method_rows.hpp"
 
 #include "lanemap/catalog.hpp"
+#include "lanemap/tile_ctas.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -154,9 +155,34 @@ const char* tileMethodOf(const Instruction& tile) {
 }
 } // namespace
 
+std::string clusterTileRefusal(const Instruction& tile, const DeviceInfo* device) {
+    // No parentheses: reports print the reason inside their own ("0 cells (...)").
+    std::string why = "a tile of tcgen05.mma atoms runs over a cluster of " +
+                      std::to_string(tile.tile ? tile.tile->threads : 0) +
+                      " CTAs and needs a Blackwell GPU, sm_100a";
+    if (!device)
+        return why + "; there is no GPU here";
+    why += "; this device is " + (device->sm ? "sm_" + std::to_string(device->sm) +
+                                                   (device->name.empty() ? "" : ", " + device->name)
+                                             : device->name);
+    // The sm_100a family: where tcgen05 runs (the tensor-memory method's rule).
+    if (device->sm == 100 || device->sm == 103 || device->sm == 110)
+        why += ", but no lanemap probe method runs such a tile yet; probe the tcgen05.mma atom alone";
+    return why;
+}
+
 Interpretation interpretTileOn(Device& device, const Instruction& tile, TileLoad load,
                                const TileStaging& staging) {
     Interpretation out;
+    // A tile over the CTAs of a cluster: no tile method runs it (the tiled-wgmma method would answer with
+    // its own wgmma words).
+    if (tile::overCtas(tile)) {
+        const DeviceInfo info = device.info();
+        out.result = unsupportedResult(
+            tile, clusterTileRefusal(tile, info.name.empty() && info.sm == 0 ? nullptr : &info));
+        out.result.spec = tile::nameOf(tile);
+        return out;
+    }
     const char* name = tileMethodOf(tile);
     const ProbeMethod* method = probeMethodNamed(name);
     if (!method) {

@@ -41,7 +41,14 @@
              bitFields: d.bitFields, panels: panels, byThread: byThread };
   });
 
-  const state = { diagram: 0, colorBy: "lane", palette: "default", lanes: null, hover: null, pinned: null };
+  // The selects open at what the page was written with (export --color, --palette).
+  const state = { diagram: 0, colorBy: document.getElementById("colorBy").value,
+                  palette: document.getElementById("palette").value, lanes: null, hover: null, pinned: null,
+                  zoom: 1 };
+  // Below this size on screen a cell's label is not drawn (unreadable); its colour and tooltip stay.
+  const LABEL_MIN_PX = 6;
+  // A tile's threads are a CTA's: each is named with its warp and lane (and warpgroup).
+  const CTA = LANEMAP.scope === "cta";
   // Only the visible part of the picture is drawn (the largest wgmma page is 16 000 px wide): the canvas is
   // the size of the scroll box and follows its scroll position over a sizer as large as the picture.
   const box = document.getElementById("diagram");
@@ -51,6 +58,7 @@
   const details = document.getElementById("details");
   const unpin = document.getElementById("unpin");
   const dpr = window.devicePixelRatio || 1;
+  const HINT = details.innerHTML;
   let view = { x: 0, y: 0, w: 0, h: 0 };
 
   function current() { return diagrams[state.diagram]; }
@@ -75,6 +83,9 @@
   function colorKey(c) {
     if (state.colorBy === "register") return c.reg;
     if (state.colorBy === "group") return (c.thread % 32) >> 2;
+    if (state.colorBy === "warp") return Math.floor(c.thread / 32);
+    if (state.colorBy === "warpgroup") return Math.floor(c.thread / 128);
+    if (state.colorBy === "thread") return c.thread;
     return c.key !== undefined ? c.key : c.thread % 32;
   }
   function colors(c) {
@@ -91,7 +102,7 @@
     g.strokeStyle = outline ? "#000" : "#fff";
     g.lineWidth = outline ? 2.5 : 1;
     g.strokeRect(c.x + 0.5, c.y + 0.5, c.w - 1, c.h - 1);
-    if (c.w >= 8 && c.drawn) {
+    if (c.w >= 8 && c.drawn && LANEMAP.cellFont * state.zoom >= LABEL_MIN_PX) {
       g.fillStyle = col[1];
       g.font = font(LANEMAP.cellFont, false, true);
       g.textAlign = "center";
@@ -136,7 +147,8 @@
     const d = current();
     const thread = litThread();
     const g = ctx;
-    g.setTransform(dpr, 0, 0, dpr, -view.x * dpr, -view.y * dpr);
+    const s = dpr * state.zoom;
+    g.setTransform(s, 0, 0, s, -view.x * s, -view.y * s);
     g.globalAlpha = 1;
     g.fillStyle = "#fff";
     g.fillRect(view.x, view.y, view.w, view.h);
@@ -200,25 +212,27 @@
     if (state.pinned) {
       const c = cell(state.pinned);
       g.strokeStyle = "#1f6fd1";
-      g.lineWidth = 3;
+      g.lineWidth = 3 / Math.min(1, state.zoom); // 3 pixels at any zoom
       g.strokeRect(c.x - 1.5, c.y - 1.5, c.w + 3, c.h + 3);
     }
   }
-  // The canvas covers the scroll box's view of the picture.
+  // The canvas covers the scroll box's view of the picture; `view` is that view in the Diagram's units
+  // (the zoom scales them to pixels).
   function sync() {
     const d = current();
-    sizer.style.width = d.width + "px";
-    sizer.style.height = d.height + "px";
-    const w = Math.min(d.width, box.clientWidth), h = Math.min(d.height, box.clientHeight || d.height);
-    view = { x: box.scrollLeft, y: box.scrollTop, w: w, h: h };
+    const z = state.zoom;
+    sizer.style.width = d.width * z + "px";
+    sizer.style.height = d.height * z + "px";
+    const w = Math.min(d.width * z, box.clientWidth), h = Math.min(d.height * z, box.clientHeight || d.height * z);
+    view = { x: box.scrollLeft / z, y: box.scrollTop / z, w: w / z, h: h / z };
     if (canvas.width !== Math.ceil(w * dpr) || canvas.height !== Math.ceil(h * dpr)) {
       canvas.width = Math.ceil(w * dpr);
       canvas.height = Math.ceil(h * dpr);
       canvas.style.width = w + "px";
       canvas.style.height = h + "px";
     }
-    canvas.style.left = view.x + "px";
-    canvas.style.top = view.y + "px";
+    canvas.style.left = box.scrollLeft + "px";
+    canvas.style.top = box.scrollTop + "px";
     draw();
   }
   function drawBase() {
@@ -266,13 +280,14 @@
     details.classList.toggle("pinned", !!state.pinned && !state.hover);
     unpin.disabled = !state.pinned;
     if (!ref) {
-      details.innerHTML = '<p class="hint">Hover a cell for its lane, register, bits and source; click pins ' +
-        "it (Esc unpins), and the address bar then links to it.</p>";
+      details.innerHTML = HINT;
       return;
     }
     const c = cell(ref);
     const p = current().panels[c.panel];
     const who = LANEMAP.scope === "tmem" ? "TMEM lane " + c.thread
+      : CTA ? "CTA thread " + c.thread + " (" + (LANEMAP.atomThreads === 128 ? "warpgroup " +
+      Math.floor(c.thread / 128) + ", " : "") + "warp " + Math.floor(c.thread / 32) + ", lane " + c.lane + ")"
       : LANEMAP.scope === "warpgroup" ? "T" + c.thread + " (warp " + Math.floor(c.thread / 32) +
       ", lane " + c.lane + ")" : "T" + c.thread;
     let source = "source: " + LANEMAP.sources[c.source];
@@ -296,18 +311,31 @@
         if (!state.lanes || state.lanes.has(c.thread)) used.add(colorKey(c));
       }
     });
-    const keys = Array.from(used).sort(function (a, b) { return a - b; });
+    let keys = Array.from(used).sort(function (a, b) { return a - b; });
+    // Colour by thread: one entry per warp, its lane 0's shade (the SVG's legend).
+    if (state.colorBy === "thread")
+      keys = Array.from(new Set(keys.map(function (k) { return k - k % 32; })));
     const title = state.colorBy === "lane" ? (LANEMAP.scope === "tmem"
       ? "colour = TMEM lane % 32: the lane of the warp that reaches it"
+      : CTA ? "colour = lane (thread % 32); label T<CTA thread>:<operand><value>: thread = 32 \u00d7 warp + lane"
       : LANEMAP.scope === "warpgroup"
       ? "colour = lane (thread % 32); label T<thread>: thread = 32 \u00d7 warp + lane"
       : "colour = lane (%laneid); label T<lane>:<operand><element index>")
       : state.colorBy === "register" ? "colour = fragment register (metadata: the e register)"
+      : state.colorBy === "warp" ? "colour = warp (thread / 32)"
+      : state.colorBy === "warpgroup" ? "colour = warpgroup (thread / 128)"
+      : state.colorBy === "thread" ? "colour = thread: hue = lane (thread % 32), shade = warp % 4 (lane 0 of " +
+        "each warp shown)"
       : "colour = groupID (lane >> 2): lanes 4g .. 4g+3";
     const escape = function (t) { return t.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;"); };
     let html = '<span class="title">' + escape(title) + "</span>";
     for (const k of keys) {
+      const run = function (name, size, at) {
+        return name + " " + at + " (T" + size * at + "\u2013" + (size * at + size - 1) + ")";
+      };
       const text = state.colorBy === "lane" ? "lane " + k : state.colorBy === "register" ? "reg " + k
+        : state.colorBy === "warp" ? run("warp", 32, k) : state.colorBy === "warpgroup" ? run("warpgroup", 128, k)
+        : state.colorBy === "thread" ? run("warp", 32, k / 32)
         : "group " + k + " (lanes " + 4 * k + "\u2013" + (4 * k + 3) + ")";
       html += '<span class="entry"><i style="background:' + table[k % table.length][0] + '"></i>' + text +
               "</span>";
@@ -337,7 +365,7 @@
   }
   function eventRef(ev) {
     const r = sizer.getBoundingClientRect();
-    return refAt(ev.clientX - r.left, ev.clientY - r.top);
+    return refAt((ev.clientX - r.left) / state.zoom, (ev.clientY - r.top) / state.zoom);
   }
   function same(a, b) { return a === b || (a && b && a[0] === b[0] && a[1] === b[1]); }
 
@@ -384,11 +412,14 @@
     state.pinned = ref;
     state.hover = null;
     overlay();
-    const c = cell(ref);
-    box.scrollLeft = Math.max(0, c.x - box.clientWidth / 2);
-    box.scrollTop = Math.max(0, c.y - box.clientHeight / 2);
-    sync();
+    scrollTo(cell(ref));
     return true;
+  }
+  // Scrolls the picture so that cell c is in the middle of the box.
+  function scrollTo(c) {
+    box.scrollLeft = Math.max(0, (c.x + c.w / 2) * state.zoom - box.clientWidth / 2);
+    box.scrollTop = Math.max(0, (c.y + c.h / 2) * state.zoom - box.clientHeight / 2);
+    sync();
   }
   function pin(ref) {
     state.pinned = ref;
@@ -407,7 +438,8 @@
       if (!m) throw new Error("'" + p + "' is not a lane or a range like 0-3");
       const lo = Number(m[1]), hi = m[2] === undefined ? lo : Number(m[2]);
       if (hi < lo || hi >= LANEMAP.threads)
-        throw new Error("'" + p + "': lanes are 0.." + (LANEMAP.threads - 1));
+        throw new Error("'" + p + "': " + (CTA ? "the CTA's threads" : "lanes") + " are 0.." +
+                        (LANEMAP.threads - 1));
       for (let t = lo; t <= hi; ++t) set.add(t);
     }
     return set.size ? set : null;
@@ -436,6 +468,23 @@
     state.colorBy = ev.target.value;
     drawBase();
   });
+  // Zoom: the picture scaled (a 128x256 tile's is tens of thousands of units wide); "fit" fits its width to
+  // the box. The point in the middle of the box stays there.
+  const zoom = document.getElementById("zoom");
+  function setZoom(value) {
+    const d = current();
+    const z = value === "fit" ? Math.min(1, box.clientWidth / d.width) : Number(value);
+    const cx = (box.scrollLeft + box.clientWidth / 2) / state.zoom;
+    const cy = (box.scrollTop + box.clientHeight / 2) / state.zoom;
+    state.zoom = z > 0 ? z : 1;
+    sizer.style.width = d.width * state.zoom + "px";
+    sizer.style.height = d.height * state.zoom + "px";
+    box.scrollLeft = Math.max(0, cx * state.zoom - box.clientWidth / 2);
+    box.scrollTop = Math.max(0, cy * state.zoom - box.clientHeight / 2);
+    document.body.dataset.zoom = String(state.zoom);
+    sync();
+  }
+  zoom.addEventListener("change", function (ev) { setZoom(ev.target.value); });
   document.getElementById("palette").addEventListener("change", function (ev) {
     state.palette = ev.target.value;
     drawBase();
@@ -483,18 +532,17 @@
       const ref = findCell(operand, row, col);
       if (!ref) return null;
       const c = cell(ref);
-      box.scrollLeft = Math.max(0, c.x - box.clientWidth / 2);
-      box.scrollTop = Math.max(0, c.y - box.clientHeight / 2);
-      sync();
+      scrollTo(c);
       // Below the sticky toolbar and details, so a pointer event there reaches the canvas.
       const covered = document.getElementById("details").getBoundingClientRect().bottom - window.scrollY;
       window.scrollTo(0, box.getBoundingClientRect().top + window.scrollY - covered - 8);
       const r = sizer.getBoundingClientRect();
-      return { x: r.left + c.x + c.w / 2, y: r.top + c.y + c.h / 2 };
+      return { x: r.left + (c.x + c.w / 2) * state.zoom, y: r.top + (c.y + c.h / 2) * state.zoom };
     },
   };
 
   drawBase();
+  if (zoom.value !== "1") setZoom(zoom.value);
   followHash();
   // Load to interactive, for the record (tests/site prints it; docs/site.md has the budget).
   document.body.dataset.readyMs = String(Math.round(performance.now()));

@@ -95,7 +95,7 @@ TEST(CliSvg, BadDrawingOptionsExit2WithWhatIsValid) {
     EXPECT_NE(r.err.find("40 is not a thread of mma.m16n8k16.f16; valid: 0..31"), std::string::npos) << r.err;
     r = run({"export", "mma.m16n8k16.f16", "--format", "json", "--color", "lane", "-o", "-"});
     EXPECT_EQ(r.code, 2);
-    EXPECT_NE(r.err.find("apply to --format svg only"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("apply to --format svg and html only"), std::string::npos) << r.err;
     r = run({"export", "mma.m16n8k16.f16", "--format", "svg", "--operand", "metadata", "-o", "-"});
     EXPECT_EQ(r.code, 2);
     EXPECT_NE(r.err.find("no metadata operand"), std::string::npos) << r.err;

@@ -3,6 +3,8 @@
 // valid, exit 2, nothing written.
 #include "cli_run.hpp"
 
+#include "lanemap/gpu/probe.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <gtest/gtest.h>
@@ -17,6 +19,30 @@ using namespace lanemap::test;
 
 // Two cta_group::2 m256n16 atoms along M: 4 CTAs, a 512 x 16 x 16 tile.
 const std::string kPairs = "tcgen05.mma.cta_group::2.kind::f16.m256n16";
+
+// probe of a tile of tcgen05.mma atoms: exit 3, as every probe that cannot run, saying it needs a Blackwell
+// GPU and what is here (docs/tiles.md#tiles-of-tcgen05mma-atoms).
+TEST(CliTileOverCtas, ProbeSaysATileOfCtasNeedsABlackwellGpu) {
+    const CliResult r = runCli({"probe", kPairs, "--atom-layout", "(2,1,1)"});
+    EXPECT_EQ(r.code, 3) << r.out << r.err;
+    const std::string says =
+        "a tile of tcgen05.mma atoms runs over a cluster of 4 CTAs and needs a Blackwell "
+        "GPU, sm_100a; ";
+    const lanemap::gpu::Availability a = lanemap::gpu::discover();
+    if (!a.available) {
+        EXPECT_NE(
+            r.err.find("lanemap-cli: tcgen05.mma.cta_group::2.kind::f16.m256n16 tile 512x16x16 (atom layout "
+                       "(2,1,1)): " +
+                       says + "there is no GPU here (" + a.reason + ")"),
+            std::string::npos)
+            << r.err;
+        EXPECT_EQ(r.err.find("wgmma"), std::string::npos) << r.err;
+    } else {
+        EXPECT_NE(r.out.find("unsupported\t"), std::string::npos) << r.out;
+        EXPECT_NE(r.out.find(says + "this device is sm_" + std::to_string(a.device.sm)), std::string::npos)
+            << r.out;
+    }
+}
 
 TEST(CliTileOverCtas, WhereNamesTheCtaOfTheClusterAndItsTensorMemoryCell) {
     const CliResult r = runCli({"where", kPairs, "D", "300", "5", "--atom-layout", "(2,1,1)", "--json"});
@@ -130,7 +156,7 @@ TEST(CliTileOverCtas, BadTilesAreRefusedNothingWritten) {
         {{"--atom-layout", "(9,1,1)"}, "18 CTAs; a cluster has at most 16"},
         {{"--atom-layout", "(1,1,1)", "--permutation", "_512,_,_"}, "is a reordering of _256"},
         {{"--atom-layout", "(2,1,1)", "--format", "cuda"},
-         "a tile of tcgen05.mma atoms exports as json, txt or svg"},
+         "a tile of tcgen05.mma atoms exports as json, txt, svg or html"},
         {{"--atom-layout", "(2,1,1)", "--ld", "32x32b.x16"}, "describe one instruction"},
     };
     for (const Case& c : cases)

@@ -3,6 +3,8 @@
 // of D (Tensor Memory) and columns c N/2 .. of B (shared memory), as the PTX ISA and CUTLASS's 2SM atoms
 // (ThrID = Layout<_2>) split them; with cta_group::1, CTA 0 holds everything.
 #include "lanemap/catalog.hpp"
+#include "lanemap/cta_parts.hpp"
+#include "lanemap/family.hpp"
 #include "lanemap/query.hpp"
 #include "lanemap/selection.hpp"
 #include "lanemap/spec.hpp"
@@ -31,6 +33,34 @@ query::PairHolding onlyHolder(const Instruction& in, Operand operand, int row, i
     EXPECT_TRUE(a && a->holders.empty());
     EXPECT_EQ(a ? a->pair.size() : 0u, 1u);
     return a && !a->pair.empty() ? a->pair.front() : query::PairHolding{};
+}
+
+// The CTA parts of an operand are the family row's answer (Family::ctaParts), asked the same way of every
+// instruction: a tcgen05.mma pair's halves, one CTA's whole operand with cta_group::1, nothing for the
+// families that run in one CTA, nor for A in Tensor Memory.
+TEST(CtaPairs, EveryFamilyRowAnswersTheCtaPartsOfAnOperand) {
+    const auto pair = view("tcgen05.mma.cta_group::2.kind::f16.m128n64");
+    const std::optional<CtaParts> a = ctaParts(*pair, Operand::A);
+    ASSERT_TRUE(a);
+    EXPECT_EQ(a->ctas, 2);
+    EXPECT_EQ(a->part.rows, 64);
+    EXPECT_EQ(a->partOf(1), "rows 64..127 of A (cta_group::2)");
+    const std::optional<CtaParts> b = ctaParts(*pair, Operand::B);
+    ASSERT_TRUE(b);
+    EXPECT_EQ(b->part.cols, 32);
+    EXPECT_EQ(b->partOf(1), "columns 32..63 of B (cta_group::2)");
+    EXPECT_FALSE(ctaParts(*pair, Operand::D));
+    const std::optional<CtaParts> one =
+        ctaParts(*view("tcgen05.mma.cta_group::1.kind::f16.m128n64"), Operand::B);
+    ASSERT_TRUE(one);
+    EXPECT_EQ(one->ctas, 1);
+    EXPECT_EQ(one->partOf(0), "all of B");
+    for (const char* spec : {"mma.m16n8k16.f16", "wgmma.m64n64k16.f16", "ldmatrix.m8n8.x4.b16"})
+        EXPECT_FALSE(ctaParts(*view(spec), Operand::A)) << spec;
+    int rows = 0;
+    for (const Family* f : families())
+        rows += f->ctaParts != nullptr;
+    EXPECT_EQ(rows, 1) << "only tcgen05.mma holds its operands per CTA";
 }
 
 TEST(CtaPairs, AnM256PairSplitsAAndDByRowsAndBByColumns) {

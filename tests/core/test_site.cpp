@@ -5,10 +5,17 @@
 #include "lanemap/evidence.hpp"
 #include "lanemap/export.hpp"
 #include "lanemap/search.hpp"
+#include "lanemap/selection.hpp"
 #include "lanemap/site.hpp"
+#include "lanemap/spec.hpp"
+#include "lanemap/tile.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+
+#include <map>
+#include <set>
+#include <stdexcept>
 
 namespace test_site {
 
@@ -19,6 +26,21 @@ namespace {
 
 const Instruction& get(const char* spec) {
     return *Catalog::instance().instruction(spec);
+}
+
+// A tile of `spec` atoms (lanemap/tile.hpp), as --atom-layout and --permutation make it.
+std::shared_ptr<const Instruction> tiled(std::string_view spec, std::string_view atoms,
+                                         std::string_view permutation = "") {
+    std::string error;
+    const std::optional<tile::TileLayout> t = tile::parseTileLayout(atoms, permutation, error);
+    if (!t)
+        throw std::runtime_error(error);
+    const ParsedSpec parsed = parseSpec(spec, Catalog::instance());
+    if (!parsed)
+        throw std::runtime_error(parsed.error);
+    Selection s = selectionOf(parsed);
+    s.params.tile = *t;
+    return instantiate(s);
 }
 
 // The page's data: the object literal assigned to LANEMAP (valid JSON by construction).
@@ -160,6 +182,92 @@ TEST(SiteExport, HtmlRefusesOptionsItCannotHonour) {
     EXPECT_NE(error.find("do not apply to html"), std::string::npos) << error;
     EXPECT_TRUE(exportInstruction(get("mma.m16n8k16.f16"), ExportFormat::Html, {}, doc, error)) << error;
     EXPECT_EQ(parseExportFormat("html"), ExportFormat::Html);
+}
+
+// A tile's page (export SPEC --atom-layout ... --format html): every operand of the 128x256 tile of 256
+// threads, each cell's tooltip naming its warp and lane and its label the CTA thread, and what hovering a
+// thread lights (the page groups the cells by their thread) the Diagram's every cell of that thread.
+TEST(SitePage, ATilesPageHasEveryOperandAndEveryThreadsCells) {
+    const auto in = tiled("mma.m16n8k16.f16", "(4,2,1)", "_128,_256,_16");
+    const Diagram d = buildDiagram(*in);
+    ExportOptions o;
+    o.colorBy = ColorBy::Warp;
+    std::string page, error;
+    ASSERT_TRUE(exportInstruction(*in, ExportFormat::Html, o, page, error)) << error;
+    EXPECT_NE(page.find("<h1>mma.m16n8k16.f16 tile 128x256x16 (atom layout (4,2,1), permutation "
+                        "_128,_256,_16)</h1>"),
+              std::string::npos);
+    // Opens coloured by warp; offers the tile's colourings.
+    EXPECT_NE(page.find("<option value=\"warp\" selected>warp</option>"), std::string::npos);
+    EXPECT_NE(page.find("<option value=\"thread\">thread</option>"), std::string::npos);
+    EXPECT_EQ(page.find("<option value=\"warpgroup\""), std::string::npos); // a warp atom: no warpgroups
+    EXPECT_NE(page.find("lights in A, B and C/D"), std::string::npos);
+    const json data = pageData(page);
+    EXPECT_EQ(data["scope"], "cta");
+    EXPECT_EQ(data["threads"], 256);
+    EXPECT_EQ(data["palettes"]["default"]["warp"].size(), 8u);
+    const json& panels = data["diagrams"][0]["panels"];
+    std::vector<std::string> names;
+    for (const json& p : panels)
+        names.push_back(p["operand"]);
+    EXPECT_EQ(names, (std::vector<std::string>{"A", "B", "C/D"}));
+    std::map<int, std::size_t> cellsOfThread;
+    for (std::size_t p = 0; p < panels.size(); ++p) {
+        const json& panel = panels[p];
+        const DiagramPanel& dp = d.panels[p];
+        // Every position of the operand is drawn: A 128 x 16, B 16 x 256, C/D 128 x 256.
+        EXPECT_EQ(panel["rows"].get<int>() * panel["cols"].get<int>(), p == 0   ? 128 * 16
+                                                                       : p == 1 ? 16 * 256
+                                                                                : 128 * 256);
+        std::set<std::pair<int, int>> covered;
+        ASSERT_EQ(panel["tips"].size(), dp.cellCount);
+        for (std::uint32_t i = 0; i < dp.cellCount; ++i) {
+            const int thread = panel["cells"][i * 15 + 4];
+            ASSERT_GE(thread, 0);
+            ASSERT_LT(thread, 256);
+            ++cellsOfThread[thread];
+            covered.emplace(panel["cells"][i * 15 + 9].get<int>(), panel["cells"][i * 15 + 10].get<int>());
+            const std::string tip = panel["tips"][i];
+            const std::string who =
+                "warp " + std::to_string(thread / 32) + " lane " + std::to_string(thread % 32);
+            ASSERT_EQ(tip.rfind(who + " ", 0), 0u) << tip;
+            ASSERT_EQ(panel["labels"][i].get<std::string>().rfind("T" + std::to_string(thread) + ":", 0), 0u);
+        }
+        EXPECT_EQ(covered.size(), static_cast<std::size_t>(dp.rows * dp.cols)) << dp.name;
+    }
+    // Each thread lights what the app lights: its cells in every operand.
+    ASSERT_EQ(cellsOfThread.size(), 256u);
+    for (const auto& [thread, n] : cellsOfThread)
+        ASSERT_EQ(n, d.cellsOfThread(thread).size()) << thread;
+}
+
+TEST(SitePage, AWgmmaTilesPageColoursByWarpgroupAndATcgen05TilesDrawsDPerCta) {
+    const auto wgmma = tiled("wgmma.m64n256k16.f16", "(2,1,1)");
+    ExportOptions o;
+    o.colorBy = ColorBy::Warpgroup;
+    std::string page, error;
+    ASSERT_TRUE(exportInstruction(*wgmma, ExportFormat::Html, o, page, error)) << error;
+    EXPECT_NE(page.find("<option value=\"warpgroup\" selected>warpgroup</option>"), std::string::npos);
+    EXPECT_NE(page.find("lights in A and D"), std::string::npos);
+    json data = pageData(page);
+    EXPECT_EQ(data["atomThreads"], 128);
+    EXPECT_EQ(data["palettes"]["colorblind"]["warpgroup"].size(), 2u);
+    EXPECT_EQ(data["diagrams"][0]["panels"].size(), 2u);
+    // A tile of tcgen05.mma atoms: D of every CTA in Tensor Memory, as its SVG draws it.
+    const auto pairs = tiled("tcgen05.mma.cta_group::2.kind::f16.m128n32", "(2,1,1)");
+    ASSERT_TRUE(exportInstruction(*pairs, ExportFormat::Html, {}, page, error)) << error;
+    EXPECT_NE(page.find("tile 256x32x16 (atom layout (2,1,1))</h1>"), std::string::npos);
+    data = pageData(page);
+    EXPECT_EQ(data["scope"], "tmem");
+    const Diagram d = buildTensorMemoryDiagram(*pairs);
+    ASSERT_EQ(data["diagrams"][0]["panels"].size(), d.panels.size());
+    EXPECT_EQ(data["diagrams"][0]["panels"][0]["tips"].size(), d.panels[0].cellCount);
+    EXPECT_NE(data["diagrams"][0]["panels"][0]["tips"][0].get<std::string>().find("CTA 0"),
+              std::string::npos);
+    // Its cells are coloured by their Tensor Memory lane only.
+    o.colorBy = ColorBy::Warp;
+    EXPECT_FALSE(exportInstruction(*pairs, ExportFormat::Html, o, page, error));
+    EXPECT_NE(error.find("no operand, colouring"), std::string::npos) << error;
 }
 
 } // namespace

@@ -221,7 +221,7 @@ TEST(Tile, ExportsNameTheTileAndEveryThreadsWarpAndLane) {
     EXPECT_NE(doc.find("T64:c0"), std::string::npos);
     // The code exports describe one instruction: refused, naming what a tile exports as.
     EXPECT_FALSE(exportInstruction(*in, ExportFormat::Cuda, {}, doc, error));
-    EXPECT_NE(error.find("json, txt, svg, cute or triton"), std::string::npos) << error;
+    EXPECT_NE(error.find("json, txt, svg, html, cute or triton"), std::string::npos) << error;
 }
 
 TEST(Tile, TheDiagramNamesWarpAndLaneOnHover) {

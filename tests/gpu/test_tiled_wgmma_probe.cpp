@@ -180,6 +180,47 @@ TEST(TiledWgmmaProbe, ThePipelinePicksTheMethodByWhereTheAtomsBLives) {
     EXPECT_EQ(gpu::interpretTileOn(simulated, *mma).result.experiments, 2);
 }
 
+// A tile of tcgen05.mma atoms is a cluster of CTAs: the pipeline says it needs a Blackwell GPU and names the
+// device, not the tiled-wgmma method's words (which it answered with, since its atom too reads shared memory
+// through descriptors).
+TEST(TiledWgmmaProbe, ATcgen05TileSaysItNeedsABlackwellGpuAndNamesTheDevice) {
+    const auto tile = tileOf("tcgen05.mma.cta_group::2.kind::f16.m256n16", "(2,1,1)", "");
+    gpu::SimulatedDevice simulated;
+    gpu::Interpretation r = gpu::interpretTileOn(simulated, *tile);
+    EXPECT_EQ(r.result.verdict, Verdict::Unsupported);
+    EXPECT_EQ(r.result.spec,
+              "tcgen05.mma.cta_group::2.kind::f16.m256n16 tile 512x16x16 (atom layout (2,1,1))");
+    EXPECT_NE(r.result.reason.find("a tile of tcgen05.mma atoms runs over a cluster of 4 CTAs and needs a "
+                                   "Blackwell GPU, sm_100a; this device is CPU simulator"),
+              std::string::npos)
+        << r.result.reason;
+    EXPECT_EQ(r.result.reason.find("wgmma"), std::string::npos) << r.result.reason;
+    // On a Hopper GPU it names the device; on a Blackwell one it says no method runs the tile yet.
+    DeviceInfo h200;
+    h200.name = "NVIDIA H200";
+    h200.sm = 90;
+    gpu::AbsentDevice hopper("the H200's own reason", h200);
+    r = gpu::interpretTileOn(hopper, *tile);
+    EXPECT_EQ(r.result.verdict, Verdict::Unsupported);
+    EXPECT_NE(r.result.reason.find("needs a Blackwell GPU, sm_100a; this device is sm_90, NVIDIA H200"),
+              std::string::npos)
+        << r.result.reason;
+    DeviceInfo b200;
+    b200.name = "NVIDIA B200";
+    b200.sm = 100;
+    gpu::AbsentDevice blackwell("", b200);
+    r = gpu::interpretTileOn(blackwell, *tile, gpu::TileLoad::Ldmatrix);
+    EXPECT_EQ(r.result.verdict, Verdict::Unsupported);
+    EXPECT_NE(
+        r.result.reason.find("this device is sm_100, NVIDIA B200, but no lanemap probe method runs such a "
+                             "tile yet"),
+        std::string::npos)
+        << r.result.reason;
+    EXPECT_EQ(gpu::clusterTileRefusal(*tile, nullptr),
+              "a tile of tcgen05.mma atoms runs over a cluster of 4 CTAs and needs a Blackwell GPU, sm_100a; "
+              "there is no GPU here");
+}
+
 // On an H100/H200: every tile of the set, both forms, every element; the kernel told the wrong permutation
 // fails.
 TEST(TiledWgmmaProbeDevice, EveryWgmmaTileIsConfirmedAndAWrongPermutationFails) {

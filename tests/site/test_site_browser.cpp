@@ -7,7 +7,10 @@
 #include "lanemap/catalog.hpp"
 #include "lanemap/diagram.hpp"
 #include "lanemap/search.hpp"
+#include "lanemap/selection.hpp"
 #include "lanemap/site.hpp"
+#include "lanemap/spec.hpp"
+#include "lanemap/tile.hpp"
 #include "lanemap/write.hpp"
 
 #include <gtest/gtest.h>
@@ -22,6 +25,17 @@ using nlohmann::json;
 namespace fs = std::filesystem;
 
 namespace {
+
+// The tile the browser tests open as a user exports it: 128 x 256 x 16 over 8 warps, 256 threads
+// (export mma.m16n8k16.f16 --atom-layout '(4,2,1)' --permutation '_128,_256,_16' --format html --color warp).
+std::shared_ptr<const Instruction> bigTile() {
+    std::string error;
+    const std::optional<tile::TileLayout> t = tile::parseTileLayout("(4,2,1)", "_128,_256,_16", error);
+    EXPECT_TRUE(t) << error;
+    Selection s = selectionOf(parseSpec("mma.m16n8k16.f16", Catalog::instance()));
+    s.params.tile = *t;
+    return instantiate(s);
+}
 
 const char* const kPages[] = {"mma.m16n8k16.f16", "mma.sp.m16n8k32.s8", "wgmma.m64n256k16.f16",
                               "tcgen05.mma.cta_group::1.kind::f16.m128"};
@@ -41,6 +55,8 @@ class Site : public ::testing::Test {
             ASSERT_EQ(writeFile((s_dir / "site" / (std::string(spec) + ".html")).string(),
                                 htmlPage(*catalog.instruction(spec))),
                       "");
+        ASSERT_EQ(writeFile((s_dir / "site" / "tile.html").string(), htmlPage(*bigTile(), {ColorBy::Warp})),
+                  "");
         s_browser = std::make_unique<Browser>(s_exe, s_dir / "profile");
     }
     static void TearDownTestSuite() {
@@ -246,6 +262,64 @@ TEST_F(Site, LargestWgmmaPageHovers) {
     browser().mouseMove(p["x"], p["y"]);
     EXPECT_EQ(data("litThread"), std::to_string(cell->thread));
     EXPECT_EQ(data("litCells"), std::to_string(d.cellsOfThread(cell->thread).size()));
+}
+
+// A tile's page at 128 x 256 with 256 threads: hovering a cell names its CTA thread, warp and lane and lights
+// every cell that thread holds in A, B and C/D; a click pins the thread; zoomed out to 10 % (the whole tile
+// in view) the pointer still finds the cell under it.
+TEST_F(Site, ATilesPageNamesTheCtaThreadAndLightsItInEveryOperand) {
+    const auto in = bigTile();
+    const Diagram d = buildDiagram(*in);
+    const DiagramCell* cell = cellOf(d, "C/D", 100, 200);
+    ASSERT_NE(cell, nullptr);
+    ASSERT_TRUE(browser().open(url("tile.html")));
+    RecordProperty("ready_ms", data("readyMs"));
+    std::cout << "128x256 tile page interactive after " << data("readyMs") << " ms\n";
+    const auto legend = [] {
+        return browser().evaluate("document.getElementById('legend').textContent").get<std::string>();
+    };
+    EXPECT_NE(legend().find("colour = warp (thread / 32)"), std::string::npos) << legend();
+    EXPECT_NE(legend().find("warp 7 (T224\u2013255)"), std::string::npos) << legend();
+    const json p = pointAt("C", 100, 200);
+    browser().mouseMove(p["x"], p["y"]);
+    const int t = cell->thread;
+    EXPECT_EQ(data("litThread"), std::to_string(t));
+    EXPECT_EQ(data("litOperands"), "A B C/D");
+    EXPECT_EQ(data("litCells"), std::to_string(d.cellsOfThread(t).size()));
+    std::string details = detailsText();
+    EXPECT_NE(details.find(d.tooltip(*cell)), std::string::npos) << details;
+    EXPECT_NE(details.find("CTA thread " + std::to_string(t) + " (warp " + std::to_string(t / 32) +
+                           ", lane " + std::to_string(t % 32) + ") holds"),
+              std::string::npos)
+        << details;
+    // Pinned, the thread stays lit while the pointer moves on.
+    browser().click(p["x"], p["y"]);
+    EXPECT_EQ(data("pinned"), "C/D:100,200");
+    browser().mouseMove(2, 2);
+    EXPECT_EQ(data("litThread"), std::to_string(t));
+    browser().key("Escape", "Escape", 27);
+    // At 10 % the 59,000-unit picture is 5,900 pixels wide, and a hover still names the cell under it.
+    browser().evaluate("(function(){const e=document.getElementById('zoom');e.value='0.1';"
+                       "e.dispatchEvent(new Event('change'));return 0;})()");
+    EXPECT_EQ(data("zoom"), "0.1");
+    const DiagramCell* b = cellOf(d, "B", 9, 250);
+    ASSERT_NE(b, nullptr);
+    const json q = pointAt("B", 9, 250);
+    browser().mouseMove(q["x"], q["y"]);
+    EXPECT_EQ(data("litThread"), std::to_string(b->thread));
+    details = detailsText();
+    EXPECT_NE(details.find("B row 9 col 250"), std::string::npos) << details;
+    // Colour by thread: one legend entry per warp; a thread filter names the CTA's threads.
+    browser().evaluate("(function(){const e=document.getElementById('colorBy');e.value='thread';"
+                       "e.dispatchEvent(new Event('change'));return 0;})()");
+    EXPECT_NE(legend().find("shade = warp % 4"), std::string::npos) << legend();
+    browser().evaluate("(function(){const e=document.getElementById('lanes');e.value='0-300';"
+                       "e.dispatchEvent(new Event('input'));return 0;})()");
+    EXPECT_NE(browser()
+                  .evaluate("document.getElementById('lanesError').textContent")
+                  .get<std::string>()
+                  .find("the CTA's threads are 0..255"),
+              std::string::npos);
 }
 
 TEST_F(Site, IndexFilterAgreesWithTheCoreMatcher) {

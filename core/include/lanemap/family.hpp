@@ -6,6 +6,7 @@
 
 #include "lanemap/vocabulary.hpp"
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,6 +18,7 @@ struct Choice;
 }
 class Catalog;
 class Placement;
+struct CtaParts;
 struct Form;
 struct Instruction;
 struct Params;
@@ -71,6 +73,11 @@ struct Family {
     // choice or the extent does not fit. nullptr: the family reads no operand through a descriptor.
     bool (*sharedOperand)(const Instruction& instruction, Operand operand, const smem::Choice& choice,
                           int rows, int cols, Placement& out, std::string& error) = nullptr;
+    // The part of `operand` (A or B) each CTA of the instruction's group holds in its own shared memory, and
+    // how many CTAs hold one (a tcgen05.mma: one part with cta_group::1, half of A's rows or B's columns each
+    // with ::2); nullopt where the instance reads no such part (A in Tensor Memory). Asked through
+    // lanemap/cta_parts.hpp. nullptr: the family's instructions hold no operand per CTA.
+    std::optional<CtaParts> (*ctaParts)(const Instruction& instruction, Operand operand) = nullptr;
     // The words after the opcode that name an instance's own parameters (a TMA box's tensor map), every one
     // its grammar reads back, in the order the spec text writes them. nullptr: the family has none.
     std::vector<SpecWord> (*words)(const Instruction& instance) = nullptr;

@@ -19,8 +19,20 @@ namespace lanemap {
 // File name of a variant's page in the site: "<spec>.html".
 std::string sitePageName(const Variant& variant);
 
-// One variant's page.
-std::string htmlPage(const Instruction& instruction);
+// What a page opens with: its Colour by and Palette selects (the reader changes both).
+struct PageOptions {
+    ColorBy colorBy = ColorBy::Lane;
+    Palette palette = Palette::Default;
+};
+
+// The colourings a page offers: lane, register and thread group; a tile of atoms (lanemap/tile.hpp) adds
+// warp, warpgroup (a tile of warpgroup atoms) and thread; Tensor Memory only lane.
+std::vector<ColorBy> pageColorings(const Instruction& instruction);
+
+// One variant's page, or a tile's (`export SPEC --atom-layout ... --format html`): every operand, the hover
+// naming the CTA thread, its warp and lane. Throws std::invalid_argument for a colouring the page does not
+// offer (pageColorings), naming the valid ones.
+std::string htmlPage(const Instruction& instruction, const PageOptions& options = {});
 
 // The Diagrams a page draws: one per sparsity selector (the page's selector picks one), else one; an instance
 // with nothing in registers or Tensor Memory (a TMA box) draws its placement in shared memory.

@@ -88,6 +88,10 @@ struct TileFacts {
     int threads = 0;                     // the CTA's threads; tcgen05.mma: the cluster's CTAs
     std::string atomLayout, permutation; // as CuTe writes them
     std::string cutlassAtom; // CUTLASS's name of the atom ("SM80_16x8x16_F32F16F16F32_TN"); "": none
+    // The atom's spec where the instance's is not it (a tcgen05.mma entry stands for every N: its atom's
+    // spec names the N, "tcgen05.mma.cta_group::2.kind::f16.m128n32"), set by the family that tiles it; "":
+    // the instance's spec.
+    std::string atomSpec;
 };
 
 // The name views give an instance: its spec, and for a tile "mma.m16n8k16.f16 tile 32x32x16 (atom layout

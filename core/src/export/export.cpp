@@ -117,7 +117,7 @@ bool exportTensorMemory(const Instruction& in, ExportFormat format, const Export
             return true;
         }
         case ExportFormat::Html:
-            document = htmlPage(in);
+            document = htmlPage(in, {ColorBy::Lane, options.palette});
             return true;
         default:
             error = "a tcgen05.mma view exports as txt, json or svg (and html for the site); '" +
@@ -149,8 +149,9 @@ bool exportInstruction(const Instruction& in, ExportFormat format, const ExportO
         return detail::exportPlacements(in, format, options, document, error);
     // A tile of atoms (lanemap/tile.hpp) is drawn and listed; the code exports describe one instruction.
     if (in.tile && format != ExportFormat::Json && format != ExportFormat::Text &&
-        format != ExportFormat::Svg && format != ExportFormat::Cute && format != ExportFormat::Triton) {
-        error = "a tile (--atom-layout, --permutation) exports as json, txt, svg, cute or triton; '" +
+        format != ExportFormat::Svg && format != ExportFormat::Html && format != ExportFormat::Cute &&
+        format != ExportFormat::Triton) {
+        error = "a tile (--atom-layout, --permutation) exports as json, txt, svg, html, cute or triton; '" +
                 std::string(toString(format)) + "' is not one of them";
         return false;
     }
@@ -244,7 +245,13 @@ bool exportInstruction(const Instruction& in, ExportFormat format, const ExportO
             document = toTextGrid(in, *chosen);
         return true;
     case ExportFormat::Html:
-        document = htmlPage(in);
+        // The page opens coloured as asked; the reader recolours it.
+        try {
+            document = htmlPage(in, {options.colorBy, options.palette});
+        } catch (const std::invalid_argument& e) {
+            error = e.what();
+            return false;
+        }
         return true;
     case ExportFormat::Cuda:
         document = toCudaHeader(in, choice);

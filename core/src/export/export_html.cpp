@@ -2,6 +2,7 @@
 #include "lanemap/evidence.hpp"
 #include "lanemap/search.hpp"
 #include "lanemap/site.hpp"
+#include "lanemap/tile.hpp"
 #include "lanemap/version.hpp"
 
 #include "io/format.hpp"
@@ -10,6 +11,7 @@
 #include <array>
 #include <cmath>
 #include <map>
+#include <stdexcept>
 #include <string_view>
 
 namespace lanemap {
@@ -359,9 +361,14 @@ void diagram(std::string& out, const Diagram& d, const Diagram* first, bool tips
     out += "]}";
 }
 
-// Colours of every key under every (palette, colour-by), from the Diagram's palette: the page recolours
-// without a second source of colours.
-void palettes(std::string& out, int registers) {
+// Colours of every key under every (palette, colour-by) the page offers, from the Diagram's palette: the page
+// recolours without a second source of colours. Lane, register and thread group always (the web app's
+// engine reads them for every page); a tile's warp, warpgroup and thread after them.
+void palettes(std::string& out, int registers, int threads, const std::vector<ColorBy>& colorings) {
+    std::vector<ColorBy> written{ColorBy::Lane, ColorBy::Register, ColorBy::ThreadGroup};
+    for (ColorBy by : colorings)
+        if (std::find(written.begin(), written.end(), by) == written.end())
+            written.push_back(by);
     out += '{';
     bool firstPalette = true;
     for (Palette palette : {Palette::Default, Palette::ColorBlind}) {
@@ -371,13 +378,20 @@ void palettes(std::string& out, int registers) {
         jsString(out, toString(palette));
         out += ":{";
         bool firstBy = true;
-        for (ColorBy by : {ColorBy::Lane, ColorBy::Register, ColorBy::ThreadGroup}) {
+        for (ColorBy by : written) {
             if (!firstBy)
                 out += ',';
             firstBy = false;
             jsString(out, toString(by));
             out += ":[";
-            const int keys = by == ColorBy::Lane ? 32 : by == ColorBy::ThreadGroup ? 8 : registers;
+            // Keys: a lane, register or group; a warp or warpgroup of the CTA; a thread's hue and shade
+            // repeat every 4 warps (paletteColor), so 128 keys colour any CTA (the page takes key % length).
+            const int keys = by == ColorBy::Lane          ? 32
+                             : by == ColorBy::ThreadGroup ? 8
+                             : by == ColorBy::Register    ? registers
+                             : by == ColorBy::Warp        ? std::max(1, threads / 32)
+                             : by == ColorBy::Warpgroup   ? std::max(1, threads / 128)
+                                                          : 128;
             for (int k = 0; k < keys; ++k) {
                 if (k)
                     out += ',';
@@ -393,6 +407,11 @@ void palettes(std::string& out, int registers) {
         out += '}';
     }
     out += '}';
+}
+
+// The words of a colouring in the page's select.
+std::string_view coloringLabel(ColorBy by) {
+    return by == ColorBy::ThreadGroup ? "thread group" : toString(by);
 }
 
 void head(std::string& out, std::string_view title, std::string_view bodyClass) {
@@ -421,6 +440,20 @@ std::string shapeOf(const Variant& v) {
 }
 
 } // namespace
+
+std::vector<ColorBy> pageColorings(const Instruction& in) {
+    // Tensor Memory cells are coloured by their lane only (a register or thread group is not theirs).
+    if (in.hasSpace(Space::TensorMemory))
+        return {ColorBy::Lane};
+    std::vector<ColorBy> colorings{ColorBy::Lane, ColorBy::Register, ColorBy::ThreadGroup};
+    if (in.tile) {
+        colorings.push_back(ColorBy::Warp);
+        if (in.tile->atomThreads == 128)
+            colorings.push_back(ColorBy::Warpgroup);
+        colorings.push_back(ColorBy::Thread);
+    }
+    return colorings;
+}
 
 std::string sitePageName(const Variant& variant) {
     return variant.spec + ".html";
@@ -486,10 +519,18 @@ void siteData(std::string& out, const Instruction& in, const std::vector<Diagram
             out += '}';
         });
     }
+    // A tile's threads are the CTA's: the page names each one's warp and lane (and warpgroup).
     out += ",\"scope\":";
-    jsString(out, tensorMemory ? "tmem" : in.scope == Scope::Warpgroup ? "warpgroup" : "warp");
+    jsString(out, tensorMemory                   ? "tmem"
+                  : in.tile                      ? "cta"
+                  : in.scope == Scope::Warpgroup ? "warpgroup"
+                                                 : "warp");
     out += ",\"threads\":";
     integer(out, in.threads);
+    if (in.tile && !tensorMemory) {
+        out += ",\"atomThreads\":";
+        integer(out, in.tile->atomThreads);
+    }
     out += ",\"cellFont\":";
     number(out, d0.metrics.cellFont);
     out += ",\"charWidth\":";
@@ -511,7 +552,7 @@ void siteData(std::string& out, const Instruction& in, const std::vector<Diagram
         out += "null";
     }
     out += ",\"palettes\":";
-    palettes(out, registers);
+    palettes(out, registers, in.threads, pageColorings(in));
     out += ",\"diagrams\":[";
     for (std::size_t i = 0; i < diagrams.size(); ++i) {
         if (i)
@@ -521,17 +562,28 @@ void siteData(std::string& out, const Instruction& in, const std::vector<Diagram
     out += "]}";
 }
 
-std::string htmlPage(const Instruction& in) {
+std::string htmlPage(const Instruction& in, const PageOptions& options) {
+    const std::vector<ColorBy> colorings = pageColorings(in);
+    if (std::find(colorings.begin(), colorings.end(), options.colorBy) == colorings.end()) {
+        std::string valid;
+        for (ColorBy by : colorings)
+            (valid += valid.empty() ? "" : ", ") += toString(by);
+        throw std::invalid_argument("the page of " + tile::nameOf(in) + " colours by " + valid + "; '" +
+                                    std::string(toString(options.colorBy)) + "' is not one of them");
+    }
     const std::vector<Diagram> diagrams = siteDiagrams(in);
     std::string out;
     std::size_t cells = 0;
     for (const Diagram& d : diagrams)
         cells += d.cells.size();
     out.reserve(64 * 1024 + cells * 110);
-    head(out, in.spec + " \u2014 lanemap", "variant");
+    const std::string name = tile::nameOf(in);
+    head(out, name + " \u2014 lanemap", "variant");
     const Diagram& d0 = diagrams.front();
-    out += "<header><nav><a href=\"index.html\">lanemap: every layout</a></nav>\n<h1>";
-    html(out, in.spec);
+    // A tile has no page in the site: no link to its index.
+    out += in.tile ? "<header>\n<h1>"
+                   : "<header><nav><a href=\"index.html\">lanemap: every layout</a></nav>\n<h1>";
+    html(out, name);
     out += "</h1>\n<p class=\"ptx\"><code>";
     html(out, in.ptx);
     out += "</code></p>\n<div class=\"caption\">";
@@ -547,6 +599,11 @@ std::string htmlPage(const Instruction& in) {
             out += toString(in.hardware->verdict);
         out += " on the ";
         html(out, describe(*in.hardware->run));
+    } else if (in.tile) {
+        // A recorded run confirms an atom, never a tile (docs/tiles.md#proof).
+        out +=
+            "No recorded hardware run covers this tile: its atom's layout is the PTX manual's, composed as "
+            "CuTe's make_tiled_mma composes it.";
     } else {
         out += "No recorded hardware run covers this variant: the layout is the PTX manual's.";
     }
@@ -566,18 +623,31 @@ std::string htmlPage(const Instruction& in) {
         }
         out += "</ul>\n";
     }
-    // Tensor Memory cells are coloured by their lane only (a register or thread group is not theirs).
     const bool tensorMemory = in.hasSpace(Space::TensorMemory);
+    const bool cta = in.tile && !tensorMemory; // the threads are a CTA's
     out += "</header>\n<div id=\"toolbar\">\n";
     out += tensorMemory ? "<label>Colour by <select id=\"colorBy\" disabled title=\"Tensor Memory cells are "
-                          "coloured by their lane\"><option value=\"lane\">lane</option></select></label>\n"
-                        : "<label>Colour by <select id=\"colorBy\"><option value=\"lane\">lane</option>"
-                          "<option value=\"register\">register</option><option value=\"group\">thread "
-                          "group</option></select></label>\n";
-    out += "<label>Palette <select id=\"palette\"><option value=\"default\">default</option>"
-           "<option value=\"colorblind\">colour-blind</option></select></label>\n"
-           "<label>Lanes <input id=\"lanes\" size=\"10\" placeholder=\"e.g. 0-3,13\" "
-           "title=\"Only these lanes (threads) in colour; the others grey\"></label>\n";
+                          "coloured by their lane\">"
+                        : "<label>Colour by <select id=\"colorBy\">";
+    for (ColorBy by : colorings) {
+        out += "<option value=\"";
+        out += toString(by);
+        out += by == options.colorBy ? "\" selected>" : "\">";
+        out += coloringLabel(by);
+        out += "</option>";
+    }
+    out += "</select></label>\n<label>Palette <select id=\"palette\">";
+    for (Palette p : {Palette::Default, Palette::ColorBlind}) {
+        out += p == Palette::Default ? "<option value=\"default\"" : "<option value=\"colorblind\"";
+        out += p == options.palette ? " selected>" : ">";
+        out += p == Palette::Default ? "default" : "colour-blind";
+        out += "</option>";
+    }
+    out += "</select></label>\n";
+    out += cta ? "<label>Threads <input id=\"lanes\" size=\"10\" placeholder=\"e.g. 0-31,64\" "
+                 "title=\"Only these CTA threads in colour; the others grey\"></label>\n"
+               : "<label>Lanes <input id=\"lanes\" size=\"10\" placeholder=\"e.g. 0-3,13\" "
+                 "title=\"Only these lanes (threads) in colour; the others grey\"></label>\n";
     if (diagrams.size() > 1) {
         out += "<label>Selector <select id=\"selector\">";
         for (const Diagram& d : diagrams) {
@@ -589,14 +659,29 @@ std::string htmlPage(const Instruction& in) {
         }
         out += "</select></label>\n";
     }
+    // The picture at a scale: a large tile's is tens of thousands of units wide (cell labels are drawn from
+    // 60 % up; the colours, hover and pin work at any zoom).
     out +=
-        "<button id=\"unpin\" type=\"button\" disabled>Unpin</button>\n"
-        "<span id=\"lanesError\" class=\"error\"></span>\n</div>\n"
-        "<div id=\"details\" class=\"details\" aria-live=\"polite\"><p class=\"hint\">Hover a cell for its "
-        "lane, register, bits and source; click pins it (Esc unpins), and the address bar then links to it."
-        "</p></div>\n<div id=\"legend\" class=\"legend\"></div>\n"
-        "<div id=\"diagram\" class=\"diagram\"><div id=\"sizer\" class=\"sizer\"><canvas "
-        "id=\"canvas\"></canvas></div></div>\n";
+        "<label>Zoom <select id=\"zoom\"><option value=\"1\" selected>100%</option><option value=\"0.5\">50%"
+        "</option><option value=\"0.25\">25%</option><option value=\"0.1\">10%</option><option "
+        "value=\"fit\">fit width</option></select></label>\n";
+    out += "<button id=\"unpin\" type=\"button\" disabled>Unpin</button>\n"
+           "<span id=\"lanesError\" class=\"error\"></span>\n</div>\n"
+           "<div id=\"details\" class=\"details\" aria-live=\"polite\"><p class=\"hint\">";
+    // The operands a tile's thread lights: its panels' names ("A, B and C/D"; a wgmma tile's "A and D").
+    std::string operands;
+    for (std::size_t i = 0; i < d0.panels.size(); ++i)
+        operands += (i == 0 ? "" : i + 1 == d0.panels.size() ? " and " : ", ") + d0.panels[i].name;
+    out +=
+        cta ? "Hover a cell for its CTA thread, warp, lane, value and register: every cell that thread holds "
+              "lights in " +
+                  operands +
+                  ". Click pins the thread (Esc unpins), and the address bar then links to the cell."
+            : "Hover a cell for its lane, register, bits and source; click pins it (Esc unpins), and the "
+              "address bar then links to it.";
+    out += "</p></div>\n<div id=\"legend\" class=\"legend\"></div>\n"
+           "<div id=\"diagram\" class=\"diagram\"><div id=\"sizer\" class=\"sizer\"><canvas "
+           "id=\"canvas\"></canvas></div></div>\n";
     footer(out);
     out += "<script>\nconst LANEMAP = ";
     siteData(out, in, diagrams, {});

@@ -5,6 +5,7 @@
 #include "lanemap/diagram_pair.hpp"
 #include "lanemap/diagram_tmem.hpp"
 #include "lanemap/query.hpp"
+#include "lanemap/site.hpp"
 #include "lanemap/svg.hpp"
 #include "lanemap/tile_ctas.hpp"
 #include "lanemap/tmem.hpp"
@@ -146,8 +147,11 @@ bool exportTileOverCtas(const Instruction& in, ExportFormat format, const Export
         case ExportFormat::Svg:
             document = toSvg(buildTensorMemoryDiagram(in, options.palette));
             return true;
+        case ExportFormat::Html: // the same picture, with the page's hover and pin
+            document = htmlPage(in, {ColorBy::Lane, options.palette});
+            return true;
         default:
-            error = "a tile of tcgen05.mma atoms exports as json, txt or svg; '" +
+            error = "a tile of tcgen05.mma atoms exports as json, txt, svg or html; '" +
                     std::string(toString(format)) + "' is not one of them";
             return false;
         }

@@ -7,7 +7,6 @@
 #include "families/params_check.hpp"
 #include "lanemap/excerpt.hpp"
 #include "lanemap/model.hpp"
-#include "lanemap/tmem.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -396,12 +395,7 @@ std::string nameOf(const Instruction& in) {
     if (!in.tile)
         return in.spec;
     const TileFacts& f = *in.tile;
-    std::string spec = in.spec;
-    if (const tmem::MmaShape* mma = tmem::mmaOf(in)) { // the atom with its N (an entry stands for every N)
-        tmem::MmaShape atom = *mma;
-        atom.n = f.atomShape[N];
-        spec = tmem::specOf(atom, true);
-    }
+    const std::string& spec = f.atomSpec.empty() ? in.spec : f.atomSpec;
     std::string s = spec + " tile " + std::to_string(f.extent[M]) + "x" + std::to_string(f.extent[N]) + "x" +
                     std::to_string(f.extent[K]) + " (atom layout " + f.atomLayout;
     if (!f.permutation.empty())

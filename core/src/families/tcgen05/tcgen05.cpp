@@ -12,6 +12,7 @@
 
 #include "families/params_check.hpp"
 #include "lanemap/catalog.hpp"
+#include "lanemap/cta_parts.hpp"
 #include "lanemap/diagram_tmem.hpp"
 #include "lanemap/selection.hpp"
 #include "lanemap/spec.hpp"
@@ -395,6 +396,22 @@ Family accessRow(std::string_view name) {
             .validate = validateAccess,
             .instantiate = instantiateAccess};
 }
+
+// The part of A or B each CTA of the mma's group reads through its descriptor (lanemap/cta_parts.hpp): the
+// family's shared operand over that CTA's part, one per CTA of cta_group.
+std::optional<CtaParts> mmaCtaParts(const Instruction& in, Operand operand) {
+    const tmem::MmaShape* mma = tmem::mmaOf(in);
+    if (!mma || (operand != Operand::A && operand != Operand::B))
+        return std::nullopt;
+    if (in.placement(Space::TensorMemory, operand)) // A in Tensor Memory (--st): not read from shared memory
+        return std::nullopt;
+    Placement part;
+    std::string error;
+    if (!mmaSharedOperand(in, operand, in.params.smem.value_or(smem::Choice{}), 0, 0, part, error) ||
+        !part.shared())
+        return std::nullopt;
+    return CtaParts{*part.shared(), mma->ctaGroup};
+}
 } // namespace
 const Family kTcgen05Ld = accessRow("tcgen05.ld");
 const Family kTcgen05St = accessRow("tcgen05.st");
@@ -417,7 +434,8 @@ const Family kTcgen05Mma{
         },
     .nValues = [](const Instruction& entry) { return tmem::validN(*tmem::mmaOf(entry)).values(); },
     .atN = atN,
-    .sharedOperand = mmaSharedOperand};
+    .sharedOperand = mmaSharedOperand,
+    .ctaParts = mmaCtaParts};
 
 } // namespace family
 

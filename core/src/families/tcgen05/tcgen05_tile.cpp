@@ -202,6 +202,7 @@ void applyOverCtas(Instruction& in) {
     f.threads = shape.ctaGroup * t.atoms.size();
     f.atomLayout = t.atomLayoutText();
     f.permutation = t.permutationText();
+    f.atomSpec = tmem::specOf(shape, true); // the entry's spec names no N; the atom's does
     in.tile = std::make_shared<const TileFacts>(std::move(f));
     const Rule rule(in);
     const TileFacts& facts = *in.tile;

@@ -150,6 +150,10 @@ struct TileStaging {
 };
 Interpretation interpretTileOn(Device& device, const Instruction& tile, TileLoad load = TileLoad::Direct,
                                const TileStaging& staging = {});
+// Why a tile of tcgen05.mma atoms (the CTAs of a cluster, lanemap/tile_ctas.hpp) is not probed: it runs only
+// on a Blackwell GPU (sm_100a), and no probe method runs such a tile. `device`: the GPU here, named in the
+// answer; nullptr when there is none (the caller says why). interpretTileOn answers it for such a tile.
+std::string clusterTileRefusal(const Instruction& tile, const DeviceInfo* device);
 // The same on this machine's GPU (localDevice()), as a report to record: the device, the date and lanemap's
 // version with the one result (unsupported, with the reason, without a GPU).
 ProbeReport probeTile(const Instruction& tile, TileLoad load = TileLoad::Direct,
