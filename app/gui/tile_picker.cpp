@@ -60,9 +60,17 @@ TilePicker::TilePicker(Style style, QWidget* parent) : QWidget(parent) {
     m_error->hide();
     for (QLineEdit* edit : {m_atoms, m_permutation}) {
         connect(edit, &QLineEdit::returnPressed, this, &TilePicker::enter);
-        // The clear button applies at once what is left (both cleared: the atom); typing applies on Enter.
+        // The clear buttons apply at once (typing applies on Enter): the atom layout's returns to the atom,
+        // the permutation's drops the permutation. Queued: the button clears the text after its action.
         if (auto* clear = edit->findChild<QAction*>(QStringLiteral("_q_qlineeditclearaction")))
-            connect(clear, &QAction::triggered, this, &TilePicker::enter, Qt::QueuedConnection);
+            connect(
+                clear, &QAction::triggered, this,
+                [this, edit] {
+                    if (edit == m_atoms)
+                        m_permutation->clear();
+                    enter();
+                },
+                Qt::QueuedConnection);
     }
 }
 
@@ -78,6 +86,9 @@ void TilePicker::showTile(const std::optional<tile::TileLayout>& t) {
     // Not signal-blocked: the line edit shows its clear button from its own textChanged.
     m_atoms->setText(t ? QString::fromStdString(t->atomLayoutText()) : QString());
     m_permutation->setText(t ? QString::fromStdString(t->permutationText()) : QString());
+    // A long permutation in a narrow field reads from its start.
+    m_atoms->setCursorPosition(0);
+    m_permutation->setCursorPosition(0);
     setError({});
 }
 

@@ -152,8 +152,16 @@ TEST(TilePicker, ClearingReturnsToTheAtom) {
     QTest::keyClick(permutation, Qt::Key_Return);
     QApplication::processEvents();
     EXPECT_EQ(title(*w), "mma.m16n8k16.f16 tile 32x16x16");
-    // The clear button applies at once what is left: both cleared, the atom.
+    // The clear buttons apply at once: the permutation's drops the permutation, the atom layout's returns to
+    // the atom, the permutation with it.
+    typeAndEnter(permutation, QStringLiteral("_64,_32,_16"));
+    ASSERT_EQ(title(*w), "mma.m16n8k16.f16 tile 64x32x16");
+    clearButton(permutation);
+    EXPECT_EQ(title(*w), "mma.m16n8k16.f16 tile 32x16x16");
+    typeAndEnter(permutation, QStringLiteral("_64,_32,_16"));
+    ASSERT_EQ(title(*w), "mma.m16n8k16.f16 tile 64x32x16");
     clearButton(atoms);
+    EXPECT_TRUE(permutation->text().isEmpty());
     EXPECT_EQ(title(*w), "mma.m16n8k16.f16");
     EXPECT_FALSE(w->instruction()->tile);
     EXPECT_EQ(w->instruction()->threads, 32);
