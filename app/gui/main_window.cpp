@@ -44,6 +44,7 @@
 #include <QMessageBox>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <stdexcept>
@@ -113,6 +114,18 @@ void MainWindow::buildUi() {
                    Qt::RightDockWidgetArea);
     resizeDocks({m_banks}, {620}, Qt::Horizontal);
     m_banks->hide();
+    // A whole tiled copy is wider than one instruction's chunks (the tile and its phase table side by side):
+    // the dock widens once to 45 % of the window when one appears; the user's width is kept after that.
+    // After the event loop has shown and sized the window (a command line's tile is set before either).
+    connect(static_cast<BanksPane*>(m_banks->widget()), &BanksPane::analysisChanged, this, [this] {
+        const bool copy = static_cast<BanksPane*>(m_banks->widget())->tiledCopy().has_value();
+        if (copy && !m_banksWidened)
+            QTimer::singleShot(0, this, [this] {
+                if (const int want = width() * 45 / 100; m_banks->isVisible() && m_banks->width() < want)
+                    resizeDocks({m_banks}, {want}, Qt::Horizontal);
+            });
+        m_banksWidened = copy;
+    });
     m_pasteDock = dock(tr("Paste a layout"), QStringLiteral("pasteLayoutDock"),
                        new PasteLayoutPane(m_state, this), Qt::RightDockWidgetArea);
     resizeDocks({m_pasteDock}, {400}, Qt::Horizontal);

@@ -148,6 +148,7 @@ class MainWindow : public QMainWindow {
     CatalogPanel* m_catalog = nullptr;
     DetailsPanel* m_details = nullptr;
     QDockWidget* m_banks = nullptr;     // shown while the instance is a matrix move
+    bool m_banksWidened = false;        // widened for the tiled copy it shows
     QDockWidget* m_pasteDock = nullptr; // Tools > Paste a layout
     std::vector<QDockWidget*> m_docks;  // listed in View -> Panels
     InstructionHeader* m_header = nullptr;

@@ -51,6 +51,7 @@ TilePicker::TilePicker(Style style, QWidget* parent) : QWidget(parent) {
         grid->addWidget(permLabel, 1, 0);
         grid->addWidget(m_permutation, 1, 1);
         grid->setColumnStretch(1, 1);
+        grid->setColumnStretch(2, 1); // the fields stay beside their labels in a wide pane
     }
     m_error = new QLabel(this);
     m_error->setObjectName(QStringLiteral("tileError"));
