@@ -17,6 +17,7 @@
 
 #include <QApplication>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QLabel>
 #include <QLineEdit>
 #include <QToolButton>
@@ -323,6 +324,30 @@ TEST(BanksTiledCopy, TheWindowGivesAMatrixMovesTileToThePane) {
     BanksPane* pane = banksPane(*w);
     ASSERT_TRUE(pane->tiledCopy());
     EXPECT_EQ(pane->tilePicker()->atomLayoutEdit()->text().toStdString(), "(2,2,1)");
+}
+
+} // namespace
+} // namespace test_tile_picker
+
+namespace test_tile_picker {
+namespace {
+
+// A tiled copy is the tile and its phase table side by side: the dock widens to show both (it stayed 620 px,
+// the phase table scrolled out of sight).
+TEST(BanksTiledCopy, TheDockWidensForATiledCopy) {
+    Window w;
+    w->resize(1600, 1000);
+    ASSERT_TRUE(w->openSpec(QStringLiteral("ldmatrix.m8n8.x4.b16")));
+    QApplication::processEvents();
+    auto* dock = w->findChild<QDockWidget*>(QStringLiteral("banksDock"));
+    ASSERT_TRUE(dock && dock->isVisible());
+    ASSERT_LT(dock->width(), 1600 * 45 / 100);
+    std::string error;
+    ASSERT_TRUE(
+        w->setTiledCopy(QStringLiteral("mma.m16n8k16.f16:A"), tile::parseTileLayout("(2,2,1)", "", error)));
+    QApplication::processEvents();
+    QApplication::processEvents();
+    EXPECT_GE(dock->width(), 1600 * 45 / 100 - 8);
 }
 
 } // namespace
