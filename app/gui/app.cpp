@@ -1,6 +1,8 @@
 #include "app.hpp"
 
+#include "banks_pane.hpp"
 #include "main_window.hpp"
+#include "selections.hpp"
 #include "view_state.hpp"
 
 #include "lanemap/catalog.hpp"
@@ -207,11 +209,18 @@ int runApp(int argc, char** argv, const QElapsedTimer* startTimer) {
         QStringLiteral("permutation"),
         QStringLiteral("With --spec: the tile's permutation per mode, CuTe's notation (e.g. _32,_32,_16)."),
         QStringLiteral("TILE"));
+    const QCommandLineOption feedsOpt(
+        QStringLiteral("feeds"),
+        QStringLiteral(
+            "With an ldmatrix/stmatrix --spec: the Shared memory & banks pane checks the move against "
+            "this MMA operand (e.g. mma.m16n8k16.f16:A); with --atom-layout it draws the whole tiled "
+            "copy."),
+        QStringLiteral("SPEC:OPERAND"));
     const QCommandLineOption timingOpt(
         QStringLiteral("timing"),
         QStringLiteral("Print start-to-first-paint, select-to-first-paint and hover frame times."));
     parser.addOptions({specOpt, shotOpt, sizeOpt, themeOpt, colorOpt, lanesOpt, hoverOpt, compareOpt,
-                       timingOpt, atomLayoutOpt, permutationOpt});
+                       timingOpt, atomLayoutOpt, permutationOpt, feedsOpt});
     // parse(), not process(): process() exits 1 on a bad option, and 1 means "mismatch" here.
     if (!parser.parse(QCoreApplication::arguments())) {
         printErr(QStringLiteral("lanemap: %1; see lanemap --help").arg(quoted(parser.errorText())));
@@ -295,9 +304,20 @@ int runApp(int argc, char** argv, const QElapsedTimer* startTimer) {
             return 2;
         }
     }
+    if (parser.isSet(feedsOpt) && !parser.isSet(specOpt)) {
+        printErr(
+            QStringLiteral("lanemap: --feeds checks the ldmatrix or stmatrix --spec names against an MMA "
+                           "operand; give --spec (e.g. --spec ldmatrix.m8n8.x4.b16 --feeds "
+                           "mma.m16n8k16.f16:A)"));
+        return 2;
+    }
     if (parser.isSet(specOpt)) {
+        // A matrix move is not tiled itself: its tile is the Feeds consumer's, the whole tiled copy.
+        const Selection named = parseSelection(parser.value(specOpt));
+        const bool copy = parser.isSet(feedsOpt) || (named && BanksPane::appliesTo(named.variant));
         QString error;
-        if (!window.openSpec(parser.value(specOpt), &error, tileLayout)) {
+        if (!window.openSpec(parser.value(specOpt), &error, copy ? std::nullopt : tileLayout) ||
+            (copy && !window.setTiledCopy(parser.value(feedsOpt), tileLayout, &error))) {
             printErr(QStringLiteral("lanemap: %1").arg(error));
             return 2;
         }

@@ -4,6 +4,7 @@
 #include "gui_text.hpp"
 #include "legend_bar.hpp"
 #include "selections.hpp"
+#include "tile_picker.hpp"
 #include "view_state.hpp"
 #include "wmma_targets.hpp"
 
@@ -70,9 +71,18 @@ InstructionHeader::InstructionHeader(ViewState* state, QWidget* parent) : QWidge
         if (const int n = m_n->itemData(index).toInt(); n != nOf(m_state->selection()))
             emit nChosen(n);
     });
+    // The tile: an atom layout and a permutation turn the atom into the CTA's tile (docs/tiles.md).
+    m_tile = new TilePicker(TilePicker::Style::Compact, this);
+    // No taller than the title: the panes keep their height.
+    m_tile->setMaximumHeight(m_title->sizeHint().height());
+    m_tile->setObjectName(QStringLiteral("tilePicker"));
+    titleRow->addSpacing(12);
+    titleRow->addWidget(m_tile, 0);
+    connect(m_tile, &TilePicker::tileEntered, this, &InstructionHeader::tileChosen);
     titleRow->addSpacing(12);
     titleRow->addWidget(m_ptx, 1);
     vl->addLayout(titleRow);
+    vl->addWidget(m_tile->errorLabel());
     // Notes and errata fold into one button on the facts line: provenance is never above the grids unless
     // asked for (a sparse variant has six to nine lines of it).
     m_notesToggle = new QToolButton(this);
@@ -158,6 +168,8 @@ void InstructionHeader::showFacts(const Instruction& in) {
     m_notesToggle->setVisible(!notes.isEmpty());
     m_target->setInstruction(&in);
     showN();
+    m_tile->showTile(m_state->selection().params.tile);
+    m_tile->setRefusal(whyNoTile(m_state->selection()));
 }
 
 void InstructionHeader::showN() {

@@ -1,12 +1,15 @@
 #pragma once
 // The header over the panes: the spec and PTX string of the instance shown, its facts line (threads, scope,
 // shape, minimum SM, the PTX ISA section), its notes and errata folded into one button, the wmma target
-// picker, the N box (every family whose N varies), the legend strip (hover or click a lane) and the line
-// saying where the layout was confirmed.
+// picker, the N box (every family whose N varies), the tile picker (atom layout and permutation), the legend
+// strip (hover or click a lane) and the line saying where the layout was confirmed.
+
+#include "lanemap/tile.hpp"
 
 #include <QWidget>
 
 #include <memory>
+#include <optional>
 
 class QComboBox;
 class QLabel;
@@ -20,6 +23,7 @@ struct Instruction;
 namespace lanemap::gui {
 
 class LegendBar;
+class TilePicker;
 class ViewState;
 class WmmaTargetPicker;
 
@@ -30,6 +34,7 @@ class InstructionHeader : public QWidget {
 
     WmmaTargetPicker* targetPicker() const { return m_target; }
     LegendBar* legend() const { return m_legend; }
+    TilePicker* tilePicker() const { return m_tile; }
     // The verdict line (HTML); empty hides it.
     void setVerdictLine(const QString& text);
 
@@ -37,6 +42,8 @@ class InstructionHeader : public QWidget {
     // The N box: N is a parameter of every instruction whose N varies (wgmma, wgmma.sp, tcgen05.mma); the
     // window opens the selection at that N (lanemap::atN).
     void nChosen(int n);
+    // The tile picker: a tile of the atom shown (nullopt: the atom itself), read by the CLI's parser.
+    void tileChosen(const std::optional<lanemap::tile::TileLayout>& tile);
 
   private:
     void showFacts(const Instruction& instance);
@@ -51,6 +58,7 @@ class InstructionHeader : public QWidget {
     WmmaTargetPicker* m_target = nullptr;
     QLabel* m_nLabel = nullptr;
     QComboBox* m_n = nullptr;
+    TilePicker* m_tile = nullptr;
     LegendBar* m_legend = nullptr;
     QLabel* m_verdict = nullptr;
 };

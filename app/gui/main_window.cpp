@@ -18,6 +18,7 @@
 #include "provenance.hpp"
 #include "selections.hpp"
 #include "theme.hpp"
+#include "tile_picker.hpp"
 #include "view_state.hpp"
 #include "view_toolbar.hpp"
 #include "window_keys.hpp"
@@ -43,6 +44,7 @@
 #include <QMessageBox>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <stdexcept>
@@ -112,6 +114,18 @@ void MainWindow::buildUi() {
                    Qt::RightDockWidgetArea);
     resizeDocks({m_banks}, {620}, Qt::Horizontal);
     m_banks->hide();
+    // A whole tiled copy is wider than one instruction's chunks (the tile and its phase table side by side):
+    // the dock widens once to 45 % of the window when one appears; the user's width is kept after that.
+    // After the event loop has shown and sized the window (a command line's tile is set before either).
+    connect(static_cast<BanksPane*>(m_banks->widget()), &BanksPane::analysisChanged, this, [this] {
+        const bool copy = static_cast<BanksPane*>(m_banks->widget())->tiledCopy().has_value();
+        if (copy && !m_banksWidened)
+            QTimer::singleShot(0, this, [this] {
+                if (const int want = width() * 45 / 100; m_banks->isVisible() && m_banks->width() < want)
+                    resizeDocks({m_banks}, {want}, Qt::Horizontal);
+            });
+        m_banksWidened = copy;
+    });
     m_pasteDock = dock(tr("Paste a layout"), QStringLiteral("pasteLayoutDock"),
                        new PasteLayoutPane(m_state, this), Qt::RightDockWidgetArea);
     resizeDocks({m_pasteDock}, {400}, Qt::Horizontal);
@@ -147,6 +161,19 @@ void MainWindow::buildUi() {
         QString error;
         if (!open(atN(m_state->selection(), n), &error))
             statusBar()->showMessage(error, 8000);
+    });
+    // The tile picker: the same selection with the tile typed; a tile the atom refuses keeps the view and
+    // is named under the fields in the CLI's words.
+    connect(m_header, &InstructionHeader::tileChosen, this, [this](const std::optional<tile::TileLayout>& t) {
+        Selection tiled = m_state->selection();
+        tiled.params.tile = t;
+        QString error;
+        if (tiled == m_state->selection())
+            m_header->tilePicker()->showTile(t); // what is shown: its spelling as CuTe writes it
+        else if (!open(tiled, &error)) {
+            m_header->tilePicker()->setError(error);
+            statusBar()->showMessage(error, 10000);
+        }
     });
     WmmaTargetPicker* picker = m_header->targetPicker();
     connect(picker, &WmmaTargetPicker::targetChosen, this, [this](const QString& target) {
@@ -367,6 +394,22 @@ bool MainWindow::openSpec(const QString& text, QString* error, const std::option
     if (selection && tile)
         selection.params.tile = tile;
     return selection && openChosen(selection, error);
+}
+
+bool MainWindow::setTiledCopy(const QString& feeds, const std::optional<tile::TileLayout>& tile,
+                              QString* error) {
+    auto* banks = static_cast<BanksPane*>(m_banks->widget());
+    if (!banks->applies()) {
+        if (error)
+            *error = tr("--feeds and a tile of the copy apply to an ldmatrix or stmatrix spec (the Shared "
+                        "memory & banks pane); %1 moves nothing through shared memory")
+                         .arg(currentSpec());
+        return false;
+    }
+    if (!feeds.isEmpty() && !banks->setFeeds(feeds, error))
+        return false;
+    banks->setTile(tile);
+    return true;
 }
 
 bool MainWindow::openChosen(const Selection& selection, QString* error) {

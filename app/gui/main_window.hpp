@@ -57,6 +57,11 @@ class MainWindow : public QMainWindow {
     // `tile`: a tile of the atom the text names (lanemap/tile.hpp).
     bool openSpec(const QString& text, QString* error = nullptr,
                   const std::optional<tile::TileLayout>& tile = std::nullopt);
+    // The Shared memory & banks pane's Feeds ("SPEC:OPERAND", "" keeps it) and tile (the whole tiled copy;
+    // nullopt: one instruction), as `lanemap --feeds ... --atom-layout ...` gives them for a matrix move.
+    // False with *error set when no matrix move is shown or Feeds is not SPEC:OPERAND.
+    bool setTiledCopy(const QString& feeds, const std::optional<tile::TileLayout>& tile,
+                      QString* error = nullptr);
     // Opens `selection` as it is (Back / Forward, Recent, a pane's tools): validated, instantiated, shown.
     bool open(const Selection& selection, QString* error = nullptr);
     // Shows an instruction made elsewhere (a test's synthetic one; copied).
@@ -143,6 +148,7 @@ class MainWindow : public QMainWindow {
     CatalogPanel* m_catalog = nullptr;
     DetailsPanel* m_details = nullptr;
     QDockWidget* m_banks = nullptr;     // shown while the instance is a matrix move
+    bool m_banksWidened = false;        // widened for the tiled copy it shows
     QDockWidget* m_pasteDock = nullptr; // Tools > Paste a layout
     std::vector<QDockWidget*> m_docks;  // listed in View -> Panels
     InstructionHeader* m_header = nullptr;

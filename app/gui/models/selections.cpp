@@ -4,6 +4,9 @@
 #include "lanemap/diagram_tmem.hpp"
 #include "lanemap/placement.hpp"
 #include "lanemap/spec.hpp"
+#include "lanemap/tile.hpp"
+
+#include <QObject>
 
 namespace lanemap::gui {
 
@@ -77,6 +80,30 @@ bool namesSameView(const Selection& typed, const Selection& shown) {
            typed.params.family == shown.params.family &&
            (!typed.params.smem || typed.params.smem == shown.params.smem) &&
            (!typed.params.blockScale || typed.params.blockScale == shown.params.blockScale);
+}
+
+std::optional<tile::TileLayout> readTile(const QString& atomLayout, const QString& permutation,
+                                         QString* error) {
+    if (error)
+        error->clear();
+    const QString atoms = atomLayout.trimmed(), perm = permutation.trimmed();
+    if (atoms.isEmpty() && perm.isEmpty())
+        return std::nullopt;
+    std::string why;
+    std::optional<tile::TileLayout> t = tile::parseTileLayout(
+        atoms.isEmpty() ? std::string("(1,1,1)") : atoms.toStdString(), perm.toStdString(), why);
+    if (!t && error)
+        *error = QString::fromStdString(why);
+    return t;
+}
+
+QString whyNoTile(const Selection& selection) {
+    if (!selection)
+        return QObject::tr("an instruction made elsewhere (not from the catalog) cannot be tiled");
+    Selection tiled = selection;
+    std::string ignored;
+    tiled.params.tile = tile::parseTileLayout("(1,1,1)", "", ignored);
+    return QString::fromStdString(validate(tiled));
 }
 
 } // namespace lanemap::gui

@@ -7,6 +7,8 @@
 
 #include <QString>
 
+#include <optional>
+
 namespace lanemap::gui {
 
 // The selection `text` (a spec or a whole PTX instruction) names, with what the text says beyond the
@@ -26,5 +28,15 @@ Selection withViewDefaults(Selection selection, const Params& shown);
 // Whether opening `typed` would show what `shown` shows: the same variant and the same of what text can name
 // (form, N, a vector size typed). The view then stays as the user set it.
 bool namesSameView(const Selection& typed, const Selection& shown);
+
+// The window's tile picker (docs/tiles.md): the atom layout and permutation as typed, read by the parser the
+// CLI's --atom-layout and --permutation use (tile::parseTileLayout). Both empty: no tile (the atom), `error`
+// empty; a permutation alone tiles one warp, CuTe's (1,1,1). A bad value: nullopt with `error` naming what
+// is wrong and what is valid, in the CLI's words.
+std::optional<tile::TileLayout> readTile(const QString& atomLayout, const QString& permutation,
+                                         QString* error);
+
+// Why `selection` cannot be tiled (its family's words, as the CLI says them); "" when a tile applies.
+QString whyNoTile(const Selection& selection);
 
 } // namespace lanemap::gui

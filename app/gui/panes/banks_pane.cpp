@@ -1,10 +1,13 @@
 #include "banks_pane.hpp"
 
 #include "diagram_view.hpp"
+#include "selections.hpp"
+#include "tile_picker.hpp"
 #include "view_state.hpp"
 
 #include "lanemap/catalog.hpp"
 #include "lanemap/matrix_move.hpp"
+#include "lanemap/selection.hpp"
 #include "lanemap/smem.hpp"
 #include "lanemap/spec.hpp"
 #include "lanemap/svg.hpp"
@@ -109,6 +112,26 @@ BanksPane::BanksPane(ViewState* state, QWidget* parent) : QWidget(parent), m_sta
     feedsRow->addWidget(m_feeds, 1);
     feedsRow->addWidget(m_feedsOperand);
     form->addRow(tr("Feeds"), feedsRow);
+    // The tile of the Feeds consumer: the whole tiled copy (docs/tiles.md#tiled-copy).
+    m_tilePicker = new TilePicker(TilePicker::Style::Stacked, this);
+    m_tilePicker->setObjectName(QStringLiteral("banksTilePicker"));
+    m_tilePicker->atomLayoutEdit()->setObjectName(QStringLiteral("banksTileAtomLayout"));
+    m_tilePicker->permutationEdit()->setObjectName(QStringLiteral("banksTilePermutation"));
+    m_tilePicker->errorLabel()->setObjectName(QStringLiteral("banksTileError"));
+    m_tilePicker->setToolTip(tr("The Feeds consumer's tile: with it the pane draws the whole tiled copy"));
+    auto* tileBox = new QVBoxLayout;
+    tileBox->setSpacing(2);
+    tileBox->addWidget(m_tilePicker);
+    tileBox->addWidget(m_tilePicker->errorLabel());
+    form->addRow(tr("Tile"), tileBox);
+    m_move = new QComboBox(this);
+    m_move->setObjectName(QStringLiteral("banksMove"));
+    m_move->setToolTip(tr("What moves the operand in the tiled copy: the matrix move shown, or each "
+                          "thread's own fragment by plain ld.shared of 4, 8 or 16 bytes (needs a tile)"));
+    m_move->addItem(QString(), QString());
+    for (const char* load : {"ld.shared.b32", "ld.shared.v2.b32", "ld.shared.v4.b32"})
+        m_move->addItem(QLatin1String(load), QLatin1String(load));
+    form->addRow(tr("Move"), m_move);
     layout->addLayout(form);
 
     m_errorLabel = messageLabel("#c62828", this);
@@ -143,6 +166,14 @@ BanksPane::BanksPane(ViewState* state, QWidget* parent) : QWidget(parent), m_sta
     // keyboard cursor (arrows) does the same as the mouse.
     auto hovered = [this](int cell) {
         const Diagram* d = m_view->diagram();
+        if (m_copy) {
+            // A tiled copy's cells are the CTA's threads: the status bar names the cell (its tooltip); an
+            // ldmatrix row lights the lane that supplies it in the one-instruction register panes.
+            const DiagramCell* c = d && cell >= 0 ? &d->cells[static_cast<std::size_t>(cell)] : nullptr;
+            m_state->setHoverText(c ? QString::fromStdString(d->tooltip(*c)) : QString());
+            m_state->setHoveredLane(c && !m_copy->sharedLoad ? c->thread % 32 : -1);
+            return;
+        }
         m_state->setHoveredLane(d && cell >= 0 ? d->cells[static_cast<std::size_t>(cell)].thread : -1);
         if (d && cell >= 0 && m_variant && m_analysis)
             if (CellInfo info =
@@ -156,13 +187,40 @@ BanksPane::BanksPane(ViewState* state, QWidget* parent) : QWidget(parent), m_sta
             hovered(cell);
     });
 
-    for (QComboBox* box : {m_major, m_mode, m_feedsOperand})
+    for (QComboBox* box : {m_major, m_mode, m_feedsOperand, m_move})
         connect(box, &QComboBox::currentIndexChanged, this, &BanksPane::rebuild);
     for (QSpinBox* box : {m_pitch, m_pad, m_cuteB, m_cuteM, m_cuteS, m_start})
         connect(box, &QSpinBox::valueChanged, this, &BanksPane::rebuild);
     connect(m_cute, &QCheckBox::toggled, this, &BanksPane::rebuild);
     connect(m_feeds, &QLineEdit::editingFinished, this, &BanksPane::rebuild);
     connect(m_state, &ViewState::paletteChanged, this, &BanksPane::rebuild);
+    connect(m_tilePicker, &TilePicker::tileEntered, this, &BanksPane::setTile);
+    m_move->setEnabled(false);
+}
+
+bool BanksPane::setFeeds(const QString& feeds, QString* error) {
+    const qsizetype colon = feeds.lastIndexOf(QLatin1Char(':'));
+    const std::optional<Operand> operand =
+        colon < 0 ? std::nullopt : parseOperand(feeds.mid(colon + 1).trimmed().toStdString());
+    const int index = operand ? m_feedsOperand->findData(static_cast<int>(*operand)) : -1;
+    if (index < 0) {
+        if (error)
+            *error = tr("--feeds '%1' is not SPEC:OPERAND (e.g. mma.m16n8k16.f16:A; operands A, B, C, D)")
+                         .arg(feeds);
+        return false;
+    }
+    const QSignalBlocker blockEdit(m_feeds), blockBox(m_feedsOperand);
+    m_feeds->setText(feeds.left(colon).trimmed());
+    m_feedsOperand->setCurrentIndex(index);
+    rebuild();
+    return true;
+}
+
+void BanksPane::setTile(const std::optional<tile::TileLayout>& t) {
+    m_tile = t;
+    m_tilePicker->showTile(t);
+    m_move->setEnabled(t.has_value());
+    rebuild();
 }
 
 bool BanksPane::appliesTo(const Variant* variant) {
@@ -171,6 +229,7 @@ bool BanksPane::appliesTo(const Variant* variant) {
 
 void BanksPane::setVariant(const Variant* variant) {
     m_variant = variant;
+    m_move->setItemText(0, variant ? QString::fromStdString(variant->spec) : QString());
     rebuild();
 }
 
@@ -188,6 +247,7 @@ banks::Placement BanksPane::placement() const {
 
 void BanksPane::rebuild() {
     m_analysis.reset();
+    m_copy.reset();
     m_error.clear();
     m_feedVerdict.clear();
     for (QSpinBox* b : {m_cuteB, m_cuteM, m_cuteS})
@@ -200,12 +260,19 @@ void BanksPane::rebuild() {
         emit analysisChanged();
         return;
     }
+    const QString feeds = m_feeds->text().trimmed();
+    if (m_tile && !feeds.isEmpty()) {
+        rebuildTiledCopy();
+        return;
+    }
     banks::Placement p = placement();
     std::string error;
     std::optional<banks::FeedCheck> feed; // drawn over the memory when it could be checked
     // Feeds: the consumer's operand is also the default tile (what `lanemap-cli banks --feeds` does).
-    const QString feeds = m_feeds->text().trimmed();
-    if (!feeds.isEmpty()) {
+    if (m_tile) {
+        m_feedVerdict = tr("A tiled copy moves an operand of the tiled MMA: give Feeds, its spec and operand "
+                           "(e.g. mma.m16n8k16.f16 and A)");
+    } else if (!feeds.isEmpty()) {
         const ParsedSpec consumer = parseSpec(feeds.toStdString(), Catalog::instance());
         const auto operand = static_cast<Operand>(m_feedsOperand->currentData().toInt());
         if (!consumer) {
@@ -259,6 +326,56 @@ void BanksPane::rebuild() {
     emit analysisChanged();
 }
 
+void BanksPane::rebuildTiledCopy() {
+    const QString feeds = m_feeds->text().trimmed();
+    const auto operand = static_cast<Operand>(m_feedsOperand->currentData().toInt());
+    std::string error;
+    if (const ParsedSpec consumer = parseSpec(feeds.toStdString(), Catalog::instance()); !consumer) {
+        m_error = tr("Feeds: %1").arg(QString::fromStdString(consumer.error));
+    } else {
+        Selection selection = selectionOf(consumer);
+        selection.params.tile = m_tile;
+        if (const std::string why = validate(selection); !why.empty()) {
+            m_error = QString::fromStdString(why);
+        } else {
+            const std::shared_ptr<const Instruction> tiled = instantiate(selection);
+            const QString move = m_move->currentData().toString();
+            if (move.isEmpty()) {
+                m_copy = tiled_copy::analyze(*m_variant, *tiled, operand, placement(), error);
+            } else if (const std::optional<tiled_copy::SharedLoad> load =
+                           tiled_copy::parseSharedLoad(move.toStdString(), error)) {
+                m_copy = tiled_copy::analyze(*load, *tiled, operand, placement(), error);
+            }
+            if (!m_copy)
+                m_error = QString::fromStdString(error);
+        }
+    }
+    if (m_copy) {
+        const tiled_copy::Result& r = *m_copy;
+        const QString consumer = QString::fromStdString(r.consumer);
+        if (r.mismatches == 0)
+            m_feedVerdict =
+                r.store
+                    ? tr("Drains %1: every register slot is stored where its element belongs").arg(consumer)
+                    : tr("Feeds %1: every register slot of every thread holds what the tiled "
+                         "MMA wants there")
+                          .arg(consumer);
+        else
+            m_feedVerdict = tr("Feeds %1: MISMATCH in %2 register slots").arg(consumer).arg(r.mismatches);
+    }
+    m_errorLabel->setText(m_error);
+    m_errorLabel->setVisible(!m_error.isEmpty());
+    m_summaryLabel->setText(summary());
+    m_feedLabel->setText(m_feedVerdict);
+    m_feedLabel->setVisible(!m_feedVerdict.isEmpty());
+    m_feedLabel->setStyleSheet(m_copy && m_copy->mismatches ? QStringLiteral("color: #c62828") : QString());
+    m_view->setDiagram(
+        m_copy ? std::make_shared<const Diagram>(buildTiledCopyDiagram(*m_copy, m_state->palette()))
+               : nullptr);
+    m_export->setEnabled(m_view->diagram() != nullptr);
+    emit analysisChanged();
+}
+
 bool BanksPane::exportSvg(const QString& path, QString* error) const {
     const Diagram* d = m_view->diagram();
     if (!d) {
@@ -285,6 +402,8 @@ QString BanksPane::feedVerdict() const {
 }
 
 int BanksPane::worstDegree() const {
+    if (m_copy)
+        return m_copy->worstDegree();
     int worst = 0;
     if (m_analysis)
         for (const banks::Phase& ph : m_analysis->phases)
@@ -293,6 +412,18 @@ int BanksPane::worstDegree() const {
 }
 
 QString BanksPane::summary() const {
+    if (m_copy) {
+        const int worst = m_copy->worstDegree();
+        return tr("%1: L1 Wavefronts Shared %2, Ideal %3, L1 Wavefronts Shared Excessive %4 — %5 "
+                  "instructions (%6 per warp, %7 warps)")
+            .arg(worst > 1 ? tr("%1-way bank conflict").arg(worst) : tr("conflict-free"))
+            .arg(m_copy->wavefronts)
+            .arg(m_copy->idealWavefronts)
+            .arg(m_copy->excessive())
+            .arg(m_copy->copies.size())
+            .arg(m_copy->perWarp)
+            .arg(m_copy->warps);
+    }
     if (!m_analysis)
         return {};
     const int worst = worstDegree();

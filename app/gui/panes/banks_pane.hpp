@@ -8,6 +8,12 @@
 
 #include "lanemap/banks.hpp"
 #include "lanemap/diagram.hpp"
+#include "lanemap/tile.hpp"
+// Qt's `slots` keyword (a macro) would eat tiled_copy::Result::slots.
+#pragma push_macro("slots")
+#undef slots
+#include "lanemap/tiled_copy.hpp"
+#pragma pop_macro("slots")
 
 #include <QWidget>
 
@@ -28,6 +34,7 @@ struct Variant;
 namespace lanemap::gui {
 
 class DiagramView;
+class TilePicker;
 class ViewState;
 
 class BanksPane : public QWidget {
@@ -57,6 +64,19 @@ class BanksPane : public QWidget {
     QCheckBox* cuteBox() const { return m_cute; }
     QLineEdit* feedsEdit() const { return m_feeds; }
     QComboBox* feedsOperandBox() const { return m_feedsOperand; }
+    TilePicker* tilePicker() const { return m_tilePicker; }
+    // What moves the operand in a tiled copy: the instruction shown (data "") or "ld.shared.b32",
+    // "ld.shared.v2.b32", "ld.shared.v4.b32"; enabled while a tile is set.
+    QComboBox* moveBox() const { return m_move; }
+
+    // Feeds as the CLI's --feeds writes it, "SPEC:OPERAND" (mma.m16n8k16.f16:A); false with `error` naming
+    // what is wrong, nothing changed.
+    bool setFeeds(const QString& feeds, QString* error);
+    // The tile of the Feeds consumer (nullopt: one instruction); shown in the pane's tile picker.
+    void setTile(const std::optional<tile::TileLayout>& tile);
+    const std::optional<tile::TileLayout>& tile() const { return m_tile; }
+    // The whole tiled copy drawn (nullopt when the pane draws one instruction or the copy is refused).
+    const std::optional<tiled_copy::Result>& tiledCopy() const { return m_copy; }
 
     // Writes the pane's picture (placement, banks and the feeds overlay) as SVG: the same Diagram the pane
     // paints, the same writer as `lanemap-cli banks --format svg`. False with `error` set when there is no
@@ -69,10 +89,14 @@ class BanksPane : public QWidget {
   private:
     void rebuild();
     banks::Placement placement() const;
+    // The tiled copy of the Feeds consumer's tile: fills m_copy, or m_error with why not.
+    void rebuildTiledCopy();
 
     ViewState* m_state;
     const Variant* m_variant = nullptr;
     std::optional<banks::Analysis> m_analysis;
+    std::optional<tile::TileLayout> m_tile;
+    std::optional<tiled_copy::Result> m_copy;
     QString m_error;
     QString m_feedVerdict;
 
@@ -88,6 +112,8 @@ class BanksPane : public QWidget {
     QSpinBox* m_start = nullptr;
     QLineEdit* m_feeds = nullptr;
     QComboBox* m_feedsOperand = nullptr;
+    TilePicker* m_tilePicker = nullptr;
+    QComboBox* m_move = nullptr;
     QLabel* m_errorLabel = nullptr;
     QLabel* m_summaryLabel = nullptr;
     QLabel* m_feedLabel = nullptr;
