@@ -9,6 +9,7 @@
 #include "lanemap/site.hpp"
 #include "lanemap/spec.hpp"
 #include "lanemap/tile.hpp"
+#include "selection_text.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -28,20 +29,7 @@ const Instruction& get(const char* spec) {
     return *Catalog::instance().instruction(spec);
 }
 
-// A tile of `spec` atoms (lanemap/tile.hpp), as --atom-layout and --permutation make it.
-std::shared_ptr<const Instruction> tiled(std::string_view spec, std::string_view atoms,
-                                         std::string_view permutation = "") {
-    std::string error;
-    const std::optional<tile::TileLayout> t = tile::parseTileLayout(atoms, permutation, error);
-    if (!t)
-        throw std::runtime_error(error);
-    const ParsedSpec parsed = parseSpec(spec, Catalog::instance());
-    if (!parsed)
-        throw std::runtime_error(parsed.error);
-    Selection s = selectionOf(parsed);
-    s.params.tile = *t;
-    return instantiate(s);
-}
+using lanemap::test::tiled;
 
 // The page's data: the object literal assigned to LANEMAP (valid JSON by construction).
 json pageData(const std::string& page) {

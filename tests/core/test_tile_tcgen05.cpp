@@ -5,6 +5,7 @@
 #include "lanemap/selection.hpp"
 #include "lanemap/spec.hpp"
 #include "lanemap/tile_ctas.hpp"
+#include "selection_text.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -16,26 +17,8 @@
 namespace lanemap::test_tile_tcgen05 {
 namespace {
 
-Selection tiledSelection(std::string_view spec, std::string_view atoms, std::string_view permutation = "") {
-    std::string error;
-    const std::optional<tile::TileLayout> t = tile::parseTileLayout(atoms, permutation, error);
-    if (!t)
-        throw std::runtime_error(error);
-    const ParsedSpec parsed = parseSpec(spec, Catalog::instance());
-    if (!parsed)
-        throw std::runtime_error(parsed.error);
-    Selection s = lanemap::selectionOf(parsed);
-    s.params.tile = *t;
-    return s;
-}
-
-std::shared_ptr<const Instruction> tiled(std::string_view spec, std::string_view atoms,
-                                         std::string_view permutation = "") {
-    const Selection s = tiledSelection(spec, atoms, permutation);
-    if (const std::string why = validate(s); !why.empty())
-        throw std::runtime_error(why);
-    return instantiate(s);
-}
+using test::tiled;
+using test::tiledSelection;
 
 std::string refusal(std::string_view spec, std::string_view atoms, std::string_view permutation = "") {
     return validate(tiledSelection(spec, atoms, permutation));

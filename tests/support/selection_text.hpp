@@ -39,16 +39,24 @@ inline const Placement& placementIn(const Instruction& instance, Space space) {
     throw std::runtime_error("no placement in that space");
 }
 
-// The tile of `spec` over `atoms` (CuTe's atom layout) and `permutation`, as --atom-layout and --permutation
-// give it; throws with the message of whatever refuses it.
-inline std::shared_ptr<const Instruction> tiled(std::string_view spec, std::string_view atoms,
-                                                std::string_view permutation = "") {
+// The selection of the tile of `spec` over `atoms` (CuTe's atom layout) and `permutation`, as --atom-layout
+// and --permutation give it, unchecked (validate() says what is wrong with it); throws when either does not
+// read.
+inline Selection tiledSelection(std::string_view spec, std::string_view atoms,
+                                std::string_view permutation = "") {
     std::string error;
     const std::optional<tile::TileLayout> t = tile::parseTileLayout(atoms, permutation, error);
     if (!t)
         throw std::runtime_error(error);
     Selection s = parsed(spec);
     s.params.tile = *t;
+    return s;
+}
+
+// That tile; throws with the message of whatever refuses it.
+inline std::shared_ptr<const Instruction> tiled(std::string_view spec, std::string_view atoms,
+                                                std::string_view permutation = "") {
+    const Selection s = tiledSelection(spec, atoms, permutation);
     if (const std::string why = validate(s); !why.empty())
         throw std::runtime_error(why);
     return instantiate(s);
