@@ -251,6 +251,13 @@ TEST(BanksTiledCopy, ATileAndFeedsDrawTheWholeTiledCopyAsTheCliDoes) {
     EXPECT_TRUE(status.startsWith(QStringLiteral("T32 warp 1 lane 0 · ldmatrix #0"))) << status.toStdString();
     EXPECT_TRUE(status.contains(QStringLiteral("banks"))) << status.toStdString();
     EXPECT_TRUE(status.contains(QStringLiteral("phase"))) << status.toStdString();
+    // The Cell dock describes it too: the copy it belongs to, its panel and the same words.
+    const QString dock = w->viewState()->cell().toPlainText();
+    EXPECT_TRUE(dock.contains(status)) << dock.toStdString();
+    EXPECT_TRUE(dock.contains(QStringLiteral("mma.m16n8k16.f16 tile 32x16x16"))) << dock.toStdString();
+    EXPECT_TRUE(dock.contains(
+        QString::fromStdString(d->panels[d->cells[static_cast<std::size_t>(cell)].panel].title)))
+        << dock.toStdString();
     // The worst phase is framed: some cell carries the conflict frame.
     bool framed = false;
     for (const DiagramCell& c : d->cells)

@@ -162,6 +162,10 @@ CellInfo describeSharedMemoryCell(const Instruction& instruction, const smem::Sh
 // (buildBanksDiagram of `move` under `analysis`). Invalid for its other cells.
 CellInfo describeBanksCell(const Instruction& move, const banks::Analysis& analysis, const Diagram& diagram,
                            int cell);
+// A cell of a whole tiled copy's picture (buildTiledCopyDiagram; the copy of `consumer`'s operand): the
+// operand's row or vector or a phase, described by the picture's own words (its tooltip: thread, warp,
+// lane, instruction, tile position, address, banks, phase, wavefront) under its panel's title.
+CellInfo describeTiledCopyCell(const QString& consumer, const Diagram& diagram, int cell);
 
 // The status line of a pinned thread: "Pinned lane 5 (...)" for a warp's instruction; for a warpgroup or a
 // tile's CTA the thread with its warp and lane, and how many values it holds per register operand (all lit in

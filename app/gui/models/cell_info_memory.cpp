@@ -328,6 +328,22 @@ CellInfo describeBanksCell(const Instruction& move, const banks::Analysis& analy
     return info;
 }
 
+CellInfo describeTiledCopyCell(const QString& consumer, const Diagram& d, int cell) {
+    const DiagramCell* c = cellAt(d, cell);
+    if (!c)
+        return {};
+    const DiagramPanel& p = d.panels[c->panel];
+    if (p.kind != PanelKind::CopyTile && p.kind != PanelKind::CopyPhases)
+        return {};
+    CellInfo info;
+    info.valid = true;
+    info.spec = consumer;
+    info.operand = qs(p.name);
+    info.summary = qs(d.tooltip(*c));
+    info.panelTitle = qs(p.title);
+    return info;
+}
+
 std::vector<CellField> CellInfo::fields() const {
     std::vector<CellField> out;
     auto add = [&](const QString& name, const QString& value) { out.emplace_back(name, value); };

@@ -172,6 +172,9 @@ BanksPane::BanksPane(ViewState* state, QWidget* parent) : QWidget(parent), m_sta
             const DiagramCell* c = d && cell >= 0 ? &d->cells[static_cast<std::size_t>(cell)] : nullptr;
             m_state->setHoverText(c ? QString::fromStdString(d->tooltip(*c)) : QString());
             m_state->setHoveredLane(c && !m_copy->sharedLoad ? c->thread % 32 : -1);
+            if (CellInfo info = describeTiledCopyCell(QString::fromStdString(m_copy->consumer), *d, cell);
+                info.valid)
+                m_state->setCell(info); // the Cell dock
             return;
         }
         m_state->setHoveredLane(d && cell >= 0 ? d->cells[static_cast<std::size_t>(cell)].thread : -1);
