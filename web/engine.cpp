@@ -878,9 +878,8 @@ const char* lm_view(const char* spec, const char* options) {
         out += ",\"opcode\":";
         out += json(request.selection.variant->spec).dump();
         json words = json::array();
-        if (in->family && in->family->words)
-            for (const SpecWord& w : in->family->words(*in))
-                words.push_back({{"key", w.key}, {"value", w.value}});
+        for (const SpecWord& w : wordsOf(*in))
+            words.push_back({{"key", w.key}, {"value", w.value}});
         out += ",\"words\":";
         out += words.dump();
         out += ",\"family\":";

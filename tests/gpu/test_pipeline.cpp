@@ -116,8 +116,9 @@ TEST(ProbePipeline, EveryCatalogVariantResolvesToExactlyOneMethodRow) {
     const std::set<std::string_view> tileRows = {"tiled-mma", "tiled-wgmma"};
     EXPECT_EQ(probed.size() + tileRows.size(), probeMethods().size());
     for (const ProbeMethod* method : probeMethods())
-        if (!tileRows.contains(method->name()))
+        if (!tileRows.contains(method->name())) {
             EXPECT_GT(probed[method->name()], 0) << method->name();
+        }
     for (std::string_view row : tileRows) {
         EXPECT_NE(probeMethodNamed(row), nullptr) << row;
         EXPECT_EQ(probed.count(row), 0u) << row;

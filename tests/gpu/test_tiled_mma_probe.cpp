@@ -207,8 +207,8 @@ TEST(TiledMmaProbe, TheLdSharedCopyOnTheCpuFeedsEveryTileAndRefusesAMisalignedWi
     // (cudaErrorMisalignedAddress, which ends the process's CUDA context; found on an H200), so the twin
     // refuses it by name instead of reading it.
     const auto tile = tileOf(kPermutedK4.atoms, kPermutedK4.permutation);
-    const gpu::tiledmma::Plan plan =
-        gpu::tiledmma::planProbe(*tile, nullptr, gpu::tiledmma::Copy::SharedLoad, {8, 0, 0});
+    const gpu::tiledmma::Plan plan = gpu::tiledmma::planProbe(*tile, nullptr, gpu::tiledmma::Copy::SharedLoad,
+                                                              {8, 0, 0, std::nullopt, smem::Swizzle::None});
     EXPECT_THROW(
         {
             try {

@@ -86,6 +86,8 @@ struct Family {
     bool discovered = false;
 };
 
+// The instance's words (Family::words), none for a family without any.
+std::vector<SpecWord> wordsOf(const Instruction& instance);
 // The spec text that names `instance`, its family's words included (those not at their default):
 // "cp.async.bulk.tensor.2d type=f16 tensor=64x128 box=8x64 origin=0,0 swizzle=128B"; the spec otherwise.
 std::string specTextOf(const Instruction& instance);

@@ -24,12 +24,16 @@ const std::vector<const Family*>& families() {
     return rows;
 }
 
+std::vector<SpecWord> wordsOf(const Instruction& instance) {
+    return instance.family && instance.family->words ? instance.family->words(instance)
+                                                     : std::vector<SpecWord>{};
+}
+
 std::string specTextOf(const Instruction& instance) {
     std::string text = instance.spec;
-    if (instance.family && instance.family->words)
-        for (const SpecWord& w : instance.family->words(instance))
-            if (!w.atDefault)
-                text += " " + w.key + "=" + w.value;
+    for (const SpecWord& w : wordsOf(instance))
+        if (!w.atDefault)
+            text += " " + w.key + "=" + w.value;
     return text;
 }
 

@@ -916,48 +916,16 @@ DecodedInstrDescriptor decodeInstrDescriptor(std::uint32_t bits, Kind kind, cons
 
 // --- `--smem-desc-from` ------------------------------------------------------------------------------------
 
-namespace {
-// Splits "k=v,k=v" and calls `take(key, value)` per item; empty items are skipped, a key given twice is
-// refused (the last one won, silently).
-template <class Take> void forEachKeyValue(std::string_view text, std::string_view keys, Take take) {
-    std::size_t pos = 0;
-    std::set<std::string> seen;
-    while (pos <= text.size()) {
-        const std::size_t comma = text.find(',', pos);
-        const std::string_view item =
-            text.substr(pos, comma == std::string_view::npos ? std::string_view::npos : comma - pos);
-        pos = comma == std::string_view::npos ? text.size() + 1 : comma + 1;
-        if (item.empty())
-            continue;
-        const std::size_t eq = item.find('=');
-        if (eq == std::string_view::npos)
-            throw std::invalid_argument("'" + excerpt(item, 32) +
-                                        "' is not key=value; keys: " + std::string(keys));
-        const std::string key = lower(item.substr(0, eq));
-        if (!seen.insert(key).second)
-            throw std::invalid_argument("'" + excerpt(key, 32) + "' is given twice; give each key once");
-        take(key, std::string(item.substr(eq + 1)));
-    }
-}
-
-} // namespace
-
 std::string_view smemKeyList() {
     return "start, lbo, sbo, base, mode, swizzle";
 }
 
 SmemDescriptor parseSmemDescriptor(std::string_view text) {
     SmemDescriptor d;
-    forEachKeyValue(text, smemKeyList(), [&](const std::string& key, const std::string& value) {
-        if (key == "start")
-            d.startAddress = detail::fieldNumber(key, value);
-        else if (key == "lbo")
-            d.leadingByteOffset = detail::fieldNumber(key, value);
-        else if (key == "sbo")
-            d.strideByteOffset = detail::fieldNumber(key, value);
-        else if (key == "base")
-            d.baseOffset = static_cast<int>(std::min<std::uint32_t>(detail::fieldNumber(key, value), 1000));
-        else if (key == "mode") {
+    detail::forEachKeyValue(text, smemKeyList(), [&](const std::string& key, const std::string& value) {
+        if (detail::takeAddressField(d, key, value))
+            return;
+        if (key == "mode") {
             const std::string m = lower(value);
             if (m == "relative")
                 d.leadingMode = LeadingMode::RelativeOffset;
@@ -1010,7 +978,7 @@ InstrDescriptor parseInstrDescriptor(std::string_view text) {
         fail("'" + excerpt(std::string(key) + "=" + value, 48) + "': expected 0/1, true/false or yes/no");
         return false;
     };
-    forEachKeyValue(text, instrKeyList(), [&](const std::string& key, const std::string& value) {
+    detail::forEachKeyValue(text, instrKeyList(), [&](const std::string& key, const std::string& value) {
         if (key == "kind") {
             const std::optional<Kind> k = parseKind(value);
             if (!k)

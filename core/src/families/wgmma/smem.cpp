@@ -174,39 +174,18 @@ std::string_view descriptorKeyList() {
 
 MatrixDescriptor parseDescriptorFields(std::string_view text) {
     MatrixDescriptor d;
-    std::set<std::string> seen;
-    while (!text.empty()) {
-        const std::size_t comma = text.find(',');
-        const std::string_view item = text.substr(0, comma);
-        text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
-        if (item.empty())
-            continue;
-        const std::size_t eq = item.find('=');
-        if (eq == std::string_view::npos)
-            throw std::invalid_argument("'" + excerpt(item, 32) +
-                                        "' is not key=value; keys: " + std::string(descriptorKeyList()));
-        const std::string key = lower(item.substr(0, eq));
-        const std::string value(item.substr(eq + 1));
-        if (!seen.insert(key).second)
-            throw std::invalid_argument("'" + excerpt(key, 32) + "' is given twice; give each key once");
-        if (key == "start")
-            d.startAddress = detail::fieldNumber(key, value);
-        else if (key == "lbo")
-            d.leadingByteOffset = detail::fieldNumber(key, value);
-        else if (key == "sbo")
-            d.strideByteOffset = detail::fieldNumber(key, value);
-        else if (key == "base")
-            d.baseOffset = static_cast<int>(std::min<std::uint32_t>(detail::fieldNumber(key, value), 1000));
-        else if (key == "swizzle") {
-            const std::optional<Swizzle> s = parseSwizzle(value);
-            if (!s)
-                throw std::invalid_argument("swizzle '" + excerpt(value, 32) +
-                                            "' is unknown; valid: " + std::string(swizzleList()));
-            d.swizzle = *s;
-        } else
+    detail::forEachKeyValue(text, descriptorKeyList(), [&](const std::string& key, const std::string& value) {
+        if (detail::takeAddressField(d, key, value))
+            return;
+        if (key != "swizzle")
             throw std::invalid_argument("unknown key '" + excerpt(key, 32) +
                                         "'; keys: " + std::string(descriptorKeyList()));
-    }
+        const std::optional<Swizzle> s = parseSwizzle(value);
+        if (!s)
+            throw std::invalid_argument("swizzle '" + excerpt(value, 32) +
+                                        "' is unknown; valid: " + std::string(swizzleList()));
+        d.swizzle = *s;
+    });
     return d;
 }
 
