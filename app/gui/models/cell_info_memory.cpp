@@ -54,14 +54,20 @@ int partnerOf(const Diagram& d, int cell) {
     return static_cast<std::size_t>(cell) < d.partner.size() ? d.partner[static_cast<std::size_t>(cell)] : -1;
 }
 
-CellInfo memoryInfo(const Instruction& in, const Diagram& d, const DiagramCell& c) {
+// A cell described by its picture's words: its panel's name and title and its tooltip.
+CellInfo pictureInfo(const Diagram& d, const DiagramCell& c) {
     CellInfo info;
-    fillInstructionFacts(info, in);
     info.valid = true;
     const DiagramPanel& p = d.panels[c.panel];
     info.operand = qs(p.name);
     info.summary = qs(d.tooltip(c));
     info.panelTitle = qs(p.title);
+    return info;
+}
+
+CellInfo memoryInfo(const Instruction& in, const Diagram& d, const DiagramCell& c) {
+    CellInfo info = pictureInfo(d, c);
+    fillInstructionFacts(info, in);
     return info;
 }
 
@@ -335,12 +341,8 @@ CellInfo describeTiledCopyCell(const QString& consumer, const Diagram& d, int ce
     const DiagramPanel& p = d.panels[c->panel];
     if (p.kind != PanelKind::CopyTile && p.kind != PanelKind::CopyPhases)
         return {};
-    CellInfo info;
-    info.valid = true;
+    CellInfo info = pictureInfo(d, *c);
     info.spec = consumer;
-    info.operand = qs(p.name);
-    info.summary = qs(d.tooltip(*c));
-    info.panelTitle = qs(p.title);
     return info;
 }
 
