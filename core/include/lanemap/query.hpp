@@ -58,6 +58,9 @@ struct WhereAnswer {
     std::vector<Holding> holders;        // every holder (many where the operand is many-to-one)
     std::optional<SharedHolding> shared; // wgmma B
     std::vector<PairHolding> pair;       // tcgen05.mma: the CTA (of the pair) that holds it, and where
+    // A tile of sparse tcgen05.mma atoms: A's stored column holds a kept element of K first..last (the
+    // metadata says which).
+    std::optional<std::pair<int, int>> keptOf;
 };
 
 struct WhatAnswer {

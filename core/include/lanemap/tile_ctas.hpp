@@ -8,6 +8,7 @@
 // CTA's part, as the descriptors read it). Checked against CuTe by tests/core/test_tile_tcgen05.cpp.
 
 #include "lanemap/model.hpp"
+#include "lanemap/tcgen05_tmem_tables.hpp"
 
 #include <optional>
 #include <string>
@@ -27,7 +28,7 @@ struct CtaHolding {
     AtomCopy copy;   // the atom's place in the atom layout
     int value = 0;   // CuTe's value index: the atom's (column-major over the CTA's part), then the K rest
     int localRow = 0, localCol = 0; // the element in that CTA's part: A (M/G x K), B (K x N/G), D (M/G x N)
-    Location at;                    // TmemCell (D) or SmemByte (A, B), with the CTA
+    Location at;                    // TmemCell (D, metadata) or SmemByte (A, B), with the CTA
 };
 
 // Whether `in` is a tile of tcgen05.mma atoms (its holders are CTAs, not threads).
@@ -38,8 +39,22 @@ std::string validateOverCtas(const tmem::MmaShape& shape, const TileLayout& tile
 // Memory and A and B in shared memory, each holding naming its CTA; m, n, k are the tile's.
 void applyOverCtas(Instruction& in);
 // Every holder of element (row, col) of A (M x K), B (K x N) or D (M x N) of the tile, in CTA order; empty
-// for an element outside the operand or an operand other than A, B, D.
+// for an element outside the operand. A sparse atom's A is the compressed M x K/2 (stored column j holds a
+// kept element of group j / nonZero of the row's K) and its Metadata is M x K/group, group g of row m in the
+// Tensor Memory of each CTA that holds row m of A (the ISA's figure; each K step in the next columns).
 std::vector<CtaHolding> ctaHolders(const Instruction& in, Operand operand, int row, int col);
+// An operand of the tile: D and a sparse atom's metadata in Tensor Memory, A and B in shared memory; nullptr
+// where the tile has none.
+const Placement* placementOf(const Instruction& in, Operand operand);
+// A tile of sparse atoms: its sparsity (nonZero of each group of K kept, metadata bits a group); nullopt for
+// a dense atom or an instance that is not a tile over CTAs.
+std::optional<tcgen05::SparseGranularity> sparsityOf(const Instruction& in);
+// A tile of sparse atoms: the K range of the group whose kept element A's stored column `col` holds; nullopt
+// for a dense atom.
+std::optional<std::pair<int, int>> keptRange(const Instruction& in, int col);
+// Why a tile of a sparse atom places no metadata (the ISA's figure is not transcribed for its M); "" when it
+// does or the atom is dense.
+std::string metadataNote(const Instruction& in);
 // The shared-memory part of one CTA (A: M/G x K, B: K x N/G) as lanemap::smem places it; nullopt elsewhere.
 std::optional<smem::SharedOperand> ctaPart(const Instruction& in, Operand operand);
 

@@ -628,6 +628,39 @@ tmem::View viewOf(const Instruction& in) {
 
 namespace {
 
+// A tile of sparse atoms: the metadata of each CTA in its Tensor Memory, CTAs stacked as D's are; a cell
+// names the group E(m,g) of the tile it holds.
+Grid tileMetadataGrid(const Instruction& in, const Placement& meta) {
+    const tcgen05::SparseGranularity gr = tcgen05::sparseGranularity(tmem::mmaOf(in)->kind);
+    Grid g;
+    g.operand = "metadata";
+    g.operands = Operand::Metadata;
+    g.label = "E";
+    g.rowName = "m";
+    g.colName = "g";
+    g.elementBits = gr.metadataBits;
+    for (int m = 0; m < meta.rows(); ++m)
+        for (int group = 0; group < meta.cols(); ++group)
+            for (const Holding& h : meta.at(m, group)) {
+                const TmemCell& c = std::get<TmemCell>(h.at);
+                g.elements.push_back(TmemElement{
+                    static_cast<std::int16_t>(m), static_cast<std::int16_t>(group),
+                    static_cast<std::int16_t>(group), tmem::Placement{c.cta, c.lane, c.column, c.bitLo}});
+            }
+    g.title = "Sparse metadata in Tensor Memory  " + std::to_string(gr.metadataBits) + " bits per group of " +
+              std::to_string(gr.group) + " elements of A's row (" + std::to_string(gr.nonZero) + ":" +
+              std::to_string(gr.group) + "), per CTA";
+    g.subtitle = "rows: CTA, then TMEM lane; a cell names the E(m,g) of the tile it holds (group g: K " +
+                 std::to_string(gr.group) + "g.." + std::to_string(gr.group) + "g+" +
+                 std::to_string(gr.group - 1) +
+                 "); columns from each CTA's [sp-meta-tmem] address, each K step in the next";
+    g.source =
+        "the atom's metadata figure (PTX ISA §9.7.16.10.8.4) in the CTA that holds row m of A; K steps "
+        "as CuTe's tmem_e_frg tiles them; " +
+        std::string(kNotOnHardware);
+    return g;
+}
+
 // A tile of tcgen05.mma atoms (lanemap/tile_ctas.hpp): D per CTA of the cluster, each CTA's 128 lanes under
 // the previous one's, every cell naming the D(m,n) of the tile it holds.
 Diagram buildTileOverCtasDiagram(const Instruction& in, Palette palette) {
@@ -679,6 +712,15 @@ Diagram buildTileOverCtasDiagram(const Instruction& in, Palette palette) {
     const double x0 = mt.margin;
     double y = titleAndCaption(d);
     addTmemPanel(d, g, ctas, x0, y + mt.panelTitleFont, palette, true);
+    if (const Placement* meta = in.placement(Space::TensorMemory, Operand::Metadata))
+        addTmemPanel(d, tileMetadataGrid(in, *meta), ctas, x0,
+                     d.height - mt.margin + mt.gap + mt.panelTitleFont, palette, false);
+    else if (std::string note = tile::metadataNote(in); !note.empty()) {
+        const double lineY = d.height - mt.margin + mt.noteFont + 10;
+        addText(d, x0, lineY, "finding: " + note, mt.noteFont, TextRole::Caption);
+        d.height = lineY + mt.margin;
+        d.caption.push_back("finding: " + std::move(note));
+    }
     rebuildHoverIndex(d);
     return d;
 }

@@ -30,23 +30,31 @@ std::string layoutWords(const smem::SharedOperand& op) {
 
 // One operand, on one line but for its elements, one holder a line (a replicated element once per CTA): the
 // largest tile has a million.
-std::string operandJson(const Instruction& in, Operand operand) {
-    const bool d = operand == Operand::D;
-    const Placement* placed = in.placement(d ? Space::TensorMemory : Space::SharedMemory, operand);
+std::string operandJson(const Instruction& in, Operand operand, const Placement& placed) {
+    const bool tensor = placed.space() == Space::TensorMemory, meta = operand == Operand::Metadata;
     ordered_json o;
     o["operand"] = std::string(toString(operand));
-    o["space"] = d ? "tensor_memory" : "shared_memory";
-    o["rows"] = placed ? placed->rows() : 0;
-    o["cols"] = placed ? placed->cols() : 0;
-    if (!d)
+    o["space"] = tensor ? "tensor_memory" : "shared_memory";
+    o["rows"] = placed.rows();
+    o["cols"] = placed.cols();
+    if (!tensor)
         if (const std::optional<smem::SharedOperand> part = tile::ctaPart(in, operand)) {
             o["cta_part"] = {part->rows, part->cols};
             o["layout"] = layoutWords(*part);
             o["bytes"] = part->layout.footprintBytes();
         }
+    if (const std::optional<tcgen05::SparseGranularity> sparse = tile::sparsityOf(in)) {
+        // A sparse atom's A is the compressed matrix: stored column j holds a kept element of group
+        // floor(j / kept) of the row's K; the metadata has one field of `bits` per group.
+        if (operand == Operand::A)
+            o["compressed"] = {{"kept", sparse->nonZero}, {"group", sparse->group}};
+        if (meta)
+            o["fields"] = {{"group", sparse->group}, {"bits", sparse->metadataBits}};
+    }
     o["element_fields"] =
-        d ? ordered_json{"row", "col", "cta", "value", "cta_row", "cta_col", "lane", "column"}
-          : ordered_json{"row", "col", "cta", "value", "cta_row", "cta_col", "byte", "bit"};
+        meta     ? ordered_json{"row", "col", "cta", "value", "cta_row", "cta_col", "lane", "column", "bit"}
+        : tensor ? ordered_json{"row", "col", "cta", "value", "cta_row", "cta_col", "lane", "column"}
+                 : ordered_json{"row", "col", "cta", "value", "cta_row", "cta_col", "byte", "bit"};
     std::string out = o.dump();
     out.pop_back();
     out += ", \"elements\": [";
@@ -62,15 +70,17 @@ std::string operandJson(const Instruction& in, Operand operand) {
         }
         out += ']';
     };
-    if (placed)
-        for (int r = 0; r < placed->rows(); ++r)
-            for (int c = 0; c < placed->cols(); ++c)
-                for (const tile::CtaHolding& h : tile::ctaHolders(in, operand, r, c)) {
-                    if (const TmemCell* cell = std::get_if<TmemCell>(&h.at))
-                        row({r, c, h.cta, h.value, h.localRow, h.localCol, cell->lane, cell->column});
-                    else if (const SmemByte* b = std::get_if<SmemByte>(&h.at))
-                        row({r, c, h.cta, h.value, h.localRow, h.localCol, b->address, b->bitLo});
-                }
+    for (int r = 0; r < placed.rows(); ++r)
+        for (int c = 0; c < placed.cols(); ++c)
+            for (const tile::CtaHolding& h : tile::ctaHolders(in, operand, r, c)) {
+                if (const TmemCell* cell = std::get_if<TmemCell>(&h.at); cell && meta)
+                    row({r, c, h.cta, h.value, h.localRow, h.localCol, cell->lane, cell->column,
+                         cell->bitLo});
+                else if (cell)
+                    row({r, c, h.cta, h.value, h.localRow, h.localCol, cell->lane, cell->column});
+                else if (const SmemByte* b = std::get_if<SmemByte>(&h.at))
+                    row({r, c, h.cta, h.value, h.localRow, h.localCol, b->address, b->bitLo});
+            }
     return out + "\n  ]}";
 }
 
@@ -91,12 +101,16 @@ std::string json(const Instruction& in) {
         out.pop_back();
     out += ",\n \"operands\": [";
     bool first = true;
-    for (const Operand o : {Operand::A, Operand::B, Operand::D}) {
-        out += first ? "\n  " : ",\n  ";
-        first = false;
-        out += operandJson(in, o);
-    }
-    return out + "\n ]\n}\n";
+    for (const Operand o : {Operand::A, Operand::B, Operand::D, Operand::Metadata})
+        if (const Placement* p = tile::placementOf(in, o)) {
+            out += first ? "\n  " : ",\n  ";
+            first = false;
+            out += operandJson(in, o, *p);
+        }
+    out += "\n ]";
+    if (const std::string note = tile::metadataNote(in); !note.empty())
+        out += ",\n \"metadata\": " + ordered_json(note).dump();
+    return out + "\n}\n";
 }
 
 std::string text(const Instruction& in) {
@@ -107,21 +121,32 @@ std::string text(const Instruction& in) {
         if (const auto a = query::whatCta(in, cta, error))
             s << query::toText(in, *a);
     }
-    const Placement* tm = in.placement(Space::TensorMemory, Operand::D);
-    if (!tm)
-        return s.str();
-    s << "D in Tensor Memory: each cell is c<CTA> L<lane> C<column> (one per CTA that holds it)\n";
-    for (int m = 0; m < tm->rows(); ++m) {
-        s << "  m " << m << ':';
-        for (int n = 0; n < tm->cols(); ++n) {
-            s << (n ? " |" : "");
-            for (const Holding& h : tm->at(m, n)) {
-                const TmemCell& c = std::get<TmemCell>(h.at);
-                s << " c" << c.cta << " L" << c.lane << " C" << c.column;
+    // D, and a sparse atom's metadata, cell by cell: the CTAs that hold it and where in their Tensor Memory.
+    for (const Operand operand : {Operand::D, Operand::Metadata}) {
+        const Placement* tm = tile::placementOf(in, operand);
+        if (!tm)
+            continue;
+        const bool meta = operand == Operand::Metadata;
+        s << (meta ? "metadata in Tensor Memory: each cell (a group of K) is c<CTA> L<lane> C<column> b<low "
+                     "bit>"
+                   : "D in Tensor Memory: each cell is c<CTA> L<lane> C<column>")
+          << " (one per CTA that holds it)\n";
+        for (int m = 0; m < tm->rows(); ++m) {
+            s << "  m " << m << ':';
+            for (int n = 0; n < tm->cols(); ++n) {
+                s << (n ? " |" : "");
+                for (const Holding& h : tm->at(m, n)) {
+                    const TmemCell& c = std::get<TmemCell>(h.at);
+                    s << " c" << c.cta << " L" << c.lane << " C" << c.column;
+                    if (meta)
+                        s << " b" << c.bitLo;
+                }
             }
+            s << '\n';
         }
-        s << '\n';
     }
+    if (const std::string note = tile::metadataNote(in); !note.empty())
+        s << "finding: " << note << '\n';
     return s.str();
 }
 

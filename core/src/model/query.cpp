@@ -222,11 +222,13 @@ std::optional<WhereAnswer> wherePair(const Instruction& in, const Placement& ten
 std::optional<WhereAnswer> whereOverCtas(const Instruction& in, Operand operand, int row, int col,
                                          std::string& error) {
     WhereAnswer answer{operand, row, col, {}, {}, {}};
-    const Placement* placed = operand == Operand::D ? in.placement(Space::TensorMemory, operand)
-                                                    : in.placement(Space::SharedMemory, operand);
+    const Placement* placed = tile::placementOf(in, operand);
     if (!placed) {
+        std::string note = tile::metadataNote(in);
         error = "no operand " + std::string(toString(operand)) + " in " + tile::nameOf(in) +
-                "; valid operands: A, B, D";
+                "; valid operands: A, B, D" +
+                (in.placement(Space::TensorMemory, Operand::Metadata) ? ", metadata" : "") +
+                (operand == Operand::Metadata && !note.empty() ? " (" + note + ")" : "");
         return std::nullopt;
     }
     const std::string name = std::string(toString(operand)) + " (" + std::to_string(placed->rows()) + "x" +
@@ -235,7 +237,9 @@ std::optional<WhereAnswer> whereOverCtas(const Instruction& in, Operand operand,
         !inRange(col, placed->cols(), "column", name, error))
         return std::nullopt;
     const std::optional<smem::SharedOperand> part =
-        operand == Operand::D ? std::nullopt : tile::ctaPart(in, operand);
+        placed->space() == Space::SharedMemory ? tile::ctaPart(in, operand) : std::nullopt;
+    if (operand == Operand::A)
+        answer.keptOf = tile::keptRange(in, col);
     for (const tile::CtaHolding& h : tile::ctaHolders(in, operand, row, col)) {
         PairHolding p;
         p.operand = operand;
@@ -274,11 +278,11 @@ std::optional<CtaAnswer> whatCtaOverCtas(const Instruction& in, int cta, std::st
     if (!inRange(cta, answer.ctas, "CTA",
                  tile::nameOf(in) + " (" + std::to_string(answer.ctas) + " CTAs of a cluster)", error))
         return std::nullopt;
-    for (const Operand operand : {Operand::A, Operand::B, Operand::D}) {
-        const bool d = operand == Operand::D;
-        const Placement* placed = in.placement(d ? Space::TensorMemory : Space::SharedMemory, operand);
+    for (const Operand operand : {Operand::A, Operand::B, Operand::D, Operand::Metadata}) {
+        const Placement* placed = tile::placementOf(in, operand);
         if (!placed)
             continue;
+        const bool d = placed->space() == Space::TensorMemory;
         CtaPart part;
         part.operand = operand;
         part.space = placed->space();
@@ -287,19 +291,22 @@ std::optional<CtaAnswer> whatCtaOverCtas(const Instruction& in, int cta, std::st
         part.laneHi = part.columnHi = -1;
         const int lines = part.byColumns ? placed->cols() : placed->rows();
         const int across = part.byColumns ? placed->rows() : placed->cols();
-        std::vector<char> held(static_cast<std::size_t>(lines), 0);
+        // The lines (rows of A and D, columns of B) the CTA holds, and across them the columns (rows) it
+        // holds: D of an atom layout along N is split by columns too.
+        std::vector<char> held(static_cast<std::size_t>(lines), 0),
+            heldAcross(static_cast<std::size_t>(across), 0);
         for (int i = 0; i < lines; ++i)
             for (int j = 0; j < across; ++j) {
                 const int r = part.byColumns ? j : i, c = part.byColumns ? i : j;
                 for (const lanemap::Holding& h : placed->at(r, c)) {
                     if (const TmemCell* cell = std::get_if<TmemCell>(&h.at); cell && cell->cta == cta) {
-                        held[static_cast<std::size_t>(i)] = 1;
+                        held[static_cast<std::size_t>(i)] = heldAcross[static_cast<std::size_t>(j)] = 1;
                         part.laneLo = std::min(part.laneLo, cell->lane);
                         part.laneHi = std::max(part.laneHi, cell->lane);
                         part.columnLo = std::min(part.columnLo, cell->column);
                         part.columnHi = std::max(part.columnHi, cell->column);
                     } else if (const SmemByte* b = std::get_if<SmemByte>(&h.at); b && b->cta == cta)
-                        held[static_cast<std::size_t>(i)] = 1;
+                        held[static_cast<std::size_t>(i)] = heldAcross[static_cast<std::size_t>(j)] = 1;
                 }
             }
         for (int i = 0; i < lines; ++i)
@@ -316,8 +323,9 @@ std::optional<CtaAnswer> whatCtaOverCtas(const Instruction& in, int cta, std::st
         int count = 0;
         for (const auto& [a, b] : part.runs)
             count += b - a + 1;
-        part.rows = part.byColumns ? across : count;
-        part.cols = part.byColumns ? count : across;
+        const int acrossCount = static_cast<int>(std::count(heldAcross.begin(), heldAcross.end(), 1));
+        part.rows = part.byColumns ? acrossCount : count;
+        part.cols = part.byColumns ? count : acrossCount;
         if (!d)
             if (const std::optional<smem::SharedOperand> op = tile::ctaPart(in, operand)) {
                 part.bytes = op->layout.footprintBytes();
@@ -712,6 +720,9 @@ std::string viewName(const Instruction& in) {
 std::string toText(const Instruction& in, const WhereAnswer& a) {
     std::ostringstream s;
     s << viewName(in) << "  " << toString(a.operand) << cellName(a.row, a.col) << '\n';
+    if (a.keptOf)
+        s << "  stored column " << a.col << " of the compressed A: a kept element of K " << a.keptOf->first
+          << ".." << a.keptOf->second << " (the metadata says which)\n";
     for (const PairHolding& p : a.pair)
         s << "  " << pairLine(p) << '\n';
     if (a.shared)
@@ -841,6 +852,8 @@ std::string toJson(const Instruction& in, const WhereAnswer& a) {
         doc["holders"].push_back(holdingJson(in, h));
     if (a.shared)
         doc["shared_memory"] = sharedJson(*a.shared);
+    if (a.keptOf)
+        doc["kept_of"] = {a.keptOf->first, a.keptOf->second};
     for (const PairHolding& p : a.pair) {
         ordered_json h;
         h["operand"] = std::string(toString(p.operand));

@@ -8,6 +8,8 @@
 //       tests/data/cute/gen_tiled_umma.cpp -o gen_tiled_umma && ./gen_tiled_umma >
 //       tests/data/cute/tiled_umma.json
 //
+// For a sparse atom, "E" lists where CuTe's tmem_e_frg puts each metadata group of one CTA's rows.
+//
 // For every operand the document lists, per thread (CTA) index of the tiled MMA (0 .. size(thr)-1) and value
 // index (0 .. size(val)-1), get_layout{A,B,C}_TV()(thread, value): the column-major index of the element in
 // the tile's (M,K), (N,K) or (M,N) — for A, m + M*k.
@@ -36,8 +38,29 @@ template <class TV> void printOperand(const char* name, const TV& tv, bool last)
     std::printf("\n   ]%s\n", last ? "" : ",");
 }
 
+// A sparse atom's metadata in one CTA's Tensor Memory, as CuTe's UMMA::tmem_e_frg<half_t> places the CTA's
+// 128 rows x K (the atom's K times the K steps): per row, per group of 4 K elements, [lane, column, low bit].
+// The tensor's addresses count single bits (a 32-bit column holds 32 of sparse_elem<8, uint8_t>'s elements):
+// address = ((lane << 16) | column) << 5 | bit.
+template <int KSteps> void printMetadata() {
+    auto e = UMMA::tmem_e_frg<half_t>::make(make_shape(make_shape(_128{}, _32{}), _1{}, Int<KSteps>{}));
+    auto layout = e.layout();
+    std::printf("   \"E\": [");
+    for (int m = 0; m < 128; ++m) {
+        std::printf("%s[", m ? ",\n    " : "\n    ");
+        for (int g = 0; g < 8 * KSteps; ++g) {
+            const int k = 4 * g;
+            const unsigned a = unsigned(layout(make_coord(make_coord(m, k % 32), 0, k / 32)));
+            std::printf("%s[%u,%u,%u]", g ? "," : "", a >> 21, (a >> 5) & 0xffff, a & 31);
+        }
+        std::printf("]");
+    }
+    std::printf("\n   ],\n");
+}
+
 template <class Tiled>
-void emit(const char* spec, const char* atomLayout, const char* permutation, const Tiled& tiled) {
+void emit(const char* spec, const char* atomLayout, const char* permutation, const Tiled& tiled,
+          void (*metadata)() = nullptr) {
     std::printf("%s  {\n", firstCase ? "" : ",\n");
     firstCase = false;
     std::printf("   \"spec\": \"%s\",\n   \"atom_layout\": \"%s\",\n   \"permutation\": \"%s\",\n", spec,
@@ -45,6 +68,8 @@ void emit(const char* spec, const char* atomLayout, const char* permutation, con
     std::printf("   \"tile\": [%d, %d, %d],\n", int(tile_size<0>(tiled)), int(tile_size<1>(tiled)),
                 int(tile_size<2>(tiled)));
     std::printf("   \"threads\": %d,\n", int(size(tiled)));
+    if (metadata)
+        metadata();
     printOperand("A", tiled.get_layoutA_TV(), false);
     printOperand("B", tiled.get_layoutB_TV(), false);
     printOperand("C", tiled.get_layoutC_TV(), true);
@@ -73,6 +98,15 @@ int main() {
                         Tile<Underscore, Layout<Shape<_8, _2, _2>, Stride<_1, _16, _8>>, Underscore>{}));
     emit(two256, "(1,2,1)", "_,_,_32",
          make_tiled_mma(Sm2m256{}, Layout<Shape<_1, _2, _1>>{}, Tile<Underscore, Underscore, _32>{}));
+    // Sparse atoms: A's layout counts the logical K (CuTe's ValTypeA is sparse_elem<2, half_t>), so CuTe
+    // names the CTA of every logical element of A; its metadata fragment is checked in one CTA.
+    using Sp1 = SM100_MMA_F16BF16_SS_SPARSE<half_t, half_t, float, 128, 64, K::K, K::K>;
+    using Sp2 = SM100_MMA_F16BF16_2x1SM_SS_SPARSE<half_t, half_t, float, 256, 32, K::K, K::K>;
+    emit("tcgen05.mma.sp.cta_group::1.kind::f16.m128n64", "(2,2,1)", "",
+         make_tiled_mma(Sp1{}, Layout<Shape<_2, _2, _1>>{}), printMetadata<1>);
+    emit("tcgen05.mma.sp.cta_group::2.kind::f16.m256n32", "(1,2,1)", "_,_,_64",
+         make_tiled_mma(Sp2{}, Layout<Shape<_1, _2, _1>>{}, Tile<Underscore, Underscore, _64>{}),
+         printMetadata<2>);
     std::printf("\n ]\n}\n");
     return 0;
 }

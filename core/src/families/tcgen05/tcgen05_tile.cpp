@@ -1,6 +1,6 @@
 // A tile of tcgen05.mma atoms over the CTAs of a cluster (lanemap/tile_ctas.hpp, docs/tiles.md): CuTe's
-// make_tiled_mma with an SM100 atom, whose "threads" are CTAs. One rule places every element of A, B and D;
-// the placements, `where` and `what --cta` read it.
+// make_tiled_mma with an SM100 atom, whose "threads" are CTAs. One rule places every element of A, B and D
+// (and a sparse atom's metadata); the placements, `where` and `what --cta` read it.
 #include "lanemap/tile_ctas.hpp"
 
 #include "lanemap/diagram_tmem.hpp"
@@ -20,6 +20,16 @@ tmem::MmaShape atomShapeOf(const Instruction& in) {
     return shape;
 }
 
+// The ISA's metadata figure of a sparse atom where lanemap transcribed it (lanemap/tcgen05_tmem_tables.hpp);
+// nullptr elsewhere (M = 64, cta_group::2 M = 128): the tile then places no metadata and says why.
+const tcgen05::MetadataLayoutRecord* metadataOf(const tmem::MmaShape& shape, std::string* why = nullptr) {
+    const tcgen05::MetadataLayoutRecord* rec =
+        tcgen05::metadataLayoutOf(shape.kind, shape.m, shape.ctaGroup, why);
+    if (rec && !rec->place && why)
+        *why = "PTX ISA " + std::string(rec->figure) + ": " + std::string(rec->finding);
+    return rec && rec->place ? rec : nullptr;
+}
+
 // The rule, set up once per instance: the facts, the inverse permutations and each CTA's part of A and B.
 struct Rule {
     TileFacts f;
@@ -29,10 +39,22 @@ struct Rule {
     int restK = 1; // the atom's K steps per CTA
     std::array<std::vector<int>, 3> inverse;
     std::optional<smem::SharedOperand> a, b;
+    // A sparse atom: A is the compressed M x K/2 (nonZero of each group of K kept), its metadata in Tensor
+    // Memory where the ISA's figure is transcribed (meta), each K step's columns after the previous one's.
+    tcgen05::SparseGranularity sparse{1, 1, 0};
+    const tcgen05::MetadataLayoutRecord* meta = nullptr;
+    int metaColumns = 0;
 
     explicit Rule(const Instruction& in) : f(*in.tile), t(*in.params.tile), shape(atomShapeOf(in)) {
         g = shape.ctaGroup;
         restK = f.extent[K] / (f.atomShape[K] * f.atomsPerMode[K]);
+        if (shape.sparse) {
+            sparse = tcgen05::sparseGranularity(shape.kind);
+            meta = metadataOf(shape);
+            for (int m = 0; meta && m < shape.m / g; ++m)
+                for (int group = 0; group < tcgen05::metadataGroupsPerRow(shape.kind); ++group)
+                    metaColumns = std::max(metaColumns, meta->place(m, group).column + 1);
+        }
         for (int m = 0; m < 3; ++m)
             if (const std::optional<CuteLayout>& p = t.permutation[m]) {
                 inverse[m].assign(static_cast<std::size_t>(p->size()), 0);
@@ -62,18 +84,45 @@ struct Rule {
             rk = uk / (AK * WK);
         };
         if (o == Operand::A) {
-            if (row < 0 || row >= f.extent[M] || col < 0 || col >= f.extent[K] || !a)
+            // A sparse A's column is a stored (compressed) one: K/2 of them, in K order.
+            const int AKs = AK * sparse.nonZero / sparse.group;
+            if (row < 0 || row >= f.extent[M] || col < 0 ||
+                col >= f.extent[K] * sparse.nonZero / sparse.group || !a)
                 return out;
             const int um = unpermuted(M, row);
             const int am = um % AM, wm = (um / AM) % WM;
             int ak = 0, wk = 0, rk = 0;
-            kOf(col, ak, wk, rk);
-            const int part = AM / g, v = am / part, lr = am % part, lc = ak + AK * rk;
+            if (shape.sparse) {
+                ak = col % AKs;
+                wk = (col / AKs) % WK;
+                rk = col / (AKs * WK);
+            } else {
+                kOf(col, ak, wk, rk);
+            }
+            const int part = AM / g, v = am / part, lr = am % part, lc = ak + AKs * rk;
             for (int wn = 0; wn < WN; ++wn) {
                 const AtomCopy w{wm, wn, wk};
                 const int cta = ctaThread(f, t, v, w);
-                out.push_back(
-                    {o, cta, v, w, lr + part * ak + part * AK * rk, lr, lc, byteOf(*a, lr, lc, cta)});
+                out.push_back({o, cta, v, w, lr + part * lc, lr, lc, byteOf(*a, lr, lc, cta)});
+            }
+        } else if (o == Operand::Metadata) {
+            // Group `col` of the tile's K (K elements group*col ..): the atom's figure in each CTA that holds
+            // the row of A, K steps in the next columns (CuTe's tmem_e_frg tiles the atom so).
+            const int groupsPerAtom = AK / sparse.group;
+            if (!meta || row < 0 || row >= f.extent[M] || col < 0 || col >= f.extent[K] / sparse.group)
+                return out;
+            const int um = unpermuted(M, row);
+            const int am = um % AM, wm = (um / AM) % WM;
+            int ak = 0, wk = 0, rk = 0;
+            kOf(col * sparse.group, ak, wk, rk);
+            const int part = AM / g, v = am / part, lr = am % part, group = ak / sparse.group;
+            const tcgen05::TmemPlace p = meta->place(lr, group);
+            for (int wn = 0; wn < WN; ++wn) {
+                const AtomCopy w{wm, wn, wk};
+                const int cta = ctaThread(f, t, v, w);
+                out.push_back({o, cta, v, w, lr + part * (group + groupsPerAtom * rk), lr,
+                               group + groupsPerAtom * rk,
+                               TmemCell{cta, p.lane, p.column + metaColumns * rk, p.lowBit, p.bits}});
             }
         } else if (o == Operand::B) {
             if (row < 0 || row >= f.extent[K] || col < 0 || col >= f.extent[N] || !b)
@@ -121,9 +170,6 @@ bool overCtas(const Instruction& in) {
 
 std::string validateOverCtas(const tmem::MmaShape& shape, const TileLayout& tile) {
     const std::string spec = tmem::specOf(shape, true);
-    if (shape.sparse)
-        return "a tile of the sparse " + spec +
-               " is not modelled (its metadata sits in Tensor Memory); tile a dense tcgen05.mma";
     for (int m = 0; m < 3; ++m)
         if (tile.atoms.shape[m] < 1)
             return "--atom-layout: mode " + modeName(m) + " has no atoms";
@@ -147,8 +193,8 @@ std::string validateOverCtas(const tmem::MmaShape& shape, const TileLayout& tile
         const std::optional<CuteLayout>& p = tile.permutation[m];
         if (!p)
             continue;
-        if (std::string why =
-                checkPermutation(spec, static_cast<Mode>(m), *p, atomShape[m], tile.atoms.shape[m], false);
+        if (std::string why = checkPermutation(spec, static_cast<Mode>(m), *p, atomShape[m],
+                                               tile.atoms.shape[m], shape.sparse);
             !why.empty())
             return why;
         // A CTA keeps one accumulator of its atom in Tensor Memory: a larger M or N would run the atom again
@@ -174,7 +220,8 @@ std::optional<smem::SharedOperand> ctaPart(const Instruction& in, Operand operan
     const int kExtent = in.tile ? in.tile->extent[K] / in.tile->atomsPerMode[K] : k;
     const bool a = operand == Operand::A;
     const int rows = a ? shape.m / shape.ctaGroup : kExtent;
-    const int cols = a ? kExtent : shape.n / shape.ctaGroup;
+    const int cols =
+        a ? (shape.sparse ? kExtent / 2 : kExtent) : shape.n / shape.ctaGroup; // sparse A: K/2 kept
     Placement part;
     std::string error;
     if (!in.family->sharedOperand(in, operand, in.params.smem.value_or(smem::Choice{}), rows, cols, part,
@@ -182,6 +229,34 @@ std::optional<smem::SharedOperand> ctaPart(const Instruction& in, Operand operan
         !part.shared())
         return std::nullopt;
     return *part.shared();
+}
+
+const Placement* placementOf(const Instruction& in, Operand operand) {
+    const bool tensor = operand == Operand::D || operand == Operand::Metadata;
+    return in.placement(tensor ? Space::TensorMemory : Space::SharedMemory, operand);
+}
+
+std::optional<tcgen05::SparseGranularity> sparsityOf(const Instruction& in) {
+    if (!overCtas(in) || !atomShapeOf(in).sparse)
+        return std::nullopt;
+    return tcgen05::sparseGranularity(atomShapeOf(in).kind);
+}
+
+std::optional<std::pair<int, int>> keptRange(const Instruction& in, int col) {
+    const std::optional<tcgen05::SparseGranularity> g = sparsityOf(in);
+    if (!g)
+        return std::nullopt;
+    const int first = col / g->nonZero * g->group;
+    return std::pair{first, first + g->group - 1};
+}
+
+std::string metadataNote(const Instruction& in) {
+    if (!overCtas(in) || !atomShapeOf(in).sparse)
+        return {};
+    std::string why;
+    if (metadataOf(atomShapeOf(in), &why))
+        return {};
+    return "the sparse metadata is not placed: " + why;
 }
 
 std::vector<CtaHolding> ctaHolders(const Instruction& in, Operand operand, int row, int col) {
@@ -222,8 +297,12 @@ void applyOverCtas(Instruction& in) {
     };
     const int M_ = facts.extent[M], N_ = facts.extent[N], K_ = facts.extent[K];
     place(Operand::D, Space::TensorMemory, in.dtype, M_, N_, Source::Figure);
-    place(Operand::A, Space::SharedMemory, in.atype, M_, K_, Source::Doc);
+    place(Operand::A, Space::SharedMemory, in.atype, M_, K_ * rule.sparse.nonZero / rule.sparse.group,
+          Source::Doc);
     place(Operand::B, Space::SharedMemory, in.btype, K_, N_, Source::Doc);
+    if (rule.meta)
+        place(Operand::Metadata, Space::TensorMemory, ElementType::U4, M_, K_ / rule.sparse.group,
+              Source::Figure);
     in.placements = std::move(placements);
     in.m = M_;
     in.n = N_;
