@@ -9,7 +9,9 @@
 //   #<spec>[/<operand>:<row>,<col>][?<option>=<value>&...]
 //   e.g. #mma.m16n8k16.f16/A:3,11?color=register&lanes=0-3
 // Options: view (layout, smem, banks), smem (the bank view's tile placement, as `banks --smem`:
-// row-major,pitch=64,swizzle=3,4,3), major (k, mn), swizzle (128, 64, 32, none), ld / st (a tcgen05.mma's D read by
+// row-major,pitch=64,swizzle=3,4,3), feeds (the operand the bank view's move feeds: mma.m16n8k16.f16:A), copy
+// (what moves a tiled copy in the bank view: empty for the instruction shown, or ld.shared.b32, .v2.b32,
+// .v4.b32, as `banks MOVE`), major (k, mn), swizzle (128, 64, 32, none), ld / st (a tcgen05.mma's D read by
 // a tcgen05.ld, its A written by a tcgen05.st: 32x32b.x2), atoms / perm (a tile of the atom, CuTe's
 // notation: (2,2,1)), compare (another spec: the compare view, both side by side, the differing cells framed),
 // sel (a sparsity selector), color (lane, register, group), palette (default, colorblind),
@@ -25,7 +27,8 @@
  * @typedef {{spec: string, ptx: string, family: string, m: number, n: number, k: number, sm: number,
  *            sparse: boolean}} CatalogRow
  * @typedef {{operand: string, row: number, col: number}} CellRef  a cell as a link names it
- * @typedef {{view: string, major: string, swizzle: string, smem: string, feeds: string, ld: string, st: string,
+ * @typedef {{view: string, major: string, swizzle: string, smem: string, feeds: string, copy: string, ld: string,
+ *            st: string,
  *            atoms: string,
  *            perm: string, compare: string, operand: string, sel: string, color: string, palette: string, lanes: string,
  *            zoom: string}} Options
@@ -45,11 +48,13 @@
               colLast: 11, matrix: 12, owners: 13, source: 14 };
   const STRIDE = 15;
   /** @type {Options} */
-  const DEFAULTS = { view: "layout", major: "k", swizzle: "128", smem: "", feeds: "", ld: "", st: "", atoms: "", perm: "", compare: "",
+  const DEFAULTS = { view: "layout", major: "k", swizzle: "128", smem: "", feeds: "", copy: "", ld: "", st: "", atoms: "", perm: "",
+                     compare: "",
                      operand: "A", sel: "",
                      color: "lane", palette: "default", lanes: "", zoom: "1" };
   // The options the engine reads (the others are the page's own).
-  const ENGINE_OPTIONS = ["view", "major", "swizzle", "smem", "feeds", "ld", "st", "atoms", "perm", "compare", "operand"];
+  const ENGINE_OPTIONS = ["view", "major", "swizzle", "smem", "feeds", "copy", "ld", "st", "atoms", "perm", "compare",
+                          "operand"];
 
   const t0 = performance.now();
   const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -647,7 +652,9 @@
     el.appendChild(t);
     const copy = d.panels.find(function (/** @type {any} */ p) { return p.kind === "copy" && p.labels; });
     if (copy) { // a tiled copy: one colour a warp, as the cells have them (label w<warp>#<instruction> b<banks>)
-      t.textContent = "colour = the warp that moves the row; label w<warp>#<instruction> b<banks>; the phase table's red cells are bank conflicts";
+      // (A cell is an ldmatrix's matrix row, or an ld.shared's vector: one thread's own registers.)
+      t.textContent = "colour = the warp that moves the " + (shown.feed && shown.feed.sharedLoad ? "vector" : "row") +
+        "; label w<warp>#<instruction> b<banks>; the phase table's red cells are bank conflicts";
       /** @type {Map<number, string>} */
       const warps = new Map();
       for (let i = 0; i < copy.labels.length; ++i) {
@@ -977,13 +984,26 @@
     $("accessBox").hidden = !shown.takes.access;
     $("storeBox").hidden = !shown.takes.store;
     $("smemBox").hidden = $("feedsBox").hidden = shown.view !== "banks";
+    // What moves the tiled copy (the app's Move box): the instruction shown or a plain ld.shared, the list the
+    // engine names; it applies to a tile's copy only, so it is enabled while a tile is set.
+    const copy = /** @type {HTMLSelectElement} */ ($("copy"));
+    $("copyBox").hidden = shown.view !== "banks";
+    copy.textContent = "";
+    for (const name of [""].concat(shown.copies || [])) {
+      const opt = document.createElement("option");
+      opt.value = name;
+      opt.textContent = name || shown.opcode;
+      copy.appendChild(opt);
+    }
+    copy.value = o.copy;
+    copy.disabled = !o.atoms && !o.perm;
     // The feeds verdict (`banks --feeds`): every register slot holds what the operand wants, or how many do
     // not (framed in red in the picture), in the report's words.
     const verdict = $("feedVerdict");
     verdict.hidden = !shown.feed;
     if (shown.feed) {
       const f = shown.feed;
-      verdict.textContent = "Feeds " + f.consumer + ": " + (f.mismatches === 0
+      verdict.textContent = "Feeds " + f.consumer + (f.move ? " by " + f.move : "") + ": " + (f.mismatches === 0
         ? "every register slot holds what the operand wants"
         : "MISMATCH in " + f.mismatches + " of " + f.slots + " register slots (framed in red)") + ". ";
       // The check's report (each thread's address, each slot loaded and wanted), folded: it is long.
@@ -1611,10 +1631,13 @@
     $(id).addEventListener("change", function (ev) {
       setOptions({ [key]: /** @type {HTMLSelectElement} */ (ev.target).value });
     });
-  for (const id of ["atoms", "perm", "ld", "st", "smem", "feeds", "compare"])
+  for (const id of ["atoms", "perm", "ld", "st", "smem", "feeds", "compare", "copy"])
     $(id).addEventListener("change", function (ev) {
-      go({ spec: state.spec, cell: null, options: Object.assign({}, state.options,
-           { [id]: /** @type {HTMLInputElement} */ (ev.target).value.replace(/\s+/g, ""), sel: "" }) });
+      const options = Object.assign({}, state.options,
+                                    { [id]: /** @type {HTMLInputElement} */ (ev.target).value.replace(/\s+/g, ""), sel: "" });
+      // Without a tile there is no tiled copy to move: its mover goes with it (the picker is disabled).
+      if (!options.atoms && !options.perm) options.copy = "";
+      go({ spec: state.spec, cell: null, options: options });
     });
   $("lanes").addEventListener("change", function (ev) {
     setOptions({ lanes: /** @type {HTMLInputElement} */ (ev.target).value.replace(/\s+/g, "") });

@@ -89,6 +89,9 @@ struct Request {
     // The banks view with a tile (atoms, perm): the tiled copy of the feeds' operand over the whole tile, as
     // `banks MOVE --feeds SPEC:OPERAND --atom-layout ...` (the tile is the consumer's, not the move's).
     std::optional<tile::TileLayout> copyTile;
+    // What moves the operand in that copy (`copy`, as `banks MOVE`'s MOVE): the instruction shown when
+    // nullopt, else each thread's own fragment by a plain ld.shared.
+    std::optional<tiled_copy::SharedLoad> sharedLoad;
     std::optional<Selection> compare; // the compare view: the instruction drawn beside it
     Operand feedOperand = Operand::A; // a box compared with its reader: the operand the reader reads it as
 };
@@ -157,6 +160,13 @@ Request readRequest(std::string_view spec, std::string_view optionText) {
             request.banksPlacement = value;
         } else if (key == "feeds") {
             request.feeds = value;
+        } else if (key == "copy") {
+            if (!value.empty()) {
+                std::string error;
+                request.sharedLoad = tiled_copy::parseSharedLoad(value, error);
+                if (!request.sharedLoad)
+                    throw std::invalid_argument("copy: " + error + ", or none for the instruction shown");
+            }
         } else if (key == "compare") {
             if (!value.empty())
                 request.compare = readSpec(value);
@@ -170,8 +180,8 @@ Request readRequest(std::string_view spec, std::string_view optionText) {
             // The page's own choices (which selector's picture, colours, lane filter): not the engine's.
         } else {
             throw std::invalid_argument("unknown option '" + key +
-                                        "'; valid: view, major, swizzle, smem, feeds, ld, st, atoms, perm, "
-                                        "compare, operand, sel, color, palette, lanes, zoom");
+                                        "'; valid: view, major, swizzle, smem, feeds, copy, ld, st, atoms, "
+                                        "perm, compare, operand, sel, color, palette, lanes, zoom");
         }
     }
     if (!major.empty() || !swizzle.empty()) {
@@ -201,6 +211,10 @@ Request readRequest(std::string_view spec, std::string_view optionText) {
             params.tile.reset();
         }
     }
+    if (request.sharedLoad && request.view == View::Banks && !request.copyTile)
+        throw std::invalid_argument("copy=" + tiled_copy::toString(*request.sharedLoad) +
+                                    " moves a tiled MMA's fragment: give the tile (atoms, e.g. (2,2,1)) and "
+                                    "feeds, the operand it loads (e.g. feeds=mma.m16n8k16.f16:A)");
     if (const std::string error = validate(request.selection); !error.empty())
         throw std::invalid_argument(error);
     return request;
@@ -408,10 +422,14 @@ std::vector<Diagram> picturesOf(const Instruction& in, const Request& request, j
                     throw std::invalid_argument(why);
                 const std::shared_ptr<const Instruction> tile = instantiate(consumer);
                 const std::optional<tiled_copy::Result> copy =
-                    tiled_copy::analyze(in, *tile, *operand, *placement, error);
+                    request.sharedLoad
+                        ? tiled_copy::analyze(*request.sharedLoad, *tile, *operand, *placement, error)
+                        : tiled_copy::analyze(in, *tile, *operand, *placement, error);
                 if (!copy)
                     throw std::invalid_argument(error);
                 feedVerdict = {{"consumer", tile::nameOf(*tile) + ":" + std::string(toString(*operand))},
+                               {"move", copy->move},
+                               {"sharedLoad", copy->sharedLoad},
                                {"mismatches", copy->mismatches},
                                {"slots", copy->slots.size()},
                                {"report", tiled_copy::toText(*copy)}};
@@ -869,6 +887,12 @@ const char* lm_view(const char* spec, const char* options) {
             views.push_back("smem");
         if (hasBanks(*in))
             views.push_back("banks");
+        // What can move a tiled copy's operand besides the instruction shown (the bank view's Move by
+        // picker).
+        json copies = json::array();
+        if (hasBanks(*in))
+            for (const tiled_copy::SharedLoad load : tiled_copy::kSharedLoads)
+                copies.push_back(tiled_copy::toString(load));
         std::string out = "{\"spec\":";
         // The spec with the family's own words (a TMA box's tensor map), so the address names the instance;
         // the words one by one for the page's fields.
@@ -886,6 +910,8 @@ const char* lm_view(const char* spec, const char* options) {
         out += json(std::string(request.selection.variant->family->name)).dump();
         out += ",\"views\":";
         out += views.dump();
+        out += ",\"copies\":";
+        out += copies.dump();
         // The parameters the page offers pickers for: a tile (its family takes one: a one-atom tile fits)
         // and a tcgen05.ld / tcgen05.st (a tcgen05.mma).
         Selection tiled = request.selection;

@@ -216,6 +216,14 @@ TEST(TiledCopyLdShared, SpellingsParseOnceAndOthersAreNamed) {
     EXPECT_FALSE(tiled_copy::parseSharedLoad("ld.shared.v8.b32", error));
     EXPECT_NE(error.find("'ld.shared.v8.b32'"), std::string::npos) << error;
     EXPECT_NE(error.find("valid: ld.shared.b32, ld.shared.v2.b32, ld.shared.v4.b32"), std::string::npos);
+    // The list the app's and the web app's pickers offer: each entry reads back as itself, narrowest first.
+    int bytes = 0;
+    for (const tiled_copy::SharedLoad load : tiled_copy::kSharedLoads) {
+        EXPECT_EQ(tiled_copy::parseSharedLoad(tiled_copy::toString(load), error), load);
+        EXPECT_GT(load.bytes, bytes);
+        bytes = load.bytes;
+    }
+    EXPECT_EQ(bytes, 16);
 }
 
 // Worked by hand: the (2,2,1) tile's A is 32 x 16, row-major, pitch 32 B. Lane l (g = l / 4, t = l % 4)

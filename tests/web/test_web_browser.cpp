@@ -541,6 +541,153 @@ TEST_F(Web, BankViewWithATileDrawsTheWholeTiledCopy) {
     EXPECT_NE(data("error").find("a CTA has at most 1024"), std::string::npos) << data("error");
 }
 
+// The tiled copy by plain ld.shared, as `lanemap-cli banks ld.shared... --feeds SPEC:OPERAND --atom-layout
+// ...
+// --permutation ...` analyses it.
+tiled_copy::Result sharedLoadCopy(tiled_copy::SharedLoad load, const std::string& consumer,
+                                  const std::string& atoms, const std::string& perm, Operand operand,
+                                  const std::string& smem) {
+    std::string error;
+    Selection s{Catalog::instance().variant(consumer), {}};
+    s.params.tile = tile::parseTileLayout(atoms, perm, error);
+    EXPECT_TRUE(s.params.tile) << error;
+    const std::shared_ptr<const Instruction> tile = instantiate(s);
+    const std::optional<banks::Placement> placement = banks::parsePlacement(smem, error);
+    EXPECT_TRUE(placement) << error;
+    std::optional<tiled_copy::Result> r = tiled_copy::analyze(load, *tile, operand, *placement, error);
+    if (!r)
+        throw std::runtime_error(tiled_copy::toString(load) + " feeding " + consumer + ": " + error);
+    return *r;
+}
+
+// The page draws `copy`'s Diagram: as many cells, and the cells' tooltips (hovered) the native ones, for the
+// first, the last and the worst phase's cell of the tile and the first and last of the phase table.
+void expectTiledCopyDrawn(Browser& browser, const tiled_copy::Result& copy) {
+    const Diagram d = buildTiledCopyDiagram(copy);
+    EXPECT_EQ(browser.evaluate("lanemapApp.cellCount()").get<std::size_t>(), d.cells.size());
+    for (const DiagramPanel& p : d.panels) {
+        ASSERT_GT(p.cellCount, 0U) << p.name;
+        std::vector<std::uint32_t> picked = {p.firstCell, p.firstCell + p.cellCount - 1};
+        for (std::uint32_t i = p.firstCell; i < p.firstCell + p.cellCount; ++i)
+            if (d.cells[i].conflict) {
+                picked.push_back(i);
+                break;
+            }
+        for (const std::uint32_t i : picked) {
+            // The first cell the native picture has at that position: the one the page finds there too.
+            const DiagramCell& c = *cellOf(d, p.name, d.cells[i].row, d.cells[i].col);
+            const json pt =
+                json::parse(browser
+                                .evaluate("JSON.stringify(lanemapApp.clientPoint('" + p.name + "'," +
+                                          std::to_string(c.row) + "," + std::to_string(c.col) + ",0))")
+                                .get<std::string>());
+            ASSERT_TRUE(pt.is_object()) << p.name << " row " << c.row << " col " << c.col;
+            browser.mouseMove(pt["x"], pt["y"]);
+            const std::string details =
+                browser.evaluate("document.getElementById('details').textContent").get<std::string>();
+            EXPECT_NE(details.find(d.tooltip(c)), std::string::npos) << details << " lacks " << d.tooltip(c);
+        }
+    }
+    // The verdict, totals and phase table: the native report, word for word.
+    EXPECT_EQ(browser.evaluate("document.querySelector('#feedVerdict pre').textContent").get<std::string>(),
+              tiled_copy::toText(copy));
+}
+
+TEST_F(Web, BankViewMovesATiledCopyByPlainLdShared) {
+    // The Move by picker: in the bank view, disabled until a tile is set, the instruction shown and the
+    // core's ld.shared loads.
+    ASSERT_TRUE(open("#ldmatrix.m8n8.x4.b16?view=banks&feeds=mma.m16n8k16.f16:A&smem=row-major"));
+    EXPECT_EQ(data("error"), "");
+    EXPECT_EQ(browser().evaluate("document.getElementById('copyBox').hidden"), false);
+    EXPECT_EQ(browser().evaluate("document.getElementById('copy').disabled"), true);
+    std::string offered = "ldmatrix.m8n8.x4.b16=";
+    for (const tiled_copy::SharedLoad load : tiled_copy::kSharedLoads)
+        offered += "," + tiled_copy::toString(load) + "=" + tiled_copy::toString(load);
+    EXPECT_EQ(browser().evaluate("Array.from(document.getElementById('copy').options)"
+                                 ".map(o => o.textContent + '=' + o.value).join(',')"),
+              offered);
+    browser().evaluate("(function(){const s=document.getElementById('atoms'); s.value='(2,2,1)';"
+                       "s.dispatchEvent(new Event('change'));})()");
+    EXPECT_EQ(data("error"), "");
+    EXPECT_EQ(browser().evaluate("document.getElementById('copy').disabled"), false);
+    EXPECT_EQ(browser().evaluate("document.getElementById('copy').value"), "");
+
+    // A row-major A by ld.shared.b32 (each thread's a0a1 is one aligned 4-byte word): every slot as wanted.
+    const tiled_copy::Result b32 =
+        sharedLoadCopy(tiled_copy::SharedLoad{4}, "mma.m16n8k16.f16", "(2,2,1)", "", Operand::A, "row-major");
+    ASSERT_EQ(b32.mismatches, 0);
+    browser().evaluate("(function(){const s=document.getElementById('copy'); s.value='ld.shared.b32';"
+                       "s.dispatchEvent(new Event('change'));})()");
+    EXPECT_EQ(hash(), "#ldmatrix.m8n8.x4.b16?view=banks&smem=row-major&feeds=mma.m16n8k16.f16:A&"
+                      "copy=ld.shared.b32&atoms=(2,2,1)");
+    EXPECT_EQ(data("error"), "");
+    expectTiledCopyDrawn(browser(), b32);
+    EXPECT_NE(
+        text("feedVerdict")
+            .find("Feeds mma.m16n8k16.f16 tile 32x16x16 (atom layout (2,2,1)):A by ld.shared.b32: every "
+                  "register slot holds what the operand wants"),
+        std::string::npos)
+        << text("feedVerdict");
+    EXPECT_EQ(browser().evaluate("document.getElementById('copy').value"), "ld.shared.b32");
+    // One colour a warp, a cell one thread's vector.
+    const std::string legend = text("legend");
+    EXPECT_NE(legend.find("the warp that moves the vector"), std::string::npos) << legend;
+    for (int w = 0; w < b32.warps; ++w)
+        EXPECT_NE(legend.find("warp " + std::to_string(w)), std::string::npos) << legend;
+
+    // Bad values typed into the address: the message names them and what is valid; the copy stays drawn.
+    const std::size_t cells = browser().evaluate("lanemapApp.cellCount()").get<std::size_t>();
+    std::string error;
+    ASSERT_FALSE(tiled_copy::parseSharedLoad("ld.shared.v8.b32", error));
+    browser().evaluate("location.hash = '#ldmatrix.m8n8.x4.b16?view=banks&smem=row-major&"
+                       "feeds=mma.m16n8k16.f16:A&copy=ld.shared.v8.b32&atoms=(2,2,1)'");
+    ASSERT_TRUE(until("document.body.dataset.error !== ''"));
+    EXPECT_NE(data("error").find(error), std::string::npos) << data("error");
+    EXPECT_NE(data("error").find("or none for the instruction shown"), std::string::npos) << data("error");
+    EXPECT_EQ(browser().evaluate("document.getElementById('variant').hidden"), false);
+    EXPECT_EQ(browser().evaluate("lanemapApp.cellCount()").get<std::size_t>(), cells);
+    EXPECT_EQ(browser().evaluate("document.getElementById('copy').value"), "ld.shared.b32");
+    // A load the tile's A cannot take (a thread's a0..a3 are not contiguous): the core's refusal.
+    ASSERT_THROW(
+        sharedLoadCopy(tiled_copy::SharedLoad{8}, "mma.m16n8k16.f16", "(2,2,1)", "", Operand::A, "row-major"),
+        std::runtime_error);
+    browser().evaluate("location.hash = '#ldmatrix.m8n8.x4.b16?view=banks&smem=row-major&"
+                       "feeds=mma.m16n8k16.f16:A&copy=ld.shared.v2.b32&atoms=(2,2,1)'");
+    ASSERT_TRUE(until("document.body.dataset.error.indexOf('ld.shared.v2.b32 cannot load') >= 0"))
+        << data("error");
+    EXPECT_NE(data("error").find("the widest load that works here is ld.shared.b32"), std::string::npos)
+        << data("error");
+    EXPECT_EQ(browser().evaluate("lanemapApp.cellCount()").get<std::size_t>(), cells);
+    // No tile, no tiled copy to move.
+    ASSERT_TRUE(open("#ldmatrix.m8n8.x4.b16?view=banks&feeds=mma.m16n8k16.f16:A&copy=ld.shared.b32"));
+    EXPECT_NE(data("error").find("copy=ld.shared.b32 moves a tiled MMA's fragment: give the tile"),
+              std::string::npos)
+        << data("error");
+
+    // A deep link: B col-major by ld.shared.v4.b32 under a permutation that gives each thread 4 consecutive
+    // K (docs/tiles.md#tiled-copy); the picker shows it.
+    const std::string perm = "_32,_16,(_2,_4,_2,_2):(_1,_8,_2,_4)";
+    const tiled_copy::Result v4 = sharedLoadCopy(tiled_copy::SharedLoad{16}, "mma.m16n8k16.f16", "(2,2,1)",
+                                                 perm, Operand::B, "col-major");
+    ASSERT_TRUE(open("#ldmatrix.m8n8.x2.b16?view=banks&smem=col-major&feeds=mma.m16n8k16.f16:B&"
+                     "copy=ld.shared.v4.b32&atoms=(2,2,1)&perm=" +
+                     perm));
+    EXPECT_EQ(data("error"), "");
+    expectTiledCopyDrawn(browser(), v4);
+    EXPECT_EQ(browser().evaluate("document.getElementById('copy').value"), "ld.shared.v4.b32");
+    EXPECT_NE(text("feedVerdict").find(":B by ld.shared.v4.b32: "), std::string::npos) << text("feedVerdict");
+    EXPECT_EQ(browser().evaluate("document.getElementById('copy').options[0].textContent"),
+              "ldmatrix.m8n8.x2.b16");
+
+    // The tile cleared: its copy's mover goes with it, the picker disabled again (the ldmatrix's own check of
+    // the col-major B is drawn).
+    browser().evaluate("(function(){for (const id of ['atoms','perm']) {const s=document.getElementById(id);"
+                       "s.value=''; s.dispatchEvent(new Event('change'));}})()");
+    EXPECT_EQ(hash().find("copy="), std::string::npos) << hash();
+    EXPECT_EQ(data("error"), "");
+    EXPECT_EQ(browser().evaluate("document.getElementById('copy').disabled"), true);
+}
+
 TEST_F(Web, DescriptorsDecodeAsTheEngineReadsThem) {
     // A wgmma matrix descriptor: every field, reserved ones included, with the decoder's meaning.
     const std::uint64_t bits = 0x4000004000010000ULL;

@@ -129,8 +129,10 @@ BanksPane::BanksPane(ViewState* state, QWidget* parent) : QWidget(parent), m_sta
     m_move->setToolTip(tr("What moves the operand in the tiled copy: the matrix move shown, or each "
                           "thread's own fragment by plain ld.shared of 4, 8 or 16 bytes (needs a tile)"));
     m_move->addItem(QString(), QString());
-    for (const char* load : {"ld.shared.b32", "ld.shared.v2.b32", "ld.shared.v4.b32"})
-        m_move->addItem(QLatin1String(load), QLatin1String(load));
+    for (const tiled_copy::SharedLoad load : tiled_copy::kSharedLoads) {
+        const QString name = QString::fromStdString(tiled_copy::toString(load));
+        m_move->addItem(name, name);
+    }
     form->addRow(tr("Move"), m_move);
     layout->addLayout(form);
 

@@ -44,6 +44,8 @@ struct SharedLoad {
     int registers() const { return bytes / 4; }
     bool operator==(const SharedLoad&) const = default;
 };
+// Every plain load lanemap models, narrowest first: what a picker offers and what the parser accepts.
+inline constexpr SharedLoad kSharedLoads[] = {{4}, {8}, {16}};
 // Whether `text` names a plain shared-memory load (starts with "ld.shared"), for an edge to dispatch on.
 bool isSharedLoad(std::string_view text);
 // Parses "ld.shared.b32", "ld.shared.v2.b32", "ld.shared.v4.b32"; nullopt with `error` naming the text and

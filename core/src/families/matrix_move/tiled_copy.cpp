@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <iterator>
 #include <numeric>
 #include <sstream>
 
@@ -282,12 +283,15 @@ bool isSharedLoad(std::string_view text) {
 }
 
 std::optional<SharedLoad> parseSharedLoad(std::string_view text, std::string& error) {
-    for (const int bytes : {4, 8, 16})
-        if (text == toString(SharedLoad{bytes}))
-            return SharedLoad{bytes};
+    std::string valid;
+    for (const SharedLoad load : kSharedLoads) {
+        if (text == toString(load))
+            return load;
+        valid += (valid.empty() ? "" : ", ") + toString(load);
+    }
     error = "'" + std::string(text.substr(0, 40)) +
-            "' is not a shared-memory load lanemap models; valid: ld.shared.b32, ld.shared.v2.b32, "
-            "ld.shared.v4.b32 (4, 8 or 16 bytes per thread)";
+            "' is not a shared-memory load lanemap models; valid: " + valid +
+            " (4, 8 or 16 bytes per thread)";
     return std::nullopt;
 }
 
@@ -524,10 +528,10 @@ std::optional<Result> analyzeLoad(SharedLoad load, const Instruction& tiled, Ope
     if (!why.empty()) {
         // The widest narrower load that works here, if any.
         std::string narrower;
-        for (const int b : {8, 4}) {
+        for (auto narrow = std::rbegin(kSharedLoads); narrow != std::rend(kSharedLoads); ++narrow) {
             std::string ignored;
-            if (b < load.bytes && analyzeLoad(SharedLoad{b}, tiled, operand, placement, ignored)) {
-                narrower = toString(SharedLoad{b});
+            if (narrow->bytes < load.bytes && analyzeLoad(*narrow, tiled, operand, placement, ignored)) {
+                narrower = toString(*narrow);
                 break;
             }
         }
