@@ -4,6 +4,7 @@
 #include "gui_test_support.hpp"
 
 #include "lanemap/tile.hpp"
+#include "models/cell_info.hpp"
 
 #include <QApplication>
 #include <QComboBox>
@@ -159,6 +160,45 @@ TEST(TileWindow, ATileOfTcgen05AtomsShowsDPerCtaOfTheCluster) {
             found = true;
         }
     EXPECT_TRUE(found);
+}
+
+// A tile of sparse tcgen05.mma atoms: the Tensor Memory pane draws each CTA's metadata under D, and the Cell
+// dock describes a hovered D or metadata cell of the tile (it said nothing for a tile's cells before).
+TEST(TileWindow, ASparseTcgen05TileDrawsItsMetadataAndTheCellDockDescribesIt) {
+    Window w;
+    std::string error;
+    const std::optional<tile::TileLayout> t = tile::parseTileLayout("(2,1,1)", "", error);
+    ASSERT_TRUE(t) << error;
+    QString why;
+    ASSERT_TRUE(w->openSpec(QStringLiteral("tcgen05.mma.sp.cta_group::1.kind::f16.m128n64"), &why, t))
+        << why.toStdString();
+    QApplication::processEvents();
+    TensorMemoryPane* pane = paneOf<TensorMemoryPane>(*w);
+    ASSERT_NE(pane, nullptr);
+    const Diagram& d = *pane->view()->diagram();
+    ASSERT_EQ(d.panels.size(), 2u);
+    EXPECT_EQ(d.panels[1].name, "metadata");
+    EXPECT_EQ(d.panels[1].rows, 2 * 128);
+    int d130 = -1, e130 = -1; // D(130,5) and E(130,3): CTA 1, lane 2
+    for (std::size_t i = 0; i < d.cells.size(); ++i) {
+        const DiagramCell& c = d.cells[i];
+        if (c.element == 130 && c.bitLo == (c.panel == 0 ? 5 : 3))
+            (c.panel == 0 ? d130 : e130) = static_cast<int>(i);
+    }
+    ASSERT_GE(d130, 0);
+    ASSERT_GE(e130, 0);
+    EXPECT_NE(d.tooltip(d.cells[static_cast<std::size_t>(e130)]).find("E(130,3)"), std::string::npos);
+    for (const int cell : {d130, e130}) {
+        const CellInfo info = describeTensorMemoryCell(*w->instruction(), d, cell);
+        ASSERT_TRUE(info.tensorMemory) << "cell " << cell;
+        EXPECT_EQ(info.tensorMemory->cta, 1);
+        EXPECT_EQ(info.tensorMemory->lane, 2);
+    }
+    const CellInfo e = describeTensorMemoryCell(*w->instruction(), d, e130);
+    EXPECT_EQ(e.tensorMemory->element, QStringLiteral("E(130,3)"));
+    const std::string text = e.toPlainText().toStdString();
+    EXPECT_NE(text.find("E(130,3)"), std::string::npos) << text;
+    EXPECT_NE(text.find("CTA 1"), std::string::npos) << text;
 }
 
 } // namespace

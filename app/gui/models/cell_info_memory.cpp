@@ -125,14 +125,15 @@ CellInfo describeTensorMemoryCell(const Instruction& in, const Diagram& d, int c
     const TensorMemorySource* source = nullptr;
     for (const Placement& placement : in.placements)
         source = source ? source : placement.tensor();
-    if (!c || !source)
+    // A tile over the CTAs of a cluster places D (and a sparse atom's metadata) cell by cell, with no one
+    // instruction's source: the cell's own place, no data-path layout line.
+    if (!c || (!source && !in.tile))
         return {};
     const DiagramPanel& p = d.panels[c->panel];
     if (p.kind != PanelKind::TensorMemory && p.kind != PanelKind::TensorMemoryRegisters)
         return {};
     CellInfo info = memoryInfo(in, d, *c);
     info.warpgroup = true;
-    const tmem::MmaShape& shape = source->mma; // at the instance's N
     const std::optional<tmem::Access>& composed = in.params.access;
     TensorMemoryCell t;
     t.operand = qs(p.name);
@@ -162,7 +163,8 @@ CellInfo describeTensorMemoryCell(const Instruction& in, const Diagram& d, int c
             }
     }
     const bool a = p.operands == Operand::A;
-    if (a || p.operands == Operand::D) {
+    if (source && (a || p.operands == Operand::D)) {
+        const tmem::MmaShape& shape = source->mma; // at the instance's N
         const tmem::LayoutRecord& rec = tmem::layoutOf(shape);
         t.layout = QStringLiteral("data-path layout %1 (%2; M = %3, cta_group::%4), %5")
                        .arg(qs(tmem::toString(rec.layout)), qs(rec.organisation))
@@ -171,7 +173,8 @@ CellInfo describeTensorMemoryCell(const Instruction& in, const Diagram& d, int c
                        .arg(qs(rec.figure));
     }
     // Composed: the register holding it, from the same table the registers panel is drawn from.
-    if (partner >= 0 && composed && (a || p.operands == Operand::D)) {
+    if (source && partner >= 0 && composed && (a || p.operands == Operand::D)) {
+        const tmem::MmaShape& shape = source->mma;
         const tmem::Access& access = *composed;
         const tmem::Holder h = a ? tmem::whoHoldsA(shape, access, c->element, c->bitLo, t.bits)
                                  : tmem::whoHoldsD(shape, access, c->element, c->bitLo);

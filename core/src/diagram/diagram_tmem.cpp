@@ -378,6 +378,21 @@ std::vector<Grid> scaleFactorGrids(const tmem::MmaShape& s, const tcgen05::Block
     return out;
 }
 
+// A metadata panel's grid, its elements to come: one field of metadataBits per group of A's row.
+Grid metadataGridOf(const tcgen05::SparseGranularity& gr, std::string_view whose) {
+    Grid g;
+    g.operand = "metadata";
+    g.operands = Operand::Metadata;
+    g.label = "E";
+    g.rowName = "m";
+    g.colName = "g";
+    g.elementBits = gr.metadataBits;
+    g.title = "Sparse metadata in Tensor Memory  " + std::to_string(gr.metadataBits) + " bits per group of " +
+              std::to_string(gr.group) + " elements of A's row (" + std::to_string(gr.nonZero) + ":" +
+              std::to_string(gr.group) + ")" + std::string(whose);
+    return g;
+}
+
 // The metadata panel of an .sp form where the ISA's figure is transcribed; otherwise nullopt and the finding.
 std::optional<Grid> metadataGrid(const tmem::MmaShape& s, std::vector<std::string>& findings) {
     using namespace tcgen05;
@@ -395,16 +410,7 @@ std::optional<Grid> metadataGrid(const tmem::MmaShape& s, std::vector<std::strin
     const SparseGranularity gr = sparseGranularity(s.kind);
     const int groups = metadataGroupsPerRow(s.kind);
     const int rows = s.m / s.ctaGroup;
-    Grid g;
-    g.operand = "metadata";
-    g.operands = Operand::Metadata;
-    g.label = "E";
-    g.rowName = "m";
-    g.colName = "g";
-    g.elementBits = gr.metadataBits;
-    g.title = "Sparse metadata in Tensor Memory  " + std::to_string(gr.metadataBits) + " bits per group of " +
-              std::to_string(gr.group) + " elements of A's row (" + std::to_string(gr.nonZero) + ":" +
-              std::to_string(gr.group) + (s.ctaGroup == 2 ? "), the rows of each CTA" : ")");
+    Grid g = metadataGridOf(gr, s.ctaGroup == 2 ? ", the rows of each CTA" : "");
     g.subtitle = "E(m,g): the metadata of group g (K elements " + std::to_string(gr.group) + "g.." +
                  std::to_string(gr.group) + "g+" + std::to_string(gr.group - 1) +
                  ") of row m; lower bits left; lanes and columns from the [sp-meta-tmem] address; " +
@@ -631,28 +637,18 @@ namespace {
 // A tile of sparse atoms: the metadata of each CTA in its Tensor Memory, CTAs stacked as D's are; a cell
 // names the group E(m,g) of the tile it holds.
 Grid tileMetadataGrid(const Instruction& in, const Placement& meta) {
-    const tcgen05::SparseGranularity gr = tcgen05::sparseGranularity(tmem::mmaOf(in)->kind);
-    Grid g;
-    g.operand = "metadata";
-    g.operands = Operand::Metadata;
-    g.label = "E";
-    g.rowName = "m";
-    g.colName = "g";
-    g.elementBits = gr.metadataBits;
+    const int group = tcgen05::sparseGranularity(tmem::mmaOf(in)->kind).group;
+    Grid g = metadataGridOf(tcgen05::sparseGranularity(tmem::mmaOf(in)->kind), ", per CTA");
     for (int m = 0; m < meta.rows(); ++m)
-        for (int group = 0; group < meta.cols(); ++group)
-            for (const Holding& h : meta.at(m, group)) {
+        for (int e = 0; e < meta.cols(); ++e)
+            for (const Holding& h : meta.at(m, e)) {
                 const TmemCell& c = std::get<TmemCell>(h.at);
-                g.elements.push_back(TmemElement{
-                    static_cast<std::int16_t>(m), static_cast<std::int16_t>(group),
-                    static_cast<std::int16_t>(group), tmem::Placement{c.cta, c.lane, c.column, c.bitLo}});
+                g.elements.push_back(TmemElement{static_cast<std::int16_t>(m), static_cast<std::int16_t>(e),
+                                                 static_cast<std::int16_t>(e),
+                                                 tmem::Placement{c.cta, c.lane, c.column, c.bitLo}});
             }
-    g.title = "Sparse metadata in Tensor Memory  " + std::to_string(gr.metadataBits) + " bits per group of " +
-              std::to_string(gr.group) + " elements of A's row (" + std::to_string(gr.nonZero) + ":" +
-              std::to_string(gr.group) + "), per CTA";
     g.subtitle = "rows: CTA, then TMEM lane; a cell names the E(m,g) of the tile it holds (group g: K " +
-                 std::to_string(gr.group) + "g.." + std::to_string(gr.group) + "g+" +
-                 std::to_string(gr.group - 1) +
+                 std::to_string(group) + "g.." + std::to_string(group) + "g+" + std::to_string(group - 1) +
                  "); columns from each CTA's [sp-meta-tmem] address, each K step in the next";
     g.source =
         "the atom's metadata figure (PTX ISA §9.7.16.10.8.4) in the CTA that holds row m of A; K steps "
