@@ -41,6 +41,23 @@ TEST(LazyCatalog, ListingAndSearchBuildNoLayout) {
     EXPECT_EQ(catalog->builtCount(), 1u) << "one lookup builds one variant's layouts";
 }
 
+// A pasted PTX string is looked up in its family's table alone: `where mma.sync.aligned.m16n8k16...` took
+// 3.3 ms and 540 page faults where the spec took 0.9 ms and 150, indexing every table's PTX strings.
+TEST(LazyCatalog, APtxLookupRegistersOnlyItsFamilysTable) {
+    const auto catalog = Catalog::unregistered();
+    const Variant* v = catalog->byPtx(normalizePtx("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"));
+    ASSERT_NE(v, nullptr);
+    EXPECT_EQ(v->spec, "mma.m16n8k16.f16");
+    EXPECT_EQ(catalog->registeredSize(), countOf("mma")) << "only the mma table";
+    EXPECT_EQ(catalog->builtCount(), 0u);
+    const Variant* sp = catalog->byPtx(
+        normalizePtx("mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32"));
+    ASSERT_NE(sp, nullptr);
+    EXPECT_EQ(sp->spec, "mma.sp::ordered_metadata.m16n8k32.f16");
+    EXPECT_LT(catalog->registeredSize(), Catalog::instance().variants().size() / 2);
+    EXPECT_EQ(catalog->byPtx(normalizePtx("nosuch.sync.aligned.m16n8k16")), nullptr);
+}
+
 TEST(LazyCatalog, LookingUpOneSpecRegistersOnlyThatVariant) {
     const auto catalog = Catalog::unregistered();
     EXPECT_EQ(catalog->registeredSize(), 0u);

@@ -49,9 +49,9 @@ class Catalog {
     // A fresh, uncached build of a variant's layouts (benchmarks; tests of the build itself).
     Instruction buildUncached(const Variant& variant) const;
 
-    // Lookup by normalized PTX string (canonical or alias); nullptr when unknown. The PTX index is built on
-    // the first call (thread-safe): rendering every form's PTX is most of a one-shot CLI run that never needs
-    // it.
+    // Lookup by normalized PTX string (canonical or alias); nullptr when unknown. The PTX index of the table
+    // the string's family name picks is built on its first lookup (thread-safe): rendering every form's PTX
+    // of every table is most of a one-shot CLI run.
     const Variant* byPtx(std::string_view normalizedPtx) const;
 
     // Registration (used by the family tables while their section registers). A spec must start with the
@@ -85,6 +85,9 @@ class Catalog {
         // Variants registered one at a time before the whole table; the table's registration adopts each
         // (the same Entry: pointers handed out and layouts built stay valid). Guarded by m_registerMutex.
         std::unordered_map<std::string_view, std::unique_ptr<Entry>> singles;
+        // Every form's normalized PTX string (normalizePtx), built on the first byPtx the table answers.
+        std::once_flag ptxOnce;
+        std::map<std::string, const Entry*, std::less<>> byPtx;
     };
 
     Catalog();
@@ -103,8 +106,6 @@ class Catalog {
     mutable std::atomic<std::size_t> m_built{0};
     mutable std::once_flag m_allOnce;
     mutable std::vector<const Variant*> m_variantList;
-    mutable std::once_flag m_byPtxOnce;
-    mutable std::map<std::string, const Entry*, std::less<>> m_byPtx;
 };
 
 // The catalog's family names as a user reads them, in catalog order: "mma, mma.sp, ..., tcgen05.mma", with

@@ -175,15 +175,19 @@ const Variant* Catalog::variant(std::string_view spec) const {
 }
 
 const Variant* Catalog::byPtx(std::string_view normalizedPtx) const {
-    std::call_once(m_byPtxOnce, [this] {
-        variants();
-        for (const auto& section : m_sections)
-            for (const auto& entry : section->entries)
-                for (const Form& form : entry->variant.forms)
-                    m_byPtx.emplace(normalizePtx(ptxOf(entry->variant, form)), entry.get());
+    // A PTX string starts with its family's name as a spec does: only that table is registered and indexed,
+    // not the 1,000-odd PTX strings of every table (a pasted mma paid 2 ms for wgmma's and tcgen05's).
+    Section* section = sectionOf(normalizedPtx);
+    if (!section)
+        return nullptr;
+    std::call_once(section->ptxOnce, [&] {
+        ensureRegistered(*section);
+        for (const auto& entry : section->entries)
+            for (const Form& form : entry->variant.forms)
+                section->byPtx.emplace(normalizePtx(ptxOf(entry->variant, form)), entry.get());
     });
-    auto it = m_byPtx.find(normalizedPtx);
-    return it == m_byPtx.end() ? nullptr : &it->second->variant;
+    auto it = section->byPtx.find(normalizedPtx);
+    return it == section->byPtx.end() ? nullptr : &it->second->variant;
 }
 
 const Instruction& Catalog::build(const Entry& entry) const {
