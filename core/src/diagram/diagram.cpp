@@ -564,6 +564,7 @@ void findSpots(PanelPlan& plan) {
                              });
     std::vector<Spot>& spots = plan.spots;
     spots.clear();
+    spots.reserve(plan.owners.size()); // at most one an owner: never moved while it fills
     for (std::uint32_t n = 0; n < order.size(); ++n) {
         const Owner& o = plan.owners[order[n]];
         if (spots.empty() || spots.back().row != o.row || spots.back().col != o.col ||
