@@ -799,9 +799,11 @@ void Builder::layoutLegend(double y) {
         }
     }
     std::vector<std::uint32_t> used; // the keys in use, ascending
+    used.reserve(inUse.size());
     for (std::uint32_t k = 0; k < inUse.size(); ++k)
         if (inUse[k])
             used.push_back(k);
+    keys.reserve(used.size()); // at most one entry a key in use
     // Keys of a colouring by runs of `size` consecutive lanes or threads: "warp 1  (T32..63)".
     const auto runs = [&](std::string_view name, std::uint32_t size, std::string_view unit) {
         for (const std::uint32_t k : used)
@@ -877,6 +879,7 @@ void Builder::layoutLegend(double y) {
         e.key = key;
         legend.entries.push_back(std::move(e));
     };
+    legend.entries.reserve(keys.size() + 1); // and one for the dimmed lanes
     int i = 0;
     for (auto& [k, s] : keys)
         place(i++, paletteColor(m_opt.palette, m_opt.colorBy, static_cast<int>(k)), s, k);

@@ -10,7 +10,6 @@
 #include <cstring>
 #include <map>
 #include <memory>
-#include <set>
 #include <span>
 #include <string_view>
 #include <tuple>
@@ -223,7 +222,7 @@ constexpr std::size_t kSharedShape = 40;
 class SvgBuilder {
   public:
     SvgBuilder(const Diagram& d, const SvgOptions& o)
-        : m_d(d), m_o(o), m_head(kHeadReserve), m_body(kHeadReserve + bodyBytes(d)), m_shape(1024),
+        : m_d(d), m_o(o), m_head(headBytes(d)), m_body(headBytes(d) + bodyBytes(d)), m_shape(1024),
           m_tips(d) {}
     std::string build();
 
@@ -258,14 +257,18 @@ class SvgBuilder {
     // shapes, colours and style rules they use), then the cells and what follows them. The body's buffer
     // becomes the document, the head inserted in front of it (room reserved for it: moved in place, not
     // copied into a new buffer).
-    static constexpr std::size_t kHeadReserve = 8192;
-    // About what the body takes: a labelled cell its <text> and its share of a path (up to 56 bytes), one
-    // without a label its share of a path (a Tensor Memory cell: under 8), a text 64 bytes, the script 12 KB.
-    // An estimate (more is reserved, not touched; less, the buffer doubles once).
+    // Estimates of what each part takes, measured over the catalog (more is reserved, never touched; less,
+    // the buffer doubles once). The head: the style rules and shapes (under 8 KB), a register box a metadata
+    // register. The body: a labelled cell its <text> and its share of a path (up to 56 bytes), one without a
+    // label its share of a path (a Tensor Memory cell: under 8), a bit field its box and two lines (up to
+    // 256), a text 64 bytes, the script 12 KB.
+    static std::size_t headBytes(const Diagram& d) { return 8192 + d.bitFields.size() * 64; }
     static std::size_t bodyBytes(const Diagram& d) {
         std::size_t bytes = d.texts.size() * 64 + 12288;
         for (const DiagramPanel& p : d.panels)
             bytes += p.cellCount * (p.labels == CellLabels::Every ? 56u : 8u);
+        for (const BitFieldDiagram& b : d.bitFields)
+            bytes += b.fields.size() * 256;
         return bytes;
     }
     Writer m_head;
@@ -273,8 +276,16 @@ class SvgBuilder {
     Writer m_shape;                      // one fill shape, relative to its first cell
     std::vector<std::size_t> m_runOrder; // lane(): a run's cells in fill order (one vector for every lane)
     std::map<std::string, std::size_t, std::less<>> m_shapes; // shape -> id in <defs>
-    std::map<TextRole, const DiagramText*> m_roleStyle;
-    std::set<TextRole> m_rolesUsed;
+    // By text role: the text whose look its class rule gives (the first of that role), and whether the
+    // figure uses the role.
+    static constexpr std::size_t kTextRoles = static_cast<std::size_t>(TextRole::Legend) + 1;
+    std::array<const DiagramText*, kTextRoles> m_roleStyle{};
+    std::array<bool, kTextRoles> m_rolesUsed{};
+    void useRole(TextRole role) { m_rolesUsed[static_cast<std::size_t>(role)] = true; }
+    void styleRole(TextRole role, const DiagramText* text) {
+        const DiagramText*& style = m_roleStyle[static_cast<std::size_t>(role)];
+        style = style ? style : text;
+    }
     bool m_dimmed = false; // a lane outside the filter is drawn
     // The keys in use (non-dimmed cells), ascending, with their fill; and by key, whether its labels are
     // white (read once per cell: a flag, not a map lookup).
@@ -333,8 +344,10 @@ void SvgBuilder::style() {
     if (!m_d.legends.empty())
         m_head << ".legend rect{stroke:#666;stroke-width:.5}\n";
     // Roles: the first text of each role sets its class; texts that differ carry attributes.
-    for (const auto& [role, t] : m_roleStyle) {
-        if (!m_rolesUsed.count(role))
+    for (std::size_t r = 0; r < kTextRoles; ++r) {
+        const auto role = static_cast<TextRole>(r);
+        const DiagramText* t = m_roleStyle[r];
+        if (!t || !m_rolesUsed[r])
             continue;
         m_head << '.' << roleClass(role) << "{font-size:";
         m_head.num(t->size) << "px;fill:";
@@ -480,7 +493,7 @@ void SvgBuilder::lines() {
 void SvgBuilder::texts() {
     m_body << "<g class=\"texts\">\n";
     auto one = [&](const DiagramText& t) {
-        const DiagramText& base = *m_roleStyle.at(t.role);
+        const DiagramText& base = *m_roleStyle[static_cast<std::size_t>(t.role)];
         // What differs from the role's class goes in a style attribute, which wins over the class's rule in
         // browsers and Qt SVG alike; browsers let the rule override a presentation attribute
         // (text-anchor="end" drew right-aligned row headers centred over the grid before they had a role of
@@ -862,7 +875,7 @@ void SvgBuilder::legends() {
 }
 
 std::string SvgBuilder::build() {
-    // Keys in use: a flag per key first (a map insert per cell showed in the profile), then the map.
+    // Keys in use: a flag per key first (a map insert per cell showed in the profile), then the list.
     std::vector<const DiagramCell*> firstOfKey;
     for (const DiagramCell& c : m_d.cells) {
         if (c.dimmed)
@@ -872,6 +885,7 @@ std::string SvgBuilder::build() {
         if (!firstOfKey[c.colorKey])
             firstOfKey[c.colorKey] = &c;
     }
+    m_keys.reserve(firstOfKey.size());
     m_lightKey.assign(firstOfKey.size(), false);
     for (std::uint32_t key = 0; key < firstOfKey.size(); ++key) {
         const DiagramCell* c = firstOfKey[key];
@@ -881,13 +895,13 @@ std::string SvgBuilder::build() {
         m_lightKey[key] = c->text != Rgb{0x11, 0x11, 0x11};
     }
     for (const DiagramText& t : m_d.texts) {
-        m_roleStyle.try_emplace(t.role, &t);
-        m_rolesUsed.insert(t.role);
+        styleRole(t.role, &t);
+        useRole(t.role);
     }
     if (!m_d.legends.empty())
-        m_rolesUsed.insert({TextRole::PanelTitle, TextRole::Legend});
+        useRole(TextRole::PanelTitle), useRole(TextRole::Legend);
     if (!m_d.bitFields.empty())
-        m_rolesUsed.insert(TextRole::PanelTitle);
+        useRole(TextRole::PanelTitle);
     for (const DiagramCell& c : m_d.cells)
         m_dimmed = m_dimmed || c.dimmed;
     m_plainCells = true;
@@ -905,8 +919,8 @@ std::string SvgBuilder::build() {
                     TextAnchor::Start,
                     TextRole::PanelTitle,
                     {0x22, 0x22, 0x22}};
-    m_roleStyle.try_emplace(TextRole::Legend, &m_legendText);
-    m_roleStyle.try_emplace(TextRole::PanelTitle, &m_panelTitle);
+    styleRole(TextRole::Legend, &m_legendText);
+    styleRole(TextRole::PanelTitle, &m_panelTitle);
     for (std::size_t d = 0; d < m_d.bitFields.size(); ++d)
         for (std::size_t f = 0; f < m_d.bitFields[d].fields.size(); ++f)
             m_fieldsOf[m_d.bitFields[d].thread].emplace_back(d, f);
