@@ -556,12 +556,15 @@ void findSpots(PanelPlan& plan) {
     for (std::size_t p = positions; p > 0; --p)
         start[p] = start[p - 1];
     start[0] = 0;
+    // Owners of one position come in index order, which breaks ties: stable without std::stable_sort's
+    // buffer, allocated for every position shared.
     for (std::size_t p = 0; p < positions; ++p)
         if (start[p + 1] - start[p] > 1)
-            std::stable_sort(order.begin() + start[p], order.begin() + start[p + 1],
-                             [&](std::uint32_t a, std::uint32_t b) {
-                                 return plan.owners[a].colLast < plan.owners[b].colLast;
-                             });
+            std::sort(order.begin() + start[p], order.begin() + start[p + 1],
+                      [&](std::uint32_t a, std::uint32_t b) {
+                          const int ea = plan.owners[a].colLast, eb = plan.owners[b].colLast;
+                          return ea < eb || (ea == eb && a < b);
+                      });
     std::vector<Spot>& spots = plan.spots;
     spots.clear();
     spots.reserve(plan.owners.size()); // at most one an owner: never moved while it fills

@@ -610,9 +610,12 @@ void SvgBuilder::lane(int thread) {
         order.assign(j - i, 0);
         for (std::size_t n = 0; n < order.size(); ++n)
             order[n] = i + n;
+        // By key, cells of one key in their order: the position breaks ties (std::stable_sort would allocate
+        // a buffer for every run, half a shared-memory figure's allocations).
         if (perCellKey)
-            std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-                return m_d.cells[cells[a]].colorKey < m_d.cells[cells[b]].colorKey;
+            std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+                const std::uint32_t ka = m_d.cells[cells[a]].colorKey, kb = m_d.cells[cells[b]].colorKey;
+                return ka < kb || (ka == kb && a < b);
             });
         for (std::size_t n = 0; n < order.size();) {
             const std::uint32_t key = m_d.cells[cells[order[n]]].colorKey;
