@@ -556,14 +556,18 @@ void findSpots(PanelPlan& plan) {
     for (std::size_t p = positions; p > 0; --p)
         start[p] = start[p - 1];
     start[0] = 0;
+    // Owners of one position come in index order, which breaks ties: stable without std::stable_sort's
+    // buffer, allocated for every position shared.
     for (std::size_t p = 0; p < positions; ++p)
         if (start[p + 1] - start[p] > 1)
-            std::stable_sort(order.begin() + start[p], order.begin() + start[p + 1],
-                             [&](std::uint32_t a, std::uint32_t b) {
-                                 return plan.owners[a].colLast < plan.owners[b].colLast;
-                             });
+            std::sort(order.begin() + start[p], order.begin() + start[p + 1],
+                      [&](std::uint32_t a, std::uint32_t b) {
+                          const int ea = plan.owners[a].colLast, eb = plan.owners[b].colLast;
+                          return ea < eb || (ea == eb && a < b);
+                      });
     std::vector<Spot>& spots = plan.spots;
     spots.clear();
+    spots.reserve(plan.owners.size()); // at most one an owner: never moved while it fills
     for (std::uint32_t n = 0; n < order.size(); ++n) {
         const Owner& o = plan.owners[order[n]];
         if (spots.empty() || spots.back().row != o.row || spots.back().col != o.col ||
@@ -798,9 +802,11 @@ void Builder::layoutLegend(double y) {
         }
     }
     std::vector<std::uint32_t> used; // the keys in use, ascending
+    used.reserve(inUse.size());
     for (std::uint32_t k = 0; k < inUse.size(); ++k)
         if (inUse[k])
             used.push_back(k);
+    keys.reserve(used.size()); // at most one entry a key in use
     // Keys of a colouring by runs of `size` consecutive lanes or threads: "warp 1  (T32..63)".
     const auto runs = [&](std::string_view name, std::uint32_t size, std::string_view unit) {
         for (const std::uint32_t k : used)
@@ -876,6 +882,7 @@ void Builder::layoutLegend(double y) {
         e.key = key;
         legend.entries.push_back(std::move(e));
     };
+    legend.entries.reserve(keys.size() + 1); // and one for the dimmed lanes
     int i = 0;
     for (auto& [k, s] : keys)
         place(i++, paletteColor(m_opt.palette, m_opt.colorBy, static_cast<int>(k)), s, k);

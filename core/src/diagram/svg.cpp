@@ -10,7 +10,6 @@
 #include <cstring>
 #include <map>
 #include <memory>
-#include <set>
 #include <span>
 #include <string_view>
 #include <tuple>
@@ -28,14 +27,15 @@ constexpr std::string_view kMono =
 
 // An append-only text buffer for documents of up to a few MB: writes go through a raw pointer with one
 // capacity check each (a std::string append per piece was most of the writer's time), and literals are copied
-// with their length known at compile time. Its storage is never zero-filled (a std::string's growth is, and
-// that memset was a seventh of a small export's instructions); the parts are joined into the document once.
+// with their length known at compile time. It writes into a std::string reserved once, which becomes the
+// document (take()): the cells are never copied into another buffer. Its size runs at most kStep ahead of
+// what is written (a std::string's growth is zero-filled: made writable a step at a time, the zeroing
+// touches only memory about to be written).
 class Writer {
   public:
-    explicit Writer(std::size_t reserve)
-        : m_buf(std::make_unique_for_overwrite<char[]>(std::max<std::size_t>(reserve, 64))) {
-        m_p = m_buf.get();
-        m_end = m_p + std::max<std::size_t>(reserve, 64);
+    explicit Writer(std::size_t reserve) {
+        m_s.reserve(reserve);
+        m_p = m_end = m_s.data();
     }
     template <std::size_t N> Writer& operator<<(const char (&literal)[N]) {
         put(literal, N - 1);
@@ -137,8 +137,16 @@ class Writer {
         }
         return *this;
     }
-    std::string_view view() const { return {m_buf.get(), static_cast<std::size_t>(m_p - m_buf.get())}; }
-    void clear() { m_p = m_buf.get(); }
+    std::string_view view() const { return {m_s.data(), used()}; }
+    void clear() { m_p = m_s.data(); }
+    // What was written, as a string; the writer is left empty.
+    std::string take() {
+        m_s.resize(used());
+        std::string text = std::move(m_s);
+        m_s.clear();
+        m_p = m_end = m_s.data();
+        return text;
+    }
 
   private:
     [[gnu::always_inline]] void room(std::size_t n) {
@@ -150,16 +158,17 @@ class Writer {
         std::memcpy(m_p, s, n);
         m_p += n;
     }
+    std::size_t used() const { return static_cast<std::size_t>(m_p - m_s.data()); }
     [[gnu::noinline]] void grow(std::size_t n) {
-        const std::size_t used = static_cast<std::size_t>(m_p - m_buf.get());
-        const std::size_t size = std::max(2 * static_cast<std::size_t>(m_end - m_buf.get()), used + n);
-        auto bigger = std::make_unique_for_overwrite<char[]>(size);
-        std::memcpy(bigger.get(), m_buf.get(), used);
-        m_buf = std::move(bigger);
-        m_p = m_buf.get() + used;
-        m_end = m_buf.get() + size;
+        static constexpr std::size_t kStep = 16384;
+        const std::size_t written = used(), need = written + n;
+        if (need > m_s.capacity()) // past the reserve: doubled, as a vector grows
+            m_s.reserve(std::max(need, 2 * m_s.capacity()));
+        m_s.resize(std::min(m_s.capacity(), need + kStep));
+        m_p = m_s.data() + written;
+        m_end = m_s.data() + m_s.size();
     }
-    std::unique_ptr<char[]> m_buf; // [m_buf, m_p) written; [m_p, m_end) room, uninitialised
+    std::string m_s; // [data, m_p) written; [m_p, m_end) room (zeroed, to be overwritten)
     char* m_p = nullptr;
     char* m_end = nullptr;
 };
@@ -213,8 +222,8 @@ constexpr std::size_t kSharedShape = 40;
 class SvgBuilder {
   public:
     SvgBuilder(const Diagram& d, const SvgOptions& o)
-        : m_d(d), m_o(o), m_w(8192), m_c(d.cells.size() * 56 + 4096), m_t(d.texts.size() * 64 + 8192),
-          m_shape(1024), m_tips(d) {}
+        : m_d(d), m_o(o), m_head(headBytes(d)), m_body(headBytes(d) + bodyBytes(d)), m_shape(1024),
+          m_tips(d) {}
     std::string build();
 
   private:
@@ -244,18 +253,47 @@ class SvgBuilder {
 
     const Diagram& m_d;
     const SvgOptions& m_o;
-    // The document in three parts joined once at the end: what comes before the cells (written last, when the
-    // cells have said which shapes, colours and style rules they use), the cells, and what follows them.
-    Writer m_w;
-    Writer m_c;
-    Writer m_t;
-    Writer m_shape;                                           // one fill shape, relative to its first cell
+    // The document in two parts: what comes before the cells (written last, when the cells have said which
+    // shapes, colours and style rules they use), then the cells and what follows them. The body's buffer
+    // becomes the document, the head inserted in front of it (room reserved for it: moved in place, not
+    // copied into a new buffer).
+    // Estimates of what each part takes, measured over the catalog (more is reserved, never touched; less,
+    // the buffer doubles once). The head: the style rules and shapes (under 8 KB), a register box a metadata
+    // register. The body: a labelled cell its <text> and its share of a path (33 bytes in a large figure, up
+    // to 56 in a small one; coloured by register, where each cell names its colour class, up to 80), one
+    // without a label its share of a path (a Tensor Memory cell: under 8), a bit field its box and two lines
+    // (up to 256), a text 64 bytes, the script 12 KB.
+    static std::size_t headBytes(const Diagram& d) { return 8192 + d.bitFields.size() * 64; }
+    static std::size_t bodyBytes(const Diagram& d) {
+        const std::size_t labelled = d.colorBy == ColorBy::Register ? 80 : 56;
+        std::size_t bytes = d.texts.size() * 64 + 12288;
+        for (const DiagramPanel& p : d.panels)
+            bytes += p.cellCount * (p.labels == CellLabels::Every ? labelled : 8u);
+        for (const BitFieldDiagram& b : d.bitFields)
+            bytes += b.fields.size() * 256;
+        return bytes;
+    }
+    Writer m_head;
+    Writer m_body;
+    Writer m_shape;                      // one fill shape, relative to its first cell
+    std::vector<std::size_t> m_runOrder; // lane(): a run's cells in fill order (one vector for every lane)
     std::map<std::string, std::size_t, std::less<>> m_shapes; // shape -> id in <defs>
-    std::map<TextRole, const DiagramText*> m_roleStyle;
-    std::set<TextRole> m_rolesUsed;
-    bool m_dimmed = false;                     // a lane outside the filter is drawn
-    std::map<std::uint32_t, Rgb> m_keys;       // colorKey -> fill, keys in use (non-dimmed cells)
-    std::map<std::uint32_t, bool> m_lightKeys; // keys whose labels are white
+    // By text role: the text whose look its class rule gives (the first of that role), and whether the
+    // figure uses the role.
+    static constexpr std::size_t kTextRoles = static_cast<std::size_t>(TextRole::Legend) + 1;
+    std::array<const DiagramText*, kTextRoles> m_roleStyle{};
+    std::array<bool, kTextRoles> m_rolesUsed{};
+    void useRole(TextRole role) { m_rolesUsed[static_cast<std::size_t>(role)] = true; }
+    void styleRole(TextRole role, const DiagramText* text) {
+        const DiagramText*& style = m_roleStyle[static_cast<std::size_t>(role)];
+        style = style ? style : text;
+    }
+    bool m_dimmed = false; // a lane outside the filter is drawn
+    // The keys in use (non-dimmed cells), ascending, with their fill; and by key, whether its labels are
+    // white (read once per cell: a flag, not a map lookup).
+    std::vector<std::pair<std::uint32_t, Rgb>> m_keys;
+    std::vector<bool> m_lightKey;
+    bool lightKey(std::uint32_t key) const { return key < m_lightKey.size() && m_lightKey[key]; }
     // Bit fields by thread (diagram index, field index).
     std::map<int, std::vector<std::pair<std::size_t, std::size_t>>> m_fieldsOf;
     DiagramText m_legendText, m_panelTitle; // role styles when no text of that role exists
@@ -266,93 +304,96 @@ class SvgBuilder {
 };
 
 void SvgBuilder::head() {
-    m_w << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"";
+    m_head << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"";
     if (!m_shapes.empty() || !m_d.bitFields.empty()) // <use xlink:href>
-        m_w << " xmlns:xlink=\"http://www.w3.org/1999/xlink\"";
-    m_w << " version=\"1.1\"";
-    m_w.attr("width", m_d.width).attr("height", m_d.height);
-    m_w << " viewBox=\"0 0 ";
-    m_w.num(m_d.width) << ' ';
-    m_w.num(m_d.height) << "\" class=\"lanemap\">\n<title>";
-    m_w.escape(m_d.title) << " \u2014 lanemap layout diagram</title>\n<desc>";
+        m_head << " xmlns:xlink=\"http://www.w3.org/1999/xlink\"";
+    m_head << " version=\"1.1\"";
+    m_head.attr("width", m_d.width).attr("height", m_d.height);
+    m_head << " viewBox=\"0 0 ";
+    m_head.num(m_d.width) << ' ';
+    m_head.num(m_d.height) << "\" class=\"lanemap\">\n<title>";
+    m_head.escape(m_d.title) << " \u2014 lanemap layout diagram</title>\n<desc>";
     for (std::size_t i = 0; i < m_d.caption.size(); ++i)
-        m_w.escape(m_d.caption[i]) << (i + 1 < m_d.caption.size() ? "\n" : "");
-    m_w << "\nHover a cell: its tooltip gives lane, element, register, bits, row and column; the lane is "
-           "outlined "
-           "in every panel.</desc>\n";
+        m_head.escape(m_d.caption[i]) << (i + 1 < m_d.caption.size() ? "\n" : "");
+    m_head << "\nHover a cell: its tooltip gives lane, element, register, bits, row and column; the lane is "
+              "outlined "
+              "in every panel.</desc>\n";
 }
 
 // Only the rules the figure uses: a register figure has no bit fields, rulers or dimmed lanes to style.
 void SvgBuilder::style() {
     const DiagramMetrics& mt = m_d.metrics;
     const bool bits = !m_d.bitFields.empty(), shapes = !m_shapes.empty();
-    m_w << "<style type=\"text/css\"><![CDATA[\n";
-    m_w << "text{font-family:" << kSans << "}\n";
-    m_w << (bits ? ".m,.cells text,.bits text{font-family:" : ".cells text{font-family:") << kMono << "}\n";
-    m_w << ".bg{fill:#fff}\n";
-    m_w << ".cells text{font-size:";
-    m_w.num(mt.cellFont) << "px;text-anchor:middle;fill:#111}\n";
-    m_w << (shapes ? ".cells path,.cells use{stroke:#fff;stroke-width:1}\n"
-                   : ".cells path{stroke:#fff;stroke-width:1}\n");
+    m_head << "<style type=\"text/css\"><![CDATA[\n";
+    m_head << "text{font-family:" << kSans << "}\n";
+    m_head << (bits ? ".m,.cells text,.bits text{font-family:" : ".cells text{font-family:") << kMono
+           << "}\n";
+    m_head << ".bg{fill:#fff}\n";
+    m_head << ".cells text{font-size:";
+    m_head.num(mt.cellFont) << "px;text-anchor:middle;fill:#111}\n";
+    m_head << (shapes ? ".cells path,.cells use{stroke:#fff;stroke-width:1}\n"
+                      : ".cells path{stroke:#fff;stroke-width:1}\n");
     if (bits) {
-        m_w << ".bits rect{stroke:#222;stroke-width:1.5}\n";
-        m_w << ".bits text{font-size:";
-        m_w.num(mt.cellFont - 1) << "px;text-anchor:middle;pointer-events:none;fill:#111}\n";
-        m_w << ".regs rect{fill:#fff;stroke:#222;stroke-width:1}\n.regs "
-               "path{stroke:#bbb;stroke-width:1;fill:none}\n"
-               ".ruler{stroke:#222;stroke-width:1;fill:none}\n";
+        m_head << ".bits rect{stroke:#222;stroke-width:1.5}\n";
+        m_head << ".bits text{font-size:";
+        m_head.num(mt.cellFont - 1) << "px;text-anchor:middle;pointer-events:none;fill:#111}\n";
+        m_head << ".regs rect{fill:#fff;stroke:#222;stroke-width:1}\n.regs "
+                  "path{stroke:#bbb;stroke-width:1;fill:none}\n"
+                  ".ruler{stroke:#222;stroke-width:1;fill:none}\n";
     }
     if (!m_d.lines.empty())
-        m_w << ".lines path{fill:none}\n";
+        m_head << ".lines path{fill:none}\n";
     if (!m_d.legends.empty())
-        m_w << ".legend rect{stroke:#666;stroke-width:.5}\n";
+        m_head << ".legend rect{stroke:#666;stroke-width:.5}\n";
     // Roles: the first text of each role sets its class; texts that differ carry attributes.
-    for (const auto& [role, t] : m_roleStyle) {
-        if (!m_rolesUsed.count(role))
+    for (std::size_t r = 0; r < kTextRoles; ++r) {
+        const auto role = static_cast<TextRole>(r);
+        const DiagramText* t = m_roleStyle[r];
+        if (!t || !m_rolesUsed[r])
             continue;
-        m_w << '.' << roleClass(role) << "{font-size:";
-        m_w.num(t->size) << "px;fill:";
-        m_w.hex(t->color);
+        m_head << '.' << roleClass(role) << "{font-size:";
+        m_head.num(t->size) << "px;fill:";
+        m_head.hex(t->color);
         if (t->bold)
-            m_w << ";font-weight:bold";
+            m_head << ";font-weight:bold";
         if (t->anchor != TextAnchor::Start)
-            m_w << ";text-anchor:" << anchorName(t->anchor);
+            m_head << ";text-anchor:" << anchorName(t->anchor);
         if (t->monospace)
-            m_w << ";font-family:" << kMono;
-        m_w << "}\n";
+            m_head << ";font-family:" << kMono;
+        m_head << "}\n";
     }
     for (const auto& [key, fill] : m_keys) {
-        m_w << ".k";
-        m_w.integer(key) << "{fill:";
-        m_w.hex(fill) << "}\n";
-        if (m_lightKeys.count(key)) {
-            m_w << ".k";
-            m_w.integer(key) << " text,text.k";
-            m_w.integer(key) << "{fill:";
-            m_w.hex(labelColorOn(fill)) << "}\n";
+        m_head << ".k";
+        m_head.integer(key) << "{fill:";
+        m_head.hex(fill) << "}\n";
+        if (lightKey(key)) {
+            m_head << ".k";
+            m_head.integer(key) << " text,text.k";
+            m_head.integer(key) << "{fill:";
+            m_head.hex(labelColorOn(fill)) << "}\n";
         }
     }
     if (m_dimmed)
-        m_w << ".lane.dim{fill:#f0f0f0}\n.lane.dim text{fill:#a0a0a0}\n";
+        m_head << ".lane.dim{fill:#f0f0f0}\n.lane.dim text{fill:#a0a0a0}\n";
     if (m_o.hoverCss) {
         // Pure CSS: the lane group holds the lane's cells in every panel, so :hover on one cell outlines all.
         // Inside @media screen: renderers that ignore pseudo-classes (Qt SVG) skip the block instead of
         // applying the hover look to every cell.
         // A shared shape (<use>) takes its stroke from the <use>, so the rule names it too; bit fields are
         // rects.
-        m_w << "@media screen{\n.lane:hover path";
+        m_head << "@media screen{\n.lane:hover path";
         if (bits)
-            m_w << ",.lane:hover rect";
+            m_head << ",.lane:hover rect";
         if (shapes)
-            m_w << ",.lane:hover use";
-        m_w << "{stroke:#000;stroke-width:2.5}\n.cells:hover .lane:not(:hover){opacity:.3}\n}\n";
+            m_head << ",.lane:hover use";
+        m_head << "{stroke:#000;stroke-width:2.5}\n.cells:hover .lane:not(:hover){opacity:.3}\n}\n";
     }
-    m_w << "]]></style>\n";
+    m_head << "]]></style>\n";
 }
 
 void SvgBuilder::background() {
-    m_w << "<rect class=\"bg\"";
-    m_w.attr("width", m_d.width).attr("height", m_d.height) << "/>\n";
+    m_head << "<rect class=\"bg\"";
+    m_head.attr("width", m_d.width).attr("height", m_d.height) << "/>\n";
 }
 
 // The register boxes of the sparse metadata, 128 of them in a wgmma.sp figure: each the same box with its 31
@@ -361,34 +402,34 @@ void SvgBuilder::background() {
 void SvgBuilder::registers() {
     if (m_d.bitFields.empty())
         return;
-    m_w << "<g class=\"regs\">\n";
-    sharedPerRegister(m_w, "g", 'r', [this](const BitFieldDiagram& bd) {
-        m_w << "><rect";
-        m_w.attr("width", bd.rect.w).attr("height", bd.rect.h) << "/><path d=\"";
+    m_head << "<g class=\"regs\">\n";
+    sharedPerRegister(m_head, "g", 'r', [this](const BitFieldDiagram& bd) {
+        m_head << "><rect";
+        m_head.attr("width", bd.rect.w).attr("height", bd.rect.h) << "/><path d=\"";
         for (int b = 1; b < bd.bits; ++b) {
-            m_w << 'M';
-            m_w.num(b * bd.bitWidth) << " 0v";
-            m_w.num(bd.rect.h);
+            m_head << 'M';
+            m_head.num(b * bd.bitWidth) << " 0v";
+            m_head.num(bd.rect.h);
         }
-        m_w << "\"/></g>";
+        m_head << "\"/></g>";
     });
-    m_w << "</g>\n";
+    m_head << "</g>\n";
 }
 
 // Bit ticks over the fields, so every field still shows how many bits it has.
 void SvgBuilder::rulers() {
     if (m_d.bitFields.empty())
         return;
-    sharedPerRegister(m_t, "path", 'u', [this](const BitFieldDiagram& bd) {
-        m_t << " class=\"ruler\" d=\"";
+    sharedPerRegister(m_body, "path", 'u', [this](const BitFieldDiagram& bd) {
+        m_body << " class=\"ruler\" d=\"";
         for (int b = 1; b < bd.bits; ++b) {
             const double x = b * bd.bitWidth;
-            m_t << 'M';
-            m_t.num(x) << " 0v5M";
-            m_t.num(x) << ' ';
-            m_t.num(bd.rect.h) << "v-5";
+            m_body << 'M';
+            m_body.num(x) << " 0v5M";
+            m_body.num(x) << ' ';
+            m_body.num(bd.rect.h) << "v-5";
         }
-        m_t << "\"/>";
+        m_body << "\"/>";
     });
 }
 
@@ -425,47 +466,47 @@ void SvgBuilder::lines() {
         groups;
     for (const DiagramLine& l : m_d.lines)
         groups[{l.color.r, l.color.g, l.color.b, l.width}].push_back(&l);
-    m_t << "<g class=\"lines\">\n";
+    m_body << "<g class=\"lines\">\n";
     for (const auto& [key, ls] : groups) {
-        m_t << "<path stroke=\"";
-        m_t.hex(ls.front()->color) << '"';
-        m_t.attr("stroke-width", ls.front()->width) << " d=\"";
+        m_body << "<path stroke=\"";
+        m_body.hex(ls.front()->color) << '"';
+        m_body.attr("stroke-width", ls.front()->width) << " d=\"";
         for (const DiagramLine* l : ls) {
-            m_t << 'M';
-            m_t.num(l->from.x) << ' ';
-            m_t.num(l->from.y);
+            m_body << 'M';
+            m_body.num(l->from.x) << ' ';
+            m_body.num(l->from.y);
             if (l->from.y == l->to.y) {
-                m_t << 'H';
-                m_t.num(l->to.x);
+                m_body << 'H';
+                m_body.num(l->to.x);
             } else if (l->from.x == l->to.x) {
-                m_t << 'V';
-                m_t.num(l->to.y);
+                m_body << 'V';
+                m_body.num(l->to.y);
             } else {
-                m_t << 'L';
-                m_t.num(l->to.x) << ' ';
-                m_t.num(l->to.y);
+                m_body << 'L';
+                m_body.num(l->to.x) << ' ';
+                m_body.num(l->to.y);
             }
         }
-        m_t << "\"/>\n";
+        m_body << "\"/>\n";
     }
-    m_t << "</g>\n";
+    m_body << "</g>\n";
 }
 
 void SvgBuilder::texts() {
-    m_t << "<g class=\"texts\">\n";
+    m_body << "<g class=\"texts\">\n";
     auto one = [&](const DiagramText& t) {
-        const DiagramText& base = *m_roleStyle.at(t.role);
+        const DiagramText& base = *m_roleStyle[static_cast<std::size_t>(t.role)];
         // What differs from the role's class goes in a style attribute, which wins over the class's rule in
         // browsers and Qt SVG alike; browsers let the rule override a presentation attribute
         // (text-anchor="end" drew right-aligned row headers centred over the grid before they had a role of
         // their own).
-        m_t << "<text class=\"" << roleClass(t.role) << '"';
-        m_t.attr("x", t.pos.x).attr("y", t.pos.y);
+        m_body << "<text class=\"" << roleClass(t.role) << '"';
+        m_body.attr("x", t.pos.x).attr("y", t.pos.y);
         char sep = ' ';
         auto property = [&](std::string_view name) -> Writer& {
-            m_t << (sep == ' ' ? " style=\"" : ";") << name << ':';
+            m_body << (sep == ' ' ? " style=\"" : ";") << name << ':';
             sep = ';';
-            return m_t;
+            return m_body;
         };
         if (t.size != base.size)
             property("font-size").num(t.size) << "px";
@@ -476,25 +517,25 @@ void SvgBuilder::texts() {
         if (t.anchor != base.anchor)
             property("text-anchor") << anchorName(t.anchor);
         if (sep == ';')
-            m_t << '"';
-        m_t << '>';
-        m_t.escape(t.text) << "</text>\n";
+            m_body << '"';
+        m_body << '>';
+        m_body.escape(t.text) << "</text>\n";
     };
     for (const DiagramText& t : m_d.texts)
         one(t);
     for (const BitFieldDiagram& bd : m_d.bitFields) {
-        m_t << "<text class=\"pt m\"";
-        m_t.attr("x", bd.titlePos.x).attr("y", bd.titlePos.y) << '>';
-        m_t.escape(bd.title) << "</text>\n";
+        m_body << "<text class=\"pt m\"";
+        m_body.attr("x", bd.titlePos.x).attr("y", bd.titlePos.y) << '>';
+        m_body.escape(bd.title) << "</text>\n";
     }
-    m_t << "</g>\n";
+    m_body << "</g>\n";
 }
 
 void SvgBuilder::lanes() {
-    m_c << "<g class=\"cells\">\n";
+    m_body << "<g class=\"cells\">\n";
     for (int t = 0; t < m_d.threads; ++t)
         lane(t);
-    m_c << "</g>\n";
+    m_body << "</g>\n";
 }
 
 void SvgBuilder::lane(int thread) {
@@ -514,27 +555,27 @@ void SvgBuilder::lane(int thread) {
                 keyOnGroup && first &&
                 m_d.cells[static_cast<std::size_t>(m_d.bitFields[d].fields[f].cell)].colorKey == groupKey;
 
-    m_c << "<g class=\"lane lane-";
-    m_c.integer(laneOf(thread));
+    m_body << "<g class=\"lane lane-";
+    m_body.integer(laneOf(thread));
     if (m_d.scope != Scope::Warp) {
-        m_c << " t";
-        m_c.integer(thread) << " warp-";
-        m_c.integer(warpOf(thread));
+        m_body << " t";
+        m_body.integer(thread) << " warp-";
+        m_body.integer(warpOf(thread));
     }
     if (dim)
-        m_c << " dim";
+        m_body << " dim";
     else if (keyOnGroup && first) {
-        m_c << " k";
-        m_c.integer(groupKey);
+        m_body << " k";
+        m_body.integer(groupKey);
     }
-    m_c << "\">\n";
+    m_body << "\">\n";
 
     const double font = m_d.metrics.cellFont;
     // Cells come in (panel, row, col) order. The cells of one run on one baseline are one <path> per color
     // (a subpath per cell) plus one <text> per cell (its tooltip built on hover: svg_tooltips.hpp); a run of
     // >= 3 cells shares a translated group so nothing in it repeats the y coordinate.
     std::size_t i = 0;
-    std::vector<std::size_t> order;
+    std::vector<std::size_t>& order = m_runOrder;
     while (i < cells.size()) {
         const DiagramCell& c0 = m_d.cells[cells[i]];
         const double base = c0.rect.y + baselineOffset(c0.rect.h, font);
@@ -561,17 +602,20 @@ void SvgBuilder::lane(int thread) {
         const bool grouped = j - i >= 2 && labelled;
         const double dy = grouped ? base : 0;
         if (grouped) {
-            m_c << "<g transform=\"translate(0,";
-            m_c.num(base) << ")\">";
+            m_body << "<g transform=\"translate(0,";
+            m_body.num(base) << ")\">";
         }
         // Fill: one path per color key in this run.
         const bool perCellKey = !keyOnGroup && !dim;
         order.assign(j - i, 0);
         for (std::size_t n = 0; n < order.size(); ++n)
             order[n] = i + n;
+        // By key, cells of one key in their order: the position breaks ties (std::stable_sort would allocate
+        // a buffer for every run, half a shared-memory figure's allocations).
         if (perCellKey)
-            std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-                return m_d.cells[cells[a]].colorKey < m_d.cells[cells[b]].colorKey;
+            std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+                const std::uint32_t ka = m_d.cells[cells[a]].colorKey, kb = m_d.cells[cells[b]].colorKey;
+                return ka < kb || (ka == kb && a < b);
             });
         for (std::size_t n = 0; n < order.size();) {
             const std::uint32_t key = m_d.cells[cells[order[n]]].colorKey;
@@ -624,19 +668,19 @@ void SvgBuilder::lane(int thread) {
             }
             fill(x0, y0, false, perCellKey, key);
         }
-        m_c << '\n';
+        m_body << '\n';
         if (labelled) {
             for (std::size_t n = i; n < j; ++n)
                 if (writesLabel(cells[n]))
                     cellText(m_d.cells[cells[n]], perCellKey, true, !grouped, 0, 0, font);
-            m_c << '\n';
+            m_body << '\n';
         }
         if (grouped)
-            m_c << "</g>\n";
+            m_body << "</g>\n";
         i = j;
     }
     bitFields(thread, keyOnGroup || dim);
-    m_c << "</g>\n";
+    m_body << "</g>\n";
 }
 
 // The fill shape in m_shape (relative to its first corner) at (x, y). A long one is written once in <defs>
@@ -649,28 +693,28 @@ void SvgBuilder::fill(double x, double y, bool alwaysX, bool perCellKey, std::ui
         auto it = m_shapes.find(shape); // a string is made only for a new shape
         if (it == m_shapes.end())
             it = m_shapes.emplace(std::string(shape), m_shapes.size()).first;
-        m_c << "<use";
+        m_body << "<use";
         if (perCellKey) {
-            m_c << " class=\"k";
-            m_c.integer(key) << '"';
+            m_body << " class=\"k";
+            m_body.integer(key) << '"';
         }
-        m_c << " xlink:href=\"#s";
-        m_c.integer(static_cast<long long>(it->second)) << '"';
+        m_body << " xlink:href=\"#s";
+        m_body.integer(static_cast<long long>(it->second)) << '"';
         if (alwaysX || x != 0)
-            m_c.attr("x", x);
+            m_body.attr("x", x);
         if (y != 0)
-            m_c.attr("y", y);
-        m_c << "/>";
+            m_body.attr("y", y);
+        m_body << "/>";
         return;
     }
-    m_c << "<path";
+    m_body << "<path";
     if (perCellKey) {
-        m_c << " class=\"k";
-        m_c.integer(key) << '"';
+        m_body << " class=\"k";
+        m_body.integer(key) << '"';
     }
-    m_c << " d=\"M";
-    m_c.num(x) << ' ';
-    m_c.num(y) << shape << "\"/>";
+    m_body << " d=\"M";
+    m_body.num(x) << ' ';
+    m_body.num(y) << shape << "\"/>";
 }
 
 // A column of cells, each on its own row (a chunk of shared memory: one n, consecutive k): one rectangle with
@@ -713,17 +757,17 @@ std::size_t SvgBuilder::column(std::span<const std::uint32_t> cells, std::size_t
     // y from there, the same numbers in every column.
     const double cx = r0.x + r0.w / 2, left = grouped ? r0.x - cx : r0.x, top = grouped ? 0 : r0.y;
     if (grouped) {
-        m_c << "<g transform=\"translate(";
-        m_c.num(cx) << ',';
-        m_c.num(r0.y) << ")\">";
+        m_body << "<g transform=\"translate(";
+        m_body.num(cx) << ',';
+        m_body.num(r0.y) << ")\">";
     }
     fill(left, top, true, perCellKey, c0.colorKey);
-    m_c << '\n';
+    m_body << '\n';
     const double font = m_d.metrics.cellFont;
     for (std::size_t k = i; k < e; ++k)
         if (writesLabel(cells[k]))
             cellText(m_d.cells[cells[k]], perCellKey, !grouped, true, 0, grouped ? r0.y : 0, font);
-    m_c << (grouped ? "</g>\n" : "\n");
+    m_body << (grouped ? "</g>\n" : "\n");
     return e;
 }
 
@@ -732,57 +776,57 @@ std::size_t SvgBuilder::column(std::span<const std::uint32_t> cells, std::size_t
 // coordinate that the enclosing group's transform already gives is left out.
 void SvgBuilder::cellText(const DiagramCell& c, bool perCellKey, bool withX, bool withY, double dx, double dy,
                           double font) {
-    m_c << "<text";
-    if (perCellKey && m_lightKeys.count(c.colorKey)) {
-        m_c << " class=\"k";
-        m_c.integer(c.colorKey) << '"';
+    m_body << "<text";
+    if (perCellKey && lightKey(c.colorKey)) {
+        m_body << " class=\"k";
+        m_body.integer(c.colorKey) << '"';
     }
     if (withX)
-        m_c.attr("x", c.rect.x + c.rect.w / 2 - dx);
+        m_body.attr("x", c.rect.x + c.rect.w / 2 - dx);
     if (withY)
-        m_c.attr("y", c.rect.y + baselineOffset(c.rect.h, font) - dy);
+        m_body.attr("y", c.rect.y + baselineOffset(c.rect.h, font) - dy);
     if (m_tips.needsText(static_cast<std::size_t>(&c - m_d.cells.data()))) {
-        m_c << " data-t=\"";
-        m_c.escape(m_d.tooltipText(c).view()) << '"';
+        m_body << " data-t=\"";
+        m_body.escape(m_d.tooltipText(c).view()) << '"';
     }
-    m_c << '>';
+    m_body << '>';
     const CellText label = m_d.labelText(c);
     if (m_plainCells)
-        m_c << label.view();
+        m_body << label.view();
     else
-        m_c.escape(label.view());
-    m_c << "</text>";
+        m_body.escape(label.view());
+    m_body << "</text>";
 }
 
 void SvgBuilder::bitFields(int thread, bool keyOnGroup) {
     const auto it = m_fieldsOf.find(thread);
     if (it == m_fieldsOf.end())
         return;
-    m_c << "<g class=\"bits\">\n";
+    m_body << "<g class=\"bits\">\n";
     const double font = m_d.metrics.cellFont - 1;
     for (const auto& [d, f] : it->second) {
         const BitField& bf = m_d.bitFields[d].fields[f];
         if (!keyOnGroup) {
-            m_c << "<g class=\"k";
-            m_c.integer(m_d.cells[static_cast<std::size_t>(bf.cell)].colorKey) << "\">";
+            m_body << "<g class=\"k";
+            m_body.integer(m_d.cells[static_cast<std::size_t>(bf.cell)].colorKey) << "\">";
         }
-        m_c << "<rect";
-        m_c.attr("x", bf.rect.x).attr("y", bf.rect.y).attr("width", bf.rect.w).attr("height", bf.rect.h);
-        m_c << " data-t=\"";
-        m_c.escape(m_d.tooltipText(m_d.cells[static_cast<std::size_t>(bf.cell)]).view()) << "\"/>";
+        m_body << "<rect";
+        m_body.attr("x", bf.rect.x).attr("y", bf.rect.y).attr("width", bf.rect.w).attr("height", bf.rect.h);
+        m_body << " data-t=\"";
+        m_body.escape(m_d.tooltipText(m_d.cells[static_cast<std::size_t>(bf.cell)]).view()) << "\"/>";
         const double cx = bf.rect.x + bf.rect.w / 2;
         const double lineH = font + 2;
         const double y1 = bf.rect.y + bf.rect.h / 2 - lineH / 2 + font * 0.35;
-        m_c << "<text";
-        m_c.attr("x", cx).attr("y", y1) << '>';
-        m_c.escape(bf.label) << "</text><text";
-        m_c.attr("x", cx).attr("y", y1 + lineH) << '>';
-        m_c.escape(bf.label2) << "</text>";
+        m_body << "<text";
+        m_body.attr("x", cx).attr("y", y1) << '>';
+        m_body.escape(bf.label) << "</text><text";
+        m_body.attr("x", cx).attr("y", y1 + lineH) << '>';
+        m_body.escape(bf.label2) << "</text>";
         if (!keyOnGroup)
-            m_c << "</g>";
-        m_c << '\n';
+            m_body << "</g>";
+        m_body << '\n';
     }
-    m_c << "</g>\n";
+    m_body << "</g>\n";
 }
 
 void SvgBuilder::defs() {
@@ -791,29 +835,29 @@ void SvgBuilder::defs() {
     std::vector<const std::string*> byId(m_shapes.size());
     for (const auto& [shape, id] : m_shapes)
         byId[id] = &shape;
-    m_w << "<defs>\n";
+    m_head << "<defs>\n";
     for (std::size_t id = 0; id < byId.size(); ++id) {
-        m_w << "<path id=\"s";
-        m_w.integer(static_cast<long long>(id)) << "\" d=\"M0 0" << *byId[id] << "\"/>\n";
+        m_head << "<path id=\"s";
+        m_head.integer(static_cast<long long>(id)) << "\" d=\"M0 0" << *byId[id] << "\"/>\n";
     }
-    m_w << "</defs>\n";
+    m_head << "</defs>\n";
 }
 
 // The tables and the script that build the tooltips on hover (svg_tooltips.hpp): only a viewer that shows a
 // <title> runs scripts too, and one script with a few tables is a fraction of a <title> per cell.
 void SvgBuilder::tooltips() {
-    m_t << "<metadata class=\"lanemap-tips\"><![CDATA[" << m_tips.json() << "]]></metadata>\n";
-    m_t << "<script type=\"text/ecmascript\"><![CDATA[\n" << m_tips.script() << "\n]]></script>\n";
+    m_body << "<metadata class=\"lanemap-tips\"><![CDATA[" << m_tips.json() << "]]></metadata>\n";
+    m_body << "<script type=\"text/ecmascript\"><![CDATA[\n" << m_tips.script() << "\n]]></script>\n";
 }
 
 void SvgBuilder::legends() {
     for (const Legend& lg : m_d.legends) {
-        m_t << "<g class=\"legend\">\n<text class=\"pt\"";
-        m_t.attr("x", lg.titlePos.x).attr("y", lg.titlePos.y) << '>';
-        m_t.escape(lg.title) << "</text>\n";
+        m_body << "<g class=\"legend\">\n<text class=\"pt\"";
+        m_body.attr("x", lg.titlePos.x).attr("y", lg.titlePos.y) << '>';
+        m_body.escape(lg.title) << "</text>\n";
         for (const LegendEntry& e : lg.entries) {
-            m_t << "<rect";
-            m_t.attr("x", e.swatch.x)
+            m_body << "<rect";
+            m_body.attr("x", e.swatch.x)
                 .attr("y", e.swatch.y)
                 .attr("width", e.swatch.w)
                 .attr("height", e.swatch.h);
@@ -821,22 +865,22 @@ void SvgBuilder::legends() {
             const auto key =
                 std::find_if(m_keys.begin(), m_keys.end(), [&](const auto& k) { return k.second == e.fill; });
             if (key != m_keys.end()) {
-                m_t << " class=\"k";
-                m_t.integer(key->first) << '"';
+                m_body << " class=\"k";
+                m_body.integer(key->first) << '"';
             } else {
-                m_t << " fill=\"";
-                m_t.hex(e.fill) << '"';
+                m_body << " fill=\"";
+                m_body.hex(e.fill) << '"';
             }
-            m_t << "/><text class=\"lg\"";
-            m_t.attr("x", e.textPos.x).attr("y", e.textPos.y) << '>';
-            m_t.escape(e.text) << "</text>\n";
+            m_body << "/><text class=\"lg\"";
+            m_body.attr("x", e.textPos.x).attr("y", e.textPos.y) << '>';
+            m_body.escape(e.text) << "</text>\n";
         }
-        m_t << "</g>\n";
+        m_body << "</g>\n";
     }
 }
 
 std::string SvgBuilder::build() {
-    // Keys in use: a flag per key first (a map insert per cell showed in the profile), then the map.
+    // Keys in use: a flag per key first (a map insert per cell showed in the profile), then the list.
     std::vector<const DiagramCell*> firstOfKey;
     for (const DiagramCell& c : m_d.cells) {
         if (c.dimmed)
@@ -846,22 +890,23 @@ std::string SvgBuilder::build() {
         if (!firstOfKey[c.colorKey])
             firstOfKey[c.colorKey] = &c;
     }
+    m_keys.reserve(firstOfKey.size());
+    m_lightKey.assign(firstOfKey.size(), false);
     for (std::uint32_t key = 0; key < firstOfKey.size(); ++key) {
         const DiagramCell* c = firstOfKey[key];
         if (!c)
             continue;
-        m_keys.emplace(key, c->fill);
-        if (c->text != Rgb{0x11, 0x11, 0x11})
-            m_lightKeys[key] = true;
+        m_keys.emplace_back(key, c->fill);
+        m_lightKey[key] = c->text != Rgb{0x11, 0x11, 0x11};
     }
     for (const DiagramText& t : m_d.texts) {
-        m_roleStyle.try_emplace(t.role, &t);
-        m_rolesUsed.insert(t.role);
+        styleRole(t.role, &t);
+        useRole(t.role);
     }
     if (!m_d.legends.empty())
-        m_rolesUsed.insert({TextRole::PanelTitle, TextRole::Legend});
+        useRole(TextRole::PanelTitle), useRole(TextRole::Legend);
     if (!m_d.bitFields.empty())
-        m_rolesUsed.insert(TextRole::PanelTitle);
+        useRole(TextRole::PanelTitle);
     for (const DiagramCell& c : m_d.cells)
         m_dimmed = m_dimmed || c.dimmed;
     m_plainCells = true;
@@ -879,8 +924,8 @@ std::string SvgBuilder::build() {
                     TextAnchor::Start,
                     TextRole::PanelTitle,
                     {0x22, 0x22, 0x22}};
-    m_roleStyle.try_emplace(TextRole::Legend, &m_legendText);
-    m_roleStyle.try_emplace(TextRole::PanelTitle, &m_panelTitle);
+    styleRole(TextRole::Legend, &m_legendText);
+    styleRole(TextRole::PanelTitle, &m_panelTitle);
     for (std::size_t d = 0; d < m_d.bitFields.size(); ++d)
         for (std::size_t f = 0; f < m_d.bitFields[d].fields.size(); ++f)
             m_fieldsOf[m_d.bitFields[d].thread].emplace_back(d, f);
@@ -896,11 +941,10 @@ std::string SvgBuilder::build() {
     texts();
     legends();
     tooltips();
-    m_t << "</svg>\n";
-    std::string out;
-    out.reserve(m_w.view().size() + m_c.view().size() + m_t.view().size());
-    out.append(m_w.view()).append(m_c.view()).append(m_t.view());
-    return out;
+    m_body << "</svg>\n";
+    std::string document = m_body.take();
+    document.insert(0, m_head.view());
+    return document;
 }
 
 } // namespace

@@ -3,6 +3,7 @@
 #include "diagram/diagram_tmem_text.hpp"
 #include "lanemap/tmem.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string_view>
 
@@ -201,18 +202,21 @@ Tables::Tables(const Diagram& d) : m_d(d), m_needsText(d.cells.size(), 0) {
         t.rows = p.rows, t.cols = p.cols;
         const std::uint32_t end = p.firstCell + p.cellCount;
         switch (p.kind) {
-        case PanelKind::Operand:
+        case PanelKind::Operand: {
+            int elements = 0; // the table sized once: the largest element index + 1
+            for (std::uint32_t i = p.firstCell; i < end; ++i)
+                elements = std::max(elements, d.cells[i].element + 1);
+            t.elements.assign(static_cast<std::size_t>(elements), {-1, 0, 0, 1});
             for (std::uint32_t i = p.firstCell; i < end; ++i) {
                 const DiagramCell& c = d.cells[i];
                 if (c.element < 0)
                     continue;
-                const auto e = static_cast<std::size_t>(c.element);
-                if (e >= t.elements.size())
-                    t.elements.resize(e + 1, {-1, 0, 0, 1});
-                if (t.elements[e][0] < 0)
-                    t.elements[e] = {c.reg, c.bitHi, c.bitLo, c.colLast - c.col + 1};
+                std::array<int, 4>& e = t.elements[static_cast<std::size_t>(c.element)];
+                if (e[0] < 0)
+                    e = {c.reg, c.bitHi, c.bitLo, c.colLast - c.col + 1};
             }
             break;
+        }
         case PanelKind::Metadata:
             if (p.cellCount)
                 t.span = d.cells[p.firstCell].colLast - d.cells[p.firstCell].col + 1;
