@@ -133,15 +133,19 @@ namespace {
 
 // A tile of tcgen05.mma atoms opens over the CTAs of a cluster: the header counts CTAs, not threads, and the
 // Tensor Memory pane draws D per CTA, each CTA's 128 lanes under the previous one's.
-TEST(TileWindow, ATileOfTcgen05AtomsShowsDPerCtaOfTheCluster) {
-    Window w;
+// Opens SPEC tiled by the atom layout (2,1,1) in `w`.
+void openTwoAlongM(Window& w, const char* spec) {
     std::string error;
     const std::optional<tile::TileLayout> t = tile::parseTileLayout("(2,1,1)", "", error);
     ASSERT_TRUE(t) << error;
     QString why;
-    ASSERT_TRUE(w->openSpec(QStringLiteral("tcgen05.mma.cta_group::2.kind::f16.m128n32"), &why, t))
-        << why.toStdString();
+    ASSERT_TRUE(w->openSpec(QString::fromLatin1(spec), &why, t)) << why.toStdString();
     QApplication::processEvents();
+}
+
+TEST(TileWindow, ATileOfTcgen05AtomsShowsDPerCtaOfTheCluster) {
+    Window w;
+    ASSERT_NO_FATAL_FAILURE(openTwoAlongM(w, "tcgen05.mma.cta_group::2.kind::f16.m128n32"));
     ASSERT_TRUE(w->instruction()->tile);
     EXPECT_EQ(w->instruction()->tile->threads, 4);
     const QString facts = named<QLabel>(*w, "facts")->text();
@@ -166,13 +170,7 @@ TEST(TileWindow, ATileOfTcgen05AtomsShowsDPerCtaOfTheCluster) {
 // dock describes a hovered D or metadata cell of the tile (it said nothing for a tile's cells before).
 TEST(TileWindow, ASparseTcgen05TileDrawsItsMetadataAndTheCellDockDescribesIt) {
     Window w;
-    std::string error;
-    const std::optional<tile::TileLayout> t = tile::parseTileLayout("(2,1,1)", "", error);
-    ASSERT_TRUE(t) << error;
-    QString why;
-    ASSERT_TRUE(w->openSpec(QStringLiteral("tcgen05.mma.sp.cta_group::1.kind::f16.m128n64"), &why, t))
-        << why.toStdString();
-    QApplication::processEvents();
+    ASSERT_NO_FATAL_FAILURE(openTwoAlongM(w, "tcgen05.mma.sp.cta_group::1.kind::f16.m128n64"));
     TensorMemoryPane* pane = paneOf<TensorMemoryPane>(*w);
     ASSERT_NE(pane, nullptr);
     const Diagram& d = *pane->view()->diagram();
