@@ -177,6 +177,8 @@ TEST(TileWindow, ASparseTcgen05TileDrawsItsMetadataAndTheCellDockDescribesIt) {
     ASSERT_EQ(d.panels.size(), 2u);
     EXPECT_EQ(d.panels[1].name, "metadata");
     EXPECT_EQ(d.panels[1].rows, 2 * 128);
+    ASSERT_GE(d.caption.size(), 3u);
+    EXPECT_EQ(d.caption[2].rfind("D and the sparse metadata of each CTA", 0), 0u) << d.caption[2];
     int d130 = -1, e130 = -1; // D(130,5) and E(130,3): CTA 1, lane 2
     for (std::size_t i = 0; i < d.cells.size(); ++i) {
         const DiagramCell& c = d.cells[i];

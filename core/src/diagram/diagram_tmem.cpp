@@ -677,8 +677,12 @@ Diagram buildTileOverCtasDiagram(const Instruction& in, Palette palette) {
     d.caption.push_back("CuTe's make_tiled_mma over an SM100 atom, whose \"threads\" are CTAs: CTA c = v + " +
                         std::to_string(in.tile->atomThreads) +
                         " x L(m, n, k), v the CTA of the atom's pair, L the atom layout");
-    d.caption.push_back("D of each CTA in its own Tensor Memory; A and B in its shared memory: lanemap-cli "
-                        "where, what --cta, export --format json");
+    const Placement* meta = in.placement(Space::TensorMemory, Operand::Metadata);
+    d.caption.push_back(
+        std::string(meta ? "D and the sparse metadata of each CTA in its own Tensor Memory; "
+                           "A (compressed, K/2) and B in its shared memory"
+                         : "D of each CTA in its own Tensor Memory; A and B in its shared memory") +
+        ": lanemap-cli where, what --cta, export --format json");
     Grid g;
     g.operands = Operand::D;
     g.operand = "D";
@@ -708,7 +712,7 @@ Diagram buildTileOverCtasDiagram(const Instruction& in, Palette palette) {
     const double x0 = mt.margin;
     double y = titleAndCaption(d);
     addTmemPanel(d, g, ctas, x0, y + mt.panelTitleFont, palette, true);
-    if (const Placement* meta = in.placement(Space::TensorMemory, Operand::Metadata))
+    if (meta)
         addTmemPanel(d, tileMetadataGrid(in, *meta), ctas, x0,
                      d.height - mt.margin + mt.gap + mt.panelTitleFont, palette, false);
     else if (std::string note = tile::metadataNote(in); !note.empty()) {
