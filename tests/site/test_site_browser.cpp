@@ -367,7 +367,7 @@ TEST_F(Site, IndexLinksWithDoubleColonsOpenTheirPages) {
                        "a.href.endsWith(" +
                        json(page).dump() + ");})[0].click()");
     bool opened = false;
-    for (int i = 0; i < 100 && !opened; ++i) {
+    for (int i = 0; i < 600 && !opened; ++i) { // a loaded box may take seconds
         opened = browser().evaluate("location.href").get<std::string>() == url(page) &&
                  browser().evaluate("document.body && document.body.dataset.ready === '1'") == true;
         if (!opened)
