@@ -198,6 +198,20 @@ Placement placeD(const MmaShape& shape, int m, int n);
 // A in Tensor Memory (M x K, `elementBits` wide): the layout with K in place of N, packed 32 / bits per
 // column.
 Placement placeA(const MmaShape& shape, int m, int k, int elementBits);
+// The same formulas with the shape's layout record found once: what a loop over every element of an operand
+// uses (placeD and placeA look the record up at every call). validate() first.
+class DataPath {
+  public:
+    explicit DataPath(const MmaShape& shape);
+    Placement d(int m, int n) const;
+    Placement a(int m, int k, int elementBits) const;
+
+  private:
+    Placement place(int m, int col, int width) const;
+    MmaShape m_shape;
+    const LayoutRecord* m_record;
+    int m_aWidth; // A's columns of values: K, or K/2 for a sparse A
+};
 
 // PTX string of the mma form (no operands): tcgen05.mma[.ws][.sp].cta_group::N.kind::K, with the qualifiers
 // ptxas requires of a block-scaled kind (.block_scale; mxf4nvf4 also .scale_vec::4X). M and N are in the

@@ -558,11 +558,11 @@ Diagram buildTensorMemoryDiagram(const Instruction& in, const TensorMemoryOption
     g.elements.reserve(static_cast<std::size_t>(shape.m * width));
     if (o.params.access)
         g.holders.reserve(static_cast<std::size_t>(shape.m * width));
+    const tmem::DataPath path(shape);
     for (int m = 0; m < shape.m; ++m)
         for (int k = 0; k < width; ++k) {
             g.elements.push_back({static_cast<std::int16_t>(m), static_cast<std::int16_t>(k),
-                                  static_cast<std::int16_t>(k),
-                                  a ? tmem::placeA(shape, m, k, bits) : tmem::placeD(shape, m, k)});
+                                  static_cast<std::int16_t>(k), a ? path.a(m, k, bits) : path.d(m, k)});
             if (o.params.access)
                 g.holders.push_back(a ? tmem::whoHoldsA(shape, *o.params.access, m, k, bits)
                                       : tmem::whoHoldsD(shape, *o.params.access, m, k));

@@ -20,9 +20,10 @@ void appendTensorMemory(std::string& out, const Instruction& in, bool compact) {
     const tmem::LayoutRecord& rec = tmem::layoutOf(s);
     int columns = 0;
     std::vector<long long> row, col, cta, lane, column;
+    const tmem::DataPath path(s);
     for (int m = 0; m < s.m; ++m)
         for (int n = 0; n < s.n; ++n) {
-            const tmem::Placement p = tmem::placeD(s, m, n);
+            const tmem::Placement p = path.d(m, n);
             row.push_back(m);
             col.push_back(n);
             cta.push_back(p.cta);

@@ -257,35 +257,42 @@ const LayoutRecord& layoutOf(const MmaShape& s) {
     return *rec;
 }
 
-namespace {
+DataPath::DataPath(const MmaShape& shape)
+    : m_shape(shape), m_record(&layoutOf(shape)),
+      m_aWidth(kOf(shape.kind, shape.sparse) / (shape.sparse ? 2 : 1)) {}
 
 // The record's formula over a width `width` (N for D, K for A, in elements).
-Placement place(const MmaShape& s, int m, int col, int width) {
-    const LayoutRecord& rec = layoutOf(s);
-    const int rowsPerCta = s.m / s.ctaGroup;
+Placement DataPath::place(int m, int col, int width) const {
+    const LayoutRecord& rec = *m_record;
+    const int rowsPerCta = m_shape.m / m_shape.ctaGroup;
     const int r = m % rowsPerCta;
     const int slabWidth = width / rec.slabs;
     Placement p;
     p.cta = m / rowsPerCta;
     p.lane = r % rec.rowGroup + rec.rowGroupStride * (r / rec.rowGroup) + rec.slabLanes * (col / slabWidth) +
-             s.laneAlignment;
+             m_shape.laneAlignment;
     p.column = col % slabWidth;
     return p;
 }
 
-} // namespace
-
-Placement placeD(const MmaShape& s, int m, int n) {
-    return place(s, m, n, s.n);
+Placement DataPath::d(int m, int n) const {
+    return place(m, n, m_shape.n);
 }
 
-Placement placeA(const MmaShape& s, int m, int k, int elementBits) {
-    const int width = kOf(s.kind, s.sparse) / (s.sparse ? 2 : 1); // a sparse A holds K/2 columns of values
-    Placement p = place(s, m, k, width);
+Placement DataPath::a(int m, int k, int elementBits) const {
+    Placement p = place(m, k, m_aWidth); // a sparse A holds K/2 columns of values
     const int bit = p.column * elementBits;
     p.column = bit / 32;
     p.bit = bit % 32;
     return p;
+}
+
+Placement placeD(const MmaShape& s, int m, int n) {
+    return DataPath(s).d(m, n);
+}
+
+Placement placeA(const MmaShape& s, int m, int k, int elementBits) {
+    return DataPath(s).a(m, k, elementBits);
 }
 
 std::string ptxStemOf(const MmaShape& s) {
