@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <vector>
@@ -601,6 +602,39 @@ TEST(WgmmaText, OperandBIsTheSharedMemoryAddressGrid) {
                                   ExportFormat::Text, options, doc, error))
         << error;
     EXPECT_EQ(doc.rfind("A in shared memory (M x K = 64 x 16", 0), 0u) << doc.substr(0, 200);
+}
+
+// A command builds the D of the one N it names alone; the catalog, building a second N of the atom and type,
+// cuts every N from the widest. Both must be the same table, or a figure would change with what was built
+// before it.
+TEST(Wgmma, DBuiltAloneEqualsItsCutFromTheWidest) {
+    int compared = 0;
+    for (const Variant* v : cat().variants()) {
+        if (v->family->name != "wgmma" && v->family->name != "wgmma.sp")
+            continue;
+        FragmentLayout::clearBuildCache();
+        const Instruction alone = cat().buildUncached(*v); // the first N of its atom and type: built alone
+        const Instruction cut = cat().buildUncached(*v);   // the second: cut from the widest
+        const FragmentLayout* a = alone.operand(Operand::D);
+        const FragmentLayout* c = cut.operand(Operand::D);
+        ASSERT_TRUE(a && c) << v->ptx;
+        ASSERT_EQ(a->elements().size(), c->elements().size()) << v->ptx;
+        for (std::size_t i = 0; i < a->elements().size(); ++i) {
+            const Element &x = a->elements()[i], &y = c->elements()[i];
+            ASSERT_TRUE(x.thread == y.thread && x.index == y.index && x.reg == y.reg && x.bit == y.bit &&
+                        x.row == y.row && x.col == y.col && x.colLast == y.colLast && x.source == y.source)
+                << v->ptx << " element " << i;
+        }
+        for (int row = 0; row < a->rows(); ++row)
+            for (int col = 0; col < a->cols(); ++col) {
+                const auto owners = a->owners(row, col), cutOwners = c->owners(row, col);
+                ASSERT_TRUE(std::equal(owners.begin(), owners.end(), cutOwners.begin(), cutOwners.end()))
+                    << v->ptx << " D(" << row << "," << col << ")";
+            }
+        compared += v->n < 256;
+    }
+    FragmentLayout::clearBuildCache();
+    EXPECT_GT(compared, 500); // every N below the widest, dense and sparse
 }
 
 } // namespace

@@ -17,6 +17,7 @@
 #include <functional>
 #include <stdexcept>
 #include <tuple>
+#include <utility>
 
 namespace lanemap::family {
 
@@ -232,10 +233,16 @@ FragmentLayout makeOperand(Operand operand, ElementType type, int threads, const
 
 namespace {
 // D: for an atom of several N (wgmma) the figures draw the widest fragment and every narrower one is its
-// leading registers, so each N is cut from the widest layout instead of being built again.
+// leading registers. The first N of a D formula and type asked for is built alone: a command builds the one
+// instruction it names (an m64n8 D is 512 elements, the m64n256 one it would be cut from 16,384). From the
+// second on, as when the catalog builds every variant, each N is cut from the widest instead of being built
+// again. Both give the same table (tests/core/test_wgmma.cpp).
 FragmentLayout accumulatorLayout(const Atom& atom, const Instruction& in) {
     const Fragment fragment = atom.cd(in.dtype, in.n);
-    if (atom.ns.size() == 1)
+    static detail::SharedCache<std::pair<PlaceFn, ElementType>, bool, true> asked;
+    bool first = false;
+    asked.get({fragment.place, in.dtype}, [&] { return first = true; });
+    if (atom.ns.size() == 1 || first)
         return makeOperand(Operand::D, in.dtype, in.threads, fragment, in.n);
     const int widest = atom.ns.back();
     const FragmentLayout full =
