@@ -127,6 +127,9 @@ class FragmentLayout {
     // Inverse map: indices into elements() of the owners of (matrix, row, col). A list, because
     // not every operand is a bijection (sparse chunks, quad-pair products).
     std::span<const std::uint32_t> owners(int row, int col, int matrix = 0) const;
+    // The whole inverse map: the owners of every cell, cells in (matrix, row, col) order, each cell's in
+    // element order (a sparse chunk's element under every column it covers).
+    std::span<const std::uint32_t> ownersByCell() const { return m_data->ownerList; }
 
     // Drop the cache of built layouts (benchmarks measure building from scratch).
     static void clearBuildCache();

@@ -534,10 +534,18 @@ void Builder::planMetadata() {
     m_plans.push_back(std::move(plan));
 }
 
-void findSpots(PanelPlan& plan) {
-    // Counting sort by grid position (stable: owners keep their (thread, element) order), then by span end
-    // where spans of different width start at one position (rare).
+// The owners in grid order (row, col), then by span end where spans of different width start at one
+// position (rare), then in their (thread, element) order.
+void sortByPosition(PanelPlan& plan) {
     std::vector<std::uint32_t>& order = plan.order;
+    // One product's elements, each in one cell (every operand but sparse A and the quad-pair products): the
+    // owners are its elements in order, and its layout's inverse lists them in grid order already.
+    if (const FragmentLayout* layout = plan.layout; layout && layout->matrices() == 1 && !layout->chunked() &&
+                                                    layout->ownersByCell().size() == plan.owners.size()) {
+        order.assign(layout->ownersByCell().begin(), layout->ownersByCell().end());
+        return;
+    }
+    // Counting sort by grid position (stable: owners keep their (thread, element) order).
     const std::size_t positions =
         static_cast<std::size_t>(plan.panel.rows) * static_cast<std::size_t>(plan.panel.cols);
     std::vector<std::uint32_t> start(positions + 1, 0);
@@ -565,6 +573,11 @@ void findSpots(PanelPlan& plan) {
                           const int ea = plan.owners[a].colLast, eb = plan.owners[b].colLast;
                           return ea < eb || (ea == eb && a < b);
                       });
+}
+
+void findSpots(PanelPlan& plan) {
+    sortByPosition(plan);
+    const std::vector<std::uint32_t>& order = plan.order;
     std::vector<Spot>& spots = plan.spots;
     spots.clear();
     spots.reserve(plan.owners.size()); // at most one an owner: never moved while it fills
@@ -1052,7 +1065,9 @@ Diagram Builder::build() {
             const auto owners = plan.ownersOf(s);
             for (std::size_t k = 0; k < owners.size(); ++k) {
                 const Owner& o = plan.owners[owners[k]];
-                DiagramCell c;
+                if (p.kind == PanelKind::Metadata)
+                    m_metadataCellOfField[owners[k]] = static_cast<std::uint32_t>(m_d.cells.size());
+                DiagramCell& c = m_d.cells.emplace_back(); // filled in place, not copied in
                 c.rect = {first.x + static_cast<double>(k) * ownerW, first.y + s.band * bandH, ownerW, bandH};
                 c.colorKey = colorKey(o);
                 c.panel = static_cast<std::uint16_t>(pi);
@@ -1074,9 +1089,6 @@ Diagram Builder::build() {
                 const auto [fill, ink] = colorOf(c.colorKey);
                 c.fill = c.dimmed ? kDimFill : fill;
                 c.text = c.dimmed ? kDimText : ink;
-                if (p.kind == PanelKind::Metadata)
-                    m_metadataCellOfField[owners[k]] = static_cast<std::uint32_t>(m_d.cells.size());
-                m_d.cells.push_back(std::move(c));
             }
         }
         p.cellCount = static_cast<std::uint32_t>(m_d.cells.size()) - p.firstCell;
