@@ -345,9 +345,24 @@ struct PanelPlan {
         const Element& e = layout->elements()[i];
         return ownerOf(e, layout->elementBits(), shownAs[static_cast<std::size_t>(e.source)]);
     }
-    std::vector<Spot> spots;          // in (row, col, colLast) order
-    std::vector<std::uint32_t> order; // owner indices sorted by spot
-    std::span<const std::uint32_t> ownersOf(const Spot& s) const { return {order.data() + s.first, s.count}; }
+    // Its positions in (row, col, colLast) order and their owners. A layout with one owner a cell has a spot
+    // a grid position, its owner the one its inverse names (nothing listed: 17,408 positions of a wgmma D);
+    // other panels list them.
+    bool onePerCell = false;
+    std::vector<Spot> spots;          // listed
+    std::vector<std::uint32_t> order; // listed: owner indices sorted by spot
+    std::size_t spotCount() const { return onePerCell ? layout->ownersByCell().size() : spots.size(); }
+    Spot spot(std::size_t k) const {
+        if (!onePerCell)
+            return spots[k];
+        const auto row = static_cast<std::int16_t>(k / static_cast<std::size_t>(panel.cols));
+        const auto col = static_cast<std::int16_t>(k % static_cast<std::size_t>(panel.cols));
+        return {row, col, col, 0, 1, static_cast<std::uint32_t>(k), 1};
+    }
+    std::span<const std::uint32_t> ownersOf(const Spot& s) const {
+        const std::span<const std::uint32_t> all = onePerCell ? layout->ownersByCell() : std::span(order);
+        return all.subspan(s.first, s.count);
+    }
     Source source = Source::Doc;            // the source of most owners; tooltips name only the others
     std::vector<std::string> subtitleLines; // wrapped once its cells are sized (Builder::subtitleLines)
 };
@@ -556,8 +571,7 @@ void Builder::planMetadata() {
 // position (rare), then in their (thread, element) order.
 void sortByPosition(PanelPlan& plan) {
     std::vector<std::uint32_t>& order = plan.order;
-    // A layout's elements, each in one cell (every operand but sparse A and the quad-pair products): its
-    // inverse lists them in grid order already.
+    // A layout's elements, each in one cell (not sparse A): its inverse lists them in grid order already.
     if (const FragmentLayout* layout = plan.layout;
         layout && !layout->chunked() && layout->ownersByCell().size() == plan.ownerCount()) {
         order.assign(layout->ownersByCell().begin(), layout->ownersByCell().end());
@@ -594,7 +608,8 @@ void sortByPosition(PanelPlan& plan) {
                       });
 }
 
-void findSpots(PanelPlan& plan) {
+// The spots of a panel whose owners are listed, or whose layout has cells of several owners or none.
+void listSpots(PanelPlan& plan) {
     sortByPosition(plan);
     const std::vector<std::uint32_t>& order = plan.order;
     std::vector<Spot>& spots = plan.spots;
@@ -618,6 +633,13 @@ void findSpots(PanelPlan& plan) {
         }
         a = b;
     }
+}
+
+// Where the owners go, and the source most of them have.
+void findSpots(PanelPlan& plan) {
+    plan.onePerCell = plan.layout && plan.layout->oneOwnerPerCell();
+    if (!plan.onePerCell)
+        listSpots(plan);
     std::array<std::size_t, kSourceCount> count{}; // by Source
     for (std::uint32_t i = 0; i < plan.ownerCount(); ++i)
         ++count[static_cast<std::size_t>(plan.owner(i).source)];
@@ -669,7 +691,8 @@ void Builder::sizeCells(PanelPlan& plan) {
     if (plan.source != Source::Doc)
         p.subtitle += std::string("; placement: ") + std::string(toString(plan.source)); // a user has no repo
     double cellWidth = labelWidth(std::to_string(p.cols - 1).size()) - 2;
-    for (const Spot& s : plan.spots) {
+    for (std::size_t k = 0; k < plan.spotCount(); ++k) {
+        const Spot s = plan.spot(k);
         std::size_t chars = 0;
         for (std::uint32_t i : plan.ownersOf(s)) {
             const Owner o = plan.owner(i);
@@ -1076,7 +1099,8 @@ Diagram Builder::build() {
             m_metadataPanel = static_cast<int>(pi);
             m_metadataCellOfField.assign(plan.ownerCount(), 0);
         }
-        for (const Spot& s : plan.spots) {
+        for (std::size_t si = 0; si < plan.spotCount(); ++si) {
+            const Spot s = plan.spot(si);
             const RectF first = p.cellRect(s.row, s.col);
             const double spanW = (s.colLast - s.col + 1) * p.cellWidth;
             const double bandH = p.cellHeight / s.bands;
@@ -1161,7 +1185,7 @@ Diagram Builder::build() {
         }
         // Chunked panels (sparse A, metadata): a dark line at every chunk boundary that all rows share.
         bool chunked = false;
-        for (const Spot& sp : plan.spots)
+        for (const Spot& sp : plan.spots) // a layout of one owner a cell lists none: it has no chunks
             chunked = chunked || sp.colLast > sp.col;
         if (chunked) {
             std::vector<int> starts(static_cast<std::size_t>(p.cols), 0);
