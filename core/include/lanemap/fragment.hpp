@@ -127,6 +127,11 @@ class FragmentLayout {
     // Inverse map: indices into elements() of the owners of (matrix, row, col). A list, because
     // not every operand is a bijection (sparse chunks, quad-pair products).
     std::span<const std::uint32_t> owners(int row, int col, int matrix = 0) const;
+    // The whole inverse map: the owners of every cell, cells in (matrix, row, col) order, each cell's in
+    // element order (a sparse chunk's element under every column it covers).
+    std::span<const std::uint32_t> ownersByCell() const { return m_data->ownerList; }
+    // Whether every cell has exactly one owner: ownersByCell() is then one element a cell.
+    bool oneOwnerPerCell() const { return m_data->bijective; }
 
     // Drop the cache of built layouts (benchmarks measure building from scratch).
     static void clearBuildCache();

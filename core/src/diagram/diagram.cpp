@@ -294,8 +294,7 @@ std::size_t labelChars(PanelKind kind, int thread, int element, int bitHi, int b
                                        : 3 + digits(thread) + digits(element);
 }
 
-// One owner to be drawn at a matrix position, before layout. The int16 of DiagramCell: one of these per
-// element of the largest operand (16,384 in a wgmma D) is built and dropped on every export.
+// One owner to be drawn at a matrix position, before layout. The int16 of DiagramCell.
 struct Owner {
     std::int16_t thread = 0;
     std::int16_t element = -1;
@@ -314,14 +313,56 @@ struct Spot {
     std::uint32_t first = 0, count = 0; // owners: PanelPlan::order[first .. first + count)
 };
 
+// The owner of a register operand's element `e`, its placement's source shown as `source`.
+Owner ownerOf(const Element& e, int elementBits, Source source) {
+    Owner o;
+    o.thread = static_cast<std::int16_t>(e.thread);
+    o.element = static_cast<std::int16_t>(e.index);
+    o.reg = static_cast<std::int16_t>(e.reg);
+    o.bitLo = e.bit;
+    o.bitHi = static_cast<std::int16_t>(e.bit + elementBits - 1);
+    o.row = static_cast<std::int16_t>(e.row);
+    o.col = static_cast<std::int16_t>(e.col);
+    o.colLast = static_cast<std::int16_t>(e.colLast);
+    o.matrix = e.matrix;
+    o.source = source;
+    return o;
+}
+
 // What one panel will show, before coordinates are assigned.
 struct PanelPlan {
     DiagramPanel panel;
-    std::vector<Owner> owners;        // in (thread, element) order
-    std::vector<Spot> spots;          // in (row, col, colLast) order
-    std::vector<std::uint32_t> order; // owner indices sorted by spot
-    std::span<const std::uint32_t> ownersOf(const Spot& s) const { return {order.data() + s.first, s.count}; }
-    const FragmentLayout* layout = nullptr;
+    // Its owners, in (thread, element) order. A register operand of one product reads them from its layout
+    // in place, owner i its element i (16,384 of a wgmma D not copied on every export); the metadata fields
+    // and a quad-pair product's elements are listed.
+    const FragmentLayout* layout = nullptr;     // the owners are its elements
+    std::array<Source, kSourceCount> shownAs{}; // an element's source as shown (Instruction::sourceOf)
+    std::vector<Owner> listed;                  // the owners, where no layout is
+    std::size_t ownerCount() const { return layout ? layout->elements().size() : listed.size(); }
+    Owner owner(std::uint32_t i) const {
+        if (!layout)
+            return listed[i];
+        const Element& e = layout->elements()[i];
+        return ownerOf(e, layout->elementBits(), shownAs[static_cast<std::size_t>(e.source)]);
+    }
+    // Its positions in (row, col, colLast) order and their owners. A layout with one owner a cell has a spot
+    // a grid position, its owner the one its inverse names (nothing listed: 17,408 positions of a wgmma D);
+    // other panels list them.
+    bool onePerCell = false;
+    std::vector<Spot> spots;          // listed
+    std::vector<std::uint32_t> order; // listed: owner indices sorted by spot
+    std::size_t spotCount() const { return onePerCell ? layout->ownersByCell().size() : spots.size(); }
+    Spot spot(std::size_t k) const {
+        if (!onePerCell)
+            return spots[k];
+        const auto row = static_cast<std::int16_t>(k / static_cast<std::size_t>(panel.cols));
+        const auto col = static_cast<std::int16_t>(k % static_cast<std::size_t>(panel.cols));
+        return {row, col, col, 0, 1, static_cast<std::uint32_t>(k), 1};
+    }
+    std::span<const std::uint32_t> ownersOf(const Spot& s) const {
+        const std::span<const std::uint32_t> all = onePerCell ? layout->ownersByCell() : std::span(order);
+        return all.subspan(s.first, s.count);
+    }
     Source source = Source::Doc;            // the source of most owners; tooltips name only the others
     std::vector<std::string> subtitleLines; // wrapped once its cells are sized (Builder::subtitleLines)
 };
@@ -440,7 +481,6 @@ void Builder::planOperands() {
         const std::string name = words.operandName.empty() ? toString(shown) : words.operandName;
         for (int m = 0; m < op.matrices(); ++m) {
             PanelPlan plan;
-            plan.layout = &op;
             DiagramPanel& p = plan.panel;
             p.kind = PanelKind::Operand;
             p.operands = shown;
@@ -471,22 +511,15 @@ void Builder::planOperands() {
                 p.colAxis = words.colAxis;
                 p.title = name + "   " + words.extentTitle;
             }
-            plan.owners.reserve(op.elements().size() / static_cast<std::size_t>(op.matrices()));
-            for (const Element& e : op.elements()) {
-                if ((e.matrix < 0 ? 0 : e.matrix) != m)
-                    continue;
-                Owner o;
-                o.thread = static_cast<std::int16_t>(e.thread);
-                o.element = static_cast<std::int16_t>(e.index);
-                o.reg = static_cast<std::int16_t>(e.reg);
-                o.bitLo = e.bit;
-                o.bitHi = static_cast<std::int16_t>(e.bit + op.elementBits() - 1);
-                o.row = static_cast<std::int16_t>(e.row);
-                o.col = static_cast<std::int16_t>(e.col);
-                o.colLast = static_cast<std::int16_t>(e.colLast);
-                o.matrix = e.matrix;
-                o.source = m_in.sourceOf(e.source);
-                plan.owners.push_back(o);
+            for (std::size_t src = 0; src < plan.shownAs.size(); ++src)
+                plan.shownAs[src] = m_in.sourceOf(static_cast<Source>(src));
+            if (op.matrices() == 1)
+                plan.layout = &op;
+            else { // the product's elements
+                plan.listed.reserve(op.elements().size() / static_cast<std::size_t>(op.matrices()));
+                for (const Element& e : op.elements())
+                    if ((e.matrix < 0 ? 0 : e.matrix) == m)
+                        plan.listed.push_back(ownerOf(e, op.elementBits(), m_in.sourceOf(e.source)));
             }
             m_plans.push_back(std::move(plan));
         }
@@ -529,15 +562,22 @@ void Builder::planMetadata() {
         o.col = static_cast<std::int16_t>(f.colFirst);
         o.colLast = static_cast<std::int16_t>(f.colLast);
         o.source = m_in.sourceOf(f.source);
-        plan.owners.push_back(o);
+        plan.listed.push_back(o);
     }
     m_plans.push_back(std::move(plan));
 }
 
-void findSpots(PanelPlan& plan) {
-    // Counting sort by grid position (stable: owners keep their (thread, element) order), then by span end
-    // where spans of different width start at one position (rare).
+// The owners in grid order (row, col), then by span end where spans of different width start at one
+// position (rare), then in their (thread, element) order.
+void sortByPosition(PanelPlan& plan) {
     std::vector<std::uint32_t>& order = plan.order;
+    // A layout's elements, each in one cell (not sparse A): its inverse lists them in grid order already.
+    if (const FragmentLayout* layout = plan.layout;
+        layout && !layout->chunked() && layout->ownersByCell().size() == plan.ownerCount()) {
+        order.assign(layout->ownersByCell().begin(), layout->ownersByCell().end());
+        return;
+    }
+    // Counting sort by grid position (stable: owners keep their (thread, element) order).
     const std::size_t positions =
         static_cast<std::size_t>(plan.panel.rows) * static_cast<std::size_t>(plan.panel.cols);
     std::vector<std::uint32_t> start(positions + 1, 0);
@@ -545,14 +585,15 @@ void findSpots(PanelPlan& plan) {
         return static_cast<std::size_t>(o.row) * static_cast<std::size_t>(plan.panel.cols) +
                static_cast<std::size_t>(o.col);
     };
-    for (const Owner& o : plan.owners)
-        ++start[pos(o) + 1];
+    const auto owners = static_cast<std::uint32_t>(plan.ownerCount());
+    for (std::uint32_t i = 0; i < owners; ++i)
+        ++start[pos(plan.owner(i)) + 1];
     for (std::size_t i = 1; i <= positions; ++i)
         start[i] += start[i - 1];
-    order.resize(plan.owners.size());
+    order.resize(owners);
     // start[p] runs to the end of position p as it fills, which is where p + 1 starts: shifted back after.
-    for (std::uint32_t i = 0; i < plan.owners.size(); ++i)
-        order[start[pos(plan.owners[i])]++] = i;
+    for (std::uint32_t i = 0; i < owners; ++i)
+        order[start[pos(plan.owner(i))]++] = i;
     for (std::size_t p = positions; p > 0; --p)
         start[p] = start[p - 1];
     start[0] = 0;
@@ -562,14 +603,20 @@ void findSpots(PanelPlan& plan) {
         if (start[p + 1] - start[p] > 1)
             std::sort(order.begin() + start[p], order.begin() + start[p + 1],
                       [&](std::uint32_t a, std::uint32_t b) {
-                          const int ea = plan.owners[a].colLast, eb = plan.owners[b].colLast;
+                          const int ea = plan.owner(a).colLast, eb = plan.owner(b).colLast;
                           return ea < eb || (ea == eb && a < b);
                       });
+}
+
+// The spots of a panel whose owners are listed, or whose layout has cells of several owners or none.
+void listSpots(PanelPlan& plan) {
+    sortByPosition(plan);
+    const std::vector<std::uint32_t>& order = plan.order;
     std::vector<Spot>& spots = plan.spots;
     spots.clear();
-    spots.reserve(plan.owners.size()); // at most one an owner: never moved while it fills
+    spots.reserve(plan.ownerCount()); // at most one an owner: never moved while it fills
     for (std::uint32_t n = 0; n < order.size(); ++n) {
-        const Owner& o = plan.owners[order[n]];
+        const Owner o = plan.owner(order[n]);
         if (spots.empty() || spots.back().row != o.row || spots.back().col != o.col ||
             spots.back().colLast != o.colLast)
             spots.push_back({o.row, o.col, o.colLast, 0, 1, n, 0});
@@ -586,9 +633,16 @@ void findSpots(PanelPlan& plan) {
         }
         a = b;
     }
+}
+
+// Where the owners go, and the source most of them have.
+void findSpots(PanelPlan& plan) {
+    plan.onePerCell = plan.layout && plan.layout->oneOwnerPerCell();
+    if (!plan.onePerCell)
+        listSpots(plan);
     std::array<std::size_t, kSourceCount> count{}; // by Source
-    for (const Owner& o : plan.owners)
-        ++count[static_cast<std::size_t>(o.source)];
+    for (std::uint32_t i = 0; i < plan.ownerCount(); ++i)
+        ++count[static_cast<std::size_t>(plan.owner(i).source)];
     std::size_t best = 0;
     for (std::size_t src = 0; src < count.size(); ++src)
         if (count[src] > best)
@@ -637,10 +691,11 @@ void Builder::sizeCells(PanelPlan& plan) {
     if (plan.source != Source::Doc)
         p.subtitle += std::string("; placement: ") + std::string(toString(plan.source)); // a user has no repo
     double cellWidth = labelWidth(std::to_string(p.cols - 1).size()) - 2;
-    for (const Spot& s : plan.spots) {
+    for (std::size_t k = 0; k < plan.spotCount(); ++k) {
+        const Spot s = plan.spot(k);
         std::size_t chars = 0;
         for (std::uint32_t i : plan.ownersOf(s)) {
-            const Owner& o = plan.owners[i];
+            const Owner o = plan.owner(i);
             chars = std::max(chars, labelChars(p.kind, o.thread, o.element, o.bitHi, o.bitLo));
         }
         const double need = labelWidth(chars) * static_cast<double>(s.count) / (s.colLast - s.col + 1);
@@ -1021,7 +1076,7 @@ Diagram Builder::build() {
     // Cells.
     std::size_t total = 0;
     for (const PanelPlan& plan : m_plans)
-        total += plan.owners.size();
+        total += plan.ownerCount();
     m_d.cells.reserve(total + m_opt.spareCells);
     // Colors per key, computed once for every panel (contrast needs pow()).
     std::vector<std::pair<Rgb, Rgb>> colors;
@@ -1042,17 +1097,20 @@ Diagram Builder::build() {
         p.firstCell = static_cast<std::uint32_t>(m_d.cells.size());
         if (p.kind == PanelKind::Metadata) {
             m_metadataPanel = static_cast<int>(pi);
-            m_metadataCellOfField.assign(plan.owners.size(), 0);
+            m_metadataCellOfField.assign(plan.ownerCount(), 0);
         }
-        for (const Spot& s : plan.spots) {
+        for (std::size_t si = 0; si < plan.spotCount(); ++si) {
+            const Spot s = plan.spot(si);
             const RectF first = p.cellRect(s.row, s.col);
             const double spanW = (s.colLast - s.col + 1) * p.cellWidth;
             const double bandH = p.cellHeight / s.bands;
             const double ownerW = spanW / static_cast<double>(s.count);
             const auto owners = plan.ownersOf(s);
             for (std::size_t k = 0; k < owners.size(); ++k) {
-                const Owner& o = plan.owners[owners[k]];
-                DiagramCell c;
+                const Owner o = plan.owner(owners[k]);
+                if (p.kind == PanelKind::Metadata)
+                    m_metadataCellOfField[owners[k]] = static_cast<std::uint32_t>(m_d.cells.size());
+                DiagramCell& c = m_d.cells.emplace_back(); // filled in place, not copied in
                 c.rect = {first.x + static_cast<double>(k) * ownerW, first.y + s.band * bandH, ownerW, bandH};
                 c.colorKey = colorKey(o);
                 c.panel = static_cast<std::uint16_t>(pi);
@@ -1074,9 +1132,6 @@ Diagram Builder::build() {
                 const auto [fill, ink] = colorOf(c.colorKey);
                 c.fill = c.dimmed ? kDimFill : fill;
                 c.text = c.dimmed ? kDimText : ink;
-                if (p.kind == PanelKind::Metadata)
-                    m_metadataCellOfField[owners[k]] = static_cast<std::uint32_t>(m_d.cells.size());
-                m_d.cells.push_back(std::move(c));
             }
         }
         p.cellCount = static_cast<std::uint32_t>(m_d.cells.size()) - p.firstCell;
@@ -1130,7 +1185,7 @@ Diagram Builder::build() {
         }
         // Chunked panels (sparse A, metadata): a dark line at every chunk boundary that all rows share.
         bool chunked = false;
-        for (const Spot& sp : plan.spots)
+        for (const Spot& sp : plan.spots) // a layout of one owner a cell lists none: it has no chunks
             chunked = chunked || sp.colLast > sp.col;
         if (chunked) {
             std::vector<int> starts(static_cast<std::size_t>(p.cols), 0);

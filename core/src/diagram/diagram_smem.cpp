@@ -1,6 +1,7 @@
 // Shared-memory tiles as a Diagram: the element grid with byte addresses and the memory map of 16-byte
 // chunks (diagram.hpp says what each shows). The arithmetic is smem.hpp's, the same the CLI prints and the
 // probe places operands with; this file only lays it out.
+#include "diagram/lane_colors.hpp"
 #include "lanemap/diagram.hpp"
 #include "lanemap/placement.hpp"
 #include "lanemap/smem.hpp"
@@ -203,6 +204,7 @@ int addMemoryMapPanel(Diagram& d, const MemoryMap& map, double x, double y, Pale
     std::sort(chunks.begin(), chunks.end(),
               [](const MemoryChunk& a, const MemoryChunk& b) { return a.address < b.address; });
     d.cells.reserve(d.cells.size() + chunks.size()); // at most one cell a chunk: grown once, not doubled
+    const LaneColors colors(palette);
     for (const MemoryChunk& ch : chunks) {
         const std::uint32_t line = ch.address / 128;
         if (line < map.firstLine || line >= map.firstLine + map.lines)
@@ -211,8 +213,8 @@ int addMemoryMapPanel(Diagram& d, const MemoryMap& map, double x, double y, Pale
         c.row = static_cast<std::int16_t>(line - map.firstLine);
         c.col = c.colLast = static_cast<std::int16_t>((ch.address >> 4) & 7);
         c.rect = p.cellRect(c.row, c.col);
-        c.fill = paletteColor(palette, ColorBy::Lane, static_cast<int>(ch.colorKey));
-        c.text = labelColorOn(c.fill);
+        c.fill = colors.fill(ch.colorKey);
+        c.text = colors.text(ch.colorKey);
         c.colorKey = ch.colorKey;
         c.panel = panelIndex;
         c.thread = static_cast<std::int16_t>(ch.group);
@@ -414,6 +416,7 @@ void layoutSharedOperand(Diagram& d, const smem::SharedOperand& op, const Shared
 
         const auto panelIndex = static_cast<std::uint16_t>(d.panels.size());
         p.firstCell = static_cast<std::uint32_t>(d.cells.size());
+        const LaneColors colors(opt.palette);
         for (int r = 0; r < p.rows; ++r)
             for (int col = 0; col < p.cols; ++col) {
                 // The cell's first element; a byte cell's others share its address.
@@ -424,8 +427,8 @@ void layoutSharedOperand(Diagram& d, const smem::SharedOperand& op, const Shared
                 c.col = c.colLast = static_cast<std::int16_t>(col);
                 c.rect = p.cellRect(r, col);
                 c.colorKey = (pl.address >> 4) & 7u; // the bank group it lands in
-                c.fill = paletteColor(opt.palette, ColorBy::Lane, static_cast<int>(c.colorKey));
-                c.text = labelColorOn(c.fill);
+                c.fill = colors.fill(c.colorKey);
+                c.text = colors.text(c.colorKey);
                 c.panel = panelIndex;
                 c.thread = static_cast<std::int16_t>(groupOf(pl.address));
                 c.lane = static_cast<std::int16_t>((pl.address >> 4) & 7);

@@ -8,6 +8,7 @@
 #include "lanemap/diagram_tmem.hpp"
 
 #include "diagram/diagram_tmem_text.hpp"
+#include "diagram/lane_colors.hpp"
 #include "lanemap/tcgen05_tmem_tables.hpp"
 #include "lanemap/tile_ctas.hpp"
 
@@ -72,17 +73,17 @@ double titleAndCaption(Diagram& d) {
     return y + mt.gap;
 }
 
-// The cell of `e` in a panel of `epc` elements per grid cell, drawn lower bits left.
-DiagramCell makeCell(const Diagram& d, const DiagramPanel& p, std::uint16_t panel, const TmemElement& e,
-                     const tmem::Holder* holder, int row, int col, int slot, int epc, Palette palette) {
-    DiagramCell c;
+// Fills `c` (a new cell, in place in the diagram's cells) as the cell of `e` in a panel of `epc` elements per
+// grid cell, drawn lower bits left.
+void makeCell(DiagramCell& c, const DiagramPanel& p, std::uint16_t panel, const TmemElement& e,
+              const tmem::Holder* holder, int row, int col, int slot, int epc, const LaneColors& colors) {
     const RectF r = p.cellRect(row, col);
     c.rect = {r.x + slot * r.w / epc, r.y, r.w / epc, r.h};
     c.panel = panel;
     const int colorLane = holder ? holder->thread : laneOf(e.at.lane);
     c.colorKey = static_cast<std::uint32_t>(colorLane);
-    c.fill = paletteColor(palette, ColorBy::Lane, colorLane);
-    c.text = labelColorOn(c.fill);
+    c.fill = colors.fill(c.colorKey);
+    c.text = colors.text(c.colorKey);
     if (holder) {
         c.thread = static_cast<std::int16_t>(holder->cta * tmem::kLanes +
                                              holder->warp * tmem::kSubpartitionLanes + holder->thread);
@@ -104,8 +105,6 @@ DiagramCell makeCell(const Diagram& d, const DiagramPanel& p, std::uint16_t pane
     c.col = c.colLast = static_cast<std::int16_t>(col);
     c.matrix = static_cast<std::int16_t>(e.at.cta);
     c.source = p.source;
-    (void)d;
-    return c;
 }
 
 // Characters of the widest cell label ("D(127,255)") among a grid's elements.
@@ -221,10 +220,11 @@ int addTmemPanel(Diagram& d, const Grid& g, int ctas, double x, double y, Palett
     const auto panel = static_cast<std::uint16_t>(d.panels.size());
     p.firstCell = static_cast<std::uint32_t>(d.cells.size());
     d.cells.reserve(d.cells.size() + g.elements.size()); // one cell per element: grown once, not doubled
+    const LaneColors colors(palette);
     for (std::size_t i = 0; i < g.elements.size(); ++i) {
         const TmemElement& e = g.elements[i];
-        d.cells.push_back(makeCell(d, p, panel, e, g.holderOf(i), e.at.cta * tmem::kLanes + e.at.lane,
-                                   e.at.column, e.at.bit / g.elementBits, epc, palette));
+        makeCell(d.cells.emplace_back(), p, panel, e, g.holderOf(i), e.at.cta * tmem::kLanes + e.at.lane,
+                 e.at.column, e.at.bit / g.elementBits, epc, colors);
     }
     p.cellCount = static_cast<std::uint32_t>(d.cells.size()) - p.firstCell;
     const RectF grid = p.gridRect();
@@ -301,11 +301,12 @@ int addRegisterPanel(Diagram& d, const Grid& g, const tmem::Access& a, int ctas,
     const auto panel = static_cast<std::uint16_t>(d.panels.size());
     p.firstCell = static_cast<std::uint32_t>(d.cells.size());
     d.cells.reserve(d.cells.size() + g.elements.size());
+    const LaneColors colors(palette);
     for (std::size_t i = 0; i < g.elements.size(); ++i) {
         const tmem::Holder& h = g.holders[i];
         const int row = h.cta * tmem::kLanes + h.warp * tmem::kSubpartitionLanes + h.thread;
-        d.cells.push_back(makeCell(d, p, panel, g.elements[i], &h, row, accessOf(h) * regs + h.reg,
-                                   h.bit / g.elementBits, epc, palette));
+        makeCell(d.cells.emplace_back(), p, panel, g.elements[i], &h, row, accessOf(h) * regs + h.reg,
+                 h.bit / g.elementBits, epc, colors);
     }
     p.cellCount = static_cast<std::uint32_t>(d.cells.size()) - p.firstCell;
     const RectF grid = p.gridRect();

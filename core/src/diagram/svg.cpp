@@ -244,9 +244,19 @@ class SvgBuilder {
     // whose tooltip the script could not build from its position (it then carries the label and its data-t).
     bool writesLabel(std::uint32_t i) const { return m_d.drawsLabel(m_d.cells[i]) || m_tips.needsText(i); }
     void fill(double x, double y, bool alwaysX, bool perCellKey, std::uint32_t key);
-    void cellText(const DiagramCell& c, bool perCellKey, bool withX, bool withY, double dx, double dy,
-                  double font);
+    void cellText(const DiagramCell& c, bool perCellKey, bool withX, bool withY, double dx, double dy);
     void bitFields(int thread, bool keyOnGroup);
+    // Where a cell's label sits below its top (baselineOffset): most figures have one cell height, so it is
+    // worked out once a height, not once a cell.
+    double baselineBelowTop(float h) {
+        if (h != m_baselineHeight) {
+            m_baselineHeight = h;
+            m_baseline = baselineOffset(h, m_d.metrics.cellFont);
+        }
+        return m_baseline;
+    }
+    float m_baselineHeight = -1;
+    double m_baseline = 0;
     void legends();
     void defs();
     void tooltips();
@@ -570,7 +580,6 @@ void SvgBuilder::lane(int thread) {
     }
     m_body << "\">\n";
 
-    const double font = m_d.metrics.cellFont;
     // Cells come in (panel, row, col) order. The cells of one run on one baseline are one <path> per color
     // (a subpath per cell) plus one <text> per cell (its tooltip built on hover: svg_tooltips.hpp); a run of
     // >= 3 cells shares a translated group so nothing in it repeats the y coordinate.
@@ -578,11 +587,11 @@ void SvgBuilder::lane(int thread) {
     std::vector<std::size_t>& order = m_runOrder;
     while (i < cells.size()) {
         const DiagramCell& c0 = m_d.cells[cells[i]];
-        const double base = c0.rect.y + baselineOffset(c0.rect.h, font);
+        const double base = c0.rect.y + baselineBelowTop(c0.rect.h);
         std::size_t j = i + 1;
         while (j < cells.size()) {
             const DiagramCell& cj = m_d.cells[cells[j]];
-            if (cj.panel != c0.panel || cj.rect.y + baselineOffset(cj.rect.h, font) != base)
+            if (cj.panel != c0.panel || cj.rect.y + baselineBelowTop(cj.rect.h) != base)
                 break;
             ++j;
         }
@@ -672,7 +681,7 @@ void SvgBuilder::lane(int thread) {
         if (labelled) {
             for (std::size_t n = i; n < j; ++n)
                 if (writesLabel(cells[n]))
-                    cellText(m_d.cells[cells[n]], perCellKey, true, !grouped, 0, 0, font);
+                    cellText(m_d.cells[cells[n]], perCellKey, true, !grouped, 0, 0);
             m_body << '\n';
         }
         if (grouped)
@@ -763,10 +772,9 @@ std::size_t SvgBuilder::column(std::span<const std::uint32_t> cells, std::size_t
     }
     fill(left, top, true, perCellKey, c0.colorKey);
     m_body << '\n';
-    const double font = m_d.metrics.cellFont;
     for (std::size_t k = i; k < e; ++k)
         if (writesLabel(cells[k]))
-            cellText(m_d.cells[cells[k]], perCellKey, !grouped, true, 0, grouped ? r0.y : 0, font);
+            cellText(m_d.cells[cells[k]], perCellKey, !grouped, true, 0, grouped ? r0.y : 0);
     m_body << (grouped ? "</g>\n" : "\n");
     return e;
 }
@@ -774,8 +782,8 @@ std::size_t SvgBuilder::column(std::span<const std::uint32_t> cells, std::size_t
 // One cell's label: <text x y>T13:a5</text>. Its tooltip is built by the script on hover from the label, the
 // position and the tables (svg_tooltips.hpp); a cell the tables do not describe carries it in data-t. A
 // coordinate that the enclosing group's transform already gives is left out.
-void SvgBuilder::cellText(const DiagramCell& c, bool perCellKey, bool withX, bool withY, double dx, double dy,
-                          double font) {
+void SvgBuilder::cellText(const DiagramCell& c, bool perCellKey, bool withX, bool withY, double dx,
+                          double dy) {
     m_body << "<text";
     if (perCellKey && lightKey(c.colorKey)) {
         m_body << " class=\"k";
@@ -784,7 +792,7 @@ void SvgBuilder::cellText(const DiagramCell& c, bool perCellKey, bool withX, boo
     if (withX)
         m_body.attr("x", c.rect.x + c.rect.w / 2 - dx);
     if (withY)
-        m_body.attr("y", c.rect.y + baselineOffset(c.rect.h, font) - dy);
+        m_body.attr("y", c.rect.y + baselineBelowTop(c.rect.h) - dy);
     if (m_tips.needsText(static_cast<std::size_t>(&c - m_d.cells.data()))) {
         m_body << " data-t=\"";
         m_body.escape(m_d.tooltipText(c).view()) << '"';

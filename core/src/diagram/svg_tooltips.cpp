@@ -361,7 +361,6 @@ bool Tables::predict(std::size_t, const DiagramCell& c, DiagramCell& out) const 
     const DiagramPanel& p = m_d.panels[static_cast<std::size_t>(pi)];
     if (t.kind != m_d.panels[c.panel].kind)
         return false;
-    out = DiagramCell{};
     out.panel = static_cast<std::uint16_t>(pi);
     out.source = p.source;
     out.row = static_cast<std::int16_t>(row);
@@ -408,6 +407,9 @@ bool Tables::predict(std::size_t, const DiagramCell& c, DiagramCell& out) const 
         } else {
             out.bitLo = 0, out.bitHi = 7;
         }
+        // A byte or more shows no bits in a tooltip: the cell's own, so that its fields compare equal.
+        if (out.bitHi - out.bitLo >= 7 && c.bitHi - c.bitLo >= 7)
+            out.bitLo = c.bitLo, out.bitHi = c.bitHi;
         out.lane = static_cast<std::int16_t>((out.address >> 4) & 7u);
         out.reg = static_cast<std::int16_t>(chunkBefore(out.address, t.swizzleMask));
         return true;

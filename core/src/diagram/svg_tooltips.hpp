@@ -69,8 +69,8 @@ class Tables {
         bool chunksDown = true;
         bool overlapsEarlier = false; // its grid meets an earlier panel's (which the script would find first)
     };
-    // The tooltip the script builds for `cell`, as a DiagramCell whose tooltipText is that text; false when
-    // the script has no rule for it.
+    // The tooltip the script builds for `cell`, as a DiagramCell whose tooltipText is that text (`out` a new
+    // DiagramCell: only what the tooltip reads is set); false when the script has no rule for it.
     bool predict(std::size_t panel, const DiagramCell& cell, DiagramCell& out) const;
     int panelAt(double x, double y, int& row, int& col) const;
     bool contains(const Panel& p, double x, double y, int& row, int& col) const;
