@@ -1,9 +1,11 @@
 // lanemap's side of the in-process comparison (tools/cute_bench/README.md): what `lanemap-cli export SPEC
-// --format svg` writes, built REPS times per trial from the catalog's instruction (built once, as the CLI
-// finds it) and written to /dev/null; one JSON line on stderr.
+// --format svg` writes, built REPS times per trial from the instance the CLI draws (the spec parsed and
+// instantiated once, as the CLI does) and written to /dev/null; one JSON line on stderr.
 //   lanemap-figure SPEC REPS TRIALS
 #include "lanemap/catalog.hpp"
 #include "lanemap/export.hpp"
+#include "lanemap/selection.hpp"
+#include "lanemap/spec.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -14,9 +16,13 @@ int main(int argc, char** argv) {
     if (argc != 4)
         return std::fprintf(stderr, "usage: lanemap-figure SPEC REPS TRIALS\n"), 2;
     const int reps = std::atoi(argv[2]), trials = std::atoi(argv[3]);
-    const lanemap::Instruction* instruction = lanemap::Catalog::instance().instruction(argv[1]);
-    if (!instruction)
-        return std::fprintf(stderr, "unknown spec %s\n", argv[1]), 2;
+    // The CLI's road (app/cli/cli.cpp, select and cmdExport): a tcgen05.mma's instance draws each CTA's A and
+    // B in shared memory under D, which the catalog's bare instruction does not.
+    const lanemap::ParsedSpec parsed = lanemap::parseSpec(argv[1], lanemap::Catalog::instance());
+    if (!parsed)
+        return std::fprintf(stderr, "%s\n", parsed.error.c_str()), 2;
+    const std::shared_ptr<const lanemap::Instruction> instruction =
+        lanemap::instantiate(lanemap::selectionOf(parsed));
     std::FILE* sink = std::fopen("/dev/null", "w");
     if (!sink)
         return std::perror("/dev/null"), 1;

@@ -82,6 +82,10 @@ for name, spec, _ in figures:
             rows.append(("  minor page faults", m["faults"]["b"], m["faults"]["a"], m["faults"]["a"] / m["faults"]["b"]))
     sizes = [os.path.getsize(f"{out}/files/{t}-{name}.svg") for t in ("cute", "lanemap")]
     gz = [len(gzip.compress(open(f"{out}/files/{t}-{name}.svg", "rb").read(), 9)) for t in ("cute", "lanemap")]
+    # The in-process loop must time the figure the CLI writes, not another view of the same spec.
+    timed = {r["bytes"] for r in inproc if r["tool"] == "lanemap" and r["figure"] == spec}
+    if timed != {sizes[1]}:
+        sys.exit(f"{spec}: lanemap-figure wrote {sorted(timed)} bytes, lanemap-cli export {sizes[1]}")
     rows.append(("file, bytes", sizes[0], sizes[1], sizes[1] / sizes[0]))
     rows.append(("gzip -9, bytes", gz[0], gz[1], gz[1] / gz[0]))
     check = open(f"{out}/raw/crosscheck-{name}.txt").read().strip().replace("\n", "; ")
