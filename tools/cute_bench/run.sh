@@ -54,7 +54,7 @@ for f in "${figures[@]}"; do
     > "$out/raw/crosscheck-$name.txt" || true
   cat "$out/raw/crosscheck-$name.txt"
   echo "== $name: whole process, $pairs pairs, to a file and to stdout"
-  python3 "$here/paired.py" -n "$pairs" --json "$out/raw/file-$name.json" \
+  python3 "$here/paired.py" -n "$pairs" --sync --json "$out/raw/file-$name.json" \
     "$cli export $spec --format svg -o $out/files/run-lanemap-$name.svg" \
     "$out/bin/cute-figure write $name $out/files/run-cute-$name.svg"
   python3 "$here/paired.py" -n "$pairs" --json "$out/raw/stdout-$name.json" \
