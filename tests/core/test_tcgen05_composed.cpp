@@ -2,7 +2,10 @@
 // composed "who holds D[m][n]" picture checked cell by cell against tmem::whoHoldsD / whoHoldsA, and the
 // scale-factor and metadata panels against their tables.
 #include "lanemap/catalog.hpp"
+#include "lanemap/diagram_pair.hpp"
 #include "lanemap/diagram_tmem.hpp"
+#include "lanemap/selection.hpp"
+#include "lanemap/spec.hpp"
 #include "lanemap/svg.hpp"
 #include "lanemap/tcgen05_tmem_tables.hpp"
 #include "lanemap/tmem.hpp"
@@ -11,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 #include <stdexcept>
 
@@ -273,6 +277,30 @@ TEST(TensorMemoryView, ScaleFactorsAndMetadataAreHeldByNoRegisterOfTheLoad) {
     }
     EXPECT_EQ(extras, 128 * 2 * 4 + 32 * 2 * 4 + 128 * 16) << "SFA, SFB (4 copies each), E";
     EXPECT_EQ(held, 128 * 32);
+}
+
+// Each CTA's A and B appended under D extend the hover index instead of indexing D's 65,536 cells again: the
+// index must be the one a rebuild gives, or hovering a cell would light another's group.
+TEST(TensorMemoryView, CtaPartsAppendedUnderDIndexTheirHoverGroups) {
+    const ParsedSpec parsed = parseSpec("tcgen05.mma.cta_group::2.kind::f16.m256", Catalog::instance());
+    ASSERT_TRUE(parsed) << parsed.error;
+    const std::shared_ptr<const Instruction> in = instantiate(selectionOf(parsed));
+    Diagram d = buildTensorMemoryDiagram(*in, {});
+    const std::size_t tmemCells = d.cells.size();
+    ASSERT_TRUE(appendCtaSharedMemory(d, *in, Operand::A));
+    ASSERT_TRUE(appendCtaSharedMemory(d, *in, Operand::B));
+    ASSERT_GT(d.cells.size(), tmemCells);
+    Diagram rebuilt = d;
+    rebuildHoverIndex(rebuilt);
+    EXPECT_EQ(d.threads, rebuilt.threads);
+    EXPECT_EQ(d.threadOffsets, rebuilt.threadOffsets);
+    EXPECT_EQ(d.threadCells, rebuilt.threadCells);
+    for (const std::size_t i : {std::size_t{0}, tmemCells, d.cells.size() - 1}) {
+        const auto group = d.cellsOfThread(d.cells[i].thread);
+        EXPECT_NE(std::find(group.begin(), group.end(), i), group.end()) << "cell " << i;
+        for (const std::uint32_t j : group)
+            EXPECT_EQ(d.cells[j].thread, d.cells[i].thread) << "cell " << i;
+    }
 }
 
 } // namespace test_tcgen05_composed

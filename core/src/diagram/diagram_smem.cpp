@@ -262,6 +262,35 @@ void rebuildHoverIndex(Diagram& d) {
 
 namespace {
 
+// The index extended by the cells appended from `first` on, when their hover groups all come after the
+// indexed ones (appendSharedMemory numbers them so): the 65,536 cells of a Tensor Memory picture are not
+// indexed again for each CTA's A and B appended under it. Anything else rebuilds the index.
+void extendHoverIndex(Diagram& d, std::size_t first) {
+    const std::size_t groups = d.threadOffsets.empty() ? 0 : d.threadOffsets.size() - 1;
+    bool appended =
+        !d.threadOffsets.empty() && d.threadCells.size() == first && d.threadOffsets.back() == first;
+    int threads = d.threads;
+    for (std::size_t i = first; appended && i < d.cells.size(); ++i) {
+        appended = d.cells[i].thread >= static_cast<int>(groups);
+        threads = std::max(threads, d.cells[i].thread + 1);
+    }
+    if (!appended)
+        return rebuildHoverIndex(d);
+    d.threads = threads;
+    d.threadOffsets.resize(static_cast<std::size_t>(threads) + 1);
+    std::fill(d.threadOffsets.begin() + static_cast<std::ptrdiff_t>(groups) + 1, d.threadOffsets.end(), 0u);
+    for (std::size_t i = first; i < d.cells.size(); ++i)
+        ++d.threadOffsets[static_cast<std::size_t>(d.cells[i].thread) + 1];
+    for (std::size_t t = groups + 1; t < d.threadOffsets.size(); ++t)
+        d.threadOffsets[t] += d.threadOffsets[t - 1];
+    d.threadCells.resize(d.cells.size());
+    std::vector<std::uint32_t> fill(d.threadOffsets.begin() + static_cast<std::ptrdiff_t>(groups),
+                                    d.threadOffsets.end() - 1);
+    for (std::size_t i = first; i < d.cells.size(); ++i)
+        d.threadCells[fill[static_cast<std::size_t>(d.cells[i].thread) - groups]++] =
+            static_cast<std::uint32_t>(i);
+}
+
 // The chunks of a memory map in address order, each described by the first element (in the order given) that
 // lands in it, its run of contiguous indices widened by the others: sorted once, not a tree node per chunk.
 template <class Describe>
@@ -647,12 +676,12 @@ void appendSharedMemory(Diagram& d, const smem::SharedOperand& op, const SharedM
             TextAnchor::Start, true);
     d.caption.push_back(title + "; descriptor: " + smem::describe(op.layout.descriptor()));
     y += mt.titleFont + 10;
-    const std::size_t firstPanel = d.panels.size();
+    const std::size_t firstPanel = d.panels.size(), firstCell = d.cells.size();
     layoutSharedOperand(d, op, opt, mt.margin, y, d.threads);
     if (opt.cta >= 0) // every tooltip of the part names its CTA
         for (std::size_t i = firstPanel; i < d.panels.size(); ++i)
             d.panels[i].name = "CTA " + std::to_string(opt.cta) + " " + d.panels[i].name;
-    rebuildHoverIndex(d);
+    extendHoverIndex(d, firstCell);
 }
 
 } // namespace lanemap
