@@ -269,16 +269,20 @@ class SvgBuilder {
     // copied into a new buffer).
     // Estimates of what each part takes, measured over the catalog (more is reserved, never touched; less,
     // the buffer doubles once). The head: the style rules and shapes (under 8 KB), a register box a metadata
-    // register. The body: a labelled cell its <text> and its share of a path (33 bytes in a large figure, up
-    // to 56 in a small one; coloured by register, where each cell names its colour class, up to 80), one
-    // without a label its share of a path (a Tensor Memory cell: under 8), a bit field its box and two lines
-    // (up to 256), a text 64 bytes, the script 12 KB.
+    // register. The body: a labelled cell its <text> and its share of a path (up to 56 bytes in a small
+    // panel, 35 in a panel of thousands, whose runs of one colour share longer paths; coloured by register,
+    // where each cell names its colour class, up to 80), one without a label its share of a path (a Tensor
+    // Memory cell: under 8), a bit field its box and two lines (up to 256), a text 64 bytes, the script 12
+    // KB. Not more: a reserve far above the document raises the heap's peak, and glibc then gives the heap's
+    // top back after every export and touches it anew in the next (the 64 x 256 reserved 1.14 MB for its 0.77
+    // MB and took a fifth longer in a loop).
     static std::size_t headBytes(const Diagram& d) { return 8192 + d.bitFields.size() * 64; }
     static std::size_t bodyBytes(const Diagram& d) {
-        const std::size_t labelled = d.colorBy == ColorBy::Register ? 80 : 56;
         std::size_t bytes = d.texts.size() * 64 + 12288;
-        for (const DiagramPanel& p : d.panels)
+        for (const DiagramPanel& p : d.panels) {
+            const std::size_t labelled = d.colorBy == ColorBy::Register ? 80 : p.cellCount >= 4096 ? 40 : 56;
             bytes += p.cellCount * (p.labels == CellLabels::Every ? labelled : 8u);
+        }
         for (const BitFieldDiagram& b : d.bitFields)
             bytes += b.fields.size() * 256;
         return bytes;
