@@ -244,38 +244,14 @@ int addMemoryMapPanel(Diagram& d, const MemoryMap& map, double x, double y, Pale
     return panelIndex;
 }
 
-void rebuildHoverIndex(Diagram& d) {
-    int threads = 0;
-    for (const DiagramCell& c : d.cells)
-        threads = std::max(threads, c.thread + 1);
-    d.threads = std::max(d.threads, threads);
-    d.threadOffsets.assign(static_cast<std::size_t>(d.threads) + 1, 0);
-    for (const DiagramCell& c : d.cells)
-        ++d.threadOffsets[static_cast<std::size_t>(c.thread) + 1];
-    for (std::size_t t = 1; t < d.threadOffsets.size(); ++t)
-        d.threadOffsets[t] += d.threadOffsets[t - 1];
-    d.threadCells.resize(d.cells.size());
-    std::vector<std::uint32_t> fill(d.threadOffsets.begin(), d.threadOffsets.end() - 1);
-    for (std::uint32_t i = 0; i < d.cells.size(); ++i)
-        d.threadCells[fill[static_cast<std::size_t>(d.cells[i].thread)]++] = i;
-}
-
 namespace {
 
-// The index extended by the cells appended from `first` on, when their hover groups all come after the
-// indexed ones (appendSharedMemory numbers them so): the 65,536 cells of a Tensor Memory picture are not
-// indexed again for each CTA's A and B appended under it. Anything else rebuilds the index.
-void extendHoverIndex(Diagram& d, std::size_t first) {
-    const std::size_t groups = d.threadOffsets.empty() ? 0 : d.threadOffsets.size() - 1;
-    bool appended =
-        !d.threadOffsets.empty() && d.threadCells.size() == first && d.threadOffsets.back() == first;
+// Indexes the cells from `first` on, whose hover groups all come at or after `groups`, behind an index that
+// holds the cells before `first` in groups before `groups`: a counting sort of the new cells alone.
+void indexFrom(Diagram& d, std::size_t groups, std::size_t first) {
     int threads = d.threads;
-    for (std::size_t i = first; appended && i < d.cells.size(); ++i) {
-        appended = d.cells[i].thread >= static_cast<int>(groups);
+    for (std::size_t i = first; i < d.cells.size(); ++i)
         threads = std::max(threads, d.cells[i].thread + 1);
-    }
-    if (!appended)
-        return rebuildHoverIndex(d);
     d.threads = threads;
     d.threadOffsets.resize(static_cast<std::size_t>(threads) + 1);
     std::fill(d.threadOffsets.begin() + static_cast<std::ptrdiff_t>(groups) + 1, d.threadOffsets.end(), 0u);
@@ -289,6 +265,30 @@ void extendHoverIndex(Diagram& d, std::size_t first) {
     for (std::size_t i = first; i < d.cells.size(); ++i)
         d.threadCells[fill[static_cast<std::size_t>(d.cells[i].thread) - groups]++] =
             static_cast<std::uint32_t>(i);
+}
+
+} // namespace
+
+void rebuildHoverIndex(Diagram& d) {
+    d.threadOffsets.assign(1, 0);
+    indexFrom(d, 0, 0);
+}
+
+namespace {
+
+// The index extended by the cells appended from `first` on, when their hover groups all come after the
+// indexed ones (appendSharedMemory numbers them so): the 65,536 cells of a Tensor Memory picture are not
+// indexed again for each CTA's A and B appended under it. Anything else rebuilds the index.
+void extendHoverIndex(Diagram& d, std::size_t first) {
+    const std::size_t groups = d.threadOffsets.empty() ? 0 : d.threadOffsets.size() - 1;
+    bool appended =
+        !d.threadOffsets.empty() && d.threadCells.size() == first && d.threadOffsets.back() == first;
+    for (std::size_t i = first; appended && i < d.cells.size(); ++i)
+        appended = d.cells[i].thread >= static_cast<int>(groups);
+    if (appended)
+        indexFrom(d, groups, first);
+    else
+        rebuildHoverIndex(d);
 }
 
 // The chunks of a memory map in address order, each described by the first element (in the order given) that
