@@ -171,6 +171,59 @@ TEST(LdStShapes, EveryCatalogAccessTouchesEachCellOnce) {
     EXPECT_EQ(accesses, 2 * 2 * (8 + 8 + 7 + 6 + 8));
 }
 
+// A command builds the registers of the one .num it names alone; the catalog, building a second .num of the
+// shape and packing, cuts every .num from the widest. Both must be the access's map, element by element and
+// cell by cell, or a figure would change with what was built before it.
+TEST(LdStShapes, EveryNumBuiltAloneOrCutFromTheWidestIsTheAccessMap) {
+    using lanemap::FragmentLayout;
+    const Catalog& catalog = Catalog::instance();
+    const auto widestOf = [&](const Access& a) -> const Variant* {
+        for (const Variant* v : catalog.variants())
+            if (const Access* w = accessOf(*v); w && w->op == a.op && w->shape == a.shape &&
+                                                w->packed == a.packed && w->num == recordOf(a.shape).maxNum)
+                return v;
+        return nullptr;
+    };
+    const auto expectTheMap = [](const Access& a, const lanemap::FragmentLayout& layout, const char* how) {
+        const AccessMap map(a);
+        const int per = elementsPerRegister(a);
+        ASSERT_EQ(layout.registers(), registersOf(a)) << how;
+        ASSERT_EQ(layout.cols(), columnsOf(a)) << how;
+        for (int t = 0; t < 32; ++t)
+            for (int r = 0; r < registersOf(a); ++r)
+                for (int h = 0; h < per; ++h) {
+                    const lanemap::Element& e = layout.element(t, r * per + h);
+                    const Cell c = map(t, r, h);
+                    ASSERT_TRUE(e.thread == t && e.reg == r && e.bit == 16 * h && e.row == c.lane &&
+                                e.col == c.column && e.colLast == c.column)
+                        << how << ": thread " << t << " register " << r << " half " << h;
+                    const auto owners = layout.owners(c.lane, c.column);
+                    ASSERT_EQ(owners.size(), 1u) << how;
+                    ASSERT_EQ(owners[0], static_cast<std::uint32_t>(t * registersOf(a) * per + r * per + h))
+                        << how << ": owner of lane " << c.lane << " column " << c.column;
+                }
+    };
+    int cut = 0;
+    for (const Variant* v : catalog.variants()) {
+        const Access* a = accessOf(*v);
+        if (!a || a->op != Op::Ld)
+            continue; // a store shares the load's table
+        SCOPED_TRACE(v->spec);
+        FragmentLayout::clearBuildCache();
+        expectTheMap(*a, catalog.buildUncached(*v).operands.at(0), "built alone");
+        const Variant* widest = widestOf(*a);
+        ASSERT_NE(widest, nullptr);
+        if (widest == v || recordOf(a->shape).halfSplit)
+            continue;
+        FragmentLayout::clearBuildCache();
+        (void)catalog.buildUncached(*widest); // the shape and packing asked for once: the next .num is cut
+        expectTheMap(*a, catalog.buildUncached(*v).operands.at(0), "cut from the widest");
+        ++cut;
+    }
+    FragmentLayout::clearBuildCache();
+    EXPECT_EQ(cut, 2 * (7 + 7 + 6 + 5)); // every .num below the widest of the four shapes without a split
+}
+
 // ---- mma data-path layouts -------------------------------------------------------------------------------
 
 MmaShape mma(int m, int n, int group, bool ws = false, bool sparse = false, int alignment = 0) {

@@ -10,6 +10,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <array>
+#include <optional>
 #include <set>
 
 namespace test_wmma {
@@ -323,6 +325,23 @@ TEST(WmmaCatalog, EveryVariantIsListedAndTheRecordedReportGivesItsLayouts) {
                 EXPECT_EQ(op.uniqueCells(), op.rows() * op.cols()) << v->spec;
                 for (const Element& e : op.elements())
                     ASSERT_EQ(in.sourceOf(e.source), Source::Discovered) << v->spec;
+            }
+            // Each operand is its own fragment of the report, named and typed as the variant says (the
+            // tables are shared between the variants and operands that have one fragment: C and D).
+            const std::array<Operand, 4> named = {Operand::A, Operand::B, Operand::C, Operand::D};
+            for (std::size_t i = 0; i < named.size(); ++i) {
+                const FragmentLayout& op = in.operands[i];
+                ASSERT_EQ(op.operand(), named[i]) << v->spec;
+                const std::optional<FragmentForm> form = formOf(*v, named[i]);
+                ASSERT_TRUE(form && in.discovery) << v->spec;
+                const DiscoveredFragment* d = in.discovery->report.fragment(*form);
+                ASSERT_TRUE(d) << v->spec;
+                EXPECT_EQ(op.elementType(), form->type) << v->spec << " " << op.name();
+                ASSERT_EQ(op.elements().size(), d->cells.size()) << v->spec << " " << op.name();
+                for (std::size_t k = 0; k < d->cells.size(); ++k)
+                    ASSERT_TRUE(op.elements()[k].row == d->cells[k].row &&
+                                op.elements()[k].col == d->cells[k].col)
+                        << v->spec << " " << op.name() << " element " << k;
             }
             ASSERT_FALSE(in.notes.empty());
             EXPECT_NE(in.notes[0].find("unspecified"), std::string::npos) << v->spec;

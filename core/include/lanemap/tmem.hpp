@@ -118,6 +118,19 @@ struct Cell {
 // Register `reg` of `thread`, element `half` (0 unpacked; 0 or 1 packed: bits 15-0 or 31-16).
 Cell cellOf(const Access& access, int thread, int reg, int half = 0);
 
+// cellOf with the shape's record and the split looked up once: what a loop over every register of an access
+// calls (a layout of .x128 has 8,192 elements).
+class AccessMap {
+  public:
+    explicit AccessMap(const Access& access);
+    Cell operator()(int thread, int reg, int half = 0) const;
+
+  private:
+    const ShapeRecord* m_record;
+    int m_split;
+    bool m_packed;
+};
+
 // The PTX string (no operands): tcgen05.ld.sync.aligned.16x256b.x8.b32.
 std::string ptxOf(const Access& access);
 

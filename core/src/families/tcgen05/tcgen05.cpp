@@ -24,6 +24,7 @@
 
 #include <string>
 #include <tuple>
+#include <utility>
 
 namespace lanemap {
 
@@ -109,13 +110,14 @@ FragmentLayout buildAccessLayout(const tmem::Access& access) {
     const int registers = tmem::registersOf(access);
     const int perRegister = tmem::elementsPerRegister(access);
     const tmem::ShapeRecord& rec = tmem::recordOf(access.shape);
+    const tmem::AccessMap map(access);
     FragmentShape shape{rec.lanes, tmem::columnsOf(access), 1, registers, 32, perRegister};
     std::vector<Cell> cells;
     cells.reserve(static_cast<std::size_t>(32 * registers * perRegister));
     for (int thread = 0; thread < 32; ++thread)
         for (int reg = 0; reg < registers; ++reg)
             for (int half = 0; half < perRegister; ++half) {
-                const tmem::Cell c = tmem::cellOf(access, thread, reg, half);
+                const tmem::Cell c = map(thread, reg, half);
                 cells.push_back({c.lane, c.column, -1, -1});
             }
     return FragmentLayout::fromCells(Operand::D, packed ? ElementType::F16 : ElementType::F32,
@@ -123,11 +125,30 @@ FragmentLayout buildAccessLayout(const tmem::Access& access) {
 }
 
 // tcgen05.ld writes the registers (D), tcgen05.st reads them (A).
+// .num repeats the shape's registers along the columns (Table 49), so the registers of .xN are the leading
+// registers of the widest .num. As for the wgmma D (atom.cpp accumulatorLayout), the first access of a shape
+// and packing asked for is built alone (a command builds the one it names); from the second on, as when the
+// catalog builds every .num, each is cut from the widest instead of evaluated again. Not .16x32bx2: its
+// second half sits immHalfSplitoff columns away, which moves with .num. Both give the same table
+// (tests/core/test_tcgen05.cpp).
 FragmentLayout accessLayout(const tmem::Access& access) {
     using Key = std::tuple<tmem::Shape, int, bool, int>;
     static detail::SharedCache<Key, FragmentLayout, true> cache;
-    const auto layout = cache.get(Key{access.shape, access.num, access.packed, access.split},
-                                  [&] { return buildAccessLayout(access); });
+    static detail::SharedCache<std::pair<tmem::Shape, bool>, bool, true> asked;
+    const auto build = [](const tmem::Access& a) {
+        return cache.get(Key{a.shape, a.num, a.packed, a.split}, [&] { return buildAccessLayout(a); });
+    };
+    const tmem::ShapeRecord& rec = tmem::recordOf(access.shape);
+    bool first = false;
+    asked.get({access.shape, access.packed}, [&] { return first = true; });
+    const auto layout = cache.get(Key{access.shape, access.num, access.packed, access.split}, [&] {
+        if (rec.halfSplit || first || access.num == rec.maxNum)
+            return buildAccessLayout(access);
+        tmem::Access widest = access;
+        widest.num = rec.maxNum;
+        return FragmentLayout::leadingRegisters(*build(widest), tmem::registersOf(access),
+                                                tmem::columnsOf(access));
+    });
     return layout->asOperand(access.op == tmem::Op::Ld ? Operand::D : Operand::A);
 }
 

@@ -103,17 +103,24 @@ std::string validate(const Access& a) {
     return {};
 }
 
-Cell cellOf(const Access& a, int thread, int reg, int half) {
-    const ShapeRecord& rec = recordOf(a.shape);
+AccessMap::AccessMap(const Access& access)
+    : m_record(&recordOf(access.shape)), m_split(splitOf(access)), m_packed(access.packed) {}
+
+Cell AccessMap::operator()(int thread, int reg, int half) const {
+    const ShapeRecord& rec = *m_record;
     const int repetition = reg / rec.registers;
     const RepetitionCell c = rec.cell(thread, reg % rec.registers);
     // The unpacked column within this half; packed: the same register element reads two 16-bit columns.
     int column = repetition * (rec.bitsPerLane / 32) + c.column;
-    if (a.packed)
+    if (m_packed)
         column = 2 * column + half;
     if (c.secondHalf)
-        column += splitOf(a);
+        column += m_split;
     return {c.lane, column};
+}
+
+Cell cellOf(const Access& a, int thread, int reg, int half) {
+    return AccessMap(a)(thread, reg, half);
 }
 
 std::string ptxOf(const Access& a) {
@@ -344,10 +351,11 @@ struct Inverse {
     explicit Inverse(const Access& a)
         : lanes(recordOf(a.shape).lanes), columns(columnsOf(a)),
           slots(static_cast<std::size_t>(lanes * columns), {-1, -1, -1}) {
+        const AccessMap map(a);
         for (int t = 0; t < 32; ++t)
             for (int r = 0; r < registersOf(a); ++r)
                 for (int h = 0; h < elementsPerRegister(a); ++h) {
-                    const Cell c = cellOf(a, t, r, h);
+                    const Cell c = map(t, r, h);
                     slots[static_cast<std::size_t>(c.lane * columns + c.column)] = {t, r, h};
                 }
     }

@@ -2,13 +2,14 @@
 // layouts come from the recorded discovery reports, never from a formula; and the wmma spellings the spec
 // grammar accepts (short specs, PTX strings, CUDA C++ fragment types).
 
+#include "families/params_check.hpp"
 #include "families/wmma/wmma_table.hpp"
 #include "lanemap/catalog.hpp"
 #include "lanemap/excerpt.hpp"
 #include "lanemap/selection.hpp"
 #include "lanemap/spec.hpp"
 #include "lanemap/wmma.hpp"
-#include "families/params_check.hpp"
+#include "model/build_cache.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -44,9 +45,18 @@ FragmentShape shapeOfForm(const FragmentForm& f) {
         f.rows(), f.cols(), 1, wide ? f.words / 2 : f.words, wide ? 64 : 32, wide ? 1 : f.elementsPerWord()};
 }
 
+// A discovered fragment serves several variants (C and D are one accumulator fragment; an A fragment every
+// accumulator type of its shape): its table is built once, as a formula's is. The reports live as long as
+// the program (availableDiscoveries), so a fragment's address names it.
 FragmentLayout layoutOf(const DiscoveredFragment& d, Operand operand) {
-    return FragmentLayout::fromCells(operand, d.form.type, traits(d.form.type).bits, 32, shapeOfForm(d.form),
-                                     d.cells, Source::Discovered);
+    static detail::SharedCache<const DiscoveredFragment*, FragmentLayout, true> cache;
+    return cache
+        .get(&d,
+             [&] {
+                 return FragmentLayout::fromCells(operand, d.form.type, traits(d.form.type).bits, 32,
+                                                  shapeOfForm(d.form), d.cells, Source::Discovered);
+             })
+        ->asOperand(operand);
 }
 
 void fill(Instruction& in, const RecordedDiscovery* recorded) {
