@@ -118,17 +118,20 @@ struct Cell {
 // Register `reg` of `thread`, element `half` (0 unpacked; 0 or 1 packed: bits 15-0 or 31-16).
 Cell cellOf(const Access& access, int thread, int reg, int half = 0);
 
-// cellOf with the shape's record and the split looked up once: what a loop over every register of an access
-// calls (a layout of .x128 has 8,192 elements).
+// cellOf with the shape's record and the split looked up once and the shape's cells of one repetition
+// tabulated: what a loop over every register of an access calls (a layout of .x128 has 8,192 elements; the
+// shape's figure is 32 threads x at most 4 registers).
 class AccessMap {
   public:
     explicit AccessMap(const Access& access);
     Cell operator()(int thread, int reg, int half = 0) const;
 
   private:
+    static constexpr int kRepetitionRegisters = 4; // Table 49: .16x256b
     const ShapeRecord* m_record;
     int m_split;
     bool m_packed;
+    std::array<RepetitionCell, 32 * kRepetitionRegisters> m_repetition{};
 };
 
 // The PTX string (no operands): tcgen05.ld.sync.aligned.16x256b.x8.b32.

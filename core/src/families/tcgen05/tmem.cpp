@@ -103,24 +103,40 @@ std::string validate(const Access& a) {
     return {};
 }
 
-AccessMap::AccessMap(const Access& access)
-    : m_record(&recordOf(access.shape)), m_split(splitOf(access)), m_packed(access.packed) {}
+namespace {
 
-Cell AccessMap::operator()(int thread, int reg, int half) const {
-    const ShapeRecord& rec = *m_record;
-    const int repetition = reg / rec.registers;
-    const RepetitionCell c = rec.cell(thread, reg % rec.registers);
-    // The unpacked column within this half; packed: the same register element reads two 16-bit columns.
-    int column = repetition * (rec.bitsPerLane / 32) + c.column;
-    if (m_packed)
+// Where element `half` of register `reg` lands, given the cell its register takes in one repetition: .num
+// repeats the shape along the columns; packed, one register element reads two 16-bit columns.
+Cell cellInAccess(const ShapeRecord& rec, int split, bool packed, int reg, const RepetitionCell& c,
+                  int half) {
+    int column = reg / rec.registers * (rec.bitsPerLane / 32) + c.column; // unpacked, within this half
+    if (packed)
         column = 2 * column + half;
     if (c.secondHalf)
-        column += m_split;
+        column += split;
     return {c.lane, column};
 }
 
+} // namespace
+
+AccessMap::AccessMap(const Access& access)
+    : m_record(&recordOf(access.shape)), m_split(splitOf(access)), m_packed(access.packed) {
+    if (m_record->registers > kRepetitionRegisters)
+        throw std::logic_error("tcgen05 shape with more registers a repetition than AccessMap holds");
+    for (int t = 0; t < 32; ++t)
+        for (int r = 0; r < m_record->registers; ++r)
+            m_repetition[static_cast<std::size_t>(t * m_record->registers + r)] = m_record->cell(t, r);
+}
+
+Cell AccessMap::operator()(int thread, int reg, int half) const {
+    const int r = reg % m_record->registers;
+    return cellInAccess(*m_record, m_split, m_packed, reg,
+                        m_repetition[static_cast<std::size_t>(thread * m_record->registers + r)], half);
+}
+
 Cell cellOf(const Access& a, int thread, int reg, int half) {
-    return AccessMap(a)(thread, reg, half);
+    const ShapeRecord& rec = recordOf(a.shape);
+    return cellInAccess(rec, splitOf(a), a.packed, reg, rec.cell(thread, reg % rec.registers), half);
 }
 
 std::string ptxOf(const Access& a) {
