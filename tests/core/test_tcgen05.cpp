@@ -43,10 +43,10 @@ TEST(LdStShapes, StoreAndLoadShareOneTable) {
     ASSERT_EQ(st->operands.size(), 1u);
     EXPECT_EQ(ld->operands[0].name(), "D");
     EXPECT_EQ(st->operands[0].name(), "A");
-    EXPECT_EQ(ld->operands[0].elements().data(), st->operands[0].elements().data());
+    EXPECT_EQ(ld->operands[0].elements().storage(), st->operands[0].elements().storage());
     const Instruction* packed = Catalog::instance().instruction("tcgen05.st.16x256b.x4.unpack::16b");
     ASSERT_TRUE(packed);
-    EXPECT_NE(packed->operands[0].elements().data(), st->operands[0].elements().data());
+    EXPECT_NE(packed->operands[0].elements().storage(), st->operands[0].elements().storage());
     EXPECT_EQ(packed->operands[0].elements().size(), 2 * st->operands[0].elements().size());
 }
 

@@ -260,6 +260,39 @@ TEST(WgmmaD, ACutThatDoesNotFillItsColumnsIsRefused) {
     EXPECT_THROW(FragmentLayout::leadingRegisters(spA, 2, 16), std::logic_error);
 }
 
+// A cut reads the full layout's elements where they are (the catalog would otherwise hold every N's D again,
+// 8.9 MB): walking it, indexing it and asking element(thread, index) must all give the kept registers of
+// every thread in (thread, index) order, and the inverse map must point into that order.
+TEST(WgmmaD, ACutReadsTheFullLayoutInPlace) {
+    const FragmentLayout& full = *get("wgmma.m64n256k16.f16").operand(Operand::D);
+    for (const int n : {8, 24, 128, 248}) {
+        const FragmentLayout cut = FragmentLayout::leadingRegisters(full, n / 2, n);
+        const ElementRange elements = cut.elements();
+        EXPECT_EQ(elements.storage(), full.elements().storage()) << n << ": the cut copied its elements";
+        ASSERT_EQ(elements.size(), static_cast<std::size_t>(128 * n / 2));
+        std::size_t k = 0;
+        for (const Element& e : elements) {
+            const int thread = static_cast<int>(k) / (n / 2), index = static_cast<int>(k) % (n / 2);
+            ASSERT_EQ(&e, &full.element(thread, index)) << n << " element " << k;
+            ASSERT_EQ(&e, &elements[k]) << n << " element " << k;
+            ASSERT_EQ(&e, &cut.element(thread, index)) << n << " element " << k;
+            ++k;
+        }
+        EXPECT_EQ(k, elements.size()) << n << ": the walk stopped early or ran past the last thread";
+        EXPECT_EQ(&elements.back(), &full.element(127, n / 2 - 1));
+        for (int r = 0; r < 64; ++r)
+            for (int c = 0; c < n; ++c) {
+                const Element& owner = elements[cut.owners(r, c)[0]];
+                ASSERT_TRUE(owner.row == r && owner.col == c) << n << " (" << r << ", " << c << ")";
+            }
+    }
+    // A layout of its own is contiguous; an empty range walks nothing.
+    EXPECT_TRUE(full.elements().contiguous());
+    EXPECT_EQ(std::distance(full.elements().begin(), full.elements().end()), 128 * 128);
+    const ElementRange none;
+    EXPECT_TRUE(none.begin() == none.end());
+}
+
 TEST(WgmmaMetadata, EveryNOfARowSharesOneTable) {
     EXPECT_EQ(get("wgmma.sp.m64n8k32.f16").metadata, get("wgmma.sp.m64n256k32.f16").metadata);
     EXPECT_EQ(get("wgmma.sp.m64n8k32.f16").metadata, get("wgmma.sp.m64n128k32.bf16").metadata);

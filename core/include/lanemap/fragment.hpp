@@ -5,7 +5,9 @@
 
 #include "lanemap/vocabulary.hpp"
 
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <memory>
 #include <span>
 #include <string_view>
@@ -47,6 +49,78 @@ struct Element {
     std::uint16_t col = 0;     // first column
     std::uint16_t colLast = 0; // last column (== col unless sparse A chunk)
     Source source = Source::Doc;
+};
+
+// The elements of a fragment in (thread, index) order: `perThread` of every thread, `stride` apart in the
+// storage. A fragment built on its own is contiguous (stride == perThread); a cut of a wider one
+// (FragmentLayout::leadingRegisters) reads the wider one's storage in place, skipping the registers it does
+// not keep, so the catalog holds each wgmma D and tcgen05.ld/st access once, not once per N or .num.
+class ElementRange {
+  public:
+    class iterator {
+      public:
+        using iterator_concept = std::forward_iterator_tag;
+        using iterator_category = std::forward_iterator_tag;
+        using value_type = Element;
+        using difference_type = std::ptrdiff_t;
+        using pointer = const Element*;
+        using reference = const Element&;
+
+        iterator() = default;
+        const Element& operator*() const { return *m_at; }
+        const Element* operator->() const { return m_at; }
+        iterator& operator++() {
+            ++m_at;
+            if (m_at == m_rowEnd && m_at != m_end) { // on to the next thread's first element
+                m_at += m_skip;
+                m_rowEnd = m_at + m_perThread;
+            }
+            return *this;
+        }
+        iterator operator++(int) {
+            iterator was = *this;
+            ++*this;
+            return was;
+        }
+        friend bool operator==(const iterator& a, const iterator& b) { return a.m_at == b.m_at; }
+
+      private:
+        friend class ElementRange;
+        iterator(const Element* at, const Element* end, std::ptrdiff_t perThread, std::ptrdiff_t skip)
+            : m_at(at), m_rowEnd(at + perThread), m_end(end), m_perThread(perThread), m_skip(skip) {}
+        const Element* m_at = nullptr;
+        const Element* m_rowEnd = nullptr;
+        const Element* m_end = nullptr; // one past the last thread's last element
+        std::ptrdiff_t m_perThread = 0, m_skip = 0;
+    };
+
+    ElementRange() = default;
+    ElementRange(const Element* base, std::size_t threads, std::size_t perThread, std::size_t stride)
+        : m_base(base), m_threads(threads), m_perThread(perThread), m_stride(stride) {}
+
+    std::size_t size() const { return m_threads * m_perThread; }
+    bool empty() const { return size() == 0; }
+    bool contiguous() const { return m_perThread == m_stride; }
+    // The k-th element in (thread, index) order.
+    const Element& operator[](std::size_t k) const {
+        return contiguous() ? m_base[k] : m_base[k / m_perThread * m_stride + k % m_perThread];
+    }
+    const Element& front() const { return m_base[0]; }
+    const Element& back() const { return (*this)[size() - 1]; }
+    iterator begin() const {
+        return empty() ? end() : iterator(m_base, last(), static_cast<std::ptrdiff_t>(m_perThread), skip());
+    }
+    iterator end() const { return iterator(last(), last(), 0, 0); }
+    // The storage it reads: a cut's is the fragment it was cut from.
+    const Element* storage() const { return m_base; }
+
+  private:
+    std::ptrdiff_t skip() const { return static_cast<std::ptrdiff_t>(m_stride - m_perThread); }
+    const Element* last() const {
+        return empty() ? m_base : m_base + (m_threads - 1) * m_stride + m_perThread;
+    }
+    const Element* m_base = nullptr;
+    std::size_t m_threads = 0, m_perThread = 0, m_stride = 0;
 };
 
 // Per-thread description of one operand fragment as a formula: (lane, i) -> cell.
@@ -119,9 +193,13 @@ class FragmentLayout {
     bool chunked() const { return m_data->chunked; } // sparse A: elements cover column ranges
 
     // Elements sorted by (thread, index).
-    std::span<const Element> elements() const { return m_data->elements; }
+    ElementRange elements() const {
+        return ElementRange(m_data->base, static_cast<std::size_t>(m_threads),
+                            static_cast<std::size_t>(elementsPerThread()), m_data->stride);
+    }
     const Element& element(int thread, int index) const {
-        return m_data->elements[static_cast<std::size_t>(thread * elementsPerThread() + index)];
+        return m_data
+            ->base[static_cast<std::size_t>(thread) * m_data->stride + static_cast<std::size_t>(index)];
     }
 
     // Inverse map: indices into elements() of the owners of (matrix, row, col). A list, because
@@ -146,12 +224,14 @@ class FragmentLayout {
     // and every N of one type shares its A layout, so the catalog builds each distinct layout once.
     struct Data {
         bool chunked = false;
-        bool bijective = false; // one owner per cell: ownerList[cell] is it, ownerOffsets stays empty
-        std::vector<Element> elements;
+        bool bijective = false;        // one owner per cell: ownerList[cell] is it, ownerOffsets stays empty
+        std::vector<Element> elements; // (thread, index) order; empty in a cut, which reads its parent's
+        const Element* base = nullptr; // elements.data(), or the parent's
+        std::size_t stride = 0;        // elements per thread in that storage
         std::vector<std::uint32_t> ownerOffsets; // CSR over cells (matrix, row, col), unless bijective
         std::vector<std::uint32_t> ownerList;
         std::shared_ptr<const Data>
-            parent; // leadingRegisters: keeps the source alive (its address keys the cache)
+            parent; // leadingRegisters: keeps the source and its elements alive (its address keys the cache)
     };
     friend struct LayoutCaches;
     static void buildInverse(Data& data, const FragmentShape& shape);

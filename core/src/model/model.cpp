@@ -176,6 +176,8 @@ FragmentLayout FragmentLayout::build(Operand operand, ElementType elementType, i
                 data->chunked = data->chunked || colLast != cell.col;
             }
         }
+        data->base = data->elements.data();
+        data->stride = static_cast<std::size_t>(perThread);
         buildInverse(*data, shape);
         return data;
     });
@@ -198,7 +200,6 @@ FragmentLayout FragmentLayout::leadingRegisters(const FragmentLayout& full, int 
     layout.m_data = LayoutCaches::cuts().get(CutKey{full.m_data.get(), registers, cols}, [&] {
         if (!full.m_data->bijective)
             throw fail("the full layout is not one owner per cell");
-        const std::size_t perFull = static_cast<std::size_t>(full.elementsPerThread());
         const std::size_t per = static_cast<std::size_t>(layout.elementsPerThread());
         const std::size_t threads = static_cast<std::size_t>(full.threads());
         const std::size_t cells = static_cast<std::size_t>(full.rows()) * static_cast<std::size_t>(cols);
@@ -207,13 +208,15 @@ FragmentLayout FragmentLayout::leadingRegisters(const FragmentLayout& full, int 
         auto data = std::make_shared<Data>();
         data->parent = full.m_data;
         data->bijective = true;
-        data->elements.reserve(threads * per); // copied in, not zero-filled first
+        // The elements stay where they are: the cut reads the full layout's storage, skipping the registers
+        // it does not keep. Only the inverse map is its own.
+        data->base = full.m_data->base;
+        data->stride = full.m_data->stride;
         data->ownerList.resize(cells);
-        const Element* from = full.m_data->elements.data();
+        const Element* from = full.m_data->base;
         std::uint32_t* slots = data->ownerList.data();
         std::uint32_t idx = 0;
-        for (std::size_t t = 0; t < threads; ++t, from += perFull) {
-            data->elements.insert(data->elements.end(), from, from + per);
+        for (std::size_t t = 0; t < threads; ++t, from += full.m_data->stride) {
             // A subset of a bijection is injective; with one element per cell and every column in range it is
             // a bijection onto the narrower grid.
             for (std::size_t i = 0; i < per; ++i, ++idx) {
@@ -254,6 +257,8 @@ FragmentLayout FragmentLayout::fromCells(Operand operand, ElementType elementTyp
                         static_cast<std::uint16_t>(cell.row), static_cast<std::uint16_t>(cell.col),
                         static_cast<std::uint16_t>(cell.col), source});
         }
+    data->base = data->elements.data();
+    data->stride = static_cast<std::size_t>(perThread);
     buildInverse(*data, shape);
     layout.m_data = std::move(data);
     return layout;
@@ -278,6 +283,8 @@ FragmentLayout FragmentLayout::fromElements(Operand operand, ElementType element
         data->chunked = data->chunked || e.colLast != e.col;
     }
     data->elements = std::move(elements);
+    data->base = data->elements.data();
+    data->stride = perThread;
     buildInverse(*data, shape);
     layout.m_data = std::move(data);
     return layout;

@@ -10,6 +10,7 @@
 #include "lanemap/tile_ctas.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <list>
 #include <mutex>
 #include <stdexcept>
@@ -162,7 +163,8 @@ void placeRegisters(Instruction& in) {
     registers.reserve(in.operands.size());
     for (const FragmentLayout& op : in.operands)
         registers.push_back(Placement::registers(op));
-    in.placements.insert(in.placements.begin(), registers.begin(), registers.end());
+    in.placements.insert(in.placements.begin(), std::make_move_iterator(registers.begin()),
+                         std::make_move_iterator(registers.end()));
 }
 
 } // namespace family
