@@ -234,6 +234,9 @@ class FragmentLayout {
             parent; // leadingRegisters: keeps the source and its elements alive (its address keys the cache)
     };
     friend struct LayoutCaches;
+    // A layout that holds its own elements (not a cut): its storage, one thread after another, and its
+    // inverse.
+    static void ownElements(Data& data, const FragmentShape& shape);
     static void buildInverse(Data& data, const FragmentShape& shape);
 
     Operand m_operand = Operand::A;

@@ -176,9 +176,7 @@ FragmentLayout FragmentLayout::build(Operand operand, ElementType elementType, i
                 data->chunked = data->chunked || colLast != cell.col;
             }
         }
-        data->base = data->elements.data();
-        data->stride = static_cast<std::size_t>(perThread);
-        buildInverse(*data, shape);
+        ownElements(*data, shape);
         return data;
     });
     return layout;
@@ -257,9 +255,7 @@ FragmentLayout FragmentLayout::fromCells(Operand operand, ElementType elementTyp
                         static_cast<std::uint16_t>(cell.row), static_cast<std::uint16_t>(cell.col),
                         static_cast<std::uint16_t>(cell.col), source});
         }
-    data->base = data->elements.data();
-    data->stride = static_cast<std::size_t>(perThread);
-    buildInverse(*data, shape);
+    ownElements(*data, shape);
     layout.m_data = std::move(data);
     return layout;
 }
@@ -283,9 +279,7 @@ FragmentLayout FragmentLayout::fromElements(Operand operand, ElementType element
         data->chunked = data->chunked || e.colLast != e.col;
     }
     data->elements = std::move(elements);
-    data->base = data->elements.data();
-    data->stride = perThread;
-    buildInverse(*data, shape);
+    ownElements(*data, shape);
     layout.m_data = std::move(data);
     return layout;
 }
@@ -306,6 +300,13 @@ int FragmentLayout::maxOwners() const {
             for (int c = 0; c < cols(); ++c)
                 most = std::max(most, owners(r, c, m).size());
     return static_cast<int>(most);
+}
+
+void FragmentLayout::ownElements(Data& data, const FragmentShape& shape) {
+    data.base = data.elements.data();
+    data.stride =
+        static_cast<std::size_t>(shape.registers) * static_cast<std::size_t>(shape.elementsPerRegister);
+    buildInverse(data, shape);
 }
 
 void FragmentLayout::buildInverse(Data& data, const FragmentShape& shape) {
