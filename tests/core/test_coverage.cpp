@@ -73,12 +73,12 @@ TEST_P(EveryVariant, OperandsCoverTheirTileAndPackRegisters) {
                     const auto owners = op.owners(r, c, m);
                     if (manyToOne) {
                         ASSERT_GE(owners.size(), 1u) << "cell (" << r << "," << c << ") held by no lane";
-                        for (const std::uint32_t idx : owners)
-                            ASSERT_TRUE(op.elements()[idx].row == r && op.elements()[idx].col == c);
+                        for (const Element& e : owners)
+                            ASSERT_TRUE(e.row == r && e.col == c);
                         continue;
                     }
                     ASSERT_EQ(owners.size(), 1u) << "cell (" << r << "," << c << ") of product " << m;
-                    const Element& e = op.elements()[owners[0]];
+                    const Element& e = owners[0];
                     EXPECT_EQ(e.row, r);
                     EXPECT_EQ(e.col, c);
                     EXPECT_EQ(std::max<int>(e.matrix, 0), m);
@@ -177,8 +177,8 @@ TEST(Catalog, QuadPairProductsAreSeparateMatrices) {
         std::set<int> lanes;
         for (int r = 0; r < 8; ++r)
             for (int c = 0; c < 4; ++c)
-                for (auto idx : a.owners(r, c, q))
-                    lanes.insert(a.elements()[idx].thread);
+                for (const Element& e : a.owners(r, c, q))
+                    lanes.insert(e.thread);
         EXPECT_EQ(lanes, (std::set<int>{4 * q, 4 * q + 1, 4 * q + 2, 4 * q + 3, 16 + 4 * q, 17 + 4 * q,
                                         18 + 4 * q, 19 + 4 * q}));
     }

@@ -48,7 +48,7 @@ TEST(Placement, EveryRegisterOperandOfTheCatalogIsItsFragment) {
                         const std::vector<Holding> h = p.at(r, c, m);
                         ASSERT_EQ(h.size(), owners.size()) << v->spec << ' ' << f.name();
                         for (std::size_t i = 0; i < owners.size(); ++i) {
-                            const Element& e = f.elements()[owners[i]];
+                            const Element& e = owners[i];
                             const RegisterSlot& s = std::get<RegisterSlot>(h[i].at);
                             EXPECT_EQ(s.thread, e.thread);
                             EXPECT_EQ(s.index, e.index);

@@ -132,11 +132,10 @@ TEST_P(EverySparseLayout, CompressedACoversItsTileWithHalfTheElements) {
         for (int c = 0; c < a.cols(); ++c) {
             const auto owners = a.owners(r, c);
             ASSERT_FALSE(owners.empty()) << "(" << r << "," << c << ")";
-            const Element& first = a.elements()[owners[0]];
+            const Element& first = owners[0];
             const int width = first.colLast - first.col + 1;
             EXPECT_EQ(owners.size(), static_cast<std::size_t>(width / 2)) << "(" << r << "," << c << ")";
-            for (std::uint32_t idx : owners) {
-                const Element& e = a.elements()[idx];
+            for (const Element& e : owners) {
                 EXPECT_EQ(e.thread, first.thread);
                 EXPECT_EQ(e.row, r);
                 EXPECT_EQ(e.col, first.col);

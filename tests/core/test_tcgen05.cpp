@@ -199,7 +199,7 @@ TEST(LdStShapes, EveryNumBuiltAloneOrCutFromTheWidestIsTheAccessMap) {
                         << how << ": thread " << t << " register " << r << " half " << h;
                     const auto owners = layout.owners(c.lane, c.column);
                     ASSERT_EQ(owners.size(), 1u) << how;
-                    ASSERT_EQ(owners[0], static_cast<std::uint32_t>(t * registersOf(a) * per + r * per + h))
+                    ASSERT_TRUE(owners[0].thread == t && owners[0].index == r * per + h)
                         << how << ": owner of lane " << c.lane << " column " << c.column;
                 }
     };

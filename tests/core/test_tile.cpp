@@ -140,7 +140,7 @@ TEST(Tile, TheIssuesExampleIsA32x32x16TileOf128Threads) {
     const FragmentLayout& c = *in->operand(Operand::C);
     EXPECT_EQ(c.elementsPerThread(), 8); // 4 of the atom x 2 atoms along N
     EXPECT_EQ(c.registers(), 8);         // f32 accumulators: one per register
-    const auto owner = [&](int row, int col) { return c.elements()[c.owners(row, col).front()]; };
+    const auto owner = [&](int row, int col) { return c.owners(row, col).front(); };
     EXPECT_EQ(owner(16, 0).thread, 32);
     EXPECT_EQ(owner(0, 16).thread, 64);
     EXPECT_EQ(owner(0, 8).thread, 0);
@@ -158,8 +158,8 @@ TEST(Tile, ThreadsThatDifferOnlyAlongNHoldTheSameA) {
     EXPECT_EQ(b.maxOwners(), 2); // warps 0 and 1 the same B
     EXPECT_EQ(c.maxOwners(), 1);
     std::set<int> holders;
-    for (const std::uint32_t k : a.owners(5, 3))
-        holders.insert(a.elements()[k].thread);
+    for (const Element& e : a.owners(5, 3))
+        holders.insert(e.thread);
     EXPECT_EQ(holders, (std::set<int>{21, 85})); // lane 21 of warps 0 and 2
     // K along the atom layout: C is held twice (the partial sums a kernel reduces), A and B once.
     const auto k2 = tiled("mma.m16n8k16.f16", "(1,1,2)");
@@ -175,7 +175,7 @@ TEST(Tile, AWgmmaTileCountsWarpgroups) {
     ASSERT_TRUE(in->tile);
     EXPECT_EQ(in->tile->atomThreads, 128);
     const FragmentLayout& d = *in->operand(Operand::D);
-    EXPECT_EQ(d.elements()[d.owners(64, 0).front()].thread, 128); // warpgroup 1 holds rows 64..127
+    EXPECT_EQ(d.owners(64, 0).front().thread, 128); // warpgroup 1 holds rows 64..127
     // The tile shows its register operands: the one atom's shared-memory A and B are not the tile's.
     EXPECT_FALSE(in->hasSpace(Space::SharedMemory));
     std::string error;

@@ -242,8 +242,8 @@ TEST(WgmmaD, EveryNIsTheFormulaEvaluatedForThatN) {
                 for (int c = 0; c < n; ++c) {
                     const auto owners = d.owners(r, c);
                     ASSERT_EQ(owners.size(), 1u) << spec << " (" << r << ", " << c << ")";
-                    EXPECT_EQ(d.elements()[owners[0]].row, r);
-                    ASSERT_EQ(d.elements()[owners[0]].col, c) << spec;
+                    EXPECT_EQ(owners[0].row, r);
+                    ASSERT_EQ(owners[0].col, c) << spec;
                 }
             EXPECT_TRUE(d.owners(0, n).empty()) << spec << ": column N is outside the grid";
         }
@@ -260,9 +260,10 @@ TEST(WgmmaD, ACutThatDoesNotFillItsColumnsIsRefused) {
     EXPECT_THROW(FragmentLayout::leadingRegisters(spA, 2, 16), std::logic_error);
 }
 
-// A cut reads the full layout's elements where they are (the catalog would otherwise hold every N's D again,
-// 8.9 MB): walking it, indexing it and asking element(thread, index) must all give the kept registers of
-// every thread in (thread, index) order, and the inverse map must point into that order.
+// A cut reads the full layout's elements and inverse map where they are (the catalog would otherwise hold
+// every N's D again, 8.9 MB, and build an inverse map for each): walking it, indexing it and asking
+// element(thread, index) must all give the kept registers of every thread in (thread, index) order, and the
+// owner of each cell in the kept columns must be the full layout's.
 TEST(WgmmaD, ACutReadsTheFullLayoutInPlace) {
     const FragmentLayout& full = *get("wgmma.m64n256k16.f16").operand(Operand::D);
     for (const int n : {8, 24, 128, 248}) {
@@ -282,8 +283,13 @@ TEST(WgmmaD, ACutReadsTheFullLayoutInPlace) {
         EXPECT_EQ(&elements.back(), &full.element(127, n / 2 - 1));
         for (int r = 0; r < 64; ++r)
             for (int c = 0; c < n; ++c) {
-                const Element& owner = elements[cut.owners(r, c)[0]];
-                ASSERT_TRUE(owner.row == r && owner.col == c) << n << " (" << r << ", " << c << ")";
+                const auto owners = cut.owners(r, c);
+                ASSERT_EQ(owners.size(), 1u) << n << " (" << r << ", " << c << ")";
+                ASSERT_EQ(&owners[0], &full.owners(r, c)[0]) << n << " (" << r << ", " << c << ")";
+                ASSERT_TRUE(owners[0].row == r && owners[0].col == c) << n << " (" << r << ", " << c << ")";
+                ASSERT_EQ(cut.ownerSlots(r, c).data(), full.ownerSlots(r, c).data())
+                    << n << ": the cut built an inverse map of its own";
+                ASSERT_EQ(&cut.element(cut.ownerSlots(r, c)[0]), &owners[0]);
             }
     }
     // A layout of its own is contiguous; an empty range walks nothing.

@@ -7,9 +7,9 @@
 #include "registry.hpp"
 
 #include "lanemap/catalog.hpp"
-#include "lanemap/selection.hpp"
 #include "lanemap/export.hpp"
 #include "lanemap/export_formats.hpp"
+#include "lanemap/selection.hpp"
 #include "lanemap/smem.hpp"
 
 #include <gtest/gtest.h>
@@ -69,9 +69,8 @@ TEST(CudaHeaders, FunctionsMatchTheEngineForEveryCell) {
                     const auto owners = op->owners(r, c, m);
                     const lanemap_gen::Owner o = g.owner(r, c, m);
                     bool holds = false;
-                    for (const std::uint32_t k : owners)
-                        holds = holds ||
-                                (op->elements()[k].thread == o.lane && op->elements()[k].index == o.index);
+                    for (const lanemap::Element& e : owners)
+                        holds = holds || (e.thread == o.lane && e.index == o.index);
                     if (!holds && failures++ < 3)
                         ADD_FAILURE() << g.spec << ' ' << g.operand << " owner(" << r << ", " << c << ", "
                                       << m << ") = {" << o.lane << ", " << o.index << "} holds no such cell";
@@ -204,8 +203,9 @@ TEST(CudaHeaders, MajorAndSwizzleOptionsChooseTheSharedMemoryLayout) {
             lanemap::Params params;
             params.smem = lanemap::smem::Choice{major, swizzle};
             std::string header, error;
-            ASSERT_TRUE(lanemap::exportInstruction(*lanemap::instantiate({Catalog::instance().variant(in.spec), params}),
-                                                   lanemap::ExportFormat::Cuda, {}, header, error))
+            ASSERT_TRUE(lanemap::exportInstruction(
+                *lanemap::instantiate({Catalog::instance().variant(in.spec), params}),
+                lanemap::ExportFormat::Cuda, {}, header, error))
                 << error;
             std::string modelError;
             const auto ops = lanemap::smem::operands(in, {major, swizzle}, modelError);

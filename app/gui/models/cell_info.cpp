@@ -190,8 +190,7 @@ CellInfo describeCell(const Instruction& in, const FragmentLayout& op, int matri
     info.elementType = qs(toString(op.elementType()));
     info.registerBits = op.registerBits();
     const QChar letter = info.operand.isEmpty() ? QLatin1Char('x') : info.operand.at(0).toLower();
-    for (std::uint32_t idx : op.owners(row, col, m)) {
-        const Element& e = op.elements()[idx];
+    for (const Element& e : op.owners(row, col, m)) {
         const Lane lane = Lane::of(e.thread);
         OwnerInfo o;
         o.thread = e.thread;

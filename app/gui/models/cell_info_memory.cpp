@@ -320,9 +320,9 @@ CellInfo describeBanksCell(const Instruction& move, const banks::Analysis& analy
         std::set<int> lanes, regs;
         if (row->row < op.rows() && row->matrix < op.matrices())
             for (int col = 0; col < op.cols(); ++col)
-                for (const std::uint32_t i : op.owners(row->row, col, row->matrix)) {
-                    lanes.insert(op.elements()[i].thread);
-                    regs.insert(op.elements()[i].reg);
+                for (const Element& e : op.owners(row->row, col, row->matrix)) {
+                    lanes.insert(e.thread);
+                    regs.insert(e.reg);
                 }
         if (!lanes.empty()) {
             QStringList r;

@@ -49,6 +49,8 @@ struct Element {
     std::uint16_t col = 0;     // first column
     std::uint16_t colLast = 0; // last column (== col unless sparse A chunk)
     Source source = Source::Doc;
+
+    friend bool operator==(const Element&, const Element&) = default;
 };
 
 // The elements of a fragment in (thread, index) order: `perThread` of every thread, `stride` apart in the
@@ -123,6 +125,57 @@ class ElementRange {
     std::size_t m_threads = 0, m_perThread = 0, m_stride = 0;
 };
 
+// The elements that hold one cell (FragmentLayout::owners), in (thread, index) order: one for most operands;
+// more where a cell is held twice (wmma) or sparse chunks cover it; none where nothing holds it. Each is
+// named by its slot, its position in the storage the layout reads (FragmentLayout::slotOf).
+class OwnerRange {
+  public:
+    class iterator {
+      public:
+        using iterator_concept = std::forward_iterator_tag;
+        using iterator_category = std::forward_iterator_tag;
+        using value_type = Element;
+        using difference_type = std::ptrdiff_t;
+        using pointer = const Element*;
+        using reference = const Element&;
+
+        iterator() = default;
+        const Element& operator*() const { return m_base[*m_slot]; }
+        const Element* operator->() const { return m_base + *m_slot; }
+        iterator& operator++() {
+            ++m_slot;
+            return *this;
+        }
+        iterator operator++(int) {
+            iterator was = *this;
+            ++m_slot;
+            return was;
+        }
+        friend bool operator==(const iterator& a, const iterator& b) { return a.m_slot == b.m_slot; }
+
+      private:
+        friend class OwnerRange;
+        iterator(const Element* base, const std::uint32_t* slot) : m_base(base), m_slot(slot) {}
+        const Element* m_base = nullptr;
+        const std::uint32_t* m_slot = nullptr;
+    };
+
+    OwnerRange() = default;
+    OwnerRange(const Element* base, std::span<const std::uint32_t> ownerSlots)
+        : m_base(base), m_slots(ownerSlots) {}
+
+    std::size_t size() const { return m_slots.size(); }
+    bool empty() const { return m_slots.empty(); }
+    const Element& operator[](std::size_t k) const { return m_base[m_slots[k]]; }
+    const Element& front() const { return m_base[m_slots.front()]; }
+    iterator begin() const { return iterator(m_base, m_slots.data()); }
+    iterator end() const { return iterator(m_base, m_slots.data() + m_slots.size()); }
+
+  private:
+    const Element* m_base = nullptr;
+    std::span<const std::uint32_t> m_slots;
+};
+
 // Per-thread description of one operand fragment as a formula: (lane, i) -> cell.
 // Layout tables (core/src/families/*.cpp) are lists of these.
 using PlaceFn = Cell (*)(const Lane& lane, int i, int n);
@@ -148,7 +201,8 @@ class FragmentLayout {
                                 int bitPad = 0);
 
     // The first `registers` registers of every thread of `full`, which must cover exactly its first `cols`
-    // columns: the same layout as building the narrower shape from the formula, copied instead of evaluated.
+    // columns: the same layout as building the narrower shape from the formula, read in place (elements and
+    // inverse map) instead of evaluated.
     // (wgmma D: the m64nN fragment is the m64n256 one cut after N/2 registers, Figs. 149-155.) Throws
     // std::logic_error when the kept registers do not fill those columns one owner per cell.
     static FragmentLayout leadingRegisters(const FragmentLayout& full, int registers, int cols);
@@ -202,13 +256,18 @@ class FragmentLayout {
             ->base[static_cast<std::size_t>(thread) * m_data->stride + static_cast<std::size_t>(index)];
     }
 
-    // Inverse map: indices into elements() of the owners of (matrix, row, col). A list, because
-    // not every operand is a bijection (sparse chunks, quad-pair products).
-    std::span<const std::uint32_t> owners(int row, int col, int matrix = 0) const;
-    // The whole inverse map: the owners of every cell, cells in (matrix, row, col) order, each cell's in
-    // element order (a sparse chunk's element under every column it covers).
-    std::span<const std::uint32_t> ownersByCell() const { return m_data->ownerList; }
-    // Whether every cell has exactly one owner: ownersByCell() is then one element a cell.
+    // Inverse map: the elements that hold (matrix, row, col), in element order. A list, because not every
+    // operand is a bijection (sparse chunks, quad-pair products); empty outside the grid.
+    OwnerRange owners(int row, int col, int matrix = 0) const {
+        return OwnerRange(m_data->base, ownerSlots(row, col, matrix));
+    }
+    // The same owners as slots: positions in the storage elements() reads, element(slot) each.
+    std::span<const std::uint32_t> ownerSlots(int row, int col, int matrix = 0) const;
+    const Element& element(std::uint32_t slot) const { return m_data->base[slot]; }
+    std::uint32_t slotOf(const Element& e) const {
+        return static_cast<std::uint32_t>(e.thread * m_data->stride + e.index);
+    }
+    // Whether every cell has exactly one owner.
     bool oneOwnerPerCell() const { return m_data->bijective; }
 
     // Drop the cache of built layouts (benchmarks measure building from scratch).
@@ -224,12 +283,16 @@ class FragmentLayout {
     // and every N of one type shares its A layout, so the catalog builds each distinct layout once.
     struct Data {
         bool chunked = false;
-        bool bijective = false;        // one owner per cell: ownerList[cell] is it, ownerOffsets stays empty
+        bool bijective = false; // one owner per cell: `inverse` holds its slot, ownerOffsets stays empty
         std::vector<Element> elements; // (thread, index) order; empty in a cut, which reads its parent's
         const Element* base = nullptr; // elements.data(), or the parent's
         std::size_t stride = 0;        // elements per thread in that storage
         std::vector<std::uint32_t> ownerOffsets; // CSR over cells (matrix, row, col), unless bijective
-        std::vector<std::uint32_t> ownerList;
+        std::vector<std::uint32_t> ownerList;    // slots, cell after cell
+        // A bijection's slots, a row of cells `pitch` apart: ownerList, or in a cut its parent's, of which it
+        // keeps the leading columns of every row.
+        const std::uint32_t* inverse = nullptr;
+        std::size_t pitch = 0;
         std::shared_ptr<const Data>
             parent; // leadingRegisters: keeps the source and its elements alive (its address keys the cache)
     };

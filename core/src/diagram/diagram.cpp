@@ -332,18 +332,28 @@ Owner ownerOf(const Element& e, int elementBits, Source source) {
 // What one panel will show, before coordinates are assigned.
 struct PanelPlan {
     DiagramPanel panel;
-    // Its owners, in (thread, element) order. A register operand of one product reads them from its layout
-    // in place, owner i its element i (16,384 of a wgmma D not copied on every export); the metadata fields
-    // and a quad-pair product's elements are listed.
+    // Its owners. A register operand of one product reads them from its layout in place, each named by its
+    // slot (16,384 of a wgmma D not copied on every export); the metadata fields and a quad-pair product's
+    // elements are listed, each named by its place in the list.
     const FragmentLayout* layout = nullptr;     // the owners are its elements
     std::array<Source, kSourceCount> shownAs{}; // an element's source as shown (Instruction::sourceOf)
     std::vector<Owner> listed;                  // the owners, where no layout is
     std::size_t ownerCount() const { return layout ? layout->elements().size() : listed.size(); }
-    Owner owner(std::uint32_t i) const {
+    Owner owner(std::uint32_t key) const {
         if (!layout)
-            return listed[i];
-        const Element& e = layout->elements()[i];
+            return listed[key];
+        const Element& e = layout->element(key);
         return ownerOf(e, layout->elementBits(), shownAs[static_cast<std::size_t>(e.source)]);
+    }
+    // Every owner's key, in (thread, element) order.
+    template <class F> void forEachOwner(F&& f) const {
+        if (!layout) {
+            for (std::uint32_t i = 0; i < listed.size(); ++i)
+                f(i);
+            return;
+        }
+        for (const Element& e : layout->elements())
+            f(layout->slotOf(e));
     }
     // Its positions in (row, col, colLast) order and their owners. A layout with one owner a cell has a spot
     // a grid position, its owner the one its inverse names (nothing listed: 17,408 positions of a wgmma D);
@@ -351,7 +361,11 @@ struct PanelPlan {
     bool onePerCell = false;
     std::vector<Spot> spots;          // listed
     std::vector<std::uint32_t> order; // listed: owner indices sorted by spot
-    std::size_t spotCount() const { return onePerCell ? layout->ownersByCell().size() : spots.size(); }
+    std::size_t spotCount() const {
+        return onePerCell
+                   ? static_cast<std::size_t>(layout->rows()) * static_cast<std::size_t>(layout->cols())
+                   : spots.size();
+    }
     Spot spot(std::size_t k) const {
         if (!onePerCell)
             return spots[k];
@@ -360,8 +374,9 @@ struct PanelPlan {
         return {row, col, col, 0, 1, static_cast<std::uint32_t>(k), 1};
     }
     std::span<const std::uint32_t> ownersOf(const Spot& s) const {
-        const std::span<const std::uint32_t> all = onePerCell ? layout->ownersByCell() : std::span(order);
-        return all.subspan(s.first, s.count);
+        if (onePerCell)
+            return layout->ownerSlots(s.row, s.col);
+        return std::span(order).subspan(s.first, s.count);
     }
     Source source = Source::Doc;            // the source of most owners; tooltips name only the others
     std::vector<std::string> subtitleLines; // wrapped once its cells are sized (Builder::subtitleLines)
@@ -572,9 +587,13 @@ void Builder::planMetadata() {
 void sortByPosition(PanelPlan& plan) {
     std::vector<std::uint32_t>& order = plan.order;
     // A layout's elements, each in one cell (not sparse A): its inverse lists them in grid order already.
-    if (const FragmentLayout* layout = plan.layout;
-        layout && !layout->chunked() && layout->ownersByCell().size() == plan.ownerCount()) {
-        order.assign(layout->ownersByCell().begin(), layout->ownersByCell().end());
+    if (const FragmentLayout* layout = plan.layout; layout && !layout->chunked()) {
+        order.clear();
+        order.reserve(plan.ownerCount());
+        for (int r = 0; r < layout->rows(); ++r)
+            for (int c = 0; c < layout->cols(); ++c)
+                for (const std::uint32_t slot : layout->ownerSlots(r, c))
+                    order.push_back(slot);
         return;
     }
     // Counting sort by grid position (stable: owners keep their (thread, element) order).
@@ -585,20 +604,17 @@ void sortByPosition(PanelPlan& plan) {
         return static_cast<std::size_t>(o.row) * static_cast<std::size_t>(plan.panel.cols) +
                static_cast<std::size_t>(o.col);
     };
-    const auto owners = static_cast<std::uint32_t>(plan.ownerCount());
-    for (std::uint32_t i = 0; i < owners; ++i)
-        ++start[pos(plan.owner(i)) + 1];
+    plan.forEachOwner([&](std::uint32_t key) { ++start[pos(plan.owner(key)) + 1]; });
     for (std::size_t i = 1; i <= positions; ++i)
         start[i] += start[i - 1];
-    order.resize(owners);
+    order.resize(plan.ownerCount());
     // start[p] runs to the end of position p as it fills, which is where p + 1 starts: shifted back after.
-    for (std::uint32_t i = 0; i < owners; ++i)
-        order[start[pos(plan.owner(i))]++] = i;
+    plan.forEachOwner([&](std::uint32_t key) { order[start[pos(plan.owner(key))]++] = key; });
     for (std::size_t p = positions; p > 0; --p)
         start[p] = start[p - 1];
     start[0] = 0;
-    // Owners of one position come in index order, which breaks ties: stable without std::stable_sort's
-    // buffer, allocated for every position shared.
+    // Owners of one position come in (thread, element) order, which their keys keep: ties broken by key,
+    // stable without std::stable_sort's buffer, allocated for every position shared.
     for (std::size_t p = 0; p < positions; ++p)
         if (start[p + 1] - start[p] > 1)
             std::sort(order.begin() + start[p], order.begin() + start[p + 1],
@@ -641,8 +657,7 @@ void findSpots(PanelPlan& plan) {
     if (!plan.onePerCell)
         listSpots(plan);
     std::array<std::size_t, kSourceCount> count{}; // by Source
-    for (std::uint32_t i = 0; i < plan.ownerCount(); ++i)
-        ++count[static_cast<std::size_t>(plan.owner(i).source)];
+    plan.forEachOwner([&](std::uint32_t key) { ++count[static_cast<std::size_t>(plan.owner(key).source)]; });
     std::size_t best = 0;
     for (std::size_t src = 0; src < count.size(); ++src)
         if (count[src] > best)

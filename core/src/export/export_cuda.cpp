@@ -2,9 +2,9 @@
 // F2 (bit_layout.hpp); where the fit fails the function reads a string-literal table, which is constexpr and
 // legal in device code alike, so every layout exports.
 
-#include "model/bit_layout.hpp"
 #include "export/export_cuda_detail.hpp"
 #include "lanemap/export_formats.hpp"
+#include "model/bit_layout.hpp"
 
 #include <array>
 #include <cctype>
@@ -282,7 +282,7 @@ std::string operandBlock(const FragmentLayout& op) {
         const std::vector<std::string> ownerArgs =
             products ? std::vector<std::string>{"r", "c", "m"} : std::vector<std::string>{"r", "c"};
         auto owner = [&](const Args& v) -> const Element& {
-            return op.elements()[op.owners(v[1], v[0], products ? v[2] : 0)[0]];
+            return op.owners(v[1], v[0], products ? v[2] : 0)[0];
         };
         s << "// Inverse: who holds (row r, column c" << (products ? ", product m" : "") << ").\n";
         s << emitFunction(

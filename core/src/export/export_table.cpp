@@ -34,11 +34,9 @@ std::vector<std::string> labels(const FragmentLayout& op, int matrix, const std:
     for (int r = 0; r < op.rows(); ++r)
         for (int c = 0; c < op.cols(); ++c) {
             std::string& cell = cells[static_cast<std::size_t>(r * op.cols() + c)];
-            for (const std::uint32_t k : op.owners(r, c, matrix)) {
-                const Element& e = op.elements()[k];
+            for (const Element& e : op.owners(r, c, matrix))
                 (cell += cell.empty() ? "" : sep) +=
                     "T" + std::to_string(e.thread) + ":" + letter(op) + std::to_string(e.index);
-            }
         }
     return cells;
 }

@@ -200,8 +200,7 @@ std::string toTextGrid(const Instruction& in, const FragmentLayout& op) {
         for (int r = 0; r < op.rows(); ++r)
             for (int c = 0; c < op.cols(); ++c) {
                 std::string label;
-                for (std::uint32_t idx : op.owners(r, c, m)) {
-                    const Element& e = op.elements()[idx];
+                for (const Element& e : op.owners(r, c, m)) {
                     if (!label.empty())
                         label += '/';
                     label += 'T' + std::to_string(e.thread) + ':' + letter + std::to_string(e.index);

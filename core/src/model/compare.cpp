@@ -15,10 +15,8 @@ std::vector<std::pair<int, int>> ownersAt(const FragmentLayout& op, int matrix, 
     std::vector<std::pair<int, int>> out;
     if (row >= op.rows() || col >= op.cols())
         return out;
-    for (std::uint32_t idx : op.owners(row, col, std::max(matrix, 0))) {
-        const Element& e = op.elements()[idx];
+    for (const Element& e : op.owners(row, col, std::max(matrix, 0)))
         out.emplace_back(e.thread, e.index);
-    }
     std::sort(out.begin(), out.end());
     return out;
 }

@@ -206,25 +206,20 @@ FragmentLayout FragmentLayout::leadingRegisters(const FragmentLayout& full, int 
         auto data = std::make_shared<Data>();
         data->parent = full.m_data;
         data->bijective = true;
-        // The elements stay where they are: the cut reads the full layout's storage, skipping the registers
-        // it does not keep. Only the inverse map is its own.
+        // Nothing is copied: the cut reads the full layout's elements, skipping the registers it does not
+        // keep, and its inverse map, keeping the leading `cols` of every row. Checked: a subset of a
+        // bijection is injective; with one element per cell, all in the leading columns, it is a bijection
+        // onto them, so the full layout's owner of each of those cells is a kept element.
         data->base = full.m_data->base;
         data->stride = full.m_data->stride;
-        data->ownerList.resize(cells);
+        data->inverse = full.m_data->inverse;
+        data->pitch = full.m_data->pitch;
         const Element* from = full.m_data->base;
-        std::uint32_t* slots = data->ownerList.data();
-        std::uint32_t idx = 0;
-        for (std::size_t t = 0; t < threads; ++t, from += full.m_data->stride) {
-            // A subset of a bijection is injective; with one element per cell and every column in range it is
-            // a bijection onto the narrower grid.
-            for (std::size_t i = 0; i < per; ++i, ++idx) {
-                const Element& e = from[i];
-                if (e.col >= cols)
-                    throw fail("register " + std::to_string(e.reg) + " reaches column " +
-                               std::to_string(e.col));
-                slots[static_cast<std::size_t>(e.row) * static_cast<std::size_t>(cols) + e.col] = idx;
-            }
-        }
+        for (std::size_t t = 0; t < threads; ++t, from += full.m_data->stride)
+            for (std::size_t i = 0; i < per; ++i)
+                if (from[i].col >= cols)
+                    throw fail("register " + std::to_string(from[i].reg) + " reaches column " +
+                               std::to_string(from[i].col));
         return data;
     });
     return layout;
@@ -329,6 +324,8 @@ void FragmentLayout::buildInverse(Data& data, const FragmentShape& shape) {
         }
         if (bijective) {
             data.bijective = true;
+            data.inverse = data.ownerList.data();
+            data.pitch = static_cast<std::size_t>(shape.cols);
             return;
         }
     }
@@ -351,16 +348,15 @@ void FragmentLayout::buildInverse(Data& data, const FragmentShape& shape) {
     data.ownerOffsets[0] = 0;
 }
 
-std::span<const std::uint32_t> FragmentLayout::owners(int row, int col, int matrix) const {
+std::span<const std::uint32_t> FragmentLayout::ownerSlots(int row, int col, int matrix) const {
     if (row < 0 || row >= m_shape.rows || col < 0 || col >= m_shape.cols || matrix < 0 ||
         matrix >= m_shape.matrices)
         return {};
-    const std::size_t cell = (static_cast<std::size_t>(matrix) * static_cast<std::size_t>(m_shape.rows) +
-                              static_cast<std::size_t>(row)) *
-                                 static_cast<std::size_t>(m_shape.cols) +
-                             static_cast<std::size_t>(col);
+    const std::size_t line = static_cast<std::size_t>(matrix) * static_cast<std::size_t>(m_shape.rows) +
+                             static_cast<std::size_t>(row);
     if (m_data->bijective)
-        return {m_data->ownerList.data() + cell, 1};
+        return {m_data->inverse + line * m_data->pitch + static_cast<std::size_t>(col), 1};
+    const std::size_t cell = line * static_cast<std::size_t>(m_shape.cols) + static_cast<std::size_t>(col);
     return {m_data->ownerList.data() + m_data->ownerOffsets[cell],
             m_data->ownerOffsets[cell + 1] - m_data->ownerOffsets[cell]};
 }

@@ -143,10 +143,8 @@ std::vector<Holding> Placement::at(int row, int col, int matrix) const {
     if (row < 0 || row >= m_rows || col < 0 || col >= m_cols || matrix < 0 || matrix >= m_matrices)
         return out;
     if (const FragmentLayout* f = fragment()) {
-        for (const std::uint32_t i : f->owners(row, col, matrix)) {
-            const Element& e = f->elements()[i];
+        for (const Element& e : f->owners(row, col, matrix))
             out.push_back({RegisterSlot{0, e.thread, e.reg, e.bit, f->elementBits(), e.index}, e.source});
-        }
     } else if (const smem::SharedOperand* s = shared()) {
         const smem::Coord c = s->toLayout(row, col);
         const smem::Placement byte = s->layout.placement(c.mn, c.k);

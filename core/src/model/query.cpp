@@ -72,8 +72,7 @@ bool inRange(int value, int count, const char* what, const std::string& owner, s
 
 void appendOwners(const FragmentLayout& op, int row, int col, int matrix, std::vector<Holding>& out,
                   std::set<std::pair<int, int>>& seen) {
-    for (const std::uint32_t k : op.owners(row, col, matrix)) {
-        const Element& e = op.elements()[k];
+    for (const Element& e : op.owners(row, col, matrix)) {
         if (seen.insert({static_cast<int>(op.operand()) * 1000 + e.thread, e.index}).second)
             out.push_back(holding(op, e));
     }
@@ -612,8 +611,8 @@ OperandDiff compare(const FragmentLayout& a, const FragmentLayout& b) {
     for (int m = 0; m < a.matrices(); ++m)
         for (int r = 0; r < a.rows(); ++r)
             for (int c = 0; c < a.cols(); ++c) {
-                const Element& e1 = a.elements()[a.owners(r, c, m)[0]];
-                const Element& e2 = b.elements()[b.owners(r, c, m)[0]];
+                const Element& e1 = a.owners(r, c, m)[0];
+                const Element& e2 = b.owners(r, c, m)[0];
                 ++d.cells;
                 if (e1.thread != e2.thread || e1.index != e2.index) {
                     ++d.differing;

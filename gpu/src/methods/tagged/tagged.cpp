@@ -223,7 +223,7 @@ std::vector<std::uint32_t> simulate(const Plan& plan) {
                                    x.digit));
             } else { // movmatrix: D's slot holds the A element at the same cell
                 const FragmentLayout& a = *in.operand(Operand::A);
-                const Element& src = a.elements()[a.owners(e.row, e.col).front()];
+                const Element& src = a.owners(e.row, e.col).front();
                 setBits(o, containerBit(data, e), data.containerBits(),
                         coding.tag(registerKey(a, src.thread, src.reg, src.index % a.elementsPerRegister()),
                                    x.digit)
