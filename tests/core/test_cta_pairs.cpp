@@ -103,7 +103,7 @@ TEST(CtaPairs, AnM128PairHoldsSixtyFourRowsAndHalfOfNEach) {
     EXPECT_EQ(b.cta, 1);
     EXPECT_EQ(b.first, 32); // N = 64: CTA 1 holds B's columns 32..63
     EXPECT_EQ(b.localCol, 8);
-    const std::string text = query::toText(*in, query::WhereAnswer{Operand::B, 0, 40, {}, {}, {b}});
+    const std::string text = query::toText(*in, query::WhereAnswer{Operand::B, 0, 40, {}, {}, {b}, {}});
     EXPECT_NE(text.find("tcgen05.mma.cta_group::2.kind::f16.m128n64  B[0][40]"), std::string::npos) << text;
     EXPECT_NE(text.find("CTA 1 of the pair (cta_group::2: CTA 1 holds B's columns 32..63), its B[0][8]"),
               std::string::npos)

@@ -155,7 +155,7 @@ const Placement* tensorMemoryOf(const Instruction& in) {
 // of A, N/ctaGroup columns of B), the CTA being the part the row (A) or column (B) falls in.
 std::optional<WhereAnswer> wherePair(const Instruction& in, const Placement& tensor, Operand operand, int row,
                                      int col, std::string& error) {
-    WhereAnswer answer{operand, row, col, {}, {}, {}};
+    WhereAnswer answer{operand, row, col, {}, {}, {}, {}};
     const int ctas = tensor.tensor()->mma.ctaGroup;
     if (const Placement* tm = in.placement(Space::TensorMemory, operand)) {
         const std::string name = std::string(toString(operand)) + " (" + std::to_string(tm->rows()) + "x" +
@@ -220,7 +220,7 @@ std::optional<WhereAnswer> wherePair(const Instruction& in, const Placement& ten
 // `where` of a tile of tcgen05.mma atoms: every CTA of the cluster that holds the element, and where in it.
 std::optional<WhereAnswer> whereOverCtas(const Instruction& in, Operand operand, int row, int col,
                                          std::string& error) {
-    WhereAnswer answer{operand, row, col, {}, {}, {}};
+    WhereAnswer answer{operand, row, col, {}, {}, {}, {}};
     const Placement* placed = tile::placementOf(in, operand);
     if (!placed) {
         std::string note = tile::metadataNote(in);
@@ -354,7 +354,7 @@ std::string dump(const ordered_json& doc) {
 
 std::optional<WhereAnswer> where(const Instruction& in, Operand operand, int row, int col,
                                  std::string& error) {
-    WhereAnswer answer{operand, row, col, {}, {}, {}};
+    WhereAnswer answer{operand, row, col, {}, {}, {}, {}};
     if (tile::overCtas(in))
         return whereOverCtas(in, operand, row, col, error);
     if (const Placement* tensor = tensorMemoryOf(in))
