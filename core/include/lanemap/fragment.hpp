@@ -53,21 +53,25 @@ struct Element {
     friend bool operator==(const Element&, const Element&) = default;
 };
 
+// What the iterators over a fragment's elements (ElementRange, OwnerRange) are to the standard library:
+// forward iterators over const Elements.
+struct ElementIterator {
+    using iterator_concept = std::forward_iterator_tag;
+    using iterator_category = std::forward_iterator_tag;
+    using value_type = Element;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const Element*;
+    using reference = const Element&;
+};
+
 // The elements of a fragment in (thread, index) order: `perThread` of every thread, `stride` apart in the
 // storage. A fragment built on its own is contiguous (stride == perThread); a cut of a wider one
 // (FragmentLayout::leadingRegisters) reads the wider one's storage in place, skipping the registers it does
 // not keep, so the catalog holds each wgmma D and tcgen05.ld/st access once, not once per N or .num.
 class ElementRange {
   public:
-    class iterator {
+    class iterator : public ElementIterator {
       public:
-        using iterator_concept = std::forward_iterator_tag;
-        using iterator_category = std::forward_iterator_tag;
-        using value_type = Element;
-        using difference_type = std::ptrdiff_t;
-        using pointer = const Element*;
-        using reference = const Element&;
-
         iterator() = default;
         const Element& operator*() const { return *m_at; }
         const Element* operator->() const { return m_at; }
@@ -130,15 +134,8 @@ class ElementRange {
 // named by its slot, its position in the storage the layout reads (FragmentLayout::slotOf).
 class OwnerRange {
   public:
-    class iterator {
+    class iterator : public ElementIterator {
       public:
-        using iterator_concept = std::forward_iterator_tag;
-        using iterator_category = std::forward_iterator_tag;
-        using value_type = Element;
-        using difference_type = std::ptrdiff_t;
-        using pointer = const Element*;
-        using reference = const Element&;
-
         iterator() = default;
         const Element& operator*() const { return m_base[*m_slot]; }
         const Element* operator->() const { return m_base + *m_slot; }
@@ -175,6 +172,8 @@ class OwnerRange {
     const Element* m_base = nullptr;
     std::span<const std::uint32_t> m_slots;
 };
+
+static_assert(std::forward_iterator<ElementRange::iterator> && std::forward_iterator<OwnerRange::iterator>);
 
 // Per-thread description of one operand fragment as a formula: (lane, i) -> cell.
 // Layout tables (core/src/families/*.cpp) are lists of these.
