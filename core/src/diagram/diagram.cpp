@@ -360,7 +360,7 @@ struct PanelPlan {
     // other panels list them.
     bool onePerCell = false;
     std::vector<Spot> spots;          // listed
-    std::vector<std::uint32_t> order; // listed: owner indices sorted by spot
+    std::vector<std::uint32_t> order; // listed: owner keys sorted by spot
     std::size_t spotCount() const {
         return onePerCell
                    ? static_cast<std::size_t>(layout->rows()) * static_cast<std::size_t>(layout->cols())
