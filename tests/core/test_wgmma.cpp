@@ -258,6 +258,32 @@ TEST(WgmmaD, ACutThatDoesNotFillItsColumnsIsRefused) {
     // A chunked (sparse) layout has no one-owner-per-cell inverse to cut.
     const FragmentLayout& spA = *get("wgmma.sp.m64n8k32.f16").operand(Operand::A);
     EXPECT_THROW(FragmentLayout::leadingRegisters(spA, 2, 16), std::logic_error);
+    // The right number of elements in the wrong columns: mma.m16n8k16's A register a0 holds rows 0-7,
+    // columns 0-7 and a1 rows 8-15 of them (Fig. 79), so a0 and a1 are columns 0-7 of every row, while a0
+    // alone has as many elements as columns 0-3 but reaches column 7.
+    const FragmentLayout& a = *get("mma.m16n8k16.f16").operand(Operand::A);
+    EXPECT_THROW(FragmentLayout::leadingRegisters(a, 1, 4), std::logic_error);
+    const FragmentLayout half = FragmentLayout::leadingRegisters(a, 2, 8);
+    for (int r = 0; r < 16; ++r)
+        for (int c = 0; c < 8; ++c)
+            ASSERT_EQ(half.owners(r, c).front(), a.owners(r, c).front()) << r << ", " << c;
+    // A cut of that cut is judged by the elements it reads, the full layout's: a0 alone still reaches
+    // column 7.
+    EXPECT_THROW(FragmentLayout::leadingRegisters(half, 1, 4), std::logic_error);
+}
+
+// A cut of a cut keeps the leading registers of the layout that holds the elements: the m64n64 D cut from
+// the m64n128 one, itself cut from the m64n256 one, is the m64n64 D, element for element and cell for cell.
+TEST(WgmmaD, ACutOfACutIsTheNarrowerD) {
+    const FragmentLayout& d256 = *get("wgmma.m64n256k16.f16").operand(Operand::D);
+    const FragmentLayout& d64 = *get("wgmma.m64n64k16.f16").operand(Operand::D);
+    const FragmentLayout twice =
+        FragmentLayout::leadingRegisters(FragmentLayout::leadingRegisters(d256, 64, 128), 32, 64);
+    ASSERT_EQ(twice.elements().size(), d64.elements().size());
+    EXPECT_TRUE(std::equal(twice.elements().begin(), twice.elements().end(), d64.elements().begin()));
+    for (int r = 0; r < 64; ++r)
+        for (int c = 0; c < 64; ++c)
+            ASSERT_EQ(twice.owners(r, c).front(), d64.owners(r, c).front()) << r << ", " << c;
 }
 
 // A cut reads the full layout's elements and inverse map where they are (the catalog would otherwise hold

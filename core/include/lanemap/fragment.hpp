@@ -7,8 +7,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <iterator>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -206,6 +208,13 @@ class FragmentLayout {
     // std::logic_error when the kept registers do not fill those columns one owner per cell.
     static FragmentLayout leadingRegisters(const FragmentLayout& full, int registers, int cols);
 
+    // From a function of (thread, register, part of the register) called once per element in that order: a
+    // formula that needs more than a PlaceFn's (lane, index, n), such as a tcgen05.ld/st access map. Every
+    // cell must be in range (std::logic_error otherwise).
+    using CellAt = std::function<Cell(int thread, int reg, int part)>;
+    static FragmentLayout generate(Operand operand, ElementType elementType, int elementBits, int threads,
+                                   const FragmentShape& shape, const CellAt& cellAt, Source source);
+
     // From a list of placements, cells[thread * elementsPerThread + i], as discovery observes them (wmma). A
     // cell may have several owners (an element held twice); every cell must be in range. Throws
     // std::logic_error otherwise.
@@ -294,6 +303,14 @@ class FragmentLayout {
         std::size_t pitch = 0;
         std::shared_ptr<const Data>
             parent; // leadingRegisters: keeps the source and its elements alive (its address keys the cache)
+        // Per index within a thread (`stride` of them): the furthest column that element reaches in any
+        // thread. A cut of the leading registers checks its columns against it, not element by element;
+        // worked out the first time one asks (only the widest layouts are cut).
+        const std::vector<std::uint16_t>& reach() const;
+
+      private:
+        mutable std::once_flag m_reachOnce;
+        mutable std::vector<std::uint16_t> m_reach;
     };
     friend struct LayoutCaches;
     // A layout that holds its own elements (not a cut): its storage, one thread after another, and its

@@ -128,6 +128,42 @@ struct BuildKey {
 };
 // A cut of a built layout: (its data, registers kept, columns kept).
 using CutKey = std::tuple<const void*, int, int>;
+
+// The elements of `layout`, one thread after another, each thread's register by register and part by part
+// (its element indices in order), where `cellAt(thread, index, reg, part)` puts them, each checked to lie
+// in the layout's shape (else std::logic_error "`what` out of range for <layout>"). Counting registers and
+// parts, not dividing them out of the index, keeps an integer division per element out of the catalog
+// build. Returns whether an element covers more than one column (a sparse chunk).
+template <class CellAt>
+bool placeElements(std::vector<Element>& out, const FragmentLayout& layout, int bitPad, Source source,
+                   std::string_view what, CellAt&& cellAt) {
+    const int registers = layout.registers(), parts = layout.elementsPerRegister();
+    const int container = layout.containerBits();
+    const int rows = layout.rows(), cols = layout.cols(), matrices = layout.matrices();
+    bool chunked = false;
+    out.reserve(static_cast<std::size_t>(layout.threads()) * static_cast<std::size_t>(registers * parts));
+    for (int thread = 0; thread < layout.threads(); ++thread) {
+        int index = 0;
+        for (int reg = 0; reg < registers; ++reg)
+            for (int part = 0; part < parts; ++part, ++index) {
+                const Cell cell = cellAt(thread, index, reg, part);
+                const int colLast = cell.colLast < 0 ? cell.col : cell.colLast;
+                if (cell.row < 0 || cell.row >= rows || cell.col < 0 || colLast < cell.col ||
+                    colLast >= cols || (matrices > 1 && (cell.matrix < 0 || cell.matrix >= matrices)))
+                    throw std::logic_error(std::string(what) + " out of range for " +
+                                           std::string(layout.name()));
+                out.push_back(Element{
+                    static_cast<std::uint16_t>(thread), static_cast<std::uint16_t>(index),
+                    static_cast<std::uint16_t>(reg), static_cast<std::uint8_t>(part * container + bitPad),
+                    static_cast<std::int8_t>(matrices > 1 ? cell.matrix : -1),
+                    static_cast<std::uint16_t>(cell.row), static_cast<std::uint16_t>(cell.col),
+                    static_cast<std::uint16_t>(colLast), source});
+                chunked = chunked || colLast != cell.col;
+            }
+    }
+    return chunked;
+}
+
 } // namespace
 
 struct LayoutCaches {
@@ -153,29 +189,9 @@ FragmentLayout FragmentLayout::build(Operand operand, ElementType elementType, i
     const BuildKey key{place, threads, n, elementBits, bitPad, shape, source};
     layout.m_data = LayoutCaches::built().get(key, [&] {
         auto data = std::make_shared<Data>();
-        const int perThread = layout.elementsPerThread();
-        const int container = layout.containerBits();
-        data->elements.reserve(
-            static_cast<std::size_t>(threads * perThread)); // written once, not zeroed first
-        for (int thread = 0; thread < threads; ++thread) {
-            const Lane lane = Lane::of(thread);
-            for (int i = 0; i < perThread; ++i) {
-                const Cell cell = place(lane, i, n);
-                const int colLast = cell.colLast < 0 ? cell.col : cell.colLast;
-                if (cell.row < 0 || cell.row >= shape.rows || cell.col < 0 || colLast >= shape.cols ||
-                    colLast < cell.col ||
-                    (shape.matrices > 1 && (cell.matrix < 0 || cell.matrix >= shape.matrices)))
-                    throw std::logic_error("layout formula out of range for " + std::string(layout.name()));
-                data->elements.push_back(
-                    Element{static_cast<std::uint16_t>(thread), static_cast<std::uint16_t>(i),
-                            static_cast<std::uint16_t>(i / shape.elementsPerRegister),
-                            static_cast<std::uint8_t>((i % shape.elementsPerRegister) * container + bitPad),
-                            static_cast<std::int8_t>(shape.matrices > 1 ? cell.matrix : -1),
-                            static_cast<std::uint16_t>(cell.row), static_cast<std::uint16_t>(cell.col),
-                            static_cast<std::uint16_t>(colLast), source});
-                data->chunked = data->chunked || colLast != cell.col;
-            }
-        }
+        data->chunked =
+            placeElements(data->elements, layout, bitPad, source, "layout formula",
+                          [&](int thread, int index, int, int) { return place(Lane::of(thread), index, n); });
         ownElements(*data, shape);
         return data;
     });
@@ -214,14 +230,30 @@ FragmentLayout FragmentLayout::leadingRegisters(const FragmentLayout& full, int 
         data->stride = full.m_data->stride;
         data->inverse = full.m_data->inverse;
         data->pitch = full.m_data->pitch;
-        const Element* from = full.m_data->base;
-        for (std::size_t t = 0; t < threads; ++t, from += full.m_data->stride)
-            for (std::size_t i = 0; i < per; ++i)
-                if (from[i].col >= cols)
-                    throw fail("register " + std::to_string(from[i].reg) + " reaches column " +
-                               std::to_string(from[i].col));
+        // Every thread and the leading indices are kept, so the layout that owns the storage answers.
+        const Data* owner = full.m_data.get();
+        while (owner->parent)
+            owner = owner->parent.get();
+        const std::vector<std::uint16_t>& reach = owner->reach();
+        for (std::size_t i = 0; i < per; ++i)
+            if (reach[i] >= cols)
+                throw fail("element " + std::to_string(i) + " of a thread reaches column " +
+                           std::to_string(reach[i]));
         return data;
     });
+    return layout;
+}
+
+FragmentLayout FragmentLayout::generate(Operand operand, ElementType elementType, int elementBits,
+                                        int threads, const FragmentShape& shape, const CellAt& cellAt,
+                                        Source source) {
+    FragmentLayout layout(operand, elementType, elementBits, threads, shape);
+    auto data = std::make_shared<Data>();
+    data->chunked =
+        placeElements(data->elements, layout, 0, source, "generate: cell",
+                      [&](int thread, int, int reg, int part) { return cellAt(thread, reg, part); });
+    ownElements(*data, shape);
+    layout.m_data = std::move(data);
     return layout;
 }
 
@@ -234,22 +266,10 @@ FragmentLayout FragmentLayout::fromCells(Operand operand, ElementType elementTyp
         throw std::logic_error("fromCells: " + std::to_string(cells.size()) + " cells for " +
                                std::to_string(threads) + " threads x " + std::to_string(perThread));
     auto data = std::make_shared<Data>();
-    data->elements.reserve(cells.size());
-    const int container = layout.containerBits();
-    for (int thread = 0; thread < threads; ++thread)
-        for (int i = 0; i < perThread; ++i) {
-            const Cell& cell = cells[static_cast<std::size_t>(thread * perThread + i)];
-            if (cell.row < 0 || cell.row >= shape.rows || cell.col < 0 || cell.col >= shape.cols ||
-                (shape.matrices > 1 && (cell.matrix < 0 || cell.matrix >= shape.matrices)))
-                throw std::logic_error("fromCells: cell out of range for " + std::string(layout.name()));
-            data->elements.push_back(
-                Element{static_cast<std::uint16_t>(thread), static_cast<std::uint16_t>(i),
-                        static_cast<std::uint16_t>(i / shape.elementsPerRegister),
-                        static_cast<std::uint8_t>((i % shape.elementsPerRegister) * container),
-                        static_cast<std::int8_t>(shape.matrices > 1 ? cell.matrix : -1),
-                        static_cast<std::uint16_t>(cell.row), static_cast<std::uint16_t>(cell.col),
-                        static_cast<std::uint16_t>(cell.col), source});
-        }
+    data->chunked = placeElements(data->elements, layout, 0, source, "fromCells: cell",
+                                  [&](int thread, int index, int, int) {
+                                      return cells[static_cast<std::size_t>(thread * perThread + index)];
+                                  });
     ownElements(*data, shape);
     layout.m_data = std::move(data);
     return layout;
@@ -304,6 +324,16 @@ void FragmentLayout::ownElements(Data& data, const FragmentShape& shape) {
     buildInverse(data, shape);
 }
 
+const std::vector<std::uint16_t>& FragmentLayout::Data::reach() const {
+    std::call_once(m_reachOnce, [this] {
+        m_reach.assign(stride, 0);
+        for (std::size_t k = 0; k < elements.size(); k += stride)
+            for (std::size_t i = 0; i < stride; ++i)
+                m_reach[i] = std::max(m_reach[i], elements[k + i].colLast);
+    });
+    return m_reach;
+}
+
 void FragmentLayout::buildInverse(Data& data, const FragmentShape& shape) {
     const std::size_t plane = static_cast<std::size_t>(shape.rows) * static_cast<std::size_t>(shape.cols);
     const std::size_t cells = plane * static_cast<std::size_t>(shape.matrices);
@@ -316,11 +346,13 @@ void FragmentLayout::buildInverse(Data& data, const FragmentShape& shape) {
     if (!data.chunked && data.elements.size() == cells) {
         constexpr std::uint32_t kEmpty = 0xFFFFFFFFu;
         data.ownerList.assign(cells, kEmpty);
+        const std::span<const Element> elements = data.elements;
+        std::uint32_t* const owner = data.ownerList.data();
         bool bijective = true;
-        for (std::uint32_t idx = 0; idx < data.elements.size() && bijective; ++idx) {
-            std::uint32_t& slot = data.ownerList[cellOf(data.elements[idx], data.elements[idx].col)];
-            bijective = slot == kEmpty;
-            slot = idx;
+        for (std::uint32_t slot = 0; slot < elements.size() && bijective; ++slot) {
+            std::uint32_t& cell = owner[cellOf(elements[slot], elements[slot].col)];
+            bijective = cell == kEmpty;
+            cell = slot;
         }
         if (bijective) {
             data.bijective = true;

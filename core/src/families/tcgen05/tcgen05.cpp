@@ -112,16 +112,13 @@ FragmentLayout buildAccessLayout(const tmem::Access& access) {
     const tmem::ShapeRecord& rec = tmem::recordOf(access.shape);
     const tmem::AccessMap map(access);
     FragmentShape shape{rec.lanes, tmem::columnsOf(access), 1, registers, 32, perRegister};
-    std::vector<Cell> cells;
-    cells.reserve(static_cast<std::size_t>(32 * registers * perRegister));
-    for (int thread = 0; thread < 32; ++thread)
-        for (int reg = 0; reg < registers; ++reg)
-            for (int half = 0; half < perRegister; ++half) {
-                const tmem::Cell c = map(thread, reg, half);
-                cells.push_back({c.lane, c.column, -1, -1});
-            }
-    return FragmentLayout::fromCells(Operand::D, packed ? ElementType::F16 : ElementType::F32,
-                                     packed ? 16 : 32, 32, shape, cells, rec.source);
+    return FragmentLayout::generate(
+        Operand::D, packed ? ElementType::F16 : ElementType::F32, packed ? 16 : 32, 32, shape,
+        [&](int thread, int reg, int half) {
+            const tmem::Cell c = map(thread, reg, half);
+            return Cell{c.lane, c.column};
+        },
+        rec.source);
 }
 
 // tcgen05.ld writes the registers (D), tcgen05.st reads them (A).
