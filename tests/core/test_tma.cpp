@@ -84,6 +84,35 @@ TEST(Tma, ElementStridesSkipElementsOfOuterDimensions) {
     EXPECT_EQ(std::get<GlobalElement>(placementIn(*i, Space::Global).at(3, 0).front().at).coord[1], 6);
 }
 
+// The walk over a box carries its index innermost first, across every dimension: each element's global
+// coordinates are the origin plus its index times the element stride, and without a swizzle it sits at its
+// row of the box (every dimension but the innermost, in order) times the row pitch plus its column.
+TEST(Tma, TheBoxWalkCarriesAcrossEveryDimension) {
+    const auto i = instantiate(parsed("cp.async.bulk.tensor.3d tensor=16x8x32 box=4x6x16 "
+                                      "element-strides=2,3,1 origin=1,2,8"));
+    const tma::TensorMap map = tma::mapOf(*i);
+    ASSERT_EQ(map.loaded(0), 16);
+    ASSERT_EQ(map.loaded(1), 2); // 6 elements, every 3rd
+    ASSERT_EQ(map.loaded(2), 2); // 4 elements, every 2nd
+    tma::BoxWalk walk(map);
+    int n = 0;
+    for (tma::BoxElement e; walk.next(e); ++n) {
+        const std::array<int, 3> index{n % 16, n / 16 % 2, n / 32};
+        ASSERT_EQ(e.boxIndex[0], index[0]) << "element " << n;
+        ASSERT_EQ(e.boxIndex[1], index[1]) << "element " << n;
+        ASSERT_EQ(e.boxIndex[2], index[2]) << "element " << n;
+        ASSERT_FALSE(e.fill) << "element " << n;
+        EXPECT_EQ(e.coord[0], map.origin[0] + index[0]) << "element " << n;
+        EXPECT_EQ(e.coord[1], map.origin[1] + 3 * index[1]) << "element " << n;
+        EXPECT_EQ(e.coord[2], map.origin[2] + 2 * index[2]) << "element " << n;
+        EXPECT_EQ(e.smemOffset,
+                  static_cast<std::uint32_t>(n / 16 * map.rowPitch() + index[0] * map.elementBytes()))
+            << "element " << n;
+    }
+    EXPECT_EQ(n, 64);
+    EXPECT_EQ(tma::boxElements(map).size(), 64u);
+}
+
 TEST(Tma, PtxTextGivesTheCoordinatesInnermostFirst) {
     const Selection s =
         parsed("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes "

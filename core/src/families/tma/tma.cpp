@@ -242,41 +242,56 @@ std::string checkMulticast(const TensorMap& m) {
     return {};
 }
 
-std::vector<BoxElement> boxElements(const TensorMap& m, std::uint32_t base) {
-    std::vector<BoxElement> out;
-    const int eb = m.elementBytes();
-    const auto total = static_cast<std::size_t>(m.boxBytes() / eb);
-    out.reserve(total);
-    std::array<int, kMaxRank> j{};
-    for (std::size_t n = 0; n < total; ++n) {
-        BoxElement e;
-        e.boxIndex = j;
-        const auto inner = static_cast<std::uint32_t>(n % static_cast<std::size_t>(m.loaded(0)));
-        const auto row = static_cast<std::uint32_t>(n / static_cast<std::size_t>(m.loaded(0)));
-        e.smemOffset = smem::swizzleAddress(base + row * static_cast<std::uint32_t>(m.rowPitch()) +
-                                                inner * static_cast<std::uint32_t>(eb),
-                                            m.swizzle);
-        std::int64_t offset = 0;
-        for (int i = 0; i < m.rank; ++i) {
-            const auto u = static_cast<std::size_t>(i);
-            const int stride = (i == 0 && m.interleave == Interleave::None) ? 1 : m.elementStrides[u];
-            const std::int64_t g = m.origin[u] + static_cast<std::int64_t>(j[u]) * stride;
-            if (g < 0 || g >= m.dims[u])
-                e.fill = true;
-            e.coord[u] = g;
-            offset += g * (i == 0 ? eb : m.strides[u]);
-        }
-        if (e.fill)
-            e.coord = {};
-        else
-            e.globalOffset = offset;
-        out.push_back(e);
-        for (int i = 0; i < m.rank; ++i) { // innermost fastest
-            if (++j[static_cast<std::size_t>(i)] < m.loaded(i))
+BoxWalk::BoxWalk(const TensorMap& map, std::uint32_t base)
+    : m_map(map), m_base(base), m_elementBytes(map.elementBytes()),
+      m_rowPitch(static_cast<std::uint32_t>(map.rowPitch())),
+      m_left(static_cast<std::size_t>(map.boxBytes() / map.elementBytes())) {
+    for (int i = 0; i < map.rank; ++i) {
+        const auto u = static_cast<std::size_t>(i);
+        m_loaded[u] = map.loaded(i);
+        m_stride[u] = (i == 0 && map.interleave == Interleave::None) ? 1 : map.elementStrides[u];
+    }
+}
+
+bool BoxWalk::next(BoxElement& e) {
+    if (m_left == 0)
+        return false;
+    --m_left;
+    e = BoxElement{};
+    e.boxIndex = m_index;
+    e.smemOffset = smem::swizzleAddress(
+        m_base + m_row * m_rowPitch + static_cast<std::uint32_t>(m_index[0] * m_elementBytes), m_map.swizzle);
+    std::int64_t offset = 0;
+    for (int i = 0; i < m_map.rank; ++i) {
+        const auto u = static_cast<std::size_t>(i);
+        const std::int64_t g = m_map.origin[u] + static_cast<std::int64_t>(m_index[u]) * m_stride[u];
+        if (g < 0 || g >= m_map.dims[u])
+            e.fill = true;
+        e.coord[u] = g;
+        offset += g * (i == 0 ? m_elementBytes : m_map.strides[u]);
+    }
+    if (e.fill)
+        e.coord = {};
+    else
+        e.globalOffset = offset;
+    if (++m_index[0] == m_loaded[0]) { // innermost fastest; a new row of the box
+        m_index[0] = 0;
+        ++m_row;
+        for (std::size_t u = 1; u < static_cast<std::size_t>(m_map.rank); ++u) {
+            if (++m_index[u] < m_loaded[u])
                 break;
-            j[static_cast<std::size_t>(i)] = 0;
+            m_index[u] = 0;
         }
     }
+    return true;
+}
+
+std::vector<BoxElement> boxElements(const TensorMap& m, std::uint32_t base) {
+    std::vector<BoxElement> out;
+    out.reserve(static_cast<std::size_t>(m.boxBytes() / m.elementBytes()));
+    BoxWalk walk(m, base);
+    for (BoxElement e; walk.next(e);)
+        out.push_back(e);
     return out;
 }
 

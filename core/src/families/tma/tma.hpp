@@ -112,8 +112,29 @@ struct BoxElement {
     std::int64_t globalOffset = 0;
 };
 
-// Every element of the box in shared-memory order of the box (innermost fastest), from `base` bytes on
-// (the swizzle acts on the address from a base aligned to its repeat). The map must pass checkEncoding.
+// The elements of the box one at a time, in shared-memory order of the box (innermost fastest), from `base`
+// bytes on (the swizzle acts on the address from a base aligned to its repeat): what boxElements lists,
+// without the list (a placement writes each element where it goes as it comes). The map must pass
+// checkEncoding and outlive the walk.
+class BoxWalk {
+  public:
+    explicit BoxWalk(const TensorMap& map, std::uint32_t base = 0);
+    // The next element into `e`; false after the last.
+    bool next(BoxElement& e);
+
+  private:
+    const TensorMap& m_map;
+    std::uint32_t m_base;
+    int m_elementBytes;
+    std::uint32_t m_rowPitch;
+    std::array<int, kMaxRank> m_loaded{}; // elements loaded along each dimension
+    std::array<int, kMaxRank> m_stride{}; // elements of the tensor from one loaded element to the next
+    std::array<int, kMaxRank> m_index{};  // the next element's place in the box
+    std::uint32_t m_row = 0;              // its row of the box (every dimension but the innermost)
+    std::size_t m_left;                   // elements not yet walked
+};
+
+// Every element of the box, in BoxWalk's order.
 std::vector<BoxElement> boxElements(const TensorMap& map, std::uint32_t base = 0);
 
 // What a multicast asks that the encoder cannot see: "" or the word, its value and the valid range (a mask

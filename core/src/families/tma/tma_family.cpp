@@ -228,7 +228,8 @@ void instantiateTma(Instruction& in) {
         TensorMap slice = map;
         slice.origin[outer] += static_cast<std::int64_t>(load) * map.box[outer];
         const auto base = static_cast<std::uint32_t>(load * map.footprintBytes());
-        for (const BoxElement& e : boxElements(slice, base)) { // shared-memory order = the grid's row-major
+        BoxWalk walk(slice, base);
+        for (BoxElement e; walk.next(e);) { // shared-memory order = the grid's row-major
             for (const int cta : receivers)
                 shared.add({SmemByte{e.smemOffset, 0, bits, cta}, Source::Doc});
             if (!e.fill) {
