@@ -158,13 +158,16 @@ void placeOperands(Instruction& in) {
 namespace family {
 
 void placeRegisters(Instruction& in) {
-    std::erase_if(in.placements, [](const Placement& p) { return p.fragment() != nullptr; });
-    std::vector<Placement> registers;
-    registers.reserve(in.operands.size());
+    // The register fragments first, in operand order, then the placements into other spaces, in one
+    // allocation (a family that adds its own reserves room for them: the catalog keeps every instance).
+    std::vector<Placement> placements;
+    placements.reserve(in.operands.size() + in.placements.size());
     for (const FragmentLayout& op : in.operands)
-        registers.push_back(Placement::registers(op));
-    in.placements.insert(in.placements.begin(), std::make_move_iterator(registers.begin()),
-                         std::make_move_iterator(registers.end()));
+        placements.push_back(Placement::registers(op));
+    for (Placement& p : in.placements)
+        if (!p.fragment())
+            placements.push_back(std::move(p));
+    in.placements = std::move(placements);
 }
 
 } // namespace family

@@ -380,6 +380,7 @@ void registerAtom(Catalog& catalog, const Atom& atom) {
                     const Atom* at = &atom;
                     catalog.add(std::move(v), [at](Instruction& in) {
                         const int threads = in.threads;
+                        in.operands.reserve(4); // A, B, C, D
                         in.operands.push_back(makeOperand(Operand::A, in.atype, threads, *at->a));
                         if (at->b)
                             in.operands.push_back(makeOperand(Operand::B, in.btype, threads, *at->b));
@@ -560,7 +561,10 @@ void instantiateAtom(Instruction& in) {
     if (in.scope != Scope::Warpgroup || in.params.tile)
         return;
     std::string error;
-    for (const smem::SharedOperand& op : smem::operands(in, in.params.smem.value_or(smem::Choice{}), error))
+    const std::vector<smem::SharedOperand> shared =
+        smem::operands(in, in.params.smem.value_or(smem::Choice{}), error);
+    in.placements.reserve(in.placements.size() + shared.size());
+    for (const smem::SharedOperand& op : shared)
         in.placements.push_back(Placement::sharedMemory(op));
 }
 

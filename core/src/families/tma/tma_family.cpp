@@ -288,6 +288,7 @@ void instantiateTma(Instruction& in) {
         Placement::table(OperandSet{Operand::D}, Space::Global, map.type, rows, cols, std::move(global));
     g.setClusterCtas(map.split ? map.clusterCtas() : 1);
     g.setPresentation(std::move(words));
+    in.placements.reserve(in.placements.size() + 2);
     in.placements.push_back(std::move(s));
     in.placements.push_back(std::move(g));
 }

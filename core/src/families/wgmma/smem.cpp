@@ -532,6 +532,7 @@ std::vector<SharedOperand> operands(const Variant& v, const Choice& choice, std:
     }
     const bool sparse = v.family == &family::kWgmmaSp;
     std::vector<SharedOperand> out;
+    out.reserve(2);
     try {
         // A (the SS form): M x K, or the compressed M x K/2 of sparse wgmma.
         const int aCols = sparse ? v.k / 2 : v.k;
