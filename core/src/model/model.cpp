@@ -130,8 +130,8 @@ struct BuildKey {
 using CutKey = std::tuple<const void*, int, int>;
 
 // The elements of `layout`, one thread after another, each thread's register by register and part by part
-// (its element indices in order), where `cellAt(thread, index, reg, part)` puts them, each checked to lie
-// in the layout's shape (else std::logic_error "`what` out of range for <layout>"). Counting registers and
+// (its element indices in order), where `cellAt(lane, index, reg, part)` puts them, each checked to lie in
+// the layout's shape (else std::logic_error "`what` out of range for <layout>"). Counting registers and
 // parts, not dividing them out of the index, keeps an integer division per element out of the catalog
 // build. Returns whether an element covers more than one column (a sparse chunk).
 template <class CellAt>
@@ -143,10 +143,11 @@ bool placeElements(std::vector<Element>& out, const FragmentLayout& layout, int 
     bool chunked = false;
     out.reserve(static_cast<std::size_t>(layout.threads()) * static_cast<std::size_t>(registers * parts));
     for (int thread = 0; thread < layout.threads(); ++thread) {
+        const Lane lane = Lane::of(thread);
         int index = 0;
         for (int reg = 0; reg < registers; ++reg)
             for (int part = 0; part < parts; ++part, ++index) {
-                const Cell cell = cellAt(thread, index, reg, part);
+                const Cell cell = cellAt(lane, index, reg, part);
                 const int colLast = cell.colLast < 0 ? cell.col : cell.colLast;
                 if (cell.row < 0 || cell.row >= rows || cell.col < 0 || colLast < cell.col ||
                     colLast >= cols || (matrices > 1 && (cell.matrix < 0 || cell.matrix >= matrices)))
@@ -191,7 +192,7 @@ FragmentLayout FragmentLayout::build(Operand operand, ElementType elementType, i
         auto data = std::make_shared<Data>();
         data->chunked =
             placeElements(data->elements, layout, bitPad, source, "layout formula",
-                          [&](int thread, int index, int, int) { return place(Lane::of(thread), index, n); });
+                          [&](const Lane& lane, int index, int, int) { return place(lane, index, n); });
         ownElements(*data, shape);
         return data;
     });
@@ -249,9 +250,9 @@ FragmentLayout FragmentLayout::generate(Operand operand, ElementType elementType
                                         Source source) {
     FragmentLayout layout(operand, elementType, elementBits, threads, shape);
     auto data = std::make_shared<Data>();
-    data->chunked =
-        placeElements(data->elements, layout, 0, source, "generate: cell",
-                      [&](int thread, int, int reg, int part) { return cellAt(thread, reg, part); });
+    data->chunked = placeElements(
+        data->elements, layout, 0, source, "generate: cell",
+        [&](const Lane& lane, int, int reg, int part) { return cellAt(lane.thread, reg, part); });
     ownElements(*data, shape);
     layout.m_data = std::move(data);
     return layout;
@@ -267,8 +268,8 @@ FragmentLayout FragmentLayout::fromCells(Operand operand, ElementType elementTyp
                                std::to_string(threads) + " threads x " + std::to_string(perThread));
     auto data = std::make_shared<Data>();
     data->chunked = placeElements(data->elements, layout, 0, source, "fromCells: cell",
-                                  [&](int thread, int index, int, int) {
-                                      return cells[static_cast<std::size_t>(thread * perThread + index)];
+                                  [&](const Lane& lane, int index, int, int) {
+                                      return cells[static_cast<std::size_t>(lane.thread * perThread + index)];
                                   });
     ownElements(*data, shape);
     layout.m_data = std::move(data);
