@@ -122,6 +122,23 @@ TEST(LdStShapes, SplitNearIntMaxIsOutOfRange) {
     EXPECT_NE(error.find("valid 2 to 510"), std::string::npos) << error;
 }
 
+// A split adds its note to the instance it was given for; the catalog's entry (what `list` and every other
+// instance show) keeps the notes it registered with, though the instance shares them until it adds one.
+TEST(LdStShapes, ASplitsNoteIsTheInstancesNotTheCatalogs) {
+    const Variant* v = Catalog::instance().variant("tcgen05.ld.16x32bx2.x2");
+    ASSERT_TRUE(v);
+    const std::vector<std::string> registered = v->notes.items();
+    lanemap::Params params;
+    params.halfSplit = 64;
+    ASSERT_EQ(lanemap::validate({v, params}), "");
+    const std::shared_ptr<const Instruction> split = lanemap::instantiate({v, params});
+    ASSERT_EQ(split->notes.size(), registered.size() + 1);
+    EXPECT_NE(split->notes.back().find("immHalfSplitoff 64"), std::string::npos);
+    EXPECT_EQ(v->notes.items(), registered);
+    for (const std::string& note : Catalog::instance().instruction(*v).notes)
+        EXPECT_EQ(note.find("(given)"), std::string::npos) << note;
+}
+
 // .pack::16b: the same registers read twice the columns, the lower column in bits 15-0.
 TEST(LdStShapes, PackMovesTwoAdjacentColumnsThroughOneRegister) {
     EXPECT_EQ(at(Shape::S32x32b, 1, true, 5, 0, 0), (Cell{5, 0}));

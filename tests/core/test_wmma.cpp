@@ -354,6 +354,20 @@ TEST(WmmaCatalog, EveryVariantIsListedAndTheRecordedReportGivesItsLayouts) {
     EXPECT_FALSE(recordedFor("sm_80"));
 }
 
+// Building a wmma fragment writes the discovery's notes into the instruction; the variant `list` and search
+// read keeps the one it registered with (the two share it until the build writes).
+TEST(WmmaCatalog, ABuildsNotesAreTheInstructionsNotTheVariants) {
+    const Variant* v = Catalog::instance().variant("wmma.m16n16k16.row.col.f16.f32");
+    ASSERT_TRUE(v);
+    const Instruction& built = Catalog::instance().instruction(*v);
+    ASSERT_GE(built.notes.size(), 2u);
+    EXPECT_NE(built.notes[1].find("SASS sm_90"), std::string::npos);
+    ASSERT_EQ(v->notes.size(), 1u);
+    EXPECT_NE(v->notes[0].find("unspecified"), std::string::npos);
+    EXPECT_EQ(instructionFor(*v, "sm_120").notes.size(), 2u); // unspecified, not discovered
+    EXPECT_EQ(v->notes.size(), 1u);
+}
+
 TEST(WmmaCatalog, WithoutAReportTheVariantSaysItIsNotDiscovered) {
     const Variant* v = Catalog::instance().variant("wmma.m16n16k16.row.col.f16.f32");
     ASSERT_TRUE(v);

@@ -15,6 +15,7 @@
 #include "lanemap/fragment.hpp"
 #include "lanemap/params.hpp"
 #include "lanemap/placement.hpp"
+#include "lanemap/shared_list.hpp"
 #include "lanemap/vocabulary.hpp"
 
 namespace lanemap {
@@ -101,9 +102,10 @@ struct Variant {
     bool ordered = false;     // mma.sp::ordered_metadata
     std::string_view section; // PTX 9.1 section number, e.g. "9.7.14.5.8"
     std::string_view anchor;  // HTML anchor in the PTX manual
-    std::vector<Form> forms;  // every PTX spelling with this layout, canonical first
-    std::vector<std::string> notes;
-    std::vector<Erratum> errata;
+    // Written when the table registers and shared by every Instruction built from the variant.
+    SharedList<Form> forms; // every PTX spelling with this layout, canonical first
+    SharedList<std::string> notes;
+    SharedList<Erratum> errata;
     // The family's own facts about the variant (its table row), of a type only its family knows and read only
     // through its accessors: a matrix move's row and .num (matrix_move.hpp), a tcgen05.ld/st access or a
     // tcgen05.mma form (tmem.hpp). A new family brings its own type without a change here.

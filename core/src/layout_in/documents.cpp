@@ -235,7 +235,8 @@ const Instruction* claimed(const std::string& name) {
             // is CUTLASS's SM89_16x8x32_F32E5M2E4M3F32_TN).
             for (std::size_t f = 0; f < in.forms.size(); ++f) {
                 Instruction form = in;
-                std::rotate(form.forms.begin(), form.forms.begin() + static_cast<long>(f), form.forms.end());
+                std::vector<Form>& forms = form.forms.edit();
+                std::rotate(forms.begin(), forms.begin() + static_cast<long>(f), forms.end());
                 if (const std::string a = in.family->cutlassAtom(form); !a.empty()) {
                     n.exact.emplace(a, &in); // the first (canonical) variant of a name
                     if (const std::string key = withoutArchitecture(a); !key.empty())

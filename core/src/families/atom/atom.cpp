@@ -494,7 +494,8 @@ std::vector<std::string> atomSearchWords(const Variant& v) {
     std::vector<std::string> words;
     for (std::size_t f = 0; f < v.forms.size(); ++f) {
         Variant form = v;
-        std::rotate(form.forms.begin(), form.forms.begin() + static_cast<long>(f), form.forms.end());
+        std::vector<Form>& forms = form.forms.edit();
+        std::rotate(forms.begin(), forms.begin() + static_cast<long>(f), forms.end());
         const std::string name = atomCutlassName(form);
         if (name.empty() || std::find(words.begin(), words.end(), name) != words.end())
             continue;

@@ -50,7 +50,7 @@ bool sixteenBit(ElementType type) {
 } // namespace
 
 std::vector<ProbeForm> formsOf(const Instruction& in) {
-    const std::vector<lanemap::Form> forms = in.forms;
+    const std::vector<lanemap::Form>& forms = in.forms.items();
     const int first = in.metadata ? in.metadata->selectors.at(0).value : -1;
     std::vector<ProbeForm> out;
     // Canonical types with every selector, then the mixed-type aliases with the first.
