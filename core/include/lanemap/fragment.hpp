@@ -208,12 +208,13 @@ class FragmentLayout {
     // std::logic_error when the kept registers do not fill those columns one owner per cell.
     static FragmentLayout leadingRegisters(const FragmentLayout& full, int registers, int cols);
 
-    // From a function of (thread, register, part of the register) called once per element in that order: a
-    // formula that needs more than a PlaceFn's (lane, index, n), such as a tcgen05.ld/st access map. Every
-    // cell must be in range (std::logic_error otherwise).
-    using CellAt = std::function<Cell(int thread, int reg, int part)>;
+    // From a function that writes the cells of one thread, cells[reg * elementsPerRegister + part], called
+    // once per thread in order: a formula that needs more than a PlaceFn's (lane, index, n), such as a
+    // tcgen05.ld/st access map, which counts its repetitions across a thread instead of working each out
+    // per element. Every cell must be in range (std::logic_error otherwise).
+    using ThreadCells = std::function<void(int thread, std::span<Cell> cells)>;
     static FragmentLayout generate(Operand operand, ElementType elementType, int elementBits, int threads,
-                                   const FragmentShape& shape, const CellAt& cellAt, Source source);
+                                   const FragmentShape& shape, const ThreadCells& threadCells, Source source);
 
     // From a list of placements, cells[thread * elementsPerThread + i], as discovery observes them (wmma). A
     // cell may have several owners (an element held twice); every cell must be in range. Throws

@@ -125,6 +125,9 @@ class AccessMap {
   public:
     explicit AccessMap(const Access& access);
     Cell operator()(int thread, int reg, int half = 0) const;
+    // Every cell of `thread`, register by register and element by element (out[reg * parts + half]): the
+    // repetitions counted, not divided out of each register number.
+    void threadCells(int thread, std::span<Cell> out) const;
 
   private:
     static constexpr int kRepetitionRegisters = 4; // Table 49: .16x256b

@@ -246,13 +246,17 @@ FragmentLayout FragmentLayout::leadingRegisters(const FragmentLayout& full, int 
 }
 
 FragmentLayout FragmentLayout::generate(Operand operand, ElementType elementType, int elementBits,
-                                        int threads, const FragmentShape& shape, const CellAt& cellAt,
-                                        Source source) {
+                                        int threads, const FragmentShape& shape,
+                                        const ThreadCells& threadCells, Source source) {
     FragmentLayout layout(operand, elementType, elementBits, threads, shape);
     auto data = std::make_shared<Data>();
-    data->chunked = placeElements(
-        data->elements, layout, 0, source, "generate: cell",
-        [&](const Lane& lane, int, int reg, int part) { return cellAt(lane.thread, reg, part); });
+    std::vector<Cell> cells(static_cast<std::size_t>(layout.elementsPerThread()));
+    data->chunked = placeElements(data->elements, layout, 0, source, "generate: cell",
+                                  [&](const Lane& lane, int index, int, int) {
+                                      if (index == 0)
+                                          threadCells(lane.thread, cells);
+                                      return cells[static_cast<std::size_t>(index)];
+                                  });
     ownElements(*data, shape);
     layout.m_data = std::move(data);
     return layout;

@@ -112,11 +112,13 @@ FragmentLayout buildAccessLayout(const tmem::Access& access) {
     const tmem::ShapeRecord& rec = tmem::recordOf(access.shape);
     const tmem::AccessMap map(access);
     FragmentShape shape{rec.lanes, tmem::columnsOf(access), 1, registers, 32, perRegister};
+    std::vector<tmem::Cell> cells(static_cast<std::size_t>(registers * perRegister));
     return FragmentLayout::generate(
         Operand::D, packed ? ElementType::F16 : ElementType::F32, packed ? 16 : 32, 32, shape,
-        [&](int thread, int reg, int half) {
-            const tmem::Cell c = map(thread, reg, half);
-            return Cell{c.lane, c.column};
+        [&](int thread, std::span<Cell> out) {
+            map.threadCells(thread, cells);
+            for (std::size_t i = 0; i < out.size(); ++i)
+                out[i] = Cell{cells[i].lane, cells[i].column};
         },
         rec.source);
 }

@@ -105,11 +105,12 @@ std::string validate(const Access& a) {
 
 namespace {
 
-// Where element `half` of register `reg` lands, given the cell its register takes in one repetition: .num
-// repeats the shape along the columns; packed, one register element reads two 16-bit columns.
-Cell cellInAccess(const ShapeRecord& rec, int split, bool packed, int reg, const RepetitionCell& c,
+// Where element `half` of a register of repetition `repetition` lands, given the cell its register takes in
+// one repetition: .num repeats the shape along the columns; packed, one register element reads two 16-bit
+// columns.
+Cell cellInAccess(const ShapeRecord& rec, int split, bool packed, int repetition, const RepetitionCell& c,
                   int half) {
-    int column = reg / rec.registers * (rec.bitsPerLane / 32) + c.column; // unpacked, within this half
+    int column = repetition * (rec.bitsPerLane / 32) + c.column; // unpacked, within this half
     if (packed)
         column = 2 * column + half;
     if (c.secondHalf)
@@ -130,13 +131,25 @@ AccessMap::AccessMap(const Access& access)
 
 Cell AccessMap::operator()(int thread, int reg, int half) const {
     const int r = reg % m_record->registers;
-    return cellInAccess(*m_record, m_split, m_packed, reg,
+    return cellInAccess(*m_record, m_split, m_packed, reg / m_record->registers,
                         m_repetition[static_cast<std::size_t>(thread * m_record->registers + r)], half);
+}
+
+void AccessMap::threadCells(int thread, std::span<Cell> out) const {
+    const int parts = m_packed ? 2 : 1;
+    const int perRepetition = m_record->registers;
+    const RepetitionCell* cells = &m_repetition[static_cast<std::size_t>(thread * perRepetition)];
+    std::size_t i = 0;
+    for (int repetition = 0; i < out.size(); ++repetition)
+        for (int r = 0; r < perRepetition && i < out.size(); ++r)
+            for (int half = 0; half < parts; ++half)
+                out[i++] = cellInAccess(*m_record, m_split, m_packed, repetition, cells[r], half);
 }
 
 Cell cellOf(const Access& a, int thread, int reg, int half) {
     const ShapeRecord& rec = recordOf(a.shape);
-    return cellInAccess(rec, splitOf(a), a.packed, reg, rec.cell(thread, reg % rec.registers), half);
+    return cellInAccess(rec, splitOf(a), a.packed, reg / rec.registers, rec.cell(thread, reg % rec.registers),
+                        half);
 }
 
 std::string ptxOf(const Access& a) {
