@@ -97,6 +97,7 @@ class Catalog {
     // Runs the section's table with add() keeping `only` (empty: every row); m_registerMutex held.
     void runTable(Section& section, std::string_view only) const;
     const Entry* entry(std::string_view spec) const;
+    const Entry* entry(const Variant& variant) const; // the section by its family, then the spec
     const Instruction& build(const Entry& entry) const;
 
     std::vector<std::unique_ptr<Section>> m_sections; // in catalog order

@@ -203,8 +203,21 @@ const Instruction& Catalog::build(const Entry& entry) const {
     return *entry.built;
 }
 
+const Catalog::Entry* Catalog::entry(const Variant& variant) const {
+    // Its family row names its table: no spec to match against every family's name.
+    if (variant.family)
+        for (const auto& section : m_sections)
+            if (section->registerFamilies == variant.family->registerTable) {
+                if (!section->registered)
+                    break; // registering it: entry(spec) does, for one spec or the whole table
+                const auto it = section->bySpec.find(variant.spec);
+                return it == section->bySpec.end() ? nullptr : it->second;
+            }
+    return entry(variant.spec);
+}
+
 Instruction Catalog::buildUncached(const Variant& variant) const {
-    const Entry* e = entry(variant.spec);
+    const Entry* e = entry(variant);
     if (!e)
         throw std::logic_error("variant not in catalog: " + variant.spec);
     Instruction instruction;
@@ -221,7 +234,7 @@ const Instruction* Catalog::instruction(std::string_view spec) const {
 }
 
 const Instruction& Catalog::instruction(const Variant& variant) const {
-    const Entry* e = entry(variant.spec);
+    const Entry* e = entry(variant);
     if (!e)
         throw std::logic_error("variant not in catalog: " + variant.spec);
     return build(*e);

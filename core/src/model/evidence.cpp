@@ -1,7 +1,9 @@
 #include "lanemap/evidence.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <mutex>
+#include <unordered_map>
 
 namespace lanemap {
 
@@ -58,8 +60,14 @@ void EvidenceOverlay::add(const ProbeReport& report, std::string reportName) {
 }
 
 struct EvidenceOverlay::BuiltIn {
+    // Looked up by a spec's view (every build asks once), without making a string of it.
+    struct SpecHash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view spec) const { return std::hash<std::string_view>{}(spec); }
+    };
     std::mutex mutex;
-    std::map<std::string, HardwareEvidence, std::less<>> found; // run == nullptr: no run mentions the spec
+    // run == nullptr: no run mentions the spec. Nodes: the addresses handed out stay valid.
+    std::unordered_map<std::string, HardwareEvidence, SpecHash, std::equal_to<>> found;
 };
 
 const HardwareEvidence* EvidenceOverlay::find(std::string_view spec) const {

@@ -82,29 +82,52 @@ std::string binary(unsigned value, int bits) {
     return s;
 }
 
-std::string fieldValueProblem(Pattern pattern, bool ordered, unsigned value) {
+namespace {
+
+// What is wrong with a field value. The rules are read here alone; the message is made only where one is
+// shown (the catalog asks every value of every sparse variant, and needs the verdict only).
+enum class FieldFault : std::uint8_t { None, TooWide, NotATf32Index, RepeatsAnIndex, NotSorted };
+
+FieldFault faultOf(Pattern pattern, bool ordered, unsigned value) {
     if (value > 0xFu)
+        return FieldFault::TooWide;
+    if (pattern == Pattern::OneOfTwo)
+        return value == kTf32Element0 || value == kTf32Element1 ? FieldFault::None
+                                                                : FieldFault::NotATf32Index;
+    const unsigned i0 = value & 3u, i1 = (value >> 2) & 3u;
+    if (i0 == i1)
+        return FieldFault::RepeatsAnIndex;
+    if (ordered && i0 > i1)
+        return FieldFault::NotSorted;
+    return FieldFault::None;
+}
+
+} // namespace
+
+std::string fieldValueProblem(Pattern pattern, bool ordered, unsigned value) {
+    const unsigned i0 = value & 3u, i1 = (value >> 2) & 3u;
+    const char* what = pattern == Pattern::TwoOfFour ? "index" : "pair index";
+    switch (faultOf(pattern, ordered, value)) {
+    case FieldFault::None:
+        return {};
+    case FieldFault::TooWide:
         return "value " + hex(value) + " does not fit in a 4-bit field";
-    if (pattern == Pattern::OneOfTwo) {
-        if (value == kTf32Element0 || value == kTf32Element1)
-            return {};
+    case FieldFault::NotATf32Index:
         return binary(value) +
                " is not a tf32 (1:2) index: only 0b0100 (element 0) and 0b1110 (element 1) are "
                "meaningful";
-    }
-    const unsigned i0 = value & 3u, i1 = (value >> 2) & 3u;
-    const char* what = pattern == Pattern::TwoOfFour ? "index" : "pair index";
-    if (i0 == i1)
+    case FieldFault::RepeatsAnIndex:
         return binary(value) + " repeats " + what + " " + std::to_string(i0) +
                " (0b0000, 0b0101, 0b1010 and 0b1111 are invalid)";
-    if (ordered && i0 > i1)
+    case FieldFault::NotSorted:
         return binary(value) + " is not sorted: ::ordered_metadata needs the " + what + " in bits [1..0] (" +
                std::to_string(i0) + ") below the one in bits [3..2] (" + std::to_string(i1) + ")";
+    }
     return {};
 }
 
 bool isValidFieldValue(Pattern pattern, bool ordered, unsigned value) {
-    return fieldValueProblem(pattern, ordered, value).empty();
+    return faultOf(pattern, ordered, value) == FieldFault::None;
 }
 
 std::vector<std::uint8_t> validFieldValues(Pattern pattern, bool ordered) {
