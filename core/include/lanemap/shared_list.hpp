@@ -2,7 +2,7 @@
 // A list whose copies share one buffer until one of them is changed. A variant's forms, notes and errata are
 // written once, when its table registers, and copied into every Instruction built from it; a build changes
 // them for few variants (a wmma's discovery, a tcgen05 split). Copying one is a reference count, not a vector
-// of strings (most of a catalog build's allocations before: docs/performance.md#the-catalog-build).
+// of strings (a third of a catalog build's allocations before: docs/performance.md#the-catalog-build).
 
 #include <cstddef>
 #include <initializer_list>
