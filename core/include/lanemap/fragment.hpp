@@ -314,10 +314,16 @@ class FragmentLayout {
         mutable std::vector<std::uint16_t> m_reach;
     };
     friend struct LayoutCaches;
+    // The elements of a layout built from a formula, each where `cellAt(lane, index, reg, part)` puts it,
+    // and their inverse, written in the same pass while every cell has one owner (model.cpp).
+    template <class CellAt>
+    static std::shared_ptr<Data> placeElements(const FragmentLayout& layout, int bitPad, Source source,
+                                               std::string_view what, CellAt&& cellAt);
     // A layout that holds its own elements (not a cut): its storage, one thread after another, and its
     // inverse.
     static void ownElements(Data& data, const FragmentShape& shape);
-    static void buildInverse(Data& data, const FragmentShape& shape);
+    // The inverse as a list of owners per cell: sparse chunks, cells held twice.
+    static void buildOwnerLists(Data& data, const FragmentShape& shape);
 
     Operand m_operand = Operand::A;
     ElementType m_elementType = ElementType::F16;

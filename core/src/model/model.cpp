@@ -129,41 +129,21 @@ struct BuildKey {
 // A cut of a built layout: (its data, registers kept, columns kept).
 using CutKey = std::tuple<const void*, int, int>;
 
-// The elements of `layout`, one thread after another, each thread's register by register and part by part
-// (its element indices in order), where `cellAt(lane, index, reg, part)` puts them, each checked to lie in
-// the layout's shape (else std::logic_error "`what` out of range for <layout>"). Counting registers and
-// parts, not dividing them out of the index, keeps an integer division per element out of the catalog
-// build. Returns whether an element covers more than one column (a sparse chunk).
-template <class CellAt>
-bool placeElements(std::vector<Element>& out, const FragmentLayout& layout, int bitPad, Source source,
-                   std::string_view what, CellAt&& cellAt) {
-    const int registers = layout.registers(), parts = layout.elementsPerRegister();
-    const int container = layout.containerBits();
-    const int rows = layout.rows(), cols = layout.cols(), matrices = layout.matrices();
-    bool chunked = false;
-    out.reserve(static_cast<std::size_t>(layout.threads()) * static_cast<std::size_t>(registers * parts));
-    for (int thread = 0; thread < layout.threads(); ++thread) {
-        const Lane lane = Lane::of(thread);
-        int index = 0;
-        for (int reg = 0; reg < registers; ++reg)
-            for (int part = 0; part < parts; ++part, ++index) {
-                const Cell cell = cellAt(lane, index, reg, part);
-                const int colLast = cell.colLast < 0 ? cell.col : cell.colLast;
-                if (cell.row < 0 || cell.row >= rows || cell.col < 0 || colLast < cell.col ||
-                    colLast >= cols || (matrices > 1 && (cell.matrix < 0 || cell.matrix >= matrices)))
-                    throw std::logic_error(std::string(what) + " out of range for " +
-                                           std::string(layout.name()));
-                out.push_back(Element{
-                    static_cast<std::uint16_t>(thread), static_cast<std::uint16_t>(index),
-                    static_cast<std::uint16_t>(reg), static_cast<std::uint8_t>(part * container + bitPad),
-                    static_cast<std::int8_t>(matrices > 1 ? cell.matrix : -1),
-                    static_cast<std::uint16_t>(cell.row), static_cast<std::uint16_t>(cell.col),
-                    static_cast<std::uint16_t>(colLast), source});
-                chunked = chunked || colLast != cell.col;
-            }
+// A bijection's inverse, one slot per cell, filled as elements claim their cells: a cell claimed twice
+// means the layout is not a bijection after all (its owner lists are built instead).
+constexpr std::uint32_t kNoOwner = 0xFFFFFFFFu;
+struct Claims {
+    std::uint32_t* owner;
+    std::size_t rows, cols;
+    bool clashed = false;
+    void claim(int matrix, int row, int col, std::uint32_t slot) {
+        std::uint32_t& cell =
+            owner[(static_cast<std::size_t>(matrix) * rows + static_cast<std::size_t>(row)) * cols +
+                  static_cast<std::size_t>(col)];
+        clashed = clashed || cell != kNoOwner;
+        cell = slot;
     }
-    return chunked;
-}
+};
 
 } // namespace
 
@@ -178,6 +158,74 @@ struct LayoutCaches {
     }
 };
 
+// One thread after another, each thread's register by register and part by part (its element indices in
+// order), each cell checked to lie in the layout's shape (else std::logic_error "`what` out of range for
+// <layout>"). Counting registers and parts, not dividing them out of the index, keeps an integer division
+// per element out of the catalog build, and claiming each cell as its element is placed writes a
+// bijection's inverse without a second pass over the elements.
+template <class CellAt>
+std::shared_ptr<FragmentLayout::Data> FragmentLayout::placeElements(const FragmentLayout& layout, int bitPad,
+                                                                    Source source, std::string_view what,
+                                                                    CellAt&& cellAt) {
+    const int registers = layout.registers(), parts = layout.elementsPerRegister();
+    const int container = layout.containerBits();
+    const int rows = layout.rows(), cols = layout.cols(), matrices = layout.matrices();
+    const std::size_t plane = static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols);
+    const std::size_t slots =
+        static_cast<std::size_t>(layout.threads()) * static_cast<std::size_t>(registers * parts);
+    auto data = std::make_shared<Data>();
+    data->elements.resize(slots);
+    // One slot per cell may be a bijection (a chunk is not).
+    const bool oneEach = slots == plane * static_cast<std::size_t>(matrices);
+    if (oneEach)
+        data->ownerList.assign(slots, kNoOwner);
+    Claims claims{data->ownerList.data(), static_cast<std::size_t>(rows), static_cast<std::size_t>(cols)};
+    bool chunked = false;
+    const auto within = [](int value, int bound) {
+        return static_cast<unsigned>(value) < static_cast<unsigned>(bound);
+    };
+    Element* at = data->elements.data();
+    std::uint32_t slot = 0;
+    for (int thread = 0; thread < layout.threads(); ++thread) {
+        const Lane lane = Lane::of(thread);
+        int index = 0;
+        for (int reg = 0; reg < registers; ++reg)
+            for (int part = 0; part < parts; ++part, ++index, ++slot, ++at) {
+                const Cell cell = cellAt(lane, index, reg, part);
+                const int colLast = cell.colLast < 0 ? cell.col : cell.colLast;
+                const int matrix = matrices > 1 ? cell.matrix : 0;
+                if (!within(cell.row, rows) || !within(cell.col, cols) || !within(colLast, cols) ||
+                    colLast < cell.col || !within(matrix, matrices))
+                    throw std::logic_error(std::string(what) + " out of range for " +
+                                           std::string(layout.name()));
+                *at = Element{static_cast<std::uint16_t>(thread),
+                              static_cast<std::uint16_t>(index),
+                              static_cast<std::uint16_t>(reg),
+                              static_cast<std::uint8_t>(part * container + bitPad),
+                              static_cast<std::int8_t>(matrices > 1 ? cell.matrix : -1),
+                              static_cast<std::uint16_t>(cell.row),
+                              static_cast<std::uint16_t>(cell.col),
+                              static_cast<std::uint16_t>(colLast),
+                              source};
+                chunked = chunked || colLast != cell.col;
+                if (oneEach)
+                    claims.claim(matrix, cell.row, cell.col, slot);
+            }
+    }
+    data->chunked = chunked;
+    data->base = data->elements.data();
+    data->stride = static_cast<std::size_t>(registers) * static_cast<std::size_t>(parts);
+    if (oneEach && !chunked && !claims.clashed) {
+        data->bijective = true;
+        data->inverse = data->ownerList.data();
+        data->pitch = static_cast<std::size_t>(cols);
+    } else {
+        data->ownerList.clear();
+        buildOwnerLists(*data, layout.m_shape);
+    }
+    return data;
+}
+
 void FragmentLayout::clearBuildCache() {
     detail::clearAllCaches();
 }
@@ -189,12 +237,8 @@ FragmentLayout FragmentLayout::build(Operand operand, ElementType elementType, i
 
     const BuildKey key{place, threads, n, elementBits, bitPad, shape, source};
     layout.m_data = LayoutCaches::built().get(key, [&] {
-        auto data = std::make_shared<Data>();
-        data->chunked =
-            placeElements(data->elements, layout, bitPad, source, "layout formula",
-                          [&](const Lane& lane, int index, int, int) { return place(lane, index, n); });
-        ownElements(*data, shape);
-        return data;
+        return placeElements(layout, bitPad, source, "layout formula",
+                             [&](const Lane& lane, int index, int, int) { return place(lane, index, n); });
     });
     return layout;
 }
@@ -249,16 +293,13 @@ FragmentLayout FragmentLayout::generate(Operand operand, ElementType elementType
                                         int threads, const FragmentShape& shape,
                                         const ThreadCells& threadCells, Source source) {
     FragmentLayout layout(operand, elementType, elementBits, threads, shape);
-    auto data = std::make_shared<Data>();
     std::vector<Cell> cells(static_cast<std::size_t>(layout.elementsPerThread()));
-    data->chunked = placeElements(data->elements, layout, 0, source, "generate: cell",
-                                  [&](const Lane& lane, int index, int, int) {
-                                      if (index == 0)
-                                          threadCells(lane.thread, cells);
-                                      return cells[static_cast<std::size_t>(index)];
-                                  });
-    ownElements(*data, shape);
-    layout.m_data = std::move(data);
+    layout.m_data =
+        placeElements(layout, 0, source, "generate: cell", [&](const Lane& lane, int index, int, int) {
+            if (index == 0)
+                threadCells(lane.thread, cells);
+            return cells[static_cast<std::size_t>(index)];
+        });
     return layout;
 }
 
@@ -270,13 +311,10 @@ FragmentLayout FragmentLayout::fromCells(Operand operand, ElementType elementTyp
     if (cells.size() != static_cast<std::size_t>(threads * perThread))
         throw std::logic_error("fromCells: " + std::to_string(cells.size()) + " cells for " +
                                std::to_string(threads) + " threads x " + std::to_string(perThread));
-    auto data = std::make_shared<Data>();
-    data->chunked = placeElements(data->elements, layout, 0, source, "fromCells: cell",
-                                  [&](const Lane& lane, int index, int, int) {
-                                      return cells[static_cast<std::size_t>(lane.thread * perThread + index)];
-                                  });
-    ownElements(*data, shape);
-    layout.m_data = std::move(data);
+    layout.m_data =
+        placeElements(layout, 0, source, "fromCells: cell", [&](const Lane& lane, int index, int, int) {
+            return cells[static_cast<std::size_t>(lane.thread * perThread + index)];
+        });
     return layout;
 }
 
@@ -326,7 +364,26 @@ void FragmentLayout::ownElements(Data& data, const FragmentShape& shape) {
     data.base = data.elements.data();
     data.stride =
         static_cast<std::size_t>(shape.registers) * static_cast<std::size_t>(shape.elementsPerRegister);
-    buildInverse(data, shape);
+    const std::size_t cells = static_cast<std::size_t>(shape.rows) * static_cast<std::size_t>(shape.cols) *
+                              static_cast<std::size_t>(shape.matrices);
+    // Most operands own every cell exactly once, so the inverse is one slot per cell.
+    if (!data.chunked && data.elements.size() == cells) {
+        data.ownerList.assign(cells, kNoOwner);
+        Claims claims{data.ownerList.data(), static_cast<std::size_t>(shape.rows),
+                      static_cast<std::size_t>(shape.cols)};
+        for (std::uint32_t slot = 0; slot < data.elements.size() && !claims.clashed; ++slot) {
+            const Element& e = data.elements[slot];
+            claims.claim(e.matrix < 0 ? 0 : e.matrix, e.row, e.col, slot);
+        }
+        if (!claims.clashed) {
+            data.bijective = true;
+            data.inverse = data.ownerList.data();
+            data.pitch = static_cast<std::size_t>(shape.cols);
+            return;
+        }
+        data.ownerList.clear();
+    }
+    buildOwnerLists(data, shape);
 }
 
 const std::vector<std::uint16_t>& FragmentLayout::Data::reach() const {
@@ -339,7 +396,7 @@ const std::vector<std::uint16_t>& FragmentLayout::Data::reach() const {
     return m_reach;
 }
 
-void FragmentLayout::buildInverse(Data& data, const FragmentShape& shape) {
+void FragmentLayout::buildOwnerLists(Data& data, const FragmentShape& shape) {
     const std::size_t plane = static_cast<std::size_t>(shape.rows) * static_cast<std::size_t>(shape.cols);
     const std::size_t cells = plane * static_cast<std::size_t>(shape.matrices);
     auto cellOf = [&](const Element& e, int col) {
@@ -347,26 +404,7 @@ void FragmentLayout::buildInverse(Data& data, const FragmentShape& shape) {
         return m * plane + static_cast<std::size_t>(e.row) * static_cast<std::size_t>(shape.cols) +
                static_cast<std::size_t>(col);
     };
-    // Fast path: most operands own every cell exactly once, so the inverse is one slot per cell.
-    if (!data.chunked && data.elements.size() == cells) {
-        constexpr std::uint32_t kEmpty = 0xFFFFFFFFu;
-        data.ownerList.assign(cells, kEmpty);
-        const std::span<const Element> elements = data.elements;
-        std::uint32_t* const owner = data.ownerList.data();
-        bool bijective = true;
-        for (std::uint32_t slot = 0; slot < elements.size() && bijective; ++slot) {
-            std::uint32_t& cell = owner[cellOf(elements[slot], elements[slot].col)];
-            bijective = cell == kEmpty;
-            cell = slot;
-        }
-        if (bijective) {
-            data.bijective = true;
-            data.inverse = data.ownerList.data();
-            data.pitch = static_cast<std::size_t>(shape.cols);
-            return;
-        }
-    }
-    // General case (sparse chunks, shared cells): counting sort of (cell, element) pairs into CSR.
+    // A counting sort of (cell, element) pairs into CSR.
     data.ownerOffsets.assign(cells + 1, 0);
     for (const Element& e : data.elements)
         for (int c = e.col; c <= e.colLast; ++c)
