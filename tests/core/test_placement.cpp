@@ -157,4 +157,40 @@ TEST(Placement, CellsWrittenOneByOneAreTheTableOfLists) {
         << "one cell closed for a 1 x 2 table";
 }
 
+TEST(Placement, AFragmentWithACellHeldTwiceAndAHoleIsNoBijection) {
+    // As many elements as cells, so every cell might have one owner: thread 1's first element lands on
+    // thread 0's, and (1, 0) is left a hole. The inverse must list both owners and no owner of the hole, as
+    // a sparse or tiled layout's does, not keep the last claim (a panel would show one thread).
+    const std::vector<Cell> cells = {{0, 0}, {0, 1}, {0, 0}, {1, 1}};
+    const FragmentLayout f = FragmentLayout::fromCells(Operand::A, ElementType::F16, 16, 2,
+                                                       {2, 2, 1, 2, 32, 1}, cells, Source::Doc);
+    EXPECT_FALSE(f.oneOwnerPerCell());
+    std::vector<std::pair<int, int>> owners;
+    for (const Element& e : f.owners(0, 0))
+        owners.emplace_back(e.thread, e.index);
+    EXPECT_EQ(owners, (std::vector<std::pair<int, int>>{{0, 0}, {1, 0}}));
+    EXPECT_TRUE(f.owners(1, 0).empty());
+    ASSERT_EQ(f.owners(1, 1).size(), 1u);
+    EXPECT_EQ(f.owners(1, 1).begin()->thread, 1);
+    EXPECT_EQ(f.uniqueCells(), 3);
+    EXPECT_EQ(f.maxOwners(), 2);
+    // Placed registers answer the same.
+    EXPECT_EQ(Placement::registers(f).at(0, 0).size(), 2u);
+    EXPECT_TRUE(Placement::registers(f).at(1, 0).empty());
+}
+
+TEST(Placement, ItsPresentationIsItsOwnAndTravelsWithCopies) {
+    const Instruction& in = catalogEntry("mma.m16n8k16.f16");
+    Placement p = Placement::registers(*in.operand(Operand::A));
+    EXPECT_TRUE(p.presentation().rowAxis.empty()) << "a register fragment's axes are the matrix's";
+    Placement q = p;
+    Presentation words;
+    words.rowAxis = "TMEM lane";
+    q.setPresentation(words);
+    EXPECT_EQ(q.presentation().rowAxis, "TMEM lane");
+    EXPECT_TRUE(p.presentation().rowAxis.empty()) << "setting a copy's words leaves the original's";
+    const Placement r = q;
+    EXPECT_EQ(r.presentation().rowAxis, "TMEM lane");
+}
+
 } // namespace test_placement
