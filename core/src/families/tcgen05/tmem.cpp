@@ -136,14 +136,21 @@ Cell AccessMap::operator()(int thread, int reg, int half) const {
 }
 
 void AccessMap::threadCells(int thread, std::span<Cell> out) const {
-    const int parts = m_packed ? 2 : 1;
-    const int perRepetition = m_record->registers;
-    const RepetitionCell* cells = &m_repetition[static_cast<std::size_t>(thread * perRepetition)];
+    // The cells of the first repetition, worked out once by cellInAccess; every later repetition is the
+    // same cells `stride` columns further on (packed: twice as many columns a repetition).
+    const int perRepetition = m_record->registers * (m_packed ? 2 : 1);
+    std::array<Cell, kRepetitionRegisters * 2> first{};
+    for (int r = 0, i = 0; r < m_record->registers; ++r)
+        for (int half = 0; half < (m_packed ? 2 : 1); ++half, ++i)
+            first[static_cast<std::size_t>(i)] =
+                cellInAccess(*m_record, m_split, m_packed, 0,
+                             m_repetition[static_cast<std::size_t>(thread * m_record->registers + r)], half);
+    const int stride = cellInAccess(*m_record, m_split, m_packed, 1, RepetitionCell{}, 0).column;
     std::size_t i = 0;
-    for (int repetition = 0; i < out.size(); ++repetition)
-        for (int r = 0; r < perRepetition && i < out.size(); ++r)
-            for (int half = 0; half < parts; ++half)
-                out[i++] = cellInAccess(*m_record, m_split, m_packed, repetition, cells[r], half);
+    for (int shift = 0; i < out.size(); shift += stride)
+        for (int k = 0; k < perRepetition && i < out.size(); ++k, ++i)
+            out[i] = Cell{first[static_cast<std::size_t>(k)].lane,
+                          first[static_cast<std::size_t>(k)].column + shift};
 }
 
 Cell cellOf(const Access& a, int thread, int reg, int half) {
