@@ -167,8 +167,10 @@ class Placement {
     int clusterCtas() const { return m_clusterCtas; }
     void setClusterCtas(int ctas) { m_clusterCtas = ctas; }
 
-    const Presentation& presentation() const { return m_presentation; }
-    void setPresentation(Presentation presentation) { m_presentation = std::move(presentation); }
+    // The words a family chose for the placement; the default (every field empty) for most. Shared between
+    // copies: the catalog moves every placement of every instance, and most have none.
+    const Presentation& presentation() const;
+    void setPresentation(Presentation presentation);
 
     // The dialect the placement was made from, for the builders that draw one space (nullptr otherwise).
     const FragmentLayout* fragment() const;
@@ -190,7 +192,7 @@ class Placement {
     int m_threads = 0, m_warpSize = kWarpSize;
     int m_clusterCtas = 1;
     Dialect m_dialect;
-    Presentation m_presentation;
+    std::shared_ptr<const Presentation> m_presentation; // null: the default
 };
 
 // A move of one space into another, as one composition: `source` (a Tensor Memory placement) read by every

@@ -26,6 +26,15 @@ Space spaceOf(const Location& location) {
     return static_cast<Space>(location.index());
 }
 
+const Presentation& Placement::presentation() const {
+    static const Presentation kDefault;
+    return m_presentation ? *m_presentation : kDefault;
+}
+
+void Placement::setPresentation(Presentation presentation) {
+    m_presentation = std::make_shared<const Presentation>(std::move(presentation));
+}
+
 Placement Placement::registers(const FragmentLayout& fragment, int warpSize) {
     Placement p;
     p.m_operands = fragment.operand();
