@@ -319,7 +319,7 @@ class FragmentLayout {
     template <class CellAt>
     static std::shared_ptr<Data> placeElements(const FragmentLayout& layout, int bitPad, Source source,
                                                std::string_view what, CellAt&& cellAt);
-    // A layout that holds its own elements (not a cut): its storage, one thread after another, and its
+    // A layout given its elements (fromElements: a tile): its storage, one thread after another, and its
     // inverse.
     static void ownElements(Data& data, const FragmentShape& shape);
     // The inverse as a list of owners per cell: sparse chunks, cells held twice.

@@ -366,7 +366,7 @@ void FragmentLayout::ownElements(Data& data, const FragmentShape& shape) {
         static_cast<std::size_t>(shape.registers) * static_cast<std::size_t>(shape.elementsPerRegister);
     const std::size_t cells = static_cast<std::size_t>(shape.rows) * static_cast<std::size_t>(shape.cols) *
                               static_cast<std::size_t>(shape.matrices);
-    // Most operands own every cell exactly once, so the inverse is one slot per cell.
+    // A tile of atoms mostly owns every cell once: its inverse is one slot per cell, as for a formula's.
     if (!data.chunked && data.elements.size() == cells) {
         data.ownerList.assign(cells, kNoOwner);
         Claims claims{data.ownerList.data(), static_cast<std::size_t>(shape.rows),
