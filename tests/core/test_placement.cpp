@@ -138,6 +138,29 @@ TEST(Placement, ATableKeepsItsHoldingsAndRefusesAnotherSpace) {
                  std::invalid_argument);
 }
 
+// A table keeps its locations in a list of its space's type, chosen by the first location: a table whose
+// first location is in another space, or whose later one is, is refused, naming that space.
+TEST(Placement, ATableNamesTheSpaceOfALocationThatIsNotItsOwn) {
+    const auto refusal = [](std::vector<std::vector<Holding>> cells) {
+        try {
+            Placement::table(Operand::D, Space::Global, ElementType::F16, 1, 2, std::move(cells));
+        } catch (const std::invalid_argument& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    EXPECT_EQ(refusal({{{TmemCell{0, 3, 4}, Source::Doc}}, {{GlobalElement{}, Source::Doc}}}),
+              "a placement in global memory holds a location in Tensor Memory");
+    EXPECT_EQ(refusal({{{GlobalElement{}, Source::Doc}}, {{SmemByte{0x40, 0, 16}, Source::Doc}}}),
+              "a placement in global memory holds a location in shared memory");
+    const std::vector<std::vector<Holding>> fine = {
+        {{GlobalElement{64, 0, 16, {32, 1}, 2}, Source::Doc}},
+        {{GlobalElement{66, 0, 16, {33, 1}, 2}, Source::Hardware}}};
+    const Placement p = Placement::table(Operand::D, Space::Global, ElementType::F16, 1, 2, fine);
+    EXPECT_EQ(p.at(0, 0), fine[0]);
+    EXPECT_EQ(p.at(0, 1), fine[1]) << "each location keeps its own source";
+}
+
 TEST(Placement, CellsWrittenOneByOneAreTheTableOfLists) {
     // The same two cells through both ways of stating a table: an element held twice, then a hole.
     Placement::Cells cells(2);

@@ -180,7 +180,15 @@ class Placement {
   private:
     struct Table {
         std::vector<std::uint32_t> offsets; // CSR over (matrix, row, col)
-        std::vector<Holding> holdings;
+        // The locations cell after cell, in a list of their space's own type, and the source of each: a
+        // placement holds locations of one space, and a Holding is as large as the largest location (a
+        // TMA box states thousands of shared-memory bytes, a quarter of that size each).
+        std::variant<std::vector<RegisterSlot>, std::vector<SmemByte>, std::vector<TmemCell>,
+                     std::vector<GlobalElement>>
+            locations;
+        std::vector<Source> sources;
+        std::size_t expected = 0;   // holdings to reserve room for, once the first names the space
+        std::optional<Space> stray; // a location in another space than the first's (table() refuses it)
     };
     using Dialect = std::variant<std::monostate, FragmentLayout, smem::SharedOperand, TensorMemorySource,
                                  std::shared_ptr<const Table>>;

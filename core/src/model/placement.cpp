@@ -82,15 +82,29 @@ Placement Placement::tensorMemory(const TensorMemorySource& source) {
 Placement::Cells::Cells(std::size_t cells, std::size_t holdings) : m_table(std::make_shared<Table>()) {
     m_table->offsets.reserve(cells + 1);
     m_table->offsets.push_back(0);
-    m_table->holdings.reserve(holdings);
+    m_table->expected = holdings;
 }
 
 void Placement::Cells::add(const Holding& holding) {
-    m_table->holdings.push_back(holding);
+    Table& table = *m_table;
+    std::visit(
+        [&](const auto& location) {
+            using List = std::vector<std::decay_t<decltype(location)>>;
+            if (table.sources.empty()) { // the first location names the table's space
+                table.locations.template emplace<List>().reserve(table.expected);
+                table.sources.reserve(table.expected);
+            }
+            if (List* list = std::get_if<List>(&table.locations))
+                list->push_back(location);
+            else
+                table.stray = spaceOf(holding.at);
+        },
+        holding.at);
+    table.sources.push_back(holding.source);
 }
 
 void Placement::Cells::next() {
-    m_table->offsets.push_back(static_cast<std::uint32_t>(m_table->holdings.size()));
+    m_table->offsets.push_back(static_cast<std::uint32_t>(m_table->sources.size()));
 }
 
 std::size_t Placement::Cells::closed() const {
@@ -118,10 +132,13 @@ Placement Placement::table(OperandSet operands, Space space, ElementType type, i
         cells.closed() != static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols) *
                               static_cast<std::size_t>(matrices))
         throw std::invalid_argument("a placement table needs one list of holdings per cell");
-    for (const Holding& h : cells.m_table->holdings)
-        if (spaceOf(h.at) != space)
-            throw std::invalid_argument("a placement in " + std::string(toString(space)) +
-                                        " holds a location in " + std::string(toString(spaceOf(h.at))));
+    const Table& stated = *cells.m_table;
+    // The alternatives of a table's locations are declared in Space's order, as Location's are.
+    const auto first = static_cast<Space>(stated.locations.index());
+    if (!stated.sources.empty() && (first != space || stated.stray))
+        throw std::invalid_argument("a placement in " + std::string(toString(space)) +
+                                    " holds a location in " +
+                                    std::string(toString(first != space ? first : *stated.stray)));
     Placement p;
     p.m_operands = operands;
     p.m_space = space;
@@ -168,8 +185,12 @@ std::vector<Holding> Placement::at(int row, int col, int matrix) const {
                                      static_cast<std::size_t>(m_cols) +
                                  static_cast<std::size_t>(col);
         const Table& stated = **table;
-        out.assign(stated.holdings.begin() + stated.offsets[cell],
-                   stated.holdings.begin() + stated.offsets[cell + 1]);
+        std::visit(
+            [&](const auto& locations) {
+                for (std::uint32_t k = stated.offsets[cell]; k < stated.offsets[cell + 1]; ++k)
+                    out.push_back({locations[k], stated.sources[k]});
+            },
+            stated.locations);
     }
     return out;
 }
