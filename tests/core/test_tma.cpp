@@ -62,8 +62,8 @@ TEST(Tma, GlobalCoordinatesFollowTheOriginAndFillIsAHole) {
                                       "origin=124,160"));
     const Placement& g = placementIn(*i, Space::Global);
     const GlobalElement e = std::get<GlobalElement>(g.at(1, 2).front().at);
-    EXPECT_EQ(e.coord[1], 125);
-    EXPECT_EQ(e.coord[0], 162);
+    EXPECT_EQ(e.coord[1], 125u);
+    EXPECT_EQ(e.coord[0], 162u);
     EXPECT_EQ(e.offset, (125 * 192 + 162) * 2);
     EXPECT_TRUE(g.at(4, 0).empty()) << "row 128 is outside the tensor";
     EXPECT_TRUE(g.at(0, 32).empty()) << "column 192 is outside the tensor";
@@ -76,12 +76,27 @@ TEST(Tma, GlobalCoordinatesFollowTheOriginAndFillIsAHole) {
     EXPECT_FALSE(placementIn(*n, Space::Global).at(2, 0).empty());
 }
 
+// A tensor map's dimension reaches 2^32 while a load's coordinates are .s32: the elements of a box that
+// starts just below 2^31 lie above it, and each is named by its own coordinate and byte offset.
+TEST(Tma, AnElementBeyond2To31IsNamedExactly) {
+    const auto i = instantiate(parsed("cp.async.bulk.tensor.2d elem-bytes=2 tensor=2x4294967296 box=2x64 "
+                                      "origin=0,2147483600"));
+    const Placement& g = placementIn(*i, Space::Global);
+    const GlobalElement last = std::get<GlobalElement>(g.at(1, 63).front().at);
+    EXPECT_EQ(last.coord[0], 2147483663u) << "2^31 + 15";
+    EXPECT_EQ(last.coord[1], 1u);
+    EXPECT_EQ(last.offset, (std::int64_t{4294967296} + 2147483663) * 2);
+    const GlobalElement first = std::get<GlobalElement>(g.at(0, 0).front().at);
+    EXPECT_EQ(first.coord[0], 2147483600u);
+    EXPECT_EQ(first.offset, std::int64_t{2147483600} * 2);
+}
+
 TEST(Tma, ElementStridesSkipElementsOfOuterDimensions) {
     // element-strides outermost first: every 2nd row; the innermost is ignored (the driver ignores it without
     // interleave).
     const auto i = instantiate(parsed("cp.async.bulk.tensor.2d tensor=64x64 box=8x32 element-strides=2,1"));
     EXPECT_EQ(placementIn(*i, Space::SharedMemory).rows(), 4);
-    EXPECT_EQ(std::get<GlobalElement>(placementIn(*i, Space::Global).at(3, 0).front().at).coord[1], 6);
+    EXPECT_EQ(std::get<GlobalElement>(placementIn(*i, Space::Global).at(3, 0).front().at).coord[1], 6u);
 }
 
 // The walk over a box carries its index innermost first, across every dimension: each element's global

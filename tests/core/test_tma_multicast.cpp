@@ -81,7 +81,7 @@ TEST(TmaMulticast, ASplitIsTheTileCutlassLoadsEachCtaOneBox) {
                 << r << "," << c;
     const Placement& g = placementIn(*split, Space::Global);
     const GlobalElement e = std::get<GlobalElement>(g.at(40, 3).front().at);
-    EXPECT_EQ(e.coord[1], 64 + 40);
+    EXPECT_EQ(e.coord[1], 64u + 40u);
     EXPECT_EQ(e.cta, 1) << "rows 32..63 are the second CTA's load";
     EXPECT_EQ(ctasOf(s, 40, 3), (std::vector<int>{0, 1, 2, 3})) << "and every CTA of the mask receives them";
     const nlohmann::json j = json(*split);

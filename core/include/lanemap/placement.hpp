@@ -66,12 +66,14 @@ struct TmemCell {
 };
 
 // An element of a tensor in global memory: its byte offset from the tensor's base and its coordinates
-// (innermost first, as the driver's tensor maps count them; `rank` of them).
+// (innermost first, as the driver's tensor maps count them; `rank` of them). A coordinate of an element
+// the tensor holds lies in [0, dimension) and a tensor map's dimension is at most 2^32, so 32 unsigned bits
+// hold every one (a TMA box lists thousands of these: 48 bytes each, not 72).
 struct GlobalElement {
     std::int64_t offset = 0;
     int bitLo = 0;
     int bits = 0;
-    std::array<std::int64_t, 5> coord{};
+    std::array<std::uint32_t, 5> coord{};
     int rank = 0;
     int cta = 0; // the CTA of the cluster whose load reads it (the loads of a multicast split); 0 elsewhere
     friend bool operator==(const GlobalElement&, const GlobalElement&) = default;

@@ -236,7 +236,8 @@ void instantiateTma(Instruction& in) {
                 GlobalElement g;
                 g.offset = e.globalOffset;
                 g.bits = bits;
-                g.coord = e.coord;
+                for (std::size_t d = 0; d < g.coord.size(); ++d) // in the tensor: [0, 2^32)
+                    g.coord[d] = static_cast<std::uint32_t>(e.coord[d]);
                 g.rank = map.rank;
                 g.cta = map.split ? receivers[static_cast<std::size_t>(load)] : 0;
                 global.add({g, Source::Doc});
