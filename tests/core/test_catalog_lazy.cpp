@@ -143,6 +143,21 @@ TEST(LazyCatalog, AnInstructionBuiltFromAFreshCatalogEqualsTheSharedOne) {
     }
 }
 
+// An entry looks its recorded run up the first time it is built and keeps it: every later build of the
+// variant names the same run, and a variant no run confirmed stays without one.
+TEST(LazyCatalog, EveryBuildOfAVariantNamesTheRunTheRecordedReportsName) {
+    const auto catalog = Catalog::unregistered();
+    for (const char* spec : {"mma.m16n8k16.f16", "wgmma.m64n8k16.f16", "tcgen05.ld.32x32b.x2"}) {
+        const Variant* v = catalog->variant(spec);
+        ASSERT_NE(v, nullptr) << spec;
+        const HardwareEvidence* recorded = EvidenceOverlay::recorded().find(spec);
+        for (int build = 0; build < 3; ++build)
+            EXPECT_EQ(catalog->buildUncached(*v).hardware, recorded) << spec << ", build " << build;
+    }
+    EXPECT_NE(EvidenceOverlay::recorded().find("mma.m16n8k16.f16"), nullptr) << "confirmed on an H100";
+    EXPECT_EQ(EvidenceOverlay::recorded().find("tcgen05.ld.32x32b.x2"), nullptr) << "no Blackwell run";
+}
+
 // The built-in evidence is looked up per spec when asked for; it must say what adding every recorded report
 // in file-name order says (a pass outranks the rest, then the later date).
 TEST(LazyEvidence, EachSpecsBuiltInEvidenceIsWhatTheRecordedReportsSay) {

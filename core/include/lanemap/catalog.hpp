@@ -73,6 +73,11 @@ class Catalog {
         BuildFn build;
         mutable std::once_flag once;
         mutable std::unique_ptr<Instruction> built;
+        // The recorded run that confirmed the variant (nullptr: none), looked up the first time it is built:
+        // the recorded evidence never changes, and a catalog build asks for every variant's. Two threads
+        // building at once may both look it up; they find the same run.
+        mutable std::atomic<const HardwareEvidence*> hardware{nullptr};
+        mutable std::atomic<bool> hardwareKnown{false};
     };
     // The variants one registration function (one or more family tables) adds.
     struct Section {

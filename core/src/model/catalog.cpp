@@ -222,7 +222,11 @@ Instruction Catalog::buildUncached(const Variant& variant) const {
         throw std::logic_error("variant not in catalog: " + variant.spec);
     Instruction instruction;
     static_cast<Variant&>(instruction) = e->variant;
-    instruction.hardware = EvidenceOverlay::recorded().find(variant.spec);
+    if (!e->hardwareKnown.load(std::memory_order_acquire)) {
+        e->hardware.store(EvidenceOverlay::recorded().find(variant.spec), std::memory_order_relaxed);
+        e->hardwareKnown.store(true, std::memory_order_release);
+    }
+    instruction.hardware = e->hardware.load(std::memory_order_relaxed);
     e->build(instruction);
     placeOperands(instruction);
     return instruction;
