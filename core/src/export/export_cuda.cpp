@@ -84,20 +84,11 @@ std::string tableLiteral(const std::vector<int>& values) {
 std::string emitFunction(const std::string& name, const std::vector<std::string>& signature, const Packing& p,
                          const std::vector<int>& extents, const std::function<bool(const Args&)>& valid,
                          const std::function<int(const Args&)>& f, bool& closedForm) {
-    auto unpack = [&](int x) {
-        Args args{};
-        for (std::size_t k = 0; k < p.fields.size(); ++k) {
-            args[k] = x & ((1 << p.fields[k].bits) - 1);
-            x >>= p.fields[k].bits;
-        }
-        return args;
-    };
-    auto inDomain = [&](int x) {
-        const Args args = unpack(x);
-        for (std::size_t k = 0; k < args.size(); ++k)
-            if (k < extents.size() && args[k] >= extents[k])
+    auto inExtents = [&](const Args& args) {
+        for (std::size_t k = 0; k < args.size() && k < extents.size(); ++k)
+            if (args[k] >= extents[k])
                 return false;
-        return valid(args);
+        return true;
     };
     std::string params;
     for (const std::string& arg : signature)
@@ -108,11 +99,16 @@ std::string emitFunction(const std::string& name, const std::vector<std::string>
     const std::size_t size = std::size_t{1} << p.totalBits();
     std::vector<int> packed(size, 0);
     std::vector<bool> defined(size, false);
-    for (std::size_t x = 0; x < size; ++x)
-        if (inDomain(static_cast<int>(x))) {
-            packed[x] = f(unpack(static_cast<int>(x)));
+    // x's fields, counted as x counts (field 0 the lowest bits) instead of unpacked from every x.
+    Args args{};
+    for (std::size_t x = 0; x < size; ++x) {
+        if (inExtents(args) && valid(args)) {
+            packed[x] = f(args);
             defined[x] = true;
         }
+        for (std::size_t k = 0; k < p.fields.size() && ++args[k] == 1 << p.fields[k].bits; ++k)
+            args[k] = 0;
+    }
     const std::optional<bits::Affine> fit = bits::fitAffine(packed, defined);
     closedForm = fit.has_value();
     if (fit) {
@@ -124,7 +120,7 @@ std::string emitFunction(const std::string& name, const std::vector<std::string>
         return s.str();
     }
     std::vector<int> values;
-    Args args{};
+    args = Args{};
     // Row-major with the last field outermost: walk fields from the highest.
     std::function<void(std::size_t)> rowMajor = [&](std::size_t k) {
         if (k == extents.size()) {

@@ -5,12 +5,13 @@
 // evaluated for every cell and written as a closed form over F2 (or a table), and the descriptor constants
 // are the model's LBO, SBO and swizzle mode.
 
-#include "model/bit_layout.hpp"
 #include "export/export_cuda_detail.hpp"
 #include "lanemap/export_formats.hpp"
+#include "model/bit_layout.hpp"
 
 #include <sstream>
 #include <stdexcept>
+#include <vector>
 
 namespace lanemap::cudagen {
 
@@ -62,9 +63,17 @@ std::string operandBlock(const smem::SharedOperand& op, const Instruction& in) {
     const std::vector<int> extents{op.cols, op.rows};
     const std::vector<std::string> rowCol{"row", "col"};
     auto all = [](const Args&) { return true; };
-    auto placement = [&](const Args& v) {
-        const smem::Coord c = op.toLayout(v[1], v[0]);
-        return l.placement(c.mn, c.k);
+    // Both functions read every element's placement: worked out once, row by row.
+    std::vector<smem::Placement> placed;
+    placed.reserve(static_cast<std::size_t>(op.rows) * static_cast<std::size_t>(op.cols));
+    for (int row = 0; row < op.rows; ++row)
+        for (int col = 0; col < op.cols; ++col) {
+            const smem::Coord c = op.toLayout(row, col);
+            placed.push_back(l.placement(c.mn, c.k));
+        }
+    auto placement = [&](const Args& v) -> const smem::Placement& {
+        return placed[static_cast<std::size_t>(v[1]) * static_cast<std::size_t>(op.cols) +
+                      static_cast<std::size_t>(v[0])];
     };
     bool closed = true;
     s << emitFunction(

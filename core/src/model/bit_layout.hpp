@@ -1,11 +1,11 @@
 #pragma once
 // Fits a function of a packed (thread, element) index to an affine map over F2 (XOR of one value per set
-// input bit, plus a constant). Tensor-core fragments are such maps almost everywhere; the CUDA, Triton and
-// CuTe exporters write their closed forms from the fit and fall back (a table, or a plain statement) where
-// it does not hold.
+// input bit, plus a constant). Tensor-core fragments are such maps almost everywhere; the CUDA and Triton
+// exporters write their closed forms from the fit and fall back (a table, or a plain statement) where it
+// does not hold.
 
+#include <bit>
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <vector>
 
@@ -32,9 +32,10 @@ struct Affine {
 
 // The domain is every x < 2^inputBits with valid(x); f must be defined there. nullopt when no affine map
 // agrees with f on the whole domain. Bits whose unit vector is outside the domain get the basis implied by
-// the first valid x that sets them.
-inline std::optional<Affine> fitAffine(int inputBits, const std::function<bool(int)>& valid,
-                                       const std::function<int(int)>& f) {
+// the first valid x that sets them. `valid` and `f` are called directly (a template, not std::function):
+// the CUDA export fits every function of every variant over its whole domain.
+template <class Valid, class F>
+std::optional<Affine> fitAffine(int inputBits, const Valid& valid, const F& f) {
     if (!valid(0))
         return std::nullopt;
     Affine a;
@@ -52,9 +53,16 @@ inline std::optional<Affine> fitAffine(int inputBits, const std::function<bool(i
                 break;
             }
     }
-    for (int x = 0; x < (1 << inputBits); ++x)
-        if (valid(x) && a(x) != f(x))
+    // Check every x in Gray-code order: the next code differs from the last in one bit (the lowest set bit
+    // of the step), so the map's value is the last one XOR that bit's basis, not a sum over all bits.
+    int value = a.constant;
+    for (unsigned step = 0; step < (1u << inputBits); ++step) {
+        if (step)
+            value ^= a.bases[static_cast<std::size_t>(std::countr_zero(step))];
+        const int x = static_cast<int>(step ^ (step >> 1));
+        if (valid(x) && value != f(x))
             return std::nullopt;
+    }
     return a;
 }
 
