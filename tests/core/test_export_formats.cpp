@@ -331,6 +331,29 @@ TEST(ExportFormats, EveryNewFormatExportsEveryVariantOrSaysWhy) {
     EXPECT_NE(error.find("every register operand"), std::string::npos) << error;
 }
 
+TEST(CudaExport, AnInstructionWithNoRegisterOperandSaysWhereItsOperandsAre) {
+    // A TMA box and a tcgen05.mma hold nothing in registers: the header names the spaces and where to look,
+    // instead of lane and register functions and a usage that calls an mma() it does not define.
+    const std::pair<const char*, const char*> cases[] = {
+        {"cp.async.bulk.tensor.2d", "(D in shared memory and global memory)"},
+        {"tcgen05.mma.cta_group::1.kind::f16.m128", "(D in Tensor Memory)"},
+    };
+    for (const auto& [spec, where] : cases) {
+        const Instruction* in = Catalog::instance().instruction(spec);
+        ASSERT_NE(in, nullptr) << spec;
+        ASSERT_TRUE(in->operands.empty()) << spec;
+        std::string doc, error;
+        ASSERT_TRUE(lanemap::exportInstruction(*in, lanemap::ExportFormat::Cuda, {}, doc, error)) << error;
+        EXPECT_NE(doc.find(std::string("No register holds an operand of this instruction ") + where),
+                  std::string::npos)
+            << doc;
+        EXPECT_NE(doc.find(std::string("lanemap-cli export ") + spec + " --format txt"), std::string::npos);
+        EXPECT_EQ(doc.find("Element i of a lane"), std::string::npos) << doc;
+        EXPECT_EQ(doc.find("L::mma("), std::string::npos) << doc;
+        EXPECT_NE(doc.find("kMinSm = "), std::string::npos);
+    }
+}
+
 TEST(CudaExport, NonAffineLayoutsFallBackToTables) {
     // C rows rotated by one, (row + 1) mod 16: no XOR form exists; the header must say so and read a table
     // (the table's values are checked cell by cell by lanemap-cuda-header-tests).
