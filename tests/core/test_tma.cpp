@@ -194,6 +194,53 @@ TEST(Tma, JsonListsEveryBoxElementWithNullForFill) {
     EXPECT_NE(error.find("no register operands"), std::string::npos) << error;
 }
 
+TEST(Tma, CsvHasALinePerElementAndCtaAsTheJsonHasThem) {
+    // A box partly outside the tensor, a 3-d box, and a split multicast over two CTAs: every CSV line says
+    // what the json says of that element (it was a header with no line: a box has no register operand).
+    for (const char* spec :
+         {"cp.async.bulk.tensor.2d elem-bytes=2 tensor=128x192 box=8x64 swizzle=128B origin=124,0",
+          "cp.async.bulk.tensor.3d type=bf16 tensor=4x64x96 box=2x8x32 origin=1,3,32 swizzle=64B",
+          "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::"
+          "cluster "
+          "tensor=64x64 box=8x16 cta-mask=0x5 multicast=split"}) {
+        const auto i = instantiate(parsed(spec));
+        std::string csv, doc, error;
+        ASSERT_TRUE(exportInstruction(*i, ExportFormat::Csv, {}, csv, error)) << spec << ": " << error;
+        ASSERT_TRUE(exportInstruction(*i, ExportFormat::Json, {}, doc, error)) << error;
+        const nlohmann::json j = nlohmann::json::parse(doc);
+        std::istringstream lines(csv);
+        std::string line;
+        std::getline(lines, line);
+        EXPECT_EQ(line, "spec,box_row,box_col,cta,from_cta,smem_offset,row,col,coord,global_offset,fill");
+        std::size_t count = 0;
+        for (const nlohmann::json& e : j["elements"]) {
+            const std::size_t holders = e.contains("ctas") ? e["ctas"].size() : 1;
+            for (std::size_t k = 0; k < holders; ++k, ++count) {
+                ASSERT_TRUE(std::getline(lines, line)) << spec << ": line " << count;
+                std::vector<std::string> f;
+                std::istringstream fields(line);
+                for (std::string field; std::getline(fields, field, ',');)
+                    f.push_back(field);
+                if (line.back() == ',')
+                    f.emplace_back();
+                ASSERT_EQ(f.size(), 11u) << line;
+                const auto text = [](const nlohmann::json& v) { return v.is_null() ? "" : v.dump(); };
+                EXPECT_EQ(f[1], e["box"][0].dump()) << line;
+                EXPECT_EQ(f[2], e["box"][1].dump()) << line;
+                EXPECT_EQ(f[3], e.contains("ctas") ? e["ctas"][k].dump() : "") << line;
+                EXPECT_EQ(f[4], e.contains("from_cta") ? text(e["from_cta"]) : "") << line;
+                EXPECT_EQ(f[5], e["smem_offset"].dump()) << line;
+                EXPECT_EQ(f[6], text(e["row"])) << line;
+                EXPECT_EQ(f[7], text(e["col"])) << line;
+                EXPECT_EQ(f[9], e.contains("global_offset") ? e["global_offset"].dump() : "") << line;
+                EXPECT_EQ(f[10], e.contains("fill") ? "1" : "0") << line;
+            }
+        }
+        EXPECT_FALSE(std::getline(lines, line)) << spec << ": a line too many: " << line;
+        EXPECT_GT(count, 0u);
+    }
+}
+
 TEST(Tma, TheSharedMemoryDiagramDrawsFillGrey) {
     const auto i = instantiate(parsed("cp.async.bulk.tensor.2d tensor=128x192 box=8x64 origin=126,0"));
     const Diagram d =

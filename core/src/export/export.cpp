@@ -142,10 +142,11 @@ bool exportInstruction(const Instruction& in, ExportFormat format, const ExportO
     if (in.hasSpace(Space::TensorMemory) && in.params.namesTensorMemoryView())
         return exportTensorMemory(in, format, options, document, error);
     // No register fragment and no Tensor Memory: an operand placed cell by cell in memory (a TMA box), whose
-    // json, txt and svg come from its placements; the other formats describe it as any instruction (its PTX,
-    // section and notes; no register operand).
+    // json, txt, svg and csv come from its placements; the other formats describe it as any instruction (its
+    // PTX, section and notes; no register operand).
     if (in.operands.empty() && !in.hasSpace(Space::TensorMemory) && !in.placements.empty() &&
-        (format == ExportFormat::Json || format == ExportFormat::Text || format == ExportFormat::Svg))
+        (format == ExportFormat::Json || format == ExportFormat::Text || format == ExportFormat::Svg ||
+         format == ExportFormat::Csv))
         return detail::exportPlacements(in, format, options, document, error);
     // A tile of atoms (lanemap/tile.hpp) is drawn and listed; the code exports describe one instruction.
     if (in.tile && format != ExportFormat::Json && format != ExportFormat::Text &&

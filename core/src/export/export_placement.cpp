@@ -167,6 +167,43 @@ std::string text(const Instruction& in, const Placement& shared, const Placement
     return out.str();
 }
 
+// One line per element and CTA that holds it: where it sits in the box and in shared memory, the global
+// element it came from (empty with fill = 1 where the box leaves the tensor) and, where each CTA of a
+// multicast loads its own box (split), whose load brought it. The columns as the json's fields.
+std::string csv(const Instruction& in, const Placement& shared, const Placement* global) {
+    std::ostringstream out;
+    out << "spec,box_row,box_col,cta,from_cta,smem_offset,row,col,coord,global_offset,fill\n";
+    const bool cluster = shared.clusterCtas() > 1;
+    const bool loadsPerCta = global && global->clusterCtas() > 1;
+    for (int r = 0; r < shared.rows(); ++r)
+        for (int c = 0; c < shared.cols(); ++c) {
+            const std::vector<Holding> g = global ? global->at(r, c) : std::vector<Holding>{};
+            std::ostringstream from; // from_cta; then, after smem_offset: row,col,coord,global_offset,fill
+            std::ostringstream source;
+            if (!global)
+                source << ",,,,";
+            else if (g.empty())
+                source << ",,,,1";
+            else {
+                const GlobalElement& ge = std::get<GlobalElement>(g.front().at);
+                if (loadsPerCta)
+                    from << ge.cta;
+                source << (ge.rank >= 2 ? ge.coord[1] : 0) << ',' << ge.coord[0] << ',';
+                for (int i = ge.rank - 1; i >= 0; --i)
+                    source << ge.coord[static_cast<std::size_t>(i)] << (i ? " " : "");
+                source << ',' << ge.offset << ",0";
+            }
+            for (const Holding& h : shared.at(r, c)) {
+                const SmemByte& b = std::get<SmemByte>(h.at);
+                out << in.spec << ',' << r << ',' << c << ',';
+                if (cluster)
+                    out << b.cta;
+                out << ',' << from.str() << ',' << b.address << ',' << source.str() << '\n';
+            }
+        }
+    return out.str();
+}
+
 } // namespace
 
 bool exportPlacements(const Instruction& in, ExportFormat format, const ExportOptions& options,
@@ -199,8 +236,11 @@ bool exportPlacements(const Instruction& in, ExportFormat format, const ExportOp
             document = toSvg(d);
             return true;
         }
+        case ExportFormat::Csv:
+            document = csv(in, *shared, global);
+            return true;
         default:
-            error = in.spec + " has no register operands: it exports as json, txt or svg; '" +
+            error = in.spec + " has no register operands: it exports as json, txt, svg or csv; '" +
                     std::string(toString(format)) + "' is not one of them";
             return false;
         }
