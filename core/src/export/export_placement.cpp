@@ -178,8 +178,8 @@ std::string csv(const Instruction& in, const Placement& shared, const Placement*
     for (int r = 0; r < shared.rows(); ++r)
         for (int c = 0; c < shared.cols(); ++c) {
             const std::vector<Holding> g = global ? global->at(r, c) : std::vector<Holding>{};
-            std::ostringstream from; // from_cta; then, after smem_offset: row,col,coord,global_offset,fill
-            std::ostringstream source;
+            std::ostringstream from;   // from_cta
+            std::ostringstream source; // row,col,coord,global_offset,fill
             if (!global)
                 source << ",,,,";
             else if (g.empty())
