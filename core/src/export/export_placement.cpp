@@ -178,7 +178,7 @@ std::string csv(const Instruction& in, const Placement& shared, const Placement*
     for (int r = 0; r < shared.rows(); ++r)
         for (int c = 0; c < shared.cols(); ++c) {
             const std::vector<Holding> g = global ? global->at(r, c) : std::vector<Holding>{};
-            std::ostringstream from;   // from_cta
+            std::string fromCta;
             std::ostringstream source; // row,col,coord,global_offset,fill
             if (!global)
                 source << ",,,,";
@@ -187,7 +187,7 @@ std::string csv(const Instruction& in, const Placement& shared, const Placement*
             else {
                 const GlobalElement& ge = std::get<GlobalElement>(g.front().at);
                 if (loadsPerCta)
-                    from << ge.cta;
+                    fromCta = std::to_string(ge.cta);
                 source << (ge.rank >= 2 ? ge.coord[1] : 0) << ',' << ge.coord[0] << ',';
                 for (int i = ge.rank - 1; i >= 0; --i)
                     source << ge.coord[static_cast<std::size_t>(i)] << (i ? " " : "");
@@ -198,7 +198,7 @@ std::string csv(const Instruction& in, const Placement& shared, const Placement*
                 out << in.spec << ',' << r << ',' << c << ',';
                 if (cluster)
                     out << b.cta;
-                out << ',' << from.str() << ',' << b.address << ',' << source.str() << '\n';
+                out << ',' << fromCta << ',' << b.address << ',' << source.str() << '\n';
             }
         }
     return out.str();
